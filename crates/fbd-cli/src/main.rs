@@ -1,0 +1,160 @@
+//! `fbd`: the command-line client of the FBD engine.
+//!
+//! `fbd check`, `fbd run`, `fbd dot`, `fbd bench`, `fbd blocks`, `fbd schema`. Errors print as
+//! `file:line:col: message (block, pin)` and make the exit code non-zero.
+
+mod bench;
+mod run;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+use fbd_engine::{CompileOptions, FsProvider, library, load};
+
+/// Function Block Diagram soft-PLC: check, run, draw and benchmark diagrams.
+#[derive(Parser)]
+#[command(name = "fbd", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    cmd: Cmd,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// Validate a diagram and print a summary (blocks, macros, instances, signals, plan length).
+    Check {
+        /// The diagram (JSON).
+        file: PathBuf,
+        /// Also print the compiled plan, one instruction per line.
+        #[arg(long)]
+        plan: bool,
+        /// Also print every signal path with its type and kind.
+        #[arg(long)]
+        signals: bool,
+    },
+    /// Run a diagram headless for a number of scans and trace watched signals.
+    Run(run::RunArgs),
+    /// Print a Graphviz DOT drawing of the program or of one macro.
+    Dot {
+        /// The diagram (JSON).
+        file: PathBuf,
+        /// Draw this macro's body instead of the program.
+        #[arg(long = "macro")]
+        macro_name: Option<String>,
+    },
+    /// Measure scan time (median, p99) and ns per block.
+    Bench(bench::BenchArgs),
+    /// List the block library (or print it as Markdown, as in docs/blocks.md).
+    Blocks {
+        /// Print the full reference as Markdown.
+        #[arg(long)]
+        markdown: bool,
+    },
+    /// Print the JSON Schema of the diagram format.
+    Schema,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.cmd {
+        Cmd::Check {
+            file,
+            plan,
+            signals,
+        } => check(&file, plan, signals),
+        Cmd::Run(args) => run::run(args),
+        Cmd::Dot { file, macro_name } => dot(&file, macro_name.as_deref()),
+        Cmd::Bench(args) => bench::bench(args),
+        Cmd::Blocks { markdown } => {
+            if markdown {
+                print!("{}", library::markdown());
+            } else {
+                for d in library::LIBRARY {
+                    println!("{:<12} {}", d.name, d.summary);
+                }
+            }
+            ExitCode::SUCCESS
+        }
+        Cmd::Schema => {
+            print!("{}", fbd_engine::model::json_schema());
+            ExitCode::SUCCESS
+        }
+    }
+}
+
+fn check(file: &std::path::Path, show_plan: bool, show_signals: bool) -> ExitCode {
+    let t0 = std::time::Instant::now();
+    let plan = match fbd_engine::compile_file(file, &CompileOptions::default()) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("{e}");
+            let n = e.0.len();
+            eprintln!(
+                "{}: {n} error{} found",
+                file.display(),
+                if n == 1 { "" } else { "s" }
+            );
+            return ExitCode::FAILURE;
+        }
+    };
+    let dt = t0.elapsed();
+    let s = &plan.stats;
+    println!("{}: ok ({})", file.display(), plan.name);
+    println!("  files       {}", s.files);
+    println!(
+        "  macros      {} defined, {} instances",
+        s.macros, s.instances
+    );
+    println!("  blocks      {} (after expansion)", s.blocks);
+    println!("  signals     {}", s.signals);
+    println!(
+        "  plan        {} instructions in {} data-flow levels",
+        s.instructions, s.levels
+    );
+    println!(
+        "  slots       {} BOOL, {} INT, {} REAL",
+        s.slots[0], s.slots[1], s.slots[2]
+    );
+    println!(
+        "  interface   {} inputs, {} outputs",
+        plan.inputs.len(),
+        plan.outputs.len()
+    );
+    println!("  cycle       {} ms", plan.cycle_us as f64 / 1000.0);
+    println!("  load+compile {:.2} ms", dt.as_secs_f64() * 1e3);
+    if show_plan {
+        print!("{}", plan.listing());
+    }
+    if show_signals {
+        for sig in &plan.signals {
+            let driver = sig
+                .driver
+                .as_deref()
+                .map(|d| format!(" <- {d}"))
+                .unwrap_or_default();
+            println!("{:<48} {:<4} {:?}{driver}", sig.path, sig.slot.ty, sig.kind);
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+fn dot(file: &std::path::Path, macro_name: Option<&str>) -> ExitCode {
+    let project = match load::load(&FsProvider, file) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match fbd_engine::dot::to_dot(&project, macro_name) {
+        Ok(s) => {
+            print!("{s}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,252 @@
+//! `fbd run`: headless run with stimuli and a trace.
+
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::Args;
+use fbd_engine::{CompileOptions, Runtime, Value};
+
+/// Arguments of `fbd run`.
+#[derive(Args)]
+pub struct RunArgs {
+    /// The diagram (JSON).
+    file: PathBuf,
+    /// Number of scans to run.
+    #[arg(long, default_value_t = 100)]
+    scans: u64,
+    /// Set a value before a scan: PATH=VALUE@SCAN (SCAN defaults to 0). Program inputs keep
+    /// the value; other signals are written once. Repeatable.
+    #[arg(long = "set", value_name = "PATH=VALUE[@SCAN]")]
+    sets: Vec<String>,
+    /// A stimulus file: one `SCAN PATH=VALUE` per line, `#` comments.
+    #[arg(long)]
+    stimulus: Option<PathBuf>,
+    /// Force a signal for the whole run: PATH=VALUE. Repeatable.
+    #[arg(long = "force", value_name = "PATH=VALUE")]
+    forces: Vec<String>,
+    /// Signals to trace (default: every program output). Repeatable.
+    #[arg(long = "watch", value_name = "PATH")]
+    watches: Vec<String>,
+    /// Write the trace to this file: `.csv` or `.jsonl` (`-` for CSV on stdout).
+    #[arg(long)]
+    trace: Option<PathBuf>,
+    /// Runtime seed for RANDOM blocks.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+}
+
+struct Stim {
+    scan: u64,
+    path: String,
+    value: String,
+    origin: String,
+}
+
+fn parse_set(text: &str, origin: String) -> Result<Stim, String> {
+    let (lhs, scan) = match text.rsplit_once('@') {
+        Some((l, s)) => (
+            l,
+            s.trim()
+                .parse::<u64>()
+                .map_err(|_| format!("{origin}: `{s}` is not a scan number"))?,
+        ),
+        None => (text, 0),
+    };
+    let (path, value) = lhs
+        .split_once('=')
+        .ok_or_else(|| format!("{origin}: expected PATH=VALUE[@SCAN], got `{text}`"))?;
+    Ok(Stim {
+        scan,
+        path: path.trim().to_string(),
+        value: value.trim().to_string(),
+        origin,
+    })
+}
+
+fn load_stimulus(path: &PathBuf) -> Result<Vec<Stim>, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("{}: cannot read stimulus: {e}", path.display()))?;
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
+            continue;
+        }
+        let origin = format!("{}:{}", path.display(), i + 1);
+        let (scan, rest) = line
+            .split_once(char::is_whitespace)
+            .ok_or_else(|| format!("{origin}: expected `SCAN PATH=VALUE`"))?;
+        let scan: u64 = scan
+            .parse()
+            .map_err(|_| format!("{origin}: `{scan}` is not a scan number"))?;
+        let mut s = parse_set(rest.trim(), origin)?;
+        s.scan = scan;
+        out.push(s);
+    }
+    Ok(out)
+}
+
+fn value_for(rt: &Runtime, path: &str, text: &str, origin: &str) -> Result<Value, String> {
+    let sig = rt.plan().signal(path).ok_or_else(|| {
+        format!(
+            "{origin}: {}",
+            rt.read(path)
+                .err()
+                .map(|e| e.to_string())
+                .unwrap_or_default()
+        )
+    })?;
+    Value::parse(text, sig.slot.ty).map_err(|e| format!("{origin}: {path}: {e}"))
+}
+
+/// Runs `fbd run`.
+pub fn run(args: RunArgs) -> ExitCode {
+    match run_inner(args) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run_inner(args: RunArgs) -> Result<(), String> {
+    let plan = fbd_engine::compile_file(&args.file, &CompileOptions::default())
+        .map_err(|e| e.to_string())?;
+    let mut rt = Runtime::with_seed(plan, args.seed);
+    let mut stims = Vec::new();
+    for (i, s) in args.sets.iter().enumerate() {
+        stims.push(parse_set(s, format!("--set #{}", i + 1))?);
+    }
+    if let Some(p) = &args.stimulus {
+        stims.extend(load_stimulus(p)?);
+    }
+    stims.sort_by_key(|s| s.scan);
+    // Check every stimulus before running anything.
+    let mut resolved = Vec::new();
+    for s in &stims {
+        let v = value_for(&rt, &s.path, &s.value, &s.origin)?;
+        resolved.push((s.scan, s.path.clone(), v, s.origin.clone()));
+    }
+    for f in &args.forces {
+        let s = parse_set(f, "--force".into())?;
+        let v = value_for(&rt, &s.path, &s.value, &s.origin)?;
+        rt.force(&s.path, v).map_err(|e| format!("--force: {e}"))?;
+    }
+    let watches: Vec<String> = if args.watches.is_empty() {
+        rt.plan().outputs.iter().map(|p| p.name.clone()).collect()
+    } else {
+        args.watches.clone()
+    };
+    let mut ids = Vec::new();
+    for w in &watches {
+        ids.push(rt.plan().signal_id(w).ok_or_else(|| {
+            format!(
+                "--watch: {}",
+                rt.read(w).err().map(|e| e.to_string()).unwrap_or_default()
+            )
+        })?);
+    }
+    enum Sink {
+        None,
+        Csv(Box<dyn Write>),
+        Jsonl(Box<dyn Write>),
+    }
+    let mut sink = match &args.trace {
+        None => Sink::None,
+        Some(p) if p.as_os_str() == "-" => Sink::Csv(Box::new(BufWriter::new(std::io::stdout()))),
+        Some(p) => {
+            let f = File::create(p)
+                .map_err(|e| format!("{}: cannot create trace: {e}", p.display()))?;
+            let w: Box<dyn Write> = Box::new(BufWriter::new(f));
+            match p.extension().and_then(|e| e.to_str()) {
+                Some("jsonl") | Some("json") => Sink::Jsonl(w),
+                Some("csv") => Sink::Csv(w),
+                _ => return Err(format!("{}: trace must end in .csv or .jsonl", p.display())),
+            }
+        }
+    };
+    let io = |e: std::io::Error| format!("writing the trace: {e}");
+    if let Sink::Csv(w) = &mut sink {
+        writeln!(w, "scan,time_ms,{}", watches.join(",")).map_err(io)?;
+    }
+    let mut next = 0;
+    for scan in 0..args.scans {
+        while next < resolved.len() && resolved[next].0 == scan {
+            let (_, path, v, origin) = &resolved[next];
+            rt.write(path, *v).map_err(|e| format!("{origin}: {e}"))?;
+            next += 1;
+        }
+        let t_ms = rt.clock_us() as f64 / 1000.0;
+        rt.step();
+        match &mut sink {
+            Sink::None => {}
+            Sink::Csv(w) => {
+                let vals: Vec<String> = ids.iter().map(|&i| csv_value(rt.read_signal(i))).collect();
+                writeln!(w, "{scan},{t_ms},{}", vals.join(",")).map_err(io)?;
+            }
+            Sink::Jsonl(w) => {
+                let mut m = serde_json::Map::new();
+                for (k, &i) in ids.iter().enumerate() {
+                    m.insert(watches[k].clone(), json_value(rt.read_signal(i)));
+                }
+                let line = serde_json::json!({ "scan": scan, "t_ms": t_ms, "values": m });
+                writeln!(w, "{line}").map_err(io)?;
+            }
+        }
+    }
+    if next < resolved.len() {
+        eprintln!(
+            "warning: {} stimulus line(s) at or after scan {} were not applied",
+            resolved.len() - next,
+            args.scans
+        );
+    }
+    match sink {
+        Sink::Csv(mut w) | Sink::Jsonl(mut w) => w.flush().map_err(io)?,
+        Sink::None => {}
+    }
+    if args.trace.as_ref().is_none_or(|p| p.as_os_str() != "-") {
+        println!(
+            "after {} scans ({} ms simulated):",
+            rt.scan_count(),
+            rt.clock_us() / 1000
+        );
+        for (k, &i) in ids.iter().enumerate() {
+            println!("  {:<40} {}", watches[k], rt.read_signal(i));
+        }
+    }
+    let faults = rt.faults();
+    if faults.total > 0 {
+        eprintln!("{} fault(s) during the run; most recent:", faults.total);
+        for f in faults.recent().iter().rev().take(5) {
+            eprintln!(
+                "  scan {}: {}: {}",
+                f.scan,
+                rt.plan().instr_block(f.instr as usize).path,
+                f.kind.describe()
+            );
+        }
+    }
+    Ok(())
+}
+
+fn csv_value(v: Value) -> String {
+    match v {
+        Value::Bool(b) => (b as u8).to_string(),
+        Value::Int(i) => i.to_string(),
+        Value::Real(r) => format!("{r:?}"),
+    }
+}
+
+fn json_value(v: Value) -> serde_json::Value {
+    match v {
+        Value::Bool(b) => b.into(),
+        Value::Int(i) => i.into(),
+        Value::Real(r) => serde_json::Number::from_f64(r)
+            .map(serde_json::Value::Number)
+            .unwrap_or(serde_json::Value::Null),
+    }
+}

@@ -1,0 +1,1057 @@
+//! The executor: runs a plan's instruction array over the slot arrays. Nothing else.
+//!
+//! Every operand is a slot index resolved at compile time; instructions are grouped by kind
+//! within each data-flow level so the `match` below predicts well (see
+//! `../shared/design/performance-notes.md`). Nothing here allocates: faults go to a ring that
+//! was sized when the runtime was built.
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use crate::plan::{ScanPlan, Slot};
+use crate::types::{Type, Value};
+
+/// Comparison operator of a `Cmp*` instruction.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub enum CmpOp {
+    Eq,
+    Ne,
+    Gt,
+    Ge,
+    Lt,
+    Le,
+}
+
+impl CmpOp {
+    #[inline(always)]
+    fn apply<T: PartialOrd>(self, a: T, b: T) -> bool {
+        match self {
+            CmpOp::Eq => a == b,
+            CmpOp::Ne => a != b,
+            CmpOp::Gt => a > b,
+            CmpOp::Ge => a >= b,
+            CmpOp::Lt => a < b,
+            CmpOp::Le => a <= b,
+        }
+    }
+}
+
+/// One instruction. Field names are slot indices into the array of the instruction's type
+/// (`a`, `b`: operands, `o`: result); `args`/`n` index the plan's operand list for n-ary blocks.
+#[allow(missing_docs)]
+#[derive(Copy, Clone, Debug)]
+pub enum Instr {
+    And2 {
+        a: u32,
+        b: u32,
+        o: u32,
+    },
+    AndN {
+        args: u32,
+        n: u32,
+        o: u32,
+    },
+    Or2 {
+        a: u32,
+        b: u32,
+        o: u32,
+    },
+    OrN {
+        args: u32,
+        n: u32,
+        o: u32,
+    },
+    XorN {
+        args: u32,
+        n: u32,
+        o: u32,
+    },
+    Not {
+        a: u32,
+        o: u32,
+    },
+    CmpB {
+        op: CmpOp,
+        a: u32,
+        b: u32,
+        o: u32,
+    },
+    CmpI {
+        op: CmpOp,
+        a: u32,
+        b: u32,
+        o: u32,
+    },
+    CmpR {
+        op: CmpOp,
+        a: u32,
+        b: u32,
+        o: u32,
+    },
+    AddI2 {
+        a: u32,
+        b: u32,
+        o: u32,
+    },
+    AddIN {
+        args: u32,
+        n: u32,
+        o: u32,
+    },
+    SubI {
+        a: u32,
+        b: u32,
+        o: u32,
+    },
+    MulIN {
+        args: u32,
+        n: u32,
+        o: u32,
+    },
+    DivI {
+        a: u32,
+        b: u32,
+        o: u32,
+    },
+    ModI {
+        a: u32,
+        b: u32,
+        o: u32,
+    },
+    AbsI {
+        a: u32,
+        o: u32,
+    },
+    NegI {
+        a: u32,
+        o: u32,
+    },
+    MinIN {
+        args: u32,
+        n: u32,
+        o: u32,
+    },
+    MaxIN {
+        args: u32,
+        n: u32,
+        o: u32,
+    },
+    LimitI {
+        mn: u32,
+        a: u32,
+        mx: u32,
+        o: u32,
+    },
+    AddR2 {
+        a: u32,
+        b: u32,
+        o: u32,
+    },
+    AddRN {
+        args: u32,
+        n: u32,
+        o: u32,
+    },
+    SubR {
+        a: u32,
+        b: u32,
+        o: u32,
+    },
+    MulRN {
+        args: u32,
+        n: u32,
+        o: u32,
+    },
+    DivR {
+        a: u32,
+        b: u32,
+        o: u32,
+    },
+    AbsR {
+        a: u32,
+        o: u32,
+    },
+    NegR {
+        a: u32,
+        o: u32,
+    },
+    MinRN {
+        args: u32,
+        n: u32,
+        o: u32,
+    },
+    MaxRN {
+        args: u32,
+        n: u32,
+        o: u32,
+    },
+    LimitR {
+        mn: u32,
+        a: u32,
+        mx: u32,
+        o: u32,
+    },
+    Floor {
+        a: u32,
+        o: u32,
+    },
+    Trunc {
+        a: u32,
+        o: u32,
+    },
+    Frac {
+        a: u32,
+        o: u32,
+    },
+    IntToReal {
+        a: u32,
+        o: u32,
+    },
+    RealToInt {
+        a: u32,
+        o: u32,
+    },
+    SelB {
+        g: u32,
+        a: u32,
+        b: u32,
+        o: u32,
+    },
+    SelI {
+        g: u32,
+        a: u32,
+        b: u32,
+        o: u32,
+    },
+    SelR {
+        g: u32,
+        a: u32,
+        b: u32,
+        o: u32,
+    },
+    MuxB {
+        k: u32,
+        args: u32,
+        n: u32,
+        o: u32,
+    },
+    MuxI {
+        k: u32,
+        args: u32,
+        n: u32,
+        o: u32,
+    },
+    MuxR {
+        k: u32,
+        args: u32,
+        n: u32,
+        o: u32,
+    },
+    MoveB {
+        a: u32,
+        o: u32,
+    },
+    MoveI {
+        a: u32,
+        o: u32,
+    },
+    MoveR {
+        a: u32,
+        o: u32,
+    },
+    MemB {
+        x: u32,
+        en: u32,
+        q: u32,
+    },
+    MemI {
+        x: u32,
+        en: u32,
+        q: u32,
+    },
+    MemR {
+        x: u32,
+        en: u32,
+        q: u32,
+    },
+    Sr {
+        s: u32,
+        r: u32,
+        q: u32,
+    },
+    Rs {
+        s: u32,
+        r: u32,
+        q: u32,
+    },
+    RTrig {
+        clk: u32,
+        m: u32,
+        q: u32,
+    },
+    FTrig {
+        clk: u32,
+        m: u32,
+        q: u32,
+    },
+    /// Timers: `x` input, `pt` preset (INT ms), `q`, `et`; `st`, `start` INT state; `prev` BOOL state.
+    Ton {
+        x: u32,
+        pt: u32,
+        q: u32,
+        et: u32,
+        st: u32,
+        start: u32,
+        prev: u32,
+    },
+    Tof {
+        x: u32,
+        pt: u32,
+        q: u32,
+        et: u32,
+        st: u32,
+        start: u32,
+        prev: u32,
+    },
+    Tp {
+        x: u32,
+        pt: u32,
+        q: u32,
+        et: u32,
+        st: u32,
+        start: u32,
+        prev: u32,
+    },
+    Ctu {
+        cu: u32,
+        r: u32,
+        pv: u32,
+        q: u32,
+        cv: u32,
+        m: u32,
+    },
+    Ctd {
+        cd: u32,
+        ld: u32,
+        pv: u32,
+        q: u32,
+        cv: u32,
+        m: u32,
+    },
+    /// Operands in `args[aux..aux + 10]`: cu cd r ld pv qu qd cv mu md.
+    Ctud {
+        aux: u32,
+    },
+    Now {
+        ms: u32,
+        s: u32,
+    },
+    Saw {
+        period: u32,
+        lo: u32,
+        hi: u32,
+        o: u32,
+    },
+    Random {
+        rng: u32,
+        en: u32,
+        lo: u32,
+        hi: u32,
+        x: u32,
+        n: u32,
+    },
+    Selector {
+        sel: u32,
+        first: u32,
+        n: u32,
+    },
+}
+
+/// What went wrong in a block during a scan. The block still produced a value.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum FaultKind {
+    /// DIV or MOD by zero; the result is 0.
+    DivisionByZero,
+    /// INT overflow; the result wrapped (or saturated for conversions).
+    Overflow,
+    /// A REAL result is NaN.
+    NotANumber,
+    /// MUX index out of range; the result is the zero of the type.
+    IndexOutOfRange,
+    /// An invalid argument (SAW period <= 0, RANDOM hi < lo).
+    BadArgument,
+}
+
+impl FaultKind {
+    /// Short description.
+    pub fn describe(self) -> &'static str {
+        match self {
+            FaultKind::DivisionByZero => "division by zero (result 0)",
+            FaultKind::Overflow => "integer overflow (result wrapped)",
+            FaultKind::NotANumber => "REAL result is NaN",
+            FaultKind::IndexOutOfRange => "MUX index out of range (result 0)",
+            FaultKind::BadArgument => "invalid argument",
+        }
+    }
+}
+
+/// One recorded fault.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Fault {
+    /// Scan number (0-based) it happened in.
+    pub scan: u64,
+    /// Instruction index; [`ScanPlan::instr_block`] names the block.
+    pub instr: u32,
+    /// What happened.
+    pub kind: FaultKind,
+}
+
+/// Fixed-capacity ring of the most recent faults, plus a total count.
+#[derive(Clone, Debug)]
+pub struct FaultLog {
+    ring: Vec<Fault>,
+    next: usize,
+    /// Faults ever recorded.
+    pub total: u64,
+}
+
+impl FaultLog {
+    /// A log that keeps the last `capacity` faults.
+    pub fn new(capacity: usize) -> FaultLog {
+        FaultLog {
+            ring: Vec::with_capacity(capacity.max(1)),
+            next: 0,
+            total: 0,
+        }
+    }
+
+    #[cold]
+    fn push(&mut self, f: Fault) {
+        self.total += 1;
+        if self.ring.len() < self.ring.capacity() {
+            self.ring.push(f);
+        } else {
+            self.ring[self.next] = f;
+            self.next = (self.next + 1) % self.ring.len();
+        }
+    }
+
+    /// The kept faults, oldest first.
+    pub fn recent(&self) -> Vec<Fault> {
+        let mut v = Vec::with_capacity(self.ring.len());
+        v.extend_from_slice(&self.ring[self.next..]);
+        v.extend_from_slice(&self.ring[..self.next]);
+        v
+    }
+
+    /// Forgets everything.
+    pub fn clear(&mut self) {
+        self.ring.clear();
+        self.next = 0;
+        self.total = 0;
+    }
+}
+
+/// Every value a running program holds: the slot arrays and the random streams.
+/// Cloning it is a snapshot.
+#[derive(Clone, Debug, PartialEq)]
+pub struct State {
+    /// BOOL slots.
+    pub bools: Vec<bool>,
+    /// INT slots.
+    pub ints: Vec<i64>,
+    /// REAL slots.
+    pub reals: Vec<f64>,
+    /// One stream per RANDOM block.
+    pub rngs: Vec<ChaCha8Rng>,
+}
+
+impl State {
+    /// The initial state of `plan` for runtime seed `seed`.
+    pub fn new(plan: &ScanPlan, seed: u64) -> State {
+        State {
+            bools: plan.init_bool.clone(),
+            ints: plan.init_int.clone(),
+            reals: plan.init_real.clone(),
+            rngs: plan.rng_keys.iter().map(|k| rng_for(seed, *k)).collect(),
+        }
+    }
+
+    /// Reads a slot.
+    #[inline]
+    pub fn get(&self, s: Slot) -> Value {
+        match s.ty {
+            Type::Bool => Value::Bool(self.bools[s.idx as usize]),
+            Type::Int => Value::Int(self.ints[s.idx as usize]),
+            Type::Real => Value::Real(self.reals[s.idx as usize]),
+        }
+    }
+
+    /// Writes a slot; the value must already have the slot's type.
+    #[inline]
+    pub fn set(&mut self, s: Slot, v: Value) {
+        match v {
+            Value::Bool(b) => self.bools[s.idx as usize] = b,
+            Value::Int(i) => self.ints[s.idx as usize] = i,
+            Value::Real(r) => self.reals[s.idx as usize] = r,
+        }
+    }
+}
+
+/// The random stream of one RANDOM block: ChaCha8, portable and stable across platforms.
+pub(crate) fn rng_for(seed: u64, key: u64) -> ChaCha8Rng {
+    ChaCha8Rng::seed_from_u64(seed ^ key.rotate_left(17) ^ 0x9E37_79B9_7F4A_7C15)
+}
+
+/// What one scan needs besides the plan and the state.
+pub(crate) struct Ctx<'a> {
+    pub now_us: u64,
+    pub scan: u64,
+    pub faults: &'a mut FaultLog,
+}
+
+/// Forced values applied after the instructions that write them.
+pub(crate) struct ForceView<'a> {
+    /// `mask[i]`: instruction i writes a forced slot.
+    pub mask: &'a [bool],
+    pub values: &'a [(Slot, Value)],
+}
+
+/// Runs every instruction once, then the end-of-scan commits.
+pub(crate) fn run(plan: &ScanPlan, st: &mut State, ctx: &mut Ctx, forces: Option<&ForceView>) {
+    match forces {
+        None => {
+            for (i, ins) in plan.code.iter().enumerate() {
+                step(plan, st, ctx, i, ins);
+            }
+        }
+        Some(f) => {
+            for (i, ins) in plan.code.iter().enumerate() {
+                step(plan, st, ctx, i, ins);
+                if f.mask[i] {
+                    apply_forces(st, f.values);
+                }
+            }
+        }
+    }
+    commit(plan, st);
+    if let Some(f) = forces {
+        // A forced delayed slot stays forced after its commit.
+        apply_forces(st, f.values);
+    }
+}
+
+pub(crate) fn apply_forces(st: &mut State, values: &[(Slot, Value)]) {
+    for &(s, v) in values {
+        st.set(s, v);
+    }
+}
+
+fn commit(plan: &ScanPlan, st: &mut State) {
+    for c in &plan.commits {
+        match c.ty {
+            Type::Bool => st.bools[c.stage as usize] = st.bools[c.from as usize],
+            Type::Int => st.ints[c.stage as usize] = st.ints[c.from as usize],
+            Type::Real => st.reals[c.stage as usize] = st.reals[c.from as usize],
+        }
+    }
+    for c in &plan.commits {
+        match c.ty {
+            Type::Bool => st.bools[c.to as usize] = st.bools[c.stage as usize],
+            Type::Int => st.ints[c.to as usize] = st.ints[c.stage as usize],
+            Type::Real => st.reals[c.to as usize] = st.reals[c.stage as usize],
+        }
+    }
+}
+
+#[inline(always)]
+fn step(plan: &ScanPlan, st: &mut State, ctx: &mut Ctx, i: usize, ins: &Instr) {
+    let State {
+        bools: b,
+        ints: n_,
+        reals: r,
+        rngs,
+    } = st;
+    macro_rules! fault {
+        ($k:expr) => {
+            ctx.faults.push(Fault {
+                scan: ctx.scan,
+                instr: i as u32,
+                kind: $k,
+            })
+        };
+    }
+    macro_rules! list {
+        ($args:expr, $n:expr) => {
+            &plan.args[*$args as usize..(*$args + *$n) as usize]
+        };
+    }
+    macro_rules! real_out {
+        ($o:expr, $v:expr) => {{
+            let v: f64 = $v;
+            if v.is_nan() {
+                fault!(FaultKind::NotANumber);
+            }
+            r[*$o as usize] = v;
+        }};
+    }
+    macro_rules! int_ov {
+        ($o:expr, $pair:expr) => {{
+            let (v, ov) = $pair;
+            if ov {
+                fault!(FaultKind::Overflow);
+            }
+            n_[*$o as usize] = v;
+        }};
+    }
+    match ins {
+        Instr::And2 { a, b: bb, o } => b[*o as usize] = b[*a as usize] & b[*bb as usize],
+        Instr::AndN { args, n, o } => {
+            b[*o as usize] = list!(args, n).iter().all(|&s| b[s as usize])
+        }
+        Instr::Or2 { a, b: bb, o } => b[*o as usize] = b[*a as usize] | b[*bb as usize],
+        Instr::OrN { args, n, o } => b[*o as usize] = list!(args, n).iter().any(|&s| b[s as usize]),
+        Instr::XorN { args, n, o } => {
+            b[*o as usize] = list!(args, n)
+                .iter()
+                .fold(false, |acc, &s| acc ^ b[s as usize])
+        }
+        Instr::Not { a, o } => b[*o as usize] = !b[*a as usize],
+        Instr::CmpB { op, a, b: bb, o } => {
+            b[*o as usize] = op.apply(b[*a as usize], b[*bb as usize])
+        }
+        Instr::CmpI { op, a, b: bb, o } => {
+            b[*o as usize] = op.apply(n_[*a as usize], n_[*bb as usize])
+        }
+        Instr::CmpR { op, a, b: bb, o } => {
+            b[*o as usize] = op.apply(r[*a as usize], r[*bb as usize])
+        }
+        Instr::AddI2 { a, b: bb, o } => {
+            int_ov!(o, n_[*a as usize].overflowing_add(n_[*bb as usize]))
+        }
+        Instr::AddIN { args, n, o } => {
+            let mut acc = 0i64;
+            let mut ov = false;
+            for &s in list!(args, n) {
+                let (v, f) = acc.overflowing_add(n_[s as usize]);
+                acc = v;
+                ov |= f;
+            }
+            int_ov!(o, (acc, ov))
+        }
+        Instr::SubI { a, b: bb, o } => {
+            int_ov!(o, n_[*a as usize].overflowing_sub(n_[*bb as usize]))
+        }
+        Instr::MulIN { args, n, o } => {
+            let mut acc = 1i64;
+            let mut ov = false;
+            for &s in list!(args, n) {
+                let (v, f) = acc.overflowing_mul(n_[s as usize]);
+                acc = v;
+                ov |= f;
+            }
+            int_ov!(o, (acc, ov))
+        }
+        Instr::DivI { a, b: bb, o } => {
+            let d = n_[*bb as usize];
+            if d == 0 {
+                fault!(FaultKind::DivisionByZero);
+                n_[*o as usize] = 0;
+            } else {
+                int_ov!(o, n_[*a as usize].overflowing_div(d))
+            }
+        }
+        Instr::ModI { a, b: bb, o } => {
+            let d = n_[*bb as usize];
+            if d == 0 {
+                fault!(FaultKind::DivisionByZero);
+                n_[*o as usize] = 0;
+            } else {
+                // i64::MIN % -1 is 0 mathematically; overflowing_rem gives (0, true).
+                n_[*o as usize] = n_[*a as usize].wrapping_rem(d);
+            }
+        }
+        Instr::AbsI { a, o } => {
+            let v = n_[*a as usize];
+            int_ov!(o, v.overflowing_abs())
+        }
+        Instr::NegI { a, o } => {
+            let v = n_[*a as usize];
+            int_ov!(o, v.overflowing_neg())
+        }
+        Instr::MinIN { args, n, o } => {
+            n_[*o as usize] = list!(args, n)
+                .iter()
+                .map(|&s| n_[s as usize])
+                .min()
+                .unwrap_or(0)
+        }
+        Instr::MaxIN { args, n, o } => {
+            n_[*o as usize] = list!(args, n)
+                .iter()
+                .map(|&s| n_[s as usize])
+                .max()
+                .unwrap_or(0)
+        }
+        Instr::LimitI { mn, a, mx, o } => {
+            n_[*o as usize] = n_[*a as usize].max(n_[*mn as usize]).min(n_[*mx as usize])
+        }
+        Instr::AddR2 { a, b: bb, o } => real_out!(o, r[*a as usize] + r[*bb as usize]),
+        Instr::AddRN { args, n, o } => {
+            real_out!(o, list!(args, n).iter().map(|&s| r[s as usize]).sum())
+        }
+        Instr::SubR { a, b: bb, o } => real_out!(o, r[*a as usize] - r[*bb as usize]),
+        Instr::MulRN { args, n, o } => {
+            real_out!(o, list!(args, n).iter().map(|&s| r[s as usize]).product())
+        }
+        Instr::DivR { a, b: bb, o } => {
+            let d = r[*bb as usize];
+            if d == 0.0 {
+                fault!(FaultKind::DivisionByZero);
+                r[*o as usize] = 0.0;
+            } else {
+                real_out!(o, r[*a as usize] / d)
+            }
+        }
+        Instr::AbsR { a, o } => real_out!(o, r[*a as usize].abs()),
+        Instr::NegR { a, o } => real_out!(o, -r[*a as usize]),
+        Instr::MinRN { args, n, o } => {
+            real_out!(
+                o,
+                list!(args, n)
+                    .iter()
+                    .map(|&s| r[s as usize])
+                    .fold(f64::INFINITY, f64::min)
+            )
+        }
+        Instr::MaxRN { args, n, o } => {
+            real_out!(
+                o,
+                list!(args, n)
+                    .iter()
+                    .map(|&s| r[s as usize])
+                    .fold(f64::NEG_INFINITY, f64::max)
+            )
+        }
+        Instr::LimitR { mn, a, mx, o } => {
+            real_out!(o, r[*a as usize].max(r[*mn as usize]).min(r[*mx as usize]))
+        }
+        Instr::Floor { a, o } => n_[*o as usize] = to_int(r[*a as usize].floor(), ctx, i),
+        Instr::Trunc { a, o } => n_[*o as usize] = to_int(r[*a as usize].trunc(), ctx, i),
+        Instr::RealToInt { a, o } => n_[*o as usize] = to_int(r[*a as usize].round(), ctx, i),
+        Instr::Frac { a, o } => real_out!(o, r[*a as usize].fract()),
+        Instr::IntToReal { a, o } => r[*o as usize] = n_[*a as usize] as f64,
+        Instr::SelB { g, a, b: bb, o } => {
+            b[*o as usize] = if b[*g as usize] {
+                b[*bb as usize]
+            } else {
+                b[*a as usize]
+            }
+        }
+        Instr::SelI { g, a, b: bb, o } => {
+            n_[*o as usize] = if b[*g as usize] {
+                n_[*bb as usize]
+            } else {
+                n_[*a as usize]
+            }
+        }
+        Instr::SelR { g, a, b: bb, o } => {
+            r[*o as usize] = if b[*g as usize] {
+                r[*bb as usize]
+            } else {
+                r[*a as usize]
+            }
+        }
+        Instr::MuxB { k, args, n, o } => {
+            b[*o as usize] = match mux_index(n_[*k as usize], *n) {
+                Some(j) => b[plan.args[(*args + j) as usize] as usize],
+                None => {
+                    fault!(FaultKind::IndexOutOfRange);
+                    false
+                }
+            }
+        }
+        Instr::MuxI { k, args, n, o } => {
+            n_[*o as usize] = match mux_index(n_[*k as usize], *n) {
+                Some(j) => n_[plan.args[(*args + j) as usize] as usize],
+                None => {
+                    fault!(FaultKind::IndexOutOfRange);
+                    0
+                }
+            }
+        }
+        Instr::MuxR { k, args, n, o } => {
+            r[*o as usize] = match mux_index(n_[*k as usize], *n) {
+                Some(j) => r[plan.args[(*args + j) as usize] as usize],
+                None => {
+                    fault!(FaultKind::IndexOutOfRange);
+                    0.0
+                }
+            }
+        }
+        Instr::MoveB { a, o } => b[*o as usize] = b[*a as usize],
+        Instr::MoveI { a, o } => n_[*o as usize] = n_[*a as usize],
+        Instr::MoveR { a, o } => r[*o as usize] = r[*a as usize],
+        Instr::MemB { x, en, q } => {
+            if b[*en as usize] {
+                b[*q as usize] = b[*x as usize]
+            }
+        }
+        Instr::MemI { x, en, q } => {
+            if b[*en as usize] {
+                n_[*q as usize] = n_[*x as usize]
+            }
+        }
+        Instr::MemR { x, en, q } => {
+            if b[*en as usize] {
+                r[*q as usize] = r[*x as usize]
+            }
+        }
+        Instr::Sr { s, r: rr, q } => {
+            b[*q as usize] = b[*s as usize] || (!b[*rr as usize] && b[*q as usize])
+        }
+        Instr::Rs { s, r: rr, q } => {
+            b[*q as usize] = !b[*rr as usize] && (b[*s as usize] || b[*q as usize])
+        }
+        Instr::RTrig { clk, m, q } => {
+            let c = b[*clk as usize];
+            b[*q as usize] = c && !b[*m as usize];
+            b[*m as usize] = c;
+        }
+        Instr::FTrig { clk, m, q } => {
+            let c = b[*clk as usize];
+            b[*q as usize] = !c && !b[*m as usize];
+            b[*m as usize] = !c;
+        }
+        Instr::Ton {
+            x,
+            pt,
+            q,
+            et,
+            st: s,
+            start,
+            prev,
+        } => {
+            let now = (ctx.now_us / 1000) as i64;
+            let input = b[*x as usize];
+            let pt = n_[*pt as usize];
+            if n_[*s as usize] == 0 && !b[*prev as usize] && input {
+                n_[*s as usize] = 1;
+                b[*q as usize] = false;
+                n_[*start as usize] = now;
+            } else if !input {
+                n_[*et as usize] = 0;
+                b[*q as usize] = false;
+                n_[*s as usize] = 0;
+            } else if n_[*s as usize] == 1 {
+                let t0 = n_[*start as usize];
+                if t0.saturating_add(pt) <= now {
+                    n_[*s as usize] = 2;
+                    b[*q as usize] = true;
+                    n_[*et as usize] = pt;
+                } else {
+                    n_[*et as usize] = now - t0;
+                }
+            }
+            b[*prev as usize] = input;
+        }
+        Instr::Tof {
+            x,
+            pt,
+            q,
+            et,
+            st: s,
+            start,
+            prev,
+        } => {
+            let now = (ctx.now_us / 1000) as i64;
+            let input = b[*x as usize];
+            let pt = n_[*pt as usize];
+            if n_[*s as usize] == 0 && b[*prev as usize] && !input {
+                n_[*s as usize] = 1;
+                n_[*start as usize] = now;
+            } else if input {
+                n_[*et as usize] = 0;
+                n_[*s as usize] = 0;
+            } else if n_[*s as usize] == 1 {
+                let t0 = n_[*start as usize];
+                if t0.saturating_add(pt) <= now {
+                    n_[*s as usize] = 2;
+                    n_[*et as usize] = pt;
+                } else {
+                    n_[*et as usize] = now - t0;
+                }
+            }
+            b[*q as usize] = input || n_[*s as usize] == 1;
+            b[*prev as usize] = input;
+        }
+        Instr::Tp {
+            x,
+            pt,
+            q,
+            et,
+            st: s,
+            start,
+            prev,
+        } => {
+            let now = (ctx.now_us / 1000) as i64;
+            let input = b[*x as usize];
+            let pt = n_[*pt as usize];
+            if n_[*s as usize] == 0 && !b[*prev as usize] && input {
+                n_[*s as usize] = 1;
+                b[*q as usize] = true;
+                n_[*start as usize] = now;
+            } else if n_[*s as usize] == 1 {
+                let t0 = n_[*start as usize];
+                if t0.saturating_add(pt) <= now {
+                    n_[*s as usize] = 2;
+                    b[*q as usize] = false;
+                    n_[*et as usize] = pt;
+                } else {
+                    n_[*et as usize] = now - t0;
+                }
+            }
+            if n_[*s as usize] == 2 && !input {
+                n_[*et as usize] = 0;
+                n_[*s as usize] = 0;
+            }
+            b[*prev as usize] = input;
+        }
+        Instr::Ctu {
+            cu,
+            r: rr,
+            pv,
+            q,
+            cv,
+            m,
+        } => {
+            let c = b[*cu as usize];
+            let edge = c && !b[*m as usize];
+            b[*m as usize] = c;
+            if b[*rr as usize] {
+                n_[*cv as usize] = 0;
+            } else if edge && n_[*cv as usize] < i64::MAX {
+                n_[*cv as usize] += 1;
+            }
+            b[*q as usize] = n_[*cv as usize] >= n_[*pv as usize];
+        }
+        Instr::Ctd {
+            cd,
+            ld,
+            pv,
+            q,
+            cv,
+            m,
+        } => {
+            let c = b[*cd as usize];
+            let edge = c && !b[*m as usize];
+            b[*m as usize] = c;
+            if b[*ld as usize] {
+                n_[*cv as usize] = n_[*pv as usize];
+            } else if edge && n_[*cv as usize] > i64::MIN {
+                n_[*cv as usize] -= 1;
+            }
+            b[*q as usize] = n_[*cv as usize] <= 0;
+        }
+        Instr::Ctud { aux } => {
+            let o = &plan.args[*aux as usize..*aux as usize + 10];
+            let (cu, cd, rr, ld, pv, qu, qd, cv, mu, md) =
+                (o[0], o[1], o[2], o[3], o[4], o[5], o[6], o[7], o[8], o[9]);
+            let (cu, cd) = (b[cu as usize], b[cd as usize]);
+            let up = cu && !b[mu as usize];
+            let down = cd && !b[md as usize];
+            b[mu as usize] = cu;
+            b[md as usize] = cd;
+            let preset = n_[pv as usize];
+            let v = &mut n_[cv as usize];
+            if b[rr as usize] {
+                *v = 0;
+            } else if b[ld as usize] {
+                *v = preset;
+            } else if !(up && down) {
+                if up && *v < i64::MAX {
+                    *v += 1;
+                } else if down && *v > i64::MIN {
+                    *v -= 1;
+                }
+            }
+            let v = n_[cv as usize];
+            b[qu as usize] = v >= n_[pv as usize];
+            b[qd as usize] = v <= 0;
+        }
+        Instr::Now { ms, s } => {
+            n_[*ms as usize] = (ctx.now_us / 1000) as i64;
+            r[*s as usize] = ctx.now_us as f64 / 1e6;
+        }
+        Instr::Saw { period, lo, hi, o } => {
+            let p_ms = n_[*period as usize];
+            let (lo, hi) = (r[*lo as usize], r[*hi as usize]);
+            if p_ms <= 0 {
+                fault!(FaultKind::BadArgument);
+                r[*o as usize] = lo;
+            } else {
+                let p_us = (p_ms as u64).saturating_mul(1000);
+                let phase = (ctx.now_us % p_us) as f64 / p_us as f64;
+                real_out!(o, lo + (hi - lo) * phase);
+            }
+        }
+        Instr::Random {
+            rng,
+            en,
+            lo,
+            hi,
+            x,
+            n,
+        } => {
+            if b[*en as usize] {
+                let g = &mut rngs[*rng as usize];
+                // 53 random bits give every representable multiple of 2^-53 in [0, 1).
+                r[*x as usize] = (g.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64);
+                let (lo, hi) = (n_[*lo as usize], n_[*hi as usize]);
+                n_[*n as usize] = if hi < lo {
+                    fault!(FaultKind::BadArgument);
+                    lo
+                } else {
+                    let span = (hi as i128 - lo as i128 + 1) as u128;
+                    // Lemire's multiply-shift: unbiased enough for spans far below 2^64
+                    // and exactly reproducible.
+                    let pick = ((g.next_u64() as u128 * span) >> 64) as i128;
+                    (lo as i128 + pick) as i64
+                };
+            }
+        }
+        Instr::Selector { sel, first, n } => {
+            let k = n_[*sel as usize];
+            for j in 0..*n {
+                b[(*first + j) as usize] = k == j as i64 + 1;
+            }
+        }
+    }
+}
+
+#[inline]
+fn mux_index(k: i64, n: u32) -> Option<u32> {
+    if k >= 0 && k < n as i64 {
+        Some(k as u32)
+    } else {
+        None
+    }
+}
+
+#[inline]
+fn to_int(v: f64, ctx: &mut Ctx, i: usize) -> i64 {
+    // `as` saturates (and maps NaN to 0); flag when it had to.
+    if v.is_nan() || v < i64::MIN as f64 || v >= i64::MAX as f64 {
+        ctx.faults.push(Fault {
+            scan: ctx.scan,
+            instr: i as u32,
+            kind: if v.is_nan() {
+                FaultKind::NotANumber
+            } else {
+                FaultKind::Overflow
+            },
+        });
+    }
+    v as i64
+}

@@ -1,0 +1,1084 @@
+//! Macro expansion and name resolution: turns a [`Project`] into a flat netlist of primitive
+//! blocks whose every input names its driver directly (a constant, a program input, another
+//! block's output, or a feedback wire around one of those).
+
+use std::collections::HashMap;
+
+use crate::diag::Diagnostic;
+use crate::json_path;
+use crate::library::{self, BlockDef, PinTy};
+use crate::load::{IDENT_HELP, Project, valid_ident};
+use crate::locate::Seg;
+use crate::model::{Block, MacroDef, Params, Wire};
+use crate::plan::InstanceInfo;
+use crate::types::{Type, Value};
+
+/// A place in a source file: file index and JSON path.
+#[derive(Clone, Debug)]
+pub(crate) struct At {
+    pub file: usize,
+    pub path: Vec<Seg>,
+}
+
+impl At {
+    fn new(file: usize, path: impl Into<Vec<Seg>>) -> At {
+        At {
+            file,
+            path: path.into(),
+        }
+    }
+    fn join(&self, more: impl IntoIterator<Item = Seg>) -> At {
+        let mut p = self.path.clone();
+        p.extend(more);
+        At {
+            file: self.file,
+            path: p,
+        }
+    }
+}
+
+/// What drives an input after resolution.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum Src {
+    Const(Value),
+    /// Output `pin` (index into the block's outputs, variadic ones last) of net block `block`.
+    Out {
+        block: usize,
+        pin: usize,
+    },
+    /// Program input by index.
+    Input(usize),
+    /// The previous scan's value of the inner source.
+    Feedback {
+        src: Box<Src>,
+        init: Option<Value>,
+    },
+}
+
+/// One input pin of a net block.
+#[derive(Clone, Debug)]
+pub(crate) struct NetPin {
+    pub name: String,
+    pub ty: PinTy,
+    pub src: Src,
+    /// Where the wire is written; the block's place when the pin took its default.
+    pub at: At,
+}
+
+/// One primitive block after expansion.
+#[derive(Clone, Debug)]
+pub(crate) struct NetBlock {
+    pub path: String,
+    pub def: &'static BlockDef,
+    pub at: At,
+    pub inputs: Vec<NetPin>,
+    /// Output pin names, fixed then variadic.
+    pub outputs: Vec<String>,
+    pub data_type: Option<Type>,
+    pub params: Params,
+    pub order: Option<i64>,
+    pub pos: Option<[f64; 2]>,
+}
+
+/// A type a source must have: a macro port or a program output.
+#[derive(Clone, Debug)]
+pub(crate) struct TypeAssert {
+    pub src: Src,
+    pub ty: Type,
+    pub at: At,
+    pub what: String,
+}
+
+/// A named alias: a macro instance pin or a program output.
+#[derive(Clone, Debug)]
+pub(crate) struct Alias {
+    pub path: String,
+    pub src: Src,
+}
+
+/// The expanded program.
+#[derive(Debug, Default)]
+pub(crate) struct Net {
+    pub blocks: Vec<NetBlock>,
+    pub instances: Vec<InstanceInfo>,
+    pub macro_pins: Vec<Alias>,
+    pub outputs: Vec<Alias>,
+    pub asserts: Vec<TypeAssert>,
+}
+
+#[derive(Copy, Clone, Debug)]
+enum Entry {
+    Prim(usize),
+    Inst(usize),
+}
+
+struct Scope<'p> {
+    prefix: String,
+    file: usize,
+    body: &'p [Block],
+    /// JSON path of the body's `blocks` array.
+    body_at: Vec<Seg>,
+    mac: Option<(&'p MacroDef, usize)>,
+    /// Parent scope and the instance's index in the parent's body.
+    parent: Option<(usize, usize)>,
+    entries: HashMap<&'p str, Entry>,
+}
+
+/// Expands `project`, refusing programs that would grow past `max_blocks` primitive blocks.
+pub(crate) fn expand(project: &Project, max_blocks: u64) -> Result<Net, Vec<Diagnostic>> {
+    let mut errors = Vec::new();
+    check_bodies(project, &mut errors);
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    check_recursion_and_size(project, max_blocks, &mut errors);
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    let mut ex = Expander {
+        project,
+        scopes: Vec::new(),
+        net: Net::default(),
+        errors,
+    };
+    ex.build_scopes();
+    ex.resolve_all();
+    let Expander {
+        net, mut errors, ..
+    } = ex;
+    dedup(&mut errors);
+    if errors.is_empty() {
+        Ok(net)
+    } else {
+        Err(errors)
+    }
+}
+
+fn dedup(errors: &mut Vec<Diagnostic>) {
+    let mut seen = std::collections::HashSet::new();
+    errors.retain(|d| seen.insert(d.to_string()));
+}
+
+/// The bodies of the program and of every macro: ids, types, pins, params.
+fn check_bodies(project: &Project, errors: &mut Vec<Diagnostic>) {
+    for (fi, f) in project.files.iter().enumerate() {
+        let doc = &f.doc;
+        if fi == 0 {
+            let mut names: HashMap<&str, ()> = HashMap::new();
+            for (i, p) in doc.inputs.iter().enumerate() {
+                let at = json_path!["inputs", i, "name"];
+                if !valid_ident(&p.name) {
+                    errors.push(
+                        project
+                            .diag(fi, &at, format!("invalid input name `{}`", p.name))
+                            .help(IDENT_HELP),
+                    );
+                } else if names.insert(&p.name, ()).is_some() {
+                    errors.push(project.diag(
+                        fi,
+                        &at,
+                        format!("program port `{}` is declared twice", p.name),
+                    ));
+                }
+                if let Some(d) = p.default
+                    && d.0.coerce(p.ty.0).is_none()
+                {
+                    errors.push(project.diag(
+                        fi,
+                        &json_path!["inputs", i, "default"],
+                        format!("default {} of input `{}` is not a {}", d.0, p.name, p.ty.0),
+                    ));
+                }
+            }
+            for (i, p) in doc.outputs.iter().enumerate() {
+                let at = json_path!["outputs", i, "name"];
+                if !valid_ident(&p.name) {
+                    errors.push(
+                        project
+                            .diag(fi, &at, format!("invalid output name `{}`", p.name))
+                            .help(IDENT_HELP),
+                    );
+                } else if names.insert(&p.name, ()).is_some() {
+                    errors.push(
+                        project
+                            .diag(
+                                fi,
+                                &at,
+                                format!("program port `{}` is declared twice", p.name),
+                            )
+                            .help("inputs and outputs share one namespace"),
+                    );
+                }
+            }
+            check_body(project, fi, &doc.blocks, &json_path!["blocks"], errors);
+        } else if !doc.blocks.is_empty() || !doc.inputs.is_empty() || !doc.outputs.is_empty() {
+            errors.push(
+                project
+                    .diag(
+                        fi,
+                        &json_path!["blocks"],
+                        "an included file may only define macros",
+                    )
+                    .help("move the blocks and ports into the program that includes this library"),
+            );
+        }
+        for (mi, m) in doc.macros.iter().enumerate() {
+            let mut names: HashMap<&str, ()> = HashMap::new();
+            for (k, p) in m.inputs.iter().enumerate() {
+                let at = json_path!["macros", mi, "inputs", k, "name"];
+                if !valid_ident(&p.name) {
+                    errors.push(
+                        project
+                            .diag(fi, &at, format!("invalid port name `{}`", p.name))
+                            .help(IDENT_HELP),
+                    );
+                } else if names.insert(&p.name, ()).is_some() {
+                    errors.push(project.diag(
+                        fi,
+                        &at,
+                        format!("macro `{}` declares port `{}` twice", m.name, p.name),
+                    ));
+                }
+            }
+            for (k, p) in m.outputs.iter().enumerate() {
+                let at = json_path!["macros", mi, "outputs", k, "name"];
+                if !valid_ident(&p.name) {
+                    errors.push(
+                        project
+                            .diag(fi, &at, format!("invalid port name `{}`", p.name))
+                            .help(IDENT_HELP),
+                    );
+                } else if names.insert(&p.name, ()).is_some() {
+                    errors.push(project.diag(
+                        fi,
+                        &at,
+                        format!("macro `{}` declares port `{}` twice", m.name, p.name),
+                    ));
+                }
+            }
+            check_body(
+                project,
+                fi,
+                &m.blocks,
+                &json_path!["macros", mi, "blocks"],
+                errors,
+            );
+        }
+    }
+}
+
+fn check_body(
+    project: &Project,
+    fi: usize,
+    body: &[Block],
+    body_at: &[Seg],
+    errors: &mut Vec<Diagnostic>,
+) {
+    let mut ids: HashMap<&str, usize> = HashMap::new();
+    for (bi, b) in body.iter().enumerate() {
+        let at = |more: &[Seg]| {
+            let mut p = body_at.to_vec();
+            p.push(Seg::Index(bi));
+            p.extend_from_slice(more);
+            p
+        };
+        if !valid_ident(&b.id) {
+            errors.push(
+                project
+                    .diag(
+                        fi,
+                        &at(&json_path!["id"]),
+                        format!("invalid block id `{}`", b.id),
+                    )
+                    .help(IDENT_HELP),
+            );
+        } else if let Some(first) = ids.insert(&b.id, bi) {
+            errors.push(
+                project
+                    .diag(
+                        fi,
+                        &at(&json_path!["id"]),
+                        format!(
+                            "duplicate block id `{}` (first used by block #{first})",
+                            b.id
+                        ),
+                    )
+                    .block(&b.id),
+            );
+        }
+        if let Some(def) = library::lookup(&b.ty) {
+            check_prim_pins(project, fi, b, def, &at(&[]), errors);
+        } else if let Some((_, _, m)) = project.macro_def(&b.ty) {
+            for (k, (pin, _)) in b.inputs.0.iter().enumerate() {
+                let _ = k;
+                if !m.inputs.iter().any(|p| p.name == *pin) {
+                    let known: Vec<&str> = m.inputs.iter().map(|p| p.name.as_str()).collect();
+                    errors.push(
+                        project
+                            .diag(
+                                fi,
+                                &at(&json_path!["inputs", pin]),
+                                format!("macro `{}` has no input `{pin}`", m.name),
+                            )
+                            .block(&b.id)
+                            .pin(pin)
+                            .help(format!("its inputs are: {}", list_or_none(&known))),
+                    );
+                }
+            }
+            for p in &m.inputs {
+                if p.default.is_none() && b.inputs.get(&p.name).is_none() {
+                    errors.push(
+                        project
+                            .diag(
+                                fi,
+                                &at(&json_path!["inputs"]),
+                                format!(
+                                    "required input `{}` of macro `{}` is not connected",
+                                    p.name, m.name
+                                ),
+                            )
+                            .block(&b.id)
+                            .pin(&p.name)
+                            .help("wire it, or give the port a `default` in the macro definition"),
+                    );
+                }
+            }
+            if b.params != Params::default() || b.data_type.is_some() {
+                errors.push(
+                    project
+                        .diag(
+                            fi,
+                            &at(&json_path!["params"]),
+                            "a macro instance takes no params or data_type",
+                        )
+                        .block(&b.id)
+                        .help("pass values through the macro's inputs"),
+                );
+            }
+        } else {
+            let mut d = project
+                .diag(
+                    fi,
+                    &at(&json_path!["type"]),
+                    format!("unknown block type `{}`", b.ty),
+                )
+                .block(&b.id);
+            let mut names: Vec<&str> = library::LIBRARY.iter().map(|d| d.name).collect();
+            names.extend(project.macros.keys().map(String::as_str));
+            if let Some(s) = closest(&b.ty, &names) {
+                d = d.help(format!(
+                    "did you mean `{s}`? (`fbd blocks` lists the library)"
+                ));
+            } else {
+                d = d.help("`fbd blocks` lists the library; macros must be defined or included");
+            }
+            errors.push(d);
+        }
+    }
+}
+
+fn check_prim_pins(
+    project: &Project,
+    fi: usize,
+    b: &Block,
+    def: &BlockDef,
+    at: &[Seg],
+    errors: &mut Vec<Diagnostic>,
+) {
+    let here = |more: &[Seg]| {
+        let mut p = at.to_vec();
+        p.extend_from_slice(more);
+        p
+    };
+    let mut var_numbers = Vec::new();
+    for (pin, _) in &b.inputs.0 {
+        if def.inputs.iter().any(|p| p.name == *pin) {
+            continue;
+        }
+        if let Some(v) = def.var_inputs
+            && let Some(num) = pin
+                .strip_prefix(v.prefix)
+                .and_then(|n| n.parse::<usize>().ok())
+            && num >= v.first
+            && pin == &format!("{}{num}", v.prefix)
+        {
+            var_numbers.push(num);
+            continue;
+        }
+        errors.push(
+            project
+                .diag(
+                    fi,
+                    &here(&json_path!["inputs", pin]),
+                    format!("{} has no input `{pin}`", def.name),
+                )
+                .block(&b.id)
+                .pin(pin)
+                .help(format!("its inputs are: {}", input_names(def))),
+        );
+    }
+    if let Some(v) = def.var_inputs {
+        var_numbers.sort_unstable();
+        for (k, num) in var_numbers.iter().enumerate() {
+            if *num != v.first + k {
+                errors.push(
+                    project
+                        .diag(
+                            fi,
+                            &here(&json_path!["inputs"]),
+                            format!(
+                                "input `{}{}` is missing before `{}{num}`",
+                                v.prefix,
+                                v.first + k,
+                                v.prefix
+                            ),
+                        )
+                        .block(&b.id)
+                        .pin(format!("{}{}", v.prefix, v.first + k))
+                        .help("variadic inputs are numbered without gaps"),
+                );
+                break;
+            }
+        }
+        if var_numbers.len() < v.min {
+            errors.push(
+                project
+                    .diag(
+                        fi,
+                        &here(&json_path!["inputs"]),
+                        format!(
+                            "{} needs at least {} `{}` inputs, {} connected",
+                            def.name,
+                            v.min,
+                            v.prefix,
+                            var_numbers.len()
+                        ),
+                    )
+                    .block(&b.id)
+                    .pin(format!("{}{}", v.prefix, v.first + var_numbers.len())),
+            );
+        }
+    }
+    for p in def.inputs {
+        if p.default.is_none() && b.inputs.get(p.name).is_none() {
+            errors.push(
+                project
+                    .diag(
+                        fi,
+                        &here(&json_path!["inputs"]),
+                        format!(
+                            "required input `{}` of {} is not connected",
+                            p.name, def.name
+                        ),
+                    )
+                    .block(&b.id)
+                    .pin(p.name)
+                    .help("wire it to `block.pin`, an input name, or a constant"),
+            );
+        }
+    }
+    let given: [(&str, bool); 3] = [
+        ("init", b.params.init.is_some()),
+        ("seed", b.params.seed.is_some()),
+        ("n", b.params.n.is_some()),
+    ];
+    for (name, set) in given {
+        if set && !def.params.contains(&name) {
+            errors.push(
+                project
+                    .diag(
+                        fi,
+                        &here(&json_path!["params", name]),
+                        format!("{} takes no parameter `{name}`", def.name),
+                    )
+                    .block(&b.id),
+            );
+        }
+    }
+    if def.var_outputs.is_some() {
+        match b.params.n {
+            Some(n) if (1..=1024).contains(&n) => {}
+            Some(n) => errors.push(
+                project
+                    .diag(
+                        fi,
+                        &here(&json_path!["params", "n"]),
+                        format!("{} needs 1 <= n <= 1024, got {n}", def.name),
+                    )
+                    .block(&b.id),
+            ),
+            None => errors.push(
+                project
+                    .diag(
+                        fi,
+                        &here(&json_path!["params"]),
+                        format!("{} needs params.n (number of positions)", def.name),
+                    )
+                    .block(&b.id),
+            ),
+        }
+    }
+    if b.data_type.is_some() && def.generic == library::Generic::No {
+        errors.push(
+            project
+                .diag(
+                    fi,
+                    &here(&json_path!["data_type"]),
+                    format!("{} is not generic; data_type does not apply", def.name),
+                )
+                .block(&b.id),
+        );
+    }
+}
+
+fn input_names(def: &BlockDef) -> String {
+    let mut v: Vec<String> = def.inputs.iter().map(|p| p.name.to_string()).collect();
+    if let Some(va) = def.var_inputs {
+        v.push(format!("{0}{1}..{0}N", va.prefix, va.first));
+    }
+    if v.is_empty() {
+        "none".into()
+    } else {
+        v.join(", ")
+    }
+}
+
+fn output_names(def: &BlockDef, n: usize) -> Vec<String> {
+    let mut v: Vec<String> = def.outputs.iter().map(|p| p.name.to_string()).collect();
+    if let Some(va) = def.var_outputs {
+        v.extend((0..n).map(|k| format!("{}{}", va.prefix, va.first + k)));
+    }
+    v
+}
+
+fn list_or_none(v: &[&str]) -> String {
+    if v.is_empty() {
+        "none".into()
+    } else {
+        v.join(", ")
+    }
+}
+
+/// The candidate nearest to `s` by edit distance, if it is close enough to be a typo.
+pub(crate) fn closest<'a>(s: &str, candidates: &[&'a str]) -> Option<&'a str> {
+    let d = |a: &str, b: &str| -> usize {
+        let a: Vec<char> = a.to_lowercase().chars().collect();
+        let b: Vec<char> = b.to_lowercase().chars().collect();
+        let mut prev: Vec<usize> = (0..=b.len()).collect();
+        for i in 1..=a.len() {
+            let mut cur = vec![i; b.len() + 1];
+            for j in 1..=b.len() {
+                cur[j] = (prev[j] + 1)
+                    .min(cur[j - 1] + 1)
+                    .min(prev[j - 1] + usize::from(a[i - 1] != b[j - 1]));
+            }
+            prev = cur;
+        }
+        prev[b.len()]
+    };
+    candidates
+        .iter()
+        .map(|c| (d(s, c), *c))
+        .filter(|(dist, c)| *dist <= (c.len() / 3).max(1))
+        .min()
+        .map(|(_, c)| c)
+}
+
+/// Recursion is an error naming the chain; the expanded size is computed per macro (memoised,
+/// saturating) before anything is expanded, so an expansion bomb costs nothing.
+fn check_recursion_and_size(project: &Project, max_blocks: u64, errors: &mut Vec<Diagnostic>) {
+    #[derive(Copy, Clone, PartialEq)]
+    enum Mark {
+        Visiting,
+        Done(u64),
+    }
+    fn size_of(
+        project: &Project,
+        name: &str,
+        marks: &mut HashMap<String, Mark>,
+        chain: &mut Vec<String>,
+        errors: &mut Vec<Diagnostic>,
+    ) -> u64 {
+        match marks.get(name) {
+            Some(Mark::Done(n)) => return *n,
+            Some(Mark::Visiting) => return 0,
+            None => {}
+        }
+        let Some((fi, mi, m)) = project.macro_def(name) else {
+            return 1;
+        };
+        marks.insert(name.to_string(), Mark::Visiting);
+        chain.push(name.to_string());
+        let mut total: u64 = 0;
+        for (bi, b) in m.blocks.iter().enumerate() {
+            if project.macros.contains_key(&b.ty) {
+                if matches!(marks.get(&b.ty), Some(Mark::Visiting)) {
+                    let start = chain.iter().position(|c| *c == b.ty).unwrap_or(0);
+                    let mut cyc: Vec<String> = chain[start..].to_vec();
+                    cyc.push(b.ty.clone());
+                    errors.push(
+                        project
+                            .diag(fi, &json_path!["macros", mi, "blocks", bi, "type"], format!("recursive macro: {}", cyc.join(" -> ")))
+                            .block(format!("{}/{}", m.name, b.id))
+                            .help("a macro cannot contain an instance of itself, directly or through other macros"),
+                    );
+                    continue;
+                }
+                total = total.saturating_add(size_of(project, &b.ty, marks, chain, errors));
+            } else {
+                total = total.saturating_add(1);
+            }
+        }
+        chain.pop();
+        marks.insert(name.to_string(), Mark::Done(total));
+        total
+    }
+    let mut marks = HashMap::new();
+    let mut names: Vec<&String> = project.macros.keys().collect();
+    names.sort();
+    for n in names {
+        size_of(project, n, &mut marks, &mut Vec::new(), errors);
+    }
+    if !errors.is_empty() {
+        return;
+    }
+    let mut total: u64 = 0;
+    let mut biggest: Option<(u64, usize)> = None;
+    for (bi, b) in project.root().blocks.iter().enumerate() {
+        let n = match marks.get(&b.ty) {
+            Some(Mark::Done(n)) => *n,
+            _ => 1,
+        };
+        total = total.saturating_add(n);
+        if biggest.is_none_or(|(m, _)| n > m) {
+            biggest = Some((n, bi));
+        }
+    }
+    if total > max_blocks {
+        let (n, bi) = biggest.unwrap_or((total, 0));
+        let b = &project.root().blocks[bi];
+        errors.push(
+            project
+                .diag(
+                    0,
+                    &json_path!["blocks", bi],
+                    format!(
+                        "the program would expand to {} blocks, more than the limit of {max_blocks}; instance `{}` of `{}` alone expands to {n}",
+                        fmt_big(total),
+                        b.id,
+                        b.ty
+                    ),
+                )
+                .block(&b.id)
+                .help("an expansion bomb (macros that instance each other many times) is refused; raise CompileOptions::max_blocks if the program is really this large"),
+        );
+    }
+}
+
+fn fmt_big(n: u64) -> String {
+    if n == u64::MAX {
+        "more than 18446744073709551614".into()
+    } else {
+        n.to_string()
+    }
+}
+
+struct Expander<'p> {
+    project: &'p Project,
+    scopes: Vec<Scope<'p>>,
+    net: Net,
+    errors: Vec<Diagnostic>,
+}
+
+impl<'p> Expander<'p> {
+    fn build_scopes(&mut self) {
+        let root = &self.project.files[0].doc;
+        self.scopes.push(Scope {
+            prefix: String::new(),
+            file: 0,
+            body: &root.blocks,
+            body_at: json_path!["blocks"].to_vec(),
+            mac: None,
+            parent: None,
+            entries: HashMap::new(),
+        });
+        let mut si = 0;
+        while si < self.scopes.len() {
+            let (prefix, file, body, body_at) = {
+                let s = &self.scopes[si];
+                (s.prefix.clone(), s.file, s.body, s.body_at.clone())
+            };
+            for (bi, b) in body.iter().enumerate() {
+                let at = At::new(file, body_at.clone()).join([Seg::Index(bi)]);
+                let path = format!("{prefix}{}", b.id);
+                let entry = if let Some(def) = library::lookup(&b.ty) {
+                    let n_out = b.params.n.unwrap_or(0) as usize;
+                    self.net.blocks.push(NetBlock {
+                        path,
+                        def,
+                        at,
+                        inputs: Vec::new(),
+                        outputs: output_names(
+                            def,
+                            if def.var_outputs.is_some() { n_out } else { 0 },
+                        ),
+                        data_type: b.data_type.map(|t| t.0),
+                        params: b.params.clone(),
+                        order: b.order,
+                        pos: b.pos,
+                    });
+                    Entry::Prim(self.net.blocks.len() - 1)
+                } else {
+                    let (mf, mi, m) = self
+                        .project
+                        .macro_def(&b.ty)
+                        .expect("checked by check_bodies");
+                    self.net.instances.push(InstanceInfo {
+                        path: path.clone(),
+                        macro_name: m.name.clone(),
+                    });
+                    self.scopes.push(Scope {
+                        prefix: format!("{path}/"),
+                        file: mf,
+                        body: &m.blocks,
+                        body_at: json_path!["macros", mi, "blocks"].to_vec(),
+                        mac: Some((m, mi)),
+                        parent: Some((si, bi)),
+                        entries: HashMap::new(),
+                    });
+                    Entry::Inst(self.scopes.len() - 1)
+                };
+                self.scopes[si].entries.insert(&b.id, entry);
+            }
+            si += 1;
+        }
+    }
+
+    fn resolve_all(&mut self) {
+        // Primitive block inputs.
+        for si in 0..self.scopes.len() {
+            let (file, body, body_at) = {
+                let s = &self.scopes[si];
+                (s.file, s.body, s.body_at.clone())
+            };
+            for (bi, b) in body.iter().enumerate() {
+                let Some(Entry::Prim(ni)) = self.scopes[si].entries.get(b.id.as_str()).copied()
+                else {
+                    continue;
+                };
+                let def = self.net.blocks[ni].def;
+                let block_at = At::new(file, body_at.clone()).join([Seg::Index(bi)]);
+                let mut pins = Vec::new();
+                for p in def.inputs {
+                    match b.inputs.get(p.name) {
+                        Some(w) => {
+                            let at = block_at.join(json_path!["inputs", p.name]);
+                            let src = self.resolve(si, w, &at);
+                            pins.push(NetPin {
+                                name: p.name.to_string(),
+                                ty: p.ty,
+                                src,
+                                at,
+                            });
+                        }
+                        None => {
+                            let v = p.default.unwrap_or(Value::Bool(false));
+                            pins.push(NetPin {
+                                name: p.name.to_string(),
+                                ty: p.ty,
+                                src: Src::Const(v),
+                                at: block_at.clone(),
+                            });
+                        }
+                    }
+                }
+                if let Some(va) = def.var_inputs {
+                    for k in 0.. {
+                        let name = format!("{}{}", va.prefix, va.first + k);
+                        let Some(w) = b.inputs.get(&name) else { break };
+                        let at = block_at.join(json_path!["inputs", &name]);
+                        let src = self.resolve(si, w, &at);
+                        pins.push(NetPin {
+                            name,
+                            ty: va.ty,
+                            src,
+                            at,
+                        });
+                    }
+                }
+                self.net.blocks[ni].inputs = pins;
+            }
+        }
+        // Macro instance pins, as aliases for the debugger (and to report bad output ports).
+        for si in 1..self.scopes.len() {
+            let (m, mi) = self.scopes[si].mac.expect("non-root scopes are instances");
+            let file = self.scopes[si].file;
+            let inst_path = self.scopes[si].prefix.trim_end_matches('/').to_string();
+            for (k, p) in m.inputs.iter().enumerate() {
+                let at = At::new(file, json_path!["macros", mi, "inputs", k]);
+                let src = self.resolve(si, &Wire::Ref(p.name.clone()), &at);
+                self.net.macro_pins.push(Alias {
+                    path: format!("{inst_path}.{}", p.name),
+                    src,
+                });
+            }
+            for (k, p) in m.outputs.iter().enumerate() {
+                let at = At::new(file, json_path!["macros", mi, "outputs", k, "from"]);
+                let src = self.resolve(si, &p.from, &at);
+                self.net.asserts.push(TypeAssert {
+                    src: src.clone(),
+                    ty: p.ty.0,
+                    at: at.clone(),
+                    what: format!("output `{}` of macro `{}`", p.name, m.name),
+                });
+                self.net.macro_pins.push(Alias {
+                    path: format!("{inst_path}.{}", p.name),
+                    src,
+                });
+            }
+        }
+        // Program outputs.
+        let root = &self.project.files[0].doc;
+        for (k, p) in root.outputs.iter().enumerate() {
+            let at = At::new(0, json_path!["outputs", k, "from"]);
+            let src = self.resolve(0, &p.from, &at);
+            self.net.asserts.push(TypeAssert {
+                src: src.clone(),
+                ty: p.ty.0,
+                at,
+                what: format!("program output `{}`", p.name),
+            });
+            self.net.outputs.push(Alias {
+                path: p.name.clone(),
+                src,
+            });
+        }
+    }
+
+    fn err(&mut self, at: &At, msg: String) -> Diagnostic {
+        self.project.diag(at.file, &at.path, msg)
+    }
+
+    /// Resolves a wire written in scope `si` at `at`. On error, records it and returns a
+    /// constant so that resolution goes on and every error is reported once.
+    fn resolve(&mut self, si: usize, w: &Wire, at: &At) -> Src {
+        let mut hops = 0;
+        match self.resolve_inner(si, w, at, &mut hops) {
+            Ok(s) => s,
+            Err(d) => {
+                self.errors.push(d);
+                Src::Const(Value::Bool(false))
+            }
+        }
+    }
+
+    fn scope_block_label(&self, si: usize, at: &At) -> Option<String> {
+        // The block whose pin this is: the path element after the body's `blocks`.
+        let s = &self.scopes[si];
+        let idx = at.path.get(s.body_at.len()).and_then(|seg| match seg {
+            Seg::Index(i) => Some(*i),
+            _ => None,
+        })?;
+        if at.path.len() < s.body_at.len() || at.path[..s.body_at.len()] != s.body_at[..] {
+            return None;
+        }
+        s.body.get(idx).map(|b| format!("{}{}", s.prefix, b.id))
+    }
+
+    fn pin_label(at: &At) -> Option<String> {
+        match at.path.iter().rev().take(2).collect::<Vec<_>>().as_slice() {
+            [Seg::Key(pin), Seg::Key(inputs)] if inputs == "inputs" => Some(pin.clone()),
+            _ => None,
+        }
+    }
+
+    fn resolve_inner(
+        &mut self,
+        si: usize,
+        w: &Wire,
+        at: &At,
+        hops: &mut usize,
+    ) -> Result<Src, Diagnostic> {
+        *hops += 1;
+        if *hops > 10_000 {
+            return Err(self
+                .err(at, "wire loops through macro ports without reaching a block".into())
+                .help("a macro output that passes an input straight through is wired back to that input"));
+        }
+        let decorate = |this: &Self, d: Diagnostic| {
+            let mut d = d;
+            if d.block.is_none()
+                && let Some(b) = this.scope_block_label(si, at)
+            {
+                d = d.block(b);
+            }
+            if d.pin.is_none()
+                && let Some(p) = Self::pin_label(at)
+            {
+                d = d.pin(p);
+            }
+            d
+        };
+        match w {
+            Wire::Const(v) => Ok(Src::Const(*v)),
+            Wire::Feedback { from, init } => {
+                let inner = self.resolve_inner(si, &Wire::Ref(from.clone()), at, hops)?;
+                if let Src::Const(_) = inner {
+                    return Err(decorate(
+                        self,
+                        self.project.diag(
+                            at.file,
+                            &at.path,
+                            "a feedback wire needs a signal, not a constant",
+                        ),
+                    ));
+                }
+                Ok(Src::Feedback {
+                    src: Box::new(inner),
+                    init: *init,
+                })
+            }
+            Wire::Ref(r) => {
+                if let Some((blk, pin)) = r.split_once('.') {
+                    let entry = self.scopes[si].entries.get(blk).copied();
+                    match entry {
+                        None => {
+                            let ids: Vec<&str> =
+                                self.scopes[si].body.iter().map(|b| b.id.as_str()).collect();
+                            let mut d = self.err(at, format!("unknown block `{blk}` in `{r}`"));
+                            if let Some(c) = closest(blk, &ids) {
+                                d = d.help(format!("did you mean `{c}.{pin}`?"));
+                            } else {
+                                d = d.help("references name a block of the same program or macro body: `block.pin`");
+                            }
+                            Err(decorate(self, d))
+                        }
+                        Some(Entry::Prim(ni)) => {
+                            let nb = &self.net.blocks[ni];
+                            match nb.outputs.iter().position(|o| o == pin) {
+                                Some(p) => Ok(Src::Out { block: ni, pin: p }),
+                                None => {
+                                    let outs = nb.outputs.join(", ");
+                                    let ty = nb.def.name;
+                                    let d = self
+                                        .err(
+                                            at,
+                                            format!("block `{blk}` ({ty}) has no output `{pin}`"),
+                                        )
+                                        .help(format!("its outputs are: {outs}"));
+                                    Err(decorate(self, d))
+                                }
+                            }
+                        }
+                        Some(Entry::Inst(cs)) => {
+                            let (m, mi) = self.scopes[cs].mac.expect("instance scope");
+                            match m.outputs.iter().position(|o| o.name == pin) {
+                                Some(k) => {
+                                    let port_at = At::new(
+                                        self.scopes[cs].file,
+                                        json_path!["macros", mi, "outputs", k, "from"],
+                                    );
+                                    self.resolve_inner(cs, &m.outputs[k].from, &port_at, hops)
+                                }
+                                None => {
+                                    let outs: Vec<&str> =
+                                        m.outputs.iter().map(|o| o.name.as_str()).collect();
+                                    let d = self
+                                        .err(
+                                            at,
+                                            format!(
+                                                "macro instance `{blk}` ({}) has no output `{pin}`",
+                                                m.name
+                                            ),
+                                        )
+                                        .help(format!("its outputs are: {}", list_or_none(&outs)));
+                                    Err(decorate(self, d))
+                                }
+                            }
+                        }
+                    }
+                } else {
+                    let name = r.as_str();
+                    match self.scopes[si].mac {
+                        None => {
+                            let root = &self.project.files[0].doc;
+                            match root.inputs.iter().position(|p| p.name == name) {
+                                Some(i) => Ok(Src::Input(i)),
+                                None => {
+                                    let names: Vec<&str> =
+                                        root.inputs.iter().map(|p| p.name.as_str()).collect();
+                                    let mut d =
+                                        self.err(at, format!("unknown program input `{name}`"));
+                                    d = match closest(name, &names) {
+                                        Some(c) => d.help(format!("did you mean `{c}`?")),
+                                        None => d.help("block outputs are written `block.pin`; program inputs are declared in `inputs`"),
+                                    };
+                                    Err(decorate(self, d))
+                                }
+                            }
+                        }
+                        Some((m, mi)) => {
+                            let Some(k) = m.inputs.iter().position(|p| p.name == name) else {
+                                let names: Vec<&str> =
+                                    m.inputs.iter().map(|p| p.name.as_str()).collect();
+                                let d = self
+                                    .err(at, format!("macro `{}` has no input `{name}`", m.name))
+                                    .help(format!(
+                                        "its inputs are: {}; block outputs are written `block.pin`",
+                                        list_or_none(&names)
+                                    ));
+                                return Err(decorate(self, d));
+                            };
+                            let port = &m.inputs[k];
+                            let port_at = At::new(
+                                self.scopes[si].file,
+                                json_path!["macros", mi, "inputs", k],
+                            );
+                            let (ps, pbi) =
+                                self.scopes[si].parent.expect("macro scope has a parent");
+                            let inst = &self.scopes[ps].body[pbi];
+                            let src = match inst.inputs.get(name) {
+                                Some(w) => {
+                                    let wat = At::new(
+                                        self.scopes[ps].file,
+                                        self.scopes[ps].body_at.clone(),
+                                    )
+                                    .join([Seg::Index(pbi)])
+                                    .join(json_path!["inputs", name]);
+                                    let w = w.clone();
+                                    let src = self.resolve_inner(ps, &w, &wat, hops)?;
+                                    self.net.asserts.push(TypeAssert {
+                                        src: src.clone(),
+                                        ty: port.ty.0,
+                                        at: wat,
+                                        what: format!(
+                                            "input `{name}` of macro `{}` (instance `{}{}`)",
+                                            m.name, self.scopes[ps].prefix, inst.id
+                                        ),
+                                    });
+                                    src
+                                }
+                                None => {
+                                    match port.default {
+                                        Some(c) => {
+                                            match c.0.coerce(port.ty.0) {
+                                                Some(v) => Src::Const(v),
+                                                None => {
+                                                    return Err(self.err(&port_at, format!("default {} of port `{name}` is not a {}", c.0, port.ty.0)));
+                                                }
+                                            }
+                                        }
+                                        // Reported once by check_bodies at the instance.
+                                        None => Src::Const(port.ty.0.zero()),
+                                    }
+                                }
+                            };
+                            Ok(src)
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,29 @@
+//! fbd-engine: the soft-PLC core of fbd2048.
+//!
+//! A diagram (JSON, see `docs/diagram-format.md`) is [loaded](load) with its includes,
+//! [compiled](compile) into a flat [`ScanPlan`] (macro expansion, name resolution, type
+//! checking, data-flow order), and executed one scan at a time by a [`Runtime`], which also
+//! offers the debugger API (step, run-until, write, force, watch, snapshot, online change).
+//! Nothing here depends on a GUI.
+
+pub mod compile;
+pub mod diag;
+pub mod dot;
+pub mod exec;
+mod expand;
+pub mod library;
+pub mod load;
+pub mod locate;
+pub mod model;
+pub mod plan;
+pub mod realtime;
+pub mod runtime;
+pub mod synth;
+pub mod types;
+
+pub use compile::{CompileOptions, compile, compile_file, compile_project, compile_str};
+pub use diag::{Diagnostic, Diagnostics};
+pub use load::{FsProvider, MemProvider, SourceProvider};
+pub use plan::{ScanPlan, SignalKind, Slot};
+pub use runtime::{Condition, Runtime, StopReason};
+pub use types::{Type, Value};

@@ -1,0 +1,421 @@
+//! The block library: every primitive block type, defined once.
+//!
+//! A [`BlockDef`] gives the pins, their types, what is generic, which outputs carry the previous
+//! scan's value, and the documentation. The compiler, the debugger's pin names, `fbd blocks` and
+//! `docs/blocks.md` all read this table; the executor implements the semantics in `exec.rs`.
+
+use crate::types::{Type, Value};
+
+/// Which primitive a block is. One variant per library entry.
+#[allow(missing_docs)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Kind {
+    And,
+    Or,
+    Xor,
+    Not,
+    Eq,
+    Ne,
+    Gt,
+    Ge,
+    Lt,
+    Le,
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Mod,
+    Abs,
+    Neg,
+    Min,
+    Max,
+    Limit,
+    Floor,
+    Trunc,
+    Frac,
+    IntToReal,
+    RealToInt,
+    Sel,
+    Mux,
+    Move,
+    Memory,
+    Delay,
+    Sr,
+    Rs,
+    RTrig,
+    FTrig,
+    Ton,
+    Tof,
+    Tp,
+    Ctu,
+    Ctd,
+    Ctud,
+    Now,
+    Saw,
+    Random,
+    Selector,
+}
+
+/// The type of a pin: fixed, or the block's type variable `T`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum PinTy {
+    /// Always this type.
+    Fixed(Type),
+    /// The block's type variable, fixed by the wiring or `data_type`.
+    T,
+}
+
+/// What the type variable `T` of a generic block may be.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Generic {
+    /// The block has no type variable.
+    No,
+    /// INT or REAL.
+    Num,
+    /// BOOL, INT or REAL.
+    Any,
+}
+
+impl Generic {
+    /// Whether `t` satisfies the constraint.
+    pub fn admits(self, t: Type) -> bool {
+        match self {
+            Generic::No => false,
+            Generic::Num => t != Type::Bool,
+            Generic::Any => true,
+        }
+    }
+}
+
+/// One pin of a block.
+#[derive(Copy, Clone, Debug)]
+pub struct PinDef {
+    /// Lower-case IEC name (`in`, `pt`, `q`, `et`, ...).
+    pub name: &'static str,
+    /// Its type.
+    pub ty: PinTy,
+    /// For inputs: the value when left unconnected; `None` makes the pin required.
+    pub default: Option<Value>,
+    /// For outputs: carries the previous scan's value, so a loop through it is legal.
+    pub delayed: bool,
+}
+
+/// A numbered family of pins: `in1..inN` (variadic inputs) or `q1..qN` (SELECTOR outputs).
+#[derive(Copy, Clone, Debug)]
+pub struct Variadic {
+    /// Name prefix (`in`, `q`).
+    pub prefix: &'static str,
+    /// Number of the first pin (0 for MUX's `in0`, else 1).
+    pub first: usize,
+    /// Fewest pins allowed.
+    pub min: usize,
+    /// Type of every pin in the family.
+    pub ty: PinTy,
+}
+
+/// The definition of a library block type.
+#[derive(Debug)]
+pub struct BlockDef {
+    /// The diagram type name (`AND`, `TON`, ...).
+    pub name: &'static str,
+    /// The primitive.
+    pub kind: Kind,
+    /// Constraint on `T`.
+    pub generic: Generic,
+    /// Fixed inputs, before any variadic ones.
+    pub inputs: &'static [PinDef],
+    /// Variadic inputs (`in1..inN`), counted from the wiring.
+    pub var_inputs: Option<Variadic>,
+    /// Fixed outputs.
+    pub outputs: &'static [PinDef],
+    /// Variadic outputs (`q1..qN`), counted from `params.n`.
+    pub var_outputs: Option<Variadic>,
+    /// Internal state slots (not pins), kept by snapshots and online change.
+    pub state: &'static [(&'static str, Type)],
+    /// Holds state from scan to scan (outputs included), so online change may keep it.
+    pub stateful: bool,
+    /// Parameters it accepts.
+    pub params: &'static [&'static str],
+    /// One line: what it does.
+    pub summary: &'static str,
+    /// Semantics in detail, quirks included.
+    pub semantics: &'static str,
+    /// A block as it is written in a diagram.
+    pub example: &'static str,
+}
+
+const B: PinTy = PinTy::Fixed(Type::Bool);
+const I: PinTy = PinTy::Fixed(Type::Int);
+const R: PinTy = PinTy::Fixed(Type::Real);
+const T: PinTy = PinTy::T;
+
+const fn p(name: &'static str, ty: PinTy) -> PinDef {
+    PinDef {
+        name,
+        ty,
+        default: None,
+        delayed: false,
+    }
+}
+const fn pd(name: &'static str, ty: PinTy, default: Value) -> PinDef {
+    PinDef {
+        name,
+        ty,
+        default: Some(default),
+        delayed: false,
+    }
+}
+const fn delayed(name: &'static str, ty: PinTy) -> PinDef {
+    PinDef {
+        name,
+        ty,
+        default: None,
+        delayed: true,
+    }
+}
+const fn var(prefix: &'static str, first: usize, min: usize, ty: PinTy) -> Option<Variadic> {
+    Some(Variadic {
+        prefix,
+        first,
+        min,
+        ty,
+    })
+}
+
+macro_rules! def {
+    ($name:literal, $kind:ident, $gen:ident, in [$($i:expr),*], var $var:expr, out [$($o:expr),*], varout $vo:expr,
+     state [$($s:expr),*], stateful $st:literal, params [$($pa:literal),*], $sum:literal, $sem:literal, $ex:literal) => {
+        BlockDef {
+            name: $name, kind: Kind::$kind, generic: Generic::$gen,
+            inputs: &[$($i),*], var_inputs: $var, outputs: &[$($o),*], var_outputs: $vo,
+            state: &[$($s),*], stateful: $st, params: &[$($pa),*],
+            summary: $sum, semantics: $sem, example: $ex,
+        }
+    };
+}
+
+/// Every library block, in documentation order.
+pub static LIBRARY: &[BlockDef] = &[
+    def!("AND", And, No, in [], var var("in", 1, 2, B), out [p("out", B)], varout None, state [], stateful false, params [],
+        "Logical AND of in1..inN (N ≥ 2).", "out := in1 AND ... AND inN.",
+        r#"{"id": "a", "type": "AND", "inputs": {"in1": "start", "in2": "t.q"}}"#),
+    def!("OR", Or, No, in [], var var("in", 1, 2, B), out [p("out", B)], varout None, state [], stateful false, params [],
+        "Logical OR of in1..inN (N ≥ 2).", "out := in1 OR ... OR inN.",
+        r#"{"id": "o", "type": "OR", "inputs": {"in1": "a.out", "in2": false}}"#),
+    def!("XOR", Xor, No, in [], var var("in", 1, 2, B), out [p("out", B)], varout None, state [], stateful false, params [],
+        "Logical XOR of in1..inN (N ≥ 2): TRUE when an odd number of inputs is TRUE.", "out := in1 XOR ... XOR inN (parity, as IEC's extensible XOR).",
+        r#"{"id": "x", "type": "XOR", "inputs": {"in1": "a.out", "in2": "b.out"}}"#),
+    def!("NOT", Not, No, in [p("in", B)], var None, out [p("out", B)], varout None, state [], stateful false, params [],
+        "Logical negation.", "out := NOT in.",
+        r#"{"id": "n", "type": "NOT", "inputs": {"in": "t.q"}}"#),
+    def!("EQ", Eq, Any, in [p("in1", T), p("in2", T)], var None, out [p("out", B)], varout None, state [], stateful false, params [],
+        "in1 = in2.", "out := in1 = in2. REAL compares by IEEE equality (NaN is never equal).",
+        r#"{"id": "empty", "type": "EQ", "inputs": {"in1": "mem.q", "in2": 0}}"#),
+    def!("NE", Ne, Any, in [p("in1", T), p("in2", T)], var None, out [p("out", B)], varout None, state [], stateful false, params [],
+        "in1 <> in2.", "out := in1 <> in2.",
+        r#"{"id": "ne", "type": "NE", "inputs": {"in1": "a.out", "in2": 0}}"#),
+    def!("GT", Gt, Any, in [p("in1", T), p("in2", T)], var None, out [p("out", B)], varout None, state [], stateful false, params [],
+        "in1 > in2.", "out := in1 > in2 (BOOL: FALSE < TRUE).",
+        r#"{"id": "gt", "type": "GT", "inputs": {"in1": "c.cv", "in2": 3}}"#),
+    def!("GE", Ge, Any, in [p("in1", T), p("in2", T)], var None, out [p("out", B)], varout None, state [], stateful false, params [],
+        "in1 >= in2.", "out := in1 >= in2.",
+        r#"{"id": "ge", "type": "GE", "inputs": {"in1": "c.cv", "in2": 3}}"#),
+    def!("LT", Lt, Any, in [p("in1", T), p("in2", T)], var None, out [p("out", B)], varout None, state [], stateful false, params [],
+        "in1 < in2.", "out := in1 < in2. The design's four sign: LT(frac, 0.1).",
+        r#"{"id": "four", "type": "LT", "inputs": {"in1": "f.out", "in2": 0.1}}"#),
+    def!("LE", Le, Any, in [p("in1", T), p("in2", T)], var None, out [p("out", B)], varout None, state [], stateful false, params [],
+        "in1 <= in2.", "out := in1 <= in2.",
+        r#"{"id": "le", "type": "LE", "inputs": {"in1": "x.out", "in2": 10}}"#),
+    def!("ADD", Add, Num, in [], var var("in", 1, 2, T), out [p("out", T)], varout None, state [], stateful false, params [],
+        "Sum of in1..inN.", "out := in1 + ... + inN. INT overflow wraps and is reported as a fault; a NaN result is reported.",
+        r#"{"id": "sum", "type": "ADD", "inputs": {"in1": "a.out", "in2": 1}}"#),
+    def!("SUB", Sub, Num, in [p("in1", T), p("in2", T)], var None, out [p("out", T)], varout None, state [], stateful false, params [],
+        "Difference.", "out := in1 - in2. INT overflow wraps and is reported.",
+        r#"{"id": "d", "type": "SUB", "inputs": {"in1": "a.out", "in2": 1}}"#),
+    def!("MUL", Mul, Num, in [], var var("in", 1, 2, T), out [p("out", T)], varout None, state [], stateful false, params [],
+        "Product of in1..inN.", "out := in1 * ... * inN. INT overflow wraps and is reported.",
+        r#"{"id": "m", "type": "MUL", "inputs": {"in1": "f.out", "in2": 16.0}}"#),
+    def!("DIV", Div, Num, in [p("in1", T), p("in2", T)], var None, out [p("out", T)], varout None, state [], stateful false, params [],
+        "Quotient.", "out := in1 / in2; INT division truncates toward zero. Division by zero gives 0 and a fault (the scan goes on). i64::MIN / -1 wraps and is reported.",
+        r#"{"id": "q", "type": "DIV", "inputs": {"in1": "now.s", "in2": "saw.out"}}"#),
+    def!("MOD", Mod, No, in [p("in1", I), p("in2", I)], var None, out [p("out", I)], varout None, state [], stateful false, params [],
+        "Remainder of INT division.", "out := in1 MOD in2, with the sign of in1 (as Rust's and C's %). MOD by zero gives 0 and a fault.",
+        r#"{"id": "col", "type": "MOD", "inputs": {"in1": "k.out", "in2": 4}}"#),
+    def!("ABS", Abs, Num, in [p("in", T)], var None, out [p("out", T)], varout None, state [], stateful false, params [],
+        "Absolute value.", "out := |in|. ABS of the most negative INT wraps and is reported.",
+        r#"{"id": "a", "type": "ABS", "inputs": {"in": "d.out"}}"#),
+    def!("NEG", Neg, Num, in [p("in", T)], var None, out [p("out", T)], varout None, state [], stateful false, params [],
+        "Negation.", "out := -in. NEG of the most negative INT wraps and is reported.",
+        r#"{"id": "n", "type": "NEG", "inputs": {"in": "d.out"}}"#),
+    def!("MIN", Min, Num, in [], var var("in", 1, 2, T), out [p("out", T)], varout None, state [], stateful false, params [],
+        "Smallest of in1..inN.", "out := MIN(in1, ..., inN).",
+        r#"{"id": "lo", "type": "MIN", "inputs": {"in1": "a.out", "in2": 100}}"#),
+    def!("MAX", Max, Num, in [], var var("in", 1, 2, T), out [p("out", T)], varout None, state [], stateful false, params [],
+        "Largest of in1..inN.", "out := MAX(in1, ..., inN).",
+        r#"{"id": "hi", "type": "MAX", "inputs": {"in1": "a.out", "in2": 0}}"#),
+    def!("LIMIT", Limit, Num, in [p("mn", T), p("in", T), p("mx", T)], var None, out [p("out", T)], varout None, state [], stateful false, params [],
+        "Clamp in to [mn, mx].", "out := MIN(MAX(in, mn), mx) (mx wins when mn > mx, as IEC's definition).",
+        r#"{"id": "l", "type": "LIMIT", "inputs": {"mn": 0, "in": "a.out", "mx": 10}}"#),
+    def!("FLOOR", Floor, No, in [p("in", R)], var None, out [p("out", I)], varout None, state [], stateful false, params [],
+        "Round down to an INT.", "out := ⌊in⌋ as INT. NaN or out of range gives 0 (saturated for ±∞) and a fault.",
+        r#"{"id": "k", "type": "FLOOR", "inputs": {"in": "m.out"}}"#),
+    def!("TRUNC", Trunc, No, in [p("in", R)], var None, out [p("out", I)], varout None, state [], stateful false, params [],
+        "Round toward zero to an INT.", "out := trunc(in) as INT. NaN or out of range is reported as for FLOOR.",
+        r#"{"id": "t", "type": "TRUNC", "inputs": {"in": "x.out"}}"#),
+    def!("FRAC", Frac, No, in [p("in", R)], var None, out [p("out", R)], varout None, state [], stateful false, params [],
+        "Fractional part.", "out := in - trunc(in) (keeps the sign of in). The design takes decimal digits with MUL then FRAC.",
+        r#"{"id": "f", "type": "FRAC", "inputs": {"in": "m.out"}}"#),
+    def!("INT_TO_REAL", IntToReal, No, in [p("in", I)], var None, out [p("out", R)], varout None, state [], stateful false, params [],
+        "Convert INT to REAL.", "out := in as REAL (exact up to 2^53).",
+        r#"{"id": "r", "type": "INT_TO_REAL", "inputs": {"in": "c.cv"}}"#),
+    def!("REAL_TO_INT", RealToInt, No, in [p("in", R)], var None, out [p("out", I)], varout None, state [], stateful false, params [],
+        "Convert REAL to INT, rounding to nearest.", "out := round(in), halves away from zero. NaN or out of range is reported as for FLOOR.",
+        r#"{"id": "i", "type": "REAL_TO_INT", "inputs": {"in": "x.out"}}"#),
+    def!("SEL", Sel, Any, in [p("g", B), p("in0", T), p("in1", T)], var None, out [p("out", T)], varout None, state [], stateful false, params [],
+        "Binary selection (the design's \"Choice\").", "out := in1 if g else in0.",
+        r#"{"id": "two_four", "type": "SEL", "inputs": {"g": "four", "in0": 2, "in1": 4}}"#),
+    def!("MUX", Mux, Any, in [p("k", I)], var var("in", 0, 1, T), out [p("out", T)], varout None, state [], stateful false, params [],
+        "Select in<k> of in0..inN-1.", "out := in<k>. k out of range gives the zero of T and a fault.",
+        r#"{"id": "m", "type": "MUX", "inputs": {"k": "sel", "in0": 10, "in1": 20, "in2": 30}}"#),
+    def!("MOVE", Move, Any, in [p("in", T)], var None, out [p("out", T)], varout None, state [], stateful false, params [],
+        "Copy.", "out := in.",
+        r#"{"id": "c", "type": "MOVE", "inputs": {"in": "a.out"}}"#),
+    def!("MEMORY", Memory, Any, in [p("in", T), p("en", B)], var None, out [p("q", T), delayed("prev", T)], varout None, state [], stateful true, params ["init"],
+        "Holds a value; writes it when enabled (the design's \"Memory\").",
+        "q := in if en else q (the written value is visible in the same scan). prev := q as it was at the end of the previous scan; a loop through prev is legal (it is a feedback point). q and prev start at params.init (default zero).",
+        r#"{"id": "mem", "type": "MEMORY", "inputs": {"in": "choice.out", "en": "write.out"}, "params": {"init": 0}}"#),
+    def!("DELAY", Delay, Any, in [p("in", T)], var None, out [delayed("q", T)], varout None, state [], stateful true, params ["init"],
+        "One-scan delay (z⁻¹): the feedback point as a block.",
+        "q := the value in had at the end of the previous scan; params.init before the first scan. A loop through q is legal.",
+        r#"{"id": "z", "type": "DELAY", "inputs": {"in": "n.out"}, "params": {"init": false}}"#),
+    def!("SR", Sr, No, in [p("s1", B), p("r", B)], var None, out [p("q1", B)], varout None, state [], stateful true, params ["init"],
+        "Set-dominant bistable.", "q1 := s1 OR (NOT r AND q1) (IEC SR).",
+        r#"{"id": "latch", "type": "SR", "inputs": {"s1": "start", "r": "stop"}}"#),
+    def!("RS", Rs, No, in [p("s", B), p("r1", B)], var None, out [p("q1", B)], varout None, state [], stateful true, params ["init"],
+        "Reset-dominant bistable.", "q1 := NOT r1 AND (s OR q1) (IEC RS).",
+        r#"{"id": "lock", "type": "RS", "inputs": {"s": "cmd", "r1": "done"}}"#),
+    def!("R_TRIG", RTrig, No, in [p("clk", B)], var None, out [p("q", B)], varout None, state [("m", Type::Bool)], stateful true, params [],
+        "Rising edge: TRUE for one scan when clk goes FALSE→TRUE.", "q := clk AND NOT m; m := clk. m starts FALSE, so clk TRUE on the first scan gives q TRUE.",
+        r#"{"id": "edge", "type": "R_TRIG", "inputs": {"clk": "button"}}"#),
+    def!("F_TRIG", FTrig, No, in [p("clk", B)], var None, out [p("q", B)], varout None, state [("m", Type::Bool)], stateful true, params [],
+        "Falling edge: TRUE for one scan when clk goes TRUE→FALSE.", "q := NOT clk AND NOT m; m := NOT clk. As in matiec's standard library, m starts FALSE, so q is TRUE on the first scan when clk starts FALSE.",
+        r#"{"id": "fall", "type": "F_TRIG", "inputs": {"clk": "button"}}"#),
+    def!("TON", Ton, No, in [p("in", B), p("pt", I)], var None, out [p("q", B), p("et", I)], varout None, state [("state", Type::Int), ("start", Type::Int), ("prev_in", Type::Bool)], stateful true, params [],
+        "On-delay timer (pt, et in ms of the simulated clock).",
+        "On a rising edge of in the timer starts (q FALSE, et 0); while in stays TRUE, et := now - start until et reaches pt, then q := TRUE and et := pt; when in is FALSE, q := FALSE, et := 0. As matiec's TON.",
+        r#"{"id": "t", "type": "TON", "inputs": {"in": "start", "pt": 500}}"#),
+    def!("TOF", Tof, No, in [p("in", B), p("pt", I)], var None, out [p("q", B), p("et", I)], varout None, state [("state", Type::Int), ("start", Type::Int), ("prev_in", Type::Bool)], stateful true, params [],
+        "Off-delay timer.",
+        "q := TRUE while in is TRUE and for pt ms after its falling edge; et counts from the falling edge up to pt; in TRUE resets et to 0. As matiec's TOF.",
+        r#"{"id": "t", "type": "TOF", "inputs": {"in": "motor", "pt": 2000}}"#),
+    def!("TP", Tp, No, in [p("in", B), p("pt", I)], var None, out [p("q", B), p("et", I)], varout None, state [("state", Type::Int), ("start", Type::Int), ("prev_in", Type::Bool)], stateful true, params [],
+        "Pulse timer, not retriggerable.",
+        "A rising edge of in while idle gives q := TRUE for pt ms; edges during the pulse are ignored; after the pulse et holds pt until in is FALSE. As matiec's TP.",
+        r#"{"id": "p", "type": "TP", "inputs": {"in": "button", "pt": 100}}"#),
+    def!("CTU", Ctu, No, in [p("cu", B), pd("r", B, Value::Bool(false)), p("pv", I)], var None, out [p("q", B), p("cv", I)], varout None, state [("m", Type::Bool)], stateful true, params [],
+        "Up counter.", "r: cv := 0; else on a rising edge of cu, cv := cv + 1 unless cv is the largest INT (it saturates). q := cv >= pv.",
+        r#"{"id": "c", "type": "CTU", "inputs": {"cu": "pulse.q", "pv": 3}}"#),
+    def!("CTD", Ctd, No, in [p("cd", B), pd("ld", B, Value::Bool(false)), p("pv", I)], var None, out [p("q", B), p("cv", I)], varout None, state [("m", Type::Bool)], stateful true, params [],
+        "Down counter.", "ld: cv := pv; else on a rising edge of cd, cv := cv - 1 unless cv is the smallest INT. q := cv <= 0.",
+        r#"{"id": "c", "type": "CTD", "inputs": {"cd": "pulse.q", "ld": "load", "pv": 5}}"#),
+    def!("CTUD", Ctud, No, in [pd("cu", B, Value::Bool(false)), pd("cd", B, Value::Bool(false)), pd("r", B, Value::Bool(false)), pd("ld", B, Value::Bool(false)), p("pv", I)], var None,
+        out [p("qu", B), p("qd", B), p("cv", I)], varout None, state [("mu", Type::Bool), ("md", Type::Bool)], stateful true, params [],
+        "Up-down counter.", "r: cv := 0; elsif ld: cv := pv; else simultaneous rising edges of cu and cd are ignored, a cu edge counts up (saturating), a cd edge counts down (saturating). qu := cv >= pv, qd := cv <= 0.",
+        r#"{"id": "c", "type": "CTUD", "inputs": {"cu": "up", "cd": "down", "pv": 10}}"#),
+    def!("NOW", Now, No, in [], var None, out [p("ms", I), p("s", R)], varout None, state [], stateful false, params [],
+        "Controller time from the simulated clock.", "ms := scans × cycle in ms; s := the same in seconds. Scan 0 sees 0.",
+        r#"{"id": "now", "type": "NOW"}"#),
+    def!("SAW", Saw, No, in [pd("period", I, Value::Int(1000)), pd("lo", R, Value::Real(0.0)), pd("hi", R, Value::Real(1.0))], var None, out [p("out", R)], varout None, state [], stateful false, params [],
+        "Sawtooth ramp generator (the design's \"algorithms 2, 3, 4\").",
+        "out := lo + (hi - lo) × (now mod period) / period, with now and period in ms of the simulated clock. period <= 0 gives lo and a fault.",
+        r#"{"id": "saw1", "type": "SAW", "inputs": {"period": 37, "lo": 1.0, "hi": 2.0}}"#),
+    def!("RANDOM", Random, No, in [pd("en", B, Value::Bool(true)), pd("lo", I, Value::Int(0)), pd("hi", I, Value::Int(1))], var None, out [p("x", R), p("n", I)], varout None, state [], stateful true, params ["seed"],
+        "Seeded pseudo-random numbers (ChaCha8).",
+        "Each scan with en TRUE draws x uniform in [0, 1) and n uniform in [lo, hi]; with en FALSE both hold. hi < lo gives n := lo and a fault. The stream is seeded from the runtime seed, the block's path and params.seed, so a run replays bit for bit.",
+        r#"{"id": "rnd", "type": "RANDOM", "inputs": {"lo": 1, "hi": 16}}"#),
+    def!("SELECTOR", Selector, No, in [p("sel", I)], var None, out [], varout var("q", 1, 1, B), state [], stateful false, params ["n"],
+        "Manual one-of-n selector: q<sel> is TRUE, every other q is FALSE.",
+        "q<i> := (sel = i) for i in 1..=n (params.n). sel = 0 or out of range selects nothing.",
+        r#"{"id": "cmd", "type": "SELECTOR", "inputs": {"sel": "command"}, "params": {"n": 6}}"#),
+];
+
+/// Looks up a library block by its diagram type name.
+pub fn lookup(name: &str) -> Option<&'static BlockDef> {
+    LIBRARY.iter().find(|d| d.name == name)
+}
+
+/// The library reference as Markdown (`docs/blocks.md` is this text; a test keeps it fresh).
+pub fn markdown() -> String {
+    use std::fmt::Write;
+    let mut s = String::new();
+    let _ = writeln!(s, "# Block library\n");
+    let _ = writeln!(
+        s,
+        "Generated from `crates/fbd-engine/src/library.rs` by `fbd blocks --markdown`; do not edit by hand.\n"
+    );
+    let _ = writeln!(
+        s,
+        "`T` is a block's type variable: fixed by what is wired to its `T` pins, or by `data_type`. \
+         Num = INT or REAL, Any = BOOL, INT or REAL. Time values are INT milliseconds of the simulated clock. \
+         A fault (division by zero, overflow, NaN, index out of range) is recorded with the block path and the scan; \
+         it never stops the scan.\n"
+    );
+    for d in LIBRARY {
+        let _ = writeln!(s, "## {}\n\n{}\n", d.name, d.summary);
+        let pin = |p: &PinDef| {
+            let ty = match p.ty {
+                PinTy::Fixed(t) => t.name(),
+                PinTy::T => "T",
+            };
+            let mut t = format!("`{}`: {}", p.name, ty);
+            if let Some(v) = p.default {
+                let _ = write!(t, " (default {v})");
+            }
+            if p.delayed {
+                t.push_str(" (previous scan's value)");
+            }
+            t
+        };
+        let mut ins: Vec<String> = d.inputs.iter().map(pin).collect();
+        if let Some(v) = d.var_inputs {
+            let ty = if v.ty == PinTy::T { "T" } else { "BOOL" };
+            ins.push(format!(
+                "`{0}{1}` .. `{0}N`: {2} (at least {3})",
+                v.prefix, v.first, ty, v.min
+            ));
+        }
+        let mut outs: Vec<String> = d.outputs.iter().map(pin).collect();
+        if let Some(v) = d.var_outputs {
+            outs.push(format!("`{0}1` .. `{0}N`: BOOL (N = params.n)", v.prefix));
+        }
+        let generic = match d.generic {
+            Generic::No => String::new(),
+            Generic::Num => "; T: Num".into(),
+            Generic::Any => "; T: Any".into(),
+        };
+        let _ = writeln!(
+            s,
+            "- inputs: {}",
+            if ins.is_empty() {
+                "none".into()
+            } else {
+                ins.join(", ")
+            }
+        );
+        let _ = writeln!(s, "- outputs: {}{generic}", outs.join(", "));
+        if !d.params.is_empty() {
+            let _ = writeln!(
+                s,
+                "- params: {}",
+                d.params
+                    .iter()
+                    .map(|p| format!("`{p}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            );
+        }
+        let _ = writeln!(s, "- semantics: {}\n", d.semantics);
+        let _ = writeln!(s, "```json\n{}\n```\n", d.example);
+    }
+    s
+}

@@ -1,0 +1,302 @@
+//! Reading diagram files: JSON parsing with positions, `include` resolution, macro tables.
+
+use std::collections::HashMap;
+use std::path::{Component, Path, PathBuf};
+
+use crate::diag::{Diagnostic, Diagnostics};
+use crate::json_path;
+use crate::library;
+use crate::locate::{Seg, locate};
+use crate::model::{Document, FORMAT_VERSION, MacroDef};
+
+/// Where diagram text comes from: the file system, or a set of embedded files.
+pub trait SourceProvider {
+    /// Reads the file at `path` (already joined with the including file's directory).
+    fn read(&self, path: &Path) -> std::io::Result<String>;
+}
+
+/// Reads files from disk.
+#[derive(Copy, Clone, Debug, Default)]
+pub struct FsProvider;
+
+impl SourceProvider for FsProvider {
+    fn read(&self, path: &Path) -> std::io::Result<String> {
+        std::fs::read_to_string(path)
+    }
+}
+
+/// Files held in memory, keyed by normalised path (e.g. diagrams embedded in a binary).
+#[derive(Clone, Debug, Default)]
+pub struct MemProvider {
+    files: HashMap<PathBuf, String>,
+}
+
+impl MemProvider {
+    /// An empty set.
+    pub fn new() -> MemProvider {
+        MemProvider::default()
+    }
+    /// Adds a file.
+    pub fn with(mut self, path: impl AsRef<Path>, text: impl Into<String>) -> MemProvider {
+        self.files.insert(normalize(path.as_ref()), text.into());
+        self
+    }
+}
+
+impl SourceProvider for MemProvider {
+    fn read(&self, path: &Path) -> std::io::Result<String> {
+        self.files.get(&normalize(path)).cloned().ok_or_else(|| {
+            std::io::Error::new(std::io::ErrorKind::NotFound, "no such embedded file")
+        })
+    }
+}
+
+/// Removes `.` and resolves `..` lexically, so the same file reached two ways is one file.
+pub fn normalize(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for c in path.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                if !out.pop() {
+                    out.push("..");
+                }
+            }
+            other => out.push(other.as_os_str()),
+        }
+    }
+    out
+}
+
+/// One parsed file.
+#[derive(Debug)]
+pub struct SourceFile {
+    /// Path as reached (normalised).
+    pub path: PathBuf,
+    /// The text, kept to locate errors found after parsing.
+    pub text: String,
+    /// The parsed document.
+    pub doc: Document,
+}
+
+/// A program and every file it includes, with its macro table.
+#[derive(Debug)]
+pub struct Project {
+    /// Files; index 0 is the root (the program).
+    pub files: Vec<SourceFile>,
+    /// Macro name → (file index, index in that file's `macros`).
+    pub macros: HashMap<String, (usize, usize)>,
+}
+
+impl Project {
+    /// The position of `path` inside file `file`, for a diagnostic.
+    pub fn pos(&self, file: usize, path: &[Seg]) -> Option<(usize, usize)> {
+        locate(&self.files[file].text, path)
+    }
+
+    /// A diagnostic located at `path` in `file`.
+    pub fn diag(&self, file: usize, path: &[Seg], message: impl Into<String>) -> Diagnostic {
+        Diagnostic::new(&self.files[file].path, message).at(self.pos(file, path))
+    }
+
+    /// The definition of macro `name`.
+    pub fn macro_def(&self, name: &str) -> Option<(usize, usize, &MacroDef)> {
+        self.macros
+            .get(name)
+            .map(|&(f, m)| (f, m, &self.files[f].doc.macros[m]))
+    }
+
+    /// The root document.
+    pub fn root(&self) -> &Document {
+        &self.files[0].doc
+    }
+}
+
+/// Parses one document, turning serde errors into a located diagnostic.
+pub fn parse_document(path: &Path, text: &str) -> Result<Document, Diagnostic> {
+    let doc: Document = serde_json::from_str(text).map_err(|e| {
+        let pos = if e.line() > 0 {
+            Some((e.line(), e.column().max(1)))
+        } else {
+            None
+        };
+        // serde_json appends " at line L column C"; we print the place in front instead.
+        let msg = e.to_string();
+        let msg = match msg.rfind(" at line ") {
+            Some(i) => msg[..i].to_string(),
+            None => msg,
+        };
+        let help = match e.classify() {
+            serde_json::error::Category::Syntax | serde_json::error::Category::Eof => Some(
+                "the file is not valid JSON; check commas, quotes and brackets near this place",
+            ),
+            _ => None,
+        };
+        let mut d = Diagnostic::new(path, msg).at(pos);
+        if let Some(h) = help {
+            d = d.help(h);
+        }
+        d
+    })?;
+    if doc.fbd != FORMAT_VERSION {
+        return Err(Diagnostic::new(
+            path,
+            format!(
+                "unsupported format version {} (this engine reads version {FORMAT_VERSION})",
+                doc.fbd
+            ),
+        )
+        .at(locate(text, &json_path!["fbd"])));
+    }
+    Ok(doc)
+}
+
+/// Loads `path` and everything it includes.
+pub fn load(provider: &dyn SourceProvider, path: &Path) -> Result<Project, Diagnostics> {
+    let path = normalize(path);
+    let text = provider.read(&path).map_err(|e| {
+        Diagnostics::from(
+            Diagnostic::new(&path, format!("cannot read the diagram: {e}"))
+                .help("check the path; diagrams are JSON files such as diagrams/2048.json"),
+        )
+    })?;
+    load_text(provider, &path, text)
+}
+
+/// Loads a diagram from text; includes are read through `provider`, relative to `path`.
+pub fn load_text(
+    provider: &dyn SourceProvider,
+    path: &Path,
+    text: String,
+) -> Result<Project, Diagnostics> {
+    let path = normalize(path);
+    let doc = parse_document(&path, &text)?;
+    let mut project = Project {
+        files: vec![SourceFile { path, text, doc }],
+        macros: HashMap::new(),
+    };
+    let mut errors = Vec::new();
+    let mut stack = vec![0usize];
+    include_all(provider, &mut project, 0, &mut stack, &mut errors);
+    if errors.is_empty() {
+        collect_macros(&mut project, &mut errors);
+    }
+    if errors.is_empty() {
+        Ok(project)
+    } else {
+        Err(Diagnostics(errors))
+    }
+}
+
+/// Depth-first include resolution. `stack` holds the chain of files being included, to name
+/// an include cycle; a file reached twice by different chains (a diamond) is loaded once.
+fn include_all(
+    provider: &dyn SourceProvider,
+    project: &mut Project,
+    file: usize,
+    stack: &mut Vec<usize>,
+    errors: &mut Vec<Diagnostic>,
+) {
+    let includes = project.files[file].doc.include.clone();
+    let dir = project.files[file]
+        .path
+        .parent()
+        .map(Path::to_path_buf)
+        .unwrap_or_default();
+    for (i, inc) in includes.iter().enumerate() {
+        let target = normalize(&dir.join(inc));
+        let at = json_path!["include", i];
+        if let Some(pos) = stack.iter().position(|&f| project.files[f].path == target) {
+            let chain: Vec<String> = stack[pos..]
+                .iter()
+                .map(|&f| project.files[f].path.display().to_string())
+                .chain(std::iter::once(target.display().to_string()))
+                .collect();
+            errors.push(
+                project
+                    .diag(file, &at, format!("include cycle: {}", chain.join(" -> ")))
+                    .help("a library file must not include, directly or indirectly, a file that includes it"),
+            );
+            continue;
+        }
+        if project.files.iter().any(|f| f.path == target) {
+            continue;
+        }
+        let text = match provider.read(&target) {
+            Ok(t) => t,
+            Err(e) => {
+                errors.push(
+                    project
+                        .diag(
+                            file,
+                            &at,
+                            format!("cannot read included file `{}`: {e}", target.display()),
+                        )
+                        .help("include paths are relative to the including file's directory"),
+                );
+                continue;
+            }
+        };
+        match parse_document(&target, &text) {
+            Ok(doc) => {
+                project.files.push(SourceFile {
+                    path: target,
+                    text,
+                    doc,
+                });
+                let idx = project.files.len() - 1;
+                stack.push(idx);
+                include_all(provider, project, idx, stack, errors);
+                stack.pop();
+            }
+            Err(d) => errors.push(d),
+        }
+    }
+}
+
+fn collect_macros(project: &mut Project, errors: &mut Vec<Diagnostic>) {
+    for (fi, f) in project.files.iter().enumerate() {
+        for (mi, m) in f.doc.macros.iter().enumerate() {
+            let at = json_path!["macros", mi, "name"];
+            if library::lookup(&m.name).is_some() {
+                errors.push(
+                    project
+                        .diag(
+                            fi,
+                            &at,
+                            format!("macro `{}` has the name of a library block", m.name),
+                        )
+                        .help("rename the macro; library block names are reserved"),
+                );
+            } else if !valid_ident(&m.name) {
+                errors.push(
+                    project
+                        .diag(fi, &at, format!("invalid macro name `{}`", m.name))
+                        .help(IDENT_HELP),
+                );
+            } else if let Some(&(of, _)) = project.macros.get(&m.name) {
+                errors.push(project.diag(
+                    fi,
+                    &at,
+                    format!(
+                        "macro `{}` is defined twice (also in {})",
+                        m.name,
+                        project.files[of].path.display()
+                    ),
+                ));
+            } else {
+                project.macros.insert(m.name.clone(), (fi, mi));
+            }
+        }
+    }
+}
+
+/// What names may look like.
+pub const IDENT_HELP: &str = "names use letters, digits, `_` and `-`, and must not be empty";
+
+/// Whether `s` is a valid block id, pin, port or macro name: no `/` or `.`, which build paths.
+pub fn valid_ident(s: &str) -> bool {
+    !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_alphanumeric() || c == '_' || c == '-')
+}

@@ -1,0 +1,343 @@
+//! Finds the line and column of a JSON value from its path (a JSON pointer), so that errors found
+//! after parsing (unknown pin, type mismatch, cycles) can still name the place in the file.
+//!
+//! serde_json keeps no spans once a document is parsed; instead of a second parser with spans we
+//! walk the (already valid) text once along the path. Only called on the error path.
+
+/// One step of a path into a JSON document.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Seg {
+    /// An object member.
+    Key(String),
+    /// An array element.
+    Index(usize),
+}
+
+/// Builds a path (an array of [`Seg`]) from keys and indices: `json_path!["blocks", 3usize, "inputs", "in"]`.
+#[macro_export]
+macro_rules! json_path {
+    ($($s:expr),* $(,)?) => { [$($crate::locate::Seg::from($s)),*] };
+}
+
+impl From<&str> for Seg {
+    fn from(s: &str) -> Seg {
+        Seg::Key(s.to_string())
+    }
+}
+impl From<String> for Seg {
+    fn from(s: String) -> Seg {
+        Seg::Key(s)
+    }
+}
+impl From<&String> for Seg {
+    fn from(s: &String) -> Seg {
+        Seg::Key(s.clone())
+    }
+}
+impl From<usize> for Seg {
+    fn from(i: usize) -> Seg {
+        Seg::Index(i)
+    }
+}
+
+/// Returns the 1-based (line, column) where the value at `path` starts, or the deepest prefix
+/// of the path that exists. `None` only if the text is not JSON at all.
+pub fn locate(text: &str, path: &[Seg]) -> Option<(usize, usize)> {
+    let bytes = text.as_bytes();
+    let mut p = Walker { b: bytes, i: 0 };
+    p.ws();
+    let mut best = p.i;
+    for seg in path {
+        match seg {
+            Seg::Key(k) => {
+                if p.peek() != Some(b'{') {
+                    break;
+                }
+                p.i += 1;
+                let mut found = false;
+                loop {
+                    p.ws();
+                    match p.peek() {
+                        Some(b'"') => {}
+                        _ => break,
+                    }
+                    let key_start = p.i;
+                    let key = p.string()?;
+                    p.ws();
+                    if p.peek() != Some(b':') {
+                        return Some(line_col(text, best));
+                    }
+                    p.i += 1;
+                    p.ws();
+                    if key == *k {
+                        let _ = key_start;
+                        found = true;
+                        break;
+                    }
+                    p.skip_value()?;
+                    p.ws();
+                    if p.peek() == Some(b',') {
+                        p.i += 1;
+                    }
+                }
+                if !found {
+                    break;
+                }
+                best = p.i;
+            }
+            Seg::Index(n) => {
+                if p.peek() != Some(b'[') {
+                    break;
+                }
+                p.i += 1;
+                let mut idx = 0;
+                let mut found = false;
+                loop {
+                    p.ws();
+                    if p.peek() == Some(b']') || p.peek().is_none() {
+                        break;
+                    }
+                    if idx == *n {
+                        found = true;
+                        break;
+                    }
+                    p.skip_value()?;
+                    p.ws();
+                    if p.peek() == Some(b',') {
+                        p.i += 1;
+                    }
+                    idx += 1;
+                }
+                if !found {
+                    break;
+                }
+                best = p.i;
+            }
+        }
+    }
+    Some(line_col(text, best))
+}
+
+/// 1-based line and column (in characters) of a byte offset.
+pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    let before = &text[..offset.min(text.len())];
+    let line = before.matches('\n').count() + 1;
+    let line_start = before.rfind('\n').map(|i| i + 1).unwrap_or(0);
+    let col = before[line_start..].chars().count() + 1;
+    (line, col)
+}
+
+/// Byte offsets of the start of each line, to turn many offsets into positions quickly.
+pub struct LineIndex {
+    starts: Vec<usize>,
+}
+
+impl LineIndex {
+    /// Indexes `text`.
+    pub fn new(text: &str) -> LineIndex {
+        let mut starts = vec![0];
+        starts.extend(
+            text.bytes()
+                .enumerate()
+                .filter(|(_, b)| *b == b'\n')
+                .map(|(i, _)| i + 1),
+        );
+        LineIndex { starts }
+    }
+
+    /// 1-based line and (byte) column of an offset.
+    pub fn pos(&self, offset: usize) -> (usize, usize) {
+        let line = self.starts.partition_point(|&s| s <= offset);
+        (line, offset - self.starts[line - 1] + 1)
+    }
+}
+
+/// Positions of the elements of every array named `blocks` (at any depth), keyed by path,
+/// found in one pass: what the compiler needs to give each expanded block its line.
+pub fn block_positions(text: &str) -> std::collections::HashMap<Vec<Seg>, (usize, usize)> {
+    let mut out = std::collections::HashMap::new();
+    let idx = LineIndex::new(text);
+    let mut w = Walker {
+        b: text.as_bytes(),
+        i: 0,
+    };
+    let mut path = Vec::new();
+    w.ws();
+    walk(&mut w, &mut path, &idx, &mut out);
+    out
+}
+
+fn walk(
+    w: &mut Walker,
+    path: &mut Vec<Seg>,
+    idx: &LineIndex,
+    out: &mut std::collections::HashMap<Vec<Seg>, (usize, usize)>,
+) -> Option<()> {
+    w.ws();
+    match w.peek()? {
+        b'{' => {
+            w.i += 1;
+            loop {
+                w.ws();
+                if w.peek()? == b'}' {
+                    w.i += 1;
+                    return Some(());
+                }
+                let key = w.string()?;
+                w.ws();
+                if w.peek()? != b':' {
+                    return None;
+                }
+                w.i += 1;
+                w.ws();
+                // Only descend where block arrays can be: the top level and macro objects.
+                let descend =
+                    path.is_empty() || (path.len() == 2 && path[0] == Seg::Key("macros".into()));
+                if descend && (key == "blocks" || key == "macros") && w.peek()? == b'[' {
+                    let is_blocks = key == "blocks";
+                    path.push(Seg::Key(key));
+                    w.i += 1;
+                    let mut k = 0;
+                    loop {
+                        w.ws();
+                        if w.peek()? == b']' {
+                            w.i += 1;
+                            break;
+                        }
+                        path.push(Seg::Index(k));
+                        if is_blocks {
+                            out.insert(path.clone(), idx.pos(w.i));
+                            w.skip_value()?;
+                        } else {
+                            walk(w, path, idx, out)?;
+                        }
+                        path.pop();
+                        w.ws();
+                        if w.peek()? == b',' {
+                            w.i += 1;
+                        }
+                        k += 1;
+                    }
+                    path.pop();
+                } else {
+                    w.skip_value()?;
+                }
+                w.ws();
+                if w.peek()? == b',' {
+                    w.i += 1;
+                }
+            }
+        }
+        _ => w.skip_value(),
+    }
+}
+
+struct Walker<'a> {
+    b: &'a [u8],
+    i: usize,
+}
+
+impl Walker<'_> {
+    fn peek(&self) -> Option<u8> {
+        self.b.get(self.i).copied()
+    }
+    fn ws(&mut self) {
+        while matches!(self.peek(), Some(b' ' | b'\n' | b'\r' | b'\t')) {
+            self.i += 1;
+        }
+    }
+    /// Reads a string token and returns its unescaped-enough content (escapes kept verbatim
+    /// except `\"` and `\\`, which is all that block ids and pin names can contain in practice).
+    fn string(&mut self) -> Option<String> {
+        if self.peek() != Some(b'"') {
+            return None;
+        }
+        self.i += 1;
+        let mut out = Vec::new();
+        loop {
+            let c = self.peek()?;
+            self.i += 1;
+            match c {
+                b'"' => break,
+                b'\\' => {
+                    let e = self.peek()?;
+                    self.i += 1;
+                    match e {
+                        b'"' | b'\\' | b'/' => out.push(e),
+                        _ => {
+                            out.push(b'\\');
+                            out.push(e)
+                        }
+                    }
+                }
+                _ => out.push(c),
+            }
+        }
+        String::from_utf8(out).ok()
+    }
+    fn skip_value(&mut self) -> Option<()> {
+        self.ws();
+        match self.peek()? {
+            b'"' => {
+                self.string()?;
+            }
+            b'{' | b'[' => {
+                let mut depth = 0usize;
+                loop {
+                    match self.peek()? {
+                        b'"' => {
+                            self.string()?;
+                            continue;
+                        }
+                        b'{' | b'[' => depth += 1,
+                        b'}' | b']' => {
+                            depth -= 1;
+                            if depth == 0 {
+                                self.i += 1;
+                                break;
+                            }
+                        }
+                        _ => {}
+                    }
+                    self.i += 1;
+                }
+            }
+            _ => {
+                while !matches!(
+                    self.peek(),
+                    None | Some(b',' | b'}' | b']' | b' ' | b'\n' | b'\r' | b'\t')
+                ) {
+                    self.i += 1;
+                }
+            }
+        }
+        Some(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn finds_nested_values() {
+        let t = "{\n  \"a\": 1,\n  \"blocks\": [\n    {\"id\": \"x\"},\n    {\"id\": \"y\", \"inputs\": {\"in\": \"x.q\"}}\n  ]\n}";
+        assert_eq!(locate(t, &json_path!["blocks", 1usize]), Some((5, 5)));
+        assert_eq!(
+            locate(t, &json_path!["blocks", 1usize, "inputs", "in"]),
+            Some((5, 34))
+        );
+        // A missing member falls back to the deepest existing prefix.
+        assert_eq!(
+            locate(t, &json_path!["blocks", 1usize, "nope"]),
+            Some((5, 5))
+        );
+        assert_eq!(locate(t, &json_path!["blocks", 7usize]), Some((3, 13)));
+        let all = block_positions(t);
+        assert_eq!(
+            all.get(json_path!["blocks", 1usize].as_slice()),
+            Some(&(5, 5))
+        );
+        assert_eq!(all.len(), 2);
+    }
+}

@@ -1,0 +1,717 @@
+//! The scan runtime and its debugger API.
+//!
+//! One scan: latch inputs → apply pending writes and forces → execute the plan → end-of-scan
+//! commits (feedback) → publish outputs → record watches → clock += cycle. The clock is
+//! simulated (one cycle per scan), so a run is a pure function of the plan, the seed and the
+//! inputs: the same seed and inputs give the same trace, bit for bit.
+
+use std::fmt;
+use std::sync::Arc;
+
+use crate::exec::{self, Ctx, FaultLog, ForceView, State};
+use crate::plan::{ScanPlan, SignalKind, Slot};
+use crate::types::{Type, Value};
+
+/// What can go wrong when a client names a signal or a value.
+#[derive(Clone, Debug, PartialEq)]
+pub enum RuntimeError {
+    /// No signal has this path.
+    UnknownSignal {
+        /// The path asked for.
+        path: String,
+        /// A close existing path, if any.
+        suggestion: Option<String>,
+    },
+    /// The value has the wrong type for the signal.
+    TypeMismatch {
+        /// The signal.
+        path: String,
+        /// Its type.
+        expected: Type,
+        /// The value's type.
+        got: Type,
+    },
+    /// The path is an alias (a block input, a macro pin, a program output, a constant).
+    ReadOnly {
+        /// The signal.
+        path: String,
+        /// What drives it: write or force that instead.
+        driver: Option<String>,
+    },
+    /// A snapshot taken from another plan.
+    SnapshotMismatch,
+}
+
+impl fmt::Display for RuntimeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RuntimeError::UnknownSignal { path, suggestion } => {
+                write!(f, "unknown signal `{path}`")?;
+                match suggestion {
+                    Some(s) => write!(f, "; did you mean `{s}`?"),
+                    None => write!(f, "; `fbd check --signals FILE` lists every path"),
+                }
+            }
+            RuntimeError::TypeMismatch {
+                path,
+                expected,
+                got,
+            } => {
+                write!(f, "`{path}` is {expected}, the value given is {got}")
+            }
+            RuntimeError::ReadOnly { path, driver } => {
+                write!(f, "`{path}` is an alias and cannot be written or forced")?;
+                if let Some(d) = driver {
+                    write!(f, "; write or force its driver `{d}`")?;
+                }
+                Ok(())
+            }
+            RuntimeError::SnapshotMismatch => {
+                write!(f, "the snapshot was taken from a different program")
+            }
+        }
+    }
+}
+
+impl std::error::Error for RuntimeError {}
+
+/// A condition for [`Runtime::run_until`], checked after every scan.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Condition {
+    /// The signal went FALSE→TRUE (numbers: zero→non-zero) in this scan.
+    Rises(String),
+    /// The signal went TRUE→FALSE in this scan.
+    Falls(String),
+    /// The signal equals the value after this scan.
+    Equals(String, Value),
+    /// The signal changed in this scan.
+    Changes(String),
+}
+
+impl Condition {
+    fn path(&self) -> &str {
+        match self {
+            Condition::Rises(p)
+            | Condition::Falls(p)
+            | Condition::Equals(p, _)
+            | Condition::Changes(p) => p,
+        }
+    }
+
+    /// Parses `rises:PATH`, `falls:PATH`, `changes:PATH` or `PATH=VALUE`.
+    pub fn parse(text: &str) -> Result<Condition, String> {
+        if let Some(p) = text.strip_prefix("rises:") {
+            return Ok(Condition::Rises(p.to_string()));
+        }
+        if let Some(p) = text.strip_prefix("falls:") {
+            return Ok(Condition::Falls(p.to_string()));
+        }
+        if let Some(p) = text.strip_prefix("changes:") {
+            return Ok(Condition::Changes(p.to_string()));
+        }
+        if let Some((p, v)) = text.split_once('=') {
+            let v = v.trim();
+            let value = match v {
+                "true" | "TRUE" => Value::Bool(true),
+                "false" | "FALSE" => Value::Bool(false),
+                _ => match v.parse::<i64>() {
+                    Ok(i) => Value::Int(i),
+                    Err(_) => v
+                        .parse::<f64>()
+                        .map(Value::Real)
+                        .map_err(|_| format!("`{v}` is not a value"))?,
+                },
+            };
+            return Ok(Condition::Equals(p.trim().to_string(), value));
+        }
+        Err(format!(
+            "cannot parse condition `{text}`; use rises:PATH, falls:PATH, changes:PATH or PATH=VALUE"
+        ))
+    }
+}
+
+/// Why [`Runtime::run_until`] stopped.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum StopReason {
+    /// Condition `index` held after the last scan; `scans` scans were run.
+    Condition {
+        /// Which condition.
+        index: usize,
+        /// Scans run.
+        scans: u64,
+    },
+    /// The scan limit was reached.
+    Limit,
+}
+
+/// A full copy of a runtime's state: restore it to travel back in time.
+#[derive(Clone, Debug)]
+pub struct Snapshot {
+    fingerprint: u64,
+    state: State,
+    scan: u64,
+    clock_us: u64,
+    inputs: Vec<Value>,
+}
+
+impl Snapshot {
+    /// The scan count at the time of the snapshot.
+    pub fn scan(&self) -> u64 {
+        self.scan
+    }
+}
+
+/// What an online change kept and reset.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ChangeReport {
+    /// Stateful blocks (and feedback wires) whose state was carried over: same path and type.
+    pub kept: Vec<String>,
+    /// Stateful blocks that start from their initial state (new, or type changed).
+    pub reset: Vec<String>,
+    /// Stateful blocks of the old program that are gone.
+    pub removed: Vec<String>,
+    /// Forces that no longer apply (path gone or type changed) and were released.
+    pub forces_released: Vec<String>,
+}
+
+struct Watch {
+    path: String,
+    slot: Slot,
+    ring: Vec<(u64, Value)>,
+    next: usize,
+}
+
+/// A compiled program in execution, with the debugger API.
+pub struct Runtime {
+    plan: Arc<ScanPlan>,
+    state: State,
+    seed: u64,
+    scan: u64,
+    clock_us: u64,
+    inputs: Vec<Value>,
+    outputs: Vec<Value>,
+    outputs_changed: bool,
+    pending: Vec<(Slot, Value)>,
+    forces: Vec<(String, Slot, Value)>,
+    force_values: Vec<(Slot, Value)>,
+    force_mask: Vec<bool>,
+    watches: Vec<Watch>,
+    faults: FaultLog,
+}
+
+impl Runtime {
+    /// A runtime for `plan` with the default seed 0.
+    pub fn new(plan: ScanPlan) -> Runtime {
+        Runtime::with_seed(plan, 0)
+    }
+
+    /// A runtime for `plan` whose RANDOM blocks draw from `seed`.
+    pub fn with_seed(plan: ScanPlan, seed: u64) -> Runtime {
+        let plan = Arc::new(plan);
+        let state = State::new(&plan, seed);
+        let inputs = plan.inputs.iter().map(|p| p.default).collect();
+        let outputs: Vec<Value> = plan.outputs.iter().map(|p| state.get(p.slot)).collect();
+        Runtime {
+            state,
+            seed,
+            scan: 0,
+            clock_us: 0,
+            inputs,
+            outputs,
+            outputs_changed: false,
+            pending: Vec::with_capacity(64),
+            forces: Vec::new(),
+            force_values: Vec::new(),
+            force_mask: vec![false; plan.code.len()],
+            watches: Vec::new(),
+            faults: FaultLog::new(1024),
+            plan,
+        }
+    }
+
+    /// The program being run.
+    pub fn plan(&self) -> &Arc<ScanPlan> {
+        &self.plan
+    }
+
+    /// The runtime seed.
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// Scans executed so far.
+    pub fn scan_count(&self) -> u64 {
+        self.scan
+    }
+
+    /// The simulated controller time in µs (scans × cycle).
+    pub fn clock_us(&self) -> u64 {
+        self.clock_us
+    }
+
+    /// Recorded faults.
+    pub fn faults(&self) -> &FaultLog {
+        &self.faults
+    }
+
+    /// The raw state (slot arrays), e.g. for a trace of every signal.
+    pub fn state(&self) -> &State {
+        &self.state
+    }
+
+    // ----- scanning ---------------------------------------------------------------------
+
+    /// Runs one scan. Allocates nothing.
+    pub fn step(&mut self) {
+        let plan = &*self.plan;
+        for (p, v) in plan.inputs.iter().zip(&self.inputs) {
+            self.state.set(p.slot, *v);
+        }
+        for (s, v) in self.pending.drain(..) {
+            self.state.set(s, v);
+        }
+        let forced = !self.force_values.is_empty();
+        if forced {
+            exec::apply_forces(&mut self.state, &self.force_values);
+        }
+        let mut ctx = Ctx {
+            now_us: self.clock_us,
+            scan: self.scan,
+            faults: &mut self.faults,
+        };
+        let view = ForceView {
+            mask: &self.force_mask,
+            values: &self.force_values,
+        };
+        exec::run(
+            plan,
+            &mut self.state,
+            &mut ctx,
+            if forced { Some(&view) } else { None },
+        );
+        self.outputs_changed = false;
+        for (k, p) in plan.outputs.iter().enumerate() {
+            let v = self.state.get(p.slot);
+            if !v.same_bits(self.outputs[k]) {
+                self.outputs[k] = v;
+                self.outputs_changed = true;
+            }
+        }
+        for w in &mut self.watches {
+            let v = self.state.get(w.slot);
+            let cap = w.ring.capacity();
+            if w.ring.len() < cap {
+                w.ring.push((self.scan, v));
+            } else {
+                w.ring[w.next] = (self.scan, v);
+                w.next = (w.next + 1) % cap;
+            }
+        }
+        self.scan += 1;
+        self.clock_us += plan.cycle_us;
+    }
+
+    /// Runs `n` scans.
+    pub fn step_n(&mut self, n: u64) {
+        for _ in 0..n {
+            self.step();
+        }
+    }
+
+    /// Whether the last scan changed any program output.
+    pub fn outputs_changed(&self) -> bool {
+        self.outputs_changed
+    }
+
+    /// Scans until one of `conds` holds after a scan, or `limit` scans ran.
+    pub fn run_until(
+        &mut self,
+        conds: &[Condition],
+        limit: u64,
+    ) -> Result<StopReason, RuntimeError> {
+        let slots: Vec<Slot> = conds
+            .iter()
+            .map(|c| self.resolve(c.path()).map(|(_, s)| s))
+            .collect::<Result<_, _>>()?;
+        for (c, s) in conds.iter().zip(&slots) {
+            if let Condition::Equals(p, v) = c
+                && v.coerce(s.ty).is_none()
+            {
+                return Err(RuntimeError::TypeMismatch {
+                    path: p.clone(),
+                    expected: s.ty,
+                    got: v.ty(),
+                });
+            }
+        }
+        let mut before: Vec<Value> = slots.iter().map(|s| self.state.get(*s)).collect();
+        for k in 1..=limit {
+            self.step();
+            for (i, (c, s)) in conds.iter().zip(&slots).enumerate() {
+                let now = self.state.get(*s);
+                let hit = match c {
+                    Condition::Rises(_) => !before[i].as_bool() && now.as_bool(),
+                    Condition::Falls(_) => before[i].as_bool() && !now.as_bool(),
+                    Condition::Changes(_) => !before[i].same_bits(now),
+                    Condition::Equals(_, v) => v.coerce(s.ty).is_some_and(|v| v.same_bits(now)),
+                };
+                if hit {
+                    return Ok(StopReason::Condition { index: i, scans: k });
+                }
+                before[i] = now;
+            }
+        }
+        Ok(StopReason::Limit)
+    }
+
+    // ----- I/O ------------------------------------------------------------------------------
+
+    /// Sets a program input; it is latched at the start of every following scan.
+    pub fn set_input(&mut self, name: &str, v: Value) -> Result<(), RuntimeError> {
+        let Some(k) = self.plan.inputs.iter().position(|p| p.name == name) else {
+            return Err(self.unknown(name));
+        };
+        let ty = self.plan.inputs[k].ty;
+        self.inputs[k] = v.coerce(ty).ok_or(RuntimeError::TypeMismatch {
+            path: name.into(),
+            expected: ty,
+            got: v.ty(),
+        })?;
+        Ok(())
+    }
+
+    /// The current value set for a program input.
+    pub fn input(&self, name: &str) -> Option<Value> {
+        self.plan
+            .inputs
+            .iter()
+            .position(|p| p.name == name)
+            .map(|k| self.inputs[k])
+    }
+
+    /// A program output as published by the last scan.
+    pub fn output(&self, name: &str) -> Option<Value> {
+        self.plan
+            .outputs
+            .iter()
+            .position(|p| p.name == name)
+            .map(|k| self.outputs[k])
+    }
+
+    /// All program outputs, in declaration order.
+    pub fn outputs(&self) -> &[Value] {
+        &self.outputs
+    }
+
+    /// Reads any signal by path (the value after the last scan).
+    pub fn read(&self, path: &str) -> Result<Value, RuntimeError> {
+        let (_, s) = self.resolve(path)?;
+        Ok(self.state.get(s))
+    }
+
+    /// Reads a signal by index in [`ScanPlan::signals`] (no lookup; for HMI trees and traces).
+    pub fn read_signal(&self, id: usize) -> Value {
+        self.state.get(self.plan.signals[id].slot)
+    }
+
+    fn unknown(&self, path: &str) -> RuntimeError {
+        let best = self
+            .plan
+            .signals
+            .iter()
+            .map(|s| s.path.as_str())
+            .filter(|p| p.ends_with(path) || path.ends_with(*p) || p.starts_with(path))
+            .min_by_key(|p| p.len());
+        RuntimeError::UnknownSignal {
+            path: path.to_string(),
+            suggestion: best.map(str::to_string),
+        }
+    }
+
+    fn resolve(&self, path: &str) -> Result<(usize, Slot), RuntimeError> {
+        match self.plan.signal_id(path) {
+            Some(i) => Ok((i, self.plan.signals[i].slot)),
+            None => Err(self.unknown(path)),
+        }
+    }
+
+    fn writable(&self, path: &str, v: Value) -> Result<(usize, Slot, Value), RuntimeError> {
+        let (i, s) = self.resolve(path)?;
+        let sig = &self.plan.signals[i];
+        if !sig.kind.writable() {
+            return Err(RuntimeError::ReadOnly {
+                path: path.into(),
+                driver: sig.driver.clone(),
+            });
+        }
+        let v = v.coerce(s.ty).ok_or(RuntimeError::TypeMismatch {
+            path: path.into(),
+            expected: s.ty,
+            got: v.ty(),
+        })?;
+        Ok((i, s, v))
+    }
+
+    /// Writes a value once, applied at the start of the next scan. A block output written this
+    /// way is overwritten when its block runs, unless the block holds state (a MEMORY's `q`
+    /// keeps it while `en` is FALSE). Writing a program input sets the input.
+    pub fn write(&mut self, path: &str, v: Value) -> Result<(), RuntimeError> {
+        let (i, s, v) = self.writable(path, v)?;
+        if self.plan.signals[i].kind == SignalKind::ProgramInput {
+            return self.set_input(path, v);
+        }
+        self.pending.push((s, v));
+        Ok(())
+    }
+
+    /// Writes a value into the state now, outside any scan (e.g. to set up a test board).
+    pub fn write_now(&mut self, path: &str, v: Value) -> Result<(), RuntimeError> {
+        let (i, s, v) = self.writable(path, v)?;
+        if self.plan.signals[i].kind == SignalKind::ProgramInput {
+            self.set_input(path, v)?;
+        }
+        self.state.set(s, v);
+        Ok(())
+    }
+
+    /// Forces a signal: its value is held at `v` in every scan, overriding its block, until
+    /// released.
+    pub fn force(&mut self, path: &str, v: Value) -> Result<(), RuntimeError> {
+        let (_, s, v) = self.writable(path, v)?;
+        match self.forces.iter_mut().find(|f| f.0 == path) {
+            Some(f) => f.2 = v,
+            None => self.forces.push((path.to_string(), s, v)),
+        }
+        self.state.set(s, v);
+        self.rebuild_forces();
+        Ok(())
+    }
+
+    /// Releases one force; returns whether it was forced.
+    pub fn release(&mut self, path: &str) -> bool {
+        let before = self.forces.len();
+        self.forces.retain(|f| f.0 != path);
+        self.rebuild_forces();
+        before != self.forces.len()
+    }
+
+    /// Releases every force.
+    pub fn release_all(&mut self) {
+        self.forces.clear();
+        self.rebuild_forces();
+    }
+
+    /// The forced signals and their values.
+    pub fn forced(&self) -> Vec<(String, Value)> {
+        self.forces
+            .iter()
+            .map(|(p, _, v)| (p.clone(), *v))
+            .collect()
+    }
+
+    /// Whether the signal at `path` (or the driver it aliases) is forced.
+    pub fn is_forced(&self, path: &str) -> bool {
+        match self.plan.signal(path) {
+            Some(sig) => self.forces.iter().any(|f| f.1 == sig.slot),
+            None => false,
+        }
+    }
+
+    fn rebuild_forces(&mut self) {
+        self.force_values = self.forces.iter().map(|f| (f.1, f.2)).collect();
+        self.force_mask = vec![false; self.plan.code.len()];
+        for b in &self.plan.blocks {
+            let Some(ins) = b.instr else { continue };
+            let writes = b.outputs.iter().any(|(_, sig)| {
+                self.forces
+                    .iter()
+                    .any(|f| f.1 == self.plan.signals[*sig].slot)
+            });
+            if writes {
+                self.force_mask[ins as usize] = true;
+            }
+        }
+    }
+
+    // ----- watches ---------------------------------------------------------------------------
+
+    /// Records the value of `path` after every scan, keeping the last `capacity` values.
+    pub fn watch(&mut self, path: &str, capacity: usize) -> Result<(), RuntimeError> {
+        let (_, slot) = self.resolve(path)?;
+        self.watches.retain(|w| w.path != path);
+        self.watches.push(Watch {
+            path: path.to_string(),
+            slot,
+            ring: Vec::with_capacity(capacity.max(1)),
+            next: 0,
+        });
+        Ok(())
+    }
+
+    /// Stops recording `path`.
+    pub fn unwatch(&mut self, path: &str) {
+        self.watches.retain(|w| w.path != path);
+    }
+
+    /// Watched paths.
+    pub fn watched(&self) -> Vec<String> {
+        self.watches.iter().map(|w| w.path.clone()).collect()
+    }
+
+    /// The recorded history of a watched signal, oldest first: (scan number, value).
+    pub fn history(&self, path: &str) -> Option<Vec<(u64, Value)>> {
+        let w = self.watches.iter().find(|w| w.path == path)?;
+        let mut v = Vec::with_capacity(w.ring.len());
+        v.extend_from_slice(&w.ring[w.next..]);
+        v.extend_from_slice(&w.ring[..w.next]);
+        Some(v)
+    }
+
+    // ----- snapshots, restart, online change ----------------------------------------------------
+
+    /// A copy of the full state.
+    pub fn snapshot(&self) -> Snapshot {
+        Snapshot {
+            fingerprint: self.plan.fingerprint,
+            state: self.state.clone(),
+            scan: self.scan,
+            clock_us: self.clock_us,
+            inputs: self.inputs.clone(),
+        }
+    }
+
+    /// Restores a snapshot of the same plan.
+    pub fn restore(&mut self, snap: &Snapshot) -> Result<(), RuntimeError> {
+        if snap.fingerprint != self.plan.fingerprint {
+            return Err(RuntimeError::SnapshotMismatch);
+        }
+        self.state.clone_from(&snap.state);
+        self.scan = snap.scan;
+        self.clock_us = snap.clock_us;
+        self.inputs.clone_from(&snap.inputs);
+        self.pending.clear();
+        for (k, p) in self.plan.outputs.iter().enumerate() {
+            self.outputs[k] = self.state.get(p.slot);
+        }
+        Ok(())
+    }
+
+    /// Cold restart: initial state, clock 0, inputs at their defaults, faults cleared.
+    /// Forces and watches stay (as in CODESYS, forces survive a reset).
+    pub fn reset(&mut self) {
+        self.state = State::new(&self.plan, self.seed);
+        self.scan = 0;
+        self.clock_us = 0;
+        self.inputs = self.plan.inputs.iter().map(|p| p.default).collect();
+        self.pending.clear();
+        self.faults.clear();
+        for w in &mut self.watches {
+            w.ring.clear();
+            w.next = 0;
+        }
+        exec::apply_forces(&mut self.state, &self.force_values);
+        for (k, p) in self.plan.outputs.iter().enumerate() {
+            self.outputs[k] = self.state.get(p.slot);
+        }
+    }
+
+    /// Online change: runs `plan` from now on, keeping the state of every stateful block whose
+    /// path, type and data type match, the values of program inputs of the same name and type,
+    /// feedback wires of the same path, forces and watches whose paths still exist, the clock
+    /// and the scan count.
+    pub fn online_change(&mut self, plan: ScanPlan) -> ChangeReport {
+        let old = Arc::clone(&self.plan);
+        let mut state = State::new(&plan, self.seed);
+        let mut report = ChangeReport::default();
+        for nb in plan
+            .blocks
+            .iter()
+            .filter(|b| !b.state.is_empty() || b.rng.is_some())
+        {
+            match old.block(&nb.path) {
+                Some(ob)
+                    if ob.type_name == nb.type_name
+                        && ob.data_type == nb.data_type
+                        && ob.state.len() == nb.state.len() =>
+                {
+                    for (o, n) in ob.state.iter().zip(&nb.state) {
+                        state.set(*n, self.state.get(*o));
+                    }
+                    if let (Some(o), Some(n)) = (ob.rng, nb.rng) {
+                        state.rngs[n as usize] = self.state.rngs[o as usize].clone();
+                    }
+                    report.kept.push(nb.path.clone());
+                }
+                _ => report.reset.push(nb.path.clone()),
+            }
+        }
+        for ob in old
+            .blocks
+            .iter()
+            .filter(|b| !b.state.is_empty() || b.rng.is_some())
+        {
+            if plan.block(&ob.path).is_none() {
+                report.removed.push(ob.path.clone());
+            }
+        }
+        for s in plan
+            .signals
+            .iter()
+            .filter(|s| s.kind == SignalKind::Feedback)
+        {
+            if let Some(o) = old.signal(&s.path)
+                && o.slot.ty == s.slot.ty
+            {
+                state.set(s.slot, self.state.get(o.slot));
+                report.kept.push(s.path.clone());
+            }
+        }
+        let inputs: Vec<Value> = plan
+            .inputs
+            .iter()
+            .map(|p| {
+                match old
+                    .inputs
+                    .iter()
+                    .position(|o| o.name == p.name && o.ty == p.ty)
+                {
+                    Some(k) => self.inputs[k],
+                    None => p.default,
+                }
+            })
+            .collect();
+        let plan = Arc::new(plan);
+        let mut forces = Vec::new();
+        for (path, _, v) in std::mem::take(&mut self.forces) {
+            match plan.signal(&path) {
+                Some(s) if s.slot.ty == v.ty() && s.kind.writable() => {
+                    forces.push((path, s.slot, v))
+                }
+                _ => report.forces_released.push(path),
+            }
+        }
+        let mut watches = Vec::new();
+        for w in std::mem::take(&mut self.watches) {
+            if let Some(s) = plan.signal(&w.path) {
+                let same_type = s.slot.ty == w.slot.ty;
+                let mut w = w;
+                w.slot = s.slot;
+                if !same_type {
+                    w.ring.clear();
+                    w.next = 0;
+                }
+                watches.push(w);
+            }
+        }
+        self.outputs = plan.outputs.iter().map(|p| state.get(p.slot)).collect();
+        self.plan = plan;
+        self.state = state;
+        self.inputs = inputs;
+        self.forces = forces;
+        self.watches = watches;
+        self.pending.clear();
+        self.rebuild_forces();
+        exec::apply_forces(&mut self.state, &self.force_values);
+        report
+    }
+}

@@ -1,0 +1,140 @@
+//! The three signal types of the engine and a tagged value.
+
+use std::fmt;
+
+/// The type of a signal: what a slot of the runtime holds.
+///
+/// IEC 61131-3 names: `BOOL`, `LINT` (we call it `INT`, 64-bit) and `LREAL` (`REAL`, f64).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Type {
+    /// A boolean.
+    Bool,
+    /// A 64-bit signed integer; overflow wraps and is reported as a fault.
+    Int,
+    /// A 64-bit float; a NaN result is reported as a fault.
+    Real,
+}
+
+impl Type {
+    /// The name used in diagrams (`BOOL`, `INT`, `REAL`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Type::Bool => "BOOL",
+            Type::Int => "INT",
+            Type::Real => "REAL",
+        }
+    }
+
+    /// Parses a diagram type name.
+    pub fn parse(s: &str) -> Option<Type> {
+        match s {
+            "BOOL" => Some(Type::Bool),
+            "INT" => Some(Type::Int),
+            "REAL" => Some(Type::Real),
+            _ => None,
+        }
+    }
+
+    /// The zero value of the type: what a slot holds before anything writes it.
+    pub fn zero(self) -> Value {
+        match self {
+            Type::Bool => Value::Bool(false),
+            Type::Int => Value::Int(0),
+            Type::Real => Value::Real(0.0),
+        }
+    }
+}
+
+impl fmt::Display for Type {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A typed value, as read from or written to a signal.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub enum Value {
+    /// A BOOL value.
+    Bool(bool),
+    /// An INT value.
+    Int(i64),
+    /// A REAL value.
+    Real(f64),
+}
+
+impl Value {
+    /// The type of the value.
+    pub fn ty(self) -> Type {
+        match self {
+            Value::Bool(_) => Type::Bool,
+            Value::Int(_) => Type::Int,
+            Value::Real(_) => Type::Real,
+        }
+    }
+
+    /// Converts to `ty` where that loses nothing a diagram author would care about:
+    /// an INT constant may feed a REAL pin; nothing else converts implicitly.
+    pub fn coerce(self, ty: Type) -> Option<Value> {
+        match (self, ty) {
+            (v, t) if v.ty() == t => Some(v),
+            (Value::Int(i), Type::Real) => Some(Value::Real(i as f64)),
+            _ => None,
+        }
+    }
+
+    /// The value as a BOOL (`true` for non-zero numbers); used by conditions and plots.
+    pub fn as_bool(self) -> bool {
+        match self {
+            Value::Bool(b) => b,
+            Value::Int(i) => i != 0,
+            Value::Real(r) => r != 0.0,
+        }
+    }
+
+    /// The value as f64 (BOOL as 0/1); used by trend plots.
+    pub fn as_f64(self) -> f64 {
+        match self {
+            Value::Bool(b) => b as i64 as f64,
+            Value::Int(i) => i as f64,
+            Value::Real(r) => r,
+        }
+    }
+
+    /// Bitwise equality: `Real(NaN) == Real(NaN)` here, so traces compare bit for bit.
+    pub fn same_bits(self, other: Value) -> bool {
+        match (self, other) {
+            (Value::Real(a), Value::Real(b)) => a.to_bits() == b.to_bits(),
+            (a, b) => a == b,
+        }
+    }
+
+    /// Parses a textual value for `ty`: `true`/`false`/`1`/`0` for BOOL, integers, floats.
+    pub fn parse(text: &str, ty: Type) -> Result<Value, String> {
+        let t = text.trim();
+        match ty {
+            Type::Bool => match t.to_ascii_lowercase().as_str() {
+                "true" | "1" | "on" => Ok(Value::Bool(true)),
+                "false" | "0" | "off" => Ok(Value::Bool(false)),
+                _ => Err(format!("`{t}` is not a BOOL (use true/false or 1/0)")),
+            },
+            Type::Int => t
+                .parse::<i64>()
+                .map(Value::Int)
+                .map_err(|_| format!("`{t}` is not an INT")),
+            Type::Real => t
+                .parse::<f64>()
+                .map(Value::Real)
+                .map_err(|_| format!("`{t}` is not a REAL")),
+        }
+    }
+}
+
+impl fmt::Display for Value {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Value::Bool(b) => write!(f, "{}", if *b { "TRUE" } else { "FALSE" }),
+            Value::Int(i) => write!(f, "{i}"),
+            Value::Real(r) => write!(f, "{r:?}"),
+        }
+    }
+}
