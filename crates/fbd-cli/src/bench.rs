@@ -78,15 +78,7 @@ pub fn bench(args: BenchArgs) -> ExitCode {
         let compile_ms = t.elapsed().as_secs_f64() * 1e3;
         let blocks = plan.stats.blocks;
         let (scans, median_ns, p99_ns, mean_ns) = measure(plan, args.scans);
-        rows.push(Row {
-            name: f.display().to_string(),
-            blocks,
-            compile_ms,
-            scans,
-            median_ns,
-            p99_ns,
-            mean_ns,
-        });
+        rows.push(Row { name: f.display().to_string(), blocks, compile_ms, scans, median_ns, p99_ns, mean_ns });
     }
     for &n in &args.synthetic {
         let text = synth::diagram(n, 1);
@@ -100,20 +92,10 @@ pub fn bench(args: BenchArgs) -> ExitCode {
         };
         let compile_ms = t.elapsed().as_secs_f64() * 1e3;
         let (scans, median_ns, p99_ns, mean_ns) = measure(plan, args.scans);
-        rows.push(Row {
-            name: format!("synthetic-{n}"),
-            blocks: n,
-            compile_ms,
-            scans,
-            median_ns,
-            p99_ns,
-            mean_ns,
-        });
+        rows.push(Row { name: format!("synthetic-{n}"), blocks: n, compile_ms, scans, median_ns, p99_ns, mean_ns });
     }
     if rows.is_empty() {
-        eprintln!(
-            "error: give a diagram file or --synthetic SIZES (e.g. --synthetic 1000,10000,100000)"
-        );
+        eprintln!("error: give a diagram file or --synthetic SIZES (e.g. --synthetic 1000,10000,100000)");
         return ExitCode::FAILURE;
     }
     if args.json {

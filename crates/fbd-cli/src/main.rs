@@ -58,11 +58,7 @@ enum Cmd {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.cmd {
-        Cmd::Check {
-            file,
-            plan,
-            signals,
-        } => check(&file, plan, signals),
+        Cmd::Check { file, plan, signals } => check(&file, plan, signals),
         Cmd::Run(args) => run::run(args),
         Cmd::Dot { file, macro_name } => dot(&file, macro_name.as_deref()),
         Cmd::Bench(args) => bench::bench(args),
@@ -90,11 +86,7 @@ fn check(file: &std::path::Path, show_plan: bool, show_signals: bool) -> ExitCod
         Err(e) => {
             eprintln!("{e}");
             let n = e.0.len();
-            eprintln!(
-                "{}: {n} error{} found",
-                file.display(),
-                if n == 1 { "" } else { "s" }
-            );
+            eprintln!("{}: {n} error{} found", file.display(), if n == 1 { "" } else { "s" });
             return ExitCode::FAILURE;
         }
     };
@@ -102,25 +94,12 @@ fn check(file: &std::path::Path, show_plan: bool, show_signals: bool) -> ExitCod
     let s = &plan.stats;
     println!("{}: ok ({})", file.display(), plan.name);
     println!("  files       {}", s.files);
-    println!(
-        "  macros      {} defined, {} instances",
-        s.macros, s.instances
-    );
+    println!("  macros      {} defined, {} instances", s.macros, s.instances);
     println!("  blocks      {} (after expansion)", s.blocks);
     println!("  signals     {}", s.signals);
-    println!(
-        "  plan        {} instructions in {} data-flow levels",
-        s.instructions, s.levels
-    );
-    println!(
-        "  slots       {} BOOL, {} INT, {} REAL",
-        s.slots[0], s.slots[1], s.slots[2]
-    );
-    println!(
-        "  interface   {} inputs, {} outputs",
-        plan.inputs.len(),
-        plan.outputs.len()
-    );
+    println!("  plan        {} instructions in {} data-flow levels", s.instructions, s.levels);
+    println!("  slots       {} BOOL, {} INT, {} REAL", s.slots[0], s.slots[1], s.slots[2]);
+    println!("  interface   {} inputs, {} outputs", plan.inputs.len(), plan.outputs.len());
     println!("  cycle       {} ms", plan.cycle_us as f64 / 1000.0);
     println!("  load+compile {:.2} ms", dt.as_secs_f64() * 1e3);
     if show_plan {
@@ -128,11 +107,7 @@ fn check(file: &std::path::Path, show_plan: bool, show_signals: bool) -> ExitCod
     }
     if show_signals {
         for sig in &plan.signals {
-            let driver = sig
-                .driver
-                .as_deref()
-                .map(|d| format!(" <- {d}"))
-                .unwrap_or_default();
+            let driver = sig.driver.as_deref().map(|d| format!(" <- {d}")).unwrap_or_default();
             println!("{:<48} {:<4} {:?}{driver}", sig.path, sig.slot.ty, sig.kind);
         }
     }

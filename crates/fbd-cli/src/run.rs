@@ -46,28 +46,16 @@ struct Stim {
 
 fn parse_set(text: &str, origin: String) -> Result<Stim, String> {
     let (lhs, scan) = match text.rsplit_once('@') {
-        Some((l, s)) => (
-            l,
-            s.trim()
-                .parse::<u64>()
-                .map_err(|_| format!("{origin}: `{s}` is not a scan number"))?,
-        ),
+        Some((l, s)) => (l, s.trim().parse::<u64>().map_err(|_| format!("{origin}: `{s}` is not a scan number"))?),
         None => (text, 0),
     };
-    let (path, value) = lhs
-        .split_once('=')
-        .ok_or_else(|| format!("{origin}: expected PATH=VALUE[@SCAN], got `{text}`"))?;
-    Ok(Stim {
-        scan,
-        path: path.trim().to_string(),
-        value: value.trim().to_string(),
-        origin,
-    })
+    let (path, value) =
+        lhs.split_once('=').ok_or_else(|| format!("{origin}: expected PATH=VALUE[@SCAN], got `{text}`"))?;
+    Ok(Stim { scan, path: path.trim().to_string(), value: value.trim().to_string(), origin })
 }
 
 fn load_stimulus(path: &PathBuf) -> Result<Vec<Stim>, String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("{}: cannot read stimulus: {e}", path.display()))?;
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: cannot read stimulus: {e}", path.display()))?;
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let line = line.split('#').next().unwrap_or("").trim();
@@ -75,12 +63,9 @@ fn load_stimulus(path: &PathBuf) -> Result<Vec<Stim>, String> {
             continue;
         }
         let origin = format!("{}:{}", path.display(), i + 1);
-        let (scan, rest) = line
-            .split_once(char::is_whitespace)
-            .ok_or_else(|| format!("{origin}: expected `SCAN PATH=VALUE`"))?;
-        let scan: u64 = scan
-            .parse()
-            .map_err(|_| format!("{origin}: `{scan}` is not a scan number"))?;
+        let (scan, rest) =
+            line.split_once(char::is_whitespace).ok_or_else(|| format!("{origin}: expected `SCAN PATH=VALUE`"))?;
+        let scan: u64 = scan.parse().map_err(|_| format!("{origin}: `{scan}` is not a scan number"))?;
         let mut s = parse_set(rest.trim(), origin)?;
         s.scan = scan;
         out.push(s);
@@ -89,15 +74,10 @@ fn load_stimulus(path: &PathBuf) -> Result<Vec<Stim>, String> {
 }
 
 fn value_for(rt: &Runtime, path: &str, text: &str, origin: &str) -> Result<Value, String> {
-    let sig = rt.plan().signal(path).ok_or_else(|| {
-        format!(
-            "{origin}: {}",
-            rt.read(path)
-                .err()
-                .map(|e| e.to_string())
-                .unwrap_or_default()
-        )
-    })?;
+    let sig = rt
+        .plan()
+        .signal(path)
+        .ok_or_else(|| format!("{origin}: {}", rt.read(path).err().map(|e| e.to_string()).unwrap_or_default()))?;
     Value::parse(text, sig.slot.ty).map_err(|e| format!("{origin}: {path}: {e}"))
 }
 
@@ -113,8 +93,7 @@ pub fn run(args: RunArgs) -> ExitCode {
 }
 
 fn run_inner(args: RunArgs) -> Result<(), String> {
-    let plan = fbd_engine::compile_file(&args.file, &CompileOptions::default())
-        .map_err(|e| e.to_string())?;
+    let plan = fbd_engine::compile_file(&args.file, &CompileOptions::default()).map_err(|e| e.to_string())?;
     let mut rt = Runtime::with_seed(plan, args.seed);
     let mut stims = Vec::new();
     for (i, s) in args.sets.iter().enumerate() {
@@ -142,12 +121,11 @@ fn run_inner(args: RunArgs) -> Result<(), String> {
     };
     let mut ids = Vec::new();
     for w in &watches {
-        ids.push(rt.plan().signal_id(w).ok_or_else(|| {
-            format!(
-                "--watch: {}",
-                rt.read(w).err().map(|e| e.to_string()).unwrap_or_default()
-            )
-        })?);
+        ids.push(
+            rt.plan()
+                .signal_id(w)
+                .ok_or_else(|| format!("--watch: {}", rt.read(w).err().map(|e| e.to_string()).unwrap_or_default()))?,
+        );
     }
     enum Sink {
         None,
@@ -158,8 +136,7 @@ fn run_inner(args: RunArgs) -> Result<(), String> {
         None => Sink::None,
         Some(p) if p.as_os_str() == "-" => Sink::Csv(Box::new(BufWriter::new(std::io::stdout()))),
         Some(p) => {
-            let f = File::create(p)
-                .map_err(|e| format!("{}: cannot create trace: {e}", p.display()))?;
+            let f = File::create(p).map_err(|e| format!("{}: cannot create trace: {e}", p.display()))?;
             let w: Box<dyn Write> = Box::new(BufWriter::new(f));
             match p.extension().and_then(|e| e.to_str()) {
                 Some("jsonl") | Some("json") => Sink::Jsonl(w),
@@ -209,11 +186,7 @@ fn run_inner(args: RunArgs) -> Result<(), String> {
         Sink::None => {}
     }
     if args.trace.as_ref().is_none_or(|p| p.as_os_str() != "-") {
-        println!(
-            "after {} scans ({} ms simulated):",
-            rt.scan_count(),
-            rt.clock_us() / 1000
-        );
+        println!("after {} scans ({} ms simulated):", rt.scan_count(), rt.clock_us() / 1000);
         for (k, &i) in ids.iter().enumerate() {
             println!("  {:<40} {}", watches[k], rt.read_signal(i));
         }
@@ -222,12 +195,7 @@ fn run_inner(args: RunArgs) -> Result<(), String> {
     if faults.total > 0 {
         eprintln!("{} fault(s) during the run; most recent:", faults.total);
         for f in faults.recent().iter().rev().take(5) {
-            eprintln!(
-                "  scan {}: {}: {}",
-                f.scan,
-                rt.plan().instr_block(f.instr as usize).path,
-                f.kind.describe()
-            );
+            eprintln!("  scan {}: {}: {}", f.scan, rt.plan().instr_block(f.instr as usize).path, f.kind.describe());
         }
     }
     Ok(())
@@ -245,8 +213,8 @@ fn json_value(v: Value) -> serde_json::Value {
     match v {
         Value::Bool(b) => b.into(),
         Value::Int(i) => i.into(),
-        Value::Real(r) => serde_json::Number::from_f64(r)
-            .map(serde_json::Value::Number)
-            .unwrap_or(serde_json::Value::Null),
+        Value::Real(r) => {
+            serde_json::Number::from_f64(r).map(serde_json::Value::Number).unwrap_or(serde_json::Value::Null)
+        }
     }
 }

@@ -12,9 +12,7 @@ fn main() {
 fn scan_synthetic(bencher: divan::Bencher, n: usize) {
     let plan = compile(&synth::diagram(n, 1)).expect("synthetic diagrams compile");
     let mut rt = Runtime::new(plan);
-    bencher
-        .counter(divan::counter::ItemsCount::new(n))
-        .bench_local(|| rt.step());
+    bencher.counter(divan::counter::ItemsCount::new(n)).bench_local(|| rt.step());
 }
 
 #[divan::bench(args = [1_000, 10_000, 100_000], sample_count = 10)]
@@ -28,7 +26,6 @@ fn scan_blinker(bencher: divan::Bencher) {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/blinker.json");
     let plan = fbd_engine::compile_file(path, &Default::default()).expect("example compiles");
     let mut rt = Runtime::new(plan);
-    rt.set_input("start", fbd_engine::Value::Bool(true))
-        .expect("input");
+    rt.set_input("start", fbd_engine::Value::Bool(true)).expect("input");
     bencher.bench_local(|| rt.step());
 }

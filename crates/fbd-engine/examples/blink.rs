@@ -14,22 +14,15 @@ fn main() {
         }
     };
     let mut rt = Runtime::new(plan);
-    rt.set_input("start", Value::Bool(true))
-        .expect("input exists");
+    rt.set_input("start", Value::Bool(true)).expect("input exists");
     rt.step();
-    rt.set_input("start", Value::Bool(false))
-        .expect("input exists");
+    rt.set_input("start", Value::Bool(false)).expect("input exists");
     for _ in 0..1200 {
         rt.step();
         if rt.outputs_changed() {
             let t = rt.clock_us() / 1000;
-            let o: Vec<String> = rt
-                .plan()
-                .outputs
-                .iter()
-                .zip(rt.outputs())
-                .map(|(p, v)| format!("{}={v}", p.name))
-                .collect();
+            let o: Vec<String> =
+                rt.plan().outputs.iter().zip(rt.outputs()).map(|(p, v)| format!("{}={v}", p.name)).collect();
             println!("{t:5} ms  {}", o.join("  "));
         }
     }

@@ -17,10 +17,7 @@ pub fn to_dot(project: &Project, macro_name: Option<&str>) -> Result<String, Str
                 d.name.clone().unwrap_or_else(|| "program".into()),
                 &d.blocks,
                 d.inputs.iter().map(|p| p.name.clone()).collect(),
-                d.outputs
-                    .iter()
-                    .map(|p| (p.name.clone(), p.from.clone()))
-                    .collect(),
+                d.outputs.iter().map(|p| (p.name.clone(), p.from.clone())).collect(),
             )
         }
         Some(m) => {
@@ -28,53 +25,30 @@ pub fn to_dot(project: &Project, macro_name: Option<&str>) -> Result<String, Str
                 let mut names: Vec<&String> = project.macros.keys().collect();
                 names.sort();
                 let list: Vec<&str> = names.iter().map(|s| s.as_str()).collect();
-                return Err(format!(
-                    "no macro `{m}`; macros in this diagram: {}",
-                    list.join(", ")
-                ));
+                return Err(format!("no macro `{m}`; macros in this diagram: {}", list.join(", ")));
             };
             (
                 def.name.clone(),
                 &def.blocks,
                 def.inputs.iter().map(|p| p.name.clone()).collect(),
-                def.outputs
-                    .iter()
-                    .map(|p| (p.name.clone(), p.from.clone()))
-                    .collect(),
+                def.outputs.iter().map(|p| (p.name.clone(), p.from.clone())).collect(),
             )
         }
     };
     let mut s = String::new();
     let _ = writeln!(s, "digraph \"{}\" {{", esc(&title));
-    let _ = writeln!(
-        s,
-        "  rankdir=LR;\n  node [shape=record, fontname=\"Helvetica\", fontsize=10];"
-    );
+    let _ = writeln!(s, "  rankdir=LR;\n  node [shape=record, fontname=\"Helvetica\", fontsize=10];");
     for i in &ins {
         let _ = writeln!(s, "  \"in:{0}\" [shape=cds, label=\"{0}\"];", esc(i));
     }
     for (o, _) in &outs {
-        let _ = writeln!(
-            s,
-            "  \"out:{0}\" [shape=cds, style=filled, fillcolor=\"#eeeeee\", label=\"{0}\"];",
-            esc(o)
-        );
+        let _ = writeln!(s, "  \"out:{0}\" [shape=cds, style=filled, fillcolor=\"#eeeeee\", label=\"{0}\"];", esc(o));
     }
     for b in blocks {
         let (in_pins, out_pins) = pins(project, b);
-        let left: Vec<String> = in_pins
-            .iter()
-            .map(|p| format!("<i_{0}> {0}", esc(p)))
-            .collect();
-        let right: Vec<String> = out_pins
-            .iter()
-            .map(|p| format!("<o_{0}> {0}", esc(p)))
-            .collect();
-        let style = if library::lookup(&b.ty).is_some() {
-            ""
-        } else {
-            ", style=filled, fillcolor=\"#dde8ff\""
-        };
+        let left: Vec<String> = in_pins.iter().map(|p| format!("<i_{0}> {0}", esc(p))).collect();
+        let right: Vec<String> = out_pins.iter().map(|p| format!("<o_{0}> {0}", esc(p))).collect();
+        let style = if library::lookup(&b.ty).is_some() { "" } else { ", style=filled, fillcolor=\"#dde8ff\"" };
         let _ = writeln!(
             s,
             "  \"{}\" [label=\"{{{{{}}}|{}\\n{}|{{{}}}}}\"{style}];",
@@ -90,10 +64,7 @@ pub fn to_dot(project: &Project, macro_name: Option<&str>) -> Result<String, Str
             Wire::Ref(r) => (r.clone(), false),
             Wire::Feedback { from, .. } => (from.clone(), true),
             Wire::Const(v) => {
-                let _ = writeln!(
-                    s,
-                    "  \"const:{to}\" [shape=plaintext, label=\"{v}\"];\n  \"const:{to}\" -> {to};"
-                );
+                let _ = writeln!(s, "  \"const:{to}\" [shape=plaintext, label=\"{v}\"];\n  \"const:{to}\" -> {to};");
                 return;
             }
         };
@@ -101,11 +72,7 @@ pub fn to_dot(project: &Project, macro_name: Option<&str>) -> Result<String, Str
             Some((b, p)) => format!("\"{}\":\"o_{}\"", esc(b), esc(p)),
             None => format!("\"in:{}\"", esc(&from)),
         };
-        let attr = if fb {
-            " [style=dashed, color=\"#c03030\", label=\"fb\"]"
-        } else {
-            ""
-        };
+        let attr = if fb { " [style=dashed, color=\"#c03030\", label=\"fb\"]" } else { "" };
         let _ = writeln!(s, "  {src} -> {to}{attr};");
     };
     for b in blocks {
@@ -130,27 +97,16 @@ fn pins(project: &Project, b: &Block) -> (Vec<String>, Vec<String>) {
         }
         let mut outs: Vec<String> = def.outputs.iter().map(|p| p.name.to_string()).collect();
         if let Some(v) = def.var_outputs {
-            outs.extend(
-                (0..b.params.n.unwrap_or(0) as usize)
-                    .map(|k| format!("{}{}", v.prefix, v.first + k)),
-            );
+            outs.extend((0..b.params.n.unwrap_or(0) as usize).map(|k| format!("{}{}", v.prefix, v.first + k)));
         }
         (ins, outs)
     } else if let Some((_, _, m)) = project.macro_def(&b.ty) {
-        (
-            m.inputs.iter().map(|p| p.name.clone()).collect(),
-            m.outputs.iter().map(|p| p.name.clone()).collect(),
-        )
+        (m.inputs.iter().map(|p| p.name.clone()).collect(), m.outputs.iter().map(|p| p.name.clone()).collect())
     } else {
-        (
-            b.inputs.0.iter().map(|(p, _)| p.clone()).collect(),
-            Vec::new(),
-        )
+        (b.inputs.0.iter().map(|(p, _)| p.clone()).collect(), Vec::new())
     }
 }
 
 fn esc(s: &str) -> String {
-    s.replace('\\', "\\\\")
-        .replace('"', "\\\"")
-        .replace(['{', '}', '|', '<', '>'], "_")
+    s.replace('\\', "\\\\").replace('"', "\\\"").replace(['{', '}', '|', '<', '>'], "_")
 }

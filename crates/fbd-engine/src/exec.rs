@@ -295,49 +295,25 @@ pub enum Instr {
         m: u32,
         q: u32,
     },
-    /// Timers: `x` input, `pt` preset (INT ms), `q`, `et`; `st`, `start` INT state; `prev` BOOL state.
+    /// Timers: operands in `args[aux..aux + 7]`: in, pt (INT ms), q, et, state (INT),
+    /// start (INT), prev_in (BOOL). Rare blocks keep their operands out of line so that every
+    /// instruction fits in 20 bytes.
     Ton {
-        x: u32,
-        pt: u32,
-        q: u32,
-        et: u32,
-        st: u32,
-        start: u32,
-        prev: u32,
+        aux: u32,
     },
     Tof {
-        x: u32,
-        pt: u32,
-        q: u32,
-        et: u32,
-        st: u32,
-        start: u32,
-        prev: u32,
+        aux: u32,
     },
     Tp {
-        x: u32,
-        pt: u32,
-        q: u32,
-        et: u32,
-        st: u32,
-        start: u32,
-        prev: u32,
+        aux: u32,
     },
+    /// Operands in `args[aux..aux + 6]`: cu, r, pv, q, cv, m.
     Ctu {
-        cu: u32,
-        r: u32,
-        pv: u32,
-        q: u32,
-        cv: u32,
-        m: u32,
+        aux: u32,
     },
+    /// Operands in `args[aux..aux + 6]`: cd, ld, pv, q, cv, m.
     Ctd {
-        cd: u32,
-        ld: u32,
-        pv: u32,
-        q: u32,
-        cv: u32,
-        m: u32,
+        aux: u32,
     },
     /// Operands in `args[aux..aux + 10]`: cu cd r ld pv qu qd cv mu md.
     Ctud {
@@ -353,13 +329,9 @@ pub enum Instr {
         hi: u32,
         o: u32,
     },
+    /// Operands in `args[aux..aux + 6]`: rng, en, lo, hi, x, n.
     Random {
-        rng: u32,
-        en: u32,
-        lo: u32,
-        hi: u32,
-        x: u32,
-        n: u32,
+        aux: u32,
     },
     Selector {
         sel: u32,
@@ -419,11 +391,7 @@ pub struct FaultLog {
 impl FaultLog {
     /// A log that keeps the last `capacity` faults.
     pub fn new(capacity: usize) -> FaultLog {
-        FaultLog {
-            ring: Vec::with_capacity(capacity.max(1)),
-            next: 0,
-            total: 0,
-        }
+        FaultLog { ring: Vec::with_capacity(capacity.max(1)), next: 0, total: 0 }
     }
 
     #[cold]
@@ -518,7 +486,7 @@ pub(crate) struct ForceView<'a> {
     pub values: &'a [(Slot, Value)],
 }
 
-/// Runs every instruction once, then the end-of-scan commits.
+/// Runs every instruction once, then captures the sources of the delayed slots.
 pub(crate) fn run(plan: &ScanPlan, st: &mut State, ctx: &mut Ctx, forces: Option<&ForceView>) {
     match forces {
         None => {
@@ -535,11 +503,7 @@ pub(crate) fn run(plan: &ScanPlan, st: &mut State, ctx: &mut Ctx, forces: Option
             }
         }
     }
-    commit(plan, st);
-    if let Some(f) = forces {
-        // A forced delayed slot stays forced after its commit.
-        apply_forces(st, f.values);
-    }
+    commit_capture(plan, st);
 }
 
 pub(crate) fn apply_forces(st: &mut State, values: &[(Slot, Value)]) {
@@ -548,7 +512,8 @@ pub(crate) fn apply_forces(st: &mut State, values: &[(Slot, Value)]) {
     }
 }
 
-fn commit(plan: &ScanPlan, st: &mut State) {
+/// End of scan: every delayed slot's source is copied to its staging slot.
+fn commit_capture(plan: &ScanPlan, st: &mut State) {
     for c in &plan.commits {
         match c.ty {
             Type::Bool => st.bools[c.stage as usize] = st.bools[c.from as usize],
@@ -556,6 +521,12 @@ fn commit(plan: &ScanPlan, st: &mut State) {
             Type::Real => st.reals[c.stage as usize] = st.reals[c.from as usize],
         }
     }
+}
+
+/// Start of scan: delayed slots take the staged values. Doing this at the start rather than at
+/// the end keeps, between scans, the value the delayed slot had *during* the last scan, which
+/// is what a debugger should show; two phases make chains of delays shift by one each.
+pub(crate) fn commit_apply(plan: &ScanPlan, st: &mut State) {
     for c in &plan.commits {
         match c.ty {
             Type::Bool => st.bools[c.to as usize] = st.bools[c.stage as usize],
@@ -567,19 +538,10 @@ fn commit(plan: &ScanPlan, st: &mut State) {
 
 #[inline(always)]
 fn step(plan: &ScanPlan, st: &mut State, ctx: &mut Ctx, i: usize, ins: &Instr) {
-    let State {
-        bools: b,
-        ints: n_,
-        reals: r,
-        rngs,
-    } = st;
+    let State { bools: b, ints: n_, reals: r, rngs } = st;
     macro_rules! fault {
         ($k:expr) => {
-            ctx.faults.push(Fault {
-                scan: ctx.scan,
-                instr: i as u32,
-                kind: $k,
-            })
+            ctx.faults.push(Fault { scan: ctx.scan, instr: i as u32, kind: $k })
         };
     }
     macro_rules! list {
@@ -607,26 +569,14 @@ fn step(plan: &ScanPlan, st: &mut State, ctx: &mut Ctx, i: usize, ins: &Instr) {
     }
     match ins {
         Instr::And2 { a, b: bb, o } => b[*o as usize] = b[*a as usize] & b[*bb as usize],
-        Instr::AndN { args, n, o } => {
-            b[*o as usize] = list!(args, n).iter().all(|&s| b[s as usize])
-        }
+        Instr::AndN { args, n, o } => b[*o as usize] = list!(args, n).iter().all(|&s| b[s as usize]),
         Instr::Or2 { a, b: bb, o } => b[*o as usize] = b[*a as usize] | b[*bb as usize],
         Instr::OrN { args, n, o } => b[*o as usize] = list!(args, n).iter().any(|&s| b[s as usize]),
-        Instr::XorN { args, n, o } => {
-            b[*o as usize] = list!(args, n)
-                .iter()
-                .fold(false, |acc, &s| acc ^ b[s as usize])
-        }
+        Instr::XorN { args, n, o } => b[*o as usize] = list!(args, n).iter().fold(false, |acc, &s| acc ^ b[s as usize]),
         Instr::Not { a, o } => b[*o as usize] = !b[*a as usize],
-        Instr::CmpB { op, a, b: bb, o } => {
-            b[*o as usize] = op.apply(b[*a as usize], b[*bb as usize])
-        }
-        Instr::CmpI { op, a, b: bb, o } => {
-            b[*o as usize] = op.apply(n_[*a as usize], n_[*bb as usize])
-        }
-        Instr::CmpR { op, a, b: bb, o } => {
-            b[*o as usize] = op.apply(r[*a as usize], r[*bb as usize])
-        }
+        Instr::CmpB { op, a, b: bb, o } => b[*o as usize] = op.apply(b[*a as usize], b[*bb as usize]),
+        Instr::CmpI { op, a, b: bb, o } => b[*o as usize] = op.apply(n_[*a as usize], n_[*bb as usize]),
+        Instr::CmpR { op, a, b: bb, o } => b[*o as usize] = op.apply(r[*a as usize], r[*bb as usize]),
         Instr::AddI2 { a, b: bb, o } => {
             int_ov!(o, n_[*a as usize].overflowing_add(n_[*bb as usize]))
         }
@@ -681,22 +631,12 @@ fn step(plan: &ScanPlan, st: &mut State, ctx: &mut Ctx, i: usize, ins: &Instr) {
             int_ov!(o, v.overflowing_neg())
         }
         Instr::MinIN { args, n, o } => {
-            n_[*o as usize] = list!(args, n)
-                .iter()
-                .map(|&s| n_[s as usize])
-                .min()
-                .unwrap_or(0)
+            n_[*o as usize] = list!(args, n).iter().map(|&s| n_[s as usize]).min().unwrap_or(0)
         }
         Instr::MaxIN { args, n, o } => {
-            n_[*o as usize] = list!(args, n)
-                .iter()
-                .map(|&s| n_[s as usize])
-                .max()
-                .unwrap_or(0)
+            n_[*o as usize] = list!(args, n).iter().map(|&s| n_[s as usize]).max().unwrap_or(0)
         }
-        Instr::LimitI { mn, a, mx, o } => {
-            n_[*o as usize] = n_[*a as usize].max(n_[*mn as usize]).min(n_[*mx as usize])
-        }
+        Instr::LimitI { mn, a, mx, o } => n_[*o as usize] = n_[*a as usize].max(n_[*mn as usize]).min(n_[*mx as usize]),
         Instr::AddR2 { a, b: bb, o } => real_out!(o, r[*a as usize] + r[*bb as usize]),
         Instr::AddRN { args, n, o } => {
             real_out!(o, list!(args, n).iter().map(|&s| r[s as usize]).sum())
@@ -717,22 +657,10 @@ fn step(plan: &ScanPlan, st: &mut State, ctx: &mut Ctx, i: usize, ins: &Instr) {
         Instr::AbsR { a, o } => real_out!(o, r[*a as usize].abs()),
         Instr::NegR { a, o } => real_out!(o, -r[*a as usize]),
         Instr::MinRN { args, n, o } => {
-            real_out!(
-                o,
-                list!(args, n)
-                    .iter()
-                    .map(|&s| r[s as usize])
-                    .fold(f64::INFINITY, f64::min)
-            )
+            real_out!(o, list!(args, n).iter().map(|&s| r[s as usize]).fold(f64::INFINITY, f64::min))
         }
         Instr::MaxRN { args, n, o } => {
-            real_out!(
-                o,
-                list!(args, n)
-                    .iter()
-                    .map(|&s| r[s as usize])
-                    .fold(f64::NEG_INFINITY, f64::max)
-            )
+            real_out!(o, list!(args, n).iter().map(|&s| r[s as usize]).fold(f64::NEG_INFINITY, f64::max))
         }
         Instr::LimitR { mn, a, mx, o } => {
             real_out!(o, r[*a as usize].max(r[*mn as usize]).min(r[*mx as usize]))
@@ -743,25 +671,13 @@ fn step(plan: &ScanPlan, st: &mut State, ctx: &mut Ctx, i: usize, ins: &Instr) {
         Instr::Frac { a, o } => real_out!(o, r[*a as usize].fract()),
         Instr::IntToReal { a, o } => r[*o as usize] = n_[*a as usize] as f64,
         Instr::SelB { g, a, b: bb, o } => {
-            b[*o as usize] = if b[*g as usize] {
-                b[*bb as usize]
-            } else {
-                b[*a as usize]
-            }
+            b[*o as usize] = if b[*g as usize] { b[*bb as usize] } else { b[*a as usize] }
         }
         Instr::SelI { g, a, b: bb, o } => {
-            n_[*o as usize] = if b[*g as usize] {
-                n_[*bb as usize]
-            } else {
-                n_[*a as usize]
-            }
+            n_[*o as usize] = if b[*g as usize] { n_[*bb as usize] } else { n_[*a as usize] }
         }
         Instr::SelR { g, a, b: bb, o } => {
-            r[*o as usize] = if b[*g as usize] {
-                r[*bb as usize]
-            } else {
-                r[*a as usize]
-            }
+            r[*o as usize] = if b[*g as usize] { r[*bb as usize] } else { r[*a as usize] }
         }
         Instr::MuxB { k, args, n, o } => {
             b[*o as usize] = match mux_index(n_[*k as usize], *n) {
@@ -808,12 +724,8 @@ fn step(plan: &ScanPlan, st: &mut State, ctx: &mut Ctx, i: usize, ins: &Instr) {
                 r[*q as usize] = r[*x as usize]
             }
         }
-        Instr::Sr { s, r: rr, q } => {
-            b[*q as usize] = b[*s as usize] || (!b[*rr as usize] && b[*q as usize])
-        }
-        Instr::Rs { s, r: rr, q } => {
-            b[*q as usize] = !b[*rr as usize] && (b[*s as usize] || b[*q as usize])
-        }
+        Instr::Sr { s, r: rr, q } => b[*q as usize] = b[*s as usize] || (!b[*rr as usize] && b[*q as usize]),
+        Instr::Rs { s, r: rr, q } => b[*q as usize] = !b[*rr as usize] && (b[*s as usize] || b[*q as usize]),
         Instr::RTrig { clk, m, q } => {
             let c = b[*clk as usize];
             b[*q as usize] = c && !b[*m as usize];
@@ -824,15 +736,9 @@ fn step(plan: &ScanPlan, st: &mut State, ctx: &mut Ctx, i: usize, ins: &Instr) {
             b[*q as usize] = !c && !b[*m as usize];
             b[*m as usize] = !c;
         }
-        Instr::Ton {
-            x,
-            pt,
-            q,
-            et,
-            st: s,
-            start,
-            prev,
-        } => {
+        Instr::Ton { aux } => {
+            let a = &plan.args[*aux as usize..*aux as usize + 7];
+            let (x, pt, q, et, s, start, prev) = (&a[0], &a[1], &a[2], &a[3], &a[4], &a[5], &a[6]);
             let now = (ctx.now_us / 1000) as i64;
             let input = b[*x as usize];
             let pt = n_[*pt as usize];
@@ -856,15 +762,9 @@ fn step(plan: &ScanPlan, st: &mut State, ctx: &mut Ctx, i: usize, ins: &Instr) {
             }
             b[*prev as usize] = input;
         }
-        Instr::Tof {
-            x,
-            pt,
-            q,
-            et,
-            st: s,
-            start,
-            prev,
-        } => {
+        Instr::Tof { aux } => {
+            let a = &plan.args[*aux as usize..*aux as usize + 7];
+            let (x, pt, q, et, s, start, prev) = (&a[0], &a[1], &a[2], &a[3], &a[4], &a[5], &a[6]);
             let now = (ctx.now_us / 1000) as i64;
             let input = b[*x as usize];
             let pt = n_[*pt as usize];
@@ -886,15 +786,9 @@ fn step(plan: &ScanPlan, st: &mut State, ctx: &mut Ctx, i: usize, ins: &Instr) {
             b[*q as usize] = input || n_[*s as usize] == 1;
             b[*prev as usize] = input;
         }
-        Instr::Tp {
-            x,
-            pt,
-            q,
-            et,
-            st: s,
-            start,
-            prev,
-        } => {
+        Instr::Tp { aux } => {
+            let a = &plan.args[*aux as usize..*aux as usize + 7];
+            let (x, pt, q, et, s, start, prev) = (&a[0], &a[1], &a[2], &a[3], &a[4], &a[5], &a[6]);
             let now = (ctx.now_us / 1000) as i64;
             let input = b[*x as usize];
             let pt = n_[*pt as usize];
@@ -918,14 +812,9 @@ fn step(plan: &ScanPlan, st: &mut State, ctx: &mut Ctx, i: usize, ins: &Instr) {
             }
             b[*prev as usize] = input;
         }
-        Instr::Ctu {
-            cu,
-            r: rr,
-            pv,
-            q,
-            cv,
-            m,
-        } => {
+        Instr::Ctu { aux } => {
+            let a = &plan.args[*aux as usize..*aux as usize + 6];
+            let (cu, rr, pv, q, cv, m) = (&a[0], &a[1], &a[2], &a[3], &a[4], &a[5]);
             let c = b[*cu as usize];
             let edge = c && !b[*m as usize];
             b[*m as usize] = c;
@@ -936,14 +825,9 @@ fn step(plan: &ScanPlan, st: &mut State, ctx: &mut Ctx, i: usize, ins: &Instr) {
             }
             b[*q as usize] = n_[*cv as usize] >= n_[*pv as usize];
         }
-        Instr::Ctd {
-            cd,
-            ld,
-            pv,
-            q,
-            cv,
-            m,
-        } => {
+        Instr::Ctd { aux } => {
+            let a = &plan.args[*aux as usize..*aux as usize + 6];
+            let (cd, ld, pv, q, cv, m) = (&a[0], &a[1], &a[2], &a[3], &a[4], &a[5]);
             let c = b[*cd as usize];
             let edge = c && !b[*m as usize];
             b[*m as usize] = c;
@@ -956,8 +840,7 @@ fn step(plan: &ScanPlan, st: &mut State, ctx: &mut Ctx, i: usize, ins: &Instr) {
         }
         Instr::Ctud { aux } => {
             let o = &plan.args[*aux as usize..*aux as usize + 10];
-            let (cu, cd, rr, ld, pv, qu, qd, cv, mu, md) =
-                (o[0], o[1], o[2], o[3], o[4], o[5], o[6], o[7], o[8], o[9]);
+            let (cu, cd, rr, ld, pv, qu, qd, cv, mu, md) = (o[0], o[1], o[2], o[3], o[4], o[5], o[6], o[7], o[8], o[9]);
             let (cu, cd) = (b[cu as usize], b[cd as usize]);
             let up = cu && !b[mu as usize];
             let down = cd && !b[md as usize];
@@ -996,14 +879,9 @@ fn step(plan: &ScanPlan, st: &mut State, ctx: &mut Ctx, i: usize, ins: &Instr) {
                 real_out!(o, lo + (hi - lo) * phase);
             }
         }
-        Instr::Random {
-            rng,
-            en,
-            lo,
-            hi,
-            x,
-            n,
-        } => {
+        Instr::Random { aux } => {
+            let a = &plan.args[*aux as usize..*aux as usize + 6];
+            let (rng, en, lo, hi, x, n) = (&a[0], &a[1], &a[2], &a[3], &a[4], &a[5]);
             if b[*en as usize] {
                 let g = &mut rngs[*rng as usize];
                 // 53 random bits give every representable multiple of 2^-53 in [0, 1).
@@ -1030,13 +908,12 @@ fn step(plan: &ScanPlan, st: &mut State, ctx: &mut Ctx, i: usize, ins: &Instr) {
     }
 }
 
+// Keep instructions small: the plan is streamed through the cache every scan.
+const _: () = assert!(std::mem::size_of::<Instr>() <= 20);
+
 #[inline]
 fn mux_index(k: i64, n: u32) -> Option<u32> {
-    if k >= 0 && k < n as i64 {
-        Some(k as u32)
-    } else {
-        None
-    }
+    if k >= 0 && k < n as i64 { Some(k as u32) } else { None }
 }
 
 #[inline]
@@ -1046,11 +923,7 @@ fn to_int(v: f64, ctx: &mut Ctx, i: usize) -> i64 {
         ctx.faults.push(Fault {
             scan: ctx.scan,
             instr: i as u32,
-            kind: if v.is_nan() {
-                FaultKind::NotANumber
-            } else {
-                FaultKind::Overflow
-            },
+            kind: if v.is_nan() { FaultKind::NotANumber } else { FaultKind::Overflow },
         });
     }
     v as i64

@@ -2,7 +2,7 @@
 //! blocks whose every input names its driver directly (a constant, a program input, another
 //! block's output, or a feedback wire around one of those).
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use crate::diag::Diagnostic;
 use crate::json_path;
@@ -22,17 +22,30 @@ pub(crate) struct At {
 
 impl At {
     fn new(file: usize, path: impl Into<Vec<Seg>>) -> At {
-        At {
-            file,
-            path: path.into(),
-        }
+        At { file, path: path.into() }
     }
-    fn join(&self, more: impl IntoIterator<Item = Seg>) -> At {
+    pub(crate) fn join(&self, more: impl IntoIterator<Item = Seg>) -> At {
         let mut p = self.path.clone();
         p.extend(more);
-        At {
-            file: self.file,
-            path: p,
+        At { file: self.file, path: p }
+    }
+}
+
+/// Where a wire is written, computed only when an error needs it: resolving every pin of a
+/// large program must not build a JSON path per pin.
+#[derive(Copy, Clone)]
+pub(crate) enum Loc<'a> {
+    /// A place already built.
+    At(&'a At),
+    /// Input `pin` of the block at `block`.
+    Pin { block: &'a At, pin: &'a str },
+}
+
+impl Loc<'_> {
+    fn at(self) -> At {
+        match self {
+            Loc::At(a) => a.clone(),
+            Loc::Pin { block, pin } => block.join(json_path!["inputs", pin]),
         }
     }
 }
@@ -61,8 +74,6 @@ pub(crate) struct NetPin {
     pub name: String,
     pub ty: PinTy,
     pub src: Src,
-    /// Where the wire is written; the block's place when the pin took its default.
-    pub at: At,
 }
 
 /// One primitive block after expansion.
@@ -135,23 +146,12 @@ pub(crate) fn expand(project: &Project, max_blocks: u64) -> Result<Net, Vec<Diag
     if !errors.is_empty() {
         return Err(errors);
     }
-    let mut ex = Expander {
-        project,
-        scopes: Vec::new(),
-        net: Net::default(),
-        errors,
-    };
+    let mut ex = Expander { project, scopes: Vec::new(), net: Net::default(), errors };
     ex.build_scopes();
     ex.resolve_all();
-    let Expander {
-        net, mut errors, ..
-    } = ex;
+    let Expander { net, mut errors, .. } = ex;
     dedup(&mut errors);
-    if errors.is_empty() {
-        Ok(net)
-    } else {
-        Err(errors)
-    }
+    if errors.is_empty() { Ok(net) } else { Err(errors) }
 }
 
 fn dedup(errors: &mut Vec<Diagnostic>) {
@@ -164,21 +164,13 @@ fn check_bodies(project: &Project, errors: &mut Vec<Diagnostic>) {
     for (fi, f) in project.files.iter().enumerate() {
         let doc = &f.doc;
         if fi == 0 {
-            let mut names: HashMap<&str, ()> = HashMap::new();
+            let mut names: HashMap<&str, ()> = HashMap::default();
             for (i, p) in doc.inputs.iter().enumerate() {
                 let at = json_path!["inputs", i, "name"];
                 if !valid_ident(&p.name) {
-                    errors.push(
-                        project
-                            .diag(fi, &at, format!("invalid input name `{}`", p.name))
-                            .help(IDENT_HELP),
-                    );
+                    errors.push(project.diag(fi, &at, format!("invalid input name `{}`", p.name)).help(IDENT_HELP));
                 } else if names.insert(&p.name, ()).is_some() {
-                    errors.push(project.diag(
-                        fi,
-                        &at,
-                        format!("program port `{}` is declared twice", p.name),
-                    ));
+                    errors.push(project.diag(fi, &at, format!("program port `{}` is declared twice", p.name)));
                 }
                 if let Some(d) = p.default
                     && d.0.coerce(p.ty.0).is_none()
@@ -193,19 +185,11 @@ fn check_bodies(project: &Project, errors: &mut Vec<Diagnostic>) {
             for (i, p) in doc.outputs.iter().enumerate() {
                 let at = json_path!["outputs", i, "name"];
                 if !valid_ident(&p.name) {
-                    errors.push(
-                        project
-                            .diag(fi, &at, format!("invalid output name `{}`", p.name))
-                            .help(IDENT_HELP),
-                    );
+                    errors.push(project.diag(fi, &at, format!("invalid output name `{}`", p.name)).help(IDENT_HELP));
                 } else if names.insert(&p.name, ()).is_some() {
                     errors.push(
                         project
-                            .diag(
-                                fi,
-                                &at,
-                                format!("program port `{}` is declared twice", p.name),
-                            )
+                            .diag(fi, &at, format!("program port `{}` is declared twice", p.name))
                             .help("inputs and outputs share one namespace"),
                     );
                 }
@@ -214,67 +198,35 @@ fn check_bodies(project: &Project, errors: &mut Vec<Diagnostic>) {
         } else if !doc.blocks.is_empty() || !doc.inputs.is_empty() || !doc.outputs.is_empty() {
             errors.push(
                 project
-                    .diag(
-                        fi,
-                        &json_path!["blocks"],
-                        "an included file may only define macros",
-                    )
+                    .diag(fi, &json_path!["blocks"], "an included file may only define macros")
                     .help("move the blocks and ports into the program that includes this library"),
             );
         }
         for (mi, m) in doc.macros.iter().enumerate() {
-            let mut names: HashMap<&str, ()> = HashMap::new();
+            let mut names: HashMap<&str, ()> = HashMap::default();
             for (k, p) in m.inputs.iter().enumerate() {
                 let at = json_path!["macros", mi, "inputs", k, "name"];
                 if !valid_ident(&p.name) {
-                    errors.push(
-                        project
-                            .diag(fi, &at, format!("invalid port name `{}`", p.name))
-                            .help(IDENT_HELP),
-                    );
+                    errors.push(project.diag(fi, &at, format!("invalid port name `{}`", p.name)).help(IDENT_HELP));
                 } else if names.insert(&p.name, ()).is_some() {
-                    errors.push(project.diag(
-                        fi,
-                        &at,
-                        format!("macro `{}` declares port `{}` twice", m.name, p.name),
-                    ));
+                    errors.push(project.diag(fi, &at, format!("macro `{}` declares port `{}` twice", m.name, p.name)));
                 }
             }
             for (k, p) in m.outputs.iter().enumerate() {
                 let at = json_path!["macros", mi, "outputs", k, "name"];
                 if !valid_ident(&p.name) {
-                    errors.push(
-                        project
-                            .diag(fi, &at, format!("invalid port name `{}`", p.name))
-                            .help(IDENT_HELP),
-                    );
+                    errors.push(project.diag(fi, &at, format!("invalid port name `{}`", p.name)).help(IDENT_HELP));
                 } else if names.insert(&p.name, ()).is_some() {
-                    errors.push(project.diag(
-                        fi,
-                        &at,
-                        format!("macro `{}` declares port `{}` twice", m.name, p.name),
-                    ));
+                    errors.push(project.diag(fi, &at, format!("macro `{}` declares port `{}` twice", m.name, p.name)));
                 }
             }
-            check_body(
-                project,
-                fi,
-                &m.blocks,
-                &json_path!["macros", mi, "blocks"],
-                errors,
-            );
+            check_body(project, fi, &m.blocks, &json_path!["macros", mi, "blocks"], errors);
         }
     }
 }
 
-fn check_body(
-    project: &Project,
-    fi: usize,
-    body: &[Block],
-    body_at: &[Seg],
-    errors: &mut Vec<Diagnostic>,
-) {
-    let mut ids: HashMap<&str, usize> = HashMap::new();
+fn check_body(project: &Project, fi: usize, body: &[Block], body_at: &[Seg], errors: &mut Vec<Diagnostic>) {
+    let mut ids: HashMap<&str, usize> = HashMap::default();
     for (bi, b) in body.iter().enumerate() {
         let at = |more: &[Seg]| {
             let mut p = body_at.to_vec();
@@ -284,13 +236,7 @@ fn check_body(
         };
         if !valid_ident(&b.id) {
             errors.push(
-                project
-                    .diag(
-                        fi,
-                        &at(&json_path!["id"]),
-                        format!("invalid block id `{}`", b.id),
-                    )
-                    .help(IDENT_HELP),
+                project.diag(fi, &at(&json_path!["id"]), format!("invalid block id `{}`", b.id)).help(IDENT_HELP),
             );
         } else if let Some(first) = ids.insert(&b.id, bi) {
             errors.push(
@@ -298,10 +244,7 @@ fn check_body(
                     .diag(
                         fi,
                         &at(&json_path!["id"]),
-                        format!(
-                            "duplicate block id `{}` (first used by block #{first})",
-                            b.id
-                        ),
+                        format!("duplicate block id `{}` (first used by block #{first})", b.id),
                     )
                     .block(&b.id),
             );
@@ -333,10 +276,7 @@ fn check_body(
                             .diag(
                                 fi,
                                 &at(&json_path!["inputs"]),
-                                format!(
-                                    "required input `{}` of macro `{}` is not connected",
-                                    p.name, m.name
-                                ),
+                                format!("required input `{}` of macro `{}` is not connected", p.name, m.name),
                             )
                             .block(&b.id)
                             .pin(&p.name)
@@ -347,29 +287,18 @@ fn check_body(
             if b.params != Params::default() || b.data_type.is_some() {
                 errors.push(
                     project
-                        .diag(
-                            fi,
-                            &at(&json_path!["params"]),
-                            "a macro instance takes no params or data_type",
-                        )
+                        .diag(fi, &at(&json_path!["params"]), "a macro instance takes no params or data_type")
                         .block(&b.id)
                         .help("pass values through the macro's inputs"),
                 );
             }
         } else {
-            let mut d = project
-                .diag(
-                    fi,
-                    &at(&json_path!["type"]),
-                    format!("unknown block type `{}`", b.ty),
-                )
-                .block(&b.id);
+            let mut d =
+                project.diag(fi, &at(&json_path!["type"]), format!("unknown block type `{}`", b.ty)).block(&b.id);
             let mut names: Vec<&str> = library::LIBRARY.iter().map(|d| d.name).collect();
             names.extend(project.macros.keys().map(String::as_str));
             if let Some(s) = closest(&b.ty, &names) {
-                d = d.help(format!(
-                    "did you mean `{s}`? (`fbd blocks` lists the library)"
-                ));
+                d = d.help(format!("did you mean `{s}`? (`fbd blocks` lists the library)"));
             } else {
                 d = d.help("`fbd blocks` lists the library; macros must be defined or included");
             }
@@ -378,14 +307,7 @@ fn check_body(
     }
 }
 
-fn check_prim_pins(
-    project: &Project,
-    fi: usize,
-    b: &Block,
-    def: &BlockDef,
-    at: &[Seg],
-    errors: &mut Vec<Diagnostic>,
-) {
+fn check_prim_pins(project: &Project, fi: usize, b: &Block, def: &BlockDef, at: &[Seg], errors: &mut Vec<Diagnostic>) {
     let here = |more: &[Seg]| {
         let mut p = at.to_vec();
         p.extend_from_slice(more);
@@ -397,9 +319,7 @@ fn check_prim_pins(
             continue;
         }
         if let Some(v) = def.var_inputs
-            && let Some(num) = pin
-                .strip_prefix(v.prefix)
-                .and_then(|n| n.parse::<usize>().ok())
+            && let Some(num) = pin.strip_prefix(v.prefix).and_then(|n| n.parse::<usize>().ok())
             && num >= v.first
             && pin == &format!("{}{num}", v.prefix)
         {
@@ -408,11 +328,7 @@ fn check_prim_pins(
         }
         errors.push(
             project
-                .diag(
-                    fi,
-                    &here(&json_path!["inputs", pin]),
-                    format!("{} has no input `{pin}`", def.name),
-                )
+                .diag(fi, &here(&json_path!["inputs", pin]), format!("{} has no input `{pin}`", def.name))
                 .block(&b.id)
                 .pin(pin)
                 .help(format!("its inputs are: {}", input_names(def))),
@@ -427,12 +343,7 @@ fn check_prim_pins(
                         .diag(
                             fi,
                             &here(&json_path!["inputs"]),
-                            format!(
-                                "input `{}{}` is missing before `{}{num}`",
-                                v.prefix,
-                                v.first + k,
-                                v.prefix
-                            ),
+                            format!("input `{}{}` is missing before `{}{num}`", v.prefix, v.first + k, v.prefix),
                         )
                         .block(&b.id)
                         .pin(format!("{}{}", v.prefix, v.first + k))
@@ -467,10 +378,7 @@ fn check_prim_pins(
                     .diag(
                         fi,
                         &here(&json_path!["inputs"]),
-                        format!(
-                            "required input `{}` of {} is not connected",
-                            p.name, def.name
-                        ),
+                        format!("required input `{}` of {} is not connected", p.name, def.name),
                     )
                     .block(&b.id)
                     .pin(p.name)
@@ -478,20 +386,13 @@ fn check_prim_pins(
             );
         }
     }
-    let given: [(&str, bool); 3] = [
-        ("init", b.params.init.is_some()),
-        ("seed", b.params.seed.is_some()),
-        ("n", b.params.n.is_some()),
-    ];
+    let given: [(&str, bool); 3] =
+        [("init", b.params.init.is_some()), ("seed", b.params.seed.is_some()), ("n", b.params.n.is_some())];
     for (name, set) in given {
         if set && !def.params.contains(&name) {
             errors.push(
                 project
-                    .diag(
-                        fi,
-                        &here(&json_path!["params", name]),
-                        format!("{} takes no parameter `{name}`", def.name),
-                    )
+                    .diag(fi, &here(&json_path!["params", name]), format!("{} takes no parameter `{name}`", def.name))
                     .block(&b.id),
             );
         }
@@ -501,11 +402,7 @@ fn check_prim_pins(
             Some(n) if (1..=1024).contains(&n) => {}
             Some(n) => errors.push(
                 project
-                    .diag(
-                        fi,
-                        &here(&json_path!["params", "n"]),
-                        format!("{} needs 1 <= n <= 1024, got {n}", def.name),
-                    )
+                    .diag(fi, &here(&json_path!["params", "n"]), format!("{} needs 1 <= n <= 1024, got {n}", def.name))
                     .block(&b.id),
             ),
             None => errors.push(
@@ -537,11 +434,7 @@ fn input_names(def: &BlockDef) -> String {
     if let Some(va) = def.var_inputs {
         v.push(format!("{0}{1}..{0}N", va.prefix, va.first));
     }
-    if v.is_empty() {
-        "none".into()
-    } else {
-        v.join(", ")
-    }
+    if v.is_empty() { "none".into() } else { v.join(", ") }
 }
 
 fn output_names(def: &BlockDef, n: usize) -> Vec<String> {
@@ -553,11 +446,7 @@ fn output_names(def: &BlockDef, n: usize) -> Vec<String> {
 }
 
 fn list_or_none(v: &[&str]) -> String {
-    if v.is_empty() {
-        "none".into()
-    } else {
-        v.join(", ")
-    }
+    if v.is_empty() { "none".into() } else { v.join(", ") }
 }
 
 /// The candidate nearest to `s` by edit distance, if it is close enough to be a typo.
@@ -569,9 +458,7 @@ pub(crate) fn closest<'a>(s: &str, candidates: &[&'a str]) -> Option<&'a str> {
         for i in 1..=a.len() {
             let mut cur = vec![i; b.len() + 1];
             for j in 1..=b.len() {
-                cur[j] = (prev[j] + 1)
-                    .min(cur[j - 1] + 1)
-                    .min(prev[j - 1] + usize::from(a[i - 1] != b[j - 1]));
+                cur[j] = (prev[j] + 1).min(cur[j - 1] + 1).min(prev[j - 1] + usize::from(a[i - 1] != b[j - 1]));
             }
             prev = cur;
         }
@@ -580,7 +467,7 @@ pub(crate) fn closest<'a>(s: &str, candidates: &[&'a str]) -> Option<&'a str> {
     candidates
         .iter()
         .map(|c| (d(s, c), *c))
-        .filter(|(dist, c)| *dist <= (c.len() / 3).max(1))
+        .filter(|(dist, c)| *dist <= c.len().div_ceil(3).max(1))
         .min()
         .map(|(_, c)| c)
 }
@@ -619,7 +506,11 @@ fn check_recursion_and_size(project: &Project, max_blocks: u64, errors: &mut Vec
                     cyc.push(b.ty.clone());
                     errors.push(
                         project
-                            .diag(fi, &json_path!["macros", mi, "blocks", bi, "type"], format!("recursive macro: {}", cyc.join(" -> ")))
+                            .diag(
+                                fi,
+                                &json_path!["macros", mi, "blocks", bi, "type"],
+                                format!("recursive macro: {}", cyc.join(" -> ")),
+                            )
                             .block(format!("{}/{}", m.name, b.id))
                             .help("a macro cannot contain an instance of itself, directly or through other macros"),
                     );
@@ -634,7 +525,7 @@ fn check_recursion_and_size(project: &Project, max_blocks: u64, errors: &mut Vec
         marks.insert(name.to_string(), Mark::Done(total));
         total
     }
-    let mut marks = HashMap::new();
+    let mut marks = HashMap::default();
     let mut names: Vec<&String> = project.macros.keys().collect();
     names.sort();
     for n in names {
@@ -677,11 +568,7 @@ fn check_recursion_and_size(project: &Project, max_blocks: u64, errors: &mut Vec
 }
 
 fn fmt_big(n: u64) -> String {
-    if n == u64::MAX {
-        "more than 18446744073709551614".into()
-    } else {
-        n.to_string()
-    }
+    if n == u64::MAX { "more than 18446744073709551614".into() } else { n.to_string() }
 }
 
 struct Expander<'p> {
@@ -701,7 +588,7 @@ impl<'p> Expander<'p> {
             body_at: json_path!["blocks"].to_vec(),
             mac: None,
             parent: None,
-            entries: HashMap::new(),
+            entries: HashMap::default(),
         });
         let mut si = 0;
         while si < self.scopes.len() {
@@ -719,10 +606,7 @@ impl<'p> Expander<'p> {
                         def,
                         at,
                         inputs: Vec::new(),
-                        outputs: output_names(
-                            def,
-                            if def.var_outputs.is_some() { n_out } else { 0 },
-                        ),
+                        outputs: output_names(def, if def.var_outputs.is_some() { n_out } else { 0 }),
                         data_type: b.data_type.map(|t| t.0),
                         params: b.params.clone(),
                         order: b.order,
@@ -730,14 +614,8 @@ impl<'p> Expander<'p> {
                     });
                     Entry::Prim(self.net.blocks.len() - 1)
                 } else {
-                    let (mf, mi, m) = self
-                        .project
-                        .macro_def(&b.ty)
-                        .expect("checked by check_bodies");
-                    self.net.instances.push(InstanceInfo {
-                        path: path.clone(),
-                        macro_name: m.name.clone(),
-                    });
+                    let (mf, mi, m) = self.project.macro_def(&b.ty).expect("checked by check_bodies");
+                    self.net.instances.push(InstanceInfo { path: path.clone(), macro_name: m.name.clone() });
                     self.scopes.push(Scope {
                         prefix: format!("{path}/"),
                         file: mf,
@@ -745,7 +623,7 @@ impl<'p> Expander<'p> {
                         body_at: json_path!["macros", mi, "blocks"].to_vec(),
                         mac: Some((m, mi)),
                         parent: Some((si, bi)),
-                        entries: HashMap::new(),
+                        entries: HashMap::default(),
                     });
                     Entry::Inst(self.scopes.len() - 1)
                 };
@@ -763,8 +641,7 @@ impl<'p> Expander<'p> {
                 (s.file, s.body, s.body_at.clone())
             };
             for (bi, b) in body.iter().enumerate() {
-                let Some(Entry::Prim(ni)) = self.scopes[si].entries.get(b.id.as_str()).copied()
-                else {
+                let Some(Entry::Prim(ni)) = self.scopes[si].entries.get(b.id.as_str()).copied() else {
                     continue;
                 };
                 let def = self.net.blocks[ni].def;
@@ -773,23 +650,12 @@ impl<'p> Expander<'p> {
                 for p in def.inputs {
                     match b.inputs.get(p.name) {
                         Some(w) => {
-                            let at = block_at.join(json_path!["inputs", p.name]);
-                            let src = self.resolve(si, w, &at);
-                            pins.push(NetPin {
-                                name: p.name.to_string(),
-                                ty: p.ty,
-                                src,
-                                at,
-                            });
+                            let src = self.resolve(si, w, Loc::Pin { block: &block_at, pin: p.name });
+                            pins.push(NetPin { name: p.name.to_string(), ty: p.ty, src });
                         }
                         None => {
                             let v = p.default.unwrap_or(Value::Bool(false));
-                            pins.push(NetPin {
-                                name: p.name.to_string(),
-                                ty: p.ty,
-                                src: Src::Const(v),
-                                at: block_at.clone(),
-                            });
+                            pins.push(NetPin { name: p.name.to_string(), ty: p.ty, src: Src::Const(v) });
                         }
                     }
                 }
@@ -797,14 +663,8 @@ impl<'p> Expander<'p> {
                     for k in 0.. {
                         let name = format!("{}{}", va.prefix, va.first + k);
                         let Some(w) = b.inputs.get(&name) else { break };
-                        let at = block_at.join(json_path!["inputs", &name]);
-                        let src = self.resolve(si, w, &at);
-                        pins.push(NetPin {
-                            name,
-                            ty: va.ty,
-                            src,
-                            at,
-                        });
+                        let src = self.resolve(si, w, Loc::Pin { block: &block_at, pin: &name });
+                        pins.push(NetPin { name, ty: va.ty, src });
                     }
                 }
                 self.net.blocks[ni].inputs = pins;
@@ -817,52 +677,44 @@ impl<'p> Expander<'p> {
             let inst_path = self.scopes[si].prefix.trim_end_matches('/').to_string();
             for (k, p) in m.inputs.iter().enumerate() {
                 let at = At::new(file, json_path!["macros", mi, "inputs", k]);
-                let src = self.resolve(si, &Wire::Ref(p.name.clone()), &at);
-                self.net.macro_pins.push(Alias {
-                    path: format!("{inst_path}.{}", p.name),
-                    src,
-                });
+                let src = self.resolve(si, &Wire::Ref(p.name.clone()), Loc::At(&at));
+                self.net.macro_pins.push(Alias { path: format!("{inst_path}.{}", p.name), src });
             }
             for (k, p) in m.outputs.iter().enumerate() {
                 let at = At::new(file, json_path!["macros", mi, "outputs", k, "from"]);
-                let src = self.resolve(si, &p.from, &at);
+                let src = self.resolve(si, &p.from, Loc::At(&at));
                 self.net.asserts.push(TypeAssert {
                     src: src.clone(),
                     ty: p.ty.0,
                     at: at.clone(),
                     what: format!("output `{}` of macro `{}`", p.name, m.name),
                 });
-                self.net.macro_pins.push(Alias {
-                    path: format!("{inst_path}.{}", p.name),
-                    src,
-                });
+                self.net.macro_pins.push(Alias { path: format!("{inst_path}.{}", p.name), src });
             }
         }
         // Program outputs.
         let root = &self.project.files[0].doc;
         for (k, p) in root.outputs.iter().enumerate() {
             let at = At::new(0, json_path!["outputs", k, "from"]);
-            let src = self.resolve(0, &p.from, &at);
+            let src = self.resolve(0, &p.from, Loc::At(&at));
             self.net.asserts.push(TypeAssert {
                 src: src.clone(),
                 ty: p.ty.0,
                 at,
                 what: format!("program output `{}`", p.name),
             });
-            self.net.outputs.push(Alias {
-                path: p.name.clone(),
-                src,
-            });
+            self.net.outputs.push(Alias { path: p.name.clone(), src });
         }
     }
 
-    fn err(&mut self, at: &At, msg: String) -> Diagnostic {
+    fn err(&mut self, at: Loc, msg: String) -> Diagnostic {
+        let at = at.at();
         self.project.diag(at.file, &at.path, msg)
     }
 
     /// Resolves a wire written in scope `si` at `at`. On error, records it and returns a
     /// constant so that resolution goes on and every error is reported once.
-    fn resolve(&mut self, si: usize, w: &Wire, at: &At) -> Src {
+    fn resolve(&mut self, si: usize, w: &Wire, at: Loc) -> Src {
         let mut hops = 0;
         match self.resolve_inner(si, w, at, &mut hops) {
             Ok(s) => s,
@@ -893,13 +745,7 @@ impl<'p> Expander<'p> {
         }
     }
 
-    fn resolve_inner(
-        &mut self,
-        si: usize,
-        w: &Wire,
-        at: &At,
-        hops: &mut usize,
-    ) -> Result<Src, Diagnostic> {
+    fn resolve_inner(&mut self, si: usize, w: &Wire, at: Loc, hops: &mut usize) -> Result<Src, Diagnostic> {
         *hops += 1;
         if *hops > 10_000 {
             return Err(self
@@ -909,12 +755,12 @@ impl<'p> Expander<'p> {
         let decorate = |this: &Self, d: Diagnostic| {
             let mut d = d;
             if d.block.is_none()
-                && let Some(b) = this.scope_block_label(si, at)
+                && let Some(b) = this.scope_block_label(si, &at.at())
             {
                 d = d.block(b);
             }
             if d.pin.is_none()
-                && let Some(p) = Self::pin_label(at)
+                && let Some(p) = Self::pin_label(&at.at())
             {
                 d = d.pin(p);
             }
@@ -928,24 +774,20 @@ impl<'p> Expander<'p> {
                     return Err(decorate(
                         self,
                         self.project.diag(
-                            at.file,
-                            &at.path,
+                            at.at().file,
+                            &at.at().path,
                             "a feedback wire needs a signal, not a constant",
                         ),
                     ));
                 }
-                Ok(Src::Feedback {
-                    src: Box::new(inner),
-                    init: *init,
-                })
+                Ok(Src::Feedback { src: Box::new(inner), init: *init })
             }
             Wire::Ref(r) => {
                 if let Some((blk, pin)) = r.split_once('.') {
                     let entry = self.scopes[si].entries.get(blk).copied();
                     match entry {
                         None => {
-                            let ids: Vec<&str> =
-                                self.scopes[si].body.iter().map(|b| b.id.as_str()).collect();
+                            let ids: Vec<&str> = self.scopes[si].body.iter().map(|b| b.id.as_str()).collect();
                             let mut d = self.err(at, format!("unknown block `{blk}` in `{r}`"));
                             if let Some(c) = closest(blk, &ids) {
                                 d = d.help(format!("did you mean `{c}.{pin}`?"));
@@ -962,10 +804,7 @@ impl<'p> Expander<'p> {
                                     let outs = nb.outputs.join(", ");
                                     let ty = nb.def.name;
                                     let d = self
-                                        .err(
-                                            at,
-                                            format!("block `{blk}` ({ty}) has no output `{pin}`"),
-                                        )
+                                        .err(at, format!("block `{blk}` ({ty}) has no output `{pin}`"))
                                         .help(format!("its outputs are: {outs}"));
                                     Err(decorate(self, d))
                                 }
@@ -975,23 +814,14 @@ impl<'p> Expander<'p> {
                             let (m, mi) = self.scopes[cs].mac.expect("instance scope");
                             match m.outputs.iter().position(|o| o.name == pin) {
                                 Some(k) => {
-                                    let port_at = At::new(
-                                        self.scopes[cs].file,
-                                        json_path!["macros", mi, "outputs", k, "from"],
-                                    );
-                                    self.resolve_inner(cs, &m.outputs[k].from, &port_at, hops)
+                                    let port_at =
+                                        At::new(self.scopes[cs].file, json_path!["macros", mi, "outputs", k, "from"]);
+                                    self.resolve_inner(cs, &m.outputs[k].from, Loc::At(&port_at), hops)
                                 }
                                 None => {
-                                    let outs: Vec<&str> =
-                                        m.outputs.iter().map(|o| o.name.as_str()).collect();
+                                    let outs: Vec<&str> = m.outputs.iter().map(|o| o.name.as_str()).collect();
                                     let d = self
-                                        .err(
-                                            at,
-                                            format!(
-                                                "macro instance `{blk}` ({}) has no output `{pin}`",
-                                                m.name
-                                            ),
-                                        )
+                                        .err(at, format!("macro instance `{blk}` ({}) has no output `{pin}`", m.name))
                                         .help(format!("its outputs are: {}", list_or_none(&outs)));
                                     Err(decorate(self, d))
                                 }
@@ -1006,10 +836,8 @@ impl<'p> Expander<'p> {
                             match root.inputs.iter().position(|p| p.name == name) {
                                 Some(i) => Ok(Src::Input(i)),
                                 None => {
-                                    let names: Vec<&str> =
-                                        root.inputs.iter().map(|p| p.name.as_str()).collect();
-                                    let mut d =
-                                        self.err(at, format!("unknown program input `{name}`"));
+                                    let names: Vec<&str> = root.inputs.iter().map(|p| p.name.as_str()).collect();
+                                    let mut d = self.err(at, format!("unknown program input `{name}`"));
                                     d = match closest(name, &names) {
                                         Some(c) => d.help(format!("did you mean `{c}`?")),
                                         None => d.help("block outputs are written `block.pin`; program inputs are declared in `inputs`"),
@@ -1020,34 +848,25 @@ impl<'p> Expander<'p> {
                         }
                         Some((m, mi)) => {
                             let Some(k) = m.inputs.iter().position(|p| p.name == name) else {
-                                let names: Vec<&str> =
-                                    m.inputs.iter().map(|p| p.name.as_str()).collect();
-                                let d = self
-                                    .err(at, format!("macro `{}` has no input `{name}`", m.name))
-                                    .help(format!(
+                                let names: Vec<&str> = m.inputs.iter().map(|p| p.name.as_str()).collect();
+                                let d =
+                                    self.err(at, format!("macro `{}` has no input `{name}`", m.name)).help(format!(
                                         "its inputs are: {}; block outputs are written `block.pin`",
                                         list_or_none(&names)
                                     ));
                                 return Err(decorate(self, d));
                             };
                             let port = &m.inputs[k];
-                            let port_at = At::new(
-                                self.scopes[si].file,
-                                json_path!["macros", mi, "inputs", k],
-                            );
-                            let (ps, pbi) =
-                                self.scopes[si].parent.expect("macro scope has a parent");
+                            let port_at = At::new(self.scopes[si].file, json_path!["macros", mi, "inputs", k]);
+                            let (ps, pbi) = self.scopes[si].parent.expect("macro scope has a parent");
                             let inst = &self.scopes[ps].body[pbi];
                             let src = match inst.inputs.get(name) {
                                 Some(w) => {
-                                    let wat = At::new(
-                                        self.scopes[ps].file,
-                                        self.scopes[ps].body_at.clone(),
-                                    )
-                                    .join([Seg::Index(pbi)])
-                                    .join(json_path!["inputs", name]);
+                                    let wat = At::new(self.scopes[ps].file, self.scopes[ps].body_at.clone())
+                                        .join([Seg::Index(pbi)])
+                                        .join(json_path!["inputs", name]);
                                     let w = w.clone();
-                                    let src = self.resolve_inner(ps, &w, &wat, hops)?;
+                                    let src = self.resolve_inner(ps, &w, Loc::At(&wat), hops)?;
                                     self.net.asserts.push(TypeAssert {
                                         src: src.clone(),
                                         ty: port.ty.0,
@@ -1061,14 +880,15 @@ impl<'p> Expander<'p> {
                                 }
                                 None => {
                                     match port.default {
-                                        Some(c) => {
-                                            match c.0.coerce(port.ty.0) {
-                                                Some(v) => Src::Const(v),
-                                                None => {
-                                                    return Err(self.err(&port_at, format!("default {} of port `{name}` is not a {}", c.0, port.ty.0)));
-                                                }
+                                        Some(c) => match c.0.coerce(port.ty.0) {
+                                            Some(v) => Src::Const(v),
+                                            None => {
+                                                return Err(self.err(
+                                                    Loc::At(&port_at),
+                                                    format!("default {} of port `{name}` is not a {}", c.0, port.ty.0),
+                                                ));
                                             }
-                                        }
+                                        },
                                         // Reported once by check_bodies at the instance.
                                         None => Src::Const(port.ty.0.zero()),
                                     }

@@ -150,36 +150,16 @@ const R: PinTy = PinTy::Fixed(Type::Real);
 const T: PinTy = PinTy::T;
 
 const fn p(name: &'static str, ty: PinTy) -> PinDef {
-    PinDef {
-        name,
-        ty,
-        default: None,
-        delayed: false,
-    }
+    PinDef { name, ty, default: None, delayed: false }
 }
 const fn pd(name: &'static str, ty: PinTy, default: Value) -> PinDef {
-    PinDef {
-        name,
-        ty,
-        default: Some(default),
-        delayed: false,
-    }
+    PinDef { name, ty, default: Some(default), delayed: false }
 }
 const fn delayed(name: &'static str, ty: PinTy) -> PinDef {
-    PinDef {
-        name,
-        ty,
-        default: None,
-        delayed: true,
-    }
+    PinDef { name, ty, default: None, delayed: true }
 }
 const fn var(prefix: &'static str, first: usize, min: usize, ty: PinTy) -> Option<Variadic> {
-    Some(Variadic {
-        prefix,
-        first,
-        min,
-        ty,
-    })
+    Some(Variadic { prefix, first, min, ty })
 }
 
 macro_rules! def {
@@ -379,10 +359,7 @@ pub fn markdown() -> String {
         let mut ins: Vec<String> = d.inputs.iter().map(pin).collect();
         if let Some(v) = d.var_inputs {
             let ty = if v.ty == PinTy::T { "T" } else { "BOOL" };
-            ins.push(format!(
-                "`{0}{1}` .. `{0}N`: {2} (at least {3})",
-                v.prefix, v.first, ty, v.min
-            ));
+            ins.push(format!("`{0}{1}` .. `{0}N`: {2} (at least {3})", v.prefix, v.first, ty, v.min));
         }
         let mut outs: Vec<String> = d.outputs.iter().map(pin).collect();
         if let Some(v) = d.var_outputs {
@@ -393,26 +370,11 @@ pub fn markdown() -> String {
             Generic::Num => "; T: Num".into(),
             Generic::Any => "; T: Any".into(),
         };
-        let _ = writeln!(
-            s,
-            "- inputs: {}",
-            if ins.is_empty() {
-                "none".into()
-            } else {
-                ins.join(", ")
-            }
-        );
+        let _ = writeln!(s, "- inputs: {}", if ins.is_empty() { "none".into() } else { ins.join(", ") });
         let _ = writeln!(s, "- outputs: {}{generic}", outs.join(", "));
         if !d.params.is_empty() {
-            let _ = writeln!(
-                s,
-                "- params: {}",
-                d.params
-                    .iter()
-                    .map(|p| format!("`{p}`"))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            );
+            let _ =
+                writeln!(s, "- params: {}", d.params.iter().map(|p| format!("`{p}`")).collect::<Vec<_>>().join(", "));
         }
         let _ = writeln!(s, "- semantics: {}\n", d.semantics);
         let _ = writeln!(s, "```json\n{}\n```\n", d.example);

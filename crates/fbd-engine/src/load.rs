@@ -45,9 +45,10 @@ impl MemProvider {
 
 impl SourceProvider for MemProvider {
     fn read(&self, path: &Path) -> std::io::Result<String> {
-        self.files.get(&normalize(path)).cloned().ok_or_else(|| {
-            std::io::Error::new(std::io::ErrorKind::NotFound, "no such embedded file")
-        })
+        self.files
+            .get(&normalize(path))
+            .cloned()
+            .ok_or_else(|| std::io::Error::new(std::io::ErrorKind::NotFound, "no such embedded file"))
     }
 }
 
@@ -101,9 +102,7 @@ impl Project {
 
     /// The definition of macro `name`.
     pub fn macro_def(&self, name: &str) -> Option<(usize, usize, &MacroDef)> {
-        self.macros
-            .get(name)
-            .map(|&(f, m)| (f, m, &self.files[f].doc.macros[m]))
+        self.macros.get(name).map(|&(f, m)| (f, m, &self.files[f].doc.macros[m]))
     }
 
     /// The root document.
@@ -115,11 +114,7 @@ impl Project {
 /// Parses one document, turning serde errors into a located diagnostic.
 pub fn parse_document(path: &Path, text: &str) -> Result<Document, Diagnostic> {
     let doc: Document = serde_json::from_str(text).map_err(|e| {
-        let pos = if e.line() > 0 {
-            Some((e.line(), e.column().max(1)))
-        } else {
-            None
-        };
+        let pos = if e.line() > 0 { Some((e.line(), e.column().max(1))) } else { None };
         // serde_json appends " at line L column C"; we print the place in front instead.
         let msg = e.to_string();
         let msg = match msg.rfind(" at line ") {
@@ -127,9 +122,9 @@ pub fn parse_document(path: &Path, text: &str) -> Result<Document, Diagnostic> {
             None => msg,
         };
         let help = match e.classify() {
-            serde_json::error::Category::Syntax | serde_json::error::Category::Eof => Some(
-                "the file is not valid JSON; check commas, quotes and brackets near this place",
-            ),
+            serde_json::error::Category::Syntax | serde_json::error::Category::Eof => {
+                Some("the file is not valid JSON; check commas, quotes and brackets near this place")
+            }
             _ => None,
         };
         let mut d = Diagnostic::new(path, msg).at(pos);
@@ -141,10 +136,7 @@ pub fn parse_document(path: &Path, text: &str) -> Result<Document, Diagnostic> {
     if doc.fbd != FORMAT_VERSION {
         return Err(Diagnostic::new(
             path,
-            format!(
-                "unsupported format version {} (this engine reads version {FORMAT_VERSION})",
-                doc.fbd
-            ),
+            format!("unsupported format version {} (this engine reads version {FORMAT_VERSION})", doc.fbd),
         )
         .at(locate(text, &json_path!["fbd"])));
     }
@@ -164,28 +156,17 @@ pub fn load(provider: &dyn SourceProvider, path: &Path) -> Result<Project, Diagn
 }
 
 /// Loads a diagram from text; includes are read through `provider`, relative to `path`.
-pub fn load_text(
-    provider: &dyn SourceProvider,
-    path: &Path,
-    text: String,
-) -> Result<Project, Diagnostics> {
+pub fn load_text(provider: &dyn SourceProvider, path: &Path, text: String) -> Result<Project, Diagnostics> {
     let path = normalize(path);
     let doc = parse_document(&path, &text)?;
-    let mut project = Project {
-        files: vec![SourceFile { path, text, doc }],
-        macros: HashMap::new(),
-    };
+    let mut project = Project { files: vec![SourceFile { path, text, doc }], macros: HashMap::new() };
     let mut errors = Vec::new();
     let mut stack = vec![0usize];
     include_all(provider, &mut project, 0, &mut stack, &mut errors);
     if errors.is_empty() {
         collect_macros(&mut project, &mut errors);
     }
-    if errors.is_empty() {
-        Ok(project)
-    } else {
-        Err(Diagnostics(errors))
-    }
+    if errors.is_empty() { Ok(project) } else { Err(Diagnostics(errors)) }
 }
 
 /// Depth-first include resolution. `stack` holds the chain of files being included, to name
@@ -198,11 +179,7 @@ fn include_all(
     errors: &mut Vec<Diagnostic>,
 ) {
     let includes = project.files[file].doc.include.clone();
-    let dir = project.files[file]
-        .path
-        .parent()
-        .map(Path::to_path_buf)
-        .unwrap_or_default();
+    let dir = project.files[file].path.parent().map(Path::to_path_buf).unwrap_or_default();
     for (i, inc) in includes.iter().enumerate() {
         let target = normalize(&dir.join(inc));
         let at = json_path!["include", i];
@@ -227,11 +204,7 @@ fn include_all(
             Err(e) => {
                 errors.push(
                     project
-                        .diag(
-                            file,
-                            &at,
-                            format!("cannot read included file `{}`: {e}", target.display()),
-                        )
+                        .diag(file, &at, format!("cannot read included file `{}`: {e}", target.display()))
                         .help("include paths are relative to the including file's directory"),
                 );
                 continue;
@@ -239,11 +212,7 @@ fn include_all(
         };
         match parse_document(&target, &text) {
             Ok(doc) => {
-                project.files.push(SourceFile {
-                    path: target,
-                    text,
-                    doc,
-                });
+                project.files.push(SourceFile { path: target, text, doc });
                 let idx = project.files.len() - 1;
                 stack.push(idx);
                 include_all(provider, project, idx, stack, errors);
@@ -261,28 +230,16 @@ fn collect_macros(project: &mut Project, errors: &mut Vec<Diagnostic>) {
             if library::lookup(&m.name).is_some() {
                 errors.push(
                     project
-                        .diag(
-                            fi,
-                            &at,
-                            format!("macro `{}` has the name of a library block", m.name),
-                        )
+                        .diag(fi, &at, format!("macro `{}` has the name of a library block", m.name))
                         .help("rename the macro; library block names are reserved"),
                 );
             } else if !valid_ident(&m.name) {
-                errors.push(
-                    project
-                        .diag(fi, &at, format!("invalid macro name `{}`", m.name))
-                        .help(IDENT_HELP),
-                );
+                errors.push(project.diag(fi, &at, format!("invalid macro name `{}`", m.name)).help(IDENT_HELP));
             } else if let Some(&(of, _)) = project.macros.get(&m.name) {
                 errors.push(project.diag(
                     fi,
                     &at,
-                    format!(
-                        "macro `{}` is defined twice (also in {})",
-                        m.name,
-                        project.files[of].path.display()
-                    ),
+                    format!("macro `{}` is defined twice (also in {})", m.name, project.files[of].path.display()),
                 ));
             } else {
                 project.macros.insert(m.name.clone(), (fi, mi));
@@ -296,7 +253,5 @@ pub const IDENT_HELP: &str = "names use letters, digits, `_` and `-`, and must n
 
 /// Whether `s` is a valid block id, pin, port or macro name: no `/` or `.`, which build paths.
 pub fn valid_ident(s: &str) -> bool {
-    !s.is_empty()
-        && s.chars()
-            .all(|c| c.is_alphanumeric() || c == '_' || c == '-')
+    !s.is_empty() && s.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '-')
 }

@@ -136,12 +136,7 @@ impl LineIndex {
     /// Indexes `text`.
     pub fn new(text: &str) -> LineIndex {
         let mut starts = vec![0];
-        starts.extend(
-            text.bytes()
-                .enumerate()
-                .filter(|(_, b)| *b == b'\n')
-                .map(|(i, _)| i + 1),
-        );
+        starts.extend(text.bytes().enumerate().filter(|(_, b)| *b == b'\n').map(|(i, _)| i + 1));
         LineIndex { starts }
     }
 
@@ -154,13 +149,10 @@ impl LineIndex {
 
 /// Positions of the elements of every array named `blocks` (at any depth), keyed by path,
 /// found in one pass: what the compiler needs to give each expanded block its line.
-pub fn block_positions(text: &str) -> std::collections::HashMap<Vec<Seg>, (usize, usize)> {
-    let mut out = std::collections::HashMap::new();
+pub fn block_positions(text: &str) -> rustc_hash::FxHashMap<Vec<Seg>, (usize, usize)> {
+    let mut out = rustc_hash::FxHashMap::default();
     let idx = LineIndex::new(text);
-    let mut w = Walker {
-        b: text.as_bytes(),
-        i: 0,
-    };
+    let mut w = Walker { b: text.as_bytes(), i: 0 };
     let mut path = Vec::new();
     w.ws();
     walk(&mut w, &mut path, &idx, &mut out);
@@ -171,7 +163,7 @@ fn walk(
     w: &mut Walker,
     path: &mut Vec<Seg>,
     idx: &LineIndex,
-    out: &mut std::collections::HashMap<Vec<Seg>, (usize, usize)>,
+    out: &mut rustc_hash::FxHashMap<Vec<Seg>, (usize, usize)>,
 ) -> Option<()> {
     w.ws();
     match w.peek()? {
@@ -191,8 +183,7 @@ fn walk(
                 w.i += 1;
                 w.ws();
                 // Only descend where block arrays can be: the top level and macro objects.
-                let descend =
-                    path.is_empty() || (path.len() == 2 && path[0] == Seg::Key("macros".into()));
+                let descend = path.is_empty() || (path.len() == 2 && path[0] == Seg::Key("macros".into()));
                 if descend && (key == "blocks" || key == "macros") && w.peek()? == b'[' {
                     let is_blocks = key == "blocks";
                     path.push(Seg::Key(key));
@@ -303,10 +294,7 @@ impl Walker<'_> {
                 }
             }
             _ => {
-                while !matches!(
-                    self.peek(),
-                    None | Some(b',' | b'}' | b']' | b' ' | b'\n' | b'\r' | b'\t')
-                ) {
+                while !matches!(self.peek(), None | Some(b',' | b'}' | b']' | b' ' | b'\n' | b'\r' | b'\t')) {
                     self.i += 1;
                 }
             }
@@ -323,21 +311,12 @@ mod tests {
     fn finds_nested_values() {
         let t = "{\n  \"a\": 1,\n  \"blocks\": [\n    {\"id\": \"x\"},\n    {\"id\": \"y\", \"inputs\": {\"in\": \"x.q\"}}\n  ]\n}";
         assert_eq!(locate(t, &json_path!["blocks", 1usize]), Some((5, 5)));
-        assert_eq!(
-            locate(t, &json_path!["blocks", 1usize, "inputs", "in"]),
-            Some((5, 34))
-        );
+        assert_eq!(locate(t, &json_path!["blocks", 1usize, "inputs", "in"]), Some((5, 34)));
         // A missing member falls back to the deepest existing prefix.
-        assert_eq!(
-            locate(t, &json_path!["blocks", 1usize, "nope"]),
-            Some((5, 5))
-        );
+        assert_eq!(locate(t, &json_path!["blocks", 1usize, "nope"]), Some((5, 5)));
         assert_eq!(locate(t, &json_path!["blocks", 7usize]), Some((3, 13)));
         let all = block_positions(t);
-        assert_eq!(
-            all.get(json_path!["blocks", 1usize].as_slice()),
-            Some(&(5, 5))
-        );
+        assert_eq!(all.get(json_path!["blocks", 1usize].as_slice()), Some(&(5, 5)));
         assert_eq!(all.len(), 2);
     }
 }

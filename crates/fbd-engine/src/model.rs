@@ -205,9 +205,9 @@ impl Serialize for TypeName {
 impl<'de> Deserialize<'de> for TypeName {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let s = String::deserialize(d)?;
-        Type::parse(&s).map(TypeName).ok_or_else(|| {
-            de::Error::custom(format!("unknown type `{s}`, expected BOOL, INT or REAL"))
-        })
+        Type::parse(&s)
+            .map(TypeName)
+            .ok_or_else(|| de::Error::custom(format!("unknown type `{s}`, expected BOOL, INT or REAL")))
     }
 }
 
@@ -239,9 +239,7 @@ impl<'de> Deserialize<'de> for Const {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         match Wire::deserialize(d)? {
             Wire::Const(v) => Ok(Const(v)),
-            _ => Err(de::Error::custom(
-                "expected a constant (true, false or a number)",
-            )),
+            _ => Err(de::Error::custom("expected a constant (true, false or a number)")),
         }
     }
 }
@@ -316,9 +314,7 @@ impl<'de> Deserialize<'de> for Wire {
             }
             fn visit_str<E: de::Error>(self, v: &str) -> Result<Wire, E> {
                 if v.is_empty() {
-                    return Err(E::custom(
-                        "empty reference; expected \"block.pin\" or an input name",
-                    ));
+                    return Err(E::custom("empty reference; expected \"block.pin\" or an input name"));
                 }
                 Ok(Wire::Ref(v.to_string()))
             }
@@ -343,13 +339,10 @@ impl<'de> Deserialize<'de> for Wire {
                 }
                 let from = from.ok_or_else(|| de::Error::custom("a wire object needs `from`"))?;
                 match feedback {
-                    Some(true) => Ok(Wire::Feedback {
-                        from,
-                        init: init.map(|c| c.0),
-                    }),
-                    _ if init.is_some() => Err(de::Error::custom(
-                        "`init` is only meaningful on a feedback wire; add \"feedback\": true",
-                    )),
+                    Some(true) => Ok(Wire::Feedback { from, init: init.map(|c| c.0) }),
+                    _ if init.is_some() => {
+                        Err(de::Error::custom("`init` is only meaningful on a feedback wire; add \"feedback\": true"))
+                    }
                     _ => Ok(Wire::Ref(from)),
                 }
             }

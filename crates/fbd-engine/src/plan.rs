@@ -1,7 +1,7 @@
 //! The compiled form of a diagram: typed value slots and a flat instruction array in data-flow
 //! order, plus the tables the debugger needs (signal paths, blocks, ports).
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::path::PathBuf;
 
 use crate::exec::Instr;
@@ -41,10 +41,7 @@ impl SignalKind {
     /// Whether a write or force on this path is accepted. Aliases are refused so that a force
     /// never silently changes every other reader of the same driver.
     pub fn writable(self) -> bool {
-        matches!(
-            self,
-            SignalKind::ProgramInput | SignalKind::BlockOutput | SignalKind::Feedback
-        )
+        matches!(self, SignalKind::ProgramInput | SignalKind::BlockOutput | SignalKind::Feedback)
     }
 }
 
@@ -178,6 +175,8 @@ pub struct ScanPlan {
     /// Every primitive block, in the order of the plan's topological sort.
     pub blocks: Vec<BlockInfo>,
     pub(crate) block_index: HashMap<String, usize>,
+    /// Delayed slot → its staging slot (see [`Commit`]).
+    pub(crate) stages: HashMap<Slot, Slot>,
     /// Macro instances.
     pub instances: Vec<InstanceInfo>,
     /// Sizes.
@@ -232,10 +231,7 @@ impl ScanPlan {
         let mut s = String::new();
         for (i, ins) in self.code.iter().enumerate() {
             let b = self.instr_block(i);
-            s.push_str(&format!(
-                "{i:6}  L{:<4} {:<12} {:<32} {:?}\n",
-                b.level, b.type_name, b.path, ins
-            ));
+            s.push_str(&format!("{i:6}  L{:<4} {:<12} {:<32} {:?}\n", b.level, b.type_name, b.path, ins));
         }
         for c in &self.commits {
             s.push_str(&format!("commit  {} {} -> {}\n", c.ty, c.from, c.to));

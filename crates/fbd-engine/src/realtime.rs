@@ -67,27 +67,16 @@ impl RealtimeRunner {
         let period = Duration::from_micros(rt.plan().cycle_us);
         let shared = Arc::new(Shared {
             rt: Mutex::new(rt),
-            ctl: Mutex::new(Control {
-                paused: false,
-                stop: false,
-                period,
-                reset_stats: false,
-            }),
+            ctl: Mutex::new(Control { paused: false, stop: false, period, reset_stats: false }),
             wake: Condvar::new(),
-            stats: Mutex::new(TaskStats {
-                period,
-                ..TaskStats::default()
-            }),
+            stats: Mutex::new(TaskStats { period, ..TaskStats::default() }),
         });
         let s = Arc::clone(&shared);
         let thread = std::thread::Builder::new()
             .name("fbd-scan".into())
             .spawn(move || task(&s, on_change))
             .expect("spawning the scan thread");
-        RealtimeRunner {
-            shared,
-            thread: Some(thread),
-        }
+        RealtimeRunner { shared, thread: Some(thread) }
     }
 
     /// Locks the runtime for the debugger: the scan thread waits meanwhile.
@@ -175,10 +164,7 @@ fn task(s: &Shared, on_change: Option<OnChange>) {
                 }
                 if ctl.reset_stats {
                     ctl.reset_stats = false;
-                    stats = TaskStats {
-                        period: ctl.period,
-                        ..TaskStats::default()
-                    };
+                    stats = TaskStats { period: ctl.period, ..TaskStats::default() };
                     total_exec = Duration::ZERO;
                     total_jitter = Duration::ZERO;
                 }
@@ -191,11 +177,7 @@ fn task(s: &Shared, on_change: Option<OnChange>) {
                 if now >= next {
                     break ctl.period;
                 }
-                ctl = s
-                    .wake
-                    .wait_timeout(ctl, next - now)
-                    .unwrap_or_else(|e| e.into_inner())
-                    .0;
+                ctl = s.wake.wait_timeout(ctl, next - now).unwrap_or_else(|e| e.into_inner()).0;
             }
         };
         let start = Instant::now();
@@ -210,11 +192,7 @@ fn task(s: &Shared, on_change: Option<OnChange>) {
         total_exec += exec;
         total_jitter += jitter;
         stats.exec_last = exec;
-        stats.exec_min = if stats.scans == 1 {
-            exec
-        } else {
-            stats.exec_min.min(exec)
-        };
+        stats.exec_min = if stats.scans == 1 { exec } else { stats.exec_min.min(exec) };
         stats.exec_max = stats.exec_max.max(exec);
         stats.exec_avg = total_exec / stats.scans.min(u32::MAX as u64) as u32;
         stats.jitter_max = stats.jitter_max.max(jitter);

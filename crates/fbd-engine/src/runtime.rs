@@ -52,11 +52,7 @@ impl fmt::Display for RuntimeError {
                     None => write!(f, "; `fbd check --signals FILE` lists every path"),
                 }
             }
-            RuntimeError::TypeMismatch {
-                path,
-                expected,
-                got,
-            } => {
+            RuntimeError::TypeMismatch { path, expected, got } => {
                 write!(f, "`{path}` is {expected}, the value given is {got}")
             }
             RuntimeError::ReadOnly { path, driver } => {
@@ -91,10 +87,7 @@ pub enum Condition {
 impl Condition {
     fn path(&self) -> &str {
         match self {
-            Condition::Rises(p)
-            | Condition::Falls(p)
-            | Condition::Equals(p, _)
-            | Condition::Changes(p) => p,
+            Condition::Rises(p) | Condition::Falls(p) | Condition::Equals(p, _) | Condition::Changes(p) => p,
         }
     }
 
@@ -116,17 +109,12 @@ impl Condition {
                 "false" | "FALSE" => Value::Bool(false),
                 _ => match v.parse::<i64>() {
                     Ok(i) => Value::Int(i),
-                    Err(_) => v
-                        .parse::<f64>()
-                        .map(Value::Real)
-                        .map_err(|_| format!("`{v}` is not a value"))?,
+                    Err(_) => v.parse::<f64>().map(Value::Real).map_err(|_| format!("`{v}` is not a value"))?,
                 },
             };
             return Ok(Condition::Equals(p.trim().to_string(), value));
         }
-        Err(format!(
-            "cannot parse condition `{text}`; use rises:PATH, falls:PATH, changes:PATH or PATH=VALUE"
-        ))
+        Err(format!("cannot parse condition `{text}`; use rises:PATH, falls:PATH, changes:PATH or PATH=VALUE"))
     }
 }
 
@@ -264,6 +252,7 @@ impl Runtime {
     /// Runs one scan. Allocates nothing.
     pub fn step(&mut self) {
         let plan = &*self.plan;
+        exec::commit_apply(plan, &mut self.state);
         for (p, v) in plan.inputs.iter().zip(&self.inputs) {
             self.state.set(p.slot, *v);
         }
@@ -274,21 +263,9 @@ impl Runtime {
         if forced {
             exec::apply_forces(&mut self.state, &self.force_values);
         }
-        let mut ctx = Ctx {
-            now_us: self.clock_us,
-            scan: self.scan,
-            faults: &mut self.faults,
-        };
-        let view = ForceView {
-            mask: &self.force_mask,
-            values: &self.force_values,
-        };
-        exec::run(
-            plan,
-            &mut self.state,
-            &mut ctx,
-            if forced { Some(&view) } else { None },
-        );
+        let mut ctx = Ctx { now_us: self.clock_us, scan: self.scan, faults: &mut self.faults };
+        let view = ForceView { mask: &self.force_mask, values: &self.force_values };
+        exec::run(plan, &mut self.state, &mut ctx, if forced { Some(&view) } else { None });
         self.outputs_changed = false;
         for (k, p) in plan.outputs.iter().enumerate() {
             let v = self.state.get(p.slot);
@@ -324,24 +301,14 @@ impl Runtime {
     }
 
     /// Scans until one of `conds` holds after a scan, or `limit` scans ran.
-    pub fn run_until(
-        &mut self,
-        conds: &[Condition],
-        limit: u64,
-    ) -> Result<StopReason, RuntimeError> {
-        let slots: Vec<Slot> = conds
-            .iter()
-            .map(|c| self.resolve(c.path()).map(|(_, s)| s))
-            .collect::<Result<_, _>>()?;
+    pub fn run_until(&mut self, conds: &[Condition], limit: u64) -> Result<StopReason, RuntimeError> {
+        let slots: Vec<Slot> =
+            conds.iter().map(|c| self.resolve(c.path()).map(|(_, s)| s)).collect::<Result<_, _>>()?;
         for (c, s) in conds.iter().zip(&slots) {
             if let Condition::Equals(p, v) = c
                 && v.coerce(s.ty).is_none()
             {
-                return Err(RuntimeError::TypeMismatch {
-                    path: p.clone(),
-                    expected: s.ty,
-                    got: v.ty(),
-                });
+                return Err(RuntimeError::TypeMismatch { path: p.clone(), expected: s.ty, got: v.ty() });
             }
         }
         let mut before: Vec<Value> = slots.iter().map(|s| self.state.get(*s)).collect();
@@ -372,30 +339,19 @@ impl Runtime {
             return Err(self.unknown(name));
         };
         let ty = self.plan.inputs[k].ty;
-        self.inputs[k] = v.coerce(ty).ok_or(RuntimeError::TypeMismatch {
-            path: name.into(),
-            expected: ty,
-            got: v.ty(),
-        })?;
+        self.inputs[k] =
+            v.coerce(ty).ok_or(RuntimeError::TypeMismatch { path: name.into(), expected: ty, got: v.ty() })?;
         Ok(())
     }
 
     /// The current value set for a program input.
     pub fn input(&self, name: &str) -> Option<Value> {
-        self.plan
-            .inputs
-            .iter()
-            .position(|p| p.name == name)
-            .map(|k| self.inputs[k])
+        self.plan.inputs.iter().position(|p| p.name == name).map(|k| self.inputs[k])
     }
 
     /// A program output as published by the last scan.
     pub fn output(&self, name: &str) -> Option<Value> {
-        self.plan
-            .outputs
-            .iter()
-            .position(|p| p.name == name)
-            .map(|k| self.outputs[k])
+        self.plan.outputs.iter().position(|p| p.name == name).map(|k| self.outputs[k])
     }
 
     /// All program outputs, in declaration order.
@@ -415,17 +371,9 @@ impl Runtime {
     }
 
     fn unknown(&self, path: &str) -> RuntimeError {
-        let best = self
-            .plan
-            .signals
-            .iter()
-            .map(|s| s.path.as_str())
-            .filter(|p| p.ends_with(path) || path.ends_with(*p) || p.starts_with(path))
-            .min_by_key(|p| p.len());
-        RuntimeError::UnknownSignal {
-            path: path.to_string(),
-            suggestion: best.map(str::to_string),
-        }
+        let paths: Vec<&str> = self.plan.signals.iter().map(|s| s.path.as_str()).collect();
+        let best = crate::expand::closest(path, &paths);
+        RuntimeError::UnknownSignal { path: path.to_string(), suggestion: best.map(str::to_string) }
     }
 
     fn resolve(&self, path: &str) -> Result<(usize, Slot), RuntimeError> {
@@ -439,16 +387,9 @@ impl Runtime {
         let (i, s) = self.resolve(path)?;
         let sig = &self.plan.signals[i];
         if !sig.kind.writable() {
-            return Err(RuntimeError::ReadOnly {
-                path: path.into(),
-                driver: sig.driver.clone(),
-            });
+            return Err(RuntimeError::ReadOnly { path: path.into(), driver: sig.driver.clone() });
         }
-        let v = v.coerce(s.ty).ok_or(RuntimeError::TypeMismatch {
-            path: path.into(),
-            expected: s.ty,
-            got: v.ty(),
-        })?;
+        let v = v.coerce(s.ty).ok_or(RuntimeError::TypeMismatch { path: path.into(), expected: s.ty, got: v.ty() })?;
         Ok((i, s, v))
     }
 
@@ -471,6 +412,10 @@ impl Runtime {
             self.set_input(path, v)?;
         }
         self.state.set(s, v);
+        if let Some(stage) = self.plan.stages.get(&s) {
+            // A delayed slot takes its staged value at the start of the next scan.
+            self.state.set(*stage, v);
+        }
         Ok(())
     }
 
@@ -503,10 +448,7 @@ impl Runtime {
 
     /// The forced signals and their values.
     pub fn forced(&self) -> Vec<(String, Value)> {
-        self.forces
-            .iter()
-            .map(|(p, _, v)| (p.clone(), *v))
-            .collect()
+        self.forces.iter().map(|(p, _, v)| (p.clone(), *v)).collect()
     }
 
     /// Whether the signal at `path` (or the driver it aliases) is forced.
@@ -522,11 +464,8 @@ impl Runtime {
         self.force_mask = vec![false; self.plan.code.len()];
         for b in &self.plan.blocks {
             let Some(ins) = b.instr else { continue };
-            let writes = b.outputs.iter().any(|(_, sig)| {
-                self.forces
-                    .iter()
-                    .any(|f| f.1 == self.plan.signals[*sig].slot)
-            });
+            let writes =
+                b.outputs.iter().any(|(_, sig)| self.forces.iter().any(|f| f.1 == self.plan.signals[*sig].slot));
             if writes {
                 self.force_mask[ins as usize] = true;
             }
@@ -539,12 +478,7 @@ impl Runtime {
     pub fn watch(&mut self, path: &str, capacity: usize) -> Result<(), RuntimeError> {
         let (_, slot) = self.resolve(path)?;
         self.watches.retain(|w| w.path != path);
-        self.watches.push(Watch {
-            path: path.to_string(),
-            slot,
-            ring: Vec::with_capacity(capacity.max(1)),
-            next: 0,
-        });
+        self.watches.push(Watch { path: path.to_string(), slot, ring: Vec::with_capacity(capacity.max(1)), next: 0 });
         Ok(())
     }
 
@@ -623,11 +557,7 @@ impl Runtime {
         let old = Arc::clone(&self.plan);
         let mut state = State::new(&plan, self.seed);
         let mut report = ChangeReport::default();
-        for nb in plan
-            .blocks
-            .iter()
-            .filter(|b| !b.state.is_empty() || b.rng.is_some())
-        {
+        for nb in plan.blocks.iter().filter(|b| !b.state.is_empty() || b.rng.is_some()) {
             match old.block(&nb.path) {
                 Some(ob)
                     if ob.type_name == nb.type_name
@@ -636,6 +566,9 @@ impl Runtime {
                 {
                     for (o, n) in ob.state.iter().zip(&nb.state) {
                         state.set(*n, self.state.get(*o));
+                        if let (Some(os), Some(ns)) = (old.stages.get(o), plan.stages.get(n)) {
+                            state.set(*ns, self.state.get(*os));
+                        }
                     }
                     if let (Some(o), Some(n)) = (ob.rng, nb.rng) {
                         state.rngs[n as usize] = self.state.rngs[o as usize].clone();
@@ -645,48 +578,35 @@ impl Runtime {
                 _ => report.reset.push(nb.path.clone()),
             }
         }
-        for ob in old
-            .blocks
-            .iter()
-            .filter(|b| !b.state.is_empty() || b.rng.is_some())
-        {
+        for ob in old.blocks.iter().filter(|b| !b.state.is_empty() || b.rng.is_some()) {
             if plan.block(&ob.path).is_none() {
                 report.removed.push(ob.path.clone());
             }
         }
-        for s in plan
-            .signals
-            .iter()
-            .filter(|s| s.kind == SignalKind::Feedback)
-        {
+        for s in plan.signals.iter().filter(|s| s.kind == SignalKind::Feedback) {
             if let Some(o) = old.signal(&s.path)
                 && o.slot.ty == s.slot.ty
             {
                 state.set(s.slot, self.state.get(o.slot));
+                if let (Some(os), Some(ns)) = (old.stages.get(&o.slot), plan.stages.get(&s.slot)) {
+                    state.set(*ns, self.state.get(*os));
+                }
                 report.kept.push(s.path.clone());
             }
         }
         let inputs: Vec<Value> = plan
             .inputs
             .iter()
-            .map(|p| {
-                match old
-                    .inputs
-                    .iter()
-                    .position(|o| o.name == p.name && o.ty == p.ty)
-                {
-                    Some(k) => self.inputs[k],
-                    None => p.default,
-                }
+            .map(|p| match old.inputs.iter().position(|o| o.name == p.name && o.ty == p.ty) {
+                Some(k) => self.inputs[k],
+                None => p.default,
             })
             .collect();
         let plan = Arc::new(plan);
         let mut forces = Vec::new();
         for (path, _, v) in std::mem::take(&mut self.forces) {
             match plan.signal(&path) {
-                Some(s) if s.slot.ty == v.ty() && s.kind.writable() => {
-                    forces.push((path, s.slot, v))
-                }
+                Some(s) if s.slot.ty == v.ty() && s.kind.writable() => forces.push((path, s.slot, v)),
                 _ => report.forces_released.push(path),
             }
         }
@@ -703,6 +623,10 @@ impl Runtime {
                 watches.push(w);
             }
         }
+        report.kept.sort();
+        report.reset.sort();
+        report.removed.sort();
+        report.forces_released.sort();
         self.outputs = plan.outputs.iter().map(|p| state.get(p.slot)).collect();
         self.plan = plan;
         self.state = state;

@@ -27,67 +27,44 @@ pub fn diagram(n: usize, seed: u64) -> String {
         match rng.next_u32() % 10 {
             0 => {
                 let (a, b) = (pick(&mut rng, &bools), pick(&mut rng, &bools));
-                let _ = write!(
-                    s,
-                    "{{\"id\":\"{id}\",\"type\":\"AND\",\"inputs\":{{\"in1\":\"{a}\",\"in2\":\"{b}\"}}}}"
-                );
+                let _ =
+                    write!(s, "{{\"id\":\"{id}\",\"type\":\"AND\",\"inputs\":{{\"in1\":\"{a}\",\"in2\":\"{b}\"}}}}");
                 bools.push(format!("{id}.out"));
             }
             1 => {
                 let (a, b) = (pick(&mut rng, &bools), pick(&mut rng, &bools));
-                let _ = write!(
-                    s,
-                    "{{\"id\":\"{id}\",\"type\":\"OR\",\"inputs\":{{\"in1\":\"{a}\",\"in2\":\"{b}\"}}}}"
-                );
+                let _ = write!(s, "{{\"id\":\"{id}\",\"type\":\"OR\",\"inputs\":{{\"in1\":\"{a}\",\"in2\":\"{b}\"}}}}");
                 bools.push(format!("{id}.out"));
             }
             2 => {
                 let a = pick(&mut rng, &bools);
-                let _ = write!(
-                    s,
-                    "{{\"id\":\"{id}\",\"type\":\"NOT\",\"inputs\":{{\"in\":\"{a}\"}}}}"
-                );
+                let _ = write!(s, "{{\"id\":\"{id}\",\"type\":\"NOT\",\"inputs\":{{\"in\":\"{a}\"}}}}");
                 bools.push(format!("{id}.out"));
             }
             3 => {
                 let a = pick(&mut rng, &ints);
                 let k = rng.random_range(0..8);
-                let _ = write!(
-                    s,
-                    "{{\"id\":\"{id}\",\"type\":\"EQ\",\"inputs\":{{\"in1\":\"{a}\",\"in2\":{k}}}}}"
-                );
+                let _ = write!(s, "{{\"id\":\"{id}\",\"type\":\"EQ\",\"inputs\":{{\"in1\":\"{a}\",\"in2\":{k}}}}}");
                 bools.push(format!("{id}.out"));
             }
             4 => {
                 let (a, b) = (pick(&mut rng, &ints), pick(&mut rng, &ints));
-                let _ = write!(
-                    s,
-                    "{{\"id\":\"{id}\",\"type\":\"GT\",\"inputs\":{{\"in1\":\"{a}\",\"in2\":\"{b}\"}}}}"
-                );
+                let _ = write!(s, "{{\"id\":\"{id}\",\"type\":\"GT\",\"inputs\":{{\"in1\":\"{a}\",\"in2\":\"{b}\"}}}}");
                 bools.push(format!("{id}.out"));
             }
             5 => {
                 let a = pick(&mut rng, &ints);
-                let _ = write!(
-                    s,
-                    "{{\"id\":\"{id}\",\"type\":\"ADD\",\"inputs\":{{\"in1\":\"{a}\",\"in2\":1}}}}"
-                );
+                let _ = write!(s, "{{\"id\":\"{id}\",\"type\":\"ADD\",\"inputs\":{{\"in1\":\"{a}\",\"in2\":1}}}}");
                 ints.push(format!("{id}.out"));
             }
             6 => {
                 let (a, b) = (pick(&mut rng, &ints), pick(&mut rng, &ints));
-                let _ = write!(
-                    s,
-                    "{{\"id\":\"{id}\",\"type\":\"SUB\",\"inputs\":{{\"in1\":\"{a}\",\"in2\":\"{b}\"}}}}"
-                );
+                let _ =
+                    write!(s, "{{\"id\":\"{id}\",\"type\":\"SUB\",\"inputs\":{{\"in1\":\"{a}\",\"in2\":\"{b}\"}}}}");
                 ints.push(format!("{id}.out"));
             }
             7 => {
-                let (g, a, b) = (
-                    pick(&mut rng, &bools),
-                    pick(&mut rng, &ints),
-                    pick(&mut rng, &ints),
-                );
+                let (g, a, b) = (pick(&mut rng, &bools), pick(&mut rng, &ints), pick(&mut rng, &ints));
                 let _ = write!(
                     s,
                     "{{\"id\":\"{id}\",\"type\":\"SEL\",\"inputs\":{{\"g\":\"{g}\",\"in0\":\"{a}\",\"in1\":\"{b}\"}}}}"
@@ -96,18 +73,13 @@ pub fn diagram(n: usize, seed: u64) -> String {
             }
             8 => {
                 let (x, en) = (pick(&mut rng, &ints), pick(&mut rng, &bools));
-                let _ = write!(
-                    s,
-                    "{{\"id\":\"{id}\",\"type\":\"MEMORY\",\"inputs\":{{\"in\":\"{x}\",\"en\":\"{en}\"}}}}"
-                );
+                let _ =
+                    write!(s, "{{\"id\":\"{id}\",\"type\":\"MEMORY\",\"inputs\":{{\"in\":\"{x}\",\"en\":\"{en}\"}}}}");
                 ints.push(format!("{id}.q"));
             }
             _ => {
                 let a = pick(&mut rng, &ints);
-                let _ = write!(
-                    s,
-                    "{{\"id\":\"{id}\",\"type\":\"MOVE\",\"inputs\":{{\"in\":\"{a}\"}}}}"
-                );
+                let _ = write!(s, "{{\"id\":\"{id}\",\"type\":\"MOVE\",\"inputs\":{{\"in\":\"{a}\"}}}}");
                 ints.push(format!("{id}.out"));
             }
         }

@@ -117,14 +117,8 @@ impl Value {
                 "false" | "0" | "off" => Ok(Value::Bool(false)),
                 _ => Err(format!("`{t}` is not a BOOL (use true/false or 1/0)")),
             },
-            Type::Int => t
-                .parse::<i64>()
-                .map(Value::Int)
-                .map_err(|_| format!("`{t}` is not an INT")),
-            Type::Real => t
-                .parse::<f64>()
-                .map(Value::Real)
-                .map_err(|_| format!("`{t}` is not a REAL")),
+            Type::Int => t.parse::<i64>().map(Value::Int).map_err(|_| format!("`{t}` is not an INT")),
+            Type::Real => t.parse::<f64>().map(Value::Real).map_err(|_| format!("`{t}` is not a REAL")),
         }
     }
 }

@@ -1,0 +1,114 @@
+//! The `fbd` binary end to end: exit codes, error format, traces, DOT.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn fbd(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_fbd")).args(args).current_dir(root()).output().expect("fbd runs")
+}
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+fn temp(name: &str, content: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("fbd-cli-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let p = dir.join(name);
+    std::fs::write(&p, content).expect("write");
+    p
+}
+
+#[test]
+fn check_accepts_the_example_and_prints_a_summary() {
+    let o = fbd(&["check", "examples/blinker.json"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let s = text(&o.stdout);
+    for want in ["ok (blinker)", "1 defined, 2 instances", "blocks      18", "instructions"] {
+        assert!(s.contains(want), "missing `{want}` in\n{s}");
+    }
+}
+
+#[test]
+fn check_rejects_with_file_line_col_and_a_nonzero_exit() {
+    let p = temp(
+        "bad.json",
+        "{\"fbd\": 1, \"blocks\": [\n  {\"id\": \"t\", \"type\": \"TON\", \"inputs\": {\"in\": true, \"pt\": \"x.q\"}}\n]}",
+    );
+    let o = fbd(&["check", p.to_str().expect("utf8")]);
+    assert_eq!(o.status.code(), Some(1));
+    let e = text(&o.stderr);
+    assert!(e.contains(&format!("{}:2:", p.display())), "{e}");
+    assert!(e.contains("unknown block `x`") && e.contains("(block `t`, pin `pt`)"), "{e}");
+    assert!(e.contains("1 error found"), "{e}");
+}
+
+#[test]
+fn run_traces_are_deterministic_and_follow_the_stimulus() {
+    let stim = temp("stim.txt", "# start the blinker\n0 start=true\n1 start=false\n");
+    let a = temp("a.csv", "");
+    let b = temp("b.jsonl", "");
+    let args = |t: &Path| {
+        vec![
+            "run".to_string(),
+            "examples/blinker.json".into(),
+            "--scans".into(),
+            "120".into(),
+            "--stimulus".into(),
+            stim.display().to_string(),
+            "--watch".into(),
+            "fast_lamp".into(),
+            "--watch".into(),
+            "fast/t_on.et".into(),
+            "--trace".into(),
+            t.display().to_string(),
+        ]
+    };
+    let run = |t: &Path| {
+        let a: Vec<String> = args(t);
+        let o = fbd(&a.iter().map(String::as_str).collect::<Vec<_>>());
+        assert!(o.status.success(), "{}", text(&o.stderr));
+        std::fs::read_to_string(t).expect("trace")
+    };
+    let csv1 = run(&a);
+    let csv2 = run(&a);
+    assert_eq!(csv1, csv2);
+    let lines: Vec<&str> = csv1.lines().collect();
+    assert_eq!(lines[0], "scan,time_ms,fast_lamp,fast/t_on.et");
+    assert_eq!(lines.len(), 121);
+    assert_eq!(lines[1], "0,0,1,0", "the lamp lights on the scan start is pressed");
+    // 100 ms on: the TON started at t = 0 elapses at t = 100 ms.
+    let off = lines[1..].iter().find(|l| l.split(',').nth(2) == Some("0")).expect("the lamp goes off");
+    assert_eq!(*off, "20,100,0,100");
+    let jsonl = run(&b);
+    let first: serde_json::Value = serde_json::from_str(jsonl.lines().next().expect("line")).expect("json");
+    assert_eq!(first["values"]["fast_lamp"], serde_json::Value::Bool(true));
+}
+
+#[test]
+fn run_reports_a_bad_set_with_its_origin() {
+    let o = fbd(&["run", "examples/blinker.json", "--set", "strat=true@3"]);
+    assert_eq!(o.status.code(), Some(1));
+    let e = text(&o.stderr);
+    assert!(
+        e.contains("--set #1") && e.contains("unknown signal `strat`") && e.contains("did you mean `start`"),
+        "{e}"
+    );
+}
+
+#[test]
+fn dot_draws_the_program_and_a_macro() {
+    let o = fbd(&["dot", "examples/blinker.json"]);
+    assert!(o.status.success());
+    let s = text(&o.stdout);
+    assert!(s.starts_with("digraph \"blinker\"") && s.contains("\"fast\"") && s.contains("fb"), "{s}");
+    let o = fbd(&["dot", "examples/blinker.json", "--macro", "Blinker"]);
+    assert!(text(&o.stdout).contains("\"t_on\""));
+    let o = fbd(&["dot", "examples/blinker.json", "--macro", "Nope"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(text(&o.stderr).contains("macros in this diagram: Blinker"));
+}

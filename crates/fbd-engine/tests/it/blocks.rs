@@ -1,0 +1,464 @@
+//! A golden test per library block: inputs per scan and the outputs they must give, quirks
+//! included (see docs/blocks.md). Cycle 10 ms, so scan k runs at t = 10·k ms.
+
+use crate::harness::{Harness, b, i, r};
+use fbd_engine::Value;
+
+const B: &str = "BOOL";
+const I: &str = "INT";
+const R: &str = "REAL";
+
+#[test]
+fn and_or_xor_are_n_ary() {
+    let ins = [("in1", B), ("in2", B), ("in3", B)];
+    let mut and = Harness::new("AND", &ins, &[("out", B)], "");
+    let mut or = Harness::new("OR", &ins, &[("out", B)], "");
+    let mut xor = Harness::new("XOR", &ins, &[("out", B)], "");
+    for k in 0..8 {
+        let v = [k & 1 != 0, k & 2 != 0, k & 4 != 0];
+        let row = [b(v[0]), b(v[1]), b(v[2])];
+        let ones = v.iter().filter(|x| **x).count();
+        and.expect(&[(&row, &[b(ones == 3)])]);
+        or.expect(&[(&row, &[b(ones > 0)])]);
+        xor.expect(&[(&row, &[b(ones % 2 == 1)])]);
+    }
+    // Two-input forms compile to specialised instructions; check them too.
+    let mut and2 = Harness::new("AND", &ins[..2], &[("out", B)], "");
+    and2.expect(&[(&[b(true), b(true)], &[b(true)]), (&[b(true), b(false)], &[b(false)])]);
+    let mut or2 = Harness::new("OR", &ins[..2], &[("out", B)], "");
+    or2.expect(&[(&[b(false), b(false)], &[b(false)]), (&[b(false), b(true)], &[b(true)])]);
+}
+
+#[test]
+fn not_negates() {
+    let mut h = Harness::new("NOT", &[("in", B)], &[("out", B)], "");
+    h.expect(&[(&[b(false)], &[b(true)]), (&[b(true)], &[b(false)])]);
+}
+
+#[test]
+fn comparisons_on_int_real_and_bool() {
+    type Cmp = fn(f64, f64) -> bool;
+    let table: [(&str, Cmp); 6] = [
+        ("EQ", |a, b| a == b),
+        ("NE", |a, b| a != b),
+        ("GT", |a, b| a > b),
+        ("GE", |a, b| a >= b),
+        ("LT", |a, b| a < b),
+        ("LE", |a, b| a <= b),
+    ];
+    for (name, f) in table {
+        let mut hi = Harness::new(name, &[("in1", I), ("in2", I)], &[("out", B)], "");
+        let mut hr = Harness::new(name, &[("in1", R), ("in2", R)], &[("out", B)], "");
+        let mut hb = Harness::new(name, &[("in1", B), ("in2", B)], &[("out", B)], "");
+        for (x, y) in [(1, 2), (2, 2), (3, 2), (-5, 7)] {
+            hi.expect(&[(&[i(x), i(y)], &[b(f(x as f64, y as f64))])]);
+            hr.expect(&[(&[r(x as f64 / 4.0), r(y as f64 / 4.0)], &[b(f(x as f64, y as f64))])]);
+        }
+        for (x, y) in [(false, false), (false, true), (true, false), (true, true)] {
+            hb.expect(&[(&[b(x), b(y)], &[b(f(x as u8 as f64, y as u8 as f64))])]);
+        }
+    }
+    // NaN is never equal, not even to itself.
+    let mut eq = Harness::new("EQ", &[("in1", R), ("in2", R)], &[("out", B)], "");
+    eq.expect(&[(&[r(f64::NAN), r(f64::NAN)], &[b(false)])]);
+}
+
+#[test]
+fn int_arithmetic_wraps_and_flags_overflow() {
+    let mut add = Harness::new("ADD", &[("in1", I), ("in2", I), ("in3", I)], &[("out", I)], "");
+    add.expect(&[(&[i(1), i(2), i(3)], &[i(6)])]);
+    assert_eq!(add.faults(), 0);
+    add.expect(&[(&[i(i64::MAX), i(1), i(0)], &[i(i64::MIN)])]);
+    assert_eq!(add.faults(), 1, "ADD overflow must be flagged");
+
+    let mut add2 = Harness::new("ADD", &[("in1", I), ("in2", I)], &[("out", I)], "");
+    add2.expect(&[(&[i(40), i(2)], &[i(42)]), (&[i(i64::MAX), i(1)], &[i(i64::MIN)])]);
+    assert_eq!(add2.faults(), 1);
+
+    let mut sub = Harness::new("SUB", &[("in1", I), ("in2", I)], &[("out", I)], "");
+    sub.expect(&[(&[i(5), i(7)], &[i(-2)]), (&[i(i64::MIN), i(1)], &[i(i64::MAX)])]);
+    assert_eq!(sub.faults(), 1);
+
+    let mut mul = Harness::new("MUL", &[("in1", I), ("in2", I)], &[("out", I)], "");
+    mul.expect(&[(&[i(-6), i(7)], &[i(-42)]), (&[i(i64::MAX), i(2)], &[i(-2)])]);
+    assert_eq!(mul.faults(), 1);
+
+    let mut abs = Harness::new("ABS", &[("in", I)], &[("out", I)], "");
+    abs.expect(&[(&[i(-3)], &[i(3)]), (&[i(i64::MIN)], &[i(i64::MIN)])]);
+    assert_eq!(abs.faults(), 1);
+
+    let mut neg = Harness::new("NEG", &[("in", I)], &[("out", I)], "");
+    neg.expect(&[(&[i(3)], &[i(-3)]), (&[i(i64::MIN)], &[i(i64::MIN)])]);
+    assert_eq!(neg.faults(), 1);
+}
+
+#[test]
+fn div_and_mod_by_zero_give_zero_and_a_fault() {
+    let mut div = Harness::new("DIV", &[("in1", I), ("in2", I)], &[("out", I)], "");
+    div.expect(&[(&[i(7), i(2)], &[i(3)]), (&[i(-7), i(2)], &[i(-3)])]);
+    assert_eq!(div.faults(), 0, "DIV truncates toward zero without a fault");
+    div.expect(&[(&[i(7), i(0)], &[i(0)])]);
+    assert_eq!(div.faults(), 1);
+    div.expect(&[(&[i(i64::MIN), i(-1)], &[i(i64::MIN)])]);
+    assert_eq!(div.faults(), 2, "MIN / -1 overflows");
+
+    let mut divr = Harness::new("DIV", &[("in1", R), ("in2", R)], &[("out", R)], "");
+    divr.expect(&[(&[r(1.0), r(4.0)], &[r(0.25)]), (&[r(1.0), r(0.0)], &[r(0.0)])]);
+    assert_eq!(divr.faults(), 1);
+
+    let mut m = Harness::new("MOD", &[("in1", I), ("in2", I)], &[("out", I)], "");
+    m.expect(&[(&[i(7), i(4)], &[i(3)]), (&[i(-7), i(4)], &[i(-3)]), (&[i(7), i(0)], &[i(0)])]);
+    assert_eq!(m.faults(), 1);
+    // The fault names the block and the scan.
+    let f = m.rt.faults().recent()[0];
+    assert_eq!(f.scan, 2);
+    assert_eq!(m.rt.plan().instr_block(f.instr as usize).path, "x");
+}
+
+#[test]
+fn real_arithmetic_flags_nan() {
+    let mut sub = Harness::new("SUB", &[("in1", R), ("in2", R)], &[("out", R)], "");
+    sub.expect(&[(&[r(1.5), r(0.25)], &[r(1.25)])]);
+    assert_eq!(sub.faults(), 0);
+    let got = sub.scan(&[r(f64::INFINITY), r(f64::INFINITY)]);
+    assert!(matches!(got[0], Value::Real(x) if x.is_nan()));
+    assert_eq!(sub.faults(), 1, "a NaN result is flagged");
+
+    let mut add = Harness::new("ADD", &[("in1", R), ("in2", R), ("in3", R)], &[("out", R)], "");
+    add.expect(&[(&[r(0.5), r(0.25), r(1.0)], &[r(1.75)])]);
+    let mut mul = Harness::new("MUL", &[("in1", R), ("in2", R)], &[("out", R)], "");
+    mul.expect(&[(&[r(1.5), r(-2.0)], &[r(-3.0)])]);
+    let mut abs = Harness::new("ABS", &[("in", R)], &[("out", R)], "");
+    abs.expect(&[(&[r(-2.5)], &[r(2.5)])]);
+    let mut neg = Harness::new("NEG", &[("in", R)], &[("out", R)], "");
+    neg.expect(&[(&[r(2.5)], &[r(-2.5)])]);
+}
+
+#[test]
+fn min_max_limit() {
+    let ins = [("in1", I), ("in2", I), ("in3", I)];
+    let mut mn = Harness::new("MIN", &ins, &[("out", I)], "");
+    let mut mx = Harness::new("MAX", &ins, &[("out", I)], "");
+    mn.expect(&[(&[i(3), i(-1), i(2)], &[i(-1)])]);
+    mx.expect(&[(&[i(3), i(-1), i(2)], &[i(3)])]);
+    let mut mnr = Harness::new("MIN", &[("in1", R), ("in2", R)], &[("out", R)], "");
+    mnr.expect(&[(&[r(0.5), r(0.25)], &[r(0.25)])]);
+    let mut mxr = Harness::new("MAX", &[("in1", R), ("in2", R)], &[("out", R)], "");
+    mxr.expect(&[(&[r(0.5), r(0.25)], &[r(0.5)])]);
+    let mut lim = Harness::new("LIMIT", &[("mn", I), ("in", I), ("mx", I)], &[("out", I)], "");
+    lim.expect(&[
+        (&[i(0), i(5), i(10)], &[i(5)]),
+        (&[i(0), i(-5), i(10)], &[i(0)]),
+        (&[i(0), i(50), i(10)], &[i(10)]),
+        (&[i(10), i(5), i(0)], &[i(0)]), // mn > mx: mx wins, as IEC's MIN(MAX(in, mn), mx)
+    ]);
+    let mut limr = Harness::new("LIMIT", &[("mn", R), ("in", R), ("mx", R)], &[("out", R)], "");
+    limr.expect(&[(&[r(0.0), r(1.5), r(1.0)], &[r(1.0)])]);
+}
+
+#[test]
+fn conversions() {
+    let mut floor = Harness::new("FLOOR", &[("in", R)], &[("out", I)], "");
+    floor.expect(&[(&[r(2.7)], &[i(2)]), (&[r(-2.2)], &[i(-3)])]);
+    assert_eq!(floor.faults(), 0);
+    floor.expect(&[(&[r(f64::NAN)], &[i(0)])]);
+    floor.expect(&[(&[r(1e300)], &[i(i64::MAX)])]);
+    assert_eq!(floor.faults(), 2, "NaN and out-of-range conversions are flagged");
+    let mut trunc = Harness::new("TRUNC", &[("in", R)], &[("out", I)], "");
+    trunc.expect(&[(&[r(2.7)], &[i(2)]), (&[r(-2.7)], &[i(-2)])]);
+    let mut frac = Harness::new("FRAC", &[("in", R)], &[("out", R)], "");
+    frac.expect(&[(&[r(2.75)], &[r(0.75)]), (&[r(-2.75)], &[r(-0.75)])]);
+    let mut i2r = Harness::new("INT_TO_REAL", &[("in", I)], &[("out", R)], "");
+    i2r.expect(&[(&[i(-3)], &[r(-3.0)])]);
+    let mut r2i = Harness::new("REAL_TO_INT", &[("in", R)], &[("out", I)], "");
+    r2i.expect(&[(&[r(2.5)], &[i(3)]), (&[r(-2.5)], &[i(-3)]), (&[r(2.4)], &[i(2)])]);
+}
+
+#[test]
+fn sel_mux_move() {
+    let mut sel = Harness::new("SEL", &[("g", B), ("in0", I), ("in1", I)], &[("out", I)], "");
+    sel.expect(&[(&[b(false), i(2), i(4)], &[i(2)]), (&[b(true), i(2), i(4)], &[i(4)])]);
+    let mut selr = Harness::new("SEL", &[("g", B), ("in0", R), ("in1", R)], &[("out", R)], "");
+    selr.expect(&[(&[b(true), r(0.5), r(1.5)], &[r(1.5)])]);
+    let mut selb = Harness::new("SEL", &[("g", B), ("in0", B), ("in1", B)], &[("out", B)], "");
+    selb.expect(&[(&[b(false), b(true), b(false)], &[b(true)])]);
+
+    let mut mux = Harness::new("MUX", &[("k", I), ("in0", I), ("in1", I), ("in2", I)], &[("out", I)], "");
+    mux.expect(&[(&[i(0), i(10), i(20), i(30)], &[i(10)]), (&[i(2), i(10), i(20), i(30)], &[i(30)])]);
+    assert_eq!(mux.faults(), 0);
+    mux.expect(&[(&[i(3), i(10), i(20), i(30)], &[i(0)]), (&[i(-1), i(10), i(20), i(30)], &[i(0)])]);
+    assert_eq!(mux.faults(), 2, "MUX out of range gives 0 and a fault");
+    let mut muxb = Harness::new("MUX", &[("k", I), ("in0", B), ("in1", B)], &[("out", B)], "");
+    muxb.expect(&[(&[i(1), b(false), b(true)], &[b(true)]), (&[i(9), b(true), b(true)], &[b(false)])]);
+    let mut muxr = Harness::new("MUX", &[("k", I), ("in0", R)], &[("out", R)], "");
+    muxr.expect(&[(&[i(0), r(2.5)], &[r(2.5)]), (&[i(1), r(2.5)], &[r(0.0)])]);
+
+    for (t, v) in [(B, b(true)), (I, i(-9)), (R, r(0.125))] {
+        let mut mv = Harness::new("MOVE", &[("in", t)], &[("out", t)], "");
+        mv.expect(&[(&[v], &[v])]);
+    }
+}
+
+#[test]
+fn memory_holds_and_writes_when_enabled() {
+    let mut m = Harness::new("MEMORY", &[("in", I), ("en", B)], &[("q", I)], r#", "params": {"init": 7}"#);
+    m.expect(&[
+        (&[i(1), b(false)], &[i(7)]),
+        (&[i(2), b(true)], &[i(2)]), // visible in the same scan
+        (&[i(3), b(false)], &[i(2)]),
+        (&[i(4), b(false)], &[i(2)]),
+        (&[i(5), b(true)], &[i(5)]),
+    ]);
+    let mut mb = Harness::new("MEMORY", &[("in", B), ("en", B)], &[("q", B)], "");
+    mb.expect(&[
+        (&[b(true), b(false)], &[b(false)]),
+        (&[b(true), b(true)], &[b(true)]),
+        (&[b(false), b(false)], &[b(true)]),
+    ]);
+    let mut mr = Harness::new("MEMORY", &[("in", R), ("en", B)], &[("q", R)], "");
+    mr.expect(&[(&[r(1.5), b(true)], &[r(1.5)]), (&[r(2.5), b(false)], &[r(1.5)])]);
+}
+
+#[test]
+fn memory_prev_and_delay_lag_one_scan() {
+    // prev and DELAY.q show, after each scan, the value they had during it: the previous
+    // scan's q / in.
+    let mut m = Harness::new("MEMORY", &[("in", I), ("en", B)], &[("q", I), ("prev", I)], r#", "params": {"init": 7}"#);
+    m.expect(&[
+        (&[i(1), b(true)], &[i(1), i(7)]),
+        (&[i(2), b(true)], &[i(2), i(1)]),
+        (&[i(3), b(false)], &[i(2), i(2)]),
+        (&[i(4), b(false)], &[i(2), i(2)]),
+    ]);
+    let mut d = Harness::new("DELAY", &[("in", I)], &[("q", I)], r#", "params": {"init": -1}"#);
+    d.expect(&[(&[i(10)], &[i(-1)]), (&[i(20)], &[i(10)]), (&[i(30)], &[i(20)])]);
+}
+
+#[test]
+fn sr_is_set_dominant_and_rs_reset_dominant() {
+    let mut sr = Harness::new("SR", &[("s1", B), ("r", B)], &[("q1", B)], "");
+    sr.expect(&[
+        (&[b(false), b(false)], &[b(false)]),
+        (&[b(true), b(false)], &[b(true)]),
+        (&[b(false), b(false)], &[b(true)]),
+        (&[b(true), b(true)], &[b(true)]), // set wins
+        (&[b(false), b(true)], &[b(false)]),
+    ]);
+    let mut rs = Harness::new("RS", &[("s", B), ("r1", B)], &[("q1", B)], "");
+    rs.expect(&[
+        (&[b(true), b(false)], &[b(true)]),
+        (&[b(true), b(true)], &[b(false)]), // reset wins
+        (&[b(false), b(false)], &[b(false)]),
+        (&[b(true), b(false)], &[b(true)]),
+        (&[b(false), b(false)], &[b(true)]),
+    ]);
+    let mut sr_init = Harness::new("SR", &[("s1", B), ("r", B)], &[("q1", B)], r#", "params": {"init": true}"#);
+    sr_init.expect(&[(&[b(false), b(false)], &[b(true)])]);
+}
+
+#[test]
+fn r_trig_fires_on_first_scan_when_clk_starts_true() {
+    let mut t = Harness::new("R_TRIG", &[("clk", B)], &[("q", B)], "");
+    t.expect(&[
+        (&[b(true)], &[b(true)]),
+        (&[b(true)], &[b(false)]),
+        (&[b(false)], &[b(false)]),
+        (&[b(true)], &[b(true)]),
+    ]);
+}
+
+#[test]
+fn f_trig_fires_on_first_scan_when_clk_starts_false() {
+    // matiec: M starts FALSE, Q := NOT CLK AND NOT M, so a FALSE clk on the first scan gives Q.
+    let mut t = Harness::new("F_TRIG", &[("clk", B)], &[("q", B)], "");
+    t.expect(&[
+        (&[b(false)], &[b(true)]),
+        (&[b(false)], &[b(false)]),
+        (&[b(true)], &[b(false)]),
+        (&[b(false)], &[b(true)]),
+        (&[b(false)], &[b(false)]),
+    ]);
+    let mut t2 = Harness::new("F_TRIG", &[("clk", B)], &[("q", B)], "");
+    t2.expect(&[(&[b(true)], &[b(false)]), (&[b(false)], &[b(true)])]);
+}
+
+#[test]
+fn ton_delays_the_rising_edge() {
+    let mut t = Harness::new("TON", &[("in", B), ("pt", I)], &[("q", B), ("et", I)], "");
+    let pt = i(30);
+    t.expect(&[
+        (&[b(false), pt], &[b(false), i(0)]), // t=0
+        (&[b(true), pt], &[b(false), i(0)]),  // t=10: edge, start
+        (&[b(true), pt], &[b(false), i(10)]), // t=20
+        (&[b(true), pt], &[b(false), i(20)]), // t=30
+        (&[b(true), pt], &[b(true), i(30)]),  // t=40: elapsed
+        (&[b(true), pt], &[b(true), i(30)]),
+        (&[b(false), pt], &[b(false), i(0)]),
+        (&[b(true), pt], &[b(false), i(0)]),
+        (&[b(false), pt], &[b(false), i(0)]), // interrupted before pt
+    ]);
+}
+
+#[test]
+fn tof_extends_the_falling_edge() {
+    let mut t = Harness::new("TOF", &[("in", B), ("pt", I)], &[("q", B), ("et", I)], "");
+    let pt = i(30);
+    t.expect(&[
+        (&[b(true), pt], &[b(true), i(0)]),
+        (&[b(false), pt], &[b(true), i(0)]), // t=10: falling edge, start
+        (&[b(false), pt], &[b(true), i(10)]),
+        (&[b(false), pt], &[b(true), i(20)]),
+        (&[b(false), pt], &[b(false), i(30)]), // t=40: elapsed
+        (&[b(false), pt], &[b(false), i(30)]),
+        (&[b(true), pt], &[b(true), i(0)]),
+        (&[b(false), pt], &[b(true), i(0)]),
+        (&[b(true), pt], &[b(true), i(0)]), // in again before pt: cancelled
+    ]);
+}
+
+#[test]
+fn tp_is_not_retriggerable() {
+    let mut t = Harness::new("TP", &[("in", B), ("pt", I)], &[("q", B), ("et", I)], "");
+    let pt = i(30);
+    t.expect(&[
+        (&[b(false), pt], &[b(false), i(0)]),
+        (&[b(true), pt], &[b(true), i(0)]),   // t=10: pulse starts
+        (&[b(false), pt], &[b(true), i(10)]), // pulse goes on while in drops
+        (&[b(true), pt], &[b(true), i(20)]),  // a new edge during the pulse is ignored
+        (&[b(true), pt], &[b(false), i(30)]), // t=40: pulse ends; et holds pt while in
+        (&[b(true), pt], &[b(false), i(30)]),
+        (&[b(false), pt], &[b(false), i(0)]),
+        (&[b(true), pt], &[b(true), i(0)]), // new pulse
+    ]);
+}
+
+#[test]
+fn ctu_counts_edges_resets_and_saturates() {
+    let mut c = Harness::new("CTU", &[("cu", B), ("r", B), ("pv", I)], &[("q", B), ("cv", I)], "");
+    let pv = i(2);
+    c.expect(&[
+        (&[b(false), b(false), pv], &[b(false), i(0)]),
+        (&[b(true), b(false), pv], &[b(false), i(1)]),
+        (&[b(true), b(false), pv], &[b(false), i(1)]), // level, not edge
+        (&[b(false), b(false), pv], &[b(false), i(1)]),
+        (&[b(true), b(false), pv], &[b(true), i(2)]),
+        (&[b(true), b(true), pv], &[b(false), i(0)]),
+        (&[b(false), b(false), pv], &[b(false), i(0)]),
+    ]);
+    c.rt.write_now("x.cv", i(i64::MAX - 1)).expect("cv is a block output");
+    c.expect(&[
+        (&[b(true), b(false), pv], &[b(true), i(i64::MAX)]),
+        (&[b(false), b(false), pv], &[b(true), i(i64::MAX)]),
+        (&[b(true), b(false), pv], &[b(true), i(i64::MAX)]), // saturates
+    ]);
+    assert_eq!(c.faults(), 0);
+}
+
+#[test]
+fn ctd_loads_counts_down_and_saturates() {
+    let mut c = Harness::new("CTD", &[("cd", B), ("ld", B), ("pv", I)], &[("q", B), ("cv", I)], "");
+    let pv = i(2);
+    c.expect(&[
+        (&[b(false), b(true), pv], &[b(false), i(2)]),
+        (&[b(true), b(false), pv], &[b(false), i(1)]),
+        (&[b(false), b(false), pv], &[b(false), i(1)]),
+        (&[b(true), b(false), pv], &[b(true), i(0)]),
+        (&[b(false), b(false), pv], &[b(true), i(0)]),
+        (&[b(true), b(false), pv], &[b(true), i(-1)]),
+    ]);
+    c.rt.write_now("x.cv", i(i64::MIN)).expect("writable");
+    c.expect(&[
+        (&[b(false), b(false), pv], &[b(true), i(i64::MIN)]),
+        (&[b(true), b(false), pv], &[b(true), i(i64::MIN)]),
+    ]);
+}
+
+#[test]
+fn ctud_ignores_simultaneous_edges() {
+    let ins = [("cu", B), ("cd", B), ("r", B), ("ld", B), ("pv", I)];
+    let mut c = Harness::new("CTUD", &ins, &[("qu", B), ("qd", B), ("cv", I)], "");
+    let (t, f, pv) = (b(true), b(false), i(2));
+    c.expect(&[
+        (&[f, f, f, f, pv], &[f, t, i(0)]),
+        (&[t, f, f, f, pv], &[f, f, i(1)]),
+        (&[f, f, f, f, pv], &[f, f, i(1)]),
+        (&[t, t, f, f, pv], &[f, f, i(1)]), // both edges at once: ignored
+        (&[f, f, f, f, pv], &[f, f, i(1)]),
+        (&[t, f, f, f, pv], &[t, f, i(2)]),
+        (&[f, t, f, f, pv], &[f, f, i(1)]),
+        (&[f, f, f, t, pv], &[t, f, i(2)]), // load
+        (&[f, f, t, t, pv], &[f, t, i(0)]), // reset beats load
+    ]);
+}
+
+#[test]
+fn now_follows_the_simulated_clock() {
+    let mut n = Harness::new("NOW", &[], &[("ms", I), ("s", R)], "");
+    n.expect(&[(&[], &[i(0), r(0.0)]), (&[], &[i(10), r(0.01)]), (&[], &[i(20), r(0.02)])]);
+}
+
+#[test]
+fn saw_ramps_over_its_period() {
+    let mut s = Harness::new("SAW", &[("period", I), ("lo", R), ("hi", R)], &[("out", R)], "");
+    let row = [i(40), r(1.0), r(3.0)];
+    // t = 0, 10, 20, 30, 40 ms with a 40 ms period from 1 to 3.
+    s.expect(&[(&row, &[r(1.0)]), (&row, &[r(1.5)]), (&row, &[r(2.0)]), (&row, &[r(2.5)]), (&row, &[r(1.0)])]);
+    assert_eq!(s.faults(), 0);
+    s.expect(&[(&[i(0), r(1.0), r(3.0)], &[r(1.0)])]);
+    assert_eq!(s.faults(), 1, "period <= 0 is flagged");
+}
+
+#[test]
+fn random_is_in_range_seeded_and_holds_when_disabled() {
+    let ins = [("en", B), ("lo", I), ("hi", I)];
+    let outs = [("x", R), ("n", I)];
+    let mut h = Harness::new("RANDOM", &ins, &outs, "");
+    let mut seen = [false; 6];
+    let mut xs = Vec::new();
+    for _ in 0..600 {
+        let o = h.scan(&[b(true), i(1), i(6)]);
+        let (Value::Real(x), Value::Int(n)) = (o[0], o[1]) else { panic!("types") };
+        assert!((0.0..1.0).contains(&x), "x = {x}");
+        assert!((1..=6).contains(&n), "n = {n}");
+        seen[(n - 1) as usize] = true;
+        xs.push(x);
+    }
+    assert!(seen.iter().all(|s| *s), "every value of 1..=6 appears in 600 draws");
+    let held = h.scan(&[b(false), i(1), i(6)]);
+    assert_eq!(held, h.scan(&[b(false), i(1), i(6)]), "en FALSE holds the outputs");
+    // Same seed, same stream.
+    let mut again = Harness::new("RANDOM", &ins, &outs, "");
+    let first: Vec<f64> = (0..600)
+        .map(|_| match again.scan(&[b(true), i(1), i(6)])[0] {
+            Value::Real(x) => x,
+            _ => unreachable!(),
+        })
+        .collect();
+    assert_eq!(first, xs);
+    // hi < lo gives lo and a fault.
+    assert_eq!(h.scan(&[b(true), i(5), i(1)])[1], i(5));
+    assert_eq!(h.faults(), 1);
+}
+
+#[test]
+fn selector_is_one_of_n() {
+    let mut s = Harness::new("SELECTOR", &[("sel", I)], &[("q1", B), ("q2", B), ("q3", B)], r#", "params": {"n": 3}"#);
+    let (t, f) = (b(true), b(false));
+    s.expect(&[
+        (&[i(0)], &[f, f, f]),
+        (&[i(1)], &[t, f, f]),
+        (&[i(3)], &[f, f, t]),
+        (&[i(4)], &[f, f, f]),
+        (&[i(-1)], &[f, f, f]),
+    ]);
+}
+
+#[test]
+fn every_library_block_has_a_golden_test() {
+    // Keeps this file honest when the library grows.
+    let src = include_str!("blocks.rs");
+    for d in fbd_engine::library::LIBRARY {
+        let quoted = format!("\"{}\"", d.name);
+        assert!(src.contains(&quoted), "no golden test mentions {}", d.name);
+    }
+}

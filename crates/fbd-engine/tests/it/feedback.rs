@@ -1,0 +1,116 @@
+//! Feedback semantics: a loop is legal only through a feedback point, which carries the
+//! previous scan's value (IEC 61131-3 feedback variables).
+
+use crate::harness::{b, i, plan};
+use fbd_engine::{Runtime, Value};
+
+fn run_outputs(text: &str, name: &str, scans: usize) -> Vec<Value> {
+    let mut rt = Runtime::new(plan(text));
+    (0..scans)
+        .map(|_| {
+            rt.step();
+            rt.output(name).expect("output")
+        })
+        .collect()
+}
+
+#[test]
+fn a_feedback_wire_delays_by_one_scan() {
+    let text = r#"{"fbd": 1,
+      "outputs": [{"name": "n", "type": "INT", "from": "add.out"}],
+      "blocks": [{"id": "add", "type": "ADD", "inputs": {"in1": {"from": "add.out", "feedback": true, "init": 10}, "in2": 1}}]}"#;
+    assert_eq!(run_outputs(text, "n", 4), vec![i(11), i(12), i(13), i(14)]);
+    // The delayed value is a signal of its own, showing what the loop read in the last scan.
+    let mut rt = Runtime::new(plan(text));
+    rt.step_n(3);
+    assert_eq!(rt.read("add.out@prev").expect("feedback signal"), i(12));
+    assert_eq!(rt.read("add.out").expect("output"), i(13));
+}
+
+#[test]
+fn the_same_loop_without_the_feedback_mark_is_rejected() {
+    let text = r#"{"fbd": 1, "blocks": [{"id": "add", "type": "ADD", "inputs": {"in1": "add.out", "in2": 1}}]}"#;
+    let e = fbd_engine::compile(text).expect_err("algebraic loop");
+    assert!(e.to_string().contains("loop without a feedback point: add -> add"), "{e}");
+}
+
+#[test]
+fn memory_prev_is_a_feedback_point() {
+    let text = r#"{"fbd": 1,
+      "outputs": [{"name": "q", "type": "INT", "from": "m.q"}],
+      "blocks": [
+        {"id": "inc", "type": "ADD", "inputs": {"in1": "m.prev", "in2": 1}},
+        {"id": "m", "type": "MEMORY", "inputs": {"in": "inc.out", "en": true}, "params": {"init": 100}}
+      ]}"#;
+    assert_eq!(run_outputs(text, "q", 3), vec![i(101), i(102), i(103)]);
+}
+
+#[test]
+fn a_delay_block_toggles_a_bit() {
+    let text = r#"{"fbd": 1,
+      "outputs": [{"name": "t", "type": "BOOL", "from": "n.out"}],
+      "blocks": [
+        {"id": "n", "type": "NOT", "inputs": {"in": "z.q"}},
+        {"id": "z", "type": "DELAY", "inputs": {"in": "n.out"}, "params": {"init": false}}
+      ]}"#;
+    assert_eq!(run_outputs(text, "t", 4), vec![b(true), b(false), b(true), b(false)]);
+}
+
+#[test]
+fn chained_delays_shift_one_scan_each() {
+    let text = r#"{"fbd": 1, "inputs": [{"name": "x", "type": "INT"}],
+      "outputs": [{"name": "y", "type": "INT", "from": "z2.q"}],
+      "blocks": [
+        {"id": "z2", "type": "DELAY", "inputs": {"in": "z1.q"}},
+        {"id": "z1", "type": "DELAY", "inputs": {"in": "x"}}
+      ]}"#;
+    let mut rt = Runtime::new(plan(text));
+    let mut ys = Vec::new();
+    for k in 1..=5 {
+        rt.set_input("x", i(k)).expect("input");
+        rt.step();
+        ys.push(rt.output("y").expect("y"));
+    }
+    assert_eq!(ys, vec![i(0), i(0), i(1), i(2), i(3)]);
+}
+
+#[test]
+fn a_cycle_of_delays_swaps_values_every_scan() {
+    // Needs the two-phase commit: both delays read before either is written.
+    let text = r#"{"fbd": 1,
+      "outputs": [{"name": "a", "type": "INT", "from": "za.q"}, {"name": "b", "type": "INT", "from": "zb.q"}],
+      "blocks": [
+        {"id": "za", "type": "DELAY", "inputs": {"in": "zb.q"}, "params": {"init": 1}},
+        {"id": "zb", "type": "DELAY", "inputs": {"in": "za.q"}, "params": {"init": 2}}
+      ]}"#;
+    assert_eq!(run_outputs(text, "a", 4), vec![i(1), i(2), i(1), i(2)]);
+    assert_eq!(run_outputs(text, "b", 4), vec![i(2), i(1), i(2), i(1)]);
+}
+
+#[test]
+fn the_example_blinker_blinks_with_the_configured_periods() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/blinker.json");
+    let mut rt = Runtime::new(fbd_engine::compile_file(path, &Default::default()).expect("example compiles"));
+    rt.set_input("start", b(true)).expect("input");
+    rt.step();
+    rt.set_input("start", b(false)).expect("input");
+    // Record the edges of the fast lamp over 2 s: 100 ms on, 100 ms off (+1 scan for the
+    // TON restart edge).
+    let mut edges = Vec::new();
+    let mut last = rt.output("fast_lamp").expect("lamp");
+    for _ in 0..400 {
+        rt.step();
+        let now = rt.output("fast_lamp").expect("lamp");
+        if now != last {
+            edges.push(rt.clock_us() / 1000);
+            last = now;
+        }
+    }
+    let periods: Vec<u64> = edges.windows(2).map(|w| w[1] - w[0]).collect();
+    assert!(periods.len() >= 10, "{edges:?}");
+    assert!(periods.iter().all(|p| (100..=110).contains(p)), "{periods:?}");
+    // The slow blinker (250 ms on, 750 ms off) stops after 3 cycles.
+    rt.step_n(2000);
+    assert_eq!(rt.output("slow_cycles"), Some(i(3)));
+    assert_eq!(rt.output("slow_lamp"), Some(b(false)));
+}

@@ -1,0 +1,10 @@
+//! Integration tests of the engine: one binary, one module per concern.
+
+mod blocks;
+mod debugger;
+mod determinism;
+mod errors;
+mod feedback;
+mod harness;
+mod invariants;
+mod props;
