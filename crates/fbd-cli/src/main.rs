@@ -81,7 +81,17 @@ fn main() -> ExitCode {
 
 fn check(file: &std::path::Path, show_plan: bool, show_signals: bool) -> ExitCode {
     let t0 = std::time::Instant::now();
-    let plan = match fbd_engine::compile_file(file, &CompileOptions::default()) {
+    let project = match load::load(&FsProvider, file) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("{e}");
+            let n = e.0.len();
+            eprintln!("{}: {n} error{} found", file.display(), if n == 1 { "" } else { "s" });
+            return ExitCode::FAILURE;
+        }
+    };
+    let load_time = t0.elapsed();
+    let plan = match fbd_engine::compile_project(&project, &CompileOptions::default()) {
         Ok(p) => p,
         Err(e) => {
             eprintln!("{e}");
@@ -101,13 +111,23 @@ fn check(file: &std::path::Path, show_plan: bool, show_signals: bool) -> ExitCod
     println!("  slots       {} BOOL, {} INT, {} REAL", s.slots[0], s.slots[1], s.slots[2]);
     println!("  interface   {} inputs, {} outputs", plan.inputs.len(), plan.outputs.len());
     println!("  cycle       {} ms", plan.cycle_us as f64 / 1000.0);
-    println!("  load+compile {:.2} ms", dt.as_secs_f64() * 1e3);
+    let ph = &s.phases;
+    let ms = |d: std::time::Duration| d.as_secs_f64() * 1e3;
+    println!(
+        "  time        {:.2} ms: load {:.2}, expand {:.2}, types {:.2}, order {:.2}, emit {:.2}",
+        ms(dt),
+        ms(load_time),
+        ms(ph.expand),
+        ms(ph.types),
+        ms(ph.order),
+        ms(ph.emit)
+    );
     if show_plan {
         print!("{}", plan.listing());
     }
     if show_signals {
         for sig in &plan.signals {
-            let driver = sig.driver.as_deref().map(|d| format!(" <- {d}")).unwrap_or_default();
+            let driver = plan.driver(sig).map(|d| format!(" <- {d}")).unwrap_or_default();
             println!("{:<48} {:<4} {:?}{driver}", sig.path, sig.slot.ty, sig.kind);
         }
     }

@@ -5,6 +5,7 @@
 //! slots and emit instructions, grouped by kind inside each data-flow level.
 
 use std::collections::VecDeque;
+use std::time::Instant;
 
 use rustc_hash::FxHashMap as HashMap;
 use std::path::Path;
@@ -14,7 +15,7 @@ use crate::exec::{CmpOp, Instr};
 use crate::expand::{self, At, Net, Src};
 use crate::library::{Generic, Kind, PinTy};
 use crate::load::{self, FsProvider, MemProvider, Project, SourceProvider};
-use crate::plan::{BlockInfo, Commit, PlanStats, PortInfo, ScanPlan, SignalInfo, SignalKind, Slot};
+use crate::plan::{BlockInfo, Commit, PhaseTimes, PlanStats, PortInfo, ScanPlan, SignalInfo, SignalKind, Slot};
 use crate::types::{Type, Value};
 
 /// Compiler settings.
@@ -57,10 +58,16 @@ pub fn compile(text: &str) -> Result<ScanPlan, Diagnostics> {
 
 /// Compiles a loaded project.
 pub fn compile_project(project: &Project, opts: &CompileOptions) -> Result<ScanPlan, Diagnostics> {
+    let t0 = Instant::now();
     let net = expand::expand(project, opts.max_blocks).map_err(Diagnostics)?;
+    let t1 = Instant::now();
     let types = infer_types(project, &net).map_err(Diagnostics)?;
+    let t2 = Instant::now();
     let (order, levels) = order_blocks(project, &net, &types, opts).map_err(Diagnostics)?;
-    Ok(emit(project, &net, &types, &order, &levels))
+    let t3 = Instant::now();
+    let mut plan = emit(project, &net, &types, &order, &levels);
+    plan.stats.phases = PhaseTimes { expand: t1 - t0, types: t2 - t1, order: t3 - t2, emit: t3.elapsed() };
+    Ok(plan)
 }
 
 fn diag_at(project: &Project, at: &At, msg: impl Into<String>) -> Diagnostic {
@@ -194,12 +201,16 @@ fn infer_types(project: &Project, net: &Net) -> Result<Tvars, Vec<Diagnostic>> {
         let b = &net.blocks[i];
         match t[i] {
             None => errors.push(
-                diag_at(project, &b.at, format!("cannot infer the data type of {} block `{}`", b.def.name, b.path))
-                    .block(&b.path)
-                    .help("set \"data_type\": \"INT\" (or BOOL/REAL) on the block"),
+                diag_at(
+                    project,
+                    &b.at.at(),
+                    format!("cannot infer the data type of {} block `{}`", b.def.name, b.path),
+                )
+                .block(&b.path)
+                .help("set \"data_type\": \"INT\" (or BOOL/REAL) on the block"),
             ),
             Some(ty) if !b.def.generic.admits(ty) => errors.push(
-                diag_at(project, &b.at, format!("{} works on INT or REAL, but `{}` is {ty}", b.def.name, b.path))
+                diag_at(project, &b.at.at(), format!("{} works on INT or REAL, but `{}` is {ty}", b.def.name, b.path))
                     .block(&b.path),
             ),
             _ => {}
@@ -210,7 +221,7 @@ fn infer_types(project: &Project, net: &Net) -> Result<Tvars, Vec<Diagnostic>> {
     }
     // Ports first: a wrong binding is best reported where it is written, at the instance.
     for a in &net.asserts {
-        if let Err(d) = check_src(project, net, &t, &a.src, a.ty, &a.at, || a.what.clone()) {
+        if let Err(d) = check_src(project, net, &t, &a.src, a.ty, || a.at.clone(), || a.what.clone()) {
             errors.push(d);
         }
     }
@@ -221,10 +232,16 @@ fn infer_types(project: &Project, net: &Net) -> Result<Tvars, Vec<Diagnostic>> {
                 PinTy::Fixed(ty) => ty,
                 PinTy::T => t[bi].unwrap_or(Type::Bool),
             };
-            check_src(project, net, &t, &p.src, want, &b.at.join(crate::json_path!["inputs", &p.name]), || {
-                format!("pin `{}` of {} `{}`", p.name, b.def.name, b.path)
-            })
-            .map_err(|d| d.block(b.path.clone()).pin(p.name.clone()))
+            check_src(
+                project,
+                net,
+                &t,
+                &p.src,
+                want,
+                || b.at.join(crate::json_path!["inputs", p.name.as_ref()]),
+                || format!("pin `{}` of {} `{}`", p.name, b.def.name, b.path),
+            )
+            .map_err(|d| d.block(b.path.clone()).pin(p.name.to_string()))
             .unwrap_or_else(|d| errors.push(d));
         }
         if let Some(init) = b.params.init {
@@ -233,7 +250,7 @@ fn infer_types(project: &Project, net: &Net) -> Result<Tvars, Vec<Diagnostic>> {
                 errors.push(
                     diag_at(
                         project,
-                        &b.at,
+                        &b.at.at(),
                         format!("params.init {} does not fit {} block `{}` of type {want}", init.0, b.def.name, b.path),
                     )
                     .block(&b.path),
@@ -248,7 +265,7 @@ fn src_name(project: &Project, net: &Net, s: &Src) -> String {
     match s {
         Src::Const(v) => format!("constant {v}"),
         Src::Input(i) => format!("input `{}`", project.root().inputs[*i].name),
-        Src::Out { block, pin } => format!("`{}.{}`", net.blocks[*block].path, net.blocks[*block].outputs[*pin]),
+        Src::Out { block, pin } => format!("`{}.{}`", net.blocks[*block].path, net.blocks[*block].output_name(*pin)),
         Src::Feedback { src, .. } => format!("feedback of {}", src_name(project, net, src)),
     }
 }
@@ -259,13 +276,13 @@ fn check_src(
     t: &Tvars,
     src: &Src,
     want: Type,
-    at: &At,
+    at: impl Fn() -> At,
     what: impl Fn() -> String,
 ) -> Result<(), Diagnostic> {
     if let Src::Feedback { init: Some(v), .. } = src
         && v.coerce(want).is_none()
     {
-        return Err(diag_at(project, at, format!("feedback init {v} does not fit {} ({want})", what())));
+        return Err(diag_at(project, &at(), format!("feedback init {v} does not fit {} ({want})", what())));
     }
     let Some((got, hard)) = src_type(project, net, t, src) else {
         return Ok(());
@@ -283,7 +300,7 @@ fn check_src(
     };
     let mut d = diag_at(
         project,
-        at,
+        &at(),
         format!("type mismatch: {} expects {want}, but {} is {got}", what(), src_name(project, net, src)),
     );
     if !help.is_empty() {
@@ -503,7 +520,7 @@ fn report_cycles(project: &Project, net: &Net, succ: &[Vec<usize>], indeg: &[u32
             if all.len() + 1 > names.len() {
                 msg.push_str(&format!("; blocks on the loop: {}", all.join(", ")));
             }
-            diag_at(project, &b.at, msg).block(&b.path).help(
+            diag_at(project, &b.at.at(), msg).block(&b.path).help(
                 "mark one wire of the loop as feedback ({\"from\": \"blk.pin\", \"feedback\": true, \"init\": ...}), \
                  or read MEMORY.prev / a DELAY block: the loop then sees the previous scan's value",
             )
@@ -583,7 +600,7 @@ fn emit(project: &Project, net: &Net, t: &Tvars, order: &[usize], levels: &[u32]
         let default = p.default.and_then(|c| c.0.coerce(ty)).unwrap_or(ty.zero());
         let slot = slots.alloc(default);
         input_slots.push(slot);
-        signals.push(SignalInfo { path: p.name.clone(), slot, kind: SignalKind::ProgramInput, driver: None });
+        signals.push(SignalInfo { path: p.name.clone(), slot, kind: SignalKind::ProgramInput });
         inputs.push(PortInfo { name: p.name.clone(), ty, slot, default, kind: p.kind, options: p.options.clone() });
     }
 
@@ -595,7 +612,8 @@ fn emit(project: &Project, net: &Net, t: &Tvars, order: &[usize], levels: &[u32]
         let b = &net.blocks[i];
         let tv = t[i];
         let init = b.params.init.and_then(|c| tv.and_then(|ty| c.0.coerce(ty)).or(Some(c.0)));
-        for (k, name) in b.outputs.iter().enumerate() {
+        for k in 0..b.n_outputs() {
+            let name = b.output_name(k);
             let ty = out_type(net, t, i, k).unwrap_or(Type::Bool);
             let v = match (b.def.kind, init) {
                 (Kind::Memory | Kind::Delay | Kind::Sr | Kind::Rs, Some(v)) => v,
@@ -603,12 +621,7 @@ fn emit(project: &Project, net: &Net, t: &Tvars, order: &[usize], levels: &[u32]
             };
             let s = slots.alloc(v);
             out_slots[i].push(s);
-            signals.push(SignalInfo {
-                path: format!("{}.{name}", b.path),
-                slot: s,
-                kind: SignalKind::BlockOutput,
-                driver: None,
-            });
+            signals.push(SignalInfo { path: format!("{}.{name}", b.path), slot: s, kind: SignalKind::BlockOutput });
         }
         for (_, ty) in b.def.state {
             state_slots[i].push(slots.alloc(ty.zero()));
@@ -628,7 +641,7 @@ fn emit(project: &Project, net: &Net, t: &Tvars, order: &[usize], levels: &[u32]
     let mut block_pos = vec![0usize; n];
     let mut input_signals: Vec<SignalInfo> = Vec::new();
     let mut max_level = 0;
-    let mut positions: HashMap<usize, HashMap<Vec<crate::locate::Seg>, (usize, usize)>> = HashMap::default();
+    let mut positions: HashMap<usize, HashMap<crate::locate::BlockKey, (usize, usize)>> = HashMap::default();
 
     for &i in order {
         let b = &net.blocks[i];
@@ -791,15 +804,13 @@ fn emit(project: &Project, net: &Net, t: &Tvars, order: &[usize], levels: &[u32]
             code.len() as u32 - 1
         });
         // Signals of the input pins (aliases of their drivers).
-        let mut in_sig = Vec::new();
+        let mut in_sig = Vec::with_capacity(b.inputs.len());
         for (k, p) in b.inputs.iter().enumerate() {
             let path = format!("{}.{}", b.path, p.name);
             let kind = if matches!(p.src, Src::Const(_)) { SignalKind::Constant } else { SignalKind::BlockInput };
-            let idx = signals.len() + input_signals.len();
-            input_signals.push(SignalInfo { path, slot: ins[k], kind, driver: Some(src_path(project, net, &p.src)) });
-            in_sig.push((p.name.clone(), idx));
+            in_sig.push((signals.len() + input_signals.len()) as u32);
+            input_signals.push(SignalInfo { path, slot: ins[k], kind });
         }
-        let out_sig: Vec<(String, usize)> = Vec::new();
         max_level = max_level.max(levels[i]);
         let mut state: Vec<Slot> = Vec::new();
         if b.def.stateful {
@@ -810,17 +821,17 @@ fn emit(project: &Project, net: &Net, t: &Tvars, order: &[usize], levels: &[u32]
         let file_pos = positions
             .entry(b.at.file)
             .or_insert_with(|| crate::locate::block_positions(&project.files[b.at.file].text));
-        let line = file_pos.get(&b.at.path).map(|p| p.0);
+        let line = file_pos.get(&b.at.key).map(|p| p.0);
         blocks.push(BlockInfo {
             path: b.path.clone(),
             type_name: b.def.name,
             kind: b.def.kind,
             data_type: t[i],
-            file: project.files[b.at.file].path.clone(),
+            file: b.at.file as u32,
             line,
             pos: b.pos,
             inputs: in_sig,
-            outputs: out_sig,
+            outputs: Vec::with_capacity(b.n_outputs()),
             state,
             instr: instr_idx,
             rng,
@@ -831,8 +842,8 @@ fn emit(project: &Project, net: &Net, t: &Tvars, order: &[usize], levels: &[u32]
     let mut sig_i = inputs.len();
     for &i in order {
         let bi = block_pos[i];
-        for name in &net.blocks[i].outputs {
-            blocks[bi].outputs.push((name.clone(), sig_i));
+        for _ in 0..net.blocks[i].n_outputs() {
+            blocks[bi].outputs.push(sig_i as u32);
             sig_i += 1;
         }
     }
@@ -841,22 +852,12 @@ fn emit(project: &Project, net: &Net, t: &Tvars, order: &[usize], levels: &[u32]
     let mut alias_signals = Vec::new();
     for a in &net.macro_pins {
         let slot = srcs.slot(&a.src, &mut slots, &mut commits);
-        alias_signals.push(SignalInfo {
-            path: a.path.clone(),
-            slot,
-            kind: SignalKind::MacroPin,
-            driver: Some(src_path(project, net, &a.src)),
-        });
+        alias_signals.push(SignalInfo { path: a.path.clone(), slot, kind: SignalKind::MacroPin });
     }
     for (k, a) in net.outputs.iter().enumerate() {
         let slot = srcs.slot(&a.src, &mut slots, &mut commits);
         let p = &root.outputs[k];
-        alias_signals.push(SignalInfo {
-            path: a.path.clone(),
-            slot,
-            kind: SignalKind::ProgramOutput,
-            driver: Some(src_path(project, net, &a.src)),
-        });
+        alias_signals.push(SignalInfo { path: a.path.clone(), slot, kind: SignalKind::ProgramOutput });
         outputs.push(PortInfo {
             name: p.name.clone(),
             ty: p.ty.0,
@@ -868,10 +869,7 @@ fn emit(project: &Project, net: &Net, t: &Tvars, order: &[usize], levels: &[u32]
     }
     signals.extend(alias_signals);
     signals.extend(std::mem::take(&mut srcs.fb_signals));
-    let mut signal_index = HashMap::with_capacity_and_hasher(signals.len(), Default::default());
-    for (i, s) in signals.iter().enumerate() {
-        signal_index.entry(s.path.clone()).or_insert(i);
-    }
+    let signal_index = crate::plan::PathIndex::build(signals.iter().map(|s| s.path.as_str()));
     let stats = PlanStats {
         blocks: n,
         macros: project.macros.len(),
@@ -881,6 +879,7 @@ fn emit(project: &Project, net: &Net, t: &Tvars, order: &[usize], levels: &[u32]
         slots: [slots.init_b.len(), slots.init_i.len(), slots.init_r.len()],
         levels: if n == 0 { 0 } else { max_level as usize + 1 },
         files: project.files.len(),
+        phases: PhaseTimes::default(),
     };
     let cycle_ms = root.cycle_ms.filter(|c| c.is_finite() && *c > 0.0).unwrap_or(5.0);
     let mut fp = fnv1a(&format!("{}:{}", code.len(), signals.len()));
@@ -888,11 +887,13 @@ fn emit(project: &Project, net: &Net, t: &Tvars, order: &[usize], levels: &[u32]
         fp = (fp ^ fnv1a(&s.path)).wrapping_mul(0x0000_0100_0000_01b3) ^ (s.slot.idx as u64) << 2 ^ s.slot.ty as u64;
     }
     let stages = commits.iter().map(|c| (Slot { ty: c.ty, idx: c.to }, Slot { ty: c.ty, idx: c.stage })).collect();
-    let block_index = blocks.iter().enumerate().map(|(i, b)| (b.path.clone(), i)).collect();
+    let block_index = crate::plan::PathIndex::build(blocks.iter().map(|b| b.path.as_str()));
     ScanPlan {
         fingerprint: fp,
         block_index,
         stages,
+        files: project.files.iter().map(|f| f.path.clone()).collect(),
+        slot_owner: Default::default(),
         name: root.name.clone().unwrap_or_else(|| project.files[0].path.display().to_string()),
         cycle_us: ((cycle_ms * 1000.0).round() as u64).max(1),
         code,
@@ -941,12 +942,7 @@ impl SourceSlots<'_> {
                 commits.push(Commit { ty: from.ty, from: from.idx, to: to.idx, stage: stage.idx });
                 self.feedback.insert(key, to);
                 let name = src_path(self.project, self.net, src);
-                self.fb_signals.push(SignalInfo {
-                    path: format!("{name}@prev"),
-                    slot: to,
-                    kind: SignalKind::Feedback,
-                    driver: Some(name),
-                });
+                self.fb_signals.push(SignalInfo { path: format!("{name}@prev"), slot: to, kind: SignalKind::Feedback });
                 to
             }
         }
@@ -957,7 +953,7 @@ fn src_path(project: &Project, net: &Net, s: &Src) -> String {
     match s {
         Src::Const(v) => v.to_string(),
         Src::Input(i) => project.root().inputs[*i].name.clone(),
-        Src::Out { block, pin } => format!("{}.{}", net.blocks[*block].path, net.blocks[*block].outputs[*pin]),
+        Src::Out { block, pin } => format!("{}.{}", net.blocks[*block].path, net.blocks[*block].output_name(*pin)),
         Src::Feedback { src, .. } => format!("{}@prev", src_path(project, net, src)),
     }
 }

@@ -2,6 +2,8 @@
 //! blocks whose every input names its driver directly (a constant, a program input, another
 //! block's output, or a feedback wire around one of those).
 
+use std::borrow::Cow;
+
 use rustc_hash::FxHashMap as HashMap;
 
 use crate::diag::Diagnostic;
@@ -31,6 +33,33 @@ impl At {
     }
 }
 
+/// Where a block is written: compact, turned into an [`At`] only for an error.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct BlockAt {
+    pub file: usize,
+    pub key: crate::locate::BlockKey,
+}
+
+impl BlockAt {
+    fn new(file: usize, mac: Option<usize>, index: usize) -> BlockAt {
+        BlockAt { file, key: (mac, index) }
+    }
+
+    /// The block object's place.
+    pub fn at(&self) -> At {
+        let path = match self.key {
+            (None, i) => json_path!["blocks", i].to_vec(),
+            (Some(m), i) => json_path!["macros", m, "blocks", i].to_vec(),
+        };
+        At { file: self.file, path }
+    }
+
+    /// A place inside the block object.
+    pub fn join(&self, more: impl IntoIterator<Item = Seg>) -> At {
+        self.at().join(more)
+    }
+}
+
 /// Where a wire is written, computed only when an error needs it: resolving every pin of a
 /// large program must not build a JSON path per pin.
 #[derive(Copy, Clone)]
@@ -38,7 +67,7 @@ pub(crate) enum Loc<'a> {
     /// A place already built.
     At(&'a At),
     /// Input `pin` of the block at `block`.
-    Pin { block: &'a At, pin: &'a str },
+    Pin { block: BlockAt, pin: &'a str },
 }
 
 impl Loc<'_> {
@@ -71,7 +100,7 @@ pub(crate) enum Src {
 /// One input pin of a net block.
 #[derive(Clone, Debug)]
 pub(crate) struct NetPin {
-    pub name: String,
+    pub name: Cow<'static, str>,
     pub ty: PinTy,
     pub src: Src,
 }
@@ -81,14 +110,43 @@ pub(crate) struct NetPin {
 pub(crate) struct NetBlock {
     pub path: String,
     pub def: &'static BlockDef,
-    pub at: At,
+    pub at: BlockAt,
     pub inputs: Vec<NetPin>,
-    /// Output pin names, fixed then variadic.
-    pub outputs: Vec<String>,
+    /// Number of variadic outputs (SELECTOR's q1..qn).
+    pub n_var_out: usize,
     pub data_type: Option<Type>,
     pub params: Params,
     pub order: Option<i64>,
     pub pos: Option<[f64; 2]>,
+}
+
+impl NetBlock {
+    /// Number of outputs, fixed then variadic.
+    pub fn n_outputs(&self) -> usize {
+        self.def.outputs.len() + self.n_var_out
+    }
+
+    /// Name of output `k`.
+    pub fn output_name(&self, k: usize) -> Cow<'static, str> {
+        match self.def.outputs.get(k) {
+            Some(p) => Cow::Borrowed(p.name),
+            None => {
+                let v = self.def.var_outputs.expect("index within n_outputs");
+                Cow::Owned(format!("{}{}", v.prefix, v.first + k - self.def.outputs.len()))
+            }
+        }
+    }
+
+    /// Index of the output named `pin`.
+    pub fn output_index(&self, pin: &str) -> Option<usize> {
+        if let Some(k) = self.def.outputs.iter().position(|p| p.name == pin) {
+            return Some(k);
+        }
+        let v = self.def.var_outputs?;
+        let num: usize = pin.strip_prefix(v.prefix)?.parse().ok()?;
+        let k = num.checked_sub(v.first)?;
+        (k < self.n_var_out && pin == format!("{}{num}", v.prefix)).then_some(self.def.outputs.len() + k)
+    }
 }
 
 /// A type a source must have: a macro port or a program output.
@@ -592,12 +650,12 @@ impl<'p> Expander<'p> {
         });
         let mut si = 0;
         while si < self.scopes.len() {
-            let (prefix, file, body, body_at) = {
+            let (prefix, file, body, mac_index) = {
                 let s = &self.scopes[si];
-                (s.prefix.clone(), s.file, s.body, s.body_at.clone())
+                (s.prefix.clone(), s.file, s.body, s.mac.map(|(_, mi)| mi))
             };
             for (bi, b) in body.iter().enumerate() {
-                let at = At::new(file, body_at.clone()).join([Seg::Index(bi)]);
+                let at = BlockAt::new(file, mac_index, bi);
                 let path = format!("{prefix}{}", b.id);
                 let entry = if let Some(def) = library::lookup(&b.ty) {
                     let n_out = b.params.n.unwrap_or(0) as usize;
@@ -606,7 +664,7 @@ impl<'p> Expander<'p> {
                         def,
                         at,
                         inputs: Vec::new(),
-                        outputs: output_names(def, if def.var_outputs.is_some() { n_out } else { 0 }),
+                        n_var_out: if def.var_outputs.is_some() { n_out } else { 0 },
                         data_type: b.data_type.map(|t| t.0),
                         params: b.params.clone(),
                         order: b.order,
@@ -636,26 +694,26 @@ impl<'p> Expander<'p> {
     fn resolve_all(&mut self) {
         // Primitive block inputs.
         for si in 0..self.scopes.len() {
-            let (file, body, body_at) = {
+            let (file, body, mac_index) = {
                 let s = &self.scopes[si];
-                (s.file, s.body, s.body_at.clone())
+                (s.file, s.body, s.mac.map(|(_, mi)| mi))
             };
             for (bi, b) in body.iter().enumerate() {
                 let Some(Entry::Prim(ni)) = self.scopes[si].entries.get(b.id.as_str()).copied() else {
                     continue;
                 };
                 let def = self.net.blocks[ni].def;
-                let block_at = At::new(file, body_at.clone()).join([Seg::Index(bi)]);
+                let block_at = BlockAt::new(file, mac_index, bi);
                 let mut pins = Vec::new();
                 for p in def.inputs {
                     match b.inputs.get(p.name) {
                         Some(w) => {
-                            let src = self.resolve(si, w, Loc::Pin { block: &block_at, pin: p.name });
-                            pins.push(NetPin { name: p.name.to_string(), ty: p.ty, src });
+                            let src = self.resolve(si, w, Loc::Pin { block: block_at, pin: p.name });
+                            pins.push(NetPin { name: Cow::Borrowed(p.name), ty: p.ty, src });
                         }
                         None => {
                             let v = p.default.unwrap_or(Value::Bool(false));
-                            pins.push(NetPin { name: p.name.to_string(), ty: p.ty, src: Src::Const(v) });
+                            pins.push(NetPin { name: Cow::Borrowed(p.name), ty: p.ty, src: Src::Const(v) });
                         }
                     }
                 }
@@ -663,8 +721,8 @@ impl<'p> Expander<'p> {
                     for k in 0.. {
                         let name = format!("{}{}", va.prefix, va.first + k);
                         let Some(w) = b.inputs.get(&name) else { break };
-                        let src = self.resolve(si, w, Loc::Pin { block: &block_at, pin: &name });
-                        pins.push(NetPin { name, ty: va.ty, src });
+                        let src = self.resolve(si, w, Loc::Pin { block: block_at, pin: &name });
+                        pins.push(NetPin { name: Cow::Owned(name), ty: va.ty, src });
                     }
                 }
                 self.net.blocks[ni].inputs = pins;
@@ -798,10 +856,10 @@ impl<'p> Expander<'p> {
                         }
                         Some(Entry::Prim(ni)) => {
                             let nb = &self.net.blocks[ni];
-                            match nb.outputs.iter().position(|o| o == pin) {
+                            match nb.output_index(pin) {
                                 Some(p) => Ok(Src::Out { block: ni, pin: p }),
                                 None => {
-                                    let outs = nb.outputs.join(", ");
+                                    let outs = output_names(nb.def, nb.n_var_out).join(", ");
                                     let ty = nb.def.name;
                                     let d = self
                                         .err(at, format!("block `{blk}` ({ty}) has no output `{pin}`"))

@@ -147,9 +147,24 @@ impl LineIndex {
     }
 }
 
-/// Positions of the elements of every array named `blocks` (at any depth), keyed by path,
-/// found in one pass: what the compiler needs to give each expanded block its line.
-pub fn block_positions(text: &str) -> rustc_hash::FxHashMap<Vec<Seg>, (usize, usize)> {
+/// Where a block is: `(None, i)` for `blocks[i]` of the program, `(Some(m), i)` for
+/// `macros[m].blocks[i]`.
+pub type BlockKey = (Option<usize>, usize);
+
+/// The key of a block's JSON path, if it is a block path.
+pub fn block_key(path: &[Seg]) -> Option<BlockKey> {
+    match path {
+        [Seg::Key(b), Seg::Index(i)] if b == "blocks" => Some((None, *i)),
+        [Seg::Key(m), Seg::Index(mi), Seg::Key(b), Seg::Index(i)] if m == "macros" && b == "blocks" => {
+            Some((Some(*mi), *i))
+        }
+        _ => None,
+    }
+}
+
+/// Positions of every block of the program and of every macro body, found in one pass: what
+/// the compiler needs to give each expanded block its line.
+pub fn block_positions(text: &str) -> rustc_hash::FxHashMap<BlockKey, (usize, usize)> {
     let mut out = rustc_hash::FxHashMap::default();
     let idx = LineIndex::new(text);
     let mut w = Walker { b: text.as_bytes(), i: 0 };
@@ -163,7 +178,7 @@ fn walk(
     w: &mut Walker,
     path: &mut Vec<Seg>,
     idx: &LineIndex,
-    out: &mut rustc_hash::FxHashMap<Vec<Seg>, (usize, usize)>,
+    out: &mut rustc_hash::FxHashMap<BlockKey, (usize, usize)>,
 ) -> Option<()> {
     w.ws();
     match w.peek()? {
@@ -197,7 +212,9 @@ fn walk(
                         }
                         path.push(Seg::Index(k));
                         if is_blocks {
-                            out.insert(path.clone(), idx.pos(w.i));
+                            if let Some(key) = block_key(path) {
+                                out.insert(key, idx.pos(w.i));
+                            }
                             w.skip_value()?;
                         } else {
                             walk(w, path, idx, out)?;
@@ -266,18 +283,33 @@ impl Walker<'_> {
         }
         String::from_utf8(out).ok()
     }
+    /// Skips a string token without building it.
+    fn skip_string(&mut self) -> Option<()> {
+        self.i += 1;
+        loop {
+            match self.peek()? {
+                b'"' => {
+                    self.i += 1;
+                    return Some(());
+                }
+                b'\\' => self.i += 2,
+                _ => self.i += 1,
+            }
+        }
+    }
+
     fn skip_value(&mut self) -> Option<()> {
         self.ws();
         match self.peek()? {
             b'"' => {
-                self.string()?;
+                self.skip_string()?;
             }
             b'{' | b'[' => {
                 let mut depth = 0usize;
                 loop {
                     match self.peek()? {
                         b'"' => {
-                            self.string()?;
+                            self.skip_string()?;
                             continue;
                         }
                         b'{' | b'[' => depth += 1,
@@ -316,7 +348,7 @@ mod tests {
         assert_eq!(locate(t, &json_path!["blocks", 1usize, "nope"]), Some((5, 5)));
         assert_eq!(locate(t, &json_path!["blocks", 7usize]), Some((3, 13)));
         let all = block_positions(t);
-        assert_eq!(all.get(json_path!["blocks", 1usize].as_slice()), Some(&(5, 5)));
+        assert_eq!(all.get(&(None, 1)), Some(&(5, 5)));
         assert_eq!(all.len(), 2);
     }
 }

@@ -54,8 +54,6 @@ pub struct SignalInfo {
     pub slot: Slot,
     /// What it is.
     pub kind: SignalKind,
-    /// For aliases: the path of the driving signal.
-    pub driver: Option<String>,
 }
 
 /// One primitive block after macro expansion.
@@ -69,16 +67,17 @@ pub struct BlockInfo {
     pub kind: Kind,
     /// The resolved type variable, for generic blocks.
     pub data_type: Option<Type>,
-    /// File that defines it and the 1-based line there.
-    pub file: PathBuf,
+    /// File that defines it: index into [`ScanPlan::files`].
+    pub file: u32,
     /// Line of the block's definition.
     pub line: Option<usize>,
     /// Drawing position from the JSON.
     pub pos: Option<[f64; 2]>,
-    /// Input pins: name and signal index (see [`ScanPlan::signals`]).
-    pub inputs: Vec<(String, usize)>,
-    /// Output pins: name and signal index.
-    pub outputs: Vec<(String, usize)>,
+    /// Input pins, as indices into [`ScanPlan::signals`] (the pin name is the part of the path
+    /// after the last `.`, see [`ScanPlan::pin_name`]).
+    pub inputs: Vec<u32>,
+    /// Output pins, as signal indices.
+    pub outputs: Vec<u32>,
     /// Every slot that holds state across scans (outputs of stateful blocks and internals).
     pub state: Vec<Slot>,
     /// Position in the instruction array, if the block has an instruction (DELAY has none).
@@ -138,6 +137,21 @@ pub struct PlanStats {
     pub levels: usize,
     /// Files read (the program and its includes).
     pub files: usize,
+    /// Time spent in each compiler phase.
+    pub phases: PhaseTimes,
+}
+
+/// Wall time of each compiler phase (loading and parsing are not included).
+#[derive(Clone, Debug, Default)]
+pub struct PhaseTimes {
+    /// Macro expansion and name resolution.
+    pub expand: std::time::Duration,
+    /// Type inference and checking.
+    pub types: std::time::Duration,
+    /// Data-flow ordering and scheduling.
+    pub order: std::time::Duration,
+    /// Slot allocation, instruction emission, signal tables.
+    pub emit: std::time::Duration,
 }
 
 /// A macro instance after expansion.
@@ -147,6 +161,54 @@ pub struct InstanceInfo {
     pub path: String,
     /// The macro's name.
     pub macro_name: String,
+}
+
+/// Finds items by path without storing every path a second time: the hash of each path maps
+/// to the first item with that hash; items whose hash collides with another path's are kept
+/// aside and found by comparison. First occurrence wins for equal paths.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct PathIndex {
+    first: HashMap<u64, u32>,
+    collisions: Vec<u32>,
+}
+
+fn path_hash(path: &str) -> u64 {
+    use std::hash::{BuildHasher, Hasher};
+    let mut h = rustc_hash::FxBuildHasher.build_hasher();
+    h.write(path.as_bytes());
+    h.finish()
+}
+
+impl PathIndex {
+    /// Indexes items 0..n by their paths.
+    pub(crate) fn build<'a>(paths: impl ExactSizeIterator<Item = &'a str> + Clone) -> PathIndex {
+        let all: Vec<&str> = paths.collect();
+        let mut first = HashMap::with_capacity_and_hasher(all.len(), Default::default());
+        let mut collisions = Vec::new();
+        for (i, p) in all.iter().enumerate() {
+            match first.entry(path_hash(p)) {
+                std::collections::hash_map::Entry::Vacant(e) => {
+                    e.insert(i as u32);
+                }
+                std::collections::hash_map::Entry::Occupied(e) => {
+                    if all[*e.get() as usize] != *p && !collisions.iter().any(|&c: &u32| all[c as usize] == *p) {
+                        collisions.push(i as u32);
+                    }
+                }
+            }
+        }
+        PathIndex { first, collisions }
+    }
+
+    /// The item with this path; `path_of` gives an item's path.
+    pub(crate) fn get<'a>(&self, path: &str, path_of: impl Fn(u32) -> &'a str) -> Option<u32> {
+        if let Some(&i) = self.first.get(&path_hash(path))
+            && path_of(i) == path
+        {
+            return Some(i);
+        }
+        self.collisions.iter().copied().find(|&i| path_of(i) == path)
+    }
 }
 
 /// A compiled program: what [`crate::Runtime`] executes.
@@ -171,12 +233,16 @@ pub struct ScanPlan {
     pub outputs: Vec<PortInfo>,
     /// Every named signal.
     pub signals: Vec<SignalInfo>,
-    pub(crate) signal_index: HashMap<String, usize>,
+    pub(crate) signal_index: PathIndex,
     /// Every primitive block, in the order of the plan's topological sort.
     pub blocks: Vec<BlockInfo>,
-    pub(crate) block_index: HashMap<String, usize>,
+    pub(crate) block_index: PathIndex,
     /// Delayed slot → its staging slot (see [`Commit`]).
     pub(crate) stages: HashMap<Slot, Slot>,
+    /// The files the program was read from (the program first).
+    pub files: Vec<PathBuf>,
+    /// Slot → the signal that owns it (input, block output, feedback value), built on first use.
+    pub(crate) slot_owner: std::sync::OnceLock<HashMap<Slot, u32>>,
     /// Macro instances.
     pub instances: Vec<InstanceInfo>,
     /// Sizes.
@@ -188,17 +254,60 @@ pub struct ScanPlan {
 impl ScanPlan {
     /// The signal with this path.
     pub fn signal(&self, path: &str) -> Option<&SignalInfo> {
-        self.signal_index.get(path).map(|&i| &self.signals[i])
+        self.signal_id(path).map(|i| &self.signals[i])
     }
 
     /// Index of the signal with this path.
     pub fn signal_id(&self, path: &str) -> Option<usize> {
-        self.signal_index.get(path).copied()
+        self.signal_index.get(path, |i| &self.signals[i as usize].path).map(|i| i as usize)
+    }
+
+    /// The signal that drives an alias (block input, macro pin, program output), as a path or,
+    /// for a constant, its value. `None` for signals that are not aliases.
+    pub fn driver(&self, sig: &SignalInfo) -> Option<String> {
+        match sig.kind {
+            SignalKind::ProgramInput | SignalKind::BlockOutput | SignalKind::Feedback => None,
+            _ => {
+                let owners = self.slot_owner.get_or_init(|| {
+                    let mut m = HashMap::default();
+                    for (i, s) in self.signals.iter().enumerate() {
+                        if s.kind.writable() {
+                            m.entry(s.slot).or_insert(i as u32);
+                        }
+                    }
+                    m
+                });
+                match owners.get(&sig.slot) {
+                    Some(&i) => Some(self.signals[i as usize].path.clone()),
+                    None => Some(self.init_value(sig.slot).to_string()),
+                }
+            }
+        }
+    }
+
+    /// The value a slot holds before the first scan.
+    pub fn init_value(&self, s: Slot) -> Value {
+        match s.ty {
+            Type::Bool => Value::Bool(self.init_bool[s.idx as usize]),
+            Type::Int => Value::Int(self.init_int[s.idx as usize]),
+            Type::Real => Value::Real(self.init_real[s.idx as usize]),
+        }
+    }
+
+    /// The pin name of a block's signal (`q` for `cell/mem.q`).
+    pub fn pin_name(&self, signal: u32) -> &str {
+        let p = &self.signals[signal as usize].path;
+        p.rsplit_once('.').map(|(_, pin)| pin).unwrap_or(p)
+    }
+
+    /// The file a block is defined in.
+    pub fn block_file(&self, b: &BlockInfo) -> &std::path::Path {
+        &self.files[b.file as usize]
     }
 
     /// The block with this path.
     pub fn block(&self, path: &str) -> Option<&BlockInfo> {
-        self.block_index.get(path).map(|&i| &self.blocks[i])
+        self.block_index.get(path, |i| &self.blocks[i as usize].path).map(|i| &self.blocks[i as usize])
     }
 
     /// Program input by name.

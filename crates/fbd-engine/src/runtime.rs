@@ -387,7 +387,7 @@ impl Runtime {
         let (i, s) = self.resolve(path)?;
         let sig = &self.plan.signals[i];
         if !sig.kind.writable() {
-            return Err(RuntimeError::ReadOnly { path: path.into(), driver: sig.driver.clone() });
+            return Err(RuntimeError::ReadOnly { path: path.into(), driver: self.plan.driver(sig) });
         }
         let v = v.coerce(s.ty).ok_or(RuntimeError::TypeMismatch { path: path.into(), expected: s.ty, got: v.ty() })?;
         Ok((i, s, v))
@@ -465,7 +465,7 @@ impl Runtime {
         for b in &self.plan.blocks {
             let Some(ins) = b.instr else { continue };
             let writes =
-                b.outputs.iter().any(|(_, sig)| self.forces.iter().any(|f| f.1 == self.plan.signals[*sig].slot));
+                b.outputs.iter().any(|sig| self.forces.iter().any(|f| f.1 == self.plan.signals[*sig as usize].slot));
             if writes {
                 self.force_mask[ins as usize] = true;
             }
