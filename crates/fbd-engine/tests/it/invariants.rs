@@ -38,6 +38,12 @@ fn the_engine_depends_on_no_gui_crate() {
 }
 
 #[test]
+fn the_reference_rules_do_not_depend_on_the_engine() {
+    let manifest = read("crates/ref2048/Cargo.toml");
+    assert!(!manifest.contains("fbd-engine"), "ref2048 must stay independent of the engine it judges");
+}
+
+#[test]
 fn the_architecture_map_names_every_crate() {
     let arch = read("ARCHITECTURE.md");
     for entry in std::fs::read_dir(root().join("crates")).expect("crates/") {

@@ -1,0 +1,304 @@
+//! ref2048: the rules of 2048 as the original game (gabrielecirulli/2048) plays them, on a
+//! bitboard.
+//!
+//! A [`Board`] is a `u64`: 16 cells of 4 bits, each the exponent of the tile (0 = empty,
+//! 1 = 2, 2 = 4, ... 15 = 32768; 16 would not fit and a merge of two 32768s saturates at 15,
+//! which no real game reaches). Cell `(r, c)` (row, column, both 0-based from the top left) is
+//! nibble `4 * (4 * r + c)`. A move looks each row up in a 65,536-entry table, so a move costs
+//! four table lookups (plus a transpose for up and down).
+//!
+//! Rules: a new game places two tiles; after every move that changed something one tile spawns
+//! in a uniformly chosen empty cell, 2 with probability 0.9 and 4 with 0.1; a move that changes
+//! nothing is not a move; each tile merges at most once per move and the pair nearest the wall
+//! merges first; the score grows by the value of each merged tile; game over when no cell is
+//! empty and no two orthogonal neighbours are equal.
+
+use std::sync::OnceLock;
+
+use rand::Rng;
+
+/// A 4x4 board: 16 nibbles of tile exponents.
+pub type Board = u64;
+
+/// A move direction.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Dir {
+    /// Toward row 0.
+    Up,
+    /// Toward column 3.
+    Right,
+    /// Toward row 3.
+    Down,
+    /// Toward column 0.
+    Left,
+}
+
+impl Dir {
+    /// All four, in the selector's order (1 up, 2 right, 3 down, 4 left).
+    pub const ALL: [Dir; 4] = [Dir::Up, Dir::Right, Dir::Down, Dir::Left];
+
+    /// Parses `U`, `R`, `D`, `L` (either case).
+    pub fn from_char(c: char) -> Option<Dir> {
+        match c.to_ascii_uppercase() {
+            'U' => Some(Dir::Up),
+            'R' => Some(Dir::Right),
+            'D' => Some(Dir::Down),
+            'L' => Some(Dir::Left),
+            _ => None,
+        }
+    }
+
+    /// The letter of the direction.
+    pub fn letter(self) -> char {
+        match self {
+            Dir::Up => 'U',
+            Dir::Right => 'R',
+            Dir::Down => 'D',
+            Dir::Left => 'L',
+        }
+    }
+}
+
+struct Tables {
+    /// Row (4 nibbles, cell 0 in the low nibble) moved toward cell 0.
+    left: Vec<u16>,
+    /// Row moved toward cell 3.
+    right: Vec<u16>,
+    /// Score gained by moving the row (the same either way).
+    score: Vec<u32>,
+}
+
+fn tables() -> &'static Tables {
+    static T: OnceLock<Tables> = OnceLock::new();
+    T.get_or_init(|| {
+        let mut left = vec![0u16; 65536];
+        let mut right = vec![0u16; 65536];
+        let mut score = vec![0u32; 65536];
+        for row in 0..65536usize {
+            let cells = [row & 15, (row >> 4) & 15, (row >> 8) & 15, (row >> 12) & 15].map(|c| c as u8);
+            let (moved, gain) = slide_left(cells);
+            left[row] = pack(moved);
+            score[row] = gain;
+            let rev = [cells[3], cells[2], cells[1], cells[0]];
+            let (m, _) = slide_left(rev);
+            right[row] = pack([m[3], m[2], m[1], m[0]]);
+        }
+        Tables { left, right, score }
+    })
+}
+
+fn pack(c: [u8; 4]) -> u16 {
+    c[0] as u16 | (c[1] as u16) << 4 | (c[2] as u16) << 8 | (c[3] as u16) << 12
+}
+
+/// The rule on one line of exponents, toward index 0: close the gaps, then merge equal
+/// neighbours from index 0 on, each tile at most once. Returns the line and the score.
+pub fn slide_left(cells: [u8; 4]) -> ([u8; 4], u32) {
+    let tiles: Vec<u8> = cells.iter().copied().filter(|&c| c != 0).collect();
+    let mut out = [0u8; 4];
+    let mut gain = 0u32;
+    let (mut i, mut k) = (0, 0);
+    while i < tiles.len() {
+        if i + 1 < tiles.len() && tiles[i] == tiles[i + 1] {
+            let e = (tiles[i] + 1).min(15);
+            out[k] = e;
+            gain += 1u32 << e;
+            i += 2;
+        } else {
+            out[k] = tiles[i];
+            i += 1;
+        }
+        k += 1;
+    }
+    (out, gain)
+}
+
+/// The exponent of cell `i` (0..16, row-major).
+#[inline]
+pub fn cell(b: Board, i: usize) -> u8 {
+    ((b >> (4 * i)) & 15) as u8
+}
+
+/// Sets the exponent of cell `i`.
+#[inline]
+pub fn with_cell(b: Board, i: usize, e: u8) -> Board {
+    (b & !(15u64 << (4 * i))) | ((e as u64 & 15) << (4 * i))
+}
+
+/// The board from 16 tile values (0 or a power of two from 2 to 32768), row-major.
+/// Returns `None` if a value is not a tile.
+pub fn from_values(v: &[u32; 16]) -> Option<Board> {
+    let mut b = 0;
+    for (i, &x) in v.iter().enumerate() {
+        let e = match x {
+            0 => 0,
+            x if x.is_power_of_two() && (2..=32768).contains(&x) => x.trailing_zeros() as u8,
+            _ => return None,
+        };
+        b = with_cell(b, i, e);
+    }
+    Some(b)
+}
+
+/// The 16 tile values, row-major.
+pub fn to_values(b: Board) -> [u32; 16] {
+    std::array::from_fn(|i| match cell(b, i) {
+        0 => 0,
+        e => 1u32 << e,
+    })
+}
+
+/// Swaps rows and columns.
+#[inline]
+pub fn transpose(x: Board) -> Board {
+    let a1 = x & 0xF0F0_0F0F_F0F0_0F0F;
+    let a2 = x & 0x0000_F0F0_0000_F0F0;
+    let a3 = x & 0x0F0F_0000_0F0F_0000;
+    let a = a1 | (a2 << 12) | (a3 >> 12);
+    let b1 = a & 0xFF00_FF00_00FF_00FF;
+    let b2 = a & 0x00FF_00FF_0000_0000;
+    let b3 = a & 0x0000_0000_FF00_FF00;
+    b1 | (b2 >> 24) | (b3 << 24)
+}
+
+#[inline]
+fn rows_with(b: Board, table: &[u16], score: &[u32]) -> (Board, u32) {
+    let mut out = 0u64;
+    let mut gain = 0u32;
+    for r in 0..4 {
+        let row = ((b >> (16 * r)) & 0xFFFF) as usize;
+        out |= (table[row] as u64) << (16 * r);
+        gain += score[row];
+    }
+    (out, gain)
+}
+
+/// Applies a move: the new board and the score it gains. The board is unchanged (and the gain
+/// 0) when nothing can move that way.
+#[inline]
+pub fn make_move(b: Board, d: Dir) -> (Board, u32) {
+    let t = tables();
+    match d {
+        Dir::Left => rows_with(b, &t.left, &t.score),
+        Dir::Right => rows_with(b, &t.right, &t.score),
+        Dir::Up => {
+            let (m, g) = rows_with(transpose(b), &t.left, &t.score);
+            (transpose(m), g)
+        }
+        Dir::Down => {
+            let (m, g) = rows_with(transpose(b), &t.right, &t.score);
+            (transpose(m), g)
+        }
+    }
+}
+
+/// Number of empty cells.
+pub fn count_empty(b: Board) -> u32 {
+    (0..16).filter(|&i| cell(b, i) == 0).count() as u32
+}
+
+/// The largest tile value on the board (0 when empty).
+pub fn max_tile(b: Board) -> u32 {
+    (0..16).map(|i| cell(b, i)).max().map(|e| if e == 0 { 0 } else { 1 << e }).unwrap_or(0)
+}
+
+/// Whether no move changes the board.
+pub fn is_game_over(b: Board) -> bool {
+    Dir::ALL.iter().all(|&d| make_move(b, d).0 == b)
+}
+
+/// Whether a 2048 tile (or larger) is on the board.
+pub fn is_win(b: Board) -> bool {
+    (0..16).any(|i| cell(b, i) >= 11)
+}
+
+/// Spawns one tile in a uniformly chosen empty cell: 2 with probability 0.9, 4 with 0.1.
+/// A full board is returned unchanged.
+pub fn spawn(b: Board, rng: &mut impl Rng) -> Board {
+    let n = count_empty(b);
+    if n == 0 {
+        return b;
+    }
+    let mut k = (rng.next_u64() % n as u64) as u32;
+    let e = if rng.next_u64() % 10 == 0 { 2 } else { 1 };
+    for i in 0..16 {
+        if cell(b, i) == 0 {
+            if k == 0 {
+                return with_cell(b, i, e);
+            }
+            k -= 1;
+        }
+    }
+    b
+}
+
+/// A new game: two tiles on an empty board.
+pub fn new_game(rng: &mut impl Rng) -> Board {
+    spawn(spawn(0, rng), rng)
+}
+
+/// Whether `after` is `before` plus exactly one spawned tile (2 or 4) in an empty cell.
+pub fn is_one_spawn(before: Board, after: Board) -> bool {
+    let mut added = 0;
+    for i in 0..16 {
+        let (x, y) = (cell(before, i), cell(after, i));
+        if x != y {
+            if x != 0 || !(y == 1 || y == 2) {
+                return false;
+            }
+            added += 1;
+        }
+    }
+    added == 1
+}
+
+/// A game in progress: board, score, and the seeded random stream of the spawns.
+#[derive(Clone, Debug)]
+pub struct Game {
+    /// The board.
+    pub board: Board,
+    /// The score.
+    pub score: u64,
+    /// Moves made (that changed the board).
+    pub moves: u64,
+    rng: rand_chacha::ChaCha8Rng,
+}
+
+impl Game {
+    /// A new game whose spawns follow `seed`.
+    pub fn new(seed: u64) -> Game {
+        use rand::SeedableRng;
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        let board = new_game(&mut rng);
+        Game { board, score: 0, moves: 0, rng }
+    }
+
+    /// Plays a move; returns whether it was a move (something changed).
+    pub fn play(&mut self, d: Dir) -> bool {
+        let (b, g) = make_move(self.board, d);
+        if b == self.board {
+            return false;
+        }
+        self.board = spawn(b, &mut self.rng);
+        self.score += g as u64;
+        self.moves += 1;
+        true
+    }
+
+    /// Whether the game is over.
+    pub fn over(&self) -> bool {
+        is_game_over(self.board)
+    }
+}
+
+/// Renders a board as four lines of values.
+pub fn render(b: Board) -> String {
+    let v = to_values(b);
+    let mut s = String::new();
+    for r in 0..4 {
+        let row: Vec<String> = (0..4).map(|c| format!("{:>6}", v[4 * r + c])).collect();
+        s.push_str(&row.join(""));
+        s.push('\n');
+    }
+    s
+}
