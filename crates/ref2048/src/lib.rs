@@ -220,7 +220,7 @@ pub fn spawn(b: Board, rng: &mut impl Rng) -> Board {
         return b;
     }
     let mut k = (rng.next_u64() % n as u64) as u32;
-    let e = if rng.next_u64() % 10 == 0 { 2 } else { 1 };
+    let e = if rng.next_u64().is_multiple_of(10) { 2 } else { 1 };
     for i in 0..16 {
         if cell(b, i) == 0 {
             if k == 0 {
