@@ -85,13 +85,13 @@ fn a_new_game_has_two_tiles_and_spawns_follow_the_odds() {
     for _ in 0..20_000 {
         let b = new_game(&mut rng);
         assert_eq!(count_empty(b), 14);
-        for i in 0..16 {
+        for (i, n) in per_cell.iter_mut().enumerate() {
             match cell(b, i) {
                 0 => {}
                 e => {
                     total += 1;
                     fours += (e == 2) as u32;
-                    per_cell[i] += 1;
+                    *n += 1;
                 }
             }
         }
@@ -153,8 +153,7 @@ proptest! {
         let t = if matches!(Dir::ALL[d], Dir::Up | Dir::Down) { transpose(b) } else { b };
         let mut expect = 0;
         for r in 0..4 {
-            let mut line = [0u8; 4];
-            for c in 0..4 { line[c] = cell(t, 4 * r + c); }
+            let mut line: [u8; 4] = std::array::from_fn(|c| cell(t, 4 * r + c));
             if matches!(Dir::ALL[d], Dir::Right | Dir::Down) { line.reverse(); }
             expect += slide_left(line).1;
         }
