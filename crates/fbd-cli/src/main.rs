@@ -4,6 +4,7 @@
 //! `file:line:col: message (block, pin)` and make the exit code non-zero.
 
 mod bench;
+mod game;
 mod run;
 
 use std::path::PathBuf;
@@ -45,6 +46,10 @@ enum Cmd {
     },
     /// Measure scan time (median, p99) and ns per block.
     Bench(bench::BenchArgs),
+    /// Play 2048 through an FBD program: new game (or --board), then --moves, judged by the reference.
+    Play(game::PlayArgs),
+    /// Scans per command over many random games (the design's latency table), and spawn statistics.
+    Latency(game::LatencyArgs),
     /// List the block library (or print it as Markdown, as in docs/blocks.md).
     Blocks {
         /// Print the full reference as Markdown.
@@ -62,6 +67,8 @@ fn main() -> ExitCode {
         Cmd::Run(args) => run::run(args),
         Cmd::Dot { file, macro_name } => dot(&file, macro_name.as_deref()),
         Cmd::Bench(args) => bench::bench(args),
+        Cmd::Play(args) => game::play(args),
+        Cmd::Latency(args) => game::latency(args),
         Cmd::Blocks { markdown } => {
             if markdown {
                 print!("{}", library::markdown());

@@ -112,3 +112,35 @@ fn dot_draws_the_program_and_a_macro() {
     assert_eq!(o.status.code(), Some(1));
     assert!(text(&o.stderr).contains("macros in this diagram: Blinker"));
 }
+
+#[test]
+fn play_reports_the_board_and_agrees_with_the_reference() {
+    let o = fbd(&["play", "--wiring", "original", "--seed", "3", "--moves", "ULDR", "--json"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let v: serde_json::Value = serde_json::from_str(&text(&o.stdout)).expect("json");
+    assert_eq!(v["mismatches"], 0);
+    assert_eq!(v["commands"].as_array().expect("commands").len(), 5, "start + 4 moves");
+    assert_eq!(v["board"].as_array().expect("board").len(), 16);
+    let o = fbd(&["play", "--board", "2,2,0,0,0,0,0,0,0,0,0,0,0,0,0,0", "--moves", "L", "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&text(&o.stdout)).expect("json");
+    assert_eq!(v["board"][0], 4);
+    assert_eq!(v["score"], 4);
+    let o = fbd(&["play", "--moves", "X"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(text(&o.stderr).contains("`X` is not U, R, D or L"));
+}
+
+#[test]
+fn latency_measures_each_wiring_with_no_mismatch() {
+    let o = fbd(&["latency", "--all", "--games", "3", "--spawns", "200", "--json"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let v: serde_json::Value = serde_json::from_str(&text(&o.stdout)).expect("json");
+    let rows = v.as_array().expect("rows");
+    assert_eq!(rows.len(), 3);
+    for r in rows {
+        assert_eq!(r["mismatches"], 0);
+        assert!(r["moves"].as_u64().expect("moves") > 50);
+    }
+    let smart = &rows[2];
+    assert_eq!(smart["scans_max"], 1, "smart spawn completes every move in one scan");
+}

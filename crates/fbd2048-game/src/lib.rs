@@ -297,20 +297,20 @@ pub struct Mismatch {
 impl fmt::Display for Mismatch {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "{} after {:?}:", self.why, self.dir)?;
-        writeln!(f, "before:\n{}expected (before the spawn):\n{}got:\n{}", ref2048::render(self.before), ref2048::render(self.expected), ref2048::render(self.got))
+        writeln!(
+            f,
+            "before:\n{}expected (before the spawn):\n{}got:\n{}",
+            ref2048::render(self.before),
+            ref2048::render(self.expected),
+            ref2048::render(self.got)
+        )
     }
 }
 
 /// Judges one move: `after` must be the reference move of `before` plus exactly one spawn, or
 /// `before` unchanged when the reference says nothing moves; the score must grow by the
 /// reference's gain and the game-over lamp must agree with the rules.
-pub fn check_command(
-    before: Board,
-    dir: Dir,
-    after: Board,
-    score_gain: i64,
-    game_over: bool,
-) -> Result<(), Mismatch> {
+pub fn check_command(before: Board, dir: Dir, after: Board, score_gain: i64, game_over: bool) -> Result<(), Mismatch> {
     let (expected, gain) = ref2048::make_move(before, dir);
     let fail = |why: String| Mismatch { before, dir, expected, got: after, why };
     if expected == before {
@@ -327,4 +327,194 @@ pub fn check_command(
         return Err(fail(format!("game over lamp is {game_over}, the rules say {}", !game_over)));
     }
     Ok(())
+}
+
+/// Scans per command over many games: what the design measured as "processing time".
+#[derive(Clone, Debug, Default)]
+pub struct Latency {
+    /// Games played to the end (game over) or to the move cap.
+    pub games: u64,
+    /// Histogram: `moves[n]` = moves that changed the board and took `n` scans (spawn included).
+    pub moves: Vec<u64>,
+    /// Histogram of commands that changed nothing.
+    pub no_ops: Vec<u64>,
+    /// Histogram of Start commands (two tiles).
+    pub starts: Vec<u64>,
+    /// Differences from the reference (must be zero).
+    pub mismatches: u64,
+    /// The first mismatch, for the report.
+    pub first_mismatch: Option<String>,
+    /// Scan cycle of the program, ms.
+    pub cycle_ms: f64,
+}
+
+/// Summary statistics of a histogram of scans.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Summary {
+    /// Samples.
+    pub count: u64,
+    /// Mean scans.
+    pub mean: f64,
+    /// Median scans.
+    pub p50: u64,
+    /// 99th percentile.
+    pub p99: u64,
+    /// Maximum.
+    pub max: u64,
+}
+
+/// Summarises a histogram (`h[n]` = samples of value `n`).
+pub fn summarize(h: &[u64]) -> Summary {
+    let count: u64 = h.iter().sum();
+    if count == 0 {
+        return Summary::default();
+    }
+    let mean = h.iter().enumerate().map(|(n, &c)| n as f64 * c as f64).sum::<f64>() / count as f64;
+    let quantile = |q: f64| {
+        let target = ((count as f64) * q).ceil().max(1.0) as u64;
+        let mut acc = 0;
+        for (n, &c) in h.iter().enumerate() {
+            acc += c;
+            if acc >= target {
+                return n as u64;
+            }
+        }
+        h.len() as u64 - 1
+    };
+    let max = h.iter().rposition(|&c| c > 0).unwrap_or(0) as u64;
+    Summary { count, mean, p50: quantile(0.5), p99: quantile(0.99), max }
+}
+
+fn bump(h: &mut Vec<u64>, n: u64) {
+    let n = n as usize;
+    if h.len() <= n {
+        h.resize(n + 1, 0);
+    }
+    h[n] += 1;
+}
+
+/// Plays `games` games of uniformly random moves (seeded) through the program, judging every
+/// command against the reference, and records how many scans each command took. A game ends
+/// at game over or after `max_moves` moves.
+pub fn measure_latency(plan: &ScanPlan, games: u64, seed: u64, max_moves: u64) -> Result<Latency, DriveError> {
+    let mut g = FbdGame::new(plan.clone(), seed)?;
+    let mut lat = Latency { cycle_ms: plan.cycle_us as f64 / 1000.0, ..Latency::default() };
+    // A small xorshift for the moves, so the measurement does not depend on the runtime's RANDOM.
+    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    let mut next = move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    for _ in 0..games {
+        let n = g.command(Command::Start)?;
+        bump(&mut lat.starts, n);
+        let mut moves = 0;
+        while moves < max_moves {
+            let before = g.board()?;
+            if g.game_over() || ref2048::is_game_over(before) {
+                break;
+            }
+            let dir = Dir::ALL[(next() % 4) as usize];
+            let s0 = g.score();
+            let n = g.command(Command::Move(dir))?;
+            let after = g.board()?;
+            if let Err(m) = check_command(before, dir, after, g.score() - s0, g.game_over()) {
+                lat.mismatches += 1;
+                if lat.first_mismatch.is_none() {
+                    lat.first_mismatch = Some(m.to_string());
+                }
+                // Continue from what the program shows.
+            }
+            if after == before {
+                bump(&mut lat.no_ops, n);
+            } else {
+                bump(&mut lat.moves, n);
+                moves += 1;
+            }
+        }
+        lat.games += 1;
+    }
+    Ok(lat)
+}
+
+/// Where spawned tiles land and what they are.
+#[derive(Clone, Debug, Default)]
+pub struct SpawnStats {
+    /// Spawns observed.
+    pub spawns: u64,
+    /// Of which 4s.
+    pub fours: u64,
+    /// Spawns per cell.
+    pub observed: [u64; 16],
+    /// Expected spawns per cell if the spawn were uniform among the empty cells
+    /// (the sum of 1/empties over the spawns where the cell was empty).
+    pub expected: [f64; 16],
+}
+
+impl SpawnStats {
+    /// Share of 4s.
+    pub fn four_share(&self) -> f64 {
+        self.fours as f64 / self.spawns.max(1) as f64
+    }
+
+    /// Pearson's chi-square of the cell counts against uniform-among-empty (15 degrees of freedom).
+    pub fn chi_square(&self) -> f64 {
+        self.observed
+            .iter()
+            .zip(&self.expected)
+            .filter(|(_, e)| **e > 0.0)
+            .map(|(&o, &e)| (o as f64 - e).powi(2) / e)
+            .sum()
+    }
+
+    /// The largest ratio observed / expected and the smallest, over the cells.
+    pub fn ratio_range(&self) -> (f64, f64) {
+        let r: Vec<f64> = self.observed.iter().zip(&self.expected).map(|(&o, &e)| o as f64 / e).collect();
+        (r.iter().copied().fold(f64::INFINITY, f64::min), r.iter().copied().fold(0.0, f64::max))
+    }
+
+    fn record(&mut self, before: Board, after: Board) {
+        let empties: Vec<usize> = (0..16).filter(|&i| ref2048::cell(before, i) == 0).collect();
+        for i in 0..16 {
+            let (b, a) = (ref2048::cell(before, i), ref2048::cell(after, i));
+            if b == 0 && a != 0 {
+                self.spawns += 1;
+                self.fours += (a == 2) as u64;
+                self.observed[i] += 1;
+            }
+        }
+        for &i in &empties {
+            self.expected[i] += 1.0 / empties.len() as f64;
+        }
+    }
+}
+
+/// Collects spawn statistics from `moves` random moves that changed the board.
+pub fn measure_spawns(plan: &ScanPlan, moves: u64, seed: u64) -> Result<SpawnStats, DriveError> {
+    let mut g = FbdGame::new(plan.clone(), seed)?;
+    let mut st = SpawnStats::default();
+    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    g.command(Command::Start)?;
+    let mut n = 0;
+    while n < moves {
+        let before = g.board()?;
+        if ref2048::is_game_over(before) {
+            g.command(Command::Start)?;
+            continue;
+        }
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        let dir = Dir::ALL[(x % 4) as usize];
+        let (expected, _) = ref2048::make_move(before, dir);
+        if expected == before {
+            continue;
+        }
+        g.command(Command::Move(dir))?;
+        st.record(expected, g.board()?);
+        n += 1;
+    }
+    Ok(st)
 }

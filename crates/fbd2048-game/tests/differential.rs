@@ -23,7 +23,8 @@ fn differential(w: Wiring, seed: u64, moves: u64) -> (u64, u64) {
         }
         let dir = Dir::ALL[(rng.next_u32() % 4) as usize];
         let s0 = g.score();
-        g.command(Command::Move(dir)).unwrap_or_else(|e| panic!("{w:?} after {judged} moves: {e}\n{}", ref2048::render(before)));
+        g.command(Command::Move(dir))
+            .unwrap_or_else(|e| panic!("{w:?} after {judged} moves: {e}\n{}", ref2048::render(before)));
         let after = g.board().unwrap_or_else(|e| panic!("{w:?}: {e}"));
         if let Err(m) = check_command(before, dir, after, g.score() - s0, g.game_over()) {
             panic!("{w:?}, seed {seed}, move {judged}: {m}");
