@@ -1,11 +1,60 @@
-//! fbd2048: launches the HMI. Until the HMI lands (issue "The HMI and the scan-cycle
-//! debugger"), it checks the bundled example and says what to run instead.
+//! fbd2048: opens the HMI with the 2048 program embedded in the binary (works from any
+//! directory), or another diagram with `--diagram PATH`.
 
-fn main() {
-    println!("fbd2048: the HMI is not built yet.");
-    println!("Meanwhile, the engine and the `fbd` tool are here:");
-    println!("  cargo run --release -p fbd-cli --bin fbd -- check examples/blinker.json");
-    println!(
-        "  cargo run --release -p fbd-cli --bin fbd -- run examples/blinker.json --scans 400 --set start=true@0 --set start=false@1"
-    );
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::Parser;
+use fbd_hmi::source::Origin;
+use fbd2048_game::Wiring;
+
+/// 2048 built out of function blocks, on a soft-PLC with a scan-cycle debugger.
+#[derive(Parser)]
+#[command(name = "fbd2048", version, about)]
+struct Cli {
+    /// Open this diagram (JSON) instead of the embedded 2048 program.
+    #[arg(long)]
+    diagram: Option<PathBuf>,
+    /// Which embedded 2048 wiring: upd1 (default), original, smart-spawn.
+    #[arg(long, conflicts_with = "diagram")]
+    wiring: Option<String>,
+    /// Runtime seed for RANDOM blocks.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Start paused (step from the debugger).
+    #[arg(long)]
+    paused: bool,
+    /// Open the debugger panel.
+    #[arg(long)]
+    debugger: bool,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let origin = match (&cli.diagram, &cli.wiring) {
+        (Some(p), _) => Origin::File(p.clone()),
+        (None, Some(w)) => match Wiring::parse(w) {
+            Some(w) => Origin::Embedded(w),
+            None => {
+                eprintln!("error: unknown wiring `{w}`; use upd1, original or smart-spawn");
+                return ExitCode::FAILURE;
+            }
+        },
+        (None, None) => Origin::Embedded(Wiring::Upd1),
+    };
+    let opts = fbd_hmi::Options {
+        origin,
+        seed: cli.seed,
+        start_paused: cli.paused,
+        show_debugger: cli.debugger || cli.paused,
+        ..fbd_hmi::Options::default()
+    };
+    match fbd_hmi::run(opts) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: cannot open the window: {e}");
+            eprintln!("(a display is needed; under a headless machine use `xvfb-run -a cargo run --release`)");
+            ExitCode::FAILURE
+        }
+    }
 }

@@ -64,10 +64,16 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 impl RealtimeRunner {
     /// Starts the scan thread, running (not paused).
     pub fn start(rt: Runtime, on_change: Option<OnChange>) -> RealtimeRunner {
+        RealtimeRunner::start_with(rt, on_change, false)
+    }
+
+    /// Starts the scan thread, paused or running. Starting paused guarantees that no scan runs
+    /// before [`RealtimeRunner::resume`] (a test or a debugger session that wants to step).
+    pub fn start_with(rt: Runtime, on_change: Option<OnChange>, paused: bool) -> RealtimeRunner {
         let period = Duration::from_micros(rt.plan().cycle_us);
         let shared = Arc::new(Shared {
             rt: Mutex::new(rt),
-            ctl: Mutex::new(Control { paused: false, stop: false, period, reset_stats: false }),
+            ctl: Mutex::new(Control { paused, stop: false, period, reset_stats: false }),
             wake: Condvar::new(),
             stats: Mutex::new(TaskStats { period, ..TaskStats::default() }),
         });

@@ -180,6 +180,7 @@ pub struct Runtime {
     outputs: Vec<Value>,
     outputs_changed: bool,
     pending: Vec<(Slot, Value)>,
+    pulses: Vec<(Slot, Value)>,
     forces: Vec<(String, Slot, Value)>,
     force_values: Vec<(Slot, Value)>,
     force_mask: Vec<bool>,
@@ -208,6 +209,7 @@ impl Runtime {
             outputs,
             outputs_changed: false,
             pending: Vec::with_capacity(64),
+            pulses: Vec::with_capacity(16),
             forces: Vec::new(),
             force_values: Vec::new(),
             force_mask: vec![false; plan.code.len()],
@@ -255,6 +257,9 @@ impl Runtime {
         exec::commit_apply(plan, &mut self.state);
         for (p, v) in plan.inputs.iter().zip(&self.inputs) {
             self.state.set(p.slot, *v);
+        }
+        for (s, v) in self.pulses.drain(..) {
+            self.state.set(s, v);
         }
         for (s, v) in self.pending.drain(..) {
             self.state.set(s, v);
@@ -342,6 +347,24 @@ impl Runtime {
         self.inputs[k] =
             v.coerce(ty).ok_or(RuntimeError::TypeMismatch { path: name.into(), expected: ty, got: v.ty() })?;
         Ok(())
+    }
+
+    /// Sets a program input for the next scan only (a momentary push button, or a selector
+    /// turned to a position and released): the scan after sees the input's set value again.
+    pub fn pulse_input(&mut self, name: &str, v: Value) -> Result<(), RuntimeError> {
+        let Some(p) = self.plan.inputs.iter().find(|p| p.name == name) else {
+            return Err(self.unknown(name));
+        };
+        let v = v.coerce(p.ty).ok_or(RuntimeError::TypeMismatch { path: name.into(), expected: p.ty, got: v.ty() })?;
+        let slot = p.slot;
+        self.pulses.retain(|(s, _)| *s != slot);
+        self.pulses.push((slot, v));
+        Ok(())
+    }
+
+    /// Whether a pulse is waiting for the next scan.
+    pub fn pulse_pending(&self) -> bool {
+        !self.pulses.is_empty()
     }
 
     /// The current value set for a program input.
@@ -524,6 +547,7 @@ impl Runtime {
         self.clock_us = snap.clock_us;
         self.inputs.clone_from(&snap.inputs);
         self.pending.clear();
+        self.pulses.clear();
         for (k, p) in self.plan.outputs.iter().enumerate() {
             self.outputs[k] = self.state.get(p.slot);
         }
@@ -538,6 +562,7 @@ impl Runtime {
         self.clock_us = 0;
         self.inputs = self.plan.inputs.iter().map(|p| p.default).collect();
         self.pending.clear();
+        self.pulses.clear();
         self.faults.clear();
         for w in &mut self.watches {
             w.ring.clear();
@@ -634,6 +659,7 @@ impl Runtime {
         self.forces = forces;
         self.watches = watches;
         self.pending.clear();
+        self.pulses.clear();
         self.rebuild_forces();
         exec::apply_forces(&mut self.state, &self.force_values);
         report

@@ -43,6 +43,21 @@ fn write_applies_once_at_the_next_scan() {
 }
 
 #[test]
+fn a_pulse_lasts_one_scan() {
+    let mut rt = counter();
+    rt.set_input("run", b(false)).expect("input");
+    rt.pulse_input("run", b(true)).expect("pulse");
+    assert!(rt.pulse_pending());
+    rt.step();
+    assert!(!rt.pulse_pending());
+    assert_eq!(rt.output("count"), Some(i(1)), "counted during the pulse");
+    rt.step_n(3);
+    assert_eq!(rt.output("count"), Some(i(1)), "and not after");
+    assert_eq!(rt.input("run"), Some(b(false)));
+    assert!(matches!(rt.pulse_input("nope", b(true)), Err(RuntimeError::UnknownSignal { .. })));
+}
+
+#[test]
 fn force_overrides_the_block_until_released() {
     let mut rt = counter();
     rt.force("big.out", b(true)).expect("force");

@@ -1,0 +1,688 @@
+//! The application: the play panel, loading, the command queue, the best score, and the frame
+//! loop. The debugger view lives in `debugger.rs`, the diagram view in `diagram_view.rs`.
+
+use std::collections::VecDeque;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use eframe::egui::{self, Color32, RichText};
+use fbd_engine::realtime::RealtimeRunner;
+use fbd_engine::{Runtime, Value};
+use fbd2048_game::{Command, Wiring};
+use ref2048::{Board, Dir};
+
+use crate::best::BestStore;
+use crate::debugger::DebuggerState;
+use crate::source::{self, Loaded, Origin};
+
+/// How the HMI starts.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// The diagram to run.
+    pub origin: Origin,
+    /// Runtime seed.
+    pub seed: u64,
+    /// Start paused (nothing scans until Run or Step): deterministic tests and debugging.
+    pub start_paused: bool,
+    /// Where the best score is kept.
+    pub best: BestStore,
+    /// Open the debugger panel at start.
+    pub show_debugger: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            origin: Origin::Embedded(Wiring::Upd1),
+            seed: 0,
+            start_paused: false,
+            best: BestStore::default_location(),
+            show_debugger: false,
+        }
+    }
+}
+
+/// Signal ids of the 2048 interface, when the running diagram has it.
+#[derive(Clone, Debug)]
+pub(crate) struct GameIo {
+    cells: [usize; 16],
+    score: usize,
+    best: usize,
+    busy: usize,
+    game_over: usize,
+    win: usize,
+    /// The slot of each cell's memory, to mark forced cells.
+    cell_mem: [Option<usize>; 16],
+}
+
+impl GameIo {
+    fn find(rt: &Runtime) -> Option<GameIo> {
+        let p = rt.plan();
+        let id = |n: &str| p.signal_id(n);
+        let mut cells = [0; 16];
+        for (i, c) in cells.iter_mut().enumerate() {
+            *c = id(&format!("v{}{}", i / 4 + 1, i % 4 + 1))?;
+        }
+        p.input("command")?;
+        let cell_mem = std::array::from_fn(|i| id(&format!("cell_{}_{}/mem.q", i / 4 + 1, i % 4 + 1)));
+        Some(GameIo {
+            cells,
+            score: id("score")?,
+            best: id("best")?,
+            busy: id("busy")?,
+            game_over: id("game_over")?,
+            win: id("win")?,
+            cell_mem,
+        })
+    }
+}
+
+/// What the play panel shows, read once per frame.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct View {
+    pub values: [i64; 16],
+    pub forced: [bool; 16],
+    pub score: i64,
+    pub best: i64,
+    pub busy: bool,
+    pub game_over: bool,
+    pub win: bool,
+    pub scan: u64,
+    pub clock_ms: u64,
+    pub pulse_pending: bool,
+}
+
+/// A round lamp, painted (the default fonts have no bullet glyph).
+fn lamp(ui: &mut egui::Ui, color: Color32) -> egui::Response {
+    let (rect, resp) = ui.allocate_exact_size(egui::vec2(14.0, 14.0), egui::Sense::hover());
+    ui.painter().circle_filled(rect.center(), 6.0, color);
+    resp
+}
+
+fn int(v: Value) -> i64 {
+    match v {
+        Value::Int(i) => i,
+        Value::Bool(b) => b as i64,
+        Value::Real(r) => r as i64,
+    }
+}
+
+/// The fbd2048 HMI.
+pub struct App {
+    pub(crate) runner: RealtimeRunner,
+    pub(crate) loaded: Loaded,
+    pub(crate) game: Option<GameIo>,
+    pub(crate) view: View,
+    queue: VecDeque<Command>,
+    last_pulse_scan: Option<u64>,
+    awaiting: Option<u64>,
+    pub(crate) scans_last: Option<u64>,
+    pub(crate) scans_max: u64,
+    pub(crate) errors: Vec<String>,
+    pub(crate) errors_open: bool,
+    pub(crate) status: String,
+    win_ack: bool,
+    best_store: BestStore,
+    best_saved: i64,
+    pub(crate) seed: u64,
+    pub(crate) dbg: DebuggerState,
+    pub(crate) show_debugger: bool,
+    open_path: String,
+    show_open_path: bool,
+}
+
+/// Internal watches: the lockout lamp, to count scans per command exactly even when frames are
+/// sparse.
+const BUSY_HISTORY: usize = 16_384;
+
+impl App {
+    /// Builds the app (eframe calls this with the creation context).
+    pub fn new(cc: &eframe::CreationContext<'_>, opts: Options) -> App {
+        App::with_context(&cc.egui_ctx, opts)
+    }
+
+    /// Builds the app for an egui context.
+    pub fn with_context(ctx: &egui::Context, opts: Options) -> App {
+        let mut errors = Vec::new();
+        let loaded = match source::load(&opts.origin) {
+            Ok(l) => l,
+            Err(e) => {
+                errors.push(format!("{}:\n{e}", opts.origin.label()));
+                source::load(&Origin::Embedded(Wiring::Upd1)).expect("the embedded wiring compiles")
+            }
+        };
+        let rt = Runtime::with_seed(loaded.plan.clone(), opts.seed);
+        let ctx2 = ctx.clone();
+        let runner = RealtimeRunner::start_with(rt, Some(Box::new(move || ctx2.request_repaint())), opts.start_paused);
+        let (best, warning) = opts.best.load();
+        let mut status = format!("{} loaded", loaded.origin.label());
+        if let Some(w) = warning {
+            status = w;
+        }
+        let mut app = App {
+            runner,
+            loaded,
+            game: None,
+            view: View::default(),
+            queue: VecDeque::new(),
+            last_pulse_scan: None,
+            awaiting: None,
+            scans_last: None,
+            scans_max: 0,
+            errors_open: !errors.is_empty(),
+            errors,
+            status,
+            win_ack: false,
+            best_store: opts.best,
+            best_saved: best,
+            seed: opts.seed,
+            dbg: DebuggerState::default(),
+            show_debugger: opts.show_debugger,
+            open_path: String::new(),
+            show_open_path: false,
+        };
+        app.attach();
+        app.refresh();
+        app
+    }
+
+    /// Binds the 2048 interface (if any) after a load and restores the best score into it.
+    fn attach(&mut self) {
+        let best = self.best_saved;
+        self.game = self.runner.with(|rt| {
+            let g = GameIo::find(rt);
+            if g.is_some() {
+                // Both the memory and its previous-scan copy, or the next scan forgets it.
+                let _ = rt.write_now("best.q", Value::Int(best));
+                let _ = rt.write_now("best.prev", Value::Int(best));
+                let _ = rt.watch("busy", BUSY_HISTORY);
+            }
+            g
+        });
+        self.dbg.rebuild(self.runner.with(|rt| rt.plan().clone()).as_ref());
+        self.awaiting = None;
+        self.queue.clear();
+    }
+
+    /// Reads what the panels show.
+    pub(crate) fn refresh(&mut self) {
+        let game = self.game.clone();
+        self.view = self.runner.with(|rt| {
+            let mut v = View {
+                scan: rt.scan_count(),
+                clock_ms: rt.clock_us() / 1000,
+                pulse_pending: rt.pulse_pending(),
+                ..View::default()
+            };
+            if let Some(g) = &game {
+                for i in 0..16 {
+                    v.values[i] = int(rt.read_signal(g.cells[i]));
+                    v.forced[i] = g.cell_mem[i].is_some_and(|s| rt.is_forced(&rt.plan().signals[s].path));
+                }
+                v.score = int(rt.read_signal(g.score));
+                v.best = int(rt.read_signal(g.best));
+                v.busy = rt.read_signal(g.busy).as_bool();
+                v.game_over = rt.read_signal(g.game_over).as_bool();
+                v.win = rt.read_signal(g.win).as_bool();
+            }
+            v
+        });
+    }
+
+    // ----- public API (the UI and the tests use it) --------------------------------------------
+
+    /// The 16 cell values shown.
+    pub fn values(&self) -> [i64; 16] {
+        self.view.values
+    }
+
+    /// The score shown.
+    pub fn score(&self) -> i64 {
+        self.view.score
+    }
+
+    /// Whether the game-over overlay is up.
+    pub fn game_over(&self) -> bool {
+        self.view.game_over
+    }
+
+    /// Scans run so far.
+    pub fn scan_count(&self) -> u64 {
+        self.runner.with(|rt| rt.scan_count())
+    }
+
+    /// Runs `n` scans now (used while paused, and by tests).
+    pub fn run_scans(&mut self, n: u64) {
+        self.runner.with(|rt| rt.step_n(n));
+        self.refresh();
+    }
+
+    /// Pauses the scan thread.
+    pub fn pause(&mut self) {
+        self.runner.pause();
+    }
+
+    /// Resumes the scan thread.
+    pub fn resume(&mut self) {
+        self.runner.resume();
+    }
+
+    /// Whether scanning is paused.
+    pub fn is_paused(&self) -> bool {
+        self.runner.is_paused()
+    }
+
+    /// Queues a command; it is sent when the lockout allows.
+    pub fn send(&mut self, c: Command) {
+        if self.game.is_some() {
+            self.queue.push_back(c);
+        }
+    }
+
+    /// Whether every queued command has been sent and the lockout has released.
+    pub fn settled(&self) -> bool {
+        self.queue.is_empty() && !self.view.busy && !self.view.pulse_pending && self.awaiting.is_none()
+    }
+
+    /// Puts a board on the field (writes the cell memories, then one idle scan).
+    pub fn set_board(&mut self, b: Board) {
+        let v = ref2048::to_values(b);
+        self.runner.with(|rt| {
+            for (i, x) in v.iter().enumerate() {
+                let _ = rt.write_now(&format!("cell_{}_{}/mem.q", i / 4 + 1, i % 4 + 1), Value::Int(*x as i64));
+            }
+            rt.step();
+        });
+        self.win_ack = false;
+        self.refresh();
+    }
+
+    /// Forces a signal (the debugger does the same from the tree).
+    pub fn force(&mut self, path: &str, v: Value) -> Result<(), String> {
+        let r = self.runner.with(|rt| rt.force(path, v)).map_err(|e| e.to_string());
+        self.refresh();
+        r
+    }
+
+    /// Load errors shown in the error window.
+    pub fn errors(&self) -> &[String] {
+        &self.errors
+    }
+
+    /// The status line.
+    pub fn status(&self) -> &str {
+        &self.status
+    }
+
+    /// Opens a diagram: a fresh download (cold start). On failure the running program keeps
+    /// running and the errors are shown.
+    pub fn open(&mut self, origin: Origin) {
+        match source::load(&origin) {
+            Ok(l) => {
+                let rt = Runtime::with_seed(l.plan.clone(), self.seed);
+                let period = Duration::from_micros(l.plan.cycle_us);
+                self.runner.with(|r| *r = rt);
+                self.runner.set_period(period);
+                self.runner.reset_stats();
+                self.status = format!("{} loaded (cold start)", l.origin.label());
+                self.loaded = l;
+                self.win_ack = false;
+                self.scans_last = None;
+                self.scans_max = 0;
+                self.attach();
+            }
+            Err(e) => self.load_failed(&origin, e),
+        }
+        self.refresh();
+    }
+
+    /// Loads `origin` into the running program by online change: the state of every stateful
+    /// block whose path and type match is kept (the board survives a change of wiring).
+    pub fn online_change(&mut self, origin: Origin) {
+        match source::load(&origin) {
+            Ok(l) => {
+                let plan = l.plan.clone();
+                let report = self.runner.with(|rt| rt.online_change(plan));
+                self.status = format!(
+                    "{}: online change, {} kept, {} reset, {} removed{}",
+                    l.origin.label(),
+                    report.kept.len(),
+                    report.reset.len(),
+                    report.removed.len(),
+                    if report.forces_released.is_empty() {
+                        String::new()
+                    } else {
+                        format!(", forces released: {}", report.forces_released.join(", "))
+                    }
+                );
+                self.loaded = l;
+                self.attach();
+            }
+            Err(e) => self.load_failed(&origin, e),
+        }
+        self.refresh();
+    }
+
+    /// Reloads the current diagram by online change.
+    pub fn reload(&mut self) {
+        self.online_change(self.loaded.origin.clone());
+    }
+
+    fn load_failed(&mut self, origin: &Origin, e: fbd_engine::Diagnostics) {
+        self.errors = vec![format!("{}: {} error(s); the running program was kept.\n{e}", origin.label(), e.0.len())];
+        self.errors_open = true;
+        self.status = format!("{}: not loaded ({} error(s))", origin.label(), e.0.len());
+    }
+
+    // ----- the frame ------------------------------------------------------------------------------
+
+    fn pump_commands(&mut self) {
+        if self.game.is_none() {
+            return;
+        }
+        // Finish measuring the command in flight from the lockout's history.
+        if let Some(sent) = self.awaiting
+            && !self.view.busy
+            && !self.view.pulse_pending
+            && self.view.scan > sent
+        {
+            let hist = self.runner.with(|rt| rt.history("busy")).unwrap_or_default();
+            let released = hist.iter().find(|(s, v)| *s >= sent && !v.as_bool()).map(|(s, _)| *s);
+            if let Some(r) = released {
+                let n = r - sent + 1;
+                self.scans_last = Some(n);
+                self.scans_max = self.scans_max.max(n);
+            }
+            self.awaiting = None;
+        }
+        let ready = !self.view.busy
+            && !self.view.pulse_pending
+            && self.awaiting.is_none()
+            && self.last_pulse_scan.is_none_or(|s| self.view.scan >= s + 2);
+        if ready && let Some(c) = self.queue.pop_front() {
+            let scan = self.view.scan;
+            let ok = self.runner.with(|rt| rt.pulse_input("command", Value::Int(c.position())).is_ok());
+            if ok {
+                self.last_pulse_scan = Some(scan);
+                self.awaiting = Some(scan);
+                if c == Command::Start {
+                    self.win_ack = false;
+                }
+            }
+            self.refresh();
+        }
+    }
+
+    fn handle_keys(&mut self, ctx: &egui::Context) {
+        if ctx.egui_wants_keyboard_input() {
+            return;
+        }
+        let pressed: Vec<Dir> = ctx.input(|i| {
+            let mut v = Vec::new();
+            for (keys, d) in [
+                ([egui::Key::ArrowUp, egui::Key::W], Dir::Up),
+                ([egui::Key::ArrowRight, egui::Key::D], Dir::Right),
+                ([egui::Key::ArrowDown, egui::Key::S], Dir::Down),
+                ([egui::Key::ArrowLeft, egui::Key::A], Dir::Left),
+            ] {
+                if keys.iter().any(|k| i.key_pressed(*k)) {
+                    v.push(d);
+                }
+            }
+            v
+        });
+        for d in pressed {
+            self.send(Command::Move(d));
+        }
+    }
+
+    fn handle_dropped(&mut self, ctx: &egui::Context) {
+        let dropped = ctx.input(|i| i.raw.dropped_files.clone());
+        if let Some(f) = dropped.first() {
+            self.open(Origin::File(f.path().to_path_buf()));
+        }
+    }
+
+    fn save_best(&mut self) {
+        if self.game.is_some() && self.view.best > self.best_saved {
+            match self.best_store.save(self.view.best) {
+                Ok(()) => self.best_saved = self.view.best,
+                Err(e) => {
+                    self.status = e;
+                    self.best_saved = self.view.best; // do not retry every frame
+                }
+            }
+        }
+    }
+
+    fn menu(&mut self, ui: &mut egui::Ui) {
+        egui::MenuBar::new().ui(ui, |ui| {
+            ui.menu_button("File", |ui| {
+                if ui.button("Open...").clicked() {
+                    ui.close();
+                    let picked = rfd::FileDialog::new().add_filter("FBD diagram", &["json"]).pick_file();
+                    match picked {
+                        Some(p) => self.open(Origin::File(p)),
+                        None => {
+                            self.status =
+                                "no file chosen (if no dialog appeared, use Open path... or drop a file)".into()
+                        }
+                    }
+                }
+                if ui.button("Open path...").clicked() {
+                    ui.close();
+                    self.show_open_path = true;
+                }
+                if ui.button("Reload (online change)").clicked() {
+                    ui.close();
+                    self.reload();
+                }
+                ui.separator();
+                ui.label("Embedded wirings (online change):");
+                for w in Wiring::ALL {
+                    if ui.button(format!("diagrams/{}", w.file_name())).clicked() {
+                        ui.close();
+                        self.online_change(Origin::Embedded(w));
+                    }
+                }
+                ui.separator();
+                if ui.button("Quit").clicked() {
+                    ui.ctx().send_viewport_cmd(egui::ViewportCommand::Close);
+                }
+            });
+            ui.menu_button("View", |ui| {
+                ui.checkbox(&mut self.show_debugger, "Debugger (F12)");
+                ui.checkbox(&mut self.dbg.show_diagram, "Diagram view");
+            });
+            ui.separator();
+            ui.label(RichText::new(self.loaded.origin.label()).weak());
+        });
+    }
+
+    fn play_panel(&mut self, ui: &mut egui::Ui) {
+        ui.horizontal(|ui| {
+            if ui.button("Start").clicked() {
+                self.send(Command::Start);
+            }
+            if ui.button("Reset").clicked() {
+                self.send(Command::Reset);
+            }
+            ui.separator();
+            ui.label(RichText::new(format!("Score {}", self.view.score)).strong());
+            ui.label(format!("Best {}", self.view.best.max(self.best_saved)));
+            ui.separator();
+            let (color, text) = if self.view.busy {
+                (Color32::from_rgb(0xe0, 0x90, 0x20), "busy")
+            } else {
+                (Color32::DARK_GREEN, "ready")
+            };
+            lamp(ui, color).on_hover_text("lockout lamp: commands are refused while busy");
+            ui.label(text);
+            ui.separator();
+            ui.label(format!("scan {}  ({} ms)", self.view.scan, self.view.clock_ms));
+        });
+        ui.add_space(6.0);
+        let field = crate::board::board_ui(ui, &self.view.values, &self.view.forced);
+        if self.view.game_over {
+            self.overlay(ui, field, "Game over", &format!("Final score {}", self.view.score), "New game", true);
+        } else if self.view.win && !self.win_ack {
+            self.overlay(ui, field, "You win!", &format!("Score {}", self.view.score), "Keep playing", false);
+        }
+        ui.label(RichText::new("Arrow keys or WASD move; Start places two tiles.").weak());
+    }
+
+    fn overlay(&mut self, ui: &mut egui::Ui, field: egui::Rect, title: &str, line: &str, button: &str, new_game: bool) {
+        ui.painter().rect_filled(field, 8.0, Color32::from_rgba_unmultiplied(238, 228, 218, 190));
+        let inner =
+            egui::Rect::from_center_size(field.center(), egui::vec2(field.width() * 0.8, field.height() * 0.45));
+        ui.scope_builder(egui::UiBuilder::new().max_rect(inner), |ui| {
+            ui.vertical_centered(|ui| {
+                ui.label(
+                    RichText::new(title)
+                        .size((field.width() / 9.0).max(18.0))
+                        .strong()
+                        .color(Color32::from_rgb(0x77, 0x6e, 0x65)),
+                );
+                ui.label(RichText::new(line).size(18.0));
+                if ui.button(RichText::new(button).size(18.0)).clicked() {
+                    if new_game {
+                        self.send(Command::Start);
+                    } else {
+                        self.win_ack = true;
+                    }
+                }
+            });
+        });
+    }
+
+    fn generic_panel(&mut self, ui: &mut egui::Ui) {
+        ui.heading(self.runner.with(|rt| rt.plan().name.clone()));
+        ui.label(RichText::new("This diagram has no 2048 interface; its program inputs and outputs:").weak());
+        let plan = self.runner.with(|rt| rt.plan().clone());
+        egui::Grid::new("io").striped(true).show(ui, |ui| {
+            for p in &plan.inputs {
+                ui.label(&p.name);
+                let cur = self.runner.with(|rt| rt.input(&p.name)).unwrap_or(p.default);
+                match (p.kind, cur) {
+                    (fbd_engine::model::InputKind::Button, _) => {
+                        if ui.button("press").clicked() {
+                            let _ = self.runner.with(|rt| rt.pulse_input(&p.name, Value::Bool(true)));
+                        }
+                    }
+                    (_, Value::Bool(mut b)) => {
+                        if ui.checkbox(&mut b, "").changed() {
+                            let _ = self.runner.with(|rt| rt.set_input(&p.name, Value::Bool(b)));
+                        }
+                    }
+                    (_, Value::Int(mut i)) => {
+                        if ui.add(egui::DragValue::new(&mut i)).changed() {
+                            let _ = self.runner.with(|rt| rt.set_input(&p.name, Value::Int(i)));
+                        }
+                    }
+                    (_, Value::Real(mut r)) => {
+                        if ui.add(egui::DragValue::new(&mut r).speed(0.01)).changed() {
+                            let _ = self.runner.with(|rt| rt.set_input(&p.name, Value::Real(r)));
+                        }
+                    }
+                }
+                ui.end_row();
+            }
+            for p in &plan.outputs {
+                ui.label(&p.name);
+                let v = self.runner.with(|rt| rt.output(&p.name)).unwrap_or(p.default);
+                match v {
+                    Value::Bool(b) => {
+                        lamp(ui, if b { Color32::from_rgb(0x20, 0xc0, 0x40) } else { Color32::GRAY });
+                    }
+                    other => {
+                        ui.label(RichText::new(other.to_string()).monospace());
+                    }
+                }
+                ui.end_row();
+            }
+        });
+    }
+
+    fn error_window(&mut self, ctx: &egui::Context) {
+        if !self.errors_open || self.errors.is_empty() {
+            return;
+        }
+        let mut open = true;
+        egui::Window::new("Diagram errors").open(&mut open).default_width(560.0).show(ctx, |ui| {
+            egui::ScrollArea::vertical().max_height(320.0).show(ui, |ui| {
+                for e in &self.errors {
+                    ui.label(RichText::new(e).monospace().color(Color32::from_rgb(0xc0, 0x30, 0x30)));
+                }
+            });
+        });
+        self.errors_open = open;
+    }
+
+    fn open_path_window(&mut self, ctx: &egui::Context) {
+        if !self.show_open_path {
+            return;
+        }
+        let mut open = true;
+        let mut go = false;
+        egui::Window::new("Open path").open(&mut open).show(ctx, |ui| {
+            ui.horizontal(|ui| {
+                let r = ui.text_edit_singleline(&mut self.open_path);
+                go = ui.button("Open").clicked() || (r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)));
+            });
+        });
+        if go {
+            let p = PathBuf::from(self.open_path.trim());
+            self.open(Origin::File(p));
+            open = false;
+        }
+        self.show_open_path = open;
+    }
+}
+
+impl eframe::App for App {
+    fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+        let ctx = ui.ctx().clone();
+        self.handle_dropped(&ctx);
+        if ctx.input(|i| i.key_pressed(egui::Key::F12)) {
+            self.show_debugger = !self.show_debugger;
+        }
+        self.refresh();
+        self.handle_keys(&ctx);
+        self.pump_commands();
+        self.save_best();
+
+        egui::Panel::top("menu").show(ui, |ui| self.menu(ui));
+        egui::Panel::bottom("status").show(ui, |ui| {
+            ui.horizontal(|ui| {
+                ui.label(&self.status);
+                if !self.errors.is_empty() && ui.small_button("show errors").clicked() {
+                    self.errors_open = true;
+                }
+            });
+        });
+        if self.show_debugger {
+            egui::Panel::right("debugger").resizable(true).default_size(460.0).show(ui, |ui| self.debugger_ui(ui));
+        }
+        egui::CentralPanel::default().show(ui, |ui| {
+            if self.game.is_some() {
+                self.play_panel(ui);
+            } else {
+                self.generic_panel(ui);
+            }
+        });
+        self.error_window(&ctx);
+        self.open_path_window(&ctx);
+        if self.dbg.show_diagram {
+            self.diagram_window(&ctx);
+        }
+        // Repaint on output changes (the scan thread asks for it); poll only while something is
+        // in flight or live values are on screen, so an idle window costs nothing.
+        let running = !self.runner.is_paused();
+        if !self.queue.is_empty()
+            || self.awaiting.is_some()
+            || (running && (self.show_debugger || self.dbg.show_diagram))
+        {
+            ctx.request_repaint_after(Duration::from_millis(33));
+        }
+    }
+}

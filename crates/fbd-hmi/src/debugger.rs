@@ -1,0 +1,384 @@
+//! The online view, after CODESYS: run/pause/step, run until, cycle time, task statistics, the
+//! tree of instances, blocks and pins with live values, write and force, watches with trends.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+use eframe::egui::{self, Color32, RichText};
+use egui_plot::{Legend, Line, Plot, PlotPoints};
+use fbd_engine::{Condition, ScanPlan, SignalKind, StopReason, Value};
+
+use crate::app::App;
+
+/// The debugger's own state.
+#[derive(Default)]
+pub struct DebuggerState {
+    pub(crate) filter: String,
+    pub(crate) selected: Option<String>,
+    pub(crate) edit: String,
+    pub(crate) step_n: u64,
+    pub(crate) until: String,
+    pub(crate) until_limit: u64,
+    pub(crate) cycle_ms: f64,
+    pub(crate) show_diagram: bool,
+    pub(crate) diagram_instance: String,
+    pub(crate) auto_layout: bool,
+    pub(crate) zoom: f32,
+    pub(crate) message: String,
+    /// Parent path ("" for the top) → child instance paths and block indices.
+    children: BTreeMap<String, (Vec<String>, Vec<usize>)>,
+    /// Instance path → its macro-pin signals.
+    instance_pins: BTreeMap<String, Vec<usize>>,
+    plan: Option<Arc<ScanPlan>>,
+}
+
+fn parent_of(path: &str) -> &str {
+    path.rsplit_once('/').map(|(p, _)| p).unwrap_or("")
+}
+
+impl DebuggerState {
+    /// Indexes a newly loaded plan for the tree.
+    pub(crate) fn rebuild(&mut self, plan: &ScanPlan) {
+        self.children.clear();
+        self.instance_pins.clear();
+        for inst in &plan.instances {
+            self.children.entry(parent_of(&inst.path).to_string()).or_default().0.push(inst.path.clone());
+        }
+        for (i, b) in plan.blocks.iter().enumerate() {
+            self.children.entry(parent_of(&b.path).to_string()).or_default().1.push(i);
+        }
+        for (i, s) in plan.signals.iter().enumerate() {
+            if s.kind == SignalKind::MacroPin
+                && let Some((inst, _)) = s.path.rsplit_once('.')
+            {
+                self.instance_pins.entry(inst.to_string()).or_default().push(i);
+            }
+        }
+        for v in self.children.values_mut() {
+            v.0.sort();
+            v.1.sort_by(|a, b| plan.blocks[*a].path.cmp(&plan.blocks[*b].path));
+        }
+        if self.step_n == 0 {
+            self.step_n = 10;
+        }
+        if self.until_limit == 0 {
+            self.until_limit = 100_000;
+        }
+        if self.zoom == 0.0 {
+            self.zoom = 1.0;
+        }
+        self.cycle_ms = plan.cycle_us as f64 / 1000.0;
+        if !plan.instances.iter().any(|i| i.path == self.diagram_instance) {
+            self.diagram_instance.clear();
+        }
+        self.plan = Some(Arc::new(plan.clone()));
+    }
+}
+
+pub(crate) fn value_text(v: Value) -> RichText {
+    match v {
+        Value::Bool(true) => RichText::new("TRUE").color(Color32::from_rgb(0x20, 0xa0, 0x40)).monospace(),
+        Value::Bool(false) => RichText::new("FALSE").color(Color32::GRAY).monospace(),
+        other => RichText::new(other.to_string()).monospace(),
+    }
+}
+
+impl App {
+    pub(crate) fn debugger_ui(&mut self, ui: &mut egui::Ui) {
+        egui::ScrollArea::vertical().id_salt("dbg_scroll").show(ui, |ui| {
+            self.controls(ui);
+            ui.separator();
+            self.stats_ui(ui);
+            ui.separator();
+            self.selected_ui(ui);
+            self.watches_ui(ui);
+            ui.separator();
+            self.tree_ui(ui);
+        });
+    }
+
+    fn controls(&mut self, ui: &mut egui::Ui) {
+        ui.horizontal(|ui| {
+            let paused = self.runner.is_paused();
+            if paused {
+                if ui.button("Run").clicked() {
+                    self.resume();
+                }
+            } else if ui.button("Pause").clicked() {
+                self.pause();
+            }
+            ui.add_enabled_ui(paused, |ui| {
+                if ui.button("Step").on_hover_text("one scan").clicked() {
+                    self.run_scans(1);
+                }
+                let l = ui.label("N");
+                ui.add(egui::DragValue::new(&mut self.dbg.step_n).range(1..=1_000_000)).labelled_by(l.id);
+                if ui.button("Step N").clicked() {
+                    let n = self.dbg.step_n;
+                    self.run_scans(n);
+                }
+            });
+            ui.label(if paused {
+                RichText::new("paused").color(Color32::from_rgb(0xc0, 0x80, 0x20))
+            } else {
+                RichText::new("running")
+            });
+        });
+        ui.horizontal(|ui| {
+            ui.label("Run until");
+            ui.add(
+                egui::TextEdit::singleline(&mut self.dbg.until)
+                    .hint_text("rises:busy, cell_1_1/mem.q=4")
+                    .desired_width(180.0),
+            );
+            let l = ui.label("max scans");
+            ui.add(egui::DragValue::new(&mut self.dbg.until_limit).range(1..=10_000_000)).labelled_by(l.id);
+            if ui.button("Go").clicked() {
+                self.run_until();
+            }
+        });
+        ui.horizontal(|ui| {
+            let r = ui.add(
+                egui::Slider::new(&mut self.dbg.cycle_ms, 5.0..=1000.0)
+                    .logarithmic(true)
+                    .suffix(" ms")
+                    .text("cycle time"),
+            );
+            if r.changed() {
+                self.runner.set_period(Duration::from_secs_f64(self.dbg.cycle_ms / 1000.0));
+            }
+        });
+        if !self.dbg.message.is_empty() {
+            ui.label(RichText::new(&self.dbg.message).weak());
+        }
+    }
+
+    fn run_until(&mut self) {
+        let cond = match Condition::parse(self.dbg.until.trim()) {
+            Ok(c) => c,
+            Err(e) => {
+                self.dbg.message = e;
+                return;
+            }
+        };
+        self.pause();
+        let limit = self.dbg.until_limit;
+        let r = self.runner.with(|rt| rt.run_until(std::slice::from_ref(&cond), limit));
+        self.dbg.message = match r {
+            Ok(StopReason::Condition { scans, .. }) => format!("condition met after {scans} scans (paused)"),
+            Ok(StopReason::Limit) => format!("not met within {limit} scans (paused)"),
+            Err(e) => e.to_string(),
+        };
+        self.refresh();
+    }
+
+    fn stats_ui(&mut self, ui: &mut egui::Ui) {
+        let s = self.runner.stats();
+        let us = |d: Duration| d.as_secs_f64() * 1e6;
+        egui::Grid::new("stats").num_columns(2).show(ui, |ui| {
+            ui.label("scan time min / avg / max");
+            ui.label(format!("{:.1} / {:.1} / {:.1} us", us(s.exec_min), us(s.exec_avg), us(s.exec_max)));
+            ui.end_row();
+            ui.label("jitter avg / max");
+            ui.label(format!("{:.0} / {:.0} us", us(s.jitter_avg), us(s.jitter_max)));
+            ui.end_row();
+            ui.label("overruns");
+            ui.label(s.overruns.to_string());
+            ui.end_row();
+            ui.label("task scans, period");
+            ui.label(format!("{}, {:.1} ms", s.scans, s.period.as_secs_f64() * 1e3));
+            ui.end_row();
+            ui.label("scans per command (last / max)");
+            ui.label(format!("{} / {}", self.scans_last.map(|n| n.to_string()).unwrap_or("-".into()), self.scans_max));
+            ui.end_row();
+            let (total, recent) = self.runner.with(|rt| (rt.faults().total, rt.faults().recent()));
+            ui.label("faults");
+            ui.label(total.to_string());
+            ui.end_row();
+            if let Some(f) = recent.last() {
+                let block = self.runner.with(|rt| rt.plan().instr_block(f.instr as usize).path.clone());
+                ui.label("last fault");
+                ui.label(format!("scan {}: {block}: {}", f.scan, f.kind.describe()));
+                ui.end_row();
+            }
+        });
+        if ui.button("Reset statistics").clicked() {
+            self.runner.reset_stats();
+            self.scans_max = 0;
+        }
+    }
+
+    fn selected_ui(&mut self, ui: &mut egui::Ui) {
+        let Some(path) = self.dbg.selected.clone() else { return };
+        let info = self
+            .runner
+            .with(|rt| rt.plan().signal(&path).map(|s| (s.kind, s.slot.ty, rt.read(&path).ok(), rt.is_forced(&path))));
+        let Some((kind, ty, value, forced)) = info else {
+            self.dbg.selected = None;
+            return;
+        };
+        ui.label(RichText::new(&path).strong());
+        ui.horizontal(|ui| {
+            ui.label(format!("{ty} {kind:?}"));
+            if let Some(v) = value {
+                ui.label(value_text(v));
+            }
+            if forced {
+                ui.label(RichText::new("FORCED").color(Color32::from_rgb(0xd0, 0x20, 0x20)).strong());
+            }
+        });
+        if kind.writable() {
+            ui.horizontal(|ui| {
+                ui.add(egui::TextEdit::singleline(&mut self.dbg.edit).desired_width(90.0));
+                let parsed = Value::parse(&self.dbg.edit, ty);
+                if ui.button("Write").clicked() {
+                    self.dbg.message = match parsed.clone() {
+                        Ok(v) => self
+                            .runner
+                            .with(|rt| rt.write(&path, v))
+                            .map(|_| format!("{path} := {v} at the next scan"))
+                            .unwrap_or_else(|e| e.to_string()),
+                        Err(e) => e,
+                    };
+                }
+                if ui.button("Force").clicked() {
+                    self.dbg.message = match parsed {
+                        Ok(v) => self.force(&path, v).map(|_| format!("{path} forced to {v}")).unwrap_or_else(|e| e),
+                        Err(e) => e,
+                    };
+                }
+                if forced && ui.button("Release").clicked() {
+                    self.runner.with(|rt| rt.release(&path));
+                }
+            });
+        } else {
+            let driver = self.runner.with(|rt| rt.plan().signal(&path).and_then(|s| rt.plan().driver(s)));
+            if let Some(d) = driver {
+                ui.horizontal(|ui| {
+                    ui.label("alias of");
+                    if ui.link(&d).clicked() {
+                        self.dbg.selected = Some(d.clone());
+                    }
+                });
+            }
+        }
+        ui.horizontal(|ui| {
+            if ui.button("Watch").clicked() {
+                let _ = self.runner.with(|rt| rt.watch(&path, 600));
+            }
+            if ui.button("Release all forces").clicked() {
+                self.runner.with(|rt| rt.release_all());
+            }
+        });
+        ui.separator();
+    }
+
+    fn watches_ui(&mut self, ui: &mut egui::Ui) {
+        let watched: Vec<String> =
+            self.runner.with(|rt| rt.watched()).into_iter().filter(|p| p != "busy" || self.game.is_none()).collect();
+        if watched.is_empty() {
+            return;
+        }
+        ui.label(RichText::new("Watch").strong());
+        let mut remove = None;
+        let mut series = Vec::new();
+        for w in &watched {
+            let (v, h) = self.runner.with(|rt| (rt.read(w).ok(), rt.history(w).unwrap_or_default()));
+            ui.horizontal(|ui| {
+                if ui.small_button("x").clicked() {
+                    remove = Some(w.clone());
+                }
+                if ui.link(w).clicked() {
+                    self.dbg.selected = Some(w.clone());
+                }
+                if let Some(v) = v {
+                    ui.label(value_text(v));
+                }
+            });
+            let pts: Vec<[f64; 2]> = h.iter().map(|(s, v)| [*s as f64, v.as_f64()]).collect();
+            series.push((w.clone(), pts));
+        }
+        Plot::new("trends").height(160.0).legend(Legend::default()).show(ui, |p| {
+            for (name, pts) in series {
+                p.line(Line::new(name, PlotPoints::from(pts)));
+            }
+        });
+        if let Some(r) = remove {
+            self.runner.with(|rt| rt.unwatch(&r));
+        }
+    }
+
+    fn tree_ui(&mut self, ui: &mut egui::Ui) {
+        ui.horizontal(|ui| {
+            ui.label("Signals");
+            ui.add(
+                egui::TextEdit::singleline(&mut self.dbg.filter)
+                    .hint_text("filter, e.g. cell_2_3/mem")
+                    .desired_width(200.0),
+            );
+        });
+        let Some(plan) = self.dbg.plan.clone() else { return };
+        if !self.dbg.filter.is_empty() {
+            let f = self.dbg.filter.to_lowercase();
+            let hits: Vec<usize> = plan
+                .signals
+                .iter()
+                .enumerate()
+                .filter(|(_, s)| s.path.to_lowercase().contains(&f))
+                .map(|(i, _)| i)
+                .take(300)
+                .collect();
+            for i in hits {
+                self.signal_row(ui, &plan, i, &plan.signals[i].path);
+            }
+            return;
+        }
+        self.tree_level(ui, &plan, "");
+    }
+
+    fn tree_level(&mut self, ui: &mut egui::Ui, plan: &ScanPlan, parent: &str) {
+        let Some((insts, blocks)) = self.dbg.children.get(parent).cloned() else { return };
+        for inst in insts {
+            let macro_name =
+                plan.instances.iter().find(|i| i.path == inst).map(|i| i.macro_name.as_str()).unwrap_or("");
+            let name = inst.rsplit('/').next().unwrap_or(&inst).to_string();
+            egui::CollapsingHeader::new(format!("{name}  ({macro_name})")).id_salt(&inst).show(ui, |ui| {
+                if let Some(pins) = self.dbg.instance_pins.get(&inst).cloned() {
+                    for i in pins {
+                        let label = plan.signals[i].path.rsplit('.').next().unwrap_or("").to_string();
+                        self.signal_row(ui, plan, i, &format!(".{label}"));
+                    }
+                }
+                self.tree_level(ui, plan, &inst);
+            });
+        }
+        for bi in blocks {
+            let b = &plan.blocks[bi];
+            let name = b.path.rsplit('/').next().unwrap_or(&b.path).to_string();
+            egui::CollapsingHeader::new(format!("{name}  {}", b.type_name)).id_salt(&b.path).show(ui, |ui| {
+                for &s in b.inputs.iter().chain(&b.outputs) {
+                    let pin = plan.pin_name(s).to_string();
+                    self.signal_row(ui, plan, s as usize, &pin);
+                }
+            });
+        }
+    }
+
+    fn signal_row(&mut self, ui: &mut egui::Ui, plan: &ScanPlan, id: usize, label: &str) {
+        let s = &plan.signals[id];
+        let (v, forced) = self.runner.with(|rt| (rt.read_signal(id), rt.is_forced(&s.path)));
+        ui.horizontal(|ui| {
+            let selected = self.dbg.selected.as_deref() == Some(s.path.as_str());
+            if ui.selectable_label(selected, label).on_hover_text(&s.path).clicked() {
+                self.dbg.selected = Some(s.path.clone());
+                self.dbg.edit = v.to_string().to_lowercase();
+            }
+            ui.label(value_text(v));
+            if forced {
+                ui.label(RichText::new("F").color(Color32::from_rgb(0xd0, 0x20, 0x20)).strong())
+                    .on_hover_text("forced");
+            }
+        });
+    }
+}

@@ -1,0 +1,26 @@
+//! fbd-hmi: the window of fbd2048. A play panel for the 2048 program (or the inputs and
+//! outputs of any other diagram), diagram loading with online change, and a scan-cycle
+//! debugger in the manner of CODESYS online mode. The engine runs on its own thread
+//! ([`fbd_engine::realtime::RealtimeRunner`]); the UI repaints when an output changes.
+
+mod app;
+pub mod best;
+mod board;
+mod debugger;
+mod diagram_view;
+pub mod source;
+
+pub use app::{App, Options};
+
+/// Opens the window and runs until it is closed.
+pub fn run(opts: Options) -> eframe::Result {
+    let native = eframe::NativeOptions {
+        viewport: eframe::egui::ViewportBuilder::default()
+            .with_title("fbd2048: 2048 on a soft-PLC")
+            .with_inner_size([1100.0, 760.0])
+            .with_min_inner_size([420.0, 420.0])
+            .with_drag_and_drop(true),
+        ..Default::default()
+    };
+    eframe::run_native("fbd2048", native, Box::new(move |cc| Ok(Box::new(App::new(cc, opts)))))
+}

@@ -1,0 +1,201 @@
+//! The HMI under egui_kittest (no display needed): the window is driven by clicks and key
+//! presses, the program is stepped scan by scan (the app starts paused), and what the window
+//! shows is checked against the reference rules.
+
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use fbd_engine::Value;
+use fbd_hmi::best::BestStore;
+use fbd_hmi::source::Origin;
+use fbd_hmi::{App, Options};
+use fbd2048_game::{Wiring, check_command};
+use ref2048::{Dir, from_values};
+
+fn temp_dir(name: &str) -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!("fbd-hmi-test-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&d).expect("temp dir");
+    d
+}
+
+fn harness(w: Wiring, debugger: bool, name: &str) -> Harness<'static, App> {
+    let best = BestStore::at(temp_dir(name).join("best.json"));
+    let opts = Options { origin: Origin::Embedded(w), seed: 5, start_paused: true, best, show_debugger: debugger };
+    Harness::builder().with_size(egui::vec2(1200.0, 850.0)).build_eframe(move |cc| App::new(cc, opts))
+}
+
+/// Frames and scans until every queued command was sent and the lockout released.
+fn settle(h: &mut Harness<'static, App>) {
+    for _ in 0..20_000 {
+        h.step();
+        if h.state().settled() {
+            return;
+        }
+        h.state_mut().run_scans(1);
+    }
+    panic!("the program did not settle");
+}
+
+fn tiles(app: &App) -> usize {
+    app.values().iter().filter(|v| **v != 0).count()
+}
+
+fn board(v: [u32; 16]) -> u64 {
+    from_values(&v).expect("tiles")
+}
+
+#[test]
+fn start_places_two_tiles() {
+    let mut h = harness(Wiring::Upd1, false, "start");
+    h.step();
+    assert_eq!(tiles(h.state()), 0);
+    h.get_by_label("Start").click();
+    settle(&mut h);
+    assert_eq!(tiles(h.state()), 2, "{:?}", h.state().values());
+}
+
+#[test]
+fn an_arrow_key_moves_the_tiles_as_the_reference_says() {
+    for w in Wiring::ALL {
+        let mut h = harness(w, false, "arrow");
+        let start = board([2, 2, 4, 0, 0, 4, 0, 4, 0, 0, 0, 0, 8, 0, 0, 8]);
+        h.state_mut().set_board(start);
+        h.step();
+        let s0 = h.state().score();
+        h.key_press(egui::Key::ArrowLeft);
+        settle(&mut h);
+        let v = h.state().values();
+        let after = from_values(&v.map(|x| x as u32)).expect("tiles");
+        if let Err(m) = check_command(start, Dir::Left, after, h.state().score() - s0, h.state().game_over()) {
+            panic!("{w:?}: {m}");
+        }
+        // WASD too.
+        let before = after;
+        let s0 = h.state().score();
+        h.key_press(egui::Key::S);
+        settle(&mut h);
+        let after = from_values(&h.state().values().map(|x| x as u32)).expect("tiles");
+        if let Err(m) = check_command(before, Dir::Down, after, h.state().score() - s0, h.state().game_over()) {
+            panic!("{w:?}: {m}");
+        }
+    }
+}
+
+#[test]
+fn reset_clears_the_board() {
+    let mut h = harness(Wiring::Original, false, "reset");
+    h.get_by_label("Start").click();
+    settle(&mut h);
+    assert_eq!(tiles(h.state()), 2);
+    h.get_by_label("Reset").click();
+    settle(&mut h);
+    assert_eq!(tiles(h.state()), 0);
+}
+
+#[test]
+fn the_game_over_overlay_appears_on_a_lost_board() {
+    let mut h = harness(Wiring::Upd1, false, "over");
+    h.step();
+    assert!(h.query_by_label("Game over").is_none());
+    h.state_mut().set_board(board([2, 4, 2, 4, 4, 2, 4, 2, 2, 4, 2, 4, 4, 2, 4, 2]));
+    h.step();
+    h.step();
+    assert!(h.query_by_label("Game over").is_some(), "overlay shown");
+    assert!(h.query_by_label("New game").is_some());
+    h.get_by_label("New game").click();
+    settle(&mut h);
+    assert!(h.query_by_label("Game over").is_none());
+    assert_eq!(tiles(h.state()), 2);
+}
+
+#[test]
+fn step_advances_exactly_one_scan_while_paused() {
+    let mut h = harness(Wiring::Upd1, true, "step");
+    h.step();
+    assert!(h.state().is_paused());
+    let before = h.state().scan_count();
+    h.get_by_label("Step").click();
+    h.step();
+    assert_eq!(h.state().scan_count(), before + 1);
+    h.step();
+    h.step();
+    assert_eq!(h.state().scan_count(), before + 1, "nothing scans while paused");
+}
+
+#[test]
+fn forcing_a_cell_shows_on_the_board() {
+    let mut h = harness(Wiring::Upd1, true, "force");
+    h.step();
+    assert!(h.query_by_label("2048").is_none());
+    h.state_mut().force("cell_2_3/mem.q", Value::Int(2048)).expect("forceable");
+    h.state_mut().run_scans(1);
+    h.step();
+    assert!(h.query_by_label("2048").is_some(), "the forced value is on the board");
+    assert_eq!(h.state().values()[6], 2048);
+    // The win overlay follows from the board.
+    h.step();
+    assert!(h.query_by_label("You win!").is_some());
+}
+
+#[test]
+fn a_broken_diagram_shows_its_error_and_the_game_goes_on() {
+    let mut h = harness(Wiring::Upd1, false, "broken");
+    h.get_by_label("Start").click();
+    settle(&mut h);
+    let before = h.state().values();
+    let bad = temp_dir("broken").join("broken.json");
+    std::fs::write(
+        &bad,
+        "{\"fbd\": 1, \"blocks\": [\n  {\"id\": \"t\", \"type\": \"TON\", \"inputs\": {\"in\": true}}\n]}",
+    )
+    .expect("write");
+    h.state_mut().open(Origin::File(bad.clone()));
+    h.step();
+    h.step();
+    h.step();
+    let errs = h.state().errors().join("\n");
+    assert!(errs.contains(&format!("{}:2:", bad.display())) && errs.contains("required input `pt`"), "{errs}");
+    assert!(h.query_by_label_contains("required input `pt` of TON").is_some(), "the error window shows it");
+    assert_eq!(h.state().values(), before, "the running program was kept");
+    h.key_press(egui::Key::ArrowUp);
+    h.key_press(egui::Key::ArrowLeft);
+    settle(&mut h);
+    assert!(h.state().scan_count() > 0);
+    assert!(tiles(h.state()) >= 2, "still playing");
+}
+
+#[test]
+fn switching_wiring_keeps_the_board_by_online_change() {
+    let mut h = harness(Wiring::Upd1, false, "switch");
+    h.get_by_label("Start").click();
+    settle(&mut h);
+    let before = h.state().values();
+    h.state_mut().online_change(Origin::Embedded(Wiring::Original));
+    h.step();
+    assert_eq!(h.state().values(), before, "the cells' memories were kept: {}", h.state().status());
+    assert!(h.state().status().contains("online change"));
+}
+
+#[test]
+fn the_best_score_survives_and_a_corrupt_file_is_replaced() {
+    let dir = temp_dir("best");
+    let store = BestStore::at(dir.join("best.json"));
+    std::fs::write(dir.join("best.json"), "not json").expect("write");
+    let (b, warning) = store.load();
+    assert_eq!(b, 0);
+    assert!(warning.expect("reported").contains("corrupt"));
+    store.save(1234).expect("saves");
+    assert_eq!(store.load(), (1234, None));
+    assert!(!dir.join("best.json.tmp").exists(), "written through a temporary file");
+    // The app restores it into the program's best memory.
+    let opts = Options {
+        origin: Origin::Embedded(Wiring::Upd1),
+        seed: 1,
+        start_paused: true,
+        best: store,
+        show_debugger: false,
+    };
+    let mut h = Harness::builder().build_eframe(move |cc| App::new(cc, opts));
+    h.state_mut().run_scans(3);
+    h.step();
+    assert!(h.query_by_label("Best 1234").is_some());
+}
