@@ -21,6 +21,9 @@ pub struct BenchArgs {
     /// Print JSON instead of a table.
     #[arg(long)]
     json: bool,
+    /// The 2048 benchmark table: native reference, each wiring's scan time and moves/s, expectimax.
+    #[arg(long)]
+    all: bool,
 }
 
 struct Row {
@@ -65,6 +68,9 @@ fn measure(plan: ScanPlan, scans: Option<u64>) -> (u64, f64, f64, f64) {
 
 /// Runs `fbd bench`.
 pub fn bench(args: BenchArgs) -> ExitCode {
+    if args.all {
+        return crate::autoplay::bench_all(args.json);
+    }
     let mut rows = Vec::new();
     if let Some(f) = &args.file {
         let t = Instant::now();

@@ -3,6 +3,7 @@
 //! `fbd check`, `fbd run`, `fbd dot`, `fbd bench`, `fbd blocks`, `fbd schema`. Errors print as
 //! `file:line:col: message (block, pin)` and make the exit code non-zero.
 
+mod autoplay;
 mod bench;
 mod game;
 mod run;
@@ -50,6 +51,8 @@ enum Cmd {
     Play(game::PlayArgs),
     /// Scans per command over many random games (the design's latency table), and spawn statistics.
     Latency(game::LatencyArgs),
+    /// Automated players through the FBD program (or --native): scores, tiles reached, moves/s.
+    Autoplay(autoplay::AutoplayArgs),
     /// List the block library (or print it as Markdown, as in docs/blocks.md).
     Blocks {
         /// Print the full reference as Markdown.
@@ -68,6 +71,7 @@ fn main() -> ExitCode {
         Cmd::Dot { file, macro_name } => dot(&file, macro_name.as_deref()),
         Cmd::Bench(args) => bench::bench(args),
         Cmd::Play(args) => game::play(args),
+        Cmd::Autoplay(args) => autoplay::autoplay(args),
         Cmd::Latency(args) => game::latency(args),
         Cmd::Blocks { markdown } => {
             if markdown {

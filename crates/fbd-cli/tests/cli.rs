@@ -144,3 +144,21 @@ fn latency_measures_each_wiring_with_no_mismatch() {
     let smart = &rows[2];
     assert_eq!(smart["scans_max"], 1, "smart spawn completes every move in one scan");
 }
+
+#[test]
+fn autoplay_plays_through_each_wiring_without_mismatch() {
+    for w in ["upd1", "original", "smart-spawn"] {
+        let o = fbd(&["autoplay", "--player", "greedy", "--games", "2", "--wiring", w, "--json"]);
+        assert!(o.status.success(), "{w}: {}", text(&o.stderr));
+        let v: serde_json::Value = serde_json::from_str(&text(&o.stdout)).expect("json");
+        assert_eq!(v["mismatches"], 0, "{w}");
+        assert_eq!(v["games"], 2);
+        assert!(v["moves"].as_u64().expect("moves") > 50, "{w}: {v}");
+    }
+    let native = fbd(&["autoplay", "--player", "pattern", "--games", "3", "--native", "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&text(&native.stdout)).expect("json");
+    assert!(v["mean_score"].as_f64().expect("score") > 0.0);
+    let o = fbd(&["autoplay", "--player", "nobody"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(text(&o.stderr).contains("players: random, greedy, pattern, montecarlo, expectimax"));
+}

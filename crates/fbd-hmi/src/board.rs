@@ -28,6 +28,8 @@ pub fn board_ui(ui: &mut egui::Ui, values: &[i64; 16], forced: &[bool; 16]) -> R
     let side = ui.available_width().min(ui.available_height()).clamp(160.0, 900.0);
     let (rect, _) = ui.allocate_exact_size(Vec2::splat(side), Sense::hover());
     let painter = ui.painter_at(rect);
+    // Tile labels go into a child Ui over the field, so they do not move the parent's cursor.
+    let mut labels = ui.new_child(egui::UiBuilder::new().max_rect(rect));
     painter.rect_filled(rect, CornerRadius::same(8), Color32::from_rgb(0xbb, 0xad, 0xa0));
     let gap = side * 0.025;
     let cell = (side - 5.0 * gap) / 4.0;
@@ -53,9 +55,9 @@ pub fn board_ui(ui: &mut egui::Ui, values: &[i64; 16], forced: &[bool; 16]) -> R
             // A label (not just paint) so that screen readers and UI tests can find the value.
             let label =
                 egui::Label::new(egui::RichText::new(&text).font(FontId::proportional(size)).color(fg).strong());
-            let galley_size = ui.painter().layout_no_wrap(text.clone(), FontId::proportional(size), fg).size();
+            let galley_size = painter.layout_no_wrap(text.clone(), FontId::proportional(size), fg).size();
             let text_rect = Align2::CENTER_CENTER.anchor_size(tile.center(), galley_size);
-            ui.put(text_rect, label);
+            labels.put(text_rect, label);
         }
     }
     rect

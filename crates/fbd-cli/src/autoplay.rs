@@ -1,0 +1,353 @@
+//! `fbd autoplay`: players playing through the FBD program (or natively, for comparison), and
+//! `fbd bench --all`: the side-by-side benchmark table.
+
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use clap::Args;
+use fbd_engine::{Runtime, ScanPlan};
+use fbd2048_game::{Command, FbdGame, Wiring, check_command};
+use players::{NAMES, by_name};
+use ref2048::{Board, Dir, Game, make_move, max_tile};
+
+/// Arguments of `fbd autoplay`.
+#[derive(Args)]
+pub struct AutoplayArgs {
+    /// The player: random, greedy, pattern, montecarlo, expectimax.
+    #[arg(long, default_value = "greedy")]
+    player: String,
+    /// Games to play.
+    #[arg(long, default_value_t = 10)]
+    games: u64,
+    /// A 2048 diagram (default: the embedded diagrams/2048.json).
+    #[arg(long)]
+    diagram: Option<std::path::PathBuf>,
+    /// An embedded wiring: upd1, original, smart-spawn.
+    #[arg(long, conflicts_with = "diagram")]
+    wiring: Option<String>,
+    /// Seed of the games (game k uses seed + k for the player and the runtime).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Play on the native reference alone instead of through the FBD program.
+    #[arg(long)]
+    native: bool,
+    /// Stop a game after this many moves.
+    #[arg(long, default_value_t = 1_000_000)]
+    max_moves: u64,
+    /// Print JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+/// The outcome of a series of games.
+#[derive(Default)]
+struct Outcome {
+    scores: Vec<u64>,
+    max_tiles: Vec<u32>,
+    moves: u64,
+    mismatches: u64,
+    first_mismatch: Option<String>,
+    elapsed: Duration,
+}
+
+const TILES: [u32; 7] = [512, 1024, 2048, 4096, 8192, 16384, 32768];
+
+fn plan_for(a: &AutoplayArgs) -> Result<(String, ScanPlan), String> {
+    if let Some(f) = &a.diagram {
+        let p = fbd_engine::compile_file(f, &Default::default()).map_err(|e| e.to_string())?;
+        return Ok((f.display().to_string(), p));
+    }
+    let w = match &a.wiring {
+        Some(s) => {
+            Wiring::parse(s).ok_or_else(|| format!("unknown wiring `{s}`; use upd1, original or smart-spawn"))?
+        }
+        None => Wiring::Upd1,
+    };
+    Ok((format!("diagrams/{}", w.file_name()), w.compile().map_err(|e| e.to_string())?))
+}
+
+fn play_native(name: &str, seed: u64, max_moves: u64) -> (u64, u32, u64) {
+    let mut p = by_name(name, seed).expect("checked");
+    let mut g = Game::new(seed);
+    while g.moves < max_moves {
+        match p.choose(g.board) {
+            Some(d) => {
+                g.play(d);
+            }
+            None => break,
+        }
+    }
+    (g.score, max_tile(g.board), g.moves)
+}
+
+fn play_fbd(g: &mut FbdGame, name: &str, seed: u64, max_moves: u64, out: &mut Outcome) -> Result<(), String> {
+    let mut p = by_name(name, seed).expect("checked");
+    g.command(Command::Start).map_err(|e| e.to_string())?;
+    let mut moves = 0;
+    let mut board = g.board().map_err(|e| e.to_string())?;
+    while moves < max_moves {
+        let Some(d) = p.choose(board) else { break };
+        let s0 = g.score();
+        g.command(Command::Move(d)).map_err(|e| e.to_string())?;
+        let after = g.board().map_err(|e| e.to_string())?;
+        if let Err(m) = check_command(board, d, after, g.score() - s0, g.game_over()) {
+            out.mismatches += 1;
+            out.first_mismatch.get_or_insert_with(|| m.to_string());
+        }
+        board = after;
+        moves += 1;
+    }
+    out.scores.push(g.score().max(0) as u64);
+    out.max_tiles.push(max_tile(board));
+    out.moves += moves;
+    Ok(())
+}
+
+/// Runs `fbd autoplay`.
+pub fn autoplay(a: AutoplayArgs) -> ExitCode {
+    if by_name(&a.player, 0).is_none() {
+        eprintln!("error: unknown player `{}`; players: {}", a.player, NAMES.join(", "));
+        return ExitCode::FAILURE;
+    }
+    let (name, plan) = match plan_for(&a) {
+        Ok(x) => x,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let bar = indicatif::ProgressBar::new(a.games);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("{spinner} {msg} [{bar:30}] {pos}/{len} games ({elapsed})")
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    bar.set_message(format!("{} {}", a.player, if a.native { "native".to_string() } else { name.clone() }));
+    let mut out = Outcome::default();
+    let t = Instant::now();
+    let mut game = if a.native { None } else { Some(FbdGame::new(plan.clone(), a.seed).map_err(|e| e.to_string())) };
+    for k in 0..a.games {
+        let seed = a.seed + k;
+        match &mut game {
+            None => {
+                let (s, m, n) = play_native(&a.player, seed, a.max_moves);
+                out.scores.push(s);
+                out.max_tiles.push(m);
+                out.moves += n;
+            }
+            Some(Ok(g)) => {
+                if let Err(e) = play_fbd(g, &a.player, seed, a.max_moves, &mut out) {
+                    bar.finish_and_clear();
+                    eprintln!("error: {name}: {e}");
+                    return ExitCode::FAILURE;
+                }
+            }
+            Some(Err(e)) => {
+                eprintln!("error: {name}: {e}");
+                return ExitCode::FAILURE;
+            }
+        }
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    out.elapsed = t.elapsed();
+    report(&a, if a.native { "native (ref2048)" } else { &name }, &out);
+    if out.mismatches == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE }
+}
+
+fn report(a: &AutoplayArgs, name: &str, o: &Outcome) {
+    let n = o.scores.len().max(1) as f64;
+    let mean = o.scores.iter().sum::<u64>() as f64 / n;
+    let mut sorted = o.scores.clone();
+    sorted.sort_unstable();
+    let median = sorted.get(sorted.len() / 2).copied().unwrap_or(0);
+    let reach: Vec<(u32, f64)> =
+        TILES.iter().map(|&t| (t, o.max_tiles.iter().filter(|&&m| m >= t).count() as f64 / n * 100.0)).collect();
+    let mps = o.moves as f64 / o.elapsed.as_secs_f64().max(1e-9);
+    if a.json {
+        let r: serde_json::Map<String, serde_json::Value> =
+            reach.iter().map(|(t, p)| (t.to_string(), (*p).into())).collect();
+        let v = serde_json::json!({
+            "player": a.player, "diagram": name, "games": o.scores.len(), "seed": a.seed, "mean_score": mean,
+            "median_score": median, "reached_percent": r, "moves": o.moves, "moves_per_second": mps,
+            "mismatches": o.mismatches,
+        });
+        println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
+        return;
+    }
+    println!("player {} on {name}: {} games, seed {}", a.player, o.scores.len(), a.seed);
+    println!("  mean score {mean:.0}, median {median}");
+    let r: Vec<String> = reach.iter().map(|(t, p)| format!("{t}: {p:.0}%")).collect();
+    println!("  reached     {}", r.join("  "));
+    println!("  moves       {} ({mps:.0} moves/s)", o.moves);
+    println!("  mismatches  {} (FBD board vs reference)", o.mismatches);
+    if let Some(m) = &o.first_mismatch {
+        println!("first mismatch: {m}");
+    }
+}
+
+// ----- fbd bench --all ------------------------------------------------------------------------------
+
+/// Boards from real play, for the native move benchmark.
+fn sample_boards(n: usize) -> Vec<Board> {
+    let mut out = Vec::with_capacity(n);
+    let mut seed = 0;
+    while out.len() < n {
+        let mut g = Game::new(seed);
+        let mut p = by_name("random", seed).expect("random");
+        while let Some(d) = p.choose(g.board) {
+            out.push(g.board);
+            g.play(d);
+        }
+        seed += 1;
+    }
+    out.truncate(n);
+    out
+}
+
+/// Native table-lookup moves per second (each of 4 directions on real boards).
+fn native_moves_per_second() -> f64 {
+    let boards = sample_boards(1 << 14);
+    let mut acc = 0u64;
+    let mut n = 0u64;
+    let t = Instant::now();
+    while t.elapsed() < Duration::from_millis(800) {
+        for &b in &boards {
+            for d in Dir::ALL {
+                acc = acc.wrapping_add(make_move(std::hint::black_box(b), d).0);
+            }
+        }
+        n += boards.len() as u64 * 4;
+    }
+    std::hint::black_box(acc);
+    n as f64 / t.elapsed().as_secs_f64()
+}
+
+/// Native game steps per second: move, spawn, and the game-over check, as a player loop needs.
+fn native_game_steps_per_second() -> f64 {
+    let t = Instant::now();
+    let mut steps = 0u64;
+    let mut seed = 0;
+    while t.elapsed() < Duration::from_millis(800) {
+        let mut g = Game::new(seed);
+        let mut k = seed;
+        while !g.over() {
+            k = k.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            g.play(Dir::ALL[(k >> 62) as usize]);
+            steps += 1;
+        }
+        seed += 1;
+    }
+    steps as f64 / t.elapsed().as_secs_f64()
+}
+
+fn scan_stats(plan: &ScanPlan) -> (f64, f64) {
+    let mut rt = Runtime::new(plan.clone());
+    rt.step_n(1000);
+    let mut ns: Vec<f64> = (0..20_000)
+        .map(|_| {
+            let t = Instant::now();
+            for _ in 0..8 {
+                rt.step();
+            }
+            t.elapsed().as_nanos() as f64 / 8.0
+        })
+        .collect();
+    ns.sort_by(f64::total_cmp);
+    (ns[ns.len() / 2], ns[ns.len() * 99 / 100])
+}
+
+fn fbd_moves_per_second(plan: &ScanPlan) -> (f64, f64) {
+    let mut g = FbdGame::new(plan.clone(), 1).expect("2048 interface");
+    let mut p = by_name("random", 1).expect("random");
+    let _ = g.command(Command::Start);
+    let t = Instant::now();
+    let (mut moves, scans0) = (0u64, g.rt.scan_count());
+    while t.elapsed() < Duration::from_millis(1500) {
+        let b = g.board().expect("tiles");
+        match p.choose(b) {
+            Some(d) => {
+                let _ = g.command(Command::Move(d));
+                moves += 1;
+            }
+            None => {
+                let _ = g.command(Command::Start);
+            }
+        }
+    }
+    let secs = t.elapsed().as_secs_f64();
+    (moves as f64 / secs, (g.rt.scan_count() - scans0) as f64 / moves.max(1) as f64)
+}
+
+fn expectimax_rate() -> (f64, f64, u32) {
+    let mut e = players::Expectimax::new();
+    let mut g = Game::new(5);
+    let t = Instant::now();
+    while t.elapsed() < Duration::from_secs(3) {
+        match players::Player::choose(&mut e, g.board) {
+            Some(d) => {
+                g.play(d);
+            }
+            None => g = Game::new(g.moves + 6),
+        }
+    }
+    let secs = t.elapsed().as_secs_f64();
+    (g.moves as f64 / secs, e.nodes as f64 / secs, e.max_depth)
+}
+
+/// `fbd bench --all`: everything side by side.
+pub fn bench_all(json: bool) -> ExitCode {
+    let native = native_moves_per_second();
+    let steps = native_game_steps_per_second();
+    let mut rows = Vec::new();
+    for w in Wiring::ALL {
+        let plan = match w.compile() {
+            Ok(p) => p,
+            Err(e) => {
+                eprintln!("{e}");
+                return ExitCode::FAILURE;
+            }
+        };
+        let (median, p99) = scan_stats(&plan);
+        let (mps, scans_per_move) = fbd_moves_per_second(&plan);
+        rows.push((w, plan.stats.blocks, median, p99, mps, scans_per_move));
+    }
+    let (emps, enps, depth) = expectimax_rate();
+    if json {
+        let v = serde_json::json!({
+            "native_moves_per_second": native,
+            "native_game_steps_per_second": steps,
+            "wirings": rows.iter().map(|(w, b, m, p, mps, spm)| serde_json::json!({
+                "diagram": format!("diagrams/{}", w.file_name()), "blocks": b, "scan_median_ns": m, "scan_p99_ns": p,
+                "fbd_moves_per_second": mps, "scans_per_move": spm, "ratio_to_native_moves": mps / native,
+                "ratio_to_native_game_steps": mps / steps,
+            })).collect::<Vec<_>>(),
+            "expectimax": { "depth_cap": depth, "moves_per_second": emps, "nodes_per_second": enps },
+        });
+        println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
+        return ExitCode::SUCCESS;
+    }
+    println!("native reference (ref2048 bitboard, row tables):");
+    println!("  moves/s (table lookup, 4 directions on real boards)  {:>14.0}", native);
+    println!("  game steps/s (move + spawn + game-over check)        {:>14.0}", steps);
+    println!();
+    println!(
+        "{:<32} {:>6} {:>11} {:>11} {:>12} {:>11} {:>13} {:>13}",
+        "FBD wiring", "blocks", "scan med", "scan p99", "FBD moves/s", "scans/move", "÷ native mv", "÷ game step"
+    );
+    for (w, b, m, p, mps, spm) in &rows {
+        println!(
+            "{:<32} {:>6} {:>9.2}µs {:>9.2}µs {:>12.0} {:>11.2} {:>13} {:>13}",
+            format!("diagrams/{}", w.file_name()),
+            b,
+            m / 1e3,
+            p / 1e3,
+            mps,
+            spm,
+            format!("1/{:.0}", native / mps),
+            format!("1/{:.0}", steps / mps)
+        );
+    }
+    println!();
+    println!("expectimax (depth cap {depth}, native): {emps:.0} moves/s, {enps:.0} nodes/s");
+    ExitCode::SUCCESS
+}
