@@ -129,6 +129,13 @@ pub struct App {
     pub(crate) show_debugger: bool,
     open_path: String,
     show_open_path: bool,
+    /// The automated player driving the game, if any.
+    autoplay: Option<Box<dyn players::Player>>,
+    pub(crate) autoplay_name: String,
+    /// Moves per second; 0 = as fast as the lockout allows.
+    pub(crate) autoplay_speed: f64,
+    last_auto: std::time::Instant,
+    pub(crate) autoplay_moves: u64,
 }
 
 /// Internal watches: the lockout lamp, to count scans per command exactly even when frames are
@@ -180,6 +187,11 @@ impl App {
             show_debugger: opts.show_debugger,
             open_path: String::new(),
             show_open_path: false,
+            autoplay: None,
+            autoplay_name: "expectimax".into(),
+            autoplay_speed: 10.0,
+            last_auto: std::time::Instant::now(),
+            autoplay_moves: 0,
         };
         app.attach();
         app.refresh();
@@ -304,6 +316,31 @@ impl App {
         r
     }
 
+    /// Starts the automated player `name` (see `players::NAMES`); `speed` in moves per second,
+    /// 0 for as fast as the lockout allows.
+    pub fn start_autoplay(&mut self, name: &str, speed: f64) -> bool {
+        self.autoplay = players::by_name(name, self.seed);
+        self.autoplay_name = name.to_string();
+        self.autoplay_speed = speed;
+        self.autoplay_moves = 0;
+        self.autoplay.is_some()
+    }
+
+    /// Stops the automated player.
+    pub fn stop_autoplay(&mut self) {
+        self.autoplay = None;
+    }
+
+    /// Whether an automated player is driving the game.
+    pub fn autoplaying(&self) -> bool {
+        self.autoplay.is_some()
+    }
+
+    /// Moves the automated player has sent.
+    pub fn autoplay_moves(&self) -> u64 {
+        self.autoplay_moves
+    }
+
     /// Load errors shown in the error window.
     pub fn errors(&self) -> &[String] {
         &self.errors
@@ -394,6 +431,28 @@ impl App {
                 self.scans_max = self.scans_max.max(n);
             }
             self.awaiting = None;
+        }
+        if self.autoplay.is_some() && self.queue.is_empty() && self.awaiting.is_none() && !self.view.busy {
+            let due = self.autoplay_speed <= 0.0 || self.last_auto.elapsed().as_secs_f64() >= 1.0 / self.autoplay_speed;
+            let board = self.view.values.map(|v| u32::try_from(v).unwrap_or(0));
+            match ref2048::from_values(&board) {
+                Some(b) if due => match self.autoplay.as_mut().and_then(|p| p.choose(b)) {
+                    Some(d) => {
+                        self.queue.push_back(Command::Move(d));
+                        self.last_auto = std::time::Instant::now();
+                        self.autoplay_moves += 1;
+                    }
+                    None => {
+                        self.autoplay = None;
+                        self.status = format!("autoplay ({}) stopped: no move left", self.autoplay_name);
+                    }
+                },
+                Some(_) => {}
+                None => {
+                    self.autoplay = None;
+                    self.status = "autoplay stopped: the board holds a value that is not a tile".into();
+                }
+            }
         }
         let ready = !self.view.busy
             && !self.view.pulse_pending
@@ -522,6 +581,30 @@ impl App {
             ui.label(format!("scan {}  ({} ms)", self.view.scan, self.view.clock_ms));
         });
         ui.add_space(6.0);
+        ui.horizontal(|ui| {
+            ui.label("Autoplay");
+            egui::ComboBox::from_label("player").selected_text(self.autoplay_name.clone()).show_ui(ui, |ui| {
+                for n in players::NAMES {
+                    ui.selectable_value(&mut self.autoplay_name, n.to_string(), n);
+                }
+            });
+            let mut max = self.autoplay_speed <= 0.0;
+            if ui.checkbox(&mut max, "max speed").changed() {
+                self.autoplay_speed = if max { 0.0 } else { 10.0 };
+            }
+            if !max {
+                ui.add(egui::Slider::new(&mut self.autoplay_speed, 1.0..=200.0).logarithmic(true).text("moves/s"));
+            }
+            if self.autoplay.is_some() {
+                if ui.button("Stop").clicked() {
+                    self.stop_autoplay();
+                }
+                ui.label(format!("{} moves", self.autoplay_moves));
+            } else if ui.button("Play").clicked() {
+                let (n, sp) = (self.autoplay_name.clone(), self.autoplay_speed);
+                self.start_autoplay(&n, sp);
+            }
+        });
         let field = crate::board::board_ui(ui, &self.view.values, &self.view.forced);
         if self.view.game_over {
             self.overlay(ui, field, "Game over", &format!("Final score {}", self.view.score), "New game", true);

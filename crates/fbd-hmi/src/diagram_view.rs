@@ -86,13 +86,12 @@ impl App {
         let instances: Vec<(String, String)> =
             self.runner.with(|rt| rt.plan().instances.iter().map(|i| (i.path.clone(), i.macro_name.clone())).collect());
         ui.horizontal(|ui| {
-            ui.label("Instance");
             let shown = if self.dbg.diagram_instance.is_empty() {
                 "(top level)".to_string()
             } else {
                 self.dbg.diagram_instance.clone()
             };
-            egui::ComboBox::from_id_salt("inst").selected_text(shown).height(400.0).show_ui(ui, |ui| {
+            egui::ComboBox::from_label("instance").selected_text(shown).height(400.0).show_ui(ui, |ui| {
                 ui.selectable_value(&mut self.dbg.diagram_instance, String::new(), "(top level)");
                 for (p, m) in &instances {
                     ui.selectable_value(&mut self.dbg.diagram_instance, p.clone(), format!("{p} ({m})"));

@@ -199,3 +199,39 @@ fn the_best_score_survives_and_a_corrupt_file_is_replaced() {
     h.step();
     assert!(h.query_by_label("Best 1234").is_some());
 }
+
+#[test]
+fn autoplay_drives_the_program_through_the_selector() {
+    let mut h = harness(Wiring::SmartSpawn, false, "autoplay");
+    h.get_by_label("Start").click();
+    settle(&mut h);
+    assert!(h.state_mut().start_autoplay("greedy", 0.0));
+    let mut last = h.state().values();
+    let mut judged = 0;
+    for _ in 0..400 {
+        let s0 = h.state().score();
+        h.step();
+        h.state_mut().run_scans(1);
+        h.step();
+        h.state_mut().run_scans(1);
+        h.step();
+        let now = h.state().values();
+        if now != last {
+            judged += 1;
+            assert!(h.state().score() >= s0);
+        }
+        last = now;
+        if !h.state().autoplaying() {
+            break;
+        }
+    }
+    assert!(
+        judged > 20,
+        "the player moved {judged} times; autoplaying {}, status {}, moves {}",
+        h.state().autoplaying(),
+        h.state().status(),
+        h.state().autoplay_moves()
+    );
+    assert!(h.state().autoplay_moves() > 20);
+    assert!(h.query_by_label("Stop").is_some() || !h.state().autoplaying());
+}

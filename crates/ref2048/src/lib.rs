@@ -60,30 +60,50 @@ impl Dir {
 }
 
 struct Tables {
-    /// Row (4 nibbles, cell 0 in the low nibble) moved toward cell 0.
-    left: Vec<u16>,
-    /// Row moved toward cell 3.
-    right: Vec<u16>,
+    /// `row ^ moved(row)` for a row moved toward cell 0 (left), in the row's low 16 bits.
+    /// (64-bit entries measured faster than 16-bit ones here: no widening in the hot path.)
+    left: Vec<u64>,
+    /// The same toward cell 3 (right).
+    right: Vec<u64>,
+    /// `row ^ moved(row)` toward cell 0, spread as a column (nibbles at bits 0, 16, 32, 48):
+    /// applied to a row of the transposed board it moves a column up without transposing back.
+    up: Vec<u64>,
+    /// The same toward cell 3: moves a column down.
+    down: Vec<u64>,
     /// Score gained by moving the row (the same either way).
     score: Vec<u32>,
+}
+
+fn spread(row: u16) -> u64 {
+    let r = row as u64;
+    (r & 0xF) | ((r >> 4) & 0xF) << 16 | ((r >> 8) & 0xF) << 32 | ((r >> 12) & 0xF) << 48
 }
 
 fn tables() -> &'static Tables {
     static T: OnceLock<Tables> = OnceLock::new();
     T.get_or_init(|| {
-        let mut left = vec![0u16; 65536];
-        let mut right = vec![0u16; 65536];
-        let mut score = vec![0u32; 65536];
+        let mut t = Tables {
+            left: vec![0; 65536],
+            right: vec![0; 65536],
+            up: vec![0; 65536],
+            down: vec![0; 65536],
+            score: vec![0; 65536],
+        };
         for row in 0..65536usize {
             let cells = [row & 15, (row >> 4) & 15, (row >> 8) & 15, (row >> 12) & 15].map(|c| c as u8);
             let (moved, gain) = slide_left(cells);
-            left[row] = pack(moved);
-            score[row] = gain;
+            let l = pack(moved);
             let rev = [cells[3], cells[2], cells[1], cells[0]];
             let (m, _) = slide_left(rev);
-            right[row] = pack([m[3], m[2], m[1], m[0]]);
+            let r = pack([m[3], m[2], m[1], m[0]]);
+            let row16 = row as u16;
+            t.left[row] = (row16 ^ l) as u64;
+            t.right[row] = (row16 ^ r) as u64;
+            t.up[row] = spread(row16 ^ l);
+            t.down[row] = spread(row16 ^ r);
+            t.score[row] = gain;
         }
-        Tables { left, right, score }
+        t
     })
 }
 
@@ -161,16 +181,40 @@ pub fn transpose(x: Board) -> Board {
     b1 | (b2 >> 24) | (b3 << 24)
 }
 
-#[inline]
-fn rows_with(b: Board, table: &[u16], score: &[u32]) -> (Board, u32) {
-    let mut out = 0u64;
-    let mut gain = 0u32;
-    for r in 0..4 {
-        let row = ((b >> (16 * r)) & 0xFFFF) as usize;
-        out |= (table[row] as u64) << (16 * r);
-        gain += score[row];
+#[inline(always)]
+fn row(x: Board, k: u32) -> usize {
+    ((x >> (16 * k)) & 0xFFFF) as usize
+}
+
+/// Moves the four rows of `x` with a row table.
+#[inline(always)]
+fn rows(table: &[u64], x: Board) -> Board {
+    x ^ table[row(x, 0)] ^ table[row(x, 1)] << 16 ^ table[row(x, 2)] << 32 ^ table[row(x, 3)] << 48
+}
+
+/// Moves the four columns of `b`, whose rows in the transpose are `lines`, with a column table.
+#[inline(always)]
+fn cols(table: &[u64], b: Board, lines: Board) -> Board {
+    b ^ table[row(lines, 0)] ^ table[row(lines, 1)] << 4 ^ table[row(lines, 2)] << 8 ^ table[row(lines, 3)] << 12
+}
+
+/// The move given the lines it acts on: the board's rows (left, right) or the rows of its
+/// transpose (up, down).
+#[inline(always)]
+fn apply(t: &Tables, b: Board, lines: Board, d: Dir) -> Board {
+    match d {
+        Dir::Left => rows(&t.left, b),
+        Dir::Right => rows(&t.right, b),
+        Dir::Up => cols(&t.up, b, lines),
+        Dir::Down => cols(&t.down, b, lines),
     }
-    (out, gain)
+}
+
+/// Applies a move: the new board only (the fast path for search).
+#[inline]
+pub fn move_board(b: Board, d: Dir) -> Board {
+    let lines = if matches!(d, Dir::Up | Dir::Down) { transpose(b) } else { b };
+    apply(tables(), b, lines, d)
 }
 
 /// Applies a move: the new board and the score it gains. The board is unchanged (and the gain
@@ -178,18 +222,9 @@ fn rows_with(b: Board, table: &[u16], score: &[u32]) -> (Board, u32) {
 #[inline]
 pub fn make_move(b: Board, d: Dir) -> (Board, u32) {
     let t = tables();
-    match d {
-        Dir::Left => rows_with(b, &t.left, &t.score),
-        Dir::Right => rows_with(b, &t.right, &t.score),
-        Dir::Up => {
-            let (m, g) = rows_with(transpose(b), &t.left, &t.score);
-            (transpose(m), g)
-        }
-        Dir::Down => {
-            let (m, g) = rows_with(transpose(b), &t.right, &t.score);
-            (transpose(m), g)
-        }
-    }
+    let lines = if matches!(d, Dir::Up | Dir::Down) { transpose(b) } else { b };
+    let gain = t.score[row(lines, 0)] + t.score[row(lines, 1)] + t.score[row(lines, 2)] + t.score[row(lines, 3)];
+    (apply(t, b, lines, d), gain)
 }
 
 /// Number of empty cells.
