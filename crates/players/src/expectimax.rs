@@ -79,7 +79,9 @@ fn distinct_tiles(b: Board) -> u32 {
     (seen >> 1).count_ones()
 }
 
-/// The expectimax player.
+/// The expectimax player. The search depth adapts: `max_depth` moves ahead normally, one more
+/// when the board has 5 or fewer empty cells and two more with 2 or fewer, where a mistake
+/// costs the game; the cheap positions pay for the dangerous ones.
 pub struct Expectimax {
     cache: FxHashMap<Board, (u32, f32)>,
     depth_limit: u32,
@@ -116,18 +118,21 @@ impl Expectimax {
         {
             return v;
         }
-        let empties: Vec<usize> = (0..16).filter(|&i| cell(b, i) == 0).collect();
-        if empties.is_empty() {
+        let n = ref2048::count_empty(b);
+        if n == 0 {
             return self.max(b, depth, prob);
         }
-        let p = prob / empties.len() as f32;
+        let p = prob / n as f32;
         let mut total = 0.0;
-        for &i in &empties {
+        for i in 0..16 {
+            if cell(b, i) != 0 {
+                continue;
+            }
             let shift = 4 * i;
             total += self.max(b | (1 << shift), depth, p * 0.9) * 0.9;
             total += self.max(b | (2 << shift), depth, p * 0.1) * 0.1;
         }
-        let v = total / empties.len() as f32;
+        let v = total / n as f32;
         self.cache.insert(b, (depth, v));
         v
     }
@@ -150,7 +155,15 @@ impl Player for Expectimax {
     }
     fn choose(&mut self, b: Board) -> Option<Dir> {
         self.cache.clear();
-        self.depth_limit = distinct_tiles(b).saturating_sub(2).clamp(2, self.max_depth.max(2));
+        let empty = ref2048::count_empty(b);
+        let danger = if empty <= 2 {
+            2
+        } else if empty <= 5 {
+            1
+        } else {
+            0
+        };
+        self.depth_limit = distinct_tiles(b).saturating_sub(2).clamp(2, self.max_depth.max(2)) + danger;
         let mut best: Option<(f32, Dir)> = None;
         for d in Dir::ALL {
             let (m, _) = make_move(b, d);
