@@ -90,26 +90,24 @@ fn main() -> ExitCode {
     }
 }
 
+/// Prints the diagnostics and their count; the exit code of a rejected diagram.
+fn rejected(file: &std::path::Path, e: &fbd_engine::Diagnostics) -> ExitCode {
+    eprintln!("{e}");
+    let n = e.0.len();
+    eprintln!("{}: {n} error{} found", file.display(), if n == 1 { "" } else { "s" });
+    ExitCode::FAILURE
+}
+
 fn check(file: &std::path::Path, show_plan: bool, show_signals: bool) -> ExitCode {
     let t0 = std::time::Instant::now();
     let project = match load::load(&FsProvider, file) {
         Ok(p) => p,
-        Err(e) => {
-            eprintln!("{e}");
-            let n = e.0.len();
-            eprintln!("{}: {n} error{} found", file.display(), if n == 1 { "" } else { "s" });
-            return ExitCode::FAILURE;
-        }
+        Err(e) => return rejected(file, &e),
     };
     let load_time = t0.elapsed();
     let plan = match fbd_engine::compile_project(&project, &CompileOptions::default()) {
         Ok(p) => p,
-        Err(e) => {
-            eprintln!("{e}");
-            let n = e.0.len();
-            eprintln!("{}: {n} error{} found", file.display(), if n == 1 { "" } else { "s" });
-            return ExitCode::FAILURE;
-        }
+        Err(e) => return rejected(file, &e),
     };
     let dt = t0.elapsed();
     let s = &plan.stats;

@@ -45,7 +45,7 @@ pub fn to_dot(project: &Project, macro_name: Option<&str>) -> Result<String, Str
         let _ = writeln!(s, "  \"out:{0}\" [shape=cds, style=filled, fillcolor=\"#eeeeee\", label=\"{0}\"];", esc(o));
     }
     for b in blocks {
-        let (in_pins, out_pins) = pins(project, b);
+        let (in_pins, out_pins) = project.block_pins(b);
         let left: Vec<String> = in_pins.iter().map(|p| format!("<i_{0}> {0}", esc(p))).collect();
         let right: Vec<String> = out_pins.iter().map(|p| format!("<o_{0}> {0}", esc(p))).collect();
         let style = if library::lookup(&b.ty).is_some() { "" } else { ", style=filled, fillcolor=\"#dde8ff\"" };
@@ -85,26 +85,6 @@ pub fn to_dot(project: &Project, macro_name: Option<&str>) -> Result<String, Str
     }
     s.push_str("}\n");
     Ok(s)
-}
-
-fn pins(project: &Project, b: &Block) -> (Vec<String>, Vec<String>) {
-    if let Some(def) = library::lookup(&b.ty) {
-        let mut ins: Vec<String> = def.inputs.iter().map(|p| p.name.to_string()).collect();
-        for (p, _) in &b.inputs.0 {
-            if !ins.contains(p) {
-                ins.push(p.clone());
-            }
-        }
-        let mut outs: Vec<String> = def.outputs.iter().map(|p| p.name.to_string()).collect();
-        if let Some(v) = def.var_outputs {
-            outs.extend((0..b.params.n.unwrap_or(0) as usize).map(|k| format!("{}{}", v.prefix, v.first + k)));
-        }
-        (ins, outs)
-    } else if let Some((_, _, m)) = project.macro_def(&b.ty) {
-        (m.inputs.iter().map(|p| p.name.clone()).collect(), m.outputs.iter().map(|p| p.name.clone()).collect())
-    } else {
-        (b.inputs.0.iter().map(|(p, _)| p.clone()).collect(), Vec::new())
-    }
 }
 
 fn esc(s: &str) -> String {

@@ -109,6 +109,29 @@ impl Project {
     pub fn root(&self) -> &Document {
         &self.files[0].doc
     }
+
+    /// The input and output pin names of a block as drawn: a library block's fixed pins plus
+    /// the variadic ones it connects (outputs from `params.n`), or a macro's ports. An unknown
+    /// type gives its connected inputs and no outputs.
+    pub fn block_pins(&self, b: &crate::model::Block) -> (Vec<String>, Vec<String>) {
+        if let Some(def) = library::lookup(&b.ty) {
+            let mut ins: Vec<String> = def.inputs.iter().map(|p| p.name.to_string()).collect();
+            for (p, _) in &b.inputs.0 {
+                if !ins.contains(p) {
+                    ins.push(p.clone());
+                }
+            }
+            let mut outs: Vec<String> = def.outputs.iter().map(|p| p.name.to_string()).collect();
+            if let Some(v) = def.var_outputs {
+                outs.extend((0..b.params.n.unwrap_or(0) as usize).map(|k| format!("{}{}", v.prefix, v.first + k)));
+            }
+            (ins, outs)
+        } else if let Some((_, _, m)) = self.macro_def(&b.ty) {
+            (m.inputs.iter().map(|p| p.name.clone()).collect(), m.outputs.iter().map(|p| p.name.clone()).collect())
+        } else {
+            (b.inputs.0.iter().map(|(p, _)| p.clone()).collect(), Vec::new())
+        }
+    }
 }
 
 /// Parses one document, turning serde errors into a located diagnostic.

@@ -21,26 +21,6 @@ struct Drawn {
     outs: Vec<String>,
 }
 
-fn pins_of(project: &fbd_engine::load::Project, b: &Block) -> (Vec<String>, Vec<String>) {
-    if let Some(def) = fbd_engine::library::lookup(&b.ty) {
-        let mut ins: Vec<String> = def.inputs.iter().map(|p| p.name.to_string()).collect();
-        for (p, _) in &b.inputs.0 {
-            if !ins.contains(p) {
-                ins.push(p.clone());
-            }
-        }
-        let mut outs: Vec<String> = def.outputs.iter().map(|p| p.name.to_string()).collect();
-        if let Some(v) = def.var_outputs {
-            outs.extend((0..b.params.n.unwrap_or(0) as usize).map(|k| format!("{}{}", v.prefix, v.first + k)));
-        }
-        (ins, outs)
-    } else if let Some((_, _, m)) = project.macro_def(&b.ty) {
-        (m.inputs.iter().map(|p| p.name.clone()).collect(), m.outputs.iter().map(|p| p.name.clone()).collect())
-    } else {
-        (Vec::new(), Vec::new())
-    }
-}
-
 /// Depth of each block in the body's data flow (feedback wires ignored), for the layout.
 fn layered(blocks: &[Block]) -> HashMap<String, (usize, usize)> {
     let ids: HashMap<&str, usize> = blocks.iter().enumerate().map(|(i, b)| (b.id.as_str(), i)).collect();
@@ -113,7 +93,7 @@ impl App {
         let z = self.dbg.zoom;
         let mut drawn: Vec<Drawn> = Vec::new();
         for b in &blocks {
-            let (ins, outs) = pins_of(project, b);
+            let (ins, outs) = project.block_pins(b);
             let pos = match (b.pos, self.dbg.auto_layout) {
                 (Some(p), false) => Vec2::new(p[0] as f32, p[1] as f32),
                 _ => {
