@@ -151,14 +151,14 @@ impl App {
     /// Builds the app for an egui context.
     pub fn with_context(ctx: &egui::Context, opts: Options) -> App {
         let mut errors = Vec::new();
-        let loaded = match source::load(&opts.origin) {
+        let (loaded, plan) = match source::load(&opts.origin) {
             Ok(l) => l,
             Err(e) => {
                 errors.push(format!("{}:\n{e}", opts.origin.label()));
                 source::load(&Origin::Embedded(Wiring::Upd1)).expect("the embedded wiring compiles")
             }
         };
-        let rt = Runtime::with_seed(loaded.plan.clone(), opts.seed);
+        let rt = Runtime::with_seed(plan, opts.seed);
         let ctx2 = ctx.clone();
         let runner = RealtimeRunner::start_with(rt, Some(Box::new(move || ctx2.request_repaint())), opts.start_paused);
         let (best, warning) = opts.best.load();
@@ -211,7 +211,7 @@ impl App {
             }
             g
         });
-        self.dbg.rebuild(self.runner.with(|rt| rt.plan().clone()).as_ref());
+        self.dbg.rebuild(self.runner.with(|rt| rt.plan().clone()));
         self.awaiting = None;
         self.queue.clear();
     }
@@ -355,9 +355,9 @@ impl App {
     /// running and the errors are shown.
     pub fn open(&mut self, origin: Origin) {
         match source::load(&origin) {
-            Ok(l) => {
-                let rt = Runtime::with_seed(l.plan.clone(), self.seed);
-                let period = Duration::from_micros(l.plan.cycle_us);
+            Ok((l, plan)) => {
+                let period = Duration::from_micros(plan.cycle_us);
+                let rt = Runtime::with_seed(plan, self.seed);
                 self.runner.with(|r| *r = rt);
                 self.runner.set_period(period);
                 self.runner.reset_stats();
@@ -377,8 +377,7 @@ impl App {
     /// block whose path and type match is kept (the board survives a change of wiring).
     pub fn online_change(&mut self, origin: Origin) {
         match source::load(&origin) {
-            Ok(l) => {
-                let plan = l.plan.clone();
+            Ok((l, plan)) => {
                 let report = self.runner.with(|rt| rt.online_change(plan));
                 self.status = format!(
                     "{}: online change, {} kept, {} reset, {} removed{}",

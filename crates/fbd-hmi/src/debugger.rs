@@ -39,7 +39,7 @@ fn parent_of(path: &str) -> &str {
 
 impl DebuggerState {
     /// Indexes a newly loaded plan for the tree.
-    pub(crate) fn rebuild(&mut self, plan: &ScanPlan) {
+    pub(crate) fn rebuild(&mut self, plan: Arc<ScanPlan>) {
         self.children.clear();
         self.instance_pins.clear();
         for inst in &plan.instances {
@@ -72,7 +72,7 @@ impl DebuggerState {
         if !plan.instances.iter().any(|i| i.path == self.diagram_instance) {
             self.diagram_instance.clear();
         }
-        self.plan = Some(Arc::new(plan.clone()));
+        self.plan = Some(plan);
     }
 }
 

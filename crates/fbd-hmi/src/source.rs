@@ -25,18 +25,17 @@ impl Origin {
     }
 }
 
-/// A loaded and compiled diagram.
+/// A loaded diagram: its origin and parsed files (the diagram view draws from them). The
+/// compiled plan is handed to the runtime, which owns it.
 pub struct Loaded {
     /// Where it came from.
     pub origin: Origin,
-    /// The parsed files (the diagram view draws from them).
+    /// The parsed files.
     pub project: Project,
-    /// The compiled plan.
-    pub plan: ScanPlan,
 }
 
 /// Loads and compiles a diagram.
-pub fn load(origin: &Origin) -> Result<Loaded, Diagnostics> {
+pub fn load(origin: &Origin) -> Result<(Loaded, ScanPlan), Diagnostics> {
     let project = match origin {
         Origin::Embedded(w) => {
             let provider = fbd2048_game::embedded_provider();
@@ -46,5 +45,5 @@ pub fn load(origin: &Origin) -> Result<Loaded, Diagnostics> {
         Origin::File(p) => load::load(&FsProvider, p)?,
     };
     let plan = compile_project(&project, &CompileOptions::default())?;
-    Ok(Loaded { origin: origin.clone(), project, plan })
+    Ok((Loaded { origin: origin.clone(), project }, plan))
 }
