@@ -256,9 +256,8 @@ impl FbdGame {
             self.rt.step();
             self.selector_held = false;
         }
-        self.rt.set_input("command", Value::Int(c.position())).map_err(|e| DriveError::Interface(e.to_string()))?;
+        self.rt.pulse_input("command", Value::Int(c.position())).map_err(|e| DriveError::Interface(e.to_string()))?;
         self.rt.step();
-        self.rt.set_input("command", Value::Int(0)).map_err(|e| DriveError::Interface(e.to_string()))?;
         let more = self.settle()?;
         self.selector_held = more == 0;
         Ok(1 + more)
