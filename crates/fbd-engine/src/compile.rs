@@ -647,157 +647,13 @@ fn emit(project: &Project, net: &Net, t: &Tvars, order: &[usize], levels: &[u32]
         let b = &net.blocks[i];
         let ins: Vec<Slot> = b.inputs.iter().map(|p| srcs.slot(&p.src, &mut slots, &mut commits)).collect();
         let outs = &srcs.out_slots[i];
-        let st = &state_slots[i];
-        let x = |k: usize| ins[k].idx;
-        let o = |k: usize| outs[k].idx;
         let ty = t[i].unwrap_or(Type::Bool);
-        let list = |from: usize, args: &mut Vec<u32>| -> (u32, u32) {
-            let start = args.len() as u32;
-            args.extend(ins[from..].iter().map(|s| s.idx));
-            (start, (ins.len() - from) as u32)
-        };
-        let cmp = |op: CmpOp| match ins[0].ty {
-            Type::Bool => Instr::CmpB { op, a: x(0), b: x(1), o: o(0) },
-            Type::Int => Instr::CmpI { op, a: x(0), b: x(1), o: o(0) },
-            Type::Real => Instr::CmpR { op, a: x(0), b: x(1), o: o(0) },
-        };
-        let mut rng = None;
-        let instr: Option<Instr> = match b.def.kind {
-            Kind::And if ins.len() == 2 => Some(Instr::And2 { a: x(0), b: x(1), o: o(0) }),
-            Kind::Or if ins.len() == 2 => Some(Instr::Or2 { a: x(0), b: x(1), o: o(0) }),
-            Kind::And => {
-                let (args_, n_) = list(0, &mut args);
-                Some(Instr::AndN { args: args_, n: n_, o: o(0) })
-            }
-            Kind::Or => {
-                let (args_, n_) = list(0, &mut args);
-                Some(Instr::OrN { args: args_, n: n_, o: o(0) })
-            }
-            Kind::Xor => {
-                let (args_, n_) = list(0, &mut args);
-                Some(Instr::XorN { args: args_, n: n_, o: o(0) })
-            }
-            Kind::Not => Some(Instr::Not { a: x(0), o: o(0) }),
-            Kind::Eq => Some(cmp(CmpOp::Eq)),
-            Kind::Ne => Some(cmp(CmpOp::Ne)),
-            Kind::Gt => Some(cmp(CmpOp::Gt)),
-            Kind::Ge => Some(cmp(CmpOp::Ge)),
-            Kind::Lt => Some(cmp(CmpOp::Lt)),
-            Kind::Le => Some(cmp(CmpOp::Le)),
-            Kind::Add | Kind::Mul | Kind::Min | Kind::Max => {
-                let two = ins.len() == 2;
-                let (a_, n_) = list(0, &mut args);
-                Some(match (b.def.kind, ty) {
-                    (Kind::Add, Type::Int) if two => Instr::AddI2 { a: x(0), b: x(1), o: o(0) },
-                    (Kind::Add, Type::Real) if two => Instr::AddR2 { a: x(0), b: x(1), o: o(0) },
-                    (Kind::Add, Type::Int) => Instr::AddIN { args: a_, n: n_, o: o(0) },
-                    (Kind::Add, _) => Instr::AddRN { args: a_, n: n_, o: o(0) },
-                    (Kind::Mul, Type::Int) => Instr::MulIN { args: a_, n: n_, o: o(0) },
-                    (Kind::Mul, _) => Instr::MulRN { args: a_, n: n_, o: o(0) },
-                    (Kind::Min, Type::Int) => Instr::MinIN { args: a_, n: n_, o: o(0) },
-                    (Kind::Min, _) => Instr::MinRN { args: a_, n: n_, o: o(0) },
-                    (Kind::Max, Type::Int) => Instr::MaxIN { args: a_, n: n_, o: o(0) },
-                    _ => Instr::MaxRN { args: a_, n: n_, o: o(0) },
-                })
-            }
-            Kind::Sub => Some(if ty == Type::Int {
-                Instr::SubI { a: x(0), b: x(1), o: o(0) }
-            } else {
-                Instr::SubR { a: x(0), b: x(1), o: o(0) }
-            }),
-            Kind::Div => Some(if ty == Type::Int {
-                Instr::DivI { a: x(0), b: x(1), o: o(0) }
-            } else {
-                Instr::DivR { a: x(0), b: x(1), o: o(0) }
-            }),
-            Kind::Mod => Some(Instr::ModI { a: x(0), b: x(1), o: o(0) }),
-            Kind::Abs => {
-                Some(if ty == Type::Int { Instr::AbsI { a: x(0), o: o(0) } } else { Instr::AbsR { a: x(0), o: o(0) } })
-            }
-            Kind::Neg => {
-                Some(if ty == Type::Int { Instr::NegI { a: x(0), o: o(0) } } else { Instr::NegR { a: x(0), o: o(0) } })
-            }
-            Kind::Limit => Some(if ty == Type::Int {
-                Instr::LimitI { mn: x(0), a: x(1), mx: x(2), o: o(0) }
-            } else {
-                Instr::LimitR { mn: x(0), a: x(1), mx: x(2), o: o(0) }
-            }),
-            Kind::Floor => Some(Instr::Floor { a: x(0), o: o(0) }),
-            Kind::Trunc => Some(Instr::Trunc { a: x(0), o: o(0) }),
-            Kind::Frac => Some(Instr::Frac { a: x(0), o: o(0) }),
-            Kind::IntToReal => Some(Instr::IntToReal { a: x(0), o: o(0) }),
-            Kind::RealToInt => Some(Instr::RealToInt { a: x(0), o: o(0) }),
-            Kind::Sel => Some(match ty {
-                Type::Bool => Instr::SelB { g: x(0), a: x(1), b: x(2), o: o(0) },
-                Type::Int => Instr::SelI { g: x(0), a: x(1), b: x(2), o: o(0) },
-                Type::Real => Instr::SelR { g: x(0), a: x(1), b: x(2), o: o(0) },
-            }),
-            Kind::Mux => {
-                let (a_, n_) = list(1, &mut args);
-                Some(match ty {
-                    Type::Bool => Instr::MuxB { k: x(0), args: a_, n: n_, o: o(0) },
-                    Type::Int => Instr::MuxI { k: x(0), args: a_, n: n_, o: o(0) },
-                    Type::Real => Instr::MuxR { k: x(0), args: a_, n: n_, o: o(0) },
-                })
-            }
-            Kind::Move => Some(match ty {
-                Type::Bool => Instr::MoveB { a: x(0), o: o(0) },
-                Type::Int => Instr::MoveI { a: x(0), o: o(0) },
-                Type::Real => Instr::MoveR { a: x(0), o: o(0) },
-            }),
-            Kind::Memory => {
-                let stage = slots.alloc(slots.init_of(outs[1]));
-                commits.push(Commit { ty, from: o(0), to: o(1), stage: stage.idx });
-                Some(match ty {
-                    Type::Bool => Instr::MemB { x: x(0), en: x(1), q: o(0) },
-                    Type::Int => Instr::MemI { x: x(0), en: x(1), q: o(0) },
-                    Type::Real => Instr::MemR { x: x(0), en: x(1), q: o(0) },
-                })
-            }
-            Kind::Delay => {
-                let stage = slots.alloc(slots.init_of(outs[0]));
-                commits.push(Commit { ty, from: x(0), to: o(0), stage: stage.idx });
-                None
-            }
-            Kind::Sr => Some(Instr::Sr { s: x(0), r: x(1), q: o(0) }),
-            Kind::Rs => Some(Instr::Rs { s: x(0), r: x(1), q: o(0) }),
-            Kind::RTrig => Some(Instr::RTrig { clk: x(0), m: st[0].idx, q: o(0) }),
-            Kind::FTrig => Some(Instr::FTrig { clk: x(0), m: st[0].idx, q: o(0) }),
-            Kind::Ton | Kind::Tof | Kind::Tp => {
-                let aux = args.len() as u32;
-                args.extend([x(0), x(1), o(0), o(1), st[0].idx, st[1].idx, st[2].idx]);
-                Some(match b.def.kind {
-                    Kind::Ton => Instr::Ton { aux },
-                    Kind::Tof => Instr::Tof { aux },
-                    _ => Instr::Tp { aux },
-                })
-            }
-            Kind::Ctu | Kind::Ctd => {
-                let aux = args.len() as u32;
-                args.extend([x(0), x(1), x(2), o(0), o(1), st[0].idx]);
-                Some(if b.def.kind == Kind::Ctu { Instr::Ctu { aux } } else { Instr::Ctd { aux } })
-            }
-            Kind::Ctud => {
-                let aux = args.len() as u32;
-                args.extend([x(0), x(1), x(2), x(3), x(4), o(0), o(1), o(2), st[0].idx, st[1].idx]);
-                Some(Instr::Ctud { aux })
-            }
-            Kind::Now => Some(Instr::Now { ms: o(0), s: o(1) }),
-            Kind::Saw => Some(Instr::Saw { period: x(0), lo: x(1), hi: x(2), o: o(0) }),
-            Kind::Random => {
-                let key = fnv1a(&b.path) ^ b.params.seed.unwrap_or(0).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-                rng_keys.push(key);
-                rng = Some(rng_keys.len() as u32 - 1);
-                let aux = args.len() as u32;
-                args.extend([rng_keys.len() as u32 - 1, x(0), x(1), x(2), o(0), o(1)]);
-                Some(Instr::Random { aux })
-            }
-            Kind::Selector => Some(Instr::Selector {
-                sel: x(0),
-                first: outs.first().map(|s| s.idx).unwrap_or(0),
-                n: outs.len() as u32,
-            }),
-        };
+        let ops = Operands { ins: &ins, outs, state: &state_slots[i], ty };
+        let (instr, rng) = select_instruction(
+            b,
+            &ops,
+            &mut Emitted { slots: &mut slots, args: &mut args, commits: &mut commits, rng_keys: &mut rng_keys },
+        );
         let instr_idx = instr.map(|ins| {
             code.push(ins);
             instr_block.push(blocks.len() as u32);
@@ -815,7 +671,7 @@ fn emit(project: &Project, net: &Net, t: &Tvars, order: &[usize], levels: &[u32]
         let mut state: Vec<Slot> = Vec::new();
         if b.def.stateful {
             state.extend(outs.iter().copied());
-            state.extend(st.iter().copied());
+            state.extend(state_slots[i].iter().copied());
         }
         block_pos[i] = blocks.len();
         let file_pos = positions
@@ -912,6 +768,178 @@ fn emit(project: &Project, net: &Net, t: &Tvars, order: &[usize], levels: &[u32]
         instances: net.instances.clone(),
         stats,
     }
+}
+
+/// The slots one block's instruction reads and writes.
+struct Operands<'a> {
+    ins: &'a [Slot],
+    outs: &'a [Slot],
+    state: &'a [Slot],
+    /// The block's resolved type variable (BOOL for non-generic blocks, where it is unused).
+    ty: Type,
+}
+
+/// What instruction selection appends to besides the instruction itself.
+struct Emitted<'a> {
+    slots: &'a mut Slots,
+    args: &'a mut Vec<u32>,
+    commits: &'a mut Vec<Commit>,
+    rng_keys: &'a mut Vec<u64>,
+}
+
+/// The instruction of one block, specialised by kind, type and arity; `None` for DELAY, which is
+/// only an end-of-scan copy. Also returns the block's random stream index, for RANDOM.
+fn select_instruction(b: &expand::NetBlock, ops: &Operands, out: &mut Emitted) -> (Option<Instr>, Option<u32>) {
+    let (ins, outs, st, ty) = (ops.ins, ops.outs, ops.state, ops.ty);
+    let x = |k: usize| ins[k].idx;
+    let o = |k: usize| outs[k].idx;
+    let Emitted { slots, args, commits, rng_keys } = out;
+    let list = |from: usize, args: &mut Vec<u32>| -> (u32, u32) {
+        let start = args.len() as u32;
+        args.extend(ins[from..].iter().map(|s| s.idx));
+        (start, (ins.len() - from) as u32)
+    };
+    let cmp = |op: CmpOp| match ins[0].ty {
+        Type::Bool => Instr::CmpB { op, a: x(0), b: x(1), o: o(0) },
+        Type::Int => Instr::CmpI { op, a: x(0), b: x(1), o: o(0) },
+        Type::Real => Instr::CmpR { op, a: x(0), b: x(1), o: o(0) },
+    };
+    let mut rng = None;
+    let instr: Option<Instr> = match b.def.kind {
+        Kind::And if ins.len() == 2 => Some(Instr::And2 { a: x(0), b: x(1), o: o(0) }),
+        Kind::Or if ins.len() == 2 => Some(Instr::Or2 { a: x(0), b: x(1), o: o(0) }),
+        Kind::And => {
+            let (args_, n_) = list(0, args);
+            Some(Instr::AndN { args: args_, n: n_, o: o(0) })
+        }
+        Kind::Or => {
+            let (args_, n_) = list(0, args);
+            Some(Instr::OrN { args: args_, n: n_, o: o(0) })
+        }
+        Kind::Xor => {
+            let (args_, n_) = list(0, args);
+            Some(Instr::XorN { args: args_, n: n_, o: o(0) })
+        }
+        Kind::Not => Some(Instr::Not { a: x(0), o: o(0) }),
+        Kind::Eq => Some(cmp(CmpOp::Eq)),
+        Kind::Ne => Some(cmp(CmpOp::Ne)),
+        Kind::Gt => Some(cmp(CmpOp::Gt)),
+        Kind::Ge => Some(cmp(CmpOp::Ge)),
+        Kind::Lt => Some(cmp(CmpOp::Lt)),
+        Kind::Le => Some(cmp(CmpOp::Le)),
+        Kind::Add | Kind::Mul | Kind::Min | Kind::Max => {
+            let two = ins.len() == 2;
+            let (a_, n_) = list(0, args);
+            Some(match (b.def.kind, ty) {
+                (Kind::Add, Type::Int) if two => Instr::AddI2 { a: x(0), b: x(1), o: o(0) },
+                (Kind::Add, Type::Real) if two => Instr::AddR2 { a: x(0), b: x(1), o: o(0) },
+                (Kind::Add, Type::Int) => Instr::AddIN { args: a_, n: n_, o: o(0) },
+                (Kind::Add, _) => Instr::AddRN { args: a_, n: n_, o: o(0) },
+                (Kind::Mul, Type::Int) => Instr::MulIN { args: a_, n: n_, o: o(0) },
+                (Kind::Mul, _) => Instr::MulRN { args: a_, n: n_, o: o(0) },
+                (Kind::Min, Type::Int) => Instr::MinIN { args: a_, n: n_, o: o(0) },
+                (Kind::Min, _) => Instr::MinRN { args: a_, n: n_, o: o(0) },
+                (Kind::Max, Type::Int) => Instr::MaxIN { args: a_, n: n_, o: o(0) },
+                _ => Instr::MaxRN { args: a_, n: n_, o: o(0) },
+            })
+        }
+        Kind::Sub => Some(if ty == Type::Int {
+            Instr::SubI { a: x(0), b: x(1), o: o(0) }
+        } else {
+            Instr::SubR { a: x(0), b: x(1), o: o(0) }
+        }),
+        Kind::Div => Some(if ty == Type::Int {
+            Instr::DivI { a: x(0), b: x(1), o: o(0) }
+        } else {
+            Instr::DivR { a: x(0), b: x(1), o: o(0) }
+        }),
+        Kind::Mod => Some(Instr::ModI { a: x(0), b: x(1), o: o(0) }),
+        Kind::Abs => {
+            Some(if ty == Type::Int { Instr::AbsI { a: x(0), o: o(0) } } else { Instr::AbsR { a: x(0), o: o(0) } })
+        }
+        Kind::Neg => {
+            Some(if ty == Type::Int { Instr::NegI { a: x(0), o: o(0) } } else { Instr::NegR { a: x(0), o: o(0) } })
+        }
+        Kind::Limit => Some(if ty == Type::Int {
+            Instr::LimitI { mn: x(0), a: x(1), mx: x(2), o: o(0) }
+        } else {
+            Instr::LimitR { mn: x(0), a: x(1), mx: x(2), o: o(0) }
+        }),
+        Kind::Floor => Some(Instr::Floor { a: x(0), o: o(0) }),
+        Kind::Trunc => Some(Instr::Trunc { a: x(0), o: o(0) }),
+        Kind::Frac => Some(Instr::Frac { a: x(0), o: o(0) }),
+        Kind::IntToReal => Some(Instr::IntToReal { a: x(0), o: o(0) }),
+        Kind::RealToInt => Some(Instr::RealToInt { a: x(0), o: o(0) }),
+        Kind::Sel => Some(match ty {
+            Type::Bool => Instr::SelB { g: x(0), a: x(1), b: x(2), o: o(0) },
+            Type::Int => Instr::SelI { g: x(0), a: x(1), b: x(2), o: o(0) },
+            Type::Real => Instr::SelR { g: x(0), a: x(1), b: x(2), o: o(0) },
+        }),
+        Kind::Mux => {
+            let (a_, n_) = list(1, args);
+            Some(match ty {
+                Type::Bool => Instr::MuxB { k: x(0), args: a_, n: n_, o: o(0) },
+                Type::Int => Instr::MuxI { k: x(0), args: a_, n: n_, o: o(0) },
+                Type::Real => Instr::MuxR { k: x(0), args: a_, n: n_, o: o(0) },
+            })
+        }
+        Kind::Move => Some(match ty {
+            Type::Bool => Instr::MoveB { a: x(0), o: o(0) },
+            Type::Int => Instr::MoveI { a: x(0), o: o(0) },
+            Type::Real => Instr::MoveR { a: x(0), o: o(0) },
+        }),
+        Kind::Memory => {
+            let stage = slots.alloc(slots.init_of(outs[1]));
+            commits.push(Commit { ty, from: o(0), to: o(1), stage: stage.idx });
+            Some(match ty {
+                Type::Bool => Instr::MemB { x: x(0), en: x(1), q: o(0) },
+                Type::Int => Instr::MemI { x: x(0), en: x(1), q: o(0) },
+                Type::Real => Instr::MemR { x: x(0), en: x(1), q: o(0) },
+            })
+        }
+        Kind::Delay => {
+            let stage = slots.alloc(slots.init_of(outs[0]));
+            commits.push(Commit { ty, from: x(0), to: o(0), stage: stage.idx });
+            None
+        }
+        Kind::Sr => Some(Instr::Sr { s: x(0), r: x(1), q: o(0) }),
+        Kind::Rs => Some(Instr::Rs { s: x(0), r: x(1), q: o(0) }),
+        Kind::RTrig => Some(Instr::RTrig { clk: x(0), m: st[0].idx, q: o(0) }),
+        Kind::FTrig => Some(Instr::FTrig { clk: x(0), m: st[0].idx, q: o(0) }),
+        Kind::Ton | Kind::Tof | Kind::Tp => {
+            let aux = args.len() as u32;
+            args.extend([x(0), x(1), o(0), o(1), st[0].idx, st[1].idx, st[2].idx]);
+            Some(match b.def.kind {
+                Kind::Ton => Instr::Ton { aux },
+                Kind::Tof => Instr::Tof { aux },
+                _ => Instr::Tp { aux },
+            })
+        }
+        Kind::Ctu | Kind::Ctd => {
+            let aux = args.len() as u32;
+            args.extend([x(0), x(1), x(2), o(0), o(1), st[0].idx]);
+            Some(if b.def.kind == Kind::Ctu { Instr::Ctu { aux } } else { Instr::Ctd { aux } })
+        }
+        Kind::Ctud => {
+            let aux = args.len() as u32;
+            args.extend([x(0), x(1), x(2), x(3), x(4), o(0), o(1), o(2), st[0].idx, st[1].idx]);
+            Some(Instr::Ctud { aux })
+        }
+        Kind::Now => Some(Instr::Now { ms: o(0), s: o(1) }),
+        Kind::Saw => Some(Instr::Saw { period: x(0), lo: x(1), hi: x(2), o: o(0) }),
+        Kind::Random => {
+            let key = fnv1a(&b.path) ^ b.params.seed.unwrap_or(0).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+            rng_keys.push(key);
+            rng = Some(rng_keys.len() as u32 - 1);
+            let aux = args.len() as u32;
+            args.extend([rng_keys.len() as u32 - 1, x(0), x(1), x(2), o(0), o(1)]);
+            Some(Instr::Random { aux })
+        }
+        Kind::Selector => {
+            Some(Instr::Selector { sel: x(0), first: outs.first().map(|s| s.idx).unwrap_or(0), n: outs.len() as u32 })
+        }
+    };
+    (instr, rng)
 }
 
 /// Maps resolved sources to slots, creating the delayed slot of each feedback wire once.
