@@ -286,17 +286,20 @@ fn fbd_moves_per_second(plan: &ScanPlan) -> (f64, f64) {
 fn expectimax_rate() -> (f64, f64, u32) {
     let mut e = players::Expectimax::new();
     let mut g = Game::new(5);
+    let mut moves = 0u64;
     let t = Instant::now();
     while t.elapsed() < Duration::from_secs(3) {
         match players::Player::choose(&mut e, g.board) {
             Some(d) => {
                 g.play(d);
+                moves += 1;
             }
-            None => g = Game::new(g.moves + 6),
+            // Count every game's moves, not only the last one's.
+            None => g = Game::new(moves + 6),
         }
     }
     let secs = t.elapsed().as_secs_f64();
-    (g.moves as f64 / secs, e.nodes as f64 / secs, e.max_depth)
+    (moves as f64 / secs, e.nodes as f64 / secs, e.max_depth)
 }
 
 /// `fbd bench --all`: everything side by side.

@@ -799,10 +799,12 @@ fn select_instruction(b: &expand::NetBlock, ops: &Operands, out: &mut Emitted) -
         args.extend(ins[from..].iter().map(|s| s.idx));
         (start, (ins.len() - from) as u32)
     };
-    let cmp = |op: CmpOp| match ins[0].ty {
-        Type::Bool => Instr::CmpB { op, a: x(0), b: x(1), o: o(0) },
-        Type::Int => Instr::CmpI { op, a: x(0), b: x(1), o: o(0) },
-        Type::Real => Instr::CmpR { op, a: x(0), b: x(1), o: o(0) },
+    let cmp = |op: CmpOp| match (ins[0].ty, op) {
+        (Type::Int, CmpOp::Eq) => Instr::EqI { a: x(0), b: x(1), o: o(0) },
+        (Type::Int, CmpOp::Ne) => Instr::NeI { a: x(0), b: x(1), o: o(0) },
+        (Type::Bool, _) => Instr::CmpB { op, a: x(0), b: x(1), o: o(0) },
+        (Type::Int, _) => Instr::CmpI { op, a: x(0), b: x(1), o: o(0) },
+        (Type::Real, _) => Instr::CmpR { op, a: x(0), b: x(1), o: o(0) },
     };
     let mut rng = None;
     let instr: Option<Instr> = match b.def.kind {

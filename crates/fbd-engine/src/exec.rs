@@ -89,6 +89,18 @@ pub enum Instr {
         b: u32,
         o: u32,
     },
+    /// INT equality, the most common comparison, without the operator dispatch.
+    EqI {
+        a: u32,
+        b: u32,
+        o: u32,
+    },
+    /// INT inequality.
+    NeI {
+        a: u32,
+        b: u32,
+        o: u32,
+    },
     AddI2 {
         a: u32,
         b: u32,
@@ -575,6 +587,8 @@ fn step(plan: &ScanPlan, st: &mut State, ctx: &mut Ctx, i: usize, ins: &Instr) {
         Instr::XorN { args, n, o } => b[*o as usize] = list!(args, n).iter().fold(false, |acc, &s| acc ^ b[s as usize]),
         Instr::Not { a, o } => b[*o as usize] = !b[*a as usize],
         Instr::CmpB { op, a, b: bb, o } => b[*o as usize] = op.apply(b[*a as usize], b[*bb as usize]),
+        Instr::EqI { a, b: bb, o } => b[*o as usize] = n_[*a as usize] == n_[*bb as usize],
+        Instr::NeI { a, b: bb, o } => b[*o as usize] = n_[*a as usize] != n_[*bb as usize],
         Instr::CmpI { op, a, b: bb, o } => b[*o as usize] = op.apply(n_[*a as usize], n_[*bb as usize]),
         Instr::CmpR { op, a, b: bb, o } => b[*o as usize] = op.apply(r[*a as usize], r[*bb as usize]),
         Instr::AddI2 { a, b: bb, o } => {
