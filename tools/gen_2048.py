@@ -198,6 +198,17 @@ def merge(b, c):
     return ["y1.out", "y2.out", "y3.out", "y4.out"], "gain.out"
 
 
+def output_stage(b, y, gain, originals, en, comment=None):
+    """Worked (the line changed), and the results latched in Memories when `en` is on."""
+    for i in range(1, 5):
+        b.add(f"ne{i}", "NE", {"in1": y[i - 1], "in2": originals[i - 1]})
+    b.add("changed", "OR", {f"in{i}": f"ne{i}.out" for i in range(1, 5)})
+    for i in range(1, 5):
+        b.add(f"out{i}", "MEMORY", {"in": y[i - 1], "en": en}, params={"init": 0}, comment=comment)
+    b.add("worked", "MEMORY", {"in": "changed.out", "en": en}, params={"init": False})
+    b.add("score", "MEMORY", {"in": gain, "en": en}, params={"init": 0})
+
+
 PROC_PORTS_IN = [port(f"x{i}", "INT") for i in range(1, 5)] + [port("Command", "BOOL")]
 
 
@@ -215,13 +226,7 @@ def processing_macro():
     for k in (1, 2, 3):
         a, _ = shift_stage(b, f"s{k}_", a)
     y, gain = merge(b, a)
-    for i in range(1, 5):
-        b.add(f"ne{i}", "NE", {"in1": y[i - 1], "in2": f"x{i}"})
-    b.add("changed", "OR", {f"in{i}": f"ne{i}.out" for i in range(1, 5)})
-    for i in range(1, 5):
-        b.add(f"out{i}", "MEMORY", {"in": y[i - 1], "en": "Command"}, params={"init": 0}, comment="keeps the result visible (the design's Memory 54-57)")
-    b.add("worked", "MEMORY", {"in": "changed.out", "en": "Command"}, params={"init": False})
-    b.add("score", "MEMORY", {"in": gain, "en": "Command"}, params={"init": 0})
+    output_stage(b, y, gain, [f"x{i}" for i in range(1, 5)], "Command", "keeps the result visible (the design's Memory 54-57)")
     return {
         "name": "Processing",
         "description": "UPD.1: the universal row processor for the move 'to the right' (toward x4) in one pass: every gap pattern closed head on in three unrolled shift steps, then the pairwise merge from x4. No memory, no feedback; the output Memories only keep the result visible. Score is the sum of the merged tiles (the design's 'unrealized' scoring).",
@@ -248,13 +253,7 @@ def processing_multiscan_macro():
         b.add(f"next{i}", "SEL", {"g": "edge.q", "in0": shifted[i - 1], "in1": f"x{i}"})
         b.add(f"a{i}", "MEMORY", {"in": f"next{i}.out", "en": "load.out"}, params={"init": 0})
     y, gain = merge(b, a_prev)
-    for i in range(1, 5):
-        b.add(f"ne{i}", "NE", {"in1": y[i - 1], "in2": f"orig{i}.q"})
-    b.add("changed", "OR", {f"in{i}": f"ne{i}.out" for i in range(1, 5)})
-    for i in range(1, 5):
-        b.add(f"out{i}", "MEMORY", {"in": y[i - 1], "en": "finish.out"}, params={"init": 0})
-    b.add("worked", "MEMORY", {"in": "changed.out", "en": "finish.out"}, params={"init": False})
-    b.add("score", "MEMORY", {"in": gain, "en": "finish.out"}, params={"init": 0})
+    output_stage(b, y, gain, [f"orig{i}.q" for i in range(1, 5)], "finish.out")
     return {
         "name": "ProcessingMultiScan",
         "description": "The first version of the row processor: the inputs are latched on the rising edge of Command; each scan, if a gap stands before a tile in the shift direction, the elements in front of the last gap shift one place (up to 3 scans); when no gap is left, the pairwise merge runs in one pass, the outputs are written and Finish pulses. Memories, a trigger and feedback, as in the design.",
