@@ -4,7 +4,6 @@
 //! check types → order by data flow, rejecting loops without a feedback point → allocate typed
 //! slots and emit instructions, grouped by kind inside each data-flow level.
 
-use std::collections::VecDeque;
 use std::time::Instant;
 
 use rustc_hash::FxHashMap as HashMap;
@@ -13,9 +12,11 @@ use std::path::Path;
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::exec::{CmpOp, Instr};
 use crate::expand::{self, At, Net, Src};
-use crate::library::{Generic, Kind, PinTy};
+use crate::library::{Kind, PinTy};
 use crate::load::{self, FsProvider, MemProvider, Project, SourceProvider};
+use crate::order;
 use crate::plan::{BlockInfo, Commit, PhaseTimes, PlanStats, PortInfo, ScanPlan, SignalInfo, SignalKind, Slot};
+use crate::typecheck::{self, Tvars, out_type};
 use crate::types::{Type, Value};
 
 /// Compiler settings.
@@ -59,473 +60,20 @@ pub fn compile(text: &str) -> Result<ScanPlan, Diagnostics> {
 /// Compiles a loaded project.
 pub fn compile_project(project: &Project, opts: &CompileOptions) -> Result<ScanPlan, Diagnostics> {
     let t0 = Instant::now();
-    let net = expand::expand(project, opts.max_blocks).map_err(Diagnostics)?;
+    let mut net = expand::expand(project, opts.max_blocks).map_err(Diagnostics)?;
     let t1 = Instant::now();
-    let types = infer_types(project, &net).map_err(Diagnostics)?;
+    let types = typecheck::infer_types(project, &net).map_err(Diagnostics)?;
+    typecheck::coerce_constants(&mut net, &types);
     let t2 = Instant::now();
-    let (order, levels) = order_blocks(project, &net, &types, opts).map_err(Diagnostics)?;
+    let (order, levels) = order::order_blocks(project, &net, &types, opts).map_err(Diagnostics)?;
     let t3 = Instant::now();
-    let mut plan = emit(project, &net, &types, &order, &levels);
+    let mut plan = emit(project, &net, &types, &order, &levels).map_err(Diagnostics::from)?;
     plan.stats.phases = PhaseTimes { expand: t1 - t0, types: t2 - t1, order: t3 - t2, emit: t3.elapsed() };
     Ok(plan)
 }
 
-fn diag_at(project: &Project, at: &At, msg: impl Into<String>) -> Diagnostic {
+pub(crate) fn diag_at(project: &Project, at: &At, msg: impl Into<String>) -> Diagnostic {
     project.diag(at.file, &at.path, msg)
-}
-
-// ---------------------------------------------------------------------------------------------
-// Types
-
-/// The resolved type variable of each block (`None` for non-generic blocks).
-type Tvars = Vec<Option<Type>>;
-
-fn out_type(net: &Net, t: &Tvars, block: usize, pin: usize) -> Option<Type> {
-    let b = &net.blocks[block];
-    match b.def.outputs.get(pin) {
-        Some(p) => match p.ty {
-            PinTy::Fixed(ty) => Some(ty),
-            PinTy::T => t[block],
-        },
-        None => Some(Type::Bool), // variadic outputs (SELECTOR q1..qn)
-    }
-}
-
-/// The type of a source: `(type, hard)`; constants are soft (an INT constant may become REAL).
-fn src_type(project: &Project, net: &Net, t: &Tvars, s: &Src) -> Option<(Type, bool)> {
-    match s {
-        Src::Const(v) => Some((v.ty(), false)),
-        Src::Input(i) => Some((project.root().inputs[*i].ty.0, true)),
-        Src::Out { block, pin } => out_type(net, t, *block, *pin).map(|ty| (ty, true)),
-        Src::Feedback { src, init } => match src_type(project, net, t, src) {
-            Some(x) => Some(x),
-            None => init.map(|v| (v.ty(), false)),
-        },
-    }
-}
-
-fn src_block(s: &Src) -> Option<usize> {
-    match s {
-        Src::Out { block, .. } => Some(*block),
-        Src::Feedback { src, .. } => src_block(src),
-        _ => None,
-    }
-}
-
-fn infer_types(project: &Project, net: &Net) -> Result<Tvars, Vec<Diagnostic>> {
-    let n = net.blocks.len();
-    let mut t: Tvars = net.blocks.iter().map(|b| b.data_type).collect();
-    let mut consumers: Vec<Vec<usize>> = vec![Vec::new(); n];
-    for (i, b) in net.blocks.iter().enumerate() {
-        for p in &b.inputs {
-            if let Some(s) = src_block(&p.src) {
-                consumers[s].push(i);
-            }
-        }
-    }
-    let generic: Vec<usize> = (0..n).filter(|&i| net.blocks[i].def.generic != Generic::No).collect();
-    let mut queue: VecDeque<usize> = generic.iter().copied().collect();
-    loop {
-        while let Some(i) = queue.pop_front() {
-            if t[i].is_some() {
-                continue;
-            }
-            let hard = net.blocks[i].inputs.iter().filter(|p| p.ty == PinTy::T).find_map(|p| {
-                match src_type(project, net, &t, &p.src) {
-                    Some((ty, true)) => Some(ty),
-                    _ => None,
-                }
-            });
-            if let Some(ty) = hard {
-                t[i] = Some(ty);
-                queue.extend(consumers[i].iter().copied());
-            }
-        }
-        // Nothing more is fixed by wiring: settle blocks from constants and params.init, then
-        // propagate again.
-        let mut settled = false;
-        for &i in &generic {
-            if t[i].is_some() {
-                continue;
-            }
-            let b = &net.blocks[i];
-            let waits = b.inputs.iter().any(|p| {
-                p.ty == PinTy::T && src_block(&p.src).is_some() && src_type(project, net, &t, &p.src).is_none()
-            });
-            if waits {
-                continue;
-            }
-            let mut soft: Option<Type> = b.params.init.map(|c| c.0.ty());
-            for p in b.inputs.iter().filter(|p| p.ty == PinTy::T) {
-                if let Some((ty, _)) = src_type(project, net, &t, &p.src) {
-                    soft = Some(match (soft, ty) {
-                        (Some(Type::Real), _) | (_, Type::Real) => Type::Real,
-                        (Some(Type::Int), _) | (_, Type::Int) => Type::Int,
-                        _ => ty,
-                    });
-                }
-            }
-            if let Some(ty) = soft {
-                t[i] = Some(ty);
-                queue.extend(consumers[i].iter().copied());
-                settled = true;
-            }
-        }
-        if !settled {
-            // Break a cycle of generic blocks with nothing but each other as inputs, if one has
-            // any hint at all; otherwise report.
-            let first = generic.iter().copied().find(|&i| t[i].is_none());
-            match first {
-                Some(i) => {
-                    let b = &net.blocks[i];
-                    let hint = b.params.init.map(|c| c.0.ty()).or_else(|| {
-                        b.inputs.iter().filter(|p| p.ty == PinTy::T).find_map(|p| match &p.src {
-                            Src::Const(v) => Some(v.ty()),
-                            _ => None,
-                        })
-                    });
-                    match hint {
-                        Some(ty) => {
-                            t[i] = Some(ty);
-                            queue.extend(consumers[i].iter().copied());
-                        }
-                        None => break,
-                    }
-                }
-                None => break,
-            }
-        }
-    }
-    let mut errors = Vec::new();
-    for &i in &generic {
-        let b = &net.blocks[i];
-        match t[i] {
-            None => errors.push(
-                diag_at(
-                    project,
-                    &b.at.at(),
-                    format!("cannot infer the data type of {} block `{}`", b.def.name, b.path),
-                )
-                .block(&b.path)
-                .help("set \"data_type\": \"INT\" (or BOOL/REAL) on the block"),
-            ),
-            Some(ty) if !b.def.generic.admits(ty) => errors.push(
-                diag_at(project, &b.at.at(), format!("{} works on INT or REAL, but `{}` is {ty}", b.def.name, b.path))
-                    .block(&b.path),
-            ),
-            _ => {}
-        }
-    }
-    if !errors.is_empty() {
-        return Err(errors);
-    }
-    // Ports first: a wrong binding is best reported where it is written, at the instance.
-    for a in &net.asserts {
-        if let Err(d) = check_src(project, net, &t, &a.src, a.ty, || a.at.clone(), || a.what.clone()) {
-            errors.push(d);
-        }
-    }
-    // Every pin against its driver.
-    for (bi, b) in net.blocks.iter().enumerate() {
-        for p in &b.inputs {
-            let want = match p.ty {
-                PinTy::Fixed(ty) => ty,
-                PinTy::T => t[bi].unwrap_or(Type::Bool),
-            };
-            check_src(
-                project,
-                net,
-                &t,
-                &p.src,
-                want,
-                || b.at.join(crate::json_path!["inputs", p.name.as_ref()]),
-                || format!("pin `{}` of {} `{}`", p.name, b.def.name, b.path),
-            )
-            .map_err(|d| d.block(b.path.clone()).pin(p.name.to_string()))
-            .unwrap_or_else(|d| errors.push(d));
-        }
-        if let Some(init) = b.params.init {
-            let want = t[bi].unwrap_or(Type::Bool);
-            if init.0.coerce(want).is_none() {
-                errors.push(
-                    diag_at(
-                        project,
-                        &b.at.at(),
-                        format!("params.init {} does not fit {} block `{}` of type {want}", init.0, b.def.name, b.path),
-                    )
-                    .block(&b.path),
-                );
-            }
-        }
-    }
-    if errors.is_empty() { Ok(t) } else { Err(errors) }
-}
-
-fn src_name(project: &Project, net: &Net, s: &Src) -> String {
-    match s {
-        Src::Const(v) => format!("constant {v}"),
-        Src::Input(i) => format!("input `{}`", project.root().inputs[*i].name),
-        Src::Out { block, pin } => format!("`{}.{}`", net.blocks[*block].path, net.blocks[*block].output_name(*pin)),
-        Src::Feedback { src, .. } => format!("feedback of {}", src_name(project, net, src)),
-    }
-}
-
-fn check_src(
-    project: &Project,
-    net: &Net,
-    t: &Tvars,
-    src: &Src,
-    want: Type,
-    at: impl Fn() -> At,
-    what: impl Fn() -> String,
-) -> Result<(), Diagnostic> {
-    if let Src::Feedback { init: Some(v), .. } = src
-        && v.coerce(want).is_none()
-    {
-        return Err(diag_at(project, &at(), format!("feedback init {v} does not fit {} ({want})", what())));
-    }
-    let Some((got, hard)) = src_type(project, net, t, src) else {
-        return Ok(());
-    };
-    let ok = got == want || (!hard && got == Type::Int && want == Type::Real);
-    if ok {
-        return Ok(());
-    }
-    let help = match (got, want) {
-        (Type::Int, Type::Real) => "convert with INT_TO_REAL",
-        (Type::Real, Type::Int) => "convert with REAL_TO_INT, TRUNC or FLOOR",
-        (_, Type::Bool) => "compare with EQ/NE/GT... to get a BOOL",
-        (Type::Bool, _) => "select a number with SEL (g = the BOOL)",
-        _ => "",
-    };
-    let mut d = diag_at(
-        project,
-        &at(),
-        format!("type mismatch: {} expects {want}, but {} is {got}", what(), src_name(project, net, src)),
-    );
-    if !help.is_empty() {
-        d = d.help(help);
-    }
-    Err(d)
-}
-
-// ---------------------------------------------------------------------------------------------
-// Order
-
-/// Whether reading this source orders the reader after the source block in the same scan.
-fn ordering_pred(net: &Net, s: &Src) -> Option<usize> {
-    match s {
-        Src::Out { block, pin } => {
-            let b = &net.blocks[*block];
-            let delayed = b.def.outputs.get(*pin).is_some_and(|p| p.delayed);
-            if delayed { None } else { Some(*block) }
-        }
-        _ => None,
-    }
-}
-
-fn order_blocks(
-    project: &Project,
-    net: &Net,
-    t: &Tvars,
-    opts: &CompileOptions,
-) -> Result<(Vec<usize>, Vec<u32>), Vec<Diagnostic>> {
-    let n = net.blocks.len();
-    let mut succ: Vec<Vec<usize>> = vec![Vec::new(); n];
-    let mut indeg = vec![0u32; n];
-    for (i, b) in net.blocks.iter().enumerate() {
-        if b.def.kind == Kind::Delay {
-            continue; // DELAY only copies at the end of the scan.
-        }
-        for p in &b.inputs {
-            if let Some(s) = ordering_pred(net, &p.src) {
-                succ[s].push(i);
-                indeg[i] += 1;
-            }
-        }
-    }
-    let mut level = vec![0u32; n];
-    let mut queue: VecDeque<usize> = (0..n).filter(|&i| indeg[i] == 0).collect();
-    let mut seen = 0;
-    while let Some(i) = queue.pop_front() {
-        seen += 1;
-        for &j in &succ[i] {
-            level[j] = level[j].max(level[i] + 1);
-            indeg[j] -= 1;
-            if indeg[j] == 0 {
-                queue.push_back(j);
-            }
-        }
-    }
-    if seen < n {
-        return Err(report_cycles(project, net, &succ, &indeg));
-    }
-    let order = if opts.group_by_kind {
-        schedule_by_kind(net, t, &succ)
-    } else {
-        let mut order: Vec<usize> = (0..n).collect();
-        order.sort_by_key(|&i| (level[i], net.blocks[i].order, i));
-        order
-    };
-    Ok((order, level))
-}
-
-/// A topological order that keeps instructions of one kind together: among the blocks whose
-/// inputs are all computed, take the kind with the most of them and run that kind until none
-/// of it is ready; repeat. Any topological order gives the same results (a block only reads
-/// what is already computed), so this choice only changes speed: long runs of one kind keep the
-/// executor's dispatch branch predictable. Ties: kind order, then `order`, then file order.
-fn schedule_by_kind(net: &Net, t: &Tvars, succ: &[Vec<usize>]) -> Vec<usize> {
-    use std::cmp::Reverse;
-    use std::collections::BinaryHeap;
-    let n = net.blocks.len();
-    let key = |i: usize| (net.blocks[i].def.kind, t[i]);
-    let mut kinds: Vec<(Kind, Option<Type>)> = (0..n).map(key).collect();
-    kinds.sort();
-    kinds.dedup();
-    let kind_of: Vec<usize> = (0..n).map(|i| kinds.binary_search(&key(i)).unwrap_or(0)).collect();
-    let mut indeg = vec![0u32; n];
-    for s in succ {
-        for &j in s {
-            indeg[j] += 1;
-        }
-    }
-    let mut ready: Vec<BinaryHeap<Reverse<(i64, usize)>>> = vec![BinaryHeap::new(); kinds.len()];
-    let prio = |i: usize| Reverse((net.blocks[i].order.unwrap_or(0), i));
-    for i in (0..n).filter(|&i| indeg[i] == 0) {
-        ready[kind_of[i]].push(prio(i));
-    }
-    let mut order = Vec::with_capacity(n);
-    while order.len() < n {
-        let Some(k) = (0..kinds.len()).filter(|&k| !ready[k].is_empty()).max_by_key(|&k| (ready[k].len(), Reverse(k)))
-        else {
-            break; // unreachable for an acyclic graph
-        };
-        while let Some(Reverse((_, i))) = ready[k].pop() {
-            order.push(i);
-            for &j in &succ[i] {
-                indeg[j] -= 1;
-                if indeg[j] == 0 {
-                    ready[kind_of[j]].push(prio(j));
-                }
-            }
-        }
-    }
-    order
-}
-
-/// Names every block on every loop that has no feedback point (Tarjan's strongly connected
-/// components over the blocks Kahn's algorithm could not order).
-fn report_cycles(project: &Project, net: &Net, succ: &[Vec<usize>], indeg: &[u32]) -> Vec<Diagnostic> {
-    let n = net.blocks.len();
-    let stuck: Vec<bool> = indeg.iter().map(|&d| d > 0).collect();
-    // Iterative Tarjan.
-    let mut index = vec![usize::MAX; n];
-    let mut low = vec![0usize; n];
-    let mut on = vec![false; n];
-    let mut stack = Vec::new();
-    let mut next = 0;
-    let mut sccs: Vec<Vec<usize>> = Vec::new();
-    for root in (0..n).filter(|&i| stuck[i]) {
-        if index[root] != usize::MAX {
-            continue;
-        }
-        let mut work: Vec<(usize, usize)> = vec![(root, 0)];
-        index[root] = next;
-        low[root] = next;
-        next += 1;
-        stack.push(root);
-        on[root] = true;
-        while let Some(&mut (v, ref mut k)) = work.last_mut() {
-            if *k < succ[v].len() {
-                let w = succ[v][*k];
-                *k += 1;
-                if !stuck[w] {
-                    continue;
-                }
-                if index[w] == usize::MAX {
-                    index[w] = next;
-                    low[w] = next;
-                    next += 1;
-                    stack.push(w);
-                    on[w] = true;
-                    work.push((w, 0));
-                } else if on[w] {
-                    low[v] = low[v].min(index[w]);
-                }
-            } else {
-                work.pop();
-                if let Some(&(u, _)) = work.last() {
-                    low[u] = low[u].min(low[v]);
-                }
-                if low[v] == index[v] {
-                    let mut comp = Vec::new();
-                    while let Some(w) = stack.pop() {
-                        on[w] = false;
-                        comp.push(w);
-                        if w == v {
-                            break;
-                        }
-                    }
-                    let is_cycle = comp.len() > 1 || succ[v].contains(&v);
-                    if is_cycle {
-                        comp.sort_unstable();
-                        sccs.push(comp);
-                    }
-                }
-            }
-        }
-    }
-    sccs.sort();
-    sccs.iter()
-        .map(|comp| {
-            let in_comp: std::collections::HashSet<usize> = comp.iter().copied().collect();
-            // Shortest cycle through the first block, by BFS back to it.
-            let start = comp[0];
-            let mut prev: HashMap<usize, usize> = HashMap::default();
-            let mut q = VecDeque::from([start]);
-            let mut found = false;
-            'bfs: while let Some(v) = q.pop_front() {
-                for &w in &succ[v] {
-                    if !in_comp.contains(&w) {
-                        continue;
-                    }
-                    if w == start {
-                        prev.insert(usize::MAX, v);
-                        found = true;
-                        break 'bfs;
-                    }
-                    if let std::collections::hash_map::Entry::Vacant(e) = prev.entry(w) {
-                        e.insert(v);
-                        q.push_back(w);
-                    }
-                }
-            }
-            let mut cycle = vec![start];
-            if found {
-                let mut v = prev[&usize::MAX];
-                let mut back = Vec::new();
-                while v != start {
-                    back.push(v);
-                    v = prev[&v];
-                }
-                back.reverse();
-                cycle.extend(back);
-            }
-            cycle.push(start);
-            let names: Vec<&str> = cycle.iter().map(|&i| net.blocks[i].path.as_str()).collect();
-            let all: Vec<&str> = comp.iter().map(|&i| net.blocks[i].path.as_str()).collect();
-            let b = &net.blocks[start];
-            let mut msg = format!("loop without a feedback point: {}", names.join(" -> "));
-            if all.len() + 1 > names.len() {
-                msg.push_str(&format!("; blocks on the loop: {}", all.join(", ")));
-            }
-            diag_at(project, &b.at.at(), msg).block(&b.path).help(
-                "mark one wire of the loop as feedback ({\"from\": \"blk.pin\", \"feedback\": true, \"init\": ...}), \
-                 or read MEMORY.prev / a DELAY block: the loop then sees the previous scan's value",
-            )
-        })
-        .collect()
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -587,7 +135,7 @@ fn fnv1a(s: &str) -> u64 {
     h
 }
 
-fn emit(project: &Project, net: &Net, t: &Tvars, order: &[usize], levels: &[u32]) -> ScanPlan {
+fn emit(project: &Project, net: &Net, t: &Tvars, order: &[usize], levels: &[u32]) -> Result<ScanPlan, Diagnostic> {
     let mut slots = Slots { init_b: Vec::new(), init_i: Vec::new(), init_r: Vec::new(), consts: HashMap::default() };
     let root = project.root();
     let mut signals: Vec<SignalInfo> = Vec::new();
@@ -648,6 +196,27 @@ fn emit(project: &Project, net: &Net, t: &Tvars, order: &[usize], levels: &[u32]
         let ins: Vec<Slot> = b.inputs.iter().map(|p| srcs.slot(&p.src, &mut slots, &mut commits)).collect();
         let outs = &srcs.out_slots[i];
         let ty = t[i].unwrap_or(Type::Bool);
+        // Every operand must sit in the bank its pin's type names: the executor indexes that
+        // bank without looking. A mismatch is a compiler bug; refuse the plan rather than run it.
+        for (p, s) in b.inputs.iter().zip(&ins) {
+            let want = match p.ty {
+                PinTy::Fixed(w) => w,
+                PinTy::T => ty,
+            };
+            if s.ty != want {
+                return Err(diag_at(
+                    project,
+                    &b.at.join(crate::json_path!["inputs", p.name.as_ref()]),
+                    format!(
+                        "internal compiler error: pin `{}` of `{}` reads a {} slot, expected {want}",
+                        p.name, b.path, s.ty
+                    ),
+                )
+                .block(&b.path)
+                .pin(p.name.to_string())
+                .help("this is a bug in fbd-engine; please report it with this diagram"));
+            }
+        }
         let ops = Operands { ins: &ins, outs, state: &state_slots[i], ty };
         let (instr, rng) = select_instruction(
             b,
@@ -744,7 +313,7 @@ fn emit(project: &Project, net: &Net, t: &Tvars, order: &[usize], levels: &[u32]
     }
     let stages = commits.iter().map(|c| (Slot { ty: c.ty, idx: c.to }, Slot { ty: c.ty, idx: c.stage })).collect();
     let block_index = crate::plan::PathIndex::build(blocks.iter().map(|b| b.path.as_str()));
-    ScanPlan {
+    Ok(ScanPlan {
         fingerprint: fp,
         block_index,
         stages,
@@ -767,7 +336,7 @@ fn emit(project: &Project, net: &Net, t: &Tvars, order: &[usize], levels: &[u32]
         blocks,
         instances: net.instances.clone(),
         stats,
-    }
+    })
 }
 
 /// The slots one block's instruction reads and writes.

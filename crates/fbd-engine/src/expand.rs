@@ -212,6 +212,16 @@ pub(crate) fn expand(project: &Project, max_blocks: u64) -> Result<Net, Vec<Diag
     if errors.is_empty() { Ok(net) } else { Err(errors) }
 }
 
+/// A constant bound to a typed port takes the port's type (an INT literal on a REAL port becomes
+/// REAL), so that what reads it finds it in the right slot bank; anything else is left for the
+/// type checker to report.
+fn coerce_const(src: Src, ty: Type) -> Src {
+    match src {
+        Src::Const(v) => Src::Const(v.coerce(ty).unwrap_or(v)),
+        other => other,
+    }
+}
+
 fn dedup(errors: &mut Vec<Diagnostic>) {
     let mut seen = std::collections::HashSet::new();
     errors.retain(|d| seen.insert(d.to_string()));
@@ -740,7 +750,7 @@ impl<'p> Expander<'p> {
             }
             for (k, p) in m.outputs.iter().enumerate() {
                 let at = At::new(file, json_path!["macros", mi, "outputs", k, "from"]);
-                let src = self.resolve(si, &p.from, Loc::At(&at));
+                let src = coerce_const(self.resolve(si, &p.from, Loc::At(&at)), p.ty.0);
                 self.net.asserts.push(TypeAssert {
                     src: src.clone(),
                     ty: p.ty.0,
@@ -754,7 +764,7 @@ impl<'p> Expander<'p> {
         let root = &self.project.files[0].doc;
         for (k, p) in root.outputs.iter().enumerate() {
             let at = At::new(0, json_path!["outputs", k, "from"]);
-            let src = self.resolve(0, &p.from, Loc::At(&at));
+            let src = coerce_const(self.resolve(0, &p.from, Loc::At(&at)), p.ty.0);
             self.net.asserts.push(TypeAssert {
                 src: src.clone(),
                 ty: p.ty.0,
@@ -924,7 +934,7 @@ impl<'p> Expander<'p> {
                                         .join([Seg::Index(pbi)])
                                         .join(json_path!["inputs", name]);
                                     let w = w.clone();
-                                    let src = self.resolve_inner(ps, &w, Loc::At(&wat), hops)?;
+                                    let src = coerce_const(self.resolve_inner(ps, &w, Loc::At(&wat), hops)?, port.ty.0);
                                     self.net.asserts.push(TypeAssert {
                                         src: src.clone(),
                                         ty: port.ty.0,

@@ -15,10 +15,12 @@ pub mod library;
 pub mod load;
 pub mod locate;
 pub mod model;
+mod order;
 pub mod plan;
 pub mod realtime;
 pub mod runtime;
 pub mod synth;
+mod typecheck;
 pub mod types;
 
 pub use compile::{CompileOptions, compile, compile_file, compile_project, compile_str};

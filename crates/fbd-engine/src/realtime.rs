@@ -31,6 +31,9 @@ pub struct TaskStats {
     pub overruns: u64,
     /// The pacing period.
     pub period: Duration,
+    /// Set when a scan failed (a bug in the engine: a scan is meant never to panic). The task
+    /// has then stopped for good and this says why; a client must show it instead of "running".
+    pub halted: Option<String>,
 }
 
 struct Control {
@@ -54,6 +57,7 @@ pub type OnChange = Box<dyn Fn() + Send + Sync>;
 pub struct RealtimeRunner {
     shared: Arc<Shared>,
     thread: Option<JoinHandle<()>>,
+    on_change: Option<Arc<OnChange>>,
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -77,12 +81,23 @@ impl RealtimeRunner {
             wake: Condvar::new(),
             stats: Mutex::new(TaskStats { period, ..TaskStats::default() }),
         });
-        let s = Arc::clone(&shared);
-        let thread = std::thread::Builder::new()
-            .name("fbd-scan".into())
-            .spawn(move || task(&s, on_change))
-            .expect("spawning the scan thread");
-        RealtimeRunner { shared, thread: Some(thread) }
+        let on_change = on_change.map(Arc::new);
+        let thread = spawn(&shared, on_change.clone());
+        RealtimeRunner { shared, thread: Some(thread), on_change }
+    }
+
+    /// Replaces the program (a cold start): the new runtime runs from its first scan, and a
+    /// task that had halted on an internal error is started again.
+    pub fn replace(&mut self, rt: Runtime) {
+        *lock(&self.shared.rt) = rt;
+        let halted = lock(&self.shared.stats).halted.take().is_some();
+        if halted || self.thread.as_ref().is_some_and(|t| t.is_finished()) {
+            if let Some(t) = self.thread.take() {
+                let _ = t.join();
+            }
+            lock(&self.shared.ctl).paused = false;
+            self.thread = Some(spawn(&self.shared, self.on_change.clone()));
+        }
     }
 
     /// Locks the runtime for the debugger: the scan thread waits meanwhile.
@@ -102,9 +117,14 @@ impl RealtimeRunner {
         self.shared.wake.notify_all();
     }
 
-    /// Whether scanning is paused.
+    /// Whether scanning is paused (or has halted on an internal error, see [`Self::halted`]).
     pub fn is_paused(&self) -> bool {
         lock(&self.shared.ctl).paused
+    }
+
+    /// Why the scan task stopped for good, if a scan failed.
+    pub fn halted(&self) -> Option<String> {
+        lock(&self.shared.stats).halted.clone()
     }
 
     /// Sets the pacing period (e.g. 5 ms to 1 s for slow motion).
@@ -156,7 +176,15 @@ impl Drop for RealtimeRunner {
     }
 }
 
-fn task(s: &Shared, on_change: Option<OnChange>) {
+fn spawn(shared: &Arc<Shared>, on_change: Option<Arc<OnChange>>) -> JoinHandle<()> {
+    let s = Arc::clone(shared);
+    std::thread::Builder::new()
+        .name("fbd-scan".into())
+        .spawn(move || task(&s, on_change))
+        .expect("spawning the scan thread")
+}
+
+fn task(s: &Shared, on_change: Option<Arc<OnChange>>) {
     let mut next = Instant::now();
     let mut total_exec = Duration::ZERO;
     let mut total_jitter = Duration::ZERO;
@@ -188,10 +216,33 @@ fn task(s: &Shared, on_change: Option<OnChange>) {
         };
         let start = Instant::now();
         let jitter = start.saturating_duration_since(next);
-        let changed = {
+        let outcome = {
             let mut rt = lock(&s.rt);
-            rt.step();
-            rt.outputs_changed()
+            let scan = rt.scan_count();
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                rt.step();
+                rt.outputs_changed()
+            }))
+            .map_err(|p| {
+                let what = p
+                    .downcast_ref::<&str>()
+                    .map(|s| s.to_string())
+                    .or_else(|| p.downcast_ref::<String>().cloned())
+                    .unwrap_or_else(|| "unknown panic".into());
+                format!("the scan task stopped with an internal error in scan {scan}: {what}")
+            })
+        };
+        let changed = match outcome {
+            Ok(c) => c,
+            Err(msg) => {
+                stats.halted = Some(msg);
+                *lock(&s.stats) = stats;
+                lock(&s.ctl).paused = true;
+                if let Some(cb) = &on_change {
+                    cb();
+                }
+                return;
+            }
         };
         let exec = start.elapsed();
         stats.scans += 1;
@@ -216,5 +267,47 @@ fn task(s: &Shared, on_change: Option<OnChange>) {
         if changed && let Some(cb) = &on_change {
             cb();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::{Duration, Instant};
+
+    const COUNTER: &str = r#"{"fbd": 1, "outputs": [{"name": "count", "type": "INT", "from": "m.q"}],
+      "blocks": [{"id": "inc", "type": "ADD", "inputs": {"in1": "m.prev", "in2": 1}},
+                 {"id": "m", "type": "MEMORY", "inputs": {"in": "inc.out", "en": true}}]}"#;
+
+    #[test]
+    fn a_failing_scan_halts_the_task_with_its_message_and_a_cold_start_revives_it() {
+        // No valid diagram makes a scan panic; a plan corrupted by hand stands in for an engine bug.
+        let mut bad = crate::compile(COUNTER).expect("compiles");
+        bad.code.push(crate::exec::Instr::Not { a: u32::MAX, o: 0 });
+        let (tx, rx) = std::sync::mpsc::channel();
+        let tx = std::sync::Mutex::new(tx);
+        let mut runner = RealtimeRunner::start(
+            Runtime::new(bad),
+            Some(Box::new(move || {
+                let _ = tx.lock().map(|t| t.send(()));
+            })),
+        );
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while runner.halted().is_none() {
+            let _ = rx.recv_timeout(Duration::from_millis(100));
+            assert!(Instant::now() < deadline, "the runner never reported the failed scan");
+        }
+        let why = runner.halted().expect("halted");
+        assert!(why.contains("scan 0") && why.contains("index out of bounds"), "{why}");
+        assert!(runner.is_paused(), "a halted task must not claim to be running");
+        assert_eq!(runner.stats().halted.as_deref(), Some(why.as_str()));
+        // A cold start with a good program runs again.
+        runner.replace(Runtime::new(crate::compile(COUNTER).expect("compiles")));
+        assert!(runner.halted().is_none());
+        while runner.with(|rt| rt.scan_count()) < 3 {
+            assert!(Instant::now() < deadline, "the revived task made no progress");
+            std::thread::yield_now();
+        }
+        assert_eq!(runner.stop().output("count").map(|v| v.as_f64() >= 3.0), Some(true));
     }
 }

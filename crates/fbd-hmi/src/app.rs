@@ -358,7 +358,7 @@ impl App {
             Ok((l, plan)) => {
                 let period = Duration::from_micros(plan.cycle_us);
                 let rt = Runtime::with_seed(plan, self.seed);
-                self.runner.with(|r| *r = rt);
+                self.runner.replace(rt);
                 self.runner.set_period(period);
                 self.runner.reset_stats();
                 self.status = format!("{} loaded (cold start)", l.origin.label());
@@ -736,7 +736,13 @@ impl eframe::App for App {
         egui::Panel::top("menu").show(ui, |ui| self.menu(ui));
         egui::Panel::bottom("status").show(ui, |ui| {
             ui.horizontal(|ui| {
-                ui.label(&self.status);
+                if let Some(why) = self.runner.halted() {
+                    ui.label(
+                        egui::RichText::new(format!("HALTED: {why}")).color(egui::Color32::from_rgb(0xe0, 0x40, 0x40)),
+                    );
+                } else {
+                    ui.label(&self.status);
+                }
                 if !self.errors.is_empty() && ui.small_button("show errors").clicked() {
                     self.errors_open = true;
                 }

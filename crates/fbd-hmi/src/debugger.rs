@@ -119,7 +119,9 @@ impl App {
                     self.run_scans(n);
                 }
             });
-            ui.label(if paused {
+            ui.label(if let Some(why) = self.runner.halted() {
+                RichText::new(format!("halted: {why}")).color(Color32::from_rgb(0xe0, 0x40, 0x40)).strong()
+            } else if paused {
                 RichText::new("paused").color(Color32::from_rgb(0xc0, 0x80, 0x20))
             } else {
                 RichText::new("running")
