@@ -72,6 +72,12 @@ pub fn compile_project(project: &Project, opts: &CompileOptions) -> Result<ScanP
     Ok(plan)
 }
 
+/// The scan cycle in µs for a document's `cycle_ms` (default 5 ms).
+pub(crate) fn cycle_us(cycle_ms: Option<f64>) -> u64 {
+    let ms = cycle_ms.filter(|c| c.is_finite() && *c > 0.0).unwrap_or(5.0);
+    ((ms * 1000.0).round() as u64).max(1)
+}
+
 pub(crate) fn diag_at(project: &Project, at: &At, msg: impl Into<String>) -> Diagnostic {
     project.diag(at.file, &at.path, msg)
 }
@@ -306,7 +312,6 @@ fn emit(project: &Project, net: &Net, t: &Tvars, order: &[usize], levels: &[u32]
         files: project.files.len(),
         phases: PhaseTimes::default(),
     };
-    let cycle_ms = root.cycle_ms.filter(|c| c.is_finite() && *c > 0.0).unwrap_or(5.0);
     let mut fp = fnv1a(&format!("{}:{}", code.len(), signals.len()));
     for s in &signals {
         fp = (fp ^ fnv1a(&s.path)).wrapping_mul(0x0000_0100_0000_01b3) ^ (s.slot.idx as u64) << 2 ^ s.slot.ty as u64;
@@ -320,7 +325,7 @@ fn emit(project: &Project, net: &Net, t: &Tvars, order: &[usize], levels: &[u32]
         files: project.files.iter().map(|f| f.path.clone()).collect(),
         slot_owner: Default::default(),
         name: root.name.clone().unwrap_or_else(|| project.files[0].path.display().to_string()),
-        cycle_us: ((cycle_ms * 1000.0).round() as u64).max(1),
+        cycle_us: cycle_us(root.cycle_ms),
         code,
         args,
         instr_block,
@@ -499,7 +504,7 @@ fn select_instruction(b: &expand::NetBlock, ops: &Operands, out: &mut Emitted) -
         Kind::Now => Some(Instr::Now { ms: o(0), s: o(1) }),
         Kind::Saw => Some(Instr::Saw { period: x(0), lo: x(1), hi: x(2), o: o(0) }),
         Kind::Random => {
-            let key = fnv1a(&b.path) ^ b.params.seed.unwrap_or(0).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+            let key = crate::exec::random_key(&b.path, b.params.seed);
             rng_keys.push(key);
             rng = Some(rng_keys.len() as u32 - 1);
             let aux = args.len() as u32;

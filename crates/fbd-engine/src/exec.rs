@@ -363,7 +363,7 @@ pub enum FaultKind {
     NotANumber,
     /// MUX index out of range; the result is the zero of the type.
     IndexOutOfRange,
-    /// An invalid argument (SAW period <= 0, RANDOM hi < lo).
+    /// An invalid argument (SAW period <= 0, RANDOM hi < lo, a negative timer preset).
     BadArgument,
 }
 
@@ -482,6 +482,24 @@ impl State {
 /// The random stream of one RANDOM block: ChaCha8, portable and stable across platforms.
 pub(crate) fn rng_for(seed: u64, key: u64) -> ChaCha8Rng {
     ChaCha8Rng::seed_from_u64(seed ^ key.rotate_left(17) ^ 0x9E37_79B9_7F4A_7C15)
+}
+
+/// The stream key of a RANDOM block: a hash of its path mixed with its `params.seed`.
+pub(crate) fn random_key(path: &str, param_seed: Option<u64>) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in path.bytes() {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h ^ param_seed.unwrap_or(0).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+}
+
+/// The random stream of the RANDOM block at `path` for runtime seed `seed`: part of the
+/// definition of a run (a recording replays because of it), so other evaluators can draw the
+/// same numbers. Each scan with `en` draws `x` from one `next_u64` (its top 53 bits) and then `n`
+/// from another (`lo + ((u * (hi - lo + 1)) >> 64)`).
+pub fn random_stream(seed: u64, path: &str, param_seed: Option<u64>) -> ChaCha8Rng {
+    rng_for(seed, random_key(path, param_seed))
 }
 
 /// What one scan needs besides the plan and the state.
@@ -670,11 +688,14 @@ fn step(plan: &ScanPlan, st: &mut State, ctx: &mut Ctx, i: usize, ins: &Instr) {
         }
         Instr::AbsR { a, o } => real_out!(o, r[*a as usize].abs()),
         Instr::NegR { a, o } => real_out!(o, -r[*a as usize]),
+        // Folded from the first input, not from ±∞: MIN(NaN, NaN) is NaN (a fault), not +∞.
         Instr::MinRN { args, n, o } => {
-            real_out!(o, list!(args, n).iter().map(|&s| r[s as usize]).fold(f64::INFINITY, f64::min))
+            let l = list!(args, n);
+            real_out!(o, l[1..].iter().fold(r[l[0] as usize], |m, &s| m.min(r[s as usize])))
         }
         Instr::MaxRN { args, n, o } => {
-            real_out!(o, list!(args, n).iter().map(|&s| r[s as usize]).fold(f64::NEG_INFINITY, f64::max))
+            let l = list!(args, n);
+            real_out!(o, l[1..].iter().fold(r[l[0] as usize], |m, &s| m.max(r[s as usize])))
         }
         Instr::LimitR { mn, a, mx, o } => {
             real_out!(o, r[*a as usize].max(r[*mn as usize]).min(r[*mx as usize]))
@@ -755,7 +776,7 @@ fn step(plan: &ScanPlan, st: &mut State, ctx: &mut Ctx, i: usize, ins: &Instr) {
             let (x, pt, q, et, s, start, prev) = (&a[0], &a[1], &a[2], &a[3], &a[4], &a[5], &a[6]);
             let now = (ctx.now_us / 1000) as i64;
             let input = b[*x as usize];
-            let pt = n_[*pt as usize];
+            let pt = preset(n_[*pt as usize], ctx, i);
             if n_[*s as usize] == 0 && !b[*prev as usize] && input {
                 n_[*s as usize] = 1;
                 b[*q as usize] = false;
@@ -781,7 +802,7 @@ fn step(plan: &ScanPlan, st: &mut State, ctx: &mut Ctx, i: usize, ins: &Instr) {
             let (x, pt, q, et, s, start, prev) = (&a[0], &a[1], &a[2], &a[3], &a[4], &a[5], &a[6]);
             let now = (ctx.now_us / 1000) as i64;
             let input = b[*x as usize];
-            let pt = n_[*pt as usize];
+            let pt = preset(n_[*pt as usize], ctx, i);
             if n_[*s as usize] == 0 && b[*prev as usize] && !input {
                 n_[*s as usize] = 1;
                 n_[*start as usize] = now;
@@ -805,7 +826,7 @@ fn step(plan: &ScanPlan, st: &mut State, ctx: &mut Ctx, i: usize, ins: &Instr) {
             let (x, pt, q, et, s, start, prev) = (&a[0], &a[1], &a[2], &a[3], &a[4], &a[5], &a[6]);
             let now = (ctx.now_us / 1000) as i64;
             let input = b[*x as usize];
-            let pt = n_[*pt as usize];
+            let pt = preset(n_[*pt as usize], ctx, i);
             if n_[*s as usize] == 0 && !b[*prev as usize] && input {
                 n_[*s as usize] = 1;
                 b[*q as usize] = true;
@@ -924,6 +945,17 @@ fn step(plan: &ScanPlan, st: &mut State, ctx: &mut Ctx, i: usize, ins: &Instr) {
 
 // Keep instructions small: the plan is streamed through the cache every scan.
 const _: () = assert!(std::mem::size_of::<Instr>() <= 20);
+
+/// A timer preset: a negative one counts as 0 and is a fault (else `et` would go negative).
+#[inline]
+fn preset(pt: i64, ctx: &mut Ctx, i: usize) -> i64 {
+    if pt < 0 {
+        ctx.faults.push(Fault { scan: ctx.scan, instr: i as u32, kind: FaultKind::BadArgument });
+        0
+    } else {
+        pt
+    }
+}
 
 #[inline]
 fn mux_index(k: i64, n: u32) -> Option<u32> {

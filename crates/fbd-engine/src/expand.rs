@@ -884,7 +884,9 @@ impl<'p> Expander<'p> {
                                 Some(k) => {
                                     let port_at =
                                         At::new(self.scopes[cs].file, json_path!["macros", mi, "outputs", k, "from"]);
+                                    let ty = m.outputs[k].ty.0;
                                     self.resolve_inner(cs, &m.outputs[k].from, Loc::At(&port_at), hops)
+                                        .map(|s| coerce_const(s, ty))
                                 }
                                 None => {
                                     let outs: Vec<&str> = m.outputs.iter().map(|o| o.name.as_str()).collect();

@@ -15,6 +15,7 @@ pub mod library;
 pub mod load;
 pub mod locate;
 pub mod model;
+pub mod netlist;
 mod order;
 pub mod plan;
 pub mod realtime;

@@ -324,6 +324,11 @@ impl<'de> Deserialize<'de> for Wire {
                 let mut init: Option<Const> = None;
                 while let Some(k) = map.next_key::<String>()? {
                     match k.as_str() {
+                        // serde_json (arbitrary_precision) hands a number over as its text.
+                        NUMBER_TOKEN if from.is_none() && feedback.is_none() && init.is_none() => {
+                            let text: String = map.next_value()?;
+                            return number(&text).map(Wire::Const).map_err(de::Error::custom);
+                        }
                         "from" if from.is_none() => from = Some(map.next_value()?),
                         "feedback" if feedback.is_none() => feedback = Some(map.next_value()?),
                         "init" if init.is_none() => init = Some(map.next_value()?),
@@ -348,6 +353,30 @@ impl<'de> Deserialize<'de> for Wire {
             }
         }
         d.deserialize_any(V)
+    }
+}
+
+/// How serde_json with `arbitrary_precision` presents a number to `deserialize_any`: a map with
+/// this one key and the number's text, so that `-0` and integers too big for INT can be told
+/// from REAL literals.
+const NUMBER_TOKEN: &str = "$serde_json::private::Number";
+
+/// A number literal as written: an integer (`-0` included) is INT and must fit in 64 bits; a
+/// number with a fraction or an exponent is REAL and must be finite.
+pub fn number(text: &str) -> Result<Value, String> {
+    if text.contains(['.', 'e', 'E']) {
+        match text.parse::<f64>() {
+            Ok(r) if r.is_finite() => Ok(Value::Real(r)),
+            _ => Err(format!("number {text} is out of the REAL range (about ±1.8e308)")),
+        }
+    } else {
+        text.parse::<i64>().map(Value::Int).map_err(|_| {
+            format!(
+                "integer {text} is out of the INT range ({}..{}); write it with a fraction or an exponent (e.g. 1e20) for a REAL",
+                i64::MIN,
+                i64::MAX
+            )
+        })
     }
 }
 

@@ -40,12 +40,31 @@ fn src_type(project: &Project, net: &Net, t: &Tvars, s: &Src) -> Option<(Type, b
     }
 }
 
+/// The block output a source reads, through feedback wires.
+fn out_of(s: &Src) -> Option<(usize, usize)> {
+    match s {
+        Src::Out { block, pin } => Some((*block, *pin)),
+        Src::Feedback { src, .. } => out_of(src),
+        _ => None,
+    }
+}
+
 fn src_block(s: &Src) -> Option<usize> {
     match s {
         Src::Out { block, .. } => Some(*block),
         Src::Feedback { src, .. } => src_block(src),
         _ => None,
     }
+}
+
+/// The type soft sources (constants, `params.init`) settle on together: REAL if any is REAL (an
+/// INT literal is accepted where REAL is expected), else INT if any is INT, else BOOL.
+fn widest(types: impl Iterator<Item = Type>) -> Option<Type> {
+    types.max_by_key(|t| match t {
+        Type::Bool => 0,
+        Type::Int => 1,
+        Type::Real => 2,
+    })
 }
 
 pub(crate) fn infer_types(project: &Project, net: &Net) -> Result<Tvars, Vec<Diagnostic>> {
@@ -77,6 +96,24 @@ pub(crate) fn infer_types(project: &Project, net: &Net) -> Result<Tvars, Vec<Dia
                 queue.extend(consumers[i].iter().copied());
             }
         }
+        // A declared port type (a macro port, a program output) bound to a generic block's
+        // output fixes that block's type as firmly as wiring does: it settles loops such as
+        // ABS(in: a pass-through port fed back from the ABS) whose only constant is an INT init.
+        let mut declared = false;
+        for a in &net.asserts {
+            if let Some((b, pin)) = out_of(&a.src)
+                && t[b].is_none()
+                && net.blocks[b].def.outputs.get(pin).is_some_and(|p| p.ty == PinTy::T)
+                && net.blocks[b].def.generic.admits(a.ty)
+            {
+                t[b] = Some(a.ty);
+                queue.extend(consumers[b].iter().copied());
+                declared = true;
+            }
+        }
+        if declared {
+            continue;
+        }
         // Nothing more is fixed by wiring: settle blocks from constants and params.init, then
         // propagate again.
         let mut settled = false;
@@ -91,17 +128,8 @@ pub(crate) fn infer_types(project: &Project, net: &Net) -> Result<Tvars, Vec<Dia
             if waits {
                 continue;
             }
-            let mut soft: Option<Type> = b.params.init.map(|c| c.0.ty());
-            for p in b.inputs.iter().filter(|p| p.ty == PinTy::T) {
-                if let Some((ty, _)) = src_type(project, net, &t, &p.src) {
-                    soft = Some(match (soft, ty) {
-                        (Some(Type::Real), _) | (_, Type::Real) => Type::Real,
-                        (Some(Type::Int), _) | (_, Type::Int) => Type::Int,
-                        _ => ty,
-                    });
-                }
-            }
-            if let Some(ty) = soft {
+            let types = b.inputs.iter().filter(|p| p.ty == PinTy::T).filter_map(|p| src_type(project, net, &t, &p.src));
+            if let Some(ty) = widest(b.params.init.map(|c| c.0.ty()).into_iter().chain(types.map(|(ty, _)| ty))) {
                 t[i] = Some(ty);
                 queue.extend(consumers[i].iter().copied());
                 settled = true;
@@ -114,12 +142,13 @@ pub(crate) fn infer_types(project: &Project, net: &Net) -> Result<Tvars, Vec<Dia
             match first {
                 Some(i) => {
                     let b = &net.blocks[i];
-                    let hint = b.params.init.map(|c| c.0.ty()).or_else(|| {
-                        b.inputs.iter().filter(|p| p.ty == PinTy::T).find_map(|p| match &p.src {
-                            Src::Const(v) => Some(v.ty()),
-                            _ => None,
-                        })
+                    // Every constant counts, not only the first: LIMIT(mn: -1, in: <loop>,
+                    // mx: 0.5) is REAL (an INT literal is accepted where REAL is expected).
+                    let consts = b.inputs.iter().filter(|p| p.ty == PinTy::T).filter_map(|p| match &p.src {
+                        Src::Const(v) => Some(v.ty()),
+                        _ => None,
                     });
+                    let hint = widest(b.params.init.map(|c| c.0.ty()).into_iter().chain(consts));
                     match hint {
                         Some(ty) => {
                             t[i] = Some(ty);

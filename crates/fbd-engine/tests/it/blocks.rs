@@ -462,3 +462,40 @@ fn every_library_block_has_a_golden_test() {
         assert!(src.contains(&quoted), "no golden test mentions {}", d.name);
     }
 }
+
+#[test]
+fn real_min_max_ignore_a_nan_unless_every_input_is_nan() {
+    // Found by the differential test: folding from ±∞ made MIN(NaN, NaN) +∞ with no fault.
+    let mut min = Harness::new("MIN", &[("in1", R), ("in2", R)], &[("out", R)], "");
+    let mut max = Harness::new("MAX", &[("in1", R), ("in2", R)], &[("out", R)], "");
+    min.expect(&[(&[r(f64::NAN), r(2.0)], &[r(2.0)]), (&[r(3.0), r(f64::NAN)], &[r(3.0)])]);
+    max.expect(&[(&[r(f64::NAN), r(2.0)], &[r(2.0)])]);
+    assert_eq!((min.faults(), max.faults()), (0, 0));
+    let nan = min.scan(&[r(f64::NAN), r(f64::NAN)]);
+    assert!(matches!(nan[0], Value::Real(x) if x.is_nan()), "MIN(NaN, NaN) gave {nan:?}");
+    let nan = max.scan(&[r(f64::NAN), r(f64::NAN)]);
+    assert!(matches!(nan[0], Value::Real(x) if x.is_nan()), "MAX(NaN, NaN) gave {nan:?}");
+    assert_eq!((min.faults(), max.faults()), (1, 1));
+}
+
+#[test]
+fn a_negative_timer_preset_counts_as_zero_and_is_a_fault() {
+    for ty in ["TON", "TP"] {
+        let mut t = Harness::new(ty, &[("in", B), ("pt", I)], &[("q", B), ("et", I)], "");
+        // in rises at t = 0 with pt = -50: the preset is 0, so et never goes negative.
+        let rows = t.scan(&[b(true), i(-50)]);
+        let Value::Int(et) = rows[1] else { panic!("{rows:?}") };
+        assert!(et >= 0, "{ty}: et {et}");
+        t.scan(&[b(true), i(-50)]);
+        assert_eq!(t.scan(&[b(true), i(-50)])[1], i(0), "{ty}: et holds the preset 0");
+        assert_eq!(t.faults(), 3, "{ty}: one fault per scan with a negative preset");
+    }
+    let mut tof = Harness::new("TOF", &[("in", B), ("pt", I)], &[("q", B), ("et", I)], "");
+    // As with pt = 0: the falling edge starts the timer, the next scan finds it elapsed.
+    tof.expect(&[
+        (&[b(true), i(-1)], &[b(true), i(0)]),
+        (&[b(false), i(-1)], &[b(true), i(0)]),
+        (&[b(false), i(-1)], &[b(false), i(0)]),
+    ]);
+    assert_eq!(tof.faults(), 3);
+}

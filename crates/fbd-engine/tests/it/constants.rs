@@ -103,3 +103,40 @@ fn feedback_init_of_an_int_literal_on_a_real_loop() {
         .collect();
     assert_eq!(got, [Value::Real(1.5), Value::Real(2.0), Value::Real(2.5)]);
 }
+
+#[test]
+fn minus_zero_is_the_integer_zero() {
+    // serde_json reads `-0` as the float -0.0; the format says an integer literal is INT.
+    assert_eq!(one_scan(r#"{"id": "m", "type": "MOVE", "inputs": {"in": -0}}"#, "m.out", "INT").0, Value::Int(0));
+    assert_eq!(
+        one_scan(r#"{"id": "t", "type": "TON", "inputs": {"in": true, "pt": -0}}"#, "t.q", "BOOL").0,
+        Value::Bool(false)
+    );
+    // Where REAL is expected it is 0.0, and `-0.0` stays the REAL minus zero.
+    assert_eq!(real(r#"{"id": "a", "type": "ADD", "inputs": {"in1": -0, "in2": 0.5}}"#, "a.out"), 0.5);
+    let neg = real(r#"{"id": "m", "type": "MOVE", "inputs": {"in": -0.0}}"#, "m.out");
+    assert!(neg == 0.0 && neg.is_sign_negative());
+}
+
+#[test]
+fn a_real_literal_settles_a_generic_block_on_a_loop_even_after_an_int_literal() {
+    // Found by the differential test: the loop-breaking hint took the first constant (INT) and
+    // then rejected the REAL one.
+    let blocks = r#"{"id": "l", "type": "LIMIT", "inputs": {"mn": -1, "in": {"from": "l.out", "feedback": true, "init": 3}, "mx": 0.5}}"#;
+    assert_eq!(real(blocks, "l.out"), 0.5);
+}
+
+#[test]
+fn a_declared_port_type_settles_a_loop_through_a_pass_through_macro() {
+    // Found by the differential test: ABS fed back through a REAL pass-through port with an INT
+    // init was inferred INT and then rejected by the port.
+    let text = r#"{"fbd": 1,
+        "macros": [{"name": "Pass", "inputs": [{"name": "x", "type": "REAL"}],
+                    "outputs": [{"name": "y", "type": "REAL", "from": "x"}], "blocks": []}],
+        "outputs": [{"name": "y", "type": "REAL", "from": "a.out"}],
+        "blocks": [{"id": "p", "type": "Pass", "inputs": {"x": {"from": "a.out", "feedback": true, "init": -5}}},
+                   {"id": "a", "type": "ABS", "inputs": {"in": "p.y"}}]}"#;
+    let mut rt = Runtime::new(plan(text));
+    rt.step();
+    assert_eq!(rt.output("y"), Some(Value::Real(5.0)));
+}

@@ -494,6 +494,28 @@ const CASES: &[Case] = &[
         block: None,
         pin: None,
     },
+    Case {
+        name: "an integer too big for INT is an error, not a REAL",
+        files: &[(
+            "main.json",
+            "{\"fbd\": 1, \"blocks\": [\n  {\"id\": \"t\", \"type\": \"TON\", \"inputs\": {\"in\": true,\n   \"pt\": 99999999999999999999}}\n]}",
+        )],
+        says: &["integer 99999999999999999999 is out of the INT range", "1e20"],
+        at: ("main.json", "\"pt\": 9999"),
+        block: None,
+        pin: None,
+    },
+    Case {
+        name: "a REAL literal out of range",
+        files: &[(
+            "main.json",
+            "{\"fbd\": 1, \"blocks\": [\n  {\"id\": \"m\", \"type\": \"MOVE\",\n   \"inputs\": {\"in\": 1e999}}\n]}",
+        )],
+        says: &["out of the REAL range"],
+        at: ("main.json", "1e999"),
+        block: None,
+        pin: None,
+    },
 ];
 
 fn compile_case(c: &Case) -> Result<fbd_engine::ScanPlan, fbd_engine::Diagnostics> {

@@ -1,0 +1,576 @@
+//! The reference interpreter: the expanded netlist evaluated block by block, by name, with
+//! tagged values. No slot banks, no plan, no instruction selection, no grouping: each scan it
+//! evaluates any block whose same-scan inputs are known until all are, then captures the
+//! delayed values for the next scan. Slow on purpose; it is only ever compared with the engine.
+
+use std::collections::HashMap;
+
+use fbd_engine::exec::FaultKind;
+use fbd_engine::library::Kind;
+use fbd_engine::netlist::{Driver, Netlist};
+use fbd_engine::{Type, Value};
+use rand::Rng;
+use rand_chacha::ChaCha8Rng;
+
+/// Internal state of the stateful blocks that is not an output.
+#[derive(Clone, Debug, Default)]
+struct Hidden {
+    /// Edge memory (R_TRIG, F_TRIG, counters' cu/cd).
+    m1: bool,
+    m2: bool,
+    /// Timer phase: 0 idle, 1 timing, 2 done.
+    phase: u8,
+    /// Timer start (ms).
+    start: i64,
+    /// The timer's `in` at the previous scan.
+    prev_in: bool,
+}
+
+/// The reference interpreter of one program.
+pub struct Reference {
+    net: Netlist,
+    /// Current value of every block output, by block and pin.
+    outs: Vec<Vec<Value>>,
+    hidden: Vec<Hidden>,
+    /// Previous-scan values of feedback wires, by the wire's text form.
+    feedback: HashMap<String, Value>,
+    inputs: Vec<Value>,
+    rngs: Vec<Option<ChaCha8Rng>>,
+    scan: u64,
+    /// Delayed values captured at the end of the last scan, applied at the start of the next:
+    /// between scans a delayed output shows the value it had during the last scan.
+    staged_feedback: Vec<(String, Value)>,
+    staged_outs: Vec<(usize, usize, Value)>,
+    /// Faults in the order they happened: scan, block path, kind.
+    pub faults: Vec<(u64, String, FaultKind)>,
+}
+
+fn key(d: &Driver) -> String {
+    format!("{d:?}")
+}
+
+impl Reference {
+    /// A reference run of `net` with runtime seed `seed`.
+    pub fn new(net: Netlist, seed: u64) -> Reference {
+        let outs = net
+            .blocks
+            .iter()
+            .map(|b| {
+                b.outputs
+                    .iter()
+                    .map(|o| match (b.def.kind, b.init) {
+                        (Kind::Memory | Kind::Delay | Kind::Sr | Kind::Rs, Some(v)) => v.coerce(o.ty).unwrap_or(v),
+                        _ => o.ty.zero(),
+                    })
+                    .collect()
+            })
+            .collect();
+        let rngs = net
+            .blocks
+            .iter()
+            .map(|b| (b.def.kind == Kind::Random).then(|| fbd_engine::exec::random_stream(seed, &b.path, b.seed)))
+            .collect();
+        let mut feedback = HashMap::new();
+        let collect = |d: &Driver, feedback: &mut HashMap<String, Value>| {
+            fn walk(d: &Driver, net: &Netlist, fb: &mut HashMap<String, Value>) {
+                if let Driver::Feedback { src, init } = d {
+                    walk(src, net, fb);
+                    let ty = driver_type(net, src);
+                    let v = init.and_then(|v| v.coerce(ty)).unwrap_or(ty.zero());
+                    fb.entry(key(d)).or_insert(v);
+                }
+            }
+            walk(d, &net, feedback);
+        };
+        for b in &net.blocks {
+            for p in &b.inputs {
+                collect(&p.driver, &mut feedback);
+            }
+        }
+        for o in &net.outputs {
+            collect(&o.driver, &mut feedback);
+        }
+        let inputs = net.inputs.iter().map(|p| p.default).collect();
+        let hidden = vec![Hidden::default(); net.blocks.len()];
+        Reference {
+            net,
+            outs,
+            hidden,
+            feedback,
+            inputs,
+            rngs,
+            scan: 0,
+            staged_feedback: Vec::new(),
+            staged_outs: Vec::new(),
+            faults: Vec::new(),
+        }
+    }
+
+    /// Sets program input `i` (the value must have its type).
+    pub fn set_input(&mut self, i: usize, v: Value) {
+        self.inputs[i] = v;
+    }
+
+    /// The netlist being run.
+    pub fn netlist(&self) -> &Netlist {
+        &self.net
+    }
+
+    /// The current value of output `pin` of block `block`.
+    pub fn out(&self, block: usize, pin: usize) -> Value {
+        self.outs[block][pin]
+    }
+
+    /// The value of program output `k` after the last scan.
+    pub fn output(&self, k: usize) -> Value {
+        let o = &self.net.outputs[k];
+        self.read(&o.driver, o.ty)
+    }
+
+    fn read(&self, d: &Driver, want: Type) -> Value {
+        let v = match d {
+            Driver::Const(v) => *v,
+            Driver::Input(i) => self.inputs[*i],
+            Driver::Out { block, pin } => self.outs[*block][*pin],
+            Driver::Feedback { .. } => self.feedback[&key(d)],
+        };
+        v.coerce(want).unwrap_or_else(|| panic!("reference: a {} where {want} is read: {d:?}", v.ty()))
+    }
+
+    /// Whether reading `d` needs block `b` evaluated first in this scan.
+    fn waits_on(&self, d: &Driver, done: &[bool]) -> bool {
+        match d {
+            Driver::Out { block, pin } => {
+                let b = &self.net.blocks[*block];
+                let delayed = b.def.outputs.get(*pin).is_some_and(|p| p.delayed);
+                !delayed && !done[*block]
+            }
+            _ => false,
+        }
+    }
+
+    /// Runs one scan at simulated time `now_us`.
+    pub fn step(&mut self, now_us: u64) {
+        for (k, v) in std::mem::take(&mut self.staged_feedback) {
+            self.feedback.insert(k, v);
+        }
+        for (i, p, v) in std::mem::take(&mut self.staged_outs) {
+            self.outs[i][p] = v;
+        }
+        let n = self.net.blocks.len();
+        let mut done = vec![false; n];
+        // DELAY computes nothing during the scan.
+        for (i, b) in self.net.blocks.iter().enumerate() {
+            if b.def.kind == Kind::Delay {
+                done[i] = true;
+            }
+        }
+        let mut left = done.iter().filter(|d| !**d).count();
+        while left > 0 {
+            let before = left;
+            for i in 0..n {
+                if done[i] || self.net.blocks[i].inputs.iter().any(|p| self.waits_on(&p.driver, &done)) {
+                    continue;
+                }
+                self.eval(i, now_us);
+                done[i] = true;
+                left -= 1;
+            }
+            assert!(left < before, "reference: a loop without a feedback point reached the evaluator");
+        }
+        // Delayed values for the next scan: read everything first, then update.
+        let fb: Vec<(String, Value)> = self
+            .feedback
+            .keys()
+            .cloned()
+            .collect::<Vec<_>>()
+            .into_iter()
+            .map(|k| {
+                let d = self.find_feedback(&k);
+                let Driver::Feedback { src, .. } = &d else { unreachable!() };
+                let ty = driver_type(&self.net, src);
+                (k, self.read(src, ty))
+            })
+            .collect();
+        let mut delayed: Vec<(usize, usize, Value)> = Vec::new();
+        for (i, b) in self.net.blocks.iter().enumerate() {
+            match b.def.kind {
+                Kind::Memory => delayed.push((i, 1, self.outs[i][0])),
+                Kind::Delay => delayed.push((i, 0, self.read(&b.inputs[0].driver, b.inputs[0].ty))),
+                _ => {}
+            }
+        }
+        self.staged_feedback = fb;
+        self.staged_outs = delayed;
+        self.scan += 1;
+    }
+
+    fn find_feedback(&self, k: &str) -> Driver {
+        fn find(d: &Driver, k: &str) -> Option<Driver> {
+            if let Driver::Feedback { src, .. } = d {
+                if key(d) == k {
+                    return Some(d.clone());
+                }
+                return find(src, k);
+            }
+            None
+        }
+        let blocks = self.net.blocks.iter().flat_map(|b| b.inputs.iter().map(|p| &p.driver));
+        let outs = self.net.outputs.iter().map(|o| &o.driver);
+        blocks.chain(outs).find_map(|d| find(d, k)).expect("a feedback key names a wire")
+    }
+
+    fn fault(&mut self, i: usize, kind: FaultKind) {
+        self.faults.push((self.scan, self.net.blocks[i].path.clone(), kind));
+    }
+
+    fn real_result(&mut self, i: usize, v: f64) -> Value {
+        if v.is_nan() {
+            self.fault(i, FaultKind::NotANumber);
+        }
+        Value::Real(v)
+    }
+
+    fn int_result(&mut self, i: usize, v: i128) -> Value {
+        // Wrapping to 64 bits is the defined result of an overflow, with a fault.
+        if v < i64::MIN as i128 || v > i64::MAX as i128 {
+            self.fault(i, FaultKind::Overflow);
+        }
+        Value::Int(v as i64)
+    }
+
+    fn int_of(&mut self, i: usize, v: f64) -> Value {
+        if v.is_nan() {
+            self.fault(i, FaultKind::NotANumber);
+            return Value::Int(0);
+        }
+        // ±2^63: the INT range's bounds as exact REALs.
+        const TWO_63: f64 = 9_223_372_036_854_775_808.0;
+        if !(-TWO_63..TWO_63).contains(&v) {
+            self.fault(i, FaultKind::Overflow);
+        }
+        Value::Int(v as i64)
+    }
+
+    /// Evaluates block `i`: reads its inputs by driver and writes its outputs.
+    fn eval(&mut self, i: usize, now_us: u64) {
+        let b = self.net.blocks[i].clone();
+        let ins: Vec<Value> = b.inputs.iter().map(|p| self.read(&p.driver, p.ty)).collect();
+        let bo = |k: usize| match ins[k] {
+            Value::Bool(x) => x,
+            v => panic!("reference: BOOL expected, got {v:?}"),
+        };
+        let io = |k: usize| match ins[k] {
+            Value::Int(x) => x,
+            v => panic!("reference: INT expected, got {v:?}"),
+        };
+        let ro = |k: usize| match ins[k] {
+            Value::Real(x) => x,
+            v => panic!("reference: REAL expected, got {v:?}"),
+        };
+        let now_ms = (now_us / 1000) as i64;
+        let ty = b.ty.unwrap_or(Type::Bool);
+        let out: Vec<Value> = match b.def.kind {
+            Kind::And => vec![Value::Bool((0..ins.len()).all(bo))],
+            Kind::Or => vec![Value::Bool((0..ins.len()).any(bo))],
+            Kind::Xor => vec![Value::Bool((0..ins.len()).filter(|&k| bo(k)).count() % 2 == 1)],
+            Kind::Not => vec![Value::Bool(!bo(0))],
+            Kind::Eq | Kind::Ne | Kind::Gt | Kind::Ge | Kind::Lt | Kind::Le => {
+                use std::cmp::Ordering::*;
+                let ord = match (ins[0], ins[1]) {
+                    (Value::Bool(a), Value::Bool(c)) => Some(a.cmp(&c)),
+                    (Value::Int(a), Value::Int(c)) => Some(a.cmp(&c)),
+                    (Value::Real(a), Value::Real(c)) => a.partial_cmp(&c),
+                    (a, c) => panic!("reference: comparing {a:?} with {c:?}"),
+                };
+                let r = match (b.def.kind, ord) {
+                    (_, None) => b.def.kind == Kind::Ne,
+                    (Kind::Eq, Some(o)) => o == Equal,
+                    (Kind::Ne, Some(o)) => o != Equal,
+                    (Kind::Gt, Some(o)) => o == Greater,
+                    (Kind::Ge, Some(o)) => o != Less,
+                    (Kind::Lt, Some(o)) => o == Less,
+                    (_, Some(o)) => o != Greater,
+                };
+                vec![Value::Bool(r)]
+            }
+            Kind::Add | Kind::Mul => {
+                let add = b.def.kind == Kind::Add;
+                if ty == Type::Int {
+                    // Exact in i128 step by step, wrapped like the 64-bit machine would.
+                    let mut acc: i64 = io(0);
+                    let mut over = false;
+                    for k in 1..ins.len() {
+                        let exact = if add { acc as i128 + io(k) as i128 } else { acc as i128 * io(k) as i128 };
+                        over |= exact < i64::MIN as i128 || exact > i64::MAX as i128;
+                        acc = exact as i64;
+                    }
+                    if over {
+                        self.fault(i, FaultKind::Overflow);
+                    }
+                    vec![Value::Int(acc)]
+                } else {
+                    let mut acc = ro(0);
+                    for k in 1..ins.len() {
+                        acc = if add { acc + ro(k) } else { acc * ro(k) };
+                    }
+                    vec![self.real_result(i, acc)]
+                }
+            }
+            Kind::Sub => match ty {
+                Type::Int => vec![self.int_result(i, io(0) as i128 - io(1) as i128)],
+                _ => vec![self.real_result(i, ro(0) - ro(1))],
+            },
+            Kind::Div => match ty {
+                Type::Int if io(1) == 0 => {
+                    self.fault(i, FaultKind::DivisionByZero);
+                    vec![Value::Int(0)]
+                }
+                Type::Int => vec![self.int_result(i, io(0) as i128 / io(1) as i128)],
+                _ if ro(1) == 0.0 => {
+                    self.fault(i, FaultKind::DivisionByZero);
+                    vec![Value::Real(0.0)]
+                }
+                _ => vec![self.real_result(i, ro(0) / ro(1))],
+            },
+            Kind::Mod => {
+                if io(1) == 0 {
+                    self.fault(i, FaultKind::DivisionByZero);
+                    vec![Value::Int(0)]
+                } else {
+                    vec![Value::Int((io(0) as i128 % io(1) as i128) as i64)]
+                }
+            }
+            Kind::Abs => match ty {
+                Type::Int => vec![self.int_result(i, (io(0) as i128).abs())],
+                _ => vec![self.real_result(i, ro(0).abs())],
+            },
+            Kind::Neg => match ty {
+                Type::Int => vec![self.int_result(i, -(io(0) as i128))],
+                _ => vec![self.real_result(i, -ro(0))],
+            },
+            Kind::Min | Kind::Max => {
+                let min = b.def.kind == Kind::Min;
+                if ty == Type::Int {
+                    let it = (0..ins.len()).map(io);
+                    vec![Value::Int(if min { it.min() } else { it.max() }.unwrap_or(0))]
+                } else {
+                    // IEEE minNum/maxNum: a NaN input is ignored unless every input is NaN.
+                    let mut acc = ro(0);
+                    for k in 1..ins.len() {
+                        acc = if min { acc.min(ro(k)) } else { acc.max(ro(k)) };
+                    }
+                    vec![self.real_result(i, acc)]
+                }
+            }
+            Kind::Limit => match ty {
+                Type::Int => vec![Value::Int(io(1).max(io(0)).min(io(2)))],
+                _ => vec![self.real_result(i, ro(1).max(ro(0)).min(ro(2)))],
+            },
+            Kind::Floor => vec![self.int_of(i, ro(0).floor())],
+            Kind::Trunc => vec![self.int_of(i, ro(0).trunc())],
+            Kind::RealToInt => vec![self.int_of(i, ro(0).round())],
+            Kind::Frac => vec![self.real_result(i, ro(0) - ro(0).trunc())],
+            Kind::IntToReal => vec![Value::Real(io(0) as f64)],
+            Kind::Sel => vec![if bo(0) { ins[2] } else { ins[1] }],
+            Kind::Mux => {
+                let k = io(0);
+                let n = ins.len() as i64 - 1;
+                if (0..n).contains(&k) {
+                    vec![ins[k as usize + 1]]
+                } else {
+                    self.fault(i, FaultKind::IndexOutOfRange);
+                    vec![ty.zero()]
+                }
+            }
+            Kind::Move => vec![ins[0]],
+            Kind::Memory => {
+                let q = if bo(1) { ins[0] } else { self.outs[i][0] };
+                vec![q, self.outs[i][1]]
+            }
+            Kind::Delay => unreachable!("DELAY is not evaluated"),
+            Kind::Sr => vec![Value::Bool(bo(0) || (!bo(1) && self.outs[i][0].as_bool()))],
+            Kind::Rs => vec![Value::Bool(!bo(1) && (bo(0) || self.outs[i][0].as_bool()))],
+            Kind::RTrig | Kind::FTrig => {
+                let clk = bo(0);
+                let h = &mut self.hidden[i];
+                let q = if b.def.kind == Kind::RTrig {
+                    let q = clk && !h.m1;
+                    h.m1 = clk;
+                    q
+                } else {
+                    let q = !clk && !h.m1;
+                    h.m1 = !clk;
+                    q
+                };
+                vec![Value::Bool(q)]
+            }
+            Kind::Ton | Kind::Tof | Kind::Tp => self.timer(i, b.def.kind, bo(0), io(1), now_ms),
+            Kind::Ctu => {
+                let h = &mut self.hidden[i];
+                let edge = bo(0) && !h.m1;
+                h.m1 = bo(0);
+                let Value::Int(mut cv) = self.outs[i][1] else { unreachable!() };
+                if bo(1) {
+                    cv = 0;
+                } else if edge {
+                    cv = cv.saturating_add(1);
+                }
+                vec![Value::Bool(cv >= io(2)), Value::Int(cv)]
+            }
+            Kind::Ctd => {
+                let h = &mut self.hidden[i];
+                let edge = bo(0) && !h.m1;
+                h.m1 = bo(0);
+                let Value::Int(mut cv) = self.outs[i][1] else { unreachable!() };
+                if bo(1) {
+                    cv = io(2);
+                } else if edge {
+                    cv = cv.saturating_sub(1);
+                }
+                vec![Value::Bool(cv <= 0), Value::Int(cv)]
+            }
+            Kind::Ctud => {
+                let h = &mut self.hidden[i];
+                let up = bo(0) && !h.m1;
+                let down = bo(1) && !h.m2;
+                h.m1 = bo(0);
+                h.m2 = bo(1);
+                let Value::Int(mut cv) = self.outs[i][2] else { unreachable!() };
+                if bo(2) {
+                    cv = 0;
+                } else if bo(3) {
+                    cv = io(4);
+                } else if up && !down {
+                    cv = cv.saturating_add(1);
+                } else if down && !up {
+                    cv = cv.saturating_sub(1);
+                }
+                vec![Value::Bool(cv >= io(4)), Value::Bool(cv <= 0), Value::Int(cv)]
+            }
+            Kind::Now => vec![Value::Int(now_ms), Value::Real(now_us as f64 / 1e6)],
+            Kind::Saw => {
+                let (period, lo, hi) = (io(0), ro(1), ro(2));
+                if period <= 0 {
+                    self.fault(i, FaultKind::BadArgument);
+                    vec![Value::Real(lo)]
+                } else {
+                    let p_us = (period as u128 * 1000).min(u64::MAX as u128) as u64;
+                    let phase = (now_us % p_us) as f64 / p_us as f64;
+                    vec![self.real_result(i, lo + (hi - lo) * phase)]
+                }
+            }
+            Kind::Random => {
+                if bo(0) {
+                    let (lo, hi) = (io(1), io(2));
+                    let g = self.rngs[i].as_mut().expect("RANDOM has a stream");
+                    let x = (g.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
+                    let n = if hi < lo {
+                        self.fault(i, FaultKind::BadArgument);
+                        lo
+                    } else {
+                        let span = (hi as i128 - lo as i128 + 1) as u128;
+                        let u = self.rngs[i].as_mut().expect("stream").next_u64() as u128;
+                        (lo as i128 + ((u * span) >> 64) as i128) as i64
+                    };
+                    vec![Value::Real(x), Value::Int(n)]
+                } else {
+                    self.outs[i].clone()
+                }
+            }
+            Kind::Selector => {
+                let sel = io(0);
+                (1..=b.outputs.len() as i64).map(|k| Value::Bool(sel == k)).collect()
+            }
+        };
+        for (k, v) in out.into_iter().enumerate() {
+            self.outs[i][k] = v;
+        }
+    }
+
+    /// TON, TOF and TP as documented in docs/blocks.md (matiec's state machines). A negative
+    /// preset counts as 0 and is a fault.
+    fn timer(&mut self, i: usize, kind: Kind, input: bool, pt: i64, now: i64) -> Vec<Value> {
+        let pt = if pt < 0 {
+            self.fault(i, FaultKind::BadArgument);
+            0
+        } else {
+            pt
+        };
+        let Value::Bool(mut q) = self.outs[i][0] else { unreachable!() };
+        let Value::Int(mut et) = self.outs[i][1] else { unreachable!() };
+        let h = &mut self.hidden[i];
+        let rising = !h.prev_in && input;
+        let falling = h.prev_in && !input;
+        let elapsed_done = |h: &Hidden| h.start.saturating_add(pt) <= now;
+        match kind {
+            Kind::Ton => {
+                if h.phase == 0 && rising {
+                    h.phase = 1;
+                    q = false;
+                    h.start = now;
+                } else if !input {
+                    et = 0;
+                    q = false;
+                    h.phase = 0;
+                } else if h.phase == 1 {
+                    if elapsed_done(h) {
+                        h.phase = 2;
+                        q = true;
+                        et = pt;
+                    } else {
+                        et = now - h.start;
+                    }
+                }
+            }
+            Kind::Tof => {
+                if h.phase == 0 && falling {
+                    h.phase = 1;
+                    h.start = now;
+                } else if input {
+                    et = 0;
+                    h.phase = 0;
+                } else if h.phase == 1 {
+                    if elapsed_done(h) {
+                        h.phase = 2;
+                        et = pt;
+                    } else {
+                        et = now - h.start;
+                    }
+                }
+                q = input || h.phase == 1;
+            }
+            _ => {
+                if h.phase == 0 && rising {
+                    h.phase = 1;
+                    q = true;
+                    h.start = now;
+                } else if h.phase == 1 {
+                    if elapsed_done(h) {
+                        h.phase = 2;
+                        q = false;
+                        et = pt;
+                    } else {
+                        et = now - h.start;
+                    }
+                }
+                if h.phase == 2 && !input {
+                    et = 0;
+                    h.phase = 0;
+                }
+            }
+        }
+        h.prev_in = input;
+        vec![Value::Bool(q), Value::Int(et)]
+    }
+}
+
+/// The type a driver carries.
+pub fn driver_type(net: &Netlist, d: &Driver) -> Type {
+    match d {
+        Driver::Const(v) => v.ty(),
+        Driver::Input(i) => net.inputs[*i].ty,
+        Driver::Out { block, pin } => net.blocks[*block].outputs[*pin].ty,
+        Driver::Feedback { src, .. } => driver_type(net, src),
+    }
+}

@@ -1,0 +1,325 @@
+//! Random well-typed diagrams for the differential test and the fuzzer: every library block,
+//! every type, constants of every type on every pin (INT literals on REAL pins and `-0`
+//! included), program inputs, feedback wires, DELAY and MEMORY.prev read from anywhere, and
+//! macros with pass-through ports, defaults and nesting. Each block's type is chosen first, so
+//! a diagram is well typed by construction; generic blocks get a `data_type` only when no
+//! grounded source already fixes their type, so type inference is exercised too.
+
+use fbd_engine::Type;
+use fbd_engine::library::{BlockDef, Generic, Kind, LIBRARY, PinTy};
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+/// How big the generated diagrams are.
+#[derive(Clone, Debug)]
+pub struct GenOptions {
+    /// Blocks of the program body (macro bodies are smaller).
+    pub max_blocks: usize,
+    /// Macro definitions to generate (0..=this).
+    pub max_macros: usize,
+}
+
+impl Default for GenOptions {
+    fn default() -> Self {
+        GenOptions { max_blocks: 24, max_macros: 3 }
+    }
+}
+
+/// A signal a pin may read in a body.
+#[derive(Clone, Debug)]
+struct Sig {
+    /// The wire text (`"b3.out"`, `"x"`).
+    wire: String,
+    ty: Type,
+    /// Its type is fixed without inference (an input, a port, a fixed-type output, a generic
+    /// output of an earlier block): reading it fixes a generic block's type.
+    grounded: bool,
+}
+
+/// A generated macro's interface.
+#[derive(Clone, Debug)]
+struct MacroSig {
+    name: String,
+    inputs: Vec<(String, Type, bool)>,
+    outputs: Vec<(String, Type)>,
+}
+
+/// One planned block: its type and the types of its pins.
+struct Planned {
+    id: String,
+    def: Option<&'static BlockDef>,
+    mac: Option<usize>,
+    t: Option<Type>,
+    n_var_in: usize,
+    n_var_out: usize,
+}
+
+impl Planned {
+    fn pin_ty(&self, ty: PinTy) -> Type {
+        match ty {
+            PinTy::Fixed(t) => t,
+            PinTy::T => self.t.expect("generic block has a type"),
+        }
+    }
+}
+
+fn pick_type(rng: &mut ChaCha8Rng) -> Type {
+    [Type::Bool, Type::Int, Type::Real][rng.random_range(0..3)]
+}
+
+/// A constant of type `ty` as JSON text; REAL pins often get INT literals.
+fn constant(rng: &mut ChaCha8Rng, ty: Type) -> String {
+    match ty {
+        Type::Bool => rng.random_bool(0.5).to_string(),
+        Type::Int => match rng.random_range(0..10) {
+            0 => i64::MAX.to_string(),
+            1 => i64::MIN.to_string(),
+            2 => "-0".into(),
+            _ => rng.random_range(-5i64..=12).to_string(),
+        },
+        Type::Real => match rng.random_range(0..12) {
+            0 => "-0".into(),
+            1 => "-0.0".into(),
+            2 => "1e308".into(),
+            3 => "0.1".into(),
+            4..=6 => rng.random_range(-6i64..=9).to_string(),
+            _ => format!("{:?}", rng.random_range(-40i64..=40) as f64 / 4.0),
+        },
+    }
+}
+
+/// Generates a body: blocks wired from `avail` (inputs or ports), `instances` of earlier
+/// macros, constants, earlier outputs, feedback wires and delayed outputs from anywhere.
+/// Returns the block objects as JSON and every block output as a signal.
+fn body(rng: &mut ChaCha8Rng, avail: &[Sig], n_blocks: usize, macros: &[MacroSig]) -> (Vec<String>, Vec<Sig>) {
+    let defs: Vec<&'static BlockDef> = LIBRARY.iter().collect();
+    let mut plan: Vec<Planned> = Vec::new();
+    for k in 0..n_blocks {
+        if !macros.is_empty() && rng.random_bool(0.2) {
+            let m = rng.random_range(0..macros.len());
+            plan.push(Planned { id: format!("b{k}"), def: None, mac: Some(m), t: None, n_var_in: 0, n_var_out: 0 });
+            continue;
+        }
+        let def = defs[rng.random_range(0..defs.len())];
+        let t = match def.generic {
+            Generic::No => None,
+            Generic::Num => Some(if rng.random_bool(0.5) { Type::Int } else { Type::Real }),
+            Generic::Any => Some(pick_type(rng)),
+        };
+        let n_var_in = def.var_inputs.map(|v| v.min + rng.random_range(0..3)).unwrap_or(0);
+        let n_var_out = def.var_outputs.map(|_| rng.random_range(1..5)).unwrap_or(0);
+        plan.push(Planned { id: format!("b{k}"), def: Some(def), mac: None, t, n_var_in, n_var_out });
+    }
+    // Every output of every planned block, with whether it is delayed.
+    let outputs_of = |j: usize| -> Vec<(String, Type, bool)> {
+        let p = &plan[j];
+        match (p.def, p.mac) {
+            (Some(def), _) => {
+                let mut v: Vec<(String, Type, bool)> =
+                    def.outputs.iter().map(|o| (o.name.to_string(), p.pin_ty(o.ty), o.delayed)).collect();
+                if let Some(vo) = def.var_outputs {
+                    v.extend((0..p.n_var_out).map(|k| (format!("{}{}", vo.prefix, vo.first + k), Type::Bool, false)));
+                }
+                v
+            }
+            (None, Some(m)) => macros[m].outputs.iter().map(|(n, t)| (n.clone(), *t, false)).collect(),
+            _ => unreachable!(),
+        }
+    };
+    let mut blocks = Vec::new();
+    let mut sigs = Vec::new();
+    for j in 0..plan.len() {
+        // What pins of block j may read.
+        let mut same_scan: Vec<Sig> = avail.to_vec();
+        for (jj, p) in plan.iter().enumerate().take(j) {
+            for (name, ty, _) in outputs_of(jj) {
+                let _ = p;
+                same_scan.push(Sig { wire: format!("{}.{name}", plan[jj].id), ty, grounded: true });
+            }
+        }
+        let mut delayed: Vec<Sig> = Vec::new();
+        let mut any_out: Vec<Sig> = Vec::new();
+        for (jj, p) in plan.iter().enumerate() {
+            for (name, ty, is_delayed) in outputs_of(jj) {
+                let fixed_type = p.def.is_some_and(|d| {
+                    d.generic == Generic::No || d.outputs.iter().any(|o| o.name == name && o.ty != PinTy::T)
+                }) || p.mac.is_some();
+                let s = Sig { wire: format!("{}.{name}", p.id), ty, grounded: jj < j || fixed_type };
+                if is_delayed && jj >= j {
+                    delayed.push(s.clone());
+                }
+                // A macro output may pass a constant through, and a feedback wire needs a signal.
+                if p.mac.is_none() {
+                    any_out.push(s);
+                }
+            }
+        }
+        let p = &plan[j];
+        let mut pins: Vec<(String, Type, bool)> = Vec::new(); // name, type, is a T pin
+        let mut macro_inputs = Vec::new();
+        match (p.def, p.mac) {
+            (Some(def), _) => {
+                for i in def.inputs {
+                    if i.default.is_some() && rng.random_bool(0.3) {
+                        continue;
+                    }
+                    pins.push((i.name.to_string(), p.pin_ty(i.ty), i.ty == PinTy::T));
+                }
+                if let Some(v) = def.var_inputs {
+                    for k in 0..p.n_var_in {
+                        pins.push((format!("{}{}", v.prefix, v.first + k), p.pin_ty(v.ty), v.ty == PinTy::T));
+                    }
+                }
+            }
+            (None, Some(m)) => {
+                for (name, ty, has_default) in &macros[m].inputs {
+                    if *has_default && rng.random_bool(0.3) {
+                        continue;
+                    }
+                    macro_inputs.push(name.clone());
+                    pins.push((name.clone(), *ty, false));
+                }
+            }
+            _ => unreachable!(),
+        }
+        let mut wires = Vec::new();
+        let mut grounded_t = false;
+        for (name, ty, is_t) in &pins {
+            let kind = p.def.map(|d| d.kind);
+            let choice = rng.random_range(0..10);
+            let pick = |v: &[Sig], rng: &mut ChaCha8Rng| -> Option<Sig> {
+                let c: Vec<&Sig> = v.iter().filter(|s| s.ty == *ty).collect();
+                (!c.is_empty()).then(|| c[rng.random_range(0..c.len())].clone())
+            };
+            let wire = match choice {
+                0..=2 => None,
+                3..=6 => pick(&same_scan, rng),
+                7 => pick(&delayed, rng),
+                _ => pick(&any_out, rng).map(|s| {
+                    let init = if rng.random_bool(0.5) {
+                        format!(", \"init\": {}", constant(rng, *ty))
+                    } else {
+                        String::new()
+                    };
+                    Sig {
+                        wire: format!("{{\"from\": \"{}\", \"feedback\": true{init}}}", s.wire),
+                        ty: s.ty,
+                        grounded: s.grounded,
+                    }
+                }),
+            };
+            let text = match wire {
+                Some(s) => {
+                    grounded_t |= *is_t && s.grounded;
+                    if s.wire.starts_with('{') { s.wire } else { format!("\"{}\"", s.wire) }
+                }
+                None => match (kind, name.as_str()) {
+                    (Some(Kind::Mux), "k") => rng.random_range(-1i64..=4).to_string(),
+                    (Some(Kind::Ton | Kind::Tof | Kind::Tp), "pt") => rng.random_range(-20i64..=60).to_string(),
+                    (Some(Kind::Saw), "period") => rng.random_range(-5i64..=80).to_string(),
+                    (Some(Kind::Random), "lo" | "hi") => rng.random_range(-3i64..=6).to_string(),
+                    _ => constant(rng, *ty),
+                },
+            };
+            wires.push(format!("\"{name}\": {text}"));
+        }
+        let mut obj = format!(
+            "{{\"id\": \"{}\", \"type\": \"{}\", \"inputs\": {{{}}}",
+            p.id,
+            p.def.map(|d| d.name.to_string()).unwrap_or_else(|| macros[p.mac.unwrap_or(0)].name.clone()),
+            wires.join(", ")
+        );
+        if let Some(def) = p.def {
+            if let Some(t) = p.t
+                && (!grounded_t || rng.random_bool(0.2))
+            {
+                obj.push_str(&format!(", \"data_type\": \"{}\"", t.name()));
+            }
+            let mut params = Vec::new();
+            if def.params.contains(&"init") && rng.random_bool(0.5) {
+                params.push(format!("\"init\": {}", constant(rng, p.t.unwrap_or(Type::Bool))));
+            }
+            if def.params.contains(&"seed") && rng.random_bool(0.5) {
+                params.push(format!("\"seed\": {}", rng.random_range(0u64..1000)));
+            }
+            if def.var_outputs.is_some() {
+                params.push(format!("\"n\": {}", p.n_var_out));
+            }
+            if !params.is_empty() {
+                obj.push_str(&format!(", \"params\": {{{}}}", params.join(", ")));
+            }
+        }
+        obj.push('}');
+        blocks.push(obj);
+        for (name, ty, _) in outputs_of(j) {
+            sigs.push(Sig { wire: format!("{}.{name}", p.id), ty, grounded: true });
+        }
+    }
+    (blocks, sigs)
+}
+
+/// A random well-typed diagram (JSON text) from `seed`.
+pub fn diagram(seed: u64, opts: &GenOptions) -> String {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    // Macros, each may instance the ones before it.
+    let mut macros: Vec<MacroSig> = Vec::new();
+    let mut macro_json = Vec::new();
+    for m in 0..rng.random_range(0..=opts.max_macros) {
+        let name = format!("M{m}");
+        let n_in = rng.random_range(0..=3);
+        let inputs: Vec<(String, Type, bool)> =
+            (0..n_in).map(|k| (format!("p{k}"), pick_type(&mut rng), rng.random_bool(0.3))).collect();
+        let ports: Vec<Sig> = inputs.iter().map(|(n, t, _)| Sig { wire: n.clone(), ty: *t, grounded: true }).collect();
+        let n_body = rng.random_range(0..=5);
+        let (blocks, sigs) = body(&mut rng, &ports, n_body, &macros);
+        let mut outputs = Vec::new();
+        let mut out_json = Vec::new();
+        for k in 0..rng.random_range(1..=3) {
+            let ty = pick_type(&mut rng);
+            let cands: Vec<&Sig> = sigs.iter().chain(ports.iter()).filter(|s| s.ty == ty).collect();
+            // Pass-through ports (an input bound straight to an output) are deliberately common.
+            let from = if !cands.is_empty() && rng.random_bool(0.8) {
+                format!("\"{}\"", cands[rng.random_range(0..cands.len())].wire)
+            } else {
+                constant(&mut rng, ty)
+            };
+            out_json.push(format!("{{\"name\": \"o{k}\", \"type\": \"{}\", \"from\": {from}}}", ty.name()));
+            outputs.push((format!("o{k}"), ty));
+        }
+        let in_json: Vec<String> = inputs
+            .iter()
+            .map(|(n, t, d)| {
+                let def = if *d { format!(", \"default\": {}", constant(&mut rng, *t)) } else { String::new() };
+                format!("{{\"name\": \"{n}\", \"type\": \"{}\"{def}}}", t.name())
+            })
+            .collect();
+        macro_json.push(format!(
+            "{{\"name\": \"{name}\", \"inputs\": [{}], \"outputs\": [{}], \"blocks\": [{}]}}",
+            in_json.join(", "),
+            out_json.join(", "),
+            blocks.join(",\n  ")
+        ));
+        macros.push(MacroSig { name, inputs, outputs });
+    }
+    // The program's inputs and body.
+    let n_in = rng.random_range(0..=4);
+    let inputs: Vec<(String, Type)> = (0..n_in).map(|k| (format!("x{k}"), pick_type(&mut rng))).collect();
+    let avail: Vec<Sig> = inputs.iter().map(|(n, t)| Sig { wire: n.clone(), ty: *t, grounded: true }).collect();
+    let n_blocks = rng.random_range(1..=opts.max_blocks.max(1));
+    let (blocks, sigs) = body(&mut rng, &avail, n_blocks, &macros);
+    let mut outs = Vec::new();
+    for (k, s) in sigs.iter().enumerate().filter(|_| rng.random_bool(0.3)) {
+        outs.push(format!("{{\"name\": \"y{k}\", \"type\": \"{}\", \"from\": \"{}\"}}", s.ty.name(), s.wire));
+    }
+    outs.push(format!("{{\"name\": \"yc\", \"type\": \"REAL\", \"from\": {}}}", rng.random_range(-3i64..=3)));
+    let in_json: Vec<String> =
+        inputs.iter().map(|(n, t)| format!("{{\"name\": \"{n}\", \"type\": \"{}\"}}", t.name())).collect();
+    format!(
+        "{{\"fbd\": 1, \"name\": \"gen-{seed}\", \"cycle_ms\": {},\n \"inputs\": [{}],\n \"outputs\": [{}],\n \"macros\": [{}],\n \"blocks\": [\n  {}\n ]}}\n",
+        [1, 5, 10, 7][rng.random_range(0..4)],
+        in_json.join(", "),
+        outs.join(", "),
+        macro_json.join(",\n "),
+        blocks.join(",\n  ")
+    )
+}

@@ -1,0 +1,16 @@
+//! fbd-reference: test support for `fbd-engine`.
+//!
+//! - [`Reference`]: a deliberately simple interpreter of the expanded netlist (blocks evaluated
+//!   by name in data-flow order, tagged values, no slot banks and no plan).
+//! - [`generate::diagram`]: random well-typed diagrams covering every library block and type.
+//! - [`diff::check`]: runs one diagram in the engine and in the reference for N scans with
+//!   random inputs and compares every block output, every program output and every fault,
+//!   bit for bit (NaN-aware).
+//!
+//! The differential test (`tests/differential.rs`) and the fuzz targets (`fuzz/`) use these.
+
+pub mod diff;
+pub mod eval;
+pub mod generate;
+
+pub use eval::Reference;

@@ -1,0 +1,49 @@
+//! The engine against the reference interpreter on generated diagrams: every block output, every
+//! program output and every fault, after every scan, bit for bit.
+
+use fbd_reference::diff::check;
+use fbd_reference::generate::{GenOptions, diagram};
+
+fn run(seeds: std::ops::Range<u64>, scans: u64, opts: &GenOptions) -> (u64, u64, u64) {
+    let (mut blocks, mut values, mut faults) = (0, 0, 0);
+    for seed in seeds {
+        let text = diagram(seed, opts);
+        match check(&text, seed, scans) {
+            Ok(c) => {
+                blocks += c.blocks as u64;
+                values += c.values;
+                faults += c.faults;
+            }
+            Err(e) => panic!("diagram seed {seed}: {e}\n--- diagram ---\n{text}"),
+        }
+    }
+    (blocks, values, faults)
+}
+
+#[test]
+fn generated_diagrams_agree_with_the_reference() {
+    let (blocks, values, faults) = run(0..400, 40, &GenOptions::default());
+    // The generator must really exercise something: blocks, values and faults.
+    assert!(blocks > 4_000, "only {blocks} blocks generated");
+    assert!(values > 100_000, "only {values} values compared");
+    assert!(faults > 100, "only {faults} faults seen");
+}
+
+/// The long run reported in the README: `cargo test --release -p fbd-reference -- --ignored`.
+#[test]
+#[ignore]
+fn a_hundred_thousand_diagrams_agree_with_the_reference() {
+    let t = std::time::Instant::now();
+    let (blocks, values, faults) = run(1_000_000..1_100_000, 60, &GenOptions::default());
+    eprintln!("100000 diagrams, {blocks} blocks, {values} values, {faults} faults compared in {:?}", t.elapsed());
+}
+
+/// Prints one generated diagram: `SEED=123 cargo test -p fbd-reference print_one -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn print_one() {
+    let seed = std::env::var("SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(0);
+    let text = diagram(seed, &GenOptions::default());
+    println!("{text}");
+    println!("{:?}", check(&text, seed, 60));
+}
