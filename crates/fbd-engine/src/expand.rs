@@ -204,7 +204,17 @@ pub(crate) fn expand(project: &Project, max_blocks: u64) -> Result<Net, Vec<Diag
     if !errors.is_empty() {
         return Err(errors);
     }
-    let mut ex = Expander { project, scopes: Vec::new(), net: Net::default(), errors };
+    let input_index = project.root().inputs.iter().enumerate().rev().map(|(i, p)| (p.name.as_str(), i)).collect();
+    let mut ex = Expander {
+        project,
+        scopes: Vec::new(),
+        net: Net::default(),
+        errors,
+        memo: HashMap::default(),
+        visiting: Default::default(),
+        input_index,
+        port_names: HashMap::default(),
+    };
     ex.build_scopes();
     ex.resolve_all();
     let Expander { net, mut errors, .. } = ex;
@@ -540,79 +550,124 @@ pub(crate) fn closest<'a>(s: &str, candidates: &[&'a str]) -> Option<&'a str> {
         .map(|(_, c)| c)
 }
 
-/// Recursion is an error naming the chain; the expanded size is computed per macro (memoised,
-/// saturating) before anything is expanded, so an expansion bomb costs nothing.
+/// Deepest macro nesting a program may have (instances inside instances).
+pub const MAX_NESTING: usize = 256;
+
+/// Recursion is an error naming the chain; the expanded size (primitive blocks plus macro
+/// instances, so that empty macros count too) and the nesting depth are computed per macro
+/// (memoised, saturating) before anything is expanded, so an expansion bomb costs nothing.
+/// Iterative: a 10,000-level chain of macros needs no stack.
 fn check_recursion_and_size(project: &Project, max_blocks: u64, errors: &mut Vec<Diagnostic>) {
     #[derive(Copy, Clone, PartialEq)]
     enum Mark {
         Visiting,
-        Done(u64),
+        Done { size: u64, depth: usize },
     }
-    fn size_of(
-        project: &Project,
-        name: &str,
-        marks: &mut HashMap<String, Mark>,
-        chain: &mut Vec<String>,
-        errors: &mut Vec<Diagnostic>,
-    ) -> u64 {
-        match marks.get(name) {
-            Some(Mark::Done(n)) => return *n,
-            Some(Mark::Visiting) => return 0,
-            None => {}
+    struct Frame<'a> {
+        name: &'a str,
+        next: usize,
+        size: u64,
+        depth: usize,
+    }
+    let mut marks: HashMap<&str, Mark> = HashMap::default();
+    let mut names: Vec<&String> = project.macros.keys().collect();
+    names.sort();
+    for start in names {
+        if marks.contains_key(start.as_str()) {
+            continue;
         }
-        let Some((fi, mi, m)) = project.macro_def(name) else {
-            return 1;
-        };
-        marks.insert(name.to_string(), Mark::Visiting);
-        chain.push(name.to_string());
-        let mut total: u64 = 0;
-        for (bi, b) in m.blocks.iter().enumerate() {
-            if project.macros.contains_key(&b.ty) {
-                if matches!(marks.get(&b.ty), Some(Mark::Visiting)) {
-                    let start = chain.iter().position(|c| *c == b.ty).unwrap_or(0);
-                    let mut cyc: Vec<String> = chain[start..].to_vec();
-                    cyc.push(b.ty.clone());
+        marks.insert(start, Mark::Visiting);
+        let mut stack = vec![Frame { name: start, next: 0, size: 0, depth: 1 }];
+        while let Some(top) = stack.last_mut() {
+            let (fi, mi, m) = project.macro_def(top.name).expect("a macro of the table");
+            let Some(b) = m.blocks.get(top.next) else {
+                let done = stack.pop().expect("non-empty");
+                marks.insert(done.name, Mark::Done { size: done.size, depth: done.depth });
+                if let Some(parent) = stack.last_mut() {
+                    parent.size = parent.size.saturating_add(1).saturating_add(done.size);
+                    parent.depth = parent.depth.max(done.depth + 1);
+                }
+                continue;
+            };
+            let bi = top.next;
+            top.next += 1;
+            if !project.macros.contains_key(&b.ty) {
+                top.size = top.size.saturating_add(1);
+                continue;
+            }
+            match marks.get(b.ty.as_str()).copied() {
+                Some(Mark::Done { size, depth }) => {
+                    top.size = top.size.saturating_add(1).saturating_add(size);
+                    top.depth = top.depth.max(depth + 1);
+                }
+                Some(Mark::Visiting) => {
+                    let from = stack.iter().position(|f| f.name == b.ty).unwrap_or(0);
+                    let mut cyc: Vec<&str> = stack[from..].iter().map(|f| f.name).collect();
+                    cyc.push(&b.ty);
+                    let shown = if cyc.len() > 12 {
+                        format!(
+                            "{} -> ... ({} macros) -> {}",
+                            cyc[..6].join(" -> "),
+                            cyc.len() - 8,
+                            cyc[cyc.len() - 2..].join(" -> ")
+                        )
+                    } else {
+                        cyc.join(" -> ")
+                    };
                     errors.push(
                         project
                             .diag(
                                 fi,
                                 &json_path!["macros", mi, "blocks", bi, "type"],
-                                format!("recursive macro: {}", cyc.join(" -> ")),
+                                format!("recursive macro: {shown}"),
                             )
                             .block(format!("{}/{}", m.name, b.id))
                             .help("a macro cannot contain an instance of itself, directly or through other macros"),
                     );
-                    continue;
                 }
-                total = total.saturating_add(size_of(project, &b.ty, marks, chain, errors));
-            } else {
-                total = total.saturating_add(1);
+                None => {
+                    marks.insert(&b.ty, Mark::Visiting);
+                    stack.push(Frame { name: &b.ty, next: 0, size: 0, depth: 1 });
+                }
             }
         }
-        chain.pop();
-        marks.insert(name.to_string(), Mark::Done(total));
-        total
-    }
-    let mut marks = HashMap::default();
-    let mut names: Vec<&String> = project.macros.keys().collect();
-    names.sort();
-    for n in names {
-        size_of(project, n, &mut marks, &mut Vec::new(), errors);
     }
     if !errors.is_empty() {
         return;
     }
     let mut total: u64 = 0;
     let mut biggest: Option<(u64, usize)> = None;
+    let mut deepest: Option<(usize, usize)> = None;
     for (bi, b) in project.root().blocks.iter().enumerate() {
-        let n = match marks.get(&b.ty) {
-            Some(Mark::Done(n)) => *n,
-            _ => 1,
+        let (n, depth) = match marks.get(b.ty.as_str()) {
+            Some(Mark::Done { size, depth }) => (size.saturating_add(1), *depth),
+            _ => (1, 0),
         };
         total = total.saturating_add(n);
         if biggest.is_none_or(|(m, _)| n > m) {
             biggest = Some((n, bi));
         }
+        if deepest.is_none_or(|(d, _)| depth > d) {
+            deepest = Some((depth, bi));
+        }
+    }
+    if let Some((depth, bi)) = deepest
+        && depth > MAX_NESTING
+    {
+        let b = &project.root().blocks[bi];
+        errors.push(
+            project
+                .diag(
+                    0,
+                    &json_path!["blocks", bi],
+                    format!(
+                        "instance `{}` of `{}` nests macros {depth} levels deep, more than the limit of {MAX_NESTING}",
+                        b.id, b.ty
+                    ),
+                )
+                .block(&b.id)
+                .help("flatten the macro hierarchy; a deeper one is almost certainly generated by mistake"),
+        );
     }
     if total > max_blocks {
         let (n, bi) = biggest.unwrap_or((total, 0));
@@ -623,7 +678,7 @@ fn check_recursion_and_size(project: &Project, max_blocks: u64, errors: &mut Vec
                     0,
                     &json_path!["blocks", bi],
                     format!(
-                        "the program would expand to {} blocks, more than the limit of {max_blocks}; instance `{}` of `{}` alone expands to {n}",
+                        "the program would expand to {} blocks and macro instances, more than the limit of {max_blocks}; instance `{}` of `{}` alone expands to {n}",
                         fmt_big(total),
                         b.id,
                         b.ty
@@ -639,11 +694,27 @@ fn fmt_big(n: u64) -> String {
     if n == u64::MAX { "more than 18446744073709551614".into() } else { n.to_string() }
 }
 
+/// A macro port of one instance: the unit of memoised resolution.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+struct PortKey {
+    scope: usize,
+    output: bool,
+    port: usize,
+}
+
 struct Expander<'p> {
     project: &'p Project,
     scopes: Vec<Scope<'p>>,
     net: Net,
     errors: Vec<Diagnostic>,
+    /// What each instance port resolved to.
+    memo: HashMap<PortKey, Src>,
+    /// Ports crossed by the resolution in progress (loop detection).
+    visiting: rustc_hash::FxHashSet<PortKey>,
+    /// Program input name → index.
+    input_index: HashMap<&'p str, usize>,
+    /// (file, macro) → input port name → index.
+    port_names: HashMap<(usize, usize), HashMap<&'p str, usize>>,
 }
 
 impl<'p> Expander<'p> {
@@ -783,8 +854,7 @@ impl<'p> Expander<'p> {
     /// Resolves a wire written in scope `si` at `at`. On error, records it and returns a
     /// constant so that resolution goes on and every error is reported once.
     fn resolve(&mut self, si: usize, w: &Wire, at: Loc) -> Src {
-        let mut hops = 0;
-        match self.resolve_inner(si, w, at, &mut hops) {
+        match self.resolve_inner(si, w, at) {
             Ok(s) => s,
             Err(d) => {
                 self.errors.push(d);
@@ -813,145 +883,158 @@ impl<'p> Expander<'p> {
         }
     }
 
-    fn resolve_inner(&mut self, si: usize, w: &Wire, at: Loc, hops: &mut usize) -> Result<Src, Diagnostic> {
-        *hops += 1;
-        if *hops > 10_000 {
-            return Err(self
-                .err(at, "wire loops through macro ports without reaching a block".into())
-                .help("a macro output that passes an input straight through is wired back to that input"));
+    /// Follows a wire through macro ports to what drives it. Iterative, so a chain of any length
+    /// (a pass-through port of a pass-through port ...) costs no stack; every port it crosses is
+    /// memoised with its result, so each (instance, port) is resolved, coerced to the port's type
+    /// and type-asserted once however many readers it has. Crossing the same port twice in one
+    /// resolution is a loop through ports that never reaches a block: an error, not a hang.
+    fn resolve_inner(&mut self, si0: usize, w0: &Wire, at0: Loc) -> Result<Src, Diagnostic> {
+        enum Post {
+            Port { key: PortKey, ty: Type, assert: Option<(At, String)> },
+            Feedback { init: Option<Value>, at: At, si: usize },
         }
-        let decorate = |this: &Self, d: Diagnostic| {
-            let mut d = d;
-            if d.block.is_none()
-                && let Some(b) = this.scope_block_label(si, &at.at())
-            {
-                d = d.block(b);
-            }
-            if d.pin.is_none()
-                && let Some(p) = Self::pin_label(&at.at())
-            {
-                d = d.pin(p);
-            }
-            d
-        };
-        match w {
-            Wire::Const(v) => Ok(Src::Const(*v)),
-            Wire::Feedback { from, init } => {
-                let inner = self.resolve_inner(si, &Wire::Ref(from.clone()), at, hops)?;
-                if let Src::Const(_) = inner {
-                    return Err(decorate(
-                        self,
-                        self.project.diag(
-                            at.at().file,
-                            &at.at().path,
-                            "a feedback wire needs a signal, not a constant",
-                        ),
-                    ));
+        let mut posts: Vec<Post> = Vec::new();
+        let mut si = si0;
+        let mut w: Cow<'_, Wire> = Cow::Borrowed(w0);
+        let mut owned_at: Option<At> = None;
+        self.visiting.clear();
+        let base: Src = loop {
+            let at = match &owned_at {
+                Some(a) => Loc::At(a),
+                None => at0,
+            };
+            let decorate = |this: &Self, d: Diagnostic| {
+                let mut d = d;
+                if d.block.is_none()
+                    && let Some(b) = this.scope_block_label(si, &at.at())
+                {
+                    d = d.block(b);
                 }
-                Ok(Src::Feedback { src: Box::new(inner), init: *init })
-            }
-            Wire::Ref(r) => {
-                if let Some((blk, pin)) = r.split_once('.') {
-                    let entry = self.scopes[si].entries.get(blk).copied();
-                    match entry {
-                        None => {
-                            let ids: Vec<&str> = self.scopes[si].body.iter().map(|b| b.id.as_str()).collect();
-                            let mut d = self.err(at, format!("unknown block `{blk}` in `{r}`"));
-                            if let Some(c) = closest(blk, &ids) {
-                                d = d.help(format!("did you mean `{c}.{pin}`?"));
-                            } else {
-                                d = d.help("references name a block of the same program or macro body: `block.pin`");
+                if d.pin.is_none()
+                    && let Some(p) = Self::pin_label(&at.at())
+                {
+                    d = d.pin(p);
+                }
+                d
+            };
+            match w.as_ref() {
+                Wire::Const(v) => break Src::Const(*v),
+                Wire::Feedback { from, init } => {
+                    posts.push(Post::Feedback { init: *init, at: at.at(), si });
+                    w = Cow::Owned(Wire::Ref(from.clone()));
+                }
+                Wire::Ref(r) => {
+                    if let Some((blk, pin)) = r.split_once('.') {
+                        let entry = self.scopes[si].entries.get(blk).copied();
+                        match entry {
+                            None => {
+                                let ids: Vec<&str> = self.scopes[si].body.iter().map(|b| b.id.as_str()).collect();
+                                let mut d = self.err(at, format!("unknown block `{blk}` in `{r}`"));
+                                if let Some(c) = closest(blk, &ids) {
+                                    d = d.help(format!("did you mean `{c}.{pin}`?"));
+                                } else {
+                                    d = d
+                                        .help("references name a block of the same program or macro body: `block.pin`");
+                                }
+                                return Err(decorate(self, d));
                             }
-                            Err(decorate(self, d))
-                        }
-                        Some(Entry::Prim(ni)) => {
-                            let nb = &self.net.blocks[ni];
-                            match nb.output_index(pin) {
-                                Some(p) => Ok(Src::Out { block: ni, pin: p }),
-                                None => {
-                                    let outs = output_names(nb.def, nb.n_var_out).join(", ");
-                                    let ty = nb.def.name;
-                                    let d = self
-                                        .err(at, format!("block `{blk}` ({ty}) has no output `{pin}`"))
-                                        .help(format!("its outputs are: {outs}"));
-                                    Err(decorate(self, d))
+                            Some(Entry::Prim(ni)) => {
+                                let nb = &self.net.blocks[ni];
+                                match nb.output_index(pin) {
+                                    Some(p) => break Src::Out { block: ni, pin: p },
+                                    None => {
+                                        let outs = output_names(nb.def, nb.n_var_out).join(", ");
+                                        let ty = nb.def.name;
+                                        let d = self
+                                            .err(at, format!("block `{blk}` ({ty}) has no output `{pin}`"))
+                                            .help(format!("its outputs are: {outs}"));
+                                        return Err(decorate(self, d));
+                                    }
                                 }
                             }
-                        }
-                        Some(Entry::Inst(cs)) => {
-                            let (m, mi) = self.scopes[cs].mac.expect("instance scope");
-                            match m.outputs.iter().position(|o| o.name == pin) {
-                                Some(k) => {
-                                    let port_at =
-                                        At::new(self.scopes[cs].file, json_path!["macros", mi, "outputs", k, "from"]);
-                                    let ty = m.outputs[k].ty.0;
-                                    self.resolve_inner(cs, &m.outputs[k].from, Loc::At(&port_at), hops)
-                                        .map(|s| coerce_const(s, ty))
-                                }
-                                None => {
+                            Some(Entry::Inst(cs)) => {
+                                let (m, mi) = self.scopes[cs].mac.expect("instance scope");
+                                let Some(k) = m.outputs.iter().position(|o| o.name == pin) else {
                                     let outs: Vec<&str> = m.outputs.iter().map(|o| o.name.as_str()).collect();
                                     let d = self
                                         .err(at, format!("macro instance `{blk}` ({}) has no output `{pin}`", m.name))
                                         .help(format!("its outputs are: {}", list_or_none(&outs)));
-                                    Err(decorate(self, d))
+                                    return Err(decorate(self, d));
+                                };
+                                let key = PortKey { scope: cs, output: true, port: k };
+                                if let Some(s) = self.memo.get(&key) {
+                                    break s.clone();
                                 }
+                                let port_at =
+                                    At::new(self.scopes[cs].file, json_path!["macros", mi, "outputs", k, "from"]);
+                                if !self.visiting.insert(key) {
+                                    return Err(self.port_loop(&port_at));
+                                }
+                                posts.push(Post::Port { key, ty: m.outputs[k].ty.0, assert: None });
+                                si = cs;
+                                w = Cow::Borrowed(&m.outputs[k].from);
+                                owned_at = Some(port_at);
                             }
                         }
-                    }
-                } else {
-                    let name = r.as_str();
-                    match self.scopes[si].mac {
-                        None => {
-                            let root = &self.project.files[0].doc;
-                            match root.inputs.iter().position(|p| p.name == name) {
-                                Some(i) => Ok(Src::Input(i)),
+                    } else {
+                        let name = r.as_str();
+                        match self.scopes[si].mac {
+                            None => match self.input_index.get(name) {
+                                Some(&i) => break Src::Input(i),
                                 None => {
+                                    let root = &self.project.files[0].doc;
                                     let names: Vec<&str> = root.inputs.iter().map(|p| p.name.as_str()).collect();
                                     let mut d = self.err(at, format!("unknown program input `{name}`"));
                                     d = match closest(name, &names) {
                                         Some(c) => d.help(format!("did you mean `{c}`?")),
                                         None => d.help("block outputs are written `block.pin`; program inputs are declared in `inputs`"),
                                     };
-                                    Err(decorate(self, d))
+                                    return Err(decorate(self, d));
                                 }
-                            }
-                        }
-                        Some((m, mi)) => {
-                            let Some(k) = m.inputs.iter().position(|p| p.name == name) else {
-                                let names: Vec<&str> = m.inputs.iter().map(|p| p.name.as_str()).collect();
-                                let d =
-                                    self.err(at, format!("macro `{}` has no input `{name}`", m.name)).help(format!(
-                                        "its inputs are: {}; block outputs are written `block.pin`",
-                                        list_or_none(&names)
-                                    ));
-                                return Err(decorate(self, d));
-                            };
-                            let port = &m.inputs[k];
-                            let port_at = At::new(self.scopes[si].file, json_path!["macros", mi, "inputs", k]);
-                            let (ps, pbi) = self.scopes[si].parent.expect("macro scope has a parent");
-                            let inst = &self.scopes[ps].body[pbi];
-                            let src = match inst.inputs.get(name) {
-                                Some(w) => {
-                                    let wat = At::new(self.scopes[ps].file, self.scopes[ps].body_at.clone())
-                                        .join([Seg::Index(pbi)])
-                                        .join(json_path!["inputs", name]);
-                                    let w = w.clone();
-                                    let src = coerce_const(self.resolve_inner(ps, &w, Loc::At(&wat), hops)?, port.ty.0);
-                                    self.net.asserts.push(TypeAssert {
-                                        src: src.clone(),
-                                        ty: port.ty.0,
-                                        at: wat,
-                                        what: format!(
+                            },
+                            Some((m, mi)) => {
+                                let Some(k) = self.port_index(mi, self.scopes[si].file, name) else {
+                                    let names: Vec<&str> = m.inputs.iter().map(|p| p.name.as_str()).collect();
+                                    let d = self.err(at, format!("macro `{}` has no input `{name}`", m.name)).help(
+                                        format!(
+                                            "its inputs are: {}; block outputs are written `block.pin`",
+                                            list_or_none(&names)
+                                        ),
+                                    );
+                                    return Err(decorate(self, d));
+                                };
+                                let key = PortKey { scope: si, output: false, port: k };
+                                if let Some(s) = self.memo.get(&key) {
+                                    break s.clone();
+                                }
+                                let port = &m.inputs[k];
+                                let port_at = At::new(self.scopes[si].file, json_path!["macros", mi, "inputs", k]);
+                                if !self.visiting.insert(key) {
+                                    return Err(self.port_loop(&port_at));
+                                }
+                                let (ps, pbi) = self.scopes[si].parent.expect("macro scope has a parent");
+                                let inst = &self.scopes[ps].body[pbi];
+                                match inst.inputs.get(name) {
+                                    Some(iw) => {
+                                        let wat = At::new(self.scopes[ps].file, self.scopes[ps].body_at.clone())
+                                            .join([Seg::Index(pbi)])
+                                            .join(json_path!["inputs", name]);
+                                        let what = format!(
                                             "input `{name}` of macro `{}` (instance `{}{}`)",
                                             m.name, self.scopes[ps].prefix, inst.id
-                                        ),
-                                    });
-                                    src
-                                }
-                                None => {
-                                    match port.default {
+                                        );
+                                        posts.push(Post::Port {
+                                            key,
+                                            ty: port.ty.0,
+                                            assert: Some((wat.clone(), what)),
+                                        });
+                                        si = ps;
+                                        w = Cow::Borrowed(iw);
+                                        owned_at = Some(wat);
+                                    }
+                                    None => match port.default {
                                         Some(c) => match c.0.coerce(port.ty.0) {
-                                            Some(v) => Src::Const(v),
+                                            Some(v) => break Src::Const(v),
                                             None => {
                                                 return Err(self.err(
                                                     Loc::At(&port_at),
@@ -960,15 +1043,62 @@ impl<'p> Expander<'p> {
                                             }
                                         },
                                         // Reported once by check_bodies at the instance.
-                                        None => Src::Const(port.ty.0.zero()),
-                                    }
+                                        None => break Src::Const(port.ty.0.zero()),
+                                    },
                                 }
-                            };
-                            Ok(src)
+                            }
                         }
                     }
                 }
             }
+        };
+        let mut src = base;
+        for post in posts.into_iter().rev() {
+            match post {
+                Post::Port { key, ty, assert } => {
+                    src = coerce_const(src, ty);
+                    if let Some((at, what)) = assert {
+                        self.net.asserts.push(TypeAssert { src: src.clone(), ty, at, what });
+                    }
+                    self.memo.insert(key, src.clone());
+                }
+                Post::Feedback { init, at, si } => {
+                    if let Src::Const(_) = src {
+                        let mut d =
+                            self.project.diag(at.file, &at.path, "a feedback wire needs a signal, not a constant");
+                        if let Some(b) = self.scope_block_label(si, &at) {
+                            d = d.block(b);
+                        }
+                        if let Some(p) = Self::pin_label(&at) {
+                            d = d.pin(p);
+                        }
+                        return Err(d);
+                    }
+                    src = Src::Feedback { src: Box::new(src), init };
+                }
+            }
         }
+        Ok(src)
+    }
+
+    fn port_loop(&self, port_at: &At) -> Diagnostic {
+        self.project
+            .diag(port_at.file, &port_at.path, "wire loops through macro ports without reaching a block")
+            .help("a macro output that passes an input straight through is wired back to that input; put a block (MOVE, DELAY) or a feedback wire on the loop")
+    }
+
+    /// Index of input port `name` of macro `mi` of file `file` (hashed per macro on first use).
+    fn port_index(&mut self, mi: usize, file: usize, name: &str) -> Option<usize> {
+        let project = self.project;
+        let ports = self.port_names.entry((file, mi)).or_insert_with(|| {
+            project.files[file].doc.macros[mi]
+                .inputs
+                .iter()
+                .enumerate()
+                .map(|(k, p)| (p.name.as_str(), k))
+                .rev()
+                .collect()
+        });
+        ports.get(name).copied()
     }
 }

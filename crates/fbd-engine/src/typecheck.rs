@@ -3,7 +3,7 @@
 //! checked against its driver, and finally every constant is converted to the type of the pin
 //! it feeds, so that emission puts it in the slot bank the instruction reads.
 
-use std::collections::VecDeque;
+use rustc_hash::FxHashMap as HashMap;
 
 use crate::diag::Diagnostic;
 use crate::expand::{At, Net, Src};
@@ -40,19 +40,28 @@ fn src_type(project: &Project, net: &Net, t: &Tvars, s: &Src) -> Option<(Type, b
     }
 }
 
+/// The type of a source that does not depend on any type variable: a program input or a
+/// fixed-type output, directly or through feedback wires.
+fn fixed_type(project: &Project, net: &Net, s: &Src) -> Option<(Type, bool)> {
+    match s {
+        Src::Input(i) => Some((project.root().inputs[*i].ty.0, true)),
+        Src::Out { block, pin } => match net.blocks[*block].def.outputs.get(*pin) {
+            Some(p) => match p.ty {
+                PinTy::Fixed(ty) => Some((ty, true)),
+                PinTy::T => None,
+            },
+            None => Some((Type::Bool, true)),
+        },
+        Src::Feedback { src, .. } => fixed_type(project, net, src),
+        Src::Const(_) => None,
+    }
+}
+
 /// The block output a source reads, through feedback wires.
 fn out_of(s: &Src) -> Option<(usize, usize)> {
     match s {
         Src::Out { block, pin } => Some((*block, *pin)),
         Src::Feedback { src, .. } => out_of(src),
-        _ => None,
-    }
-}
-
-fn src_block(s: &Src) -> Option<usize> {
-    match s {
-        Src::Out { block, .. } => Some(*block),
-        Src::Feedback { src, .. } => src_block(src),
         _ => None,
     }
 }
@@ -68,112 +77,119 @@ fn widest(types: impl Iterator<Item = Type>) -> Option<Type> {
 }
 
 pub(crate) fn infer_types(project: &Project, net: &Net) -> Result<Tvars, Vec<Diagnostic>> {
+    // A `T` pin driven by a `T` output makes the two blocks' type variables one: union them.
+    // Each group then takes its first firm type (data_type, a fixed-type source wired to a T
+    // pin, a declared port type bound to a T output) or, without one, the widest of its soft
+    // hints (constants, params.init, feedback inits): REAL over INT over BOOL, because an INT
+    // literal is accepted where REAL is expected. Conflicting firm types are reported by the
+    // pin checks below, at the pin that disagrees with the group.
     let n = net.blocks.len();
-    let mut t: Tvars = net.blocks.iter().map(|b| b.data_type).collect();
-    let mut consumers: Vec<Vec<usize>> = vec![Vec::new(); n];
+    let is_t_out = |(b, pin): (usize, usize)| {
+        net.blocks[b].def.generic != Generic::No && net.blocks[b].def.outputs.get(pin).is_some_and(|p| p.ty == PinTy::T)
+    };
+    let mut parent: Vec<usize> = (0..n).collect();
+    fn find(parent: &mut [usize], mut x: usize) -> usize {
+        while parent[x] != x {
+            parent[x] = parent[parent[x]];
+            x = parent[x];
+        }
+        x
+    }
     for (i, b) in net.blocks.iter().enumerate() {
-        for p in &b.inputs {
-            if let Some(s) = src_block(&p.src) {
-                consumers[s].push(i);
+        for p in b.inputs.iter().filter(|p| p.ty == PinTy::T) {
+            if let Some(o) = out_of(&p.src)
+                && is_t_out(o)
+            {
+                let (a, c) = (find(&mut parent, i), find(&mut parent, o.0));
+                if a != c {
+                    parent[a.max(c)] = a.min(c);
+                }
             }
         }
     }
-    let generic: Vec<usize> = (0..n).filter(|&i| net.blocks[i].def.generic != Generic::No).collect();
-    let mut queue: VecDeque<usize> = generic.iter().copied().collect();
-    loop {
-        while let Some(i) = queue.pop_front() {
-            if t[i].is_some() {
-                continue;
-            }
-            let hard = net.blocks[i].inputs.iter().filter(|p| p.ty == PinTy::T).find_map(|p| {
-                match src_type(project, net, &t, &p.src) {
-                    Some((ty, true)) => Some(ty),
-                    _ => None,
-                }
-            });
-            if let Some(ty) = hard {
-                t[i] = Some(ty);
-                queue.extend(consumers[i].iter().copied());
-            }
+    let mut firm: Vec<Option<Type>> = vec![None; n];
+    let mut soft: Vec<Option<Type>> = vec![None; n];
+    let add_soft = |soft: &mut Vec<Option<Type>>, r: usize, ty: Type| {
+        soft[r] = widest(soft[r].into_iter().chain([ty]));
+    };
+    for (i, b) in net.blocks.iter().enumerate().filter(|(_, b)| b.def.generic != Generic::No) {
+        let r = find(&mut parent, i);
+        if let Some(ty) = b.data_type {
+            firm[r] = firm[r].or(Some(ty));
         }
-        // A declared port type (a macro port, a program output) bound to a generic block's
-        // output fixes that block's type as firmly as wiring does: it settles loops such as
-        // ABS(in: a pass-through port fed back from the ABS) whose only constant is an INT init.
-        let mut declared = false;
-        for a in &net.asserts {
-            if let Some((b, pin)) = out_of(&a.src)
-                && t[b].is_none()
-                && net.blocks[b].def.outputs.get(pin).is_some_and(|p| p.ty == PinTy::T)
-                && net.blocks[b].def.generic.admits(a.ty)
-            {
-                t[b] = Some(a.ty);
-                queue.extend(consumers[b].iter().copied());
-                declared = true;
-            }
+    }
+    for (i, b) in net.blocks.iter().enumerate().filter(|(_, b)| b.def.generic != Generic::No) {
+        let r = find(&mut parent, i);
+        if let Some(c) = b.params.init {
+            add_soft(&mut soft, r, c.0.ty());
         }
-        if declared {
-            continue;
-        }
-        // Nothing more is fixed by wiring: settle blocks from constants and params.init, then
-        // propagate again.
-        let mut settled = false;
-        for &i in &generic {
-            if t[i].is_some() {
-                continue;
-            }
-            let b = &net.blocks[i];
-            let waits = b.inputs.iter().any(|p| {
-                p.ty == PinTy::T && src_block(&p.src).is_some() && src_type(project, net, &t, &p.src).is_none()
-            });
-            if waits {
-                continue;
-            }
-            let types = b.inputs.iter().filter(|p| p.ty == PinTy::T).filter_map(|p| src_type(project, net, &t, &p.src));
-            if let Some(ty) = widest(b.params.init.map(|c| c.0.ty()).into_iter().chain(types.map(|(ty, _)| ty))) {
-                t[i] = Some(ty);
-                queue.extend(consumers[i].iter().copied());
-                settled = true;
-            }
-        }
-        if !settled {
-            // Break a cycle of generic blocks with nothing but each other as inputs, if one has
-            // any hint at all; otherwise report.
-            let first = generic.iter().copied().find(|&i| t[i].is_none());
-            match first {
-                Some(i) => {
-                    let b = &net.blocks[i];
-                    // Every constant counts, not only the first: LIMIT(mn: -1, in: <loop>,
-                    // mx: 0.5) is REAL (an INT literal is accepted where REAL is expected).
-                    let consts = b.inputs.iter().filter(|p| p.ty == PinTy::T).filter_map(|p| match &p.src {
-                        Src::Const(v) => Some(v.ty()),
-                        _ => None,
-                    });
-                    let hint = widest(b.params.init.map(|c| c.0.ty()).into_iter().chain(consts));
-                    match hint {
-                        Some(ty) => {
-                            t[i] = Some(ty);
-                            queue.extend(consumers[i].iter().copied());
-                        }
-                        None => break,
+        for p in b.inputs.iter().filter(|p| p.ty == PinTy::T) {
+            match (&p.src, out_of(&p.src)) {
+                (Src::Const(v), _) => add_soft(&mut soft, r, v.ty()),
+                (_, Some(o)) if is_t_out(o) => {
+                    if let Src::Feedback { init: Some(v), .. } = &p.src {
+                        add_soft(&mut soft, r, v.ty());
                     }
                 }
-                None => break,
+                (s, _) => {
+                    if let Some((ty, _)) = fixed_type(project, net, s) {
+                        firm[r] = firm[r].or(Some(ty));
+                    }
+                }
             }
         }
     }
+    for a in &net.asserts {
+        if let Some(o) = out_of(&a.src)
+            && is_t_out(o)
+        {
+            let r = find(&mut parent, o.0);
+            firm[r] = firm[r].or(Some(a.ty));
+        }
+    }
+    let t: Tvars = (0..n)
+        .map(|i| {
+            if net.blocks[i].def.generic == Generic::No {
+                return None;
+            }
+            let r = find(&mut parent, i);
+            firm[r].or(soft[r])
+        })
+        .collect();
+    let generic: Vec<usize> = (0..n).filter(|&i| net.blocks[i].def.generic != Generic::No).collect();
+    let group_of: Vec<usize> = (0..n).map(|i| find(&mut parent, i)).collect();
     let mut errors = Vec::new();
+    let mut members: HashMap<usize, Vec<usize>> = HashMap::default();
+    for &i in &generic {
+        members.entry(group_of[i]).or_default().push(i);
+    }
     for &i in &generic {
         let b = &net.blocks[i];
         match t[i] {
-            None => errors.push(
-                diag_at(
-                    project,
-                    &b.at.at(),
-                    format!("cannot infer the data type of {} block `{}`", b.def.name, b.path),
-                )
-                .block(&b.path)
-                .help("set \"data_type\": \"INT\" (or BOOL/REAL) on the block"),
-            ),
+            // Once per group, at its first block.
+            None if group_of[i] == i => {
+                let others: Vec<&str> =
+                    members[&i].iter().filter(|&&j| j != i).map(|&j| net.blocks[j].path.as_str()).collect();
+                let mut msg = format!("cannot infer the data type of {} block `{}`", b.def.name, b.path);
+                let reads_itself =
+                    b.inputs.iter().any(|p| p.ty == PinTy::T && out_of(&p.src).is_some_and(|o| o.0 == i));
+                if others.is_empty() && reads_itself {
+                    msg.push_str(": its only typed input is its own output (a loop through the block)");
+                } else if !others.is_empty() {
+                    let shown: Vec<&str> = others.iter().take(8).copied().collect();
+                    let more = if others.len() > 8 { format!(" and {} more", others.len() - 8) } else { String::new() };
+                    let shown = shown.join(", ");
+                    msg.push_str(&format!(
+                        ": nothing but {shown}{more} (whose type is the same) feeds it a typed value"
+                    ));
+                }
+                errors.push(
+                    diag_at(project, &b.at.at(), msg)
+                        .block(&b.path)
+                        .help("set \"data_type\": \"INT\" (or BOOL/REAL) on one of these blocks, or wire a typed value or constant to it"),
+                );
+            }
+            None => {}
             Some(ty) if !b.def.generic.admits(ty) => errors.push(
                 diag_at(project, &b.at.at(), format!("{} works on INT or REAL, but `{}` is {ty}", b.def.name, b.path))
                     .block(&b.path),

@@ -140,3 +140,23 @@ fn a_declared_port_type_settles_a_loop_through_a_pass_through_macro() {
     rt.step();
     assert_eq!(rt.output("y"), Some(Value::Real(5.0)));
 }
+
+#[test]
+fn a_loop_of_generic_blocks_takes_the_widest_constant_of_the_whole_loop() {
+    // Found by the differential test: ABS settled INT from its feedback init before MAX, on the
+    // same loop, could bring its REAL constant.
+    let blocks = r#"{"id": "m", "type": "MAX", "inputs": {"in1": {"from": "a.out", "feedback": true}, "in2": -7.25, "in3": 2}},
+                    {"id": "a", "type": "ABS", "inputs": {"in": {"from": "m.out", "feedback": true, "init": 1}}}"#;
+    assert_eq!(real(blocks, "m.out"), 2.0);
+    assert_eq!(real(blocks, "a.out"), 1.0);
+}
+
+#[test]
+fn a_memory_fed_only_by_itself_names_the_loop() {
+    let text = r#"{"fbd": 1, "blocks": [{"id": "m", "type": "MEMORY", "inputs": {"in": "m.prev", "en": true}}]}"#;
+    let e = fbd_engine::compile(text).expect_err("no type").to_string();
+    assert!(
+        e.contains("cannot infer the data type of MEMORY block `m`: its only typed input is its own output"),
+        "{e}"
+    );
+}

@@ -8,4 +8,5 @@ mod errors;
 mod feedback;
 mod harness;
 mod invariants;
+mod limits;
 mod props;

@@ -1,0 +1,103 @@
+//! Inputs that once crashed, hung or ate memory: loops through pass-through ports, deep and
+//! wide macro hierarchies, expansion bombs of empty macros. Each must load or fail with its
+//! error, never abort.
+
+use crate::harness::plan;
+use fbd_engine::{Runtime, Value, compile};
+
+const PASS: &str = r#"{"name": "P", "inputs": [{"name": "x", "type": "INT"}], "outputs": [{"name": "y", "type": "INT", "from": "x"}], "blocks": []}"#;
+
+fn err(text: &str) -> String {
+    compile(text).expect_err("must be rejected").to_string()
+}
+
+#[test]
+fn loops_through_pass_through_ports_are_errors_not_stack_overflows() {
+    let direct = format!(
+        r#"{{"fbd": 1, "macros": [{PASS}], "blocks": [{{"id": "p", "type": "P", "inputs": {{"x": "p.y"}}}}]}}"#
+    );
+    let ring = format!(
+        r#"{{"fbd": 1, "macros": [{PASS}], "blocks": [{{"id": "a", "type": "P", "inputs": {{"x": "b.y"}}}}, {{"id": "b", "type": "P", "inputs": {{"x": "a.y"}}}}]}}"#
+    );
+    let feedback = format!(
+        r#"{{"fbd": 1, "macros": [{PASS}], "blocks": [{{"id": "p", "type": "P", "inputs": {{"x": {{"from": "p.y", "feedback": true}}}}}}]}}"#
+    );
+    let nested = r#"{"fbd": 1, "macros": [
+        {"name": "P0", "inputs": [{"name": "x", "type": "INT"}], "outputs": [{"name": "y", "type": "INT", "from": "x"}], "blocks": []},
+        {"name": "P1", "inputs": [{"name": "x", "type": "INT"}], "outputs": [{"name": "y", "type": "INT", "from": "i.y"}], "blocks": [{"id": "i", "type": "P0", "inputs": {"x": "x"}}]},
+        {"name": "P2", "inputs": [{"name": "x", "type": "INT"}], "outputs": [{"name": "y", "type": "INT", "from": "i.y"}], "blocks": [{"id": "i", "type": "P1", "inputs": {"x": "x"}}]}],
+      "blocks": [{"id": "p", "type": "P2", "inputs": {"x": "p.y"}}]}"#;
+    for (name, text) in [("direct", direct.as_str()), ("ring", &ring), ("feedback", &feedback), ("nested", nested)] {
+        let e = err(text);
+        assert!(e.contains("wire loops through macro ports without reaching a block"), "{name}: {e}");
+    }
+}
+
+/// `depth` macros, each holding one instance of the one below; the bottom one a NOT block (or a
+/// pass-through when `pass`).
+fn nested(depth: usize, pass: bool) -> String {
+    let mut macros = Vec::new();
+    if pass {
+        macros.push(r#"{"name": "M0", "inputs": [{"name": "x", "type": "BOOL"}], "outputs": [{"name": "y", "type": "BOOL", "from": "x"}], "blocks": []}"#.to_string());
+    } else {
+        macros.push(r#"{"name": "M0", "inputs": [{"name": "x", "type": "BOOL"}], "outputs": [{"name": "y", "type": "BOOL", "from": "n.out"}], "blocks": [{"id": "n", "type": "NOT", "inputs": {"in": "x"}}]}"#.to_string());
+    }
+    for k in 1..depth {
+        macros.push(format!(
+            r#"{{"name": "M{k}", "inputs": [{{"name": "x", "type": "BOOL"}}], "outputs": [{{"name": "y", "type": "BOOL", "from": "i.y"}}], "blocks": [{{"id": "i", "type": "M{}", "inputs": {{"x": "x"}}}}]}}"#,
+            k - 1
+        ));
+    }
+    format!(
+        r#"{{"fbd": 1, "inputs": [{{"name": "a", "type": "BOOL"}}], "outputs": [{{"name": "y", "type": "BOOL", "from": "top.y"}}],
+            "macros": [{}], "blocks": [{{"id": "top", "type": "M{}", "inputs": {{"x": "a"}}}}]}}"#,
+        macros.join(","),
+        depth - 1
+    )
+}
+
+#[test]
+fn deep_nesting_works_up_to_the_limit_and_is_refused_beyond_it() {
+    for pass in [false, true] {
+        let mut rt = Runtime::new(plan(&nested(250, pass)));
+        rt.set_input("a", Value::Bool(true)).expect("input");
+        rt.step();
+        assert_eq!(rt.output("y"), Some(Value::Bool(pass)), "NOT(TRUE) at the bottom, or TRUE passed through");
+    }
+    // 10,000 levels once overflowed the stack.
+    let e = err(&nested(10_000, false));
+    assert!(e.contains("nests macros 10000 levels deep, more than the limit of 256"), "{e}");
+}
+
+#[test]
+fn a_long_chain_of_pass_through_instances_resolves_without_recursion() {
+    let n = 20_000;
+    let mut blocks = vec![r#"{"id": "p0", "type": "P", "inputs": {"x": "a"}}"#.to_string()];
+    for k in 1..n {
+        blocks.push(format!(r#"{{"id": "p{k}", "type": "P", "inputs": {{"x": "p{}.y"}}}}"#, k - 1));
+    }
+    let text = format!(
+        r#"{{"fbd": 1, "inputs": [{{"name": "a", "type": "INT"}}], "outputs": [{{"name": "y", "type": "INT", "from": "p{}.y"}}],
+            "macros": [{PASS}], "blocks": [{}]}}"#,
+        n - 1,
+        blocks.join(",")
+    );
+    let mut rt = Runtime::new(plan(&text));
+    rt.set_input("a", Value::Int(42)).expect("input");
+    rt.step();
+    assert_eq!(rt.output("y"), Some(Value::Int(42)));
+}
+
+#[test]
+fn empty_macros_count_towards_the_expansion_limit() {
+    // 10 instances per level, 9 levels of empty macros: 10^9 instances once expanded until
+    // memory ran out because empty macros counted as 0 blocks.
+    let mut macros = vec![r#"{"name": "E0", "blocks": []}"#.to_string()];
+    for k in 1..10 {
+        let inst: Vec<String> = (0..10).map(|j| format!(r#"{{"id": "i{j}", "type": "E{}"}}"#, k - 1)).collect();
+        macros.push(format!(r#"{{"name": "E{k}", "blocks": [{}]}}"#, inst.join(",")));
+    }
+    let text = format!(r#"{{"fbd": 1, "macros": [{}], "blocks": [{{"id": "boom", "type": "E9"}}]}}"#, macros.join(","));
+    let e = err(&text);
+    assert!(e.contains("would expand to 1111111111 blocks and macro instances, more than the limit of 2000000"), "{e}");
+}
