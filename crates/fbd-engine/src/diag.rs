@@ -107,13 +107,19 @@ impl From<Diagnostic> for Diagnostics {
     }
 }
 
+/// Most errors [`Diagnostics`] prints; the rest are counted. The list itself keeps them all.
+pub const MAX_SHOWN: usize = 50;
+
 impl fmt::Display for Diagnostics {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (i, d) in self.0.iter().enumerate() {
+        for (i, d) in self.0.iter().take(MAX_SHOWN).enumerate() {
             if i > 0 {
                 writeln!(f)?;
             }
             write!(f, "error: {d}")?;
+        }
+        if self.0.len() > MAX_SHOWN {
+            write!(f, "\n... and {} more errors", self.0.len() - MAX_SHOWN)?;
         }
         Ok(())
     }

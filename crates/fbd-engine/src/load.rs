@@ -78,6 +78,8 @@ pub struct SourceFile {
     pub text: String,
     /// The parsed document.
     pub doc: Document,
+    /// Positions of the text, built on the first error that needs one.
+    pub positions: std::sync::OnceLock<crate::locate::Positions>,
 }
 
 /// A program and every file it includes, with its macro table.
@@ -92,7 +94,8 @@ pub struct Project {
 impl Project {
     /// The position of `path` inside file `file`, for a diagnostic.
     pub fn pos(&self, file: usize, path: &[Seg]) -> Option<(usize, usize)> {
-        locate(&self.files[file].text, path)
+        let f = &self.files[file];
+        f.positions.get_or_init(|| crate::locate::Positions::build(&f.text)).locate(&f.text, path)
     }
 
     /// A diagnostic located at `path` in `file`.
@@ -182,7 +185,8 @@ pub fn load(provider: &dyn SourceProvider, path: &Path) -> Result<Project, Diagn
 pub fn load_text(provider: &dyn SourceProvider, path: &Path, text: String) -> Result<Project, Diagnostics> {
     let path = normalize(path);
     let doc = parse_document(&path, &text)?;
-    let mut project = Project { files: vec![SourceFile { path, text, doc }], macros: HashMap::new() };
+    let mut project =
+        Project { files: vec![SourceFile { path, text, doc, positions: Default::default() }], macros: HashMap::new() };
     let mut errors = Vec::new();
     let mut stack = vec![0usize];
     include_all(provider, &mut project, 0, &mut stack, &mut errors);
@@ -235,7 +239,7 @@ fn include_all(
         };
         match parse_document(&target, &text) {
             Ok(doc) => {
-                project.files.push(SourceFile { path: target, text, doc });
+                project.files.push(SourceFile { path: target, text, doc, positions: Default::default() });
                 let idx = project.files.len() - 1;
                 stack.push(idx);
                 include_all(provider, project, idx, stack, errors);

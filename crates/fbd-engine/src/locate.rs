@@ -43,8 +43,13 @@ impl From<usize> for Seg {
 /// Returns the 1-based (line, column) where the value at `path` starts, or the deepest prefix
 /// of the path that exists. `None` only if the text is not JSON at all.
 pub fn locate(text: &str, path: &[Seg]) -> Option<(usize, usize)> {
+    locate_from(text, 0, path).map(|o| line_col(text, o))
+}
+
+/// The byte offset where the value at `path` starts, walking from the value at `start`.
+fn locate_from(text: &str, start: usize, path: &[Seg]) -> Option<usize> {
     let bytes = text.as_bytes();
-    let mut p = Walker { b: bytes, i: 0 };
+    let mut p = Walker { b: bytes, i: start };
     p.ws();
     let mut best = p.i;
     for seg in path {
@@ -65,7 +70,7 @@ pub fn locate(text: &str, path: &[Seg]) -> Option<(usize, usize)> {
                     let key = p.string()?;
                     p.ws();
                     if p.peek() != Some(b':') {
-                        return Some(line_col(text, best));
+                        return Some(best);
                     }
                     p.i += 1;
                     p.ws();
@@ -115,7 +120,117 @@ pub fn locate(text: &str, path: &[Seg]) -> Option<(usize, usize)> {
             }
         }
     }
-    Some(line_col(text, best))
+    Some(best)
+}
+
+/// Positions of a whole file, built once on the error path so that thousands of errors cost
+/// one pass over the text rather than one each: the start of every line and of every array
+/// element near the top (blocks, ports, macros, macro bodies), from which a path is walked.
+#[derive(Debug)]
+pub struct Positions {
+    lines: LineIndex,
+    elems: rustc_hash::FxHashMap<Vec<Seg>, usize>,
+    /// Characters before every 1024th byte, so that a column in a long line (a minified file
+    /// is one line) costs at most 1024 bytes of counting.
+    chars_before: Vec<usize>,
+}
+
+/// Characters in a byte range that may start or end inside a character: the bytes that do not
+/// continue a UTF-8 sequence.
+fn chars_in(bytes: &[u8]) -> usize {
+    bytes.iter().filter(|&&b| (b & 0xC0) != 0x80).count()
+}
+
+impl Positions {
+    /// Indexes `text`.
+    pub fn build(text: &str) -> Positions {
+        let mut elems = rustc_hash::FxHashMap::default();
+        let mut w = Walker { b: text.as_bytes(), i: 0 };
+        let _ = index_elems(&mut w, &mut Vec::new(), &mut elems);
+        let mut chars_before = vec![0];
+        for chunk in text.as_bytes().chunks(1024) {
+            chars_before.push(chars_before.last().copied().unwrap_or(0) + chars_in(chunk));
+        }
+        Positions { lines: LineIndex::new(text), elems, chars_before }
+    }
+
+    /// Like [`locate`], in time proportional to the part of the path below its nearest indexed
+    /// array element.
+    pub fn locate(&self, text: &str, path: &[Seg]) -> Option<(usize, usize)> {
+        for cut in (1..=path.len()).rev() {
+            if let Seg::Index(_) = path[cut - 1]
+                && let Some(&off) = self.elems.get(&path[..cut])
+            {
+                return locate_from(text, off, &path[cut..]).map(|o| self.pos(text, o));
+            }
+        }
+        locate_from(text, 0, path).map(|o| self.pos(text, o))
+    }
+
+    /// 1-based line and column (in characters) of a byte offset.
+    fn pos(&self, text: &str, offset: usize) -> (usize, usize) {
+        let offset = offset.min(text.len());
+        let (line, _) = self.lines.pos(offset);
+        let start = self.lines.starts[line - 1];
+        let char_index = |o: usize| self.chars_before[o / 1024] + chars_in(&text.as_bytes()[o / 1024 * 1024..o]);
+        (line, char_index(offset) - char_index(start) + 1)
+    }
+}
+
+/// Records the offset of every array element whose path (before its index) is at most 3 deep.
+fn index_elems(w: &mut Walker, path: &mut Vec<Seg>, out: &mut rustc_hash::FxHashMap<Vec<Seg>, usize>) -> Option<()> {
+    w.ws();
+    if path.len() > 4 {
+        return w.skip_value();
+    }
+    match w.peek()? {
+        b'{' => {
+            w.i += 1;
+            loop {
+                w.ws();
+                if w.peek()? == b'}' {
+                    w.i += 1;
+                    return Some(());
+                }
+                let key = w.string()?;
+                w.ws();
+                if w.peek()? != b':' {
+                    return None;
+                }
+                w.i += 1;
+                path.push(Seg::Key(key));
+                index_elems(w, path, out)?;
+                path.pop();
+                w.ws();
+                if w.peek()? == b',' {
+                    w.i += 1;
+                }
+            }
+        }
+        b'[' => {
+            w.i += 1;
+            let mut k = 0;
+            loop {
+                w.ws();
+                if w.peek()? == b']' {
+                    w.i += 1;
+                    return Some(());
+                }
+                path.push(Seg::Index(k));
+                if path.len() <= 4 {
+                    out.insert(path.clone(), w.i);
+                }
+                index_elems(w, path, out)?;
+                path.pop();
+                w.ws();
+                if w.peek()? == b',' {
+                    w.i += 1;
+                }
+                k += 1;
+            }
+        }
+        _ => w.skip_value(),
+    }
 }
 
 /// 1-based line and column (in characters) of a byte offset.
@@ -128,6 +243,7 @@ pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
 }
 
 /// Byte offsets of the start of each line, to turn many offsets into positions quickly.
+#[derive(Debug)]
 pub struct LineIndex {
     starts: Vec<usize>,
 }
@@ -347,6 +463,21 @@ mod tests {
         // A missing member falls back to the deepest existing prefix.
         assert_eq!(locate(t, &json_path!["blocks", 1usize, "nope"]), Some((5, 5)));
         assert_eq!(locate(t, &json_path!["blocks", 7usize]), Some((3, 13)));
+        let idx = Positions::build(t);
+        for path in [
+            &json_path!["blocks", 1usize][..],
+            &json_path!["blocks", 1usize, "inputs", "in"],
+            &json_path!["blocks", 1usize, "nope"],
+            &json_path!["blocks", 7usize],
+            &json_path!["a"],
+        ] {
+            assert_eq!(idx.locate(t, path), locate(t, path), "{path:?}");
+        }
+        // Columns count characters, also far into one long line after multi-byte ones.
+        let wide = format!("{{\"d\": \"{}\", \"blocks\": [{{\"id\": \"x\"}}]}}", "ä€".repeat(2000));
+        let p = json_path!["blocks", 0usize, "id"];
+        assert_eq!(Positions::build(&wide).locate(&wide, &p), locate(&wide, &p));
+        assert_eq!(locate(&wide, &p), Some((1, 4029)));
         let all = block_positions(t);
         assert_eq!(all.get(&(None, 1)), Some(&(5, 5)));
         assert_eq!(all.len(), 2);

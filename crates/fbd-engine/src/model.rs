@@ -442,8 +442,9 @@ impl<'de> Deserialize<'de> for Pins {
             }
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Pins, A::Error> {
                 let mut out: Vec<(String, Wire)> = Vec::new();
+                let mut seen = std::collections::HashSet::new();
                 while let Some(k) = map.next_key::<String>()? {
-                    if out.iter().any(|(p, _)| *p == k) {
+                    if !seen.insert(k.clone()) {
                         return Err(de::Error::custom(format!(
                             "pin `{k}` is driven twice; an input has exactly one driver"
                         )));

@@ -216,11 +216,26 @@ fn report_cycles(project: &Project, net: &Net, succ: &[Vec<usize>], indeg: &[u32
             }
             cycle.push(start);
             let names: Vec<&str> = cycle.iter().map(|&i| net.blocks[i].path.as_str()).collect();
-            let all: Vec<&str> = comp.iter().map(|&i| net.blocks[i].path.as_str()).collect();
             let b = &net.blocks[start];
-            let mut msg = format!("loop without a feedback point: {}", names.join(" -> "));
-            if all.len() + 1 > names.len() {
-                msg.push_str(&format!("; blocks on the loop: {}", all.join(", ")));
+            // A long loop is named by its ends: the message stays one readable line.
+            let shown = if names.len() > 12 {
+                format!(
+                    "{} -> ... ({} more blocks) -> {}",
+                    names[..8].join(" -> "),
+                    names.len() - 10,
+                    names[names.len() - 2..].join(" -> ")
+                )
+            } else {
+                names.join(" -> ")
+            };
+            let mut msg = format!("loop without a feedback point: {shown}");
+            if comp.len() + 1 > names.len() {
+                if comp.len() <= 20 {
+                    let all: Vec<&str> = comp.iter().map(|&i| net.blocks[i].path.as_str()).collect();
+                    msg.push_str(&format!("; blocks on the loop: {}", all.join(", ")));
+                } else {
+                    msg.push_str(&format!("; {} blocks are on loops with it", comp.len()));
+                }
             }
             diag_at(project, &b.at.at(), msg).block(&b.path).help(
                 "mark one wire of the loop as feedback ({\"from\": \"blk.pin\", \"feedback\": true, \"init\": ...}), \

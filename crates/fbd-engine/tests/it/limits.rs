@@ -101,3 +101,49 @@ fn empty_macros_count_towards_the_expansion_limit() {
     let e = err(&text);
     assert!(e.contains("would expand to 1111111111 blocks and macro instances, more than the limit of 2000000"), "{e}");
 }
+
+#[test]
+fn thousands_of_errors_and_loops_are_all_reported_with_their_places() {
+    // Once quadratic (every error re-scanned the file for its line): each error still names
+    // its own block and line.
+    let n = 10_000;
+    let blocks: Vec<String> = (0..n)
+        .map(|i| format!("{{\"id\": \"n{i}\", \"type\": \"NOT\", \"inputs\": {{\"in\": \"nosuch{i}\"}}}}"))
+        .collect();
+    let e = compile(&format!("{{\"fbd\": 1, \"blocks\": [\n{}\n]}}", blocks.join(",\n"))).expect_err("bad");
+    assert_eq!(e.0.len(), n);
+    assert_eq!((e.0[n - 1].line, e.0[n - 1].block.as_deref()), (Some(n + 1), Some("n9999")));
+    let mut blocks = Vec::new();
+    for i in 0..n {
+        blocks.push(format!("{{\"id\": \"a{i}\", \"type\": \"NOT\", \"inputs\": {{\"in\": \"b{i}.out\"}}}}"));
+        blocks.push(format!("{{\"id\": \"b{i}\", \"type\": \"NOT\", \"inputs\": {{\"in\": \"a{i}.out\"}}}}"));
+    }
+    let e = compile(&format!("{{\"fbd\": 1, \"blocks\": [{}]}}", blocks.join(","))).expect_err("loops");
+    assert_eq!(e.0.len(), n, "one error per loop");
+    assert!(e.0[7].message.contains("loop without a feedback point: a7 -> b7 -> a7"), "{}", e.0[7]);
+    // The rendering lists the first 50 and counts the rest.
+    assert!(e.to_string().ends_with("... and 9950 more errors"));
+}
+
+#[test]
+fn oversized_blocks_and_interfaces_are_refused_by_the_pin_limit() {
+    let pins: Vec<String> = (1..=5000).map(|k| format!("\"in{k}\": true")).collect();
+    let e = err(&format!(
+        "{{\"fbd\": 1, \"blocks\": [{{\"id\": \"a\", \"type\": \"AND\", \"inputs\": {{{}}}}}]}}",
+        pins.join(",")
+    ));
+    assert!(e.contains("block `a` has 5000 connected inputs, more than the limit of 4096"), "{e}");
+    let ports: Vec<String> = (0..5000).map(|k| format!("{{\"name\": \"p{k}\", \"type\": \"BOOL\"}}")).collect();
+    let e = err(&format!(
+        "{{\"fbd\": 1, \"macros\": [{{\"name\": \"Big\", \"inputs\": [{}], \"blocks\": []}}], \"blocks\": [{{\"id\": \"b\", \"type\": \"Big\"}}]}}",
+        ports.join(",")
+    ));
+    assert!(e.contains("macro `Big` has 5000 inputs and 0 outputs, more than the limit of 4096"), "{e}");
+    // A long loop is named by its ends, on one line.
+    let n = 2000;
+    let chain: Vec<String> = (0..n)
+        .map(|i| format!("{{\"id\": \"n{i}\", \"type\": \"NOT\", \"inputs\": {{\"in\": \"n{}.out\"}}}}", (i + 1) % n))
+        .collect();
+    let e = err(&format!("{{\"fbd\": 1, \"blocks\": [{}]}}", chain.join(",")));
+    assert!(e.lines().next().is_some_and(|l| l.len() < 400 && l.contains("(1991 more blocks)")), "{e}");
+}
