@@ -117,7 +117,7 @@ pub fn autoplay(a: AutoplayArgs) -> ExitCode {
     let (name, plan) = match plan_for(&a) {
         Ok(x) => x,
         Err(e) => {
-            eprintln!("error: {e}");
+            crate::out::error(&e.to_string());
             return ExitCode::FAILURE;
         }
     };

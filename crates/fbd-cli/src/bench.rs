@@ -86,6 +86,15 @@ pub fn bench(args: BenchArgs) -> ExitCode {
         let (scans, median_ns, p99_ns, mean_ns) = measure(plan, args.scans);
         rows.push(Row { name: f.display().to_string(), blocks, compile_ms, scans, median_ns, p99_ns, mean_ns });
     }
+    // The compiler refuses more than 2,000,000 blocks anyway; checking first keeps a typo such
+    // as 100000000000 from trying to allocate the text of a diagram that size.
+    if let Some(&n) = args.synthetic.iter().find(|&&n| n as u64 > CompileOptions::default().max_blocks) {
+        eprintln!(
+            "error: --synthetic {n}: the compiler accepts at most {} blocks",
+            CompileOptions::default().max_blocks
+        );
+        return ExitCode::FAILURE;
+    }
     for &n in &args.synthetic {
         let text = synth::diagram(n, 1);
         let t = Instant::now();

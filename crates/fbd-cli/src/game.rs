@@ -64,7 +64,7 @@ pub fn play(a: PlayArgs) -> ExitCode {
     match play_inner(a) {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("error: {e}");
+            crate::out::error(&e.to_string());
             ExitCode::FAILURE
         }
     }
@@ -151,7 +151,7 @@ pub fn latency(a: LatencyArgs) -> ExitCode {
     let plans = match a.source.plans(a.all) {
         Ok(p) => p,
         Err(e) => {
-            eprintln!("error: {e}");
+            crate::out::error(&e.to_string());
             return ExitCode::FAILURE;
         }
     };

@@ -6,6 +6,7 @@
 mod autoplay;
 mod bench;
 mod game;
+mod out;
 mod run;
 
 use std::path::PathBuf;
@@ -64,6 +65,7 @@ enum Cmd {
 }
 
 fn main() -> ExitCode {
+    out::quiet_on_broken_pipe();
     let cli = Cli::parse();
     match cli.cmd {
         Cmd::Check { file, plan, signals } => check(&file, plan, signals),
@@ -75,18 +77,14 @@ fn main() -> ExitCode {
         Cmd::Latency(args) => game::latency(args),
         Cmd::Blocks { markdown } => {
             if markdown {
-                print!("{}", library::markdown());
+                out::print(&library::markdown())
             } else {
-                for d in library::LIBRARY {
-                    println!("{:<12} {}", d.name, d.summary);
-                }
+                let lines: String =
+                    library::LIBRARY.iter().map(|d| format!("{:<12} {}\n", d.name, d.summary)).collect();
+                out::print(&lines)
             }
-            ExitCode::SUCCESS
         }
-        Cmd::Schema => {
-            print!("{}", fbd_engine::model::json_schema());
-            ExitCode::SUCCESS
-        }
+        Cmd::Schema => out::print(&fbd_engine::model::json_schema()),
     }
 }
 
@@ -111,18 +109,21 @@ fn check(file: &std::path::Path, show_plan: bool, show_signals: bool) -> ExitCod
     };
     let dt = t0.elapsed();
     let s = &plan.stats;
-    println!("{}: ok ({})", file.display(), plan.name);
-    println!("  files       {}", s.files);
-    println!("  macros      {} defined, {} instances", s.macros, s.instances);
-    println!("  blocks      {} (after expansion)", s.blocks);
-    println!("  signals     {}", s.signals);
-    println!("  plan        {} instructions in {} data-flow levels", s.instructions, s.levels);
-    println!("  slots       {} BOOL, {} INT, {} REAL", s.slots[0], s.slots[1], s.slots[2]);
-    println!("  interface   {} inputs, {} outputs", plan.inputs.len(), plan.outputs.len());
-    println!("  cycle       {} ms", plan.cycle_us as f64 / 1000.0);
+    use std::fmt::Write as _;
+    let mut o = String::new();
+    let _ = writeln!(o, "{}: ok ({})", file.display(), plan.name);
+    let _ = writeln!(o, "  files       {}", s.files);
+    let _ = writeln!(o, "  macros      {} defined, {} instances", s.macros, s.instances);
+    let _ = writeln!(o, "  blocks      {} (after expansion)", s.blocks);
+    let _ = writeln!(o, "  signals     {}", s.signals);
+    let _ = writeln!(o, "  plan        {} instructions in {} data-flow levels", s.instructions, s.levels);
+    let _ = writeln!(o, "  slots       {} BOOL, {} INT, {} REAL", s.slots[0], s.slots[1], s.slots[2]);
+    let _ = writeln!(o, "  interface   {} inputs, {} outputs", plan.inputs.len(), plan.outputs.len());
+    let _ = writeln!(o, "  cycle       {} ms", plan.cycle_us as f64 / 1000.0);
     let ph = &s.phases;
     let ms = |d: std::time::Duration| d.as_secs_f64() * 1e3;
-    println!(
+    let _ = writeln!(
+        o,
         "  time        {:.2} ms: load {:.2}, expand {:.2}, types {:.2}, order {:.2}, emit {:.2}",
         ms(dt),
         ms(load_time),
@@ -132,15 +133,15 @@ fn check(file: &std::path::Path, show_plan: bool, show_signals: bool) -> ExitCod
         ms(ph.emit)
     );
     if show_plan {
-        print!("{}", plan.listing());
+        let _ = write!(o, "{}", plan.listing());
     }
     if show_signals {
         for sig in &plan.signals {
             let driver = plan.driver(sig).map(|d| format!(" <- {d}")).unwrap_or_default();
-            println!("{:<48} {:<4} {:?}{driver}", sig.path, sig.slot.ty, sig.kind);
+            let _ = writeln!(o, "{:<48} {:<4} {:?}{driver}", sig.path, sig.slot.ty, sig.kind);
         }
     }
-    ExitCode::SUCCESS
+    out::print(&o)
 }
 
 fn dot(file: &std::path::Path, macro_name: Option<&str>) -> ExitCode {
@@ -152,12 +153,9 @@ fn dot(file: &std::path::Path, macro_name: Option<&str>) -> ExitCode {
         }
     };
     match fbd_engine::dot::to_dot(&project, macro_name) {
-        Ok(s) => {
-            print!("{s}");
-            ExitCode::SUCCESS
-        }
+        Ok(s) => out::print(&s),
         Err(e) => {
-            eprintln!("error: {e}");
+            crate::out::error(&e.to_string());
             ExitCode::FAILURE
         }
     }

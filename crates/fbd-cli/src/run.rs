@@ -44,18 +44,22 @@ struct Stim {
     origin: String,
 }
 
-fn parse_set(text: &str, origin: String) -> Result<Stim, String> {
-    let (lhs, scan) = match text.rsplit_once('@') {
-        Some((l, s)) => (l, s.trim().parse::<u64>().map_err(|_| format!("{origin}: `{s}` is not a scan number"))?),
-        None => (text, 0),
+/// `PATH=VALUE[@SCAN]`. A path may hold `@` (`acc.out@prev`), a value never does, so the
+/// scan is looked for after the `=`. `scan` is `None` when not given.
+fn parse_set(text: &str, origin: String) -> Result<(Stim, Option<u64>), String> {
+    let (path, rhs) =
+        text.split_once('=').ok_or_else(|| format!("{origin}: expected PATH=VALUE[@SCAN], got `{text}`"))?;
+    let (value, scan) = match rhs.rsplit_once('@') {
+        Some((v, s)) => {
+            (v, Some(s.trim().parse::<u64>().map_err(|_| format!("{origin}: `{s}` is not a scan number"))?))
+        }
+        None => (rhs, None),
     };
-    let (path, value) =
-        lhs.split_once('=').ok_or_else(|| format!("{origin}: expected PATH=VALUE[@SCAN], got `{text}`"))?;
-    Ok(Stim { scan, path: path.trim().to_string(), value: value.trim().to_string(), origin })
+    Ok((Stim { scan: scan.unwrap_or(0), path: path.trim().to_string(), value: value.trim().to_string(), origin }, scan))
 }
 
-fn load_stimulus(path: &PathBuf) -> Result<Vec<Stim>, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: cannot read stimulus: {e}", path.display()))?;
+fn load_stimulus(path: &std::path::Path) -> Result<Vec<Stim>, String> {
+    let text = fbd_engine::load::read_text(path).map_err(|d| format!("stimulus {d}"))?;
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let line = line.split('#').next().unwrap_or("").trim();
@@ -66,7 +70,10 @@ fn load_stimulus(path: &PathBuf) -> Result<Vec<Stim>, String> {
         let (scan, rest) =
             line.split_once(char::is_whitespace).ok_or_else(|| format!("{origin}: expected `SCAN PATH=VALUE`"))?;
         let scan: u64 = scan.parse().map_err(|_| format!("{origin}: `{scan}` is not a scan number"))?;
-        let mut s = parse_set(rest.trim(), origin)?;
+        let (mut s, at) = parse_set(rest.trim(), origin)?;
+        if at.is_some() {
+            return Err(format!("{}: the scan is the line's first field; remove `@SCAN`", s.origin));
+        }
         s.scan = scan;
         out.push(s);
     }
@@ -86,7 +93,7 @@ pub fn run(args: RunArgs) -> ExitCode {
     match run_inner(args) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {e}");
+            crate::out::error(&e.to_string());
             ExitCode::FAILURE
         }
     }
@@ -97,7 +104,7 @@ fn run_inner(args: RunArgs) -> Result<(), String> {
     let mut rt = Runtime::with_seed(plan, args.seed);
     let mut stims = Vec::new();
     for (i, s) in args.sets.iter().enumerate() {
-        stims.push(parse_set(s, format!("--set #{}", i + 1))?);
+        stims.push(parse_set(s, format!("--set #{}", i + 1))?.0);
     }
     if let Some(p) = &args.stimulus {
         stims.extend(load_stimulus(p)?);
@@ -110,7 +117,10 @@ fn run_inner(args: RunArgs) -> Result<(), String> {
         resolved.push((s.scan, s.path.clone(), v, s.origin.clone()));
     }
     for f in &args.forces {
-        let s = parse_set(f, "--force".into())?;
+        let (s, at) = parse_set(f, "--force".into())?;
+        if at.is_some() {
+            return Err(format!("--force `{f}`: a force holds for the whole run; `@SCAN` applies to --set only"));
+        }
         let v = value_for(&rt, &s.path, &s.value, &s.origin)?;
         rt.force(&s.path, v).map_err(|e| format!("--force: {e}"))?;
     }
@@ -134,15 +144,26 @@ fn run_inner(args: RunArgs) -> Result<(), String> {
     }
     let mut sink = match &args.trace {
         None => Sink::None,
-        Some(p) if p.as_os_str() == "-" => Sink::Csv(Box::new(BufWriter::new(std::io::stdout()))),
+        Some(p) if p.as_os_str() == "-" => {
+            // Rust's stdout swallows writes to a closed descriptor; a trace must not vanish.
+            use std::os::fd::AsFd;
+            std::io::stdout()
+                .as_fd()
+                .try_clone_to_owned()
+                .map_err(|e| format!("--trace -: standard output is not open ({e})"))?;
+            Sink::Csv(Box::new(BufWriter::new(std::io::stdout())))
+        }
         Some(p) => {
+            // The extension is checked before the file is created: a wrong name must not
+            // truncate a file that happens to exist.
+            let jsonl = match p.extension().and_then(|e| e.to_str()) {
+                Some("jsonl") | Some("json") => true,
+                Some("csv") => false,
+                _ => return Err(format!("{}: trace must end in .csv or .jsonl", p.display())),
+            };
             let f = File::create(p).map_err(|e| format!("{}: cannot create trace: {e}", p.display()))?;
             let w: Box<dyn Write> = Box::new(BufWriter::new(f));
-            match p.extension().and_then(|e| e.to_str()) {
-                Some("jsonl") | Some("json") => Sink::Jsonl(w),
-                Some("csv") => Sink::Csv(w),
-                _ => return Err(format!("{}: trace must end in .csv or .jsonl", p.display())),
-            }
+            if jsonl { Sink::Jsonl(w) } else { Sink::Csv(w) }
         }
     };
     let io = |e: std::io::Error| format!("writing the trace: {e}");

@@ -162,3 +162,96 @@ fn autoplay_plays_through_each_wiring_without_mismatch() {
     assert_eq!(o.status.code(), Some(1));
     assert!(text(&o.stderr).contains("players: random, greedy, pattern, montecarlo, expectimax"));
 }
+
+mod hardening {
+    //! Regressions of the adversarial trial: each once crashed, truncated a file, or silently
+    //! did something else than asked.
+    use super::*;
+    use std::process::Stdio;
+
+    const ACC: &str = r#"{"fbd": 1, "outputs": [{"name": "y", "type": "INT", "from": "acc.out"}],
+      "blocks": [{"id": "acc", "type": "ADD", "inputs": {"in1": {"from": "acc.out", "feedback": true}, "in2": 1}}]}"#;
+
+    #[test]
+    fn a_reader_that_goes_away_is_not_a_crash() {
+        for args in [&["blocks"][..], &["blocks", "--markdown"], &["schema"]] {
+            let mut child = Command::new(env!("CARGO_BIN_EXE_fbd"))
+                .args(args)
+                .current_dir(root())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .expect("spawn");
+            // Close the read end at once, as `| head -0` would.
+            drop(child.stdout.take());
+            let o = child.wait_with_output().expect("wait");
+            assert!(o.status.success(), "{args:?}: {:?} {}", o.status, text(&o.stderr));
+            assert!(!text(&o.stderr).contains("panicked"), "{args:?}: {}", text(&o.stderr));
+        }
+    }
+
+    #[test]
+    fn a_wrong_trace_name_does_not_truncate_the_file() {
+        let precious = temp("precious.txt", "keep me");
+        let d = temp("acc.json", ACC);
+        let o = fbd(&["run", d.to_str().expect("utf8"), "--scans", "2", "--trace", precious.to_str().expect("utf8")]);
+        assert_eq!(o.status.code(), Some(1));
+        assert!(text(&o.stderr).contains("trace must end in .csv or .jsonl"), "{}", text(&o.stderr));
+        assert_eq!(std::fs::read_to_string(&precious).expect("read"), "keep me");
+    }
+
+    #[test]
+    fn set_force_and_stimulus_read_scans_where_they_are_written() {
+        let d = temp("acc2.json", ACC);
+        let d = d.to_str().expect("utf8");
+        // `@prev` belongs to the path; the scan comes after the value.
+        let o = fbd(&["run", d, "--scans", "3", "--set", "acc.out@prev=10@1"]);
+        assert!(o.status.success(), "{}", text(&o.stderr));
+        assert!(text(&o.stdout).contains("y") && text(&o.stdout).contains("12"), "{}", text(&o.stdout));
+        let o = fbd(&["run", d, "--force", "acc.out=5@3"]);
+        assert_eq!(o.status.code(), Some(1));
+        assert!(text(&o.stderr).contains("`@SCAN` applies to --set only"), "{}", text(&o.stderr));
+        let stim = temp("stim.txt", "# a comment\n2 acc.out@prev=7@4\n");
+        let o = fbd(&["run", d, "--stimulus", stim.to_str().expect("utf8")]);
+        assert_eq!(o.status.code(), Some(1));
+        assert!(text(&o.stderr).contains("stim.txt:2: the scan is the line's first field"), "{}", text(&o.stderr));
+        let o = fbd(&["run", d, "--stimulus", "/dev/zero"]);
+        assert_eq!(o.status.code(), Some(1));
+        assert!(text(&o.stderr).contains("not a regular file"), "{}", text(&o.stderr));
+    }
+
+    #[test]
+    fn errors_have_one_prefix_and_devices_are_refused() {
+        let o = fbd(&["run", "/no/such/file.json"]);
+        let e = text(&o.stderr);
+        assert!(
+            e.starts_with("error: /no/such/file.json: cannot read the diagram") && !e.contains("error: error:"),
+            "{e}"
+        );
+        let o = fbd(&["check", "/dev/zero"]);
+        assert_eq!(o.status.code(), Some(1));
+        assert!(text(&o.stderr).contains("not a regular file"), "{}", text(&o.stderr));
+        let o = fbd(&["bench", "--synthetic", "100000000000"]);
+        assert_eq!(o.status.code(), Some(1));
+        assert!(text(&o.stderr).contains("at most 2000000 blocks"), "{}", text(&o.stderr));
+    }
+
+    #[test]
+    fn dot_gives_every_constant_its_own_valid_node() {
+        let d = temp(
+            "consts.json",
+            r#"{"fbd": 1, "blocks": [{"id": "t", "type": "TON", "inputs": {"in": true, "pt": 500}},
+            {"id": "a", "type": "ADD", "inputs": {"in1": 1, "in2": 2}}]}"#,
+        );
+        let o = fbd(&["dot", d.to_str().expect("utf8")]);
+        assert!(o.status.success(), "{}", text(&o.stderr));
+        let s = text(&o.stdout);
+        let nodes: Vec<&str> = s.lines().filter(|l| l.contains("[shape=plaintext")).collect();
+        assert_eq!(nodes.len(), 4, "{s}");
+        for (k, n) in nodes.iter().enumerate() {
+            assert!(n.trim_start().starts_with(&format!("\"const{}\" [", k + 1)), "{n}");
+        }
+        // Node ids never hold a port reference (`"t":"i_pt"`).
+        assert!(!s.contains("\"const:"), "{s}");
+    }
+}

@@ -59,12 +59,17 @@ pub fn to_dot(project: &Project, macro_name: Option<&str>) -> Result<String, Str
             right.join("|")
         );
     }
-    let edge = |s: &mut String, w: &Wire, to: &str| {
+    // Each constant is its own small node, named by a counter (a node id built from the pin's
+    // port reference would hold quotes and a colon, which DOT reads as a port).
+    let mut consts = 0usize;
+    let mut edge = |s: &mut String, w: &Wire, to: &str| {
         let (from, fb) = match w {
             Wire::Ref(r) => (r.clone(), false),
             Wire::Feedback { from, .. } => (from.clone(), true),
             Wire::Const(v) => {
-                let _ = writeln!(s, "  \"const:{to}\" [shape=plaintext, label=\"{v}\"];\n  \"const:{to}\" -> {to};");
+                consts += 1;
+                let _ =
+                    writeln!(s, "  \"const{consts}\" [shape=plaintext, label=\"{v}\"];\n  \"const{consts}\" -> {to};");
                 return;
             }
         };

@@ -13,6 +13,72 @@ use crate::model::{Document, FORMAT_VERSION, MacroDef};
 pub trait SourceProvider {
     /// Reads the file at `path` (already joined with the including file's directory).
     fn read(&self, path: &Path) -> std::io::Result<String>;
+
+    /// Reads the file's bytes; the loader decodes them itself so that a bad byte gets a line
+    /// and column. By default the text from [`SourceProvider::read`].
+    fn read_bytes(&self, path: &Path) -> std::io::Result<Vec<u8>> {
+        self.read(path).map(String::into_bytes)
+    }
+}
+
+/// Largest file the loader reads (diagrams, includes, stimulus files): 64 MiB. The largest
+/// diagram the compiler accepts (2,000,000 blocks) is about 200 MB of JSON; a file this size
+/// is far beyond any program written or generated on purpose.
+pub const MAX_FILE_BYTES: u64 = 64 << 20;
+
+/// Reads at most `limit` bytes of a regular file. Directories, devices, FIFOs and sockets are
+/// refused before they are opened (reading `/dev/zero` would never end, opening a FIFO blocks);
+/// a file that grows past the limit while being read (`/proc` files report size 0) is refused
+/// once the limit is passed.
+pub fn read_bounded(path: &Path, limit: u64) -> std::io::Result<Vec<u8>> {
+    use std::io::{Error, ErrorKind, Read};
+    let meta = std::fs::metadata(path)?;
+    if !meta.is_file() {
+        let what = if meta.is_dir() { "a directory" } else { "not a regular file (a device, FIFO or socket)" };
+        return Err(Error::new(ErrorKind::InvalidInput, format!("{what}; diagrams are read from regular files")));
+    }
+    let too_big = |n: u64| {
+        Error::new(
+            ErrorKind::InvalidData,
+            format!("the file is {n} bytes or more, larger than the limit of {} MiB", limit >> 20),
+        )
+    };
+    if meta.len() > limit {
+        return Err(too_big(meta.len()));
+    }
+    let mut buf = Vec::with_capacity(meta.len() as usize);
+    std::fs::File::open(path)?.take(limit + 1).read_to_end(&mut buf)?;
+    if buf.len() as u64 > limit {
+        return Err(too_big(buf.len() as u64));
+    }
+    Ok(buf)
+}
+
+/// Decodes a file's bytes as UTF-8 text: a byte-order mark is dropped (editors on Windows
+/// write one), and a byte that is not UTF-8 is an error at its line and column.
+pub fn decode(path: &Path, bytes: Vec<u8>) -> Result<String, Diagnostic> {
+    let bytes = match bytes.strip_prefix(b"\xEF\xBB\xBF") {
+        Some(rest) => rest.to_vec(),
+        None => bytes,
+    };
+    String::from_utf8(bytes).map_err(|e| {
+        let good = e.utf8_error().valid_up_to();
+        let bytes = e.as_bytes();
+        let text = std::str::from_utf8(&bytes[..good]).unwrap_or_default();
+        let line = text.matches('\n').count() + 1;
+        let col = text.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+        Diagnostic::new(path, format!("byte 0x{:02X} is not valid UTF-8", bytes[good]))
+            .at(Some((line, col)))
+            .help("diagrams are UTF-8 text; save the file as UTF-8")
+    })
+}
+
+/// Reads a text file the way the loader does: bounded, regular files only, UTF-8 with a line
+/// and column for a bad byte. For clients that read other files next to diagrams (stimulus).
+pub fn read_text(path: &Path) -> Result<String, Diagnostic> {
+    let bytes =
+        read_bounded(path, MAX_FILE_BYTES).map_err(|e| Diagnostic::new(path, format!("cannot read the file: {e}")))?;
+    decode(path, bytes)
 }
 
 /// Reads files from disk.
@@ -21,7 +87,11 @@ pub struct FsProvider;
 
 impl SourceProvider for FsProvider {
     fn read(&self, path: &Path) -> std::io::Result<String> {
-        std::fs::read_to_string(path)
+        let bytes = self.read_bytes(path)?;
+        String::from_utf8(bytes).map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))
+    }
+    fn read_bytes(&self, path: &Path) -> std::io::Result<Vec<u8>> {
+        read_bounded(path, MAX_FILE_BYTES)
     }
 }
 
@@ -139,6 +209,18 @@ impl Project {
 
 /// Parses one document, turning serde errors into a located diagnostic.
 pub fn parse_document(path: &Path, text: &str) -> Result<Document, Diagnostic> {
+    // serde accepts a struct written as an array; a diagram is an object.
+    let first = text.char_indices().find(|(_, c)| !c.is_whitespace());
+    if let Some((i, c)) = first
+        && c != '{'
+    {
+        return Err(Diagnostic::new(
+            path,
+            format!("a diagram is a JSON object `{{\"fbd\": 1, ...}}`, but the file starts with `{c}`"),
+        )
+        .at(Some(crate::locate::line_col(text, i)))
+        .help("see docs/diagram-format.md for the layout of a diagram file"));
+    }
     let doc: Document = serde_json::from_str(text).map_err(|e| {
         let pos = if e.line() > 0 { Some((e.line(), e.column().max(1))) } else { None };
         // serde_json appends " at line L column C"; we print the place in front instead.
@@ -172,13 +254,13 @@ pub fn parse_document(path: &Path, text: &str) -> Result<Document, Diagnostic> {
 /// Loads `path` and everything it includes.
 pub fn load(provider: &dyn SourceProvider, path: &Path) -> Result<Project, Diagnostics> {
     let path = normalize(path);
-    let text = provider.read(&path).map_err(|e| {
+    let bytes = provider.read_bytes(&path).map_err(|e| {
         Diagnostics::from(
             Diagnostic::new(&path, format!("cannot read the diagram: {e}"))
                 .help("check the path; diagrams are JSON files such as diagrams/2048.json"),
         )
     })?;
-    load_text(provider, &path, text)
+    load_text(provider, &path, decode(&path, bytes)?)
 }
 
 /// Loads a diagram from text; includes are read through `provider`, relative to `path`.
@@ -226,8 +308,14 @@ fn include_all(
         if project.files.iter().any(|f| f.path == target) {
             continue;
         }
-        let text = match provider.read(&target) {
-            Ok(t) => t,
+        let text = match provider.read_bytes(&target) {
+            Ok(b) => match decode(&target, b) {
+                Ok(t) => t,
+                Err(d) => {
+                    errors.push(d);
+                    continue;
+                }
+            },
             Err(e) => {
                 errors.push(
                     project

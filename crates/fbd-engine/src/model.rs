@@ -160,7 +160,7 @@ pub struct Block {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data_type: Option<TypeName>,
     /// Drawing position `[x, y]`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "de_pos")]
     pub pos: Option<[f64; 2]>,
     /// Explicit execution order: a tie-break among blocks whose inputs are ready. Data flow
     /// always wins, so it never changes results, only the order of the plan listing.
@@ -169,6 +169,15 @@ pub struct Block {
     /// Free text.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub comment: Option<String>,
+}
+
+/// `pos` is two numbers; serde's own message for three ("trailing characters") says nothing.
+fn de_pos<'de, D: Deserializer<'de>>(d: D) -> Result<Option<[f64; 2]>, D::Error> {
+    let v: Vec<f64> = Vec::deserialize(d)?;
+    match v[..] {
+        [x, y] => Ok(Some([x, y])),
+        _ => Err(de::Error::custom(format!("pos is [x, y], two numbers; this one has {}", v.len()))),
+    }
 }
 
 /// Compile-time parameters of a block.

@@ -231,7 +231,7 @@ pub(crate) fn infer_types(project: &Project, net: &Net) -> Result<Tvars, Vec<Dia
                 errors.push(
                     diag_at(
                         project,
-                        &b.at.at(),
+                        &b.at.join(crate::json_path!["params", "init"]),
                         format!("params.init {} does not fit {} block `{}` of type {want}", init.0, b.def.name, b.path),
                     )
                     .block(&b.path),

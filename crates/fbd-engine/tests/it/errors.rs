@@ -516,6 +516,60 @@ const CASES: &[Case] = &[
         block: None,
         pin: None,
     },
+    Case {
+        name: "a document that is an array",
+        files: &[("main.json", "\n  [1]")],
+        says: &["a diagram is a JSON object", "starts with `[`"],
+        at: ("main.json", "[1]"),
+        block: None,
+        pin: None,
+    },
+    Case {
+        name: "cycle_ms of zero",
+        files: &[("main.json", "{\"fbd\": 1,\n \"cycle_ms\": 0}")],
+        says: &["cycle_ms 0 is outside 0.05..=60000 ms"],
+        at: ("main.json", "\"cycle_ms\": 0"),
+        block: None,
+        pin: None,
+    },
+    Case {
+        name: "cycle_ms so long the clock would wrap",
+        files: &[("main.json", "{\"fbd\": 1,\n \"cycle_ms\": 1e14}")],
+        says: &["cycle_ms 100000000000000 is outside"],
+        at: ("main.json", "\"cycle_ms\": 1e14"),
+        block: None,
+        pin: None,
+    },
+    Case {
+        name: "negative cycle_ms",
+        files: &[("main.json", "{\"fbd\": 1,\n \"cycle_ms\": -5}")],
+        says: &["cycle_ms -5 is outside"],
+        at: ("main.json", "\"cycle_ms\": -5"),
+        block: None,
+        pin: None,
+    },
+    Case {
+        name: "pos with three numbers",
+        files: &[(
+            "main.json",
+            "{\"fbd\": 1, \"blocks\": [\n  {\"id\": \"n\", \"type\": \"NOW\", \"pos\": [1, 2, 3]}\n]}",
+        )],
+        says: &["pos is [x, y], two numbers; this one has 3"],
+        at: ("main.json", "\"pos\""),
+        block: None,
+        pin: None,
+    },
+    Case {
+        name: "MEMORY init of the wrong type points at params.init",
+        files: &[(
+            "main.json",
+            "{\"fbd\": 1, \"inputs\": [{\"name\": \"k\", \"type\": \"INT\"}], \"blocks\": [\n  {\"id\": \"m\", \"type\": \"MEMORY\", \"inputs\": {\"in\": \"k\", \"en\": true},\n   \"params\": {\"init\": true}}\n]}",
+        )],
+        says: &["params.init TRUE does not fit MEMORY block `m` of type INT"],
+        at: ("main.json", "\"init\": true"),
+        block: Some("m"),
+        pin: None,
+    },
 ];
 
 fn compile_case(c: &Case) -> Result<fbd_engine::ScanPlan, fbd_engine::Diagnostics> {

@@ -147,3 +147,77 @@ fn oversized_blocks_and_interfaces_are_refused_by_the_pin_limit() {
     let e = err(&format!("{{\"fbd\": 1, \"blocks\": [{}]}}", chain.join(",")));
     assert!(e.lines().next().is_some_and(|l| l.len() < 400 && l.contains("(1991 more blocks)")), "{e}");
 }
+
+mod files {
+    use fbd_engine::{CompileOptions, compile_file};
+    use std::path::PathBuf;
+
+    fn dir(name: &str) -> PathBuf {
+        let d = std::env::temp_dir().join(format!("fbd-limits-{}-{name}", std::process::id()));
+        std::fs::create_dir_all(&d).expect("temp dir");
+        d
+    }
+
+    fn check(path: &std::path::Path) -> Result<(), String> {
+        compile_file(path, &CompileOptions::default()).map(|_| ()).map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn devices_fifos_and_directories_are_refused_without_reading_them() {
+        for p in ["/dev/zero", "/dev/urandom", "/tmp"] {
+            let e = check(p.as_ref()).expect_err(p);
+            assert!(
+                e.contains("cannot read the diagram") && e.contains("regular file") || e.contains("directory"),
+                "{p}: {e}"
+            );
+        }
+        let d = dir("fifo");
+        let fifo = d.join("pipe.json");
+        let _ = std::fs::remove_file(&fifo);
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status().is_ok_and(|s| s.success());
+        if made {
+            // Opening a FIFO blocks until a writer comes: it must be refused before opening.
+            let e = check(&fifo).expect_err("fifo");
+            assert!(e.contains("not a regular file"), "{e}");
+            let main = d.join("main.json");
+            std::fs::write(&main, "{\"fbd\": 1,\n \"include\": [\"pipe.json\", \"/dev/zero\"]}").expect("write");
+            let e = check(&main).expect_err("includes");
+            assert!(
+                e.contains("main.json:2:14: cannot read included file")
+                    && e.contains("main.json:2:27: cannot read included file `/dev/zero`"),
+                "{e}"
+            );
+        }
+        // A /proc file reports size 0 and reads on: the read stops at the limit (or at its end).
+        if std::path::Path::new("/proc/self/pagemap").exists() {
+            let e = check("/proc/self/pagemap".as_ref()).expect_err("pagemap");
+            assert!(
+                e.contains("larger than the limit") || e.contains("not valid UTF-8") || e.contains("cannot read"),
+                "{e}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_bom_is_dropped_and_a_bad_byte_has_its_line_and_column() {
+        let d = dir("utf8");
+        let bom = d.join("bom.json");
+        std::fs::write(&bom, b"\xEF\xBB\xBF{\"fbd\": 1, \"blocks\": [{\"id\": \"n\", \"type\": \"NOW\"}]}")
+            .expect("write");
+        check(&bom).expect("a BOM is accepted");
+        let bad = d.join("bad.json");
+        std::fs::write(&bad, b"{\"fbd\": 1,\n \"name\": \"caf\xE9\"}").expect("write");
+        let e = check(&bad).expect_err("latin-1");
+        assert!(e.contains("bad.json:2:14: byte 0xE9 is not valid UTF-8"), "{e}");
+    }
+
+    #[test]
+    fn a_file_over_the_size_limit_is_refused_before_parsing() {
+        let d = dir("big");
+        let big = d.join("big.json");
+        let f = std::fs::File::create(&big).expect("create");
+        f.set_len(fbd_engine::load::MAX_FILE_BYTES + 1).expect("sparse file");
+        let e = check(&big).expect_err("too big");
+        assert!(e.contains("larger than the limit of 64 MiB"), "{e}");
+    }
+}

@@ -1,0 +1,47 @@
+//! Writing to standard output the way Unix tools do: a reader that goes away early
+//! (`fbd blocks | head -1`) ends the program quietly and successfully; any other write error is
+//! an error.
+
+use std::io::{ErrorKind, Write};
+use std::process::ExitCode;
+
+/// Writes `text` to standard output and returns the exit code the command should end with.
+pub fn print(text: &str) -> ExitCode {
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) if e.kind() == ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: cannot write to standard output: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// For the commands that print as they go with `println!`: a closed pipe makes `println!`
+/// panic; end quietly instead of printing a panic message and exiting with 101.
+pub fn quiet_on_broken_pipe() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let msg = info
+            .payload()
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| info.payload().downcast_ref::<&str>().copied())
+            .unwrap_or("");
+        if msg.contains("failed printing to stdout") && msg.contains("Broken pipe") {
+            std::process::exit(0);
+        }
+        default(info);
+    }));
+}
+
+/// Prints an error message on standard error with one `error: ` prefix (diagnostics rendered
+/// by the engine already carry theirs).
+pub fn error(e: &str) {
+    if e.starts_with("error: ") {
+        eprintln!("{e}");
+    } else {
+        eprintln!("error: {e}");
+    }
+}
