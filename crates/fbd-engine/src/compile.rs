@@ -62,7 +62,17 @@ pub fn compile_project(project: &Project, opts: &CompileOptions) -> Result<ScanP
     let t0 = Instant::now();
     let mut net = expand::expand(project, opts.max_blocks).map_err(Diagnostics)?;
     let t1 = Instant::now();
-    let types = typecheck::infer_types(project, &net).map_err(Diagnostics)?;
+    let types = match typecheck::infer_types(project, &net) {
+        Ok(t) => t,
+        Err(mut errors) => {
+            // Loops without a feedback point do not depend on types: report both at once.
+            if let Err(loops) = order::order_blocks(project, &net, &vec![None; net.blocks.len()], opts) {
+                errors.extend(loops);
+                errors.sort_by(|a, b| (&a.file, a.line, a.col).cmp(&(&b.file, b.line, b.col)));
+            }
+            return Err(Diagnostics(errors));
+        }
+    };
     typecheck::coerce_constants(&mut net, &types);
     let t2 = Instant::now();
     let (order, levels) = order::order_blocks(project, &net, &types, opts).map_err(Diagnostics)?;
@@ -144,7 +154,13 @@ fn fnv1a(s: &str) -> u64 {
 fn emit(project: &Project, net: &Net, t: &Tvars, order: &[usize], levels: &[u32]) -> Result<ScanPlan, Diagnostic> {
     let mut slots = Slots { init_b: Vec::new(), init_i: Vec::new(), init_r: Vec::new(), consts: HashMap::default() };
     let root = project.root();
-    let mut signals: Vec<SignalInfo> = Vec::new();
+    // Sized exactly: on a large program, doubling growth would leave up to half of the biggest
+    // tables unused at the compiler's peak memory.
+    let n_outputs: usize = net.blocks.iter().map(|b| b.n_outputs()).sum();
+    let n_pins: usize = net.blocks.iter().map(|b| b.inputs.len()).sum();
+    let mut signals: Vec<SignalInfo> = Vec::with_capacity(
+        root.inputs.len() + n_outputs + n_pins + net.macro_pins.len() + net.outputs.len() + net.blocks.len() / 8,
+    );
 
     // Program inputs.
     let mut inputs = Vec::new();
@@ -193,7 +209,7 @@ fn emit(project: &Project, net: &Net, t: &Tvars, order: &[usize], levels: &[u32]
     let mut rng_keys = Vec::new();
     let mut blocks: Vec<BlockInfo> = Vec::with_capacity(n);
     let mut block_pos = vec![0usize; n];
-    let mut input_signals: Vec<SignalInfo> = Vec::new();
+    let mut input_signals: Vec<SignalInfo> = Vec::with_capacity(n_pins);
     let mut max_level = 0;
     let mut positions: HashMap<usize, HashMap<crate::locate::BlockKey, (usize, usize)>> = HashMap::default();
 

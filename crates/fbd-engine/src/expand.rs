@@ -197,9 +197,7 @@ struct Scope<'p> {
 pub(crate) fn expand(project: &Project, max_blocks: u64) -> Result<Net, Vec<Diagnostic>> {
     let mut errors = Vec::new();
     check_bodies(project, &mut errors);
-    if !errors.is_empty() {
-        return Err(errors);
-    }
+    // Independent of the bodies' mistakes, so reported with them in one pass.
     check_recursion_and_size(project, max_blocks, &mut errors);
     if !errors.is_empty() {
         return Err(errors);

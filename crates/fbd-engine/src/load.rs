@@ -21,10 +21,10 @@ pub trait SourceProvider {
     }
 }
 
-/// Largest file the loader reads (diagrams, includes, stimulus files): 64 MiB. The largest
-/// diagram the compiler accepts (2,000,000 blocks) is about 200 MB of JSON; a file this size
-/// is far beyond any program written or generated on purpose.
-pub const MAX_FILE_BYTES: u64 = 64 << 20;
+/// Largest file the loader reads (diagrams, includes, stimulus files): 256 MiB. The largest
+/// program the compiler accepts (2,000,000 blocks) is about 150 MB of compact JSON
+/// (`fbd-engine/examples/synth.rs`: 76 MB for 1,000,000 blocks).
+pub const MAX_FILE_BYTES: u64 = 256 << 20;
 
 /// Reads at most `limit` bytes of a regular file. Directories, devices, FIFOs and sockets are
 /// refused before they are opened (reading `/dev/zero` would never end, opening a FIFO blocks);

@@ -7,7 +7,7 @@
 
 use fbd_engine::Type;
 use fbd_engine::library::{BlockDef, Generic, Kind, LIBRARY, PinTy};
-use rand::{RngExt, SeedableRng};
+use rand::{Rng, RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 /// How big the generated diagrams are.
@@ -63,12 +63,12 @@ impl Planned {
     }
 }
 
-fn pick_type(rng: &mut ChaCha8Rng) -> Type {
+fn pick_type<R: Rng>(rng: &mut R) -> Type {
     [Type::Bool, Type::Int, Type::Real][rng.random_range(0..3)]
 }
 
 /// A constant of type `ty` as JSON text; REAL pins often get INT literals.
-fn constant(rng: &mut ChaCha8Rng, ty: Type) -> String {
+fn constant<R: Rng>(rng: &mut R, ty: Type) -> String {
     match ty {
         Type::Bool => rng.random_bool(0.5).to_string(),
         Type::Int => match rng.random_range(0..10) {
@@ -91,7 +91,7 @@ fn constant(rng: &mut ChaCha8Rng, ty: Type) -> String {
 /// Generates a body: blocks wired from `avail` (inputs or ports), `instances` of earlier
 /// macros, constants, earlier outputs, feedback wires and delayed outputs from anywhere.
 /// Returns the block objects as JSON and every block output as a signal.
-fn body(rng: &mut ChaCha8Rng, avail: &[Sig], n_blocks: usize, macros: &[MacroSig]) -> (Vec<String>, Vec<Sig>) {
+fn body<R: Rng>(rng: &mut R, avail: &[Sig], n_blocks: usize, macros: &[MacroSig]) -> (Vec<String>, Vec<Sig>) {
     let defs: Vec<&'static BlockDef> = LIBRARY.iter().collect();
     let mut plan: Vec<Planned> = Vec::new();
     for k in 0..n_blocks {
@@ -187,7 +187,7 @@ fn body(rng: &mut ChaCha8Rng, avail: &[Sig], n_blocks: usize, macros: &[MacroSig
         for (name, ty, is_t) in &pins {
             let kind = p.def.map(|d| d.kind);
             let choice = rng.random_range(0..10);
-            let pick = |v: &[Sig], rng: &mut ChaCha8Rng| -> Option<Sig> {
+            let pick = |v: &[Sig], rng: &mut R| -> Option<Sig> {
                 let c: Vec<&Sig> = v.iter().filter(|s| s.ty == *ty).collect();
                 (!c.is_empty()).then(|| c[rng.random_range(0..c.len())].clone())
             };
@@ -260,7 +260,12 @@ fn body(rng: &mut ChaCha8Rng, avail: &[Sig], n_blocks: usize, macros: &[MacroSig
 
 /// A random well-typed diagram (JSON text) from `seed`.
 pub fn diagram(seed: u64, opts: &GenOptions) -> String {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    diagram_from(&mut ChaCha8Rng::seed_from_u64(seed), seed, opts)
+}
+
+/// A well-typed diagram whose every choice is drawn from `rng` (the fuzzer drives it with its
+/// input bytes through [`ByteRng`]); `seed` only names it.
+pub fn diagram_from<R: Rng>(rng: &mut R, seed: u64, opts: &GenOptions) -> String {
     // Macros, each may instance the ones before it.
     let mut macros: Vec<MacroSig> = Vec::new();
     let mut macro_json = Vec::new();
@@ -268,20 +273,20 @@ pub fn diagram(seed: u64, opts: &GenOptions) -> String {
         let name = format!("M{m}");
         let n_in = rng.random_range(0..=3);
         let inputs: Vec<(String, Type, bool)> =
-            (0..n_in).map(|k| (format!("p{k}"), pick_type(&mut rng), rng.random_bool(0.3))).collect();
+            (0..n_in).map(|k| (format!("p{k}"), pick_type(rng), rng.random_bool(0.3))).collect();
         let ports: Vec<Sig> = inputs.iter().map(|(n, t, _)| Sig { wire: n.clone(), ty: *t, grounded: true }).collect();
         let n_body = rng.random_range(0..=5);
-        let (blocks, sigs) = body(&mut rng, &ports, n_body, &macros);
+        let (blocks, sigs) = body(rng, &ports, n_body, &macros);
         let mut outputs = Vec::new();
         let mut out_json = Vec::new();
         for k in 0..rng.random_range(1..=3) {
-            let ty = pick_type(&mut rng);
+            let ty = pick_type(rng);
             let cands: Vec<&Sig> = sigs.iter().chain(ports.iter()).filter(|s| s.ty == ty).collect();
             // Pass-through ports (an input bound straight to an output) are deliberately common.
             let from = if !cands.is_empty() && rng.random_bool(0.8) {
                 format!("\"{}\"", cands[rng.random_range(0..cands.len())].wire)
             } else {
-                constant(&mut rng, ty)
+                constant(rng, ty)
             };
             out_json.push(format!("{{\"name\": \"o{k}\", \"type\": \"{}\", \"from\": {from}}}", ty.name()));
             outputs.push((format!("o{k}"), ty));
@@ -289,7 +294,7 @@ pub fn diagram(seed: u64, opts: &GenOptions) -> String {
         let in_json: Vec<String> = inputs
             .iter()
             .map(|(n, t, d)| {
-                let def = if *d { format!(", \"default\": {}", constant(&mut rng, *t)) } else { String::new() };
+                let def = if *d { format!(", \"default\": {}", constant(rng, *t)) } else { String::new() };
                 format!("{{\"name\": \"{n}\", \"type\": \"{}\"{def}}}", t.name())
             })
             .collect();
@@ -303,10 +308,10 @@ pub fn diagram(seed: u64, opts: &GenOptions) -> String {
     }
     // The program's inputs and body.
     let n_in = rng.random_range(0..=4);
-    let inputs: Vec<(String, Type)> = (0..n_in).map(|k| (format!("x{k}"), pick_type(&mut rng))).collect();
+    let inputs: Vec<(String, Type)> = (0..n_in).map(|k| (format!("x{k}"), pick_type(rng))).collect();
     let avail: Vec<Sig> = inputs.iter().map(|(n, t)| Sig { wire: n.clone(), ty: *t, grounded: true }).collect();
     let n_blocks = rng.random_range(1..=opts.max_blocks.max(1));
-    let (blocks, sigs) = body(&mut rng, &avail, n_blocks, &macros);
+    let (blocks, sigs) = body(rng, &avail, n_blocks, &macros);
     let mut outs = Vec::new();
     for (k, s) in sigs.iter().enumerate().filter(|_| rng.random_bool(0.3)) {
         outs.push(format!("{{\"name\": \"y{k}\", \"type\": \"{}\", \"from\": \"{}\"}}", s.ty.name(), s.wire));
@@ -322,4 +327,38 @@ pub fn diagram(seed: u64, opts: &GenOptions) -> String {
         macro_json.join(",\n "),
         blocks.join(",\n  ")
     )
+}
+
+/// Random numbers read from a byte string (zeros once it is used up): lets a coverage-guided
+/// fuzzer steer each choice of [`diagram_from`] with its input.
+pub struct ByteRng<'a> {
+    bytes: &'a [u8],
+}
+
+impl<'a> ByteRng<'a> {
+    /// Draws from `bytes`.
+    pub fn new(bytes: &'a [u8]) -> ByteRng<'a> {
+        ByteRng { bytes }
+    }
+}
+
+impl rand::TryRng for ByteRng<'_> {
+    type Error = std::convert::Infallible;
+    fn try_next_u32(&mut self) -> Result<u32, Self::Error> {
+        let mut b = [0u8; 4];
+        self.try_fill_bytes(&mut b)?;
+        Ok(u32::from_le_bytes(b))
+    }
+    fn try_next_u64(&mut self) -> Result<u64, Self::Error> {
+        let mut b = [0u8; 8];
+        self.try_fill_bytes(&mut b)?;
+        Ok(u64::from_le_bytes(b))
+    }
+    fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Self::Error> {
+        let n = dst.len().min(self.bytes.len());
+        dst[..n].copy_from_slice(&self.bytes[..n]);
+        dst[n..].fill(0);
+        self.bytes = &self.bytes[n..];
+        Ok(())
+    }
 }

@@ -47,3 +47,19 @@ fn print_one() {
     println!("{text}");
     println!("{:?}", check(&text, seed, 60));
 }
+
+/// Writes seed inputs for the fuzz targets: `CORPUS=fuzz/corpus cargo test -p fbd-reference
+/// write_fuzz_corpus -- --ignored`.
+#[test]
+#[ignore]
+fn write_fuzz_corpus() {
+    let Ok(dir) = std::env::var("CORPUS") else { return };
+    let dir = std::path::Path::new(&dir);
+    for seed in 0..24u64 {
+        let text = diagram(seed, &GenOptions { max_blocks: 10, max_macros: 2 });
+        std::fs::write(dir.join("load_compile").join(format!("gen-{seed}.json")), text).expect("write");
+        let bytes: Vec<u8> =
+            (0..96u64).map(|k| (seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (k % 57)) as u8 ^ k as u8).collect();
+        std::fs::write(dir.join("differential").join(format!("seed-{seed}")), bytes).expect("write");
+    }
+}

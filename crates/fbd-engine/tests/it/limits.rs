@@ -218,6 +218,27 @@ mod files {
         let f = std::fs::File::create(&big).expect("create");
         f.set_len(fbd_engine::load::MAX_FILE_BYTES + 1).expect("sparse file");
         let e = check(&big).expect_err("too big");
-        assert!(e.contains("larger than the limit of 64 MiB"), "{e}");
+        assert!(e.contains("larger than the limit of 256 MiB"), "{e}");
     }
+}
+
+#[test]
+fn independent_mistakes_of_different_kinds_are_reported_together() {
+    // A type mismatch and a loop: once only the first was shown, the loop after fixing it.
+    let text = r#"{"fbd": 1, "blocks": [
+      {"id": "t", "type": "TON", "inputs": {"in": true, "pt": 2.5}},
+      {"id": "a", "type": "NOT", "inputs": {"in": "b.out"}},
+      {"id": "b", "type": "NOT", "inputs": {"in": "a.out"}}]}"#;
+    let e = compile(text).expect_err("two mistakes");
+    assert_eq!(e.0.len(), 2, "{e}");
+    assert!(
+        e.0[0].message.contains("type mismatch") && e.0[1].message.contains("loop without a feedback point"),
+        "{e}"
+    );
+    // An unknown pin and a recursive macro.
+    let text = r#"{"fbd": 1, "macros": [{"name": "R", "blocks": [{"id": "r", "type": "R"}]}],
+      "blocks": [{"id": "n", "type": "NOT", "inputs": {"in": true, "inn": false}}]}"#;
+    let e = compile(text).expect_err("two mistakes");
+    let all = e.to_string();
+    assert!(all.contains("NOT has no input `inn`") && all.contains("recursive macro: R -> R"), "{all}");
 }
