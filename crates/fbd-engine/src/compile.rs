@@ -30,7 +30,7 @@ pub struct CompileOptions {
 
 impl Default for CompileOptions {
     fn default() -> Self {
-        CompileOptions { max_blocks: 2_000_000, group_by_kind: true }
+        CompileOptions { max_blocks: crate::limits::MAX_BLOCKS, group_by_kind: true }
     }
 }
 

@@ -6,12 +6,14 @@
 //! offers the debugger API (step, run-until, write, force, watch, snapshot, online change).
 //! Nothing here depends on a GUI.
 
+mod checks;
 pub mod compile;
 pub mod diag;
 pub mod dot;
 pub mod exec;
 mod expand;
 pub mod library;
+pub mod limits;
 pub mod load;
 pub mod locate;
 pub mod model;

@@ -395,7 +395,7 @@ impl Runtime {
 
     fn unknown(&self, path: &str) -> RuntimeError {
         let paths: Vec<&str> = self.plan.signals.iter().map(|s| s.path.as_str()).collect();
-        let best = crate::expand::closest(path, &paths);
+        let best = crate::checks::closest(path, &paths);
         RuntimeError::UnknownSignal { path: path.to_string(), suggestion: best.map(str::to_string) }
     }
 

@@ -1,0 +1,388 @@
+//! Checks of each body before expansion: ids, block types, pins and params of the program and
+//! of every macro, the program's ports and `cycle_ms`, with did-you-mean suggestions.
+
+use rustc_hash::FxHashMap as HashMap;
+
+use crate::diag::Diagnostic;
+use crate::json_path;
+use crate::library::{self, BlockDef};
+use crate::limits::{MAX_CYCLE_MS, MAX_PINS, MIN_CYCLE_MS};
+use crate::load::{IDENT_HELP, Project, valid_ident};
+use crate::locate::Seg;
+use crate::model::{Block, Params};
+
+/// The bodies of the program and of every macro: ids, types, pins, params.
+pub(crate) fn check_bodies(project: &Project, errors: &mut Vec<Diagnostic>) {
+    for (fi, f) in project.files.iter().enumerate() {
+        let doc = &f.doc;
+        if fi == 0 {
+            if let Some(c) = doc.cycle_ms
+                && !(MIN_CYCLE_MS..=MAX_CYCLE_MS).contains(&c)
+            {
+                errors.push(
+                    project
+                        .diag(fi, &json_path!["cycle_ms"], format!("cycle_ms {c} is outside {MIN_CYCLE_MS}..={MAX_CYCLE_MS} ms"))
+                        .help("the scan cycle is at least 50 µs and at most one minute; PLC tasks typically run every 1 to 100 ms"),
+                );
+            }
+            let mut names: HashMap<&str, ()> = HashMap::default();
+            for (i, p) in doc.inputs.iter().enumerate() {
+                let at = json_path!["inputs", i, "name"];
+                if !valid_ident(&p.name) {
+                    errors.push(project.diag(fi, &at, format!("invalid input name `{}`", p.name)).help(IDENT_HELP));
+                } else if names.insert(&p.name, ()).is_some() {
+                    errors.push(project.diag(fi, &at, format!("program port `{}` is declared twice", p.name)));
+                }
+                if let Some(d) = p.default
+                    && d.0.coerce(p.ty.0).is_none()
+                {
+                    errors.push(project.diag(
+                        fi,
+                        &json_path!["inputs", i, "default"],
+                        format!("default {} of input `{}` is not a {}", d.0, p.name, p.ty.0),
+                    ));
+                }
+            }
+            for (i, p) in doc.outputs.iter().enumerate() {
+                let at = json_path!["outputs", i, "name"];
+                if !valid_ident(&p.name) {
+                    errors.push(project.diag(fi, &at, format!("invalid output name `{}`", p.name)).help(IDENT_HELP));
+                } else if names.insert(&p.name, ()).is_some() {
+                    errors.push(
+                        project
+                            .diag(fi, &at, format!("program port `{}` is declared twice", p.name))
+                            .help("inputs and outputs share one namespace"),
+                    );
+                }
+            }
+            check_body(project, fi, &doc.blocks, &json_path!["blocks"], errors);
+        } else if !doc.blocks.is_empty() || !doc.inputs.is_empty() || !doc.outputs.is_empty() {
+            errors.push(
+                project
+                    .diag(fi, &json_path!["blocks"], "an included file may only define macros")
+                    .help("move the blocks and ports into the program that includes this library"),
+            );
+        }
+        for (mi, m) in doc.macros.iter().enumerate() {
+            if m.inputs.len() > MAX_PINS || m.outputs.len() > MAX_PINS {
+                errors.push(
+                    project
+                        .diag(fi, &json_path!["macros", mi, "name"], format!(
+                            "macro `{}` has {} inputs and {} outputs, more than the limit of {MAX_PINS} in each direction",
+                            m.name, m.inputs.len(), m.outputs.len()
+                        ))
+                        .help("group the signals into several macros"),
+                );
+                continue;
+            }
+            let mut names: HashMap<&str, ()> = HashMap::default();
+            for (k, p) in m.inputs.iter().enumerate() {
+                let at = json_path!["macros", mi, "inputs", k, "name"];
+                if !valid_ident(&p.name) {
+                    errors.push(project.diag(fi, &at, format!("invalid port name `{}`", p.name)).help(IDENT_HELP));
+                } else if names.insert(&p.name, ()).is_some() {
+                    errors.push(project.diag(fi, &at, format!("macro `{}` declares port `{}` twice", m.name, p.name)));
+                }
+            }
+            for (k, p) in m.outputs.iter().enumerate() {
+                let at = json_path!["macros", mi, "outputs", k, "name"];
+                if !valid_ident(&p.name) {
+                    errors.push(project.diag(fi, &at, format!("invalid port name `{}`", p.name)).help(IDENT_HELP));
+                } else if names.insert(&p.name, ()).is_some() {
+                    errors.push(project.diag(fi, &at, format!("macro `{}` declares port `{}` twice", m.name, p.name)));
+                }
+            }
+            check_body(project, fi, &m.blocks, &json_path!["macros", mi, "blocks"], errors);
+        }
+    }
+}
+
+fn check_body(project: &Project, fi: usize, body: &[Block], body_at: &[Seg], errors: &mut Vec<Diagnostic>) {
+    let mut ids: HashMap<&str, usize> = HashMap::default();
+    for (bi, b) in body.iter().enumerate() {
+        let at = |more: &[Seg]| {
+            let mut p = body_at.to_vec();
+            p.push(Seg::Index(bi));
+            p.extend_from_slice(more);
+            p
+        };
+        if !valid_ident(&b.id) {
+            errors.push(
+                project.diag(fi, &at(&json_path!["id"]), format!("invalid block id `{}`", b.id)).help(IDENT_HELP),
+            );
+        } else if let Some(first) = ids.insert(&b.id, bi) {
+            errors.push(
+                project
+                    .diag(
+                        fi,
+                        &at(&json_path!["id"]),
+                        format!("duplicate block id `{}` (first used by block #{first})", b.id),
+                    )
+                    .block(&b.id),
+            );
+        }
+        if let Some(def) = library::lookup(&b.ty) {
+            check_prim_pins(project, fi, b, def, &at(&[]), errors);
+        } else if b.inputs.0.len() > MAX_PINS {
+            errors.push(
+                project
+                    .diag(
+                        fi,
+                        &at(&json_path!["inputs"]),
+                        format!(
+                            "block `{}` has {} connected inputs, more than the limit of {MAX_PINS}",
+                            b.id,
+                            b.inputs.0.len()
+                        ),
+                    )
+                    .block(&b.id)
+                    .help("split the block (e.g. an AND of ANDs)"),
+            );
+        } else if let Some((_, _, m)) = project.macro_def(&b.ty)
+            && (m.inputs.len() > MAX_PINS || m.outputs.len() > MAX_PINS)
+        {
+            // Reported once at the definition.
+        } else if let Some((_, _, m)) = project.macro_def(&b.ty) {
+            for (k, (pin, _)) in b.inputs.0.iter().enumerate() {
+                let _ = k;
+                if !m.inputs.iter().any(|p| p.name == *pin) {
+                    let known: Vec<&str> = m.inputs.iter().map(|p| p.name.as_str()).collect();
+                    errors.push(
+                        project
+                            .diag(
+                                fi,
+                                &at(&json_path!["inputs", pin]),
+                                format!("macro `{}` has no input `{pin}`", m.name),
+                            )
+                            .block(&b.id)
+                            .pin(pin)
+                            .help(format!("its inputs are: {}", list_or_none(&known))),
+                    );
+                }
+            }
+            for p in &m.inputs {
+                if p.default.is_none() && b.inputs.get(&p.name).is_none() {
+                    errors.push(
+                        project
+                            .diag(
+                                fi,
+                                &at(&json_path!["inputs"]),
+                                format!("required input `{}` of macro `{}` is not connected", p.name, m.name),
+                            )
+                            .block(&b.id)
+                            .pin(&p.name)
+                            .help("wire it, or give the port a `default` in the macro definition"),
+                    );
+                }
+            }
+            if b.params != Params::default() || b.data_type.is_some() {
+                errors.push(
+                    project
+                        .diag(fi, &at(&json_path!["params"]), "a macro instance takes no params or data_type")
+                        .block(&b.id)
+                        .help("pass values through the macro's inputs"),
+                );
+            }
+        } else {
+            let mut d =
+                project.diag(fi, &at(&json_path!["type"]), format!("unknown block type `{}`", b.ty)).block(&b.id);
+            let mut names: Vec<&str> = library::LIBRARY.iter().map(|d| d.name).collect();
+            names.extend(project.macros.keys().map(String::as_str));
+            if let Some(s) = closest(&b.ty, &names) {
+                d = d.help(format!("did you mean `{s}`? (`fbd blocks` lists the library)"));
+            } else {
+                d = d.help("`fbd blocks` lists the library; macros must be defined or included");
+            }
+            errors.push(d);
+        }
+    }
+}
+
+fn check_prim_pins(project: &Project, fi: usize, b: &Block, def: &BlockDef, at: &[Seg], errors: &mut Vec<Diagnostic>) {
+    let here = |more: &[Seg]| {
+        let mut p = at.to_vec();
+        p.extend_from_slice(more);
+        p
+    };
+    if b.inputs.0.len() > MAX_PINS {
+        errors.push(
+            project
+                .diag(
+                    fi,
+                    &here(&json_path!["inputs"]),
+                    format!(
+                        "block `{}` has {} connected inputs, more than the limit of {MAX_PINS}",
+                        b.id,
+                        b.inputs.0.len()
+                    ),
+                )
+                .block(&b.id)
+                .help("split the block (e.g. an AND of ANDs)"),
+        );
+        return;
+    }
+    let mut var_numbers = Vec::new();
+    for (pin, _) in &b.inputs.0 {
+        if def.inputs.iter().any(|p| p.name == *pin) {
+            continue;
+        }
+        if let Some(v) = def.var_inputs
+            && let Some(num) = pin.strip_prefix(v.prefix).and_then(|n| n.parse::<usize>().ok())
+            && num >= v.first
+            && pin == &format!("{}{num}", v.prefix)
+        {
+            var_numbers.push(num);
+            continue;
+        }
+        errors.push(
+            project
+                .diag(fi, &here(&json_path!["inputs", pin]), format!("{} has no input `{pin}`", def.name))
+                .block(&b.id)
+                .pin(pin)
+                .help(format!("its inputs are: {}", input_names(def))),
+        );
+    }
+    if let Some(v) = def.var_inputs {
+        var_numbers.sort_unstable();
+        for (k, num) in var_numbers.iter().enumerate() {
+            if *num != v.first + k {
+                errors.push(
+                    project
+                        .diag(
+                            fi,
+                            &here(&json_path!["inputs"]),
+                            format!("input `{}{}` is missing before `{}{num}`", v.prefix, v.first + k, v.prefix),
+                        )
+                        .block(&b.id)
+                        .pin(format!("{}{}", v.prefix, v.first + k))
+                        .help("variadic inputs are numbered without gaps"),
+                );
+                break;
+            }
+        }
+        if var_numbers.len() < v.min {
+            errors.push(
+                project
+                    .diag(
+                        fi,
+                        &here(&json_path!["inputs"]),
+                        format!(
+                            "{} needs at least {} `{}` inputs, {} connected",
+                            def.name,
+                            v.min,
+                            v.prefix,
+                            var_numbers.len()
+                        ),
+                    )
+                    .block(&b.id)
+                    .pin(format!("{}{}", v.prefix, v.first + var_numbers.len())),
+            );
+        }
+    }
+    for p in def.inputs {
+        if p.default.is_none() && b.inputs.get(p.name).is_none() {
+            errors.push(
+                project
+                    .diag(
+                        fi,
+                        &here(&json_path!["inputs"]),
+                        format!("required input `{}` of {} is not connected", p.name, def.name),
+                    )
+                    .block(&b.id)
+                    .pin(p.name)
+                    .help("wire it to `block.pin`, an input name, or a constant"),
+            );
+        }
+    }
+    let given: [(&str, bool); 3] =
+        [("init", b.params.init.is_some()), ("seed", b.params.seed.is_some()), ("n", b.params.n.is_some())];
+    for (name, set) in given {
+        if set && !def.params.contains(&name) {
+            errors.push(
+                project
+                    .diag(fi, &here(&json_path!["params", name]), format!("{} takes no parameter `{name}`", def.name))
+                    .block(&b.id),
+            );
+        }
+    }
+    if def.var_outputs.is_some() {
+        match b.params.n {
+            Some(n) if (1..=1024).contains(&n) => {}
+            Some(n) => errors.push(
+                project
+                    .diag(fi, &here(&json_path!["params", "n"]), format!("{} needs 1 <= n <= 1024, got {n}", def.name))
+                    .block(&b.id),
+            ),
+            None => errors.push(
+                project
+                    .diag(
+                        fi,
+                        &here(&json_path!["params"]),
+                        format!("{} needs params.n (number of positions)", def.name),
+                    )
+                    .block(&b.id),
+            ),
+        }
+    }
+    if b.data_type.is_some() && def.generic == library::Generic::No {
+        errors.push(
+            project
+                .diag(
+                    fi,
+                    &here(&json_path!["data_type"]),
+                    format!("{} is not generic; data_type does not apply", def.name),
+                )
+                .block(&b.id),
+        );
+    }
+}
+
+fn input_names(def: &BlockDef) -> String {
+    let mut v: Vec<String> = def.inputs.iter().map(|p| p.name.to_string()).collect();
+    if let Some(va) = def.var_inputs {
+        v.push(format!("{0}{1}..{0}N", va.prefix, va.first));
+    }
+    if v.is_empty() { "none".into() } else { v.join(", ") }
+}
+
+pub(crate) fn output_names(def: &BlockDef, n: usize) -> Vec<String> {
+    let mut v: Vec<String> = def.outputs.iter().map(|p| p.name.to_string()).collect();
+    if let Some(va) = def.var_outputs {
+        v.extend((0..n).map(|k| format!("{}{}", va.prefix, va.first + k)));
+    }
+    v
+}
+
+pub(crate) fn list_or_none(v: &[&str]) -> String {
+    if v.is_empty() { "none".into() } else { v.join(", ") }
+}
+
+/// The candidate nearest to `s` by edit distance, if it is close enough to be a typo.
+pub(crate) fn closest<'a>(s: &str, candidates: &[&'a str]) -> Option<&'a str> {
+    let d = |a: &str, b: &str| -> usize {
+        let a: Vec<char> = a.to_lowercase().chars().collect();
+        let b: Vec<char> = b.to_lowercase().chars().collect();
+        let mut prev: Vec<usize> = (0..=b.len()).collect();
+        for i in 1..=a.len() {
+            let mut cur = vec![i; b.len() + 1];
+            for j in 1..=b.len() {
+                cur[j] = (prev[j] + 1).min(cur[j - 1] + 1).min(prev[j - 1] + usize::from(a[i - 1] != b[j - 1]));
+            }
+            prev = cur;
+        }
+        prev[b.len()]
+    };
+    // Typos are short: long names (and very different lengths) get no suggestion, which keeps
+    // this linear in the number of candidates whatever the names' length.
+    const LONGEST: usize = 64;
+    if s.len() > LONGEST {
+        return None;
+    }
+    candidates
+        .iter()
+        .filter(|c| c.len() <= LONGEST && c.len().abs_diff(s.len()) <= c.len().div_ceil(3).max(1))
+        .map(|c| (d(s, c), *c))
+        .filter(|(dist, c)| *dist <= c.len().div_ceil(3).max(1))
+        .min()
+        .map(|(_, c)| c)
+}
