@@ -46,6 +46,17 @@ enum Cmd {
         #[arg(long = "macro")]
         macro_name: Option<String>,
     },
+    /// Draw the program or one macro as SVG (laid out by fbd-layout), to stdout or a file.
+    Svg {
+        /// The diagram (JSON).
+        file: PathBuf,
+        /// Draw this macro's body instead of the program.
+        #[arg(long = "macro")]
+        macro_name: Option<String>,
+        /// Write to this file instead of standard output.
+        #[arg(short, long)]
+        output: Option<PathBuf>,
+    },
     /// Measure scan time (median, p99) and ns per block.
     Bench(bench::BenchArgs),
     /// Play 2048 through an FBD program: new game (or --board), then --moves, judged by the reference.
@@ -71,6 +82,7 @@ fn main() -> ExitCode {
         Cmd::Check { file, plan, signals } => check(&file, plan, signals),
         Cmd::Run(args) => run::run(args),
         Cmd::Dot { file, macro_name } => dot(&file, macro_name.as_deref()),
+        Cmd::Svg { file, macro_name, output } => svg(&file, macro_name.as_deref(), output.as_deref()),
         Cmd::Bench(args) => bench::bench(args),
         Cmd::Play(args) => game::play(args),
         Cmd::Autoplay(args) => autoplay::autoplay(args),
@@ -158,5 +170,45 @@ fn dot(file: &std::path::Path, macro_name: Option<&str>) -> ExitCode {
             crate::out::error(&e.to_string());
             ExitCode::FAILURE
         }
+    }
+}
+
+fn svg(file: &std::path::Path, macro_name: Option<&str>, output: Option<&std::path::Path>) -> ExitCode {
+    let project = match load::load(&FsProvider, file) {
+        Ok(p) => p,
+        Err(e) => return rejected(file, &e),
+    };
+    let body = match fbd_layout::from_model::body(&project, macro_name) {
+        Ok(b) => b,
+        Err(e) => {
+            out::error(&e);
+            return ExitCode::FAILURE;
+        }
+    };
+    let l = fbd_layout::layout(&body);
+    let title = match macro_name {
+        Some(m) => format!("{m} ({})", file.display()),
+        None => project.root().name.clone().unwrap_or_else(|| file.display().to_string()),
+    };
+    let text = fbd_layout::svg::svg(&body, &l, &title, &fbd_layout::svg::NoValues);
+    match output {
+        None => out::print(&text),
+        Some(p) => match std::fs::write(p, text) {
+            Ok(()) => {
+                eprintln!(
+                    "{}: {} blocks, {} crossings, {} bends, wire length {:.0}",
+                    p.display(),
+                    body.nodes.len(),
+                    l.stats.crossings,
+                    l.stats.bends,
+                    l.stats.length
+                );
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                out::error(&format!("{}: cannot write: {e}", p.display()));
+                ExitCode::FAILURE
+            }
+        },
     }
 }

@@ -1,0 +1,37 @@
+//! Layout time and quality of the 2048 bodies: `cargo run --release -p fbd-layout --example timing`.
+
+use std::time::Instant;
+
+use fbd_engine::load::{FsProvider, load};
+
+fn main() {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../");
+    let p = load(&FsProvider, format!("{root}diagrams/2048.json").as_ref()).expect("2048 loads");
+    let mut names: Vec<Option<&str>> = vec![None];
+    let mut macros: Vec<&str> = p.macros.keys().map(String::as_str).collect();
+    macros.sort_unstable();
+    names.extend(macros.into_iter().map(Some));
+    println!("| body | blocks | layout ms (median of 21) | crossings | bends | wire length |");
+    println!("|---|---|---|---|---|---|");
+    for name in names {
+        let b = fbd_layout::from_model::body(&p, name).expect("body");
+        let mut times: Vec<f64> = (0..21)
+            .map(|_| {
+                let t = Instant::now();
+                std::hint::black_box(fbd_layout::layout(&b));
+                t.elapsed().as_secs_f64() * 1e3
+            })
+            .collect();
+        times.sort_by(f64::total_cmp);
+        let l = fbd_layout::layout(&b);
+        println!(
+            "| {} | {} | {:.2} | {} | {} | {:.0} |",
+            name.unwrap_or("program (top level)"),
+            b.nodes.len(),
+            times[10],
+            l.stats.crossings,
+            l.stats.bends,
+            l.stats.length
+        );
+    }
+}

@@ -1,0 +1,297 @@
+//! Columns, dummies and the order of the nodes in each column (crossing minimisation).
+
+use crate::{Body, Source, Target};
+
+/// What a node of the layered graph stands for.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Kind {
+    Block(usize),
+    InPort(usize),
+    OutPort(usize),
+    /// Net `k` passing through a column.
+    Dummy(usize),
+}
+
+/// A node of the layered graph.
+#[derive(Clone, Debug)]
+pub(crate) struct GNode {
+    pub kind: Kind,
+    pub col: usize,
+    /// Rows it occupies: a block its title and pins, a port or dummy one.
+    pub rows: usize,
+}
+
+/// One end of a link: a node and the row of its pin relative to the node's top row.
+pub(crate) type End = (usize, usize);
+
+/// One net: a source, its targets right of it (reached through dummies), its targets not right
+/// of it (routed around the drawing).
+#[derive(Clone, Debug)]
+pub(crate) struct GNet {
+    pub source: Source,
+    pub targets: Vec<Target>,
+    pub delayed: bool,
+    pub src: End,
+    pub fwd: Vec<End>,
+    pub back: Vec<End>,
+    /// Dummy node per column, for the columns strictly between the source and its last
+    /// forward target.
+    pub dummies: Vec<(usize, usize)>,
+}
+
+/// The layered graph.
+pub(crate) struct Graph {
+    pub nodes: Vec<GNode>,
+    /// Node ids per column, top to bottom.
+    pub cols: Vec<Vec<usize>>,
+    pub nets: Vec<GNet>,
+    /// Graph node of each body node, input port and output port.
+    pub of_block: Vec<usize>,
+    pub of_in: Vec<usize>,
+    pub of_out: Vec<usize>,
+}
+
+impl Graph {
+    /// The node and pin row of a source.
+    pub fn source_end(&self, s: Source) -> End {
+        match s {
+            Source::Port(k) => (self.of_in[k], 0),
+            Source::Out { node, pin } => (self.of_block[node], 1 + pin),
+        }
+    }
+    /// The node and pin row of a target.
+    pub fn target_end(&self, t: Target) -> End {
+        match t {
+            Target::Port(k) => (self.of_out[k], 0),
+            Target::In { node, pin } => (self.of_block[node], 1 + pin),
+        }
+    }
+
+    /// Links between adjacent columns: (left end, right end).
+    pub fn links(&self) -> Vec<(End, End)> {
+        let mut out = Vec::new();
+        for net in &self.nets {
+            let src_col = self.nodes[net.src.0].col;
+            let at = |c: usize| -> End {
+                if c == src_col {
+                    net.src
+                } else {
+                    (net.dummies.iter().find(|d| d.0 == c).expect("dummy per column").1, 0)
+                }
+            };
+            for d in &net.dummies {
+                out.push((at(d.0 - 1), (d.1, 0)));
+            }
+            for &t in &net.fwd {
+                out.push((at(self.nodes[t.0].col - 1), t));
+            }
+        }
+        out
+    }
+}
+
+/// Builds the layered graph of `body` and orders its columns.
+pub(crate) fn build(body: &Body) -> Graph {
+    let n = body.nodes.len();
+    // Same-scan wires between blocks order the columns; delayed ones do not, nor do the wires
+    // that close a loop (a loop through a macro instance that delays inside).
+    let mut succ: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for e in body.edges.iter().filter(|e| !e.delayed) {
+        if let (Source::Out { node: u, .. }, Target::In { node: v, .. }) = (e.from, e.to) {
+            succ[u].push(v);
+        }
+    }
+    for s in &mut succ {
+        s.sort_unstable();
+        s.dedup();
+    }
+    drop_back_edges(&mut succ);
+    let mut layer = vec![0usize; n];
+    let mut indeg = vec![0usize; n];
+    for s in &succ {
+        for &v in s {
+            indeg[v] += 1;
+        }
+    }
+    let mut queue: std::collections::VecDeque<usize> = (0..n).filter(|&v| indeg[v] == 0).collect();
+    while let Some(u) = queue.pop_front() {
+        for &v in &succ[u] {
+            layer[v] = layer[v].max(layer[u] + 1);
+            indeg[v] -= 1;
+            if indeg[v] == 0 {
+                queue.push_back(v);
+            }
+        }
+    }
+    let last = layer.iter().copied().max().map_or(1, |m| m + 2);
+    let mut nodes = Vec::new();
+    let mut of_in = Vec::new();
+    for k in 0..body.inputs.len() {
+        of_in.push(nodes.len());
+        nodes.push(GNode { kind: Kind::InPort(k), col: 0, rows: 1 });
+    }
+    let mut of_block = Vec::new();
+    for (i, b) in body.nodes.iter().enumerate() {
+        of_block.push(nodes.len());
+        let rows = 1 + b.inputs.len().max(b.outputs.len()).max(1);
+        nodes.push(GNode { kind: Kind::Block(i), col: layer[i] + 1, rows });
+    }
+    let mut of_out = Vec::new();
+    for k in 0..body.outputs.len() {
+        of_out.push(nodes.len());
+        nodes.push(GNode { kind: Kind::OutPort(k), col: last, rows: 1 });
+    }
+    let mut g = Graph { nodes, cols: Vec::new(), nets: Vec::new(), of_block, of_in, of_out };
+    // Nets: one per source, in first-use order.
+    let mut sources: Vec<Source> = Vec::new();
+    for e in &body.edges {
+        if !sources.contains(&e.from) {
+            sources.push(e.from);
+        }
+    }
+    for s in sources {
+        let edges: Vec<_> = body.edges.iter().filter(|e| e.from == s).collect();
+        let src = g.source_end(s);
+        let src_col = g.nodes[src.0].col;
+        let mut fwd = Vec::new();
+        let mut back = Vec::new();
+        for e in &edges {
+            let t = g.target_end(e.to);
+            if g.nodes[t.0].col > src_col { fwd.push(t) } else { back.push(t) }
+        }
+        let reach = fwd.iter().map(|t| g.nodes[t.0].col).max().unwrap_or(src_col);
+        let k = g.nets.len();
+        let mut dummies = Vec::new();
+        for c in src_col + 1..reach {
+            dummies.push((c, g.nodes.len()));
+            g.nodes.push(GNode { kind: Kind::Dummy(k), col: c, rows: 1 });
+        }
+        g.nets.push(GNet {
+            source: s,
+            targets: edges.iter().map(|e| e.to).collect(),
+            delayed: edges.iter().any(|e| e.delayed),
+            src,
+            fwd,
+            back,
+            dummies,
+        });
+    }
+    let ncols = last + 1;
+    g.cols = vec![Vec::new(); ncols];
+    for (i, nd) in g.nodes.iter().enumerate() {
+        g.cols[nd.col].push(i);
+    }
+    order(&mut g);
+    g
+}
+
+/// Removes the edges that close a cycle (found by depth-first search from each node in index
+/// order), so that the rest is acyclic.
+fn drop_back_edges(succ: &mut [Vec<usize>]) {
+    let n = succ.len();
+    let mut state = vec![0u8; n]; // 0 new, 1 on the stack, 2 done
+    let mut drop: Vec<(usize, usize)> = Vec::new();
+    for root in 0..n {
+        if state[root] != 0 {
+            continue;
+        }
+        let mut stack = vec![(root, 0usize)];
+        state[root] = 1;
+        while let Some(&mut (u, ref mut k)) = stack.last_mut() {
+            if let Some(&v) = succ[u].get(*k) {
+                *k += 1;
+                match state[v] {
+                    0 => {
+                        state[v] = 1;
+                        stack.push((v, 0));
+                    }
+                    1 => drop.push((u, v)),
+                    _ => {}
+                }
+            } else {
+                state[u] = 2;
+                stack.pop();
+            }
+        }
+    }
+    for (u, v) in drop {
+        succ[u].retain(|&w| w != v);
+    }
+}
+
+/// Position of an end for barycentres and crossing counts: its node's index in the column plus
+/// the pin's fraction of the node.
+fn pos(g: &Graph, index: &[usize], e: End) -> f64 {
+    index[e.0] as f64 + e.1 as f64 / (g.nodes[e.0].rows as f64 + 1.0)
+}
+
+fn crossings(g: &Graph, links: &[(End, End)], index: &[usize]) -> usize {
+    let mut by_col: Vec<Vec<(f64, f64)>> = vec![Vec::new(); g.cols.len()];
+    for &(a, b) in links {
+        by_col[g.nodes[a.0].col].push((pos(g, index, a), pos(g, index, b)));
+    }
+    let mut total = 0;
+    for v in by_col {
+        for i in 0..v.len() {
+            for j in i + 1..v.len() {
+                if (v[i].0 - v[j].0) * (v[i].1 - v[j].1) < 0.0 {
+                    total += 1;
+                }
+            }
+        }
+    }
+    total
+}
+
+/// Barycentre sweeps, alternately left to right and right to left; the order with the fewest
+/// crossings wins. Nodes without a neighbour on the swept side keep their slots.
+fn order(g: &mut Graph) {
+    let links = g.links();
+    let mut index = vec![0usize; g.nodes.len()];
+    let reindex = |g: &Graph, index: &mut Vec<usize>| {
+        for col in &g.cols {
+            for (i, &v) in col.iter().enumerate() {
+                index[v] = i;
+            }
+        }
+    };
+    reindex(g, &mut index);
+    let mut best = (crossings(g, &links, &index), g.cols.clone());
+    for sweep in 0..16 {
+        let down = sweep % 2 == 0;
+        let ncols = g.cols.len();
+        let cols: Vec<usize> = if down { (1..ncols).collect() } else { (0..ncols.saturating_sub(1)).rev().collect() };
+        for c in cols {
+            let mut sum = vec![(0.0f64, 0usize); g.nodes.len()];
+            for &(a, b) in &links {
+                let (own, other) = if down { (b, a) } else { (a, b) };
+                if g.nodes[own.0].col == c {
+                    // Aim the own pin at the other pin: subtract the own pin's offset.
+                    let p = pos(g, &index, other) - own.1 as f64 / (g.nodes[own.0].rows as f64 + 1.0);
+                    sum[own.0].0 += p;
+                    sum[own.0].1 += 1;
+                }
+            }
+            let col = &g.cols[c];
+            let movable: Vec<usize> = col.iter().copied().filter(|&v| sum[v].1 > 0).collect();
+            let slots: Vec<usize> = col.iter().enumerate().filter(|(_, v)| sum[**v].1 > 0).map(|(i, _)| i).collect();
+            let mut sorted = movable.clone();
+            sorted.sort_by(|&x, &y| {
+                let kx = sum[x].0 / sum[x].1 as f64;
+                let ky = sum[y].0 / sum[y].1 as f64;
+                kx.total_cmp(&ky).then(index[x].cmp(&index[y]))
+            });
+            let mut new_col = col.clone();
+            for (slot, v) in slots.into_iter().zip(sorted) {
+                new_col[slot] = v;
+            }
+            g.cols[c] = new_col;
+            reindex(g, &mut index);
+        }
+        let x = crossings(g, &links, &index);
+        if x < best.0 {
+            best = (x, g.cols.clone());
+        }
+    }
+    g.cols = best.1;
+}

@@ -1,0 +1,218 @@
+//! fbd-layout: one FBD body (the program, or one macro definition) laid out as a PLC engineer
+//! draws it, as pure geometry: no GUI, no engine run.
+//!
+//! The algorithm is the layered (Sugiyama) one that the Eclipse Layout Kernel uses for block
+//! diagrams with ports:
+//!
+//! 1. **Columns** by data flow, left to right ([`layers`]): the body's input ports in the first
+//!    column, its output ports in the last. Feedback wires and delayed outputs (MEMORY.prev,
+//!    DELAY.q) do not constrain the columns; a wire whose target is not right of its source is
+//!    routed around the drawing (above it) and flagged `back`.
+//! 2. Wires spanning several columns get a **dummy** per crossed column, one per net (fan-out
+//!    shares them), so they run through the gaps between blocks.
+//! 3. **Crossing minimisation**: barycentre sweeps over the columns with pin-aware positions;
+//!    the order with the fewest crossings is kept.
+//! 4. **Rows** ([`place`]): every node is pulled towards the median row of its neighbours' pins,
+//!    so most wires run straight; blocks never overlap.
+//! 5. **Orthogonal routing** ([`route`]): in each channel between two columns every net that
+//!    must turn gets a vertical track of its own, ordered so that no two nets share a segment.
+//!
+//! The result is a [`Layout`]; [`check`] verifies its invariants (no overlap, no wire through a
+//! block, no shared segment, every pin reached) and [`from_model`] builds a [`Body`] from a
+//! diagram file.
+
+pub mod check;
+pub mod from_model;
+mod layers;
+mod place;
+mod route;
+pub mod svg;
+
+/// Grid pitch in drawing units: the distance between two pins, two wires, two tracks.
+pub const PITCH: f64 = 20.0;
+/// Width of one character of a label, for sizing blocks and ports.
+pub const CHAR_W: f64 = 7.0;
+
+/// A point of the drawing (x right, y down).
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct Point {
+    /// Horizontal.
+    pub x: f64,
+    /// Vertical (down).
+    pub y: f64,
+}
+
+/// An axis-parallel rectangle.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct Rect {
+    /// Left.
+    pub x: f64,
+    /// Top.
+    pub y: f64,
+    /// Width.
+    pub w: f64,
+    /// Height.
+    pub h: f64,
+}
+
+impl Rect {
+    /// Whether the interiors of two rectangles intersect.
+    pub fn overlaps(&self, o: &Rect) -> bool {
+        self.x < o.x + o.w && o.x < self.x + self.w && self.y < o.y + o.h && o.y < self.y + self.h
+    }
+}
+
+/// One block of a body: a library block or a macro instance.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Node {
+    /// The block id.
+    pub id: String,
+    /// The type shown in the title (`TON`, `Cell`).
+    pub label: String,
+    /// Input pins in library order, each with the constant wired to it, if one is.
+    pub inputs: Vec<(String, Option<String>)>,
+    /// Output pins in library order.
+    pub outputs: Vec<String>,
+}
+
+/// What drives a wire.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Source {
+    /// Input port `k` of the body (a program input or a macro input port).
+    Port(usize),
+    /// Output `pin` of block `node`.
+    Out {
+        /// Index into [`Body::nodes`].
+        node: usize,
+        /// Index into the node's outputs.
+        pin: usize,
+    },
+}
+
+/// What a wire feeds.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Target {
+    /// Output port `k` of the body.
+    Port(usize),
+    /// Input `pin` of block `node`.
+    In {
+        /// Index into [`Body::nodes`].
+        node: usize,
+        /// Index into the node's inputs.
+        pin: usize,
+    },
+}
+
+/// One wire of a body.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct Edge {
+    /// Its driver.
+    pub from: Source,
+    /// What it feeds.
+    pub to: Target,
+    /// It carries the previous scan's value (a feedback wire, or MEMORY.prev / DELAY.q): it does
+    /// not order the columns and is drawn dashed.
+    pub delayed: bool,
+}
+
+/// The input of the layout: one body.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Body {
+    /// Its blocks.
+    pub nodes: Vec<Node>,
+    /// Its input ports (left frame), by name.
+    pub inputs: Vec<String>,
+    /// Its output ports (right frame), each with the constant bound to it, if one is.
+    pub outputs: Vec<(String, Option<String>)>,
+    /// Its wires.
+    pub edges: Vec<Edge>,
+}
+
+/// One axis-parallel segment of a wire.
+pub type Segment = (Point, Point);
+
+/// The drawing of one net: a source and every target it feeds.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NetGeom {
+    /// The driver.
+    pub source: Source,
+    /// The targets, in edge order.
+    pub targets: Vec<Target>,
+    /// Axis-parallel segments; together they connect the source anchor to every target anchor.
+    pub segments: Vec<Segment>,
+    /// Where the net branches (fan-out): drawn as dots.
+    pub junctions: Vec<Point>,
+    /// The net carries a delayed value (drawn dashed).
+    pub delayed: bool,
+}
+
+/// Quality figures of a layout.
+#[derive(Copy, Clone, Debug, Default, PartialEq)]
+pub struct Stats {
+    /// Points where a segment of one net crosses a segment of another.
+    pub crossings: usize,
+    /// Corners of all wires.
+    pub bends: usize,
+    /// Total wire length in drawing units.
+    pub length: f64,
+}
+
+/// The geometry of a laid-out body.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Layout {
+    /// One rectangle per node, in [`Body::nodes`] order.
+    pub blocks: Vec<Rect>,
+    /// Anchor of every input pin, per node.
+    pub in_anchors: Vec<Vec<Point>>,
+    /// Anchor of every output pin, per node.
+    pub out_anchors: Vec<Vec<Point>>,
+    /// Anchor of every body input port (at the left frame).
+    pub input_ports: Vec<Point>,
+    /// Anchor of every body output port (at the right frame).
+    pub output_ports: Vec<Point>,
+    /// The wires, one per source.
+    pub nets: Vec<NetGeom>,
+    /// The drawing's extent: everything lies in `[0, width] × [0, height]`.
+    pub width: f64,
+    /// See `width`.
+    pub height: f64,
+    /// Quality figures.
+    pub stats: Stats,
+}
+
+impl Layout {
+    /// The anchor of a source.
+    pub fn source_anchor(&self, s: Source) -> Point {
+        match s {
+            Source::Port(k) => self.input_ports[k],
+            Source::Out { node, pin } => self.out_anchors[node][pin],
+        }
+    }
+
+    /// The anchor of a target.
+    pub fn target_anchor(&self, t: Target) -> Point {
+        match t {
+            Target::Port(k) => self.output_ports[k],
+            Target::In { node, pin } => self.in_anchors[node][pin],
+        }
+    }
+}
+
+/// The width of a block drawn for `n`: its title and the longest input and output pin names
+/// side by side, on the grid.
+pub fn node_width(n: &Node) -> f64 {
+    let longest = |v: &mut dyn Iterator<Item = usize>| v.max().unwrap_or(0) as f64;
+    let ins = longest(&mut n.inputs.iter().map(|(p, _)| p.chars().count()));
+    let outs = longest(&mut n.outputs.iter().map(|p| p.chars().count()));
+    let w = ((ins + outs) * CHAR_W + 3.0 * CHAR_W)
+        .max(n.label.chars().count() as f64 * 8.0 + 2.0 * CHAR_W)
+        .max(3.0 * PITCH);
+    (w / PITCH).ceil() * PITCH
+}
+
+/// Lays out `body`. Deterministic: the same body gives the same geometry.
+pub fn layout(body: &Body) -> Layout {
+    let g = layers::build(body);
+    let rows = place::rows(&g);
+    route::route(body, &g, &rows)
+}

@@ -1,0 +1,89 @@
+//! Rows: each node is pulled towards the median row its wires come from (or go to), and the
+//! column's order and spacing are kept. For one column this is an isotonic regression, solved
+//! exactly by pooling adjacent violators; sweeps alternate left to right and right to left.
+
+use crate::layers::{Graph, Kind};
+
+/// Rows between two nodes of a column: blocks keep a free row between them; a dummy or a port
+/// may sit right under a block (its wire then runs half a row below the block's frame).
+fn gap(g: &Graph, a: usize, b: usize) -> i64 {
+    let block = |v: usize| matches!(g.nodes[v].kind, Kind::Block(_));
+    if block(a) && block(b) { 1 } else { 0 }
+}
+
+/// The top row of every node.
+pub(crate) fn rows(g: &Graph) -> Vec<i64> {
+    let mut top = vec![0i64; g.nodes.len()];
+    for col in &g.cols {
+        let mut y = 0;
+        for (i, &v) in col.iter().enumerate() {
+            if i > 0 {
+                y += gap(g, col[i - 1], v);
+            }
+            top[v] = y;
+            y += g.nodes[v].rows as i64;
+        }
+    }
+    let links = g.links();
+    for sweep in 0..10 {
+        let down = sweep % 2 == 0;
+        let ncols = g.cols.len();
+        let cols: Vec<usize> = if down { (1..ncols).collect() } else { (0..ncols.saturating_sub(1)).rev().collect() };
+        for c in cols {
+            let mut wants: Vec<Vec<i64>> = vec![Vec::new(); g.nodes.len()];
+            for &(a, b) in &links {
+                let (own, other) = if down { (b, a) } else { (a, b) };
+                if g.nodes[own.0].col == c {
+                    wants[own.0].push(top[other.0] + other.1 as i64 - own.1 as i64);
+                }
+            }
+            let col = &g.cols[c];
+            let desired: Vec<f64> = col
+                .iter()
+                .map(|&v| {
+                    let w = &mut wants[v];
+                    if w.is_empty() {
+                        return top[v] as f64;
+                    }
+                    w.sort_unstable();
+                    let m = w.len() / 2;
+                    if w.len() % 2 == 1 { w[m] as f64 } else { (w[m - 1] + w[m]) as f64 / 2.0 }
+                })
+                .collect();
+            // z_i = top_i - off_i must be non-decreasing, where off_i is the room the nodes
+            // before i need.
+            let mut off = vec![0i64; col.len()];
+            for i in 1..col.len() {
+                off[i] = off[i - 1] + g.nodes[col[i - 1]].rows as i64 + gap(g, col[i - 1], col[i]);
+            }
+            let mut pools: Vec<(f64, usize)> = Vec::new(); // (sum, count)
+            for i in 0..col.len() {
+                pools.push((desired[i] - off[i] as f64, 1));
+                while pools.len() > 1 {
+                    let (s1, n1) = pools[pools.len() - 1];
+                    let (s0, n0) = pools[pools.len() - 2];
+                    if s0 / n0 as f64 > s1 / n1 as f64 {
+                        pools.pop();
+                        let last = pools.len() - 1;
+                        pools[last] = (s0 + s1, n0 + n1);
+                    } else {
+                        break;
+                    }
+                }
+            }
+            let mut i = 0;
+            for (s, n) in pools {
+                let z = (s / n as f64).round() as i64;
+                for _ in 0..n {
+                    top[col[i]] = z + off[i];
+                    i += 1;
+                }
+            }
+        }
+    }
+    let min = top.iter().copied().min().unwrap_or(0);
+    for t in &mut top {
+        *t -= min;
+    }
+    top
+}

@@ -1,0 +1,397 @@
+//! Coordinates and orthogonal routing. Wires turn only in the channels between columns; in each
+//! channel a net that must turn gets a vertical track of its own. Where one net leaves a column
+//! at the row another enters the next column, the first net's track must lie left of the
+//! second's, or their horizontal pieces would overlap: the tracks are ordered by these
+//! constraints (a topological order), ties broken so that fewer wires cross. Wires that go
+//! back (to a column not right of their source) climb to a lane of their own above the drawing.
+
+use std::collections::BTreeMap;
+
+use crate::layers::{Graph, Kind};
+use crate::{Body, CHAR_W, Layout, NetGeom, PITCH, Point, Rect, Segment, Stats, node_width};
+
+#[derive(Default, Clone)]
+struct Presence {
+    left: Vec<i64>,
+    right: Vec<i64>,
+    /// The net's back lane, when its wire must reach it in this channel.
+    lane: Option<i64>,
+    /// Lanes of detours (see `Detour`) that the main track must reach too.
+    detours: Vec<i64>,
+}
+
+/// Where the track order cannot satisfy every constraint (a cycle), the net's entries at the
+/// conflicting rows are served by a second track right of all others, reached over a lane of
+/// its own above the drawing.
+struct Detour {
+    net: usize,
+    lane: i64,
+    rows: Vec<i64>,
+}
+
+pub(crate) fn route(body: &Body, g: &Graph, top: &[i64]) -> Layout {
+    let ncols = g.cols.len();
+    let last = ncols - 1;
+    let row_of = |e: (usize, usize)| top[e.0] + e.1 as i64;
+    // Lanes above the drawing for nets with back targets.
+    let mut lane_of: Vec<Option<i64>> = vec![None; g.nets.len()];
+    let mut lanes = 0;
+    for (k, net) in g.nets.iter().enumerate() {
+        if !net.back.is_empty() {
+            lane_of[k] = Some(-2 - lanes);
+            lanes += 1;
+        }
+    }
+
+    // Column widths.
+    let mut colw = vec![0.0f64; ncols];
+    for nd in &g.nodes {
+        let w = match nd.kind {
+            Kind::Block(i) => node_width(&body.nodes[i]),
+            Kind::InPort(k) => body.inputs[k].chars().count() as f64 * CHAR_W + PITCH,
+            Kind::OutPort(k) => body.outputs[k].0.chars().count() as f64 * CHAR_W + PITCH,
+            Kind::Dummy(_) => 0.0,
+        };
+        colw[nd.col] = colw[nd.col].max(w);
+    }
+    for w in &mut colw {
+        *w = (*w / PITCH).ceil() * PITCH;
+    }
+    // Constant labels sit left of their pins, in the channel before the column.
+    let mut label_w = vec![0.0f64; ncols];
+    for nd in &g.nodes {
+        let consts: Vec<usize> = match nd.kind {
+            Kind::Block(i) => {
+                body.nodes[i].inputs.iter().filter_map(|(_, c)| c.as_ref().map(|c| c.chars().count())).collect()
+            }
+            Kind::OutPort(k) => body.outputs[k].1.iter().map(|c| c.chars().count()).collect(),
+            _ => Vec::new(),
+        };
+        if nd.col > 0 {
+            for n in consts {
+                label_w[nd.col - 1] = label_w[nd.col - 1].max(((n as f64 + 1.0) * CHAR_W / PITCH).ceil() * PITCH);
+            }
+        }
+    }
+
+    // What each net does in each channel.
+    let mut chan: Vec<BTreeMap<usize, Presence>> = vec![BTreeMap::new(); ncols.saturating_sub(1)];
+    for (k, net) in g.nets.iter().enumerate() {
+        let sc = g.nodes[net.src.0].col;
+        let at = |c: usize| -> Option<i64> {
+            if c == sc { Some(row_of(net.src)) } else { net.dummies.iter().find(|d| d.0 == c).map(|d| top[d.1]) }
+        };
+        for (c, chan_c) in chan.iter_mut().enumerate() {
+            let mut p = Presence::default();
+            if let Some(r) = at(c)
+                && (at(c + 1).is_some() || net.fwd.iter().any(|t| g.nodes[t.0].col == c + 1))
+            {
+                p.left.push(r);
+            }
+            if let Some(r) = at(c + 1)
+                && c + 1 != sc
+            {
+                p.right.push(r);
+            }
+            for &t in &net.fwd {
+                if g.nodes[t.0].col == c + 1 {
+                    p.right.push(row_of(t));
+                }
+            }
+            if let Some(l) = lane_of[k] {
+                if c == sc {
+                    p.left.push(row_of(net.src));
+                    p.lane = Some(l);
+                }
+                for &t in &net.back {
+                    if g.nodes[t.0].col == c + 1 {
+                        p.right.push(row_of(t));
+                        p.lane = Some(l);
+                    }
+                }
+            }
+            p.left.sort_unstable();
+            p.left.dedup();
+            p.right.sort_unstable();
+            p.right.dedup();
+            if !p.left.is_empty() || !p.right.is_empty() {
+                chan_c.insert(k, p);
+            }
+        }
+    }
+
+    // Tracks per channel.
+    let mut track: Vec<BTreeMap<usize, usize>> = vec![BTreeMap::new(); chan.len()];
+    let mut detours: Vec<Vec<Detour>> = (0..chan.len()).map(|_| Vec::new()).collect();
+    for (c, nets) in chan.iter().enumerate() {
+        let needs: Vec<usize> = nets
+            .iter()
+            .filter(|(_, p)| !(p.lane.is_none() && p.left.len() == 1 && p.right.len() == 1 && p.left[0] == p.right[0]))
+            .map(|(k, _)| *k)
+            .collect();
+        // a before b when a leaves at a row where b arrives.
+        let mut before: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+        let mut indeg: BTreeMap<usize, usize> = needs.iter().map(|&k| (k, 0)).collect();
+        for &a in &needs {
+            for &b in &needs {
+                if a != b && nets[&a].left.iter().any(|r| nets[&b].right.contains(r)) {
+                    before.entry(a).or_default().push(b);
+                    *indeg.get_mut(&b).expect("needs a track") += 1;
+                }
+            }
+        }
+        // Ties: a wire that goes down takes a track further left the lower it starts, one that
+        // goes up the higher it starts; that keeps their pieces from crossing each other.
+        let key = |k: usize| -> (i64, i64) {
+            let p = &nets[&k];
+            let l = p.left.iter().sum::<i64>() * 2 / (p.left.len().max(1) as i64);
+            let r = match p.lane {
+                Some(lane) => lane * 2,
+                None => p.right.iter().sum::<i64>() * 2 / (p.right.len().max(1) as i64),
+            };
+            if r >= l { (0, -l) } else { (1, l) }
+        };
+        let mut placed: Vec<usize> = Vec::new();
+        let mut left: Vec<usize> = needs.clone();
+        while !left.is_empty() {
+            let ready: Vec<usize> = left.iter().copied().filter(|k| indeg[k] == 0).collect();
+            let pick = if ready.is_empty() {
+                // A cycle of constraints: the least constrained net is placed now, and its
+                // entries at rows where a net not yet placed leaves take a detour.
+                let pick = *left.iter().min_by_key(|k| (indeg[k], key(**k), **k)).expect("non-empty");
+                let rows: Vec<i64> = nets[&pick]
+                    .right
+                    .iter()
+                    .copied()
+                    .filter(|r| left.iter().any(|&a| a != pick && nets[&a].left.contains(r)))
+                    .collect();
+                detours[c].push(Detour { net: pick, lane: -2 - lanes, rows });
+                lanes += 1;
+                pick
+            } else {
+                *ready.iter().min_by_key(|k| (key(**k), **k)).expect("non-empty")
+            };
+            left.retain(|&k| k != pick);
+            placed.push(pick);
+            for b in before.get(&pick).cloned().unwrap_or_default() {
+                if let Some(d) = indeg.get_mut(&b) {
+                    *d = d.saturating_sub(1);
+                }
+            }
+        }
+        for (i, k) in placed.into_iter().enumerate() {
+            track[c].insert(k, i);
+        }
+    }
+    // The detours' own tracks come after every other track of their channel.
+    for (c, ds) in detours.iter().enumerate() {
+        for d in ds {
+            let p = chan[c].get_mut(&d.net).expect("a detoured net is present");
+            p.right.retain(|r| !d.rows.contains(r));
+            p.detours.push(d.lane);
+        }
+    }
+    let base = (lanes as f64 + 2.0) * PITCH;
+    let y = |row: i64| base + row as f64 * PITCH;
+
+    // x of columns and channels.
+    let mut col_x = vec![PITCH; ncols];
+    let mut chan_x = vec![0.0f64; ncols.saturating_sub(1)];
+    for c in 0..ncols - 1 {
+        chan_x[c] = col_x[c] + colw[c];
+        let w = ((track[c].len() + detours[c].len() + 1) as f64 * PITCH + label_w[c]).max(2.0 * PITCH);
+        col_x[c + 1] = chan_x[c] + w;
+    }
+    let track_x = |c: usize, k: usize| chan_x[c] + (track[c][&k] + 1) as f64 * PITCH;
+
+    // Node geometry.
+    let mut blocks = vec![Rect { x: 0.0, y: 0.0, w: 0.0, h: 0.0 }; body.nodes.len()];
+    let mut in_anchors = vec![Vec::new(); body.nodes.len()];
+    let mut out_anchors = vec![Vec::new(); body.nodes.len()];
+    let mut input_ports = vec![Point { x: 0.0, y: 0.0 }; body.inputs.len()];
+    let mut output_ports = vec![Point { x: 0.0, y: 0.0 }; body.outputs.len()];
+    let mut max_y = 0.0f64;
+    for (v, nd) in g.nodes.iter().enumerate() {
+        let x = col_x[nd.col];
+        match nd.kind {
+            Kind::Block(i) => {
+                let n = &body.nodes[i];
+                let w = node_width(n);
+                let r = Rect { x, y: y(top[v]) - PITCH / 2.0, w, h: nd.rows as f64 * PITCH };
+                max_y = max_y.max(r.y + r.h);
+                blocks[i] = r;
+                in_anchors[i] = (0..n.inputs.len()).map(|k| Point { x, y: y(top[v] + 1 + k as i64) }).collect();
+                out_anchors[i] =
+                    (0..n.outputs.len()).map(|k| Point { x: x + w, y: y(top[v] + 1 + k as i64) }).collect();
+            }
+            Kind::InPort(k) => input_ports[k] = Point { x: x + colw[0], y: y(top[v]) },
+            Kind::OutPort(k) => output_ports[k] = Point { x, y: y(top[v]) },
+            Kind::Dummy(_) => {}
+        }
+        max_y = max_y.max(y(top[v]) + PITCH / 2.0);
+    }
+    // Where a net leaves a column at a row (its source's right edge, or a dummy's right end)
+    // and where it enters the next column.
+    let leave_x = |k: usize, c: usize, row: i64| -> f64 {
+        let net = &g.nets[k];
+        if g.nodes[net.src.0].col == c && row_of(net.src) == row {
+            match g.nodes[net.src.0].kind {
+                Kind::Block(i) => blocks[i].x + blocks[i].w,
+                Kind::InPort(p) => input_ports[p].x,
+                _ => col_x[c] + colw[c],
+            }
+        } else {
+            col_x[c] + colw[c]
+        }
+    };
+    let enter_x = |c: usize| col_x[c];
+
+    let mut nets = Vec::new();
+    for (k, net) in g.nets.iter().enumerate() {
+        let mut segs: Vec<Segment> = Vec::new();
+        let mut push = |a: Point, b: Point| {
+            if a != b {
+                segs.push((a, b));
+            }
+        };
+        // Through the columns it crosses.
+        for &(c, d) in &net.dummies {
+            push(Point { x: col_x[c], y: y(top[d]) }, Point { x: col_x[c] + colw[c], y: y(top[d]) });
+        }
+        let mut lane_span: Option<(f64, f64)> = None;
+        for (c, nets_here) in chan.iter().enumerate() {
+            let Some(p) = nets_here.get(&k) else { continue };
+            match track[c].get(&k) {
+                None => {
+                    // Straight through the channel.
+                    let r = p.left[0];
+                    push(Point { x: leave_x(k, c, r), y: y(r) }, Point { x: enter_x(c + 1), y: y(r) });
+                }
+                Some(_) => {
+                    let tx = track_x(c, k);
+                    let mut lo = i64::MAX;
+                    let mut hi = i64::MIN;
+                    for &r in &p.left {
+                        push(Point { x: leave_x(k, c, r), y: y(r) }, Point { x: tx, y: y(r) });
+                        lo = lo.min(r);
+                        hi = hi.max(r);
+                    }
+                    for &r in &p.right {
+                        push(Point { x: tx, y: y(r) }, Point { x: enter_x(c + 1), y: y(r) });
+                        lo = lo.min(r);
+                        hi = hi.max(r);
+                    }
+                    if let Some(l) = p.lane {
+                        lo = lo.min(l);
+                        hi = hi.max(l);
+                        lane_span = Some(match lane_span {
+                            None => (tx, tx),
+                            Some((a, b)) => (a.min(tx), b.max(tx)),
+                        });
+                    }
+                    for &l in &p.detours {
+                        lo = lo.min(l);
+                    }
+                    push(Point { x: tx, y: y(lo) }, Point { x: tx, y: y(hi) });
+                    for (i, d) in detours[c].iter().enumerate().filter(|(_, d)| d.net == k) {
+                        let dx = chan_x[c] + (track[c].len() + i + 1) as f64 * PITCH;
+                        let bottom = d.rows.iter().copied().max().unwrap_or(d.lane);
+                        push(Point { x: tx, y: y(d.lane) }, Point { x: dx, y: y(d.lane) });
+                        push(Point { x: dx, y: y(d.lane) }, Point { x: dx, y: y(bottom) });
+                        for &r in &d.rows {
+                            push(Point { x: dx, y: y(r) }, Point { x: enter_x(c + 1), y: y(r) });
+                        }
+                    }
+                }
+            }
+        }
+        if let (Some((a, b)), Some(l)) = (lane_span, lane_of[k]) {
+            push(Point { x: a, y: y(l) }, Point { x: b, y: y(l) });
+        }
+        let junctions = junctions(&segs);
+        nets.push(NetGeom {
+            source: net.source,
+            targets: net.targets.clone(),
+            segments: segs,
+            junctions,
+            delayed: net.delayed,
+        });
+    }
+    let width = col_x[last] + colw[last] + PITCH;
+    let height = max_y + PITCH;
+    let stats = stats(&nets);
+    Layout { blocks, in_anchors, out_anchors, input_ports, output_ports, nets, width, height, stats }
+}
+
+fn on(p: Point, s: &Segment) -> (bool, bool) {
+    let (a, b) = *s;
+    let (x0, x1) = (a.x.min(b.x), a.x.max(b.x));
+    let (y0, y1) = (a.y.min(b.y), a.y.max(b.y));
+    let inside = p.x >= x0 && p.x <= x1 && p.y >= y0 && p.y <= y1;
+    let end = p == a || p == b;
+    (inside, end)
+}
+
+/// Points where three or more wire pieces of one net meet.
+fn junctions(segs: &[Segment]) -> Vec<Point> {
+    let mut out: Vec<Point> = Vec::new();
+    for s in segs {
+        for p in [s.0, s.1] {
+            if out.contains(&p) {
+                continue;
+            }
+            let degree: usize = segs
+                .iter()
+                .map(|t| match on(p, t) {
+                    (true, true) => 1,
+                    (true, false) => 2,
+                    _ => 0,
+                })
+                .sum();
+            if degree >= 3 {
+                out.push(p);
+            }
+        }
+    }
+    out
+}
+
+fn stats(nets: &[NetGeom]) -> Stats {
+    let horizontal = |s: &Segment| s.0.y == s.1.y;
+    let mut st = Stats::default();
+    for (i, n) in nets.iter().enumerate() {
+        for s in &n.segments {
+            st.length += (s.0.x - s.1.x).abs() + (s.0.y - s.1.y).abs();
+        }
+        // Corners: an end shared by a horizontal and a vertical piece and nothing else.
+        let mut ends: Vec<Point> = n.segments.iter().flat_map(|s| [s.0, s.1]).collect();
+        ends.sort_by(|a, b| a.x.total_cmp(&b.x).then(a.y.total_cmp(&b.y)));
+        ends.dedup();
+        for p in ends {
+            let touching: Vec<&Segment> = n.segments.iter().filter(|s| on(p, s).0).collect();
+            if touching.len() == 2
+                && horizontal(touching[0]) != horizontal(touching[1])
+                && touching.iter().all(|s| on(p, s).1)
+            {
+                st.bends += 1;
+            }
+        }
+        for m in &nets[i + 1..] {
+            for a in &n.segments {
+                for b in &m.segments {
+                    let (h, v) = match (horizontal(a), horizontal(b)) {
+                        (true, false) => (a, b),
+                        (false, true) => (b, a),
+                        _ => continue,
+                    };
+                    let (hx0, hx1) = (h.0.x.min(h.1.x), h.0.x.max(h.1.x));
+                    let (vy0, vy1) = (v.0.y.min(v.1.y), v.0.y.max(v.1.y));
+                    if v.0.x > hx0 && v.0.x < hx1 && h.0.y > vy0 && h.0.y < vy1 {
+                        st.crossings += 1;
+                    }
+                }
+            }
+        }
+    }
+    st
+}

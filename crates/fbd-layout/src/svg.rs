@@ -1,0 +1,182 @@
+//! A laid-out body as SVG text: blocks as `<g class="block" data-id="ID">` with their `<rect>`,
+//! pin names inside, constants beside their pins, wires as `<polyline class="wire"
+//! data-net="...">` (dashed when delayed), junction dots, the body's ports at the frames, and
+//! optionally live values beside the pins.
+
+use std::fmt::Write;
+
+use crate::{Body, CHAR_W, Layout, PITCH, Source};
+
+/// Values to print beside pins: `(node, output pin) → text` for outputs, and the body's ports.
+pub trait Values {
+    /// The value of output `pin` of node `node`, if known.
+    fn output(&self, node: usize, pin: usize) -> Option<String>;
+    /// The value of body input port `k`, if known.
+    fn input_port(&self, _k: usize) -> Option<String> {
+        None
+    }
+}
+
+/// No values: a static drawing.
+pub struct NoValues;
+
+impl Values for NoValues {
+    fn output(&self, _: usize, _: usize) -> Option<String> {
+        None
+    }
+}
+
+fn esc(s: &str) -> String {
+    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+}
+
+/// The name of a net: its source, `block.pin` or the port's name.
+pub fn net_name(body: &Body, s: Source) -> String {
+    match s {
+        Source::Port(k) => body.inputs[k].clone(),
+        Source::Out { node, pin } => format!("{}.{}", body.nodes[node].id, body.nodes[node].outputs[pin]),
+    }
+}
+
+/// The SVG drawing of `body` laid out as `l`, titled `title`.
+pub fn svg(body: &Body, l: &Layout, title: &str, values: &dyn Values) -> String {
+    let mut s = String::new();
+    let (w, h) = (l.width, l.height + PITCH);
+    let _ = writeln!(
+        s,
+        r##"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 {} {w} {h}" font-family="DejaVu Sans Mono, monospace" font-size="11">"##,
+        -PITCH
+    );
+    let _ = writeln!(
+        s,
+        r##"<style>
+.block rect {{ fill: #fdfdf8; stroke: #303030; stroke-width: 1.2; }}
+.block .title {{ font-weight: bold; fill: #202060; }}
+.pin {{ fill: #303030; }}
+.const {{ fill: #7a4a00; }}
+.value {{ fill: #0a6a2a; font-weight: bold; }}
+.wire {{ fill: none; stroke: #303030; stroke-width: 1.2; }}
+.wire.delayed {{ stroke: #b03030; stroke-dasharray: 6 4; }}
+.junction {{ fill: #303030; }}
+.port text {{ fill: #202060; }}
+.port path {{ fill: #e8e8f4; stroke: #303030; }}
+</style>"##
+    );
+    let _ = writeln!(s, r##"<rect x="0" y="{}" width="{w}" height="{h}" fill="#ffffff"/>"##, -PITCH);
+    let _ = writeln!(
+        s,
+        r##"<text x="{}" y="{}" font-size="13" font-weight="bold">{}</text>"##,
+        PITCH / 2.0,
+        -PITCH / 2.0 + 4.0,
+        esc(title)
+    );
+    for (k, n) in l.nets.iter().enumerate() {
+        let name = esc(&net_name(body, n.source));
+        let class = if n.delayed { "wire delayed" } else { "wire" };
+        let _ = writeln!(s, r##"<g class="net" data-net="{name}" data-index="{k}">"##);
+        for (a, b) in &n.segments {
+            let _ = writeln!(
+                s,
+                r##"<polyline class="{class}" data-net="{name}" points="{},{} {},{}"/>"##,
+                a.x, a.y, b.x, b.y
+            );
+        }
+        for p in &n.junctions {
+            let _ = writeln!(s, r##"<circle class="junction" cx="{}" cy="{}" r="3"/>"##, p.x, p.y);
+        }
+        s.push_str("</g>\n");
+    }
+    for (i, (n, r)) in body.nodes.iter().zip(&l.blocks).enumerate() {
+        let _ = writeln!(s, r##"<g class="block" data-id="{}">"##, esc(&n.id));
+        let _ = writeln!(s, r##"<rect x="{}" y="{}" width="{}" height="{}" rx="3"/>"##, r.x, r.y, r.w, r.h);
+        let _ = writeln!(
+            s,
+            r##"<text class="title" x="{}" y="{}" text-anchor="middle">{}</text>"##,
+            r.x + r.w / 2.0,
+            r.y + PITCH / 2.0 + 4.0,
+            esc(&n.label)
+        );
+        let _ = writeln!(
+            s,
+            r##"<text class="pin" x="{}" y="{}" text-anchor="middle" font-size="9" fill="#707070">{}</text>"##,
+            r.x + r.w / 2.0,
+            r.y - 3.0,
+            esc(&n.id)
+        );
+        for (k, (p, c)) in n.inputs.iter().enumerate() {
+            let a = l.in_anchors[i][k];
+            let _ = writeln!(s, r##"<text class="pin" x="{}" y="{}">{}</text>"##, a.x + 4.0, a.y + 4.0, esc(p));
+            if let Some(c) = c {
+                let _ = writeln!(
+                    s,
+                    r##"<text class="const" x="{}" y="{}" text-anchor="end">{}</text>"##,
+                    a.x - 4.0,
+                    a.y + 4.0,
+                    esc(c)
+                );
+            }
+        }
+        for (k, p) in n.outputs.iter().enumerate() {
+            let a = l.out_anchors[i][k];
+            let _ = writeln!(
+                s,
+                r##"<text class="pin" x="{}" y="{}" text-anchor="end">{}</text>"##,
+                a.x - 4.0,
+                a.y + 4.0,
+                esc(p)
+            );
+            if let Some(v) = values.output(i, k) {
+                let _ = writeln!(s, r##"<text class="value" x="{}" y="{}">{}</text>"##, a.x + 3.0, a.y - 3.0, esc(&v));
+            }
+        }
+        s.push_str("</g>\n");
+    }
+    for (k, name) in body.inputs.iter().enumerate() {
+        let a = l.input_ports[k];
+        let x0 = a.x - name.chars().count() as f64 * CHAR_W - PITCH;
+        let _ = writeln!(
+            s,
+            r##"<g class="port" data-port="{0}"><path d="M{1},{2} H{3} L{4},{5} L{3},{6} H{1} Z"/><text x="{7}" y="{8}">{0}</text></g>"##,
+            esc(name),
+            x0,
+            a.y - 7.0,
+            a.x - 7.0,
+            a.x,
+            a.y,
+            a.y + 7.0,
+            x0 + 3.0,
+            a.y + 4.0
+        );
+        if let Some(v) = values.input_port(k) {
+            let _ = writeln!(s, r##"<text class="value" x="{}" y="{}">{}</text>"##, a.x + 3.0, a.y - 3.0, esc(&v));
+        }
+    }
+    for (k, (name, c)) in body.outputs.iter().enumerate() {
+        let a = l.output_ports[k];
+        let x1 = a.x + name.chars().count() as f64 * CHAR_W + PITCH;
+        let _ = writeln!(
+            s,
+            r##"<g class="port" data-port="{0}"><path d="M{1},{2} L{3},{4} H{5} V{6} H{3} Z"/><text x="{7}" y="{8}">{0}</text></g>"##,
+            esc(name),
+            a.x,
+            a.y,
+            a.x + 7.0,
+            a.y - 7.0,
+            x1,
+            a.y + 7.0,
+            a.x + 9.0,
+            a.y + 4.0
+        );
+        if let Some(c) = c {
+            let _ = writeln!(
+                s,
+                r##"<text class="const" x="{}" y="{}" text-anchor="end">{}</text>"##,
+                a.x - 4.0,
+                a.y + 4.0,
+                esc(c)
+            );
+        }
+    }
+    s.push_str("</svg>\n");
+    s
+}
