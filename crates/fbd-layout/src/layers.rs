@@ -294,4 +294,56 @@ fn order(g: &mut Graph) {
         }
     }
     g.cols = best.1;
+    reindex(g, &mut index);
+    transpose(g, &links, &mut index);
+}
+
+/// Crossings among the links that touch column `c` (on either side).
+fn local_crossings(g: &Graph, links: &[(End, End)], index: &[usize], c: usize) -> usize {
+    let mut sides: [Vec<(f64, f64)>; 2] = [Vec::new(), Vec::new()];
+    for &(a, b) in links {
+        let ca = g.nodes[a.0].col;
+        if ca + 1 == c {
+            sides[0].push((pos(g, index, a), pos(g, index, b)));
+        } else if ca == c {
+            sides[1].push((pos(g, index, a), pos(g, index, b)));
+        }
+    }
+    let mut total = 0;
+    for v in &sides {
+        for i in 0..v.len() {
+            for j in i + 1..v.len() {
+                if (v[i].0 - v[j].0) * (v[i].1 - v[j].1) < 0.0 {
+                    total += 1;
+                }
+            }
+        }
+    }
+    total
+}
+
+/// Swaps neighbours in a column while that removes crossings (the "transpose" step).
+fn transpose(g: &mut Graph, links: &[(End, End)], index: &mut [usize]) {
+    for _ in 0..4 {
+        let mut improved = false;
+        for c in 0..g.cols.len() {
+            let mut current = local_crossings(g, links, index, c);
+            for i in 0..g.cols[c].len().saturating_sub(1) {
+                let (a, b) = (g.cols[c][i], g.cols[c][i + 1]);
+                g.cols[c].swap(i, i + 1);
+                index.swap(a, b);
+                let after = local_crossings(g, links, index, c);
+                if after < current {
+                    current = after;
+                    improved = true;
+                } else {
+                    g.cols[c].swap(i, i + 1);
+                    index.swap(a, b);
+                }
+            }
+        }
+        if !improved {
+            break;
+        }
+    }
 }

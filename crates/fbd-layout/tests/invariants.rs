@@ -69,3 +69,30 @@ fn generated_bodies_are_laid_out_cleanly() {
     }
     assert!(bodies > 300, "only {bodies} bodies");
 }
+
+#[test]
+fn the_drawings_in_docs_are_fresh() {
+    let file = "diagrams/2048.json";
+    let p = load(&FsProvider, &root().join(file)).expect("2048 loads");
+    for (name, out) in [
+        (None, "program"),
+        (Some("Cell"), "Cell"),
+        (Some("Installation"), "Installation"),
+        (Some("Random"), "Random"),
+        (Some("Processing"), "Processing"),
+        (Some("ProcessingMultiScan"), "ProcessingMultiScan"),
+    ] {
+        let b = body(&p, name).expect("body");
+        let title = match name {
+            Some(m) => format!("{m} ({file})"),
+            None => p.root().name.clone().unwrap_or_else(|| file.to_string()),
+        };
+        let want = fbd_layout::svg::svg(&b, &layout(&b), &title, &fbd_layout::svg::NoValues);
+        let path = root().join(format!("docs/diagrams/{out}.svg"));
+        let have = std::fs::read_to_string(&path).unwrap_or_default();
+        assert!(have == want, "{} is stale: run tools/render-diagrams.sh", path.display());
+        // The structure other tools rely on.
+        assert_eq!(want.matches("<g class=\"block\" data-id=").count(), b.nodes.len());
+        assert!(want.contains("<polyline class=\"wire") || b.edges.is_empty());
+    }
+}

@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Renders docs/diagrams/*.svg from diagrams/2048.json with `fbd svg` (a test checks they are
+# fresh). Run from the repository root after changing the layout or the 2048 macros.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+cargo build -q --release -p fbd-cli
+fbd=target/release/fbd
+$fbd svg diagrams/2048.json -o docs/diagrams/program.svg
+for m in Cell Installation Random Processing ProcessingMultiScan; do
+  $fbd svg diagrams/2048.json --macro "$m" -o "docs/diagrams/$m.svg"
+done
