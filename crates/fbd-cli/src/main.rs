@@ -56,6 +56,18 @@ enum Cmd {
         /// Write to this file instead of standard output.
         #[arg(short, long)]
         output: Option<PathBuf>,
+        /// Run this many scans first and print the values beside the pins (online view).
+        #[arg(long)]
+        after: Option<u64>,
+        /// Runtime seed for RANDOM blocks (with --after).
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Set a program input (or write a signal) before the first scan: PATH=VALUE. Repeatable.
+        #[arg(long = "set", value_name = "PATH=VALUE")]
+        sets: Vec<String>,
+        /// With --macro and --after: the instance whose values to show (default: the first).
+        #[arg(long)]
+        instance: Option<String>,
     },
     /// Measure scan time (median, p99) and ns per block.
     Bench(bench::BenchArgs),
@@ -82,7 +94,10 @@ fn main() -> ExitCode {
         Cmd::Check { file, plan, signals } => check(&file, plan, signals),
         Cmd::Run(args) => run::run(args),
         Cmd::Dot { file, macro_name } => dot(&file, macro_name.as_deref()),
-        Cmd::Svg { file, macro_name, output } => svg(&file, macro_name.as_deref(), output.as_deref()),
+        Cmd::Svg { file, macro_name, output, after, seed, sets, instance } => {
+            let online = after.map(|n| Online { scans: n, seed, sets, instance });
+            svg(&file, macro_name.as_deref(), output.as_deref(), online)
+        }
         Cmd::Bench(args) => bench::bench(args),
         Cmd::Play(args) => game::play(args),
         Cmd::Autoplay(args) => autoplay::autoplay(args),
@@ -173,7 +188,90 @@ fn dot(file: &std::path::Path, macro_name: Option<&str>) -> ExitCode {
     }
 }
 
-fn svg(file: &std::path::Path, macro_name: Option<&str>, output: Option<&std::path::Path>) -> ExitCode {
+/// `fbd svg --after N`: the values of a run after N scans.
+struct Online {
+    scans: u64,
+    seed: u64,
+    sets: Vec<String>,
+    instance: Option<String>,
+}
+
+/// Values read from a runtime by signal path: `prefix` + `block.pin` for block outputs, and the
+/// body's input ports (program inputs, or the instance's macro pins).
+struct RunValues {
+    rt: fbd_engine::Runtime,
+    prefix: String,
+    instance: Option<String>,
+    ids: Vec<String>,
+    outs: Vec<Vec<String>>,
+    inputs: Vec<String>,
+}
+
+impl fbd_layout::svg::Values for RunValues {
+    fn output(&self, node: usize, pin: usize) -> Option<String> {
+        let path = format!("{}{}.{}", self.prefix, self.ids[node], self.outs[node][pin]);
+        self.rt.read(&path).ok().map(|v| v.to_string())
+    }
+    fn input_port(&self, k: usize) -> Option<String> {
+        let path = match &self.instance {
+            Some(i) => format!("{i}.{}", self.inputs[k]),
+            None => self.inputs[k].clone(),
+        };
+        self.rt.read(&path).ok().map(|v| v.to_string())
+    }
+}
+
+fn online_values(
+    project: &fbd_engine::load::Project,
+    body: &fbd_layout::Body,
+    macro_name: Option<&str>,
+    o: Online,
+) -> Result<RunValues, String> {
+    let plan = fbd_engine::compile_project(project, &CompileOptions::default()).map_err(|e| e.to_string())?;
+    let instance = match (macro_name, o.instance) {
+        (None, _) => None,
+        (Some(_), Some(i)) => Some(i),
+        (Some(m), None) => Some(
+            plan.instances
+                .iter()
+                .find(|i| i.macro_name == m)
+                .map(|i| i.path.clone())
+                .ok_or_else(|| format!("the program has no instance of macro `{m}`; give --instance"))?,
+        ),
+    };
+    if let (Some(i), Some(m)) = (&instance, macro_name)
+        && !plan.instances.iter().any(|x| &x.path == i && x.macro_name == m)
+    {
+        return Err(format!("`{i}` is not an instance of macro `{m}`"));
+    }
+    let mut rt = fbd_engine::Runtime::with_seed(plan, o.seed);
+    for s in &o.sets {
+        let (path, value) = s.split_once('=').ok_or_else(|| format!("--set: expected PATH=VALUE, got `{s}`"))?;
+        let sig = rt.plan().signal(path.trim()).ok_or_else(|| format!("--set: no signal `{path}`"))?;
+        let v = fbd_engine::Value::parse(value, sig.slot.ty).map_err(|e| format!("--set {path}: {e}"))?;
+        if rt.plan().input(path.trim()).is_some() {
+            rt.set_input(path.trim(), v).map_err(|e| e.to_string())?;
+        } else {
+            rt.write(path.trim(), v).map_err(|e| e.to_string())?;
+        }
+    }
+    rt.step_n(o.scans);
+    Ok(RunValues {
+        rt,
+        prefix: instance.as_ref().map(|i| format!("{i}/")).unwrap_or_default(),
+        instance,
+        ids: body.nodes.iter().map(|n| n.id.clone()).collect(),
+        outs: body.nodes.iter().map(|n| n.outputs.clone()).collect(),
+        inputs: body.inputs.clone(),
+    })
+}
+
+fn svg(
+    file: &std::path::Path,
+    macro_name: Option<&str>,
+    output: Option<&std::path::Path>,
+    online: Option<Online>,
+) -> ExitCode {
     let project = match load::load(&FsProvider, file) {
         Ok(p) => p,
         Err(e) => return rejected(file, &e),
@@ -190,7 +288,25 @@ fn svg(file: &std::path::Path, macro_name: Option<&str>, output: Option<&std::pa
         Some(m) => format!("{m} ({})", file.display()),
         None => project.root().name.clone().unwrap_or_else(|| file.display().to_string()),
     };
-    let text = fbd_layout::svg::svg(&body, &l, &title, &fbd_layout::svg::NoValues);
+    let text = match online {
+        None => fbd_layout::svg::svg(&body, &l, &title, &fbd_layout::svg::NoValues),
+        Some(o) => {
+            let scans = o.scans;
+            match online_values(&project, &body, macro_name, o) {
+                Ok(v) => {
+                    let title = match &v.instance {
+                        Some(i) => format!("{title}, instance {i}, after {scans} scans"),
+                        None => format!("{title}, after {scans} scans"),
+                    };
+                    fbd_layout::svg::svg(&body, &l, &title, &v)
+                }
+                Err(e) => {
+                    out::error(&e);
+                    return ExitCode::FAILURE;
+                }
+            }
+        }
+    };
     match output {
         None => out::print(&text),
         Some(p) => match std::fs::write(p, text) {

@@ -255,3 +255,24 @@ mod hardening {
         assert!(!s.contains("\"const:"), "{s}");
     }
 }
+
+#[test]
+fn svg_draws_a_macro_statically_and_online() {
+    let o = fbd(&["svg", "diagrams/2048.json", "--macro", "Cell"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let s = text(&o.stdout);
+    assert!(s.starts_with("<svg") && s.trim_end().ends_with("</svg>"));
+    assert_eq!(s.matches("<g class=\"block\" data-id=").count(), 10);
+    assert!(s.contains("data-id=\"mem\"") && s.contains("class=\"wire delayed\""), "MEMORY.prev loop drawn dashed");
+    assert!(!s.contains("class=\"value\""), "a static drawing has no values");
+    let o = fbd(&["svg", "diagrams/2048.json", "--macro", "Cell", "--instance", "cell_2_3", "--after", "5"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let s = text(&o.stdout);
+    assert!(s.contains("instance cell_2_3, after 5 scans"));
+    // Every output pin gets its value (nine blocks with one output, MEMORY with q and prev), and
+    // so do the six input ports.
+    assert_eq!(s.matches("class=\"value\"").count(), 11 + 6);
+    let o = fbd(&["svg", "diagrams/2048.json", "--macro", "Nope"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(text(&o.stderr).contains("no macro `Nope`"), "{}", text(&o.stderr));
+}
