@@ -126,6 +126,7 @@ pub struct App {
     best_saved: i64,
     pub(crate) seed: u64,
     pub(crate) dbg: DebuggerState,
+    pub(crate) diagram: crate::diagram_view::DiagramState,
     pub(crate) show_debugger: bool,
     open_path: String,
     show_open_path: bool,
@@ -184,6 +185,7 @@ impl App {
             best_saved: best,
             seed: opts.seed,
             dbg: DebuggerState::default(),
+            diagram: Default::default(),
             show_debugger: opts.show_debugger,
             open_path: String::new(),
             show_open_path: false,
@@ -212,6 +214,7 @@ impl App {
             g
         });
         self.dbg.rebuild(self.runner.with(|rt| rt.plan().clone()));
+        self.diagram.reset();
         self.awaiting = None;
         self.queue.clear();
     }
@@ -550,7 +553,7 @@ impl App {
             });
             ui.menu_button("View", |ui| {
                 ui.checkbox(&mut self.show_debugger, "Debugger (F12)");
-                ui.checkbox(&mut self.dbg.show_diagram, "Diagram view");
+                ui.checkbox(&mut self.dbg.show_diagram, "Diagram (online view)");
             });
             ui.separator();
             ui.label(RichText::new(self.loaded.origin.label()).weak());
@@ -752,7 +755,15 @@ impl eframe::App for App {
             egui::Panel::right("debugger").resizable(true).default_size(460.0).show(ui, |ui| self.debugger_ui(ui));
         }
         egui::CentralPanel::default().show(ui, |ui| {
-            if self.game.is_some() {
+            ui.horizontal(|ui| {
+                let board = if self.game.is_some() { "Board" } else { "Panel" };
+                ui.selectable_value(&mut self.dbg.show_diagram, false, board);
+                ui.selectable_value(&mut self.dbg.show_diagram, true, "Diagram");
+            });
+            ui.separator();
+            if self.dbg.show_diagram {
+                self.diagram_panel(ui);
+            } else if self.game.is_some() {
                 self.play_panel(ui);
             } else {
                 self.generic_panel(ui);
@@ -760,9 +771,6 @@ impl eframe::App for App {
         });
         self.error_window(&ctx);
         self.open_path_window(&ctx);
-        if self.dbg.show_diagram {
-            self.diagram_window(&ctx);
-        }
         // Repaint on output changes (the scan thread asks for it); poll only while something is
         // in flight or live values are on screen, so an idle window costs nothing.
         let running = !self.runner.is_paused();

@@ -21,10 +21,8 @@ pub struct DebuggerState {
     pub(crate) until: String,
     pub(crate) until_limit: u64,
     pub(crate) cycle_ms: f64,
+    /// The central panel shows the online diagram instead of the board.
     pub(crate) show_diagram: bool,
-    pub(crate) diagram_instance: String,
-    pub(crate) auto_layout: bool,
-    pub(crate) zoom: f32,
     pub(crate) message: String,
     /// Parent path ("" for the top) → child instance paths and block indices.
     children: BTreeMap<String, (Vec<String>, Vec<usize>)>,
@@ -65,13 +63,7 @@ impl DebuggerState {
         if self.until_limit == 0 {
             self.until_limit = 100_000;
         }
-        if self.zoom == 0.0 {
-            self.zoom = 1.0;
-        }
         self.cycle_ms = plan.cycle_us as f64 / 1000.0;
-        if !plan.instances.iter().any(|i| i.path == self.diagram_instance) {
-            self.diagram_instance.clear();
-        }
         self.plan = Some(plan);
     }
 }

@@ -1,240 +1,456 @@
-//! The diagram view: the blocks of one macro instance (or the top level) as boxes with pins and
-//! wires, live values on the pins, BOOL wires coloured by state. Positions come from the JSON,
-//! or from a layered layout (blocks placed by data-flow depth). Click a block to select it.
+//! The online diagram, docked in the central panel: one body (the program's top level or a
+//! macro instance) laid out by `fbd-layout`, with live values in badges beside the output pins,
+//! BOOL wires green when TRUE and grey when FALSE, forced signals marked. Pan by dragging, zoom
+//! with the wheel around the pointer, `F` or "Fit" to fit; double-click a macro instance to open
+//! it, the breadcrumb to go back; search centres a block; right-click a block for its signals.
 
 use std::collections::HashMap;
+use std::rc::Rc;
 
-use eframe::egui::{self, Align2, Color32, FontId, Pos2, Rect, Sense, Stroke, Vec2};
+use eframe::egui::{self, Align2, Color32, FontId, Pos2, Rect, Sense, Shape, Stroke, Vec2};
 use fbd_engine::Value;
-use fbd_engine::model::{Block, Wire};
+use fbd_layout::{Body, Layout, Source};
 
 use crate::app::App;
 
-const BOX_W: f32 = 130.0;
-const ROW_H: f32 = 16.0;
+/// Signal ids of the shown instance: its path, per node the outputs' ids, the input ports' ids.
+type ShownIds = (String, Vec<Vec<Option<usize>>>, Vec<Option<usize>>);
 
-struct Drawn {
-    id: String,
-    ty: String,
-    rect: Rect,
-    ins: Vec<String>,
-    outs: Vec<String>,
+/// What one frame reads from the runtime: output values per node, input port values, the
+/// forced paths, and the plan order of the shown blocks.
+type Live = (Vec<Vec<Option<Value>>>, Vec<Option<Value>>, Vec<String>, HashMap<String, usize>);
+
+/// What the diagram view keeps between frames.
+#[derive(Default)]
+pub struct DiagramState {
+    /// The instance whose body is shown ("" for the program's top level).
+    pub(crate) instance: String,
+    pan: Vec2,
+    zoom: f32,
+    fit: bool,
+    search: String,
+    show_order: bool,
+    /// Laid-out bodies by macro name ("" for the program), until another program is loaded.
+    cache: HashMap<String, Rc<(Body, Layout)>>,
+    /// Signal ids for the shown instance: per node its outputs, and the body's input ports.
+    ids: Option<ShownIds>,
+    message: String,
+    /// The canvas's size in the last frame (to centre a found block).
+    canvas: Vec2,
 }
 
-/// Depth of each block in the body's data flow (feedback wires ignored), for the layout.
-fn layered(blocks: &[Block]) -> HashMap<String, (usize, usize)> {
-    let ids: HashMap<&str, usize> = blocks.iter().enumerate().map(|(i, b)| (b.id.as_str(), i)).collect();
-    let mut depth = vec![0usize; blocks.len()];
-    // Relax a bounded number of times: enough for any acyclic body, and terminates on cycles.
-    for _ in 0..blocks.len().min(200) {
-        let mut changed = false;
-        for (i, b) in blocks.iter().enumerate() {
-            for (_, w) in &b.inputs.0 {
-                if let Wire::Ref(r) = w
-                    && let Some((src, _)) = r.split_once('.')
-                    && let Some(&j) = ids.get(src)
-                    && j != i
-                    && depth[i] < depth[j] + 1
-                {
-                    depth[i] = depth[j] + 1;
-                    changed = true;
-                }
+impl DiagramState {
+    /// Forgets the layouts and signal ids of the previous program.
+    pub(crate) fn reset(&mut self) {
+        self.cache.clear();
+        self.ids = None;
+        self.fit = true;
+    }
+}
+
+const BADGE_TRUE: Color32 = Color32::from_rgb(0x1f, 0x9d, 0x3a);
+const WIRE_FALSE: Color32 = Color32::from_rgb(0x9a, 0x9a, 0x9a);
+const FORCED: Color32 = Color32::from_rgb(0xe0, 0x70, 0x00);
+
+fn wire_color(v: Option<Value>, dark: bool) -> Color32 {
+    match v {
+        Some(Value::Bool(true)) => BADGE_TRUE,
+        Some(Value::Bool(false)) => WIRE_FALSE,
+        _ => {
+            if dark {
+                Color32::from_rgb(0x90, 0xb0, 0xe0)
+            } else {
+                Color32::from_rgb(0x30, 0x48, 0x80)
             }
         }
-        if !changed {
-            break;
-        }
     }
-    let mut rows: HashMap<usize, usize> = HashMap::new();
-    let mut out = HashMap::new();
-    for (i, b) in blocks.iter().enumerate() {
-        let row = rows.entry(depth[i]).or_insert(0);
-        out.insert(b.id.clone(), (depth[i], *row));
-        *row += 1;
-    }
-    out
 }
 
 impl App {
-    pub(crate) fn diagram_window(&mut self, ctx: &egui::Context) {
-        let mut open = true;
-        egui::Window::new("Diagram").open(&mut open).default_size([900.0, 600.0]).show(ctx, |ui| self.diagram_ui(ui));
-        self.dbg.show_diagram = open;
+    /// The macro shown for the current instance ("" for the top level), if the instance exists.
+    fn diagram_macro(&self) -> Option<String> {
+        let inst = &self.diagram.instance;
+        if inst.is_empty() {
+            return Some(String::new());
+        }
+        self.runner.with(|rt| rt.plan().instances.iter().find(|i| &i.path == inst).map(|i| i.macro_name.clone()))
     }
 
-    fn diagram_ui(&mut self, ui: &mut egui::Ui) {
-        let instances: Vec<(String, String)> =
-            self.runner.with(|rt| rt.plan().instances.iter().map(|i| (i.path.clone(), i.macro_name.clone())).collect());
-        ui.horizontal(|ui| {
-            let shown = if self.dbg.diagram_instance.is_empty() {
-                "(top level)".to_string()
-            } else {
-                self.dbg.diagram_instance.clone()
-            };
-            egui::ComboBox::from_label("instance").selected_text(shown).height(400.0).show_ui(ui, |ui| {
-                ui.selectable_value(&mut self.dbg.diagram_instance, String::new(), "(top level)");
-                for (p, m) in &instances {
-                    ui.selectable_value(&mut self.dbg.diagram_instance, p.clone(), format!("{p} ({m})"));
-                }
-            });
-            ui.checkbox(&mut self.dbg.auto_layout, "layered layout");
-            ui.add(egui::Slider::new(&mut self.dbg.zoom, 0.3..=2.0).text("zoom"));
-        });
-        let inst = self.dbg.diagram_instance.clone();
-        let project = &self.loaded.project;
-        let blocks: Vec<Block> = if inst.is_empty() {
-            project.root().blocks.clone()
-        } else {
-            let mac = instances.iter().find(|(p, _)| *p == inst).map(|(_, m)| m.clone()).unwrap_or_default();
-            project.macro_def(&mac).map(|(_, _, m)| m.blocks.clone()).unwrap_or_default()
-        };
-        let prefix = if inst.is_empty() { String::new() } else { format!("{inst}/") };
-        let layout = layered(&blocks);
-        let z = self.dbg.zoom;
-        let mut drawn: Vec<Drawn> = Vec::new();
-        for b in &blocks {
-            let (ins, outs) = project.block_pins(b);
-            let pos = match (b.pos, self.dbg.auto_layout) {
-                (Some(p), false) => Vec2::new(p[0] as f32, p[1] as f32),
-                _ => {
-                    let (col, row) = layout.get(&b.id).copied().unwrap_or((0, 0));
-                    Vec2::new(col as f32 * (BOX_W + 90.0), row as f32 * 110.0)
-                }
-            };
-            let h = (ins.len().max(outs.len()).max(1) as f32 + 1.2) * ROW_H;
-            drawn.push(Drawn {
-                id: b.id.clone(),
-                ty: b.ty.clone(),
-                rect: Rect::from_min_size(pos.to_pos2(), Vec2::new(BOX_W, h)),
-                ins,
-                outs,
-            });
+    /// Opens the body of instance `path` ("" for the top level). Returns false if there is none.
+    pub fn diagram_open(&mut self, path: &str) -> bool {
+        let old = std::mem::replace(&mut self.diagram.instance, path.to_string());
+        if self.diagram_macro().is_none() {
+            self.diagram.instance = old;
+            return false;
         }
-        let bounds = drawn.iter().fold(Rect::NOTHING, |r, d| r.union(d.rect)).expand(40.0);
-        let origin = if bounds.is_finite() { bounds.min } else { Pos2::ZERO };
-        let size = if bounds.is_finite() { bounds.size() * z } else { Vec2::splat(100.0) };
-        let values: HashMap<String, Value> = self.runner.with(|rt| {
-            let mut m = HashMap::new();
-            for d in &drawn {
-                for p in d.ins.iter().chain(&d.outs) {
-                    let path = format!("{prefix}{}.{p}", d.id);
-                    if let Ok(v) = rt.read(&path) {
-                        m.insert(path, v);
+        self.diagram.ids = None;
+        self.diagram.fit = true;
+        true
+    }
+
+    /// The laid-out body of the shown instance.
+    fn diagram_body(&mut self) -> Option<Rc<(Body, Layout)>> {
+        let mac = self.diagram_macro()?;
+        if let Some(b) = self.diagram.cache.get(&mac) {
+            return Some(b.clone());
+        }
+        let name = (!mac.is_empty()).then_some(mac.as_str());
+        let body = fbd_layout::from_model::body(&self.loaded.project, name).ok()?;
+        let l = fbd_layout::layout(&body);
+        let rc = Rc::new((body, l));
+        self.diagram.cache.insert(mac, rc.clone());
+        Some(rc)
+    }
+
+    fn net_path(&self, body: &Body, s: Source) -> String {
+        let inst = &self.diagram.instance;
+        match s {
+            Source::Port(k) if inst.is_empty() => body.inputs[k].clone(),
+            Source::Port(k) => format!("{inst}.{}", body.inputs[k]),
+            Source::Out { node, pin } => {
+                let prefix = if inst.is_empty() { String::new() } else { format!("{inst}/") };
+                format!("{prefix}{}.{}", body.nodes[node].id, body.nodes[node].outputs[pin])
+            }
+        }
+    }
+
+    /// The live value of output port `port` of the shown body (the value the body drives
+    /// there), for tests and the status line.
+    pub fn diagram_output_value(&mut self, port: &str) -> Option<Value> {
+        let bl = self.diagram_body()?;
+        let (body, _) = &*bl;
+        let k = body.outputs.iter().position(|(n, _)| n == port)?;
+        let e = body.edges.iter().find(|e| e.to == fbd_layout::Target::Port(k))?;
+        let path = self.net_path(body, e.from);
+        self.runner.with(|rt| rt.read(&path).ok())
+    }
+
+    pub(crate) fn diagram_panel(&mut self, ui: &mut egui::Ui) {
+        let Some(bl) = self.diagram_body() else {
+            self.diagram.instance.clear();
+            return;
+        };
+        let (body, layout) = &*bl;
+        if self.diagram.zoom == 0.0 {
+            self.diagram.zoom = 1.0;
+            self.diagram.fit = true;
+        }
+        // Signal ids of what is shown, resolved once per instance.
+        let key = self.diagram.instance.clone();
+        if self.diagram.ids.as_ref().is_none_or(|(k, _, _)| *k != key) {
+            let outs: Vec<Vec<String>> = (0..body.nodes.len())
+                .map(|n| {
+                    (0..body.nodes[n].outputs.len())
+                        .map(|p| self.net_path(body, Source::Out { node: n, pin: p }))
+                        .collect()
+                })
+                .collect();
+            let ins: Vec<String> = (0..body.inputs.len()).map(|k| self.net_path(body, Source::Port(k))).collect();
+            let (o, i) = self.runner.with(|rt| {
+                let plan = rt.plan();
+                (
+                    outs.iter().map(|v| v.iter().map(|p| plan.signal_id(p)).collect()).collect(),
+                    ins.iter().map(|p| plan.signal_id(p)).collect(),
+                )
+            });
+            self.diagram.ids = Some((key, o, i));
+        }
+        let (_, out_ids, in_ids) = self.diagram.ids.clone().expect("just set");
+        let (out_vals, in_vals, forced, order): Live = self.runner.with(|rt| {
+            let plan = rt.plan();
+            let prefix =
+                if self.diagram.instance.is_empty() { String::new() } else { format!("{}/", self.diagram.instance) };
+            let order = if self.diagram.show_order {
+                plan.blocks
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(i, b)| {
+                        b.path.strip_prefix(&prefix).filter(|r| !r.contains('/')).map(|r| (r.to_string(), i))
+                    })
+                    .collect()
+            } else {
+                HashMap::new()
+            };
+            (
+                out_ids.iter().map(|v| v.iter().map(|id| id.map(|i| rt.read_signal(i))).collect()).collect(),
+                in_ids.iter().map(|id| id.map(|i| rt.read_signal(i))).collect(),
+                rt.forced().into_iter().map(|(p, _)| p).collect(),
+                order,
+            )
+        });
+
+        // Header: breadcrumb, search, fit, order numbers.
+        let mut open: Option<String> = None;
+        ui.horizontal(|ui| {
+            if ui.link("program").clicked() {
+                open = Some(String::new());
+            }
+            let mut acc = String::new();
+            for part in self.diagram.instance.split('/').filter(|p| !p.is_empty()) {
+                if !acc.is_empty() {
+                    acc.push('/');
+                }
+                acc.push_str(part);
+                ui.label("›");
+                if ui.link(part).clicked() {
+                    open = Some(acc.clone());
+                }
+            }
+            ui.separator();
+            let r = ui
+                .add(egui::TextEdit::singleline(&mut self.diagram.search).hint_text("find block").desired_width(120.0));
+            if r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)) {
+                let q = self.diagram.search.trim().to_string();
+                match body
+                    .nodes
+                    .iter()
+                    .position(|n| n.id == q)
+                    .or_else(|| body.nodes.iter().position(|n| n.id.contains(&q)))
+                {
+                    Some(i) => {
+                        let c = layout.blocks[i];
+                        // Centred at a readable size.
+                        self.diagram.zoom = self.diagram.zoom.max(1.0);
+                        self.diagram.pan = self.diagram.canvas / 2.0
+                            - Vec2::new(c.x as f32 + c.w as f32 / 2.0, c.y as f32 + c.h as f32 / 2.0)
+                                * self.diagram.zoom;
+                        self.diagram.message = format!("found `{}`", body.nodes[i].id);
+                    }
+                    None => self.diagram.message = format!("no block `{q}` here"),
+                }
+            }
+            if ui.button("Fit").on_hover_text("fit the drawing to the view (F)").clicked() {
+                self.diagram.fit = true;
+            }
+            ui.checkbox(&mut self.diagram.show_order, "execution order");
+            ui.label(egui::RichText::new(&self.diagram.message).weak());
+        });
+        if let Some(p) = open {
+            self.diagram_open(&p);
+        }
+
+        let view = ui.available_rect_before_wrap();
+        let (resp, painter) = ui.allocate_painter(view.size(), Sense::click_and_drag());
+        let rect = resp.rect;
+        self.diagram.canvas = rect.size();
+        let dark = ui.visuals().dark_mode;
+        if self.diagram.fit || (resp.hovered() && ui.input(|i| i.key_pressed(egui::Key::F))) {
+            let sx = rect.width() / layout.width.max(1.0) as f32;
+            let sy = rect.height() / (layout.height + 20.0).max(1.0) as f32;
+            self.diagram.zoom = sx.min(sy).clamp(0.05, 2.0);
+            let drawn = Vec2::new(layout.width as f32, layout.height as f32) * self.diagram.zoom;
+            self.diagram.pan = (rect.size() - drawn) / 2.0;
+            self.diagram.fit = false;
+        }
+        if resp.dragged() {
+            self.diagram.pan += resp.drag_delta();
+        }
+        if let Some(hp) = resp.hover_pos() {
+            let scroll = ui.input(|i| i.smooth_scroll_delta.y);
+            let zd = ui.input(|i| i.zoom_delta()) * (scroll / 300.0).exp();
+            if zd != 1.0 {
+                let old = self.diagram.zoom;
+                let new = (old * zd).clamp(0.05, 4.0);
+                // Keep the point under the pointer where it is.
+                let at = (hp - rect.min - self.diagram.pan) / old;
+                self.diagram.pan = hp - rect.min - at * new;
+                self.diagram.zoom = new;
+            }
+        }
+        let z = self.diagram.zoom;
+        let pan = self.diagram.pan;
+        let to = |x: f64, y: f64| rect.min + pan + Vec2::new(x as f32, y as f32) * z;
+        let painter = painter.with_clip_rect(rect);
+        painter.rect_filled(rect, 0.0, if dark { Color32::from_gray(24) } else { Color32::from_gray(250) });
+        let font = FontId::monospace((11.0 * z).clamp(6.0, 22.0));
+        let small = FontId::monospace((9.5 * z).clamp(5.0, 20.0));
+        let ink = if dark { Color32::from_gray(220) } else { Color32::from_gray(30) };
+        let text_ok = z > 0.35;
+
+        // Hovered net: the one with a piece within 4 px of the pointer.
+        let hover_net = resp.hover_pos().and_then(|hp| {
+            layout.nets.iter().position(|n| {
+                n.segments.iter().any(|(a, b)| {
+                    let (pa, pb) = (to(a.x, a.y), to(b.x, b.y));
+                    let r = Rect::from_two_pos(pa, pb).expand(4.0);
+                    r.contains(hp)
+                })
+            })
+        });
+        let source_value = |s: Source| -> Option<Value> {
+            match s {
+                Source::Port(k) => in_vals[k],
+                Source::Out { node, pin } => out_vals[node][pin],
+            }
+        };
+        for (k, n) in layout.nets.iter().enumerate() {
+            let v = source_value(n.source);
+            let path = self.net_path(body, n.source);
+            let is_forced = forced.contains(&path);
+            let mut color = if is_forced { FORCED } else { wire_color(v, dark) };
+            if n.delayed && !is_forced && !matches!(v, Some(Value::Bool(_))) {
+                color = Color32::from_rgb(0xc0, 0x40, 0x40);
+            }
+            let width = if hover_net == Some(k) { 3.0 } else { 1.4 } * z.clamp(0.5, 1.5);
+            let stroke = Stroke::new(width, color);
+            for (a, b) in &n.segments {
+                let (pa, pb) = (to(a.x, a.y), to(b.x, b.y));
+                if n.delayed {
+                    painter.extend(Shape::dashed_line(&[pa, pb], stroke, 6.0 * z, 4.0 * z));
+                } else {
+                    painter.line_segment([pa, pb], stroke);
+                }
+            }
+            for j in &n.junctions {
+                painter.circle_filled(to(j.x, j.y), 3.0 * z.clamp(0.5, 1.5), color);
+            }
+        }
+        let mut badges: Vec<(Pos2, String, Color32)> = Vec::new();
+        let mut double: Option<usize> = None;
+        let mut context: Option<usize> = None;
+        for (i, (n, r)) in body.nodes.iter().zip(&layout.blocks).enumerate() {
+            let br = Rect::from_min_max(to(r.x, r.y), to(r.x + r.w, r.y + r.h));
+            if !br.intersects(rect) {
+                continue;
+            }
+            let is_macro = fbd_engine::library::lookup(&n.label).is_none();
+            let fill = match (is_macro, dark) {
+                (true, false) => Color32::from_rgb(0xdd, 0xe8, 0xff),
+                (true, true) => Color32::from_rgb(0x28, 0x34, 0x50),
+                (false, false) => Color32::from_rgb(0xfd, 0xfd, 0xf6),
+                (false, true) => Color32::from_gray(44),
+            };
+            painter.rect_filled(br, 3.0 * z, fill);
+            painter.rect_stroke(br, 3.0 * z, Stroke::new(1.2, ink), egui::StrokeKind::Inside);
+            if text_ok {
+                painter.text(
+                    br.center_top() + Vec2::new(0.0, 10.0 * z),
+                    Align2::CENTER_CENTER,
+                    &n.label,
+                    font.clone(),
+                    ink,
+                );
+                painter.text(
+                    br.center_top() - Vec2::new(0.0, 2.0),
+                    Align2::CENTER_BOTTOM,
+                    &n.id,
+                    small.clone(),
+                    Color32::GRAY,
+                );
+                if let Some(o) = order.get(&n.id) {
+                    painter.text(
+                        br.right_top() + Vec2::new(-2.0, 2.0),
+                        Align2::RIGHT_TOP,
+                        format!("#{o}"),
+                        small.clone(),
+                        Color32::from_rgb(0x80, 0x60, 0xc0),
+                    );
+                }
+                for (k, (p, c)) in n.inputs.iter().enumerate() {
+                    let a = layout.in_anchors[i][k];
+                    let pa = to(a.x, a.y);
+                    painter.text(pa + Vec2::new(4.0 * z, 0.0), Align2::LEFT_CENTER, p, small.clone(), ink);
+                    if let Some(c) = c {
+                        painter.text(
+                            pa - Vec2::new(4.0 * z, 0.0),
+                            Align2::RIGHT_CENTER,
+                            c,
+                            small.clone(),
+                            Color32::from_rgb(0xa0, 0x60, 0x00),
+                        );
                     }
                 }
             }
-            m
-        });
-        egui::ScrollArea::both().id_salt("diagram_scroll").show(ui, |ui| {
-            let (resp, painter) = ui.allocate_painter(size, Sense::click());
-            let at = |p: Pos2| resp.rect.min + (p - origin) * z;
-            let font = FontId::monospace(10.0 * z.max(0.6));
-            let index: HashMap<&str, &Drawn> = drawn.iter().map(|d| (d.id.as_str(), d)).collect();
-            let in_pos = |d: &Drawn, k: usize| at(Pos2::new(d.rect.min.x, d.rect.min.y + (k as f32 + 1.5) * ROW_H));
-            let out_pos = |d: &Drawn, k: usize| at(Pos2::new(d.rect.max.x, d.rect.min.y + (k as f32 + 1.5) * ROW_H));
-            // Wires first, under the boxes.
-            for b in &blocks {
-                let Some(d) = index.get(b.id.as_str()) else { continue };
-                for (pin, w) in &b.inputs.0 {
-                    let (src, fb) = match w {
-                        Wire::Ref(r) => (r.as_str(), false),
-                        Wire::Feedback { from, .. } => (from.as_str(), true),
-                        Wire::Const(_) => continue,
-                    };
-                    let Some(k) = d.ins.iter().position(|p| p == pin) else { continue };
-                    let to = in_pos(d, k);
-                    let from = match src.split_once('.') {
-                        Some((sb, sp)) => {
-                            match index.get(sb).and_then(|s| s.outs.iter().position(|p| p == sp).map(|j| out_pos(s, j)))
-                            {
-                                Some(p) => p,
-                                None => continue,
-                            }
-                        }
-                        None => to - Vec2::new(40.0 * z, 0.0),
-                    };
-                    let v = values.get(&format!("{prefix}{}.{pin}", b.id)).copied();
-                    let color = match v {
-                        Some(Value::Bool(true)) => Color32::from_rgb(0x20, 0xb0, 0x40),
-                        Some(Value::Bool(false)) => Color32::from_gray(150),
-                        _ => Color32::from_rgb(0x50, 0x70, 0xb0),
-                    };
-                    let stroke = Stroke::new(
-                        if fb { 1.0 } else { 1.5 },
-                        if fb { Color32::from_rgb(0xc0, 0x30, 0x30) } else { color },
-                    );
-                    let mid = (from.x + to.x) / 2.0;
-                    painter.line_segment([from, Pos2::new(mid, from.y)], stroke);
-                    painter.line_segment([Pos2::new(mid, from.y), Pos2::new(mid, to.y)], stroke);
-                    painter.line_segment([Pos2::new(mid, to.y), to], stroke);
+            for (k, p) in n.outputs.iter().enumerate() {
+                let a = layout.out_anchors[i][k];
+                let pa = to(a.x, a.y);
+                if text_ok {
+                    painter.text(pa - Vec2::new(4.0 * z, 0.0), Align2::RIGHT_CENTER, p, small.clone(), ink);
+                }
+                if let Some(v) = out_vals[i][k] {
+                    let path = self.net_path(body, Source::Out { node: i, pin: k });
+                    let f = forced.contains(&path);
+                    badges.push((
+                        pa + Vec2::new(3.0, -8.0 * z.clamp(0.6, 1.2)),
+                        format!("{}{v}", if f { "F " } else { "" }),
+                        if f { FORCED } else { wire_color(Some(v), dark) },
+                    ));
                 }
             }
-            let selected_block =
-                self.dbg.selected.as_deref().and_then(|s| s.rsplit_once('.')).map(|(b, _)| b.to_string());
-            let mut clicked_block: Option<String> = None;
-            for d in &drawn {
-                let r = Rect::from_min_max(at(d.rect.min), at(d.rect.max));
-                let is_macro = fbd_engine::library::lookup(&d.ty).is_none();
-                let fill =
-                    if is_macro { Color32::from_rgb(0xdd, 0xe8, 0xff) } else { Color32::from_rgb(0xf4, 0xf4, 0xf0) };
-                painter.rect_filled(r, 3.0, fill);
-                let sel = selected_block.as_deref() == Some(&format!("{prefix}{}", d.id));
-                painter.rect_stroke(
-                    r,
-                    3.0,
-                    Stroke::new(
-                        if sel { 2.5 } else { 1.0 },
-                        if sel { Color32::from_rgb(0xd0, 0x80, 0x00) } else { Color32::DARK_GRAY },
-                    ),
-                    egui::StrokeKind::Inside,
-                );
-                painter.text(
-                    r.center_top() + Vec2::new(0.0, 2.0),
-                    Align2::CENTER_TOP,
-                    format!("{} {}", d.id, d.ty),
-                    font.clone(),
-                    Color32::BLACK,
-                );
-                for (k, p) in d.ins.iter().enumerate() {
-                    let pos = in_pos(d, k);
-                    let v = values.get(&format!("{prefix}{}.{p}", d.id)).map(|v| v.to_string()).unwrap_or_default();
-                    painter.text(pos + Vec2::new(3.0, 0.0), Align2::LEFT_CENTER, p, font.clone(), Color32::DARK_GRAY);
-                    painter.text(
-                        pos - Vec2::new(3.0, 0.0),
-                        Align2::RIGHT_CENTER,
-                        v,
-                        font.clone(),
-                        Color32::from_rgb(0x30, 0x30, 0xa0),
-                    );
-                }
-                for (k, p) in d.outs.iter().enumerate() {
-                    let pos = out_pos(d, k);
-                    let v = values.get(&format!("{prefix}{}.{p}", d.id)).map(|v| v.to_string()).unwrap_or_default();
-                    painter.text(pos - Vec2::new(3.0, 0.0), Align2::RIGHT_CENTER, p, font.clone(), Color32::DARK_GRAY);
-                    painter.text(
-                        pos + Vec2::new(3.0, 0.0),
-                        Align2::LEFT_CENTER,
-                        v,
-                        font.clone(),
-                        Color32::from_rgb(0x30, 0x30, 0xa0),
-                    );
-                }
-                if resp.clicked()
-                    && let Some(pp) = resp.interact_pointer_pos()
-                    && r.contains(pp)
-                {
-                    clicked_block = Some(d.id.clone());
-                }
-            }
-            if let Some(id) = clicked_block
-                && let Some(d) = drawn.iter().find(|d| d.id == id)
+            if let Some(pp) = resp.interact_pointer_pos()
+                && br.contains(pp)
             {
-                // Select the block's first output (or input) in the debugger, where it can be forced.
-                let pin = d.outs.first().or(d.ins.first()).cloned().unwrap_or_default();
-                self.dbg.selected = Some(format!("{prefix}{id}.{pin}"));
-                self.dbg.filter = format!("{prefix}{id}.");
+                if resp.double_clicked() && is_macro {
+                    double = Some(i);
+                }
+                if resp.secondary_clicked() {
+                    context = Some(i);
+                }
+            }
+        }
+        for (k, name) in body.inputs.iter().enumerate() {
+            let a = layout.input_ports[k];
+            let pa = to(a.x, a.y);
+            let r = Rect::from_min_max(
+                pa - Vec2::new((name.len() as f32 * 7.0 + 14.0) * z, 7.0 * z),
+                pa + Vec2::new(0.0, 7.0 * z),
+            );
+            painter.rect_filled(
+                r,
+                2.0,
+                if dark { Color32::from_rgb(0x30, 0x30, 0x50) } else { Color32::from_rgb(0xe8, 0xe8, 0xf4) },
+            );
+            if text_ok {
+                painter.text(r.left_center() + Vec2::new(3.0, 0.0), Align2::LEFT_CENTER, name, small.clone(), ink);
+            }
+            if let Some(v) = in_vals[k] {
+                badges.push((pa + Vec2::new(3.0, -8.0 * z.clamp(0.6, 1.2)), v.to_string(), wire_color(Some(v), dark)));
+            }
+        }
+        for (k, (name, _)) in body.outputs.iter().enumerate() {
+            let a = layout.output_ports[k];
+            let pa = to(a.x, a.y);
+            let r = Rect::from_min_max(
+                pa - Vec2::new(0.0, 7.0 * z),
+                pa + Vec2::new((name.len() as f32 * 7.0 + 14.0) * z, 7.0 * z),
+            );
+            painter.rect_filled(
+                r,
+                2.0,
+                if dark { Color32::from_rgb(0x30, 0x30, 0x50) } else { Color32::from_rgb(0xe8, 0xe8, 0xf4) },
+            );
+            if text_ok {
+                painter.text(r.left_center() + Vec2::new(8.0, 0.0), Align2::LEFT_CENTER, name, small.clone(), ink);
+            }
+        }
+        // Value badges last, on top; each in its own box so neighbours never overprint.
+        if text_ok {
+            let mut taken: Vec<Rect> = Vec::new();
+            for (p, text, color) in badges {
+                let galley = painter.layout_no_wrap(text, small.clone(), Color32::WHITE);
+                let mut r = Rect::from_min_size(p, galley.size() + Vec2::new(6.0, 2.0));
+                while taken.iter().any(|t| t.intersects(r)) {
+                    r = r.translate(Vec2::new(0.0, -r.height()));
+                }
+                taken.push(r);
+                painter.rect_filled(r, 3.0, color);
+                painter.galley(r.min + Vec2::new(3.0, 1.0), galley, Color32::WHITE);
+            }
+        }
+        if let Some(i) = double {
+            let id = &body.nodes[i].id;
+            let path =
+                if self.diagram.instance.is_empty() { id.clone() } else { format!("{}/{id}", self.diagram.instance) };
+            self.diagram_open(&path);
+        }
+        if let Some(i) = context {
+            self.diagram.message = format!("`{}`: its outputs are in the debugger's tree", body.nodes[i].id);
+            let path = self.net_path(body, Source::Out { node: i, pin: 0 });
+            if !body.nodes[i].outputs.is_empty() {
+                self.dbg.selected = Some(path.clone());
+                self.dbg.filter = path.rsplit_once('.').map(|(b, _)| format!("{b}.")).unwrap_or_default();
                 self.show_debugger = true;
             }
-        });
+        }
     }
 }

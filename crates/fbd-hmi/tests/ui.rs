@@ -235,3 +235,29 @@ fn autoplay_drives_the_program_through_the_selector() {
     assert!(h.state().autoplay_moves() > 20);
     assert!(h.query_by_label("Stop").is_some() || !h.state().autoplaying());
 }
+
+#[test]
+fn the_online_diagram_opens_a_cell_and_shows_its_value_live() {
+    let mut h = harness(Wiring::Upd1, false, "diagram");
+    h.step();
+    h.state_mut().set_board(board([8, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4]));
+    h.get_by_label("Diagram").click();
+    h.step();
+    h.step();
+    // Into the instance at row 4, column 4, as a double-click would.
+    assert!(h.state_mut().diagram_open("cell_4_4"));
+    h.step();
+    assert_eq!(h.state_mut().diagram_output_value("Value"), Some(Value::Int(4)));
+    assert!(h.query_by_label("cell_4_4").is_some(), "the breadcrumb names the instance");
+    // A force shows in the diagram and on the board.
+    h.state_mut().force("cell_4_4/mem.q", Value::Int(64)).expect("force");
+    h.state_mut().run_scans(1);
+    h.step();
+    assert_eq!(h.state_mut().diagram_output_value("Value"), Some(Value::Int(64)));
+    assert_eq!(h.state().values()[15], 64);
+    // Back to the program through the breadcrumb.
+    h.get_by_label("program").click();
+    h.step();
+    assert_eq!(h.state_mut().diagram_output_value("v44"), Some(Value::Int(64)));
+    assert!(!h.state_mut().diagram_open("no_such_instance"));
+}
