@@ -2,7 +2,7 @@
 //! macro instance) laid out by `fbd-layout`, with live values in badges beside the output pins,
 //! BOOL wires green when TRUE and grey when FALSE, forced signals marked. Pan by dragging, zoom
 //! with the wheel around the pointer, `F` or "Fit" to fit; double-click a macro instance to open
-//! it, the breadcrumb to go back; search centres a block; right-click a block for its signals.
+//! it, the breadcrumb to go back; search centres a block; right-click a block to force, release or watch its outputs.
 
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -37,6 +37,8 @@ pub struct DiagramState {
     message: String,
     /// The canvas's size in the last frame (to centre a found block).
     canvas: Vec2,
+    /// The block whose context menu is open.
+    menu_block: Option<usize>,
 }
 
 impl DiagramState {
@@ -444,13 +446,75 @@ impl App {
             self.diagram_open(&path);
         }
         if let Some(i) = context {
-            self.diagram.message = format!("`{}`: its outputs are in the debugger's tree", body.nodes[i].id);
-            let path = self.net_path(body, Source::Out { node: i, pin: 0 });
-            if !body.nodes[i].outputs.is_empty() {
-                self.dbg.selected = Some(path.clone());
-                self.dbg.filter = path.rsplit_once('.').map(|(b, _)| format!("{b}.")).unwrap_or_default();
-                self.show_debugger = true;
+            self.diagram.menu_block = Some(i);
+        }
+        let mut act: Option<(String, MenuAction)> = None;
+        resp.context_menu(|ui| {
+            let Some(i) = self.diagram.menu_block.filter(|&i| i < body.nodes.len()) else {
+                ui.label("right-click a block");
+                return;
+            };
+            ui.label(egui::RichText::new(&body.nodes[i].id).strong());
+            for (k, pin) in body.nodes[i].outputs.iter().enumerate() {
+                let path = self.net_path(body, Source::Out { node: i, pin: k });
+                let is_bool = matches!(out_vals[i][k], Some(Value::Bool(_)));
+                ui.horizontal(|ui| {
+                    ui.label(format!("{pin}:"));
+                    let mut actions = Vec::new();
+                    if is_bool {
+                        actions.push(("force TRUE", MenuAction::Force(Value::Bool(true))));
+                        actions.push(("force FALSE", MenuAction::Force(Value::Bool(false))));
+                    } else {
+                        // A number is typed in the debugger's value editor.
+                        actions.push(("force…", MenuAction::Select));
+                    }
+                    actions.push(("release", MenuAction::Release));
+                    actions.push(("watch", MenuAction::Watch));
+                    actions.push(("select", MenuAction::Select));
+                    for (label, a) in actions {
+                        if ui.small_button(label).clicked() {
+                            act = Some((path.clone(), a));
+                            ui.close();
+                        }
+                    }
+                });
             }
+        });
+        if let Some((path, a)) = act {
+            self.diagram_act(&path, a);
         }
     }
+
+    /// Carries out a context-menu action on signal `path`.
+    fn diagram_act(&mut self, path: &str, a: MenuAction) {
+        let result: Result<String, String> = match a {
+            MenuAction::Force(v) => self.force(path, v).map(|()| format!("{path} forced to {v}")),
+            MenuAction::Release => Ok(if self.runner.with(|rt| rt.release(path)) {
+                format!("{path} released")
+            } else {
+                format!("{path} was not forced")
+            }),
+            MenuAction::Watch => self
+                .runner
+                .with(|rt| rt.watch(path, 600))
+                .map_err(|e| e.to_string())
+                .map(|()| format!("watching {path}")),
+            MenuAction::Select => {
+                self.dbg.selected = Some(path.to_string());
+                self.dbg.filter = path.rsplit_once('.').map(|(b, _)| format!("{b}.")).unwrap_or_default();
+                self.show_debugger = true;
+                Ok(format!("{path} selected in the debugger (write or force it there)"))
+            }
+        };
+        self.diagram.message = result.unwrap_or_else(|e| format!("{path}: {e}"));
+    }
+}
+
+/// What the block context menu does to one output.
+#[derive(Copy, Clone, Debug)]
+enum MenuAction {
+    Force(Value),
+    Release,
+    Watch,
+    Select,
 }

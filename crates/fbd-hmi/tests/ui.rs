@@ -261,3 +261,29 @@ fn the_online_diagram_opens_a_cell_and_shows_its_value_live() {
     assert_eq!(h.state_mut().diagram_output_value("v44"), Some(Value::Int(64)));
     assert!(!h.state_mut().diagram_open("no_such_instance"));
 }
+
+/// Frame cost with the Processing macro open in the online diagram (egui layout and
+/// tessellation, no GPU): `cargo test --release -p fbd-hmi --test ui frame_cost -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn frame_cost_of_the_processing_diagram() {
+    let mut h = harness(Wiring::Upd1, false, "frame-cost");
+    h.step();
+    h.get_by_label("Diagram").click();
+    h.step();
+    assert!(h.state_mut().diagram_open("proc_1"));
+    for _ in 0..10 {
+        h.state_mut().run_scans(1);
+        h.step();
+    }
+    let n = 200;
+    let t = std::time::Instant::now();
+    for _ in 0..n {
+        h.state_mut().run_scans(1);
+        h.step();
+    }
+    eprintln!(
+        "Processing open: {:.2} ms per frame (scan + egui frame + tessellation, {n} frames)",
+        t.elapsed().as_secs_f64() * 1e3 / n as f64
+    );
+}
