@@ -39,6 +39,9 @@ pub struct DiagramState {
     canvas: Vec2,
     /// The block whose context menu is open.
     menu_block: Option<usize>,
+    /// Screen position of the drawing's origin and the zoom in the last frame.
+    origin: Pos2,
+    canvas_min: Pos2,
 }
 
 impl DiagramState {
@@ -114,6 +117,27 @@ impl App {
                 format!("{prefix}{}.{}", body.nodes[node].id, body.nodes[node].outputs[pin])
             }
         }
+    }
+
+    /// Where block `id` of the shown body was drawn in the last frame (its centre), for tests
+    /// that click it.
+    pub fn diagram_block_pos(&mut self, id: &str) -> Option<Pos2> {
+        let bl = self.diagram_body()?;
+        let (body, layout) = &*bl;
+        let i = body.nodes.iter().position(|n| n.id == id)?;
+        let r = layout.blocks[i];
+        let z = self.diagram.zoom;
+        Some(self.diagram.origin + Vec2::new((r.x + r.w / 2.0) as f32, (r.y + r.h / 2.0) as f32) * z)
+    }
+
+    /// The canvas's screen rectangle in the last frame.
+    pub fn diagram_canvas(&self) -> Rect {
+        Rect::from_min_size(self.diagram.canvas_min, self.diagram.canvas)
+    }
+
+    /// The instance whose body is shown ("" for the program).
+    pub fn diagram_instance(&self) -> &str {
+        &self.diagram.instance
     }
 
     /// The live value of output port `port` of the shown body (the value the body drives
@@ -199,8 +223,10 @@ impl App {
                 }
             }
             ui.separator();
+            let l = ui.label("Find");
             let r = ui
-                .add(egui::TextEdit::singleline(&mut self.diagram.search).hint_text("find block").desired_width(120.0));
+                .add(egui::TextEdit::singleline(&mut self.diagram.search).hint_text("block id").desired_width(120.0))
+                .labelled_by(l.id);
             if r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)) {
                 let q = self.diagram.search.trim().to_string();
                 match body
@@ -235,6 +261,7 @@ impl App {
         let (resp, painter) = ui.allocate_painter(view.size(), Sense::click_and_drag());
         let rect = resp.rect;
         self.diagram.canvas = rect.size();
+        self.diagram.canvas_min = rect.min;
         let dark = ui.visuals().dark_mode;
         if self.diagram.fit || (resp.hovered() && ui.input(|i| i.key_pressed(egui::Key::F))) {
             let sx = rect.width() / layout.width.max(1.0) as f32;
@@ -261,6 +288,7 @@ impl App {
         }
         let z = self.diagram.zoom;
         let pan = self.diagram.pan;
+        self.diagram.origin = rect.min + pan;
         let to = |x: f64, y: f64| rect.min + pan + Vec2::new(x as f32, y as f32) * z;
         let painter = painter.with_clip_rect(rect);
         painter.rect_filled(rect, 0.0, if dark { Color32::from_gray(24) } else { Color32::from_gray(250) });
@@ -439,22 +467,21 @@ impl App {
                 painter.galley(r.min + Vec2::new(3.0, 1.0), galley, Color32::WHITE);
             }
         }
-        if let Some(i) = double {
-            let id = &body.nodes[i].id;
-            let path =
-                if self.diagram.instance.is_empty() { id.clone() } else { format!("{}/{id}", self.diagram.instance) };
-            self.diagram_open(&path);
-        }
         if let Some(i) = context {
             self.diagram.menu_block = Some(i);
         }
         let mut act: Option<(String, MenuAction)> = None;
+        let mut open_inst: Option<usize> = None;
         resp.context_menu(|ui| {
             let Some(i) = self.diagram.menu_block.filter(|&i| i < body.nodes.len()) else {
                 ui.label("right-click a block");
                 return;
             };
             ui.label(egui::RichText::new(&body.nodes[i].id).strong());
+            if fbd_engine::library::lookup(&body.nodes[i].label).is_none() && ui.button("open").clicked() {
+                open_inst = Some(i);
+                ui.close();
+            }
             for (k, pin) in body.nodes[i].outputs.iter().enumerate() {
                 let path = self.net_path(body, Source::Out { node: i, pin: k });
                 let is_bool = matches!(out_vals[i][k], Some(Value::Bool(_)));
@@ -482,6 +509,12 @@ impl App {
         });
         if let Some((path, a)) = act {
             self.diagram_act(&path, a);
+        }
+        if let Some(i) = open_inst.or(double) {
+            let id = &body.nodes[i].id;
+            let path =
+                if self.diagram.instance.is_empty() { id.clone() } else { format!("{}/{id}", self.diagram.instance) };
+            self.diagram_open(&path);
         }
     }
 

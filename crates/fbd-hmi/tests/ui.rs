@@ -244,9 +244,22 @@ fn the_online_diagram_opens_a_cell_and_shows_its_value_live() {
     h.get_by_label("Diagram").click();
     h.step();
     h.step();
-    // Into the instance at row 4, column 4, as a double-click would.
+    // Find cell_4_4 (Enter in the search box centres it) and double-click it.
+    h.get_by_label("Find").click();
+    h.step();
+    h.get_by_label("Find").type_text("cell_4_4");
+    h.step();
+    h.key_press(egui::Key::Enter);
+    h.step();
+    h.step();
+    assert!(h.query_by_label_contains("found `cell_4_4`").is_some(), "the search found the block");
+    let at = h.state_mut().diagram_block_pos("cell_4_4").expect("drawn");
+    let view = h.state().diagram_canvas();
+    assert!(view.contains(at), "the found block is centred in the view: {at:?} in {view:?}");
+    // Open it (what a double-click on it, or its context menu's "open", does).
     assert!(h.state_mut().diagram_open("cell_4_4"));
     h.step();
+    assert_eq!(h.state().diagram_instance(), "cell_4_4");
     assert_eq!(h.state_mut().diagram_output_value("Value"), Some(Value::Int(4)));
     assert!(h.query_by_label("cell_4_4").is_some(), "the breadcrumb names the instance");
     // A force shows in the diagram and on the board.
