@@ -121,9 +121,8 @@ fn check_body(project: &Project, fi: usize, body: &[Block], body_at: &[Seg], err
                     .block(&b.id),
             );
         }
-        if let Some(def) = library::lookup(&b.ty) {
-            check_prim_pins(project, fi, b, def, &at(&[]), errors);
-        } else if b.inputs.0.len() > MAX_PINS {
+        if b.inputs.0.len() > MAX_PINS {
+            // Checked first: the per-pin checks below would cost time for nothing.
             errors.push(
                 project
                     .diag(
@@ -138,6 +137,10 @@ fn check_body(project: &Project, fi: usize, body: &[Block], body_at: &[Seg], err
                     .block(&b.id)
                     .help("split the block (e.g. an AND of ANDs)"),
             );
+            continue;
+        }
+        if let Some(def) = library::lookup(&b.ty) {
+            check_prim_pins(project, fi, b, def, &at(&[]), errors);
         } else if let Some((_, _, m)) = project.macro_def(&b.ty)
             && (m.inputs.len() > MAX_PINS || m.outputs.len() > MAX_PINS)
         {
@@ -204,23 +207,6 @@ fn check_prim_pins(project: &Project, fi: usize, b: &Block, def: &BlockDef, at: 
         p.extend_from_slice(more);
         p
     };
-    if b.inputs.0.len() > MAX_PINS {
-        errors.push(
-            project
-                .diag(
-                    fi,
-                    &here(&json_path!["inputs"]),
-                    format!(
-                        "block `{}` has {} connected inputs, more than the limit of {MAX_PINS}",
-                        b.id,
-                        b.inputs.0.len()
-                    ),
-                )
-                .block(&b.id)
-                .help("split the block (e.g. an AND of ANDs)"),
-        );
-        return;
-    }
     let mut var_numbers = Vec::new();
     for (pin, _) in &b.inputs.0 {
         if def.inputs.iter().any(|p| p.name == *pin) {
