@@ -146,8 +146,7 @@ fn check_body(project: &Project, fi: usize, body: &[Block], body_at: &[Seg], err
         {
             // Reported once at the definition.
         } else if let Some((_, _, m)) = project.macro_def(&b.ty) {
-            for (k, (pin, _)) in b.inputs.0.iter().enumerate() {
-                let _ = k;
+            for (pin, _) in &b.inputs.0 {
                 if !m.inputs.iter().any(|p| p.name == *pin) {
                     let known: Vec<&str> = m.inputs.iter().map(|p| p.name.as_str()).collect();
                     errors.push(

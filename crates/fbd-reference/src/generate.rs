@@ -133,8 +133,7 @@ fn body<R: Rng>(rng: &mut R, avail: &[Sig], n_blocks: usize, macros: &[MacroSig]
         let mut same_scan: Vec<Sig> = avail.to_vec();
         for (jj, p) in plan.iter().enumerate().take(j) {
             for (name, ty, _) in outputs_of(jj) {
-                let _ = p;
-                same_scan.push(Sig { wire: format!("{}.{name}", plan[jj].id), ty, grounded: true });
+                same_scan.push(Sig { wire: format!("{}.{name}", p.id), ty, grounded: true });
             }
         }
         let mut delayed: Vec<Sig> = Vec::new();
