@@ -2,6 +2,10 @@
 """Generates the 2048 FBD programs from the design (../shared/seeds/000_*.txt).
 
     python3 tools/gen_2048.py        # rewrites diagrams/lib/2048-macros.json and diagrams/2048*.json
+    for f in diagrams/2048*.json; do cargo run --release -p fbd-cli --bin fbd -- layout "$f" --write; done
+
+The grid positions written here are placeholders: the second command replaces them with the
+positions fbd-layout gives each body (a test checks the stored positions are those).
 
 The JSON files are the source of truth that the engine loads; this script is how they were
 written (a few hundred blocks are easier to get right in a loop than by hand). Every macro is

@@ -68,6 +68,19 @@ enum Cmd {
         /// With --macro and --after: the instance whose values to show (default: the first).
         #[arg(long)]
         instance: Option<String>,
+        /// Lay the body out afresh instead of keeping the blocks' stored positions.
+        #[arg(long)]
+        auto: bool,
+    },
+    /// Lay out every body (the program and each macro) and report crossings, bends and wire
+    /// length; with --write, store the positions as the blocks' `pos` (the rest of each file's
+    /// text is kept as written).
+    Layout {
+        /// The diagram (JSON).
+        file: PathBuf,
+        /// Write the positions into the diagram and the library files it includes.
+        #[arg(long)]
+        write: bool,
     },
     /// Measure scan time (median, p99) and ns per block.
     Bench(bench::BenchArgs),
@@ -94,10 +107,11 @@ fn main() -> ExitCode {
         Cmd::Check { file, plan, signals } => check(&file, plan, signals),
         Cmd::Run(args) => run::run(args),
         Cmd::Dot { file, macro_name } => dot(&file, macro_name.as_deref()),
-        Cmd::Svg { file, macro_name, output, after, seed, sets, instance } => {
+        Cmd::Svg { file, macro_name, output, after, seed, sets, instance, auto } => {
             let online = after.map(|n| Online { scans: n, seed, sets, instance });
-            svg(&file, macro_name.as_deref(), output.as_deref(), online)
+            svg(&file, macro_name.as_deref(), output.as_deref(), online, auto)
         }
+        Cmd::Layout { file, write } => layout_cmd(&file, write),
         Cmd::Bench(args) => bench::bench(args),
         Cmd::Play(args) => game::play(args),
         Cmd::Autoplay(args) => autoplay::autoplay(args),
@@ -271,6 +285,7 @@ fn svg(
     macro_name: Option<&str>,
     output: Option<&std::path::Path>,
     online: Option<Online>,
+    auto: bool,
 ) -> ExitCode {
     let project = match load::load(&FsProvider, file) {
         Ok(p) => p,
@@ -283,7 +298,11 @@ fn svg(
             return ExitCode::FAILURE;
         }
     };
-    let l = fbd_layout::layout(&body);
+    let l = if auto {
+        fbd_layout::layout(&body)
+    } else {
+        fbd_layout::layout_kept(&body, &fbd_layout::from_model::positions(&project, macro_name))
+    };
     let title = match macro_name {
         Some(m) => format!("{m} ({})", file.display()),
         None => project.root().name.clone().unwrap_or_else(|| file.display().to_string()),
@@ -327,4 +346,41 @@ fn svg(
             }
         },
     }
+}
+
+fn layout_cmd(file: &std::path::Path, write: bool) -> ExitCode {
+    let project = match load::load(&FsProvider, file) {
+        Ok(p) => p,
+        Err(e) => return rejected(file, &e),
+    };
+    let mut names: Vec<Option<&str>> = vec![None];
+    let mut macros: Vec<&str> = project.macros.keys().map(String::as_str).collect();
+    macros.sort_unstable();
+    names.extend(macros.into_iter().map(Some));
+    let mut report = String::new();
+    for name in names {
+        let Ok(b) = fbd_layout::from_model::body(&project, name) else { continue };
+        if b.nodes.is_empty() {
+            continue;
+        }
+        let l = fbd_layout::layout(&b);
+        report.push_str(&format!(
+            "{:<24} {:>5} blocks {:>6} crossings {:>5} bends  wire length {:.0}\n",
+            name.unwrap_or("(program)"),
+            b.nodes.len(),
+            l.stats.crossings,
+            l.stats.bends,
+            l.stats.length
+        ));
+    }
+    if write {
+        for (path, text) in fbd_layout::from_model::with_positions(&project) {
+            if let Err(e) = std::fs::write(&path, text) {
+                out::error(&format!("{}: cannot write: {e}", path.display()));
+                return ExitCode::FAILURE;
+            }
+            report.push_str(&format!("wrote positions into {}\n", path.display()));
+        }
+    }
+    out::print(&report)
 }

@@ -48,6 +48,21 @@ pub fn locate(text: &str, path: &[Seg]) -> Option<(usize, usize)> {
 
 /// The byte offset where the value at `path` starts, walking from the value at `start`.
 fn locate_from(text: &str, start: usize, path: &[Seg]) -> Option<usize> {
+    walk_path(text, start, path, false)
+}
+
+/// The byte range of the value at `path`, if the path exists exactly (for tools that rewrite
+/// one value of a file and keep the rest of its text as it is).
+pub fn value_span(text: &str, path: &[Seg]) -> Option<(usize, usize)> {
+    let start = walk_path(text, 0, path, true)?;
+    let mut w = Walker { b: text.as_bytes(), i: start };
+    w.skip_value()?;
+    Some((start, w.i))
+}
+
+/// Walks `path` from the value at `start`; with `exact`, a missing step is `None`, otherwise
+/// the deepest existing prefix's offset.
+fn walk_path(text: &str, start: usize, path: &[Seg], exact: bool) -> Option<usize> {
     let bytes = text.as_bytes();
     let mut p = Walker { b: bytes, i: start };
     p.ws();
@@ -86,6 +101,9 @@ fn locate_from(text: &str, start: usize, path: &[Seg]) -> Option<usize> {
                     }
                 }
                 if !found {
+                    if exact {
+                        return None;
+                    }
                     break;
                 }
                 best = p.i;
@@ -114,6 +132,9 @@ fn locate_from(text: &str, start: usize, path: &[Seg]) -> Option<usize> {
                     idx += 1;
                 }
                 if !found {
+                    if exact {
+                        return None;
+                    }
                     break;
                 }
                 best = p.i;

@@ -39,6 +39,8 @@ pub struct DiagramState {
     canvas: Vec2,
     /// The block whose context menu is open.
     menu_block: Option<usize>,
+    /// Lay bodies out afresh instead of keeping the blocks' stored positions.
+    auto_layout: bool,
     /// Screen position of the drawing's origin and the zoom in the last frame.
     origin: Pos2,
     canvas_min: Pos2,
@@ -101,7 +103,11 @@ impl App {
         }
         let name = (!mac.is_empty()).then_some(mac.as_str());
         let body = fbd_layout::from_model::body(&self.loaded.project, name).ok()?;
-        let l = fbd_layout::layout(&body);
+        let l = if self.diagram.auto_layout {
+            fbd_layout::layout(&body)
+        } else {
+            fbd_layout::layout_kept(&body, &fbd_layout::from_model::positions(&self.loaded.project, name))
+        };
         let rc = Rc::new((body, l));
         self.diagram.cache.insert(mac, rc.clone());
         Some(rc)
@@ -251,6 +257,14 @@ impl App {
                 self.diagram.fit = true;
             }
             ui.checkbox(&mut self.diagram.show_order, "execution order");
+            if ui
+                .checkbox(&mut self.diagram.auto_layout, "auto layout")
+                .on_hover_text("lay the body out afresh instead of keeping the stored block positions")
+                .changed()
+            {
+                self.diagram.cache.clear();
+                self.diagram.fit = true;
+            }
             ui.label(egui::RichText::new(&self.diagram.message).weak());
         });
         if let Some(p) = open {

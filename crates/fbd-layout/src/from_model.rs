@@ -86,3 +86,64 @@ fn build(project: &Project, blocks: &[Block], inputs: Vec<String>, outputs: &[Po
     }
     Body { nodes, inputs, outputs: outs, edges }
 }
+
+/// The stored positions (`pos`) of the blocks of a body, in [`Body::nodes`] order.
+pub fn positions(project: &Project, name: Option<&str>) -> Vec<Option<[f64; 2]>> {
+    let blocks = match name {
+        None => &project.root().blocks,
+        Some(n) => match project.macro_def(n) {
+            Some((_, _, m)) => &m.blocks,
+            None => return Vec::new(),
+        },
+    };
+    blocks.iter().map(|b| b.pos).collect()
+}
+
+/// The text of every file of `project` with the `pos` of each block of each body (the program
+/// and every macro defined in the file) set to where [`crate::layout`] puts it; the rest of the
+/// text is kept as written. Only files whose text changes are returned.
+pub fn with_positions(project: &Project) -> Vec<(std::path::PathBuf, String)> {
+    use fbd_engine::locate::{Seg, value_span};
+    let mut out = Vec::new();
+    for (fi, f) in project.files.iter().enumerate() {
+        let mut bodies: Vec<(Option<&str>, Vec<Seg>)> = Vec::new();
+        if fi == 0 && !f.doc.blocks.is_empty() {
+            bodies.push((None, vec![Seg::Key("blocks".into())]));
+        }
+        for (mi, m) in f.doc.macros.iter().enumerate() {
+            bodies.push((
+                Some(m.name.as_str()),
+                vec![Seg::Key("macros".into()), Seg::Index(mi), Seg::Key("blocks".into())],
+            ));
+        }
+        let mut edits: Vec<(usize, usize, String)> = Vec::new();
+        for (name, prefix) in bodies {
+            let Ok(b) = body(project, name) else { continue };
+            let l = crate::layout(&b);
+            for (bi, r) in l.blocks.iter().enumerate() {
+                let pos = format!("[{}, {}]", r.x, r.y);
+                let mut at = prefix.clone();
+                at.push(Seg::Index(bi));
+                let mut pos_at = at.clone();
+                pos_at.push(Seg::Key("pos".into()));
+                if let Some((s, e)) = value_span(&f.text, &pos_at) {
+                    if f.text[s..e] != pos {
+                        edits.push((s, e, pos));
+                    }
+                } else if let Some((s, _)) = value_span(&f.text, &at) {
+                    edits.push((s + 1, s + 1, format!("\"pos\": {pos}, ")));
+                }
+            }
+        }
+        if edits.is_empty() {
+            continue;
+        }
+        edits.sort_by_key(|e| std::cmp::Reverse(e.0));
+        let mut text = f.text.clone();
+        for (s, e, new) in edits {
+            text.replace_range(s..e, &new);
+        }
+        out.push((f.path.clone(), text));
+    }
+    out
+}

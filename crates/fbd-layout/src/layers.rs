@@ -90,8 +90,10 @@ impl Graph {
     }
 }
 
-/// Builds the layered graph of `body` and orders its columns.
-pub(crate) fn build(body: &Body) -> Graph {
+/// Builds the layered graph of `body` and orders its columns. With `pos` (a position for every
+/// block), the columns are the blocks' distinct x positions and their order the y positions;
+/// only ports and dummies are ordered.
+pub(crate) fn build(body: &Body, pos: Option<&[[f64; 2]]>) -> Graph {
     let n = body.nodes.len();
     // Same-scan wires between blocks order the columns; delayed ones do not, nor do the wires
     // that close a loop (a loop through a macro instance that delays inside).
@@ -121,6 +123,14 @@ pub(crate) fn build(body: &Body) -> Graph {
             if indeg[v] == 0 {
                 queue.push_back(v);
             }
+        }
+    }
+    if let Some(pos) = pos {
+        let mut xs: Vec<f64> = pos.iter().map(|p| p[0]).collect();
+        xs.sort_by(f64::total_cmp);
+        xs.dedup_by(|a, b| (*a - *b).abs() < crate::PITCH / 2.0);
+        for (i, p) in pos.iter().enumerate() {
+            layer[i] = xs.iter().rposition(|x| *x <= p[0] + crate::PITCH / 2.0).unwrap_or(0);
         }
     }
     let last = layer.iter().copied().max().map_or(1, |m| m + 2);
@@ -181,7 +191,27 @@ pub(crate) fn build(body: &Body) -> Graph {
     for (i, nd) in g.nodes.iter().enumerate() {
         g.cols[nd.col].push(i);
     }
-    order(&mut g);
+    match pos {
+        None => order(&mut g),
+        Some(pos) => {
+            // Blocks by y; ports and dummies join by barycentre in the free slots.
+            order(&mut g);
+            for col in &mut g.cols {
+                let mut blocks: Vec<usize> =
+                    col.iter().copied().filter(|&v| matches!(g.nodes[v].kind, Kind::Block(_))).collect();
+                blocks.sort_by(|&a, &b| {
+                    let (Kind::Block(i), Kind::Block(j)) = (g.nodes[a].kind, g.nodes[b].kind) else { unreachable!() };
+                    pos[i][1].total_cmp(&pos[j][1]).then(i.cmp(&j))
+                });
+                let mut it = blocks.into_iter();
+                for slot in col.iter_mut() {
+                    if matches!(g.nodes[*slot].kind, Kind::Block(_)) {
+                        *slot = it.next().expect("as many blocks");
+                    }
+                }
+            }
+        }
+    }
     g
 }
 

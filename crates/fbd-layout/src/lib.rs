@@ -212,7 +212,31 @@ pub fn node_width(n: &Node) -> f64 {
 
 /// Lays out `body`. Deterministic: the same body gives the same geometry.
 pub fn layout(body: &Body) -> Layout {
-    let g = layers::build(body);
-    let rows = place::rows(&g);
+    let g = layers::build(body, None);
+    let rows = place::rows(&g, &vec![None; g.nodes.len()]);
+    route::route(body, &g, &rows)
+}
+
+/// Lays out `body` keeping the blocks where the file puts them: `pos[i]` is the top-left corner
+/// of node `i` as stored (`pos` in a diagram). Blocks in one column share an x; their order
+/// and rows follow the stored y (snapped to the grid, spaced where they would overlap); ports
+/// and wires are placed and routed as in [`layout`]. Without a position for every block, this
+/// is [`layout`].
+pub fn layout_kept(body: &Body, pos: &[Option<[f64; 2]>]) -> Layout {
+    let all: Option<Vec<[f64; 2]>> = pos.iter().copied().collect();
+    let Some(all) = all.filter(|a| a.len() == body.nodes.len() && !a.is_empty()) else {
+        return layout(body);
+    };
+    let g = layers::build(body, Some(&all));
+    let kept: Vec<Option<i64>> = g
+        .nodes
+        .iter()
+        .map(|n| match n.kind {
+            // The stored y is the rectangle's top, half a row above the title row.
+            layers::Kind::Block(i) => Some(((all[i][1] + PITCH / 2.0) / PITCH).round() as i64),
+            _ => None,
+        })
+        .collect();
+    let rows = place::rows(&g, &kept);
     route::route(body, &g, &rows)
 }

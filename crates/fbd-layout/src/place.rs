@@ -11,8 +11,10 @@ fn gap(g: &Graph, a: usize, b: usize) -> i64 {
     if block(a) && block(b) { 1 } else { 0 }
 }
 
-/// The top row of every node.
-pub(crate) fn rows(g: &Graph) -> Vec<i64> {
+/// The top row of every node. `kept` gives the rows the file asks for (blocks with a stored
+/// position): those nodes are held there with a weight that only the columns' spacing can
+/// overrule; the others (ports, dummies) are placed around them.
+pub(crate) fn rows(g: &Graph, kept: &[Option<i64>]) -> Vec<i64> {
     let mut top = vec![0i64; g.nodes.len()];
     for col in &g.cols {
         let mut y = 0;
@@ -41,6 +43,9 @@ pub(crate) fn rows(g: &Graph) -> Vec<i64> {
             let desired: Vec<f64> = col
                 .iter()
                 .map(|&v| {
+                    if let Some(r) = kept[v] {
+                        return r as f64;
+                    }
                     let w = &mut wants[v];
                     if w.is_empty() {
                         return top[v] as f64;
@@ -56,24 +61,26 @@ pub(crate) fn rows(g: &Graph) -> Vec<i64> {
             for i in 1..col.len() {
                 off[i] = off[i - 1] + g.nodes[col[i - 1]].rows as i64 + gap(g, col[i - 1], col[i]);
             }
-            let mut pools: Vec<(f64, usize)> = Vec::new(); // (sum, count)
+            // Pools of (weighted sum, weight, count); a kept node weighs a thousand free ones.
+            let mut pools: Vec<(f64, f64, usize)> = Vec::new();
             for i in 0..col.len() {
-                pools.push((desired[i] - off[i] as f64, 1));
+                let w = if kept[col[i]].is_some() { 1000.0 } else { 1.0 };
+                pools.push(((desired[i] - off[i] as f64) * w, w, 1));
                 while pools.len() > 1 {
-                    let (s1, n1) = pools[pools.len() - 1];
-                    let (s0, n0) = pools[pools.len() - 2];
-                    if s0 / n0 as f64 > s1 / n1 as f64 {
+                    let (s1, w1, n1) = pools[pools.len() - 1];
+                    let (s0, w0, n0) = pools[pools.len() - 2];
+                    if s0 / w0 > s1 / w1 {
                         pools.pop();
                         let last = pools.len() - 1;
-                        pools[last] = (s0 + s1, n0 + n1);
+                        pools[last] = (s0 + s1, w0 + w1, n0 + n1);
                     } else {
                         break;
                     }
                 }
             }
             let mut i = 0;
-            for (s, n) in pools {
-                let z = (s / n as f64).round() as i64;
+            for (s, w, n) in pools {
+                let z = (s / w).round() as i64;
                 for _ in 0..n {
                     top[col[i]] = z + off[i];
                     i += 1;

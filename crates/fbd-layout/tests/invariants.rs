@@ -87,7 +87,8 @@ fn the_drawings_in_docs_are_fresh() {
             Some(m) => format!("{m} ({file})"),
             None => p.root().name.clone().unwrap_or_else(|| file.to_string()),
         };
-        let want = fbd_layout::svg::svg(&b, &layout(&b), &title, &fbd_layout::svg::NoValues);
+        let kept = fbd_layout::layout_kept(&b, &fbd_layout::from_model::positions(&p, name));
+        let want = fbd_layout::svg::svg(&b, &kept, &title, &fbd_layout::svg::NoValues);
         let path = root().join(format!("docs/diagrams/{out}.svg"));
         let have = std::fs::read_to_string(&path).unwrap_or_default();
         assert!(have == want, "{} is stale: run tools/render-diagrams.sh", path.display());
@@ -95,4 +96,64 @@ fn the_drawings_in_docs_are_fresh() {
         assert_eq!(want.matches("<g class=\"block\" data-id=").count(), b.nodes.len());
         assert!(want.contains("<polyline class=\"wire") || b.edges.is_empty());
     }
+}
+
+#[test]
+fn the_stored_positions_of_the_repository_are_the_layouts_and_are_kept() {
+    for f in
+        ["diagrams/2048.json", "diagrams/2048-original.json", "diagrams/2048-smart-spawn.json", "examples/blinker.json"]
+    {
+        let p = load(&FsProvider, &root().join(f)).expect("loads");
+        let stale: Vec<String> = fbd_layout::from_model::with_positions(&p)
+            .into_iter()
+            .map(|(path, _)| path.display().to_string())
+            .collect();
+        assert!(stale.is_empty(), "positions are stale in {stale:?}: run `fbd layout {f} --write`");
+        let mut names: Vec<Option<&str>> = vec![None];
+        names.extend(p.macros.keys().map(|m| Some(m.as_str())));
+        for name in names {
+            let b = body(&p, name).expect("body");
+            let pos = fbd_layout::from_model::positions(&p, name);
+            let kept = fbd_layout::layout_kept(&b, &pos);
+            let bad = check(&b, &kept);
+            assert!(bad.is_empty(), "{f} {name:?} kept: {:#?}", &bad[..bad.len().min(5)]);
+            // Stored positions that came from the layout give its rows and columns back (the
+            // channels' widths may differ where ports and wires are ordered anew).
+            let auto = layout(&b);
+            for i in 0..b.nodes.len() {
+                let rel = |l: &fbd_layout::Layout| l.blocks[i].y - l.blocks[0].y;
+                assert_eq!(rel(&kept), rel(&auto), "{f} {name:?} block {}", b.nodes[i].id);
+                for j in 0..b.nodes.len() {
+                    let same = |l: &fbd_layout::Layout| l.blocks[i].x.total_cmp(&l.blocks[j].x);
+                    assert_eq!(
+                        same(&kept),
+                        same(&auto),
+                        "{f} {name:?}: columns of {} and {}",
+                        b.nodes[i].id,
+                        b.nodes[j].id
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn positions_a_user_moved_are_kept_in_columns_and_rows() {
+    let p = load(&FsProvider, &root().join("diagrams/2048.json")).expect("loads");
+    let b = body(&p, Some("Cell")).expect("Cell");
+    let mut pos = fbd_layout::from_model::positions(&p, Some("Cell"));
+    // Move `done` far down, below every other block of its column.
+    let i = b.nodes.iter().position(|n| n.id == "done").expect("done");
+    let [x, _] = pos[i].expect("stored");
+    pos[i] = Some([x, 2000.0]);
+    let l = fbd_layout::layout_kept(&b, &pos);
+    assert!(check(&b, &l).is_empty());
+    let below = b
+        .nodes
+        .iter()
+        .enumerate()
+        .filter(|(j, _)| *j != i && l.blocks[*j].x == l.blocks[i].x)
+        .all(|(j, _)| l.blocks[j].y < l.blocks[i].y);
+    assert!(below, "the moved block stays in its column, below the others");
 }
