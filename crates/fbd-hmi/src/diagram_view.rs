@@ -229,6 +229,20 @@ impl App {
                 }
             }
             ui.separator();
+            // The instance picker: a shortcut to any macro instance of the program.
+            egui::ComboBox::from_id_salt("diagram_instance").selected_text("instance…").height(400.0).show_ui(
+                ui,
+                |ui| {
+                    let instances: Vec<(String, String)> = self.runner.with(|rt| {
+                        rt.plan().instances.iter().map(|i| (i.path.clone(), i.macro_name.clone())).collect()
+                    });
+                    for (p, m) in &instances {
+                        if ui.selectable_label(*p == self.diagram.instance, format!("{p} ({m})")).clicked() {
+                            open = Some(p.clone());
+                        }
+                    }
+                },
+            );
             let l = ui.label("Find");
             let r = ui
                 .add(egui::TextEdit::singleline(&mut self.diagram.search).hint_text("block id").desired_width(120.0))
