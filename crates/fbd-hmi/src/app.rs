@@ -287,6 +287,11 @@ impl App {
         self.runner.is_paused()
     }
 
+    /// The scan task's pacing period.
+    pub fn task_period(&self) -> Duration {
+        self.runner.period()
+    }
+
     /// Queues a command; it is sent when the lockout allows.
     pub fn send(&mut self, c: Command) {
         if self.game.is_some() {
@@ -381,7 +386,14 @@ impl App {
     pub fn online_change(&mut self, origin: Origin) {
         match source::load(&origin) {
             Ok((l, plan)) => {
+                // The task follows the program's cycle (the simulated clock advances by it each
+                // scan), unless the debugger has set a slow-motion period.
+                let old_cycle = self.runner.with(|rt| Duration::from_micros(rt.plan().cycle_us));
+                let new_cycle = Duration::from_micros(plan.cycle_us);
                 let report = self.runner.with(|rt| rt.online_change(plan));
+                if self.runner.period() == old_cycle {
+                    self.runner.set_period(new_cycle);
+                }
                 self.status = format!(
                     "{}: online change, {} kept, {} reset, {} removed{}",
                     l.origin.label(),

@@ -300,3 +300,24 @@ fn frame_cost_of_the_processing_diagram() {
         t.elapsed().as_secs_f64() * 1e3 / n as f64
     );
 }
+
+#[test]
+fn an_online_change_moves_the_task_to_the_new_cycle() {
+    // Once the task kept scanning every 5 ms while each scan advanced the clock 50 ms.
+    let dir = temp_dir("cycle");
+    let text = fbd2048_game::Wiring::Upd1.text().replace("\"cycle_ms\": 5", "\"cycle_ms\": 50");
+    assert!(text.contains("\"cycle_ms\": 50"), "the embedded program states its cycle");
+    let path = dir.join("2048-50ms.json");
+    std::fs::write(&path, text).expect("write");
+    std::fs::create_dir_all(dir.join("lib")).expect("lib dir");
+    std::fs::write(dir.join("lib/2048-macros.json"), fbd2048_game::LIBRARY).expect("write lib");
+    let mut h = harness(Wiring::Upd1, false, "cycle");
+    h.step();
+    h.state_mut().online_change(Origin::File(path));
+    h.step();
+    assert!(h.state().errors().is_empty(), "{:?}", h.state().errors());
+    assert_eq!(h.state().task_period(), std::time::Duration::from_millis(50));
+    h.state_mut().online_change(Origin::Embedded(Wiring::Upd1));
+    h.step();
+    assert_eq!(h.state().task_period(), std::time::Duration::from_millis(5));
+}
