@@ -155,6 +155,9 @@ impl App {
         let (loaded, plan) = match source::load(&opts.origin) {
             Ok(l) => l,
             Err(e) => {
+                // Said on the terminal too: whoever started the window with a broken file
+                // should not have to look for the reason.
+                eprintln!("{e}\n{}: not loaded; running the embedded 2048 program instead", opts.origin.label());
                 errors.push(format!("{}:\n{e}", opts.origin.label()));
                 source::load(&Origin::Embedded(Wiring::Upd1)).expect("the embedded wiring compiles")
             }
@@ -370,6 +373,8 @@ impl App {
                 self.runner.set_period(period);
                 self.runner.reset_stats();
                 self.status = format!("{} loaded (cold start)", l.origin.label());
+                self.errors.clear();
+                self.errors_open = false;
                 self.loaded = l;
                 self.win_ack = false;
                 self.scans_last = None;
@@ -407,6 +412,8 @@ impl App {
                     }
                 );
                 self.loaded = l;
+                self.errors.clear();
+                self.errors_open = false;
                 self.attach();
             }
             Err(e) => self.load_failed(&origin, e),
@@ -788,9 +795,15 @@ impl eframe::App for App {
         let running = !self.runner.is_paused();
         if !self.queue.is_empty()
             || self.awaiting.is_some()
+            || self.autoplay.is_some()
             || (running && (self.show_debugger || self.dbg.show_diagram))
         {
+            // An autoplayer at a set speed needs frames to time its moves, even when nothing
+            // on screen changes.
             ctx.request_repaint_after(Duration::from_millis(33));
+        } else if running {
+            // The scan counter in the header keeps counting while idle, at a low rate.
+            ctx.request_repaint_after(Duration::from_millis(250));
         }
     }
 }

@@ -17,6 +17,8 @@ pub struct DebuggerState {
     pub(crate) filter: String,
     pub(crate) selected: Option<String>,
     pub(crate) edit: String,
+    /// The signal `edit` was filled for: a new selection starts from its own value.
+    edit_for: String,
     pub(crate) step_n: u64,
     pub(crate) until: String,
     pub(crate) until_limit: u64,
@@ -64,6 +66,13 @@ impl DebuggerState {
             self.until_limit = 100_000;
         }
         self.cycle_ms = plan.cycle_us as f64 / 1000.0;
+        // Another program: a selection or filter that names nothing in it is dropped.
+        if self.selected.as_deref().is_some_and(|s| plan.signal(s).is_none()) {
+            self.selected = None;
+        }
+        if !self.filter.is_empty() && !plan.signals.iter().any(|s| s.path.contains(&self.filter)) {
+            self.filter.clear();
+        }
         self.plan = Some(plan);
     }
 }
@@ -222,7 +231,38 @@ impl App {
                 ui.label(RichText::new("FORCED").color(Color32::from_rgb(0xd0, 0x20, 0x20)).strong());
             }
         });
-        if kind.writable() {
+        if self.dbg.edit_for != path {
+            self.dbg.edit = value.map(|v| v.to_string().to_lowercase()).unwrap_or_default();
+            self.dbg.edit_for = path.clone();
+        }
+        if kind.writable() && ty == fbd_engine::Type::Bool {
+            // BOOL: one click per value, as in CODESYS.
+            ui.horizontal(|ui| {
+                for v in [true, false] {
+                    let name = if v { "TRUE" } else { "FALSE" };
+                    if ui.button(format!("Write {name}")).clicked() {
+                        self.dbg.message = self
+                            .runner
+                            .with(|rt| rt.write(&path, Value::Bool(v)))
+                            .map(|_| format!("{path} := {name} at the next scan"))
+                            .unwrap_or_else(|e| e.to_string());
+                    }
+                }
+                for v in [true, false] {
+                    let name = if v { "TRUE" } else { "FALSE" };
+                    if ui.button(format!("Force {name}")).clicked() {
+                        self.dbg.message = self
+                            .force(&path, Value::Bool(v))
+                            .map(|_| format!("{path} forced to {name}"))
+                            .unwrap_or_else(|e| e);
+                    }
+                }
+                if forced && ui.button("Release").clicked() {
+                    self.runner.with(|rt| rt.release(&path));
+                    self.dbg.message = format!("{path} released");
+                }
+            });
+        } else if kind.writable() {
             ui.horizontal(|ui| {
                 ui.add(egui::TextEdit::singleline(&mut self.dbg.edit).desired_width(90.0));
                 let parsed = Value::parse(&self.dbg.edit, ty);
@@ -244,6 +284,7 @@ impl App {
                 }
                 if forced && ui.button("Release").clicked() {
                     self.runner.with(|rt| rt.release(&path));
+                    self.dbg.message = format!("{path} released");
                 }
             });
         } else {

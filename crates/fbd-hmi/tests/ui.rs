@@ -321,3 +321,18 @@ fn an_online_change_moves_the_task_to_the_new_cycle() {
     h.step();
     assert_eq!(h.state().task_period(), std::time::Duration::from_millis(5));
 }
+
+#[test]
+fn a_good_load_clears_the_errors_of_an_earlier_failed_one() {
+    let dir = temp_dir("stale");
+    let bad = dir.join("bad.json");
+    std::fs::write(&bad, "{\"fbd\": 1, \"blocks\": [{\"id\": \"n\", \"type\": \"NOPE\"}]}").expect("write");
+    let mut h = harness(Wiring::Upd1, false, "stale");
+    h.step();
+    h.state_mut().open(Origin::File(bad));
+    h.step();
+    assert!(!h.state().errors().is_empty(), "the failed load is reported");
+    h.state_mut().open(Origin::Embedded(Wiring::Original));
+    h.step();
+    assert!(h.state().errors().is_empty(), "still showing: {:?}", h.state().errors());
+}
