@@ -613,8 +613,11 @@ impl App {
             if ui.checkbox(&mut max, "max speed").changed() {
                 self.autoplay_speed = if max { 0.0 } else { 10.0 };
             }
+            // Always there (greyed at max speed), so the Play button never moves under the mouse.
+            let mut shown = if max { 200.0 } else { self.autoplay_speed };
+            ui.add_enabled(!max, egui::Slider::new(&mut shown, 1.0..=200.0).logarithmic(true).text("moves/s"));
             if !max {
-                ui.add(egui::Slider::new(&mut self.autoplay_speed, 1.0..=200.0).logarithmic(true).text("moves/s"));
+                self.autoplay_speed = shown;
             }
             if self.autoplay.is_some() {
                 if ui.button("Stop").clicked() {
@@ -626,13 +629,14 @@ impl App {
                 self.start_autoplay(&n, sp);
             }
         });
+        // The hint above the board: below it, overlays covered it and the status bar hid it.
+        ui.label(RichText::new("Arrow keys or WASD move; Start places two tiles.").weak());
         let field = crate::board::board_ui(ui, &self.view.values, &self.view.forced);
         if self.view.game_over {
             self.overlay(ui, field, "Game over", &format!("Final score {}", self.view.score), "New game", true);
         } else if self.view.win && !self.win_ack {
             self.overlay(ui, field, "You win!", &format!("Score {}", self.view.score), "Keep playing", false);
         }
-        ui.label(RichText::new("Arrow keys or WASD move; Start places two tiles.").weak());
     }
 
     fn overlay(&mut self, ui: &mut egui::Ui, field: egui::Rect, title: &str, line: &str, button: &str, new_game: bool) {

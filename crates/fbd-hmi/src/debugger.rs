@@ -331,14 +331,28 @@ impl App {
                     ui.label(value_text(v));
                 }
             });
-            let pts: Vec<[f64; 2]> = h.iter().map(|(s, v)| [*s as f64, v.as_f64()]).collect();
+            // Simulated time in ms on the x axis: what timers and presets are written in.
+            // (The program's cycle, not the slow-motion pacing.)
+            let ms = self.dbg.plan.as_ref().map_or(1.0, |p| p.cycle_us as f64 / 1000.0);
+            let pts: Vec<[f64; 2]> = h.iter().map(|(s, v)| [*s as f64 * ms, v.as_f64()]).collect();
             series.push((w.clone(), pts));
         }
-        Plot::new("trends").height(160.0).legend(Legend::default()).show(ui, |p| {
-            for (name, pts) in series {
-                p.line(Line::new(name, PlotPoints::from(pts)));
-            }
-        });
+        // The plot follows the newest samples and leaves the wheel to the panel (it once
+        // captured it and stopped following); it takes the panel's width, not more.
+        Plot::new("trends")
+            .height(160.0)
+            .width(ui.available_width())
+            .legend(Legend::default())
+            .x_axis_label("simulated time (ms)")
+            .allow_scroll(false)
+            .allow_zoom(false)
+            .allow_drag(false)
+            .allow_boxed_zoom(false)
+            .show(ui, |p| {
+                for (name, pts) in series {
+                    p.line(Line::new(name, PlotPoints::from(pts)));
+                }
+            });
         if let Some(r) = remove {
             self.runner.with(|rt| rt.unwatch(&r));
         }
