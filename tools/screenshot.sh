@@ -11,7 +11,7 @@ trap 'kill $APP 2>/dev/null || true' EXIT
 sleep 4
 WID=$(xdotool search --name "fbd2048" | head -1)
 xdotool windowfocus "$WID"
-xdotool mousemove 30 43 click 1      # Start
+xdotool mousemove 30 75 click 1      # Start (below the Board|Diagram tabs)
 sleep 0.5
 for k in Left Up Right Down Left Up Left Down Right Left; do
   xdotool key "$k"
