@@ -1,10 +1,12 @@
 //! `fbd`: the command-line client of the FBD engine.
 //!
-//! `fbd check`, `fbd run`, `fbd dot`, `fbd bench`, `fbd blocks`, `fbd schema`. Errors print as
-//! `file:line:col: message (block, pin)` and make the exit code non-zero.
+//! `fbd check`, `run`, `dot`, `svg`, `layout`, `bench`, `blocks`, `schema`, and the 2048
+//! commands `play`, `latency`, `autoplay`. Errors print as `file:line:col: message (block, pin)`
+//! and make the exit code non-zero.
 
 mod autoplay;
 mod bench;
+mod draw;
 mod game;
 mod out;
 mod run;
@@ -15,7 +17,8 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 use fbd_engine::{CompileOptions, FsProvider, library, load};
 
-/// Function Block Diagram soft-PLC: check, run, draw and benchmark diagrams.
+/// Function Block Diagram soft-PLC: check, run, draw (DOT, SVG), lay out and benchmark diagrams,
+/// and play 2048 through the FBD program (play, latency, autoplay).
 #[derive(Parser)]
 #[command(name = "fbd", version, about)]
 struct Cli {
@@ -108,10 +111,10 @@ fn main() -> ExitCode {
         Cmd::Run(args) => run::run(args),
         Cmd::Dot { file, macro_name } => dot(&file, macro_name.as_deref()),
         Cmd::Svg { file, macro_name, output, after, seed, sets, instance, auto } => {
-            let online = after.map(|n| Online { scans: n, seed, sets, instance });
-            svg(&file, macro_name.as_deref(), output.as_deref(), online, auto)
+            let online = after.map(|n| draw::Online { scans: n, seed, sets, instance });
+            draw::svg(&file, macro_name.as_deref(), output.as_deref(), online, auto)
         }
-        Cmd::Layout { file, write } => layout_cmd(&file, write),
+        Cmd::Layout { file, write } => draw::layout_cmd(&file, write),
         Cmd::Bench(args) => bench::bench(args),
         Cmd::Play(args) => game::play(args),
         Cmd::Autoplay(args) => autoplay::autoplay(args),
@@ -130,7 +133,7 @@ fn main() -> ExitCode {
 }
 
 /// Prints the diagnostics and their count; the exit code of a rejected diagram.
-fn rejected(file: &std::path::Path, e: &fbd_engine::Diagnostics) -> ExitCode {
+pub(crate) fn rejected(file: &std::path::Path, e: &fbd_engine::Diagnostics) -> ExitCode {
     eprintln!("{e}");
     let n = e.0.len();
     eprintln!("{}: {n} error{} found", file.display(), if n == 1 { "" } else { "s" });
@@ -200,187 +203,4 @@ fn dot(file: &std::path::Path, macro_name: Option<&str>) -> ExitCode {
             ExitCode::FAILURE
         }
     }
-}
-
-/// `fbd svg --after N`: the values of a run after N scans.
-struct Online {
-    scans: u64,
-    seed: u64,
-    sets: Vec<String>,
-    instance: Option<String>,
-}
-
-/// Values read from a runtime by signal path: `prefix` + `block.pin` for block outputs, and the
-/// body's input ports (program inputs, or the instance's macro pins).
-struct RunValues {
-    rt: fbd_engine::Runtime,
-    prefix: String,
-    instance: Option<String>,
-    ids: Vec<String>,
-    outs: Vec<Vec<String>>,
-    inputs: Vec<String>,
-}
-
-impl fbd_layout::svg::Values for RunValues {
-    fn output(&self, node: usize, pin: usize) -> Option<String> {
-        let path = format!("{}{}.{}", self.prefix, self.ids[node], self.outs[node][pin]);
-        self.rt.read(&path).ok().map(|v| v.to_string())
-    }
-    fn input_port(&self, k: usize) -> Option<String> {
-        let path = match &self.instance {
-            Some(i) => format!("{i}.{}", self.inputs[k]),
-            None => self.inputs[k].clone(),
-        };
-        self.rt.read(&path).ok().map(|v| v.to_string())
-    }
-}
-
-fn online_values(
-    project: &fbd_engine::load::Project,
-    body: &fbd_layout::Body,
-    macro_name: Option<&str>,
-    o: Online,
-) -> Result<RunValues, String> {
-    let plan = fbd_engine::compile_project(project, &CompileOptions::default()).map_err(|e| e.to_string())?;
-    let instance = match (macro_name, o.instance) {
-        (None, _) => None,
-        (Some(_), Some(i)) => Some(i),
-        (Some(m), None) => Some(
-            plan.instances
-                .iter()
-                .find(|i| i.macro_name == m)
-                .map(|i| i.path.clone())
-                .ok_or_else(|| format!("the program has no instance of macro `{m}`; give --instance"))?,
-        ),
-    };
-    if let (Some(i), Some(m)) = (&instance, macro_name)
-        && !plan.instances.iter().any(|x| &x.path == i && x.macro_name == m)
-    {
-        return Err(format!("`{i}` is not an instance of macro `{m}`"));
-    }
-    let mut rt = fbd_engine::Runtime::with_seed(plan, o.seed);
-    for s in &o.sets {
-        let (path, value) = s.split_once('=').ok_or_else(|| format!("--set: expected PATH=VALUE, got `{s}`"))?;
-        let sig = rt.plan().signal(path.trim()).ok_or_else(|| format!("--set: no signal `{path}`"))?;
-        let v = fbd_engine::Value::parse(value, sig.slot.ty).map_err(|e| format!("--set {path}: {e}"))?;
-        if rt.plan().input(path.trim()).is_some() {
-            rt.set_input(path.trim(), v).map_err(|e| e.to_string())?;
-        } else {
-            rt.write(path.trim(), v).map_err(|e| e.to_string())?;
-        }
-    }
-    rt.step_n(o.scans);
-    Ok(RunValues {
-        rt,
-        prefix: instance.as_ref().map(|i| format!("{i}/")).unwrap_or_default(),
-        instance,
-        ids: body.nodes.iter().map(|n| n.id.clone()).collect(),
-        outs: body.nodes.iter().map(|n| n.outputs.clone()).collect(),
-        inputs: body.inputs.clone(),
-    })
-}
-
-fn svg(
-    file: &std::path::Path,
-    macro_name: Option<&str>,
-    output: Option<&std::path::Path>,
-    online: Option<Online>,
-    auto: bool,
-) -> ExitCode {
-    let project = match load::load(&FsProvider, file) {
-        Ok(p) => p,
-        Err(e) => return rejected(file, &e),
-    };
-    let body = match fbd_layout::from_model::body(&project, macro_name) {
-        Ok(b) => b,
-        Err(e) => {
-            out::error(&e);
-            return ExitCode::FAILURE;
-        }
-    };
-    let l = if auto {
-        fbd_layout::layout(&body)
-    } else {
-        fbd_layout::layout_kept(&body, &fbd_layout::from_model::positions(&project, macro_name))
-    };
-    let title = match macro_name {
-        Some(m) => format!("{m} ({})", file.display()),
-        None => project.root().name.clone().unwrap_or_else(|| file.display().to_string()),
-    };
-    let text = match online {
-        None => fbd_layout::svg::svg(&body, &l, &title, &fbd_layout::svg::NoValues),
-        Some(o) => {
-            let scans = o.scans;
-            match online_values(&project, &body, macro_name, o) {
-                Ok(v) => {
-                    let title = match &v.instance {
-                        Some(i) => format!("{title}, instance {i}, after {scans} scans"),
-                        None => format!("{title}, after {scans} scans"),
-                    };
-                    fbd_layout::svg::svg(&body, &l, &title, &v)
-                }
-                Err(e) => {
-                    out::error(&e);
-                    return ExitCode::FAILURE;
-                }
-            }
-        }
-    };
-    match output {
-        None => out::print(&text),
-        Some(p) => match std::fs::write(p, text) {
-            Ok(()) => {
-                eprintln!(
-                    "{}: {} blocks, {} crossings, {} bends, wire length {:.0}",
-                    p.display(),
-                    body.nodes.len(),
-                    l.stats.crossings,
-                    l.stats.bends,
-                    l.stats.length
-                );
-                ExitCode::SUCCESS
-            }
-            Err(e) => {
-                out::error(&format!("{}: cannot write: {e}", p.display()));
-                ExitCode::FAILURE
-            }
-        },
-    }
-}
-
-fn layout_cmd(file: &std::path::Path, write: bool) -> ExitCode {
-    let project = match load::load(&FsProvider, file) {
-        Ok(p) => p,
-        Err(e) => return rejected(file, &e),
-    };
-    let mut names: Vec<Option<&str>> = vec![None];
-    let mut macros: Vec<&str> = project.macros.keys().map(String::as_str).collect();
-    macros.sort_unstable();
-    names.extend(macros.into_iter().map(Some));
-    let mut report = String::new();
-    for name in names {
-        let Ok(b) = fbd_layout::from_model::body(&project, name) else { continue };
-        if b.nodes.is_empty() {
-            continue;
-        }
-        let l = fbd_layout::layout(&b);
-        report.push_str(&format!(
-            "{:<24} {:>5} blocks {:>6} crossings {:>5} bends  wire length {:.0}\n",
-            name.unwrap_or("(program)"),
-            b.nodes.len(),
-            l.stats.crossings,
-            l.stats.bends,
-            l.stats.length
-        ));
-    }
-    if write {
-        for (path, text) in fbd_layout::from_model::with_positions(&project) {
-            if let Err(e) = std::fs::write(&path, text) {
-                out::error(&format!("{}: cannot write: {e}", path.display()));
-                return ExitCode::FAILURE;
-            }
-            report.push_str(&format!("wrote positions into {}\n", path.display()));
-        }
-    }
-    out::print(&report)
 }
