@@ -184,7 +184,10 @@ fn report(a: &AutoplayArgs, name: &str, o: &Outcome) {
     let r: Vec<String> = reach.iter().map(|(t, p)| format!("{t}: {p:.0}%")).collect();
     println!("  reached     {}", r.join("  "));
     println!("  moves       {} ({mps:.0} moves/s)", o.moves);
-    println!("  mismatches  {} (FBD board vs reference)", o.mismatches);
+    if !a.native {
+        // Natively there is no FBD board to compare.
+        println!("  mismatches  {} (FBD board vs reference)", o.mismatches);
+    }
     if let Some(m) = &o.first_mismatch {
         println!("first mismatch: {m}");
     }
