@@ -497,6 +497,20 @@ impl App {
         if ctx.egui_wants_keyboard_input() {
             return;
         }
+        // Debugger hotkeys, as in an IDE's online mode: F5 run/pause, F10 one scan, Shift+F10
+        // the debugger's N scans (stepping pauses first).
+        let (f5, f10, shift) =
+            ctx.input(|i| (i.key_pressed(egui::Key::F5), i.key_pressed(egui::Key::F10), i.modifiers.shift));
+        if f5 {
+            if self.runner.is_paused() { self.resume() } else { self.pause() }
+        }
+        if f10 {
+            if !self.runner.is_paused() {
+                self.pause();
+            }
+            let n = if shift { self.dbg.step_n.max(1) } else { 1 };
+            self.run_scans(n);
+        }
         let pressed: Vec<Dir> = ctx.input(|i| {
             let mut v = Vec::new();
             for (keys, d) in [

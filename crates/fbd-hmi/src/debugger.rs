@@ -103,19 +103,19 @@ impl App {
         ui.horizontal(|ui| {
             let paused = self.runner.is_paused();
             if paused {
-                if ui.button("Run").clicked() {
+                if ui.button("Run").on_hover_text("F5").clicked() {
                     self.resume();
                 }
-            } else if ui.button("Pause").clicked() {
+            } else if ui.button("Pause").on_hover_text("F5").clicked() {
                 self.pause();
             }
             ui.add_enabled_ui(paused, |ui| {
-                if ui.button("Step").on_hover_text("one scan").clicked() {
+                if ui.button("Step").on_hover_text("one scan (F10)").clicked() {
                     self.run_scans(1);
                 }
                 let l = ui.label("N");
                 ui.add(egui::DragValue::new(&mut self.dbg.step_n).range(1..=1_000_000)).labelled_by(l.id);
-                if ui.button("Step N").clicked() {
+                if ui.button("Step N").on_hover_text("N scans (Shift+F10)").clicked() {
                     let n = self.dbg.step_n;
                     self.run_scans(n);
                 }

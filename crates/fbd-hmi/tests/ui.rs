@@ -336,3 +336,23 @@ fn a_good_load_clears_the_errors_of_an_earlier_failed_one() {
     h.step();
     assert!(h.state().errors().is_empty(), "still showing: {:?}", h.state().errors());
 }
+
+#[test]
+fn debugger_hotkeys_run_pause_and_step() {
+    let mut h = harness(Wiring::Upd1, true, "hotkeys");
+    h.step();
+    assert!(h.state().is_paused());
+    let before = h.state().scan_count();
+    h.key_press(egui::Key::F10);
+    h.step();
+    assert_eq!(h.state().scan_count(), before + 1, "F10 runs one scan");
+    h.key_press_modifiers(egui::Modifiers::SHIFT, egui::Key::F10);
+    h.step();
+    assert_eq!(h.state().scan_count(), before + 11, "Shift+F10 runs the debugger's N (10) scans");
+    h.key_press(egui::Key::F5);
+    h.step();
+    assert!(!h.state().is_paused(), "F5 runs");
+    h.key_press(egui::Key::F5);
+    h.step();
+    assert!(h.state().is_paused(), "F5 pauses");
+}
