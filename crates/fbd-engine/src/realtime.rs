@@ -111,8 +111,10 @@ impl RealtimeRunner {
         self.shared.wake.notify_all();
     }
 
-    /// Resumes scanning on a fresh schedule.
+    /// Resumes scanning on a fresh schedule (a breakpoint hit while stepping by hand does not
+    /// pause it again at once).
     pub fn resume(&self) {
+        lock(&self.shared.rt).take_breakpoint_hit();
         lock(&self.shared.ctl).paused = false;
         self.shared.wake.notify_all();
     }
@@ -221,6 +223,10 @@ fn task(s: &Shared, on_change: Option<Arc<OnChange>>) {
             let scan = rt.scan_count();
             std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                 rt.step();
+                // A breakpoint pauses the task after the scan that hit it, at the real cycle.
+                if rt.take_breakpoint_hit() {
+                    lock(&s.ctl).paused = true;
+                }
                 rt.outputs_changed()
             }))
             .map_err(|p| {

@@ -84,7 +84,29 @@ pub enum Condition {
     Changes(String),
 }
 
+impl fmt::Display for Condition {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Condition::Rises(p) => write!(f, "rises:{p}"),
+            Condition::Falls(p) => write!(f, "falls:{p}"),
+            Condition::Changes(p) => write!(f, "changes:{p}"),
+            Condition::Equals(p, v) => write!(f, "{p}={v}"),
+        }
+    }
+}
+
 impl Condition {
+    /// Whether the condition holds after a scan that took the signal from `before` to `now`
+    /// (`ty` is the signal's type).
+    fn holds(&self, ty: Type, before: Value, now: Value) -> bool {
+        match self {
+            Condition::Rises(_) => !before.as_bool() && now.as_bool(),
+            Condition::Falls(_) => before.as_bool() && !now.as_bool(),
+            Condition::Changes(_) => !before.same_bits(now),
+            Condition::Equals(_, v) => v.coerce(ty).is_some_and(|v| v.same_bits(now)),
+        }
+    }
+
     fn path(&self) -> &str {
         match self {
             Condition::Rises(p) | Condition::Falls(p) | Condition::Equals(p, _) | Condition::Changes(p) => p,
@@ -116,6 +138,27 @@ impl Condition {
         }
         Err(format!("cannot parse condition `{text}`; use rises:PATH, falls:PATH, changes:PATH or PATH=VALUE"))
     }
+}
+
+/// A breakpoint: a condition checked after every scan of the running program.
+#[derive(Clone, Debug)]
+struct Breakpoint {
+    cond: Condition,
+    slot: Slot,
+    before: Value,
+    enabled: bool,
+    hits: u64,
+}
+
+/// What the debugger shows of a breakpoint.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BreakpointInfo {
+    /// The condition, as `rises:PATH`, `falls:PATH`, `changes:PATH` or `PATH=VALUE`.
+    pub condition: Condition,
+    /// Whether it is checked.
+    pub enabled: bool,
+    /// How often it held.
+    pub hits: u64,
 }
 
 /// Why [`Runtime::run_until`] stopped.
@@ -185,6 +228,11 @@ pub struct Runtime {
     force_values: Vec<(Slot, Value)>,
     force_mask: Vec<bool>,
     watches: Vec<Watch>,
+    breakpoints: Vec<Breakpoint>,
+    /// The breakpoint that held after the last scan that hit one: (index, scan number).
+    last_hit: Option<(usize, u64)>,
+    /// Set by a scan that hit a breakpoint; the real-time task takes it and pauses.
+    hit_pending: bool,
     faults: FaultLog,
 }
 
@@ -214,6 +262,9 @@ impl Runtime {
             force_values: Vec::new(),
             force_mask: vec![false; plan.code.len()],
             watches: Vec::new(),
+            breakpoints: Vec::new(),
+            last_hit: None,
+            hit_pending: false,
             faults: FaultLog::new(1024),
             plan,
         }
@@ -289,6 +340,20 @@ impl Runtime {
                 w.next = (w.next + 1) % cap;
             }
         }
+        // Breakpoints: the same conditions as run-until, checked after every scan; no
+        // allocation (the previous values live in the breakpoints).
+        for (i, b) in self.breakpoints.iter_mut().enumerate() {
+            let now = self.state.get(b.slot);
+            let hit = b.enabled && b.cond.holds(b.slot.ty, b.before, now);
+            b.before = now;
+            if hit {
+                b.hits += 1;
+                if !self.hit_pending {
+                    self.last_hit = Some((i, self.scan));
+                    self.hit_pending = true;
+                }
+            }
+        }
         self.scan += 1;
         self.clock_us += plan.cycle_us;
     }
@@ -321,19 +386,60 @@ impl Runtime {
             self.step();
             for (i, (c, s)) in conds.iter().zip(&slots).enumerate() {
                 let now = self.state.get(*s);
-                let hit = match c {
-                    Condition::Rises(_) => !before[i].as_bool() && now.as_bool(),
-                    Condition::Falls(_) => before[i].as_bool() && !now.as_bool(),
-                    Condition::Changes(_) => !before[i].same_bits(now),
-                    Condition::Equals(_, v) => v.coerce(s.ty).is_some_and(|v| v.same_bits(now)),
-                };
-                if hit {
+                if c.holds(s.ty, before[i], now) {
                     return Ok(StopReason::Condition { index: i, scans: k });
                 }
                 before[i] = now;
             }
         }
         Ok(StopReason::Limit)
+    }
+
+    /// Adds a breakpoint: after every scan in which `cond` holds, [`Runtime::take_breakpoint_hit`]
+    /// reports it (the real-time runner pauses). Returns its index.
+    pub fn add_breakpoint(&mut self, cond: Condition) -> Result<usize, RuntimeError> {
+        let (_, slot) = self.resolve(cond.path())?;
+        if let Condition::Equals(p, v) = &cond
+            && v.coerce(slot.ty).is_none()
+        {
+            return Err(RuntimeError::TypeMismatch { path: p.clone(), expected: slot.ty, got: v.ty() });
+        }
+        let before = self.state.get(slot);
+        self.breakpoints.push(Breakpoint { cond, slot, before, enabled: true, hits: 0 });
+        Ok(self.breakpoints.len() - 1)
+    }
+
+    /// Removes breakpoint `i` (later ones move up).
+    pub fn remove_breakpoint(&mut self, i: usize) {
+        if i < self.breakpoints.len() {
+            self.breakpoints.remove(i);
+            self.last_hit = None;
+        }
+    }
+
+    /// Enables or disables breakpoint `i`.
+    pub fn enable_breakpoint(&mut self, i: usize, on: bool) {
+        if let Some(b) = self.breakpoints.get_mut(i) {
+            b.enabled = on;
+        }
+    }
+
+    /// The breakpoints, in order.
+    pub fn breakpoints(&self) -> Vec<BreakpointInfo> {
+        self.breakpoints
+            .iter()
+            .map(|b| BreakpointInfo { condition: b.cond.clone(), enabled: b.enabled, hits: b.hits })
+            .collect()
+    }
+
+    /// The last breakpoint hit: its index and the scan (0-based) after which it held.
+    pub fn last_breakpoint_hit(&self) -> Option<(usize, u64)> {
+        self.last_hit
+    }
+
+    /// Whether a scan hit a breakpoint since the last call (and clears it).
+    pub fn take_breakpoint_hit(&mut self) -> bool {
+        std::mem::take(&mut self.hit_pending)
     }
 
     // ----- I/O ------------------------------------------------------------------------------
@@ -635,6 +741,17 @@ impl Runtime {
                 _ => report.forces_released.push(path),
             }
         }
+        let mut breakpoints = Vec::new();
+        for mut b in std::mem::take(&mut self.breakpoints) {
+            if let Some(s) = plan.signal(b.cond.path())
+                && s.slot.ty == b.slot.ty
+            {
+                b.slot = s.slot;
+                breakpoints.push(b);
+            }
+        }
+        self.breakpoints = breakpoints;
+        self.last_hit = None;
         let mut watches = Vec::new();
         for w in std::mem::take(&mut self.watches) {
             if let Some(s) = plan.signal(&w.path) {
@@ -655,6 +772,9 @@ impl Runtime {
         self.outputs = plan.outputs.iter().map(|p| state.get(p.slot)).collect();
         self.plan = plan;
         self.state = state;
+        for b in &mut self.breakpoints {
+            b.before = self.state.get(b.slot);
+        }
         self.inputs = inputs;
         self.forces = forces;
         self.watches = watches;

@@ -21,6 +21,8 @@ pub struct DebuggerState {
     edit_for: String,
     pub(crate) step_n: u64,
     pub(crate) until: String,
+    /// The condition typed for a new breakpoint.
+    pub(crate) breakpoint: String,
     pub(crate) until_limit: u64,
     pub(crate) cycle_ms: f64,
     /// The central panel shows the online diagram instead of the board.
@@ -99,6 +101,61 @@ impl App {
         });
     }
 
+    /// Breakpoints: conditions checked after every scan of the running task; a hit pauses it.
+    fn breakpoints_ui(&mut self, ui: &mut egui::Ui) {
+        ui.horizontal(|ui| {
+            let l = ui.label("Breakpoint");
+            ui.add(
+                egui::TextEdit::singleline(&mut self.dbg.breakpoint)
+                    .hint_text("rises:busy, changes:score, cell_1_1/mem.q=4")
+                    .desired_width(200.0),
+            )
+            .labelled_by(l.id);
+            if ui.button("Add").clicked() {
+                let text = self.dbg.breakpoint.trim().to_string();
+                self.dbg.message = match fbd_engine::Condition::parse(&text) {
+                    Ok(c) => match self.runner.with(|rt| rt.add_breakpoint(c)) {
+                        Ok(_) => {
+                            self.dbg.breakpoint.clear();
+                            format!("breakpoint `{text}` set: the task pauses after a scan where it holds")
+                        }
+                        Err(e) => e.to_string(),
+                    },
+                    Err(e) => e,
+                };
+            }
+        });
+        let (list, hit) = self.runner.with(|rt| (rt.breakpoints(), rt.last_breakpoint_hit()));
+        let mut remove = None;
+        for (i, b) in list.iter().enumerate() {
+            ui.horizontal(|ui| {
+                let mut on = b.enabled;
+                if ui.checkbox(&mut on, b.condition.to_string()).changed() {
+                    self.runner.with(|rt| rt.enable_breakpoint(i, on));
+                }
+                ui.label(RichText::new(format!("{} hits", b.hits)).weak());
+                if hit.is_some_and(|(h, _)| h == i) && self.runner.is_paused() {
+                    ui.label(RichText::new("< paused here").color(Color32::from_rgb(0xd0, 0x80, 0x20)).strong());
+                }
+                if ui.small_button("remove").clicked() {
+                    remove = Some(i);
+                }
+            });
+        }
+        if let Some((i, scan)) = hit
+            && self.runner.is_paused()
+            && let Some(b) = list.get(i)
+        {
+            ui.label(
+                RichText::new(format!("breakpoint `{}` held after scan {scan}; Run (F5) continues", b.condition))
+                    .color(Color32::from_rgb(0xd0, 0x80, 0x20)),
+            );
+        }
+        if let Some(i) = remove {
+            self.runner.with(|rt| rt.remove_breakpoint(i));
+        }
+    }
+
     fn controls(&mut self, ui: &mut egui::Ui) {
         ui.horizontal(|ui| {
             let paused = self.runner.is_paused();
@@ -128,8 +185,11 @@ impl App {
                 RichText::new("running")
             });
         });
+        self.breakpoints_ui(ui);
         ui.horizontal(|ui| {
-            ui.label("Run until");
+            ui.label("Fast-forward until").on_hover_text(
+                "runs scans as fast as the machine can until the condition holds (not at the real cycle; for that, set a breakpoint)",
+            );
             ui.add(
                 egui::TextEdit::singleline(&mut self.dbg.until)
                     .hint_text("rises:busy, cell_1_1/mem.q=4")

@@ -356,3 +356,29 @@ fn debugger_hotkeys_run_pause_and_step() {
     h.step();
     assert!(h.state().is_paused(), "F5 pauses");
 }
+
+#[test]
+fn a_breakpoint_pauses_the_running_task_and_says_where() {
+    let mut h = harness(Wiring::Upd1, true, "breakpoint");
+    h.step();
+    h.get_by_label("Breakpoint").click();
+    h.step();
+    h.get_by_label("Breakpoint").type_text("score=0");
+    h.step();
+    h.get_by_label("Add").click();
+    h.step();
+    assert!(h.query_by_label("score=0").is_some(), "the breakpoint is listed");
+    let before = h.state().scan_count();
+    h.key_press(egui::Key::F5);
+    h.step();
+    // It holds after the first scan the task runs: the task pauses itself there.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while !h.state().is_paused() {
+        assert!(std::time::Instant::now() < deadline, "the breakpoint never paused the task");
+        std::thread::sleep(std::time::Duration::from_millis(5));
+        h.step();
+    }
+    h.step();
+    assert_eq!(h.state().scan_count(), before + 1);
+    assert!(h.query_by_label_contains(&format!("held after scan {before}")).is_some(), "the hit is shown");
+}

@@ -265,6 +265,44 @@ fn the_realtime_runner_scans_pauses_and_steps() {
     assert_eq!(rt.scan_count(), after, "no scan ran while paused");
 }
 
+#[test]
+fn breakpoints_hold_after_the_scan_that_meets_them_and_pause_the_task() {
+    let mut rt = counter();
+    let first = rt.add_breakpoint(Condition::parse("m.q=3").expect("parses")).expect("resolves");
+    let j = rt.add_breakpoint(Condition::parse("rises:big").expect("parses")).expect("resolves");
+    rt.step_n(2);
+    assert!(!rt.take_breakpoint_hit());
+    rt.step();
+    assert!(rt.take_breakpoint_hit(), "count is 3 after the third scan");
+    assert_eq!(rt.last_breakpoint_hit(), Some((first, 2)));
+    assert!(!rt.take_breakpoint_hit(), "taken once");
+    rt.enable_breakpoint(first, false);
+    rt.step_n(2);
+    assert_eq!(rt.last_breakpoint_hit(), Some((j, 4)), "big rises when the count reaches 5");
+    assert_eq!(rt.breakpoints().iter().map(|b| b.hits).collect::<Vec<_>>(), [1, 1]);
+    assert_eq!(rt.breakpoints()[0].condition.to_string(), "m.q=3");
+    assert!(matches!(
+        rt.add_breakpoint(Condition::parse("nope=1").expect("parses")),
+        Err(RuntimeError::UnknownSignal { .. })
+    ));
+    assert!(matches!(
+        rt.add_breakpoint(Condition::parse("big=5").expect("parses")),
+        Err(RuntimeError::TypeMismatch { .. })
+    ));
+    // In the real-time task, a hit pauses it right after that scan.
+    let mut rt = counter();
+    rt.add_breakpoint(Condition::parse("m.q=4").expect("parses")).expect("resolves");
+    let runner = RealtimeRunner::start(rt, None);
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while !runner.is_paused() {
+        assert!(Instant::now() < deadline, "the breakpoint never paused the task");
+        std::thread::yield_now();
+    }
+    let rt = runner.stop();
+    assert_eq!(rt.scan_count(), 4, "paused after the scan that made the count 4");
+    assert_eq!(rt.output("count"), Some(i(4)));
+}
+
 mod no_allocation {
     //! A counting allocator proves that `Runtime::step` allocates nothing.
     #![allow(unsafe_code)]
