@@ -94,7 +94,12 @@ impl App {
             ui.separator();
             self.stats_ui(ui);
             ui.separator();
-            self.selected_ui(ui);
+            // The selection's editor keeps one height whether or not a signal is selected, so
+            // selecting one never moves the tree under the pointer.
+            ui.scope(|ui| {
+                ui.set_min_height(130.0);
+                self.selected_ui(ui);
+            });
             self.watches_ui(ui);
             ui.separator();
             self.tree_ui(ui);
@@ -273,7 +278,15 @@ impl App {
     }
 
     fn selected_ui(&mut self, ui: &mut egui::Ui) {
-        let Some(path) = self.dbg.selected.clone() else { return };
+        let Some(path) = self.dbg.selected.clone() else {
+            ui.label(
+                RichText::new(
+                    "Select a signal in the tree (or right-click a block in the diagram) to write, force or watch it.",
+                )
+                .weak(),
+            );
+            return;
+        };
         let info = self
             .runner
             .with(|rt| rt.plan().signal(&path).map(|s| (s.kind, s.slot.ty, rt.read(&path).ok(), rt.is_forced(&path))));

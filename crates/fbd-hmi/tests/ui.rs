@@ -382,3 +382,21 @@ fn a_breakpoint_pauses_the_running_task_and_says_where() {
     assert_eq!(h.state().scan_count(), before + 1);
     assert!(h.query_by_label_contains(&format!("held after scan {before}")).is_some(), "the hit is shown");
 }
+
+#[test]
+fn selecting_a_signal_does_not_move_the_signal_tree() {
+    let mut h = harness(Wiring::Upd1, true, "tree-stays");
+    h.step();
+    let before = h.get_by_label("Signals").rect();
+    // Select a signal through the tree: expand cell_1_1, click its Value pin.
+    h.get_by_label_contains("cell_1_1").click();
+    h.step();
+    h.step();
+    let after_expand = h.get_by_label("Signals").rect();
+    h.get_by_label_contains(".Value").click();
+    h.step();
+    h.step();
+    let after = h.get_by_label("Signals").rect();
+    assert_eq!(before, after_expand);
+    assert_eq!(before.top(), after.top(), "the tree's header stays where it was");
+}
