@@ -283,6 +283,10 @@ impl App {
     /// Resumes the scan thread.
     pub fn resume(&mut self) {
         self.runner.resume();
+        // Messages about where a stepped or fast-forwarded run stopped no longer hold.
+        if self.dbg.message.ends_with("(paused)") {
+            self.dbg.message.clear();
+        }
     }
 
     /// Whether scanning is paused.
@@ -298,6 +302,10 @@ impl App {
     /// Queues a command; it is sent when the lockout allows.
     pub fn send(&mut self, c: Command) {
         if self.game.is_some() {
+            // A new game makes an autoplayer's "stopped" line old news.
+            if matches!(c, Command::Start | Command::Reset) && self.status.starts_with("autoplay") {
+                self.status = format!("{} loaded", self.loaded.origin.label());
+            }
             self.queue.push_back(c);
         }
     }

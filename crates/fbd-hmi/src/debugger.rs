@@ -192,14 +192,15 @@ impl App {
         });
         self.breakpoints_ui(ui);
         ui.horizontal(|ui| {
-            ui.label("Fast-forward until").on_hover_text(
+            let l = ui.label("Fast-forward until").on_hover_text(
                 "runs scans as fast as the machine can until the condition holds (not at the real cycle; for that, set a breakpoint)",
             );
             ui.add(
                 egui::TextEdit::singleline(&mut self.dbg.until)
                     .hint_text("rises:busy, cell_1_1/mem.q=4")
                     .desired_width(180.0),
-            );
+            )
+            .labelled_by(l.id);
             let l = ui.label("max scans");
             ui.add(egui::DragValue::new(&mut self.dbg.until_limit).range(1..=10_000_000)).labelled_by(l.id);
             if ui.button("Go").clicked() {

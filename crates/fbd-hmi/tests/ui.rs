@@ -400,3 +400,21 @@ fn selecting_a_signal_does_not_move_the_signal_tree() {
     assert_eq!(before, after_expand);
     assert_eq!(before.top(), after.top(), "the tree's header stays where it was");
 }
+
+#[test]
+fn a_fast_forward_that_was_not_met_stops_saying_so_once_running() {
+    let mut h = harness(Wiring::Upd1, true, "ff-message");
+    h.step();
+    h.get_by_label("Fast-forward until").click();
+    h.step();
+    h.get_by_label("Fast-forward until").type_text("score=7");
+    h.step();
+    h.get_by_label("Go").click();
+    h.step();
+    h.step();
+    assert!(h.query_by_label_contains("not met within").is_some(), "the unmet fast-forward is reported");
+    h.key_press(egui::Key::F5);
+    h.step();
+    h.step();
+    assert!(h.query_by_label_contains("not met within").is_none(), "a stale '(paused)' message stays while running");
+}
