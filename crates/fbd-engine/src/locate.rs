@@ -167,7 +167,9 @@ impl Positions {
     pub fn build(text: &str) -> Positions {
         let mut elems = rustc_hash::FxHashMap::default();
         let mut w = Walker { b: text.as_bytes(), i: 0 };
-        let _ = index_elems(&mut w, &mut Vec::new(), &mut elems);
+        let _ = index_elems(&mut w, &mut Vec::new(), &mut |path, offset| {
+            elems.insert(path.to_vec(), offset);
+        });
         let mut chars_before = vec![0];
         for chunk in text.as_bytes().chunks(1024) {
             chars_before.push(chars_before.last().copied().unwrap_or(0) + chars_in(chunk));
@@ -198,8 +200,10 @@ impl Positions {
     }
 }
 
-/// Records the offset of every array element whose path (before its index) is at most 3 deep.
-fn index_elems(w: &mut Walker, path: &mut Vec<Seg>, out: &mut rustc_hash::FxHashMap<Vec<Seg>, usize>) -> Option<()> {
+/// Calls `found(path, offset)` for every array element whose path (before its index) is at most
+/// 3 deep: blocks, ports, macros, macro bodies. One walker for the error index and for the
+/// blocks' lines.
+fn index_elems(w: &mut Walker, path: &mut Vec<Seg>, found: &mut dyn FnMut(&[Seg], usize)) -> Option<()> {
     w.ws();
     if path.len() > 4 {
         return w.skip_value();
@@ -220,7 +224,7 @@ fn index_elems(w: &mut Walker, path: &mut Vec<Seg>, out: &mut rustc_hash::FxHash
                 }
                 w.i += 1;
                 path.push(Seg::Key(key));
-                index_elems(w, path, out)?;
+                index_elems(w, path, found)?;
                 path.pop();
                 w.ws();
                 if w.peek()? == b',' {
@@ -239,9 +243,9 @@ fn index_elems(w: &mut Walker, path: &mut Vec<Seg>, out: &mut rustc_hash::FxHash
                 }
                 path.push(Seg::Index(k));
                 if path.len() <= 4 {
-                    out.insert(path.clone(), w.i);
+                    found(path, w.i);
                 }
-                index_elems(w, path, out)?;
+                index_elems(w, path, found)?;
                 path.pop();
                 w.ws();
                 if w.peek()? == b',' {
@@ -305,76 +309,12 @@ pub fn block_positions(text: &str) -> rustc_hash::FxHashMap<BlockKey, (usize, us
     let mut out = rustc_hash::FxHashMap::default();
     let idx = LineIndex::new(text);
     let mut w = Walker { b: text.as_bytes(), i: 0 };
-    let mut path = Vec::new();
-    w.ws();
-    walk(&mut w, &mut path, &idx, &mut out);
-    out
-}
-
-fn walk(
-    w: &mut Walker,
-    path: &mut Vec<Seg>,
-    idx: &LineIndex,
-    out: &mut rustc_hash::FxHashMap<BlockKey, (usize, usize)>,
-) -> Option<()> {
-    w.ws();
-    match w.peek()? {
-        b'{' => {
-            w.i += 1;
-            loop {
-                w.ws();
-                if w.peek()? == b'}' {
-                    w.i += 1;
-                    return Some(());
-                }
-                let key = w.string()?;
-                w.ws();
-                if w.peek()? != b':' {
-                    return None;
-                }
-                w.i += 1;
-                w.ws();
-                // Only descend where block arrays can be: the top level and macro objects.
-                let descend = path.is_empty() || (path.len() == 2 && path[0] == Seg::Key("macros".into()));
-                if descend && (key == "blocks" || key == "macros") && w.peek()? == b'[' {
-                    let is_blocks = key == "blocks";
-                    path.push(Seg::Key(key));
-                    w.i += 1;
-                    let mut k = 0;
-                    loop {
-                        w.ws();
-                        if w.peek()? == b']' {
-                            w.i += 1;
-                            break;
-                        }
-                        path.push(Seg::Index(k));
-                        if is_blocks {
-                            if let Some(key) = block_key(path) {
-                                out.insert(key, idx.pos(w.i));
-                            }
-                            w.skip_value()?;
-                        } else {
-                            walk(w, path, idx, out)?;
-                        }
-                        path.pop();
-                        w.ws();
-                        if w.peek()? == b',' {
-                            w.i += 1;
-                        }
-                        k += 1;
-                    }
-                    path.pop();
-                } else {
-                    w.skip_value()?;
-                }
-                w.ws();
-                if w.peek()? == b',' {
-                    w.i += 1;
-                }
-            }
+    let _ = index_elems(&mut w, &mut Vec::new(), &mut |path, offset| {
+        if let Some(key) = block_key(path) {
+            out.insert(key, idx.pos(offset));
         }
-        _ => w.skip_value(),
-    }
+    });
+    out
 }
 
 struct Walker<'a> {
