@@ -310,6 +310,13 @@ impl App {
         }
     }
 
+    /// The signal paths the enabled breakpoints watch.
+    pub fn breakpoint_paths(&self) -> Vec<String> {
+        self.runner.with(|rt| {
+            rt.breakpoints().into_iter().filter(|b| b.enabled).map(|b| b.condition.path().to_string()).collect()
+        })
+    }
+
     /// Whether every queued command has been sent and the lockout has released.
     pub fn settled(&self) -> bool {
         self.queue.is_empty() && !self.view.busy && !self.view.pulse_pending && self.awaiting.is_none()
@@ -595,6 +602,16 @@ impl App {
             ui.menu_button("View", |ui| {
                 ui.checkbox(&mut self.show_debugger, "Debugger (F12)");
                 ui.checkbox(&mut self.dbg.show_diagram, "Diagram (online view)");
+                ui.separator();
+                // Words, not egui's emoji buttons: the default fonts have no emoji glyphs.
+                let mut pref = ui.ctx().options(|o| o.theme_preference);
+                ui.horizontal(|ui| {
+                    ui.label("Theme");
+                    ui.selectable_value(&mut pref, egui::ThemePreference::System, "System");
+                    ui.selectable_value(&mut pref, egui::ThemePreference::Light, "Light");
+                    ui.selectable_value(&mut pref, egui::ThemePreference::Dark, "Dark");
+                });
+                ui.ctx().set_theme(pref);
             });
             ui.separator();
             ui.label(RichText::new(self.loaded.origin.label()).weak());

@@ -2,13 +2,14 @@
 //! macro instance) laid out by `fbd-layout`, with live values in badges beside the output pins,
 //! BOOL wires green when TRUE and grey when FALSE, forced signals marked. Pan by dragging, zoom
 //! with the wheel around the pointer, `F` or "Fit" to fit; double-click a macro instance to open
-//! it, the breadcrumb to go back; search centres a block; right-click a block to force, release or watch its outputs.
+//! it, the breadcrumb to go back; search centres a block; right-click a block to write, force,
+//! release, watch or set a breakpoint on its outputs.
 
 use std::collections::HashMap;
 use std::rc::Rc;
 
 use eframe::egui::{self, Align2, Color32, FontId, Pos2, Rect, Sense, Shape, Stroke, Vec2};
-use fbd_engine::Value;
+use fbd_engine::{Condition, Value};
 use fbd_layout::{Body, Layout, Source};
 
 use crate::app::App;
@@ -17,8 +18,8 @@ use crate::app::App;
 type ShownIds = (String, Vec<Vec<Option<usize>>>, Vec<Option<usize>>);
 
 /// What one frame reads from the runtime: output values per node, input port values, the
-/// forced paths, and the plan order of the shown blocks.
-type Live = (Vec<Vec<Option<Value>>>, Vec<Option<Value>>, Vec<String>, HashMap<String, usize>);
+/// forced paths, the plan order of the shown blocks, and the paths breakpoints watch.
+type Live = (Vec<Vec<Option<Value>>>, Vec<Option<Value>>, Vec<String>, HashMap<String, usize>, Vec<String>);
 
 /// What the diagram view keeps between frames.
 #[derive(Default)]
@@ -39,6 +40,8 @@ pub struct DiagramState {
     canvas: Vec2,
     /// The block whose context menu is open.
     menu_block: Option<usize>,
+    /// The number typed in the context menu (to write, force or break at).
+    menu_value: String,
     /// Lay bodies out afresh instead of keeping the blocks' stored positions.
     auto_layout: bool,
     /// Screen position of the drawing's origin and the zoom in the last frame.
@@ -57,6 +60,7 @@ impl DiagramState {
 
 const BADGE_TRUE: Color32 = Color32::from_rgb(0x1f, 0x9d, 0x3a);
 const WIRE_FALSE: Color32 = Color32::from_rgb(0x9a, 0x9a, 0x9a);
+const BREAKPOINT: Color32 = Color32::from_rgb(0xd0, 0x20, 0x20);
 const FORCED: Color32 = Color32::from_rgb(0xe0, 0x70, 0x00);
 
 fn wire_color(v: Option<Value>, dark: bool) -> Color32 {
@@ -136,6 +140,11 @@ impl App {
         Some(self.diagram.origin + Vec2::new((r.x + r.w / 2.0) as f32, (r.y + r.h / 2.0) as f32) * z)
     }
 
+    /// Fits the drawing to the view in the next frame (what `F` and "Fit" do).
+    pub fn diagram_fit(&mut self) {
+        self.diagram.fit = true;
+    }
+
     /// The canvas's screen rectangle in the last frame.
     pub fn diagram_canvas(&self) -> Rect {
         Rect::from_min_size(self.diagram.canvas_min, self.diagram.canvas)
@@ -188,7 +197,7 @@ impl App {
             self.diagram.ids = Some((key, o, i));
         }
         let (_, out_ids, in_ids) = self.diagram.ids.clone().expect("just set");
-        let (out_vals, in_vals, forced, order): Live = self.runner.with(|rt| {
+        let (out_vals, in_vals, forced, order, breaks): Live = self.runner.with(|rt| {
             let plan = rt.plan();
             let prefix =
                 if self.diagram.instance.is_empty() { String::new() } else { format!("{}/", self.diagram.instance) };
@@ -208,6 +217,7 @@ impl App {
                 in_ids.iter().map(|id| id.map(|i| rt.read_signal(i))).collect(),
                 rt.forced().into_iter().map(|(p, _)| p).collect(),
                 order,
+                rt.breakpoints().into_iter().filter(|b| b.enabled).map(|b| b.condition.path().to_string()).collect(),
             )
         });
 
@@ -425,8 +435,12 @@ impl App {
                 if text_ok {
                     painter.text(pa - Vec2::new(4.0 * z, 0.0), Align2::RIGHT_CENTER, p, small.clone(), ink);
                 }
+                let path = self.net_path(body, Source::Out { node: i, pin: k });
+                if breaks.contains(&path) {
+                    // A breakpoint on this output: a red dot on the pin, as in a code editor's gutter.
+                    painter.circle_filled(pa + Vec2::new(0.0, 0.0), 4.0 * z.clamp(0.6, 1.5), BREAKPOINT);
+                }
                 if let Some(v) = out_vals[i][k] {
-                    let path = self.net_path(body, Source::Out { node: i, pin: k });
                     let f = forced.contains(&path);
                     badges.push((
                         pa + Vec2::new(3.0, -8.0 * z.clamp(0.6, 1.2)),
@@ -500,7 +514,8 @@ impl App {
         }
         let mut act: Option<(String, MenuAction)> = None;
         let mut open_inst: Option<usize> = None;
-        resp.context_menu(|ui| {
+        // Clicks inside stay in the menu (the number field); buttons close it themselves.
+        egui::Popup::context_menu(&resp).close_behavior(egui::PopupCloseBehavior::CloseOnClickOutside).show(|ui| {
             let Some(i) = self.diagram.menu_block.filter(|&i| i < body.nodes.len()) else {
                 ui.label("right-click a block");
                 return;
@@ -510,24 +525,60 @@ impl App {
                 open_inst = Some(i);
                 ui.close();
             }
+            let numeric = out_vals[i].iter().any(|v| matches!(v, Some(Value::Int(_) | Value::Real(_))));
+            if numeric {
+                ui.horizontal(|ui| {
+                    let l = ui.label("value");
+                    ui.add(egui::TextEdit::singleline(&mut self.diagram.menu_value).desired_width(80.0))
+                        .labelled_by(l.id);
+                });
+            }
             for (k, pin) in body.nodes[i].outputs.iter().enumerate() {
                 let path = self.net_path(body, Source::Out { node: i, pin: k });
-                let is_bool = matches!(out_vals[i][k], Some(Value::Bool(_)));
-                ui.horizontal(|ui| {
-                    ui.label(format!("{pin}:"));
-                    let mut actions = Vec::new();
-                    if is_bool {
-                        actions.push(("force TRUE", MenuAction::Force(Value::Bool(true))));
-                        actions.push(("force FALSE", MenuAction::Force(Value::Bool(false))));
-                    } else {
-                        // A number is typed in the debugger's value editor.
-                        actions.push(("force…", MenuAction::Select));
+                let cur = out_vals[i][k];
+                ui.separator();
+                ui.label(egui::RichText::new(pin.as_str()).monospace());
+                // Wrapped: a long row would be clipped by the menu's width and its buttons
+                // past the edge could not be clicked.
+                ui.horizontal_wrapped(|ui| {
+                    ui.set_max_width(260.0);
+                    let mut actions: Vec<(String, MenuAction)> = Vec::new();
+                    match cur {
+                        Some(Value::Bool(b)) => {
+                            actions.push((
+                                format!("write {}", if b { "FALSE" } else { "TRUE" }),
+                                MenuAction::Write(Value::Bool(!b)),
+                            ));
+                            actions.push(("force TRUE".into(), MenuAction::Force(Value::Bool(true))));
+                            actions.push(("force FALSE".into(), MenuAction::Force(Value::Bool(false))));
+                            actions.push(("break on rise".into(), MenuAction::Break(BreakOn::Rise)));
+                        }
+                        Some(v) => {
+                            let ty = v.ty();
+                            match Value::parse(self.diagram.menu_value.trim(), ty) {
+                                Ok(x) => {
+                                    actions.push((format!("write {x}"), MenuAction::Write(x)));
+                                    actions.push((format!("force {x}"), MenuAction::Force(x)));
+                                    actions.push((format!("break at {x}"), MenuAction::Break(BreakOn::Equals(x))));
+                                }
+                                Err(_) => {
+                                    ui.label(egui::RichText::new("(type a value to write or force)").weak());
+                                }
+                            }
+                        }
+                        None => {}
                     }
-                    actions.push(("release", MenuAction::Release));
-                    actions.push(("watch", MenuAction::Watch));
-                    actions.push(("select", MenuAction::Select));
+                    if cur.is_some() {
+                        actions.push(("break on change".into(), MenuAction::Break(BreakOn::Change)));
+                    }
+                    if forced.contains(&path) {
+                        actions.push(("release".into(), MenuAction::Release));
+                    }
+                    actions.push(("watch".into(), MenuAction::Watch));
+                    actions.push(("select".into(), MenuAction::Select));
                     for (label, a) in actions {
-                        if ui.small_button(label).clicked() {
+                        let rr = ui.small_button(label.clone());
+                        if rr.clicked() {
                             act = Some((path.clone(), a));
                             ui.close();
                         }
@@ -549,6 +600,23 @@ impl App {
     /// Carries out a context-menu action on signal `path`.
     fn diagram_act(&mut self, path: &str, a: MenuAction) {
         let result: Result<String, String> = match a {
+            MenuAction::Write(v) => self
+                .runner
+                .with(|rt| rt.write(path, v))
+                .map(|()| format!("{path} := {v} at the next scan"))
+                .map_err(|e| e.to_string()),
+            MenuAction::Break(on) => {
+                let cond = match on {
+                    BreakOn::Rise => Condition::Rises(path.to_string()),
+                    BreakOn::Change => Condition::Changes(path.to_string()),
+                    BreakOn::Equals(v) => Condition::Equals(path.to_string(), v),
+                };
+                let text = cond.to_string();
+                self.runner
+                    .with(|rt| rt.add_breakpoint(cond))
+                    .map(|_| format!("breakpoint `{text}` set: the task pauses after a scan where it holds"))
+                    .map_err(|e| e.to_string())
+            }
             MenuAction::Force(v) => self.force(path, v).map(|()| format!("{path} forced to {v}")),
             MenuAction::Release => Ok(if self.runner.with(|rt| rt.release(path)) {
                 format!("{path} released")
@@ -574,8 +642,18 @@ impl App {
 /// What the block context menu does to one output.
 #[derive(Copy, Clone, Debug)]
 enum MenuAction {
+    Write(Value),
     Force(Value),
+    Break(BreakOn),
     Release,
     Watch,
     Select,
+}
+
+/// Which breakpoint the context menu sets on an output.
+#[derive(Copy, Clone, Debug)]
+enum BreakOn {
+    Rise,
+    Change,
+    Equals(Value),
 }

@@ -18,9 +18,15 @@ fn temp_dir(name: &str) -> std::path::PathBuf {
 }
 
 fn harness(w: Wiring, debugger: bool, name: &str) -> Harness<'static, App> {
+    harness_dt(w, debugger, name, 0.25)
+}
+
+/// A harness whose frames are `dt` seconds apart (1/60 for double clicks: egui counts two
+/// clicks within 0.3 s as one double click, and each event takes one frame).
+fn harness_dt(w: Wiring, debugger: bool, name: &str, dt: f32) -> Harness<'static, App> {
     let best = BestStore::at(temp_dir(name).join("best.json"));
     let opts = Options { origin: Origin::Embedded(w), seed: 5, start_paused: true, best, show_debugger: debugger };
-    Harness::builder().with_size(egui::vec2(1200.0, 850.0)).build_eframe(move |cc| App::new(cc, opts))
+    Harness::builder().with_size(egui::vec2(1200.0, 850.0)).with_step_dt(dt).build_eframe(move |cc| App::new(cc, opts))
 }
 
 /// Frames and scans until every queued command was sent and the lockout released.
@@ -417,4 +423,67 @@ fn a_fast_forward_that_was_not_met_stops_saying_so_once_running() {
     h.step();
     h.step();
     assert!(h.query_by_label_contains("not met within").is_none(), "a stale '(paused)' message stays while running");
+}
+
+fn click_at(h: &mut Harness<'static, App>, at: egui::Pos2, button: egui::PointerButton) {
+    h.hover_at(at);
+    for pressed in [true, false] {
+        h.event(egui::Event::PointerButton { pos: at, button, pressed, modifiers: egui::Modifiers::NONE });
+    }
+    h.step();
+}
+
+#[test]
+fn the_diagram_is_driven_by_the_pointer_double_click_in_and_context_menu_force() {
+    let mut h = harness_dt(Wiring::Upd1, false, "diagram-pointer", 1.0 / 60.0);
+    h.step();
+    h.state_mut().set_board(board([8, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4]));
+    h.get_by_label("Diagram").click();
+    h.step();
+    h.get_by_label("Find").click();
+    h.step();
+    h.get_by_label("Find").type_text("cell_4_4");
+    h.step();
+    h.key_press(egui::Key::Enter);
+    h.step();
+    h.step();
+    let at = h.state_mut().diagram_block_pos("cell_4_4").expect("drawn");
+    // A double click on the block opens its body (half a second after the last click, so
+    // egui does not count a triple click).
+    for _ in 0..30 {
+        h.step();
+    }
+    click_at(&mut h, at, egui::PointerButton::Primary);
+    click_at(&mut h, at, egui::PointerButton::Primary);
+    h.step();
+    assert_eq!(h.state().diagram_instance(), "cell_4_4", "the double click opened the instance");
+    assert_eq!(h.state_mut().diagram_output_value("Value"), Some(Value::Int(4)));
+    // A right click on the cell's memory opens its menu; a number typed there is forced.
+    h.state_mut().diagram_fit();
+    h.step();
+    let mem = h.state_mut().diagram_block_pos("mem").expect("the memory is drawn");
+    click_at(&mut h, mem, egui::PointerButton::Secondary);
+    h.step();
+    h.get_by_label("value").click();
+    h.step();
+    h.get_by_label("value").type_text("64");
+    h.step();
+    h.step();
+    // The first row is output `q` (the memory's second output, `prev`, has its own row).
+    h.query_all_by_label("force 64").next().expect("a force button").click();
+    h.step();
+    h.state_mut().run_scans(1);
+    h.step();
+    assert_eq!(h.state().values()[15], 64, "the force from the diagram shows on the board");
+    assert_eq!(h.state_mut().diagram_output_value("Value"), Some(Value::Int(64)));
+    assert!(h.query_by_label("force 64").is_none(), "the menu closed after the action");
+    // The same menu sets a breakpoint; the pin shows it and the debugger lists it.
+    click_at(&mut h, mem, egui::PointerButton::Secondary);
+    h.step(); // a new popup is laid out invisibly in its first frame
+    h.step();
+    h.query_all_by_label("break on change").next().expect("a breakpoint button").click();
+    h.step();
+    h.step(); // the header shows the message one frame after the menu set it
+    assert!(h.query_by_label_contains("breakpoint `changes:cell_4_4/mem.q` set").is_some());
+    assert_eq!(h.state().breakpoint_paths(), vec!["cell_4_4/mem.q".to_string()]);
 }

@@ -43,7 +43,8 @@ impl Condition {
         }
     }
 
-    pub(super) fn path(&self) -> &str {
+    /// The signal path the condition watches.
+    pub fn path(&self) -> &str {
         match self {
             Condition::Rises(p) | Condition::Falls(p) | Condition::Equals(p, _) | Condition::Changes(p) => p,
         }
