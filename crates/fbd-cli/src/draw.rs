@@ -179,6 +179,10 @@ pub(crate) fn layout_cmd(file: &std::path::Path, write: bool) -> ExitCode {
     }
     if write {
         for (path, text) in fbd_layout::from_model::with_positions(&project) {
+            let text = match load::parse_document(&path, &text) {
+                Ok(doc) => fbd_edit::format::to_text(&doc),
+                Err(_) => text,
+            };
             if let Err(e) = std::fs::write(&path, text) {
                 out::error(&format!("{}: cannot write: {e}", path.display()));
                 return ExitCode::FAILURE;
@@ -187,4 +191,42 @@ pub(crate) fn layout_cmd(file: &std::path::Path, write: bool) -> ExitCode {
         }
     }
     out::print(&report)
+}
+
+pub(crate) fn fmt_cmd(files: &[std::path::PathBuf], check: bool) -> ExitCode {
+    let mut failed = false;
+    let mut report = String::new();
+    for f in files {
+        let text = match load::read_text(f) {
+            Ok(t) => t,
+            Err(e) => {
+                out::error(&e.to_string());
+                failed = true;
+                continue;
+            }
+        };
+        let doc = match load::parse_document(f, &text) {
+            Ok(d) => d,
+            Err(e) => {
+                out::error(&e.to_string());
+                failed = true;
+                continue;
+            }
+        };
+        let canonical = fbd_edit::format::to_text(&doc);
+        if canonical == text {
+            continue;
+        }
+        if check {
+            report.push_str(&format!("{}: not in canonical form (run `fbd fmt` on it)\n", f.display()));
+            failed = true;
+        } else if let Err(e) = std::fs::write(f, canonical) {
+            out::error(&format!("{}: cannot write: {e}", f.display()));
+            failed = true;
+        } else {
+            report.push_str(&format!("formatted {}\n", f.display()));
+        }
+    }
+    let code = out::print(&report);
+    if failed { ExitCode::FAILURE } else { code }
 }

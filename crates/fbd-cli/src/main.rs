@@ -76,14 +76,24 @@ enum Cmd {
         auto: bool,
     },
     /// Lay out every body (the program and each macro) and report crossings, bends and wire
-    /// length; with --write, store the positions as the blocks' `pos` (the rest of each file's
-    /// text is kept as written).
+    /// length; with --write, store the positions as the blocks' `pos` (and write the files in
+    /// canonical form, as `fbd fmt` does).
     Layout {
         /// The diagram (JSON).
         file: PathBuf,
         /// Write the positions into the diagram and the library files it includes.
         #[arg(long)]
         write: bool,
+    },
+    /// Rewrite diagram files in the canonical form the editor saves (two-space indentation,
+    /// a block per line); with --check, only list the files that are not in it.
+    Fmt {
+        /// Diagram files (JSON); includes are not followed.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Change nothing; fail if a file is not in canonical form.
+        #[arg(long)]
+        check: bool,
     },
     /// Measure scan time (median, p99) and ns per block.
     Bench(bench::BenchArgs),
@@ -115,6 +125,7 @@ fn main() -> ExitCode {
             draw::svg(&file, macro_name.as_deref(), output.as_deref(), online, auto)
         }
         Cmd::Layout { file, write } => draw::layout_cmd(&file, write),
+        Cmd::Fmt { files, check } => draw::fmt_cmd(&files, check),
         Cmd::Bench(args) => bench::bench(args),
         Cmd::Play(args) => game::play(args),
         Cmd::Autoplay(args) => autoplay::autoplay(args),

@@ -29,7 +29,7 @@ pub struct Document {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// Scan cycle in milliseconds (default 5). Fractions are allowed (0.5 = 500 µs).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", serialize_with = "ser_opt_number")]
     pub cycle_ms: Option<f64>,
     /// Library files whose macros this file uses, relative to this file's directory.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -63,6 +63,12 @@ pub enum InputKind {
     Number,
 }
 
+impl InputKind {
+    fn is_default(&self) -> bool {
+        *self == InputKind::default()
+    }
+}
+
 /// A named program input.
 #[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -73,7 +79,7 @@ pub struct ProgramInput {
     #[serde(rename = "type")]
     pub ty: TypeName,
     /// How an HMI presents it.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "InputKind::is_default")]
     pub kind: InputKind,
     /// Value before anything is written (default: zero of the type).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -160,7 +166,7 @@ pub struct Block {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data_type: Option<TypeName>,
     /// Drawing position `[x, y]`.
-    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "de_pos")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "de_pos", serialize_with = "ser_pos")]
     pub pos: Option<[f64; 2]>,
     /// Explicit execution order: a tie-break among blocks whose inputs are ready. Data flow
     /// always wins, so it never changes results, only the order of the plan listing.
@@ -169,6 +175,30 @@ pub struct Block {
     /// Free text.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub comment: Option<String>,
+}
+
+/// A number as written by people: `5`, not `5.0`, when it is whole (these fields are REAL in
+/// any case, so the fraction carries no type).
+fn number_text(x: f64) -> serde_json::Number {
+    if x.fract() == 0.0 && x.abs() < 9.0e15 {
+        serde_json::Number::from(x as i64)
+    } else {
+        serde_json::Number::from_f64(x).unwrap_or_else(|| serde_json::Number::from(0))
+    }
+}
+
+fn ser_opt_number<S: Serializer>(v: &Option<f64>, s: S) -> Result<S::Ok, S::Error> {
+    match v {
+        Some(x) => number_text(*x).serialize(s),
+        None => s.serialize_none(),
+    }
+}
+
+fn ser_pos<S: Serializer>(v: &Option<[f64; 2]>, s: S) -> Result<S::Ok, S::Error> {
+    match v {
+        Some([x, y]) => [number_text(*x), number_text(*y)].serialize(s),
+        None => s.serialize_none(),
+    }
 }
 
 /// `pos` is two numbers; serde's own message for three ("trailing characters") says nothing.
