@@ -1,4 +1,11 @@
-//! Editing FBD diagrams without a GUI. The HMI's editor and the `fbd` tool are clients:
-//! [`format`] is the canonical file text.
+//! Editing FBD diagrams without a GUI. The HMI's editor is a client: a [`Workspace`] holds the
+//! program and its libraries as documents, every edit ([`ops`]) is checked before it is made
+//! and can be undone, and saving writes only the files that changed, in the canonical text of
+//! [`format`].
 
 pub mod format;
+pub mod ops;
+pub mod workspace;
+
+pub use ops::{PinList, PinType};
+pub use workspace::{BodyId, EditError, Workspace};

@@ -1,0 +1,565 @@
+//! The edit operations: each is one undoable step, checked before it is made (an edit that
+//! cannot be made changes nothing and says why).
+
+use fbd_engine::Type;
+use fbd_engine::library::{self, Generic, PinTy};
+use fbd_engine::load::valid_ident;
+use fbd_engine::model::{Block, Params, Pins, PortIn, PortOut, ProgramInput, TypeName, Wire};
+use fbd_engine::types::Value;
+
+use crate::workspace::{BodyId, EditError, Workspace, err, wire_ref};
+
+/// What a pin accepts or carries, as far as it is known without compiling.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum PinType {
+    /// Always this type.
+    Fixed(Type),
+    /// A generic block's type variable, with its constraint (fixed by `data_type` if set).
+    Generic(Generic),
+}
+
+impl PinType {
+    fn admits(self, other: PinType) -> bool {
+        match (self, other) {
+            (PinType::Fixed(a), PinType::Fixed(b)) => a == b,
+            (PinType::Fixed(t), PinType::Generic(g)) | (PinType::Generic(g), PinType::Fixed(t)) => g.admits(t),
+            (PinType::Generic(a), PinType::Generic(b)) => a == Generic::Any || b == Generic::Any || a == b,
+        }
+    }
+}
+
+impl std::fmt::Display for PinType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PinType::Fixed(t) => f.write_str(t.name()),
+            PinType::Generic(Generic::Num) => f.write_str("INT or REAL"),
+            PinType::Generic(_) => f.write_str("any type"),
+        }
+    }
+}
+
+/// The pins of a block type as the editor offers them: (name, type) of inputs and outputs.
+/// Variadic inputs are offered up to `connected + 1` (one spare to connect a new one).
+#[derive(Clone, Debug, Default)]
+pub struct PinList {
+    /// Input pins.
+    pub inputs: Vec<(String, PinType)>,
+    /// Output pins.
+    pub outputs: Vec<(String, PinType)>,
+}
+
+impl Workspace {
+    /// The pins of `block` in `body` (its type's, plus the variadic ones it uses and one
+    /// spare). A generic block's pins have the type its `data_type` or the last good compile
+    /// ([`Workspace::learn_types`]) gave them.
+    pub fn pins(&self, body: &BodyId, block: &Block) -> Option<PinList> {
+        if let Some(def) = library::lookup(&block.ty) {
+            let learned = block.data_type.map(|t| t.0).or_else(|| {
+                def.outputs.iter().filter(|p| p.ty == PinTy::T).find_map(|p| self.learned_type(body, &block.id, p.name))
+            });
+            let pt = |t: PinTy| match (t, learned) {
+                (PinTy::Fixed(t), _) => PinType::Fixed(t),
+                (PinTy::T, Some(t)) => PinType::Fixed(t),
+                (PinTy::T, None) => PinType::Generic(def.generic),
+            };
+            let mut inputs: Vec<(String, PinType)> =
+                def.inputs.iter().map(|p| (p.name.to_string(), pt(p.ty))).collect();
+            if let Some(v) = def.var_inputs {
+                let used = block
+                    .inputs
+                    .0
+                    .iter()
+                    .filter_map(|(p, _)| p.strip_prefix(v.prefix)?.parse::<usize>().ok())
+                    .max()
+                    .map_or(0, |k| k + 1 - v.first);
+                for k in 0..used.max(v.min) + 1 {
+                    inputs.push((format!("{}{}", v.prefix, v.first + k), pt(v.ty)));
+                }
+            }
+            let mut outputs: Vec<(String, PinType)> =
+                def.outputs.iter().map(|p| (p.name.to_string(), pt(p.ty))).collect();
+            if let Some(v) = def.var_outputs {
+                for k in 0..block.params.n.unwrap_or(0) as usize {
+                    outputs.push((format!("{}{}", v.prefix, v.first + k), pt(v.ty)));
+                }
+            }
+            Some(PinList { inputs, outputs })
+        } else {
+            let m = self.macro_def(&block.ty)?;
+            Some(PinList {
+                inputs: m.inputs.iter().map(|p| (p.name.clone(), PinType::Fixed(p.ty.0))).collect(),
+                outputs: m.outputs.iter().map(|p| (p.name.clone(), PinType::Fixed(p.ty.0))).collect(),
+            })
+        }
+    }
+
+    /// The type of what `reference` (`block.pin` or an input port's name) carries in `body`.
+    pub fn source_type(&self, body: &BodyId, reference: &str) -> Result<PinType, EditError> {
+        if let Some((b, pin)) = reference.split_once('.') {
+            let block = self.block(body, b).ok_or_else(|| EditError(format!("no block `{b}` in {body}")))?;
+            let pins = self.pins(body, block).ok_or_else(|| EditError(format!("unknown block type `{}`", block.ty)))?;
+            return pins
+                .outputs
+                .iter()
+                .find(|(n, _)| n == pin)
+                .map(|(_, t)| *t)
+                .ok_or_else(|| EditError(format!("`{b}` ({}) has no output `{pin}`", block.ty)));
+        }
+        let port = match body {
+            BodyId::Program => self.root().inputs.iter().find(|p| p.name == reference).map(|p| p.ty.0),
+            BodyId::Macro(m) => {
+                self.macro_def(m).and_then(|d| d.inputs.iter().find(|p| p.name == reference)).map(|p| p.ty.0)
+            }
+        };
+        port.map(PinType::Fixed).ok_or_else(|| EditError(format!("no input `{reference}` in {body}")))
+    }
+
+    /// Adds a block of type `ty` (a library block or a macro of the project) at `pos`;
+    /// returns its id (the type in lower case and the first free number).
+    pub fn add_block(&mut self, body: &BodyId, ty: &str, pos: [f64; 2]) -> Result<String, EditError> {
+        if library::lookup(ty).is_none() && self.macro_def(ty).is_none() {
+            return err(format!("`{ty}` is neither a library block nor a macro of this project"));
+        }
+        if let BodyId::Macro(m) = body
+            && self.uses(ty, m)
+        {
+            return err(format!("macro `{ty}` uses `{m}`: an instance of it inside `{m}` would contain itself"));
+        }
+        let stem: String = ty.to_lowercase().chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '_' }).collect();
+        let taken = |id: &str| self.blocks(body).is_some_and(|bs| bs.iter().any(|b| b.id == id));
+        let id = (1..).map(|k| format!("{stem}{k}")).find(|id| !taken(id)).expect("a free id");
+        let block = Block {
+            id: id.clone(),
+            ty: ty.to_string(),
+            inputs: Pins::default(),
+            params: Params::default(),
+            data_type: None,
+            pos: Some(pos),
+            order: None,
+            comment: None,
+        };
+        self.edit(format!("add {ty} `{id}`"), |w| {
+            w.body_mut(body)?.blocks.push(block);
+            Ok(id.clone())
+        })
+    }
+
+    /// Whether macro `user` (or a macro it instantiates, transitively) is `target`.
+    fn uses(&self, user: &str, target: &str) -> bool {
+        let mut stack = vec![user.to_string()];
+        let mut seen = std::collections::HashSet::new();
+        while let Some(m) = stack.pop() {
+            if m == target {
+                return true;
+            }
+            if !seen.insert(m.clone()) {
+                continue;
+            }
+            if let Some(d) = self.macro_def(&m) {
+                stack.extend(d.blocks.iter().map(|b| b.ty.clone()));
+            }
+        }
+        false
+    }
+
+    /// Deletes blocks and the wires from them (the inputs they drove become unconnected; an
+    /// output port they fed keeps its reference and shows as an error until rewired).
+    pub fn remove_blocks(&mut self, body: &BodyId, ids: &[String]) -> Result<(), EditError> {
+        for id in ids {
+            if self.block(body, id).is_none() {
+                return err(format!("no block `{id}` in {body}"));
+            }
+        }
+        let label =
+            if ids.len() == 1 { format!("delete `{}`", ids[0]) } else { format!("delete {} blocks", ids.len()) };
+        self.edit(label, |w| {
+            let b = w.body_mut(body)?;
+            b.blocks.retain(|x| !ids.contains(&x.id));
+            for x in b.blocks.iter_mut() {
+                x.inputs.0.retain(|(_, wire)| {
+                    wire_ref(wire).and_then(|r| r.split_once('.')).is_none_or(|(src, _)| !ids.iter().any(|i| i == src))
+                });
+            }
+            Ok(())
+        })
+    }
+
+    /// Moves blocks (one undo step for all of them: a drag of a selection).
+    pub fn move_blocks(&mut self, body: &BodyId, moves: &[(String, [f64; 2])]) -> Result<(), EditError> {
+        self.edit("move", |w| {
+            let b = w.body_mut(body)?;
+            for (id, p) in moves {
+                let x = b
+                    .blocks
+                    .iter_mut()
+                    .find(|x| x.id == *id)
+                    .ok_or_else(|| EditError(format!("no block `{id}` in {body}")))?;
+                x.pos = Some(*p);
+            }
+            Ok(())
+        })
+    }
+
+    /// Connects `from` (`block.pin` or an input port) to input `pin` of block `to`. Refused
+    /// with the reason when the types cannot match or the input already has a driver.
+    pub fn connect(&mut self, body: &BodyId, from: &str, to: &str, pin: &str) -> Result<(), EditError> {
+        let target = self.block(body, to).ok_or_else(|| EditError(format!("no block `{to}` in {body}")))?;
+        let pins = self.pins(body, target).ok_or_else(|| EditError(format!("unknown block type `{}`", target.ty)))?;
+        let Some(&(_, want)) = pins.inputs.iter().find(|(n, _)| n == pin) else {
+            return err(format!("`{to}` ({}) has no input `{pin}`", target.ty));
+        };
+        if let Some((_, w)) = target.inputs.0.iter().find(|(n, _)| n == pin) {
+            let by = match w {
+                Wire::Const(v) => format!("the constant {v}"),
+                other => format!("`{}`", wire_ref(other).unwrap_or_default()),
+            };
+            return err(format!(
+                "`{to}.{pin}` already has a driver ({by}); an input takes one: remove that wire first"
+            ));
+        }
+        let have = self.source_type(body, from)?;
+        if !want.admits(have) {
+            return err(format!("`{from}` carries {have}, `{to}.{pin}` takes {want}"));
+        }
+        if from.split_once('.').is_some_and(|(b, _)| b == to) {
+            // A block reading its own output is a loop with no feedback point.
+            return self.set_input(body, to, pin, Wire::Feedback { from: from.to_string(), init: None });
+        }
+        self.edit(format!("connect {from} → {to}.{pin}"), |w| {
+            let b = w.body_mut(body)?;
+            let x = b.blocks.iter_mut().find(|x| x.id == to).expect("checked above");
+            x.inputs.0.push((pin.to_string(), Wire::Ref(from.to_string())));
+            Ok(())
+        })
+    }
+
+    /// Sets what drives input `pin` of `block`: a constant, a reference or a feedback wire.
+    /// Replaces an existing driver (the inline editor of a pin).
+    pub fn set_input(&mut self, body: &BodyId, block: &str, pin: &str, wire: Wire) -> Result<(), EditError> {
+        let target = self.block(body, block).ok_or_else(|| EditError(format!("no block `{block}` in {body}")))?;
+        let pins = self.pins(body, target).ok_or_else(|| EditError(format!("unknown block type `{}`", target.ty)))?;
+        let Some(&(_, want)) = pins.inputs.iter().find(|(n, _)| n == pin) else {
+            return err(format!("`{block}` ({}) has no input `{pin}`", target.ty));
+        };
+        let have = match &wire {
+            Wire::Const(v) => {
+                // An INT literal is accepted by a REAL pin, as in the file format.
+                let t = v.ty();
+                if t == Type::Int && want.admits(PinType::Fixed(Type::Real)) && !want.admits(PinType::Fixed(Type::Int))
+                {
+                    PinType::Fixed(Type::Real)
+                } else {
+                    PinType::Fixed(t)
+                }
+            }
+            other => self.source_type(body, wire_ref(other).unwrap_or_default())?,
+        };
+        if !want.admits(have) {
+            return err(format!("`{block}.{pin}` takes {want}, not {have}"));
+        }
+        self.edit(format!("set {block}.{pin}"), |w| {
+            let b = w.body_mut(body)?;
+            let x = b.blocks.iter_mut().find(|x| x.id == block).expect("checked above");
+            match x.inputs.0.iter_mut().find(|(n, _)| n == pin) {
+                Some((_, old)) => *old = wire.clone(),
+                None => x.inputs.0.push((pin.to_string(), wire.clone())),
+            }
+            Ok(())
+        })
+    }
+
+    /// Removes the wire or constant on input `pin` of `block`.
+    pub fn disconnect(&mut self, body: &BodyId, block: &str, pin: &str) -> Result<(), EditError> {
+        self.edit(format!("disconnect {block}.{pin}"), |w| {
+            let b = w.body_mut(body)?;
+            let x = b
+                .blocks
+                .iter_mut()
+                .find(|x| x.id == block)
+                .ok_or_else(|| EditError(format!("no block `{block}` in {body}")))?;
+            let n = x.inputs.0.len();
+            x.inputs.0.retain(|(p, _)| p != pin);
+            if x.inputs.0.len() == n {
+                return err(format!("`{block}.{pin}` is not connected"));
+            }
+            Ok(())
+        })
+    }
+
+    /// Sets a block's parameters, its fixed type and its comment.
+    pub fn set_block_options(
+        &mut self,
+        body: &BodyId,
+        block: &str,
+        params: Params,
+        data_type: Option<Type>,
+        comment: Option<String>,
+    ) -> Result<(), EditError> {
+        self.edit(format!("options of `{block}`"), |w| {
+            let b = w.body_mut(body)?;
+            let x = b
+                .blocks
+                .iter_mut()
+                .find(|x| x.id == block)
+                .ok_or_else(|| EditError(format!("no block `{block}` in {body}")))?;
+            x.params = params.clone();
+            x.data_type = data_type.map(TypeName);
+            x.comment = comment.clone().filter(|c| !c.trim().is_empty());
+            Ok(())
+        })
+    }
+
+    /// Renames a block; the wires and output ports that name it follow.
+    pub fn rename_block(&mut self, body: &BodyId, old: &str, new: &str) -> Result<(), EditError> {
+        if !valid_ident(new) {
+            return err(format!("`{new}` is not a valid block id (letters, digits and _; no `/` or `.`)"));
+        }
+        if self.block(body, new).is_some() {
+            return err(format!("there is already a block `{new}` in {body}"));
+        }
+        if self.block(body, old).is_none() {
+            return err(format!("no block `{old}` in {body}"));
+        }
+        self.edit(format!("rename `{old}` to `{new}`"), |w| {
+            let b = w.body_mut(body)?;
+            let follow = |r: &mut String| {
+                if let Some((src, pin)) = r.split_once('.')
+                    && src == old
+                {
+                    *r = format!("{new}.{pin}");
+                }
+            };
+            for x in b.blocks.iter_mut() {
+                if x.id == old {
+                    x.id = new.to_string();
+                }
+                for (_, wire) in x.inputs.0.iter_mut() {
+                    rename_in_wire(wire, &follow);
+                }
+            }
+            for p in b.outputs.iter_mut() {
+                rename_in_wire(&mut p.from, &follow);
+            }
+            Ok(())
+        })
+    }
+
+    /// Adds an input port to `body` (a program input or a macro input).
+    pub fn add_input_port(&mut self, body: &BodyId, name: &str, ty: Type) -> Result<(), EditError> {
+        if !valid_ident(name) {
+            return err(format!("`{name}` is not a valid port name"));
+        }
+        self.edit(format!("add input `{name}`"), |w| {
+            if w.body_mut(body)?.inputs.iter().any(|n| n == name) {
+                return err(format!("{body} already has an input `{name}`"));
+            }
+            match body {
+                BodyId::Program => w.files_root_mut().inputs.push(ProgramInput {
+                    name: name.to_string(),
+                    ty: TypeName(ty),
+                    kind: Default::default(),
+                    default: None,
+                    options: Vec::new(),
+                    description: None,
+                }),
+                BodyId::Macro(m) => w.macro_mut(m)?.inputs.push(PortIn {
+                    name: name.to_string(),
+                    ty: TypeName(ty),
+                    default: None,
+                    description: None,
+                }),
+            }
+            Ok(())
+        })
+    }
+
+    /// Adds an output port to `body` fed by `from` (`block.pin`, an input, or a constant).
+    pub fn add_output_port(&mut self, body: &BodyId, name: &str, ty: Type, from: Wire) -> Result<(), EditError> {
+        if !valid_ident(name) {
+            return err(format!("`{name}` is not a valid port name"));
+        }
+        self.edit(format!("add output `{name}`"), |w| {
+            let b = w.body_mut(body)?;
+            if b.outputs.iter().any(|p| p.name == name) {
+                return err(format!("{body} already has an output `{name}`"));
+            }
+            b.outputs.push(PortOut {
+                name: name.to_string(),
+                ty: TypeName(ty),
+                from: from.clone(),
+                kind: None,
+                description: None,
+            });
+            Ok(())
+        })
+    }
+
+    /// Removes an input or output port of `body`; wires from a removed input go, and so do
+    /// the instance pins of a macro's removed input.
+    pub fn remove_port(&mut self, body: &BodyId, name: &str) -> Result<(), EditError> {
+        self.edit(format!("remove port `{name}`"), |w| {
+            let mut found = false;
+            match body {
+                BodyId::Program => {
+                    let d = w.files_root_mut();
+                    let n = d.inputs.len() + d.outputs.len();
+                    d.inputs.retain(|p| p.name != name);
+                    d.outputs.retain(|p| p.name != name);
+                    found |= d.inputs.len() + d.outputs.len() != n;
+                }
+                BodyId::Macro(m) => {
+                    let d = w.macro_mut(m)?;
+                    let n = d.inputs.len() + d.outputs.len();
+                    d.inputs.retain(|p| p.name != name);
+                    d.outputs.retain(|p| p.name != name);
+                    found |= d.inputs.len() + d.outputs.len() != n;
+                    for blocks in w.all_blocks_mut() {
+                        for x in blocks.iter_mut().filter(|x| x.ty == *m) {
+                            x.inputs.0.retain(|(p, _)| p != name);
+                        }
+                    }
+                }
+            }
+            if !found {
+                return err(format!("{body} has no port `{name}`"));
+            }
+            let b = w.body_mut(body)?;
+            for x in b.blocks.iter_mut() {
+                x.inputs.0.retain(|(_, wire)| wire_ref(wire) != Some(name));
+            }
+            Ok(())
+        })
+    }
+
+    /// Renames a port of `body`; wires inside follow, and so do the pins of every instance of
+    /// a macro and the references to its outputs.
+    pub fn rename_port(&mut self, body: &BodyId, old: &str, new: &str) -> Result<(), EditError> {
+        if !valid_ident(new) {
+            return err(format!("`{new}` is not a valid port name"));
+        }
+        self.edit(format!("rename port `{old}` to `{new}`"), |w| {
+            let (is_input, is_output) = match body {
+                BodyId::Program => {
+                    let d = w.files_root_mut();
+                    if d.inputs.iter().any(|p| p.name == new) || d.outputs.iter().any(|p| p.name == new) {
+                        return err(format!("{body} already has a port `{new}`"));
+                    }
+                    let i = d.inputs.iter_mut().find(|p| p.name == old).map(|p| p.name = new.to_string()).is_some();
+                    let o = d.outputs.iter_mut().find(|p| p.name == old).map(|p| p.name = new.to_string()).is_some();
+                    (i, o)
+                }
+                BodyId::Macro(m) => {
+                    let d = w.macro_mut(m)?;
+                    if d.inputs.iter().any(|p| p.name == new) || d.outputs.iter().any(|p| p.name == new) {
+                        return err(format!("{body} already has a port `{new}`"));
+                    }
+                    let i = d.inputs.iter_mut().find(|p| p.name == old).map(|p| p.name = new.to_string()).is_some();
+                    let o = d.outputs.iter_mut().find(|p| p.name == old).map(|p| p.name = new.to_string()).is_some();
+                    (i, o)
+                }
+            };
+            if !is_input && !is_output {
+                return err(format!("{body} has no port `{old}`"));
+            }
+            if is_input {
+                let b = w.body_mut(body)?;
+                let follow = |r: &mut String| {
+                    if r == old {
+                        *r = new.to_string();
+                    }
+                };
+                for x in b.blocks.iter_mut() {
+                    for (_, wire) in x.inputs.0.iter_mut() {
+                        rename_in_wire(wire, &follow);
+                    }
+                }
+                for p in b.outputs.iter_mut() {
+                    rename_in_wire(&mut p.from, &follow);
+                }
+            }
+            if let BodyId::Macro(m) = body {
+                // Every body that instantiates the macro: its pins and the references to
+                // its outputs.
+                for f in w.files_mut() {
+                    let d = &mut f.doc;
+                    let bodies = std::iter::once((&mut d.blocks, &mut d.outputs))
+                        .chain(d.macros.iter_mut().map(|x| (&mut x.blocks, &mut x.outputs)));
+                    for (blocks, outputs) in bodies {
+                        let instances: Vec<String> =
+                            blocks.iter().filter(|x| x.ty == *m).map(|x| x.id.clone()).collect();
+                        if instances.is_empty() {
+                            continue;
+                        }
+                        let follow = |r: &mut String| {
+                            if let Some((src, pin)) = r.split_once('.')
+                                && pin == old
+                                && instances.iter().any(|i| i == src)
+                            {
+                                *r = format!("{src}.{new}");
+                            }
+                        };
+                        for x in blocks.iter_mut() {
+                            if is_input && x.ty == *m {
+                                for (p, _) in x.inputs.0.iter_mut() {
+                                    if p == old {
+                                        *p = new.to_string();
+                                    }
+                                }
+                            }
+                            if is_output {
+                                for (_, wire) in x.inputs.0.iter_mut() {
+                                    rename_in_wire(wire, &follow);
+                                }
+                            }
+                        }
+                        if is_output {
+                            for p in outputs.iter_mut() {
+                                rename_in_wire(&mut p.from, &follow);
+                            }
+                        }
+                    }
+                }
+            }
+            Ok(())
+        })
+    }
+
+    /// Changes the type of a port of `body`.
+    pub fn retype_port(&mut self, body: &BodyId, name: &str, ty: Type) -> Result<(), EditError> {
+        self.edit(format!("type of `{name}` to {}", ty.name()), |w| {
+            let found = match body {
+                BodyId::Program => {
+                    let d = w.files_root_mut();
+                    let a = d.inputs.iter_mut().find(|p| p.name == name).map(|p| p.ty = TypeName(ty)).is_some();
+                    a || d.outputs.iter_mut().find(|p| p.name == name).map(|p| p.ty = TypeName(ty)).is_some()
+                }
+                BodyId::Macro(m) => {
+                    let d = w.macro_mut(m)?;
+                    let a = d.inputs.iter_mut().find(|p| p.name == name).map(|p| p.ty = TypeName(ty)).is_some();
+                    a || d.outputs.iter_mut().find(|p| p.name == name).map(|p| p.ty = TypeName(ty)).is_some()
+                }
+            };
+            if found { Ok(()) } else { err(format!("{body} has no port `{name}`")) }
+        })
+    }
+
+    /// Sets the constant on `pin` of `block` (typed by the text, as in a file: `TRUE`, `4`,
+    /// `2.5`).
+    pub fn set_constant(&mut self, body: &BodyId, block: &str, pin: &str, text: &str) -> Result<(), EditError> {
+        let t = text.trim();
+        let v = match t.to_ascii_lowercase().as_str() {
+            "true" => Value::Bool(true),
+            "false" => Value::Bool(false),
+            _ => fbd_engine::model::number(t).map_err(EditError)?,
+        };
+        self.set_input(body, block, pin, Wire::Const(v))
+    }
+}
+
+fn rename_in_wire(w: &mut Wire, follow: &impl Fn(&mut String)) {
+    match w {
+        Wire::Ref(r) => follow(r),
+        Wire::Feedback { from, .. } => follow(from),
+        Wire::Const(_) => {}
+    }
+}

@@ -1,0 +1,203 @@
+//! Editing scenarios without a GUI: a blinker from scratch, a changed Cell definition, refused
+//! connections, save that keeps the file structure, and random edits that undo exactly.
+
+use std::path::{Path, PathBuf};
+
+use fbd_edit::{BodyId, Workspace};
+use fbd_engine::load::{FsProvider, load};
+use fbd_engine::model::Wire;
+use fbd_engine::{Runtime, Type, Value};
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("fbd-edit-test-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).expect("temp dir");
+    d
+}
+
+fn open(rel: &str) -> Workspace {
+    Workspace::from_project(&load(&FsProvider, &root().join(rel)).expect("loads"))
+}
+
+#[test]
+fn a_blinker_built_from_scratch_blinks_with_its_period_after_saving() {
+    let dir = temp_dir("blinker");
+    let mut w = Workspace::new_program(dir.join("blink.json"));
+    let p = BodyId::Program;
+    let t = w.add_block(&p, "TON", [100.0, 100.0]).expect("add TON");
+    let n = w.add_block(&p, "NOT", [300.0, 100.0]).expect("add NOT");
+    assert_eq!((t.as_str(), n.as_str()), ("ton1", "not1"));
+    w.set_constant(&p, &t, "pt", "100").expect("pt");
+    // The timer's input is the inverted output of the previous scan: a feedback wire.
+    w.set_input(&p, &t, "in", Wire::Feedback { from: format!("{n}.out"), init: None }).expect("feedback");
+    w.connect(&p, &format!("{t}.q"), &n, "in").expect("connect q → NOT");
+    w.add_output_port(&p, "lamp", Type::Bool, Wire::Ref(format!("{n}.out"))).expect("output");
+    let written = w.save().expect("save");
+    assert_eq!(written, vec![fbd_engine::load::normalize(&dir.join("blink.json"))]);
+    // What was saved compiles on its own and blinks. A period is the timer's 100 ms (20
+    // scans) plus one scan for q to switch the NOT and one for the feedback wire to carry it
+    // back: 22 scans, 21 on and 1 off.
+    let plan = fbd_engine::compile_file(dir.join("blink.json"), &Default::default()).expect("compiles");
+    let mut rt = Runtime::new(plan);
+    let mut edges = Vec::new();
+    let mut last = Value::Bool(false);
+    for scan in 0..200u64 {
+        rt.step();
+        let v = rt.output("lamp").expect("lamp");
+        if v != last {
+            edges.push((scan, v));
+        }
+        last = v;
+    }
+    let falls: Vec<u64> = edges.iter().filter(|(_, v)| *v == Value::Bool(false)).map(|(s, _)| *s).collect();
+    assert!(falls.len() >= 4, "the lamp blinks: {edges:?}");
+    for pair in falls.windows(2) {
+        assert_eq!(pair[1] - pair[0], 22, "{edges:?}");
+    }
+}
+
+#[test]
+fn changing_the_cell_definition_changes_all_sixteen_cells_and_undo_restores_it() {
+    let mut w = open("diagrams/2048.json");
+    let cell = BodyId::Macro("Cell".into());
+    w.set_constant(&cell, "two_four", "in0", "4").expect("Choice 1 gives a four");
+    assert_eq!(w.dirty().len(), 1, "only the library that defines Cell changed: {:?}", w.dirty());
+    assert!(w.dirty()[0].ends_with("lib/2048-macros.json"));
+    let mut rt = Runtime::with_seed(w.compile().expect("compiles"), 7);
+    rt.pulse_input("command", Value::Int(5)).expect("start");
+    rt.step_n(50);
+    let tiles: Vec<i64> = (1..=4)
+        .flat_map(|r| (1..=4).map(move |c| format!("v{r}{c}")))
+        .map(|o| match rt.output(&o) {
+            Some(Value::Int(v)) => v,
+            other => panic!("{o}: {other:?}"),
+        })
+        .filter(|v| *v != 0)
+        .collect();
+    assert_eq!(tiles, vec![4, 4], "a new game starts with two 4s");
+    assert!(w.undo());
+    assert!(w.dirty().is_empty(), "undo gives back the file as loaded");
+    assert_eq!(w.block(&cell, "two_four").unwrap().inputs.0[1].1, Wire::Const(Value::Int(2)));
+    assert!(w.redo());
+    assert_eq!(w.block(&cell, "two_four").unwrap().inputs.0[1].1, Wire::Const(Value::Int(4)));
+}
+
+#[test]
+fn connections_that_cannot_be_made_are_refused_with_the_reason() {
+    let mut w = open("diagrams/2048.json");
+    let plan = w.compile().expect("compiles");
+    w.learn_types(&plan);
+    let cell = BodyId::Macro("Cell".into());
+    // An INT output onto a BOOL input (MEMORY is generic: its type comes from the compile).
+    let e = w.connect(&cell, "mem.q", "set_empty", "in1").unwrap_err();
+    assert!(e.0.contains("already has a driver"), "{e}");
+    w.disconnect(&cell, "set_empty", "in1").expect("disconnect");
+    let e = w.connect(&cell, "mem.q", "set_empty", "in1").unwrap_err();
+    assert_eq!(e.0, "`mem.q` carries INT, `set_empty.in1` takes BOOL");
+    let e = w.set_constant(&cell, "set_empty", "in1", "3").unwrap_err();
+    assert_eq!(e.0, "`set_empty.in1` takes BOOL, not INT");
+    let e = w.connect(&cell, "nothing.q", "set_empty", "in1").unwrap_err();
+    assert_eq!(e.0, "no block `nothing` in macro `Cell`");
+    let e = w.add_block(&cell, "Processing", [0.0, 0.0]);
+    assert!(e.is_ok(), "Processing does not use Cell: {e:?}");
+    let e = w.add_block(&BodyId::Macro("Processing".into()), "Processing", [0.0, 0.0]).unwrap_err();
+    assert!(e.0.contains("would contain itself"), "{e}");
+    // A refused edit changes nothing and is not an undo step.
+    assert_eq!(w.undo_label(), Some("add Processing `processing1`"));
+}
+
+#[test]
+fn renames_follow_into_wires_ports_and_instances() {
+    let mut w = open("diagrams/2048.json");
+    let cell = BodyId::Macro("Cell".into());
+    w.rename_block(&cell, "mem", "memory").expect("rename");
+    assert!(w.macro_def("Cell").unwrap().outputs.iter().any(|p| p.from == Wire::Ref("memory.q".into())));
+    w.rename_port(&cell, "Value", "Tile").expect("rename port");
+    w.rename_port(&cell, "Four", "IsFour").expect("rename input port");
+    let plan = w.compile().expect("still compiles after the renames");
+    let mut rt = Runtime::new(plan);
+    rt.step();
+    assert!(rt.read("cell_1_1/memory.q").is_ok());
+    let e = w.rename_block(&cell, "empty", "memory").unwrap_err();
+    assert_eq!(e.0, "there is already a block `memory` in macro `Cell`");
+}
+
+#[test]
+fn save_as_writes_a_complete_copy_and_save_writes_only_changed_files() {
+    let dir = temp_dir("save-as");
+    let mut w = open("diagrams/2048.json");
+    let written = w.save_as(dir.join("mine.json")).expect("save as");
+    assert_eq!(written.len(), 2, "the program and its library: {written:?}");
+    assert!(dir.join("lib/2048-macros.json").exists());
+    fbd_engine::compile_file(dir.join("mine.json"), &Default::default()).expect("the copy compiles on its own");
+    assert!(w.save().expect("save").is_empty(), "nothing changed since");
+    w.move_blocks(&BodyId::Program, &[("proc_1".into(), [0.0, 0.0])]).expect("move");
+    assert_eq!(w.save().expect("save"), vec![fbd_engine::load::normalize(&dir.join("mine.json"))]);
+}
+
+/// Random edits, then undoing every one of them, give back the files byte for byte; redoing
+/// them all gives back the edited files.
+#[test]
+fn random_edits_undo_to_the_original() {
+    for seed in 0..40u64 {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let rel = if seed % 2 == 0 { "diagrams/2048.json" } else { "examples/blinker.json" };
+        let mut w = open(rel);
+        let original: Vec<String> = w.texts().map(|(_, t)| t.to_string()).collect();
+        let mut bodies = vec![BodyId::Program];
+        bodies.extend(w.macros().into_iter().map(|(m, _)| BodyId::Macro(m)));
+        let mut steps = 0;
+        for _ in 0..30 {
+            let body = bodies[rng.random_range(0..bodies.len())].clone();
+            let ids: Vec<String> = w.blocks(&body).unwrap().iter().map(|b| b.id.clone()).collect();
+            if ids.is_empty() {
+                continue;
+            }
+            let id = ids[rng.random_range(0..ids.len())].clone();
+            let other = ids[rng.random_range(0..ids.len())].clone();
+            let r = match rng.random_range(0..8) {
+                0 => w
+                    .add_block(&body, ["AND", "ADD", "TON", "SEL", "MEMORY"][rng.random_range(0..5)], [1.0, 2.0])
+                    .map(|_| ()),
+                1 => w.remove_blocks(&body, &[id]),
+                2 => w.move_blocks(&body, &[(id, [rng.random_range(0..900) as f64, 20.0])]),
+                3 => w.rename_block(&body, &id, &format!("{id}_r{steps}")),
+                4 => {
+                    let pin = w.block(&body, &id).and_then(|b| b.inputs.0.first().map(|(p, _)| p.clone()));
+                    match pin {
+                        Some(p) => w.disconnect(&body, &id, &p),
+                        None => Ok(()),
+                    }
+                }
+                5 => {
+                    let outs = w.pins(&body, w.block(&body, &other).unwrap()).map(|p| p.outputs).unwrap_or_default();
+                    let ins = w.pins(&body, w.block(&body, &id).unwrap()).map(|p| p.inputs).unwrap_or_default();
+                    match (outs.first(), ins.last()) {
+                        (Some((o, _)), Some((i, _))) => w.connect(&body, &format!("{other}.{o}"), &id, i),
+                        _ => Ok(()),
+                    }
+                }
+                6 => w.set_constant(&body, &id, "in1", ["1", "TRUE", "2.5"][rng.random_range(0..3)]),
+                _ => w.add_input_port(&body, &format!("p{steps}"), Type::Bool),
+            };
+            if r.is_ok() {
+                steps += 1;
+            }
+        }
+        assert!(steps > 5, "seed {seed}: only {steps} edits were possible");
+        let edited: Vec<String> = w.texts().map(|(_, t)| t.to_string()).collect();
+        while w.undo() {}
+        let back: Vec<String> = w.texts().map(|(_, t)| t.to_string()).collect();
+        assert!(back == original, "seed {seed}: undoing every edit did not give back the files");
+        assert!(w.dirty().is_empty(), "seed {seed}");
+        while w.redo() {}
+        let again: Vec<String> = w.texts().map(|(_, t)| t.to_string()).collect();
+        assert!(again == edited, "seed {seed}: redoing every edit did not give back the edited files");
+    }
+}
