@@ -127,6 +127,7 @@ pub struct App {
     pub(crate) seed: u64,
     pub(crate) dbg: DebuggerState,
     pub(crate) diagram: crate::diagram_view::DiagramState,
+    pub(crate) editor: crate::editor::EditorState,
     pub(crate) show_debugger: bool,
     open_path: String,
     show_open_path: bool,
@@ -189,6 +190,7 @@ impl App {
             seed: opts.seed,
             dbg: DebuggerState::default(),
             diagram: Default::default(),
+            editor: Default::default(),
             show_debugger: opts.show_debugger,
             open_path: String::new(),
             show_open_path: false,
@@ -204,7 +206,7 @@ impl App {
     }
 
     /// Binds the 2048 interface (if any) after a load and restores the best score into it.
-    fn attach(&mut self) {
+    pub(crate) fn attach(&mut self) {
         let best = self.best_saved;
         self.game = self.runner.with(|rt| {
             let g = GameIo::find(rt);
@@ -218,6 +220,7 @@ impl App {
         });
         self.dbg.rebuild(self.runner.with(|rt| rt.plan().clone()));
         self.diagram.reset();
+        self.editor.reset();
         self.awaiting = None;
         self.queue.clear();
     }
@@ -821,9 +824,16 @@ impl eframe::App for App {
                 let board = if self.game.is_some() { "Board" } else { "Panel" };
                 ui.selectable_value(&mut self.dbg.show_diagram, false, board);
                 ui.selectable_value(&mut self.dbg.show_diagram, true, "Diagram");
+                if self.dbg.show_diagram {
+                    ui.separator();
+                    ui.selectable_value(&mut self.editor.on, false, "Online");
+                    ui.selectable_value(&mut self.editor.on, true, "Edit");
+                }
             });
             ui.separator();
-            if self.dbg.show_diagram {
+            if self.dbg.show_diagram && self.editor.on {
+                self.editor_panel(ui);
+            } else if self.dbg.show_diagram {
                 self.diagram_panel(ui);
             } else if self.game.is_some() {
                 self.play_panel(ui);

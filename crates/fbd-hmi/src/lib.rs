@@ -8,6 +8,7 @@ pub mod best;
 mod board;
 mod debugger;
 mod diagram_view;
+mod editor;
 pub mod source;
 
 pub use app::{App, Options};

@@ -487,3 +487,57 @@ fn the_diagram_is_driven_by_the_pointer_double_click_in_and_context_menu_force()
     assert!(h.query_by_label_contains("breakpoint `changes:cell_4_4/mem.q` set").is_some());
     assert_eq!(h.state().breakpoint_paths(), vec!["cell_4_4/mem.q".to_string()]);
 }
+
+/// Edit the Cell definition in the editor so "Choice 1" gives 4s, Apply, and a new game starts
+/// with two 4s; undo (Ctrl+Z) and Apply again, and new games start with 2s again.
+#[test]
+fn the_editor_changes_the_cell_definition_and_apply_loads_it_into_the_running_program() {
+    let mut h = harness_dt(Wiring::Upd1, false, "editor-cell", 1.0 / 60.0);
+    h.step();
+    h.get_by_label("Diagram").click();
+    h.step();
+    h.get_by_label("Edit").click();
+    h.step();
+    h.step();
+    h.state_mut().editor_open(fbd_edit::BodyId::Macro("Cell".into()));
+    h.step();
+    h.step();
+    let at = h.state_mut().editor_pin_pos("two_four", "in0").expect("the pin is drawn");
+    click_at(&mut h, at, egui::PointerButton::Secondary);
+    h.step();
+    h.step();
+    h.get_by_label("constant").click();
+    h.step();
+    h.get_by_label("constant").type_text("4");
+    h.step();
+    h.get_by_label("set").click();
+    h.step();
+    h.step();
+    assert!(h.query_by_label_contains("two_four.in0 := 4").is_some(), "the edit is confirmed");
+    assert!(h.query_by_label("compiles").is_some());
+    h.get_by_label("Apply").click();
+    h.step();
+    h.step();
+    assert!(h.query_by_label_contains("applied by online change").is_some());
+    let new_game = |h: &mut Harness<'static, App>| -> Vec<i64> {
+        h.get_by_label("Board").click();
+        h.step();
+        h.get_by_label("Reset").click();
+        settle(h);
+        h.get_by_label("Start").click();
+        settle(h);
+        h.state().values().iter().copied().filter(|v| *v != 0).collect()
+    };
+    assert_eq!(new_game(&mut h), vec![4, 4], "a new game starts with two 4s");
+    // Undo in the editor, Apply, and tiles are 2s again.
+    h.get_by_label("Diagram").click();
+    h.step();
+    h.step();
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    h.step();
+    h.step();
+    assert!(h.query_by_label_contains("undid").is_some(), "Ctrl+Z undid the edit");
+    h.get_by_label("Apply").click();
+    h.step();
+    assert_eq!(new_game(&mut h), vec![2, 2], "after undo a new game starts with two 2s");
+}
