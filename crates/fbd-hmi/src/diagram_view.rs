@@ -312,18 +312,7 @@ impl App {
         if resp.dragged() {
             self.diagram.pan += resp.drag_delta();
         }
-        if let Some(hp) = resp.hover_pos() {
-            let scroll = ui.input(|i| i.smooth_scroll_delta.y);
-            let zd = ui.input(|i| i.zoom_delta()) * (scroll / 300.0).exp();
-            if zd != 1.0 {
-                let old = self.diagram.zoom;
-                let new = (old * zd).clamp(0.05, 4.0);
-                // Keep the point under the pointer where it is.
-                let at = (hp - rect.min - self.diagram.pan) / old;
-                self.diagram.pan = hp - rect.min - at * new;
-                self.diagram.zoom = new;
-            }
-        }
+        wheel_zoom(ui, &resp, &mut self.diagram.pan, &mut self.diagram.zoom);
         let z = self.diagram.zoom;
         let pan = self.diagram.pan;
         self.diagram.origin = rect.min + pan;
@@ -656,4 +645,19 @@ enum BreakOn {
     Rise,
     Change,
     Equals(Value),
+}
+
+/// Zooms a canvas with the wheel (or pinch) around the pointer: the point under the pointer
+/// stays where it is. `pan` is the drawing origin's offset from the canvas's corner.
+pub(crate) fn wheel_zoom(ui: &egui::Ui, resp: &egui::Response, pan: &mut Vec2, zoom: &mut f32) {
+    let Some(hp) = resp.hover_pos() else { return };
+    let scroll = ui.input(|i| i.smooth_scroll_delta.y);
+    let zd = ui.input(|i| i.zoom_delta()) * (scroll / 300.0).exp();
+    if zd != 1.0 {
+        let old = *zoom;
+        let new = (old * zd).clamp(0.05, 4.0);
+        let at = (hp - resp.rect.min - *pan) / old;
+        *pan = hp - resp.rect.min - at * new;
+        *zoom = new;
+    }
 }

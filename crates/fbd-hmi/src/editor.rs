@@ -387,17 +387,7 @@ impl App {
             self.editor.pan = Vec2::new(10.0, 10.0);
             self.editor.fit = false;
         }
-        if let Some(hp) = resp.hover_pos() {
-            let scroll = ui.input(|i| i.smooth_scroll_delta.y);
-            let zd = ui.input(|i| i.zoom_delta()) * (scroll / 300.0).exp();
-            if zd != 1.0 {
-                let old = self.editor.zoom;
-                let new = (old * zd).clamp(0.1, 4.0);
-                let at = (hp - rect.min - self.editor.pan) / old;
-                self.editor.pan = hp - rect.min - at * new;
-                self.editor.zoom = new;
-            }
-        }
+        crate::diagram_view::wheel_zoom(ui, &resp, &mut self.editor.pan, &mut self.editor.zoom);
         let z = self.editor.zoom;
         let origin = rect.min + self.editor.pan;
         self.editor.origin = origin;
