@@ -3,6 +3,7 @@
 //! and can be undone, and saving writes only the files that changed, in the canonical text of
 //! [`format`].
 
+mod extract;
 pub mod format;
 pub mod ops;
 pub mod workspace;

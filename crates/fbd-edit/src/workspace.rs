@@ -291,6 +291,19 @@ impl Workspace {
             .ok_or_else(|| EditError(format!("no macro `{name}` in this project")))
     }
 
+    /// The index of the file that holds `body`.
+    pub(crate) fn file_of(&self, body: &BodyId) -> usize {
+        match body {
+            BodyId::Program => 0,
+            BodyId::Macro(m) => self.files.iter().position(|f| f.doc.macros.iter().any(|d| d.name == *m)).unwrap_or(0),
+        }
+    }
+
+    /// File `i`'s document, mutable.
+    pub(crate) fn doc_mut(&mut self, i: usize) -> &mut Document {
+        &mut self.files[i].doc
+    }
+
     /// The root document, mutable.
     pub(crate) fn files_root_mut(&mut self) -> &mut Document {
         &mut self.files[0].doc

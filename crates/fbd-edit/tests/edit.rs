@@ -161,7 +161,7 @@ fn random_edits_undo_to_the_original() {
             }
             let id = ids[rng.random_range(0..ids.len())].clone();
             let other = ids[rng.random_range(0..ids.len())].clone();
-            let r = match rng.random_range(0..8) {
+            let r = match rng.random_range(0..9) {
                 0 => w
                     .add_block(&body, ["AND", "ADD", "TON", "SEL", "MEMORY"][rng.random_range(0..5)], [1.0, 2.0])
                     .map(|_| ()),
@@ -184,6 +184,10 @@ fn random_edits_undo_to_the_original() {
                     }
                 }
                 6 => w.set_constant(&body, &id, "in1", ["1", "TRUE", "2.5"][rng.random_range(0..3)]),
+                7 => {
+                    let pick = if id == other { vec![id] } else { vec![id, other] };
+                    w.extract_macro(&body, &pick, &format!("M{steps}")).map(|_| ())
+                }
                 _ => w.add_input_port(&body, &format!("p{steps}"), Type::Bool),
             };
             if r.is_ok() {
@@ -200,4 +204,46 @@ fn random_edits_undo_to_the_original() {
         let again: Vec<String> = w.texts().map(|(_, t)| t.to_string()).collect();
         assert!(again == edited, "seed {seed}: redoing every edit did not give back the edited files");
     }
+}
+
+/// The four Choice blocks of the Cell become a macro of their own; the saved program still
+/// plays 2048 exactly as the reference rules say.
+#[test]
+fn extracting_the_choice_blocks_of_a_cell_keeps_the_game_exact() {
+    use fbd2048_game::{Command, FbdGame, check_command};
+    use ref2048::Dir;
+    let dir = temp_dir("extract");
+    let mut w = open("diagrams/2048.json");
+    let plan = w.compile().expect("compiles");
+    w.learn_types(&plan);
+    let cell = BodyId::Macro("Cell".into());
+    let choices: Vec<String> = ["two_four", "choice2", "choice3", "choice4"].map(String::from).to_vec();
+    let before = w.blocks(&cell).unwrap().len();
+    let inst = w.extract_macro(&cell, &choices, "Choice").expect("extract");
+    assert_eq!(inst, "choice1");
+    let def = w.macro_def("Choice").expect("the new macro");
+    let ins: Vec<&str> = def.inputs.iter().map(|p| p.name.as_str()).collect();
+    let outs: Vec<&str> = def.outputs.iter().map(|p| p.name.as_str()).collect();
+    assert_eq!(ins, ["Four", "set_empty_out", "Input", "start_set_out", "Clear"]);
+    assert!(outs.contains(&"choice4_out"), "{outs:?}");
+    assert_eq!(w.blocks(&cell).unwrap().len(), before - 4 + 1);
+    w.save_as(dir.join("2048.json")).expect("save");
+    let plan =
+        fbd_engine::compile_file(dir.join("2048.json"), &Default::default()).expect("the saved program compiles");
+    let mut g = FbdGame::new(plan, 11).expect("a 2048 program");
+    g.command(Command::Start).expect("start");
+    let dirs = [Dir::Left, Dir::Up, Dir::Right, Dir::Down];
+    for k in 0..300 {
+        let before = g.board().expect("board");
+        let score = g.score();
+        let d = dirs[(k * 7 + k / 5) % 4];
+        g.command(Command::Move(d)).expect("move");
+        let after = g.board().expect("board");
+        check_command(before, d, after, g.score() - score, g.game_over()).unwrap_or_else(|m| panic!("move {k}: {m:?}"));
+        if g.game_over() {
+            break;
+        }
+    }
+    assert!(w.undo(), "the extraction is one undo step");
+    assert!(w.macro_def("Choice").is_none());
 }
