@@ -225,10 +225,31 @@ impl Workspace {
             // A block reading its own output is a loop with no feedback point.
             return self.set_input(body, to, pin, Wire::Feedback { from: from.to_string(), init: None });
         }
-        self.edit(format!("connect {from} → {to}.{pin}"), |w| {
+        self.edit(format!("connect {from} -> {to}.{pin}"), |w| {
             let b = w.body_mut(body)?;
             let x = b.blocks.iter_mut().find(|x| x.id == to).expect("checked above");
             x.inputs.0.push((pin.to_string(), Wire::Ref(from.to_string())));
+            Ok(())
+        })
+    }
+
+    /// Feeds output port `port` of `body` from `from` (`block.pin` or an input port).
+    pub fn connect_output(&mut self, body: &BodyId, port: &str, from: &str) -> Result<(), EditError> {
+        let want = match body {
+            BodyId::Program => self.root().outputs.iter().find(|p| p.name == port).map(|p| p.ty.0),
+            BodyId::Macro(m) => {
+                self.macro_def(m).and_then(|d| d.outputs.iter().find(|p| p.name == port)).map(|p| p.ty.0)
+            }
+        }
+        .ok_or_else(|| EditError(format!("{body} has no output `{port}`")))?;
+        let have = self.source_type(body, from)?;
+        if !PinType::Fixed(want).admits(have) {
+            return err(format!("`{from}` carries {have}, output `{port}` is {}", want.name()));
+        }
+        self.edit(format!("connect {from} -> output {port}"), |w| {
+            let b = w.body_mut(body)?;
+            let p = b.outputs.iter_mut().find(|p| p.name == port).expect("checked above");
+            p.from = Wire::Ref(from.to_string());
             Ok(())
         })
     }

@@ -9,7 +9,7 @@
 use std::rc::Rc;
 use std::time::Duration;
 
-use eframe::egui::{self, Align2, Color32, FontId, Pos2, Rect, Sense, Stroke, Vec2};
+use eframe::egui::{self, Color32, Pos2, Vec2};
 use fbd_edit::{BodyId, Workspace};
 use fbd_engine::library::LIBRARY;
 use fbd_layout::{Body, Layout};
@@ -21,37 +21,43 @@ use crate::app::App;
 pub struct EditorState {
     /// Edit mode is on (the Diagram tab shows the editor instead of the online view).
     pub(crate) on: bool,
-    ws: Option<Workspace>,
-    body: Option<BodyId>,
+    pub(crate) ws: Option<Workspace>,
+    pub(crate) body: Option<BodyId>,
     /// Bumped on every change of the workspace, to redraw.
-    version: u64,
-    drawn: Option<(u64, Rc<(Body, Layout)>)>,
-    selected: Vec<String>,
-    drag: Option<Drag>,
-    pan: Vec2,
-    zoom: f32,
-    fit: bool,
-    palette: String,
-    save_as: String,
+    pub(crate) version: u64,
+    pub(crate) drawn: Option<(u64, Rc<(Body, Layout)>)>,
+    pub(crate) selected: Vec<String>,
+    pub(crate) drag: Option<Drag>,
+    pub(crate) pan: Vec2,
+    pub(crate) zoom: f32,
+    pub(crate) fit: bool,
+    pub(crate) palette: String,
+    pub(crate) save_as: String,
     /// The input whose menu is open: (block, pin), and the constant typed there.
-    pin_menu: Option<(String, String)>,
-    constant: String,
+    pub(crate) pin_menu: Option<(String, String)>,
+    pub(crate) constant: String,
     pub(crate) message: String,
     /// The errors of the last compile of the edited program (empty when it compiles).
     pub(crate) errors: Vec<String>,
-    error_blocks: Vec<String>,
-    origin: Pos2,
+    pub(crate) error_blocks: Vec<String>,
+    pub(crate) origin: Pos2,
+    /// The canvas's screen rectangle in the last frame.
+    pub(crate) canvas: Option<egui::Rect>,
+    /// The properties column.
+    pub(crate) props: crate::editor_props::PropsState,
 }
 
 /// A pointer drag in progress.
 #[derive(Clone, Debug)]
-enum Drag {
+pub(crate) enum Drag {
     /// Moving the selected blocks.
     Move,
     /// Drawing a wire from this source (`block.pin` or an input port name).
     Wire(String, Pos2),
-    /// Panning the view.
+    /// Panning the view (middle button).
     Pan,
+    /// Selecting the blocks a rectangle from this corner touches.
+    Select(Pos2),
 }
 
 impl EditorState {
@@ -87,6 +93,42 @@ impl App {
         let k = b.nodes[i].inputs.iter().position(|(p, _)| p == pin)?;
         let a = l.in_anchors[i][k];
         Some(self.editor.origin + Vec2::new(a.x as f32, a.y as f32) * self.editor.zoom)
+    }
+
+    /// Where output `pin` of `block` (or, with `block` empty, the body's input or output port
+    /// `pin`) was drawn in the last frame.
+    pub fn editor_anchor_pos(&mut self, block: &str, pin: &str) -> Option<Pos2> {
+        let d = self.editor_drawn()?;
+        let (b, l) = &*d;
+        let a = if block.is_empty() {
+            match b.inputs.iter().position(|p| p == pin) {
+                Some(k) => l.input_ports[k],
+                None => l.output_ports[b.outputs.iter().position(|(p, _)| p == pin)?],
+            }
+        } else {
+            let i = b.nodes.iter().position(|n| n.id == block)?;
+            l.out_anchors[i][b.nodes[i].outputs.iter().position(|p| p == pin)?]
+        };
+        Some(self.editor.origin + Vec2::new(a.x as f32, a.y as f32) * self.editor.zoom)
+    }
+
+    /// Starts a new, empty program in the editor (saved with Save as; Apply runs it).
+    pub fn editor_new_program(&mut self) {
+        self.editor.ws = Some(Workspace::new_program("untitled.json"));
+        self.editor.body = Some(BodyId::Program);
+        self.editor.selected.clear();
+        self.editor.errors.clear();
+        self.editor.error_blocks.clear();
+        self.editor.fit = false;
+        self.editor.zoom = 1.0;
+        self.editor.pan = Vec2::new(40.0, 40.0);
+        self.editor.version += 1;
+        self.editor.message = "new program: add blocks, then Save as and Apply".into();
+    }
+
+    /// The editor's last message (what an edit did, or why it was refused).
+    pub fn editor_message(&self) -> &str {
+        &self.editor.message
     }
 
     /// Which body the editor shows.
@@ -170,7 +212,7 @@ impl App {
         self.editor.body = body;
     }
 
-    fn editor_drawn(&mut self) -> Option<Rc<(Body, Layout)>> {
+    pub(crate) fn editor_drawn(&mut self) -> Option<Rc<(Body, Layout)>> {
         let version = self.editor.version;
         if let Some((v, d)) = &self.editor.drawn
             && *v == version
@@ -206,11 +248,15 @@ impl App {
             return;
         };
         let (b, l) = &*drawn;
+        egui::Panel::right("edit_props").resizable(true).default_size(250.0).show(ui, |ui| {
+            self.editor_props(ui, &body);
+        });
         self.editor_canvas(ui, &body, b, l);
     }
 
     fn editor_header(&mut self, ui: &mut egui::Ui, body: &BodyId) {
         let mut act: Option<Result<String, String>> = None;
+        let mut new = false;
         ui.horizontal_wrapped(|ui| {
             let ws = self.editor.ws.as_ref().expect("made");
             let mut open: Option<BodyId> = None;
@@ -253,8 +299,10 @@ impl App {
                 (ui.input(|i| i.key_pressed(egui::Key::Enter)) && matches.len() == 1).then(|| matches[0].clone())
             }) {
                 // At the centre of the view, on the grid.
-                let c = (self.editor.origin.to_vec2() * -1.0 + Vec2::new(300.0, 200.0)) / self.editor.zoom;
-                let pos = [(c.x as f64 / 20.0).round() * 20.0, (c.y as f64 / 20.0).round() * 20.0];
+                let centre = self.editor.canvas.map_or(Pos2::new(400.0, 300.0), |r| r.center());
+                let c = (centre - self.editor.origin) / self.editor.zoom;
+                let pos = [(c.x as f64 / 20.0).round().max(0.0) * 20.0, (c.y as f64 / 20.0).round().max(0.0) * 20.0];
+                self.editor.palette.clear();
                 let ws = self.editor.ws.as_mut().expect("made");
                 act = Some(ws.add_block(body, &t, pos).map(|id| format!("added `{id}`")).map_err(|e| e.0));
             }
@@ -271,14 +319,15 @@ impl App {
             if ui.add_enabled(r.is_some(), egui::Button::new("Redo")).on_hover_text(r.unwrap_or_default()).clicked() {
                 act = Some(self.editor_undo(false));
             }
+            if ui.button("New").on_hover_text("a new, empty program (the running one keeps running)").clicked() {
+                new = true;
+            }
             if ui.button("Save").on_hover_text("Ctrl+S: write the changed files").clicked() {
                 act = Some(self.editor_save());
             }
-            ui.add(
-                egui::TextEdit::singleline(&mut self.editor.save_as)
-                    .hint_text("save as path.json")
-                    .desired_width(120.0),
-            );
+            let l = ui.label("file");
+            ui.add(egui::TextEdit::singleline(&mut self.editor.save_as).hint_text("path.json").desired_width(120.0))
+                .labelled_by(l.id);
             if ui.button("Save as").clicked() {
                 let p = self.editor.save_as.trim().to_string();
                 let ws = self.editor.ws.as_mut().expect("made");
@@ -300,6 +349,9 @@ impl App {
                 self.editor_apply();
             }
         });
+        if new {
+            self.editor_new_program();
+        }
         if let Some(a) = act {
             self.editor_after(a);
         }
@@ -372,278 +424,6 @@ impl App {
             None
         };
         if let Some(r) = r {
-            self.editor_after(r);
-        }
-    }
-
-    fn editor_canvas(&mut self, ui: &mut egui::Ui, body_id: &BodyId, body: &Body, layout: &Layout) {
-        let (resp, painter) = ui.allocate_painter(ui.available_size(), Sense::click_and_drag());
-        let rect = resp.rect;
-        let dark = ui.visuals().dark_mode;
-        if self.editor.fit {
-            let sx = rect.width() / layout.width.max(1.0) as f32;
-            let sy = rect.height() / (layout.height + 20.0).max(1.0) as f32;
-            self.editor.zoom = sx.min(sy).clamp(0.05, 1.2);
-            self.editor.pan = Vec2::new(10.0, 10.0);
-            self.editor.fit = false;
-        }
-        crate::diagram_view::wheel_zoom(ui, &resp, &mut self.editor.pan, &mut self.editor.zoom);
-        let z = self.editor.zoom;
-        let origin = rect.min + self.editor.pan;
-        self.editor.origin = origin;
-        let to = |x: f64, y: f64| origin + Vec2::new(x as f32, y as f32) * z;
-        let painter = painter.with_clip_rect(rect);
-        painter.rect_filled(rect, 0.0, if dark { Color32::from_gray(20) } else { Color32::from_gray(252) });
-        // The grid blocks snap to.
-        let grid = if dark { Color32::from_gray(34) } else { Color32::from_gray(232) };
-        let step = 20.0 * z;
-        if step > 6.0 {
-            let mut x = origin.x.rem_euclid(step) + rect.left();
-            while x < rect.right() {
-                painter.line_segment([Pos2::new(x, rect.top()), Pos2::new(x, rect.bottom())], Stroke::new(1.0, grid));
-                x += step;
-            }
-            let mut y = origin.y.rem_euclid(step) + rect.top();
-            while y < rect.bottom() {
-                painter.line_segment([Pos2::new(rect.left(), y), Pos2::new(rect.right(), y)], Stroke::new(1.0, grid));
-                y += step;
-            }
-        }
-        let ink = if dark { Color32::from_gray(220) } else { Color32::from_gray(30) };
-        let small = FontId::monospace((9.5 * z).clamp(5.0, 20.0));
-        let font = FontId::monospace((11.0 * z).clamp(6.0, 22.0));
-        let pointer = ui.input(|i| i.pointer.interact_pos());
-        // What is under the pointer: an output pin, an input pin, a body input, a block.
-        let near = |p: Pos2, a: fbd_layout::Point| (to(a.x, a.y) - p).length() < 8.0_f32.max(5.0 * z);
-        let hit_out = pointer.and_then(|p| {
-            (0..body.nodes.len())
-                .find_map(|i| {
-                    layout.out_anchors[i]
-                        .iter()
-                        .position(|a| near(p, *a))
-                        .map(|k| format!("{}.{}", body.nodes[i].id, body.nodes[i].outputs[k]))
-                })
-                .or_else(|| layout.input_ports.iter().position(|a| near(p, *a)).map(|k| body.inputs[k].clone()))
-        });
-        let hit_in = pointer.and_then(|p| {
-            (0..body.nodes.len()).find_map(|i| {
-                layout.in_anchors[i]
-                    .iter()
-                    .position(|a| near(p, *a))
-                    .map(|k| (body.nodes[i].id.clone(), body.nodes[i].inputs[k].0.clone()))
-            })
-        });
-        let hit_block = pointer.and_then(|p| {
-            layout.blocks.iter().position(|r| Rect::from_min_max(to(r.x, r.y), to(r.x + r.w, r.y + r.h)).contains(p))
-        });
-
-        // Pointer input.
-        let shift = ui.input(|i| i.modifiers.shift);
-        if resp.drag_started() {
-            self.editor.drag = if let Some(src) = &hit_out {
-                Some(Drag::Wire(src.clone(), pointer.unwrap_or_default()))
-            } else if let Some(i) = hit_block {
-                let id = body.nodes[i].id.clone();
-                if !self.editor.selected.contains(&id) {
-                    if !shift {
-                        self.editor.selected.clear();
-                    }
-                    self.editor.selected.push(id);
-                }
-                Some(Drag::Move)
-            } else {
-                Some(Drag::Pan)
-            };
-        }
-        let drag_delta = resp.total_drag_delta().unwrap_or_default();
-        if let Some(Drag::Pan) = self.editor.drag
-            && resp.dragged()
-        {
-            self.editor.pan += resp.drag_delta();
-        }
-        let mut result: Option<Result<String, String>> = None;
-        if resp.drag_stopped() {
-            match self.editor.drag.take() {
-                Some(Drag::Move) if drag_delta.length() > 2.0 => {
-                    let d = drag_delta / z;
-                    let moves: Vec<(String, [f64; 2])> = body
-                        .nodes
-                        .iter()
-                        .zip(&layout.blocks)
-                        .filter(|(n, _)| self.editor.selected.contains(&n.id))
-                        .map(|(n, r)| {
-                            let x = ((r.x + d.x as f64) / 20.0).round() * 20.0;
-                            let y = ((r.y + d.y as f64) / 20.0).round() * 20.0;
-                            (n.id.clone(), [x.max(0.0), y.max(0.0)])
-                        })
-                        .collect();
-                    let n = moves.len();
-                    result = Some(
-                        self.editor_workspace()
-                            .move_blocks(body_id, &moves)
-                            .map(|()| format!("moved {n} block(s)"))
-                            .map_err(|e| e.0),
-                    );
-                }
-                Some(Drag::Wire(src, _)) => {
-                    result = Some(match &hit_in {
-                        Some((b, p)) => self
-                            .editor_workspace()
-                            .connect(body_id, &src, b, p)
-                            .map(|()| format!("connected {src} → {b}.{p}"))
-                            .map_err(|e| format!("not connected: {}", e.0)),
-                        None => Err("drop a wire on an input pin (the left side of a block)".into()),
-                    });
-                }
-                _ => {}
-            }
-        }
-        if resp.clicked() {
-            match hit_block {
-                Some(i) => {
-                    let id = body.nodes[i].id.clone();
-                    if shift {
-                        if let Some(k) = self.editor.selected.iter().position(|s| *s == id) {
-                            self.editor.selected.remove(k);
-                        } else {
-                            self.editor.selected.push(id);
-                        }
-                    } else {
-                        self.editor.selected = vec![id];
-                    }
-                }
-                None => self.editor.selected.clear(),
-            }
-        }
-        if resp.double_clicked()
-            && let Some(i) = hit_block
-            && self.editor.ws.as_ref().is_some_and(|w| w.macro_def(&body.nodes[i].label).is_some())
-        {
-            let m = body.nodes[i].label.clone();
-            self.editor_open(BodyId::Macro(m));
-            return;
-        }
-        if resp.secondary_clicked() {
-            self.editor.pin_menu = hit_in.clone();
-            self.editor.constant.clear();
-        }
-
-        // Drawing: wires, blocks, ports, then what is being dragged.
-        for n in &layout.nets {
-            let color =
-                if n.delayed { Color32::from_rgb(0xc0, 0x50, 0x50) } else { Color32::from_rgb(0x70, 0x90, 0xc0) };
-            for (a, b) in &n.segments {
-                painter.line_segment([to(a.x, a.y), to(b.x, b.y)], Stroke::new(1.3, color));
-            }
-            for j in &n.junctions {
-                painter.circle_filled(to(j.x, j.y), 3.0 * z.clamp(0.5, 1.5), color);
-            }
-        }
-        let moving = matches!(self.editor.drag, Some(Drag::Move));
-        for (i, (n, r)) in body.nodes.iter().zip(&layout.blocks).enumerate() {
-            let mut br = Rect::from_min_max(to(r.x, r.y), to(r.x + r.w, r.y + r.h));
-            let sel = self.editor.selected.contains(&n.id);
-            if moving && sel {
-                br = br.translate(drag_delta);
-            }
-            let fill = if dark { Color32::from_gray(44) } else { Color32::from_rgb(0xfd, 0xfd, 0xf6) };
-            painter.rect_filled(br, 3.0 * z, fill);
-            let bad = self.editor.error_blocks.contains(&n.id);
-            let stroke = match (sel, bad) {
-                (_, true) => Stroke::new(2.5, Color32::from_rgb(0xe0, 0x40, 0x40)),
-                (true, _) => Stroke::new(2.5, Color32::from_rgb(0x40, 0x90, 0xff)),
-                _ => Stroke::new(1.2, ink),
-            };
-            painter.rect_stroke(br, 3.0 * z, stroke, egui::StrokeKind::Inside);
-            if z > 0.35 {
-                painter.text(
-                    br.center_top() + Vec2::new(0.0, 10.0 * z),
-                    Align2::CENTER_CENTER,
-                    &n.label,
-                    font.clone(),
-                    ink,
-                );
-                painter.text(
-                    br.center_top() - Vec2::new(0.0, 2.0),
-                    Align2::CENTER_BOTTOM,
-                    &n.id,
-                    small.clone(),
-                    Color32::GRAY,
-                );
-                for (k, (p, c)) in n.inputs.iter().enumerate() {
-                    let a = to(layout.in_anchors[i][k].x, layout.in_anchors[i][k].y);
-                    let a = if moving && sel { a + drag_delta } else { a };
-                    painter.text(a + Vec2::new(4.0 * z, 0.0), Align2::LEFT_CENTER, p, small.clone(), ink);
-                    if let Some(c) = c {
-                        painter.text(
-                            a - Vec2::new(4.0 * z, 0.0),
-                            Align2::RIGHT_CENTER,
-                            c,
-                            small.clone(),
-                            Color32::from_rgb(0xa0, 0x60, 0x00),
-                        );
-                    }
-                    if hit_in.as_ref().is_some_and(|(b, q)| *b == n.id && q == p) {
-                        painter.circle_stroke(a, 5.0, Stroke::new(2.0, Color32::from_rgb(0x40, 0xc0, 0x60)));
-                    }
-                }
-                for (k, p) in n.outputs.iter().enumerate() {
-                    let a = to(layout.out_anchors[i][k].x, layout.out_anchors[i][k].y);
-                    let a = if moving && sel { a + drag_delta } else { a };
-                    painter.text(a - Vec2::new(4.0 * z, 0.0), Align2::RIGHT_CENTER, p, small.clone(), ink);
-                    painter.circle_filled(a, 2.5, ink);
-                }
-            }
-        }
-        for (k, name) in body.inputs.iter().enumerate() {
-            let a = to(layout.input_ports[k].x, layout.input_ports[k].y);
-            painter.text(a - Vec2::new(4.0, 0.0), Align2::RIGHT_CENTER, name, small.clone(), ink);
-            painter.circle_filled(a, 3.0, ink);
-        }
-        for (k, (name, _)) in body.outputs.iter().enumerate() {
-            let a = to(layout.output_ports[k].x, layout.output_ports[k].y);
-            painter.text(a + Vec2::new(4.0, 0.0), Align2::LEFT_CENTER, name, small.clone(), ink);
-        }
-        if let (Some(Drag::Wire(_, from)), Some(p)) = (&self.editor.drag, pointer) {
-            painter.line_segment([*from, p], Stroke::new(2.0, Color32::from_rgb(0x40, 0xc0, 0x60)));
-        }
-
-        // The menu of an input pin: a constant typed by the pin, or disconnect.
-        let mut menu_result: Option<Result<String, String>> = None;
-        egui::Popup::context_menu(&resp).close_behavior(egui::PopupCloseBehavior::CloseOnClickOutside).show(|ui| {
-            let Some((b, p)) = self.editor.pin_menu.clone() else {
-                ui.label("right-click an input pin");
-                return;
-            };
-            ui.label(egui::RichText::new(format!("{b}.{p}")).strong());
-            ui.horizontal(|ui| {
-                let l = ui.label("constant");
-                ui.add(
-                    egui::TextEdit::singleline(&mut self.editor.constant).hint_text("TRUE, 4, 2.5").desired_width(80.0),
-                )
-                .labelled_by(l.id);
-                if ui.button("set").clicked() {
-                    let text = self.editor.constant.clone();
-                    menu_result = Some(
-                        self.editor_workspace()
-                            .set_constant(body_id, &b, &p, &text)
-                            .map(|()| format!("{b}.{p} := {}", text.trim()))
-                            .map_err(|e| e.0),
-                    );
-                    ui.close();
-                }
-            });
-            if ui.button("disconnect").clicked() {
-                menu_result = Some(
-                    self.editor_workspace()
-                        .disconnect(body_id, &b, &p)
-                        .map(|()| format!("disconnected {b}.{p}"))
-                        .map_err(|e| e.0),
-                );
-                ui.close();
-            }
-        });
-        if let Some(r) = result.or(menu_result) {
             self.editor_after(r);
         }
     }

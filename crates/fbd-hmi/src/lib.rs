@@ -9,6 +9,8 @@ mod board;
 mod debugger;
 mod diagram_view;
 mod editor;
+mod editor_canvas;
+mod editor_props;
 pub mod source;
 
 pub use app::{App, Options};

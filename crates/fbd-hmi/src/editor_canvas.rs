@@ -1,0 +1,353 @@
+//! The editor's canvas: the edited body drawn on a grid, and the pointer turned into edits
+//! (drag to move, pin to pin to connect, a rectangle to select, an input's menu).
+
+use eframe::egui::{self, Align2, Color32, FontId, Pos2, Rect, Sense, Stroke, Vec2};
+use fbd_edit::BodyId;
+use fbd_engine::model::Wire;
+use fbd_layout::{Body, Layout};
+
+use crate::app::App;
+use crate::editor::Drag;
+
+impl App {
+    pub(crate) fn editor_canvas(&mut self, ui: &mut egui::Ui, body_id: &BodyId, body: &Body, layout: &Layout) {
+        let (resp, painter) = ui.allocate_painter(ui.available_size(), Sense::click_and_drag());
+        let rect = resp.rect;
+        self.editor.canvas = Some(rect);
+        let dark = ui.visuals().dark_mode;
+        if self.editor.fit {
+            let sx = rect.width() / layout.width.max(1.0) as f32;
+            let sy = rect.height() / (layout.height + 20.0).max(1.0) as f32;
+            self.editor.zoom = sx.min(sy).clamp(0.05, 1.2);
+            self.editor.pan = Vec2::new(10.0, 10.0);
+            self.editor.fit = false;
+        }
+        crate::diagram_view::wheel_zoom(ui, &resp, &mut self.editor.pan, &mut self.editor.zoom);
+        let z = self.editor.zoom;
+        let origin = rect.min + self.editor.pan;
+        self.editor.origin = origin;
+        let to = |x: f64, y: f64| origin + Vec2::new(x as f32, y as f32) * z;
+        let painter = painter.with_clip_rect(rect);
+        painter.rect_filled(rect, 0.0, if dark { Color32::from_gray(20) } else { Color32::from_gray(252) });
+        // The grid blocks snap to.
+        let grid = if dark { Color32::from_gray(34) } else { Color32::from_gray(232) };
+        let step = 20.0 * z;
+        if step > 6.0 {
+            let mut x = origin.x.rem_euclid(step) + rect.left();
+            while x < rect.right() {
+                painter.line_segment([Pos2::new(x, rect.top()), Pos2::new(x, rect.bottom())], Stroke::new(1.0, grid));
+                x += step;
+            }
+            let mut y = origin.y.rem_euclid(step) + rect.top();
+            while y < rect.bottom() {
+                painter.line_segment([Pos2::new(rect.left(), y), Pos2::new(rect.right(), y)], Stroke::new(1.0, grid));
+                y += step;
+            }
+        }
+        let ink = if dark { Color32::from_gray(220) } else { Color32::from_gray(30) };
+        let small = FontId::monospace((9.5 * z).clamp(5.0, 20.0));
+        let font = FontId::monospace((11.0 * z).clamp(6.0, 22.0));
+        let pointer = ui.input(|i| i.pointer.interact_pos());
+        // What is under the pointer: an output pin, an input pin, a body input, a block.
+        let near = |p: Pos2, a: fbd_layout::Point| (to(a.x, a.y) - p).length() < 8.0_f32.max(5.0 * z);
+        let out_at = |p: Pos2| {
+            (0..body.nodes.len())
+                .find_map(|i| {
+                    layout.out_anchors[i]
+                        .iter()
+                        .position(|a| near(p, *a))
+                        .map(|k| format!("{}.{}", body.nodes[i].id, body.nodes[i].outputs[k]))
+                })
+                .or_else(|| layout.input_ports.iter().position(|a| near(p, *a)).map(|k| body.inputs[k].clone()))
+        };
+        let block_at = |p: Pos2| {
+            layout.blocks.iter().position(|r| Rect::from_min_max(to(r.x, r.y), to(r.x + r.w, r.y + r.h)).contains(p))
+        };
+        let hit_in = pointer.and_then(|p| {
+            (0..body.nodes.len()).find_map(|i| {
+                layout.in_anchors[i]
+                    .iter()
+                    .position(|a| near(p, *a))
+                    .map(|k| (body.nodes[i].id.clone(), body.nodes[i].inputs[k].0.clone()))
+            })
+        });
+        let hit_block = pointer.and_then(block_at);
+        // A drag starts a few pixels from where the button went down: what it grabbed is what
+        // was under the press, not under the pointer now.
+        let press = ui.input(|i| i.pointer.press_origin()).or(pointer);
+        let hit_out = press.and_then(out_at);
+        let press_block = press.and_then(block_at);
+
+        // Pointer input.
+        let shift = ui.input(|i| i.modifiers.shift);
+        let middle = ui.input(|i| i.pointer.middle_down());
+        if resp.drag_started() {
+            self.editor.drag = if middle {
+                Some(Drag::Pan)
+            } else if let Some(src) = &hit_out {
+                Some(Drag::Wire(src.clone(), press.unwrap_or_default()))
+            } else if let Some(i) = press_block {
+                let id = body.nodes[i].id.clone();
+                if !self.editor.selected.contains(&id) {
+                    if !shift {
+                        self.editor.selected.clear();
+                    }
+                    self.editor.selected.push(id);
+                }
+                Some(Drag::Move)
+            } else {
+                Some(Drag::Select(press.unwrap_or_default()))
+            };
+        }
+        let drag_delta = resp.total_drag_delta().unwrap_or_default();
+        if let Some(Drag::Pan) = self.editor.drag
+            && resp.dragged()
+        {
+            self.editor.pan += resp.drag_delta();
+        }
+        let mut result: Option<Result<String, String>> = None;
+        if resp.drag_stopped() {
+            match self.editor.drag.take() {
+                Some(Drag::Move) if drag_delta.length() > 2.0 => {
+                    let d = drag_delta / z;
+                    let moves: Vec<(String, [f64; 2])> = body
+                        .nodes
+                        .iter()
+                        .zip(&layout.blocks)
+                        .filter(|(n, _)| self.editor.selected.contains(&n.id))
+                        .map(|(n, r)| {
+                            let x = ((r.x + d.x as f64) / 20.0).round() * 20.0;
+                            let y = ((r.y + d.y as f64) / 20.0).round() * 20.0;
+                            (n.id.clone(), [x.max(0.0), y.max(0.0)])
+                        })
+                        .collect();
+                    let n = moves.len();
+                    result = Some(
+                        self.editor_workspace()
+                            .move_blocks(body_id, &moves)
+                            .map(|()| format!("moved {n} block(s)"))
+                            .map_err(|e| e.0),
+                    );
+                }
+                Some(Drag::Select(from)) => {
+                    let band = Rect::from_two_pos(from, pointer.unwrap_or(from));
+                    if !shift {
+                        self.editor.selected.clear();
+                    }
+                    for (n, r) in body.nodes.iter().zip(&layout.blocks) {
+                        let br = Rect::from_min_max(to(r.x, r.y), to(r.x + r.w, r.y + r.h));
+                        if band.intersects(br) && !self.editor.selected.contains(&n.id) {
+                            self.editor.selected.push(n.id.clone());
+                        }
+                    }
+                    self.editor.message = format!("{} block(s) selected", self.editor.selected.len());
+                }
+                Some(Drag::Wire(src, _)) => {
+                    result = Some(match &hit_in {
+                        Some((b, p)) => self
+                            .editor_workspace()
+                            .connect(body_id, &src, b, p)
+                            .map(|()| format!("connected {src} -> {b}.{p}"))
+                            .map_err(|e| format!("not connected: {}", e.0)),
+                        None => match pointer.and_then(|p| layout.output_ports.iter().position(|a| near(p, *a))) {
+                            Some(k) => {
+                                let port = body.outputs[k].0.clone();
+                                self.editor_workspace()
+                                    .connect_output(body_id, &port, &src)
+                                    .map(|()| format!("connected {src} -> output {port}"))
+                                    .map_err(|e| format!("not connected: {}", e.0))
+                            }
+                            None => {
+                                Err("drop a wire on an input pin (the left side of a block) or an output port".into())
+                            }
+                        },
+                    });
+                }
+                _ => {}
+            }
+        }
+        if resp.clicked() {
+            match hit_block {
+                Some(i) => {
+                    let id = body.nodes[i].id.clone();
+                    if shift {
+                        if let Some(k) = self.editor.selected.iter().position(|s| *s == id) {
+                            self.editor.selected.remove(k);
+                        } else {
+                            self.editor.selected.push(id);
+                        }
+                    } else {
+                        self.editor.selected = vec![id];
+                    }
+                }
+                None => self.editor.selected.clear(),
+            }
+        }
+        if resp.double_clicked()
+            && let Some(i) = hit_block
+            && self.editor.ws.as_ref().is_some_and(|w| w.macro_def(&body.nodes[i].label).is_some())
+        {
+            let m = body.nodes[i].label.clone();
+            self.editor_open(BodyId::Macro(m));
+            return;
+        }
+        if resp.secondary_clicked() {
+            self.editor.pin_menu = hit_in.clone();
+            self.editor.constant.clear();
+        }
+
+        // Drawing: wires, blocks, ports, then what is being dragged.
+        for n in &layout.nets {
+            let color =
+                if n.delayed { Color32::from_rgb(0xc0, 0x50, 0x50) } else { Color32::from_rgb(0x70, 0x90, 0xc0) };
+            for (a, b) in &n.segments {
+                painter.line_segment([to(a.x, a.y), to(b.x, b.y)], Stroke::new(1.3, color));
+            }
+            for j in &n.junctions {
+                painter.circle_filled(to(j.x, j.y), 3.0 * z.clamp(0.5, 1.5), color);
+            }
+        }
+        let moving = matches!(self.editor.drag, Some(Drag::Move));
+        for (i, (n, r)) in body.nodes.iter().zip(&layout.blocks).enumerate() {
+            let mut br = Rect::from_min_max(to(r.x, r.y), to(r.x + r.w, r.y + r.h));
+            let sel = self.editor.selected.contains(&n.id);
+            if moving && sel {
+                br = br.translate(drag_delta);
+            }
+            let fill = if dark { Color32::from_gray(44) } else { Color32::from_rgb(0xfd, 0xfd, 0xf6) };
+            painter.rect_filled(br, 3.0 * z, fill);
+            let bad = self.editor.error_blocks.contains(&n.id);
+            let stroke = match (sel, bad) {
+                (_, true) => Stroke::new(2.5, Color32::from_rgb(0xe0, 0x40, 0x40)),
+                (true, _) => Stroke::new(2.5, Color32::from_rgb(0x40, 0x90, 0xff)),
+                _ => Stroke::new(1.2, ink),
+            };
+            painter.rect_stroke(br, 3.0 * z, stroke, egui::StrokeKind::Inside);
+            if z > 0.35 {
+                painter.text(
+                    br.center_top() + Vec2::new(0.0, 10.0 * z),
+                    Align2::CENTER_CENTER,
+                    &n.label,
+                    font.clone(),
+                    ink,
+                );
+                painter.text(
+                    br.center_top() - Vec2::new(0.0, 2.0),
+                    Align2::CENTER_BOTTOM,
+                    &n.id,
+                    small.clone(),
+                    Color32::GRAY,
+                );
+                for (k, (p, c)) in n.inputs.iter().enumerate() {
+                    let a = to(layout.in_anchors[i][k].x, layout.in_anchors[i][k].y);
+                    let a = if moving && sel { a + drag_delta } else { a };
+                    painter.text(a + Vec2::new(4.0 * z, 0.0), Align2::LEFT_CENTER, p, small.clone(), ink);
+                    if let Some(c) = c {
+                        painter.text(
+                            a - Vec2::new(4.0 * z, 0.0),
+                            Align2::RIGHT_CENTER,
+                            c,
+                            small.clone(),
+                            Color32::from_rgb(0xa0, 0x60, 0x00),
+                        );
+                    }
+                    if hit_in.as_ref().is_some_and(|(b, q)| *b == n.id && q == p) {
+                        painter.circle_stroke(a, 5.0, Stroke::new(2.0, Color32::from_rgb(0x40, 0xc0, 0x60)));
+                    }
+                }
+                for (k, p) in n.outputs.iter().enumerate() {
+                    let a = to(layout.out_anchors[i][k].x, layout.out_anchors[i][k].y);
+                    let a = if moving && sel { a + drag_delta } else { a };
+                    painter.text(a - Vec2::new(4.0 * z, 0.0), Align2::RIGHT_CENTER, p, small.clone(), ink);
+                    painter.circle_filled(a, 2.5, ink);
+                }
+            }
+        }
+        for (k, name) in body.inputs.iter().enumerate() {
+            let a = to(layout.input_ports[k].x, layout.input_ports[k].y);
+            painter.text(a - Vec2::new(4.0, 0.0), Align2::RIGHT_CENTER, name, small.clone(), ink);
+            painter.circle_filled(a, 3.0, ink);
+        }
+        for (k, (name, _)) in body.outputs.iter().enumerate() {
+            let a = to(layout.output_ports[k].x, layout.output_ports[k].y);
+            painter.text(a + Vec2::new(4.0, 0.0), Align2::LEFT_CENTER, name, small.clone(), ink);
+        }
+        if let (Some(Drag::Wire(_, from)), Some(p)) = (&self.editor.drag, pointer) {
+            painter.line_segment([*from, p], Stroke::new(2.0, Color32::from_rgb(0x40, 0xc0, 0x60)));
+        }
+        if let (Some(Drag::Select(from)), Some(p)) = (&self.editor.drag, pointer) {
+            let band = Rect::from_two_pos(*from, p);
+            painter.rect_filled(band, 0.0, Color32::from_rgba_unmultiplied(0x40, 0x90, 0xff, 30));
+            painter.rect_stroke(
+                band,
+                0.0,
+                Stroke::new(1.0, Color32::from_rgb(0x40, 0x90, 0xff)),
+                egui::StrokeKind::Inside,
+            );
+        }
+
+        // The menu of an input pin: a constant typed by the pin, or disconnect.
+        let mut menu_result: Option<Result<String, String>> = None;
+        egui::Popup::context_menu(&resp).close_behavior(egui::PopupCloseBehavior::CloseOnClickOutside).show(|ui| {
+            let Some((b, p)) = self.editor.pin_menu.clone() else {
+                ui.label("right-click an input pin");
+                return;
+            };
+            ui.label(egui::RichText::new(format!("{b}.{p}")).strong());
+            ui.horizontal(|ui| {
+                let l = ui.label("constant");
+                ui.add(
+                    egui::TextEdit::singleline(&mut self.editor.constant).hint_text("TRUE, 4, 2.5").desired_width(80.0),
+                )
+                .labelled_by(l.id);
+                if ui.button("set").clicked() {
+                    let text = self.editor.constant.clone();
+                    menu_result = Some(
+                        self.editor_workspace()
+                            .set_constant(body_id, &b, &p, &text)
+                            .map(|()| format!("{b}.{p} := {}", text.trim()))
+                            .map_err(|e| e.0),
+                    );
+                    ui.close();
+                }
+            });
+            // A wire can carry the previous scan's value (a feedback wire, drawn dashed): the
+            // way to close a loop.
+            let current = self.editor.ws.as_ref().and_then(|w| {
+                w.block(body_id, &b).and_then(|x| x.inputs.0.iter().find(|(q, _)| *q == p).map(|(_, w)| w.clone()))
+            });
+            let toggle = match current {
+                Some(Wire::Ref(from)) if from.contains('.') => Some((
+                    "make it a feedback wire (previous scan)",
+                    Wire::Feedback { from: from.clone(), init: None },
+                    format!("{b}.{p} reads {from} of the previous scan"),
+                )),
+                Some(Wire::Feedback { from, .. }) => Some((
+                    "make it a plain wire (this scan)",
+                    Wire::Ref(from.clone()),
+                    format!("{b}.{p} reads {from} of this scan"),
+                )),
+                _ => None,
+            };
+            if let Some((label, w, msg)) = toggle
+                && ui.button(label).clicked()
+            {
+                menu_result =
+                    Some(self.editor_workspace().set_input(body_id, &b, &p, w).map(|()| msg).map_err(|e| e.0));
+                ui.close();
+            }
+            if ui.button("disconnect").clicked() {
+                menu_result = Some(
+                    self.editor_workspace()
+                        .disconnect(body_id, &b, &p)
+                        .map(|()| format!("disconnected {b}.{p}"))
+                        .map_err(|e| e.0),
+                );
+                ui.close();
+            }
+        });
+        if let Some(r) = result.or(menu_result) {
+            self.editor_after(r);
+        }
+    }
+}
