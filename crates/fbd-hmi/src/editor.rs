@@ -28,6 +28,8 @@ pub struct EditorState {
     pub(crate) drawn: Option<(u64, Rc<(Body, Layout)>)>,
     pub(crate) selected: Vec<String>,
     pub(crate) drag: Option<Drag>,
+    /// How far the pointer has moved since the drag started.
+    pub(crate) drag_offset: Vec2,
     pub(crate) pan: Vec2,
     pub(crate) zoom: f32,
     pub(crate) fit: bool,
@@ -124,6 +126,17 @@ impl App {
         self.editor.pan = Vec2::new(40.0, 40.0);
         self.editor.version += 1;
         self.editor.message = "new program: add blocks, then Save as and Apply".into();
+    }
+
+    /// The stored position of block `id` of the edited body and where its centre was drawn.
+    pub fn editor_block(&mut self, id: &str) -> Option<([f64; 2], Pos2)> {
+        let body = self.editor_body();
+        let stored = self.editor_workspace().block(&body, id)?.pos?;
+        let d = self.editor_drawn()?;
+        let (b, l) = &*d;
+        let r = l.blocks[b.nodes.iter().position(|n| n.id == id)?];
+        let c = Vec2::new((r.x + r.w / 2.0) as f32, (r.y + r.h / 2.0) as f32);
+        Some((stored, self.editor.origin + c * self.editor.zoom))
     }
 
     /// The editor's last message (what an edit did, or why it was refused).
@@ -227,7 +240,11 @@ impl App {
             BodyId::Macro(m) => Some(m.as_str()),
         };
         let b = fbd_layout::from_model::body(&project, name).ok()?;
-        let l = fbd_layout::layout_kept(&b, &fbd_layout::from_model::positions(&project, name));
+        // Blocks stand exactly where the user put them; a body with no positions at all (an
+        // imported one) is laid out once.
+        let pos = fbd_layout::from_model::positions(&project, name);
+        let l =
+            if pos.iter().all(Option::is_none) { fbd_layout::layout(&b) } else { fbd_layout::layout_free(&b, &pos) };
         let rc = Rc::new((b, l));
         self.editor.drawn = Some((version, rc.clone()));
         Some(rc)
@@ -301,9 +318,16 @@ impl App {
                 // At the centre of the view, on the grid.
                 let centre = self.editor.canvas.map_or(Pos2::new(400.0, 300.0), |r| r.center());
                 let c = (centre - self.editor.origin) / self.editor.zoom;
-                let pos = [(c.x as f64 / 20.0).round().max(0.0) * 20.0, (c.y as f64 / 20.0).round().max(0.0) * 20.0];
+                let mut pos =
+                    [(c.x as f64 / 20.0).round().max(0.0) * 20.0, (c.y as f64 / 20.0).round().max(0.0) * 20.0];
                 self.editor.palette.clear();
                 let ws = self.editor.ws.as_mut().expect("made");
+                // Not on top of a block already there: below it.
+                let taken: Vec<[f64; 2]> =
+                    ws.blocks(body).map(|bs| bs.iter().filter_map(|b| b.pos).collect()).unwrap_or_default();
+                while taken.iter().any(|p| (p[0] - pos[0]).abs() < 100.0 && (p[1] - pos[1]).abs() < 80.0) {
+                    pos[1] += 80.0;
+                }
                 act = Some(ws.add_block(body, &t, pos).map(|id| format!("added `{id}`")).map_err(|e| e.0));
             }
             ui.separator();

@@ -99,7 +99,14 @@ impl App {
                 Some(Drag::Select(press.unwrap_or_default()))
             };
         }
-        let drag_delta = resp.total_drag_delta().unwrap_or_default();
+        // Summed here: egui's total drag delta is gone in the frame the drag stops.
+        if resp.drag_started() {
+            self.editor.drag_offset = Vec2::ZERO;
+        }
+        if resp.dragged() {
+            self.editor.drag_offset += resp.drag_delta();
+        }
+        let drag_delta = self.editor.drag_offset;
         if let Some(Drag::Pan) = self.editor.drag
             && resp.dragged()
         {

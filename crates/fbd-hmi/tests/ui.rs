@@ -594,12 +594,22 @@ fn a_blinker_drawn_from_scratch_in_the_editor_is_saved_and_blinks() {
     assert!(h.query_by_label_contains("added `not1`").is_some());
     h.step();
     // Wire q -> NOT by dragging from the output pin to the input pin.
-    let q = h.state_mut().editor_anchor_pos("ton1", "q").expect("ton1.q drawn");
-    let not_in = h.state_mut().editor_pin_pos("not1", "in").expect("not1.in drawn");
     for _ in 0..30 {
         h.step(); // past egui's double-click window
     }
+    // Dragging a block moves it by what the pointer moved, on the 20-unit grid.
+    let (before, centre) = h.state_mut().editor_block("not1").expect("not1");
+    drag(&mut h, centre, centre + egui::vec2(0.0, 120.0));
+    let (after, _) = h.state_mut().editor_block("not1").expect("not1");
+    assert_eq!(h.state().editor_message(), "moved 1 block(s)");
+    assert_eq!(after[0], before[0], "moved straight down");
+    assert!(after[1] > before[1] + 40.0 && after[1] % 20.0 == 0.0, "{before:?} -> {after:?}");
+    for _ in 0..30 {
+        h.step();
+    }
     // An INT output dropped on a BOOL input is refused, with the reason.
+    let q = h.state_mut().editor_anchor_pos("ton1", "q").expect("ton1.q drawn");
+    let not_in = h.state_mut().editor_pin_pos("not1", "in").expect("not1.in drawn");
     let et = h.state_mut().editor_anchor_pos("ton1", "et").expect("ton1.et drawn");
     drag(&mut h, et, not_in);
     assert_eq!(h.state().editor_message(), "not connected: `ton1.et` carries INT, `not1.in` takes BOOL");

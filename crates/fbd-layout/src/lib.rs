@@ -22,11 +22,14 @@
 //! diagram file.
 
 pub mod check;
+mod free;
 pub mod from_model;
 mod layers;
 mod place;
 mod route;
 pub mod svg;
+
+pub use free::layout_free;
 
 /// Grid pitch in drawing units: the distance between two pins, two wires, two tracks.
 pub const PITCH: f64 = 20.0;

@@ -1,0 +1,171 @@
+//! Free placement, for the editor: every block exactly where its `pos` puts it (the user
+//! placed it there), wires as simple orthogonal paths between the pins. Unlike [`crate::layout`]
+//! it promises nothing about overlaps or crossings; it is what a drawing being edited looks
+//! like, and it costs one pass over the wires.
+
+use std::collections::HashMap;
+
+use crate::{Body, Layout, NetGeom, PITCH, Point, Rect, Segment, Source, Stats, Target, node_width};
+
+/// Lays `body` out with block `i`'s top-left corner at `pos[i]` (a block without a position is
+/// put below the others). Body inputs stand in a column left of the leftmost block, outputs
+/// right of the rightmost one.
+pub fn layout_free(body: &Body, pos: &[Option<[f64; 2]>]) -> Layout {
+    let n = body.nodes.len();
+    let placed: Vec<[f64; 2]> = pos.iter().take(n).filter_map(|p| *p).collect();
+    let left = placed.iter().map(|p| p[0]).fold(f64::INFINITY, f64::min);
+    let left = if left.is_finite() { left } else { 6.0 * PITCH };
+    let mut next_free_y = placed.iter().map(|p| p[1]).fold(0.0f64, f64::max) + 6.0 * PITCH;
+    let mut blocks = Vec::with_capacity(n);
+    let mut in_anchors: Vec<Vec<Point>> = Vec::with_capacity(n);
+    let mut out_anchors: Vec<Vec<Point>> = Vec::with_capacity(n);
+    for (i, node) in body.nodes.iter().enumerate() {
+        let [x, y] = match pos.get(i).copied().flatten() {
+            Some(p) => p,
+            None => {
+                let p = [left, next_free_y];
+                next_free_y += (node.inputs.len().max(node.outputs.len()) as f64 + 2.0) * PITCH;
+                p
+            }
+        };
+        let w = node_width(node);
+        let rows = 1 + node.inputs.len().max(node.outputs.len()).max(1);
+        blocks.push(Rect { x, y, w, h: rows as f64 * PITCH });
+        let pin_y = |k: usize| y + PITCH / 2.0 + (k as f64 + 1.0) * PITCH;
+        in_anchors.push((0..node.inputs.len()).map(|k| Point { x, y: pin_y(k) }).collect());
+        out_anchors.push((0..node.outputs.len()).map(|k| Point { x: x + w, y: pin_y(k) }).collect());
+    }
+    let right = blocks.iter().map(|r| r.x + r.w).fold(left + 4.0 * PITCH, f64::max);
+    let top = blocks.iter().map(|r| r.y).fold(f64::INFINITY, f64::min);
+    let top = if top.is_finite() { top } else { 2.0 * PITCH };
+    let input_ports: Vec<Point> =
+        (0..body.inputs.len()).map(|k| Point { x: left - 4.0 * PITCH, y: top + PITCH * (k as f64 + 1.0) }).collect();
+    let output_ports: Vec<Point> =
+        (0..body.outputs.len()).map(|k| Point { x: right + 3.0 * PITCH, y: top + PITCH * (k as f64 + 1.0) }).collect();
+
+    // One net per source; each target reached by its own path from the source's stub.
+    let mut by_source: HashMap<Source, usize> = HashMap::new();
+    let mut nets: Vec<NetGeom> = Vec::new();
+    for e in &body.edges {
+        let k = *by_source.entry(e.from).or_insert_with(|| {
+            nets.push(NetGeom {
+                source: e.from,
+                targets: Vec::new(),
+                segments: Vec::new(),
+                junctions: Vec::new(),
+                delayed: e.delayed,
+            });
+            nets.len() - 1
+        });
+        nets[k].targets.push(e.to);
+    }
+    let source_at = |s: Source| match s {
+        Source::Port(k) => input_ports[k],
+        Source::Out { node, pin } => out_anchors[node][pin],
+    };
+    let target_at = |t: Target| match t {
+        Target::Port(k) => output_ports[k],
+        Target::In { node, pin } => in_anchors[node][pin],
+    };
+    let mut bends = 0;
+    let mut length = 0.0;
+    for (k, net) in nets.iter_mut().enumerate() {
+        let s = source_at(net.source);
+        // Vertical runs of different nets a few units apart, so they do not share a segment.
+        let stub = PITCH / 2.0 + (k % 4) as f64 * 3.0;
+        let mut segs: Vec<Segment> = Vec::new();
+        for &t in &net.targets {
+            let t = target_at(t);
+            let path: Vec<Point> = if t.x - s.x >= 2.0 * stub {
+                // The vertical run next to the source: a fan-out is one trunk, as on a panel.
+                let mx = s.x + stub;
+                vec![s, Point { x: mx, y: s.y }, Point { x: mx, y: t.y }, t]
+            } else {
+                // A wire back to the left: out, over the top of both ends, down into the pin.
+                let over = s.y.min(t.y) - 2.0 * PITCH - (k % 4) as f64 * 3.0;
+                let back = t.x - stub;
+                vec![
+                    s,
+                    Point { x: s.x + stub, y: s.y },
+                    Point { x: s.x + stub, y: over },
+                    Point { x: back, y: over },
+                    Point { x: back, y: t.y },
+                    t,
+                ]
+            };
+            for w in path.windows(2) {
+                if w[0] != w[1] {
+                    length += (w[1].x - w[0].x).abs() + (w[1].y - w[0].y).abs();
+                    segs.push((w[0], w[1]));
+                }
+            }
+            bends += path.len().saturating_sub(2);
+        }
+        if net.targets.len() > 1 {
+            net.junctions.push(Point { x: s.x + stub, y: s.y });
+        }
+        net.segments = segs;
+    }
+    let mut width = output_ports.iter().map(|p| p.x + 6.0 * PITCH).fold(right + 4.0 * PITCH, f64::max);
+    let mut height = blocks
+        .iter()
+        .map(|r| r.y + r.h)
+        .fold(top + PITCH * (body.inputs.len().max(body.outputs.len()) as f64 + 2.0), f64::max);
+    for (a, b) in nets.iter().flat_map(|n| n.segments.iter()) {
+        width = width.max(a.x.max(b.x) + PITCH);
+        height = height.max(a.y.max(b.y) + PITCH);
+    }
+    Layout {
+        blocks,
+        in_anchors,
+        out_anchors,
+        input_ports,
+        output_ports,
+        nets,
+        width,
+        height,
+        stats: Stats { crossings: 0, bends, length },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Edge, Node};
+
+    #[test]
+    fn blocks_stay_exactly_where_they_were_put_and_every_wire_reaches_its_pin() {
+        let node = |id: &str| Node {
+            id: id.into(),
+            label: "AND".into(),
+            inputs: vec![("in1".into(), None), ("in2".into(), None)],
+            outputs: vec!["out".into()],
+        };
+        let body = Body {
+            nodes: vec![node("a"), node("b")],
+            inputs: vec!["x".into()],
+            outputs: vec![("y".into(), None)],
+            edges: vec![
+                Edge { from: Source::Port(0), to: Target::In { node: 0, pin: 0 }, delayed: false },
+                Edge { from: Source::Out { node: 0, pin: 0 }, to: Target::In { node: 1, pin: 1 }, delayed: false },
+                // b's output back into a: a wire to the left.
+                Edge { from: Source::Out { node: 1, pin: 0 }, to: Target::In { node: 0, pin: 1 }, delayed: true },
+                Edge { from: Source::Out { node: 1, pin: 0 }, to: Target::Port(0), delayed: false },
+            ],
+        };
+        let l = layout_free(&body, &[Some([200.0, 100.0]), Some([500.0, 60.0])]);
+        assert_eq!((l.blocks[0].x, l.blocks[0].y), (200.0, 100.0));
+        assert_eq!((l.blocks[1].x, l.blocks[1].y), (500.0, 60.0));
+        for net in &l.nets {
+            let s = l.source_anchor(net.source);
+            assert!(net.segments.iter().any(|(a, _)| *a == s), "the net starts at its source");
+            for &t in &net.targets {
+                let t = l.target_anchor(t);
+                assert!(net.segments.iter().any(|(_, b)| *b == t), "the net ends at {t:?}");
+            }
+            for (a, b) in &net.segments {
+                assert!(a.x == b.x || a.y == b.y, "orthogonal");
+            }
+        }
+    }
+}
