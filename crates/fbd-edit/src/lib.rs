@@ -3,10 +3,12 @@
 //! and can be undone, and saving writes only the files that changed, in the canonical text of
 //! [`format`].
 
+pub mod check;
 mod extract;
 pub mod format;
 pub mod ops;
 pub mod workspace;
 
+pub use check::Checker;
 pub use ops::{PinList, PinType};
 pub use workspace::{BodyId, EditError, Workspace};

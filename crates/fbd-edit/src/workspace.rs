@@ -133,11 +133,7 @@ impl Workspace {
 
     /// The current project, loaded from the edited texts (for drawing and compiling).
     pub fn project(&self) -> Result<Project, Diagnostics> {
-        let mut mem = MemProvider::new();
-        for f in &self.files[1..] {
-            mem = mem.with(&f.path, f.text.clone());
-        }
-        load::load_text(&mem, &self.files[0].path, self.files[0].text.clone())
+        project_of(self.files.iter().map(|f| (f.path.as_path(), f.text.as_str())))
     }
 
     /// Compiles the edited program; the errors name the edited files' lines.
@@ -369,6 +365,22 @@ impl Workspace {
         }
         Ok(written)
     }
+}
+
+/// The project of `files` (the program first), read from memory.
+fn project_of<'a>(mut files: impl Iterator<Item = (&'a Path, &'a str)>) -> Result<Project, Diagnostics> {
+    let (root, text) = files.next().expect("a workspace has its program file");
+    let mut mem = MemProvider::new();
+    for (p, t) in files {
+        mem = mem.with(p, t.to_string());
+    }
+    load::load_text(&mem, root, text.to_string())
+}
+
+/// Compiles the program held in `files` (as [`Workspace::texts`] gives them).
+pub(crate) fn compile_texts(files: &[(PathBuf, String)]) -> Result<ScanPlan, Diagnostics> {
+    let project = project_of(files.iter().map(|(p, t)| (p.as_path(), t.as_str())))?;
+    compile_project(&project, &CompileOptions::default())
 }
 
 /// Writes through a temporary file and a rename, so a failed write never leaves half a file.

@@ -41,7 +41,12 @@ pub struct EditorState {
     pub(crate) message: String,
     /// The errors of the last compile of the edited program (empty when it compiles).
     pub(crate) errors: Vec<String>,
-    pub(crate) error_blocks: Vec<String>,
+    /// Blocks named by those errors, with the message.
+    pub(crate) error_blocks: Vec<(String, String)>,
+    /// The background compiler of the edited program.
+    pub(crate) checker: Option<fbd_edit::Checker>,
+    /// How long its last compile took (ms).
+    pub(crate) check_ms: f64,
     pub(crate) origin: Pos2,
     /// The canvas's screen rectangle in the last frame.
     pub(crate) canvas: Option<egui::Rect>,
@@ -170,23 +175,48 @@ impl App {
         }
     }
 
-    /// Compiles the edited program (a few milliseconds for the 2048 program) and lists its
-    /// errors; a good compile teaches the workspace the types of generic blocks.
+    /// Hands the edited program to the background checker (it compiles once the edits pause
+    /// for 150 ms; the editor never waits for it).
     fn editor_check(&mut self) {
-        let ws = self.editor_workspace();
-        match ws.compile() {
+        let version = self.editor.version;
+        self.editor_workspace();
+        let checker = self.editor.checker.get_or_insert_with(|| fbd_edit::Checker::new(Duration::from_millis(150)));
+        checker.submit(version, self.editor.ws.as_ref().expect("made"));
+    }
+
+    /// Takes the checker's newest outcome, if it is for the current version: its errors are
+    /// listed, and a good compile teaches the workspace the types of generic blocks.
+    fn editor_take_check(&mut self, o: fbd_edit::check::Outcome) {
+        if o.version != self.editor.version {
+            return;
+        }
+        self.editor.check_ms = o.took.as_secs_f64() * 1e3;
+        match o.result {
             Ok(plan) => {
-                ws.learn_types(&plan);
+                if let Some(ws) = self.editor.ws.as_mut() {
+                    ws.learn_types(&plan);
+                }
                 self.editor.errors.clear();
                 self.editor.error_blocks.clear();
             }
             Err(d) => {
                 self.editor.error_blocks =
                     d.0.iter()
-                        .filter_map(|e| e.block.as_ref().map(|b| b.rsplit('/').next().unwrap_or(b).to_string()))
+                        .filter_map(|e| {
+                            let b = e.block.as_ref()?;
+                            Some((b.rsplit('/').next().unwrap_or(b).to_string(), e.message.clone()))
+                        })
                         .collect();
                 self.editor.errors = d.0.iter().map(|e| e.to_string()).collect();
             }
+        }
+    }
+
+    /// Waits (at most 30 s) for the check of the current version and takes it; for tests and
+    /// for Apply, which needs to know.
+    pub fn editor_wait_check(&mut self) {
+        if let Some(o) = self.editor.checker.as_mut().and_then(|c| c.wait(Duration::from_secs(30))) {
+            self.editor_take_check(o);
         }
     }
 
@@ -258,6 +288,12 @@ impl App {
             self.editor.fit = true;
         }
         let body = self.editor_body();
+        if let Some(o) = self.editor.checker.as_mut().and_then(|c| c.poll()) {
+            self.editor_take_check(o);
+        }
+        if self.editor.checker.as_ref().is_some_and(|c| c.pending()) {
+            ui.ctx().request_repaint_after(Duration::from_millis(30));
+        }
         self.editor_header(ui, &body);
         self.editor_keys(ui, &body);
         let Some(drawn) = self.editor_drawn() else {
@@ -381,20 +417,26 @@ impl App {
         }
         let dirty = self.editor.ws.as_ref().map_or(0, |w| w.dirty().len());
         ui.horizontal(|ui| {
-            if !self.editor.errors.is_empty() {
+            if self.editor.checker.as_ref().is_some_and(|c| c.pending()) {
+                ui.label(egui::RichText::new("checking...").weak());
+            } else if !self.editor.errors.is_empty() {
                 ui.colored_label(Color32::from_rgb(0xe0, 0x40, 0x40), format!("{} error(s)", self.editor.errors.len()))
                     .on_hover_text(self.editor.errors.join("\n"));
             } else {
-                ui.colored_label(Color32::from_rgb(0x30, 0xa0, 0x40), "compiles");
+                ui.colored_label(Color32::from_rgb(0x30, 0xa0, 0x40), "compiles")
+                    .on_hover_text(format!("the last check took {:.1} ms", self.editor.check_ms));
             }
             if dirty > 0 {
                 ui.label(format!("{dirty} unsaved file(s)"));
             }
             ui.label(egui::RichText::new(&self.editor.message).weak());
         });
-        if let Some(first) = self.editor.errors.first() {
-            ui.label(egui::RichText::new(first).color(Color32::from_rgb(0xe0, 0x40, 0x40)).small());
-        }
+        // Always one line, empty or not: the canvas must not jump when an error comes or goes
+        // (a drag in progress would land somewhere else).
+        let first = self.editor.errors.first().map_or("", String::as_str);
+        ui.add(
+            egui::Label::new(egui::RichText::new(first).color(Color32::from_rgb(0xe0, 0x40, 0x40)).small()).truncate(),
+        );
     }
 
     fn editor_undo(&mut self, undo: bool) -> Result<String, String> {

@@ -223,7 +223,18 @@ impl App {
             }
             let fill = if dark { Color32::from_gray(44) } else { Color32::from_rgb(0xfd, 0xfd, 0xf6) };
             painter.rect_filled(br, 3.0 * z, fill);
-            let bad = self.editor.error_blocks.contains(&n.id);
+            let error = self.editor.error_blocks.iter().find(|(b, _)| *b == n.id).map(|(_, m)| m.as_str());
+            let bad = error.is_some();
+            if let Some(m) = error {
+                // The message under the block it is about, as a code editor underlines a line.
+                painter.text(
+                    br.left_bottom() + Vec2::new(0.0, 3.0),
+                    Align2::LEFT_TOP,
+                    m,
+                    small.clone(),
+                    Color32::from_rgb(0xe0, 0x40, 0x40),
+                );
+            }
             let stroke = match (sel, bad) {
                 (_, true) => Stroke::new(2.5, Color32::from_rgb(0xe0, 0x40, 0x40)),
                 (true, _) => Stroke::new(2.5, Color32::from_rgb(0x40, 0x90, 0xff)),

@@ -514,6 +514,8 @@ fn the_editor_changes_the_cell_definition_and_apply_loads_it_into_the_running_pr
     h.step();
     h.step();
     assert!(h.query_by_label_contains("two_four.in0 := 4").is_some(), "the edit is confirmed");
+    h.state_mut().editor_wait_check(); // the background compile
+    h.step();
     assert!(h.query_by_label("compiles").is_some());
     h.get_by_label("Apply").click();
     h.step();
@@ -647,11 +649,15 @@ fn a_blinker_drawn_from_scratch_in_the_editor_is_saved_and_blinks() {
     let not_out = h.state_mut().editor_anchor_pos("not1", "out").expect("not1.out drawn");
     let tin = h.state_mut().editor_pin_pos("ton1", "in").expect("in drawn");
     drag(&mut h, not_out, tin);
+    h.state_mut().editor_wait_check();
+    h.step();
     assert!(h.query_by_label_contains("error").is_some(), "a loop without a feedback point is an error");
     let tin = h.state_mut().editor_pin_pos("ton1", "in").expect("in drawn");
     pin_menu(&mut h, tin);
     h.get_by_label("make it a feedback wire (previous scan)").click();
     h.step();
+    h.step();
+    h.state_mut().editor_wait_check();
     h.step();
     assert!(h.query_by_label("compiles").is_some(), "the feedback wire breaks the loop");
     // A program output `lamp`, wired from the NOT.
