@@ -200,7 +200,18 @@ impl App {
         }
         if resp.secondary_clicked() {
             self.editor.pin_menu = hit_in.clone();
-            self.editor.constant.clear();
+            // The field starts with the constant the pin has, if it has one.
+            self.editor.constant = hit_in
+                .as_ref()
+                .and_then(|(b, p)| {
+                    let w =
+                        self.editor.ws.as_ref()?.block(body_id, b)?.inputs.0.iter().find(|(q, _)| q == p)?.1.clone();
+                    match w {
+                        Wire::Const(v) => Some(v.to_string()),
+                        _ => None,
+                    }
+                })
+                .unwrap_or_default();
         }
 
         // Drawing: wires, blocks, ports, then what is being dragged.
@@ -215,6 +226,7 @@ impl App {
             }
         }
         let moving = matches!(self.editor.drag, Some(Drag::Move));
+        let mut errors_drawn = Vec::new();
         for (i, (n, r)) in body.nodes.iter().zip(&layout.blocks).enumerate() {
             let mut br = Rect::from_min_max(to(r.x, r.y), to(r.x + r.w, r.y + r.h));
             let sel = self.editor.selected.contains(&n.id);
@@ -226,14 +238,11 @@ impl App {
             let error = self.editor.error_blocks.iter().find(|(b, _)| *b == n.id).map(|(_, m)| m.as_str());
             let bad = error.is_some();
             if let Some(m) = error {
-                // The message under the block it is about, as a code editor underlines a line.
-                painter.text(
-                    br.left_bottom() + Vec2::new(0.0, 3.0),
-                    Align2::LEFT_TOP,
-                    m,
-                    small.clone(),
-                    Color32::from_rgb(0xe0, 0x40, 0x40),
-                );
+                // The message under the block it is about, on its own ground so that it stays
+                // readable over wires and neighbours.
+                let g = painter.layout_no_wrap(m.to_string(), small.clone(), Color32::WHITE);
+                let r = Rect::from_min_size(br.left_bottom() + Vec2::new(0.0, 3.0), g.size() + Vec2::new(6.0, 2.0));
+                errors_drawn.push((r, g));
             }
             let stroke = match (sel, bad) {
                 (_, true) => Stroke::new(2.5, Color32::from_rgb(0xe0, 0x40, 0x40)),
@@ -280,6 +289,10 @@ impl App {
                     painter.circle_filled(a, 2.5, ink);
                 }
             }
+        }
+        for (r, g) in errors_drawn {
+            painter.rect_filled(r, 2.0, Color32::from_rgb(0xb0, 0x20, 0x20));
+            painter.galley(r.min + Vec2::new(3.0, 1.0), g, Color32::WHITE);
         }
         for (k, name) in body.inputs.iter().enumerate() {
             let a = to(layout.input_ports[k].x, layout.input_ports[k].y);
