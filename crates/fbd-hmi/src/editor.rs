@@ -38,6 +38,8 @@ pub struct EditorState {
     /// The input whose menu is open: (block, pin), and the constant typed there.
     pub(crate) pin_menu: Option<(String, String)>,
     pub(crate) constant: String,
+    /// The constant the pin of the open menu has (shown as the field's hint).
+    pub(crate) constant_now: String,
     pub(crate) message: String,
     /// The errors of the last compile of the edited program (empty when it compiles).
     pub(crate) errors: Vec<String>,

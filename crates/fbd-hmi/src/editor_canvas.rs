@@ -200,8 +200,9 @@ impl App {
         }
         if resp.secondary_clicked() {
             self.editor.pin_menu = hit_in.clone();
-            // The field starts with the constant the pin has, if it has one.
-            self.editor.constant = hit_in
+            // The field is empty; its hint shows the constant the pin has, if it has one.
+            self.editor.constant.clear();
+            self.editor.constant_now = hit_in
                 .as_ref()
                 .and_then(|(b, p)| {
                     let w =
@@ -328,7 +329,13 @@ impl App {
             ui.horizontal(|ui| {
                 let l = ui.label("constant");
                 ui.add(
-                    egui::TextEdit::singleline(&mut self.editor.constant).hint_text("TRUE, 4, 2.5").desired_width(80.0),
+                    egui::TextEdit::singleline(&mut self.editor.constant)
+                        .hint_text(if self.editor.constant_now.is_empty() {
+                            "TRUE, 4, 2.5".to_string()
+                        } else {
+                            format!("now {}", self.editor.constant_now)
+                        })
+                        .desired_width(80.0),
                 )
                 .labelled_by(l.id);
                 if ui.button("set").clicked() {
