@@ -319,6 +319,24 @@ pub static LIBRARY: &[BlockDef] = &[
         r#"{"id": "cmd", "type": "SELECTOR", "inputs": {"sel": "command"}, "params": {"n": 6}}"#),
 ];
 
+impl BlockDef {
+    /// The group an editor's palette lists the block under (the IEC 61131-3 standard
+    /// function groups, roughly).
+    pub fn category(&self) -> &'static str {
+        use Kind::*;
+        match self.kind {
+            And | Or | Xor | Not => "bit logic",
+            Eq | Ne | Gt | Ge | Lt | Le => "comparison",
+            Add | Sub | Mul | Div | Mod | Abs | Neg | Min | Max | Limit | Floor | Trunc | Frac => "arithmetic",
+            IntToReal | RealToInt => "conversion",
+            Sel | Mux | Move | Selector => "selection",
+            Memory | Delay | Sr | Rs | RTrig | FTrig => "memory and edges",
+            Ton | Tof | Tp | Ctu | Ctd | Ctud => "timers and counters",
+            Now | Saw | Random => "time and random",
+        }
+    }
+}
+
 /// Looks up a library block by its diagram type name.
 pub fn lookup(name: &str) -> Option<&'static BlockDef> {
     LIBRARY.iter().find(|d| d.name == name)

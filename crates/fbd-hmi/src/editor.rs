@@ -38,9 +38,13 @@ pub struct EditorState {
     /// The input whose menu is open: (block, pin), and the constant typed there.
     pub(crate) pin_menu: Option<(String, String)>,
     pub(crate) constant: String,
+    /// The initial value typed for a feedback wire in the pin menu.
+    pub(crate) feedback_init: String,
     /// The constant the pin of the open menu has (shown as the field's hint).
     pub(crate) constant_now: String,
     pub(crate) message: String,
+    /// More about the message (what an Apply kept and reset), shown on hover.
+    pub(crate) details: String,
     /// The errors of the last compile of the edited program (empty when it compiles).
     pub(crate) errors: Vec<String>,
     /// Blocks named by those errors, with the message.
@@ -167,6 +171,7 @@ impl App {
     /// Records the outcome of an edit: on success the edited program is compiled and its
     /// errors listed; on a refusal the reason is shown.
     pub fn editor_after(&mut self, what: Result<String, String>) {
+        self.editor.details.clear();
         match what {
             Ok(m) => {
                 self.editor.version += 1;
@@ -243,11 +248,25 @@ impl App {
             self.runner.set_period(new_cycle);
         }
         self.editor.message = format!(
-            "applied by online change: {} kept, {} reset, {} removed",
+            "applied by online change: {} kept, {} reset, {} removed (hover for the list)",
             report.kept.len(),
             report.reset.len(),
             report.removed.len()
         );
+        let list = |title: &str, v: &[String]| {
+            let mut t = format!("{title} ({}):", v.len());
+            for p in v.iter().take(30) {
+                t.push_str("\n  ");
+                t.push_str(p);
+            }
+            if v.len() > 30 {
+                t.push_str(&format!("\n  ... and {} more", v.len() - 30));
+            }
+            t
+        };
+        self.editor.details =
+            [list("state reset", &report.reset), list("removed", &report.removed), list("kept", &report.kept)]
+                .join("\n");
         self.loaded.project = project;
         // The runtime has a new plan: rebind the game and the views, keep the editor's work.
         let ws = self.editor.ws.take();
@@ -332,16 +351,24 @@ impl App {
             ui.add(egui::TextEdit::singleline(&mut self.editor.palette).hint_text("block type").desired_width(90.0))
                 .labelled_by(l.id);
             let q = self.editor.palette.trim().to_uppercase();
-            let mut types: Vec<String> = LIBRARY.iter().map(|d| d.name.to_string()).collect();
-            types.extend(ws.macros().into_iter().map(|(m, _)| m));
-            let matches: Vec<String> =
-                types.into_iter().filter(|t| q.is_empty() || t.to_uppercase().contains(&q)).collect();
+            // (category, type), library blocks by category, then the project's macros.
+            let mut types: Vec<(&str, String)> = LIBRARY.iter().map(|d| (d.category(), d.name.to_string())).collect();
+            types.sort_by_key(|(c, _)| *c);
+            types.extend(ws.macros().into_iter().map(|(m, _)| ("macros of this project", m)));
+            let entries: Vec<(&str, String)> =
+                types.into_iter().filter(|(_, t)| q.is_empty() || t.to_uppercase().contains(&q)).collect();
+            let matches: Vec<String> = entries.iter().map(|(_, t)| t.clone()).collect();
             let mut add: Option<String> = None;
             egui::ComboBox::from_id_salt("edit_palette")
                 .selected_text(format!("{} types", matches.len()))
                 .height(360.0)
                 .show_ui(ui, |ui| {
-                    for t in &matches {
+                    let mut heading = "";
+                    for (c, t) in &entries {
+                        if *c != heading {
+                            heading = c;
+                            ui.label(egui::RichText::new(*c).weak().small());
+                        }
                         if ui.selectable_label(false, t).clicked() {
                             add = Some(t.clone());
                         }
@@ -431,7 +458,10 @@ impl App {
             if dirty > 0 {
                 ui.label(format!("{dirty} unsaved file(s)"));
             }
-            ui.label(egui::RichText::new(&self.editor.message).weak());
+            let m = ui.label(egui::RichText::new(&self.editor.message).weak());
+            if !self.editor.details.is_empty() {
+                m.on_hover_text(&self.editor.details);
+            }
         });
         // Always one line, empty or not: the canvas must not jump when an error comes or goes
         // (a drag in progress would land somewhere else).

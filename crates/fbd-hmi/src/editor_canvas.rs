@@ -202,6 +202,7 @@ impl App {
             self.editor.pin_menu = hit_in.clone();
             // The field is empty; its hint shows the constant the pin has, if it has one.
             self.editor.constant.clear();
+            self.editor.feedback_init.clear();
             self.editor.constant_now = hit_in
                 .as_ref()
                 .and_then(|(b, p)| {
@@ -354,7 +355,7 @@ impl App {
             let current = self.editor.ws.as_ref().and_then(|w| {
                 w.block(body_id, &b).and_then(|x| x.inputs.0.iter().find(|(q, _)| *q == p).map(|(_, w)| w.clone()))
             });
-            let toggle = match current {
+            let toggle = match &current {
                 Some(Wire::Ref(from)) if from.contains('.') => Some((
                     "make it a feedback wire (previous scan)",
                     Wire::Feedback { from: from.clone(), init: None },
@@ -373,6 +374,35 @@ impl App {
                 menu_result =
                     Some(self.editor_workspace().set_input(body_id, &b, &p, w).map(|()| msg).map_err(|e| e.0));
                 ui.close();
+            }
+            // A feedback wire's value before the first scan.
+            if let Some(Wire::Feedback { from, init }) = &current {
+                ui.horizontal(|ui| {
+                    let l = ui.label("init");
+                    let hint = init.map_or("zero".to_string(), |v| format!("now {v}"));
+                    ui.add(
+                        egui::TextEdit::singleline(&mut self.editor.feedback_init).hint_text(hint).desired_width(60.0),
+                    )
+                    .labelled_by(l.id);
+                    if ui.button("set init").clicked() {
+                        let t = self.editor.feedback_init.trim().to_string();
+                        let v = match t.to_ascii_lowercase().as_str() {
+                            "" => Ok(None),
+                            "true" => Ok(Some(fbd_engine::Value::Bool(true))),
+                            "false" => Ok(Some(fbd_engine::Value::Bool(false))),
+                            _ => fbd_engine::model::number(&t).map(Some),
+                        };
+                        menu_result = Some(match v {
+                            Ok(init) => self
+                                .editor_workspace()
+                                .set_input(body_id, &b, &p, Wire::Feedback { from: from.clone(), init })
+                                .map(|()| format!("{b}.{p} starts at {}", if t.is_empty() { "zero" } else { &t }))
+                                .map_err(|e| e.0),
+                            Err(e) => Err(e),
+                        });
+                        ui.close();
+                    }
+                });
             }
             if ui.button("disconnect").clicked() {
                 menu_result = Some(
