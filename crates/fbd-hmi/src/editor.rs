@@ -67,6 +67,8 @@ pub(crate) enum Drag {
     Move,
     /// Drawing a wire from this source (`block.pin` or an input port name).
     Wire(String, Pos2),
+    /// Drawing a wire from input `pin` of `block` back to a source (connect or reconnect).
+    WireBack(String, String, Pos2),
     /// Panning the view (middle button).
     Pan,
     /// Selecting the blocks a rectangle from this corner touches.

@@ -63,19 +63,21 @@ impl App {
         let block_at = |p: Pos2| {
             layout.blocks.iter().position(|r| Rect::from_min_max(to(r.x, r.y), to(r.x + r.w, r.y + r.h)).contains(p))
         };
-        let hit_in = pointer.and_then(|p| {
+        let in_at = |p: Pos2| {
             (0..body.nodes.len()).find_map(|i| {
                 layout.in_anchors[i]
                     .iter()
                     .position(|a| near(p, *a))
                     .map(|k| (body.nodes[i].id.clone(), body.nodes[i].inputs[k].0.clone()))
             })
-        });
+        };
+        let hit_in = pointer.and_then(in_at);
         let hit_block = pointer.and_then(block_at);
         // A drag starts a few pixels from where the button went down: what it grabbed is what
         // was under the press, not under the pointer now.
         let press = ui.input(|i| i.pointer.press_origin()).or(pointer);
         let hit_out = press.and_then(out_at);
+        let press_in = press.and_then(in_at);
         let press_block = press.and_then(block_at);
 
         // Pointer input.
@@ -86,6 +88,10 @@ impl App {
                 Some(Drag::Pan)
             } else if let Some(src) = &hit_out {
                 Some(Drag::Wire(src.clone(), press.unwrap_or_default()))
+            } else if let Some((b, p)) = &press_in {
+                // From an input back to an output: connects it, or reconnects it if it had a
+                // driver.
+                Some(Drag::WireBack(b.clone(), p.clone(), press.unwrap_or_default()))
             } else if let Some(i) = press_block {
                 let id = body.nodes[i].id.clone();
                 if !self.editor.selected.contains(&id) {
@@ -148,6 +154,16 @@ impl App {
                         }
                     }
                     self.editor.message = format!("{} block(s) selected", self.editor.selected.len());
+                }
+                Some(Drag::WireBack(b, p, _)) => {
+                    result = Some(match pointer.and_then(out_at) {
+                        Some(src) => self
+                            .editor_workspace()
+                            .set_input(body_id, &b, &p, Wire::Ref(src.clone()))
+                            .map(|()| format!("connected {src} -> {b}.{p}"))
+                            .map_err(|e| format!("not connected: {}", e.0)),
+                        None => Err("drop on an output pin (the right side of a block) or a body input".into()),
+                    });
                 }
                 Some(Drag::Wire(src, _)) => {
                     result = Some(match &hit_in {
@@ -305,7 +321,7 @@ impl App {
             let a = to(layout.output_ports[k].x, layout.output_ports[k].y);
             painter.text(a + Vec2::new(4.0, 0.0), Align2::LEFT_CENTER, name, small.clone(), ink);
         }
-        if let (Some(Drag::Wire(_, from)), Some(p)) = (&self.editor.drag, pointer) {
+        if let (Some(Drag::Wire(_, from) | Drag::WireBack(_, _, from)), Some(p)) = (&self.editor.drag, pointer) {
             painter.line_segment([*from, p], Stroke::new(2.0, Color32::from_rgb(0x40, 0xc0, 0x60)));
         }
         if let (Some(Drag::Select(from)), Some(p)) = (&self.editor.drag, pointer) {

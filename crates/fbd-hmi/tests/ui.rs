@@ -624,6 +624,17 @@ fn a_blinker_drawn_from_scratch_in_the_editor_is_saved_and_blinks() {
         "connected ton1.q -> not1.in",
         "the drag made the wire (from {q:?} to {not_in:?})"
     );
+    // Dragging from an input back to an output reconnects it, with the same checks.
+    for _ in 0..30 {
+        h.step();
+    }
+    drag(&mut h, not_in, et);
+    assert_eq!(h.state().editor_message(), "not connected: `not1.in` takes BOOL, not INT");
+    for _ in 0..30 {
+        h.step();
+    }
+    drag(&mut h, not_in, q);
+    assert_eq!(h.state().editor_message(), "connected ton1.q -> not1.in");
     // The timer's period: an INT constant on pt; the same on its BOOL input is refused.
     let pt = h.state_mut().editor_pin_pos("ton1", "pt").expect("pt drawn");
     pin_menu(&mut h, pt);
