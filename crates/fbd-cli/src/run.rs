@@ -35,6 +35,10 @@ pub struct RunArgs {
     /// Runtime seed for RANDOM blocks.
     #[arg(long, default_value_t = 0)]
     seed: u64,
+    /// Pace the scans at the program's cycle on a real-time thread (as the HMI does) and print
+    /// the task statistics: execution time, start jitter p50/p99/max, overruns per 10,000 scans.
+    #[arg(long)]
+    realtime: bool,
 }
 
 struct Stim {
@@ -123,6 +127,17 @@ fn run_inner(args: RunArgs) -> Result<(), String> {
         }
         let v = value_for(&rt, &s.path, &s.value, &s.origin)?;
         rt.force(&s.path, v).map_err(|e| format!("--force: {e}"))?;
+    }
+    if args.realtime {
+        if resolved.iter().any(|r| r.0 > 0) || args.trace.is_some() {
+            return Err(
+                "--realtime runs the task on its own: only --set at scan 0 and --force apply, no --trace".into()
+            );
+        }
+        for (_, path, v, origin) in &resolved {
+            rt.write(path, *v).map_err(|e| format!("{origin}: {e}"))?;
+        }
+        return realtime(rt, args.scans);
     }
     let watches: Vec<String> = if args.watches.is_empty() {
         rt.plan().outputs.iter().map(|p| p.name.clone()).collect()
@@ -238,4 +253,47 @@ fn json_value(v: Value) -> serde_json::Value {
             serde_json::Number::from_f64(r).map(serde_json::Value::Number).unwrap_or(serde_json::Value::Null)
         }
     }
+}
+
+/// Runs `scans` scans on the real-time task and prints its statistics.
+fn realtime(rt: Runtime, scans: u64) -> Result<(), String> {
+    use fbd_engine::realtime::RealtimeRunner;
+    let period = std::time::Duration::from_micros(rt.plan().cycle_us);
+    let runner = RealtimeRunner::start(rt, None);
+    eprintln!(
+        "running {scans} scans at {:.3} ms ({:.1} s)...",
+        period.as_secs_f64() * 1e3,
+        scans as f64 * period.as_secs_f64()
+    );
+    // The CLI waits for the task; the task never waits for it.
+    while runner.stats().scans < scans {
+        if let Some(why) = runner.halted() {
+            return Err(why);
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let s = runner.stats();
+    runner.stop();
+    let us = |d: std::time::Duration| d.as_secs_f64() * 1e6;
+    let report = format!(
+        "task        {} scans, period {:.3} ms, {}\nexecution   min {:.1} us, avg {:.1} us, max {:.1} us\njitter      p50 {:.0} us, p99 {:.0} us, max {:.0} us (avg {:.1} us)\noverruns    {} ({:.2} per 10,000 scans)\n",
+        s.scans,
+        period.as_secs_f64() * 1e3,
+        if s.realtime_priority {
+            "real-time priority"
+        } else {
+            "normal priority (no real-time class: allow it with `ulimit -r` / CAP_SYS_NICE)"
+        },
+        us(s.exec_min),
+        us(s.exec_avg),
+        us(s.exec_max),
+        us(s.jitter_p50),
+        us(s.jitter_p99),
+        us(s.jitter_max),
+        us(s.jitter_avg),
+        s.overruns,
+        s.overruns as f64 * 1e4 / s.scans.max(1) as f64,
+    );
+    print!("{report}");
+    Ok(())
 }

@@ -3,11 +3,12 @@
 
 use std::collections::VecDeque;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Duration;
 
 use eframe::egui::{self, Color32, RichText};
 use fbd_engine::realtime::RealtimeRunner;
-use fbd_engine::{Runtime, Value};
+use fbd_engine::{Runtime, ScanImage, ScanPlan, Value};
 use fbd2048_game::{Command, Wiring};
 use ref2048::{Board, Dir};
 
@@ -128,6 +129,8 @@ pub struct App {
     pub(crate) dbg: DebuggerState,
     pub(crate) diagram: crate::diagram_view::DiagramState,
     pub(crate) editor: crate::editor::EditorState,
+    /// The plan the runtime runs (to tell a scan image of an earlier plan).
+    pub(crate) plan: Option<Arc<ScanPlan>>,
     pub(crate) show_debugger: bool,
     open_path: String,
     show_open_path: bool,
@@ -191,6 +194,7 @@ impl App {
             dbg: DebuggerState::default(),
             diagram: Default::default(),
             editor: Default::default(),
+            plan: None,
             show_debugger: opts.show_debugger,
             open_path: String::new(),
             show_open_path: false,
@@ -218,36 +222,43 @@ impl App {
             }
             g
         });
-        self.dbg.rebuild(self.runner.with(|rt| rt.plan().clone()));
+        let plan = self.runner.with(|rt| rt.plan().clone());
+        self.plan = Some(plan.clone());
+        self.dbg.rebuild(plan);
         self.diagram.reset();
         self.editor.reset();
         self.awaiting = None;
         self.queue.clear();
     }
 
+    /// The newest scan image of the running program (what every panel reads each frame: the
+    /// scan task publishes it and never waits for the UI). If the task has not yet published
+    /// one for the current plan (just after a load), one is taken now.
+    pub(crate) fn image(&self) -> Arc<ScanImage> {
+        let img = self.runner.image();
+        match &self.plan {
+            Some(p) if !Arc::ptr_eq(p, &img.plan) => Arc::new(self.runner.with(|rt| rt.image())),
+            _ => img,
+        }
+    }
+
     /// Reads what the panels show.
     pub(crate) fn refresh(&mut self) {
-        let game = self.game.clone();
-        self.view = self.runner.with(|rt| {
-            let mut v = View {
-                scan: rt.scan_count(),
-                clock_ms: rt.clock_us() / 1000,
-                pulse_pending: rt.pulse_pending(),
-                ..View::default()
-            };
-            if let Some(g) = &game {
-                for i in 0..16 {
-                    v.values[i] = int(rt.read_signal(g.cells[i]));
-                    v.forced[i] = g.cell_mem[i].is_some_and(|s| rt.is_forced(&rt.plan().signals[s].path));
-                }
-                v.score = int(rt.read_signal(g.score));
-                v.best = int(rt.read_signal(g.best));
-                v.busy = rt.read_signal(g.busy).as_bool();
-                v.game_over = rt.read_signal(g.game_over).as_bool();
-                v.win = rt.read_signal(g.win).as_bool();
+        let img = self.image();
+        let mut v =
+            View { scan: img.scan, clock_ms: img.clock_us / 1000, pulse_pending: img.pulse_pending, ..View::default() };
+        if let Some(g) = &self.game {
+            for i in 0..16 {
+                v.values[i] = int(img.read_signal(g.cells[i]));
+                v.forced[i] = g.cell_mem[i].is_some_and(|s| img.is_forced(s));
             }
-            v
-        });
+            v.score = int(img.read_signal(g.score));
+            v.best = int(img.read_signal(g.best));
+            v.busy = img.read_signal(g.busy).as_bool();
+            v.game_over = img.read_signal(g.game_over).as_bool();
+            v.win = img.read_signal(g.win).as_bool();
+        }
+        self.view = v;
     }
 
     // ----- public API (the UI and the tests use it) --------------------------------------------
@@ -269,7 +280,7 @@ impl App {
 
     /// Scans run so far.
     pub fn scan_count(&self) -> u64 {
-        self.runner.with(|rt| rt.scan_count())
+        self.image().scan
     }
 
     /// Runs `n` scans now (used while paused, and by tests).

@@ -249,11 +249,17 @@ impl App {
             ui.label("scan time min / avg / max");
             ui.label(format!("{:.1} / {:.1} / {:.1} us", us(s.exec_min), us(s.exec_avg), us(s.exec_max)));
             ui.end_row();
-            ui.label("jitter avg / max");
-            ui.label(format!("{:.0} / {:.0} us", us(s.jitter_avg), us(s.jitter_max)));
+            ui.label("jitter p50 / p99 / max");
+            ui.label(format!("{:.0} / {:.0} / {:.0} us", us(s.jitter_p50), us(s.jitter_p99), us(s.jitter_max)))
+                .on_hover_text("lateness of scan starts against the schedule (10 us buckets)");
             ui.end_row();
             ui.label("overruns");
-            ui.label(s.overruns.to_string());
+            ui.label(format!("{} ({:.1} per 10,000 scans)", s.overruns, s.overruns as f64 * 1e4 / s.scans.max(1) as f64));
+            ui.end_row();
+            ui.label("task priority");
+            ui.label(if s.realtime_priority { "real-time" } else { "normal" }).on_hover_text(
+                "without a real-time class the system may wake the task milliseconds late; allow it with `ulimit -r` or CAP_SYS_NICE",
+            );
             ui.end_row();
             ui.label("task scans, period");
             ui.label(format!("{}, {:.1} ms", s.scans, s.period.as_secs_f64() * 1e3));
@@ -490,7 +496,12 @@ impl App {
 
     fn signal_row(&mut self, ui: &mut egui::Ui, plan: &ScanPlan, id: usize, label: &str) {
         let s = &plan.signals[id];
-        let (v, forced) = self.runner.with(|rt| (rt.read_signal(id), rt.is_forced(&s.path)));
+        let img = self.image();
+        let (v, forced) = if Arc::ptr_eq(&img.plan, self.dbg.plan.as_ref().expect("a tree has its plan")) {
+            (img.read_signal(id), img.is_forced(id))
+        } else {
+            self.runner.with(|rt| (rt.read_signal(id), rt.is_forced(&s.path)))
+        };
         ui.horizontal(|ui| {
             let selected = self.dbg.selected.as_deref() == Some(s.path.as_str());
             if ui.selectable_label(selected, label).on_hover_text(&s.path).clicked() {

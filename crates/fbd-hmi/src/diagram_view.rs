@@ -197,8 +197,10 @@ impl App {
             self.diagram.ids = Some((key, o, i));
         }
         let (_, out_ids, in_ids) = self.diagram.ids.clone().expect("just set");
-        let (out_vals, in_vals, forced, order, breaks): Live = self.runner.with(|rt| {
-            let plan = rt.plan();
+        // Everything shown comes from the scan image: the scan task never waits for a frame.
+        let img = self.image();
+        let (out_vals, in_vals, forced, order, breaks): Live = {
+            let plan = &img.plan;
             let prefix =
                 if self.diagram.instance.is_empty() { String::new() } else { format!("{}/", self.diagram.instance) };
             let order = if self.diagram.show_order {
@@ -212,14 +214,26 @@ impl App {
             } else {
                 HashMap::new()
             };
+            let valid = |i: usize| i < plan.signals.len();
+            let mut forced = Vec::new();
+            for (n, ids) in out_ids.iter().enumerate() {
+                for (p, id) in ids.iter().enumerate() {
+                    if id.is_some_and(|i| valid(i) && img.is_forced(i)) {
+                        forced.push(self.net_path(body, Source::Out { node: n, pin: p }));
+                    }
+                }
+            }
             (
-                out_ids.iter().map(|v| v.iter().map(|id| id.map(|i| rt.read_signal(i))).collect()).collect(),
-                in_ids.iter().map(|id| id.map(|i| rt.read_signal(i))).collect(),
-                rt.forced().into_iter().map(|(p, _)| p).collect(),
+                out_ids
+                    .iter()
+                    .map(|v| v.iter().map(|id| id.filter(|&i| valid(i)).map(|i| img.read_signal(i))).collect())
+                    .collect(),
+                in_ids.iter().map(|id| id.filter(|&i| valid(i)).map(|i| img.read_signal(i))).collect(),
+                forced,
                 order,
-                rt.breakpoints().into_iter().filter(|b| b.enabled).map(|b| b.condition.path().to_string()).collect(),
+                img.breakpoint_paths.to_vec(),
             )
-        });
+        };
 
         // Header: breadcrumb, search, fit, order numbers.
         let mut open: Option<String> = None;

@@ -149,6 +149,7 @@ impl Runtime {
         }
         let before = self.state.get(slot);
         self.breakpoints.push(Breakpoint { cond, slot, before, enabled: true, hits: 0 });
+        self.rebuild_break_paths();
         Ok(self.breakpoints.len() - 1)
     }
 
@@ -157,6 +158,7 @@ impl Runtime {
         if i < self.breakpoints.len() {
             self.breakpoints.remove(i);
             self.last_hit = None;
+            self.rebuild_break_paths();
         }
     }
 
@@ -165,6 +167,14 @@ impl Runtime {
         if let Some(b) = self.breakpoints.get_mut(i) {
             b.enabled = on;
         }
+        self.rebuild_break_paths();
+    }
+
+    /// The paths the enabled breakpoints watch, shared with scan images.
+    pub(super) fn rebuild_break_paths(&mut self) {
+        self.break_paths = std::sync::Arc::new(
+            self.breakpoints.iter().filter(|b| b.enabled).map(|b| b.cond.path().to_string()).collect(),
+        );
     }
 
     /// The breakpoints, in order.

@@ -13,9 +13,11 @@ use crate::plan::{ScanPlan, SignalKind, Slot};
 use crate::types::{Type, Value};
 
 mod conditions;
+mod image;
 
 use conditions::Breakpoint;
 pub use conditions::{BreakpointInfo, Condition, StopReason};
+pub use image::ScanImage;
 
 /// What can go wrong when a client names a signal or a value.
 #[derive(Clone, Debug, PartialEq)]
@@ -127,6 +129,10 @@ pub struct Runtime {
     pulses: Vec<(Slot, Value)>,
     forces: Vec<(String, Slot, Value)>,
     force_values: Vec<(Slot, Value)>,
+    /// The forced slots, shared with scan images (rebuilt only when forces change).
+    forced_slots: Arc<Vec<Slot>>,
+    /// The paths the enabled breakpoints watch, shared with scan images.
+    break_paths: Arc<Vec<String>>,
     force_mask: Vec<bool>,
     watches: Vec<Watch>,
     breakpoints: Vec<Breakpoint>,
@@ -161,6 +167,8 @@ impl Runtime {
             pulses: Vec::with_capacity(16),
             forces: Vec::new(),
             force_values: Vec::new(),
+            forced_slots: Arc::new(Vec::new()),
+            break_paths: Arc::new(Vec::new()),
             force_mask: vec![false; plan.code.len()],
             watches: Vec::new(),
             breakpoints: Vec::new(),
@@ -407,6 +415,7 @@ impl Runtime {
 
     fn rebuild_forces(&mut self) {
         self.force_values = self.forces.iter().map(|f| (f.1, f.2)).collect();
+        self.forced_slots = Arc::new(self.forces.iter().map(|f| f.1).collect());
         self.force_mask = vec![false; self.plan.code.len()];
         for b in &self.plan.blocks {
             let Some(ins) = b.instr else { continue };
@@ -568,6 +577,7 @@ impl Runtime {
             }
         }
         self.breakpoints = breakpoints;
+        self.rebuild_break_paths();
         self.last_hit = None;
         let mut watches = Vec::new();
         for w in std::mem::take(&mut self.watches) {
