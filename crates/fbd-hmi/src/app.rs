@@ -124,7 +124,13 @@ pub struct App {
     pub(crate) status: String,
     win_ack: bool,
     best_store: BestStore,
+    /// The stored best score of the running program.
     best_saved: i64,
+    /// The running program's content hash (its best-score record).
+    program_key: String,
+    /// The game in progress was changed by a write, a force or a board set from outside the
+    /// program: its score is not recorded as a best.
+    pub(crate) game_altered: bool,
     pub(crate) seed: u64,
     pub(crate) dbg: DebuggerState,
     pub(crate) diagram: crate::diagram_view::DiagramState,
@@ -169,11 +175,7 @@ impl App {
         let rt = Runtime::with_seed(plan, opts.seed);
         let ctx2 = ctx.clone();
         let runner = RealtimeRunner::start_with(rt, Some(Box::new(move || ctx2.request_repaint())), opts.start_paused);
-        let (best, warning) = opts.best.load();
-        let mut status = format!("{} loaded", loaded.origin.label());
-        if let Some(w) = warning {
-            status = w;
-        }
+        let status = format!("{} loaded", loaded.origin.label());
         let mut app = App {
             runner,
             loaded,
@@ -189,7 +191,9 @@ impl App {
             status,
             win_ack: false,
             best_store: opts.best,
-            best_saved: best,
+            best_saved: 0,
+            program_key: String::new(),
+            game_altered: false,
             seed: opts.seed,
             dbg: DebuggerState::default(),
             diagram: Default::default(),
@@ -211,6 +215,18 @@ impl App {
 
     /// Binds the 2048 interface (if any) after a load and restores the best score into it.
     pub(crate) fn attach(&mut self) {
+        // The best score is the running program's own: another wiring has another record.
+        let key = crate::best::program_key(self.loaded.project.files.iter().map(|f| f.text.as_str()));
+        if key != self.program_key {
+            let default = self.loaded.origin == Origin::Embedded(Wiring::Upd1);
+            let (best, warning) = self.best_store.load(&key, default);
+            if let Some(w) = warning {
+                self.status = w;
+            }
+            self.program_key = key;
+            self.best_saved = best;
+            self.game_altered = true; // a game carried over from another program is not this one's
+        }
         let best = self.best_saved;
         self.game = self.runner.with(|rt| {
             let g = GameIo::find(rt);
@@ -338,6 +354,7 @@ impl App {
 
     /// Puts a board on the field (writes the cell memories, then one idle scan).
     pub fn set_board(&mut self, b: Board) {
+        self.note_altered();
         let v = ref2048::to_values(b);
         self.runner.with(|rt| {
             for (i, x) in v.iter().enumerate() {
@@ -351,6 +368,7 @@ impl App {
 
     /// Forces a signal (the debugger does the same from the tree).
     pub fn force(&mut self, path: &str, v: Value) -> Result<(), String> {
+        self.note_altered();
         let r = self.runner.with(|rt| rt.force(path, v)).map_err(|e| e.to_string());
         self.refresh();
         r
@@ -516,6 +534,15 @@ impl App {
                 self.awaiting = Some(scan);
                 if c == Command::Start {
                     self.win_ack = false;
+                    // A new game counts, unless a force still holds.
+                    let best = self.best_saved;
+                    self.game_altered = self.runner.with(|rt| {
+                        // The program's best memory restarts from the record (an altered game
+                        // before may have raised it).
+                        let _ = rt.write_now("best.q", Value::Int(best));
+                        let _ = rt.write_now("best.prev", Value::Int(best));
+                        !rt.forced().is_empty()
+                    });
                 }
             }
             self.refresh();
@@ -566,13 +593,25 @@ impl App {
         }
     }
 
+    /// Marks the game in progress as changed from outside the program (a write, a force, a set
+    /// board): it is not recorded as a best.
+    pub(crate) fn note_altered(&mut self) {
+        self.game_altered = true;
+    }
+
     fn save_best(&mut self) {
-        if self.game.is_some() && self.view.best > self.best_saved {
-            match self.best_store.save(self.view.best) {
-                Ok(()) => self.best_saved = self.view.best,
+        // The score of this game, not the program's best memory: an altered game may have
+        // raised that.
+        // Not while a command is in flight: right after Start the old game's score is still
+        // on the outputs.
+        let score = self.view.score;
+        if self.game.is_some() && !self.game_altered && self.awaiting.is_none() && score > self.best_saved {
+            let name = self.plan.as_ref().map(|p| p.name.clone()).unwrap_or_default();
+            match self.best_store.save(&self.program_key, &name, score) {
+                Ok(()) => self.best_saved = score,
                 Err(e) => {
                     self.status = e;
-                    self.best_saved = self.view.best; // do not retry every frame
+                    self.best_saved = score; // do not retry every frame
                 }
             }
         }
@@ -642,7 +681,12 @@ impl App {
             }
             ui.separator();
             ui.label(RichText::new(format!("Score {}", self.view.score)).strong());
-            ui.label(format!("Best {}", self.view.best.max(self.best_saved)));
+            ui.label(format!("Best {}", self.best_saved));
+            if self.game_altered && self.view.score > 0 {
+                ui.label(RichText::new("(not recorded)").weak()).on_hover_text(
+                    "this game was changed by a write, a force or a set board, or began under another program: its score does not count as a best",
+                );
+            }
             ui.separator();
             let (color, text) = if self.view.busy {
                 (Color32::from_rgb(0xe0, 0x90, 0x20), "busy")

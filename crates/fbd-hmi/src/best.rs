@@ -1,11 +1,31 @@
-//! The best score, kept across runs in the platform data directory.
+//! The best scores, one per program, kept across runs in the platform data directory.
 //!
-//! Written atomically (a temporary file renamed over the old one); a file that cannot be read
-//! is reported and replaced, never a reason to stop.
+//! A program is known by a content hash of every file it was loaded from, so a changed wiring
+//! (another file, or the same file edited) has its own record and cannot raise the best of the
+//! original. The file is written atomically (a temporary file renamed over the old one); a file
+//! that cannot be read is reported and replaced, never a reason to stop.
+//!
+//! Format: `{"programs": {"<hash>": {"name": "2048", "best": 1234}}}`. A file from before
+//! per-program records (`{"best": N}`) counts as the record of the embedded default program.
 
 use std::path::PathBuf;
 
-/// Where the best score lives.
+use serde_json::{Map, Value, json};
+
+/// Identifies a program by its content: FNV-1a (64 bit) over the texts of its files, in load
+/// order. Stable across runs and builds (unlike `std`'s hasher).
+pub fn program_key<'a>(texts: impl IntoIterator<Item = &'a str>) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for t in texts {
+        for b in t.bytes().chain(std::iter::once(0u8)) {
+            h ^= b as u64;
+            h = h.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+    format!("{h:016x}")
+}
+
+/// Where the best scores live.
 #[derive(Clone, Debug)]
 pub struct BestStore {
     path: Option<PathBuf>,
@@ -36,31 +56,91 @@ impl BestStore {
         self.path.as_ref()
     }
 
-    /// The stored best score, and a warning when the file was unreadable or corrupt.
-    pub fn load(&self) -> (i64, Option<String>) {
-        let Some(p) = &self.path else { return (0, None) };
+    /// The whole file as a map of records, and a warning when it was unreadable or corrupt.
+    fn read(&self) -> (Map<String, Value>, Option<Value>, Option<String>) {
+        let Some(p) = &self.path else { return (Map::new(), None, None) };
         let text = match std::fs::read_to_string(p) {
             Ok(t) => t,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return (0, None),
-            Err(e) => return (0, Some(format!("{}: cannot read the best score ({e}); starting from 0", p.display()))),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return (Map::new(), None, None),
+            Err(e) => {
+                return (
+                    Map::new(),
+                    None,
+                    Some(format!("{}: cannot read the best scores ({e}); starting from 0", p.display())),
+                );
+            }
         };
-        let parsed: Option<i64> =
-            serde_json::from_str::<serde_json::Value>(&text).ok().and_then(|v| v.get("best").and_then(|b| b.as_i64()));
-        match parsed {
-            Some(b) if b >= 0 => (b, None),
-            _ => (0, Some(format!("{}: the best-score file is corrupt; it will be replaced", p.display()))),
+        let corrupt = || Some(format!("{}: the best-score file is corrupt; it will be replaced", p.display()));
+        match serde_json::from_str::<Value>(&text) {
+            Ok(Value::Object(mut m)) => {
+                let legacy = m.remove("best");
+                match m.remove("programs") {
+                    Some(Value::Object(progs)) => (progs, legacy.filter(|b| b.as_i64().is_some_and(|b| b >= 0)), None),
+                    None if legacy.as_ref().is_some_and(|b| b.as_i64().is_some_and(|b| b >= 0)) => {
+                        (Map::new(), legacy, None)
+                    }
+                    _ => (Map::new(), None, corrupt()),
+                }
+            }
+            _ => (Map::new(), None, corrupt()),
         }
     }
 
-    /// Stores `best` atomically.
-    pub fn save(&self, best: i64) -> Result<(), String> {
+    /// The best score of program `key` (0 if none), and a warning when the file was unreadable
+    /// or corrupt. With `default_program`, a file from before per-program records counts.
+    pub fn load(&self, key: &str, default_program: bool) -> (i64, Option<String>) {
+        let (progs, legacy, warning) = self.read();
+        let best = progs
+            .get(key)
+            .and_then(|r| r.get("best"))
+            .and_then(Value::as_i64)
+            .or_else(|| legacy.filter(|_| default_program).and_then(|b| b.as_i64()))
+            .filter(|b| *b >= 0)
+            .unwrap_or(0);
+        (best, warning)
+    }
+
+    /// Stores `best` as the record of program `key` (named `name` for people reading the file),
+    /// keeping every other program's record.
+    pub fn save(&self, key: &str, name: &str, best: i64) -> Result<(), String> {
         let Some(p) = &self.path else { return Ok(()) };
+        let (mut progs, legacy, _) = self.read();
+        progs.insert(key.to_string(), json!({ "name": name, "best": best }));
         let err = |e: std::io::Error| format!("{}: cannot save the best score: {e}", p.display());
         if let Some(dir) = p.parent() {
             std::fs::create_dir_all(dir).map_err(err)?;
         }
         let tmp = p.with_extension("json.tmp");
-        std::fs::write(&tmp, format!("{{\"best\": {best}}}\n")).map_err(err)?;
+        // An old global record stays until the default program writes its own.
+        let mut file = Map::new();
+        if let Some(l) = legacy {
+            file.insert("best".into(), l);
+        }
+        file.insert("programs".into(), Value::Object(progs));
+        let text = serde_json::to_string_pretty(&Value::Object(file)).expect("a map serialises");
+        std::fs::write(&tmp, text + "\n").map_err(err)?;
         std::fs::rename(&tmp, p).map_err(err)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_program_has_its_own_record_and_an_old_file_counts_for_the_default_program() {
+        let dir = std::env::temp_dir().join(format!("fbd-best-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("dir");
+        let store = BestStore::at(dir.join("best.json"));
+        std::fs::write(dir.join("best.json"), "{\"best\": 700}").expect("write");
+        assert_eq!(store.load("aaaa", true), (700, None), "the old global record is the default program's");
+        assert_eq!(store.load("bbbb", false), (0, None), "and no one else's");
+        store.save("bbbb", "my wiring", 1500).expect("save");
+        assert_eq!(store.load("bbbb", false), (1500, None));
+        assert_eq!(store.load("cccc", false), (0, None));
+        store.save("cccc", "other", 20).expect("save");
+        assert_eq!(store.load("bbbb", false), (1500, None), "saving one record keeps the others");
+        assert_ne!(program_key(["a", "bc"]), program_key(["ab", "c"]), "file boundaries count");
+        assert_eq!(program_key(["x"]), program_key(["x"]));
     }
 }

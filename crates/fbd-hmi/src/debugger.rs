@@ -321,6 +321,7 @@ impl App {
                 for v in [true, false] {
                     let name = if v { "TRUE" } else { "FALSE" };
                     if ui.button(format!("Write {name}")).clicked() {
+                        self.note_altered();
                         self.dbg.message = self
                             .runner
                             .with(|rt| rt.write(&path, Value::Bool(v)))
@@ -347,6 +348,7 @@ impl App {
                 ui.add(egui::TextEdit::singleline(&mut self.dbg.edit).desired_width(90.0));
                 let parsed = Value::parse(&self.dbg.edit, ty);
                 if ui.button("Write").clicked() {
+                    self.note_altered();
                     self.dbg.message = match parsed.clone() {
                         Ok(v) => self
                             .runner

@@ -602,6 +602,9 @@ impl App {
 
     /// Carries out a context-menu action on signal `path`.
     fn diagram_act(&mut self, path: &str, a: MenuAction) {
+        if matches!(a, MenuAction::Write(_)) {
+            self.note_altered();
+        }
         let result: Result<String, String> = match a {
             MenuAction::Write(v) => self
                 .runner

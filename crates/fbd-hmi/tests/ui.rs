@@ -182,28 +182,59 @@ fn switching_wiring_keeps_the_board_by_online_change() {
 }
 
 #[test]
-fn the_best_score_survives_and_a_corrupt_file_is_replaced() {
+fn the_best_score_is_per_program_and_games_changed_from_outside_do_not_count() {
     let dir = temp_dir("best");
-    let store = BestStore::at(dir.join("best.json"));
-    std::fs::write(dir.join("best.json"), "not json").expect("write");
-    let (b, warning) = store.load();
+    let file = dir.join("best.json");
+    // A corrupt file is reported and replaced.
+    std::fs::write(&file, "not json").expect("write");
+    let (b, warning) = BestStore::at(&file).load("any", true);
     assert_eq!(b, 0);
     assert!(warning.expect("reported").contains("corrupt"));
-    store.save(1234).expect("saves");
-    assert_eq!(store.load(), (1234, None));
-    assert!(!dir.join("best.json.tmp").exists(), "written through a temporary file");
-    // The app restores it into the program's best memory.
+    // A file from before per-program records counts for the embedded default program.
+    std::fs::write(&file, "{\"best\": 1234}").expect("write");
     let opts = Options {
         origin: Origin::Embedded(Wiring::Upd1),
         seed: 1,
         start_paused: true,
-        best: store,
+        best: BestStore::at(&file),
         show_debugger: false,
     };
-    let mut h = Harness::builder().build_eframe(move |cc| App::new(cc, opts));
+    let mut h = Harness::builder().with_size(egui::vec2(1200.0, 850.0)).build_eframe(move |cc| App::new(cc, opts));
     h.state_mut().run_scans(3);
     h.step();
-    assert!(h.query_by_label("Best 1234").is_some());
+    assert!(h.query_by_label("Best 1234").is_some(), "the stored best is restored");
+    // Another wiring is another program: its own record, none yet.
+    h.state_mut().online_change(Origin::Embedded(Wiring::SmartSpawn));
+    h.step();
+    assert!(h.query_by_label("Best 0").is_some(), "a changed wiring does not inherit the best");
+    // A game changed from outside (a board set as the debugger would) is not recorded.
+    h.get_by_label("Start").click();
+    settle(&mut h);
+    h.state_mut().set_board(board([1024, 1024, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]));
+    h.key_press(egui::Key::ArrowLeft);
+    settle(&mut h);
+    assert!(h.state().score() >= 2048);
+    h.step();
+    assert!(h.query_by_label("Best 0").is_some(), "the altered game's score is not a best");
+    assert!(h.query_by_label("(not recorded)").is_some(), "and the window says so");
+    // A new game played by the keys counts, under this program's own record.
+    h.get_by_label("Start").click();
+    settle(&mut h);
+    let keys = [egui::Key::ArrowLeft, egui::Key::ArrowUp, egui::Key::ArrowRight, egui::Key::ArrowDown];
+    for k in 0..200 {
+        if h.state().score() > 0 {
+            break;
+        }
+        h.key_press(keys[k % 4]);
+        settle(&mut h);
+    }
+    let score = h.state().score();
+    assert!(score > 0, "a merge within 200 moves");
+    h.step();
+    assert!(h.query_by_label(&format!("Best {score}")).is_some(), "the unaltered game's score is the best");
+    let text = std::fs::read_to_string(&file).expect("saved");
+    assert!(text.contains(&format!("\"best\": {score}")) && text.contains("1234"), "both records kept: {text}");
+    assert!(!dir.join("best.json.tmp").exists(), "written through a temporary file");
 }
 
 #[test]
