@@ -19,11 +19,13 @@ pub struct AutoplayArgs {
     /// Games to play.
     #[arg(long, default_value_t = 10)]
     games: u64,
-    /// A 2048 diagram (default: the embedded diagrams/2048.json).
-    #[arg(long)]
+    /// A 2048 diagram (default: the embedded diagrams/2048.json), as for `play` and `latency`.
+    file: Option<std::path::PathBuf>,
+    /// The earlier spelling of FILE.
+    #[arg(long, hide = true, conflicts_with = "file")]
     diagram: Option<std::path::PathBuf>,
-    /// An embedded wiring: upd1, original, smart-spawn.
-    #[arg(long, conflicts_with = "diagram")]
+    /// An embedded wiring instead of a file: upd1, original, smart-spawn.
+    #[arg(long, conflicts_with_all = ["file", "diagram"])]
     wiring: Option<String>,
     /// Seed of the games (game k uses seed + k for the player and the runtime).
     #[arg(long, default_value_t = 1)]
@@ -37,10 +39,26 @@ pub struct AutoplayArgs {
     /// Print JSON.
     #[arg(long)]
     json: bool,
-    /// Expectimax: search depth cap (moves ahead, default 3). Monte-Carlo: playouts per move
-    /// (default 200).
+    /// Expectimax: search depth cap in moves ahead (default 3).
     #[arg(long)]
     depth: Option<u32>,
+    /// Monte-Carlo: random playouts per move (default 200).
+    #[arg(long)]
+    playouts: Option<u32>,
+}
+
+impl AutoplayArgs {
+    /// The player's one parameter: the depth of expectimax or the playouts of Monte-Carlo.
+    fn param(&self) -> Result<Option<u32>, String> {
+        let mc = matches!(self.player.as_str(), "montecarlo" | "monte-carlo" | "mc");
+        match (self.depth, self.playouts) {
+            (Some(_), _) if self.player != "expectimax" => {
+                Err(format!("--depth is the search depth of expectimax; `{}` has none", self.player))
+            }
+            (_, Some(_)) if !mc => Err(format!("--playouts is for montecarlo; `{}` plays none", self.player)),
+            (d, p) => Ok(d.or(p)),
+        }
+    }
 }
 
 /// The outcome of a series of games.
@@ -57,7 +75,7 @@ struct Outcome {
 const TILES: [u32; 7] = [512, 1024, 2048, 4096, 8192, 16384, 32768];
 
 fn plan_for(a: &AutoplayArgs) -> Result<(String, ScanPlan), String> {
-    if let Some(f) = &a.diagram {
+    if let Some(f) = a.file.as_ref().or(a.diagram.as_ref()) {
         let p = fbd_engine::compile_file(f, &Default::default()).map_err(|e| e.to_string())?;
         return Ok((f.display().to_string(), p));
     }
@@ -86,7 +104,7 @@ fn play_native(name: &str, seed: u64, depth: Option<u32>, max_moves: u64) -> (u6
 
 fn play_fbd(g: &mut FbdGame, a: &AutoplayArgs, seed: u64, out: &mut Outcome) -> Result<(), String> {
     let (name, max_moves) = (a.player.as_str(), a.max_moves);
-    let mut p = players::by_name_with(name, seed, a.depth).expect("checked");
+    let mut p = players::by_name_with(name, seed, a.param().expect("checked")).expect("checked");
     g.command(Command::Start).map_err(|e| e.to_string())?;
     let mut moves = 0;
     let mut board = g.board().map_err(|e| e.to_string())?;
@@ -114,6 +132,10 @@ pub fn autoplay(a: AutoplayArgs) -> ExitCode {
         eprintln!("error: unknown player `{}`; players: {}", a.player, NAMES.join(", "));
         return ExitCode::FAILURE;
     }
+    if let Err(e) = a.param() {
+        crate::out::error(&e);
+        return ExitCode::FAILURE;
+    }
     let (name, plan) = match plan_for(&a) {
         Ok(x) => x,
         Err(e) => {
@@ -134,7 +156,7 @@ pub fn autoplay(a: AutoplayArgs) -> ExitCode {
         let seed = a.seed + k;
         match &mut game {
             None => {
-                let (s, m, n) = play_native(&a.player, seed, a.depth, a.max_moves);
+                let (s, m, n) = play_native(&a.player, seed, a.param().expect("checked"), a.max_moves);
                 out.scores.push(s);
                 out.max_tiles.push(m);
                 out.moves += n;
@@ -172,7 +194,7 @@ fn report(a: &AutoplayArgs, name: &str, o: &Outcome) {
         let r: serde_json::Map<String, serde_json::Value> =
             reach.iter().map(|(t, p)| (t.to_string(), (*p).into())).collect();
         let v = serde_json::json!({
-            "player": a.player, "depth": a.depth, "diagram": name, "games": o.scores.len(), "seed": a.seed, "mean_score": mean,
+            "player": a.player, "depth": a.depth, "playouts": a.playouts, "diagram": name, "games": o.scores.len(), "seed": a.seed, "mean_score": mean,
             "median_score": median, "reached_percent": r, "moves": o.moves, "moves_per_second": mps,
             "mismatches": o.mismatches,
         });

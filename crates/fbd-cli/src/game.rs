@@ -231,7 +231,7 @@ pub fn latency(a: LatencyArgs) -> ExitCode {
             );
         }
         println!(
-            "(4s % and chi² of the spawn cells against uniform-among-empty over {} spawns, 15 d.f.: 37.7 is the 0.1 % line; diff = mismatches with ref2048)",
+            "(4s % and chi² come from a separate run of {} spawns (--spawns; --games does not change them): the spawn cells against uniform-among-empty, 15 d.f., 37.7 is the 0.1 % line; diff = mismatches with ref2048)",
             a.spawns
         );
         for (name, l, _) in &rows {
