@@ -94,21 +94,27 @@ fn the_example_blinker_blinks_with_the_configured_periods() {
     rt.set_input("start", b(true)).expect("input");
     rt.step();
     rt.set_input("start", b(false)).expect("input");
-    // Record the edges of the fast lamp over 2 s: 100 ms on, 100 ms off (+1 scan for the
-    // TON restart edge).
-    let mut edges = Vec::new();
+    // The fast lamp over 2 s: exactly 100 ms on and 110 ms off (off_ms plus two scans: the TON
+    // restart and the feedback wire), as the macro's description and the README say.
+    let mut rises = Vec::new();
+    let mut falls = Vec::new();
     let mut last = rt.output("fast_lamp").expect("lamp");
     for _ in 0..400 {
         rt.step();
         let now = rt.output("fast_lamp").expect("lamp");
-        if now != last {
-            edges.push(rt.clock_us() / 1000);
-            last = now;
+        let t = rt.clock_us() / 1000;
+        match (last, now) {
+            (Value::Bool(false), Value::Bool(true)) => rises.push(t),
+            (Value::Bool(true), Value::Bool(false)) => falls.push(t),
+            _ => {}
         }
+        last = now;
     }
-    let periods: Vec<u64> = edges.windows(2).map(|w| w[1] - w[0]).collect();
-    assert!(periods.len() >= 10, "{edges:?}");
-    assert!(periods.iter().all(|p| (100..=110).contains(p)), "{periods:?}");
+    assert!(rises.len() >= 8 && falls.len() >= 8, "{rises:?} {falls:?}");
+    let on: Vec<u64> = falls.iter().filter_map(|f| rises.iter().rev().find(|r| *r < f).map(|r| f - r)).collect();
+    let off: Vec<u64> = rises.iter().filter_map(|r| falls.iter().rev().find(|f| *f < r).map(|f| r - f)).collect();
+    assert!(on.iter().all(|d| *d == 100), "on phases: {on:?}");
+    assert!(off.iter().all(|d| *d == 110), "off phases: {off:?}");
     // The slow blinker (250 ms on, 750 ms off) stops after 3 cycles.
     rt.step_n(2000);
     assert_eq!(rt.output("slow_cycles"), Some(i(3)));
