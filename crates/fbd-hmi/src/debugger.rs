@@ -32,7 +32,12 @@ pub struct DebuggerState {
     children: BTreeMap<String, (Vec<String>, Vec<usize>)>,
     /// Instance path → its macro-pin signals.
     instance_pins: BTreeMap<String, Vec<usize>>,
-    plan: Option<Arc<ScanPlan>>,
+    pub(crate) plan: Option<Arc<ScanPlan>>,
+    /// Values prepared to be written or forced together.
+    pub(crate) prepared: Vec<(String, Value)>,
+    /// The active forces as last read, and the image stamp they were read at.
+    pub(crate) forces: Vec<(String, Value)>,
+    pub(crate) forces_stamp: Option<u64>,
 }
 
 fn parent_of(path: &str) -> &str {
@@ -42,6 +47,7 @@ fn parent_of(path: &str) -> &str {
 impl DebuggerState {
     /// Indexes a newly loaded plan for the tree.
     pub(crate) fn rebuild(&mut self, plan: Arc<ScanPlan>) {
+        self.forces_stamp = None;
         self.children.clear();
         self.instance_pins.clear();
         for inst in &plan.instances {
@@ -100,6 +106,8 @@ impl App {
                 ui.set_min_height(130.0);
                 self.selected_ui(ui);
             });
+            self.prepared_ui(ui);
+            ui.separator();
             self.watches_ui(ui);
             ui.separator();
             self.tree_ui(ui);
@@ -338,6 +346,11 @@ impl App {
                             .unwrap_or_else(|e| e);
                     }
                 }
+                for v in [true, false] {
+                    if ui.button(if v { "Prepare TRUE" } else { "Prepare FALSE" }).clicked() {
+                        self.prepare(&path, Value::Bool(v));
+                    }
+                }
                 if forced && ui.button("Release").clicked() {
                     self.runner.with(|rt| rt.release(&path));
                     self.dbg.message = format!("{path} released");
@@ -359,10 +372,20 @@ impl App {
                     };
                 }
                 if ui.button("Force").clicked() {
-                    self.dbg.message = match parsed {
+                    self.dbg.message = match parsed.clone() {
                         Ok(v) => self.force(&path, v).map(|_| format!("{path} forced to {v}")).unwrap_or_else(|e| e),
                         Err(e) => e,
                     };
+                }
+                if ui
+                    .button("Prepare")
+                    .on_hover_text("write or force later, together with other prepared values")
+                    .clicked()
+                {
+                    match parsed {
+                        Ok(v) => self.prepare(&path, v),
+                        Err(e) => self.dbg.message = e,
+                    }
                 }
                 if forced && ui.button("Release").clicked() {
                     self.runner.with(|rt| rt.release(&path));

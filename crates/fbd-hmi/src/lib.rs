@@ -7,6 +7,7 @@ mod app;
 pub mod best;
 mod board;
 mod debugger;
+mod debugger_values;
 mod diagram_view;
 mod editor;
 mod editor_canvas;

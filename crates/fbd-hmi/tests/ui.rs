@@ -738,3 +738,41 @@ fn a_blinker_drawn_from_scratch_in_the_editor_is_saved_and_blinks() {
     // 100 ms = 20 scans of 5 ms, plus one scan to switch and one through the feedback wire.
     assert!(falls.windows(2).all(|w| w[1] - w[0] == 22), "{falls:?}");
 }
+
+/// Prepared values are written together in one scan, or forced together; the forces list
+/// shows them and releases them.
+#[test]
+fn prepared_values_are_written_or_forced_together_and_forces_are_listed() {
+    let mut h = harness(Wiring::Upd1, true, "prepared");
+    h.step();
+    h.state_mut().prepare("cell_1_1/mem.q", Value::Int(8));
+    h.state_mut().prepare("cell_4_4/mem.q", Value::Int(16));
+    h.state_mut().prepare("cell_1_1/mem.q", Value::Int(32)); // replaces the first
+    h.step();
+    assert!(h.query_by_label("Prepared (2)").is_some());
+    let before = h.state().scan_count();
+    h.get_by_label("Write all").click();
+    h.step();
+    h.state_mut().run_scans(1);
+    h.step();
+    assert_eq!(h.state().scan_count(), before + 1);
+    let v = h.state().values();
+    assert_eq!((v[0], v[15]), (32, 16), "both prepared values landed in the same scan");
+    assert!(h.query_by_label("Prepared (0)").is_some(), "written values leave the list");
+    h.state_mut().prepare("cell_2_2/mem.q", Value::Int(64));
+    h.state_mut().prepare("cell_3_3/mem.q", Value::Int(128));
+    h.step();
+    h.get_by_label("Force all").click();
+    h.step();
+    h.state_mut().run_scans(2);
+    h.step();
+    assert!(h.query_by_label("Forced (2)").is_some(), "the forces list shows both");
+    assert!(h.query_by_label("cell_2_2/mem.q = 64").is_some());
+    let v = h.state().values();
+    assert_eq!((v[5], v[10]), (64, 128));
+    h.get_by_label("Release all").click();
+    h.step();
+    h.state_mut().run_scans(1);
+    h.step();
+    assert!(h.query_by_label("Forced (0)").is_some());
+}

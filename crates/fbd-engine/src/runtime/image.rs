@@ -28,6 +28,8 @@ pub struct ScanImage {
     forced: Arc<Vec<Slot>>,
     /// The signal paths the enabled breakpoints watch.
     pub breakpoint_paths: Arc<Vec<String>>,
+    /// Counts changes of the forces (a client re-reads its list of forces only when it moved).
+    pub forces_version: u64,
 }
 
 impl ScanImage {
@@ -81,6 +83,7 @@ impl Runtime {
             outputs: self.outputs.clone(),
             forced: self.forced_slots.clone(),
             breakpoint_paths: self.break_paths.clone(),
+            forces_version: self.forces_version,
         }
     }
 
@@ -101,6 +104,7 @@ impl Runtime {
         if !Arc::ptr_eq(&into.forced, &self.forced_slots) {
             into.forced = self.forced_slots.clone();
         }
+        into.forces_version = self.forces_version;
         if !Arc::ptr_eq(&into.breakpoint_paths, &self.break_paths) {
             into.breakpoint_paths = self.break_paths.clone();
         }

@@ -133,6 +133,8 @@ pub struct Runtime {
     forced_slots: Arc<Vec<Slot>>,
     /// The paths the enabled breakpoints watch, shared with scan images.
     break_paths: Arc<Vec<String>>,
+    /// Counts changes of the forces.
+    forces_version: u64,
     force_mask: Vec<bool>,
     watches: Vec<Watch>,
     breakpoints: Vec<Breakpoint>,
@@ -169,6 +171,7 @@ impl Runtime {
             force_values: Vec::new(),
             forced_slots: Arc::new(Vec::new()),
             break_paths: Arc::new(Vec::new()),
+            forces_version: 0,
             force_mask: vec![false; plan.code.len()],
             watches: Vec::new(),
             breakpoints: Vec::new(),
@@ -416,6 +419,7 @@ impl Runtime {
     fn rebuild_forces(&mut self) {
         self.force_values = self.forces.iter().map(|f| (f.1, f.2)).collect();
         self.forced_slots = Arc::new(self.forces.iter().map(|f| f.1).collect());
+        self.forces_version += 1;
         self.force_mask = vec![false; self.plan.code.len()];
         for b in &self.plan.blocks {
             let Some(ins) = b.instr else { continue };

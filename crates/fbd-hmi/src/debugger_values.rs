@@ -1,0 +1,136 @@
+//! Prepared values and the list of forces, as CODESYS has them: values prepared for several
+//! signals are written or forced together, in the same scan; every active force is listed with
+//! its value and can be released one by one or all at once.
+
+use eframe::egui::{self, Color32, RichText};
+use fbd_engine::Value;
+
+use crate::app::App;
+
+/// Height of the section, fixed so that what is below never moves when a list grows.
+const HEIGHT: f32 = 96.0;
+
+impl App {
+    /// Prepares `v` for `path` (replacing a value prepared for it before).
+    pub fn prepare(&mut self, path: &str, v: Value) {
+        match self.dbg.prepared.iter_mut().find(|(p, _)| p == path) {
+            Some(e) => e.1 = v,
+            None => self.dbg.prepared.push((path.to_string(), v)),
+        }
+        self.dbg.message = format!("{path} := {v} prepared ({} prepared)", self.dbg.prepared.len());
+    }
+
+    /// Writes every prepared value: all are applied at the start of the same next scan.
+    pub fn write_prepared(&mut self) {
+        let list = std::mem::take(&mut self.dbg.prepared);
+        self.note_altered();
+        let errors: Vec<String> = self
+            .runner
+            .with(|rt| list.iter().filter_map(|(p, v)| rt.write(p, *v).err().map(|e| format!("{p}: {e}"))).collect());
+        self.dbg.message = if errors.is_empty() {
+            format!("{} prepared values written at the next scan", list.len())
+        } else {
+            errors.join("; ")
+        };
+    }
+
+    /// Forces every prepared value, together (one lock of the runtime: the same scan).
+    pub fn force_prepared(&mut self) {
+        let list = std::mem::take(&mut self.dbg.prepared);
+        self.note_altered();
+        let errors: Vec<String> = self
+            .runner
+            .with(|rt| list.iter().filter_map(|(p, v)| rt.force(p, *v).err().map(|e| format!("{p}: {e}"))).collect());
+        self.dbg.message =
+            if errors.is_empty() { format!("{} prepared values forced", list.len()) } else { errors.join("; ") };
+        self.refresh();
+    }
+
+    /// The active forces (re-read only when they changed: the scan image says when).
+    pub fn forces(&mut self) -> Vec<(String, Value)> {
+        let stamp = self.image().forces_version;
+        if self.dbg.forces_stamp != Some(stamp) {
+            self.dbg.forces = self.runner.with(|rt| rt.forced());
+            self.dbg.forces_stamp = Some(stamp);
+        }
+        self.dbg.forces.clone()
+    }
+
+    /// The section: prepared values on the left, active forces on the right.
+    pub(crate) fn prepared_ui(&mut self, ui: &mut egui::Ui) {
+        let forces = self.forces();
+        let mut remove: Option<usize> = None;
+        let mut release: Option<String> = None;
+        let (mut write, mut force, mut clear, mut release_all) = (false, false, false, false);
+        ui.columns(2, |cols| {
+            cols[0].horizontal(|ui| {
+                ui.label(RichText::new(format!("Prepared ({})", self.dbg.prepared.len())).strong());
+                let any = !self.dbg.prepared.is_empty();
+                write = ui.add_enabled(any, egui::Button::new("Write all").small()).clicked();
+                force = ui.add_enabled(any, egui::Button::new("Force all").small()).clicked();
+                clear = ui.add_enabled(any, egui::Button::new("Clear").small()).clicked();
+            });
+            egui::ScrollArea::vertical().id_salt("prepared").min_scrolled_height(HEIGHT).max_height(HEIGHT).show(
+                &mut cols[0],
+                |ui| {
+                    ui.set_min_height(HEIGHT);
+                    if self.dbg.prepared.is_empty() {
+                        ui.label(
+                            RichText::new("Prepare values in the editor above, then write or force them together.")
+                                .weak(),
+                        );
+                    }
+                    for (i, (p, v)) in self.dbg.prepared.iter().enumerate() {
+                        ui.horizontal(|ui| {
+                            if ui.small_button("x").on_hover_text("remove").clicked() {
+                                remove = Some(i);
+                            }
+                            ui.label(format!("{p} := {v}"));
+                        });
+                    }
+                },
+            );
+            cols[1].horizontal(|ui| {
+                ui.label(RichText::new(format!("Forced ({})", forces.len())).strong());
+                release_all = ui.add_enabled(!forces.is_empty(), egui::Button::new("Release all").small()).clicked();
+            });
+            egui::ScrollArea::vertical().id_salt("forces").min_scrolled_height(HEIGHT).max_height(HEIGHT).show(
+                &mut cols[1],
+                |ui| {
+                    ui.set_min_height(HEIGHT);
+                    if forces.is_empty() {
+                        ui.label(RichText::new("No signal is forced.").weak());
+                    }
+                    for (p, v) in &forces {
+                        ui.horizontal(|ui| {
+                            if ui.small_button("release").clicked() {
+                                release = Some(p.clone());
+                            }
+                            ui.label(RichText::new(format!("{p} = {v}")).color(Color32::from_rgb(0xe0, 0x70, 0x00)));
+                        });
+                    }
+                },
+            );
+        });
+        if let Some(i) = remove {
+            self.dbg.prepared.remove(i);
+        }
+        if clear {
+            self.dbg.prepared.clear();
+        }
+        if write {
+            self.write_prepared();
+        }
+        if force {
+            self.force_prepared();
+        }
+        if let Some(p) = release {
+            self.runner.with(|rt| rt.release(&p));
+            self.dbg.message = format!("{p} released");
+        }
+        if release_all {
+            self.runner.with(|rt| rt.release_all());
+            self.dbg.message = "all forces released".into();
+        }
+    }
+}
