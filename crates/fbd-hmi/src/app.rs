@@ -366,6 +366,11 @@ impl App {
         self.refresh();
     }
 
+    /// Watches a signal: its history feeds the trend plot.
+    pub fn watch(&mut self, path: &str) -> Result<(), String> {
+        self.runner.with(|rt| rt.watch(path, 600)).map_err(|e| e.to_string())
+    }
+
     /// Forces a signal (the debugger does the same from the tree).
     pub fn force(&mut self, path: &str, v: Value) -> Result<(), String> {
         self.note_altered();

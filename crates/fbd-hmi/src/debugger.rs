@@ -6,7 +6,6 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use eframe::egui::{self, Color32, RichText};
-use egui_plot::{Legend, Line, Plot, PlotPoints};
 use fbd_engine::{Condition, ScanPlan, SignalKind, StopReason, Value};
 
 use crate::app::App;
@@ -38,6 +37,8 @@ pub struct DebuggerState {
     /// The active forces as last read, and the image stamp they were read at.
     pub(crate) forces: Vec<(String, Value)>,
     pub(crate) forces_stamp: Option<u64>,
+    /// The trend plot's settings.
+    pub(crate) trends: crate::trends::TrendState,
 }
 
 fn parent_of(path: &str) -> &str {
@@ -414,55 +415,6 @@ impl App {
         ui.separator();
     }
 
-    fn watches_ui(&mut self, ui: &mut egui::Ui) {
-        let watched: Vec<String> =
-            self.runner.with(|rt| rt.watched()).into_iter().filter(|p| p != "busy" || self.game.is_none()).collect();
-        if watched.is_empty() {
-            return;
-        }
-        ui.label(RichText::new("Watch").strong());
-        let mut remove = None;
-        let mut series = Vec::new();
-        for w in &watched {
-            let (v, h) = self.runner.with(|rt| (rt.read(w).ok(), rt.history(w).unwrap_or_default()));
-            ui.horizontal(|ui| {
-                if ui.small_button("x").clicked() {
-                    remove = Some(w.clone());
-                }
-                if ui.link(w).clicked() {
-                    self.dbg.selected = Some(w.clone());
-                }
-                if let Some(v) = v {
-                    ui.label(value_text(v));
-                }
-            });
-            // Simulated time in ms on the x axis: what timers and presets are written in.
-            // (The program's cycle, not the slow-motion pacing.)
-            let ms = self.dbg.plan.as_ref().map_or(1.0, |p| p.cycle_us as f64 / 1000.0);
-            let pts: Vec<[f64; 2]> = h.iter().map(|(s, v)| [*s as f64 * ms, v.as_f64()]).collect();
-            series.push((w.clone(), pts));
-        }
-        // The plot follows the newest samples and leaves the wheel to the panel (it once
-        // captured it and stopped following); it takes the panel's width, not more.
-        Plot::new("trends")
-            .height(160.0)
-            .width(ui.available_width())
-            .legend(Legend::default())
-            .x_axis_label("simulated time (ms)")
-            .allow_scroll(false)
-            .allow_zoom(false)
-            .allow_drag(false)
-            .allow_boxed_zoom(false)
-            .show(ui, |p| {
-                for (name, pts) in series {
-                    p.line(Line::new(name, PlotPoints::from(pts)));
-                }
-            });
-        if let Some(r) = remove {
-            self.runner.with(|rt| rt.unwatch(&r));
-        }
-    }
-
     fn tree_ui(&mut self, ui: &mut egui::Ui) {
         ui.horizontal(|ui| {
             ui.label("Signals");
@@ -537,6 +489,12 @@ impl App {
             if forced {
                 ui.label(RichText::new("F").color(Color32::from_rgb(0xd0, 0x20, 0x20)).strong())
                     .on_hover_text("forced");
+            }
+            if img.breakpoint_paths.iter().any(|p| *p == s.path) {
+                // The gutter mark of a breakpoint, as on the pin in the online diagram.
+                let (r, _) = ui.allocate_exact_size(egui::vec2(10.0, 10.0), egui::Sense::hover());
+                ui.painter().circle_filled(r.center(), 4.0, Color32::from_rgb(0xd0, 0x20, 0x20));
+                ui.label(RichText::new("breakpoint").small().color(Color32::from_rgb(0xd0, 0x20, 0x20)));
             }
         });
     }

@@ -13,6 +13,7 @@ mod editor;
 mod editor_canvas;
 mod editor_props;
 pub mod source;
+mod trends;
 
 pub use app::{App, Options};
 

@@ -776,3 +776,25 @@ fn prepared_values_are_written_or_forced_together_and_forces_are_listed() {
     h.step();
     assert!(h.query_by_label("Forced (0)").is_some());
 }
+
+/// The watched history exports as CSV: a row per scan, the simulated time, each signal.
+#[test]
+fn the_watched_history_exports_as_csv() {
+    let mut h = harness(Wiring::Upd1, true, "trends");
+    h.step();
+    h.state_mut().watch("cell_1_1/mem.q").expect("watch");
+    h.state_mut().watch("score").expect("watch");
+    h.state_mut().run_scans(3);
+    h.state_mut().set_board(board([2, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]));
+    h.state_mut().run_scans(2);
+    h.step();
+    assert!(h.query_by_label("Export CSV").is_some(), "the trend has its export");
+    let csv = h.state().trends_csv();
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(lines[0], "scan,time_ms,cell_1_1/mem.q,score");
+    assert!(lines.len() >= 6, "{csv}");
+    let last: Vec<&str> = lines.last().unwrap().split(',').collect();
+    let scan: u64 = last[0].parse().expect("scan");
+    assert_eq!(last[1], format!("{}", scan * 5), "5 ms per scan");
+    assert_eq!(last[2], "2", "the cell's value in the last sampled scan: {csv}");
+}

@@ -1,0 +1,159 @@
+//! The watch list and its trend plot: simulated time on the x axis, a window length, follow or
+//! stop (a stopped plot can be dragged and zoomed), a cursor readout of the nearest sample, and
+//! the watched history exported as CSV.
+
+use eframe::egui::{self, RichText};
+use egui_plot::{CoordinatesFormatter, Corner, Legend, Line, Plot, PlotPoints};
+
+use crate::app::App;
+use crate::debugger::value_text;
+
+/// What the trend plot keeps between frames.
+pub struct TrendState {
+    /// Shown time span in ms of simulated time (0: the whole history).
+    pub(crate) window_ms: f64,
+    /// The plot follows the newest samples; stopped, it keeps what it showed.
+    pub(crate) follow: bool,
+    /// The series as last drawn (what a stopped plot keeps showing).
+    frozen: Vec<(String, Vec<[f64; 2]>)>,
+    /// Where Export CSV writes.
+    pub(crate) csv_path: String,
+}
+
+impl Default for TrendState {
+    fn default() -> Self {
+        TrendState { window_ms: 1000.0, follow: true, frozen: Vec::new(), csv_path: "trends.csv".into() }
+    }
+}
+
+impl App {
+    /// The watched signals the user chose (the HMI's own lockout watch is not listed).
+    fn user_watches(&self) -> Vec<String> {
+        self.runner.with(|rt| rt.watched()).into_iter().filter(|p| p != "busy" || self.game.is_none()).collect()
+    }
+
+    /// The watched history as CSV: `scan,time_ms,<signal>...`, one row per scan any watch
+    /// sampled, empty where a signal has no sample for that scan.
+    pub fn trends_csv(&self) -> String {
+        let watched = self.user_watches();
+        let hist: Vec<Vec<(u64, fbd_engine::Value)>> =
+            self.runner.with(|rt| watched.iter().map(|w| rt.history(w).unwrap_or_default()).collect());
+        let ms = self.dbg.plan.as_ref().map_or(1.0, |p| p.cycle_us as f64 / 1000.0);
+        let mut scans: Vec<u64> = hist.iter().flatten().map(|(s, _)| *s).collect();
+        scans.sort_unstable();
+        scans.dedup();
+        let mut out = format!("scan,time_ms,{}\n", watched.join(","));
+        let mut at = vec![0usize; hist.len()];
+        for s in scans {
+            out.push_str(&format!("{s},{}", s as f64 * ms));
+            for (k, h) in hist.iter().enumerate() {
+                while at[k] < h.len() && h[at[k]].0 < s {
+                    at[k] += 1;
+                }
+                out.push(',');
+                if at[k] < h.len() && h[at[k]].0 == s {
+                    out.push_str(&h[at[k]].1.to_string());
+                }
+            }
+            out.push('\n');
+        }
+        out
+    }
+
+    pub(crate) fn watches_ui(&mut self, ui: &mut egui::Ui) {
+        let watched = self.user_watches();
+        if watched.is_empty() {
+            return;
+        }
+        ui.horizontal(|ui| {
+            ui.label(RichText::new("Watch").strong());
+            let l = ui.label("window");
+            egui::ComboBox::from_id_salt("trend_window")
+                .selected_text(if self.dbg.trends.window_ms == 0.0 {
+                    "all".to_string()
+                } else {
+                    format!("{} s", self.dbg.trends.window_ms / 1000.0)
+                })
+                .width(60.0)
+                .show_ui(ui, |ui| {
+                    for w in [500.0, 1000.0, 2000.0, 0.0] {
+                        let text = if w == 0.0 { "all".to_string() } else { format!("{} s", w / 1000.0) };
+                        ui.selectable_value(&mut self.dbg.trends.window_ms, w, text);
+                    }
+                })
+                .response
+                .labelled_by(l.id);
+            ui.checkbox(&mut self.dbg.trends.follow, "follow")
+                .on_hover_text("off: the plot stops and can be dragged and zoomed");
+            ui.add(egui::TextEdit::singleline(&mut self.dbg.trends.csv_path).desired_width(110.0));
+            if ui.button("Export CSV").clicked() {
+                let path = self.dbg.trends.csv_path.trim().to_string();
+                self.dbg.message = match std::fs::write(&path, self.trends_csv()) {
+                    Ok(()) => format!("watched history written to {path}"),
+                    Err(e) => format!("{path}: cannot write: {e}"),
+                };
+            }
+        });
+        let mut remove = None;
+        let ms = self.dbg.plan.as_ref().map_or(1.0, |p| p.cycle_us as f64 / 1000.0);
+        let mut series = Vec::new();
+        for w in &watched {
+            let (v, h) = self.runner.with(|rt| (rt.read(w).ok(), rt.history(w).unwrap_or_default()));
+            ui.horizontal(|ui| {
+                if ui.small_button("x").clicked() {
+                    remove = Some(w.clone());
+                }
+                if ui.link(w).clicked() {
+                    self.dbg.selected = Some(w.clone());
+                }
+                if let Some(v) = v {
+                    ui.label(value_text(v));
+                }
+            });
+            // Simulated time in ms on the x axis: what timers and presets are written in.
+            // (The program's cycle, not the slow-motion pacing.)
+            let pts: Vec<[f64; 2]> = h.iter().map(|(s, v)| [*s as f64 * ms, v.as_f64()]).collect();
+            series.push((w.clone(), pts));
+        }
+        let t = &mut self.dbg.trends;
+        if t.follow || t.frozen.is_empty() {
+            if t.window_ms > 0.0 {
+                let newest = series.iter().filter_map(|(_, p)| p.last().map(|q| q[0])).fold(0.0, f64::max);
+                for (_, p) in series.iter_mut() {
+                    p.retain(|q| q[0] >= newest - t.window_ms);
+                }
+            }
+            t.frozen = series;
+        }
+        let follow = t.follow;
+        // Following, the plot leaves the wheel to the panel (it once captured it and stopped
+        // following); stopped, it can be dragged and zoomed. It takes the panel's width.
+        Plot::new("trends")
+            .height(160.0)
+            .width(ui.available_width())
+            .legend(Legend::default())
+            .x_axis_label("simulated time (ms)")
+            .allow_scroll(!follow)
+            .allow_zoom(!follow)
+            .allow_drag(!follow)
+            .allow_boxed_zoom(!follow)
+            .label_formatter(|hover| match hover {
+                egui_plot::HoverPosition::NearDataPoint { plot_name, position, .. } => {
+                    Some(format!("{plot_name}\n{} at {:.0} ms", position.y, position.x))
+                }
+                _ => None,
+            })
+            .coordinates_formatter(Corner::RightBottom, CoordinatesFormatter::new(|p, _| format!("{:.0} ms", p.x)))
+            .show(ui, |p| {
+                if follow {
+                    p.set_auto_bounds(true);
+                }
+                for (name, pts) in &self.dbg.trends.frozen {
+                    p.line(Line::new(name.clone(), PlotPoints::from(pts.clone())));
+                }
+            });
+        if let Some(r) = remove {
+            self.runner.with(|rt| rt.unwatch(&r));
+        }
+    }
+}
