@@ -29,6 +29,8 @@ pub struct Options {
     pub best: BestStore,
     /// Open the debugger panel at start.
     pub show_debugger: bool,
+    /// Where the window's settings (recent files, panels, watches, breakpoints) are kept.
+    pub settings: crate::settings::SettingsStore,
 }
 
 impl Default for Options {
@@ -39,6 +41,7 @@ impl Default for Options {
             start_paused: false,
             best: BestStore::default_location(),
             show_debugger: false,
+            settings: crate::settings::SettingsStore::default_location(),
         }
     }
 }
@@ -135,6 +138,9 @@ pub struct App {
     pub(crate) dbg: DebuggerState,
     pub(crate) diagram: crate::diagram_view::DiagramState,
     pub(crate) editor: crate::editor::EditorState,
+    /// Where the settings are kept, and what they are now.
+    pub(crate) settings_store: crate::settings::SettingsStore,
+    pub(crate) prefs: crate::settings::Settings,
     /// The plan the runtime runs (to tell a scan image of an earlier plan).
     pub(crate) plan: Option<Arc<ScanPlan>>,
     pub(crate) show_debugger: bool,
@@ -175,7 +181,16 @@ impl App {
         let rt = Runtime::with_seed(plan, opts.seed);
         let ctx2 = ctx.clone();
         let runner = RealtimeRunner::start_with(rt, Some(Box::new(move || ctx2.request_repaint())), opts.start_paused);
-        let status = format!("{} loaded", loaded.origin.label());
+        let mut status = format!("{} loaded", loaded.origin.label());
+        let (prefs, warning) = opts.settings.load();
+        if let Some(w) = warning {
+            status = w;
+        }
+        match prefs.theme.as_deref() {
+            Some("light") => ctx.set_theme(egui::ThemePreference::Light),
+            Some("dark") => ctx.set_theme(egui::ThemePreference::Dark),
+            _ => {}
+        }
         let mut app = App {
             runner,
             loaded,
@@ -199,7 +214,9 @@ impl App {
             diagram: Default::default(),
             editor: Default::default(),
             plan: None,
-            show_debugger: opts.show_debugger,
+            show_debugger: opts.show_debugger || prefs.debugger,
+            settings_store: opts.settings,
+            prefs,
             open_path: String::new(),
             show_open_path: false,
             autoplay: None,
@@ -208,9 +225,19 @@ impl App {
             last_auto: std::time::Instant::now(),
             autoplay_moves: 0,
         };
+        app.dbg.show_diagram = app.prefs.diagram;
+        if let Origin::File(p) = &app.loaded.origin {
+            let p = p.clone();
+            app.remember_recent(p);
+        }
         app.attach();
         app.refresh();
         app
+    }
+
+    /// The running program's content hash (its best score and settings are kept under it).
+    pub fn program_key(&self) -> &str {
+        &self.program_key
     }
 
     /// Binds the 2048 interface (if any) after a load and restores the best score into it.
@@ -218,14 +245,18 @@ impl App {
         // The best score is the running program's own: another wiring has another record.
         let key = crate::best::program_key(self.loaded.project.files.iter().map(|f| f.text.as_str()));
         if key != self.program_key {
+            // The watches and breakpoints of the program that was running are remembered.
+            let old = self.program_key.clone();
+            self.collect_program_settings(&old);
             let default = self.loaded.origin == Origin::Embedded(Wiring::Upd1);
             let (best, warning) = self.best_store.load(&key, default);
             if let Some(w) = warning {
                 self.status = w;
             }
-            self.program_key = key;
+            self.program_key = key.clone();
             self.best_saved = best;
             self.game_altered = true; // a game carried over from another program is not this one's
+            self.restore_program_settings(&key);
         }
         let best = self.best_saved;
         self.game = self.runner.with(|rt| {
@@ -425,6 +456,9 @@ impl App {
                 self.runner.set_period(period);
                 self.runner.reset_stats();
                 self.status = format!("{} loaded (cold start)", l.origin.label());
+                if let Origin::File(p) = &l.origin {
+                    self.remember_recent(p.clone());
+                }
                 self.errors.clear();
                 self.errors_open = false;
                 self.loaded = l;
@@ -644,6 +678,17 @@ impl App {
                     ui.close();
                     self.reload();
                 }
+                let recent = self.prefs.recent.clone();
+                ui.add_enabled_ui(!recent.is_empty(), |ui| {
+                    ui.menu_button("Open recent", |ui| {
+                        for p in recent {
+                            if ui.button(p.display().to_string()).clicked() {
+                                ui.close();
+                                self.open(Origin::File(p));
+                            }
+                        }
+                    });
+                });
                 ui.separator();
                 ui.label("Embedded wirings (online change):");
                 for w in Wiring::ALL {
@@ -669,6 +714,16 @@ impl App {
                     ui.selectable_value(&mut pref, egui::ThemePreference::Light, "Light");
                     ui.selectable_value(&mut pref, egui::ThemePreference::Dark, "Dark");
                 });
+                if pref != ui.ctx().options(|o| o.theme_preference) {
+                    self.prefs.theme = Some(
+                        match pref {
+                            egui::ThemePreference::Light => "light",
+                            egui::ThemePreference::Dark => "dark",
+                            egui::ThemePreference::System => "system",
+                        }
+                        .into(),
+                    );
+                }
                 ui.ctx().set_theme(pref);
             });
             ui.separator();
@@ -850,8 +905,15 @@ impl App {
 }
 
 impl eframe::App for App {
+    fn on_exit(&mut self, _gl: Option<&eframe::glow::Context>) {
+        self.save_settings();
+    }
+
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
         let ctx = ui.ctx().clone();
+        if let Some(r) = ctx.input(|i| i.viewport().inner_rect) {
+            self.prefs.window = Some([r.width(), r.height()]);
+        }
         self.handle_dropped(&ctx);
         if ctx.input(|i| i.key_pressed(egui::Key::F12)) {
             self.show_debugger = !self.show_debugger;

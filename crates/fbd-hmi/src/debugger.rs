@@ -490,7 +490,7 @@ impl App {
                 ui.label(RichText::new("F").color(Color32::from_rgb(0xd0, 0x20, 0x20)).strong())
                     .on_hover_text("forced");
             }
-            if img.breakpoint_paths.iter().any(|p| *p == s.path) {
+            if img.breakpoint_paths.contains(&s.path) {
                 // The gutter mark of a breakpoint, as on the pin in the online diagram.
                 let (r, _) = ui.allocate_exact_size(egui::vec2(10.0, 10.0), egui::Sense::hover());
                 ui.painter().circle_filled(r.center(), 4.0, Color32::from_rgb(0xd0, 0x20, 0x20));

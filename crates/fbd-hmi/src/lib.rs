@@ -12,6 +12,7 @@ mod diagram_view;
 mod editor;
 mod editor_canvas;
 mod editor_props;
+pub mod settings;
 pub mod source;
 mod trends;
 
@@ -19,10 +20,13 @@ pub use app::{App, Options};
 
 /// Opens the window and runs until it is closed.
 pub fn run(opts: Options) -> eframe::Result {
+    // The window opens at the size it had when it was last closed.
+    let size = opts.settings.load().0.window.unwrap_or([1100.0, 760.0]);
+    let size = [size[0].clamp(420.0, 4000.0), size[1].clamp(420.0, 3000.0)];
     let native = eframe::NativeOptions {
         viewport: eframe::egui::ViewportBuilder::default()
             .with_title("fbd2048: 2048 on a soft-PLC")
-            .with_inner_size([1100.0, 760.0])
+            .with_inner_size(size)
             .with_min_inner_size([420.0, 420.0])
             .with_drag_and_drop(true),
         ..Default::default()

@@ -85,7 +85,8 @@ impl App {
                 .labelled_by(l.id);
             ui.checkbox(&mut self.dbg.trends.follow, "follow")
                 .on_hover_text("off: the plot stops and can be dragged and zoomed");
-            ui.add(egui::TextEdit::singleline(&mut self.dbg.trends.csv_path).desired_width(110.0));
+            let l = ui.label("CSV file");
+            ui.add(egui::TextEdit::singleline(&mut self.dbg.trends.csv_path).desired_width(110.0)).labelled_by(l.id);
             if ui.button("Export CSV").clicked() {
                 let path = self.dbg.trends.csv_path.trim().to_string();
                 self.dbg.message = match std::fs::write(&path, self.trends_csv()) {

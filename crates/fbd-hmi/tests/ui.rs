@@ -6,6 +6,7 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use fbd_engine::Value;
 use fbd_hmi::best::BestStore;
+use fbd_hmi::settings::SettingsStore;
 use fbd_hmi::source::Origin;
 use fbd_hmi::{App, Options};
 use fbd2048_game::{Wiring, check_command};
@@ -25,7 +26,9 @@ fn harness(w: Wiring, debugger: bool, name: &str) -> Harness<'static, App> {
 /// clicks within 0.3 s as one double click, and each event takes one frame).
 fn harness_dt(w: Wiring, debugger: bool, name: &str, dt: f32) -> Harness<'static, App> {
     let best = BestStore::at(temp_dir(name).join("best.json"));
-    let opts = Options { origin: Origin::Embedded(w), seed: 5, start_paused: true, best, show_debugger: debugger };
+    let settings = SettingsStore::at(temp_dir(name).join("settings.json"));
+    let opts =
+        Options { origin: Origin::Embedded(w), seed: 5, start_paused: true, best, show_debugger: debugger, settings };
     Harness::builder().with_size(egui::vec2(1200.0, 850.0)).with_step_dt(dt).build_eframe(move |cc| App::new(cc, opts))
 }
 
@@ -198,6 +201,7 @@ fn the_best_score_is_per_program_and_games_changed_from_outside_do_not_count() {
         start_paused: true,
         best: BestStore::at(&file),
         show_debugger: false,
+        settings: SettingsStore::none(),
     };
     let mut h = Harness::builder().with_size(egui::vec2(1200.0, 850.0)).build_eframe(move |cc| App::new(cc, opts));
     h.state_mut().run_scans(3);
@@ -797,4 +801,48 @@ fn the_watched_history_exports_as_csv() {
     let scan: u64 = last[0].parse().expect("scan");
     assert_eq!(last[1], format!("{}", scan * 5), "5 ms per scan");
     assert_eq!(last[2], "2", "the cell's value in the last sampled scan: {csv}");
+}
+
+/// Watches, breakpoints, the panels and recent files are remembered between runs; watches and
+/// breakpoints per program.
+#[test]
+fn watches_breakpoints_and_panels_persist_between_runs() {
+    let name = "persist";
+    let mut h = harness(Wiring::Upd1, true, name);
+    h.step();
+    h.state_mut().watch("score").expect("watch");
+    h.get_by_label("Breakpoint").click();
+    h.step();
+    h.get_by_label("Breakpoint").type_text("rises:busy");
+    h.step();
+    h.get_by_label("Add").click();
+    h.step();
+    h.state_mut().save_settings();
+    drop(h);
+    // A new window on the same program: the watch, the breakpoint and the debugger are back.
+    let settings = SettingsStore::at(temp_dir(name).join("settings.json"));
+    let opts = Options {
+        origin: Origin::Embedded(Wiring::Upd1),
+        seed: 5,
+        start_paused: true,
+        best: BestStore::none(),
+        show_debugger: false,
+        settings: settings.clone(),
+    };
+    let mut h = Harness::builder().with_size(egui::vec2(1200.0, 850.0)).build_eframe(move |cc| App::new(cc, opts));
+    h.step();
+    h.step();
+    assert_eq!(h.state().breakpoint_paths(), vec!["busy".to_string()]);
+    assert!(h.query_by_label("rises:busy").is_some(), "the debugger is open again with the breakpoint listed");
+    assert!(h.query_by_label("score").is_some(), "the watch is back");
+    // Switching program remembers this one's under its own key.
+    h.state_mut().online_change(Origin::Embedded(Wiring::SmartSpawn));
+    h.step();
+    h.state_mut().save_settings();
+    let (saved, _) = settings.load();
+    assert!(saved.debugger);
+    assert!(saved.programs.len() >= 1, "{saved:?}");
+    let upd1 =
+        saved.programs.values().find(|p| p.watches.contains(&"score".to_string())).expect("the first program's record");
+    assert_eq!(upd1.breakpoints, vec![("rises:busy".to_string(), true)]);
 }

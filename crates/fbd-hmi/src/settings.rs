@@ -1,0 +1,186 @@
+//! What the window remembers between runs, as an IDE does: recent files, the window size, which
+//! panels were open, the theme, and per program (by the same content hash as the best score)
+//! the watched signals and the breakpoints.
+//!
+//! Kept in `settings.json` beside `best.json`, written atomically; a file that cannot be read
+//! is reported and replaced, never a reason to stop.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+
+use crate::app::App;
+
+/// The most recent files kept.
+const RECENT: usize = 8;
+
+/// Per-program debugging state.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ProgramSettings {
+    /// Watched signal paths.
+    #[serde(default)]
+    pub watches: Vec<String>,
+    /// Breakpoints: the condition as typed and whether it is enabled.
+    #[serde(default)]
+    pub breakpoints: Vec<(String, bool)>,
+}
+
+/// Everything remembered.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Settings {
+    /// Recently opened diagram files, newest first.
+    #[serde(default)]
+    pub recent: Vec<PathBuf>,
+    /// The window's inner size in points.
+    #[serde(default)]
+    pub window: Option<[f32; 2]>,
+    /// The debugger panel was open.
+    #[serde(default)]
+    pub debugger: bool,
+    /// The Diagram tab was shown.
+    #[serde(default)]
+    pub diagram: bool,
+    /// "light", "dark" or "system".
+    #[serde(default)]
+    pub theme: Option<String>,
+    /// Per program, by content hash.
+    #[serde(default)]
+    pub programs: BTreeMap<String, ProgramSettings>,
+}
+
+/// Where the settings live.
+#[derive(Clone, Debug)]
+pub struct SettingsStore {
+    path: Option<PathBuf>,
+}
+
+impl SettingsStore {
+    /// `$FBD2048_DATA_DIR/settings.json` if set, else `<data dir>/fbd2048/settings.json`.
+    pub fn default_location() -> SettingsStore {
+        let dir = std::env::var_os("FBD2048_DATA_DIR")
+            .map(PathBuf::from)
+            .or_else(|| dirs::data_dir().map(|d| d.join("fbd2048")));
+        SettingsStore { path: dir.map(|d| d.join("settings.json")) }
+    }
+
+    /// A store at an explicit path (tests).
+    pub fn at(path: impl Into<PathBuf>) -> SettingsStore {
+        SettingsStore { path: Some(path.into()) }
+    }
+
+    /// A store that keeps nothing.
+    pub fn none() -> SettingsStore {
+        SettingsStore { path: None }
+    }
+
+    /// The stored settings, and a warning when the file was unreadable or corrupt.
+    pub fn load(&self) -> (Settings, Option<String>) {
+        let Some(p) = &self.path else { return (Settings::default(), None) };
+        match std::fs::read_to_string(p) {
+            Ok(t) => match serde_json::from_str(&t) {
+                Ok(s) => (s, None),
+                Err(e) => (
+                    Settings::default(),
+                    Some(format!("{}: the settings are corrupt ({e}); they will be replaced", p.display())),
+                ),
+            },
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => (Settings::default(), None),
+            Err(e) => (Settings::default(), Some(format!("{}: cannot read the settings ({e})", p.display()))),
+        }
+    }
+
+    /// Stores `s` atomically.
+    pub fn save(&self, s: &Settings) -> Result<(), String> {
+        let Some(p) = &self.path else { return Ok(()) };
+        let err = |e: std::io::Error| format!("{}: cannot save the settings: {e}", p.display());
+        if let Some(dir) = p.parent() {
+            std::fs::create_dir_all(dir).map_err(err)?;
+        }
+        let tmp = p.with_extension("json.tmp");
+        let text = serde_json::to_string_pretty(s).expect("settings serialise");
+        std::fs::write(&tmp, text + "\n").map_err(err)?;
+        std::fs::rename(&tmp, p).map_err(err)
+    }
+}
+
+impl App {
+    /// Puts a file at the top of the recent list.
+    pub(crate) fn remember_recent(&mut self, path: PathBuf) {
+        let path = std::fs::canonicalize(&path).unwrap_or(path);
+        self.prefs.recent.retain(|p| *p != path);
+        self.prefs.recent.insert(0, path);
+        self.prefs.recent.truncate(RECENT);
+    }
+
+    /// Restores the watches and breakpoints remembered for program `key` (those whose signals
+    /// no longer exist are dropped quietly: the program changed).
+    pub(crate) fn restore_program_settings(&mut self, key: &str) {
+        let Some(ps) = self.prefs.programs.get(key).cloned() else { return };
+        self.runner.with(|rt| {
+            for w in &ps.watches {
+                let _ = rt.watch(w, 600);
+            }
+            for (c, on) in &ps.breakpoints {
+                if let Ok(cond) = fbd_engine::Condition::parse(c)
+                    && let Ok(i) = rt.add_breakpoint(cond)
+                {
+                    rt.enable_breakpoint(i, *on);
+                }
+            }
+        });
+    }
+
+    /// Takes the running program's watches and breakpoints into the settings.
+    pub(crate) fn collect_program_settings(&mut self, key: &str) {
+        if key.is_empty() {
+            return;
+        }
+        let (watches, breakpoints) = self.runner.with(|rt| {
+            (
+                rt.watched().into_iter().filter(|w| w != "busy").collect::<Vec<_>>(),
+                rt.breakpoints().into_iter().map(|b| (b.condition.to_string(), b.enabled)).collect::<Vec<_>>(),
+            )
+        });
+        let ps = ProgramSettings { watches, breakpoints };
+        if ps == ProgramSettings::default() {
+            self.prefs.programs.remove(key);
+        } else {
+            self.prefs.programs.insert(key.to_string(), ps);
+        }
+    }
+
+    /// Writes the settings (on exit, and when the program changes).
+    pub fn save_settings(&mut self) {
+        let key = self.program_key().to_string();
+        self.collect_program_settings(&key);
+        self.prefs.debugger = self.show_debugger;
+        self.prefs.diagram = self.dbg.show_diagram;
+        if let Err(e) = self.settings_store.save(&self.prefs) {
+            self.status = e;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn settings_round_trip_and_a_corrupt_file_is_reported() {
+        let dir = std::env::temp_dir().join(format!("fbd-settings-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("dir");
+        let store = SettingsStore::at(dir.join("settings.json"));
+        let mut s = Settings { window: Some([900.0, 700.0]), debugger: true, ..Settings::default() };
+        s.programs.insert(
+            "k".into(),
+            ProgramSettings { watches: vec!["score".into()], breakpoints: vec![("rises:busy".into(), false)] },
+        );
+        store.save(&s).expect("save");
+        assert_eq!(store.load(), (s, None));
+        std::fs::write(dir.join("settings.json"), "{").expect("write");
+        let (d, w) = store.load();
+        assert_eq!(d, Settings::default());
+        assert!(w.expect("reported").contains("corrupt"));
+    }
+}
