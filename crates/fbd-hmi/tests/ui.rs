@@ -841,7 +841,7 @@ fn watches_breakpoints_and_panels_persist_between_runs() {
     h.state_mut().save_settings();
     let (saved, _) = settings.load();
     assert!(saved.debugger);
-    assert!(saved.programs.len() >= 1, "{saved:?}");
+    assert!(!saved.programs.is_empty(), "{saved:?}");
     let upd1 =
         saved.programs.values().find(|p| p.watches.contains(&"score".to_string())).expect("the first program's record");
     assert_eq!(upd1.breakpoints, vec![("rises:busy".to_string(), true)]);
