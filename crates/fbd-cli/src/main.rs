@@ -9,6 +9,7 @@ mod bench;
 mod draw;
 mod game;
 mod out;
+mod plcopen;
 mod run;
 
 use std::path::PathBuf;
@@ -95,6 +96,22 @@ enum Cmd {
         #[arg(long)]
         check: bool,
     },
+    /// Import a PLCopen TC6 XML project (CODESYS, OpenPLC Editor, Beremiz `plc.xml`) as a diagram.
+    Import {
+        /// The PLCopen XML file.
+        file: PathBuf,
+        /// Write the diagram here (default: standard output).
+        #[arg(short, long)]
+        output: Option<PathBuf>,
+    },
+    /// Export a diagram (with its libraries) as PLCopen TC6 XML v2.01.
+    Export {
+        /// The diagram (JSON).
+        file: PathBuf,
+        /// Write the XML here (default: standard output).
+        #[arg(short, long)]
+        output: Option<PathBuf>,
+    },
     /// Measure scan time (median, p99) and ns per block.
     Bench(bench::BenchArgs),
     /// Play 2048 through an FBD program: new game (or --board), then --moves, judged by the reference.
@@ -126,6 +143,8 @@ fn main() -> ExitCode {
         }
         Cmd::Layout { file, write } => draw::layout_cmd(&file, write),
         Cmd::Fmt { files, check } => draw::fmt_cmd(&files, check),
+        Cmd::Import { file, output } => plcopen::import_cmd(&file, output.as_deref()),
+        Cmd::Export { file, output } => plcopen::export_cmd(&file, output.as_deref()),
         Cmd::Bench(args) => bench::bench(args),
         Cmd::Play(args) => game::play(args),
         Cmd::Autoplay(args) => autoplay::autoplay(args),

@@ -661,7 +661,10 @@ impl App {
             ui.menu_button("File", |ui| {
                 if ui.button("Open...").clicked() {
                     ui.close();
-                    let picked = rfd::FileDialog::new().add_filter("FBD diagram", &["json"]).pick_file();
+                    let picked = rfd::FileDialog::new()
+                        .add_filter("FBD diagram", &["json"])
+                        .add_filter("PLCopen XML", &["xml"])
+                        .pick_file();
                     match picked {
                         Some(p) => self.open(Origin::File(p)),
                         None => {

@@ -42,6 +42,13 @@ pub fn load(origin: &Origin) -> Result<(Loaded, ScanPlan), Diagnostics> {
             let path = Path::new("diagrams").join(w.file_name());
             load::load_text(&provider, &path, w.text().to_string())?
         }
+        // A PLCopen XML project (CODESYS, OpenPLC Editor, Beremiz) is imported on the way in.
+        Origin::File(p) if p.extension().is_some_and(|e| e.eq_ignore_ascii_case("xml")) => {
+            let text = load::read_text(p)?;
+            let imported = fbd_plcopen::import(p, &text)?;
+            let json = serde_json::to_string(&imported.doc).expect("a document serialises");
+            load::load_text(&load::MemProvider::new(), &p.with_extension("json"), json)?
+        }
         Origin::File(p) => load::load(&FsProvider, p)?,
     };
     let plan = compile_project(&project, &CompileOptions::default())?;

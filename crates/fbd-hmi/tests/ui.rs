@@ -846,3 +846,18 @@ fn watches_breakpoints_and_panels_persist_between_runs() {
         saved.programs.values().find(|p| p.watches.contains(&"score".to_string())).expect("the first program's record");
     assert_eq!(upd1.breakpoints, vec![("rises:busy".to_string(), true)]);
 }
+
+/// A PLCopen XML file opens like a diagram (imported on the way in) and runs.
+#[test]
+fn a_plcopen_xml_file_opens_and_runs() {
+    let mut h = harness(Wiring::Upd1, false, "plcopen");
+    h.step();
+    let xml = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fbd-plcopen/tests/data/blink.xml");
+    h.state_mut().open(Origin::File(xml));
+    h.step();
+    assert!(h.query_by_label_contains("blink.xml loaded").is_some(), "the status says so");
+    h.state_mut().run_scans(40);
+    h.step();
+    assert!(h.query_by_label("count").is_some(), "the imported program's outputs are on the panel");
+    assert_eq!(h.state().scan_count(), 40);
+}

@@ -1,0 +1,64 @@
+//! `fbd import` and `fbd export`: PLCopen TC6 XML to and from the diagram format.
+
+use std::path::Path;
+use std::process::ExitCode;
+
+use fbd_engine::load::{FsProvider, load};
+use fbd_engine::{CompileOptions, compile_project};
+
+use crate::out;
+
+fn write_or_print(output: Option<&Path>, text: &str) -> ExitCode {
+    match output {
+        Some(p) => match std::fs::write(p, text) {
+            Ok(()) => {
+                eprintln!("wrote {}", p.display());
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                out::error(&format!("{}: cannot write: {e}", p.display()));
+                ExitCode::FAILURE
+            }
+        },
+        None => out::print(text),
+    }
+}
+
+pub(crate) fn import_cmd(file: &Path, output: Option<&Path>) -> ExitCode {
+    let text = match fbd_engine::load::read_text(file) {
+        Ok(t) => t,
+        Err(e) => {
+            out::error(&e.to_string());
+            return ExitCode::FAILURE;
+        }
+    };
+    match fbd_plcopen::import(file, &text) {
+        Ok(imported) => {
+            for w in &imported.warnings {
+                eprintln!("warning: {w}");
+            }
+            write_or_print(output, &fbd_edit::format::to_text(&imported.doc))
+        }
+        Err(e) => {
+            out::error(&e.to_string());
+            ExitCode::FAILURE
+        }
+    }
+}
+
+pub(crate) fn export_cmd(file: &Path, output: Option<&Path>) -> ExitCode {
+    let project = match load(&FsProvider, file) {
+        Ok(p) => p,
+        Err(e) => {
+            out::error(&e.to_string());
+            return ExitCode::FAILURE;
+        }
+    };
+    match compile_project(&project, &CompileOptions::default()) {
+        Ok(plan) => write_or_print(output, &fbd_plcopen::export(&project, &plan)),
+        Err(e) => {
+            out::error(&e.to_string());
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,461 @@
+//! A loaded program → PLCopen TC6 XML v2.01: the program POU with its FBD body, one
+//! function-block POU per macro, a configuration whose cyclic task runs the program at the
+//! program's cycle. Library blocks the IEC standard has are exported by their standard names;
+//! the others (MEMORY, DELAY, NEG, FLOOR, FRAC, SELECTOR, NOW, SAW, RANDOM) become small
+//! function blocks with ST bodies named `<BLOCK>__<TYPE>` (e.g. `MEMORY__INT`), which the
+//! importer maps back. A feedback wire becomes a local variable written at the end of the body
+//! and read, before that, by the block it feeds: the previous scan's value, as in any IEC
+//! runtime.
+
+use std::collections::{BTreeSet, HashMap};
+use std::fmt::Write as _;
+
+use fbd_engine::library;
+use fbd_engine::load::Project;
+use fbd_engine::model::{Block, Wire};
+use fbd_engine::{ScanPlan, Type, Value};
+
+use crate::literal::to_iec;
+
+/// Blocks of the library that IEC 61131-3 (and so CODESYS, Beremiz, OpenPLC) has by the same
+/// name and pins.
+const STANDARD: &[&str] = &[
+    "AND",
+    "OR",
+    "XOR",
+    "NOT",
+    "EQ",
+    "NE",
+    "GT",
+    "GE",
+    "LT",
+    "LE",
+    "ADD",
+    "SUB",
+    "MUL",
+    "DIV",
+    "MOD",
+    "ABS",
+    "MIN",
+    "MAX",
+    "LIMIT",
+    "SEL",
+    "MUX",
+    "MOVE",
+    "TON",
+    "TOF",
+    "TP",
+    "CTU",
+    "CTD",
+    "CTUD",
+    "R_TRIG",
+    "F_TRIG",
+    "SR",
+    "RS",
+    "INT_TO_REAL",
+    "REAL_TO_INT",
+    "TRUNC",
+];
+
+fn esc(s: &str) -> String {
+    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+}
+
+fn iec_type(t: Type) -> &'static str {
+    match t {
+        Type::Bool => "BOOL",
+        Type::Int => "LINT",
+        Type::Real => "LREAL",
+    }
+}
+
+/// A function block instance: its name, its type, its initial member values.
+type Instance = (String, String, Vec<(String, Value)>);
+
+/// Types the compiled plan gave: generic blocks' type (by macro, block id) and every output
+/// (by macro, `block.pin`).
+struct Types {
+    block: HashMap<(String, String), Type>,
+    output: HashMap<(String, String), Type>,
+}
+
+impl Types {
+    fn of(plan: &ScanPlan) -> Types {
+        let macro_of: HashMap<&str, &str> =
+            plan.instances.iter().map(|i| (i.path.as_str(), i.macro_name.as_str())).collect();
+        let split = |path: &str| -> (String, String) {
+            match path.rsplit_once('/') {
+                Some((inst, local)) => (macro_of.get(inst).copied().unwrap_or("").to_string(), local.to_string()),
+                None => (String::new(), path.to_string()),
+            }
+        };
+        let mut block = HashMap::new();
+        for b in &plan.blocks {
+            if let Some(t) = b.data_type {
+                block.entry(split(&b.path)).or_insert(t);
+            }
+        }
+        let mut output = HashMap::new();
+        for s in &plan.signals {
+            let k = split(&s.path);
+            if k.1.contains('.') {
+                output.entry(k).or_insert(s.slot.ty);
+            }
+        }
+        Types { block, output }
+    }
+}
+
+/// Writes `project` (compiled as `plan`) as PLCopen XML.
+pub fn export(project: &Project, plan: &ScanPlan) -> String {
+    let types = Types::of(plan);
+    let root = project.root();
+    let name = root.name.clone().unwrap_or_else(|| "program".into());
+    let pname = ident(&name);
+    let mut helpers: BTreeSet<(String, Type)> = BTreeSet::new();
+    let mut pous = String::new();
+    for f in &project.files {
+        for m in &f.doc.macros {
+            let ins: Vec<_> = m.inputs.iter().map(|p| (p.name.clone(), p.ty.0, p.default.map(|c| c.0))).collect();
+            let outs: Vec<_> = m.outputs.iter().map(|p| (p.name.clone(), p.ty.0, None)).collect();
+            let body = body_xml(project, &types, &m.name, &m.blocks, &m.outputs, &mut helpers);
+            pous.push_str(&pou_xml(&m.name, "functionBlock", &ins, &outs, &body));
+        }
+    }
+    let ins: Vec<_> = root.inputs.iter().map(|p| (p.name.clone(), p.ty.0, p.default.map(|c| c.0))).collect();
+    let outs: Vec<_> = root.outputs.iter().map(|p| (p.name.clone(), p.ty.0, None)).collect();
+    let body = body_xml(project, &types, "", &root.blocks, &root.outputs, &mut helpers);
+    let program = pou_xml(&pname, "program", &ins, &outs, &body);
+    for (h, t) in &helpers {
+        pous.push_str(&helper_pou(h, *t, plan.cycle_us as f64 / 1000.0));
+    }
+    pous.push_str(&program);
+    let cycle = plan.cycle_us as f64 / 1000.0;
+    format!(
+        r#"<?xml version="1.0" encoding="utf-8"?>
+<project xmlns="http://www.plcopen.org/xml/tc6_0201" xmlns:xhtml="http://www.w3.org/1999/xhtml">
+  <fileHeader companyName="fbd2048" productName="fbd2048" productVersion="{ver}" creationDateTime="1970-01-01T00:00:00"/>
+  <contentHeader name="{name}">
+    <coordinateInfo>
+      <fbd><scaling x="1" y="1"/></fbd>
+      <ld><scaling x="1" y="1"/></ld>
+      <sfc><scaling x="1" y="1"/></sfc>
+    </coordinateInfo>
+  </contentHeader>
+  <types>
+    <dataTypes/>
+    <pous>
+{pous}    </pous>
+  </types>
+  <instances>
+    <configurations>
+      <configuration name="config">
+        <resource name="resource1">
+          <task name="task_main" interval="T#{cycle}ms" priority="0">
+            <pouInstance name="instance0" typeName="{pname}"/>
+          </task>
+        </resource>
+      </configuration>
+    </configurations>
+  </instances>
+</project>
+"#,
+        ver = env!("CARGO_PKG_VERSION"),
+        name = esc(&name),
+    )
+}
+
+fn ident(s: &str) -> String {
+    let mut out: String = s.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' }).collect();
+    if out.is_empty() || out.starts_with(|c: char| c.is_ascii_digit()) {
+        out.insert(0, 'p');
+    }
+    out
+}
+
+fn vars_xml(tag: &str, vars: &[(String, Type, Option<Value>)], derived: &[Instance]) -> String {
+    if vars.is_empty() && derived.is_empty() {
+        return String::new();
+    }
+    let mut s = format!("          <{tag}>\n");
+    for (n, t, init) in vars {
+        let init = init.map_or(String::new(), |v| {
+            format!("<initialValue><simpleValue value=\"{}\"/></initialValue>", esc(&to_iec(v)))
+        });
+        let _ =
+            writeln!(s, "            <variable name=\"{}\"><type><{}/></type>{init}</variable>", esc(n), iec_type(*t));
+    }
+    for (n, t, members) in derived {
+        // Parameters the block has (a MEMORY's init, a RANDOM's seed) as the instance's
+        // initial member values.
+        let init = if members.is_empty() {
+            String::new()
+        } else {
+            let m: String = members
+                .iter()
+                .map(|(k, v)| {
+                    format!("<value member=\"{}\"><simpleValue value=\"{}\"/></value>", esc(k), esc(&to_iec(*v)))
+                })
+                .collect();
+            format!("<initialValue><structValue>{m}</structValue></initialValue>")
+        };
+        let _ = writeln!(
+            s,
+            "            <variable name=\"{}\"><type><derived name=\"{}\"/></type>{init}</variable>",
+            esc(n),
+            esc(t)
+        );
+    }
+    let _ = writeln!(s, "          </{tag}>");
+    s
+}
+
+fn pou_xml(
+    name: &str,
+    kind: &str,
+    ins: &[(String, Type, Option<Value>)],
+    outs: &[(String, Type, Option<Value>)],
+    body: &Body,
+) -> String {
+    format!(
+        "      <pou name=\"{}\" pouType=\"{kind}\">\n        <interface>\n{}{}{}        </interface>\n        <body>\n          <FBD>\n{}          </FBD>\n        </body>\n      </pou>\n",
+        esc(name),
+        vars_xml("inputVars", ins, &[]),
+        vars_xml("outputVars", outs, &[]),
+        vars_xml("localVars", &body.locals, &body.instances),
+        body.xml
+    )
+}
+
+/// One exported FBD body.
+struct Body {
+    xml: String,
+    /// Local variables (the feedback wires) with their initial values.
+    locals: Vec<(String, Type, Option<Value>)>,
+    /// Function block instances: (instance name, type, initial member values).
+    instances: Vec<Instance>,
+}
+
+/// Writes the elements of one body: ids, the inVariables that reads need, feedback variables.
+struct Emitter<'a> {
+    next_id: u64,
+    reads: String,
+    locals: Vec<(String, Type, Option<Value>)>,
+    /// Feedback variables to write at the end: (variable, block localId, formal parameter).
+    late: Vec<(String, u64, String)>,
+    blocks: &'a [Block],
+    block_ids: HashMap<&'a str, u64>,
+    types: &'a Types,
+    mac: &'a str,
+}
+
+impl Emitter<'_> {
+    fn id(&mut self) -> u64 {
+        let i = self.next_id;
+        self.next_id += 1;
+        i
+    }
+
+    fn in_variable(&mut self, expr: &str) -> String {
+        let i = self.id();
+        let _ = writeln!(
+            self.reads,
+            "            <inVariable localId=\"{i}\"><position x=\"0\" y=\"0\"/><connectionPointOut/><expression>{}</expression></inVariable>",
+            esc(expr)
+        );
+        format!("<connection refLocalId=\"{i}\"/>")
+    }
+
+    /// The `<connection>` for what drives a pin (`what` names the pin, for a feedback
+    /// variable's name).
+    fn connect(&mut self, w: &Wire, what: &str) -> String {
+        match w {
+            Wire::Const(v) => self.in_variable(&to_iec(*v)),
+            Wire::Ref(r) => match r.split_once('.') {
+                Some((b, p)) if self.block_ids.contains_key(b) => {
+                    let bi = self.block_ids[b];
+                    format!(
+                        "<connection refLocalId=\"{bi}\" formalParameter=\"{}\"/>",
+                        esc(&formal_out(self.blocks, b, p))
+                    )
+                }
+                _ => self.in_variable(r),
+            },
+            Wire::Feedback { from, init } => {
+                // The previous scan's value: a variable written at the end of the body and read
+                // here, before that.
+                let var = format!("fb_{}", ident(what));
+                let ty = self.types.output.get(&(self.mac.to_string(), from.clone())).copied().unwrap_or(Type::Int);
+                self.locals.push((var.clone(), ty, *init));
+                match from.split_once('.') {
+                    Some((b, p)) if self.block_ids.contains_key(b) => {
+                        let bi = self.block_ids[b];
+                        self.late.push((var.clone(), bi, formal_out(self.blocks, b, p)));
+                    }
+                    _ => {}
+                }
+                self.in_variable(&var)
+            }
+        }
+    }
+}
+
+fn body_xml(
+    project: &Project,
+    types: &Types,
+    mac: &str,
+    blocks: &[Block],
+    outputs: &[fbd_engine::model::PortOut],
+    helpers: &mut BTreeSet<(String, Type)>,
+) -> Body {
+    let mut xml = String::new();
+    let block_ids: HashMap<&str, u64> = blocks.iter().enumerate().map(|(k, b)| (b.id.as_str(), k as u64 + 1)).collect();
+    let mut em = Emitter {
+        next_id: blocks.len() as u64 + 1,
+        reads: String::new(),
+        locals: Vec::new(),
+        late: Vec::new(),
+        blocks,
+        block_ids,
+        types,
+        mac,
+    };
+    let mut instances = Vec::new();
+    for (order, b) in blocks.iter().enumerate() {
+        let bi = order as u64 + 1;
+        let (ins, outs) = project.block_pins(b);
+        let ty = b.data_type.map(|t| t.0).or_else(|| types.block.get(&(mac.to_string(), b.id.clone())).copied());
+        let (type_name, is_fb) = if library::lookup(&b.ty).is_none() {
+            (b.ty.clone(), true)
+        } else if STANDARD.contains(&b.ty.as_str()) {
+            let fb = matches!(
+                b.ty.as_str(),
+                "TON" | "TOF" | "TP" | "CTU" | "CTD" | "CTUD" | "R_TRIG" | "F_TRIG" | "SR" | "RS"
+            );
+            (b.ty.clone(), fb)
+        } else {
+            let t = ty.unwrap_or(Type::Int);
+            helpers.insert((b.ty.clone(), t));
+            (format!("{}__{}", b.ty, t.name()), true)
+        };
+        if is_fb {
+            let mut members = Vec::new();
+            if let Some(init) = b.params.init {
+                members.push((outs.first().cloned().unwrap_or_else(|| "q".into()), init.0));
+            }
+            if let Some(seed) = b.params.seed {
+                members.push(("seed".into(), Value::Int(seed as i64)));
+            }
+            instances.push((b.id.clone(), type_name.clone(), members));
+        }
+        let (x, y) = b.pos.map_or((0.0, 0.0), |p| (p[0], p[1]));
+        let _ = write!(
+            xml,
+            "            <block localId=\"{bi}\" typeName=\"{}\"{} executionOrderId=\"{}\">\n              <position x=\"{x}\" y=\"{y}\"/>\n              <inputVariables>\n",
+            esc(&type_name),
+            if is_fb { format!(" instanceName=\"{}\"", esc(&b.id)) } else { String::new() },
+            order + 1
+        );
+        for p in &ins {
+            let Some((_, w)) = b.inputs.0.iter().find(|(q, _)| q == p) else { continue };
+            let conn = em.connect(w, &format!("{}_{p}", b.id));
+            let _ = writeln!(
+                xml,
+                "                <variable formalParameter=\"{}\"><connectionPointIn>{conn}</connectionPointIn></variable>",
+                esc(&formal_in(b, p))
+            );
+        }
+        let _ = writeln!(
+            xml,
+            "              </inputVariables>\n              <inOutVariables/>\n              <outputVariables>"
+        );
+        for p in &outs {
+            let _ = writeln!(
+                xml,
+                "                <variable formalParameter=\"{}\"><connectionPointOut/></variable>",
+                esc(&formal_out(blocks, &b.id, p))
+            );
+        }
+        let _ = writeln!(xml, "              </outputVariables>\n            </block>");
+    }
+    let last = blocks.len() + 1;
+    for p in outputs {
+        let conn = em.connect(&p.from, &p.name);
+        let i = em.id();
+        let _ = writeln!(
+            xml,
+            "            <outVariable localId=\"{i}\" executionOrderId=\"{last}\"><position x=\"0\" y=\"0\"/><connectionPointIn>{conn}</connectionPointIn><expression>{}</expression></outVariable>",
+            esc(&p.name)
+        );
+    }
+    for (var, bi, formal) in std::mem::take(&mut em.late) {
+        let i = em.id();
+        let _ = writeln!(
+            xml,
+            "            <outVariable localId=\"{i}\" executionOrderId=\"{}\"><position x=\"0\" y=\"0\"/><connectionPointIn><connection refLocalId=\"{bi}\" formalParameter=\"{}\"/></connectionPointIn><expression>{var}</expression></outVariable>",
+            last + 1,
+            esc(&formal)
+        );
+    }
+    xml.push_str(&em.reads);
+    Body { xml, locals: em.locals, instances }
+}
+
+/// The formal parameter of input `pin` of `b` (standard blocks: the IEC name in upper case). A
+/// stand-in's `en` is `ENABLE`: every IEC block has an implicit EN of its own.
+fn formal_in(b: &Block, pin: &str) -> String {
+    match library::lookup(&b.ty) {
+        Some(_) if pin == "en" && !STANDARD.contains(&b.ty.as_str()) => "ENABLE".into(),
+        Some(_) => pin.to_ascii_uppercase(),
+        None => pin.to_string(),
+    }
+}
+
+fn formal_out(blocks: &[Block], block: &str, pin: &str) -> String {
+    match blocks.iter().find(|b| b.id == block) {
+        Some(b) if library::lookup(&b.ty).is_some() => pin.to_ascii_uppercase(),
+        _ => pin.to_string(),
+    }
+}
+
+/// A function block with an ST body for a library block IEC has no equivalent of.
+fn helper_pou(block: &str, t: Type, cycle_ms: f64) -> String {
+    let (b, i, r) = (Type::Bool, Type::Int, Type::Real);
+    let v = |n: &str, ty: Type| (n.to_string(), ty, None);
+    let (ins, outs, locals, st): (Vec<_>, Vec<_>, Vec<_>, String) = match block {
+        "MEMORY" => (
+            vec![v("in", t), v("ENABLE", b)],
+            vec![v("q", t), v("prev", t)],
+            vec![],
+            "prev := q;\nIF ENABLE THEN q := in; END_IF;".into(),
+        ),
+        "DELAY" => (vec![v("in", t)], vec![v("q", t)], vec![v("m", t)], "q := m;\nm := in;".into()),
+        "NEG" => (vec![v("in", t)], vec![v("out", t)], vec![], "out := -in;".into()),
+        "FLOOR" => (
+            vec![v("in", r)],
+            vec![v("out", i)],
+            vec![],
+            "out := LREAL_TO_LINT(in);\nIF LINT_TO_LREAL(out) > in THEN out := out - 1; END_IF;".into(),
+        ),
+        "FRAC" => (vec![v("in", r)], vec![v("out", r)], vec![], "out := in - LINT_TO_LREAL(LREAL_TO_LINT(in));".into()),
+        "NOW" => (
+            vec![],
+            vec![v("ms", i), v("s", r)],
+            vec![v("n", i)],
+            format!("ms := n * {};\ns := LINT_TO_LREAL(ms) / 1000.0;\nn := n + 1;", cycle_ms.round() as i64),
+        ),
+        _ => (vec![], vec![], vec![], format!("(* {block}: no IEC equivalent; see fbd2048's docs/blocks.md *)")),
+    };
+    let body = Body { xml: String::new(), locals, instances: Vec::new() };
+    let iface = format!(
+        "{}{}{}",
+        vars_xml("inputVars", &ins, &[]),
+        vars_xml("outputVars", &outs, &[]),
+        vars_xml("localVars", &body.locals, &[])
+    );
+    format!(
+        "      <pou name=\"{block}__{}\" pouType=\"functionBlock\">\n        <interface>\n{iface}        </interface>\n        <body>\n          <ST><xhtml:p><![CDATA[{st}]]></xhtml:p></ST>\n        </body>\n        <documentation><xhtml:p>fbd2048 library block {block} ({}) as a function block</xhtml:p></documentation>\n      </pou>\n",
+        t.name(),
+        t.name()
+    )
+}

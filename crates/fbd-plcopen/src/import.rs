@@ -1,0 +1,686 @@
+//! PLCopen TC6 XML → a diagram document: the program POU of the cyclic task becomes the top
+//! level, function blocks and functions with FBD bodies become macros.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::path::Path;
+
+use fbd_engine::library;
+use fbd_engine::model::{
+    Block, Const, Document, MacroDef, Params, Pins, PortIn, PortOut, ProgramInput, TypeName, Wire,
+};
+use fbd_engine::{Diagnostic, Diagnostics, Type, Value};
+use roxmltree::Node;
+
+use crate::literal;
+
+/// The namespaces read: TC6 v2.01, v2.00 (CODESYS) and v1.0 (matiec's test file).
+const NAMESPACES: [&str; 3] = [
+    "http://www.plcopen.org/xml/tc6_0201",
+    "http://www.plcopen.org/xml/tc6_0200",
+    "http://www.plcopen.org/xml/tc6.xsd",
+];
+
+/// An imported program, and what the import had to say about it.
+#[derive(Debug)]
+pub struct Imported {
+    /// The program as one self-contained diagram (its POUs as macros).
+    pub doc: Document,
+    /// Things that import but behave differently here (narrow integers widened, a second task
+    /// ignored), one line each.
+    pub warnings: Vec<String>,
+}
+
+struct Ctx<'a> {
+    path: &'a Path,
+    text: &'a str,
+    errors: Vec<Diagnostic>,
+    warnings: Vec<String>,
+}
+
+impl Ctx<'_> {
+    fn err(&mut self, node: Node, msg: impl Into<String>) {
+        let p = self.text_pos(node);
+        self.errors.push(Diagnostic::new(self.path, msg).at(Some(p)));
+    }
+
+    fn text_pos(&self, node: Node) -> (usize, usize) {
+        let off = node.range().start;
+        let before = &self.text[..off.min(self.text.len())];
+        let line = before.matches('\n').count() + 1;
+        let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+        (line, col)
+    }
+}
+
+fn child<'a, 'i>(n: Node<'a, 'i>, name: &str) -> Option<Node<'a, 'i>> {
+    n.children().find(|c| c.is_element() && c.tag_name().name() == name)
+}
+
+fn children<'a, 'i>(n: Node<'a, 'i>, name: &'static str) -> impl Iterator<Item = Node<'a, 'i>> {
+    n.children().filter(move |c| c.is_element() && c.tag_name().name() == name)
+}
+
+/// Reads a PLCopen XML file. Every independent problem is reported, each with its line:column.
+pub fn import(path: &Path, text: &str) -> Result<Imported, Diagnostics> {
+    let xml = roxmltree::Document::parse(text).map_err(|e| {
+        let p = e.pos();
+        Diagnostics::from(
+            Diagnostic::new(path, format!("not well-formed XML: {e}")).at(Some((p.row as usize, p.col as usize))),
+        )
+    })?;
+    let mut cx = Ctx { path, text, errors: Vec::new(), warnings: Vec::new() };
+    let root = xml.root_element();
+    let ns = root.tag_name().namespace().unwrap_or("");
+    if root.tag_name().name() != "project" || !NAMESPACES.contains(&ns) {
+        let what = if ns.contains("plcopen.org/xml/tc6_0201") || text.contains("ppx:") || ns.contains("61131-10") {
+            "an IEC 61131-10 file (FbdObject elements) is not supported; export the project as PLCopen TC6 XML v2.01"
+        } else {
+            "not a PLCopen TC6 project: expected <project> in namespace tc6_0201, tc6_0200 or tc6.xsd"
+        };
+        return Err(Diagnostic::new(path, format!("{what} (found <{}> in `{ns}`)", root.tag_name().name()))
+            .at(Some(cx.text_pos(root)))
+            .into());
+    }
+    let pous: Vec<Node> =
+        child(root, "types").and_then(|t| child(t, "pous")).map(|p| children(p, "pou").collect()).unwrap_or_default();
+    // The program run: the program instance of the cyclic task (the first one, said if there
+    // are more), and its interval as the cycle.
+    let mut cycle_ms: Option<f64> = None;
+    let mut run: Option<String> = None;
+    let tasks: Vec<Node> = root.descendants().filter(|n| n.is_element() && n.tag_name().name() == "task").collect();
+    let cyclic: Vec<Node> = tasks.iter().copied().filter(|t| t.attribute("interval").is_some()).collect();
+    if let Some(t) = cyclic.first() {
+        let iv = t.attribute("interval").unwrap_or("");
+        match literal::interval_ms(iv) {
+            Some(ms) if ms > 0.0 => cycle_ms = Some(ms),
+            _ => cx.err(
+                *t,
+                format!(
+                    "task `{}`: interval `{iv}` is not a duration (T#20ms or 00:00:00.020)",
+                    t.attribute("name").unwrap_or("")
+                ),
+            ),
+        }
+        run = t
+            .descendants()
+            .find(|n| n.tag_name().name() == "pouInstance")
+            .and_then(|p| p.attribute("typeName"))
+            .map(str::to_string);
+        if cyclic.len() > 1 {
+            let names: Vec<&str> = cyclic.iter().map(|t| t.attribute("name").unwrap_or("?")).collect();
+            cx.warnings.push(format!(
+                "{} cyclic tasks ({}); imported `{}`, the first: this runtime has one task",
+                cyclic.len(),
+                names.join(", "),
+                names[0]
+            ));
+        }
+    }
+    let programs: Vec<Node> = pous.iter().copied().filter(|p| p.attribute("pouType") == Some("program")).collect();
+    let program = match &run {
+        Some(name) => programs.iter().find(|p| p.attribute("name") == Some(name.as_str())).copied(),
+        None => programs.first().copied(),
+    };
+    let Some(program) = program else {
+        return Err(Diagnostic::new(path, "no program POU to run (types/pous/pou with pouType=\"program\")").into());
+    };
+    let pou_names: HashSet<String> = pous.iter().filter_map(|p| p.attribute("name")).map(str::to_string).collect();
+    let mut doc = Document {
+        fbd: fbd_engine::model::FORMAT_VERSION,
+        name: program.attribute("name").map(str::to_string),
+        description: Some(format!("imported from PLCopen XML ({})", path.display())),
+        cycle_ms,
+        ..Document::default()
+    };
+    for p in &pous {
+        // The export's stand-ins for library blocks come back as those blocks.
+        if p.attribute("pouType") == Some("program") || p.attribute("name").and_then(helper).is_some() {
+            continue;
+        }
+        if let Some(m) = pou_body(&mut cx, *p, &pou_names, false) {
+            doc.macros.push(m.0);
+        }
+    }
+    if let Some((m, inputs)) = pou_body(&mut cx, program, &pou_names, true) {
+        doc.inputs = inputs;
+        doc.outputs = m.outputs;
+        doc.blocks = m.blocks;
+    }
+    if !cx.errors.is_empty() {
+        return Err(Diagnostics(cx.errors));
+    }
+    Ok(Imported { doc, warnings: cx.warnings })
+}
+
+/// One declared variable.
+struct Var {
+    name: String,
+    ty: Option<Type>,
+    init: Option<Value>,
+    /// A function block instance's initial member values (`structValue`).
+    members: Vec<(String, Value)>,
+}
+
+fn variables(cx: &mut Ctx, iface: Option<Node>, section: &str) -> Vec<Var> {
+    let Some(iface) = iface else { return Vec::new() };
+    let mut out = Vec::new();
+    for sec in iface.children().filter(|c| c.is_element() && c.tag_name().name() == section) {
+        for v in children(sec, "variable") {
+            let name = v.attribute("name").unwrap_or("").to_string();
+            let tnode = child(v, "type").and_then(|t| t.children().find(|c| c.is_element()));
+            let ty = match tnode {
+                Some(t) if t.tag_name().name() == "derived" => None,
+                Some(t) => match literal::elementary(t.tag_name().name()) {
+                    Some((ty, widened)) => {
+                        if widened {
+                            cx.warnings.push(format!(
+                                "variable `{name}` is {}: it becomes a 64-bit INT here and does not wrap at the {} limits",
+                                t.tag_name().name(),
+                                t.tag_name().name()
+                            ));
+                        }
+                        Some(ty)
+                    }
+                    None => {
+                        cx.err(t, format!("variable `{name}`: type {} is not supported (BOOL, the integer types, REAL, LREAL, TIME)", t.tag_name().name()));
+                        None
+                    }
+                },
+                None => None,
+            };
+            let init =
+                child(v, "initialValue").and_then(|i| child(i, "simpleValue")).and_then(|s| s.attribute("value"));
+            let init = match init {
+                Some(t) => match literal::parse(t) {
+                    Ok(v) => Some(v),
+                    Err(e) => {
+                        cx.err(v, format!("variable `{name}`: initial value: {e}"));
+                        None
+                    }
+                },
+                None => None,
+            };
+            let members = child(v, "initialValue")
+                .and_then(|i| child(i, "structValue"))
+                .map(|sv| {
+                    children(sv, "value")
+                        .filter_map(|m| {
+                            let k = m.attribute("member")?.to_ascii_lowercase();
+                            let val = child(m, "simpleValue")?.attribute("value")?;
+                            literal::parse(val).ok().map(|x| (k, x))
+                        })
+                        .collect()
+                })
+                .unwrap_or_default();
+            out.push(Var { name, ty, init, members });
+        }
+    }
+    out
+}
+
+/// What drives a connection: a block output, a variable read, or a constant.
+#[derive(Clone, Debug, PartialEq)]
+enum Src {
+    Out(String),
+    Var(String),
+    Const(Value),
+}
+
+/// What a body's connections are resolved against.
+struct Lookup<'a, 'x, 'i> {
+    by_id: &'a HashMap<&'x str, Node<'x, 'i>>,
+    connectors: &'a HashMap<&'x str, Node<'x, 'i>>,
+    block_ids: &'a HashMap<&'x str, String>,
+    var_names: &'a HashSet<&'x str>,
+    pou_names: &'a HashSet<String>,
+}
+
+impl Lookup<'_, '_, '_> {
+    /// The source a connectionPointIn names, through continuations to their connector.
+    fn source(&self, cx: &mut Ctx, cpi: Node, depth: u32) -> Option<Src> {
+        let conns: Vec<Node> = children(cpi, "connection").collect();
+        if conns.len() > 1 {
+            cx.err(cpi, "an input connected to several outputs (a wired OR) is not supported; use an OR block");
+            return None;
+        }
+        let c = conns.first()?;
+        let r = c.attribute("refLocalId").unwrap_or("");
+        let Some(src) = self.by_id.get(r) else {
+            cx.err(*c, format!("connection to localId {r}, which is not in this body"));
+            return None;
+        };
+        match src.tag_name().name() {
+            "block" => {
+                let id = self.block_ids.get(r)?;
+                let ty = src.attribute("typeName").unwrap_or("");
+                let outs: Vec<Node> =
+                    child(*src, "outputVariables").map(|o| children(o, "variable").collect()).unwrap_or_default();
+                let param = c
+                    .attribute("formalParameter")
+                    .map(str::to_string)
+                    .or_else(|| {
+                        (outs.len() == 1).then(|| outs[0].attribute("formalParameter").unwrap_or("").to_string())
+                    })
+                    .unwrap_or_default();
+                Some(Src::Out(format!("{id}.{}", out_pin(ty, &param, self.pou_names))))
+            }
+            "inVariable" | "inOutVariable" => {
+                let e = child(*src, "expression").and_then(|x| x.text()).unwrap_or("").trim().to_string();
+                if self.var_names.contains(e.as_str()) {
+                    Some(Src::Var(e))
+                } else if let Ok(v) = literal::parse(&e) {
+                    Some(Src::Const(v))
+                } else if let Some((inst, pin)) = e.split_once('.') {
+                    Some(Src::Out(format!("{inst}.{}", pin.to_ascii_lowercase())))
+                } else {
+                    cx.err(*src, format!("`{e}` is neither a declared variable nor a literal; ST expressions in variables are not imported"));
+                    None
+                }
+            }
+            "continuation" => {
+                let n = src.attribute("name").unwrap_or("");
+                let Some(conn) = self.connectors.get(n) else {
+                    cx.err(*src, format!("continuation `{n}` has no connector of that name"));
+                    return None;
+                };
+                if depth > 64 {
+                    cx.err(*src, format!("continuation `{n}` leads round in a circle of connectors"));
+                    return None;
+                }
+                let cpi = child(*conn, "connectionPointIn")?;
+                self.source(cx, cpi, depth + 1)
+            }
+            other => {
+                cx.err(*src, format!("<{other}> cannot drive a connection in FBD"));
+                None
+            }
+        }
+    }
+}
+
+/// Converts one POU with an FBD body. For the program, also returns its program inputs.
+fn pou_body(
+    cx: &mut Ctx,
+    pou: Node,
+    pou_names: &HashSet<String>,
+    is_program: bool,
+) -> Option<(MacroDef, Vec<ProgramInput>)> {
+    let name = pou.attribute("name").unwrap_or("").to_string();
+    let iface = child(pou, "interface");
+    let ins = variables(cx, iface, "inputVars");
+    let outs = variables(cx, iface, "outputVars");
+    let locals: Vec<Var> =
+        ["localVars", "tempVars", "externalVars", "globalVars"].iter().flat_map(|s| variables(cx, iface, s)).collect();
+    let Some(body) = child(pou, "body") else {
+        cx.err(pou, format!("POU `{name}` has no body"));
+        return None;
+    };
+    let Some(fbd) = child(body, "FBD") else {
+        let lang =
+            body.children().find(|c| c.is_element()).map(|c| c.tag_name().name().to_string()).unwrap_or_default();
+        cx.err(body, format!("POU `{name}`: the body is {lang}; only FBD bodies are imported"));
+        return None;
+    };
+    let elems: Vec<Node> = fbd.children().filter(|c| c.is_element()).collect();
+    let by_id: HashMap<&str, Node> = elems.iter().filter_map(|e| e.attribute("localId").map(|i| (i, *e))).collect();
+    let connectors: HashMap<&str, Node> = elems
+        .iter()
+        .filter(|e| e.tag_name().name() == "connector")
+        .filter_map(|e| e.attribute("name").map(|n| (n, *e)))
+        .collect();
+    let mut block_ids: HashMap<&str, String> = HashMap::new();
+    let mut taken: HashSet<String> = HashSet::new();
+    for e in elems.iter().filter(|e| e.tag_name().name() == "block") {
+        let ty = e.attribute("typeName").unwrap_or("");
+        let id = e
+            .attribute("instanceName")
+            .map(str::to_string)
+            .unwrap_or_else(|| format!("{}_{}", ty.to_ascii_lowercase(), e.attribute("localId").unwrap_or("0")));
+        let id: String = id.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' }).collect();
+        let id = if taken.contains(&id) { format!("{id}_{}", e.attribute("localId").unwrap_or("")) } else { id };
+        taken.insert(id.clone());
+        if let Some(l) = e.attribute("localId") {
+            block_ids.insert(l, id);
+        }
+    }
+    let var_names: HashSet<&str> = ins.iter().chain(&outs).chain(&locals).map(|v| v.name.as_str()).collect();
+    // The source a connectionPointIn names (through continuations to their connector).
+    let look =
+        Lookup { by_id: &by_id, connectors: &connectors, block_ids: &block_ids, var_names: &var_names, pou_names };
+    let resolve = |cx: &mut Ctx, cpi: Node, depth: u32| -> Option<Src> { look.source(cx, cpi, depth) };
+
+    // Blocks, with negated and edge inputs as NOT / R_TRIG / F_TRIG blocks in front.
+    let mut blocks: Vec<Block> = Vec::new();
+    let mut order: Vec<(i64, String)> = Vec::new();
+    // (block id, pin, variable) for every read of a variable by a block.
+    let mut reads: Vec<(String, String, String)> = Vec::new();
+    let mut extra = 0usize;
+    for e in elems.iter().filter(|e| e.tag_name().name() == "block") {
+        let ty = e.attribute("typeName").unwrap_or("");
+        let Some(id) = e.attribute("localId").and_then(|l| block_ids.get(l)).cloned() else {
+            cx.err(*e, "a block without localId");
+            continue;
+        };
+        // A POU of the file first: a user's `Random` is not the library's RANDOM.
+        let our_ty = match map_type(ty) {
+            _ if pou_names.contains(ty) && helper(ty).is_none() => ty.to_string(),
+            Some(t) => t,
+            None => {
+                cx.err(
+                    *e,
+                    format!("block type `{ty}` is neither a standard block this runtime has nor a POU of the file"),
+                );
+                continue;
+            }
+        };
+        let mut pins = Pins::default();
+        for v in child(*e, "inputVariables").into_iter().flat_map(|i| children(i, "variable")) {
+            let formal = v.attribute("formalParameter").unwrap_or("");
+            let formal = if helper(ty).is_some() && formal.eq_ignore_ascii_case("ENABLE") { "en" } else { formal };
+            if formal.eq_ignore_ascii_case("EN") && helper(ty).is_none() {
+                if child(v, "connectionPointIn").is_some_and(|c| child(c, "connection").is_some()) {
+                    cx.err(v, format!("block `{id}`: EN is connected; EN/ENO are not supported yet (leave EN open)"));
+                }
+                continue;
+            }
+            let pin = in_pin(&our_ty, formal);
+            let Some(cpi) = child(v, "connectionPointIn") else { continue };
+            if child(cpi, "connection").is_none() {
+                continue;
+            }
+            let Some(src) = resolve(cx, cpi, 0) else { continue };
+            let mut wire = match &src {
+                Src::Out(r) | Src::Var(r) => Wire::Ref(r.clone()),
+                Src::Const(v) => Wire::Const(*v),
+            };
+            let negated = v.attribute("negated") == Some("true");
+            let edge = v.attribute("edge").filter(|e| *e != "none");
+            if negated || edge.is_some() {
+                let (kind, inpin, outpin) = match edge {
+                    Some("rising") => ("R_TRIG", "clk", "q"),
+                    Some("falling") => ("F_TRIG", "clk", "q"),
+                    _ => ("NOT", "in", "out"),
+                };
+                let pre = format!("{id}__pre{extra}");
+                extra += 1;
+                if let Src::Var(n) = &src {
+                    reads.push((pre.clone(), inpin.to_string(), n.clone()));
+                }
+                let mut pb = simple_block(&pre, kind, vec![(inpin.to_string(), wire)], e);
+                // In front of the block it feeds, not on top of it.
+                if let Some(p) = pb.pos.as_mut() {
+                    p[0] -= 80.0;
+                    p[1] += 20.0 * pins.0.len() as f64;
+                }
+                blocks.push(pb);
+                wire = Wire::Ref(format!("{pre}.{outpin}"));
+            } else if let Src::Var(n) = &src {
+                reads.push((id.clone(), pin.clone(), n.clone()));
+            }
+            pins.0.push((pin, wire));
+        }
+        order.push((e.attribute("executionOrderId").and_then(|o| o.parse().ok()).unwrap_or(0), id.clone()));
+        let mut b = simple_block(&id, &our_ty, Vec::new(), e);
+        b.inputs = pins;
+        let def = library::lookup(&our_ty);
+        if def.is_some_and(|d| d.generic != library::Generic::No) {
+            b.data_type = helper(ty).map(|(_, t)| TypeName(t));
+        }
+        // Parameters: an instance's initial member values; a SELECTOR's n from its outputs.
+        if let Some(inst) = e.attribute("instanceName")
+            && let Some(var) = locals.iter().find(|v| v.name == inst)
+        {
+            for (k, v) in &var.members {
+                match k.as_str() {
+                    "seed" => b.params.seed = v.as_f64().max(0.0).to_string().parse::<f64>().ok().map(|x| x as u64),
+                    _ if def.is_some_and(|d| d.outputs.first().is_some_and(|o| o.name == k)) => {
+                        b.params.init = Some(Const(*v))
+                    }
+                    _ => {}
+                }
+            }
+        }
+        if our_ty == "SELECTOR" {
+            let n = child(*e, "outputVariables").map_or(0, |o| children(o, "variable").count());
+            b.params.n = Some(n as u32);
+        }
+        blocks.push(b);
+    }
+    // Variables written by outVariables.
+    let mut writes: BTreeMap<String, (Src, i64)> = BTreeMap::new();
+    for e in elems.iter().filter(|e| matches!(e.tag_name().name(), "outVariable" | "inOutVariable")) {
+        let var = child(*e, "expression").and_then(|x| x.text()).unwrap_or("").trim().to_string();
+        let Some(cpi) = child(*e, "connectionPointIn") else { continue };
+        if child(cpi, "connection").is_none() {
+            continue;
+        }
+        if e.attribute("storage").is_some_and(|s| s != "none") {
+            cx.err(*e, format!("`{var}`: set/reset coils (storage) are not supported; use an SR or RS block"));
+            continue;
+        }
+        let Some(mut src) = resolve(cx, cpi, 0) else { continue };
+        if e.attribute("negated") == Some("true") {
+            let id = format!("not_{}", var.replace('.', "_"));
+            let w = match src {
+                Src::Out(r) | Src::Var(r) => Wire::Ref(r),
+                Src::Const(v) => Wire::Const(v),
+            };
+            blocks.push(simple_block(&id, "NOT", vec![("in".into(), w)], e));
+            src = Src::Out(format!("{id}.out"));
+        }
+        if !var_names.contains(var.as_str()) {
+            cx.err(*e, format!("`{var}` is written but not declared in POU `{name}`"));
+            continue;
+        }
+        let ord = e.attribute("executionOrderId").and_then(|o| o.parse().ok()).unwrap_or(0);
+        if writes.insert(var.clone(), (src, ord)).is_some() {
+            cx.err(*e, format!("`{var}` is written by two outVariables; one driver per variable"));
+        }
+    }
+    // A read of a variable: its writer's source, this scan's value or (read before the write in
+    // execution order, or closing a loop) the previous scan's.
+    let init_of = |n: &str| ins.iter().chain(&outs).chain(&locals).find(|v| v.name == n).and_then(|v| v.init);
+    let in_names: HashSet<&str> = ins.iter().map(|v| v.name.as_str()).collect();
+    let exec: HashMap<String, i64> = order.iter().map(|(o, i)| (i.clone(), *o)).collect();
+    let ordered = order.iter().any(|(o, _)| *o != 0);
+    for (bid, pin, var) in &reads {
+        let wire = if in_names.contains(var.as_str()) {
+            continue; // a program or macro input: read by name
+        } else if let Some((src, _)) = writes.get(var) {
+            let from = match src {
+                Src::Out(r) => r.clone(),
+                Src::Var(v) if in_names.contains(v.as_str()) => v.clone(),
+                Src::Var(v) => {
+                    cx.warnings.push(format!(
+                        "`{var}` copies `{v}`: read as `{v}`'s source would need two hops; read as written"
+                    ));
+                    v.clone()
+                }
+                Src::Const(c) => {
+                    set_pin(&mut blocks, bid, pin, Wire::Const(*c));
+                    continue;
+                }
+            };
+            let writer = from.split_once('.').map(|(b, _)| b.to_string()).unwrap_or_default();
+            let before = ordered && exec.get(bid).copied().unwrap_or(0) < exec.get(&writer).copied().unwrap_or(0);
+            if before || depends_on(&blocks, &writer, bid) {
+                Wire::Feedback { from, init: init_of(var) }
+            } else {
+                Wire::Ref(from)
+            }
+        } else {
+            // Never written: its initial value, every scan.
+            let ty = ins.iter().chain(&outs).chain(&locals).find(|v| v.name == *var).and_then(|v| v.ty);
+            Wire::Const(init_of(var).unwrap_or(match ty {
+                Some(Type::Bool) => Value::Bool(false),
+                Some(Type::Real) => Value::Real(0.0),
+                _ => Value::Int(0),
+            }))
+        };
+        set_pin(&mut blocks, bid, pin, wire);
+    }
+    // A body whose blocks all stand at one place (CODESYS exports every position as 0,0) has
+    // no drawing: leave the positions out and the layout engine draws it.
+    let first = blocks.first().and_then(|b| b.pos);
+    if blocks.len() > 1 && blocks.iter().all(|b| b.pos == first) {
+        for b in blocks.iter_mut() {
+            b.pos = None;
+        }
+    }
+    // Outputs of the POU.
+    let mut outputs = Vec::new();
+    for v in &outs {
+        let from = match writes.get(&v.name) {
+            Some((Src::Out(r), _)) => Wire::Ref(r.clone()),
+            Some((Src::Var(n), _)) => Wire::Ref(n.clone()),
+            Some((Src::Const(c), _)) => Wire::Const(*c),
+            None => Wire::Const(v.init.unwrap_or(Value::Int(0))),
+        };
+        let Some(ty) = v.ty else {
+            cx.err(pou, format!("output `{}` of `{name}` has a derived type; outputs are BOOL, INT or REAL", v.name));
+            continue;
+        };
+        outputs.push(PortOut { name: v.name.clone(), ty: TypeName(ty), from, kind: None, description: None });
+    }
+    let mut prog_inputs = Vec::new();
+    let mut macro_inputs = Vec::new();
+    for v in &ins {
+        let Some(ty) = v.ty else {
+            cx.err(pou, format!("input `{}` of `{name}` has a derived type; inputs are BOOL, INT or REAL", v.name));
+            continue;
+        };
+        if is_program {
+            prog_inputs.push(ProgramInput {
+                name: v.name.clone(),
+                ty: TypeName(ty),
+                kind: if ty == Type::Bool { fbd_engine::model::InputKind::Switch } else { Default::default() },
+                default: v.init.map(Const),
+                options: Vec::new(),
+                description: None,
+            });
+        } else {
+            macro_inputs.push(PortIn {
+                name: v.name.clone(),
+                ty: TypeName(ty),
+                default: v.init.map(Const),
+                description: None,
+            });
+        }
+    }
+    Some((MacroDef { name, description: None, inputs: macro_inputs, outputs, blocks }, prog_inputs))
+}
+
+fn simple_block(id: &str, ty: &str, inputs: Vec<(String, Wire)>, at: &Node) -> Block {
+    let pos = child(*at, "position").and_then(|p| {
+        let x: f64 = p.attribute("x")?.parse().ok()?;
+        let y: f64 = p.attribute("y")?.parse().ok()?;
+        Some([x, y])
+    });
+    Block {
+        id: id.into(),
+        ty: ty.into(),
+        inputs: Pins(inputs),
+        params: Params::default(),
+        data_type: None,
+        pos,
+        order: None,
+        comment: None,
+    }
+}
+
+fn set_pin(blocks: &mut [Block], id: &str, pin: &str, w: Wire) {
+    if let Some(b) = blocks.iter_mut().find(|b| b.id == id)
+        && let Some(p) = b.inputs.0.iter_mut().find(|(p, _)| p == pin)
+    {
+        p.1 = w;
+    }
+}
+
+/// Whether block `from` (transitively, through this-scan wires) reads block `target`: then a
+/// wire from `from` into `target` closes a loop.
+fn depends_on(blocks: &[Block], from: &str, target: &str) -> bool {
+    let mut stack = vec![from.to_string()];
+    let mut seen = HashSet::new();
+    while let Some(b) = stack.pop() {
+        if b == target {
+            return true;
+        }
+        if !seen.insert(b.clone()) {
+            continue;
+        }
+        if let Some(blk) = blocks.iter().find(|x| x.id == b) {
+            for (_, w) in &blk.inputs.0 {
+                if let Wire::Ref(r) = w
+                    && let Some((src, _)) = r.split_once('.')
+                {
+                    stack.push(src.to_string());
+                }
+            }
+        }
+    }
+    false
+}
+
+/// A function block this crate's export wrote for a library block IEC has no equivalent of
+/// (`MEMORY__INT`): the block and its type.
+pub(crate) fn helper(name: &str) -> Option<(String, Type)> {
+    let (b, t) = name.split_once("__")?;
+    library::lookup(b)?;
+    let t = Type::parse(t)?;
+    Some((b.to_string(), t))
+}
+
+/// The library block for a standard IEC type name (conversions between integer types are MOVE).
+fn map_type(ty: &str) -> Option<String> {
+    if let Some((b, _)) = helper(ty) {
+        return Some(b);
+    }
+    let u = ty.to_ascii_uppercase();
+    if library::lookup(&u).is_some() {
+        return Some(u);
+    }
+    if let Some((a, b)) = u.split_once("_TO_") {
+        let (ta, _) = literal::elementary(a)?;
+        let (tb, _) = literal::elementary(b)?;
+        return Some(
+            match (ta, tb) {
+                (Type::Int, Type::Real) => "INT_TO_REAL",
+                (Type::Real, Type::Int) => "REAL_TO_INT",
+                (a, b) if a == b => "MOVE",
+                _ => return None,
+            }
+            .into(),
+        );
+    }
+    None
+}
+
+/// Our input pin for a formal parameter: library pins are the IEC names in lower case; a POU's
+/// pins keep their declared case.
+fn in_pin(ty: &str, formal: &str) -> String {
+    if library::lookup(ty).is_some() { formal.to_ascii_lowercase() } else { formal.to_string() }
+}
+
+/// Our output pin for a formal parameter (a function's result is `OUT`, sometimes written as
+/// the function's name or left empty).
+fn out_pin(ty: &str, formal: &str, pou_names: &HashSet<String>) -> String {
+    // A POU of the file keeps its pin names (a user's `Random` is not the library's RANDOM).
+    if pou_names.contains(ty) && helper(ty).is_none() {
+        return formal.to_string();
+    }
+    let our = map_type(ty);
+    match our.as_deref().and_then(library::lookup) {
+        Some(def) => {
+            let f = formal.to_ascii_lowercase();
+            if f.is_empty()
+                || f == ty.to_ascii_lowercase()
+                || !def.outputs.iter().any(|p| p.name == f) && def.outputs.len() == 1
+            {
+                def.outputs.first().map_or(f, |p| p.name.to_string())
+            } else {
+                f
+            }
+        }
+        None => formal.to_string(),
+    }
+}

@@ -1,0 +1,92 @@
+//! PLCopen XML import and export: a Beremiz-style program imported and run, the 2048 program
+//! exported and imported back playing exactly as the reference says, and errors with places.
+
+use std::path::Path;
+
+use fbd_engine::load::{FsProvider, MemProvider, load, load_text};
+use fbd_engine::{CompileOptions, Runtime, Value, compile_project};
+
+fn data(name: &str) -> (std::path::PathBuf, String) {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data").join(name);
+    let t = std::fs::read_to_string(&p).expect("test data");
+    (p, t)
+}
+
+fn compile_doc(doc: &fbd_engine::model::Document) -> fbd_engine::ScanPlan {
+    let text = serde_json::to_string(doc).expect("serialises");
+    let project = load_text(&MemProvider::new(), Path::new("imported.json"), text).expect("loads");
+    compile_project(&project, &CompileOptions::default()).expect("compiles")
+}
+
+#[test]
+fn a_beremiz_style_blinker_imports_and_runs_with_the_task_cycle() {
+    let (p, t) = data("blink.xml");
+    let imported = fbd_plcopen::import(&p, &t).expect("imports");
+    assert_eq!(imported.doc.cycle_ms, Some(20.0), "the task's interval is the cycle");
+    let mut rt = Runtime::new(compile_doc(&imported.doc));
+    let mut pulses = Vec::new();
+    for scan in 0..40 {
+        rt.step();
+        if rt.output("pulse") == Some(Value::Bool(true)) {
+            pulses.push(scan);
+        }
+    }
+    // TON 100 ms at 20 ms a scan: q after 5 scans; the NOT reads `pulse` of the previous scan
+    // (read before written), so the timer restarts two scans later: a pulse every 7 scans.
+    assert_eq!(pulses, vec![5, 12, 19, 26, 33], "{pulses:?}");
+    assert_eq!(rt.output("count"), Some(Value::Int(5)), "the counter (R = NOT run) counts the rising edges");
+}
+
+#[test]
+fn the_2048_program_exported_and_imported_back_plays_exactly_as_the_reference() {
+    use fbd2048_game::{Command, FbdGame, check_command};
+    use ref2048::Dir;
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../diagrams/2048.json");
+    let project = load(&FsProvider, &path).expect("loads");
+    let plan = compile_project(&project, &CompileOptions::default()).expect("compiles");
+    let xml = fbd_plcopen::export(&project, &plan);
+    assert!(xml.contains("<task name=\"task_main\" interval=\"T#5ms\""), "the cycle is the task interval");
+    assert!(xml.contains("pouType=\"functionBlock\"") && xml.contains("name=\"Cell\""), "macros are function blocks");
+    let back = fbd_plcopen::import(Path::new("2048.xml"), &xml).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(back.doc.macros.iter().filter(|m| m.name == "Cell").count(), 1);
+    let mut g = FbdGame::new(compile_doc(&back.doc), 3).expect("a 2048 program");
+    g.command(Command::Start).expect("start");
+    let dirs = [Dir::Left, Dir::Up, Dir::Right, Dir::Down];
+    let mut moves = 0;
+    for k in 0..200 {
+        let before = g.board().expect("board");
+        let score = g.score();
+        let d = dirs[(k * 3 + k / 7) % 4];
+        g.command(Command::Move(d)).expect("move");
+        let after = g.board().expect("board");
+        check_command(before, d, after, g.score() - score, g.game_over()).unwrap_or_else(|m| panic!("move {k}: {m:?}"));
+        moves += 1;
+        if g.game_over() {
+            break;
+        }
+    }
+    assert!(moves >= 50, "{moves} moves");
+}
+
+#[test]
+fn problems_are_reported_with_their_places() {
+    let p = Path::new("bad.xml");
+    let e = fbd_plcopen::import(p, "<project><unclosed></project>").unwrap_err();
+    assert!(e.0[0].message.contains("not well-formed") && e.0[0].line == Some(1), "{e}");
+    let e = fbd_plcopen::import(p, "<ppx:Project xmlns:ppx=\"www.iec.ch/public/TC65SC65BWG7TF10\"/>").unwrap_err();
+    assert!(e.0[0].message.contains("IEC 61131-10"), "{e}");
+    let (_, t) = data("blink.xml");
+    let st = t
+        .replace("<FBD>", "<ST><xhtml:p xmlns:xhtml=\"http://www.w3.org/1999/xhtml\">x := 1;</xhtml:p></ST><FBD_>")
+        .replace("</FBD>", "</FBD_>");
+    let e = fbd_plcopen::import(p, &st).unwrap_err();
+    assert!(
+        e.0.iter().any(|d| d.message.contains("the body is ST; only FBD bodies are imported") && d.line.is_some()),
+        "{e}"
+    );
+    let lit = t.replace("T#100ms", "T#100xs").replace("typeName=\"CTU\"", "typeName=\"NO_SUCH\"");
+    let e = fbd_plcopen::import(p, &lit).unwrap_err();
+    assert_eq!(e.0.len(), 2, "both problems at once: {e}");
+    assert!(e.0.iter().any(|d| d.message.contains("NO_SUCH")), "{e}");
+    assert!(e.0.iter().any(|d| d.message.contains("T#100xs")), "{e}");
+}
