@@ -159,6 +159,8 @@ struct Var {
     init: Option<Value>,
     /// A function block instance's initial member values (`structValue`).
     members: Vec<(String, Value)>,
+    /// A located variable's address (`%IX0.0`, `%QW2`).
+    address: Option<String>,
 }
 
 fn variables(cx: &mut Ctx, iface: Option<Node>, section: &str) -> Vec<Var> {
@@ -212,7 +214,8 @@ fn variables(cx: &mut Ctx, iface: Option<Node>, section: &str) -> Vec<Var> {
                         .collect()
                 })
                 .unwrap_or_default();
-            out.push(Var { name, ty, init, members });
+            let address = v.attribute("address").map(str::to_string);
+            out.push(Var { name, ty, init, members, address });
         }
     }
     out
@@ -224,6 +227,8 @@ enum Src {
     Out(String),
     Var(String),
     Const(Value),
+    /// Several outputs on one input: their OR (a "wired OR").
+    Or(Vec<Src>),
 }
 
 /// What a body's connections are resolved against.
@@ -240,10 +245,20 @@ impl Lookup<'_, '_, '_> {
     fn source(&self, cx: &mut Ctx, cpi: Node, depth: u32) -> Option<Src> {
         let conns: Vec<Node> = children(cpi, "connection").collect();
         if conns.len() > 1 {
-            cx.err(cpi, "an input connected to several outputs (a wired OR) is not supported; use an OR block");
-            return None;
+            // Several outputs on one input: their OR, as the tools draw a "wired OR".
+            let mut all = Vec::new();
+            for c in &conns {
+                all.push(self.one(cx, *c, depth)?);
+            }
+            return Some(Src::Or(all));
         }
         let c = conns.first()?;
+        self.one(cx, *c, depth)
+    }
+
+    /// The source one `<connection>` names.
+    fn one(&self, cx: &mut Ctx, c: Node, depth: u32) -> Option<Src> {
+        let c = &c;
         let r = c.attribute("refLocalId").unwrap_or("");
         let Some(src) = self.by_id.get(r) else {
             cx.err(*c, format!("connection to localId {r}, which is not in this body"));
@@ -307,10 +322,21 @@ fn pou_body(
 ) -> Option<(MacroDef, Vec<ProgramInput>)> {
     let name = pou.attribute("name").unwrap_or("").to_string();
     let iface = child(pou, "interface");
-    let ins = variables(cx, iface, "inputVars");
-    let outs = variables(cx, iface, "outputVars");
-    let locals: Vec<Var> =
+    let mut ins = variables(cx, iface, "inputVars");
+    let mut outs = variables(cx, iface, "outputVars");
+    let mut locals: Vec<Var> =
         ["localVars", "tempVars", "externalVars", "globalVars"].iter().flat_map(|s| variables(cx, iface, s)).collect();
+    // Located variables of the program are its I/O: %I… inputs, %Q… outputs (buttons, lamps
+    // and numbers in the HMI); %M… stay signals.
+    if is_program {
+        for v in std::mem::take(&mut locals) {
+            match v.address.as_deref().map(|a| a.to_ascii_uppercase()) {
+                Some(a) if a.starts_with("%I") => ins.push(v),
+                Some(a) if a.starts_with("%Q") => outs.push(v),
+                _ => locals.push(v),
+            }
+        }
+    }
     let Some(body) = child(pou, "body") else {
         cx.err(pou, format!("POU `{name}` has no body"));
         return None;
@@ -389,9 +415,12 @@ fn pou_body(
                 continue;
             }
             let Some(src) = resolve(cx, cpi, 0) else { continue };
+            let src = wired_or(src, &format!("{id}__or{extra}"), &mut blocks, &mut reads, e);
+            extra += 1;
             let mut wire = match &src {
                 Src::Out(r) | Src::Var(r) => Wire::Ref(r.clone()),
                 Src::Const(v) => Wire::Const(*v),
+                Src::Or(_) => continue, // made into an OR block above
             };
             let negated = v.attribute("negated") == Some("true");
             let edge = v.attribute("edge").filter(|e| *e != "none");
@@ -458,12 +487,14 @@ fn pou_body(
             cx.err(*e, format!("`{var}`: set/reset coils (storage) are not supported; use an SR or RS block"));
             continue;
         }
-        let Some(mut src) = resolve(cx, cpi, 0) else { continue };
+        let Some(src) = resolve(cx, cpi, 0) else { continue };
+        let mut src = wired_or(src, &format!("or_{}", var.replace('.', "_")), &mut blocks, &mut reads, e);
         if e.attribute("negated") == Some("true") {
             let id = format!("not_{}", var.replace('.', "_"));
             let w = match src {
                 Src::Out(r) | Src::Var(r) => Wire::Ref(r),
                 Src::Const(v) => Wire::Const(v),
+                Src::Or(_) => continue,
             };
             blocks.push(simple_block(&id, "NOT", vec![("in".into(), w)], e));
             src = Src::Out(format!("{id}.out"));
@@ -500,6 +531,7 @@ fn pou_body(
                     set_pin(&mut blocks, bid, pin, Wire::Const(*c));
                     continue;
                 }
+                Src::Or(_) => continue,
             };
             let writer = from.split_once('.').map(|(b, _)| b.to_string()).unwrap_or_default();
             let before = ordered && exec.get(bid).copied().unwrap_or(0) < exec.get(&writer).copied().unwrap_or(0);
@@ -534,7 +566,7 @@ fn pou_body(
             Some((Src::Out(r), _)) => Wire::Ref(r.clone()),
             Some((Src::Var(n), _)) => Wire::Ref(n.clone()),
             Some((Src::Const(c), _)) => Wire::Const(*c),
-            None => Wire::Const(v.init.unwrap_or(Value::Int(0))),
+            Some((Src::Or(_), _)) | None => Wire::Const(v.init.unwrap_or(Value::Int(0))),
         };
         let Some(ty) = v.ty else {
             cx.err(pou, format!("output `{}` of `{name}` has a derived type; outputs are BOOL, INT or REAL", v.name));
@@ -568,6 +600,31 @@ fn pou_body(
         }
     }
     Some((MacroDef { name, description: None, inputs: macro_inputs, outputs, blocks }, prog_inputs))
+}
+
+/// Makes a wired OR into an OR block named `id` and returns its output; other sources pass.
+fn wired_or(src: Src, id: &str, blocks: &mut Vec<Block>, reads: &mut Vec<(String, String, String)>, at: &Node) -> Src {
+    let Src::Or(list) = src else { return src };
+    let mut ins = Vec::new();
+    for (k, s) in list.into_iter().enumerate() {
+        let pin = format!("in{}", k + 1);
+        let w = match s {
+            Src::Out(r) => Wire::Ref(r),
+            Src::Var(n) => {
+                reads.push((id.to_string(), pin.clone(), n.clone()));
+                Wire::Ref(n)
+            }
+            Src::Const(v) => Wire::Const(v),
+            Src::Or(_) => Wire::Const(Value::Bool(false)), // nested wired ORs do not occur
+        };
+        ins.push((pin, w));
+    }
+    let mut b = simple_block(id, "OR", ins, at);
+    if let Some(p) = b.pos.as_mut() {
+        p[0] -= 120.0;
+    }
+    blocks.push(b);
+    Src::Out(format!("{id}.out"))
 }
 
 fn simple_block(id: &str, ty: &str, inputs: Vec<(String, Wire)>, at: &Node) -> Block {

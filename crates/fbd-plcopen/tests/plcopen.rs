@@ -90,3 +90,37 @@ fn problems_are_reported_with_their_places() {
     assert!(e.0.iter().any(|d| d.message.contains("NO_SUCH")), "{e}");
     assert!(e.0.iter().any(|d| d.message.contains("T#100xs")), "{e}");
 }
+
+/// Located variables are the program's I/O; two outputs on one input are their OR.
+#[test]
+fn located_variables_are_io_and_a_wired_or_is_an_or() {
+    let xml = r#"<?xml version="1.0"?>
+<project xmlns="http://www.plcopen.org/xml/tc6_0200">
+  <types><pous>
+    <pou name="io" pouType="program">
+      <interface><localVars>
+        <variable name="b1" address="%IX0.0"><type><BOOL/></type></variable>
+        <variable name="b2" address="%IX0.1"><type><BOOL/></type></variable>
+        <variable name="lamp" address="%QX0.0"><type><BOOL/></type></variable>
+      </localVars></interface>
+      <body><FBD>
+        <inVariable localId="10000000001"><position x="0" y="0"/><connectionPointOut/><expression>b1</expression></inVariable>
+        <inVariable localId="10000000002"><position x="0" y="0"/><connectionPointOut/><expression>b2</expression></inVariable>
+        <outVariable localId="10000000003"><position x="0" y="0"/>
+          <connectionPointIn><connection refLocalId="10000000001"/><connection refLocalId="10000000002"/></connectionPointIn>
+          <expression>lamp</expression></outVariable>
+      </FBD></body>
+    </pou>
+  </pous></types>
+</project>"#;
+    let imported = fbd_plcopen::import(Path::new("io.xml"), xml).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(imported.doc.inputs.iter().map(|i| i.name.as_str()).collect::<Vec<_>>(), ["b1", "b2"]);
+    assert_eq!(imported.doc.outputs.iter().map(|o| o.name.as_str()).collect::<Vec<_>>(), ["lamp"]);
+    let mut rt = Runtime::new(compile_doc(&imported.doc));
+    for (a, b) in [(false, false), (true, false), (false, true), (true, true)] {
+        rt.set_input("b1", Value::Bool(a)).expect("b1");
+        rt.set_input("b2", Value::Bool(b)).expect("b2");
+        rt.step();
+        assert_eq!(rt.output("lamp"), Some(Value::Bool(a || b)), "{a} {b}");
+    }
+}
