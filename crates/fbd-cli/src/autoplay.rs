@@ -76,7 +76,7 @@ const TILES: [u32; 7] = [512, 1024, 2048, 4096, 8192, 16384, 32768];
 
 fn plan_for(a: &AutoplayArgs) -> Result<(String, ScanPlan), String> {
     if let Some(f) = a.file.as_ref().or(a.diagram.as_ref()) {
-        let p = fbd_engine::compile_file(f, &Default::default()).map_err(|e| e.to_string())?;
+        let p = fbd_plcopen::compile_any(f).map_err(|e| e.to_string())?;
         return Ok((f.display().to_string(), p));
     }
     let w = match &a.wiring {

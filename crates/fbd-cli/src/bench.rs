@@ -74,7 +74,7 @@ pub fn bench(args: BenchArgs) -> ExitCode {
     let mut rows = Vec::new();
     if let Some(f) = &args.file {
         let t = Instant::now();
-        let plan = match fbd_engine::compile_file(f, &CompileOptions::default()) {
+        let plan = match fbd_plcopen::compile_any(f) {
             Ok(p) => p,
             Err(e) => {
                 eprintln!("{e}");

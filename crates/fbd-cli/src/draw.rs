@@ -2,7 +2,7 @@
 
 use std::process::ExitCode;
 
-use fbd_engine::{CompileOptions, FsProvider, load};
+use fbd_engine::{CompileOptions, load};
 
 use crate::{out, rejected};
 
@@ -91,7 +91,12 @@ pub(crate) fn svg(
     online: Option<Online>,
     auto: bool,
 ) -> ExitCode {
-    let project = match load::load(&FsProvider, file) {
+    let project = match fbd_plcopen::load_any(file).map(|(p, w)| {
+        for x in w {
+            eprintln!("warning: {x}");
+        }
+        p
+    }) {
         Ok(p) => p,
         Err(e) => return rejected(file, &e),
     };
@@ -153,7 +158,16 @@ pub(crate) fn svg(
 }
 
 pub(crate) fn layout_cmd(file: &std::path::Path, write: bool) -> ExitCode {
-    let project = match load::load(&FsProvider, file) {
+    if write && file.extension().is_some_and(|e| e.eq_ignore_ascii_case("xml")) {
+        out::error(&format!("{}: --write stores positions in diagram files; `fbd import` it first", file.display()));
+        return ExitCode::FAILURE;
+    }
+    let project = match fbd_plcopen::load_any(file).map(|(p, w)| {
+        for x in w {
+            eprintln!("warning: {x}");
+        }
+        p
+    }) {
         Ok(p) => p,
         Err(e) => return rejected(file, &e),
     };

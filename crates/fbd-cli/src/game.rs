@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
-use fbd_engine::{CompileOptions, ScanPlan};
+use fbd_engine::ScanPlan;
 use fbd2048_game::{Command, FbdGame, Latency, Wiring, check_command, measure_latency, measure_spawns, summarize};
 use ref2048::Dir;
 
@@ -27,7 +27,7 @@ impl Source {
                 .collect();
         }
         if let Some(f) = &self.file {
-            let p = fbd_engine::compile_file(f, &CompileOptions::default()).map_err(|e| e.to_string())?;
+            let p = fbd_plcopen::compile_any(f).map_err(|e| e.to_string())?;
             return Ok(vec![(f.display().to_string(), p)]);
         }
         let w = match &self.wiring {

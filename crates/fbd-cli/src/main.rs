@@ -16,7 +16,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use fbd_engine::{CompileOptions, FsProvider, library, load};
+use fbd_engine::{CompileOptions, library};
 
 /// Function Block Diagram soft-PLC: check, run, draw (DOT, SVG), lay out and benchmark diagrams,
 /// and play 2048 through the FBD program (play, latency, autoplay).
@@ -172,7 +172,12 @@ pub(crate) fn rejected(file: &std::path::Path, e: &fbd_engine::Diagnostics) -> E
 
 fn check(file: &std::path::Path, show_plan: bool, show_signals: bool) -> ExitCode {
     let t0 = std::time::Instant::now();
-    let project = match load::load(&FsProvider, file) {
+    let project = match fbd_plcopen::load_any(file).map(|(p, w)| {
+        for x in w {
+            eprintln!("warning: {x}");
+        }
+        p
+    }) {
         Ok(p) => p,
         Err(e) => return rejected(file, &e),
     };
@@ -219,7 +224,12 @@ fn check(file: &std::path::Path, show_plan: bool, show_signals: bool) -> ExitCod
 }
 
 fn dot(file: &std::path::Path, macro_name: Option<&str>) -> ExitCode {
-    let project = match load::load(&FsProvider, file) {
+    let project = match fbd_plcopen::load_any(file).map(|(p, w)| {
+        for x in w {
+            eprintln!("warning: {x}");
+        }
+        p
+    }) {
         Ok(p) => p,
         Err(e) => {
             eprintln!("{e}");

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
-use fbd_engine::{CompileOptions, Runtime, Value};
+use fbd_engine::{Runtime, Value};
 
 /// Arguments of `fbd run`.
 #[derive(Args)]
@@ -104,7 +104,7 @@ pub fn run(args: RunArgs) -> ExitCode {
 }
 
 fn run_inner(args: RunArgs) -> Result<(), String> {
-    let plan = fbd_engine::compile_file(&args.file, &CompileOptions::default()).map_err(|e| e.to_string())?;
+    let plan = fbd_plcopen::compile_any(&args.file).map_err(|e| e.to_string())?;
     let mut rt = Runtime::with_seed(plan, args.seed);
     let mut stims = Vec::new();
     for (i, s) in args.sets.iter().enumerate() {

@@ -276,3 +276,20 @@ fn svg_draws_a_macro_statically_and_online() {
     assert_eq!(o.status.code(), Some(1));
     assert!(text(&o.stderr).contains("no macro `Nope`"), "{}", text(&o.stderr));
 }
+
+#[test]
+fn plcopen_xml_is_accepted_wherever_a_diagram_is() {
+    let xml = std::env::temp_dir().join(format!("fbd-cli-test-{}-2048.xml", std::process::id()));
+    let xs = xml.to_str().expect("utf-8");
+    let o = fbd(&["export", "diagrams/2048-original.json", "-o", xs]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let o = fbd(&["check", xs]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let o = fbd(&["play", xs, "--moves", "ULDRULDR", "--seed", "2"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(text(&o.stdout).contains("0 mismatch(es) with the reference"), "{}", text(&o.stdout));
+    let o = fbd(&["run", xs, "--scans", "10", "--realtime"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let o = fbd(&["layout", xs, "--write"]);
+    assert!(!o.status.success() && text(&o.stderr).contains("`fbd import` it first"));
+}

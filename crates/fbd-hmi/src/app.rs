@@ -397,6 +397,22 @@ impl App {
         self.refresh();
     }
 
+    /// Writes the running program as PLCopen TC6 XML to `path` (or where a save dialog says).
+    pub fn export_plcopen(&mut self, path: Option<PathBuf>) {
+        let Some(path) = path.or_else(|| {
+            rfd::FileDialog::new().add_filter("PLCopen XML", &["xml"]).set_file_name("program.xml").save_file()
+        }) else {
+            self.status = "no file chosen: nothing exported".into();
+            return;
+        };
+        let plan = self.runner.with(|rt| rt.plan().clone());
+        let xml = fbd_plcopen::export(&self.loaded.project, &plan);
+        self.status = match std::fs::write(&path, xml) {
+            Ok(()) => format!("exported as PLCopen XML to {}", path.display()),
+            Err(e) => format!("{}: cannot write: {e}", path.display()),
+        };
+    }
+
     /// Watches a signal: its history feeds the trend plot.
     pub fn watch(&mut self, path: &str) -> Result<(), String> {
         self.runner.with(|rt| rt.watch(path, 600)).map_err(|e| e.to_string())
@@ -680,6 +696,10 @@ impl App {
                 if ui.button("Reload (online change)").clicked() {
                     ui.close();
                     self.reload();
+                }
+                if ui.button("Export PLCopen XML...").clicked() {
+                    ui.close();
+                    self.export_plcopen(None);
                 }
                 let recent = self.prefs.recent.clone();
                 ui.add_enabled_ui(!recent.is_empty(), |ui| {

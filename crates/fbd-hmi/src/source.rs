@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 
 use fbd_engine::load::{self, Project};
-use fbd_engine::{CompileOptions, Diagnostics, FsProvider, ScanPlan, compile_project};
+use fbd_engine::{CompileOptions, Diagnostics, ScanPlan, compile_project};
 use fbd2048_game::Wiring;
 
 /// The origin of the running diagram.
@@ -43,13 +43,7 @@ pub fn load(origin: &Origin) -> Result<(Loaded, ScanPlan), Diagnostics> {
             load::load_text(&provider, &path, w.text().to_string())?
         }
         // A PLCopen XML project (CODESYS, OpenPLC Editor, Beremiz) is imported on the way in.
-        Origin::File(p) if p.extension().is_some_and(|e| e.eq_ignore_ascii_case("xml")) => {
-            let text = load::read_text(p)?;
-            let imported = fbd_plcopen::import(p, &text)?;
-            let json = serde_json::to_string(&imported.doc).expect("a document serialises");
-            load::load_text(&load::MemProvider::new(), &p.with_extension("json"), json)?
-        }
-        Origin::File(p) => load::load(&FsProvider, p)?,
+        Origin::File(p) => fbd_plcopen::load_any(p)?.0,
     };
     let plan = compile_project(&project, &CompileOptions::default())?;
     Ok((Loaded { origin: origin.clone(), project }, plan))

@@ -860,4 +860,10 @@ fn a_plcopen_xml_file_opens_and_runs() {
     h.step();
     assert!(h.query_by_label("count").is_some(), "the imported program's outputs are on the panel");
     assert_eq!(h.state().scan_count(), 40);
+    // File → Export PLCopen XML writes the running program; it imports back.
+    let out = temp_dir("plcopen").join("out.xml");
+    h.state_mut().export_plcopen(Some(out.clone()));
+    let text = std::fs::read_to_string(&out).expect("exported");
+    let back = fbd_plcopen::import(&out, &text).expect("imports back");
+    assert_eq!(back.doc.cycle_ms, Some(20.0));
 }

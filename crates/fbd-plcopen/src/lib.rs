@@ -8,3 +8,27 @@ pub mod literal;
 
 pub use export::export;
 pub use import::{Imported, import};
+
+use std::path::Path;
+
+use fbd_engine::load::{FsProvider, MemProvider, Project, load, load_text, read_text};
+use fbd_engine::{CompileOptions, Diagnostics, ScanPlan, compile_project};
+
+/// Loads a diagram from disk whatever its format: `.xml` is PLCopen XML (imported on the way
+/// in, its warnings returned), anything else the diagram format.
+pub fn load_any(path: &Path) -> Result<(Project, Vec<String>), Diagnostics> {
+    if path.extension().is_some_and(|e| e.eq_ignore_ascii_case("xml")) {
+        let text = read_text(path)?;
+        let imported = import(path, &text)?;
+        let json = serde_json::to_string(&imported.doc).expect("a document serialises");
+        Ok((load_text(&MemProvider::new(), &path.with_extension("json"), json)?, imported.warnings))
+    } else {
+        Ok((load(&FsProvider, path)?, Vec::new()))
+    }
+}
+
+/// Loads and compiles a diagram in either format (see [`load_any`]).
+pub fn compile_any(path: &Path) -> Result<ScanPlan, Diagnostics> {
+    let (project, _) = load_any(path)?;
+    compile_project(&project, &CompileOptions::default())
+}
