@@ -125,6 +125,18 @@ pub fn import(path: &Path, text: &str) -> Result<Imported, Diagnostics> {
         return Err(Diagnostic::new(path, "no program POU to run (types/pous/pou with pouType=\"program\")").into());
     };
     let pou_names: HashSet<String> = pous.iter().filter_map(|p| p.attribute("name")).map(str::to_string).collect();
+    // Each POU's declared inputs: a POU that declares an input named EN has no implicit one.
+    let mut declares_en: HashSet<String> = HashSet::new();
+    for p in &pous {
+        let en = p
+            .descendants()
+            .filter(|n| n.tag_name().name() == "inputVars")
+            .flat_map(|n| children(n, "variable"))
+            .any(|v| v.attribute("name").is_some_and(|n| n.eq_ignore_ascii_case("en")));
+        if en {
+            declares_en.insert(p.attribute("name").unwrap_or("").to_string());
+        }
+    }
     let mut doc = Document {
         fbd: fbd_engine::model::FORMAT_VERSION,
         name: program.attribute("name").map(str::to_string),
@@ -137,11 +149,11 @@ pub fn import(path: &Path, text: &str) -> Result<Imported, Diagnostics> {
         if p.attribute("pouType") == Some("program") || p.attribute("name").and_then(helper).is_some() {
             continue;
         }
-        if let Some(m) = pou_body(&mut cx, *p, &pou_names, false) {
+        if let Some(m) = pou_body(&mut cx, *p, &pou_names, &declares_en, false) {
             doc.macros.push(m.0);
         }
     }
-    if let Some((m, inputs)) = pou_body(&mut cx, program, &pou_names, true) {
+    if let Some((m, inputs)) = pou_body(&mut cx, program, &pou_names, &declares_en, true) {
         doc.inputs = inputs;
         doc.outputs = m.outputs;
         doc.blocks = m.blocks;
@@ -318,6 +330,7 @@ fn pou_body(
     cx: &mut Ctx,
     pou: Node,
     pou_names: &HashSet<String>,
+    declares_en: &HashSet<String>,
     is_program: bool,
 ) -> Option<(MacroDef, Vec<ProgramInput>)> {
     let name = pou.attribute("name").unwrap_or("").to_string();
@@ -403,7 +416,7 @@ fn pou_body(
         for v in child(*e, "inputVariables").into_iter().flat_map(|i| children(i, "variable")) {
             let formal = v.attribute("formalParameter").unwrap_or("");
             let formal = if helper(ty).is_some() && formal.eq_ignore_ascii_case("ENABLE") { "en" } else { formal };
-            if formal.eq_ignore_ascii_case("EN") && helper(ty).is_none() {
+            if formal.eq_ignore_ascii_case("EN") && helper(ty).is_none() && !declares_en.contains(ty) {
                 if child(v, "connectionPointIn").is_some_and(|c| child(c, "connection").is_some()) {
                     cx.err(v, format!("block `{id}`: EN is connected; EN/ENO are not supported yet (leave EN open)"));
                 }
