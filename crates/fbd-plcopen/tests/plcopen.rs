@@ -153,11 +153,11 @@ fn every_committed_diagram_exported_and_imported_back_gives_the_same_trace() {
                 x ^= x << 13;
                 x ^= x >> 7;
                 x ^= x << 17;
-                if x % 7 != 0 {
+                if !x.is_multiple_of(7) {
                     continue;
                 }
                 let v = match ty {
-                    fbd_engine::Type::Bool => Value::Bool(x % 2 == 0),
+                    fbd_engine::Type::Bool => Value::Bool(x.is_multiple_of(2)),
                     fbd_engine::Type::Int => Value::Int((x % 7) as i64),
                     fbd_engine::Type::Real => Value::Real((x % 100) as f64 / 10.0),
                 };
