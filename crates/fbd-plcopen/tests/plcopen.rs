@@ -209,3 +209,80 @@ fn a_hundred_thousand_moves_per_wiring_after_a_round_trip() {
         eprintln!("{f}: {moves} moves in {games} games after the round trip, 0 mismatches");
     }
 }
+
+/// The export against the element structure TC6 v2.01 requires for what we write: required
+/// children in their order, required attributes, and every connection to an element of its body.
+#[test]
+fn the_export_has_the_structure_tc6_v2_01_requires() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let project = load(&FsProvider, &root.join("diagrams/2048-original.json")).expect("loads");
+    let plan = compile_project(&project, &CompileOptions::default()).expect("compiles");
+    let xml = fbd_plcopen::export(&project, &plan);
+    let doc = roxmltree::Document::parse(&xml).expect("well-formed");
+    let elems = |n: roxmltree::Node| -> Vec<String> {
+        n.children().filter(|c| c.is_element()).map(|c| c.tag_name().name().to_string()).collect()
+    };
+    let problems = std::cell::RefCell::new(Vec::new());
+    let need = |n: roxmltree::Node, attrs: &[&str], children: &[&str]| {
+        let mut problems = problems.borrow_mut();
+        for a in attrs {
+            if n.attribute(*a).is_none() {
+                problems.push(format!("<{}> lacks @{a}", n.tag_name().name()));
+            }
+        }
+        // Required children, in this order (others may stand between them).
+        let got = elems(n);
+        let mut at = 0;
+        for c in children {
+            match got[at..].iter().position(|g| g == c) {
+                Some(k) => at += k + 1,
+                None => problems.push(format!("<{}> lacks <{c}> (in order) in {got:?}", n.tag_name().name())),
+            }
+        }
+    };
+    let project_el = doc.root_element();
+    assert_eq!(project_el.tag_name().namespace(), Some("http://www.plcopen.org/xml/tc6_0201"));
+    need(project_el, &[], &["fileHeader", "contentHeader", "types", "instances"]);
+    for n in doc.descendants().filter(|n| n.is_element()) {
+        match n.tag_name().name() {
+            "fileHeader" => need(n, &["companyName", "productName", "productVersion", "creationDateTime"], &[]),
+            "contentHeader" => need(n, &["name"], &["coordinateInfo"]),
+            "coordinateInfo" => need(n, &[], &["fbd", "ld", "sfc"]),
+            "types" => need(n, &[], &["dataTypes", "pous"]),
+            "pou" => {
+                need(n, &["name", "pouType"], &["interface", "body"]);
+                let kind = n.attribute("pouType").unwrap_or("");
+                assert!(["program", "functionBlock", "function"].contains(&kind), "{kind}");
+            }
+            "variable" if n.parent().is_some_and(|p| p.tag_name().name().ends_with("Vars")) => {
+                need(n, &["name"], &["type"])
+            }
+            "variable" => need(n, &["formalParameter"], &[]),
+            "block" => {
+                need(n, &["localId", "typeName"], &["position", "inputVariables", "inOutVariables", "outputVariables"])
+            }
+            "inVariable" => need(n, &["localId"], &["position", "connectionPointOut", "expression"]),
+            "outVariable" => need(n, &["localId"], &["position", "connectionPointIn", "expression"]),
+            "configuration" | "resource" => need(n, &["name"], &[]),
+            "task" => need(n, &["name", "priority"], &["pouInstance"]),
+            "pouInstance" => need(n, &["name", "typeName"], &[]),
+            "connection" => {
+                let body = n.ancestors().find(|a| a.tag_name().name() == "FBD").expect("in a body");
+                let id = n.attribute("refLocalId").unwrap_or("");
+                if !body.children().any(|e| e.attribute("localId") == Some(id)) {
+                    problems.borrow_mut().push(format!("connection to {id}, not in its body"));
+                }
+            }
+            _ => {}
+        }
+    }
+    let problems = problems.into_inner();
+    assert!(problems.is_empty(), "{} problems, the first: {:?}", problems.len(), &problems[..problems.len().min(5)]);
+    // Every POU a block names exists (user POUs and the stand-ins), or is an IEC standard block.
+    let pous: Vec<&str> =
+        doc.descendants().filter(|n| n.tag_name().name() == "pou").filter_map(|n| n.attribute("name")).collect();
+    for b in doc.descendants().filter(|n| n.tag_name().name() == "block") {
+        let t = b.attribute("typeName").unwrap_or("");
+        assert!(pous.contains(&t) || fbd_engine::library::lookup(t).is_some(), "block type {t} has no POU");
+    }
+}
