@@ -577,7 +577,14 @@ fn pou_body(
     for v in &outs {
         let from = match writes.get(&v.name) {
             Some((Src::Out(r), _)) => Wire::Ref(r.clone()),
-            Some((Src::Var(n), _)) => Wire::Ref(n.clone()),
+            // A copy of another variable: that variable's driver (one hop), an input by name,
+            // or its initial value.
+            Some((Src::Var(n), _)) => match writes.get(n) {
+                Some((Src::Out(r), _)) => Wire::Ref(r.clone()),
+                Some((Src::Const(c), _)) => Wire::Const(*c),
+                _ if in_names.contains(n.as_str()) => Wire::Ref(n.clone()),
+                _ => Wire::Const(init_of(n).unwrap_or(Value::Int(0))),
+            },
             Some((Src::Const(c), _)) => Wire::Const(*c),
             Some((Src::Or(_), _)) | None => Wire::Const(v.init.unwrap_or(Value::Int(0))),
         };

@@ -89,6 +89,21 @@ fn problems_are_reported_with_their_places() {
     assert_eq!(e.0.len(), 2, "both problems at once: {e}");
     assert!(e.0.iter().any(|d| d.message.contains("NO_SUCH")), "{e}");
     assert!(e.0.iter().any(|d| d.message.contains("T#100xs")), "{e}");
+    // The unsupported features, each with its own message and place.
+    let cases = [
+        (
+            t.replace("<variable formalParameter=\"PT\">", "<variable formalParameter=\"EN\"><connectionPointIn><connection refLocalId=\"9\"/></connectionPointIn></variable><variable formalParameter=\"PT\">"),
+            "EN/ENO are not supported",
+        ),
+        (t.replace("<outVariable localId=\"6\">", "<outVariable localId=\"6\" storage=\"set\">"), "set/reset coils"),
+        (t.replace("<expression>run</expression>", "<expression>run AND pulse</expression>"), "ST expressions in variables"),
+        (t.replace("<continuation name=\"tick\"", "<continuation name=\"tock\""), "continuation `tock` has no connector"),
+        (t.replace("<connection refLocalId=\"2\"/>", "<connection refLocalId=\"99\"/>"), "localId 99, which is not in this body"),
+    ];
+    for (xml, want) in cases {
+        let e = fbd_plcopen::import(p, &xml).unwrap_err();
+        assert!(e.0.iter().any(|d| d.message.contains(want) && d.line.is_some()), "want `{want}`: {e}");
+    }
 }
 
 /// Located variables are the program's I/O; two outputs on one input are their OR.
@@ -285,4 +300,31 @@ fn the_export_has_the_structure_tc6_v2_01_requires() {
         let t = b.attribute("typeName").unwrap_or("");
         assert!(pous.contains(&t) || fbd_engine::library::lookup(t).is_some(), "block type {t} has no POU");
     }
+}
+
+/// One function block used twice, located I/O, F_TRIG and TOF, a counter through an
+/// inOutVariable, a 20 ms task: the expected trace.
+#[test]
+fn a_traffic_light_style_program_gives_its_expected_trace() {
+    let (p, t) = data("lights.xml");
+    let imported = fbd_plcopen::import(&p, &t).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(imported.doc.cycle_ms, Some(20.0));
+    assert_eq!(imported.doc.macros.iter().map(|m| m.name.as_str()).collect::<Vec<_>>(), ["Pulse"]);
+    let mut rt = Runtime::new(compile_doc(&imported.doc));
+    let mut red = Vec::new();
+    let mut green = Vec::new();
+    for scan in 0..12u64 {
+        rt.set_input("b1", Value::Bool(scan < 3)).expect("b1");
+        rt.set_input("b2", Value::Bool(scan < 5)).expect("b2");
+        rt.step();
+        red.push(rt.output("red") == Some(Value::Bool(true)));
+        green.push(rt.output("green") == Some(Value::Bool(true)));
+        // The counter reads its own previous value through the inOutVariable.
+        assert_eq!(rt.output("count"), Some(Value::Int(scan as i64 + 1)), "scan {scan}");
+    }
+    let on = |v: &[bool]| v.iter().enumerate().filter(|(_, b)| **b).map(|(k, _)| k).collect::<Vec<_>>();
+    // TOF 60 ms = 3 scans after the input falls (scan 3): red through scan 5.
+    assert_eq!(on(&red), vec![0, 1, 2, 3, 4, 5]);
+    // F_TRIG pulses at scan 5 when b2 falls; the second instance holds it 3 more scans.
+    assert_eq!(on(&green), vec![5, 6, 7, 8]);
 }
