@@ -394,6 +394,9 @@ fn pou_body(
     // (block id, pin, variable) for every read of a variable by a block.
     let mut reads: Vec<(String, String, String)> = Vec::new();
     let mut extra = 0usize;
+    // ENO of the blocks that have an EN: the EN's driver.
+    let mut enos: HashMap<String, Wire> = HashMap::new();
+    let in_names_all: HashSet<&str> = ins.iter().map(|v| v.name.as_str()).collect();
     for e in elems.iter().filter(|e| e.tag_name().name() == "block") {
         let ty = e.attribute("typeName").unwrap_or("");
         let Some(id) = e.attribute("localId").and_then(|l| block_ids.get(l)).cloned() else {
@@ -413,12 +416,29 @@ fn pou_body(
             }
         };
         let mut pins = Pins::default();
+        let mut en: Option<Wire> = None;
         for v in child(*e, "inputVariables").into_iter().flat_map(|i| children(i, "variable")) {
             let formal = v.attribute("formalParameter").unwrap_or("");
             let formal = if helper(ty).is_some() && formal.eq_ignore_ascii_case("ENABLE") { "en" } else { formal };
             if formal.eq_ignore_ascii_case("EN") && helper(ty).is_none() && !declares_en.contains(ty) {
-                if child(v, "connectionPointIn").is_some_and(|c| child(c, "connection").is_some()) {
-                    cx.err(v, format!("block `{id}`: EN is connected; EN/ENO are not supported yet (leave EN open)"));
+                let Some(cpi) = child(v, "connectionPointIn").filter(|c| child(*c, "connection").is_some()) else {
+                    continue; // an open EN: always executed
+                };
+                let stateless = library::lookup(&our_ty).is_some_and(|d| !d.stateful && d.outputs.len() == 1);
+                if !stateless {
+                    cx.err(v, format!("block `{id}`: EN on a function block ({our_ty}) is not supported (its state would have to freeze); EN on functions is"));
+                    continue;
+                }
+                en = match resolve(cx, cpi, 0) {
+                    Some(Src::Out(r)) | Some(Src::Var(r)) => Some(Wire::Ref(r)),
+                    Some(Src::Const(c)) => Some(Wire::Const(c)),
+                    _ => None,
+                };
+                if let Some(Wire::Ref(r)) = &en
+                    && !in_names_all.contains(r.as_str())
+                    && !r.contains('.')
+                {
+                    reads.push((id.clone(), "g".into(), r.clone()));
                 }
                 continue;
             }
@@ -486,6 +506,31 @@ fn pou_body(
             let n = child(*e, "outputVariables").map_or(0, |o| children(o, "variable").count());
             b.params.n = Some(n as u32);
         }
+        // A function with EN: computed as `<id>__f`, and `<id>` holds its last result while EN
+        // is FALSE (the outputs of a call that does not run are not written), as a SEL with a
+        // feedback of itself; ENO is EN.
+        if let Some(enw) = en {
+            let out = library::lookup(&our_ty).and_then(|d| d.outputs.first()).map_or("out", |p| p.name);
+            let f = format!("{id}__f");
+            b.id = f.clone();
+            // Reads of variables by the function's own pins follow it to its new id.
+            for r in reads.iter_mut().filter(|r| r.0 == id && r.1 != "g") {
+                r.0 = f.clone();
+            }
+            let mut hold = simple_block(&id, "SEL", Vec::new(), e);
+            hold.inputs = Pins(vec![
+                ("g".into(), enw.clone()),
+                ("in0".into(), Wire::Feedback { from: format!("{id}.out"), init: None }),
+                ("in1".into(), Wire::Ref(format!("{f}.{out}"))),
+            ]);
+            if let Some(p) = hold.pos.as_mut() {
+                p[0] += 60.0;
+            }
+            enos.insert(id.clone(), enw);
+            blocks.push(b);
+            blocks.push(hold);
+            continue;
+        }
         blocks.push(b);
     }
     // Variables written by outVariables.
@@ -519,6 +564,31 @@ fn pou_body(
         let ord = e.attribute("executionOrderId").and_then(|o| o.parse().ok()).unwrap_or(0);
         if writes.insert(var.clone(), (src, ord)).is_some() {
             cx.err(*e, format!("`{var}` is written by two outVariables; one driver per variable"));
+        }
+    }
+    // ENO: what drove EN (an open EN, always run: TRUE).
+    let eno_of = |r: &str| -> Option<Wire> {
+        let (b, p) = r.split_once('.')?;
+        (p == "eno").then(|| enos.get(b).cloned().unwrap_or(Wire::Const(Value::Bool(true))))
+    };
+    for b in blocks.iter_mut() {
+        for (_, w) in b.inputs.0.iter_mut() {
+            if let Wire::Ref(r) = w
+                && let Some(x) = eno_of(r)
+            {
+                *w = x;
+            }
+        }
+    }
+    for (src, _) in writes.values_mut() {
+        if let Src::Out(r) = src
+            && let Some(x) = eno_of(r)
+        {
+            *src = match x {
+                Wire::Ref(r) => Src::Out(r),
+                Wire::Const(c) => Src::Const(c),
+                Wire::Feedback { from, .. } => Src::Out(from),
+            };
         }
     }
     // A read of a variable: its writer's source, this scan's value or (read before the write in
@@ -749,6 +819,9 @@ fn out_pin(ty: &str, formal: &str, pou_names: &HashSet<String>) -> String {
     match our.as_deref().and_then(library::lookup) {
         Some(def) => {
             let f = formal.to_ascii_lowercase();
+            if f == "eno" {
+                return f;
+            }
             if f.is_empty()
                 || f == ty.to_ascii_lowercase()
                 || !def.outputs.iter().any(|p| p.name == f) && def.outputs.len() == 1

@@ -93,7 +93,7 @@ fn problems_are_reported_with_their_places() {
     let cases = [
         (
             t.replace("<variable formalParameter=\"PT\">", "<variable formalParameter=\"EN\"><connectionPointIn><connection refLocalId=\"9\"/></connectionPointIn></variable><variable formalParameter=\"PT\">"),
-            "EN/ENO are not supported",
+            "EN on a function block (TON) is not supported",
         ),
         (t.replace("<outVariable localId=\"6\">", "<outVariable localId=\"6\" storage=\"set\">"), "set/reset coils"),
         (t.replace("<expression>run</expression>", "<expression>run AND pulse</expression>"), "ST expressions in variables"),
@@ -327,4 +327,57 @@ fn a_traffic_light_style_program_gives_its_expected_trace() {
     assert_eq!(on(&red), vec![0, 1, 2, 3, 4, 5]);
     // F_TRIG pulses at scan 5 when b2 falls; the second instance holds it 3 more scans.
     assert_eq!(on(&green), vec![5, 6, 7, 8]);
+}
+
+/// EN on a function: while EN is FALSE the call does not run and its output keeps the last
+/// result; ENO follows EN.
+#[test]
+fn en_on_a_function_holds_its_output_and_eno_follows() {
+    let xml = r#"<?xml version="1.0"?>
+<project xmlns="http://www.plcopen.org/xml/tc6_0201">
+  <types><pous>
+    <pou name="acc" pouType="program">
+      <interface>
+        <inputVars><variable name="go"><type><BOOL/></type></variable></inputVars>
+        <outputVars><variable name="sum"><type><LINT/></type></variable><variable name="done"><type><BOOL/></type></variable></outputVars>
+      </interface>
+      <body><FBD>
+        <inVariable localId="1"><position x="0" y="0"/><connectionPointOut/><expression>go</expression></inVariable>
+        <inVariable localId="2"><position x="0" y="20"/><connectionPointOut/><expression>sum</expression></inVariable>
+        <inVariable localId="3"><position x="0" y="40"/><connectionPointOut/><expression>1</expression></inVariable>
+        <block localId="4" typeName="ADD"><position x="100" y="0"/>
+          <inputVariables>
+            <variable formalParameter="EN"><connectionPointIn><connection refLocalId="1"/></connectionPointIn></variable>
+            <variable formalParameter="IN1"><connectionPointIn><connection refLocalId="2"/></connectionPointIn></variable>
+            <variable formalParameter="IN2"><connectionPointIn><connection refLocalId="3"/></connectionPointIn></variable>
+          </inputVariables><inOutVariables/>
+          <outputVariables>
+            <variable formalParameter="ENO"><connectionPointOut/></variable>
+            <variable formalParameter="OUT"><connectionPointOut/></variable>
+          </outputVariables>
+        </block>
+        <outVariable localId="5"><position x="200" y="0"/><connectionPointIn><connection refLocalId="4" formalParameter="OUT"/></connectionPointIn><expression>sum</expression></outVariable>
+        <outVariable localId="6"><position x="200" y="20"/><connectionPointIn><connection refLocalId="4" formalParameter="ENO"/></connectionPointIn><expression>done</expression></outVariable>
+      </FBD></body>
+    </pou>
+  </pous></types>
+</project>"#;
+    let imported = fbd_plcopen::import(Path::new("acc.xml"), xml).unwrap_or_else(|e| panic!("{e}"));
+    let mut rt = Runtime::new(compile_doc(&imported.doc));
+    let mut trace = Vec::new();
+    for scan in 0..8 {
+        rt.set_input("go", Value::Bool(!(3..6).contains(&scan))).expect("go");
+        rt.step();
+        trace.push((rt.output("sum"), rt.output("done")));
+    }
+    let sums: Vec<i64> = trace
+        .iter()
+        .map(|(s, _)| match s {
+            Some(Value::Int(i)) => *i,
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    assert_eq!(sums, vec![1, 2, 3, 3, 3, 3, 4, 5], "held while EN is FALSE");
+    let dones: Vec<bool> = trace.iter().map(|(_, d)| *d == Some(Value::Bool(true))).collect();
+    assert_eq!(dones, vec![true, true, true, false, false, false, true, true], "ENO is EN");
 }
