@@ -310,6 +310,14 @@ fn body_xml(
 ) -> Body {
     let mut xml = String::new();
     let block_ids: HashMap<&str, u64> = blocks.iter().enumerate().map(|(k, b)| (b.id.as_str(), k as u64 + 1)).collect();
+    // A body without stored positions is laid out, so that it opens readable in other tools.
+    let laid: Option<Vec<[f64; 2]>> = blocks.iter().any(|b| b.pos.is_none()).then(|| {
+        let name = (!mac.is_empty()).then_some(mac);
+        match fbd_layout::from_model::body(project, name) {
+            Ok(body) => fbd_layout::layout(&body).blocks.iter().map(|r| [r.x, r.y]).collect(),
+            Err(_) => Vec::new(),
+        }
+    });
     let mut em = Emitter {
         next_id: blocks.len() as u64 + 1,
         reads: String::new(),
@@ -348,7 +356,8 @@ fn body_xml(
             }
             instances.push((b.id.clone(), type_name.clone(), members));
         }
-        let (x, y) = b.pos.map_or((0.0, 0.0), |p| (p[0], p[1]));
+        let (x, y) =
+            b.pos.or_else(|| laid.as_ref().and_then(|l| l.get(order).copied())).map_or((0.0, 0.0), |p| (p[0], p[1]));
         let _ = write!(
             xml,
             "            <block localId=\"{bi}\" typeName=\"{}\"{} executionOrderId=\"{}\">\n              <position x=\"{x}\" y=\"{y}\"/>\n              <inputVariables>\n",

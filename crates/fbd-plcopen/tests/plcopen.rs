@@ -138,6 +138,23 @@ fn located_variables_are_io_and_a_wired_or_is_an_or() {
         rt.step();
         assert_eq!(rt.output("lamp"), Some(Value::Bool(a || b)), "{a} {b}");
     }
+    // Exported again, a body without positions is laid out rather than piled at 0,0.
+    let mut doc = imported.doc.clone();
+    for b in doc.blocks.iter_mut() {
+        b.pos = None;
+    }
+    let text = serde_json::to_string(&doc).expect("serialises");
+    let project = load_text(&MemProvider::new(), Path::new("io.json"), text).expect("loads");
+    let plan = compile_project(&project, &CompileOptions::default()).expect("compiles");
+    let xml = fbd_plcopen::export(&project, &plan);
+    let blocks = roxmltree::Document::parse(&xml).expect("xml");
+    let positions: Vec<(String, String)> = blocks
+        .descendants()
+        .filter(|n| n.tag_name().name() == "block")
+        .filter_map(|b| b.children().find(|c| c.tag_name().name() == "position"))
+        .map(|p| (p.attribute("x").unwrap_or("").to_string(), p.attribute("y").unwrap_or("").to_string()))
+        .collect();
+    assert!(!positions.is_empty() && positions.iter().all(|p| p.0 != "0" || p.1 != "0"), "{positions:?}");
 }
 
 /// import(export(x)) runs as x: every program output equal, every scan, for 2,000 scans of
