@@ -158,9 +158,20 @@ fn located_variables_are_io_and_a_wired_or_is_an_or() {
 }
 
 /// import(export(x)) runs as x: every program output equal, every scan, for 2,000 scans of
-/// random inputs, for every diagram in diagrams/ and examples/.
+/// random inputs, for every diagram in diagrams/ and examples/ (10,000 in the ignored run).
 #[test]
 fn every_committed_diagram_exported_and_imported_back_gives_the_same_trace() {
+    same_trace_after_a_round_trip(2000);
+}
+
+/// `cargo test --release -p fbd-plcopen --test plcopen ten_thousand -- --ignored`
+#[test]
+#[ignore]
+fn ten_thousand_scans_of_the_same_trace_after_a_round_trip() {
+    same_trace_after_a_round_trip(10_000);
+}
+
+fn same_trace_after_a_round_trip(scans: u64) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let files = [
         "diagrams/2048.json",
@@ -179,7 +190,7 @@ fn every_committed_diagram_exported_and_imported_back_gives_the_same_trace() {
         assert_eq!(a.plan().cycle_us, b.plan().cycle_us, "{f}: the cycle");
         let inputs: Vec<(String, fbd_engine::Type)> = a.plan().inputs.iter().map(|p| (p.name.clone(), p.ty)).collect();
         let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
-        for scan in 0..2000u64 {
+        for scan in 0..scans {
             // Inputs change now and then, as a hand on a panel: a cheap deterministic stream.
             for (name, ty) in &inputs {
                 x ^= x << 13;
