@@ -155,6 +155,10 @@ pub struct App {
     pub(crate) autoplay_moves: u64,
 }
 
+/// Reverse stepping: a snapshot every 100 scans, at most 64 MB of history.
+const HISTORY_EVERY: u64 = 100;
+const HISTORY_BYTES: usize = 64 << 20;
+
 /// Internal watches: the lockout lamp, to count scans per command exactly even when frames are
 /// sparse.
 const BUSY_HISTORY: usize = 16_384;
@@ -178,7 +182,8 @@ impl App {
                 source::load(&Origin::Embedded(Wiring::Upd1)).expect("the embedded wiring compiles")
             }
         };
-        let rt = Runtime::with_seed(plan, opts.seed);
+        let mut rt = Runtime::with_seed(plan, opts.seed);
+        rt.enable_history(HISTORY_EVERY, HISTORY_BYTES);
         let ctx2 = ctx.clone();
         let runner = RealtimeRunner::start_with(rt, Some(Box::new(move || ctx2.request_repaint())), opts.start_paused);
         let mut status = format!("{} loaded", loaded.origin.label());
@@ -330,6 +335,15 @@ impl App {
         self.image().scan
     }
 
+    /// Steps `n` scans back (the task pauses first), as if they had not run.
+    pub fn step_back(&mut self, n: u64) -> Result<u64, String> {
+        self.runner.pause();
+        let r = self.runner.with(|rt| rt.step_back(n)).map_err(|e| e.to_string());
+        self.note_altered();
+        self.refresh();
+        r
+    }
+
     /// Runs `n` scans now (used while paused, and by tests).
     pub fn run_scans(&mut self, n: u64) {
         self.runner.with(|rt| rt.step_n(n));
@@ -467,7 +481,8 @@ impl App {
         match source::load(&origin) {
             Ok((l, plan)) => {
                 let period = Duration::from_micros(plan.cycle_us);
-                let rt = Runtime::with_seed(plan, self.seed);
+                let mut rt = Runtime::with_seed(plan, self.seed);
+                rt.enable_history(HISTORY_EVERY, HISTORY_BYTES);
                 self.runner.replace(rt);
                 self.runner.set_period(period);
                 self.runner.reset_stats();

@@ -190,6 +190,16 @@ impl App {
                     let n = self.dbg.step_n;
                     self.run_scans(n);
                 }
+                // No PLC debugger steps back; a deterministic runtime can (snapshots every 100
+                // scans, re-executed to the scan asked for).
+                for (label, n) in [("Back", 1), ("Back N", self.dbg.step_n)] {
+                    if ui.button(label).on_hover_text(format!("{n} scan(s) back: the state as it was")).clicked() {
+                        self.dbg.message = match self.step_back(n) {
+                            Ok(s) => format!("back at scan {s}"),
+                            Err(e) => e,
+                        };
+                    }
+                }
             });
             ui.label(if let Some(why) = self.runner.halted() {
                 RichText::new(format!("halted: {why}")).color(Color32::from_rgb(0xe0, 0x40, 0x40)).strong()

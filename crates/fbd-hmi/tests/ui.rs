@@ -867,3 +867,28 @@ fn a_plcopen_xml_file_opens_and_runs() {
     let back = fbd_plcopen::import(&out, &text).expect("imports back");
     assert_eq!(back.doc.cycle_ms, Some(20.0));
 }
+
+/// Stepping back from the debugger returns the board and the scan count of that moment.
+#[test]
+fn the_debugger_steps_back_to_an_earlier_scan() {
+    let mut h = harness(Wiring::Upd1, true, "step-back");
+    h.step();
+    h.get_by_label("Start").click();
+    settle(&mut h);
+    let scan = h.state().scan_count();
+    let board_then = h.state().values();
+    h.key_press(egui::Key::ArrowLeft);
+    settle(&mut h);
+    h.key_press(egui::Key::ArrowUp);
+    settle(&mut h);
+    let moved = h.state().scan_count() - scan;
+    assert!(moved > 0);
+    h.get_by_label("Back").click(); // one scan
+    h.step();
+    h.step();
+    assert_eq!(h.state().scan_count(), scan + moved - 1);
+    h.state_mut().step_back(moved - 1).expect("within the history");
+    h.step();
+    assert_eq!(h.state().scan_count(), scan);
+    assert_eq!(h.state().values(), board_then, "the board as it was before the moves");
+}

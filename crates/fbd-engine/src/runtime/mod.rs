@@ -13,10 +13,12 @@ use crate::plan::{ScanPlan, SignalKind, Slot};
 use crate::types::{Type, Value};
 
 mod conditions;
+mod history;
 mod image;
 
 use conditions::Breakpoint;
 pub use conditions::{BreakpointInfo, Condition, StopReason};
+pub use history::HistorySpan;
 pub use image::ScanImage;
 
 /// What can go wrong when a client names a signal or a value.
@@ -47,6 +49,11 @@ pub enum RuntimeError {
     },
     /// A snapshot taken from another plan.
     SnapshotMismatch,
+    /// A step back further than the history reaches (or with the history off).
+    NoHistory {
+        /// The oldest scan the history can return to, if it is on.
+        oldest: Option<u64>,
+    },
 }
 
 impl fmt::Display for RuntimeError {
@@ -72,6 +79,10 @@ impl fmt::Display for RuntimeError {
             RuntimeError::SnapshotMismatch => {
                 write!(f, "the snapshot was taken from a different program")
             }
+            RuntimeError::NoHistory { oldest: Some(o) } => {
+                write!(f, "the history reaches back to scan {o} only (a larger history budget keeps more)")
+            }
+            RuntimeError::NoHistory { oldest: None } => write!(f, "the history is off: enable it to step back"),
         }
     }
 }
@@ -135,6 +146,8 @@ pub struct Runtime {
     break_paths: Arc<Vec<String>>,
     /// Counts changes of the forces.
     forces_version: u64,
+    /// Snapshots and stimuli for stepping back, when enabled.
+    history: Option<Box<history::History>>,
     force_mask: Vec<bool>,
     watches: Vec<Watch>,
     breakpoints: Vec<Breakpoint>,
@@ -172,6 +185,7 @@ impl Runtime {
             forced_slots: Arc::new(Vec::new()),
             break_paths: Arc::new(Vec::new()),
             forces_version: 0,
+            history: None,
             force_mask: vec![false; plan.code.len()],
             watches: Vec::new(),
             breakpoints: Vec::new(),
@@ -216,6 +230,9 @@ impl Runtime {
 
     /// Runs one scan. Allocates nothing.
     pub fn step(&mut self) {
+        if self.history.is_some() {
+            self.history_before_scan();
+        }
         let plan = &*self.plan;
         exec::commit_apply(plan, &mut self.state);
         for (p, v) in plan.inputs.iter().zip(&self.inputs) {
@@ -369,9 +386,11 @@ impl Runtime {
             self.set_input(path, v)?;
         }
         self.state.set(s, v);
+        self.history_note_now(s, v);
         if let Some(stage) = self.plan.stages.get(&s) {
             // A delayed slot takes its staged value at the start of the next scan.
             self.state.set(*stage, v);
+            self.history_note_now(*stage, v);
         }
         Ok(())
     }
@@ -493,6 +512,7 @@ impl Runtime {
     /// Cold restart: initial state, clock 0, inputs at their defaults, faults cleared.
     /// Forces and watches stay (as in CODESYS, forces survive a reset).
     pub fn reset(&mut self) {
+        self.history_restart();
         self.state = State::new(&self.plan, self.seed);
         self.scan = 0;
         self.clock_us = 0;
@@ -613,6 +633,8 @@ impl Runtime {
         self.pulses.clear();
         self.rebuild_forces();
         exec::apply_forces(&mut self.state, &self.force_values);
+        // Snapshots of the old plan cannot be restored into this one.
+        self.history_restart();
         report
     }
 }

@@ -369,3 +369,113 @@ mod no_allocation {
         assert!(allocations_during(|| drop(vec![1u8; 16])) > 0);
     }
 }
+
+/// Run 5,000 scans of the 2048 program with random commands, writes and a force, step back
+/// 1,234 scans: the state equals a fresh run to that scan, bit for bit; stepping forward again
+/// with the same stimuli gives back the same state as before.
+#[test]
+fn stepping_back_gives_the_state_of_a_fresh_run_to_that_scan() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../diagrams/2048.json");
+    let plan = fbd_engine::compile_file(path, &Default::default()).expect("compiles");
+    // The stimuli, decided up front so that the fresh run can repeat them.
+    let mut x: u64 = 0x2545_f491_4f6c_dd1d;
+    let mut script: Vec<(u64, u8, i64)> = Vec::new();
+    for scan in 0..5000u64 {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        match x % 40 {
+            0..=3 => script.push((scan, 0, (x % 6 + 1) as i64)), // a command pulse
+            4 => script.push((scan, 1, 2)),                      // write a cell
+            5 if scan > 2000 && scan < 2100 => script.push((scan, 2, 8)), // force a cell
+            6 => script.push((scan, 3, 0)),                      // release
+            _ => {}
+        }
+    }
+    let apply = |rt: &mut Runtime, scan: u64| {
+        for (_, kind, v) in script.iter().filter(|s| s.0 == scan) {
+            match kind {
+                0 => rt.pulse_input("command", Value::Int(*v)).expect("pulse"),
+                1 => rt.write("cell_2_2/mem.q", Value::Int(*v)).expect("write"),
+                2 => rt.force("cell_3_3/mem.q", Value::Int(*v)).expect("force"),
+                _ => {
+                    rt.release("cell_3_3/mem.q");
+                }
+            }
+        }
+    };
+    let mut rt = Runtime::with_seed(plan.clone(), 4);
+    rt.enable_history(100, 64 << 20);
+    rt.watch("score", 10_000).expect("watch");
+    for scan in 0..5000 {
+        apply(&mut rt, scan);
+        rt.step();
+    }
+    let end_state = rt.state().clone();
+    let reached = rt.step_back(1234).expect("within the history");
+    assert_eq!(reached, 5000 - 1234);
+    let mut fresh = Runtime::with_seed(plan, 4);
+    for scan in 0..reached {
+        apply(&mut fresh, scan);
+        fresh.step();
+    }
+    assert_eq!(rt.scan_count(), fresh.scan_count());
+    assert_eq!(rt.clock_us(), fresh.clock_us());
+    assert!(rt.state() == fresh.state(), "the state after stepping back is a fresh run's, bit for bit");
+    assert_eq!(rt.forced(), fresh.forced(), "and so are the forces");
+    assert_eq!(
+        rt.history("score").expect("watched").last().map(|s| s.0),
+        Some(reached - 1),
+        "the trend ends there too"
+    );
+    // Forward again with the same stimuli: the same end.
+    for scan in reached..5000 {
+        apply(&mut rt, scan);
+        rt.step();
+    }
+    assert!(*rt.state() == end_state, "replaying forward reaches the same state");
+    let span = rt.history_span().expect("on");
+    assert!(span.bytes <= 64 << 20 && span.snapshots >= 50, "{span:?}");
+    // With a small budget the oldest snapshots go, and too far back says how far it reaches.
+    let mut small = Runtime::with_seed(fbd_engine::compile_file(path, &Default::default()).expect("compiles"), 4);
+    small.enable_history(10, 200_000);
+    small.step_n(3000);
+    let oldest = small.history_span().expect("on").oldest;
+    assert!(oldest > 0, "the budget dropped the first snapshots");
+    let e = small.step_back(2999).unwrap_err();
+    assert!(e.to_string().contains(&format!("reaches back to scan {oldest}")), "{e}");
+    assert_eq!(small.step_back(3000 - oldest).expect("just within"), oldest);
+}
+
+/// What one step back costs on the 2048 program with 10,000 scans of history (a snapshot every
+/// 100 scans): `cargo test --release -p fbd-engine --test it step_back_cost -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn step_back_cost_on_the_2048_program() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../diagrams/2048.json");
+    let mut rt = Runtime::with_seed(fbd_engine::compile_file(path, &Default::default()).expect("compiles"), 4);
+    rt.enable_history(100, 64 << 20);
+    for scan in 0..10_000u64 {
+        if scan % 9 == 0 {
+            rt.pulse_input("command", Value::Int((scan % 4 + 1) as i64)).expect("pulse");
+        }
+        rt.step();
+    }
+    let span = rt.history_span().expect("on");
+    let mut worst = std::time::Duration::ZERO;
+    for _ in 0..50 {
+        let t = Instant::now();
+        rt.step_back(1).expect("back");
+        worst = worst.max(t.elapsed());
+        rt.step();
+    }
+    let t = Instant::now();
+    rt.step_back(9_999).expect("back to the start");
+    eprintln!(
+        "history: {} snapshots, {} kB; one scan back: worst {:?} of 50; 9,999 back: {:?}",
+        span.snapshots,
+        span.bytes / 1024,
+        worst,
+        t.elapsed()
+    );
+}

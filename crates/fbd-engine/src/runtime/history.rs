@@ -1,0 +1,216 @@
+//! Reverse stepping. No PLC debugger can step a scan back; this runtime is deterministic by
+//! construction, so it can: it keeps a snapshot every K scans in a bounded ring, and the
+//! stimuli the program received (inputs, pulses, writes, forces) by scan; a step back restores
+//! the nearest snapshot at or before the target and runs forward to it again. Off by default
+//! (the scan loop then does nothing extra); [`Runtime::enable_history`] turns it on.
+
+use std::collections::VecDeque;
+
+use super::{Runtime, RuntimeError, Snapshot};
+use crate::plan::Slot;
+use crate::types::Value;
+
+/// A force as the runtime keeps it: path, slot, value.
+type Force = (String, Slot, Value);
+
+/// What reached the program before one scan, beyond the scan before it.
+#[derive(Clone, Debug)]
+struct Stimulus {
+    scan: u64,
+    /// The program inputs, when they changed.
+    inputs: Option<Vec<Value>>,
+    pulses: Vec<(Slot, Value)>,
+    pending: Vec<(Slot, Value)>,
+    /// Writes applied at once between scans (`write_now`).
+    now: Vec<(Slot, Value)>,
+    /// The forces, when they changed.
+    forces: Option<Vec<Force>>,
+}
+
+pub(super) struct History {
+    every: u64,
+    max_bytes: usize,
+    snaps: VecDeque<(Snapshot, Vec<Force>)>,
+    stimuli: VecDeque<Stimulus>,
+    bytes: usize,
+    last_inputs: Vec<Value>,
+    last_forces: u64,
+    /// `write_now` calls since the last scan.
+    now: Vec<(Slot, Value)>,
+    replaying: bool,
+}
+
+/// What a step back did: where the program is now and how far back it can go.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HistorySpan {
+    /// The oldest scan the history can return to.
+    pub oldest: u64,
+    /// Snapshots kept.
+    pub snapshots: usize,
+    /// Memory the snapshots and stimuli take, in bytes (approximate).
+    pub bytes: usize,
+}
+
+fn snapshot_bytes(s: &Snapshot) -> usize {
+    s.state.bools.len()
+        + 8 * (s.state.ints.len() + s.state.reals.len() + s.inputs.len())
+        + 320 * s.state.rngs.len()
+        + 64
+}
+
+impl Runtime {
+    /// Keeps a snapshot every `every` scans (at least 1) and the stimuli between them, within
+    /// `max_bytes` (the oldest go first), so that [`Runtime::step_back`] can return.
+    pub fn enable_history(&mut self, every: u64, max_bytes: usize) {
+        self.history = Some(Box::new(History {
+            every: every.max(1),
+            max_bytes,
+            snaps: VecDeque::new(),
+            stimuli: VecDeque::new(),
+            bytes: 0,
+            last_inputs: self.inputs.clone(),
+            last_forces: self.forces_version,
+            now: Vec::new(),
+            replaying: false,
+        }));
+    }
+
+    /// Forgets the history (a reset or a new program starts a new timeline); it stays on.
+    pub(super) fn history_restart(&mut self) {
+        if let Some((every, max)) = self.history.as_ref().map(|h| (h.every, h.max_bytes)) {
+            self.enable_history(every, max);
+        }
+    }
+
+    /// The reach of the history, if it is on.
+    pub fn history_span(&self) -> Option<HistorySpan> {
+        let h = self.history.as_ref()?;
+        Some(HistorySpan {
+            oldest: h.snaps.front().map_or(self.scan, |s| s.0.scan),
+            snapshots: h.snaps.len(),
+            bytes: h.bytes,
+        })
+    }
+
+    /// Records a write made at once between scans (replayed before the next scan).
+    pub(super) fn history_note_now(&mut self, s: Slot, v: Value) {
+        if let Some(h) = self.history.as_mut()
+            && !h.replaying
+        {
+            h.now.push((s, v));
+        }
+    }
+
+    /// Called at the start of every scan: a snapshot every K scans, the stimuli of this scan.
+    pub(super) fn history_before_scan(&mut self) {
+        let Some(h) = self.history.as_mut() else { return };
+        if h.replaying {
+            return;
+        }
+        // (Writes made at once since the last scan are in the state already; replaying them
+        // again from the stimulus sets the same values.)
+        if h.snaps.is_empty() || self.scan.is_multiple_of(h.every) {
+            let snap = Snapshot {
+                fingerprint: self.plan.fingerprint,
+                state: self.state.clone(),
+                scan: self.scan,
+                clock_us: self.clock_us,
+                inputs: self.inputs.clone(),
+            };
+            h.bytes += snapshot_bytes(&snap);
+            h.snaps.push_back((snap, self.forces.clone()));
+        }
+        let inputs_changed = self.inputs != h.last_inputs;
+        let forces_changed = self.forces_version != h.last_forces;
+        if inputs_changed || forces_changed || !self.pulses.is_empty() || !self.pending.is_empty() || !h.now.is_empty()
+        {
+            let st = Stimulus {
+                scan: self.scan,
+                inputs: inputs_changed.then(|| self.inputs.clone()),
+                pulses: self.pulses.clone(),
+                pending: self.pending.clone(),
+                now: std::mem::take(&mut h.now),
+                forces: forces_changed.then(|| self.forces.clone()),
+            };
+            h.bytes += 64 + 16 * (st.pulses.len() + st.pending.len() + st.now.len() + self.inputs.len());
+            h.stimuli.push_back(st);
+            h.last_inputs.clone_from(&self.inputs);
+            h.last_forces = self.forces_version;
+        }
+        // Within the budget: the oldest snapshot goes, with the stimuli only it needed.
+        while h.bytes > h.max_bytes && h.snaps.len() > 1 {
+            let (old, _) = h.snaps.pop_front().expect("more than one");
+            h.bytes -= snapshot_bytes(&old).min(h.bytes);
+            let keep_from = h.snaps.front().map_or(u64::MAX, |s| s.0.scan);
+            while h.stimuli.front().is_some_and(|s| s.scan < keep_from) {
+                h.stimuli.pop_front();
+            }
+        }
+    }
+
+    /// Steps `n` scans back (to scan `now - n`), as if the later scans had not run: the state,
+    /// the clock, the inputs, the forces and the watch histories are those of that moment.
+    /// Returns the scan reached. Stepping forward afterwards runs new scans (what happened
+    /// after the target is forgotten).
+    pub fn step_back(&mut self, n: u64) -> Result<u64, RuntimeError> {
+        let target = self.scan.saturating_sub(n);
+        let Some(h) = self.history.as_mut() else {
+            return Err(RuntimeError::NoHistory { oldest: None });
+        };
+        let Some(k) = h.snaps.iter().rposition(|s| s.0.scan <= target) else {
+            return Err(RuntimeError::NoHistory { oldest: Some(h.snaps.front().map_or(self.scan, |s| s.0.scan)) });
+        };
+        let (snap, forces) = h.snaps[k].clone();
+        h.snaps.truncate(k + 1);
+        let stimuli: Vec<Stimulus> =
+            h.stimuli.iter().filter(|s| s.scan >= snap.scan && s.scan < target).cloned().collect();
+        h.stimuli.retain(|s| s.scan < target);
+        h.now.clear();
+        h.replaying = true;
+        self.restore(&snap)?;
+        self.forces = forces;
+        self.rebuild_forces();
+        // The watch histories lose what lies after the snapshot; the replay writes it again.
+        for w in &mut self.watches {
+            let mut keep: Vec<(u64, Value)> = Vec::with_capacity(w.ring.capacity());
+            let (a, b) = w.ring.split_at(w.next.min(w.ring.len()));
+            keep.extend(b.iter().chain(a.iter()).filter(|(s, _)| *s < snap.scan));
+            w.next = 0; // oldest first, as a ring that has not wrapped yet
+            w.ring.clear();
+            w.ring.extend(keep);
+        }
+        let (hit_pending, last_hit) = (self.hit_pending, self.last_hit);
+        let mut next = 0;
+        while self.scan < target {
+            while next < stimuli.len() && stimuli[next].scan == self.scan {
+                let st = &stimuli[next];
+                if let Some(i) = &st.inputs {
+                    self.inputs.clone_from(i);
+                }
+                for (s, v) in &st.now {
+                    self.state.set(*s, *v);
+                }
+                self.pulses.clone_from(&st.pulses);
+                self.pending.clone_from(&st.pending);
+                if let Some(f) = &st.forces {
+                    self.forces.clone_from(f);
+                    self.rebuild_forces();
+                }
+                next += 1;
+            }
+            self.step();
+        }
+        // Breakpoints do not fire during the replay; they start from the values here.
+        self.hit_pending = hit_pending;
+        self.last_hit = last_hit;
+        for b in &mut self.breakpoints {
+            b.before = self.state.get(b.slot);
+        }
+        if let Some(h) = self.history.as_mut() {
+            h.replaying = false;
+            h.last_inputs.clone_from(&self.inputs);
+            h.last_forces = self.forces_version;
+        }
+        Ok(target)
+    }
+}
