@@ -57,6 +57,9 @@ pub struct PlayArgs {
     /// Print JSON.
     #[arg(long)]
     json: bool,
+    /// Record the run (every command, a state hash every 100 scans) for `fbd replay`.
+    #[arg(long, value_name = "FILE")]
+    record: Option<PathBuf>,
 }
 
 /// Runs `fbd play`.
@@ -73,6 +76,9 @@ pub fn play(a: PlayArgs) -> ExitCode {
 fn play_inner(a: PlayArgs) -> Result<ExitCode, String> {
     let (name, plan) = a.source.plans(false)?.remove(0);
     let mut g = FbdGame::new(plan, a.seed).map_err(|e| format!("{name}: {e}"))?;
+    if a.record.is_some() {
+        g.rt.start_recording(100);
+    }
     let mut log = Vec::new();
     if a.board.is_empty() {
         let n = g.command(Command::Start).map_err(|e| e.to_string())?;
@@ -98,6 +104,10 @@ fn play_inner(a: PlayArgs) -> Result<ExitCode, String> {
             "command": dir.letter().to_string(), "scans": n, "changed": after != before,
             "reference": verdict.as_ref().map(|_| "ok".to_string()).unwrap_or_else(|m| m.why.clone()),
         }));
+    }
+    if let Some(path) = &a.record {
+        let project = crate::record::project(a.source.file.as_deref(), a.source.wiring.as_deref())?;
+        crate::record::finish(&mut g.rt, &project, path)?;
     }
     let board = g.board().map_err(|e| e.to_string())?;
     if a.json {

@@ -10,6 +10,7 @@ mod draw;
 mod game;
 mod out;
 mod plcopen;
+mod record;
 mod run;
 
 use std::path::PathBuf;
@@ -112,6 +113,15 @@ enum Cmd {
         #[arg(short, long)]
         output: Option<PathBuf>,
     },
+    /// Re-execute a recording (`--record` of run or play) and, with --check, verify its state
+    /// hashes; a difference names the first scan where the state differs.
+    Replay {
+        /// The recording (JSON).
+        file: PathBuf,
+        /// Compare the state hashes the recording holds.
+        #[arg(long)]
+        check: bool,
+    },
     /// Measure scan time (median, p99) and ns per block.
     Bench(bench::BenchArgs),
     /// Play 2048 through an FBD program: new game (or --board), then --moves, judged by the reference.
@@ -143,6 +153,7 @@ fn main() -> ExitCode {
         }
         Cmd::Layout { file, write } => draw::layout_cmd(&file, write),
         Cmd::Fmt { files, check } => draw::fmt_cmd(&files, check),
+        Cmd::Replay { file, check } => record::replay_cmd(&file, check),
         Cmd::Import { file, output } => plcopen::import_cmd(&file, output.as_deref()),
         Cmd::Export { file, output } => plcopen::export_cmd(&file, output.as_deref()),
         Cmd::Bench(args) => bench::bench(args),

@@ -35,6 +35,9 @@ pub struct RunArgs {
     /// Runtime seed for RANDOM blocks.
     #[arg(long, default_value_t = 0)]
     seed: u64,
+    /// Record the run (every stimulus, a state hash every 100 scans) for `fbd replay`.
+    #[arg(long, value_name = "FILE")]
+    record: Option<PathBuf>,
     /// Pace the scans at the program's cycle on a real-time thread (as the HMI does) and print
     /// the task statistics: execution time, start jitter p50/p99/max, overruns per 10,000 scans.
     #[arg(long)]
@@ -104,8 +107,12 @@ pub fn run(args: RunArgs) -> ExitCode {
 }
 
 fn run_inner(args: RunArgs) -> Result<(), String> {
-    let plan = fbd_plcopen::compile_any(&args.file).map_err(|e| e.to_string())?;
+    let project = crate::record::project(Some(&args.file), None)?;
+    let plan = fbd_engine::compile_project(&project, &Default::default()).map_err(|e| e.to_string())?;
     let mut rt = Runtime::with_seed(plan, args.seed);
+    if args.record.is_some() {
+        rt.start_recording(100);
+    }
     let mut stims = Vec::new();
     for (i, s) in args.sets.iter().enumerate() {
         stims.push(parse_set(s, format!("--set #{}", i + 1))?.0);
@@ -220,6 +227,9 @@ fn run_inner(args: RunArgs) -> Result<(), String> {
     match sink {
         Sink::Csv(mut w) | Sink::Jsonl(mut w) => w.flush().map_err(io)?,
         Sink::None => {}
+    }
+    if let Some(path) = &args.record {
+        crate::record::finish(&mut rt, &project, path)?;
     }
     if args.trace.as_ref().is_none_or(|p| p.as_os_str() != "-") {
         println!("after {} scans ({} ms simulated):", rt.scan_count(), rt.clock_us() / 1000);

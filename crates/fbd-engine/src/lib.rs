@@ -30,5 +30,5 @@ pub use compile::{CompileOptions, compile, compile_file, compile_project, compil
 pub use diag::{Diagnostic, Diagnostics};
 pub use load::{FsProvider, MemProvider, SourceProvider};
 pub use plan::{ScanPlan, SignalKind, Slot};
-pub use runtime::{Condition, Runtime, ScanImage, StopReason};
+pub use runtime::{Condition, Recording, Runtime, ScanImage, StopReason};
 pub use types::{Type, Value};

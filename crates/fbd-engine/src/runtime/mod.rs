@@ -15,11 +15,13 @@ use crate::types::{Type, Value};
 mod conditions;
 mod history;
 mod image;
+mod recording;
 
 use conditions::Breakpoint;
 pub use conditions::{BreakpointInfo, Condition, StopReason};
 pub use history::HistorySpan;
 pub use image::ScanImage;
+pub use recording::{Divergence, Event, ProgramId, RECORDING_VERSION, RecordedFile, Recording, Stimulus};
 
 /// What can go wrong when a client names a signal or a value.
 #[derive(Clone, Debug, PartialEq)]
@@ -148,6 +150,8 @@ pub struct Runtime {
     forces_version: u64,
     /// Snapshots and stimuli for stepping back, when enabled.
     history: Option<Box<history::History>>,
+    /// What reaches the program from outside, while recording.
+    recorder: Option<Box<recording::Recorder>>,
     force_mask: Vec<bool>,
     watches: Vec<Watch>,
     breakpoints: Vec<Breakpoint>,
@@ -186,6 +190,7 @@ impl Runtime {
             break_paths: Arc::new(Vec::new()),
             forces_version: 0,
             history: None,
+            recorder: None,
             force_mask: vec![false; plan.code.len()],
             watches: Vec::new(),
             breakpoints: Vec::new(),
@@ -273,6 +278,9 @@ impl Runtime {
         self.check_breakpoints();
         self.scan += 1;
         self.clock_us += cycle;
+        if self.recorder.is_some() {
+            self.record_after_scan();
+        }
     }
 
     /// Runs `n` scans.
@@ -297,6 +305,9 @@ impl Runtime {
         let ty = self.plan.inputs[k].ty;
         self.inputs[k] =
             v.coerce(ty).ok_or(RuntimeError::TypeMismatch { path: name.into(), expected: ty, got: v.ty() })?;
+        if self.recorder.is_some() {
+            self.record(Stimulus::Input { name: name.into(), value: crate::model::Const(self.inputs[k]) });
+        }
         Ok(())
     }
 
@@ -310,6 +321,9 @@ impl Runtime {
         let slot = p.slot;
         self.pulses.retain(|(s, _)| *s != slot);
         self.pulses.push((slot, v));
+        if self.recorder.is_some() {
+            self.record(Stimulus::Pulse { name: name.into(), value: crate::model::Const(v) });
+        }
         Ok(())
     }
 
@@ -376,6 +390,9 @@ impl Runtime {
             return self.set_input(path, v);
         }
         self.pending.push((s, v));
+        if self.recorder.is_some() {
+            self.record(Stimulus::Write { path: path.into(), value: crate::model::Const(v) });
+        }
         Ok(())
     }
 
@@ -384,6 +401,8 @@ impl Runtime {
         let (i, s, v) = self.writable(path, v)?;
         if self.plan.signals[i].kind == SignalKind::ProgramInput {
             self.set_input(path, v)?;
+        } else if self.recorder.is_some() {
+            self.record(Stimulus::WriteNow { path: path.into(), value: crate::model::Const(v) });
         }
         self.state.set(s, v);
         self.history_note_now(s, v);
@@ -405,6 +424,9 @@ impl Runtime {
         }
         self.state.set(s, v);
         self.rebuild_forces();
+        if self.recorder.is_some() {
+            self.record(Stimulus::Force { path: path.into(), value: crate::model::Const(v) });
+        }
         Ok(())
     }
 
@@ -413,13 +435,20 @@ impl Runtime {
         let before = self.forces.len();
         self.forces.retain(|f| f.0 != path);
         self.rebuild_forces();
-        before != self.forces.len()
+        let released = before != self.forces.len();
+        if released && self.recorder.is_some() {
+            self.record(Stimulus::Release { path: path.into() });
+        }
+        released
     }
 
     /// Releases every force.
     pub fn release_all(&mut self) {
         self.forces.clear();
         self.rebuild_forces();
+        if self.recorder.is_some() {
+            self.record(Stimulus::ReleaseAll);
+        }
     }
 
     /// The forced signals and their values.

@@ -479,3 +479,54 @@ fn step_back_cost_on_the_2048_program() {
         t.elapsed()
     );
 }
+
+/// A recorded run replays bit for bit; a changed run is caught at the first scan whose state
+/// differs; a recording of another version or program says so.
+#[test]
+fn a_recording_replays_bit_for_bit_and_names_the_first_scan_that_differs() {
+    use fbd_engine::Recording;
+    use fbd_engine::load::{FsProvider, load};
+    use fbd_engine::runtime::ProgramId;
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../diagrams/2048.json");
+    let project = load(&FsProvider, std::path::Path::new(path)).expect("loads");
+    let plan = fbd_engine::compile_project(&project, &Default::default()).expect("compiles");
+    let mut rt = Runtime::with_seed(plan.clone(), 7);
+    rt.start_recording(10);
+    for scan in 0..600u64 {
+        if scan % 23 == 0 {
+            rt.pulse_input("command", Value::Int((scan / 23 % 4 + 1) as i64)).expect("pulse");
+        }
+        if scan == 5 {
+            rt.pulse_input("command", Value::Int(5)).expect("start");
+        }
+        if scan == 300 {
+            rt.write_now("cell_1_1/mem.q", Value::Int(64)).expect("write now");
+            rt.force("cell_4_4/mem.q", Value::Int(2)).expect("force");
+        }
+        if scan == 400 {
+            rt.release_all();
+        }
+        rt.step();
+    }
+    let rec = rt.stop_recording(ProgramId::of(&project)).expect("recording");
+    assert_eq!((rec.scans, rec.hashes.len()), (600, 60));
+    let text = rec.to_json();
+    let back = Recording::from_json(&text).expect("reads back");
+    assert_eq!(back, rec);
+    assert_eq!(back.program_differs(&project), None);
+    let mut again = Runtime::with_seed(plan.clone(), 7);
+    assert_eq!(again.replay(&back, true).expect("replays"), None, "no divergence");
+    assert!(again.state() == rt.state(), "the same state, bit for bit");
+    // Without the write at scan 300 the replay differs from the first hash after it.
+    let mut altered = back.clone();
+    altered.events.retain(|e| !matches!(e.stimulus, fbd_engine::runtime::Stimulus::WriteNow { .. }));
+    let d = Runtime::with_seed(plan, 7).replay(&altered, true).expect("replays").expect("differs");
+    assert_eq!(d.scan, 310, "the first hash after the missing write");
+    // Another version, or garbage, is refused with the reason.
+    assert!(
+        Recording::from_json(&text.replace("\"fbd_recording\":1", "\"fbd_recording\":9"))
+            .unwrap_err()
+            .contains("version 9")
+    );
+    assert!(Recording::from_json("{}").unwrap_err().contains("no `fbd_recording`"));
+}

@@ -1,0 +1,105 @@
+//! Recordings on the command line: `--record FILE` on `run` and `play`, and `fbd replay`.
+
+use std::path::Path;
+use std::process::ExitCode;
+
+use fbd_engine::load::{Project, load_text};
+use fbd_engine::runtime::ProgramId;
+use fbd_engine::{CompileOptions, Recording, Runtime, compile_project};
+use fbd2048_game::Wiring;
+
+use crate::out;
+
+/// The project of a file (either format) or of an embedded wiring.
+pub(crate) fn project(file: Option<&Path>, wiring: Option<&str>) -> Result<Project, String> {
+    if let Some(f) = file {
+        return fbd_plcopen::load_any(f).map(|(p, _)| p).map_err(|e| e.to_string());
+    }
+    let w = match wiring {
+        Some(s) => {
+            Wiring::parse(s).ok_or_else(|| format!("unknown wiring `{s}`; use upd1, original or smart-spawn"))?
+        }
+        None => Wiring::Upd1,
+    };
+    let path = Path::new("diagrams").join(w.file_name());
+    load_text(&fbd2048_game::embedded_provider(), &path, w.text().to_string()).map_err(|e| e.to_string())
+}
+
+/// Stops `rt`'s recording and writes it to `path`.
+pub(crate) fn finish(rt: &mut Runtime, project: &Project, path: &Path) -> Result<(), String> {
+    let rec = rt.stop_recording(ProgramId::of(project)).ok_or("the run was not being recorded")?;
+    std::fs::write(path, rec.to_json()).map_err(|e| format!("{}: cannot write the recording: {e}", path.display()))?;
+    eprintln!(
+        "recorded {} scans, {} events, {} state hashes to {}",
+        rec.scans,
+        rec.events.len(),
+        rec.hashes.len(),
+        path.display()
+    );
+    Ok(())
+}
+
+/// `fbd replay REC [--check]`.
+pub(crate) fn replay_cmd(path: &Path, check: bool) -> ExitCode {
+    match replay(path, check) {
+        Ok(code) => code,
+        Err(e) => {
+            out::error(&e);
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn replay(path: &Path, check: bool) -> Result<ExitCode, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+    let rec = Recording::from_json(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    let root =
+        rec.program.files.first().ok_or_else(|| format!("{}: the recording names no program file", path.display()))?;
+    let root_path = Path::new(&root.path);
+    // The program as recorded: the file on disk, or a wiring embedded in this binary.
+    let project = if root_path.exists() {
+        project(Some(root_path), None)?
+    } else {
+        project(None, Some(&root.path))
+            .map_err(|_| format!("{}: the recorded program {} is not here", path.display(), root.path))?
+    };
+    if let Some(why) = rec.program_differs(&project) {
+        return Err(format!("{}: {why}; the replay would not be the recorded run", path.display()));
+    }
+    let plan = compile_project(&project, &CompileOptions::default()).map_err(|e| e.to_string())?;
+    if plan.cycle_us != rec.cycle_us {
+        return Err(format!(
+            "{}: the program's cycle is {} us, the recording's {} us",
+            path.display(),
+            plan.cycle_us,
+            rec.cycle_us
+        ));
+    }
+    let mut rt = Runtime::with_seed(plan, rec.seed);
+    let t = std::time::Instant::now();
+    let d = rt.replay(&rec, check).map_err(|e| format!("{}: {e}", path.display()))?;
+    let secs = t.elapsed().as_secs_f64();
+    match d {
+        None => {
+            let checked = if check { format!(", {} state hashes match", rec.hashes.len()) } else { String::new() };
+            let report = format!(
+                "replayed {} scans and {} events of {} in {:.3} s{checked}\n",
+                rec.scans,
+                rec.events.len(),
+                rec.program.name,
+                secs
+            );
+            Ok(out::print(&report))
+        }
+        Some(d) => {
+            out::error(&format!(
+                "{}: the replay differs from the recording after scan {} (state hash {} recorded, {} now)",
+                path.display(),
+                d.scan,
+                d.expected,
+                d.got
+            ));
+            Ok(ExitCode::FAILURE)
+        }
+    }
+}

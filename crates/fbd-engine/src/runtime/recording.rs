@@ -1,0 +1,311 @@
+//! Recordings: what is needed to reproduce every scan of a run bit for bit — the program's
+//! identity (its name and a content hash of every file it was loaded from), the seed, the
+//! cycle, and the timeline of what reached it from outside (inputs, pulses, writes, forces,
+//! releases) by scan; and a hash of the state every N scans, so that a replay can say at which
+//! scan it first differs (for example because the program changed).
+//!
+//! The format is JSON, versioned by `fbd_recording` (this is version 1):
+//!
+//! ```json
+//! {"fbd_recording": 1, "program": {"name": "2048", "files": [{"path": "diagrams/2048.json",
+//!  "hash": "9f…"}]}, "seed": 0, "cycle_us": 5000, "scans": 120, "hash_every": 10,
+//!  "events": [{"scan": 0, "kind": "pulse", "name": "command", "value": 5}],
+//!  "hashes": [[10, "c4…"], [20, "01…"]]}
+//! ```
+
+use serde::{Deserialize, Serialize};
+
+use super::{Runtime, RuntimeError};
+use crate::load::Project;
+use crate::model::Const;
+
+/// The version this engine writes and reads.
+pub const RECORDING_VERSION: u32 = 1;
+
+/// One file of the recorded program.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RecordedFile {
+    /// Its path as loaded.
+    pub path: String,
+    /// FNV-1a 64 of its text, in hex.
+    pub hash: String,
+}
+
+/// Which program a recording is of.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ProgramId {
+    /// The program's name.
+    pub name: String,
+    /// Every file it was loaded from, the program first.
+    pub files: Vec<RecordedFile>,
+}
+
+impl ProgramId {
+    /// The identity of a loaded project.
+    pub fn of(project: &Project) -> ProgramId {
+        ProgramId {
+            name: project.root().name.clone().unwrap_or_default(),
+            files: project
+                .files
+                .iter()
+                .map(|f| RecordedFile { path: f.path.display().to_string(), hash: fnv_hex(f.text.as_bytes()) })
+                .collect(),
+        }
+    }
+}
+
+/// What reached the program from outside before a scan.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Stimulus {
+    /// A program input was set.
+    Input {
+        /// The input.
+        name: String,
+        /// Its value.
+        value: Const,
+    },
+    /// A program input was pulsed for one scan.
+    Pulse {
+        /// The input.
+        name: String,
+        /// Its value for that scan.
+        value: Const,
+    },
+    /// A signal was written for the next scan.
+    Write {
+        /// The signal.
+        path: String,
+        /// The value.
+        value: Const,
+    },
+    /// A signal was written at once, between scans.
+    WriteNow {
+        /// The signal.
+        path: String,
+        /// The value.
+        value: Const,
+    },
+    /// A signal was forced.
+    Force {
+        /// The signal.
+        path: String,
+        /// The value.
+        value: Const,
+    },
+    /// A force was released.
+    Release {
+        /// The signal.
+        path: String,
+    },
+    /// Every force was released.
+    ReleaseAll,
+}
+
+/// A stimulus and the scan it came before.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Event {
+    /// The scan (0-based) it was applied before.
+    pub scan: u64,
+    /// What it was.
+    #[serde(flatten)]
+    pub stimulus: Stimulus,
+}
+
+/// A recorded run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Recording {
+    /// The format version ([`RECORDING_VERSION`]).
+    pub fbd_recording: u32,
+    /// The program.
+    pub program: ProgramId,
+    /// The runtime seed.
+    pub seed: u64,
+    /// The program's cycle in microseconds.
+    pub cycle_us: u64,
+    /// Scans run.
+    pub scans: u64,
+    /// A state hash was taken after every this many scans (0: none).
+    pub hash_every: u64,
+    /// The timeline, in scan order.
+    pub events: Vec<Event>,
+    /// (scans run, state hash) every `hash_every` scans.
+    pub hashes: Vec<(u64, String)>,
+}
+
+/// Where a replay first differs from its recording.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Divergence {
+    /// Scans run when the state hash differed.
+    pub scan: u64,
+    /// The recorded hash.
+    pub expected: String,
+    /// The replay's.
+    pub got: String,
+}
+
+pub(super) struct Recorder {
+    events: Vec<Event>,
+    hashes: Vec<(u64, String)>,
+    every: u64,
+    start_scan: u64,
+}
+
+fn fnv(h: &mut u64, bytes: &[u8]) {
+    for b in bytes {
+        *h ^= *b as u64;
+        *h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+}
+
+fn fnv_hex(bytes: &[u8]) -> String {
+    let mut h = 0xcbf2_9ce4_8422_2325u64;
+    fnv(&mut h, bytes);
+    format!("{h:016x}")
+}
+
+impl Runtime {
+    /// A hash of the state (every slot, bit for bit), the clock and the scan count.
+    pub fn state_hash(&self) -> String {
+        let mut h = 0xcbf2_9ce4_8422_2325u64;
+        for b in &self.state.bools {
+            fnv(&mut h, &[*b as u8]);
+        }
+        for i in &self.state.ints {
+            fnv(&mut h, &i.to_le_bytes());
+        }
+        for r in &self.state.reals {
+            fnv(&mut h, &r.to_bits().to_le_bytes());
+        }
+        fnv(&mut h, &self.scan.to_le_bytes());
+        fnv(&mut h, &self.clock_us.to_le_bytes());
+        format!("{h:016x}")
+    }
+
+    /// Starts recording what reaches the program, with a state hash every `hash_every` scans
+    /// (0: none). A recording starts from a fresh runtime (scan 0) to be replayable.
+    pub fn start_recording(&mut self, hash_every: u64) {
+        self.recorder = Some(Box::new(Recorder {
+            events: Vec::new(),
+            hashes: Vec::new(),
+            every: hash_every,
+            start_scan: self.scan,
+        }));
+    }
+
+    /// Stops recording and returns the recording of `program`.
+    pub fn stop_recording(&mut self, program: ProgramId) -> Option<Recording> {
+        let r = self.recorder.take()?;
+        Some(Recording {
+            fbd_recording: RECORDING_VERSION,
+            program,
+            seed: self.seed,
+            cycle_us: self.plan.cycle_us,
+            scans: self.scan - r.start_scan,
+            hash_every: r.every,
+            events: r.events,
+            hashes: r.hashes,
+        })
+    }
+
+    pub(super) fn record(&mut self, stimulus: Stimulus) {
+        let scan = self.scan;
+        if let Some(r) = self.recorder.as_mut() {
+            r.events.push(Event { scan: scan - r.start_scan, stimulus });
+        }
+    }
+
+    pub(super) fn record_after_scan(&mut self) {
+        let Some(every) = self.recorder.as_ref().map(|r| r.every).filter(|e| *e > 0) else { return };
+        let start = self.recorder.as_ref().map_or(0, |r| r.start_scan);
+        let ran = self.scan - start;
+        if ran.is_multiple_of(every) {
+            let h = self.state_hash();
+            if let Some(r) = self.recorder.as_mut() {
+                r.hashes.push((ran, h));
+            }
+        }
+    }
+
+    /// Applies one recorded stimulus.
+    fn apply(&mut self, s: &Stimulus) -> Result<(), RuntimeError> {
+        match s {
+            Stimulus::Input { name, value } => self.set_input(name, value.0),
+            Stimulus::Pulse { name, value } => self.pulse_input(name, value.0),
+            Stimulus::Write { path, value } => self.write(path, value.0),
+            Stimulus::WriteNow { path, value } => self.write_now(path, value.0),
+            Stimulus::Force { path, value } => self.force(path, value.0),
+            Stimulus::Release { path } => {
+                self.release(path);
+                Ok(())
+            }
+            Stimulus::ReleaseAll => {
+                self.release_all();
+                Ok(())
+            }
+        }
+    }
+
+    /// Re-executes `rec` on this runtime (fresh, of the recorded program and seed): every
+    /// stimulus before its scan, every scan; with `check`, each recorded state hash is compared
+    /// and the first difference returned.
+    pub fn replay(&mut self, rec: &Recording, check: bool) -> Result<Option<Divergence>, RuntimeError> {
+        let mut next = 0;
+        let mut hashes = rec.hashes.iter().peekable();
+        for scan in 0..rec.scans {
+            while next < rec.events.len() && rec.events[next].scan == scan {
+                self.apply(&rec.events[next].stimulus)?;
+                next += 1;
+            }
+            self.step();
+            if check
+                && let Some((at, want)) = hashes.peek()
+                && *at == scan + 1
+            {
+                let got = self.state_hash();
+                if got != *want {
+                    return Ok(Some(Divergence { scan: scan + 1, expected: want.clone(), got }));
+                }
+                hashes.next();
+            }
+        }
+        Ok(None)
+    }
+}
+
+impl Recording {
+    /// Reads a recording, checking its version.
+    pub fn from_json(text: &str) -> Result<Recording, String> {
+        let v: serde_json::Value = serde_json::from_str(text).map_err(|e| format!("not a recording: {e}"))?;
+        match v.get("fbd_recording").and_then(|x| x.as_u64()) {
+            Some(1) => {}
+            Some(n) => {
+                return Err(format!("recording format version {n}; this build reads version {RECORDING_VERSION}"));
+            }
+            None => return Err("not a recording: no `fbd_recording` version".into()),
+        }
+        serde_json::from_value(v).map_err(|e| format!("corrupt recording: {e}"))
+    }
+
+    /// The recording as JSON.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).expect("a recording serialises")
+    }
+
+    /// Whether `project` is the recorded program: the first file whose content differs.
+    pub fn program_differs(&self, project: &Project) -> Option<String> {
+        let now = ProgramId::of(project);
+        if now.files.len() != self.program.files.len() {
+            return Some(format!(
+                "the program has {} files now, the recording {}",
+                now.files.len(),
+                self.program.files.len()
+            ));
+        }
+        now.files
+            .iter()
+            .zip(&self.program.files)
+            .find(|(a, b)| a.hash != b.hash)
+            .map(|(a, b)| format!("{} changed since the recording (hash {} now, {} then)", b.path, a.hash, b.hash))
+    }
+}
