@@ -17,8 +17,8 @@ for k in Left Up Right Down Left Up Left Down Right Left; do
   xdotool key "$k"
   sleep 0.3
 done
-xdotool mousemove 690 317 click 1    # expand cell_1_1 in the signal tree
+xdotool mousemove 690 650 click 1    # expand cell_1_1 in the signal tree
 sleep 0.3
-xdotool mousemove 690 340 click 1    # and its first block
+xdotool mousemove 700 673 click 1    # and its first block
 sleep 0.5
 import -window "$WID" docs/screenshot.png

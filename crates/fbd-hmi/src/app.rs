@@ -977,7 +977,12 @@ impl eframe::App for App {
             });
         });
         if self.show_debugger {
-            egui::Panel::right("debugger").resizable(true).default_size(460.0).show(ui, |ui| self.debugger_ui(ui));
+            egui::Panel::right("debugger")
+                .resizable(true)
+                .default_size(460.0)
+                // Its rows wrap: the panel never takes the board's width.
+                .size_range(320.0..=(ui.available_width() * 0.6).max(320.0))
+                .show(ui, |ui| self.debugger_ui(ui));
         }
         egui::CentralPanel::default().show(ui, |ui| {
             ui.horizontal(|ui| {

@@ -171,7 +171,7 @@ impl App {
     }
 
     fn controls(&mut self, ui: &mut egui::Ui) {
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             let paused = self.runner.is_paused();
             if paused {
                 if ui.button("Run").on_hover_text("F5").clicked() {

@@ -63,7 +63,7 @@ impl App {
         let mut release: Option<String> = None;
         let (mut write, mut force, mut clear, mut release_all) = (false, false, false, false);
         ui.columns(2, |cols| {
-            cols[0].horizontal(|ui| {
+            cols[0].horizontal_wrapped(|ui| {
                 ui.label(RichText::new(format!("Prepared ({})", self.dbg.prepared.len())).strong());
                 let any = !self.dbg.prepared.is_empty();
                 write = ui.add_enabled(any, egui::Button::new("Write all").small()).clicked();
@@ -90,7 +90,7 @@ impl App {
                     }
                 },
             );
-            cols[1].horizontal(|ui| {
+            cols[1].horizontal_wrapped(|ui| {
                 ui.label(RichText::new(format!("Forced ({})", forces.len())).strong());
                 release_all = ui.add_enabled(!forces.is_empty(), egui::Button::new("Release all").small()).clicked();
             });
