@@ -1,7 +1,6 @@
 //! The application: the play panel, loading, the command queue, the best score, and the frame
 //! loop. The debugger view lives in `debugger.rs`, the diagram view in `diagram_view.rs`.
 
-use std::collections::VecDeque;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
@@ -9,6 +8,7 @@ use std::time::Duration;
 use eframe::egui::{self, Color32, RichText};
 use fbd_engine::realtime::RealtimeRunner;
 use fbd_engine::{Runtime, ScanImage, ScanPlan, Value};
+use fbd2048_game::front::{Front, GameIo, View};
 use fbd2048_game::{Command, Wiring};
 use ref2048::{Board, Dir};
 
@@ -46,69 +46,11 @@ impl Default for Options {
     }
 }
 
-/// Signal ids of the 2048 interface, when the running diagram has it.
-#[derive(Clone, Debug)]
-pub(crate) struct GameIo {
-    cells: [usize; 16],
-    score: usize,
-    best: usize,
-    busy: usize,
-    game_over: usize,
-    win: usize,
-    /// The slot of each cell's memory, to mark forced cells.
-    cell_mem: [Option<usize>; 16],
-}
-
-impl GameIo {
-    fn find(rt: &Runtime) -> Option<GameIo> {
-        let p = rt.plan();
-        let id = |n: &str| p.signal_id(n);
-        let mut cells = [0; 16];
-        for (i, c) in cells.iter_mut().enumerate() {
-            *c = id(&format!("v{}{}", i / 4 + 1, i % 4 + 1))?;
-        }
-        p.input("command")?;
-        let cell_mem = std::array::from_fn(|i| id(&format!("cell_{}_{}/mem.q", i / 4 + 1, i % 4 + 1)));
-        Some(GameIo {
-            cells,
-            score: id("score")?,
-            best: id("best")?,
-            busy: id("busy")?,
-            game_over: id("game_over")?,
-            win: id("win")?,
-            cell_mem,
-        })
-    }
-}
-
-/// What the play panel shows, read once per frame.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct View {
-    pub values: [i64; 16],
-    pub forced: [bool; 16],
-    pub score: i64,
-    pub best: i64,
-    pub busy: bool,
-    pub game_over: bool,
-    pub win: bool,
-    pub scan: u64,
-    pub clock_ms: u64,
-    pub pulse_pending: bool,
-}
-
 /// A round lamp, painted (the default fonts have no bullet glyph).
 fn lamp(ui: &mut egui::Ui, color: Color32) -> egui::Response {
     let (rect, resp) = ui.allocate_exact_size(egui::vec2(14.0, 14.0), egui::Sense::hover());
     ui.painter().circle_filled(rect.center(), 6.0, color);
     resp
-}
-
-fn int(v: Value) -> i64 {
-    match v {
-        Value::Int(i) => i,
-        Value::Bool(b) => b as i64,
-        Value::Real(r) => r as i64,
-    }
 }
 
 /// The fbd2048 HMI.
@@ -117,11 +59,6 @@ pub struct App {
     pub(crate) loaded: Loaded,
     pub(crate) game: Option<GameIo>,
     pub(crate) view: View,
-    queue: VecDeque<Command>,
-    last_pulse_scan: Option<u64>,
-    awaiting: Option<u64>,
-    pub(crate) scans_last: Option<u64>,
-    pub(crate) scans_max: u64,
     pub(crate) errors: Vec<String>,
     pub(crate) errors_open: bool,
     pub(crate) status: String,
@@ -131,9 +68,6 @@ pub struct App {
     best_saved: i64,
     /// The running program's content hash (its best-score record).
     program_key: String,
-    /// The game in progress was changed by a write, a force or a board set from outside the
-    /// program: its score is not recorded as a best.
-    pub(crate) game_altered: bool,
     pub(crate) seed: u64,
     pub(crate) dbg: DebuggerState,
     pub(crate) diagram: crate::diagram_view::DiagramState,
@@ -147,12 +81,8 @@ pub struct App {
     open_path: String,
     show_open_path: bool,
     /// The automated player driving the game, if any.
-    autoplay: Option<Box<dyn players::Player>>,
-    pub(crate) autoplay_name: String,
-    /// Moves per second; 0 = as fast as the lockout allows.
-    pub(crate) autoplay_speed: f64,
-    last_auto: std::time::Instant,
-    pub(crate) autoplay_moves: u64,
+    /// The command queue, the scans-per-command measurement, the automated player.
+    pub(crate) front: Front,
 }
 
 /// Reverse stepping: a snapshot every 100 scans, at most 64 MB of history.
@@ -201,11 +131,6 @@ impl App {
             loaded,
             game: None,
             view: View::default(),
-            queue: VecDeque::new(),
-            last_pulse_scan: None,
-            awaiting: None,
-            scans_last: None,
-            scans_max: 0,
             errors_open: !errors.is_empty(),
             errors,
             status,
@@ -213,7 +138,6 @@ impl App {
             best_store: opts.best,
             best_saved: 0,
             program_key: String::new(),
-            game_altered: false,
             seed: opts.seed,
             dbg: DebuggerState::default(),
             diagram: Default::default(),
@@ -224,11 +148,7 @@ impl App {
             prefs,
             open_path: String::new(),
             show_open_path: false,
-            autoplay: None,
-            autoplay_name: "expectimax".into(),
-            autoplay_speed: 10.0,
-            last_auto: std::time::Instant::now(),
-            autoplay_moves: 0,
+            front: Front::default(),
         };
         app.dbg.show_diagram = app.prefs.diagram;
         if let Origin::File(p) = &app.loaded.origin {
@@ -260,12 +180,12 @@ impl App {
             }
             self.program_key = key.clone();
             self.best_saved = best;
-            self.game_altered = true; // a game carried over from another program is not this one's
+            self.front.game_altered = true; // a game carried over from another program is not this one's
             self.restore_program_settings(&key);
         }
         let best = self.best_saved;
         self.game = self.runner.with(|rt| {
-            let g = GameIo::find(rt);
+            let g = GameIo::find(rt.plan());
             if g.is_some() {
                 // Both the memory and its previous-scan copy, or the next scan forgets it.
                 let _ = rt.write_now("best.q", Value::Int(best));
@@ -279,8 +199,7 @@ impl App {
         self.dbg.rebuild(plan);
         self.diagram.reset();
         self.editor.reset();
-        self.awaiting = None;
-        self.queue.clear();
+        self.front.clear();
     }
 
     /// The newest scan image of the running program (what every panel reads each frame: the
@@ -297,20 +216,7 @@ impl App {
     /// Reads what the panels show.
     pub(crate) fn refresh(&mut self) {
         let img = self.image();
-        let mut v =
-            View { scan: img.scan, clock_ms: img.clock_us / 1000, pulse_pending: img.pulse_pending, ..View::default() };
-        if let Some(g) = &self.game {
-            for i in 0..16 {
-                v.values[i] = int(img.read_signal(g.cells[i]));
-                v.forced[i] = g.cell_mem[i].is_some_and(|s| img.is_forced(s));
-            }
-            v.score = int(img.read_signal(g.score));
-            v.best = int(img.read_signal(g.best));
-            v.busy = img.read_signal(g.busy).as_bool();
-            v.game_over = img.read_signal(g.game_over).as_bool();
-            v.win = img.read_signal(g.win).as_bool();
-        }
-        self.view = v;
+        self.view = View::read(self.game.as_ref(), &img);
     }
 
     // ----- public API (the UI and the tests use it) --------------------------------------------
@@ -381,7 +287,7 @@ impl App {
             if matches!(c, Command::Start | Command::Reset) && self.status.starts_with("autoplay") {
                 self.status = format!("{} loaded", self.loaded.origin.label());
             }
-            self.queue.push_back(c);
+            self.front.send(c);
         }
     }
 
@@ -394,7 +300,7 @@ impl App {
 
     /// Whether every queued command has been sent and the lockout has released.
     pub fn settled(&self) -> bool {
-        self.queue.is_empty() && !self.view.busy && !self.view.pulse_pending && self.awaiting.is_none()
+        self.front.settled(&self.view)
     }
 
     /// Puts a board on the field (writes the cell memories, then one idle scan).
@@ -443,26 +349,22 @@ impl App {
     /// Starts the automated player `name` (see `players::NAMES`); `speed` in moves per second,
     /// 0 for as fast as the lockout allows.
     pub fn start_autoplay(&mut self, name: &str, speed: f64) -> bool {
-        self.autoplay = players::by_name(name, self.seed);
-        self.autoplay_name = name.to_string();
-        self.autoplay_speed = speed;
-        self.autoplay_moves = 0;
-        self.autoplay.is_some()
+        self.front.start_autoplay(name, speed, self.seed)
     }
 
     /// Stops the automated player.
     pub fn stop_autoplay(&mut self) {
-        self.autoplay = None;
+        self.front.stop_autoplay();
     }
 
     /// Whether an automated player is driving the game.
     pub fn autoplaying(&self) -> bool {
-        self.autoplay.is_some()
+        self.front.autoplaying()
     }
 
     /// Moves the automated player has sent.
     pub fn autoplay_moves(&self) -> u64 {
-        self.autoplay_moves
+        self.front.autoplay_moves
     }
 
     /// Load errors shown in the error window.
@@ -494,8 +396,8 @@ impl App {
                 self.errors_open = false;
                 self.loaded = l;
                 self.win_ack = false;
-                self.scans_last = None;
-                self.scans_max = 0;
+                self.front.scans_last = None;
+                self.front.scans_max = 0;
                 self.attach();
             }
             Err(e) => self.load_failed(&origin, e),
@@ -555,65 +457,13 @@ impl App {
         if self.game.is_none() {
             return;
         }
-        // Finish measuring the command in flight from the lockout's history.
-        if let Some(sent) = self.awaiting
-            && !self.view.busy
-            && !self.view.pulse_pending
-            && self.view.scan > sent
-        {
-            let hist = self.runner.with(|rt| rt.history("busy")).unwrap_or_default();
-            let released = hist.iter().find(|(s, v)| *s >= sent && !v.as_bool()).map(|(s, _)| *s);
-            if let Some(r) = released {
-                let n = r - sent + 1;
-                self.scans_last = Some(n);
-                self.scans_max = self.scans_max.max(n);
-            }
-            self.awaiting = None;
+        let p = self.front.pump(&self.runner, &self.view, self.best_saved);
+        if let Some(st) = p.status {
+            self.status = st;
         }
-        if self.autoplay.is_some() && self.queue.is_empty() && self.awaiting.is_none() && !self.view.busy {
-            let due = self.autoplay_speed <= 0.0 || self.last_auto.elapsed().as_secs_f64() >= 1.0 / self.autoplay_speed;
-            let board = self.view.values.map(|v| u32::try_from(v).unwrap_or(0));
-            match ref2048::from_values(&board) {
-                Some(b) if due => match self.autoplay.as_mut().and_then(|p| p.choose(b)) {
-                    Some(d) => {
-                        self.queue.push_back(Command::Move(d));
-                        self.last_auto = std::time::Instant::now();
-                        self.autoplay_moves += 1;
-                    }
-                    None => {
-                        self.autoplay = None;
-                        self.status = format!("autoplay ({}) stopped: no move left", self.autoplay_name);
-                    }
-                },
-                Some(_) => {}
-                None => {
-                    self.autoplay = None;
-                    self.status = "autoplay stopped: the board holds a value that is not a tile".into();
-                }
-            }
-        }
-        let ready = !self.view.busy
-            && !self.view.pulse_pending
-            && self.awaiting.is_none()
-            && self.last_pulse_scan.is_none_or(|s| self.view.scan >= s + 2);
-        if ready && let Some(c) = self.queue.pop_front() {
-            let scan = self.view.scan;
-            let ok = self.runner.with(|rt| rt.pulse_input("command", Value::Int(c.position())).is_ok());
-            if ok {
-                self.last_pulse_scan = Some(scan);
-                self.awaiting = Some(scan);
-                if c == Command::Start {
-                    self.win_ack = false;
-                    // A new game counts, unless a force still holds.
-                    let best = self.best_saved;
-                    self.game_altered = self.runner.with(|rt| {
-                        // The program's best memory restarts from the record (an altered game
-                        // before may have raised it).
-                        let _ = rt.write_now("best.q", Value::Int(best));
-                        let _ = rt.write_now("best.prev", Value::Int(best));
-                        !rt.forced().is_empty()
-                    });
-                }
+        if let Some(c) = p.sent {
+            if c == Command::Start {
+                self.win_ack = false;
             }
             self.refresh();
         }
@@ -666,7 +516,7 @@ impl App {
     /// Marks the game in progress as changed from outside the program (a write, a force, a set
     /// board): it is not recorded as a best.
     pub(crate) fn note_altered(&mut self) {
-        self.game_altered = true;
+        self.front.game_altered = true;
     }
 
     fn save_best(&mut self) {
@@ -675,7 +525,7 @@ impl App {
         // Not while a command is in flight: right after Start the old game's score is still
         // on the outputs.
         let score = self.view.score;
-        if self.game.is_some() && !self.game_altered && self.awaiting.is_none() && score > self.best_saved {
+        if self.game.is_some() && !self.front.game_altered && !self.front.in_flight() && score > self.best_saved {
             let name = self.plan.as_ref().map(|p| p.name.clone()).unwrap_or_default();
             match self.best_store.save(&self.program_key, &name, score) {
                 Ok(()) => self.best_saved = score,
@@ -780,7 +630,7 @@ impl App {
             ui.separator();
             ui.label(RichText::new(format!("Score {}", self.view.score)).strong());
             ui.label(format!("Best {}", self.best_saved));
-            if self.game_altered && self.view.score > 0 {
+            if self.front.game_altered && self.view.score > 0 {
                 ui.label(RichText::new("(not recorded)").weak()).on_hover_text(
                     "this game was changed by a write, a force or a set board, or began under another program: its score does not count as a best",
                 );
@@ -799,28 +649,28 @@ impl App {
         ui.add_space(6.0);
         ui.horizontal(|ui| {
             ui.label("Autoplay");
-            egui::ComboBox::from_label("player").selected_text(self.autoplay_name.clone()).show_ui(ui, |ui| {
+            egui::ComboBox::from_label("player").selected_text(self.front.autoplay_name.clone()).show_ui(ui, |ui| {
                 for n in players::NAMES {
-                    ui.selectable_value(&mut self.autoplay_name, n.to_string(), n);
+                    ui.selectable_value(&mut self.front.autoplay_name, n.to_string(), n);
                 }
             });
-            let mut max = self.autoplay_speed <= 0.0;
+            let mut max = self.front.autoplay_speed <= 0.0;
             if ui.checkbox(&mut max, "max speed").changed() {
-                self.autoplay_speed = if max { 0.0 } else { 10.0 };
+                self.front.autoplay_speed = if max { 0.0 } else { 10.0 };
             }
             // Always there (greyed at max speed), so the Play button never moves under the mouse.
-            let mut shown = if max { 200.0 } else { self.autoplay_speed };
+            let mut shown = if max { 200.0 } else { self.front.autoplay_speed };
             ui.add_enabled(!max, egui::Slider::new(&mut shown, 1.0..=200.0).logarithmic(true).text("moves/s"));
             if !max {
-                self.autoplay_speed = shown;
+                self.front.autoplay_speed = shown;
             }
-            if self.autoplay.is_some() {
+            if self.front.autoplaying() {
                 if ui.button("Stop").clicked() {
                     self.stop_autoplay();
                 }
-                ui.label(format!("{} moves", self.autoplay_moves));
+                ui.label(format!("{} moves", self.front.autoplay_moves));
             } else if ui.button("Play").clicked() {
-                let (n, sp) = (self.autoplay_name.clone(), self.autoplay_speed);
+                let (n, sp) = (self.front.autoplay_name.clone(), self.front.autoplay_speed);
                 self.start_autoplay(&n, sp);
             }
         });
@@ -1011,9 +861,8 @@ impl eframe::App for App {
         // Repaint on output changes (the scan thread asks for it); poll only while something is
         // in flight or live values are on screen, so an idle window costs nothing.
         let running = !self.runner.is_paused();
-        if !self.queue.is_empty()
-            || self.awaiting.is_some()
-            || self.autoplay.is_some()
+        if !self.front.settled(&self.view)
+            || self.front.autoplaying()
             || (running && (self.show_debugger || self.dbg.show_diagram))
         {
             // An autoplayer at a set speed needs frames to time its moves, even when nothing

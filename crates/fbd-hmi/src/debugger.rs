@@ -284,7 +284,7 @@ impl App {
             ui.label(format!("{}, {:.1} ms", s.scans, s.period.as_secs_f64() * 1e3));
             ui.end_row();
             ui.label("scans per command (last / max)");
-            ui.label(format!("{} / {}", self.scans_last.map(|n| n.to_string()).unwrap_or("-".into()), self.scans_max));
+            ui.label(format!("{} / {}", self.front.scans_last.map(|n| n.to_string()).unwrap_or("-".into()), self.front.scans_max));
             ui.end_row();
             let (total, recent) = self.runner.with(|rt| (rt.faults().total, rt.faults().recent()));
             ui.label("faults");
@@ -299,7 +299,7 @@ impl App {
         });
         if ui.button("Reset statistics").clicked() {
             self.runner.reset_stats();
-            self.scans_max = 0;
+            self.front.scans_max = 0;
         }
     }
 
