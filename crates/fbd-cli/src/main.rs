@@ -17,7 +17,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use fbd_engine::{CompileOptions, library};
+use fbd_engine::{CompileOptions, compile_project, library};
 
 /// Function Block Diagram soft-PLC: check, run, draw (DOT, SVG), lay out and benchmark diagrams,
 /// and play 2048 through the FBD program (play, latency, autoplay).
@@ -113,6 +113,18 @@ enum Cmd {
         #[arg(short, long)]
         output: Option<PathBuf>,
     },
+    /// Play 2048 through an FBD program in the terminal (arrows/WASD, S start, R reset, X/Y/Z/E
+    /// players, Space stops, Q quits).
+    Tui {
+        /// A 2048 diagram (default: the embedded diagrams/2048.json).
+        file: Option<PathBuf>,
+        /// An embedded wiring instead of a file: upd1, original, smart-spawn.
+        #[arg(long, conflicts_with = "file")]
+        wiring: Option<String>,
+        /// Runtime seed (RANDOM blocks and the players).
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+    },
     /// Re-execute a recording (`--record` of run or play) and, with --check, verify its state
     /// hashes; a difference names the first scan where the state differs.
     Replay {
@@ -140,6 +152,31 @@ enum Cmd {
     Schema,
 }
 
+fn tui(file: Option<&std::path::Path>, wiring: Option<&str>, seed: u64) -> ExitCode {
+    let project = match record::project(file, wiring) {
+        Ok(p) => p,
+        Err(e) => {
+            out::error(&e);
+            return ExitCode::FAILURE;
+        }
+    };
+    let name = project.files[0].path.display().to_string();
+    let plan = match compile_project(&project, &CompileOptions::default()) {
+        Ok(p) => p,
+        Err(e) => {
+            out::error(&e.to_string());
+            return ExitCode::FAILURE;
+        }
+    };
+    match fbd_tui::run(plan, &name, seed) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            out::error(&e.to_string());
+            ExitCode::FAILURE
+        }
+    }
+}
+
 fn main() -> ExitCode {
     out::quiet_on_broken_pipe();
     let cli = Cli::parse();
@@ -154,6 +191,7 @@ fn main() -> ExitCode {
         Cmd::Layout { file, write } => draw::layout_cmd(&file, write),
         Cmd::Fmt { files, check } => draw::fmt_cmd(&files, check),
         Cmd::Replay { file, check } => record::replay_cmd(&file, check),
+        Cmd::Tui { file, wiring, seed } => tui(file.as_deref(), wiring.as_deref(), seed),
         Cmd::Import { file, output } => plcopen::import_cmd(&file, output.as_deref()),
         Cmd::Export { file, output } => plcopen::export_cmd(&file, output.as_deref()),
         Cmd::Bench(args) => bench::bench(args),

@@ -1,0 +1,299 @@
+//! 2048 through the FBD program in a terminal: the board in the 2048 palette (true colour,
+//! falling back to 256 and 16 colours), score, best, the lockout lamp, the scan count and the
+//! cycle. Arrows or WASD move, `S` starts a game, `R` resets, `X`/`Y`/`Z` start the greedy,
+//! pattern and Monte-Carlo test solvers and `E` expectimax, all playing through the program;
+//! Space stops a player, `Q` quits. The program runs on the same real-time task as the HMI,
+//! and the command queue, pulses, lockout and players are the shared
+//! [`fbd2048_game::front::Front`]. Works in 80×24, without a mouse, over SSH; redraws on resize.
+
+use std::time::{Duration, Instant};
+
+use crossterm::event::{self, Event, KeyCode, KeyEventKind};
+use fbd_engine::realtime::RealtimeRunner;
+use fbd_engine::{Runtime, ScanPlan};
+use fbd2048_game::Command;
+use fbd2048_game::front::{Front, GameIo, View};
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Paragraph};
+use ref2048::Dir;
+
+/// What a key does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Action {
+    /// A command to the program (a move, start, reset).
+    Command(Command),
+    /// Start this automated player.
+    Player(&'static str),
+    /// Stop the automated player.
+    StopPlayer,
+    /// Leave.
+    Quit,
+}
+
+/// The action of a key: arrows/WASD move, S start, R reset, X/Y/Z/E players, Space stops, Q quits.
+pub fn action(code: KeyCode) -> Option<Action> {
+    Some(match code {
+        KeyCode::Up | KeyCode::Char('w' | 'W') => Action::Command(Command::Move(Dir::Up)),
+        KeyCode::Down | KeyCode::Char('s') => Action::Command(Command::Move(Dir::Down)),
+        KeyCode::Left | KeyCode::Char('a' | 'A') => Action::Command(Command::Move(Dir::Left)),
+        KeyCode::Right | KeyCode::Char('d' | 'D') => Action::Command(Command::Move(Dir::Right)),
+        // Capital S starts (lower-case s is down, as in WASD).
+        KeyCode::Char('S') | KeyCode::Enter => Action::Command(Command::Start),
+        KeyCode::Char('r' | 'R') => Action::Command(Command::Reset),
+        KeyCode::Char('x' | 'X') => Action::Player("greedy"),
+        KeyCode::Char('y' | 'Y') => Action::Player("pattern"),
+        KeyCode::Char('z' | 'Z') => Action::Player("montecarlo"),
+        KeyCode::Char('e' | 'E') => Action::Player("expectimax"),
+        KeyCode::Char(' ') => Action::StopPlayer,
+        KeyCode::Char('q' | 'Q') | KeyCode::Esc => Action::Quit,
+        _ => return None,
+    })
+}
+
+/// How many colours the terminal shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Palette {
+    /// 24-bit colour (`COLORTERM=truecolor`).
+    TrueColor,
+    /// The xterm 256-colour cube.
+    Ansi256,
+    /// The 16 basic colours.
+    Ansi16,
+}
+
+impl Palette {
+    /// From the environment: `COLORTERM` truecolor/24bit, else `TERM` with 256color, else 16.
+    pub fn detect() -> Palette {
+        let ct = std::env::var("COLORTERM").unwrap_or_default();
+        let term = std::env::var("TERM").unwrap_or_default();
+        if ct.contains("truecolor") || ct.contains("24bit") {
+            Palette::TrueColor
+        } else if term.contains("256") {
+            Palette::Ansi256
+        } else {
+            Palette::Ansi16
+        }
+    }
+
+    fn color(self, (r, g, b): (u8, u8, u8), basic: Color) -> Color {
+        match self {
+            Palette::TrueColor => Color::Rgb(r, g, b),
+            Palette::Ansi256 => {
+                let c = |x: u8| ((x as u16 * 5 + 127) / 255) as u8;
+                Color::Indexed(16 + 36 * c(r) + 6 * c(g) + c(b))
+            }
+            Palette::Ansi16 => basic,
+        }
+    }
+}
+
+/// Background and text colour of a tile, in the 2048 palette.
+pub fn tile_colors(v: i64, p: Palette) -> (Color, Color) {
+    let (rgb, basic) = match v {
+        0 => ((0xcd, 0xc1, 0xb4), Color::DarkGray),
+        2 => ((0xee, 0xe4, 0xda), Color::White),
+        4 => ((0xed, 0xe0, 0xc8), Color::Gray),
+        8 => ((0xf2, 0xb1, 0x79), Color::LightRed),
+        16 => ((0xf5, 0x95, 0x63), Color::LightRed),
+        32 => ((0xf6, 0x7c, 0x5f), Color::Red),
+        64 => ((0xf6, 0x5e, 0x3b), Color::Red),
+        128 => ((0xed, 0xcf, 0x72), Color::LightYellow),
+        256 => ((0xed, 0xcc, 0x61), Color::LightYellow),
+        512 => ((0xed, 0xc8, 0x50), Color::Yellow),
+        1024 => ((0xed, 0xc5, 0x3f), Color::Yellow),
+        2048 => ((0xed, 0xc2, 0x2e), Color::Yellow),
+        _ => ((0x3c, 0x3a, 0x32), Color::Black),
+    };
+    let dark_text = matches!(v, 2 | 4);
+    let fg =
+        if dark_text { p.color((0x77, 0x6e, 0x65), Color::Black) } else { p.color((0xf9, 0xf6, 0xf2), Color::White) };
+    (p.color(rgb, basic), fg)
+}
+
+/// What the screen shows.
+pub struct Screen<'a> {
+    /// The frame's values.
+    pub view: &'a View,
+    /// The program's name.
+    pub name: &'a str,
+    /// The cycle in ms.
+    pub cycle_ms: f64,
+    /// The automated player, if one plays.
+    pub player: Option<&'a str>,
+    /// The status line.
+    pub status: &'a str,
+    /// The colours.
+    pub palette: Palette,
+}
+
+/// Draws the board and the panel (tiles 7×3 characters: the board is 30×14, fits in 80×24).
+pub fn draw(f: &mut Frame, s: &Screen) {
+    let area = f.area();
+    let [main, status] = Layout::vertical([Constraint::Min(14), Constraint::Length(1)]).areas(area);
+    let [board_area, panel] = Layout::horizontal([Constraint::Length(30), Constraint::Min(20)]).areas(main);
+    let board = Block::default().borders(Borders::ALL).title(" 2048 ");
+    let inner = board.inner(board_area);
+    f.render_widget(board, board_area);
+    for r in 0..4u16 {
+        for c in 0..4u16 {
+            let v = s.view.values[(r * 4 + c) as usize];
+            let (bg, fg) = tile_colors(v, s.palette);
+            let cell = Rect { x: inner.x + c * 7, y: inner.y + r * 3, width: 7, height: 3 };
+            if cell.right() > area.right() || cell.bottom() > area.bottom() {
+                continue;
+            }
+            let text = if v == 0 { String::new() } else { v.to_string() };
+            let mut style = Style::default().bg(bg).fg(fg).add_modifier(Modifier::BOLD);
+            if s.view.forced[(r * 4 + c) as usize] {
+                style = style.add_modifier(Modifier::UNDERLINED);
+            }
+            let lines = vec![Line::from(""), Line::from(format!("{text:^7}")), Line::from("")];
+            f.render_widget(Paragraph::new(lines).style(style), cell);
+        }
+    }
+    let lamp = if s.view.busy {
+        Span::styled(" busy ", Style::default().bg(s.palette.color((0xe0, 0x90, 0x20), Color::Yellow)).fg(Color::Black))
+    } else {
+        Span::styled(" ready ", Style::default().bg(s.palette.color((0x1f, 0x9d, 0x3a), Color::Green)).fg(Color::Black))
+    };
+    let mut lines = vec![
+        Line::from(Span::styled(s.name.to_string(), Style::default().add_modifier(Modifier::BOLD))),
+        Line::from(format!("score {}", s.view.score)),
+        Line::from(format!("best  {}", s.view.best)),
+        Line::from(vec![Span::raw("lockout "), lamp]),
+        Line::from(format!("scan {}  ({} ms)", s.view.scan, s.view.clock_ms)),
+        Line::from(format!("cycle {} ms", s.cycle_ms)),
+        Line::from(format!("player {}", s.player.unwrap_or("-"))),
+        Line::from(""),
+        Line::from("arrows/WASD move  S start  R reset"),
+        Line::from("X greedy  Y pattern  Z Monte-Carlo"),
+        Line::from("E expectimax  Space stop  Q quit"),
+    ];
+    if s.view.game_over {
+        lines.insert(
+            1,
+            Line::from(Span::styled("GAME OVER", Style::default().fg(Color::Red).add_modifier(Modifier::BOLD))),
+        );
+    } else if s.view.win {
+        lines.insert(
+            1,
+            Line::from(Span::styled("YOU WIN", Style::default().fg(Color::Green).add_modifier(Modifier::BOLD))),
+        );
+    }
+    f.render_widget(Paragraph::new(lines).block(Block::default().borders(Borders::ALL)), panel);
+    f.render_widget(Paragraph::new(s.status.to_string()), status);
+}
+
+/// Runs the program in the terminal until `Q`. The terminal is restored on every exit path
+/// (ratatui's `init` restores it on a panic too).
+pub fn run(plan: ScanPlan, name: &str, seed: u64) -> std::io::Result<()> {
+    let Some(io) = GameIo::find(&plan) else {
+        return Err(std::io::Error::other(format!("{name} is not a 2048 program (no v11..v44, score, busy, command)")));
+    };
+    let cycle_ms = plan.cycle_us as f64 / 1000.0;
+    let mut rt = Runtime::with_seed(plan, seed);
+    rt.watch("busy", 16_384).map_err(|e| std::io::Error::other(e.to_string()))?;
+    let runner = RealtimeRunner::start(rt, None);
+    let mut front = Front::default();
+    let palette = Palette::detect();
+    let mut status = String::from("S starts a game");
+    let mut terminal = ratatui::init();
+    let result = (|| -> std::io::Result<()> {
+        let mut last_draw = Instant::now() - Duration::from_secs(1);
+        loop {
+            let view = View::read(Some(&io), &runner.image());
+            let p = front.pump(&runner, &view, view.best);
+            if let Some(st) = p.status {
+                status = st;
+            }
+            if last_draw.elapsed() >= Duration::from_millis(33) {
+                let player = front.autoplaying().then_some(front.autoplay_name.as_str());
+                terminal
+                    .draw(|f| draw(f, &Screen { view: &view, name, cycle_ms, player, status: &status, palette }))?;
+                last_draw = Instant::now();
+            }
+            if event::poll(Duration::from_millis(10))? {
+                match event::read()? {
+                    Event::Key(k) if k.kind != KeyEventKind::Release => match action(k.code) {
+                        Some(Action::Quit) => return Ok(()),
+                        Some(Action::Command(c)) => front.send(c),
+                        Some(Action::Player(n)) => {
+                            front.start_autoplay(n, 0.0, seed);
+                            status = format!("{n} plays through the FBD program (Space stops)");
+                        }
+                        Some(Action::StopPlayer) => {
+                            front.stop_autoplay();
+                            status = "player stopped".into();
+                        }
+                        None => {}
+                    },
+                    // A resize redraws at once.
+                    Event::Resize(..) => last_draw = Instant::now() - Duration::from_secs(1),
+                    _ => {}
+                }
+            }
+        }
+    })();
+    ratatui::restore();
+    runner.stop();
+    result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ratatui::Terminal;
+    use ratatui::backend::TestBackend;
+
+    #[test]
+    fn a_known_board_is_drawn_with_its_values_and_colours_in_80_by_24() {
+        let mut view = View::default();
+        view.values = [2, 4, 8, 0, 0, 2048, 0, 0, 0, 0, 64, 0, 0, 0, 0, 16];
+        view.score = 1234;
+        view.busy = true;
+        let mut t = Terminal::new(TestBackend::new(80, 24)).expect("terminal");
+        t.draw(|f| {
+            draw(
+                f,
+                &Screen {
+                    view: &view,
+                    name: "2048",
+                    cycle_ms: 5.0,
+                    player: None,
+                    status: "",
+                    palette: Palette::TrueColor,
+                },
+            )
+        })
+        .expect("draws");
+        let buf = t.backend().buffer().clone();
+        let text: String = buf.content().iter().map(|c| c.symbol()).collect();
+        for want in ["2048", "score 1234", "busy", "64", "16"] {
+            assert!(text.contains(want), "`{want}` missing");
+        }
+        // The tile of 8 (row 1, column 3) has the 2048 palette's orange behind it.
+        let (bg8, _) = tile_colors(8, Palette::TrueColor);
+        let x = 1 + 2 * 7 + 3; // inside the third tile of the first row
+        assert_eq!(buf[(x, 2)].bg, bg8);
+        assert_eq!(bg8, Color::Rgb(0xf2, 0xb1, 0x79));
+        // 256 and 16 colours fall back.
+        assert!(matches!(tile_colors(8, Palette::Ansi256).0, Color::Indexed(_)));
+        assert_eq!(tile_colors(8, Palette::Ansi16).0, Color::LightRed);
+    }
+
+    #[test]
+    fn keys_map_to_commands_and_players() {
+        assert_eq!(action(KeyCode::Left), Some(Action::Command(Command::Move(Dir::Left))));
+        assert_eq!(action(KeyCode::Char('w')), Some(Action::Command(Command::Move(Dir::Up))));
+        assert_eq!(action(KeyCode::Char('s')), Some(Action::Command(Command::Move(Dir::Down))));
+        assert_eq!(action(KeyCode::Char('S')), Some(Action::Command(Command::Start)));
+        assert_eq!(action(KeyCode::Char('x')), Some(Action::Player("greedy")));
+        assert_eq!(action(KeyCode::Char('z')), Some(Action::Player("montecarlo")));
+        assert_eq!(action(KeyCode::Char(' ')), Some(Action::StopPlayer));
+        assert_eq!(action(KeyCode::Char('q')), Some(Action::Quit));
+        assert_eq!(action(KeyCode::Char('k')), None);
+    }
+}
