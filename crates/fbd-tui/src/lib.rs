@@ -250,10 +250,12 @@ mod tests {
 
     #[test]
     fn a_known_board_is_drawn_with_its_values_and_colours_in_80_by_24() {
-        let mut view = View::default();
-        view.values = [2, 4, 8, 0, 0, 2048, 0, 0, 0, 0, 64, 0, 0, 0, 0, 16];
-        view.score = 1234;
-        view.busy = true;
+        let view = View {
+            values: [2, 4, 8, 0, 0, 2048, 0, 0, 0, 0, 64, 0, 0, 0, 0, 16],
+            score: 1234,
+            busy: true,
+            ..View::default()
+        };
         let mut t = Terminal::new(TestBackend::new(80, 24)).expect("terminal");
         t.draw(|f| {
             draw(
