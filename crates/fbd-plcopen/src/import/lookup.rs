@@ -1,0 +1,186 @@
+//! Following a connection to what drives it (through continuations), and the small blocks an
+//! import adds (wired ORs), with the helpers that build and rewire blocks.
+
+use std::collections::{HashMap, HashSet};
+
+use fbd_engine::Value;
+use fbd_engine::model::{Block, Params, Pins, Wire};
+use roxmltree::Node;
+
+use super::names::out_pin;
+use super::{Ctx, child, children};
+use crate::literal;
+
+/// What drives a connection: a block output, a variable read, or a constant.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) enum Src {
+    Out(String),
+    Var(String),
+    Const(Value),
+    /// Several outputs on one input: their OR (a "wired OR").
+    Or(Vec<Src>),
+}
+
+/// What a body's connections are resolved against.
+pub(super) struct Lookup<'a, 'x, 'i> {
+    pub(super) by_id: &'a HashMap<&'x str, Node<'x, 'i>>,
+    pub(super) connectors: &'a HashMap<&'x str, Node<'x, 'i>>,
+    pub(super) block_ids: &'a HashMap<&'x str, String>,
+    pub(super) var_names: &'a HashSet<&'x str>,
+    pub(super) pou_names: &'a HashSet<String>,
+}
+
+impl Lookup<'_, '_, '_> {
+    /// The source a connectionPointIn names, through continuations to their connector.
+    pub(super) fn source(&self, cx: &mut Ctx, cpi: Node, depth: u32) -> Option<Src> {
+        let conns: Vec<Node> = children(cpi, "connection").collect();
+        if conns.len() > 1 {
+            // Several outputs on one input: their OR, as the tools draw a "wired OR".
+            let mut all = Vec::new();
+            for c in &conns {
+                all.push(self.one(cx, *c, depth)?);
+            }
+            return Some(Src::Or(all));
+        }
+        let c = conns.first()?;
+        self.one(cx, *c, depth)
+    }
+
+    /// The source one `<connection>` names.
+    fn one(&self, cx: &mut Ctx, c: Node, depth: u32) -> Option<Src> {
+        let c = &c;
+        let r = c.attribute("refLocalId").unwrap_or("");
+        let Some(src) = self.by_id.get(r) else {
+            cx.err(*c, format!("connection to localId {r}, which is not in this body"));
+            return None;
+        };
+        match src.tag_name().name() {
+            "block" => {
+                let id = self.block_ids.get(r)?;
+                let ty = src.attribute("typeName").unwrap_or("");
+                let outs: Vec<Node> =
+                    child(*src, "outputVariables").map(|o| children(o, "variable").collect()).unwrap_or_default();
+                let param = c
+                    .attribute("formalParameter")
+                    .map(str::to_string)
+                    .or_else(|| {
+                        (outs.len() == 1).then(|| outs[0].attribute("formalParameter").unwrap_or("").to_string())
+                    })
+                    .unwrap_or_default();
+                Some(Src::Out(format!("{id}.{}", out_pin(ty, &param, self.pou_names))))
+            }
+            "inVariable" | "inOutVariable" => {
+                let e = child(*src, "expression").and_then(|x| x.text()).unwrap_or("").trim().to_string();
+                if self.var_names.contains(e.as_str()) {
+                    Some(Src::Var(e))
+                } else if let Ok(v) = literal::parse(&e) {
+                    Some(Src::Const(v))
+                } else if let Some((inst, pin)) = e.split_once('.') {
+                    Some(Src::Out(format!("{inst}.{}", pin.to_ascii_lowercase())))
+                } else {
+                    cx.err(*src, format!("`{e}` is neither a declared variable nor a literal; ST expressions in variables are not imported"));
+                    None
+                }
+            }
+            "continuation" => {
+                let n = src.attribute("name").unwrap_or("");
+                let Some(conn) = self.connectors.get(n) else {
+                    cx.err(*src, format!("continuation `{n}` has no connector of that name"));
+                    return None;
+                };
+                if depth > 64 {
+                    cx.err(*src, format!("continuation `{n}` leads round in a circle of connectors"));
+                    return None;
+                }
+                let cpi = child(*conn, "connectionPointIn")?;
+                self.source(cx, cpi, depth + 1)
+            }
+            other => {
+                cx.err(*src, format!("<{other}> cannot drive a connection in FBD"));
+                None
+            }
+        }
+    }
+}
+
+/// Makes a wired OR into an OR block named `id` and returns its output; other sources pass.
+pub(super) fn wired_or(
+    src: Src,
+    id: &str,
+    blocks: &mut Vec<Block>,
+    reads: &mut Vec<(String, String, String)>,
+    at: &Node,
+) -> Src {
+    let Src::Or(list) = src else { return src };
+    let mut ins = Vec::new();
+    for (k, s) in list.into_iter().enumerate() {
+        let pin = format!("in{}", k + 1);
+        let w = match s {
+            Src::Out(r) => Wire::Ref(r),
+            Src::Var(n) => {
+                reads.push((id.to_string(), pin.clone(), n.clone()));
+                Wire::Ref(n)
+            }
+            Src::Const(v) => Wire::Const(v),
+            Src::Or(_) => Wire::Const(Value::Bool(false)), // nested wired ORs do not occur
+        };
+        ins.push((pin, w));
+    }
+    let mut b = simple_block(id, "OR", ins, at);
+    if let Some(p) = b.pos.as_mut() {
+        p[0] -= 120.0;
+    }
+    blocks.push(b);
+    Src::Out(format!("{id}.out"))
+}
+
+pub(super) fn simple_block(id: &str, ty: &str, inputs: Vec<(String, Wire)>, at: &Node) -> Block {
+    let pos = child(*at, "position").and_then(|p| {
+        let x: f64 = p.attribute("x")?.parse().ok()?;
+        let y: f64 = p.attribute("y")?.parse().ok()?;
+        Some([x, y])
+    });
+    Block {
+        id: id.into(),
+        ty: ty.into(),
+        inputs: Pins(inputs),
+        params: Params::default(),
+        data_type: None,
+        pos,
+        order: None,
+        comment: None,
+    }
+}
+
+pub(super) fn set_pin(blocks: &mut [Block], id: &str, pin: &str, w: Wire) {
+    if let Some(b) = blocks.iter_mut().find(|b| b.id == id)
+        && let Some(p) = b.inputs.0.iter_mut().find(|(p, _)| p == pin)
+    {
+        p.1 = w;
+    }
+}
+
+/// Whether block `from` (transitively, through this-scan wires) reads block `target`: then a
+/// wire from `from` into `target` closes a loop.
+pub(super) fn depends_on(blocks: &[Block], from: &str, target: &str) -> bool {
+    let mut stack = vec![from.to_string()];
+    let mut seen = HashSet::new();
+    while let Some(b) = stack.pop() {
+        if b == target {
+            return true;
+        }
+        if !seen.insert(b.clone()) {
+            continue;
+        }
+        if let Some(blk) = blocks.iter().find(|x| x.id == b) {
+            for (_, w) in &blk.inputs.0 {
+                if let Wire::Ref(r) = w
+                    && let Some((src, _)) = r.split_once('.')
+                {
+                    stack.push(src.to_string());
+                }
+            }
+        }
+    }
+    false
+}

@@ -1,0 +1,74 @@
+//! Names: the library block for an IEC type name, the export's stand-ins, pin names.
+
+use std::collections::HashSet;
+
+use fbd_engine::{Type, library};
+
+use crate::literal;
+
+/// A function block this crate's export wrote for a library block IEC has no equivalent of
+/// (`MEMORY__INT`): the block and its type.
+pub(crate) fn helper(name: &str) -> Option<(String, Type)> {
+    let (b, t) = name.split_once("__")?;
+    library::lookup(b)?;
+    let t = Type::parse(t)?;
+    Some((b.to_string(), t))
+}
+
+/// The library block for a standard IEC type name (conversions between integer types are MOVE).
+pub(super) fn map_type(ty: &str) -> Option<String> {
+    if let Some((b, _)) = helper(ty) {
+        return Some(b);
+    }
+    let u = ty.to_ascii_uppercase();
+    if library::lookup(&u).is_some() {
+        return Some(u);
+    }
+    if let Some((a, b)) = u.split_once("_TO_") {
+        let (ta, _) = literal::elementary(a)?;
+        let (tb, _) = literal::elementary(b)?;
+        return Some(
+            match (ta, tb) {
+                (Type::Int, Type::Real) => "INT_TO_REAL",
+                (Type::Real, Type::Int) => "REAL_TO_INT",
+                (a, b) if a == b => "MOVE",
+                _ => return None,
+            }
+            .into(),
+        );
+    }
+    None
+}
+
+/// Our input pin for a formal parameter: library pins are the IEC names in lower case; a POU's
+/// pins keep their declared case.
+pub(super) fn in_pin(ty: &str, formal: &str) -> String {
+    if library::lookup(ty).is_some() { formal.to_ascii_lowercase() } else { formal.to_string() }
+}
+
+/// Our output pin for a formal parameter (a function's result is `OUT`, sometimes written as
+/// the function's name or left empty).
+pub(super) fn out_pin(ty: &str, formal: &str, pou_names: &HashSet<String>) -> String {
+    // A POU of the file keeps its pin names (a user's `Random` is not the library's RANDOM).
+    if pou_names.contains(ty) && helper(ty).is_none() {
+        return formal.to_string();
+    }
+    let our = map_type(ty);
+    match our.as_deref().and_then(library::lookup) {
+        Some(def) => {
+            let f = formal.to_ascii_lowercase();
+            if f == "eno" {
+                return f;
+            }
+            if f.is_empty()
+                || f == ty.to_ascii_lowercase()
+                || !def.outputs.iter().any(|p| p.name == f) && def.outputs.len() == 1
+            {
+                def.outputs.first().map_or(f, |p| p.name.to_string())
+            } else {
+                f
+            }
+        }
+        None => formal.to_string(),
+    }
+}
