@@ -35,10 +35,7 @@ impl BestStore {
     /// `$FBD2048_DATA_DIR/best.json` if set, else `<data dir>/fbd2048/best.json`
     /// (`~/.local/share` on Linux).
     pub fn default_location() -> BestStore {
-        let dir = std::env::var_os("FBD2048_DATA_DIR")
-            .map(PathBuf::from)
-            .or_else(|| dirs::data_dir().map(|d| d.join("fbd2048")));
-        BestStore { path: dir.map(|d| d.join("best.json")) }
+        BestStore { path: crate::datafile::default_path("best.json") }
     }
 
     /// A store at an explicit path (tests).
@@ -106,11 +103,6 @@ impl BestStore {
         let Some(p) = &self.path else { return Ok(()) };
         let (mut progs, legacy, _) = self.read();
         progs.insert(key.to_string(), json!({ "name": name, "best": best }));
-        let err = |e: std::io::Error| format!("{}: cannot save the best score: {e}", p.display());
-        if let Some(dir) = p.parent() {
-            std::fs::create_dir_all(dir).map_err(err)?;
-        }
-        let tmp = p.with_extension("json.tmp");
         // An old global record stays until the default program writes its own.
         let mut file = Map::new();
         if let Some(l) = legacy {
@@ -118,8 +110,7 @@ impl BestStore {
         }
         file.insert("programs".into(), Value::Object(progs));
         let text = serde_json::to_string_pretty(&Value::Object(file)).expect("a map serialises");
-        std::fs::write(&tmp, text + "\n").map_err(err)?;
-        std::fs::rename(&tmp, p).map_err(err)
+        crate::datafile::write_atomic(p, &(text + "\n"), "the best score")
     }
 }
 

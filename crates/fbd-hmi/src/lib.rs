@@ -6,6 +6,7 @@
 mod app;
 pub mod best;
 mod board;
+mod datafile;
 mod debugger;
 mod debugger_values;
 mod diagram_view;

@@ -58,10 +58,7 @@ pub struct SettingsStore {
 impl SettingsStore {
     /// `$FBD2048_DATA_DIR/settings.json` if set, else `<data dir>/fbd2048/settings.json`.
     pub fn default_location() -> SettingsStore {
-        let dir = std::env::var_os("FBD2048_DATA_DIR")
-            .map(PathBuf::from)
-            .or_else(|| dirs::data_dir().map(|d| d.join("fbd2048")));
-        SettingsStore { path: dir.map(|d| d.join("settings.json")) }
+        SettingsStore { path: crate::datafile::default_path("settings.json") }
     }
 
     /// A store at an explicit path (tests).
@@ -93,14 +90,8 @@ impl SettingsStore {
     /// Stores `s` atomically.
     pub fn save(&self, s: &Settings) -> Result<(), String> {
         let Some(p) = &self.path else { return Ok(()) };
-        let err = |e: std::io::Error| format!("{}: cannot save the settings: {e}", p.display());
-        if let Some(dir) = p.parent() {
-            std::fs::create_dir_all(dir).map_err(err)?;
-        }
-        let tmp = p.with_extension("json.tmp");
         let text = serde_json::to_string_pretty(s).expect("settings serialise");
-        std::fs::write(&tmp, text + "\n").map_err(err)?;
-        std::fs::rename(&tmp, p).map_err(err)
+        crate::datafile::write_atomic(p, &(text + "\n"), "the settings")
     }
 }
 
