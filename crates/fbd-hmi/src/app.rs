@@ -72,6 +72,9 @@ pub struct App {
     pub(crate) dbg: DebuggerState,
     pub(crate) diagram: crate::diagram_view::DiagramState,
     pub(crate) editor: crate::editor::EditorState,
+    /// Recording since the last cold start, and a recording asked for at the next one.
+    pub(crate) recording: bool,
+    record_next: bool,
     /// Where the settings are kept, and what they are now.
     pub(crate) settings_store: crate::settings::SettingsStore,
     pub(crate) prefs: crate::settings::Settings,
@@ -143,6 +146,8 @@ impl App {
             diagram: Default::default(),
             editor: Default::default(),
             plan: None,
+            recording: false,
+            record_next: false,
             show_debugger: opts.show_debugger || prefs.debugger,
             settings_store: opts.settings,
             prefs,
@@ -317,6 +322,39 @@ impl App {
         self.refresh();
     }
 
+    /// Restarts the program (a cold start) and records everything that reaches it from then
+    /// on, for `fbd replay`.
+    pub fn start_recording(&mut self) {
+        self.record_next = true;
+        self.open(self.loaded.origin.clone());
+        if self.recording {
+            self.status = "recording since this cold start (File > Stop recording and save)".into();
+        }
+    }
+
+    /// Stops recording and writes the recording to `path` (or where a save dialog says).
+    pub fn stop_recording(&mut self, path: Option<PathBuf>) -> Result<PathBuf, String> {
+        let id = fbd_engine::runtime::ProgramId::of(&self.loaded.project);
+        let rec = self.runner.with(|rt| rt.stop_recording(id)).ok_or("nothing is being recorded")?;
+        self.recording = false;
+        let path = path
+            .or_else(|| {
+                rfd::FileDialog::new()
+                    .add_filter("fbd recording", &["json"])
+                    .set_file_name("recording.json")
+                    .save_file()
+            })
+            .ok_or("no file chosen: the recording is dropped")?;
+        std::fs::write(&path, rec.to_json()).map_err(|e| format!("{}: cannot write: {e}", path.display()))?;
+        self.status = format!(
+            "recorded {} scans, {} events to {} (fbd replay --check)",
+            rec.scans,
+            rec.events.len(),
+            path.display()
+        );
+        Ok(path)
+    }
+
     /// Writes the running program as PLCopen TC6 XML to `path` (or where a save dialog says).
     pub fn export_plcopen(&mut self, path: Option<PathBuf>) {
         let Some(path) = path.or_else(|| {
@@ -385,6 +423,11 @@ impl App {
                 let period = Duration::from_micros(plan.cycle_us);
                 let mut rt = Runtime::with_seed(plan, self.seed);
                 rt.enable_history(HISTORY_EVERY, HISTORY_BYTES);
+                // A recording starts with the program: from scan 0, before anything is written.
+                self.recording = std::mem::take(&mut self.record_next);
+                if self.recording {
+                    rt.start_recording(100);
+                }
                 self.runner.replace(rt);
                 self.runner.set_period(period);
                 self.runner.reset_stats();
@@ -561,6 +604,16 @@ impl App {
                 if ui.button("Reload (online change)").clicked() {
                     ui.close();
                     self.reload();
+                }
+                if !self.recording && ui.button("Record (restarts the program)").clicked() {
+                    ui.close();
+                    self.start_recording();
+                }
+                if self.recording && ui.button("Stop recording and save...").clicked() {
+                    ui.close();
+                    if let Err(e) = self.stop_recording(None) {
+                        self.status = e;
+                    }
                 }
                 if ui.button("Export PLCopen XML...").clicked() {
                     ui.close();

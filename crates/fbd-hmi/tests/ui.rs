@@ -892,3 +892,28 @@ fn the_debugger_steps_back_to_an_earlier_scan() {
     assert_eq!(h.state().scan_count(), scan);
     assert_eq!(h.state().values(), board_then, "the board as it was before the moves");
 }
+
+/// File → Record restarts the program and records it; the recording replays bit for bit.
+#[test]
+fn a_game_recorded_in_the_window_replays_bit_for_bit() {
+    let mut h = harness(Wiring::Upd1, false, "record");
+    h.step();
+    h.state_mut().start_recording();
+    h.step();
+    h.get_by_label("Start").click();
+    settle(&mut h);
+    let keys = [egui::Key::ArrowLeft, egui::Key::ArrowUp, egui::Key::ArrowRight, egui::Key::ArrowDown];
+    for k in 0..30 {
+        h.key_press(keys[k % 4]);
+        settle(&mut h);
+    }
+    h.state_mut().run_scans(20);
+    let path = temp_dir("record").join("game.json");
+    h.state_mut().stop_recording(Some(path.clone())).expect("saved");
+    let text = std::fs::read_to_string(&path).expect("written");
+    let rec = fbd_engine::Recording::from_json(&text).expect("a recording");
+    assert!(rec.scans >= 100 && !rec.hashes.is_empty(), "{} scans", rec.scans);
+    let mut rt = fbd_engine::Runtime::with_seed(Wiring::Upd1.compile().expect("compiles"), 5);
+    assert_eq!(rt.replay(&rec, true).expect("replays"), None, "every state hash matches");
+    assert_eq!(rt.output("score"), Some(Value::Int(h.state().score())), "the same game");
+}
