@@ -45,6 +45,9 @@ pub struct AutoplayArgs {
     /// Monte-Carlo: random playouts per move (default 200).
     #[arg(long)]
     playouts: Option<u32>,
+    /// Record the run (every game, one program) for `fbd replay`.
+    #[arg(long, value_name = "FILE", conflicts_with = "native")]
+    record: Option<std::path::PathBuf>,
 }
 
 impl AutoplayArgs {
@@ -152,6 +155,11 @@ pub fn autoplay(a: AutoplayArgs) -> ExitCode {
     let mut out = Outcome::default();
     let t = Instant::now();
     let mut game = if a.native { None } else { Some(FbdGame::new(plan.clone(), a.seed).map_err(|e| e.to_string())) };
+    if a.record.is_some()
+        && let Some(Ok(g)) = &mut game
+    {
+        g.rt.start_recording(100);
+    }
     for k in 0..a.games {
         let seed = a.seed + k;
         match &mut game {
@@ -177,6 +185,13 @@ pub fn autoplay(a: AutoplayArgs) -> ExitCode {
     }
     bar.finish_and_clear();
     out.elapsed = t.elapsed();
+    if let (Some(path), Some(Ok(g))) = (&a.record, &mut game) {
+        let project = crate::record::project(a.file.as_deref().or(a.diagram.as_deref()), a.wiring.as_deref());
+        if let Err(e) = project.and_then(|p| crate::record::finish(&mut g.rt, &p, path)) {
+            crate::out::error(&e);
+            return ExitCode::FAILURE;
+        }
+    }
     report(&a, if a.native { "native (ref2048)" } else { &name }, &out);
     if out.mismatches == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE }
 }

@@ -124,6 +124,9 @@ enum Cmd {
         /// Runtime seed (RANDOM blocks and the players).
         #[arg(long, default_value_t = 0)]
         seed: u64,
+        /// Record the session for `fbd replay`.
+        #[arg(long, value_name = "FILE")]
+        record: Option<PathBuf>,
     },
     /// Re-execute a recording (`--record` of run or play) and, with --check, verify its state
     /// hashes; a difference names the first scan where the state differs.
@@ -152,7 +155,7 @@ enum Cmd {
     Schema,
 }
 
-fn tui(file: Option<&std::path::Path>, wiring: Option<&str>, seed: u64) -> ExitCode {
+fn tui(file: Option<&std::path::Path>, wiring: Option<&str>, seed: u64, record: Option<&std::path::Path>) -> ExitCode {
     let project = match record::project(file, wiring) {
         Ok(p) => p,
         Err(e) => {
@@ -168,8 +171,17 @@ fn tui(file: Option<&std::path::Path>, wiring: Option<&str>, seed: u64) -> ExitC
             return ExitCode::FAILURE;
         }
     };
-    match fbd_tui::run(plan, &name, seed) {
-        Ok(()) => ExitCode::SUCCESS,
+    match fbd_tui::run(plan, &name, seed, record.is_some()) {
+        Ok(mut rt) => match record {
+            Some(path) => match record::finish(&mut rt, &project, path) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    out::error(&e);
+                    ExitCode::FAILURE
+                }
+            },
+            None => ExitCode::SUCCESS,
+        },
         Err(e) => {
             out::error(&e.to_string());
             ExitCode::FAILURE
@@ -191,7 +203,7 @@ fn main() -> ExitCode {
         Cmd::Layout { file, write } => draw::layout_cmd(&file, write),
         Cmd::Fmt { files, check } => draw::fmt_cmd(&files, check),
         Cmd::Replay { file, check } => record::replay_cmd(&file, check),
-        Cmd::Tui { file, wiring, seed } => tui(file.as_deref(), wiring.as_deref(), seed),
+        Cmd::Tui { file, wiring, seed, record } => tui(file.as_deref(), wiring.as_deref(), seed, record.as_deref()),
         Cmd::Import { file, output } => plcopen::import_cmd(&file, output.as_deref()),
         Cmd::Export { file, output } => plcopen::export_cmd(&file, output.as_deref()),
         Cmd::Bench(args) => bench::bench(args),

@@ -332,4 +332,21 @@ fn a_recorded_run_replays_and_a_changed_one_is_caught_at_its_first_differing_sca
     assert!(o.status.success(), "{}", text(&o.stderr));
     let o = fbd(&["replay", game.to_str().expect("utf-8"), "--check"]);
     assert!(o.status.success(), "{}", text(&o.stderr));
+    // So do two games of an automated player, recorded as one run of the program.
+    let auto = dir.join("auto.json");
+    let o = fbd(&[
+        "autoplay",
+        "--player",
+        "greedy",
+        "--games",
+        "2",
+        "--max-moves",
+        "60",
+        "--record",
+        auto.to_str().expect("utf-8"),
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let o = fbd(&["replay", auto.to_str().expect("utf-8"), "--check"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(text(&o.stdout).contains("state hashes match"), "{}", text(&o.stdout));
 }

@@ -187,15 +187,19 @@ pub fn draw(f: &mut Frame, s: &Screen) {
     f.render_widget(Paragraph::new(s.status.to_string()), status);
 }
 
-/// Runs the program in the terminal until `Q`. The terminal is restored on every exit path
-/// (ratatui's `init` restores it on a panic too).
-pub fn run(plan: ScanPlan, name: &str, seed: u64) -> std::io::Result<()> {
+/// Runs the program in the terminal until `Q` and returns the runtime (with its recording, if
+/// `record`). The terminal is restored on every exit path (ratatui's `init` restores it on a
+/// panic too).
+pub fn run(plan: ScanPlan, name: &str, seed: u64, record: bool) -> std::io::Result<Runtime> {
     let Some(io) = GameIo::find(&plan) else {
         return Err(std::io::Error::other(format!("{name} is not a 2048 program (no v11..v44, score, busy, command)")));
     };
     let cycle_ms = plan.cycle_us as f64 / 1000.0;
     let mut rt = Runtime::with_seed(plan, seed);
     rt.watch("busy", 16_384).map_err(|e| std::io::Error::other(e.to_string()))?;
+    if record {
+        rt.start_recording(100);
+    }
     let runner = RealtimeRunner::start(rt, None);
     let mut front = Front::default();
     let palette = Palette::detect();
@@ -238,8 +242,8 @@ pub fn run(plan: ScanPlan, name: &str, seed: u64) -> std::io::Result<()> {
         }
     })();
     ratatui::restore();
-    runner.stop();
-    result
+    let rt = runner.stop();
+    result.map(|()| rt)
 }
 
 #[cfg(test)]
