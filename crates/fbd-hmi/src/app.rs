@@ -1,11 +1,10 @@
 //! The application: the play panel, loading, the command queue, the best score, and the frame
 //! loop. The debugger view lives in `debugger.rs`, the diagram view in `diagram_view.rs`.
 
-use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-use eframe::egui::{self, Color32, RichText};
+use eframe::egui::{self, RichText};
 use fbd_engine::realtime::RealtimeRunner;
 use fbd_engine::{Runtime, ScanImage, ScanPlan, Value};
 use fbd2048_game::front::{Front, GameIo, View};
@@ -46,13 +45,6 @@ impl Default for Options {
     }
 }
 
-/// A round lamp, painted (the default fonts have no bullet glyph).
-fn lamp(ui: &mut egui::Ui, color: Color32) -> egui::Response {
-    let (rect, resp) = ui.allocate_exact_size(egui::vec2(14.0, 14.0), egui::Sense::hover());
-    ui.painter().circle_filled(rect.center(), 6.0, color);
-    resp
-}
-
 /// The fbd2048 HMI.
 pub struct App {
     pub(crate) runner: RealtimeRunner,
@@ -62,35 +54,35 @@ pub struct App {
     pub(crate) errors: Vec<String>,
     pub(crate) errors_open: bool,
     pub(crate) status: String,
-    win_ack: bool,
-    best_store: BestStore,
+    pub(crate) win_ack: bool,
+    pub(crate) best_store: BestStore,
     /// The stored best score of the running program.
-    best_saved: i64,
+    pub(crate) best_saved: i64,
     /// The running program's content hash (its best-score record).
-    program_key: String,
+    pub(crate) program_key: String,
     pub(crate) seed: u64,
     pub(crate) dbg: DebuggerState,
     pub(crate) diagram: crate::diagram_view::DiagramState,
     pub(crate) editor: crate::editor::EditorState,
     /// Recording since the last cold start, and a recording asked for at the next one.
     pub(crate) recording: bool,
-    record_next: bool,
+    pub(crate) record_next: bool,
     /// Where the settings are kept, and what they are now.
     pub(crate) settings_store: crate::settings::SettingsStore,
     pub(crate) prefs: crate::settings::Settings,
     /// The plan the runtime runs (to tell a scan image of an earlier plan).
     pub(crate) plan: Option<Arc<ScanPlan>>,
     pub(crate) show_debugger: bool,
-    open_path: String,
-    show_open_path: bool,
+    pub(crate) open_path: String,
+    pub(crate) show_open_path: bool,
     /// The automated player driving the game, if any.
     /// The command queue, the scans-per-command measurement, the automated player.
     pub(crate) front: Front,
 }
 
 /// Reverse stepping: a snapshot every 100 scans, at most 64 MB of history.
-const HISTORY_EVERY: u64 = 100;
-const HISTORY_BYTES: usize = 64 << 20;
+pub(crate) const HISTORY_EVERY: u64 = 100;
+pub(crate) const HISTORY_BYTES: usize = 64 << 20;
 
 /// Internal watches: the lockout lamp, to count scans per command exactly even when frames are
 /// sparse.
@@ -322,55 +314,6 @@ impl App {
         self.refresh();
     }
 
-    /// Restarts the program (a cold start) and records everything that reaches it from then
-    /// on, for `fbd replay`.
-    pub fn start_recording(&mut self) {
-        self.record_next = true;
-        self.open(self.loaded.origin.clone());
-        if self.recording {
-            self.status = "recording since this cold start (File > Stop recording and save)".into();
-        }
-    }
-
-    /// Stops recording and writes the recording to `path` (or where a save dialog says).
-    pub fn stop_recording(&mut self, path: Option<PathBuf>) -> Result<PathBuf, String> {
-        let id = fbd_engine::runtime::ProgramId::of(&self.loaded.project);
-        let rec = self.runner.with(|rt| rt.stop_recording(id)).ok_or("nothing is being recorded")?;
-        self.recording = false;
-        let path = path
-            .or_else(|| {
-                rfd::FileDialog::new()
-                    .add_filter("fbd recording", &["json"])
-                    .set_file_name("recording.json")
-                    .save_file()
-            })
-            .ok_or("no file chosen: the recording is dropped")?;
-        std::fs::write(&path, rec.to_json()).map_err(|e| format!("{}: cannot write: {e}", path.display()))?;
-        self.status = format!(
-            "recorded {} scans, {} events to {} (fbd replay --check)",
-            rec.scans,
-            rec.events.len(),
-            path.display()
-        );
-        Ok(path)
-    }
-
-    /// Writes the running program as PLCopen TC6 XML to `path` (or where a save dialog says).
-    pub fn export_plcopen(&mut self, path: Option<PathBuf>) {
-        let Some(path) = path.or_else(|| {
-            rfd::FileDialog::new().add_filter("PLCopen XML", &["xml"]).set_file_name("program.xml").save_file()
-        }) else {
-            self.status = "no file chosen: nothing exported".into();
-            return;
-        };
-        let plan = self.runner.with(|rt| rt.plan().clone());
-        let xml = fbd_plcopen::export(&self.loaded.project, &plan);
-        self.status = match std::fs::write(&path, xml) {
-            Ok(()) => format!("exported as PLCopen XML to {}", path.display()),
-            Err(e) => format!("{}: cannot write: {e}", path.display()),
-        };
-    }
-
     /// Watches a signal: its history feeds the trend plot.
     pub fn watch(&mut self, path: &str) -> Result<(), String> {
         self.runner.with(|rt| rt.watch(path, 600)).map_err(|e| e.to_string())
@@ -415,88 +358,7 @@ impl App {
         &self.status
     }
 
-    /// Opens a diagram: a fresh download (cold start). On failure the running program keeps
-    /// running and the errors are shown.
-    pub fn open(&mut self, origin: Origin) {
-        match source::load(&origin) {
-            Ok((l, plan)) => {
-                let period = Duration::from_micros(plan.cycle_us);
-                let mut rt = Runtime::with_seed(plan, self.seed);
-                rt.enable_history(HISTORY_EVERY, HISTORY_BYTES);
-                // A recording starts with the program: from scan 0, before anything is written.
-                self.recording = std::mem::take(&mut self.record_next);
-                if self.recording {
-                    rt.start_recording(100);
-                }
-                self.runner.replace(rt);
-                self.runner.set_period(period);
-                self.runner.reset_stats();
-                self.status = format!("{} loaded (cold start)", l.origin.label());
-                if let Origin::File(p) = &l.origin {
-                    self.remember_recent(p.clone());
-                }
-                self.errors.clear();
-                self.errors_open = false;
-                self.loaded = l;
-                self.win_ack = false;
-                self.front.scans_last = None;
-                self.front.scans_max = 0;
-                self.attach();
-            }
-            Err(e) => self.load_failed(&origin, e),
-        }
-        self.refresh();
-    }
-
-    /// Loads `origin` into the running program by online change: the state of every stateful
-    /// block whose path and type match is kept (the board survives a change of wiring).
-    pub fn online_change(&mut self, origin: Origin) {
-        match source::load(&origin) {
-            Ok((l, plan)) => {
-                // The task follows the program's cycle (the simulated clock advances by it each
-                // scan), unless the debugger has set a slow-motion period.
-                let old_cycle = self.runner.with(|rt| Duration::from_micros(rt.plan().cycle_us));
-                let new_cycle = Duration::from_micros(plan.cycle_us);
-                let report = self.runner.with(|rt| rt.online_change(plan));
-                if self.runner.period() == old_cycle {
-                    self.runner.set_period(new_cycle);
-                }
-                self.status = format!(
-                    "{}: online change, {} kept, {} reset, {} removed{}",
-                    l.origin.label(),
-                    report.kept.len(),
-                    report.reset.len(),
-                    report.removed.len(),
-                    if report.forces_released.is_empty() {
-                        String::new()
-                    } else {
-                        format!(", forces released: {}", report.forces_released.join(", "))
-                    }
-                );
-                self.loaded = l;
-                self.errors.clear();
-                self.errors_open = false;
-                self.attach();
-            }
-            Err(e) => self.load_failed(&origin, e),
-        }
-        self.refresh();
-    }
-
-    /// Reloads the current diagram by online change.
-    pub fn reload(&mut self) {
-        self.online_change(self.loaded.origin.clone());
-    }
-
-    fn load_failed(&mut self, origin: &Origin, e: fbd_engine::Diagnostics) {
-        self.errors = vec![format!("{}: {} error(s); the running program was kept.\n{e}", origin.label(), e.0.len())];
-        self.errors_open = true;
-        self.status = format!("{}: not loaded ({} error(s))", origin.label(), e.0.len());
-    }
-
-    // ----- the frame ------------------------------------------------------------------------------
-
-    fn pump_commands(&mut self) {
+    pub(crate) fn pump_commands(&mut self) {
         if self.game.is_none() {
             return;
         }
@@ -512,7 +374,7 @@ impl App {
         }
     }
 
-    fn handle_keys(&mut self, ctx: &egui::Context) {
+    pub(crate) fn handle_keys(&mut self, ctx: &egui::Context) {
         if ctx.egui_wants_keyboard_input() {
             return;
         }
@@ -549,20 +411,13 @@ impl App {
         }
     }
 
-    fn handle_dropped(&mut self, ctx: &egui::Context) {
-        let dropped = ctx.input(|i| i.raw.dropped_files.clone());
-        if let Some(f) = dropped.first() {
-            self.open(Origin::File(f.path().to_path_buf()));
-        }
-    }
-
     /// Marks the game in progress as changed from outside the program (a write, a force, a set
     /// board): it is not recorded as a best.
     pub(crate) fn note_altered(&mut self) {
         self.front.game_altered = true;
     }
 
-    fn save_best(&mut self) {
+    pub(crate) fn save_best(&mut self) {
         // The score of this game, not the program's best memory: an altered game may have
         // raised that.
         // Not while a command is in flight: right after Start the old game's score is still
@@ -580,7 +435,7 @@ impl App {
         }
     }
 
-    fn menu(&mut self, ui: &mut egui::Ui) {
+    pub(crate) fn menu(&mut self, ui: &mut egui::Ui) {
         egui::MenuBar::new().ui(ui, |ui| {
             ui.menu_button("File", |ui| {
                 if ui.button("Open...").clicked() {
@@ -670,178 +525,6 @@ impl App {
             ui.separator();
             ui.label(RichText::new(self.loaded.origin.label()).weak());
         });
-    }
-
-    fn play_panel(&mut self, ui: &mut egui::Ui) {
-        ui.horizontal(|ui| {
-            if ui.button("Start").clicked() {
-                self.send(Command::Start);
-            }
-            if ui.button("Reset").clicked() {
-                self.send(Command::Reset);
-            }
-            ui.separator();
-            ui.label(RichText::new(format!("Score {}", self.view.score)).strong());
-            ui.label(format!("Best {}", self.best_saved));
-            if self.front.game_altered && self.view.score > 0 {
-                ui.label(RichText::new("(not recorded)").weak()).on_hover_text(
-                    "this game was changed by a write, a force or a set board, or began under another program: its score does not count as a best",
-                );
-            }
-            ui.separator();
-            let (color, text) = if self.view.busy {
-                (Color32::from_rgb(0xe0, 0x90, 0x20), "busy")
-            } else {
-                (Color32::DARK_GREEN, "ready")
-            };
-            lamp(ui, color).on_hover_text("lockout lamp: commands are refused while busy");
-            ui.label(text);
-            ui.separator();
-            ui.label(format!("scan {}  ({} ms)", self.view.scan, self.view.clock_ms));
-        });
-        ui.add_space(6.0);
-        ui.horizontal(|ui| {
-            ui.label("Autoplay");
-            egui::ComboBox::from_label("player").selected_text(self.front.autoplay_name.clone()).show_ui(ui, |ui| {
-                for n in players::NAMES {
-                    ui.selectable_value(&mut self.front.autoplay_name, n.to_string(), n);
-                }
-            });
-            let mut max = self.front.autoplay_speed <= 0.0;
-            if ui.checkbox(&mut max, "max speed").changed() {
-                self.front.autoplay_speed = if max { 0.0 } else { 10.0 };
-            }
-            // Always there (greyed at max speed), so the Play button never moves under the mouse.
-            let mut shown = if max { 200.0 } else { self.front.autoplay_speed };
-            ui.add_enabled(!max, egui::Slider::new(&mut shown, 1.0..=200.0).logarithmic(true).text("moves/s"));
-            if !max {
-                self.front.autoplay_speed = shown;
-            }
-            if self.front.autoplaying() {
-                if ui.button("Stop").clicked() {
-                    self.stop_autoplay();
-                }
-                ui.label(format!("{} moves", self.front.autoplay_moves));
-            } else if ui.button("Play").clicked() {
-                let (n, sp) = (self.front.autoplay_name.clone(), self.front.autoplay_speed);
-                self.start_autoplay(&n, sp);
-            }
-        });
-        // The hint above the board: below it, overlays covered it and the status bar hid it.
-        ui.label(RichText::new("Arrow keys or WASD move; Start places two tiles.").weak());
-        let field = crate::board::board_ui(ui, &self.view.values, &self.view.forced);
-        if self.view.game_over {
-            self.overlay(ui, field, "Game over", &format!("Final score {}", self.view.score), "New game", true);
-        } else if self.view.win && !self.win_ack {
-            self.overlay(ui, field, "You win!", &format!("Score {}", self.view.score), "Keep playing", false);
-        }
-    }
-
-    fn overlay(&mut self, ui: &mut egui::Ui, field: egui::Rect, title: &str, line: &str, button: &str, new_game: bool) {
-        ui.painter().rect_filled(field, 8.0, Color32::from_rgba_unmultiplied(238, 228, 218, 190));
-        let inner =
-            egui::Rect::from_center_size(field.center(), egui::vec2(field.width() * 0.8, field.height() * 0.45));
-        ui.scope_builder(egui::UiBuilder::new().max_rect(inner), |ui| {
-            ui.vertical_centered(|ui| {
-                ui.label(
-                    RichText::new(title)
-                        .size((field.width() / 9.0).max(18.0))
-                        .strong()
-                        .color(Color32::from_rgb(0x77, 0x6e, 0x65)),
-                );
-                ui.label(RichText::new(line).size(18.0));
-                if ui.button(RichText::new(button).size(18.0)).clicked() {
-                    if new_game {
-                        self.send(Command::Start);
-                    } else {
-                        self.win_ack = true;
-                    }
-                }
-            });
-        });
-    }
-
-    fn generic_panel(&mut self, ui: &mut egui::Ui) {
-        ui.heading(self.runner.with(|rt| rt.plan().name.clone()));
-        ui.label(RichText::new("This diagram has no 2048 interface; its program inputs and outputs:").weak());
-        let plan = self.runner.with(|rt| rt.plan().clone());
-        egui::Grid::new("io").striped(true).show(ui, |ui| {
-            for p in &plan.inputs {
-                ui.label(&p.name);
-                let cur = self.runner.with(|rt| rt.input(&p.name)).unwrap_or(p.default);
-                match (p.kind, cur) {
-                    (fbd_engine::model::InputKind::Button, _) => {
-                        if ui.button("press").clicked() {
-                            let _ = self.runner.with(|rt| rt.pulse_input(&p.name, Value::Bool(true)));
-                        }
-                    }
-                    (_, Value::Bool(mut b)) => {
-                        if ui.checkbox(&mut b, "").changed() {
-                            let _ = self.runner.with(|rt| rt.set_input(&p.name, Value::Bool(b)));
-                        }
-                    }
-                    (_, Value::Int(mut i)) => {
-                        if ui.add(egui::DragValue::new(&mut i)).changed() {
-                            let _ = self.runner.with(|rt| rt.set_input(&p.name, Value::Int(i)));
-                        }
-                    }
-                    (_, Value::Real(mut r)) => {
-                        if ui.add(egui::DragValue::new(&mut r).speed(0.01)).changed() {
-                            let _ = self.runner.with(|rt| rt.set_input(&p.name, Value::Real(r)));
-                        }
-                    }
-                }
-                ui.end_row();
-            }
-            for p in &plan.outputs {
-                ui.label(&p.name);
-                let v = self.runner.with(|rt| rt.output(&p.name)).unwrap_or(p.default);
-                match v {
-                    Value::Bool(b) => {
-                        lamp(ui, if b { Color32::from_rgb(0x20, 0xc0, 0x40) } else { Color32::GRAY });
-                    }
-                    other => {
-                        ui.label(RichText::new(other.to_string()).monospace());
-                    }
-                }
-                ui.end_row();
-            }
-        });
-    }
-
-    fn error_window(&mut self, ctx: &egui::Context) {
-        if !self.errors_open || self.errors.is_empty() {
-            return;
-        }
-        let mut open = true;
-        egui::Window::new("Diagram errors").open(&mut open).default_width(560.0).show(ctx, |ui| {
-            egui::ScrollArea::vertical().max_height(320.0).show(ui, |ui| {
-                for e in &self.errors {
-                    ui.label(RichText::new(e).monospace().color(Color32::from_rgb(0xc0, 0x30, 0x30)));
-                }
-            });
-        });
-        self.errors_open = open;
-    }
-
-    fn open_path_window(&mut self, ctx: &egui::Context) {
-        if !self.show_open_path {
-            return;
-        }
-        let mut open = true;
-        let mut go = false;
-        egui::Window::new("Open path").open(&mut open).show(ctx, |ui| {
-            ui.horizontal(|ui| {
-                let r = ui.text_edit_singleline(&mut self.open_path);
-                go = ui.button("Open").clicked() || (r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)));
-            });
-        });
-        if go {
-            let p = PathBuf::from(self.open_path.trim());
-            self.open(Origin::File(p));
-            open = false;
-        }
-        self.show_open_path = open;
     }
 }
 

@@ -13,6 +13,8 @@ mod diagram_view;
 mod editor;
 mod editor_canvas;
 mod editor_props;
+mod loading;
+mod play_panel;
 pub mod settings;
 pub mod source;
 mod trends;

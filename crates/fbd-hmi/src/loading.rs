@@ -1,0 +1,185 @@
+//! Files in and out of the window: opening a diagram (a cold start), online change, the error
+//! and open-path windows, drag and drop, recording, export to PLCopen XML.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use eframe::egui::{self, Color32, RichText};
+use fbd_engine::Runtime;
+
+use crate::app::{App, HISTORY_BYTES, HISTORY_EVERY};
+use crate::source::{self, Origin};
+
+impl App {
+    /// Restarts the program (a cold start) and records everything that reaches it from then
+    /// on, for `fbd replay`.
+    pub fn start_recording(&mut self) {
+        self.record_next = true;
+        self.open(self.loaded.origin.clone());
+        if self.recording {
+            self.status = "recording since this cold start (File > Stop recording and save)".into();
+        }
+    }
+
+    /// Stops recording and writes the recording to `path` (or where a save dialog says).
+    pub fn stop_recording(&mut self, path: Option<PathBuf>) -> Result<PathBuf, String> {
+        let id = fbd_engine::runtime::ProgramId::of(&self.loaded.project);
+        let rec = self.runner.with(|rt| rt.stop_recording(id)).ok_or("nothing is being recorded")?;
+        self.recording = false;
+        let path = path
+            .or_else(|| {
+                rfd::FileDialog::new()
+                    .add_filter("fbd recording", &["json"])
+                    .set_file_name("recording.json")
+                    .save_file()
+            })
+            .ok_or("no file chosen: the recording is dropped")?;
+        std::fs::write(&path, rec.to_json()).map_err(|e| format!("{}: cannot write: {e}", path.display()))?;
+        self.status = format!(
+            "recorded {} scans, {} events to {} (fbd replay --check)",
+            rec.scans,
+            rec.events.len(),
+            path.display()
+        );
+        Ok(path)
+    }
+
+    /// Writes the running program as PLCopen TC6 XML to `path` (or where a save dialog says).
+    pub fn export_plcopen(&mut self, path: Option<PathBuf>) {
+        let Some(path) = path.or_else(|| {
+            rfd::FileDialog::new().add_filter("PLCopen XML", &["xml"]).set_file_name("program.xml").save_file()
+        }) else {
+            self.status = "no file chosen: nothing exported".into();
+            return;
+        };
+        let plan = self.runner.with(|rt| rt.plan().clone());
+        let xml = fbd_plcopen::export(&self.loaded.project, &plan);
+        self.status = match std::fs::write(&path, xml) {
+            Ok(()) => format!("exported as PLCopen XML to {}", path.display()),
+            Err(e) => format!("{}: cannot write: {e}", path.display()),
+        };
+    }
+
+    /// Opens a diagram: a fresh download (cold start). On failure the running program keeps
+    /// running and the errors are shown.
+    pub fn open(&mut self, origin: Origin) {
+        match source::load(&origin) {
+            Ok((l, plan)) => {
+                let period = Duration::from_micros(plan.cycle_us);
+                let mut rt = Runtime::with_seed(plan, self.seed);
+                rt.enable_history(HISTORY_EVERY, HISTORY_BYTES);
+                // A recording starts with the program: from scan 0, before anything is written.
+                self.recording = std::mem::take(&mut self.record_next);
+                if self.recording {
+                    rt.start_recording(100);
+                }
+                self.runner.replace(rt);
+                self.runner.set_period(period);
+                self.runner.reset_stats();
+                self.status = format!("{} loaded (cold start)", l.origin.label());
+                if let Origin::File(p) = &l.origin {
+                    self.remember_recent(p.clone());
+                }
+                self.errors.clear();
+                self.errors_open = false;
+                self.loaded = l;
+                self.win_ack = false;
+                self.front.scans_last = None;
+                self.front.scans_max = 0;
+                self.attach();
+            }
+            Err(e) => self.load_failed(&origin, e),
+        }
+        self.refresh();
+    }
+
+    /// Loads `origin` into the running program by online change: the state of every stateful
+    /// block whose path and type match is kept (the board survives a change of wiring).
+    pub fn online_change(&mut self, origin: Origin) {
+        match source::load(&origin) {
+            Ok((l, plan)) => {
+                // The task follows the program's cycle (the simulated clock advances by it each
+                // scan), unless the debugger has set a slow-motion period.
+                let old_cycle = self.runner.with(|rt| Duration::from_micros(rt.plan().cycle_us));
+                let new_cycle = Duration::from_micros(plan.cycle_us);
+                let report = self.runner.with(|rt| rt.online_change(plan));
+                if self.runner.period() == old_cycle {
+                    self.runner.set_period(new_cycle);
+                }
+                self.status = format!(
+                    "{}: online change, {} kept, {} reset, {} removed{}",
+                    l.origin.label(),
+                    report.kept.len(),
+                    report.reset.len(),
+                    report.removed.len(),
+                    if report.forces_released.is_empty() {
+                        String::new()
+                    } else {
+                        format!(", forces released: {}", report.forces_released.join(", "))
+                    }
+                );
+                self.loaded = l;
+                self.errors.clear();
+                self.errors_open = false;
+                self.attach();
+            }
+            Err(e) => self.load_failed(&origin, e),
+        }
+        self.refresh();
+    }
+
+    /// Reloads the current diagram by online change.
+    pub fn reload(&mut self) {
+        self.online_change(self.loaded.origin.clone());
+    }
+
+    pub(crate) fn load_failed(&mut self, origin: &Origin, e: fbd_engine::Diagnostics) {
+        self.errors = vec![format!("{}: {} error(s); the running program was kept.\n{e}", origin.label(), e.0.len())];
+        self.errors_open = true;
+        self.status = format!("{}: not loaded ({} error(s))", origin.label(), e.0.len());
+    }
+
+    // ----- the frame ------------------------------------------------------------------------------
+
+    pub(crate) fn handle_dropped(&mut self, ctx: &egui::Context) {
+        let dropped = ctx.input(|i| i.raw.dropped_files.clone());
+        if let Some(f) = dropped.first() {
+            self.open(Origin::File(f.path().to_path_buf()));
+        }
+    }
+
+    pub(crate) fn error_window(&mut self, ctx: &egui::Context) {
+        if !self.errors_open || self.errors.is_empty() {
+            return;
+        }
+        let mut open = true;
+        egui::Window::new("Diagram errors").open(&mut open).default_width(560.0).show(ctx, |ui| {
+            egui::ScrollArea::vertical().max_height(320.0).show(ui, |ui| {
+                for e in &self.errors {
+                    ui.label(RichText::new(e).monospace().color(Color32::from_rgb(0xc0, 0x30, 0x30)));
+                }
+            });
+        });
+        self.errors_open = open;
+    }
+
+    pub(crate) fn open_path_window(&mut self, ctx: &egui::Context) {
+        if !self.show_open_path {
+            return;
+        }
+        let mut open = true;
+        let mut go = false;
+        egui::Window::new("Open path").open(&mut open).show(ctx, |ui| {
+            ui.horizontal(|ui| {
+                let r = ui.text_edit_singleline(&mut self.open_path);
+                go = ui.button("Open").clicked() || (r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)));
+            });
+        });
+        if go {
+            let p = PathBuf::from(self.open_path.trim());
+            self.open(Origin::File(p));
+            open = false;
+        }
+        self.show_open_path = open;
+    }
+}

@@ -1,0 +1,162 @@
+//! The play panel: the 2048 board with its controls, the Game over / You win overlays, and the
+//! generic panel of inputs and outputs for any other program.
+
+use eframe::egui::{self, Color32, RichText};
+use fbd_engine::Value;
+use fbd2048_game::Command;
+
+use crate::app::App;
+
+/// A round lamp, painted (the default fonts have no bullet glyph).
+fn lamp(ui: &mut egui::Ui, color: Color32) -> egui::Response {
+    let (rect, resp) = ui.allocate_exact_size(egui::vec2(14.0, 14.0), egui::Sense::hover());
+    ui.painter().circle_filled(rect.center(), 6.0, color);
+    resp
+}
+
+impl App {
+    pub(crate) fn play_panel(&mut self, ui: &mut egui::Ui) {
+        ui.horizontal(|ui| {
+            if ui.button("Start").clicked() {
+                self.send(Command::Start);
+            }
+            if ui.button("Reset").clicked() {
+                self.send(Command::Reset);
+            }
+            ui.separator();
+            ui.label(RichText::new(format!("Score {}", self.view.score)).strong());
+            ui.label(format!("Best {}", self.best_saved));
+            if self.front.game_altered && self.view.score > 0 {
+                ui.label(RichText::new("(not recorded)").weak()).on_hover_text(
+                    "this game was changed by a write, a force or a set board, or began under another program: its score does not count as a best",
+                );
+            }
+            ui.separator();
+            let (color, text) = if self.view.busy {
+                (Color32::from_rgb(0xe0, 0x90, 0x20), "busy")
+            } else {
+                (Color32::DARK_GREEN, "ready")
+            };
+            lamp(ui, color).on_hover_text("lockout lamp: commands are refused while busy");
+            ui.label(text);
+            ui.separator();
+            ui.label(format!("scan {}  ({} ms)", self.view.scan, self.view.clock_ms));
+        });
+        ui.add_space(6.0);
+        ui.horizontal(|ui| {
+            ui.label("Autoplay");
+            egui::ComboBox::from_label("player").selected_text(self.front.autoplay_name.clone()).show_ui(ui, |ui| {
+                for n in players::NAMES {
+                    ui.selectable_value(&mut self.front.autoplay_name, n.to_string(), n);
+                }
+            });
+            let mut max = self.front.autoplay_speed <= 0.0;
+            if ui.checkbox(&mut max, "max speed").changed() {
+                self.front.autoplay_speed = if max { 0.0 } else { 10.0 };
+            }
+            // Always there (greyed at max speed), so the Play button never moves under the mouse.
+            let mut shown = if max { 200.0 } else { self.front.autoplay_speed };
+            ui.add_enabled(!max, egui::Slider::new(&mut shown, 1.0..=200.0).logarithmic(true).text("moves/s"));
+            if !max {
+                self.front.autoplay_speed = shown;
+            }
+            if self.front.autoplaying() {
+                if ui.button("Stop").clicked() {
+                    self.stop_autoplay();
+                }
+                ui.label(format!("{} moves", self.front.autoplay_moves));
+            } else if ui.button("Play").clicked() {
+                let (n, sp) = (self.front.autoplay_name.clone(), self.front.autoplay_speed);
+                self.start_autoplay(&n, sp);
+            }
+        });
+        // The hint above the board: below it, overlays covered it and the status bar hid it.
+        ui.label(RichText::new("Arrow keys or WASD move; Start places two tiles.").weak());
+        let field = crate::board::board_ui(ui, &self.view.values, &self.view.forced);
+        if self.view.game_over {
+            self.overlay(ui, field, "Game over", &format!("Final score {}", self.view.score), "New game", true);
+        } else if self.view.win && !self.win_ack {
+            self.overlay(ui, field, "You win!", &format!("Score {}", self.view.score), "Keep playing", false);
+        }
+    }
+
+    pub(crate) fn overlay(
+        &mut self,
+        ui: &mut egui::Ui,
+        field: egui::Rect,
+        title: &str,
+        line: &str,
+        button: &str,
+        new_game: bool,
+    ) {
+        ui.painter().rect_filled(field, 8.0, Color32::from_rgba_unmultiplied(238, 228, 218, 190));
+        let inner =
+            egui::Rect::from_center_size(field.center(), egui::vec2(field.width() * 0.8, field.height() * 0.45));
+        ui.scope_builder(egui::UiBuilder::new().max_rect(inner), |ui| {
+            ui.vertical_centered(|ui| {
+                ui.label(
+                    RichText::new(title)
+                        .size((field.width() / 9.0).max(18.0))
+                        .strong()
+                        .color(Color32::from_rgb(0x77, 0x6e, 0x65)),
+                );
+                ui.label(RichText::new(line).size(18.0));
+                if ui.button(RichText::new(button).size(18.0)).clicked() {
+                    if new_game {
+                        self.send(Command::Start);
+                    } else {
+                        self.win_ack = true;
+                    }
+                }
+            });
+        });
+    }
+
+    pub(crate) fn generic_panel(&mut self, ui: &mut egui::Ui) {
+        ui.heading(self.runner.with(|rt| rt.plan().name.clone()));
+        ui.label(RichText::new("This diagram has no 2048 interface; its program inputs and outputs:").weak());
+        let plan = self.runner.with(|rt| rt.plan().clone());
+        egui::Grid::new("io").striped(true).show(ui, |ui| {
+            for p in &plan.inputs {
+                ui.label(&p.name);
+                let cur = self.runner.with(|rt| rt.input(&p.name)).unwrap_or(p.default);
+                match (p.kind, cur) {
+                    (fbd_engine::model::InputKind::Button, _) => {
+                        if ui.button("press").clicked() {
+                            let _ = self.runner.with(|rt| rt.pulse_input(&p.name, Value::Bool(true)));
+                        }
+                    }
+                    (_, Value::Bool(mut b)) => {
+                        if ui.checkbox(&mut b, "").changed() {
+                            let _ = self.runner.with(|rt| rt.set_input(&p.name, Value::Bool(b)));
+                        }
+                    }
+                    (_, Value::Int(mut i)) => {
+                        if ui.add(egui::DragValue::new(&mut i)).changed() {
+                            let _ = self.runner.with(|rt| rt.set_input(&p.name, Value::Int(i)));
+                        }
+                    }
+                    (_, Value::Real(mut r)) => {
+                        if ui.add(egui::DragValue::new(&mut r).speed(0.01)).changed() {
+                            let _ = self.runner.with(|rt| rt.set_input(&p.name, Value::Real(r)));
+                        }
+                    }
+                }
+                ui.end_row();
+            }
+            for p in &plan.outputs {
+                ui.label(&p.name);
+                let v = self.runner.with(|rt| rt.output(&p.name)).unwrap_or(p.default);
+                match v {
+                    Value::Bool(b) => {
+                        lamp(ui, if b { Color32::from_rgb(0x20, 0xc0, 0x40) } else { Color32::GRAY });
+                    }
+                    other => {
+                        ui.label(RichText::new(other.to_string()).monospace());
+                    }
+                }
+                ui.end_row();
+            }
+        });
+    }
+}
