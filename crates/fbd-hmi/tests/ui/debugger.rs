@@ -1,0 +1,188 @@
+//! The debugger: stepping, hotkeys, breakpoints, the tree, fast-forward, prepared values, trends, stepping back.
+
+use egui_kittest::kittest::Queryable;
+use fbd_engine::Value;
+use fbd2048_game::Wiring;
+
+use crate::*;
+
+#[test]
+fn step_advances_exactly_one_scan_while_paused() {
+    let mut h = harness(Wiring::Upd1, true, "step");
+    h.step();
+    assert!(h.state().is_paused());
+    let before = h.state().scan_count();
+    h.get_by_label("Step").click();
+    h.step();
+    assert_eq!(h.state().scan_count(), before + 1);
+    h.step();
+    h.step();
+    assert_eq!(h.state().scan_count(), before + 1, "nothing scans while paused");
+}
+
+#[test]
+fn debugger_hotkeys_run_pause_and_step() {
+    let mut h = harness(Wiring::Upd1, true, "hotkeys");
+    h.step();
+    assert!(h.state().is_paused());
+    let before = h.state().scan_count();
+    h.key_press(egui::Key::F10);
+    h.step();
+    assert_eq!(h.state().scan_count(), before + 1, "F10 runs one scan");
+    h.key_press_modifiers(egui::Modifiers::SHIFT, egui::Key::F10);
+    h.step();
+    assert_eq!(h.state().scan_count(), before + 11, "Shift+F10 runs the debugger's N (10) scans");
+    h.key_press(egui::Key::F5);
+    h.step();
+    assert!(!h.state().is_paused(), "F5 runs");
+    h.key_press(egui::Key::F5);
+    h.step();
+    assert!(h.state().is_paused(), "F5 pauses");
+}
+
+#[test]
+fn a_breakpoint_pauses_the_running_task_and_says_where() {
+    let mut h = harness(Wiring::Upd1, true, "breakpoint");
+    h.step();
+    h.get_by_label("Breakpoint").click();
+    h.step();
+    h.get_by_label("Breakpoint").type_text("score=0");
+    h.step();
+    h.get_by_label("Add").click();
+    h.step();
+    assert!(h.query_by_label("score=0").is_some(), "the breakpoint is listed");
+    let before = h.state().scan_count();
+    h.key_press(egui::Key::F5);
+    h.step();
+    // It holds after the first scan the task runs: the task pauses itself there.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while !h.state().is_paused() {
+        assert!(std::time::Instant::now() < deadline, "the breakpoint never paused the task");
+        std::thread::sleep(std::time::Duration::from_millis(5));
+        h.step();
+    }
+    h.step();
+    assert_eq!(h.state().scan_count(), before + 1);
+    assert!(h.query_by_label_contains(&format!("held after scan {before}")).is_some(), "the hit is shown");
+}
+
+#[test]
+fn selecting_a_signal_does_not_move_the_signal_tree() {
+    let mut h = harness(Wiring::Upd1, true, "tree-stays");
+    h.step();
+    let before = h.get_by_label("Signals").rect();
+    // Select a signal through the tree: expand cell_1_1, click its Value pin.
+    h.get_by_label_contains("cell_1_1").click();
+    h.step();
+    h.step();
+    let after_expand = h.get_by_label("Signals").rect();
+    h.get_by_label_contains(".Value").click();
+    h.step();
+    h.step();
+    let after = h.get_by_label("Signals").rect();
+    assert_eq!(before, after_expand);
+    assert_eq!(before.top(), after.top(), "the tree's header stays where it was");
+}
+
+#[test]
+fn a_fast_forward_that_was_not_met_stops_saying_so_once_running() {
+    let mut h = harness(Wiring::Upd1, true, "ff-message");
+    h.step();
+    h.get_by_label("Fast-forward until").click();
+    h.step();
+    h.get_by_label("Fast-forward until").type_text("score=7");
+    h.step();
+    h.get_by_label("Go").click();
+    h.step();
+    h.step();
+    assert!(h.query_by_label_contains("not met within").is_some(), "the unmet fast-forward is reported");
+    h.key_press(egui::Key::F5);
+    h.step();
+    h.step();
+    assert!(h.query_by_label_contains("not met within").is_none(), "a stale '(paused)' message stays while running");
+}
+
+/// Prepared values are written together in one scan, or forced together; the forces list
+/// shows them and releases them.
+#[test]
+fn prepared_values_are_written_or_forced_together_and_forces_are_listed() {
+    let mut h = harness(Wiring::Upd1, true, "prepared");
+    h.step();
+    h.state_mut().prepare("cell_1_1/mem.q", Value::Int(8));
+    h.state_mut().prepare("cell_4_4/mem.q", Value::Int(16));
+    h.state_mut().prepare("cell_1_1/mem.q", Value::Int(32)); // replaces the first
+    h.step();
+    assert!(h.query_by_label("Prepared (2)").is_some());
+    let before = h.state().scan_count();
+    h.get_by_label("Write all").click();
+    h.step();
+    h.state_mut().run_scans(1);
+    h.step();
+    assert_eq!(h.state().scan_count(), before + 1);
+    let v = h.state().values();
+    assert_eq!((v[0], v[15]), (32, 16), "both prepared values landed in the same scan");
+    assert!(h.query_by_label("Prepared (0)").is_some(), "written values leave the list");
+    h.state_mut().prepare("cell_2_2/mem.q", Value::Int(64));
+    h.state_mut().prepare("cell_3_3/mem.q", Value::Int(128));
+    h.step();
+    h.get_by_label("Force all").click();
+    h.step();
+    h.state_mut().run_scans(2);
+    h.step();
+    assert!(h.query_by_label("Forced (2)").is_some(), "the forces list shows both");
+    assert!(h.query_by_label("cell_2_2/mem.q = 64").is_some());
+    let v = h.state().values();
+    assert_eq!((v[5], v[10]), (64, 128));
+    h.get_by_label("Release all").click();
+    h.step();
+    h.state_mut().run_scans(1);
+    h.step();
+    assert!(h.query_by_label("Forced (0)").is_some());
+}
+
+/// The watched history exports as CSV: a row per scan, the simulated time, each signal.
+#[test]
+fn the_watched_history_exports_as_csv() {
+    let mut h = harness(Wiring::Upd1, true, "trends");
+    h.step();
+    h.state_mut().watch("cell_1_1/mem.q").expect("watch");
+    h.state_mut().watch("score").expect("watch");
+    h.state_mut().run_scans(3);
+    h.state_mut().set_board(board([2, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]));
+    h.state_mut().run_scans(2);
+    h.step();
+    assert!(h.query_by_label("Export CSV").is_some(), "the trend has its export");
+    let csv = h.state().trends_csv();
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(lines[0], "scan,time_ms,cell_1_1/mem.q,score");
+    assert!(lines.len() >= 6, "{csv}");
+    let last: Vec<&str> = lines.last().unwrap().split(',').collect();
+    let scan: u64 = last[0].parse().expect("scan");
+    assert_eq!(last[1], format!("{}", scan * 5), "5 ms per scan");
+    assert_eq!(last[2], "2", "the cell's value in the last sampled scan: {csv}");
+}
+
+/// Stepping back from the debugger returns the board and the scan count of that moment.
+#[test]
+fn the_debugger_steps_back_to_an_earlier_scan() {
+    let mut h = harness(Wiring::Upd1, true, "step-back");
+    h.step();
+    h.get_by_label("Start").click();
+    settle(&mut h);
+    let scan = h.state().scan_count();
+    let board_then = h.state().values();
+    h.key_press(egui::Key::ArrowLeft);
+    settle(&mut h);
+    h.key_press(egui::Key::ArrowUp);
+    settle(&mut h);
+    let moved = h.state().scan_count() - scan;
+    assert!(moved > 0);
+    h.get_by_label("Back").click(); // one scan
+    h.step();
+    h.step();
+    assert_eq!(h.state().scan_count(), scan + moved - 1);
+    h.state_mut().step_back(moved - 1).expect("within the history");
+    h.step();
+    assert_eq!(h.state().scan_count(), scan);
+    assert_eq!(h.state().values(), board_then, "the board as it was before the moves");
+}

@@ -1,0 +1,127 @@
+//! The online diagram: search, navigation into instances, the pointer, the block menu.
+
+use egui_kittest::kittest::Queryable;
+use fbd_engine::Value;
+use fbd2048_game::Wiring;
+
+use crate::*;
+
+#[test]
+fn the_online_diagram_opens_a_cell_and_shows_its_value_live() {
+    let mut h = harness(Wiring::Upd1, false, "diagram");
+    h.step();
+    h.state_mut().set_board(board([8, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4]));
+    h.get_by_label("Diagram").click();
+    h.step();
+    h.step();
+    // Find cell_4_4 (Enter in the search box centres it) and double-click it.
+    h.get_by_label("Find").click();
+    h.step();
+    h.get_by_label("Find").type_text("cell_4_4");
+    h.step();
+    h.key_press(egui::Key::Enter);
+    h.step();
+    h.step();
+    assert!(h.query_by_label_contains("found `cell_4_4`").is_some(), "the search found the block");
+    let at = h.state_mut().diagram_block_pos("cell_4_4").expect("drawn");
+    let view = h.state().diagram_canvas();
+    assert!(view.contains(at), "the found block is centred in the view: {at:?} in {view:?}");
+    // Open it (what a double-click on it, or its context menu's "open", does).
+    assert!(h.state_mut().diagram_open("cell_4_4"));
+    h.step();
+    assert_eq!(h.state().diagram_instance(), "cell_4_4");
+    assert_eq!(h.state_mut().diagram_output_value("Value"), Some(Value::Int(4)));
+    assert!(h.query_by_label("cell_4_4").is_some(), "the breadcrumb names the instance");
+    // A force shows in the diagram and on the board.
+    h.state_mut().force("cell_4_4/mem.q", Value::Int(64)).expect("force");
+    h.state_mut().run_scans(1);
+    h.step();
+    assert_eq!(h.state_mut().diagram_output_value("Value"), Some(Value::Int(64)));
+    assert_eq!(h.state().values()[15], 64);
+    // Back to the program through the breadcrumb.
+    h.get_by_label("program").click();
+    h.step();
+    assert_eq!(h.state_mut().diagram_output_value("v44"), Some(Value::Int(64)));
+    assert!(!h.state_mut().diagram_open("no_such_instance"));
+}
+
+/// Frame cost with the Processing macro open in the online diagram (egui layout and
+/// tessellation, no GPU): `cargo test --release -p fbd-hmi --test ui frame_cost -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn frame_cost_of_the_processing_diagram() {
+    let mut h = harness(Wiring::Upd1, false, "frame-cost");
+    h.step();
+    h.get_by_label("Diagram").click();
+    h.step();
+    assert!(h.state_mut().diagram_open("proc_1"));
+    for _ in 0..10 {
+        h.state_mut().run_scans(1);
+        h.step();
+    }
+    let n = 200;
+    let t = std::time::Instant::now();
+    for _ in 0..n {
+        h.state_mut().run_scans(1);
+        h.step();
+    }
+    eprintln!(
+        "Processing open: {:.2} ms per frame (scan + egui frame + tessellation, {n} frames)",
+        t.elapsed().as_secs_f64() * 1e3 / n as f64
+    );
+}
+
+#[test]
+fn the_diagram_is_driven_by_the_pointer_double_click_in_and_context_menu_force() {
+    let mut h = harness_dt(Wiring::Upd1, false, "diagram-pointer", 1.0 / 60.0);
+    h.step();
+    h.state_mut().set_board(board([8, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4]));
+    h.get_by_label("Diagram").click();
+    h.step();
+    h.get_by_label("Find").click();
+    h.step();
+    h.get_by_label("Find").type_text("cell_4_4");
+    h.step();
+    h.key_press(egui::Key::Enter);
+    h.step();
+    h.step();
+    let at = h.state_mut().diagram_block_pos("cell_4_4").expect("drawn");
+    // A double click on the block opens its body (half a second after the last click, so
+    // egui does not count a triple click).
+    for _ in 0..30 {
+        h.step();
+    }
+    click_at(&mut h, at, egui::PointerButton::Primary);
+    click_at(&mut h, at, egui::PointerButton::Primary);
+    h.step();
+    assert_eq!(h.state().diagram_instance(), "cell_4_4", "the double click opened the instance");
+    assert_eq!(h.state_mut().diagram_output_value("Value"), Some(Value::Int(4)));
+    // A right click on the cell's memory opens its menu; a number typed there is forced.
+    h.state_mut().diagram_fit();
+    h.step();
+    let mem = h.state_mut().diagram_block_pos("mem").expect("the memory is drawn");
+    click_at(&mut h, mem, egui::PointerButton::Secondary);
+    h.step();
+    h.get_by_label("value").click();
+    h.step();
+    h.get_by_label("value").type_text("64");
+    h.step();
+    h.step();
+    // The first row is output `q` (the memory's second output, `prev`, has its own row).
+    h.query_all_by_label("force 64").next().expect("a force button").click();
+    h.step();
+    h.state_mut().run_scans(1);
+    h.step();
+    assert_eq!(h.state().values()[15], 64, "the force from the diagram shows on the board");
+    assert_eq!(h.state_mut().diagram_output_value("Value"), Some(Value::Int(64)));
+    assert!(h.query_by_label("force 64").is_none(), "the menu closed after the action");
+    // The same menu sets a breakpoint; the pin shows it and the debugger lists it.
+    click_at(&mut h, mem, egui::PointerButton::Secondary);
+    h.step(); // a new popup is laid out invisibly in its first frame
+    h.step();
+    h.query_all_by_label("break on change").next().expect("a breakpoint button").click();
+    h.step();
+    h.step(); // the header shows the message one frame after the menu set it
+    assert!(h.query_by_label_contains("breakpoint `changes:cell_4_4/mem.q` set").is_some());
+    assert_eq!(h.state().breakpoint_paths(), vec!["cell_4_4/mem.q".to_string()]);
+}

@@ -1,0 +1,214 @@
+//! The editor: a Cell definition changed and applied, a blinker drawn from scratch with the pointer.
+
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use fbd_engine::Value;
+use fbd_hmi::App;
+use fbd2048_game::Wiring;
+
+use crate::*;
+
+/// Edit the Cell definition in the editor so "Choice 1" gives 4s, Apply, and a new game starts
+/// with two 4s; undo (Ctrl+Z) and Apply again, and new games start with 2s again.
+#[test]
+fn the_editor_changes_the_cell_definition_and_apply_loads_it_into_the_running_program() {
+    let mut h = harness_dt(Wiring::Upd1, false, "editor-cell", 1.0 / 60.0);
+    h.step();
+    h.get_by_label("Diagram").click();
+    h.step();
+    h.get_by_label("Edit").click();
+    h.step();
+    h.step();
+    h.state_mut().editor_open(fbd_edit::BodyId::Macro("Cell".into()));
+    h.step();
+    h.step();
+    let at = h.state_mut().editor_pin_pos("two_four", "in0").expect("the pin is drawn");
+    click_at(&mut h, at, egui::PointerButton::Secondary);
+    h.step();
+    h.step();
+    h.get_by_label("constant").click();
+    h.step();
+    h.get_by_label("constant").type_text("4");
+    h.step();
+    h.get_by_label("set").click();
+    h.step();
+    h.step();
+    assert!(h.query_by_label_contains("two_four.in0 := 4").is_some(), "the edit is confirmed");
+    h.state_mut().editor_wait_check(); // the background compile
+    h.step();
+    assert!(h.query_by_label("compiles").is_some());
+    h.get_by_label("Apply").click();
+    h.step();
+    h.step();
+    assert!(h.query_by_label_contains("applied by online change").is_some());
+    let new_game = |h: &mut Harness<'static, App>| -> Vec<i64> {
+        h.get_by_label("Board").click();
+        h.step();
+        h.get_by_label("Reset").click();
+        settle(h);
+        h.get_by_label("Start").click();
+        settle(h);
+        h.state().values().iter().copied().filter(|v| *v != 0).collect()
+    };
+    assert_eq!(new_game(&mut h), vec![4, 4], "a new game starts with two 4s");
+    // Undo in the editor, Apply, and tiles are 2s again.
+    h.get_by_label("Diagram").click();
+    h.step();
+    h.step();
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    h.step();
+    h.step();
+    assert!(h.query_by_label_contains("undid").is_some(), "Ctrl+Z undid the edit");
+    h.get_by_label("Apply").click();
+    h.step();
+    assert_eq!(new_game(&mut h), vec![2, 2], "after undo a new game starts with two 2s");
+}
+
+fn add_block(h: &mut Harness<'static, App>, ty: &str) {
+    h.get_by_label("Add").click();
+    h.step();
+    h.get_by_label("Add").type_text(ty);
+    h.step();
+    h.key_press(egui::Key::Enter);
+    h.step();
+    h.step();
+}
+
+fn pin_menu(h: &mut Harness<'static, App>, at: egui::Pos2) {
+    click_at(h, at, egui::PointerButton::Secondary);
+    h.step();
+    h.step();
+}
+
+/// A blinker drawn from scratch in the editor (a timer and a NOT through a feedback wire),
+/// saved; the saved file compiles on its own and blinks with the timer's period. On the way,
+/// an INT output dropped on a BOOL input and an INT constant on it are refused with the reason.
+#[test]
+fn a_blinker_drawn_from_scratch_in_the_editor_is_saved_and_blinks() {
+    let dir = temp_dir("editor-blinker");
+    let file = dir.join("blink.json");
+    let mut h = harness_dt(Wiring::Upd1, false, "editor-blinker", 1.0 / 60.0);
+    h.step();
+    h.get_by_label("Diagram").click();
+    h.step();
+    h.get_by_label("Edit").click();
+    h.step();
+    h.get_by_label("New").click();
+    h.step();
+    h.step();
+    add_block(&mut h, "TON");
+    add_block(&mut h, "NOT");
+    assert!(h.query_by_label_contains("added `not1`").is_some());
+    h.step();
+    // Wire q -> NOT by dragging from the output pin to the input pin.
+    for _ in 0..30 {
+        h.step(); // past egui's double-click window
+    }
+    // Dragging a block moves it by what the pointer moved, on the 20-unit grid.
+    let (before, centre) = h.state_mut().editor_block("not1").expect("not1");
+    drag(&mut h, centre, centre + egui::vec2(0.0, 120.0));
+    let (after, _) = h.state_mut().editor_block("not1").expect("not1");
+    assert_eq!(h.state().editor_message(), "moved 1 block(s)");
+    assert_eq!(after[0], before[0], "moved straight down");
+    assert!(after[1] > before[1] + 40.0 && after[1] % 20.0 == 0.0, "{before:?} -> {after:?}");
+    for _ in 0..30 {
+        h.step();
+    }
+    // An INT output dropped on a BOOL input is refused, with the reason.
+    let q = h.state_mut().editor_anchor_pos("ton1", "q").expect("ton1.q drawn");
+    let not_in = h.state_mut().editor_pin_pos("not1", "in").expect("not1.in drawn");
+    let et = h.state_mut().editor_anchor_pos("ton1", "et").expect("ton1.et drawn");
+    drag(&mut h, et, not_in);
+    assert_eq!(h.state().editor_message(), "not connected: `ton1.et` carries INT, `not1.in` takes BOOL");
+    for _ in 0..30 {
+        h.step();
+    }
+    drag(&mut h, q, not_in);
+    assert_eq!(
+        h.state().editor_message(),
+        "connected ton1.q -> not1.in",
+        "the drag made the wire (from {q:?} to {not_in:?})"
+    );
+    // Dragging from an input back to an output reconnects it, with the same checks.
+    for _ in 0..30 {
+        h.step();
+    }
+    drag(&mut h, not_in, et);
+    assert_eq!(h.state().editor_message(), "not connected: `not1.in` takes BOOL, not INT");
+    for _ in 0..30 {
+        h.step();
+    }
+    drag(&mut h, not_in, q);
+    assert_eq!(h.state().editor_message(), "connected ton1.q -> not1.in");
+    // The timer's period: an INT constant on pt; the same on its BOOL input is refused.
+    let pt = h.state_mut().editor_pin_pos("ton1", "pt").expect("pt drawn");
+    pin_menu(&mut h, pt);
+    h.get_by_label("constant").click();
+    h.step();
+    h.get_by_label("constant").type_text("100");
+    h.step();
+    h.get_by_label("set").click();
+    h.step();
+    h.step();
+    assert!(h.query_by_label_contains("ton1.pt := 100").is_some());
+    let tin = h.state_mut().editor_pin_pos("ton1", "in").expect("in drawn");
+    pin_menu(&mut h, tin);
+    h.get_by_label("constant").click();
+    h.step();
+    h.get_by_label("constant").type_text("3");
+    h.step();
+    h.get_by_label("set").click();
+    h.step();
+    h.step();
+    assert!(h.query_by_label_contains("`ton1.in` takes BOOL, not INT").is_some(), "refused with the reason");
+    // NOT -> the timer's input closes the loop; the menu makes it a feedback wire.
+    let not_out = h.state_mut().editor_anchor_pos("not1", "out").expect("not1.out drawn");
+    let tin = h.state_mut().editor_pin_pos("ton1", "in").expect("in drawn");
+    drag(&mut h, not_out, tin);
+    h.state_mut().editor_wait_check();
+    h.step();
+    assert!(h.query_by_label_contains("error").is_some(), "a loop without a feedback point is an error");
+    let tin = h.state_mut().editor_pin_pos("ton1", "in").expect("in drawn");
+    pin_menu(&mut h, tin);
+    h.get_by_label("make it a feedback wire (previous scan)").click();
+    h.step();
+    h.step();
+    h.state_mut().editor_wait_check();
+    h.step();
+    assert!(h.query_by_label("compiles").is_some(), "the feedback wire breaks the loop");
+    // A program output `lamp`, wired from the NOT.
+    h.get_by_label("new port").click();
+    h.step();
+    h.get_by_label("new port").type_text("lamp");
+    h.step();
+    h.get_by_label("Add output").click();
+    h.step();
+    h.step();
+    let lamp = h.state_mut().editor_anchor_pos("", "lamp").expect("the output port is drawn");
+    let not_out = h.state_mut().editor_anchor_pos("not1", "out").expect("not1.out drawn");
+    drag(&mut h, not_out, lamp);
+    assert!(h.query_by_label_contains("connected not1.out -> output lamp").is_some());
+    h.get_by_label("file").click();
+    h.step();
+    h.get_by_label("file").type_text(file.to_str().expect("utf-8 path"));
+    h.step();
+    h.get_by_label("Save as").click();
+    h.step();
+    h.step();
+    assert!(file.exists(), "Save as wrote the file");
+    let plan = fbd_engine::compile_file(&file, &Default::default()).expect("the saved blinker compiles");
+    let mut rt = fbd_engine::Runtime::new(plan);
+    let mut falls = Vec::new();
+    let mut last = Value::Bool(false);
+    for scan in 0..200u64 {
+        rt.step();
+        let v = rt.output("lamp").expect("lamp");
+        if v == Value::Bool(false) && last == Value::Bool(true) {
+            falls.push(scan);
+        }
+        last = v;
+    }
+    assert!(falls.len() >= 4, "it blinks: {falls:?}");
+    // 100 ms = 20 scans of 5 ms, plus one scan to switch and one through the feedback wire.
+    assert!(falls.windows(2).all(|w| w[1] - w[0] == 22), "{falls:?}");
+}

@@ -1,0 +1,176 @@
+//! Loading, online change, settings that persist, PLCopen XML, recordings.
+
+use egui_kittest::kittest::Queryable;
+use fbd_engine::Value;
+use fbd_hmi::Options;
+use fbd_hmi::best::BestStore;
+use fbd_hmi::settings::SettingsStore;
+use fbd_hmi::source::Origin;
+use fbd2048_game::Wiring;
+
+use crate::*;
+
+#[test]
+fn a_broken_diagram_shows_its_error_and_the_game_goes_on() {
+    let mut h = harness(Wiring::Upd1, false, "broken");
+    h.get_by_label("Start").click();
+    settle(&mut h);
+    let before = h.state().values();
+    let bad = temp_dir("broken").join("broken.json");
+    std::fs::write(
+        &bad,
+        "{\"fbd\": 1, \"blocks\": [\n  {\"id\": \"t\", \"type\": \"TON\", \"inputs\": {\"in\": true}}\n]}",
+    )
+    .expect("write");
+    h.state_mut().open(Origin::File(bad.clone()));
+    h.step();
+    h.step();
+    h.step();
+    let errs = h.state().errors().join("\n");
+    assert!(errs.contains(&format!("{}:2:", bad.display())) && errs.contains("required input `pt`"), "{errs}");
+    assert!(h.query_by_label_contains("required input `pt` of TON").is_some(), "the error window shows it");
+    assert_eq!(h.state().values(), before, "the running program was kept");
+    h.key_press(egui::Key::ArrowUp);
+    h.key_press(egui::Key::ArrowLeft);
+    settle(&mut h);
+    assert!(h.state().scan_count() > 0);
+    assert!(tiles(h.state()) >= 2, "still playing");
+}
+
+#[test]
+fn switching_wiring_keeps_the_board_by_online_change() {
+    let mut h = harness(Wiring::Upd1, false, "switch");
+    h.get_by_label("Start").click();
+    settle(&mut h);
+    let before = h.state().values();
+    h.state_mut().online_change(Origin::Embedded(Wiring::Original));
+    h.step();
+    assert_eq!(h.state().values(), before, "the cells' memories were kept: {}", h.state().status());
+    assert!(h.state().status().contains("online change"));
+}
+
+#[test]
+fn an_online_change_moves_the_task_to_the_new_cycle() {
+    // Once the task kept scanning every 5 ms while each scan advanced the clock 50 ms.
+    let dir = temp_dir("cycle");
+    let text = fbd2048_game::Wiring::Upd1.text().replace("\"cycle_ms\": 5", "\"cycle_ms\": 50");
+    assert!(text.contains("\"cycle_ms\": 50"), "the embedded program states its cycle");
+    let path = dir.join("2048-50ms.json");
+    std::fs::write(&path, text).expect("write");
+    std::fs::create_dir_all(dir.join("lib")).expect("lib dir");
+    std::fs::write(dir.join("lib/2048-macros.json"), fbd2048_game::LIBRARY).expect("write lib");
+    let mut h = harness(Wiring::Upd1, false, "cycle");
+    h.step();
+    h.state_mut().online_change(Origin::File(path));
+    h.step();
+    assert!(h.state().errors().is_empty(), "{:?}", h.state().errors());
+    assert_eq!(h.state().task_period(), std::time::Duration::from_millis(50));
+    h.state_mut().online_change(Origin::Embedded(Wiring::Upd1));
+    h.step();
+    assert_eq!(h.state().task_period(), std::time::Duration::from_millis(5));
+}
+
+#[test]
+fn a_good_load_clears_the_errors_of_an_earlier_failed_one() {
+    let dir = temp_dir("stale");
+    let bad = dir.join("bad.json");
+    std::fs::write(&bad, "{\"fbd\": 1, \"blocks\": [{\"id\": \"n\", \"type\": \"NOPE\"}]}").expect("write");
+    let mut h = harness(Wiring::Upd1, false, "stale");
+    h.step();
+    h.state_mut().open(Origin::File(bad));
+    h.step();
+    assert!(!h.state().errors().is_empty(), "the failed load is reported");
+    h.state_mut().open(Origin::Embedded(Wiring::Original));
+    h.step();
+    assert!(h.state().errors().is_empty(), "still showing: {:?}", h.state().errors());
+}
+
+/// Watches, breakpoints, the panels and recent files are remembered between runs; watches and
+/// breakpoints per program.
+#[test]
+fn watches_breakpoints_and_panels_persist_between_runs() {
+    let name = "persist";
+    let mut h = harness(Wiring::Upd1, true, name);
+    h.step();
+    h.state_mut().watch("score").expect("watch");
+    h.get_by_label("Breakpoint").click();
+    h.step();
+    h.get_by_label("Breakpoint").type_text("rises:busy");
+    h.step();
+    h.get_by_label("Add").click();
+    h.step();
+    h.state_mut().save_settings();
+    drop(h);
+    // A new window on the same program: the watch, the breakpoint and the debugger are back.
+    let settings = SettingsStore::at(temp_dir(name).join("settings.json"));
+    let opts = Options {
+        origin: Origin::Embedded(Wiring::Upd1),
+        seed: 5,
+        start_paused: true,
+        best: BestStore::none(),
+        show_debugger: false,
+        settings: settings.clone(),
+    };
+    let mut h = window(opts, 0.25);
+    h.step();
+    h.step();
+    assert_eq!(h.state().breakpoint_paths(), vec!["busy".to_string()]);
+    assert!(h.query_by_label("rises:busy").is_some(), "the debugger is open again with the breakpoint listed");
+    assert!(h.query_by_label("score").is_some(), "the watch is back");
+    // Switching program remembers this one's under its own key.
+    h.state_mut().online_change(Origin::Embedded(Wiring::SmartSpawn));
+    h.step();
+    h.state_mut().save_settings();
+    let (saved, _) = settings.load();
+    assert!(saved.debugger);
+    assert!(!saved.programs.is_empty(), "{saved:?}");
+    let upd1 =
+        saved.programs.values().find(|p| p.watches.contains(&"score".to_string())).expect("the first program's record");
+    assert_eq!(upd1.breakpoints, vec![("rises:busy".to_string(), true)]);
+}
+
+/// A PLCopen XML file opens like a diagram (imported on the way in) and runs.
+#[test]
+fn a_plcopen_xml_file_opens_and_runs() {
+    let mut h = harness(Wiring::Upd1, false, "plcopen");
+    h.step();
+    let xml = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fbd-plcopen/tests/data/blink.xml");
+    h.state_mut().open(Origin::File(xml));
+    h.step();
+    assert!(h.query_by_label_contains("blink.xml loaded").is_some(), "the status says so");
+    h.state_mut().run_scans(40);
+    h.step();
+    assert!(h.query_by_label("count").is_some(), "the imported program's outputs are on the panel");
+    assert_eq!(h.state().scan_count(), 40);
+    // File → Export PLCopen XML writes the running program; it imports back.
+    let out = temp_dir("plcopen").join("out.xml");
+    h.state_mut().export_plcopen(Some(out.clone()));
+    let text = std::fs::read_to_string(&out).expect("exported");
+    let back = fbd_plcopen::import(&out, &text).expect("imports back");
+    assert_eq!(back.doc.cycle_ms, Some(20.0));
+}
+
+/// File → Record restarts the program and records it; the recording replays bit for bit.
+#[test]
+fn a_game_recorded_in_the_window_replays_bit_for_bit() {
+    let mut h = harness(Wiring::Upd1, false, "record");
+    h.step();
+    h.state_mut().start_recording();
+    h.step();
+    h.get_by_label("Start").click();
+    settle(&mut h);
+    let keys = [egui::Key::ArrowLeft, egui::Key::ArrowUp, egui::Key::ArrowRight, egui::Key::ArrowDown];
+    for k in 0..30 {
+        h.key_press(keys[k % 4]);
+        settle(&mut h);
+    }
+    h.state_mut().run_scans(20);
+    let path = temp_dir("record").join("game.json");
+    h.state_mut().stop_recording(Some(path.clone())).expect("saved");
+    let text = std::fs::read_to_string(&path).expect("written");
+    let rec = fbd_engine::Recording::from_json(&text).expect("a recording");
+    assert!(rec.scans >= 100 && !rec.hashes.is_empty(), "{} scans", rec.scans);
+    let mut rt = fbd_engine::Runtime::with_seed(Wiring::Upd1.compile().expect("compiles"), 5);
+    assert_eq!(rt.replay(&rec, true).expect("replays"), None, "every state hash matches");
+    assert_eq!(rt.output("score"), Some(Value::Int(h.state().score())), "the same game");
+}

@@ -1,0 +1,85 @@
+//! The HMI under egui_kittest (no display needed): the window is driven by clicks and key
+//! presses, the program is stepped scan by scan (the app starts paused), and what the window
+//! shows is checked against the reference rules.
+
+use egui_kittest::Harness;
+use fbd_hmi::best::BestStore;
+use fbd_hmi::settings::SettingsStore;
+use fbd_hmi::source::Origin;
+use fbd_hmi::{App, Options};
+use fbd2048_game::Wiring;
+use ref2048::from_values;
+
+mod debugger;
+mod diagram;
+mod editor;
+mod files;
+mod play;
+
+pub(crate) fn temp_dir(name: &str) -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!("fbd-hmi-test-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&d).expect("temp dir");
+    d
+}
+
+pub(crate) fn harness(w: Wiring, debugger: bool, name: &str) -> Harness<'static, App> {
+    harness_dt(w, debugger, name, 0.25)
+}
+
+/// A harness whose frames are `dt` seconds apart (1/60 for double clicks: egui counts two
+/// clicks within 0.3 s as one double click, and each event takes one frame).
+pub(crate) fn harness_dt(w: Wiring, debugger: bool, name: &str, dt: f32) -> Harness<'static, App> {
+    let best = BestStore::at(temp_dir(name).join("best.json"));
+    let settings = SettingsStore::at(temp_dir(name).join("settings.json"));
+    let opts =
+        Options { origin: Origin::Embedded(w), seed: 5, start_paused: true, best, show_debugger: debugger, settings };
+    window(opts, dt)
+}
+
+/// A 1200×850 window on `opts`, frames `dt` seconds apart.
+pub(crate) fn window(opts: Options, dt: f32) -> Harness<'static, App> {
+    Harness::builder().with_size(egui::vec2(1200.0, 850.0)).with_step_dt(dt).build_eframe(move |cc| App::new(cc, opts))
+}
+
+/// Frames and scans until every queued command was sent and the lockout released.
+pub(crate) fn settle(h: &mut Harness<'static, App>) {
+    for _ in 0..20_000 {
+        h.step();
+        if h.state().settled() {
+            return;
+        }
+        h.state_mut().run_scans(1);
+    }
+    panic!("the program did not settle");
+}
+
+pub(crate) fn tiles(app: &App) -> usize {
+    app.values().iter().filter(|v| **v != 0).count()
+}
+
+pub(crate) fn board(v: [u32; 16]) -> u64 {
+    from_values(&v).expect("tiles")
+}
+
+pub(crate) fn click_at(h: &mut Harness<'static, App>, at: egui::Pos2, button: egui::PointerButton) {
+    h.hover_at(at);
+    for pressed in [true, false] {
+        h.event(egui::Event::PointerButton { pos: at, button, pressed, modifiers: egui::Modifiers::NONE });
+    }
+    h.step();
+}
+
+pub(crate) fn drag(h: &mut Harness<'static, App>, from: egui::Pos2, to: egui::Pos2) {
+    h.hover_at(from);
+    h.drag_at(from);
+    h.hover_at(from + (to - from) * 0.5);
+    h.hover_at(to);
+    h.event(egui::Event::PointerButton {
+        pos: to,
+        button: egui::PointerButton::Primary,
+        pressed: false,
+        modifiers: egui::Modifiers::NONE,
+    });
+    h.step();
+    h.step();
+}

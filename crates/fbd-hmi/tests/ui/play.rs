@@ -1,0 +1,184 @@
+//! Playing: the board, keys, overlays, forces on the board, autoplay, the best score.
+
+use egui_kittest::kittest::Queryable;
+use fbd_engine::Value;
+use fbd_hmi::Options;
+use fbd_hmi::best::BestStore;
+use fbd_hmi::settings::SettingsStore;
+use fbd_hmi::source::Origin;
+use fbd2048_game::{Wiring, check_command};
+use ref2048::{Dir, from_values};
+
+use crate::*;
+
+#[test]
+fn start_places_two_tiles() {
+    let mut h = harness(Wiring::Upd1, false, "start");
+    h.step();
+    assert_eq!(tiles(h.state()), 0);
+    h.get_by_label("Start").click();
+    settle(&mut h);
+    assert_eq!(tiles(h.state()), 2, "{:?}", h.state().values());
+}
+
+#[test]
+fn an_arrow_key_moves_the_tiles_as_the_reference_says() {
+    for w in Wiring::ALL {
+        let mut h = harness(w, false, "arrow");
+        let start = board([2, 2, 4, 0, 0, 4, 0, 4, 0, 0, 0, 0, 8, 0, 0, 8]);
+        h.state_mut().set_board(start);
+        h.step();
+        let s0 = h.state().score();
+        h.key_press(egui::Key::ArrowLeft);
+        settle(&mut h);
+        let v = h.state().values();
+        let after = from_values(&v.map(|x| x as u32)).expect("tiles");
+        if let Err(m) = check_command(start, Dir::Left, after, h.state().score() - s0, h.state().game_over()) {
+            panic!("{w:?}: {m}");
+        }
+        // WASD too.
+        let before = after;
+        let s0 = h.state().score();
+        h.key_press(egui::Key::S);
+        settle(&mut h);
+        let after = from_values(&h.state().values().map(|x| x as u32)).expect("tiles");
+        if let Err(m) = check_command(before, Dir::Down, after, h.state().score() - s0, h.state().game_over()) {
+            panic!("{w:?}: {m}");
+        }
+    }
+}
+
+#[test]
+fn reset_clears_the_board() {
+    let mut h = harness(Wiring::Original, false, "reset");
+    h.get_by_label("Start").click();
+    settle(&mut h);
+    assert_eq!(tiles(h.state()), 2);
+    h.get_by_label("Reset").click();
+    settle(&mut h);
+    assert_eq!(tiles(h.state()), 0);
+}
+
+#[test]
+fn the_game_over_overlay_appears_on_a_lost_board() {
+    let mut h = harness(Wiring::Upd1, false, "over");
+    h.step();
+    assert!(h.query_by_label("Game over").is_none());
+    h.state_mut().set_board(board([2, 4, 2, 4, 4, 2, 4, 2, 2, 4, 2, 4, 4, 2, 4, 2]));
+    h.step();
+    h.step();
+    assert!(h.query_by_label("Game over").is_some(), "overlay shown");
+    assert!(h.query_by_label("New game").is_some());
+    h.get_by_label("New game").click();
+    settle(&mut h);
+    assert!(h.query_by_label("Game over").is_none());
+    assert_eq!(tiles(h.state()), 2);
+}
+
+#[test]
+fn forcing_a_cell_shows_on_the_board() {
+    let mut h = harness(Wiring::Upd1, true, "force");
+    h.step();
+    assert!(h.query_by_label("2048").is_none());
+    h.state_mut().force("cell_2_3/mem.q", Value::Int(2048)).expect("forceable");
+    h.state_mut().run_scans(1);
+    h.step();
+    assert!(h.query_by_label("2048").is_some(), "the forced value is on the board");
+    assert_eq!(h.state().values()[6], 2048);
+    // The win overlay follows from the board.
+    h.step();
+    assert!(h.query_by_label("You win!").is_some());
+}
+
+#[test]
+fn autoplay_drives_the_program_through_the_selector() {
+    let mut h = harness(Wiring::SmartSpawn, false, "autoplay");
+    h.get_by_label("Start").click();
+    settle(&mut h);
+    assert!(h.state_mut().start_autoplay("greedy", 0.0));
+    let mut last = h.state().values();
+    let mut judged = 0;
+    for _ in 0..400 {
+        let s0 = h.state().score();
+        h.step();
+        h.state_mut().run_scans(1);
+        h.step();
+        h.state_mut().run_scans(1);
+        h.step();
+        let now = h.state().values();
+        if now != last {
+            judged += 1;
+            assert!(h.state().score() >= s0);
+        }
+        last = now;
+        if !h.state().autoplaying() {
+            break;
+        }
+    }
+    assert!(
+        judged > 20,
+        "the player moved {judged} times; autoplaying {}, status {}, moves {}",
+        h.state().autoplaying(),
+        h.state().status(),
+        h.state().autoplay_moves()
+    );
+    assert!(h.state().autoplay_moves() > 20);
+    assert!(h.query_by_label("Stop").is_some() || !h.state().autoplaying());
+}
+
+#[test]
+fn the_best_score_is_per_program_and_games_changed_from_outside_do_not_count() {
+    let dir = temp_dir("best");
+    let file = dir.join("best.json");
+    // A corrupt file is reported and replaced.
+    std::fs::write(&file, "not json").expect("write");
+    let (b, warning) = BestStore::at(&file).load("any", true);
+    assert_eq!(b, 0);
+    assert!(warning.expect("reported").contains("corrupt"));
+    // A file from before per-program records counts for the embedded default program.
+    std::fs::write(&file, "{\"best\": 1234}").expect("write");
+    let opts = Options {
+        origin: Origin::Embedded(Wiring::Upd1),
+        seed: 1,
+        start_paused: true,
+        best: BestStore::at(&file),
+        show_debugger: false,
+        settings: SettingsStore::none(),
+    };
+    let mut h = window(opts, 0.25);
+    h.state_mut().run_scans(3);
+    h.step();
+    assert!(h.query_by_label("Best 1234").is_some(), "the stored best is restored");
+    // Another wiring is another program: its own record, none yet.
+    h.state_mut().online_change(Origin::Embedded(Wiring::SmartSpawn));
+    h.step();
+    assert!(h.query_by_label("Best 0").is_some(), "a changed wiring does not inherit the best");
+    // A game changed from outside (a board set as the debugger would) is not recorded.
+    h.get_by_label("Start").click();
+    settle(&mut h);
+    h.state_mut().set_board(board([1024, 1024, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]));
+    h.key_press(egui::Key::ArrowLeft);
+    settle(&mut h);
+    assert!(h.state().score() >= 2048);
+    h.step();
+    assert!(h.query_by_label("Best 0").is_some(), "the altered game's score is not a best");
+    assert!(h.query_by_label("(not recorded)").is_some(), "and the window says so");
+    // A new game played by the keys counts, under this program's own record.
+    h.get_by_label("Start").click();
+    settle(&mut h);
+    let keys = [egui::Key::ArrowLeft, egui::Key::ArrowUp, egui::Key::ArrowRight, egui::Key::ArrowDown];
+    for k in 0..200 {
+        if h.state().score() > 0 {
+            break;
+        }
+        h.key_press(keys[k % 4]);
+        settle(&mut h);
+    }
+    let score = h.state().score();
+    assert!(score > 0, "a merge within 200 moves");
+    h.step();
+    assert!(h.query_by_label(&format!("Best {score}")).is_some(), "the unaltered game's score is the best");
+    let text = std::fs::read_to_string(&file).expect("saved");
+    assert!(text.contains(&format!("\"best\": {score}")) && text.contains("1234"), "both records kept: {text}");
+    assert!(!dir.join("best.json.tmp").exists(), "written through a temporary file");
+}
