@@ -9,8 +9,10 @@ use std::collections::HashMap;
 use std::rc::Rc;
 
 use eframe::egui::{self, Align2, Color32, FontId, Pos2, Rect, Sense, Shape, Stroke, Vec2};
-use fbd_engine::{Condition, Value};
+use fbd_engine::Value;
 use fbd_layout::{Body, Layout, Source};
+
+use crate::diagram_menu::{BreakOn, MenuAction};
 
 use crate::app::App;
 
@@ -35,7 +37,7 @@ pub struct DiagramState {
     cache: HashMap<String, Rc<(Body, Layout)>>,
     /// Signal ids for the shown instance: per node its outputs, and the body's input ports.
     ids: Option<ShownIds>,
-    message: String,
+    pub(crate) message: String,
     /// The canvas's size in the last frame (to centre a found block).
     canvas: Vec2,
     /// The block whose context menu is open.
@@ -326,7 +328,7 @@ impl App {
         if resp.dragged() {
             self.diagram.pan += resp.drag_delta();
         }
-        wheel_zoom(ui, &resp, &mut self.diagram.pan, &mut self.diagram.zoom);
+        crate::canvas::wheel_zoom(ui, &resp, &mut self.diagram.pan, &mut self.diagram.zoom);
         let z = self.diagram.zoom;
         let pan = self.diagram.pan;
         self.diagram.origin = rect.min + pan;
@@ -394,20 +396,7 @@ impl App {
             painter.rect_filled(br, 3.0 * z, fill);
             painter.rect_stroke(br, 3.0 * z, Stroke::new(1.2, ink), egui::StrokeKind::Inside);
             if text_ok {
-                painter.text(
-                    br.center_top() + Vec2::new(0.0, 10.0 * z),
-                    Align2::CENTER_CENTER,
-                    &n.label,
-                    font.clone(),
-                    ink,
-                );
-                painter.text(
-                    br.center_top() - Vec2::new(0.0, 2.0),
-                    Align2::CENTER_BOTTOM,
-                    &n.id,
-                    small.clone(),
-                    Color32::GRAY,
-                );
+                crate::canvas::block_titles(&painter, br, &n.label, &n.id, z, &font, &small, ink);
                 if let Some(o) = order.get(&n.id) {
                     painter.text(
                         br.right_top() + Vec2::new(-2.0, 2.0),
@@ -598,83 +587,5 @@ impl App {
                 if self.diagram.instance.is_empty() { id.clone() } else { format!("{}/{id}", self.diagram.instance) };
             self.diagram_open(&path);
         }
-    }
-
-    /// Carries out a context-menu action on signal `path`.
-    fn diagram_act(&mut self, path: &str, a: MenuAction) {
-        if matches!(a, MenuAction::Write(_)) {
-            self.note_altered();
-        }
-        let result: Result<String, String> = match a {
-            MenuAction::Write(v) => self
-                .runner
-                .with(|rt| rt.write(path, v))
-                .map(|()| format!("{path} := {v} at the next scan"))
-                .map_err(|e| e.to_string()),
-            MenuAction::Break(on) => {
-                let cond = match on {
-                    BreakOn::Rise => Condition::Rises(path.to_string()),
-                    BreakOn::Change => Condition::Changes(path.to_string()),
-                    BreakOn::Equals(v) => Condition::Equals(path.to_string(), v),
-                };
-                let text = cond.to_string();
-                self.runner
-                    .with(|rt| rt.add_breakpoint(cond))
-                    .map(|_| format!("breakpoint `{text}` set: the task pauses after a scan where it holds"))
-                    .map_err(|e| e.to_string())
-            }
-            MenuAction::Force(v) => self.force(path, v).map(|()| format!("{path} forced to {v}")),
-            MenuAction::Release => Ok(if self.runner.with(|rt| rt.release(path)) {
-                format!("{path} released")
-            } else {
-                format!("{path} was not forced")
-            }),
-            MenuAction::Watch => self
-                .runner
-                .with(|rt| rt.watch(path, 600))
-                .map_err(|e| e.to_string())
-                .map(|()| format!("watching {path}")),
-            MenuAction::Select => {
-                self.dbg.selected = Some(path.to_string());
-                self.dbg.filter = path.rsplit_once('.').map(|(b, _)| format!("{b}.")).unwrap_or_default();
-                self.show_debugger = true;
-                Ok(format!("{path} selected in the debugger (write or force it there)"))
-            }
-        };
-        self.diagram.message = result.unwrap_or_else(|e| format!("{path}: {e}"));
-    }
-}
-
-/// What the block context menu does to one output.
-#[derive(Copy, Clone, Debug)]
-enum MenuAction {
-    Write(Value),
-    Force(Value),
-    Break(BreakOn),
-    Release,
-    Watch,
-    Select,
-}
-
-/// Which breakpoint the context menu sets on an output.
-#[derive(Copy, Clone, Debug)]
-enum BreakOn {
-    Rise,
-    Change,
-    Equals(Value),
-}
-
-/// Zooms a canvas with the wheel (or pinch) around the pointer: the point under the pointer
-/// stays where it is. `pan` is the drawing origin's offset from the canvas's corner.
-pub(crate) fn wheel_zoom(ui: &egui::Ui, resp: &egui::Response, pan: &mut Vec2, zoom: &mut f32) {
-    let Some(hp) = resp.hover_pos() else { return };
-    let scroll = ui.input(|i| i.smooth_scroll_delta.y);
-    let zd = ui.input(|i| i.zoom_delta()) * (scroll / 300.0).exp();
-    if zd != 1.0 {
-        let old = *zoom;
-        let new = (old * zd).clamp(0.05, 4.0);
-        let at = (hp - resp.rect.min - *pan) / old;
-        *pan = hp - resp.rect.min - at * new;
-        *zoom = new;
     }
 }

@@ -22,7 +22,7 @@ impl App {
             self.editor.pan = Vec2::new(10.0, 10.0);
             self.editor.fit = false;
         }
-        crate::diagram_view::wheel_zoom(ui, &resp, &mut self.editor.pan, &mut self.editor.zoom);
+        crate::canvas::wheel_zoom(ui, &resp, &mut self.editor.pan, &mut self.editor.zoom);
         let z = self.editor.zoom;
         let origin = rect.min + self.editor.pan;
         self.editor.origin = origin;
@@ -269,20 +269,7 @@ impl App {
             };
             painter.rect_stroke(br, 3.0 * z, stroke, egui::StrokeKind::Inside);
             if z > 0.35 {
-                painter.text(
-                    br.center_top() + Vec2::new(0.0, 10.0 * z),
-                    Align2::CENTER_CENTER,
-                    &n.label,
-                    font.clone(),
-                    ink,
-                );
-                painter.text(
-                    br.center_top() - Vec2::new(0.0, 2.0),
-                    Align2::CENTER_BOTTOM,
-                    &n.id,
-                    small.clone(),
-                    Color32::GRAY,
-                );
+                crate::canvas::block_titles(&painter, br, &n.label, &n.id, z, &font, &small, ink);
                 for (k, (p, c)) in n.inputs.iter().enumerate() {
                     let a = to(layout.in_anchors[i][k].x, layout.in_anchors[i][k].y);
                     let a = if moving && sel { a + drag_delta } else { a };

@@ -6,9 +6,11 @@
 mod app;
 pub mod best;
 mod board;
+mod canvas;
 mod datafile;
 mod debugger;
 mod debugger_values;
+mod diagram_menu;
 mod diagram_view;
 mod editor;
 mod editor_canvas;

@@ -1,0 +1,35 @@
+//! What the two drawing canvases share (the online diagram and the editor): zooming around the
+//! pointer and the titles of a block.
+
+use eframe::egui::{self, Align2, Color32, FontId, Painter, Rect, Vec2};
+
+/// Zooms a canvas with the wheel (or pinch) around the pointer: the point under the pointer
+/// stays where it is. `pan` is the drawing origin's offset from the canvas's corner.
+pub(crate) fn wheel_zoom(ui: &egui::Ui, resp: &egui::Response, pan: &mut Vec2, zoom: &mut f32) {
+    let Some(hp) = resp.hover_pos() else { return };
+    let scroll = ui.input(|i| i.smooth_scroll_delta.y);
+    let zd = ui.input(|i| i.zoom_delta()) * (scroll / 300.0).exp();
+    if zd != 1.0 {
+        let old = *zoom;
+        let new = (old * zd).clamp(0.05, 4.0);
+        let at = (hp - resp.rect.min - *pan) / old;
+        *pan = hp - resp.rect.min - at * new;
+        *zoom = new;
+    }
+}
+
+/// A block's type inside its box, near the top, and its id just above the box.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn block_titles(
+    painter: &Painter,
+    br: Rect,
+    label: &str,
+    id: &str,
+    z: f32,
+    font: &FontId,
+    small: &FontId,
+    ink: Color32,
+) {
+    painter.text(br.center_top() + Vec2::new(0.0, 10.0 * z), Align2::CENTER_CENTER, label, font.clone(), ink);
+    painter.text(br.center_top() - Vec2::new(0.0, 2.0), Align2::CENTER_BOTTOM, id, small.clone(), Color32::GRAY);
+}

@@ -1,0 +1,71 @@
+//! The online diagram's block menu: what its actions do to a signal (write, force, release,
+//! watch, breakpoints, select in the debugger).
+
+use fbd_engine::{Condition, Value};
+
+use crate::app::App;
+
+impl App {
+    /// Carries out a context-menu action on signal `path`.
+    pub(crate) fn diagram_act(&mut self, path: &str, a: MenuAction) {
+        if matches!(a, MenuAction::Write(_)) {
+            self.note_altered();
+        }
+        let result: Result<String, String> = match a {
+            MenuAction::Write(v) => self
+                .runner
+                .with(|rt| rt.write(path, v))
+                .map(|()| format!("{path} := {v} at the next scan"))
+                .map_err(|e| e.to_string()),
+            MenuAction::Break(on) => {
+                let cond = match on {
+                    BreakOn::Rise => Condition::Rises(path.to_string()),
+                    BreakOn::Change => Condition::Changes(path.to_string()),
+                    BreakOn::Equals(v) => Condition::Equals(path.to_string(), v),
+                };
+                let text = cond.to_string();
+                self.runner
+                    .with(|rt| rt.add_breakpoint(cond))
+                    .map(|_| format!("breakpoint `{text}` set: the task pauses after a scan where it holds"))
+                    .map_err(|e| e.to_string())
+            }
+            MenuAction::Force(v) => self.force(path, v).map(|()| format!("{path} forced to {v}")),
+            MenuAction::Release => Ok(if self.runner.with(|rt| rt.release(path)) {
+                format!("{path} released")
+            } else {
+                format!("{path} was not forced")
+            }),
+            MenuAction::Watch => self
+                .runner
+                .with(|rt| rt.watch(path, 600))
+                .map_err(|e| e.to_string())
+                .map(|()| format!("watching {path}")),
+            MenuAction::Select => {
+                self.dbg.selected = Some(path.to_string());
+                self.dbg.filter = path.rsplit_once('.').map(|(b, _)| format!("{b}.")).unwrap_or_default();
+                self.show_debugger = true;
+                Ok(format!("{path} selected in the debugger (write or force it there)"))
+            }
+        };
+        self.diagram.message = result.unwrap_or_else(|e| format!("{path}: {e}"));
+    }
+}
+
+/// What the block context menu does to one output.
+#[derive(Copy, Clone, Debug)]
+pub(crate) enum MenuAction {
+    Write(Value),
+    Force(Value),
+    Break(BreakOn),
+    Release,
+    Watch,
+    Select,
+}
+
+/// Which breakpoint the context menu sets on an output.
+#[derive(Copy, Clone, Debug)]
+pub(crate) enum BreakOn {
+    Rise,
+    Change,
+    Equals(Value),
+}
