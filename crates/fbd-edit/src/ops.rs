@@ -292,12 +292,7 @@ impl Workspace {
     /// Removes the wire or constant on input `pin` of `block`.
     pub fn disconnect(&mut self, body: &BodyId, block: &str, pin: &str) -> Result<(), EditError> {
         self.edit(format!("disconnect {block}.{pin}"), |w| {
-            let b = w.body_mut(body)?;
-            let x = b
-                .blocks
-                .iter_mut()
-                .find(|x| x.id == block)
-                .ok_or_else(|| EditError(format!("no block `{block}` in {body}")))?;
+            let x = w.block_mut(body, block)?;
             let n = x.inputs.0.len();
             x.inputs.0.retain(|(p, _)| p != pin);
             if x.inputs.0.len() == n {
@@ -305,6 +300,15 @@ impl Workspace {
             }
             Ok(())
         })
+    }
+
+    /// Block `id` of `body`, mutable, or the error that names it.
+    fn block_mut(&mut self, body: &BodyId, id: &str) -> Result<&mut Block, EditError> {
+        self.body_mut(body)?
+            .blocks
+            .iter_mut()
+            .find(|x| x.id == id)
+            .ok_or_else(|| EditError(format!("no block `{id}` in {body}")))
     }
 
     /// Sets a block's parameters, its fixed type and its comment.
@@ -317,12 +321,7 @@ impl Workspace {
         comment: Option<String>,
     ) -> Result<(), EditError> {
         self.edit(format!("options of `{block}`"), |w| {
-            let b = w.body_mut(body)?;
-            let x = b
-                .blocks
-                .iter_mut()
-                .find(|x| x.id == block)
-                .ok_or_else(|| EditError(format!("no block `{block}` in {body}")))?;
+            let x = w.block_mut(body, block)?;
             x.params = params.clone();
             x.data_type = data_type.map(TypeName);
             x.comment = comment.clone().filter(|c| !c.trim().is_empty());

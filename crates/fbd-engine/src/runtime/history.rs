@@ -103,20 +103,18 @@ impl Runtime {
 
     /// Called at the start of every scan: a snapshot every K scans, the stimuli of this scan.
     pub(super) fn history_before_scan(&mut self) {
-        let Some(h) = self.history.as_mut() else { return };
-        if h.replaying {
-            return;
+        let Some(mut h) = self.history.take() else { return };
+        if !h.replaying {
+            self.note_scan(&mut h);
         }
+        self.history = Some(h);
+    }
+
+    fn note_scan(&self, h: &mut History) {
         // (Writes made at once since the last scan are in the state already; replaying them
         // again from the stimulus sets the same values.)
         if h.snaps.is_empty() || self.scan.is_multiple_of(h.every) {
-            let snap = Snapshot {
-                fingerprint: self.plan.fingerprint,
-                state: self.state.clone(),
-                scan: self.scan,
-                clock_us: self.clock_us,
-                inputs: self.inputs.clone(),
-            };
+            let snap = self.snapshot();
             h.bytes += snapshot_bytes(&snap);
             h.snaps.push_back((snap, self.forces.clone()));
         }
