@@ -27,6 +27,9 @@ struct Cli {
     /// Open the debugger panel.
     #[arg(long)]
     debugger: bool,
+    /// Play back a recording (`fbd ... --record`, File > Record) with its timeline.
+    #[arg(long, value_name = "REC", conflicts_with_all = ["diagram", "wiring"])]
+    replay: Option<PathBuf>,
 }
 
 fn main() -> ExitCode {
@@ -47,6 +50,7 @@ fn main() -> ExitCode {
         seed: cli.seed,
         start_paused: cli.paused,
         show_debugger: cli.debugger || cli.paused,
+        replay: cli.replay,
         ..fbd_hmi::Options::default()
     };
     match fbd_hmi::run(opts) {

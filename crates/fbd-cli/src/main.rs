@@ -171,7 +171,15 @@ fn tui(file: Option<&std::path::Path>, wiring: Option<&str>, seed: u64, record: 
             return ExitCode::FAILURE;
         }
     };
-    match fbd_tui::run(plan, &name, seed, record.is_some()) {
+    // The same best-score records as the window: per program, by content hash.
+    let mut best = fbd2048_game::best::Best::new(fbd2048_game::best::BestStore::default_location());
+    let default = wiring.is_none() && file.is_none();
+    let program_name = project.root().name.clone().unwrap_or_default();
+    let (_, warning) = best.attach(project.files.iter().map(|f| f.text.as_str()), &program_name, default);
+    if let Some(w) = warning {
+        out::error(&w);
+    }
+    match fbd_tui::run(plan, &name, seed, record.is_some(), &mut best) {
         Ok(mut rt) => match record {
             Some(path) => match record::finish(&mut rt, &project, path) {
                 Ok(()) => ExitCode::SUCCESS,

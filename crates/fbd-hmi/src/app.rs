@@ -11,9 +11,9 @@ use fbd2048_game::front::{Front, GameIo, View};
 use fbd2048_game::{Command, Wiring};
 use ref2048::{Board, Dir};
 
-use crate::best::BestStore;
 use crate::debugger::DebuggerState;
 use crate::source::{self, Loaded, Origin};
+use fbd2048_game::best::{Best, BestStore};
 
 /// How the HMI starts.
 #[derive(Clone, Debug)]
@@ -30,6 +30,8 @@ pub struct Options {
     pub show_debugger: bool,
     /// Where the window's settings (recent files, panels, watches, breakpoints) are kept.
     pub settings: crate::settings::SettingsStore,
+    /// A recording to play back at start (its program is loaded instead of `origin`).
+    pub replay: Option<std::path::PathBuf>,
 }
 
 impl Default for Options {
@@ -41,6 +43,7 @@ impl Default for Options {
             best: BestStore::default_location(),
             show_debugger: false,
             settings: crate::settings::SettingsStore::default_location(),
+            replay: None,
         }
     }
 }
@@ -55,11 +58,8 @@ pub struct App {
     pub(crate) errors_open: bool,
     pub(crate) status: String,
     pub(crate) win_ack: bool,
-    pub(crate) best_store: BestStore,
-    /// The stored best score of the running program.
-    pub(crate) best_saved: i64,
-    /// The running program's content hash (its best-score record).
-    pub(crate) program_key: String,
+    /// The running program's best score (and its content hash, the key of its records).
+    pub(crate) best: Best,
     pub(crate) seed: u64,
     pub(crate) dbg: DebuggerState,
     pub(crate) diagram: crate::diagram_view::DiagramState,
@@ -67,6 +67,8 @@ pub struct App {
     /// Recording since the last cold start, and a recording asked for at the next one.
     pub(crate) recording: bool,
     pub(crate) record_next: bool,
+    /// A recording being played back (File > Open recording).
+    pub(crate) replay: Option<crate::replay_bar::Replay>,
     /// Where the settings are kept, and what they are now.
     pub(crate) settings_store: crate::settings::SettingsStore,
     pub(crate) prefs: crate::settings::Settings,
@@ -130,9 +132,7 @@ impl App {
             errors,
             status,
             win_ack: false,
-            best_store: opts.best,
-            best_saved: 0,
-            program_key: String::new(),
+            best: Best::new(opts.best),
             seed: opts.seed,
             dbg: DebuggerState::default(),
             diagram: Default::default(),
@@ -140,6 +140,7 @@ impl App {
             plan: None,
             recording: false,
             record_next: false,
+            replay: None,
             show_debugger: opts.show_debugger || prefs.debugger,
             settings_store: opts.settings,
             prefs,
@@ -154,39 +155,44 @@ impl App {
         }
         app.attach();
         app.refresh();
+        if let Some(path) = opts.replay
+            && let Err(e) = app.open_recording(Some(path))
+        {
+            app.errors.push(e.clone());
+            app.errors_open = true;
+            app.status = e;
+        }
         app
     }
 
     /// The running program's content hash (its best score and settings are kept under it).
     pub fn program_key(&self) -> &str {
-        &self.program_key
+        self.best.key()
     }
 
     /// Binds the 2048 interface (if any) after a load and restores the best score into it.
     pub(crate) fn attach(&mut self) {
         // The best score is the running program's own: another wiring has another record.
-        let key = crate::best::program_key(self.loaded.project.files.iter().map(|f| f.text.as_str()));
-        if key != self.program_key {
+        let old = self.best.key().to_string();
+        let name = self.loaded.project.root().name.clone().unwrap_or_default();
+        let default = self.loaded.origin == Origin::Embedded(Wiring::Upd1);
+        let (changed, warning) =
+            self.best.attach(self.loaded.project.files.iter().map(|f| f.text.as_str()), &name, default);
+        if changed {
             // The watches and breakpoints of the program that was running are remembered.
-            let old = self.program_key.clone();
             self.collect_program_settings(&old);
-            let default = self.loaded.origin == Origin::Embedded(Wiring::Upd1);
-            let (best, warning) = self.best_store.load(&key, default);
             if let Some(w) = warning {
                 self.status = w;
             }
-            self.program_key = key.clone();
-            self.best_saved = best;
             self.front.game_altered = true; // a game carried over from another program is not this one's
+            let key = self.best.key().to_string();
             self.restore_program_settings(&key);
         }
-        let best = self.best_saved;
+        let best = &self.best;
         self.game = self.runner.with(|rt| {
             let g = GameIo::find(rt.plan());
             if g.is_some() {
-                // Both the memory and its previous-scan copy, or the next scan forgets it.
-                let _ = rt.write_now("best.q", Value::Int(best));
-                let _ = rt.write_now("best.prev", Value::Int(best));
+                best.write_into(rt);
                 let _ = rt.watch("busy", BUSY_HISTORY);
             }
             g
@@ -362,7 +368,7 @@ impl App {
         if self.game.is_none() {
             return;
         }
-        let p = self.front.pump(&self.runner, &self.view, self.best_saved);
+        let p = self.front.pump(&self.runner, &self.view, self.best.saved());
         if let Some(st) = p.status {
             self.status = st;
         }
@@ -420,18 +426,10 @@ impl App {
     pub(crate) fn save_best(&mut self) {
         // The score of this game, not the program's best memory: an altered game may have
         // raised that.
-        // Not while a command is in flight: right after Start the old game's score is still
-        // on the outputs.
-        let score = self.view.score;
-        if self.game.is_some() && !self.front.game_altered && !self.front.in_flight() && score > self.best_saved {
-            let name = self.plan.as_ref().map(|p| p.name.clone()).unwrap_or_default();
-            match self.best_store.save(&self.program_key, &name, score) {
-                Ok(()) => self.best_saved = score,
-                Err(e) => {
-                    self.status = e;
-                    self.best_saved = score; // do not retry every frame
-                }
-            }
+        if self.game.is_some()
+            && let Err(e) = self.best.offer(self.view.score, &self.front)
+        {
+            self.status = e;
         }
     }
 
@@ -467,6 +465,13 @@ impl App {
                 if self.recording && ui.button("Stop recording and save...").clicked() {
                     ui.close();
                     if let Err(e) = self.stop_recording(None) {
+                        self.status = e;
+                    }
+                }
+                if ui.button("Open recording...").on_hover_text("plays a recorded run back, with a timeline").clicked()
+                {
+                    ui.close();
+                    if let Err(e) = self.open_recording(None) {
                         self.status = e;
                     }
                 }
@@ -562,6 +567,9 @@ impl eframe::App for App {
                 }
             });
         });
+        if self.replay.is_some() {
+            egui::Panel::bottom("replay").show(ui, |ui| self.replay_bar(ui));
+        }
         if self.show_debugger {
             egui::Panel::right("debugger")
                 .resizable(true)
@@ -599,7 +607,7 @@ impl eframe::App for App {
         let running = !self.runner.is_paused();
         if !self.front.settled(&self.view)
             || self.front.autoplaying()
-            || (running && (self.show_debugger || self.dbg.show_diagram))
+            || (running && (self.show_debugger || self.dbg.show_diagram || self.replay.is_some()))
         {
             // An autoplayer at a set speed needs frames to time its moves, even when nothing
             // on screen changes.

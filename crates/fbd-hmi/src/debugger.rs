@@ -225,6 +225,13 @@ impl App {
             if ui.button("Go").clicked() {
                 self.run_until();
             }
+            if ui
+                .button("Go back")
+                .on_hover_text("back to just after the latest earlier scan in which the condition held")
+                .clicked()
+            {
+                self.run_back_until();
+            }
         });
         ui.horizontal(|ui| {
             let r = ui.add(
@@ -240,6 +247,27 @@ impl App {
         if !self.dbg.message.is_empty() {
             ui.label(RichText::new(&self.dbg.message).weak());
         }
+    }
+
+    /// Runs back through the history until the condition held (re-executing from snapshots).
+    pub fn run_back_until(&mut self) {
+        let cond = match Condition::parse(self.dbg.until.trim()) {
+            Ok(c) => c,
+            Err(e) => {
+                self.dbg.message = e;
+                return;
+            }
+        };
+        self.pause();
+        let limit = self.dbg.until_limit;
+        let r = self.runner.with(|rt| rt.run_back_until(std::slice::from_ref(&cond), limit));
+        self.note_altered();
+        self.refresh();
+        self.dbg.message = match r {
+            Ok(StopReason::Condition { scans, .. }) => format!("condition held {scans} scans back (paused)"),
+            Ok(StopReason::Limit) => format!("did not hold within {limit} scans back or the history (paused)"),
+            Err(e) => e.to_string(),
+        };
     }
 
     fn run_until(&mut self) {

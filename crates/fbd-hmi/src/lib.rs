@@ -4,10 +4,10 @@
 //! ([`fbd_engine::realtime::RealtimeRunner`]); the UI repaints when an output changes.
 
 mod app;
-pub mod best;
+/// The best scores (shared with the terminal).
+pub use fbd2048_game::best;
 mod board;
 mod canvas;
-mod datafile;
 mod debugger;
 mod debugger_values;
 mod diagram_menu;
@@ -17,6 +17,7 @@ mod editor_canvas;
 mod editor_props;
 mod loading;
 mod play_panel;
+mod replay_bar;
 pub mod settings;
 pub mod source;
 mod trends;

@@ -74,6 +74,7 @@ impl App {
                     rt.start_recording(100);
                 }
                 self.runner.replace(rt);
+                self.replay = None;
                 self.runner.set_period(period);
                 self.runner.reset_stats();
                 self.status = format!("{} loaded (cold start)", l.origin.label());

@@ -25,7 +25,7 @@ impl App {
             }
             ui.separator();
             ui.label(RichText::new(format!("Score {}", self.view.score)).strong());
-            ui.label(format!("Best {}", self.best_saved));
+            ui.label(format!("Best {}", self.best.saved()));
             if self.front.game_altered && self.view.score > 0 {
                 ui.label(RichText::new("(not recorded)").weak()).on_hover_text(
                     "this game was changed by a write, a force or a set board, or began under another program: its score does not count as a best",

@@ -58,7 +58,7 @@ pub struct SettingsStore {
 impl SettingsStore {
     /// `$FBD2048_DATA_DIR/settings.json` if set, else `<data dir>/fbd2048/settings.json`.
     pub fn default_location() -> SettingsStore {
-        SettingsStore { path: crate::datafile::default_path("settings.json") }
+        SettingsStore { path: fbd2048_game::datafile::default_path("settings.json") }
     }
 
     /// A store at an explicit path (tests).
@@ -91,7 +91,7 @@ impl SettingsStore {
     pub fn save(&self, s: &Settings) -> Result<(), String> {
         let Some(p) = &self.path else { return Ok(()) };
         let text = serde_json::to_string_pretty(s).expect("settings serialise");
-        crate::datafile::write_atomic(p, &(text + "\n"), "the settings")
+        fbd2048_game::datafile::write_atomic(p, &(text + "\n"), "the settings")
     }
 }
 

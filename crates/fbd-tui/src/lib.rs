@@ -12,6 +12,7 @@ use crossterm::event::{self, Event, KeyCode, KeyEventKind};
 use fbd_engine::realtime::RealtimeRunner;
 use fbd_engine::{Runtime, ScanPlan};
 use fbd2048_game::Command;
+use fbd2048_game::best::Best;
 use fbd2048_game::front::{Front, GameIo, View};
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -188,9 +189,10 @@ pub fn draw(f: &mut Frame, s: &Screen) {
 }
 
 /// Runs the program in the terminal until `Q` and returns the runtime (with its recording, if
-/// `record`). The terminal is restored on every exit path (ratatui's `init` restores it on a
+/// `record`). `best` is the program's best-score record: written into the program at the
+/// start, saved when a game played here beats it. The terminal is restored on every exit path (ratatui's `init` restores it on a
 /// panic too).
-pub fn run(plan: ScanPlan, name: &str, seed: u64, record: bool) -> std::io::Result<Runtime> {
+pub fn run(plan: ScanPlan, name: &str, seed: u64, record: bool, best: &mut Best) -> std::io::Result<Runtime> {
     let Some(io) = GameIo::find(&plan) else {
         return Err(std::io::Error::other(format!("{name} is not a 2048 program (no v11..v44, score, busy, command)")));
     };
@@ -200,6 +202,8 @@ pub fn run(plan: ScanPlan, name: &str, seed: u64, record: bool) -> std::io::Resu
     if record {
         rt.start_recording(100);
     }
+    // After the recording starts, so that a replay writes it too.
+    best.write_into(&mut rt);
     let runner = RealtimeRunner::start(rt, None);
     let mut front = Front::default();
     let palette = Palette::detect();
@@ -209,9 +213,12 @@ pub fn run(plan: ScanPlan, name: &str, seed: u64, record: bool) -> std::io::Resu
         let mut last_draw = Instant::now() - Duration::from_secs(1);
         loop {
             let view = View::read(Some(&io), &runner.image());
-            let p = front.pump(&runner, &view, view.best);
+            let p = front.pump(&runner, &view, best.saved());
             if let Some(st) = p.status {
                 status = st;
+            }
+            if let Err(e) = best.offer(view.score, &front) {
+                status = e;
             }
             if last_draw.elapsed() >= Duration::from_millis(33) {
                 let player = front.autoplaying().then_some(front.autoplay_name.as_str());

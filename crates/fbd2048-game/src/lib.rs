@@ -5,6 +5,8 @@
 //! until the lockout (`busy`) releases, and reads the 16 cell outputs. [`check_command`] judges
 //! each command against the native rules of `ref2048`.
 
+pub mod best;
+pub mod datafile;
 pub mod front;
 
 use std::fmt;

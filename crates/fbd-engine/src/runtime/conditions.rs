@@ -34,7 +34,7 @@ impl fmt::Display for Condition {
 impl Condition {
     /// Whether the condition holds after a scan that took the signal from `before` to `now`
     /// (`ty` is the signal's type).
-    fn holds(&self, ty: Type, before: Value, now: Value) -> bool {
+    pub(super) fn holds(&self, ty: Type, before: Value, now: Value) -> bool {
         match self {
             Condition::Rises(_) => !before.as_bool() && now.as_bool(),
             Condition::Falls(_) => before.as_bool() && !now.as_bool(),
@@ -113,8 +113,8 @@ pub enum StopReason {
 }
 
 impl Runtime {
-    /// Scans until one of `conds` holds after a scan, or `limit` scans ran.
-    pub fn run_until(&mut self, conds: &[Condition], limit: u64) -> Result<StopReason, RuntimeError> {
+    /// The slot each condition watches, checking that compared values have its type.
+    pub(super) fn condition_slots(&self, conds: &[Condition]) -> Result<Vec<Slot>, RuntimeError> {
         let slots: Vec<Slot> =
             conds.iter().map(|c| self.resolve(c.path()).map(|(_, s)| s)).collect::<Result<_, _>>()?;
         for (c, s) in conds.iter().zip(&slots) {
@@ -124,6 +124,12 @@ impl Runtime {
                 return Err(RuntimeError::TypeMismatch { path: p.clone(), expected: s.ty, got: v.ty() });
             }
         }
+        Ok(slots)
+    }
+
+    /// Scans until one of `conds` holds after a scan, or `limit` scans ran.
+    pub fn run_until(&mut self, conds: &[Condition], limit: u64) -> Result<StopReason, RuntimeError> {
+        let slots = self.condition_slots(conds)?;
         let mut before: Vec<Value> = slots.iter().map(|s| self.state.get(*s)).collect();
         for k in 1..=limit {
             self.step();

@@ -6,7 +6,7 @@
 
 use std::collections::VecDeque;
 
-use super::{Runtime, RuntimeError, Snapshot};
+use super::{Condition, Runtime, RuntimeError, Snapshot, StopReason};
 use crate::plan::Slot;
 use crate::types::Value;
 
@@ -149,20 +149,83 @@ impl Runtime {
     /// Steps `n` scans back (to scan `now - n`), as if the later scans had not run: the state,
     /// the clock, the inputs, the forces and the watch histories are those of that moment.
     /// Returns the scan reached. Stepping forward afterwards runs new scans (what happened
-    /// after the target is forgotten).
+    /// after the target is forgotten; a playback feeds its recording again).
     pub fn step_back(&mut self, n: u64) -> Result<u64, RuntimeError> {
         let target = self.scan.saturating_sub(n);
-        let Some(h) = self.history.as_mut() else {
+        let k = self.snapshot_before(target)?;
+        self.reexecute(k, target, |_, _| {})?;
+        self.forget_after(k, target);
+        Ok(target)
+    }
+
+    /// Runs back until one of `conds` held: to the state right after the latest earlier scan
+    /// in which a condition held (the state [`Runtime::run_until`] would have stopped in), at
+    /// most `limit` scans back. When none held within the history and the limit, the runtime
+    /// stays where it was and [`StopReason::Limit`] is returned.
+    pub fn run_back_until(&mut self, conds: &[Condition], limit: u64) -> Result<StopReason, RuntimeError> {
+        let slots = self.condition_slots(conds)?;
+        let now = self.scan;
+        let lower = now.saturating_sub(limit);
+        let Some(h) = self.history.as_ref() else {
             return Err(RuntimeError::NoHistory { oldest: None });
         };
-        let Some(k) = h.snaps.iter().rposition(|s| s.0.scan <= target) else {
-            return Err(RuntimeError::NoHistory { oldest: Some(h.snaps.front().map_or(self.scan, |s| s.0.scan)) });
+        let starts: Vec<u64> = h.snaps.iter().map(|s| s.0.scan).collect();
+        // Newest segment first: re-execute it, remembering the last scan a condition held in.
+        for k in (0..starts.len()).rev() {
+            let (from, to) = (starts[k], starts.get(k + 1).copied().unwrap_or(now).min(now));
+            if from >= now {
+                continue;
+            }
+            let mut before: Vec<Value> = Vec::new();
+            let mut hit: Option<(usize, u64)> = None;
+            self.reexecute(k, to, |rt, scanned| {
+                let values = slots.iter().map(|s| rt.state.get(*s));
+                if scanned && rt.scan > lower && rt.scan < now {
+                    for (i, (c, (s, v))) in conds.iter().zip(slots.iter().zip(values.clone())).enumerate() {
+                        if c.holds(s.ty, before[i], v) {
+                            hit = Some((i, rt.scan));
+                            break;
+                        }
+                    }
+                }
+                before.clear();
+                before.extend(values);
+            })?;
+            if let Some((index, at)) = hit {
+                self.reexecute(k, at, |_, _| {})?;
+                self.forget_after(k, at);
+                return Ok(StopReason::Condition { index, scans: now - at });
+            }
+            if from <= lower {
+                break;
+            }
+        }
+        // Nothing held: back to where it was.
+        let k = self.snapshot_before(now)?;
+        self.reexecute(k, now, |_, _| {})?;
+        Ok(StopReason::Limit)
+    }
+
+    /// The newest snapshot at or before `target`.
+    fn snapshot_before(&self, target: u64) -> Result<usize, RuntimeError> {
+        let Some(h) = self.history.as_ref() else {
+            return Err(RuntimeError::NoHistory { oldest: None });
         };
+        h.snaps
+            .iter()
+            .rposition(|s| s.0.scan <= target)
+            .ok_or(RuntimeError::NoHistory { oldest: Some(h.snaps.front().map_or(self.scan, |s| s.0.scan)) })
+    }
+
+    /// Restores snapshot `k` and runs forward to scan `target` with the stimuli of that time,
+    /// calling `after(self, scanned)` once after the restore (`false`) and after every scan
+    /// (`true`). The history itself is left as it was; breakpoints do not fire and their hit
+    /// counts stay.
+    fn reexecute(&mut self, k: usize, target: u64, mut after: impl FnMut(&Runtime, bool)) -> Result<(), RuntimeError> {
+        let h = self.history.as_mut().ok_or(RuntimeError::NoHistory { oldest: None })?;
         let (snap, forces) = h.snaps[k].clone();
-        h.snaps.truncate(k + 1);
         let stimuli: Vec<Stimulus> =
             h.stimuli.iter().filter(|s| s.scan >= snap.scan && s.scan < target).cloned().collect();
-        h.stimuli.retain(|s| s.scan < target);
         h.now.clear();
         h.replaying = true;
         self.restore(&snap)?;
@@ -178,6 +241,8 @@ impl Runtime {
             w.ring.extend(keep);
         }
         let (hit_pending, last_hit) = (self.hit_pending, self.last_hit);
+        let hits: Vec<u64> = self.breakpoints.iter().map(|b| b.hits).collect();
+        after(self, false);
         let mut next = 0;
         while self.scan < target {
             while next < stimuli.len() && stimuli[next].scan == self.scan {
@@ -197,18 +262,33 @@ impl Runtime {
                 next += 1;
             }
             self.step();
+            after(self, true);
         }
         // Breakpoints do not fire during the replay; they start from the values here.
         self.hit_pending = hit_pending;
         self.last_hit = last_hit;
-        for b in &mut self.breakpoints {
+        for (b, hits) in self.breakpoints.iter_mut().zip(hits) {
             b.before = self.state.get(b.slot);
+            b.hits = hits;
         }
         if let Some(h) = self.history.as_mut() {
             h.replaying = false;
             h.last_inputs.clone_from(&self.inputs);
             h.last_forces = self.forces_version;
         }
-        Ok(target)
+        Ok(())
+    }
+
+    /// Forgets the history after `target` (reached from snapshot `k`): later scans are new ones.
+    fn forget_after(&mut self, k: usize, target: u64) {
+        if let Some(h) = self.history.as_mut() {
+            h.snaps.truncate(k + 1);
+            h.stimuli.retain(|s| s.scan < target);
+        }
+    }
+
+    /// Whether the history is re-executing scans (a playback then feeds nothing itself).
+    pub(super) fn history_replaying(&self) -> bool {
+        self.history.as_ref().is_some_and(|h| h.replaying)
     }
 }

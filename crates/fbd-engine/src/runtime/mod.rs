@@ -16,12 +16,14 @@ mod conditions;
 mod history;
 mod image;
 mod online_change;
+mod playback;
 mod recording;
 
 use conditions::Breakpoint;
 pub use conditions::{BreakpointInfo, Condition, StopReason};
 pub use history::HistorySpan;
 pub use image::ScanImage;
+pub use playback::PlaybackStatus;
 pub use recording::{Divergence, Event, ProgramId, RECORDING_VERSION, RecordedFile, Recording, Stimulus};
 
 /// What can go wrong when a client names a signal or a value.
@@ -153,6 +155,8 @@ pub struct Runtime {
     history: Option<Box<history::History>>,
     /// What reaches the program from outside, while recording.
     recorder: Option<Box<recording::Recorder>>,
+    /// A recording being fed to the program, during a playback.
+    playback: Option<Box<playback::Playback>>,
     force_mask: Vec<bool>,
     watches: Vec<Watch>,
     breakpoints: Vec<Breakpoint>,
@@ -192,6 +196,7 @@ impl Runtime {
             forces_version: 0,
             history: None,
             recorder: None,
+            playback: None,
             force_mask: vec![false; plan.code.len()],
             watches: Vec::new(),
             breakpoints: Vec::new(),
@@ -236,6 +241,9 @@ impl Runtime {
 
     /// Runs one scan. Allocates nothing.
     pub fn step(&mut self) {
+        if self.playback.is_some() {
+            self.playback_before_scan();
+        }
         if self.history.is_some() {
             self.history_before_scan();
         }
@@ -281,6 +289,9 @@ impl Runtime {
         self.clock_us += cycle;
         if self.recorder.is_some() {
             self.record_after_scan();
+        }
+        if self.playback.is_some() {
+            self.playback_after_scan();
         }
     }
 

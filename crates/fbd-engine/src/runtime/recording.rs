@@ -228,7 +228,7 @@ impl Runtime {
     }
 
     /// Applies one recorded stimulus.
-    fn apply(&mut self, s: &Stimulus) -> Result<(), RuntimeError> {
+    pub(super) fn apply(&mut self, s: &Stimulus) -> Result<(), RuntimeError> {
         match s {
             Stimulus::Input { name, value } => self.set_input(name, value.0),
             Stimulus::Pulse { name, value } => self.pulse_input(name, value.0),

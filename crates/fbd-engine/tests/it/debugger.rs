@@ -530,3 +530,112 @@ fn a_recording_replays_bit_for_bit_and_names_the_first_scan_that_differs() {
     );
     assert!(Recording::from_json("{}").unwrap_err().contains("no `fbd_recording`"));
 }
+
+/// Running back until a condition lands right after the latest earlier scan in which it held
+/// (where running forward until it would have stopped), in state bit for bit; again, on the
+/// one before; with nothing within the limit, the runtime stays where it was.
+#[test]
+fn running_back_until_a_condition_lands_after_the_scan_it_held_in() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../diagrams/2048.json");
+    let plan = fbd_engine::compile_file(path, &Default::default()).expect("compiles");
+    let drive = |rt: &mut Runtime, scan: u64| {
+        if scan == 3 {
+            rt.pulse_input("command", Value::Int(5)).expect("start");
+        } else if scan.is_multiple_of(37) {
+            rt.pulse_input("command", Value::Int((scan / 37 % 4 + 1) as i64)).expect("move");
+        }
+    };
+    let mut rt = Runtime::with_seed(plan.clone(), 11);
+    rt.enable_history(100, 64 << 20);
+    // Where `score` changed, seen going forward: the scan count after the scan that changed it.
+    let mut changed_at = Vec::new();
+    let mut states = std::collections::HashMap::new();
+    for scan in 0..3000 {
+        drive(&mut rt, scan);
+        let before = rt.read("score").expect("score");
+        rt.step();
+        if !rt.read("score").expect("score").same_bits(before) {
+            changed_at.push(rt.scan_count());
+            states.insert(rt.scan_count(), rt.state().clone());
+        }
+    }
+    assert!(changed_at.len() >= 3, "the game scored: {changed_at:?}");
+    let end = rt.state().clone();
+    let cond = [Condition::Changes("score".into())];
+    // Nothing within a limit shorter than the distance to the last change: stays.
+    let short = 3000 - changed_at.last().unwrap() - 1;
+    if short > 0 {
+        assert_eq!(rt.run_back_until(&cond, short).expect("runs"), StopReason::Limit);
+        assert_eq!(rt.scan_count(), 3000);
+        assert!(*rt.state() == end, "where it was");
+    }
+    for want in changed_at.iter().rev().take(3) {
+        let from = rt.scan_count();
+        let r = rt.run_back_until(&cond, 10_000).expect("runs");
+        assert_eq!(r, StopReason::Condition { index: 0, scans: from - want });
+        assert_eq!(rt.scan_count(), *want);
+        assert!(*rt.state() == states[want], "the state after the scan that changed the score");
+    }
+}
+
+/// A playback feeds the recording to the scans: it reaches the recorded state, stops at the
+/// end like a breakpoint, seeks back and forth to the same states, and a changed recording
+/// stops at the first scan whose hash differs.
+#[test]
+fn a_playback_feeds_the_recording_and_seeks_back_and_forth() {
+    use fbd_engine::load::{FsProvider, load};
+    use fbd_engine::runtime::ProgramId;
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../diagrams/2048.json");
+    let project = load(&FsProvider, std::path::Path::new(path)).expect("loads");
+    let plan = fbd_engine::compile_project(&project, &Default::default()).expect("compiles");
+    let mut rt = Runtime::with_seed(plan.clone(), 7);
+    rt.start_recording(10);
+    let mut at_250 = None;
+    for scan in 0..600u64 {
+        if scan == 5 {
+            rt.pulse_input("command", Value::Int(5)).expect("start");
+        } else if scan.is_multiple_of(23) {
+            rt.pulse_input("command", Value::Int((scan / 23 % 4 + 1) as i64)).expect("pulse");
+        }
+        if scan == 300 {
+            rt.write_now("cell_1_1/mem.q", Value::Int(64)).expect("write now");
+            rt.force("cell_4_4/mem.q", Value::Int(2)).expect("force");
+        }
+        if scan == 400 {
+            rt.release_all();
+        }
+        if scan == 250 {
+            at_250 = Some(rt.state().clone());
+        }
+        rt.step();
+    }
+    let rec = rt.stop_recording(ProgramId::of(&project)).expect("recording");
+    for history in [true, false] {
+        // Another seed on purpose: the playback takes the recording's.
+        let mut p = Runtime::with_seed(plan.clone(), 99);
+        if history {
+            p.enable_history(100, 64 << 20);
+        }
+        p.start_playback(rec.clone()).expect("same cycle");
+        p.step_n(599);
+        assert!(!p.take_breakpoint_hit(), "no stop before the end");
+        p.step();
+        assert!(p.take_breakpoint_hit(), "the end of the recording stops the task");
+        let st = p.playback().expect("playing");
+        assert_eq!((st.at, st.scans, st.divergence, st.problem), (600, 600, None, None));
+        assert!(p.state() == rt.state(), "the recorded state, bit for bit");
+        assert_eq!(p.seek(250).expect("seeks"), 250);
+        assert!(*p.state() == at_250.clone().unwrap(), "seeking back (history: {history})");
+        assert_eq!(p.seek(600).expect("seeks"), 600);
+        assert!(p.state() == rt.state(), "and forward again");
+    }
+    let mut altered = rec.clone();
+    altered.events.retain(|e| !matches!(e.stimulus, fbd_engine::runtime::Stimulus::WriteNow { .. }));
+    let mut p = Runtime::new(plan);
+    p.start_playback(altered).expect("same cycle");
+    p.step_n(305);
+    assert!(!p.take_breakpoint_hit());
+    p.step_n(5);
+    assert!(p.take_breakpoint_hit(), "a differing hash stops the task");
+    assert_eq!(p.playback().expect("playing").divergence.expect("differs").scan, 310);
+}

@@ -186,3 +186,40 @@ fn the_debugger_steps_back_to_an_earlier_scan() {
     assert_eq!(h.state().scan_count(), scan);
     assert_eq!(h.state().values(), board_then, "the board as it was before the moves");
 }
+
+/// "Go back" runs back through the history to just after the latest scan in which the
+/// condition held: the score as it was right after it changed, not before.
+#[test]
+fn going_back_until_a_condition_lands_after_the_scan_it_held_in() {
+    let mut h = harness(Wiring::Upd1, true, "go-back");
+    h.step();
+    h.get_by_label("Start").click();
+    settle(&mut h);
+    let keys = [egui::Key::ArrowLeft, egui::Key::ArrowUp, egui::Key::ArrowRight, egui::Key::ArrowDown];
+    let mut scores = vec![];
+    for k in 0..16 {
+        h.key_press(keys[k % 4]);
+        settle(&mut h);
+        scores.push(h.state().score());
+    }
+    h.state_mut().run_scans(50);
+    let (end, score) = (h.state().scan_count(), h.state().score());
+    assert!(score > 0, "the moves scored");
+    h.get_by_label("Fast-forward until").click();
+    h.step();
+    h.get_by_label("Fast-forward until").type_text("changes:score");
+    h.step();
+    h.get_by_label("Go back").click();
+    h.step();
+    h.step();
+    assert!(h.query_by_label_contains("condition held").is_some(), "the message says how far back");
+    let back = h.state().scan_count();
+    assert!(back < end - 50, "back past the 50 idle scans: {back} of {end}");
+    assert_eq!(h.state().score(), score, "right after the last change: the score it changed to");
+    h.get_by_label("Go back").click();
+    h.step();
+    h.step();
+    assert!(h.state().scan_count() < back);
+    let earlier = h.state().score();
+    assert!(earlier < score && scores.contains(&earlier), "the score of the change before: {earlier}");
+}

@@ -31,8 +31,15 @@ pub(crate) fn harness(w: Wiring, debugger: bool, name: &str) -> Harness<'static,
 pub(crate) fn harness_dt(w: Wiring, debugger: bool, name: &str, dt: f32) -> Harness<'static, App> {
     let best = BestStore::at(temp_dir(name).join("best.json"));
     let settings = SettingsStore::at(temp_dir(name).join("settings.json"));
-    let opts =
-        Options { origin: Origin::Embedded(w), seed: 5, start_paused: true, best, show_debugger: debugger, settings };
+    let opts = Options {
+        origin: Origin::Embedded(w),
+        seed: 5,
+        start_paused: true,
+        best,
+        show_debugger: debugger,
+        settings,
+        replay: None,
+    };
     window(opts, dt)
 }
 

@@ -144,6 +144,7 @@ fn the_best_score_is_per_program_and_games_changed_from_outside_do_not_count() {
         best: BestStore::at(&file),
         show_debugger: false,
         settings: SettingsStore::none(),
+        replay: None,
     };
     let mut h = window(opts, 0.25);
     h.state_mut().run_scans(3);

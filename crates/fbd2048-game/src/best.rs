@@ -12,6 +12,8 @@ use std::path::PathBuf;
 
 use serde_json::{Map, Value, json};
 
+use crate::front::Front;
+
 /// Identifies a program by its content: FNV-1a (64 bit) over the texts of its files, in load
 /// order. Stable across runs and builds (unlike `std`'s hasher).
 pub fn program_key<'a>(texts: impl IntoIterator<Item = &'a str>) -> String {
@@ -114,6 +116,75 @@ impl BestStore {
     }
 }
 
+/// The running program's best score for a front end: loaded when a program is attached,
+/// written into the program's best memory, saved when a game that was played (not altered
+/// from outside) beats it. The window and the terminal keep it alike.
+#[derive(Debug)]
+pub struct Best {
+    store: BestStore,
+    key: String,
+    name: String,
+    saved: i64,
+}
+
+impl Best {
+    /// Best scores kept in `store`; no program attached yet.
+    pub fn new(store: BestStore) -> Best {
+        Best { store, key: String::new(), name: String::new(), saved: 0 }
+    }
+
+    /// The attached program's content hash.
+    pub fn key(&self) -> &str {
+        &self.key
+    }
+
+    /// The stored best of the attached program.
+    pub fn saved(&self) -> i64 {
+        self.saved
+    }
+
+    /// Attaches the program loaded from `texts` (named `name`): its record is read when it is
+    /// another program than the one attached. `default_program` lets a file from before
+    /// per-program records count. Returns whether the program changed, and a warning when the
+    /// file was unreadable.
+    pub fn attach<'a>(
+        &mut self,
+        texts: impl IntoIterator<Item = &'a str>,
+        name: &str,
+        default_program: bool,
+    ) -> (bool, Option<String>) {
+        let key = program_key(texts);
+        self.name = name.to_string();
+        if key == self.key {
+            return (false, None);
+        }
+        let (best, warning) = self.store.load(&key, default_program);
+        self.key = key;
+        self.saved = best;
+        (true, warning)
+    }
+
+    /// Writes the stored best into the program's best memory (both the memory and its
+    /// previous-scan copy, or the next scan forgets it). Programs without one are left alone.
+    pub fn write_into(&self, rt: &mut fbd_engine::Runtime) {
+        let _ = rt.write_now("best.q", fbd_engine::Value::Int(self.saved));
+        let _ = rt.write_now("best.prev", fbd_engine::Value::Int(self.saved));
+    }
+
+    /// Offers the score of the game on screen: a game played through the program (not altered
+    /// from outside, no command in flight: right after Start the old game's score is still on
+    /// the outputs) that beats the record is saved. Returns an error once when the file
+    /// cannot be written (then the record is kept in memory only).
+    pub fn offer(&mut self, score: i64, front: &Front) -> Result<bool, String> {
+        if front.game_altered || front.in_flight() || score <= self.saved {
+            return Ok(false);
+        }
+        // Not retried every frame when the file cannot be written.
+        self.saved = score;
+        self.store.save(&self.key, &self.name, score).map(|()| true)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -133,5 +204,29 @@ mod tests {
         assert_eq!(store.load("bbbb", false), (1500, None), "saving one record keeps the others");
         assert_ne!(program_key(["a", "bc"]), program_key(["ab", "c"]), "file boundaries count");
         assert_eq!(program_key(["x"]), program_key(["x"]));
+    }
+
+    #[test]
+    fn a_played_game_that_beats_the_record_is_saved_an_altered_one_is_not() {
+        let dir = std::env::temp_dir().join(format!("fbd-best-tracker-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("dir");
+        let file = dir.join("best.json");
+        let _ = std::fs::remove_file(&file);
+        let mut best = Best::new(BestStore::at(&file));
+        assert_eq!(best.attach(["program a"], "a", false), (true, None));
+        assert_eq!(best.attach(["program a"], "a", false), (false, None), "the same program again");
+        let mut front = Front::default();
+        assert_eq!(best.offer(100, &front), Ok(true));
+        assert_eq!(best.offer(90, &front), Ok(false), "lower");
+        front.game_altered = true;
+        assert_eq!(best.offer(500, &front), Ok(false), "an altered game is no record");
+        front.game_altered = false;
+        assert_eq!(best.offer(500, &front), Ok(true));
+        // Another program has its own record; coming back finds the first one's, from the file.
+        assert_eq!(best.attach(["program b"], "b", false), (true, None));
+        assert_eq!(best.saved(), 0);
+        let mut again = Best::new(BestStore::at(&file));
+        again.attach(["program a"], "a", false);
+        assert_eq!(again.saved(), 500);
     }
 }

@@ -1,10 +1,10 @@
-//! The window's own files (best scores, settings): where they live and how they are written.
+//! The front ends' own files (best scores, the window's settings): where they live and how they are written.
 
 use std::path::{Path, PathBuf};
 
 /// `$FBD2048_DATA_DIR/<name>` if set, else `<data dir>/fbd2048/<name>` (`~/.local/share` on
 /// Linux); `None` where the platform has no data directory.
-pub(crate) fn default_path(name: &str) -> Option<PathBuf> {
+pub fn default_path(name: &str) -> Option<PathBuf> {
     std::env::var_os("FBD2048_DATA_DIR")
         .map(PathBuf::from)
         .or_else(|| dirs::data_dir().map(|d| d.join("fbd2048")))
@@ -13,7 +13,7 @@ pub(crate) fn default_path(name: &str) -> Option<PathBuf> {
 
 /// Writes `text` to `path` through a temporary file and a rename, so a crash never leaves half
 /// a file; `what` names the file in the error ("the best score").
-pub(crate) fn write_atomic(path: &Path, text: &str, what: &str) -> Result<(), String> {
+pub fn write_atomic(path: &Path, text: &str, what: &str) -> Result<(), String> {
     let err = |e: std::io::Error| format!("{}: cannot save {what}: {e}", path.display());
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir).map_err(err)?;

@@ -1,0 +1,132 @@
+//! Playback: a recording fed to the running program scan by scan, so that a recorded run can
+//! be watched, paused, stepped, stepped back and scrubbed like a live one. Every way of
+//! scanning (the real-time task, `step`, `run_until`) applies the recording's events before
+//! the scan they belong to; the state hashes are checked as the scans come, and the first
+//! difference, like the end of the recording, stops the real-time task the way a breakpoint
+//! does.
+
+use std::sync::Arc;
+
+use super::recording::{Divergence, Event, Recording};
+use super::{Runtime, RuntimeError};
+
+pub(super) struct Playback {
+    rec: Arc<Recording>,
+    divergence: Option<Divergence>,
+    /// An event that could not be applied (the program lost a signal).
+    problem: Option<String>,
+}
+
+/// Where a playback stands.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlaybackStatus {
+    /// The recording's length in scans.
+    pub scans: u64,
+    /// Scans run so far.
+    pub at: u64,
+    /// The first scan whose state hash differed from the recording's, if any.
+    pub divergence: Option<Divergence>,
+    /// An event that could not be applied, if any.
+    pub problem: Option<String>,
+}
+
+impl Runtime {
+    /// Starts feeding `rec` to the program: a cold restart with the recording's seed (forces
+    /// released), then every scan gets the recorded events for it. The caller checks that the
+    /// program is the recorded one ([`Recording::program_differs`]); the cycle is checked here.
+    pub fn start_playback(&mut self, rec: Recording) -> Result<(), String> {
+        if rec.cycle_us != self.plan.cycle_us {
+            return Err(format!(
+                "the program's cycle is {} us, the recording's {} us",
+                self.plan.cycle_us, rec.cycle_us
+            ));
+        }
+        self.seed = rec.seed;
+        self.release_all();
+        self.reset();
+        self.playback = Some(Box::new(Playback { rec: Arc::new(rec), divergence: None, problem: None }));
+        Ok(())
+    }
+
+    /// Stops the playback; the program keeps running live from here.
+    pub fn stop_playback(&mut self) {
+        self.playback = None;
+    }
+
+    /// The playback's position, if one is on.
+    pub fn playback(&self) -> Option<PlaybackStatus> {
+        let p = self.playback.as_ref()?;
+        Some(PlaybackStatus {
+            scans: p.rec.scans,
+            at: self.scan,
+            divergence: p.divergence.clone(),
+            problem: p.problem.clone(),
+        })
+    }
+
+    /// The recording being played, e.g. to mark its events on a timeline.
+    pub fn playback_recording(&self) -> Option<Arc<Recording>> {
+        self.playback.as_ref().map(|p| p.rec.clone())
+    }
+
+    /// Moves a playback to scan `target`: back through the history (when it reaches), or
+    /// from a cold start; forward by scanning. Returns the scan reached.
+    pub fn seek(&mut self, target: u64) -> Result<u64, RuntimeError> {
+        if target < self.scan {
+            match self.step_back(self.scan - target) {
+                Ok(_) => {}
+                Err(RuntimeError::NoHistory { .. }) => self.reset(),
+                Err(e) => return Err(e),
+            }
+        }
+        self.step_n(target - self.scan.min(target));
+        Ok(self.scan)
+    }
+
+    /// Before a scan: the recorded events of this scan (not while the history re-executes:
+    /// it has them already).
+    pub(super) fn playback_before_scan(&mut self) {
+        if self.history_replaying() {
+            return;
+        }
+        let Some(rec) = self.playback.as_ref().map(|p| p.rec.clone()) else { return };
+        let scan = self.scan;
+        let from = rec.events.partition_point(|e| e.scan < scan);
+        for Event { stimulus, .. } in rec.events[from..].iter().take_while(|e| e.scan == scan) {
+            if let Err(e) = self.apply(stimulus)
+                && let Some(p) = self.playback.as_mut()
+                && p.problem.is_none()
+            {
+                p.problem = Some(format!("scan {scan}: {e}"));
+                self.hit_pending = true;
+            }
+        }
+    }
+
+    /// After a scan: the recorded state hash of this scan, and the end of the recording.
+    pub(super) fn playback_after_scan(&mut self) {
+        if self.history_replaying() {
+            return;
+        }
+        let Some(p) = self.playback.as_ref() else { return };
+        let (scan, end) = (self.scan, p.rec.scans);
+        let want = (p.rec.hash_every > 0 && scan.is_multiple_of(p.rec.hash_every))
+            .then(|| p.rec.hashes.binary_search_by_key(&scan, |h| h.0).ok())
+            .flatten()
+            .map(|i| p.rec.hashes[i].1.clone());
+        if let Some(want) = want
+            && p.divergence.is_none()
+        {
+            let got = self.state_hash();
+            if got != want {
+                if let Some(p) = self.playback.as_mut() {
+                    p.divergence = Some(Divergence { scan, expected: want, got });
+                }
+                self.hit_pending = true;
+            }
+        }
+        if scan == end {
+            self.hit_pending = true;
+        }
+    }
+}

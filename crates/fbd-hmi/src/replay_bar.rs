@@ -1,0 +1,208 @@
+//! Replays in the window: File > Open recording plays a recorded run back through its
+//! program at the real cycle, and the replay bar is its timeline: the position, the recorded
+//! events as ticks, a scrubber that seeks to any scan (back through the history, forward by
+//! scanning), play/pause, a scan back or forward, and the first scan whose state differs from
+//! the recording's.
+
+use std::path::{Path, PathBuf};
+
+use eframe::egui::{self, Color32, RichText, Sense};
+use fbd_engine::Recording;
+use fbd_engine::runtime::PlaybackStatus;
+use fbd2048_game::Wiring;
+
+use crate::app::App;
+use crate::source::Origin;
+
+/// The recording being played back.
+pub(crate) struct Replay {
+    /// Where it was read from.
+    pub(crate) path: PathBuf,
+    /// Its length in scans.
+    pub(crate) scans: u64,
+    /// The program's cycle in microseconds.
+    pub(crate) cycle_us: u64,
+    /// The scans events came before, without repeats.
+    pub(crate) event_scans: Vec<u64>,
+    /// The status as of the last pause (divergence, a failed event).
+    pub(crate) status: Option<PlaybackStatus>,
+}
+
+/// Where the recorded program comes from: its file, or the wiring built into the binary.
+fn recorded_origin(rec: &Recording, path: &Path) -> Result<Origin, String> {
+    let root =
+        rec.program.files.first().ok_or_else(|| format!("{}: the recording names no program file", path.display()))?;
+    let p = Path::new(&root.path);
+    if p.exists() {
+        return Ok(Origin::File(p.to_path_buf()));
+    }
+    Wiring::parse(&root.path)
+        .map(Origin::Embedded)
+        .ok_or_else(|| format!("{}: the recorded program {} is not here", path.display(), root.path))
+}
+
+impl App {
+    /// Plays the recording at `path` (or one a file dialog picks) back through its program:
+    /// a cold start with the recorded seed, then every recorded event before its scan.
+    pub fn open_recording(&mut self, path: Option<PathBuf>) -> Result<(), String> {
+        let path = path
+            .or_else(|| rfd::FileDialog::new().add_filter("fbd recording", &["json"]).pick_file())
+            .ok_or("no file chosen")?;
+        let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+        let rec = Recording::from_json(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+        let origin = recorded_origin(&rec, &path)?;
+        // The program as loaded now must be the recorded one, or the replay is another run.
+        let project = crate::source::load(&origin).map_err(|e| format!("{}: {e}", origin.label()))?.0.project;
+        if let Some(why) = rec.program_differs(&project) {
+            return Err(format!("{}: {why}; the replay would not be the recorded run", path.display()));
+        }
+        self.open(origin);
+        let replay = Replay {
+            path: path.clone(),
+            scans: rec.scans,
+            cycle_us: rec.cycle_us,
+            event_scans: {
+                let mut s: Vec<u64> = rec.events.iter().map(|e| e.scan).collect();
+                s.dedup();
+                s
+            },
+            status: None,
+        };
+        self.runner.pause();
+        self.runner.with(|rt| rt.start_playback(rec)).map_err(|e| format!("{}: {e}", path.display()))?;
+        self.runner.resume();
+        // A replayed game is not a new best.
+        self.note_altered();
+        self.status = format!("replaying {} ({} scans)", path.display(), replay.scans);
+        self.replay = Some(replay);
+        self.refresh();
+        Ok(())
+    }
+
+    /// Moves the replay to scan `target` (the task pauses): back through the history, or
+    /// forward by scanning. Returns the scan reached.
+    pub fn seek(&mut self, target: u64) -> Result<u64, String> {
+        self.runner.pause();
+        let r = self.runner.with(|rt| rt.seek(target)).map_err(|e| e.to_string());
+        self.refresh();
+        r
+    }
+
+    /// Ends the replay; the program runs on live from where it is.
+    pub fn stop_replay(&mut self) {
+        self.runner.with(|rt| rt.stop_playback());
+        if let Some(r) = self.replay.take() {
+            self.status = format!("replay of {} ended; running live", r.path.display());
+        }
+    }
+
+    /// The replay's status: the scan reached, the first differing scan (while paused).
+    pub fn replay_status(&self) -> Option<PlaybackStatus> {
+        self.replay.as_ref()?;
+        self.runner.with(|rt| rt.playback())
+    }
+
+    /// The replay bar, when a recording is being played back.
+    pub(crate) fn replay_bar(&mut self, ui: &mut egui::Ui) {
+        let Some(r) = self.replay.as_ref() else { return };
+        let (scans, cycle_us) = (r.scans, r.cycle_us);
+        let at = self.image().scan;
+        let paused = self.runner.is_paused();
+        // The task pauses on a difference or at the end: that is when the status can change.
+        if paused {
+            let st = self.runner.with(|rt| rt.playback());
+            if let Some(r) = self.replay.as_mut() {
+                r.status = st;
+            }
+        }
+        let mut seek_to = None;
+        ui.horizontal(|ui| {
+            ui.label(RichText::new("Replay").strong());
+            if paused {
+                if ui.button("Play").on_hover_text("at the program's cycle (F5)").clicked() {
+                    if at >= scans {
+                        seek_to = Some(0);
+                    }
+                    self.resume();
+                }
+            } else if ui.button("Pause").on_hover_text("F5").clicked() {
+                self.pause();
+            }
+            if ui.button("|<").on_hover_text("to the start").clicked() {
+                seek_to = Some(0);
+            }
+            if ui.button("<").on_hover_text("one scan back").clicked() {
+                seek_to = Some(at.saturating_sub(1));
+            }
+            if ui.button(">").on_hover_text("one scan forward").clicked() {
+                seek_to = Some(at + 1);
+            }
+            if ui.button(">|").on_hover_text("to the end").clicked() {
+                seek_to = Some(scans);
+            }
+            let secs = |s: u64| s as f64 * cycle_us as f64 / 1e6;
+            ui.label(format!("scan {at} / {scans} ({:.2} s of {:.2} s)", secs(at), secs(scans)));
+            if ui.button("Go live").on_hover_text("end the replay; the program runs on from here").clicked() {
+                self.stop_replay();
+            }
+        });
+        if let Some(t) = self.timeline(ui, at, scans) {
+            seek_to = Some(t);
+        }
+        if let Some(st) = self.replay.as_ref().and_then(|r| r.status.as_ref()) {
+            let red = Color32::from_rgb(0xe0, 0x40, 0x40);
+            if let Some(d) = &st.divergence {
+                ui.label(
+                    RichText::new(format!(
+                        "differs from the recording after scan {} (state hash {} recorded, {} now)",
+                        d.scan, d.expected, d.got
+                    ))
+                    .color(red),
+                );
+            }
+            if let Some(p) = &st.problem {
+                ui.label(RichText::new(format!("a recorded event failed: {p}")).color(red));
+            }
+        }
+        if let Some(t) = seek_to
+            && let Err(e) = self.seek(t)
+        {
+            self.status = e;
+        }
+    }
+
+    /// The timeline: events as ticks, the position as a bar; a click or drag seeks.
+    fn timeline(&self, ui: &mut egui::Ui, at: u64, scans: u64) -> Option<u64> {
+        let (rect, resp) = ui.allocate_exact_size(egui::vec2(ui.available_width(), 22.0), Sense::click_and_drag());
+        let resp = resp.on_hover_text("click or drag to go to a scan; ticks are recorded events");
+        let p = ui.painter_at(rect);
+        let visuals = ui.visuals();
+        p.rect_filled(rect, 3.0, visuals.extreme_bg_color);
+        let x_of = |s: u64| rect.left() + rect.width() * (s.min(scans) as f32 / scans.max(1) as f32);
+        p.rect_filled(
+            egui::Rect::from_min_max(rect.min, egui::pos2(x_of(at), rect.max.y)),
+            3.0,
+            visuals.selection.bg_fill.gamma_multiply(0.5),
+        );
+        let tick = visuals.weak_text_color();
+        if let Some(r) = self.replay.as_ref() {
+            for s in &r.event_scans {
+                let x = x_of(*s);
+                p.line_segment([egui::pos2(x, rect.bottom() - 7.0), egui::pos2(x, rect.bottom())], (1.0, tick));
+            }
+            if let Some(d) = r.status.as_ref().and_then(|s| s.divergence.as_ref()) {
+                let x = x_of(d.scan);
+                p.line_segment([egui::pos2(x, rect.top()), egui::pos2(x, rect.bottom())], (2.0, Color32::RED));
+            }
+        }
+        let x = x_of(at);
+        p.line_segment([egui::pos2(x, rect.top()), egui::pos2(x, rect.bottom())], (2.0, visuals.strong_text_color()));
+        if resp.clicked() || resp.dragged() {
+            let pos = resp.interact_pointer_pos()?;
+            let f = ((pos.x - rect.left()) / rect.width()).clamp(0.0, 1.0);
+            let target = (f as f64 * scans as f64).round() as u64;
+            return (target != at).then_some(target);
+        }
+        None
+    }
+}
