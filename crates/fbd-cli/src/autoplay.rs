@@ -13,7 +13,7 @@ use ref2048::{Board, Dir, Game, max_tile};
 /// Arguments of `fbd autoplay`.
 #[derive(Args)]
 pub struct AutoplayArgs {
-    /// The player: random, greedy, pattern, montecarlo, expectimax.
+    /// The player: random, greedy, pattern, montecarlo, expectimax (fast mode), expectimax-deep.
     #[arg(long, default_value = "greedy")]
     player: String,
     /// Games to play.
@@ -39,7 +39,7 @@ pub struct AutoplayArgs {
     /// Print JSON.
     #[arg(long)]
     json: bool,
-    /// Expectimax: search depth cap in moves ahead (default 3).
+    /// Expectimax: search depth cap in moves ahead (default 6 fast, 10 deep).
     #[arg(long)]
     depth: Option<u32>,
     /// Monte-Carlo: random playouts per move (default 200).
@@ -55,7 +55,7 @@ impl AutoplayArgs {
     fn param(&self) -> Result<Option<u32>, String> {
         let mc = matches!(self.player.as_str(), "montecarlo" | "monte-carlo" | "mc");
         match (self.depth, self.playouts) {
-            (Some(_), _) if self.player != "expectimax" => {
+            (Some(_), _) if !self.player.starts_with("expectimax") => {
                 Err(format!("--depth is the search depth of expectimax; `{}` has none", self.player))
             }
             (_, Some(_)) if !mc => Err(format!("--playouts is for montecarlo; `{}` plays none", self.player)),

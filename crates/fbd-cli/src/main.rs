@@ -6,6 +6,7 @@
 
 mod autoplay;
 mod bench;
+mod bench_c;
 mod draw;
 mod game;
 mod out;

@@ -1,7 +1,10 @@
-//! Writes a synthetic benchmark diagram of N blocks to stdout:
-//! `cargo run -p fbd-engine --example synth -- 10000 > /tmp/s.json`
+//! Writes a synthetic benchmark diagram of N blocks to stdout, of shape `chain` (default) or
+//! `wide`: `cargo run -p fbd-engine --example synth -- 10000 wide > /tmp/s.json`
 
 fn main() {
     let n: usize = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(1000);
-    print!("{}", fbd_engine::synth::diagram(n, 1));
+    match std::env::args().nth(2).as_deref() {
+        Some("wide") => print!("{}", fbd_engine::synth::wide(n, 1)),
+        _ => print!("{}", fbd_engine::synth::diagram(n, 1)),
+    }
 }

@@ -6,6 +6,7 @@
 //! offers the debugger API (step, run-until, write, force, watch, snapshot, online change).
 //! Nothing here depends on a GUI.
 
+pub mod cgen;
 mod checks;
 pub mod compile;
 pub mod diag;

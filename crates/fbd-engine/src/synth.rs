@@ -1,6 +1,10 @@
-//! Synthetic diagrams for benchmarks: `n` blocks of common kinds (AND, OR, NOT, EQ, GT, ADD,
-//! SUB, SEL, MEMORY, MOVE) wired at random to earlier blocks, so the plan is a deep DAG with
-//! interleaved kinds: the shape that makes a naive interpreter loop mispredict.
+//! Synthetic diagrams for benchmarks, two shapes:
+//! - [`diagram`] ("chain"): `n` blocks of common kinds (AND, OR, NOT, EQ, GT, ADD, SUB, SEL,
+//!   MEMORY, MOVE) wired at random to earlier blocks, so the plan is a deep DAG with interleaved
+//!   kinds: the shape that makes a naive interpreter loop mispredict.
+//! - [`wide`]: many short independent nets of eight blocks, each closed by a memory with a
+//!   feedback wire (like the 2048 program's cells): wide data flow, so dispatch and memory
+//!   locality are measured rather than latency chains.
 
 use rand::{Rng, RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -83,6 +87,34 @@ pub fn diagram(n: usize, seed: u64) -> String {
                 ints.push(format!("{id}.out"));
             }
         }
+    }
+    s.push_str("\n]}\n");
+    s
+}
+
+/// A diagram of `n` blocks (rounded up to a multiple of 8; JSON text) in independent nets of
+/// eight: a comparison with the program input, an increment of the net's memory, a select, a
+/// bound check, a subtraction, a second select, an AND, and the memory (fed back).
+pub fn wide(n: usize, seed: u64) -> String {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut s = String::with_capacity(n * 110);
+    s.push_str("{\"fbd\":1,\"name\":\"synthetic-wide\",\"inputs\":[{\"name\":\"b_in\",\"type\":\"BOOL\"},{\"name\":\"i_in\",\"type\":\"INT\"}],\"blocks\":[\n");
+    for k in 0..n.div_ceil(8) {
+        if k > 0 {
+            s.push_str(",\n");
+        }
+        let (c, lim) = (rng.random_range(0..8), rng.random_range(50..200));
+        let _ = write!(
+            s,
+            "{{\"id\":\"e{k}\",\"type\":\"EQ\",\"inputs\":{{\"in1\":\"i_in\",\"in2\":{c}}}}},\n\
+             {{\"id\":\"a{k}\",\"type\":\"ADD\",\"inputs\":{{\"in1\":\"m{k}.prev\",\"in2\":1}}}},\n\
+             {{\"id\":\"s{k}\",\"type\":\"SEL\",\"inputs\":{{\"g\":\"e{k}.out\",\"in0\":\"a{k}.out\",\"in1\":\"m{k}.prev\"}}}},\n\
+             {{\"id\":\"g{k}\",\"type\":\"GT\",\"inputs\":{{\"in1\":\"s{k}.out\",\"in2\":{lim}}}}},\n\
+             {{\"id\":\"d{k}\",\"type\":\"SUB\",\"inputs\":{{\"in1\":\"s{k}.out\",\"in2\":{lim}}}}},\n\
+             {{\"id\":\"t{k}\",\"type\":\"SEL\",\"inputs\":{{\"g\":\"g{k}.out\",\"in0\":\"s{k}.out\",\"in1\":\"d{k}.out\"}}}},\n\
+             {{\"id\":\"o{k}\",\"type\":\"AND\",\"inputs\":{{\"in1\":\"g{k}.out\",\"in2\":\"b_in\"}}}},\n\
+             {{\"id\":\"m{k}\",\"type\":\"MEMORY\",\"inputs\":{{\"in\":\"t{k}.out\",\"en\":true}}}}"
+        );
     }
     s.push_str("\n]}\n");
     s

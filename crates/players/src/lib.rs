@@ -11,7 +11,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use ref2048::{Board, Dir, make_move};
 
-pub use expectimax::Expectimax;
+pub use expectimax::{DEEP_CUTOFF, DEEP_DEPTH, Expectimax, FAST_CUTOFF, FAST_DEPTH};
 
 /// A player.
 pub trait Player: Send {
@@ -166,13 +166,18 @@ impl Player for MonteCarloPlayer {
 }
 
 /// The players `fbd autoplay --player` knows.
-pub const NAMES: [&str; 5] = ["random", "greedy", "pattern", "montecarlo", "expectimax"];
+pub const NAMES: [&str; 6] = ["random", "greedy", "pattern", "montecarlo", "expectimax", "expectimax-deep"];
 
-/// Builds a player by name, seeded, with a search depth for `expectimax` (moves ahead; `None`
-/// for the default 3) and a number of playouts for `montecarlo` (the depth, if given).
+/// Builds a player by name, seeded, with a search depth cap for `expectimax` (moves ahead; `None`
+/// for the fast mode's) and a number of playouts for `montecarlo` (the depth, if given).
 pub fn by_name_with(name: &str, seed: u64, depth: Option<u32>) -> Option<Box<dyn Player>> {
     match (name, depth) {
         ("expectimax", Some(d)) => Some(Box::new(Expectimax::with_depth(d))),
+        ("expectimax-deep" | "deep", Some(d)) => {
+            let mut e = Expectimax::deep();
+            e.max_depth = d.max(1);
+            Some(Box::new(e))
+        }
         ("montecarlo" | "monte-carlo" | "mc", Some(n)) => Some(Box::new(MonteCarloPlayer::new(seed, n))),
         _ => by_name(name, seed),
     }
@@ -185,7 +190,8 @@ pub fn by_name(name: &str, seed: u64) -> Option<Box<dyn Player>> {
         "greedy" => Box::new(GreedyPlayer),
         "pattern" => Box::new(PatternPlayer::new()),
         "montecarlo" | "monte-carlo" | "mc" => Box::new(MonteCarloPlayer::new(seed, 200)),
-        "expectimax" => Box::new(Expectimax::new()),
+        "expectimax" => Box::new(Expectimax::fast()),
+        "expectimax-deep" | "deep" => Box::new(Expectimax::deep()),
         _ => return None,
     })
 }

@@ -66,3 +66,31 @@ fn expectimax_beats_random_play() {
     // Random play loses after ~120 moves with ~1,100 points; 600 expectimax moves score far more.
     assert!(se > 4 * sr, "expectimax {se} vs random {sr}");
 }
+
+/// Each root move is searched with its own cache, so the choice does not depend on how many
+/// threads searched: the same game on one core and on four, in both modes.
+#[test]
+fn expectimax_plays_the_same_game_on_any_number_of_threads() {
+    for (mode, moves) in [("fast", 300u64), ("deep", 60)] {
+        let make = |t: usize| {
+            let e = if mode == "fast" { players::Expectimax::fast() } else { players::Expectimax::deep() };
+            e.on_threads(t)
+        };
+        let game = |mut p: players::Expectimax| {
+            let mut g = Game::new(5);
+            let mut seq = String::new();
+            while let Some(d) = p.choose(g.board) {
+                seq.push(d.letter());
+                g.play(d);
+                if g.moves >= moves {
+                    break;
+                }
+            }
+            (seq, g.board)
+        };
+        let one = game(make(1));
+        assert_eq!(one.0.len(), moves as usize, "{mode}: the game went on");
+        assert_eq!(game(make(4)), one, "{mode}: four threads, the same moves");
+        assert_eq!(game(make(2)), one, "{mode}: two threads, the same moves");
+    }
+}

@@ -1,6 +1,7 @@
 //! Integration tests of the engine: one binary, one module per concern.
 
 mod blocks;
+mod cgen;
 mod constants;
 mod debugger;
 mod determinism;
