@@ -8,41 +8,63 @@
 
 use std::fmt::Write;
 
-use crate::exec::{CmpOp, Instr};
+use crate::instr::{CmpOp, Instr, truth_table};
 use crate::plan::ScanPlan;
 use crate::types::Type;
 
 /// How many statements go into one C function (gcc is slow on huge functions).
 const PER_FUNCTION: usize = 2000;
 
-fn cmp(op: CmpOp) -> &'static str {
-    match op {
-        CmpOp::Eq => "==",
-        CmpOp::Ne => "!=",
-        CmpOp::Gt => ">",
-        CmpOp::Ge => ">=",
-        CmpOp::Lt => "<",
-        CmpOp::Le => "<=",
+/// The C operator of a [`CmpOp::mask`].
+fn cmp(m: u8) -> &'static str {
+    [CmpOp::Eq, CmpOp::Ne, CmpOp::Gt, CmpOp::Ge, CmpOp::Lt, CmpOp::Le]
+        .into_iter()
+        .find(|op| op.mask() == m)
+        .map(|op| match op {
+            CmpOp::Eq => "==",
+            CmpOp::Ne => "!=",
+            CmpOp::Gt => ">",
+            CmpOp::Ge => ">=",
+            CmpOp::Lt => "<",
+            CmpOp::Le => "<=",
+        })
+        .unwrap_or("?")
+}
+
+/// The C expression of a gate over `a`, `b`, `c`: the plain operator for the tables the
+/// compiler emits for AND, OR, XOR, NOT, MOVE and SEL/MEMORY (so the C compiler sees what a
+/// hand-written program would say), else the table lookup itself.
+fn gate(t: u8, a: &str, b: &str, c: &str) -> String {
+    type Table = fn(bool, bool, bool) -> bool;
+    type Expr = fn(&str, &str, &str) -> String;
+    let known: [(Table, Expr); 6] = [
+        (|a, b, _| a & b, |a, b, _| format!("{a}&{b}")),
+        (|a, b, _| a | b, |a, b, _| format!("{a}|{b}")),
+        (|a, b, _| a ^ b, |a, b, _| format!("{a}^{b}")),
+        (|a, _, _| !a, |a, _, _| format!("!{a}")),
+        (|a, _, _| a, |a, _, _| a.to_string()),
+        (|a, b, c| if a { c } else { b }, |a, b, c| format!("{a}?{c}:{b}")),
+    ];
+    match known.iter().find(|(f, _)| truth_table(*f) == t) {
+        Some((_, e)) => e(a, b, c),
+        None => format!("({t}>>({a}|{b}<<1|{c}<<2))&1"),
     }
 }
 
 /// The C statement of one instruction, or the instruction's name if it has none here.
 fn statement(ins: &Instr) -> Result<String, String> {
     Ok(match *ins {
-        Instr::And2 { a, b, o } => format!("B[{o}]=B[{a}]&B[{b}];"),
-        Instr::Or2 { a, b, o } => format!("B[{o}]=B[{a}]|B[{b}];"),
-        Instr::Not { a, o } => format!("B[{o}]=!B[{a}];"),
-        Instr::EqI { a, b, o } => format!("B[{o}]=N[{a}]==N[{b}];"),
-        Instr::NeI { a, b, o } => format!("B[{o}]=N[{a}]!=N[{b}];"),
-        Instr::CmpI { op, a, b, o } => format!("B[{o}]=N[{a}]{}N[{b}];", cmp(op)),
-        Instr::AddI2 { a, b, o } => format!("if(__builtin_add_overflow(N[{a}],N[{b}],&N[{o}]))F++;"),
-        Instr::SubI { a, b, o } => format!("if(__builtin_sub_overflow(N[{a}],N[{b}],&N[{o}]))F++;"),
+        Instr::Gate { t, a, b, c, o } => {
+            format!("B[{o}]={};", gate(t, &format!("B[{a}]"), &format!("B[{b}]"), &format!("B[{c}]")))
+        }
+        Instr::CmpI { m, a, b, o } => format!("B[{o}]=N[{a}]{}N[{b}];", cmp(m)),
+        Instr::AddSubI { sub, a, b, o } => {
+            let f = if sub { "sub" } else { "add" };
+            format!("if(__builtin_{f}_overflow(N[{a}],N[{b}],&N[{o}]))F++;")
+        }
+        Instr::SelI { a, b, o, .. } if a == b => format!("N[{o}]=N[{a}];"),
+        Instr::SelI { g, a, b, o } if a == o => format!("if(B[{g}])N[{o}]=N[{b}];"),
         Instr::SelI { g, a, b, o } => format!("N[{o}]=B[{g}]?N[{b}]:N[{a}];"),
-        Instr::SelB { g, a, b, o } => format!("B[{o}]=B[{g}]?B[{b}]:B[{a}];"),
-        Instr::MoveB { a, o } => format!("B[{o}]=B[{a}];"),
-        Instr::MoveI { a, o } => format!("N[{o}]=N[{a}];"),
-        Instr::MemI { x, en, q } => format!("if(B[{en}])N[{q}]=N[{x}];"),
-        Instr::MemB { x, en, q } => format!("if(B[{en}])B[{q}]=B[{x}];"),
         ref other => {
             let name = format!("{other:?}");
             return Err(name.split([' ', '{']).next().unwrap_or("?").to_string());

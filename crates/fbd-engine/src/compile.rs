@@ -10,8 +10,8 @@ use rustc_hash::FxHashMap as HashMap;
 use std::path::Path;
 
 use crate::diag::{Diagnostic, Diagnostics};
-use crate::exec::{CmpOp, Instr};
 use crate::expand::{self, At, Net, Src};
+use crate::instr::{CmpOp, Instr, truth_table};
 use crate::library::{Kind, PinTy};
 use crate::load::{self, FsProvider, MemProvider, Project, SourceProvider};
 use crate::order;
@@ -379,6 +379,45 @@ struct Emitted<'a> {
 
 /// The instruction of one block, specialised by kind, type and arity; `None` for DELAY, which is
 /// only an end-of-scan copy. Also returns the block's random stream index, for RANDOM.
+/// Which instruction a block compiles to, as far as dispatch is concerned: blocks that share
+/// an instruction (see `instr`) share a family, so the schedule can run them together. Must
+/// agree with [`select_instruction`]; a disagreement costs speed only.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) enum Family {
+    Gate,
+    CmpI,
+    AddSubI,
+    SelI,
+    Other(Kind, Option<Type>),
+}
+
+/// The [`Family`] of a block whose type variable resolved to `ty`.
+pub(crate) fn family(b: &expand::NetBlock, ty: Option<Type>) -> Family {
+    let two = b.inputs.len() == 2;
+    match (b.def.kind, ty) {
+        (Kind::And | Kind::Or | Kind::Xor, _) if two => Family::Gate,
+        (Kind::Not | Kind::Sr | Kind::Rs, _) => Family::Gate,
+        (Kind::Eq | Kind::Ne | Kind::Gt | Kind::Ge | Kind::Lt | Kind::Le, Some(Type::Bool)) => Family::Gate,
+        (Kind::Sel | Kind::Move | Kind::Memory, Some(Type::Bool)) => Family::Gate,
+        (Kind::Eq | Kind::Ne | Kind::Gt | Kind::Ge | Kind::Lt | Kind::Le, Some(Type::Int)) => Family::CmpI,
+        (Kind::Add, Some(Type::Int)) if two => Family::AddSubI,
+        (Kind::Sub, Some(Type::Int)) => Family::AddSubI,
+        (Kind::Sel | Kind::Move | Kind::Memory, Some(Type::Int)) => Family::SelI,
+        (k, t) => Family::Other(k, t),
+    }
+}
+
+/// The truth table of a comparison of two BOOLs (FALSE < TRUE) as a gate over `a`, `b`.
+fn bool_cmp_table(op: CmpOp) -> u8 {
+    let mut t = 0u8;
+    for k in 0..8u8 {
+        if op.apply(k & 1 != 0, k & 2 != 0) {
+            t |= 1 << k;
+        }
+    }
+    t
+}
+
 fn select_instruction(b: &expand::NetBlock, ops: &Operands, out: &mut Emitted) -> (Option<Instr>, Option<u32>) {
     let (ins, outs, st, ty) = (ops.ins, ops.outs, ops.state, ops.ty);
     let x = |k: usize| ins[k].idx;
@@ -389,17 +428,19 @@ fn select_instruction(b: &expand::NetBlock, ops: &Operands, out: &mut Emitted) -
         args.extend(ins[from..].iter().map(|s| s.idx));
         (start, (ins.len() - from) as u32)
     };
-    let cmp = |op: CmpOp| match (ins[0].ty, op) {
-        (Type::Int, CmpOp::Eq) => Instr::EqI { a: x(0), b: x(1), o: o(0) },
-        (Type::Int, CmpOp::Ne) => Instr::NeI { a: x(0), b: x(1), o: o(0) },
-        (Type::Bool, _) => Instr::CmpB { op, a: x(0), b: x(1), o: o(0) },
-        (Type::Int, _) => Instr::CmpI { op, a: x(0), b: x(1), o: o(0) },
-        (Type::Real, _) => Instr::CmpR { op, a: x(0), b: x(1), o: o(0) },
+    // A gate over up to three BOOL operands (unused ones repeat `a`; the table ignores them).
+    let gate =
+        |f: fn(bool, bool, bool) -> bool, a: u32, b: u32, c: u32, o: u32| Instr::Gate { t: truth_table(f), a, b, c, o };
+    let cmp = |op: CmpOp| match ins[0].ty {
+        Type::Bool => Instr::Gate { t: bool_cmp_table(op), a: x(0), b: x(1), c: x(0), o: o(0) },
+        Type::Int => Instr::CmpI { m: op.mask(), a: x(0), b: x(1), o: o(0) },
+        Type::Real => Instr::CmpR { op, a: x(0), b: x(1), o: o(0) },
     };
     let mut rng = None;
     let instr: Option<Instr> = match b.def.kind {
-        Kind::And if ins.len() == 2 => Some(Instr::And2 { a: x(0), b: x(1), o: o(0) }),
-        Kind::Or if ins.len() == 2 => Some(Instr::Or2 { a: x(0), b: x(1), o: o(0) }),
+        Kind::And if ins.len() == 2 => Some(gate(|a, b, _| a & b, x(0), x(1), x(0), o(0))),
+        Kind::Or if ins.len() == 2 => Some(gate(|a, b, _| a | b, x(0), x(1), x(0), o(0))),
+        Kind::Xor if ins.len() == 2 => Some(gate(|a, b, _| a ^ b, x(0), x(1), x(0), o(0))),
         Kind::And => {
             let (args_, n_) = list(0, args);
             Some(Instr::AndN { args: args_, n: n_, o: o(0) })
@@ -412,7 +453,7 @@ fn select_instruction(b: &expand::NetBlock, ops: &Operands, out: &mut Emitted) -
             let (args_, n_) = list(0, args);
             Some(Instr::XorN { args: args_, n: n_, o: o(0) })
         }
-        Kind::Not => Some(Instr::Not { a: x(0), o: o(0) }),
+        Kind::Not => Some(gate(|a, _, _| !a, x(0), x(0), x(0), o(0))),
         Kind::Eq => Some(cmp(CmpOp::Eq)),
         Kind::Ne => Some(cmp(CmpOp::Ne)),
         Kind::Gt => Some(cmp(CmpOp::Gt)),
@@ -423,7 +464,7 @@ fn select_instruction(b: &expand::NetBlock, ops: &Operands, out: &mut Emitted) -
             let two = ins.len() == 2;
             let (a_, n_) = list(0, args);
             Some(match (b.def.kind, ty) {
-                (Kind::Add, Type::Int) if two => Instr::AddI2 { a: x(0), b: x(1), o: o(0) },
+                (Kind::Add, Type::Int) if two => Instr::AddSubI { sub: false, a: x(0), b: x(1), o: o(0) },
                 (Kind::Add, Type::Real) if two => Instr::AddR2 { a: x(0), b: x(1), o: o(0) },
                 (Kind::Add, Type::Int) => Instr::AddIN { args: a_, n: n_, o: o(0) },
                 (Kind::Add, _) => Instr::AddRN { args: a_, n: n_, o: o(0) },
@@ -436,7 +477,7 @@ fn select_instruction(b: &expand::NetBlock, ops: &Operands, out: &mut Emitted) -
             })
         }
         Kind::Sub => Some(if ty == Type::Int {
-            Instr::SubI { a: x(0), b: x(1), o: o(0) }
+            Instr::AddSubI { sub: true, a: x(0), b: x(1), o: o(0) }
         } else {
             Instr::SubR { a: x(0), b: x(1), o: o(0) }
         }),
@@ -463,7 +504,7 @@ fn select_instruction(b: &expand::NetBlock, ops: &Operands, out: &mut Emitted) -
         Kind::IntToReal => Some(Instr::IntToReal { a: x(0), o: o(0) }),
         Kind::RealToInt => Some(Instr::RealToInt { a: x(0), o: o(0) }),
         Kind::Sel => Some(match ty {
-            Type::Bool => Instr::SelB { g: x(0), a: x(1), b: x(2), o: o(0) },
+            Type::Bool => gate(|g, a, b| if g { b } else { a }, x(0), x(1), x(2), o(0)),
             Type::Int => Instr::SelI { g: x(0), a: x(1), b: x(2), o: o(0) },
             Type::Real => Instr::SelR { g: x(0), a: x(1), b: x(2), o: o(0) },
         }),
@@ -476,16 +517,18 @@ fn select_instruction(b: &expand::NetBlock, ops: &Operands, out: &mut Emitted) -
             })
         }
         Kind::Move => Some(match ty {
-            Type::Bool => Instr::MoveB { a: x(0), o: o(0) },
-            Type::Int => Instr::MoveI { a: x(0), o: o(0) },
+            Type::Bool => gate(|a, _, _| a, x(0), x(0), x(0), o(0)),
+            // A select whose both inputs are the source; the guard is any BOOL slot.
+            Type::Int => Instr::SelI { g: slots.constant(Value::Bool(false)).idx, a: x(0), b: x(0), o: o(0) },
             Type::Real => Instr::MoveR { a: x(0), o: o(0) },
         }),
         Kind::Memory => {
             let stage = slots.alloc(slots.init_of(outs[1]));
             commits.push(Commit { ty, from: o(0), to: o(1), stage: stage.idx });
             Some(match ty {
-                Type::Bool => Instr::MemB { x: x(0), en: x(1), q: o(0) },
-                Type::Int => Instr::MemI { x: x(0), en: x(1), q: o(0) },
+                // q := en ? x : q.
+                Type::Bool => gate(|en, q, x| if en { x } else { q }, x(1), o(0), x(0), o(0)),
+                Type::Int => Instr::SelI { g: x(1), a: o(0), b: x(0), o: o(0) },
                 Type::Real => Instr::MemR { x: x(0), en: x(1), q: o(0) },
             })
         }
@@ -494,8 +537,9 @@ fn select_instruction(b: &expand::NetBlock, ops: &Operands, out: &mut Emitted) -
             commits.push(Commit { ty, from: x(0), to: o(0), stage: stage.idx });
             None
         }
-        Kind::Sr => Some(Instr::Sr { s: x(0), r: x(1), q: o(0) }),
-        Kind::Rs => Some(Instr::Rs { s: x(0), r: x(1), q: o(0) }),
+        // Set dominant: q := s OR (NOT r AND q); reset dominant: q := NOT r AND (s OR q).
+        Kind::Sr => Some(gate(|s, r, q| s || (!r && q), x(0), x(1), o(0), o(0))),
+        Kind::Rs => Some(gate(|s, r, q| !r && (s || q), x(0), x(1), o(0), o(0))),
         Kind::RTrig => Some(Instr::RTrig { clk: x(0), m: st[0].idx, q: o(0) }),
         Kind::FTrig => Some(Instr::FTrig { clk: x(0), m: st[0].idx, q: o(0) }),
         Kind::Ton | Kind::Tof | Kind::Tp => {

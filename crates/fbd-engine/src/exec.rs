@@ -5,352 +5,15 @@
 //! `../shared/design/performance-notes.md`). Nothing here allocates: faults go to a ring that
 //! was sized when the runtime was built.
 
+use std::hint::select_unpredictable;
+
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use crate::plan::{ScanPlan, Slot};
 use crate::types::{Type, Value};
 
-/// Comparison operator of a `Cmp*` instruction.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-#[allow(missing_docs)]
-pub enum CmpOp {
-    Eq,
-    Ne,
-    Gt,
-    Ge,
-    Lt,
-    Le,
-}
-
-impl CmpOp {
-    #[inline(always)]
-    fn apply<T: PartialOrd>(self, a: T, b: T) -> bool {
-        match self {
-            CmpOp::Eq => a == b,
-            CmpOp::Ne => a != b,
-            CmpOp::Gt => a > b,
-            CmpOp::Ge => a >= b,
-            CmpOp::Lt => a < b,
-            CmpOp::Le => a <= b,
-        }
-    }
-}
-
-/// One instruction. Field names are slot indices into the array of the instruction's type
-/// (`a`, `b`: operands, `o`: result); `args`/`n` index the plan's operand list for n-ary blocks.
-#[allow(missing_docs)]
-#[derive(Copy, Clone, Debug)]
-pub enum Instr {
-    And2 {
-        a: u32,
-        b: u32,
-        o: u32,
-    },
-    AndN {
-        args: u32,
-        n: u32,
-        o: u32,
-    },
-    Or2 {
-        a: u32,
-        b: u32,
-        o: u32,
-    },
-    OrN {
-        args: u32,
-        n: u32,
-        o: u32,
-    },
-    XorN {
-        args: u32,
-        n: u32,
-        o: u32,
-    },
-    Not {
-        a: u32,
-        o: u32,
-    },
-    CmpB {
-        op: CmpOp,
-        a: u32,
-        b: u32,
-        o: u32,
-    },
-    CmpI {
-        op: CmpOp,
-        a: u32,
-        b: u32,
-        o: u32,
-    },
-    CmpR {
-        op: CmpOp,
-        a: u32,
-        b: u32,
-        o: u32,
-    },
-    /// INT equality, the most common comparison, without the operator dispatch.
-    EqI {
-        a: u32,
-        b: u32,
-        o: u32,
-    },
-    /// INT inequality.
-    NeI {
-        a: u32,
-        b: u32,
-        o: u32,
-    },
-    AddI2 {
-        a: u32,
-        b: u32,
-        o: u32,
-    },
-    AddIN {
-        args: u32,
-        n: u32,
-        o: u32,
-    },
-    SubI {
-        a: u32,
-        b: u32,
-        o: u32,
-    },
-    MulIN {
-        args: u32,
-        n: u32,
-        o: u32,
-    },
-    DivI {
-        a: u32,
-        b: u32,
-        o: u32,
-    },
-    ModI {
-        a: u32,
-        b: u32,
-        o: u32,
-    },
-    AbsI {
-        a: u32,
-        o: u32,
-    },
-    NegI {
-        a: u32,
-        o: u32,
-    },
-    MinIN {
-        args: u32,
-        n: u32,
-        o: u32,
-    },
-    MaxIN {
-        args: u32,
-        n: u32,
-        o: u32,
-    },
-    LimitI {
-        mn: u32,
-        a: u32,
-        mx: u32,
-        o: u32,
-    },
-    AddR2 {
-        a: u32,
-        b: u32,
-        o: u32,
-    },
-    AddRN {
-        args: u32,
-        n: u32,
-        o: u32,
-    },
-    SubR {
-        a: u32,
-        b: u32,
-        o: u32,
-    },
-    MulRN {
-        args: u32,
-        n: u32,
-        o: u32,
-    },
-    DivR {
-        a: u32,
-        b: u32,
-        o: u32,
-    },
-    AbsR {
-        a: u32,
-        o: u32,
-    },
-    NegR {
-        a: u32,
-        o: u32,
-    },
-    MinRN {
-        args: u32,
-        n: u32,
-        o: u32,
-    },
-    MaxRN {
-        args: u32,
-        n: u32,
-        o: u32,
-    },
-    LimitR {
-        mn: u32,
-        a: u32,
-        mx: u32,
-        o: u32,
-    },
-    Floor {
-        a: u32,
-        o: u32,
-    },
-    Trunc {
-        a: u32,
-        o: u32,
-    },
-    Frac {
-        a: u32,
-        o: u32,
-    },
-    IntToReal {
-        a: u32,
-        o: u32,
-    },
-    RealToInt {
-        a: u32,
-        o: u32,
-    },
-    SelB {
-        g: u32,
-        a: u32,
-        b: u32,
-        o: u32,
-    },
-    SelI {
-        g: u32,
-        a: u32,
-        b: u32,
-        o: u32,
-    },
-    SelR {
-        g: u32,
-        a: u32,
-        b: u32,
-        o: u32,
-    },
-    MuxB {
-        k: u32,
-        args: u32,
-        n: u32,
-        o: u32,
-    },
-    MuxI {
-        k: u32,
-        args: u32,
-        n: u32,
-        o: u32,
-    },
-    MuxR {
-        k: u32,
-        args: u32,
-        n: u32,
-        o: u32,
-    },
-    MoveB {
-        a: u32,
-        o: u32,
-    },
-    MoveI {
-        a: u32,
-        o: u32,
-    },
-    MoveR {
-        a: u32,
-        o: u32,
-    },
-    MemB {
-        x: u32,
-        en: u32,
-        q: u32,
-    },
-    MemI {
-        x: u32,
-        en: u32,
-        q: u32,
-    },
-    MemR {
-        x: u32,
-        en: u32,
-        q: u32,
-    },
-    Sr {
-        s: u32,
-        r: u32,
-        q: u32,
-    },
-    Rs {
-        s: u32,
-        r: u32,
-        q: u32,
-    },
-    RTrig {
-        clk: u32,
-        m: u32,
-        q: u32,
-    },
-    FTrig {
-        clk: u32,
-        m: u32,
-        q: u32,
-    },
-    /// Timers: operands in `args[aux..aux + 7]`: in, pt (INT ms), q, et, state (INT),
-    /// start (INT), prev_in (BOOL). Rare blocks keep their operands out of line so that every
-    /// instruction fits in 20 bytes.
-    Ton {
-        aux: u32,
-    },
-    Tof {
-        aux: u32,
-    },
-    Tp {
-        aux: u32,
-    },
-    /// Operands in `args[aux..aux + 6]`: cu, r, pv, q, cv, m.
-    Ctu {
-        aux: u32,
-    },
-    /// Operands in `args[aux..aux + 6]`: cd, ld, pv, q, cv, m.
-    Ctd {
-        aux: u32,
-    },
-    /// Operands in `args[aux..aux + 10]`: cu cd r ld pv qu qd cv mu md.
-    Ctud {
-        aux: u32,
-    },
-    Now {
-        ms: u32,
-        s: u32,
-    },
-    Saw {
-        period: u32,
-        lo: u32,
-        hi: u32,
-        o: u32,
-    },
-    /// Operands in `args[aux..aux + 6]`: rng, en, lo, hi, x, n.
-    Random {
-        aux: u32,
-    },
-    Selector {
-        sel: u32,
-        first: u32,
-        n: u32,
-    },
-}
+pub use crate::instr::{CmpOp, Instr};
 
 /// What went wrong in a block during a scan. The block still produced a value.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -598,20 +261,22 @@ fn step(plan: &ScanPlan, st: &mut State, ctx: &mut Ctx, i: usize, ins: &Instr) {
         }};
     }
     match ins {
-        Instr::And2 { a, b: bb, o } => b[*o as usize] = b[*a as usize] & b[*bb as usize],
+        Instr::Gate { t, a, b: bb, c, o } => {
+            let k = b[*a as usize] as u32 | (b[*bb as usize] as u32) << 1 | (b[*c as usize] as u32) << 2;
+            b[*o as usize] = (*t >> k) & 1 != 0
+        }
+        Instr::CmpI { m, a, b: bb, o } => {
+            let (x, y) = (n_[*a as usize], n_[*bb as usize]);
+            b[*o as usize] = (*m >> ((x >= y) as u32 + (x > y) as u32)) & 1 != 0
+        }
+        Instr::AddSubI { sub, a, b: bb, o } => {
+            let (x, y) = (n_[*a as usize], n_[*bb as usize]);
+            int_ov!(o, select_unpredictable(*sub, x.overflowing_sub(y), x.overflowing_add(y)))
+        }
         Instr::AndN { args, n, o } => b[*o as usize] = list!(args, n).iter().all(|&s| b[s as usize]),
-        Instr::Or2 { a, b: bb, o } => b[*o as usize] = b[*a as usize] | b[*bb as usize],
         Instr::OrN { args, n, o } => b[*o as usize] = list!(args, n).iter().any(|&s| b[s as usize]),
         Instr::XorN { args, n, o } => b[*o as usize] = list!(args, n).iter().fold(false, |acc, &s| acc ^ b[s as usize]),
-        Instr::Not { a, o } => b[*o as usize] = !b[*a as usize],
-        Instr::CmpB { op, a, b: bb, o } => b[*o as usize] = op.apply(b[*a as usize], b[*bb as usize]),
-        Instr::EqI { a, b: bb, o } => b[*o as usize] = n_[*a as usize] == n_[*bb as usize],
-        Instr::NeI { a, b: bb, o } => b[*o as usize] = n_[*a as usize] != n_[*bb as usize],
-        Instr::CmpI { op, a, b: bb, o } => b[*o as usize] = op.apply(n_[*a as usize], n_[*bb as usize]),
         Instr::CmpR { op, a, b: bb, o } => b[*o as usize] = op.apply(r[*a as usize], r[*bb as usize]),
-        Instr::AddI2 { a, b: bb, o } => {
-            int_ov!(o, n_[*a as usize].overflowing_add(n_[*bb as usize]))
-        }
         Instr::AddIN { args, n, o } => {
             let mut acc = 0i64;
             let mut ov = false;
@@ -621,9 +286,6 @@ fn step(plan: &ScanPlan, st: &mut State, ctx: &mut Ctx, i: usize, ins: &Instr) {
                 ov |= f;
             }
             int_ov!(o, (acc, ov))
-        }
-        Instr::SubI { a, b: bb, o } => {
-            int_ov!(o, n_[*a as usize].overflowing_sub(n_[*bb as usize]))
         }
         Instr::MulIN { args, n, o } => {
             let mut acc = 1i64;
@@ -705,15 +367,8 @@ fn step(plan: &ScanPlan, st: &mut State, ctx: &mut Ctx, i: usize, ins: &Instr) {
         Instr::RealToInt { a, o } => n_[*o as usize] = to_int(r[*a as usize].round(), ctx, i),
         Instr::Frac { a, o } => real_out!(o, r[*a as usize].fract()),
         Instr::IntToReal { a, o } => r[*o as usize] = n_[*a as usize] as f64,
-        Instr::SelB { g, a, b: bb, o } => {
-            b[*o as usize] = if b[*g as usize] { b[*bb as usize] } else { b[*a as usize] }
-        }
-        Instr::SelI { g, a, b: bb, o } => {
-            n_[*o as usize] = if b[*g as usize] { n_[*bb as usize] } else { n_[*a as usize] }
-        }
-        Instr::SelR { g, a, b: bb, o } => {
-            r[*o as usize] = if b[*g as usize] { r[*bb as usize] } else { r[*a as usize] }
-        }
+        Instr::SelI { g, a, b: bb, o } => n_[*o as usize] = n_[select_unpredictable(b[*g as usize], *bb, *a) as usize],
+        Instr::SelR { g, a, b: bb, o } => r[*o as usize] = r[select_unpredictable(b[*g as usize], *bb, *a) as usize],
         Instr::MuxB { k, args, n, o } => {
             b[*o as usize] = match mux_index(n_[*k as usize], *n) {
                 Some(j) => b[plan.args[(*args + j) as usize] as usize],
@@ -741,26 +396,12 @@ fn step(plan: &ScanPlan, st: &mut State, ctx: &mut Ctx, i: usize, ins: &Instr) {
                 }
             }
         }
-        Instr::MoveB { a, o } => b[*o as usize] = b[*a as usize],
-        Instr::MoveI { a, o } => n_[*o as usize] = n_[*a as usize],
         Instr::MoveR { a, o } => r[*o as usize] = r[*a as usize],
-        Instr::MemB { x, en, q } => {
-            if b[*en as usize] {
-                b[*q as usize] = b[*x as usize]
-            }
-        }
-        Instr::MemI { x, en, q } => {
-            if b[*en as usize] {
-                n_[*q as usize] = n_[*x as usize]
-            }
-        }
         Instr::MemR { x, en, q } => {
             if b[*en as usize] {
                 r[*q as usize] = r[*x as usize]
             }
         }
-        Instr::Sr { s, r: rr, q } => b[*q as usize] = b[*s as usize] || (!b[*rr as usize] && b[*q as usize]),
-        Instr::Rs { s, r: rr, q } => b[*q as usize] = !b[*rr as usize] && (b[*s as usize] || b[*q as usize]),
         Instr::RTrig { clk, m, q } => {
             let c = b[*clk as usize];
             b[*q as usize] = c && !b[*m as usize];
@@ -942,9 +583,6 @@ fn step(plan: &ScanPlan, st: &mut State, ctx: &mut Ctx, i: usize, ins: &Instr) {
         }
     }
 }
-
-// Keep instructions small: the plan is streamed through the cache every scan.
-const _: () = assert!(std::mem::size_of::<Instr>() <= 20);
 
 /// A timer preset: a negative one counts as 0 and is a fault (else `et` would go negative).
 #[inline]

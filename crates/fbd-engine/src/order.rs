@@ -12,7 +12,6 @@ use crate::expand::{Net, Src};
 use crate::library::Kind;
 use crate::load::Project;
 use crate::typecheck::Tvars;
-use crate::types::Type;
 
 /// Whether reading this source orders the reader after the source block in the same scan.
 fn ordering_pred(net: &Net, s: &Src) -> Option<usize> {
@@ -81,8 +80,8 @@ fn schedule_by_kind(net: &Net, t: &Tvars, succ: &[Vec<usize>]) -> Vec<usize> {
     use std::cmp::Reverse;
     use std::collections::BinaryHeap;
     let n = net.blocks.len();
-    let key = |i: usize| (net.blocks[i].def.kind, t[i]);
-    let mut kinds: Vec<(Kind, Option<Type>)> = (0..n).map(key).collect();
+    let key = |i: usize| crate::compile::family(&net.blocks[i], t[i]);
+    let mut kinds: Vec<crate::compile::Family> = (0..n).map(key).collect();
     kinds.sort();
     kinds.dedup();
     let kind_of: Vec<usize> = (0..n).map(|i| kinds.binary_search(&key(i)).unwrap_or(0)).collect();

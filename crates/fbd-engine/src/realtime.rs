@@ -441,7 +441,7 @@ mod tests {
     fn a_failing_scan_halts_the_task_with_its_message_and_a_cold_start_revives_it() {
         // No valid diagram makes a scan panic; a plan corrupted by hand stands in for an engine bug.
         let mut bad = crate::compile(COUNTER).expect("compiles");
-        bad.code.push(crate::exec::Instr::Not { a: u32::MAX, o: 0 });
+        bad.code.push(crate::instr::Instr::Gate { t: 0, a: u32::MAX, b: 0, c: 0, o: 0 });
         let (tx, rx) = std::sync::mpsc::channel();
         let tx = std::sync::Mutex::new(tx);
         let mut runner = RealtimeRunner::start(

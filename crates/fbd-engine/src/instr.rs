@@ -1,0 +1,326 @@
+//! The instruction set: what the compiler emits and the executor runs. Slot operands are
+//! resolved at compile time. Common blocks of different kinds share an instruction where that
+//! costs nothing (a gate is a truth table, a comparison a mask, a move a select): a program
+//! whose blocks alternate kinds then alternates fewer instructions, and each change of
+//! instruction is a dispatch the CPU may mispredict (see the synthetic `chain` benchmark).
+
+/// Comparison operator of a `Cmp*` instruction.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub enum CmpOp {
+    Eq,
+    Ne,
+    Gt,
+    Ge,
+    Lt,
+    Le,
+}
+
+impl CmpOp {
+    #[inline(always)]
+    pub(crate) fn apply<T: PartialOrd>(self, a: T, b: T) -> bool {
+        match self {
+            CmpOp::Eq => a == b,
+            CmpOp::Ne => a != b,
+            CmpOp::Gt => a > b,
+            CmpOp::Ge => a >= b,
+            CmpOp::Lt => a < b,
+            CmpOp::Le => a <= b,
+        }
+    }
+
+    /// The operator as a mask over the three outcomes of comparing two integers: bit 0 when
+    /// `a < b`, bit 1 when `a == b`, bit 2 when `a > b` (see [`Instr::CmpI`]).
+    pub const fn mask(self) -> u8 {
+        match self {
+            CmpOp::Eq => 0b010,
+            CmpOp::Ne => 0b101,
+            CmpOp::Gt => 0b100,
+            CmpOp::Ge => 0b110,
+            CmpOp::Lt => 0b001,
+            CmpOp::Le => 0b011,
+        }
+    }
+}
+
+/// The truth table of a boolean function of three inputs for [`Instr::Gate`]: bit `k` is
+/// `f(a, b, c)` where `a` is bit 0 of `k`, `b` bit 1 and `c` bit 2.
+pub fn truth_table(f: fn(bool, bool, bool) -> bool) -> u8 {
+    let mut t = 0u8;
+    let mut k = 0;
+    while k < 8 {
+        if f(k & 1 != 0, k & 2 != 0, k & 4 != 0) {
+            t |= 1 << k;
+        }
+        k += 1;
+    }
+    t
+}
+
+/// One instruction. Field names are slot indices into the array of the instruction's type
+/// (`a`, `b`: operands, `o`: result); `args`/`n` index the plan's operand list for n-ary blocks.
+#[allow(missing_docs)]
+#[derive(Copy, Clone, Debug)]
+pub enum Instr {
+    AndN {
+        args: u32,
+        n: u32,
+        o: u32,
+    },
+    OrN {
+        args: u32,
+        n: u32,
+        o: u32,
+    },
+    XorN {
+        args: u32,
+        n: u32,
+        o: u32,
+    },
+    /// `o := (a ? b)` for the comparison whose [`CmpOp::mask`] is `m`: EQ, NE, GT, GE, LT and
+    /// LE of integers are one instruction, computed without a branch on the operator.
+    CmpI {
+        m: u8,
+        a: u32,
+        b: u32,
+        o: u32,
+    },
+    /// `o := t[a | b << 1 | c << 2]` (BOOL slots; `t` from [`truth_table`]): every boolean
+    /// function of up to three inputs is one instruction: AND and OR of two, NOT, XOR of two,
+    /// comparisons of BOOLs, SEL and MOVE of BOOLs, a BOOL MEMORY (`c` = `o` = q), SR and RS.
+    /// Programs are mostly such gates; one kind of instruction for all of them keeps the
+    /// executor's dispatch predictable where gates of different kinds alternate.
+    Gate {
+        t: u8,
+        a: u32,
+        b: u32,
+        c: u32,
+        o: u32,
+    },
+    /// `o := a + b`, or `a - b` when `sub` (INT, overflow is a fault): ADD of two and SUB as
+    /// one instruction, for the same reason as [`Instr::Gate`].
+    AddSubI {
+        sub: bool,
+        a: u32,
+        b: u32,
+        o: u32,
+    },
+    CmpR {
+        op: CmpOp,
+        a: u32,
+        b: u32,
+        o: u32,
+    },
+    /// INT equality, the most common comparison, without the operator dispatch.
+    /// INT inequality.
+    AddIN {
+        args: u32,
+        n: u32,
+        o: u32,
+    },
+    MulIN {
+        args: u32,
+        n: u32,
+        o: u32,
+    },
+    DivI {
+        a: u32,
+        b: u32,
+        o: u32,
+    },
+    ModI {
+        a: u32,
+        b: u32,
+        o: u32,
+    },
+    AbsI {
+        a: u32,
+        o: u32,
+    },
+    NegI {
+        a: u32,
+        o: u32,
+    },
+    MinIN {
+        args: u32,
+        n: u32,
+        o: u32,
+    },
+    MaxIN {
+        args: u32,
+        n: u32,
+        o: u32,
+    },
+    LimitI {
+        mn: u32,
+        a: u32,
+        mx: u32,
+        o: u32,
+    },
+    AddR2 {
+        a: u32,
+        b: u32,
+        o: u32,
+    },
+    AddRN {
+        args: u32,
+        n: u32,
+        o: u32,
+    },
+    SubR {
+        a: u32,
+        b: u32,
+        o: u32,
+    },
+    MulRN {
+        args: u32,
+        n: u32,
+        o: u32,
+    },
+    DivR {
+        a: u32,
+        b: u32,
+        o: u32,
+    },
+    AbsR {
+        a: u32,
+        o: u32,
+    },
+    NegR {
+        a: u32,
+        o: u32,
+    },
+    MinRN {
+        args: u32,
+        n: u32,
+        o: u32,
+    },
+    MaxRN {
+        args: u32,
+        n: u32,
+        o: u32,
+    },
+    LimitR {
+        mn: u32,
+        a: u32,
+        mx: u32,
+        o: u32,
+    },
+    Floor {
+        a: u32,
+        o: u32,
+    },
+    Trunc {
+        a: u32,
+        o: u32,
+    },
+    Frac {
+        a: u32,
+        o: u32,
+    },
+    IntToReal {
+        a: u32,
+        o: u32,
+    },
+    RealToInt {
+        a: u32,
+        o: u32,
+    },
+    /// `o := g ? b : a` (INT; `g` a BOOL slot): also MOVE (`a` = `b`) and MEMORY (`a` = `o` =
+    /// q, `b` = x, `g` = en), so a run of selects, moves and memories dispatches once.
+    SelI {
+        g: u32,
+        a: u32,
+        b: u32,
+        o: u32,
+    },
+    SelR {
+        g: u32,
+        a: u32,
+        b: u32,
+        o: u32,
+    },
+    MuxB {
+        k: u32,
+        args: u32,
+        n: u32,
+        o: u32,
+    },
+    MuxI {
+        k: u32,
+        args: u32,
+        n: u32,
+        o: u32,
+    },
+    MuxR {
+        k: u32,
+        args: u32,
+        n: u32,
+        o: u32,
+    },
+    MoveR {
+        a: u32,
+        o: u32,
+    },
+    MemR {
+        x: u32,
+        en: u32,
+        q: u32,
+    },
+    RTrig {
+        clk: u32,
+        m: u32,
+        q: u32,
+    },
+    FTrig {
+        clk: u32,
+        m: u32,
+        q: u32,
+    },
+    /// Timers: operands in `args[aux..aux + 7]`: in, pt (INT ms), q, et, state (INT),
+    /// start (INT), prev_in (BOOL). Rare blocks keep their operands out of line so that every
+    /// instruction fits in 20 bytes.
+    Ton {
+        aux: u32,
+    },
+    Tof {
+        aux: u32,
+    },
+    Tp {
+        aux: u32,
+    },
+    /// Operands in `args[aux..aux + 6]`: cu, r, pv, q, cv, m.
+    Ctu {
+        aux: u32,
+    },
+    /// Operands in `args[aux..aux + 6]`: cd, ld, pv, q, cv, m.
+    Ctd {
+        aux: u32,
+    },
+    /// Operands in `args[aux..aux + 10]`: cu cd r ld pv qu qd cv mu md.
+    Ctud {
+        aux: u32,
+    },
+    Now {
+        ms: u32,
+        s: u32,
+    },
+    Saw {
+        period: u32,
+        lo: u32,
+        hi: u32,
+        o: u32,
+    },
+    /// Operands in `args[aux..aux + 6]`: rng, en, lo, hi, x, n.
+    Random {
+        aux: u32,
+    },
+    Selector {
+        sel: u32,
+        first: u32,
+        n: u32,
+    },
+}
+
+// Keep instructions small: the plan is streamed through the cache every scan.
+const _: () = assert!(std::mem::size_of::<Instr>() <= 20);
