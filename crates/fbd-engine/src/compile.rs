@@ -142,6 +142,15 @@ impl Slots {
     }
 }
 
+/// `block.pin`, built without the formatting machinery (a large program has one per pin).
+fn pin_path(block: &str, pin: &str) -> String {
+    let mut s = String::with_capacity(block.len() + 1 + pin.len());
+    s.push_str(block);
+    s.push('.');
+    s.push_str(pin);
+    s
+}
+
 fn fnv1a(s: &str) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for b in s.bytes() {
@@ -191,7 +200,7 @@ fn emit(project: &Project, net: &Net, t: &Tvars, order: &[usize], levels: &[u32]
             };
             let s = slots.alloc(v);
             out_slots[i].push(s);
-            signals.push(SignalInfo { path: format!("{}.{name}", b.path), slot: s, kind: SignalKind::BlockOutput });
+            signals.push(SignalInfo { path: pin_path(&b.path, &name), slot: s, kind: SignalKind::BlockOutput });
         }
         for (_, ty) in b.def.state {
             state_slots[i].push(slots.alloc(ty.zero()));
@@ -211,7 +220,7 @@ fn emit(project: &Project, net: &Net, t: &Tvars, order: &[usize], levels: &[u32]
     let mut block_pos = vec![0usize; n];
     let mut input_signals: Vec<SignalInfo> = Vec::with_capacity(n_pins);
     let mut max_level = 0;
-    let mut positions: HashMap<usize, HashMap<crate::locate::BlockKey, (usize, usize)>> = HashMap::default();
+    let mut positions: HashMap<usize, crate::locate::BlockPositions> = HashMap::default();
 
     for &i in order {
         let b = &net.blocks[i];
@@ -253,7 +262,7 @@ fn emit(project: &Project, net: &Net, t: &Tvars, order: &[usize], levels: &[u32]
         // Signals of the input pins (aliases of their drivers).
         let mut in_sig = Vec::with_capacity(b.inputs.len());
         for (k, p) in b.inputs.iter().enumerate() {
-            let path = format!("{}.{}", b.path, p.name);
+            let path = pin_path(&b.path, &p.name);
             let kind = if matches!(p.src, Src::Const(_)) { SignalKind::Constant } else { SignalKind::BlockInput };
             in_sig.push((signals.len() + input_signals.len()) as u32);
             input_signals.push(SignalInfo { path, slot: ins[k], kind });

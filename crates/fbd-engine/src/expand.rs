@@ -280,7 +280,9 @@ impl<'p> Expander<'p> {
             };
             for (bi, b) in body.iter().enumerate() {
                 let at = BlockAt::new(file, mac_index, bi);
-                let path = format!("{prefix}{}", b.id);
+                let mut path = String::with_capacity(prefix.len() + b.id.len());
+                path.push_str(&prefix);
+                path.push_str(&b.id);
                 let entry = if let Some(def) = library::lookup(&b.ty) {
                     let n_out = b.params.n.unwrap_or(0) as usize;
                     self.net.blocks.push(NetBlock {

@@ -339,7 +339,10 @@ impl BlockDef {
 
 /// Looks up a library block by its diagram type name.
 pub fn lookup(name: &str) -> Option<&'static BlockDef> {
-    LIBRARY.iter().find(|d| d.name == name)
+    // Called for every block several times while compiling: hashed, not a scan of the library.
+    static INDEX: std::sync::OnceLock<rustc_hash::FxHashMap<&'static str, &'static BlockDef>> =
+        std::sync::OnceLock::new();
+    INDEX.get_or_init(|| LIBRARY.iter().map(|d| (d.name, d)).collect()).get(name).copied()
 }
 
 /// The library reference as Markdown (`docs/blocks.md` is this text; a test keeps it fresh).

@@ -303,16 +303,59 @@ pub fn block_key(path: &[Seg]) -> Option<BlockKey> {
     }
 }
 
+/// Positions (line, column) of every block of the program and of every macro body, by index.
+#[derive(Debug, Default)]
+pub struct BlockPositions {
+    root: Vec<(usize, usize)>,
+    macros: Vec<Vec<(usize, usize)>>,
+}
+
+impl BlockPositions {
+    /// The position of a block.
+    pub fn get(&self, key: &BlockKey) -> Option<&(usize, usize)> {
+        match key.0 {
+            None => self.root.get(key.1),
+            Some(m) => self.macros.get(m)?.get(key.1),
+        }
+    }
+
+    /// How many blocks were found.
+    pub fn len(&self) -> usize {
+        self.root.len() + self.macros.iter().map(Vec::len).sum::<usize>()
+    }
+
+    /// Whether no block was found.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
 /// Positions of every block of the program and of every macro body, found in one pass: what
 /// the compiler needs to give each expanded block its line.
-pub fn block_positions(text: &str) -> rustc_hash::FxHashMap<BlockKey, (usize, usize)> {
-    let mut out = rustc_hash::FxHashMap::default();
+pub fn block_positions(text: &str) -> BlockPositions {
+    let mut out = BlockPositions::default();
     let idx = LineIndex::new(text);
     let mut w = Walker { b: text.as_bytes(), i: 0 };
-    let _ = index_elems(&mut w, &mut Vec::new(), &mut |path, offset| {
-        if let Some(key) = block_key(path) {
-            out.insert(key, idx.pos(offset));
-        }
+    // Only `blocks[i]` and `macros[m].blocks[i]` are visited; everything else is skipped
+    // without allocating (this runs over the whole text of every compiled file).
+    let mut blocks = |w: &mut Walker, into: &mut Vec<(usize, usize)>| {
+        w.array(&mut |w, _| {
+            into.push(idx.pos(w.i));
+            w.skip_value()
+        })
+    };
+    let BlockPositions { root, macros } = &mut out;
+    let _ = w.object(&mut |w, key| match key {
+        b"blocks" => blocks(w, root),
+        b"macros" => w.array(&mut |w, _| {
+            macros.push(Vec::new());
+            if w.peek()? != b'{' {
+                return w.skip_value();
+            }
+            let into = macros.last_mut()?;
+            w.object(&mut |w, key| if key == b"blocks" { blocks(w, into) } else { w.skip_value() })
+        }),
+        _ => w.skip_value(),
     });
     out
 }
@@ -361,6 +404,66 @@ impl Walker<'_> {
         String::from_utf8(out).ok()
     }
     /// Skips a string token without building it.
+    /// Walks an object, calling `f` with each key (raw, escapes kept) before its value; `f`
+    /// must consume the value.
+    fn object(&mut self, f: &mut dyn FnMut(&mut Self, &[u8]) -> Option<()>) -> Option<()> {
+        self.ws();
+        if self.peek()? != b'{' {
+            return None;
+        }
+        self.i += 1;
+        loop {
+            self.ws();
+            match self.peek()? {
+                b'}' => {
+                    self.i += 1;
+                    return Some(());
+                }
+                b'"' => {}
+                _ => return None,
+            }
+            let b = self.b;
+            let start = self.i + 1;
+            self.skip_string()?;
+            let key = &b[start..self.i - 1];
+            self.ws();
+            if self.peek()? != b':' {
+                return None;
+            }
+            self.i += 1;
+            self.ws();
+            f(self, key)?;
+            self.ws();
+            if self.peek()? == b',' {
+                self.i += 1;
+            }
+        }
+    }
+
+    /// Walks an array, calling `f` with each element's index at the element's first byte; `f`
+    /// must consume the element.
+    fn array(&mut self, f: &mut dyn FnMut(&mut Self, usize) -> Option<()>) -> Option<()> {
+        self.ws();
+        if self.peek()? != b'[' {
+            return self.skip_value();
+        }
+        self.i += 1;
+        let mut k = 0;
+        loop {
+            self.ws();
+            if self.peek()? == b']' {
+                self.i += 1;
+                return Some(());
+            }
+            f(self, k)?;
+            k += 1;
+            self.ws();
+            if self.peek()? == b',' {
+                self.i += 1;
+            }
+        }
+    }
+
     fn skip_string(&mut self) -> Option<()> {
         self.i += 1;
         loop {
