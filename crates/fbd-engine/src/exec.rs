@@ -271,7 +271,7 @@ fn step(plan: &ScanPlan, st: &mut State, ctx: &mut Ctx, i: usize, ins: &Instr) {
         }
         Instr::AddSubI { sub, a, b: bb, o } => {
             let (x, y) = (n_[*a as usize], n_[*bb as usize]);
-            int_ov!(o, select_unpredictable(*sub, x.overflowing_sub(y), x.overflowing_add(y)))
+            int_ov!(o, if *sub { x.overflowing_sub(y) } else { x.overflowing_add(y) })
         }
         Instr::AndN { args, n, o } => b[*o as usize] = list!(args, n).iter().all(|&s| b[s as usize]),
         Instr::OrN { args, n, o } => b[*o as usize] = list!(args, n).iter().any(|&s| b[s as usize]),

@@ -338,7 +338,7 @@ pub fn block_positions(text: &str) -> BlockPositions {
     let mut w = Walker { b: text.as_bytes(), i: 0 };
     // Only `blocks[i]` and `macros[m].blocks[i]` are visited; everything else is skipped
     // without allocating (this runs over the whole text of every compiled file).
-    let mut blocks = |w: &mut Walker, into: &mut Vec<(usize, usize)>| {
+    let blocks = |w: &mut Walker, into: &mut Vec<(usize, usize)>| {
         w.array(&mut |w, _| {
             into.push(idx.pos(w.i));
             w.skip_value()

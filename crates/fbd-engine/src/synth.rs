@@ -5,6 +5,9 @@
 //! - [`wide`]: many short independent nets of eight blocks, each closed by a memory with a
 //!   feedback wire (like the 2048 program's cells): wide data flow, so dispatch and memory
 //!   locality are measured rather than latency chains.
+//! - [`mod_chain`]: `x := (x + 7 - 3) MOD 1021` repeated, as ADD, SUB and MOD blocks in one
+//!   chain closed by a feedback wire: the program `tools/peers/interpreter-vs-ironplc.sh` runs
+//!   as Structured Text on IronPLC's VM.
 
 use rand::{Rng, RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -114,6 +117,33 @@ pub fn wide(n: usize, seed: u64) -> String {
              {{\"id\":\"t{k}\",\"type\":\"SEL\",\"inputs\":{{\"g\":\"g{k}.out\",\"in0\":\"s{k}.out\",\"in1\":\"d{k}.out\"}}}},\n\
              {{\"id\":\"o{k}\",\"type\":\"AND\",\"inputs\":{{\"in1\":\"g{k}.out\",\"in2\":\"b_in\"}}}},\n\
              {{\"id\":\"m{k}\",\"type\":\"MEMORY\",\"inputs\":{{\"in\":\"t{k}.out\",\"en\":true}}}}"
+        );
+    }
+    s.push_str("\n]}\n");
+    s
+}
+
+/// `x := (x + 7 - 3) MOD 1021` repeated `n / 3` times (rounded up; JSON text): ADD, SUB and MOD
+/// blocks in one chain, the first reading the last through a feedback wire (last scan's `x`),
+/// like the same statement repeated in one Structured Text program.
+pub fn mod_chain(n: usize) -> String {
+    let stages = n.div_ceil(3).max(1);
+    let mut s = String::with_capacity(stages * 240);
+    s.push_str("{\"fbd\":1,\"name\":\"synthetic-modchain\",\"blocks\":[\n");
+    for k in 0..stages {
+        if k > 0 {
+            s.push_str(",\n");
+        }
+        let x = if k == 0 {
+            format!("{{\"from\":\"m{}.out\",\"feedback\":true,\"init\":0}}", stages - 1)
+        } else {
+            format!("\"m{}.out\"", k - 1)
+        };
+        let _ = write!(
+            s,
+            "{{\"id\":\"a{k}\",\"type\":\"ADD\",\"inputs\":{{\"in1\":{x},\"in2\":7}}}},\n\
+             {{\"id\":\"s{k}\",\"type\":\"SUB\",\"inputs\":{{\"in1\":\"a{k}.out\",\"in2\":3}}}},\n\
+             {{\"id\":\"m{k}\",\"type\":\"MOD\",\"inputs\":{{\"in1\":\"s{k}.out\",\"in2\":1021}}}}"
         );
     }
     s.push_str("\n]}\n");

@@ -26,7 +26,9 @@ fn run_c(c: &str, scans: u64, tag: &str) -> (u64, u64) {
 
 #[test]
 fn the_c_form_of_a_plan_computes_the_executors_state_and_faults() {
-    for (shape, text) in [("chain", synth::diagram(600, 7)), ("wide", synth::wide(600, 7))] {
+    for (shape, text) in
+        [("chain", synth::diagram(600, 7)), ("wide", synth::wide(600, 7)), ("modchain", synth::mod_chain(300))]
+    {
         let plan = compile(&text).expect("synthetic diagrams compile");
         let c = cgen::emit(&plan).expect("synthetic diagrams have a C form");
         for scans in [0u64, 1, 37] {
