@@ -4,10 +4,9 @@
 //! commands `play`, `latency`, `autoplay`. Errors print as `file:line:col: message (block, pin)`
 //! and make the exit code non-zero.
 
-// mimalloc: compiling a large diagram is allocation-bound (many small strings and vectors);
-// glibc's malloc and free took a third of it (100k blocks: ~350 -> ~210 ms).
+// mimalloc, counted: see mem.rs.
 #[global_allocator]
-static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static ALLOC: mem::Counting = mem::Counting;
 
 mod autoplay;
 mod bench;
