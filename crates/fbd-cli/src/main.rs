@@ -257,7 +257,7 @@ fn check(file: &std::path::Path, show_plan: bool, show_signals: bool) -> ExitCod
         Err(e) => return rejected(file, &e),
     };
     let load_time = t0.elapsed();
-    let plan = match fbd_engine::compile_project(&project, &CompileOptions::default()) {
+    let plan = match fbd_engine::compile_project_owned(project, &CompileOptions::default()) {
         Ok(p) => p,
         Err(e) => return rejected(file, &e),
     };

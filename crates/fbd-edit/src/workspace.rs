@@ -150,7 +150,7 @@ impl Workspace {
         for s in &plan.signals {
             let (inst, local) = match s.path.rsplit_once('/') {
                 Some((i, l)) => (macro_of.get(i).copied().unwrap_or(""), l),
-                None => ("", s.path.as_str()),
+                None => ("", s.path),
             };
             if local.contains('.') {
                 self.learned.entry((inst.to_string(), local.to_string())).or_insert(s.slot.ty);

@@ -15,7 +15,9 @@ use crate::instr::{CmpOp, Instr, truth_table};
 use crate::library::{Kind, PinTy};
 use crate::load::{self, FsProvider, MemProvider, Project, SourceProvider};
 use crate::order;
-use crate::plan::{BlockInfo, Commit, PhaseTimes, PlanStats, PortInfo, ScanPlan, SignalInfo, SignalKind, Slot};
+use crate::plan::{
+    BlockRec, Blocks, Commit, Names, PhaseTimes, PlanStats, PortInfo, ScanPlan, SignalKind, Signals, Slot,
+};
 use crate::typecheck::{self, Tvars, out_type};
 use crate::types::{Type, Value};
 
@@ -37,7 +39,7 @@ impl Default for CompileOptions {
 /// Loads and compiles the diagram at `path` from disk.
 pub fn compile_file(path: impl AsRef<Path>, opts: &CompileOptions) -> Result<ScanPlan, Diagnostics> {
     let project = load::load(&FsProvider, path.as_ref())?;
-    compile_project(&project, opts)
+    compile_project_owned(project, opts)
 }
 
 /// Compiles diagram text; `path` names it in errors and anchors relative includes, which are
@@ -49,7 +51,7 @@ pub fn compile_str(
     opts: &CompileOptions,
 ) -> Result<ScanPlan, Diagnostics> {
     let project = load::load_text(provider, path.as_ref(), text.to_string())?;
-    compile_project(&project, opts)
+    compile_project_owned(project, opts)
 }
 
 /// Compiles a self-contained diagram given as text (no includes).
@@ -60,7 +62,29 @@ pub fn compile(text: &str) -> Result<ScanPlan, Diagnostics> {
 /// Compiles a loaded project.
 pub fn compile_project(project: &Project, opts: &CompileOptions) -> Result<ScanPlan, Diagnostics> {
     let t0 = Instant::now();
-    let mut net = expand::expand(project, opts.max_blocks).map_err(Diagnostics)?;
+    let net = expand::expand(project, opts.max_blocks).map_err(Diagnostics)?;
+    compile_net(project, net, t0, opts)
+}
+
+/// Compiles a loaded project it takes over: the parsed bodies (blocks of the program and of
+/// every macro) are dropped as soon as they are expanded, so on a large program the document,
+/// the expanded netlist and the plan are never in memory all at once. Errors found later still
+/// point into the files' texts, which are kept.
+pub fn compile_project_owned(mut project: Project, opts: &CompileOptions) -> Result<ScanPlan, Diagnostics> {
+    let t0 = Instant::now();
+    let net = expand::expand(&project, opts.max_blocks).map_err(Diagnostics)?;
+    // From here on only the texts (error positions) and the program's ports are read.
+    for f in &mut project.files {
+        f.doc.blocks = Vec::new();
+        for m in &mut f.doc.macros {
+            m.blocks = Vec::new();
+        }
+    }
+    compile_net(&project, net, t0, opts)
+}
+
+/// Every stage after expansion.
+fn compile_net(project: &Project, mut net: Net, t0: Instant, opts: &CompileOptions) -> Result<ScanPlan, Diagnostics> {
     let t1 = Instant::now();
     let types = match typecheck::infer_types(project, &net) {
         Ok(t) => t,
@@ -142,15 +166,6 @@ impl Slots {
     }
 }
 
-/// `block.pin`, built without the formatting machinery (a large program has one per pin).
-fn pin_path(block: &str, pin: &str) -> String {
-    let mut s = String::with_capacity(block.len() + 1 + pin.len());
-    s.push_str(block);
-    s.push('.');
-    s.push_str(pin);
-    s
-}
-
 fn fnv1a(s: &str) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for b in s.bytes() {
@@ -165,11 +180,21 @@ fn emit(project: &Project, net: &Net, t: &Tvars, order: &[usize], levels: &[u32]
     let root = project.root();
     // Sized exactly: on a large program, doubling growth would leave up to half of the biggest
     // tables unused at the compiler's peak memory.
-    let n_outputs: usize = net.blocks.iter().map(|b| b.n_outputs()).sum();
-    let n_pins: usize = net.blocks.iter().map(|b| b.inputs.len()).sum();
-    let mut signals: Vec<SignalInfo> = Vec::with_capacity(
-        root.inputs.len() + n_outputs + n_pins + net.macro_pins.len() + net.outputs.len() + net.blocks.len() / 8,
-    );
+    // The signal table's size, exactly: block outputs and input pins are named
+    // `block.pin`; the aliases and feedback values come after.
+    let (mut n_sig, mut sig_bytes) = (root.inputs.len(), 0usize);
+    for b in &net.blocks {
+        n_sig += b.n_outputs() + b.inputs.len();
+        sig_bytes += (b.path.len() + 1) * (b.n_outputs() + b.inputs.len());
+        sig_bytes += b.inputs.iter().map(|p| p.name.len()).sum::<usize>();
+        sig_bytes += (0..b.n_outputs()).map(|k| b.output_name(k).len()).sum::<usize>();
+    }
+    for a in net.macro_pins.iter().chain(&net.outputs) {
+        n_sig += 1;
+        sig_bytes += a.path.len();
+    }
+    sig_bytes += root.inputs.iter().map(|p| p.name.len()).sum::<usize>();
+    let mut signals = Signals::with_capacity(n_sig, sig_bytes);
 
     // Program inputs.
     let mut inputs = Vec::new();
@@ -179,18 +204,22 @@ fn emit(project: &Project, net: &Net, t: &Tvars, order: &[usize], levels: &[u32]
         let default = p.default.and_then(|c| c.0.coerce(ty)).unwrap_or(ty.zero());
         let slot = slots.alloc(default);
         input_slots.push(slot);
-        signals.push(SignalInfo { path: p.name.clone(), slot, kind: SignalKind::ProgramInput });
+        signals.push(&[&p.name], slot, SignalKind::ProgramInput);
         inputs.push(PortInfo { name: p.name.clone(), ty, slot, default, kind: p.kind, options: p.options.clone() });
     }
 
     // Outputs and state of every block, in plan order so that slots are touched in order.
+    // Flat tables (a vector per block would cost more than the slots in it).
     let n = net.blocks.len();
-    let mut out_slots: Vec<Vec<Slot>> = vec![Vec::new(); n];
-    let mut state_slots: Vec<Vec<Slot>> = vec![Vec::new(); n];
+    let mut out_first = vec![0u32; n];
+    let mut out_slots: Vec<Slot> = Vec::with_capacity(n_sig);
+    let mut state_first = vec![0u32; n + 1];
+    let mut state_flat: Vec<Slot> = Vec::new();
     for &i in order {
         let b = &net.blocks[i];
         let tv = t[i];
         let init = b.params.init.and_then(|c| tv.and_then(|ty| c.0.coerce(ty)).or(Some(c.0)));
+        out_first[i] = out_slots.len() as u32;
         for k in 0..b.n_outputs() {
             let name = b.output_name(k);
             let ty = out_type(net, t, i, k).unwrap_or(Type::Bool);
@@ -199,33 +228,57 @@ fn emit(project: &Project, net: &Net, t: &Tvars, order: &[usize], levels: &[u32]
                 _ => ty.zero(),
             };
             let s = slots.alloc(v);
-            out_slots[i].push(s);
-            signals.push(SignalInfo { path: pin_path(&b.path, &name), slot: s, kind: SignalKind::BlockOutput });
+            out_slots.push(s);
+            signals.push(&[&b.path, ".", &name], s, SignalKind::BlockOutput);
         }
+        state_first[i] = state_flat.len() as u32;
         for (_, ty) in b.def.state {
-            state_slots[i].push(slots.alloc(ty.zero()));
+            state_flat.push(slots.alloc(ty.zero()));
         }
     }
+    let state_of = |i: usize| {
+        let first = state_first[i] as usize;
+        &state_flat[first..first + net.blocks[i].def.state.len()]
+    };
 
     // Sources to slots; feedback wires get a delayed slot each (shared by equal wires).
     let mut commits: Vec<Commit> = Vec::new();
-    let mut srcs =
-        SourceSlots { project, net, input_slots, out_slots, feedback: HashMap::default(), fb_signals: Vec::new() };
+    let mut srcs = SourceSlots {
+        project,
+        net,
+        input_slots,
+        out_first,
+        out_slots,
+        feedback: HashMap::default(),
+        fb_signals: Vec::new(),
+    };
 
     let mut code = Vec::with_capacity(n);
     let mut args: Vec<u32> = Vec::new();
     let mut instr_block: Vec<u32> = Vec::with_capacity(n);
     let mut rng_keys = Vec::new();
-    let mut blocks: Vec<BlockInfo> = Vec::with_capacity(n);
-    let mut block_pos = vec![0usize; n];
-    let mut input_signals: Vec<SignalInfo> = Vec::with_capacity(n_pins);
+    let n_pins: usize = net.blocks.iter().map(|b| b.inputs.len()).sum();
+    let mut blocks = Blocks {
+        names: Names::with_capacity(n, net.blocks.iter().map(|b| b.path.len()).sum()),
+        recs: Vec::with_capacity(n),
+        pins_in: Vec::with_capacity(n_pins),
+        pins_out: Vec::with_capacity(srcs.out_slots.len()),
+        state: Vec::new(),
+        index: Default::default(),
+    };
     let mut max_level = 0;
     let mut positions: HashMap<usize, crate::locate::BlockPositions> = HashMap::default();
+    let mut ins: Vec<Slot> = Vec::new();
 
     for &i in order {
         let b = &net.blocks[i];
-        let ins: Vec<Slot> = b.inputs.iter().map(|p| srcs.slot(&p.src, &mut slots, &mut commits)).collect();
-        let outs = &srcs.out_slots[i];
+        ins.clear();
+        for p in &b.inputs {
+            let s = srcs.slot(&p.src, &mut slots, &mut commits);
+            ins.push(s);
+        }
+        let first_out = srcs.out_first[i] as usize;
+        let outs = &srcs.out_slots[first_out..first_out + b.n_outputs()];
         let ty = t[i].unwrap_or(Type::Bool);
         // Every operand must sit in the bank its pin's type names: the executor indexes that
         // bank without looking. A mismatch is a compiler bug; refuse the plan rather than run it.
@@ -248,7 +301,7 @@ fn emit(project: &Project, net: &Net, t: &Tvars, order: &[usize], levels: &[u32]
                 .help("this is a bug in fbd-engine; please report it with this diagram"));
             }
         }
-        let ops = Operands { ins: &ins, outs, state: &state_slots[i], ty };
+        let ops = Operands { ins: &ins, outs, state: state_of(i), ty };
         let (instr, rng) = select_instruction(
             b,
             &ops,
@@ -256,64 +309,58 @@ fn emit(project: &Project, net: &Net, t: &Tvars, order: &[usize], levels: &[u32]
         );
         let instr_idx = instr.map(|ins| {
             code.push(ins);
-            instr_block.push(blocks.len() as u32);
+            instr_block.push(blocks.recs.len() as u32);
             code.len() as u32 - 1
         });
-        // Signals of the input pins (aliases of their drivers).
-        let mut in_sig = Vec::with_capacity(b.inputs.len());
+        // Signals of the input pins (aliases of their drivers): they follow every output
+        // signal, block after block in plan order.
+        let first_in = blocks.pins_in.len() as u32;
         for (k, p) in b.inputs.iter().enumerate() {
-            let path = pin_path(&b.path, &p.name);
             let kind = if matches!(p.src, Src::Const(_)) { SignalKind::Constant } else { SignalKind::BlockInput };
-            in_sig.push((signals.len() + input_signals.len()) as u32);
-            input_signals.push(SignalInfo { path, slot: ins[k], kind });
+            let id = signals.push(&[&b.path, ".", &p.name], ins[k], kind);
+            blocks.pins_in.push(id);
         }
+        // Output signals were pushed first, in plan order, after the program inputs.
+        let first_out_pin = blocks.pins_out.len() as u32;
+        let first_out_sig = (inputs.len() + first_out) as u32;
+        blocks.pins_out.extend(first_out_sig..first_out_sig + b.n_outputs() as u32);
         max_level = max_level.max(levels[i]);
-        let mut state: Vec<Slot> = Vec::new();
+        let first_state = blocks.state.len() as u32;
         if b.def.stateful {
-            state.extend(outs.iter().copied());
-            state.extend(state_slots[i].iter().copied());
+            blocks.state.extend_from_slice(outs);
+            blocks.state.extend_from_slice(state_of(i));
         }
-        block_pos[i] = blocks.len();
         let file_pos = positions
             .entry(b.at.file)
             .or_insert_with(|| crate::locate::block_positions(&project.files[b.at.file].text));
-        let line = file_pos.get(&b.at.key).map(|p| p.0);
-        blocks.push(BlockInfo {
-            path: b.path.clone(),
-            type_name: b.def.name,
-            kind: b.def.kind,
+        let line = file_pos.get(&b.at.key).map_or(0, |p| u32::try_from(p.0).unwrap_or(0));
+        blocks.names.push(&[&b.path]);
+        blocks.recs.push(BlockRec {
+            def: b.def,
             data_type: t[i],
+            n_in: b.inputs.len() as u16,
+            n_out: b.n_outputs() as u16,
+            n_state: (blocks.state.len() as u32 - first_state) as u16,
             file: b.at.file as u32,
             line,
-            pos: b.pos,
-            inputs: in_sig,
-            outputs: Vec::with_capacity(b.n_outputs()),
-            state,
-            instr: instr_idx,
-            rng,
+            first_in,
+            first_out: first_out_pin,
+            first_state,
+            instr: instr_idx.unwrap_or(u32::MAX),
+            rng: rng.unwrap_or(u32::MAX),
             level: levels[i],
         });
     }
-    // Output signals were pushed first in plan order; link them to the blocks.
-    let mut sig_i = inputs.len();
-    for &i in order {
-        let bi = block_pos[i];
-        for _ in 0..net.blocks[i].n_outputs() {
-            blocks[bi].outputs.push(sig_i as u32);
-            sig_i += 1;
-        }
-    }
-    signals.extend(input_signals);
+    drop(ins);
     let mut outputs = Vec::new();
-    let mut alias_signals = Vec::new();
     for a in &net.macro_pins {
         let slot = srcs.slot(&a.src, &mut slots, &mut commits);
-        alias_signals.push(SignalInfo { path: a.path.clone(), slot, kind: SignalKind::MacroPin });
+        signals.push(&[&a.path], slot, SignalKind::MacroPin);
     }
     for (k, a) in net.outputs.iter().enumerate() {
         let slot = srcs.slot(&a.src, &mut slots, &mut commits);
         let p = &root.outputs[k];
-        alias_signals.push(SignalInfo { path: a.path.clone(), slot, kind: SignalKind::ProgramOutput });
+        signals.push(&[&a.path], slot, SignalKind::ProgramOutput);
         outputs.push(PortInfo {
             name: p.name.clone(),
             ty: p.ty.0,
@@ -323,9 +370,12 @@ fn emit(project: &Project, net: &Net, t: &Tvars, order: &[usize], levels: &[u32]
             options: Vec::new(),
         });
     }
-    signals.extend(alias_signals);
-    signals.extend(std::mem::take(&mut srcs.fb_signals));
-    let signal_index = crate::plan::PathIndex::build(signals.iter().map(|s| s.path.as_str()));
+    for (path, slot) in std::mem::take(&mut srcs.fb_signals) {
+        signals.push(&[&path], slot, SignalKind::Feedback);
+    }
+    drop(srcs);
+    signals.finish();
+    blocks.index = crate::plan::PathIndex::build(n, |i| blocks.names.get(i as usize));
     let stats = PlanStats {
         blocks: n,
         macros: project.macros.len(),
@@ -338,14 +388,12 @@ fn emit(project: &Project, net: &Net, t: &Tvars, order: &[usize], levels: &[u32]
         phases: PhaseTimes::default(),
     };
     let mut fp = fnv1a(&format!("{}:{}", code.len(), signals.len()));
-    for s in &signals {
-        fp = (fp ^ fnv1a(&s.path)).wrapping_mul(0x0000_0100_0000_01b3) ^ (s.slot.idx as u64) << 2 ^ s.slot.ty as u64;
+    for s in signals.iter() {
+        fp = (fp ^ fnv1a(s.path)).wrapping_mul(0x0000_0100_0000_01b3) ^ (s.slot.idx as u64) << 2 ^ s.slot.ty as u64;
     }
     let stages = commits.iter().map(|c| (Slot { ty: c.ty, idx: c.to }, Slot { ty: c.ty, idx: c.stage })).collect();
-    let block_index = crate::plan::PathIndex::build(blocks.iter().map(|b| b.path.as_str()));
     Ok(ScanPlan {
         fingerprint: fp,
-        block_index,
         stages,
         files: project.files.iter().map(|f| f.path.clone()).collect(),
         slot_owner: Default::default(),
@@ -362,7 +410,6 @@ fn emit(project: &Project, net: &Net, t: &Tvars, order: &[usize], levels: &[u32]
         inputs,
         outputs,
         signals,
-        signal_index,
         blocks,
         instances: net.instances.clone(),
         stats,
@@ -592,9 +639,12 @@ struct SourceSlots<'a> {
     project: &'a Project,
     net: &'a Net,
     input_slots: Vec<Slot>,
-    out_slots: Vec<Vec<Slot>>,
+    /// Per net block: where its output slots start in `out_slots`.
+    out_first: Vec<u32>,
+    out_slots: Vec<Slot>,
     feedback: HashMap<(Slot, u64), Slot>,
-    fb_signals: Vec<SignalInfo>,
+    /// The feedback values' signals, named after their sources.
+    fb_signals: Vec<(String, Slot)>,
 }
 
 impl SourceSlots<'_> {
@@ -602,7 +652,7 @@ impl SourceSlots<'_> {
         match s {
             Src::Const(v) => slots.constant(*v),
             Src::Input(i) => self.input_slots[*i],
-            Src::Out { block, pin } => self.out_slots[*block][*pin],
+            Src::Out { block, pin } => self.out_slots[self.out_first[*block] as usize + *pin],
             Src::Feedback { src, init } => {
                 let from = self.slot(src, slots, commits);
                 let init = init.and_then(|v| v.coerce(from.ty)).unwrap_or(from.ty.zero());
@@ -615,7 +665,7 @@ impl SourceSlots<'_> {
                 commits.push(Commit { ty: from.ty, from: from.idx, to: to.idx, stage: stage.idx });
                 self.feedback.insert(key, to);
                 let name = src_path(self.project, self.net, src);
-                self.fb_signals.push(SignalInfo { path: format!("{name}@prev"), slot: to, kind: SignalKind::Feedback });
+                self.fb_signals.push((format!("{name}@prev"), to));
                 to
             }
         }

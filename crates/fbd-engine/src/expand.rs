@@ -119,7 +119,6 @@ pub(crate) struct NetBlock {
     pub data_type: Option<Type>,
     pub params: Params,
     pub order: Option<i64>,
-    pub pos: Option<[f64; 2]>,
 }
 
 impl NetBlock {
@@ -294,7 +293,6 @@ impl<'p> Expander<'p> {
                         data_type: b.data_type.map(|t| t.0),
                         params: b.params.clone(),
                         order: b.order,
-                        pos: b.pos,
                     });
                     Entry::Prim(self.net.blocks.len() - 1)
                 } else {

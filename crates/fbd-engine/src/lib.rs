@@ -28,7 +28,7 @@ pub mod synth;
 mod typecheck;
 pub mod types;
 
-pub use compile::{CompileOptions, compile, compile_file, compile_project, compile_str};
+pub use compile::{CompileOptions, compile, compile_file, compile_project, compile_project_owned, compile_str};
 pub use diag::{Diagnostic, Diagnostics};
 pub use load::{FsProvider, MemProvider, SourceProvider};
 pub use plan::{ScanPlan, SignalKind, Slot};

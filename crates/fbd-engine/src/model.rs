@@ -481,9 +481,22 @@ impl<'de> Deserialize<'de> for Pins {
             }
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Pins, A::Error> {
                 let mut out: Vec<(String, Wire)> = Vec::new();
-                let mut seen = std::collections::HashSet::new();
+                // Most blocks have a handful of pins: those are compared in place; a set is
+                // built only for the rare block with many (so 150,000 pins stay linear).
+                let mut seen: Option<std::collections::HashSet<String>> = None;
                 while let Some(k) = map.next_key::<String>()? {
-                    if !seen.insert(k.clone()) {
+                    let twice = match &mut seen {
+                        Some(set) => !set.insert(k.clone()),
+                        None if out.len() < 16 => out.iter().any(|(p, _)| *p == k),
+                        None => {
+                            let mut set: std::collections::HashSet<String> =
+                                out.iter().map(|(p, _)| p.clone()).collect();
+                            let twice = !set.insert(k.clone());
+                            seen = Some(set);
+                            twice
+                        }
+                    };
+                    if twice {
                         return Err(de::Error::custom(format!(
                             "pin `{k}` is driven twice; an input has exactly one driver"
                         )));
@@ -491,6 +504,8 @@ impl<'de> Deserialize<'de> for Pins {
                     let w: Wire = map.next_value()?;
                     out.push((k, w));
                 }
+                // A large program holds hundreds of thousands of these: no spare capacity.
+                out.shrink_to_fit();
                 Ok(Pins(out))
             }
         }

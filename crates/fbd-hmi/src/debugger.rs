@@ -55,7 +55,7 @@ impl DebuggerState {
             self.children.entry(parent_of(&inst.path).to_string()).or_default().0.push(inst.path.clone());
         }
         for (i, b) in plan.blocks.iter().enumerate() {
-            self.children.entry(parent_of(&b.path).to_string()).or_default().1.push(i);
+            self.children.entry(parent_of(b.path).to_string()).or_default().1.push(i);
         }
         for (i, s) in plan.signals.iter().enumerate() {
             if s.kind == SignalKind::MacroPin
@@ -66,7 +66,7 @@ impl DebuggerState {
         }
         for v in self.children.values_mut() {
             v.0.sort();
-            v.1.sort_by(|a, b| plan.blocks[*a].path.cmp(&plan.blocks[*b].path));
+            v.1.sort_by(|a, b| plan.blocks.at(*a).path.cmp(plan.blocks.at(*b).path));
         }
         if self.step_n == 0 {
             self.step_n = 10;
@@ -319,7 +319,7 @@ impl App {
             ui.label(total.to_string());
             ui.end_row();
             if let Some(f) = recent.last() {
-                let block = self.runner.with(|rt| rt.plan().instr_block(f.instr as usize).path.clone());
+                let block = self.runner.with(|rt| rt.plan().instr_block(f.instr as usize).path.to_string());
                 ui.label("last fault");
                 ui.label(format!("scan {}: {block}: {}", f.scan, f.kind.describe()));
                 ui.end_row();
@@ -474,7 +474,7 @@ impl App {
                 .take(300)
                 .collect();
             for i in hits {
-                self.signal_row(ui, &plan, i, &plan.signals[i].path);
+                self.signal_row(ui, &plan, i, plan.signals.at(i).path);
             }
             return;
         }
@@ -490,7 +490,7 @@ impl App {
             egui::CollapsingHeader::new(format!("{name}  ({macro_name})")).id_salt(&inst).show(ui, |ui| {
                 if let Some(pins) = self.dbg.instance_pins.get(&inst).cloned() {
                     for i in pins {
-                        let label = plan.signals[i].path.rsplit('.').next().unwrap_or("").to_string();
+                        let label = plan.signals.at(i).path.rsplit('.').next().unwrap_or("").to_string();
                         self.signal_row(ui, plan, i, &format!(".{label}"));
                     }
                 }
@@ -498,10 +498,10 @@ impl App {
             });
         }
         for bi in blocks {
-            let b = &plan.blocks[bi];
-            let name = b.path.rsplit('/').next().unwrap_or(&b.path).to_string();
-            egui::CollapsingHeader::new(format!("{name}  {}", b.type_name)).id_salt(&b.path).show(ui, |ui| {
-                for &s in b.inputs.iter().chain(&b.outputs) {
+            let b = plan.blocks.at(bi);
+            let name = b.path.rsplit('/').next().unwrap_or(b.path).to_string();
+            egui::CollapsingHeader::new(format!("{name}  {}", b.type_name)).id_salt(b.path).show(ui, |ui| {
+                for &s in b.inputs.iter().chain(b.outputs) {
                     let pin = plan.pin_name(s).to_string();
                     self.signal_row(ui, plan, s as usize, &pin);
                 }
@@ -510,17 +510,17 @@ impl App {
     }
 
     fn signal_row(&mut self, ui: &mut egui::Ui, plan: &ScanPlan, id: usize, label: &str) {
-        let s = &plan.signals[id];
+        let s = plan.signals.at(id);
         let img = self.image();
         let (v, forced) = if Arc::ptr_eq(&img.plan, self.dbg.plan.as_ref().expect("a tree has its plan")) {
             (img.read_signal(id), img.is_forced(id))
         } else {
-            self.runner.with(|rt| (rt.read_signal(id), rt.is_forced(&s.path)))
+            self.runner.with(|rt| (rt.read_signal(id), rt.is_forced(s.path)))
         };
         ui.horizontal(|ui| {
-            let selected = self.dbg.selected.as_deref() == Some(s.path.as_str());
-            if ui.selectable_label(selected, label).on_hover_text(&s.path).clicked() {
-                self.dbg.selected = Some(s.path.clone());
+            let selected = self.dbg.selected.as_deref() == Some(s.path);
+            if ui.selectable_label(selected, label).on_hover_text(s.path).clicked() {
+                self.dbg.selected = Some(s.path.to_string());
                 self.dbg.edit = v.to_string().to_lowercase();
             }
             ui.label(value_text(v));
@@ -528,7 +528,7 @@ impl App {
                 ui.label(RichText::new("F").color(Color32::from_rgb(0xd0, 0x20, 0x20)).strong())
                     .on_hover_text("forced");
             }
-            if img.breakpoint_paths.contains(&s.path) {
+            if img.breakpoint_paths.iter().any(|p| p == s.path) {
                 // The gutter mark of a breakpoint, as on the pin in the online diagram.
                 let (r, _) = ui.allocate_exact_size(egui::vec2(10.0, 10.0), egui::Sense::hover());
                 ui.painter().circle_filled(r.center(), 4.0, Color32::from_rgb(0xd0, 0x20, 0x20));

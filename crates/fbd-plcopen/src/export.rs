@@ -92,12 +92,12 @@ impl Types {
         let mut block = HashMap::new();
         for b in &plan.blocks {
             if let Some(t) = b.data_type {
-                block.entry(split(&b.path)).or_insert(t);
+                block.entry(split(b.path)).or_insert(t);
             }
         }
         let mut output = HashMap::new();
         for s in &plan.signals {
-            let k = split(&s.path);
+            let k = split(s.path);
             if k.1.contains('.') {
                 output.entry(k).or_insert(s.slot.ty);
             }

@@ -12,7 +12,7 @@ pub use import::{Imported, import};
 use std::path::Path;
 
 use fbd_engine::load::{FsProvider, MemProvider, Project, load, load_text, read_text};
-use fbd_engine::{CompileOptions, Diagnostics, ScanPlan, compile_project};
+use fbd_engine::{CompileOptions, Diagnostics, ScanPlan, compile_project_owned};
 
 /// Loads a diagram from disk whatever its format: `.xml` is PLCopen XML (imported on the way
 /// in, its warnings returned), anything else the diagram format.
@@ -30,5 +30,5 @@ pub fn load_any(path: &Path) -> Result<(Project, Vec<String>), Diagnostics> {
 /// Loads and compiles a diagram in either format (see [`load_any`]).
 pub fn compile_any(path: &Path) -> Result<ScanPlan, Diagnostics> {
     let (project, _) = load_any(path)?;
-    compile_project(&project, &CompileOptions::default())
+    compile_project_owned(project, &CompileOptions::default())
 }

@@ -68,7 +68,7 @@ pub fn check(text: &str, seed: u64, scans: u64) -> Result<Covered, String> {
         .filter(|(_, s)| s.kind == SignalKind::BlockOutput)
         .map(|(id, s)| {
             let (b, p) =
-                index.get(&s.path).copied().ok_or_else(|| format!("the reference has no signal `{}`", s.path))?;
+                index.get(s.path).copied().ok_or_else(|| format!("the reference has no signal `{}`", s.path))?;
             Ok((id, b, p))
         })
         .collect::<Result<_, String>>()?;
@@ -93,7 +93,7 @@ pub fn check(text: &str, seed: u64, scans: u64) -> Result<Covered, String> {
             if !e.same_bits(r) {
                 return Err(format!(
                     "scan {scan}: `{}` is {e:?} in the engine, {r:?} in the reference",
-                    rt.plan().signals[id].path
+                    rt.plan().signals.at(id).path
                 ));
             }
         }
@@ -122,7 +122,7 @@ pub fn check(text: &str, seed: u64, scans: u64) -> Result<Covered, String> {
         let mut e: Vec<(u64, String, String)> = log
             .recent()
             .iter()
-            .map(|f| (f.scan, rt.plan().instr_block(f.instr as usize).path.clone(), format!("{:?}", f.kind)))
+            .map(|f| (f.scan, rt.plan().instr_block(f.instr as usize).path.to_string(), format!("{:?}", f.kind)))
             .collect();
         let mut r: Vec<(u64, String, String)> =
             reference.faults.iter().map(|(s, p, k)| (*s, p.clone(), format!("{k:?}"))).collect();

@@ -44,7 +44,7 @@ impl ScanImage {
 
     /// A signal by index in [`ScanPlan::signals`].
     pub fn read_signal(&self, id: usize) -> Value {
-        self.get(self.plan.signals[id].slot)
+        self.get(self.plan.signals.at(id).slot)
     }
 
     /// A signal by path.
@@ -54,7 +54,7 @@ impl ScanImage {
 
     /// Whether signal `id` (or the driver it aliases) is forced.
     pub fn is_forced(&self, id: usize) -> bool {
-        self.forced.contains(&self.plan.signals[id].slot)
+        self.forced.contains(&self.plan.signals.at(id).slot)
     }
 
     /// A program output.

@@ -367,25 +367,25 @@ impl Runtime {
 
     /// Reads a signal by index in [`ScanPlan::signals`] (no lookup; for HMI trees and traces).
     pub fn read_signal(&self, id: usize) -> Value {
-        self.state.get(self.plan.signals[id].slot)
+        self.state.get(self.plan.signals.at(id).slot)
     }
 
     fn unknown(&self, path: &str) -> RuntimeError {
-        let paths: Vec<&str> = self.plan.signals.iter().map(|s| s.path.as_str()).collect();
+        let paths: Vec<&str> = self.plan.signals.iter().map(|s| s.path).collect();
         let best = crate::checks::closest(path, &paths);
         RuntimeError::UnknownSignal { path: path.to_string(), suggestion: best.map(str::to_string) }
     }
 
     fn resolve(&self, path: &str) -> Result<(usize, Slot), RuntimeError> {
         match self.plan.signal_id(path) {
-            Some(i) => Ok((i, self.plan.signals[i].slot)),
+            Some(i) => Ok((i, self.plan.signals.at(i).slot)),
             None => Err(self.unknown(path)),
         }
     }
 
     fn writable(&self, path: &str, v: Value) -> Result<(usize, Slot, Value), RuntimeError> {
         let (i, s) = self.resolve(path)?;
-        let sig = &self.plan.signals[i];
+        let sig = self.plan.signals.at(i);
         if !sig.kind.writable() {
             return Err(RuntimeError::ReadOnly { path: path.into(), driver: self.plan.driver(sig) });
         }
@@ -398,7 +398,7 @@ impl Runtime {
     /// keeps it while `en` is FALSE). Writing a program input sets the input.
     pub fn write(&mut self, path: &str, v: Value) -> Result<(), RuntimeError> {
         let (i, s, v) = self.writable(path, v)?;
-        if self.plan.signals[i].kind == SignalKind::ProgramInput {
+        if self.plan.signals.at(i).kind == SignalKind::ProgramInput {
             return self.set_input(path, v);
         }
         self.pending.push((s, v));
@@ -411,7 +411,7 @@ impl Runtime {
     /// Writes a value into the state now, outside any scan (e.g. to set up a test board).
     pub fn write_now(&mut self, path: &str, v: Value) -> Result<(), RuntimeError> {
         let (i, s, v) = self.writable(path, v)?;
-        if self.plan.signals[i].kind == SignalKind::ProgramInput {
+        if self.plan.signals.at(i).kind == SignalKind::ProgramInput {
             self.set_input(path, v)?;
         } else if self.recorder.is_some() {
             self.record(Stimulus::WriteNow { path: path.into(), value: crate::model::Const(v) });
@@ -484,7 +484,7 @@ impl Runtime {
         for b in &self.plan.blocks {
             let Some(ins) = b.instr else { continue };
             let writes =
-                b.outputs.iter().any(|sig| self.forces.iter().any(|f| f.1 == self.plan.signals[*sig as usize].slot));
+                b.outputs.iter().any(|sig| self.forces.iter().any(|f| f.1 == self.plan.signals.at(*sig as usize).slot));
             if writes {
                 self.force_mask[ins as usize] = true;
             }

@@ -18,13 +18,13 @@ impl Runtime {
         let mut state = State::new(&plan, self.seed);
         let mut report = ChangeReport::default();
         for nb in plan.blocks.iter().filter(|b| !b.state.is_empty() || b.rng.is_some()) {
-            match old.block(&nb.path) {
+            match old.block(nb.path) {
                 Some(ob)
                     if ob.type_name == nb.type_name
                         && ob.data_type == nb.data_type
                         && ob.state.len() == nb.state.len() =>
                 {
-                    for (o, n) in ob.state.iter().zip(&nb.state) {
+                    for (o, n) in ob.state.iter().zip(nb.state) {
                         state.set(*n, self.state.get(*o));
                         if let (Some(os), Some(ns)) = (old.stages.get(o), plan.stages.get(n)) {
                             state.set(*ns, self.state.get(*os));
@@ -33,25 +33,25 @@ impl Runtime {
                     if let (Some(o), Some(n)) = (ob.rng, nb.rng) {
                         state.rngs[n as usize] = self.state.rngs[o as usize].clone();
                     }
-                    report.kept.push(nb.path.clone());
+                    report.kept.push(nb.path.to_string());
                 }
-                _ => report.reset.push(nb.path.clone()),
+                _ => report.reset.push(nb.path.to_string()),
             }
         }
         for ob in old.blocks.iter().filter(|b| !b.state.is_empty() || b.rng.is_some()) {
-            if plan.block(&ob.path).is_none() {
-                report.removed.push(ob.path.clone());
+            if plan.block(ob.path).is_none() {
+                report.removed.push(ob.path.to_string());
             }
         }
         for s in plan.signals.iter().filter(|s| s.kind == SignalKind::Feedback) {
-            if let Some(o) = old.signal(&s.path)
+            if let Some(o) = old.signal(s.path)
                 && o.slot.ty == s.slot.ty
             {
                 state.set(s.slot, self.state.get(o.slot));
                 if let (Some(os), Some(ns)) = (old.stages.get(&o.slot), plan.stages.get(&s.slot)) {
                     state.set(*ns, self.state.get(*os));
                 }
-                report.kept.push(s.path.clone());
+                report.kept.push(s.path.to_string());
             }
         }
         let inputs: Vec<Value> = plan

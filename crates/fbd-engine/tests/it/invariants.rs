@@ -67,3 +67,32 @@ fn every_example_and_diagram_compiles() {
     }
     assert!(n >= 1, "no diagram found");
 }
+
+/// `compile_project_owned` drops the parsed bodies after expansion to save memory: it must
+/// give the plan `compile_project` gives, and errors found after expansion must still point
+/// into the text.
+#[test]
+fn compiling_an_owned_project_gives_the_same_plan() {
+    use fbd_engine::load::{FsProvider, MemProvider, load, load_text};
+    use fbd_engine::{CompileOptions, compile_project, compile_project_owned};
+    let opts = CompileOptions::default();
+    for file in ["diagrams/2048.json", "diagrams/2048-original.json", "diagrams/2048-smart-spawn.json"] {
+        let path = root().join(file);
+        let borrowed = compile_project(&load(&FsProvider, &path).expect("loads"), &opts).expect("compiles");
+        let owned = compile_project_owned(load(&FsProvider, &path).expect("loads"), &opts).expect("compiles");
+        assert_eq!(borrowed.fingerprint, owned.fingerprint, "{file}");
+        assert_eq!(borrowed.listing(), owned.listing(), "{file}");
+        let sig = |p: &fbd_engine::ScanPlan| p.signals.iter().map(|s| format!("{s:?}")).collect::<Vec<_>>();
+        assert_eq!(sig(&borrowed), sig(&owned), "{file}");
+        let blocks = |p: &fbd_engine::ScanPlan| p.blocks.iter().map(|b| format!("{b:?}")).collect::<Vec<_>>();
+        assert_eq!(blocks(&borrowed), blocks(&owned), "{file}");
+    }
+    // A type error is found after expansion, when the owned project's bodies are gone.
+    let text = "{\"fbd\": 1, \"blocks\": [\n  {\"id\": \"a\", \"type\": \"AND\", \"inputs\": {\"in1\": true, \"in2\": 3.5}}\n]}";
+    let owned = compile_project_owned(load_text(&MemProvider::new(), "t.json".as_ref(), text.into()).unwrap(), &opts)
+        .expect_err("a REAL on a BOOL pin");
+    let borrowed =
+        compile_project(&load_text(&MemProvider::new(), "t.json".as_ref(), text.into()).unwrap(), &opts).unwrap_err();
+    assert_eq!(owned.to_string(), borrowed.to_string());
+    assert_eq!(owned.0[0].line, Some(2), "{owned}");
+}
