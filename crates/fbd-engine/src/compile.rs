@@ -186,7 +186,7 @@ fn emit(project: &Project, net: &Net, t: &Tvars, order: &[usize], levels: &[u32]
     for b in &net.blocks {
         n_sig += b.n_outputs() + b.inputs.len();
         sig_bytes += (b.path.len() + 1) * (b.n_outputs() + b.inputs.len());
-        sig_bytes += b.inputs.iter().map(|p| p.name.len()).sum::<usize>();
+        sig_bytes += (0..b.inputs.len()).map(|k| b.input_name(k).len()).sum::<usize>();
         sig_bytes += (0..b.n_outputs()).map(|k| b.output_name(k).len()).sum::<usize>();
     }
     for a in net.macro_pins.iter().chain(&net.outputs) {
@@ -282,22 +282,23 @@ fn emit(project: &Project, net: &Net, t: &Tvars, order: &[usize], levels: &[u32]
         let ty = t[i].unwrap_or(Type::Bool);
         // Every operand must sit in the bank its pin's type names: the executor indexes that
         // bank without looking. A mismatch is a compiler bug; refuse the plan rather than run it.
-        for (p, s) in b.inputs.iter().zip(&ins) {
+        for (k, (p, s)) in b.inputs.iter().zip(&ins).enumerate() {
             let want = match p.ty {
                 PinTy::Fixed(w) => w,
                 PinTy::T => ty,
             };
             if s.ty != want {
+                let name = b.input_name(k);
                 return Err(diag_at(
                     project,
-                    &b.at.join(crate::json_path!["inputs", p.name.as_ref()]),
+                    &b.at.join(crate::json_path!["inputs", name.as_ref()]),
                     format!(
-                        "internal compiler error: pin `{}` of `{}` reads a {} slot, expected {want}",
-                        p.name, b.path, s.ty
+                        "internal compiler error: pin `{name}` of `{}` reads a {} slot, expected {want}",
+                        b.path, s.ty
                     ),
                 )
                 .block(&b.path)
-                .pin(p.name.to_string())
+                .pin(name.to_string())
                 .help("this is a bug in fbd-engine; please report it with this diagram"));
             }
         }
@@ -317,7 +318,7 @@ fn emit(project: &Project, net: &Net, t: &Tvars, order: &[usize], levels: &[u32]
         let first_in = blocks.pins_in.len() as u32;
         for (k, p) in b.inputs.iter().enumerate() {
             let kind = if matches!(p.src, Src::Const(_)) { SignalKind::Constant } else { SignalKind::BlockInput };
-            let id = signals.push(&[&b.path, ".", &p.name], ins[k], kind);
+            let id = signals.push(&[&b.path, ".", &b.input_name(k)], ins[k], kind);
             blocks.pins_in.push(id);
         }
         // Output signals were pushed first, in plan order, after the program inputs.
@@ -331,9 +332,9 @@ fn emit(project: &Project, net: &Net, t: &Tvars, order: &[usize], levels: &[u32]
             blocks.state.extend_from_slice(state_of(i));
         }
         let file_pos = positions
-            .entry(b.at.file)
-            .or_insert_with(|| crate::locate::block_positions(&project.files[b.at.file].text));
-        let line = file_pos.get(&b.at.key).map_or(0, |p| u32::try_from(p.0).unwrap_or(0));
+            .entry(b.at.file())
+            .or_insert_with(|| crate::locate::block_positions(&project.files[b.at.file()].text));
+        let line = file_pos.get(&b.at.key()).map_or(0, |p| u32::try_from(p.0).unwrap_or(0));
         blocks.names.push(&[&b.path]);
         blocks.recs.push(BlockRec {
             def: b.def,
@@ -341,7 +342,7 @@ fn emit(project: &Project, net: &Net, t: &Tvars, order: &[usize], levels: &[u32]
             n_in: b.inputs.len() as u16,
             n_out: b.n_outputs() as u16,
             n_state: (blocks.state.len() as u32 - first_state) as u16,
-            file: b.at.file as u32,
+            file: b.at.file,
             line,
             first_in,
             first_out: first_out_pin,

@@ -36,24 +36,38 @@ impl At {
 }
 
 /// Where a block is written: compact, turned into an [`At`] only for an error.
+/// Twelve bytes: a large program has one per block.
 #[derive(Copy, Clone, Debug)]
 pub(crate) struct BlockAt {
-    pub file: usize,
-    pub key: crate::locate::BlockKey,
+    pub file: u32,
+    /// The macro whose body holds the block; `u32::MAX`: the program's.
+    mac: u32,
+    index: u32,
 }
 
 impl BlockAt {
     fn new(file: usize, mac: Option<usize>, index: usize) -> BlockAt {
-        BlockAt { file, key: (mac, index) }
+        // The loader's file size limit keeps every index far below u32::MAX.
+        BlockAt { file: file as u32, mac: mac.map_or(u32::MAX, |m| m as u32), index: index as u32 }
+    }
+
+    /// The file index.
+    pub fn file(&self) -> usize {
+        self.file as usize
+    }
+
+    /// The key of [`crate::locate::BlockPositions`].
+    pub fn key(&self) -> crate::locate::BlockKey {
+        ((self.mac != u32::MAX).then_some(self.mac as usize), self.index as usize)
     }
 
     /// The block object's place.
     pub fn at(&self) -> At {
-        let path = match self.key {
+        let path = match self.key() {
             (None, i) => json_path!["blocks", i].to_vec(),
             (Some(m), i) => json_path!["macros", m, "blocks", i].to_vec(),
         };
-        At { file: self.file, path }
+        At { file: self.file(), path }
     }
 
     /// A place inside the block object.
@@ -99,10 +113,9 @@ pub(crate) enum Src {
     },
 }
 
-/// One input pin of a net block.
+/// One input pin of a net block (its name: [`NetBlock::input_name`]).
 #[derive(Clone, Debug)]
 pub(crate) struct NetPin {
-    pub name: Cow<'static, str>,
     pub ty: PinTy,
     pub src: Src,
 }
@@ -125,6 +138,17 @@ impl NetBlock {
     /// Number of outputs, fixed then variadic.
     pub fn n_outputs(&self) -> usize {
         self.def.outputs.len() + self.n_var_out
+    }
+
+    /// Name of input `k`: the fixed pins, then the variadic ones (`in1`, `in2`, ...).
+    pub fn input_name(&self, k: usize) -> Cow<'static, str> {
+        match self.def.inputs.get(k) {
+            Some(p) => Cow::Borrowed(p.name),
+            None => {
+                let v = self.def.var_inputs.expect("index within the block's inputs");
+                Cow::Owned(format!("{}{}", v.prefix, v.first + k - self.def.inputs.len()))
+            }
+        }
     }
 
     /// Name of output `k`.
@@ -199,7 +223,7 @@ pub(crate) fn expand(project: &Project, max_blocks: u64) -> Result<Net, Vec<Diag
     let mut errors = Vec::new();
     check_bodies(project, &mut errors);
     // Independent of the bodies' mistakes, so reported with them in one pass.
-    check_recursion_and_size(project, max_blocks, &mut errors);
+    let expanded = check_recursion_and_size(project, max_blocks, &mut errors);
     if !errors.is_empty() {
         return Err(errors);
     }
@@ -207,7 +231,8 @@ pub(crate) fn expand(project: &Project, max_blocks: u64) -> Result<Net, Vec<Diag
     let mut ex = Expander {
         project,
         scopes: Vec::new(),
-        net: Net::default(),
+        // Reserved once: growing by doubling would copy the largest table of the expansion.
+        net: Net { blocks: Vec::with_capacity(expanded.min(max_blocks) as usize), ..Net::default() },
         errors,
         memo: HashMap::default(),
         visiting: Default::default(),
@@ -277,6 +302,7 @@ impl<'p> Expander<'p> {
                 let s = &self.scopes[si];
                 (s.prefix.clone(), s.file, s.body, s.mac.map(|(_, mi)| mi))
             };
+            self.scopes[si].entries.reserve(body.len());
             for (bi, b) in body.iter().enumerate() {
                 let at = BlockAt::new(file, mac_index, bi);
                 let mut path = String::with_capacity(prefix.len() + b.id.len());
@@ -328,16 +354,18 @@ impl<'p> Expander<'p> {
                 };
                 let def = self.net.blocks[ni].def;
                 let block_at = BlockAt::new(file, mac_index, bi);
-                let mut pins = Vec::new();
+                // Sized for the fixed pins, trimmed after the variadic ones: a large program
+                // holds one of these per block.
+                let mut pins = Vec::with_capacity(def.inputs.len());
                 for p in def.inputs {
                     match b.inputs.get(p.name) {
                         Some(w) => {
                             let src = self.resolve(si, w, Loc::Pin { block: block_at, pin: p.name });
-                            pins.push(NetPin { name: Cow::Borrowed(p.name), ty: p.ty, src });
+                            pins.push(NetPin { ty: p.ty, src });
                         }
                         None => {
                             let v = p.default.unwrap_or(Value::Bool(false));
-                            pins.push(NetPin { name: Cow::Borrowed(p.name), ty: p.ty, src: Src::Const(v) });
+                            pins.push(NetPin { ty: p.ty, src: Src::Const(v) });
                         }
                     }
                 }
@@ -346,9 +374,10 @@ impl<'p> Expander<'p> {
                         let name = format!("{}{}", va.prefix, va.first + k);
                         let Some(w) = b.inputs.get(&name) else { break };
                         let src = self.resolve(si, w, Loc::Pin { block: block_at, pin: &name });
-                        pins.push(NetPin { name: Cow::Owned(name), ty: va.ty, src });
+                        pins.push(NetPin { ty: va.ty, src });
                     }
                 }
+                pins.shrink_to_fit();
                 self.net.blocks[ni].inputs = pins;
             }
         }

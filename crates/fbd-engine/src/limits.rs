@@ -32,8 +32,9 @@ pub const MAX_NESTING: usize = 256;
 /// Recursion is an error naming the chain; the expanded size (primitive blocks plus macro
 /// instances, so that empty macros count too) and the nesting depth are computed per macro
 /// (memoised, saturating) before anything is expanded, so an expansion bomb costs nothing.
-/// Iterative: a 10,000-level chain of macros needs no stack.
-pub(crate) fn check_recursion_and_size(project: &Project, max_blocks: u64, errors: &mut Vec<Diagnostic>) {
+/// Iterative: a 10,000-level chain of macros needs no stack. Returns the number of blocks and
+/// instances the program expands to (0 after an error), so the expansion can size its tables.
+pub(crate) fn check_recursion_and_size(project: &Project, max_blocks: u64, errors: &mut Vec<Diagnostic>) -> u64 {
     #[derive(Copy, Clone, PartialEq)]
     enum Mark {
         Visiting,
@@ -109,7 +110,7 @@ pub(crate) fn check_recursion_and_size(project: &Project, max_blocks: u64, error
         }
     }
     if !errors.is_empty() {
-        return;
+        return 0;
     }
     let mut total: u64 = 0;
     let mut biggest: Option<(u64, usize)> = None;
@@ -164,6 +165,7 @@ pub(crate) fn check_recursion_and_size(project: &Project, max_blocks: u64, error
                 .help("an expansion bomb (macros that instance each other many times) is refused; raise CompileOptions::max_blocks if the program is really this large"),
         );
     }
+    total
 }
 
 fn fmt_big(n: u64) -> String {

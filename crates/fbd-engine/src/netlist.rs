@@ -128,8 +128,9 @@ pub fn netlist(project: &Project, opts: &CompileOptions) -> Result<Netlist, Diag
             inputs: b
                 .inputs
                 .iter()
-                .map(|p| NetPin {
-                    name: p.name.to_string(),
+                .enumerate()
+                .map(|(k, p)| NetPin {
+                    name: b.input_name(k).into_owned(),
                     ty: match p.ty {
                         PinTy::Fixed(ty) => ty,
                         PinTy::T => t[i].unwrap_or(Type::Bool),

@@ -208,7 +208,7 @@ pub(crate) fn infer_types(project: &Project, net: &Net) -> Result<Tvars, Vec<Dia
     }
     // Every pin against its driver.
     for (bi, b) in net.blocks.iter().enumerate() {
-        for p in &b.inputs {
+        for (k, p) in b.inputs.iter().enumerate() {
             let want = match p.ty {
                 PinTy::Fixed(ty) => ty,
                 PinTy::T => t[bi].unwrap_or(Type::Bool),
@@ -219,10 +219,10 @@ pub(crate) fn infer_types(project: &Project, net: &Net) -> Result<Tvars, Vec<Dia
                 &t,
                 &p.src,
                 want,
-                || b.at.join(crate::json_path!["inputs", p.name.as_ref()]),
-                || format!("pin `{}` of {} `{}`", p.name, b.def.name, b.path),
+                || b.at.join(crate::json_path!["inputs", b.input_name(k).as_ref()]),
+                || format!("pin `{}` of {} `{}`", b.input_name(k), b.def.name, b.path),
             )
-            .map_err(|d| d.block(b.path.clone()).pin(p.name.to_string()))
+            .map_err(|d| d.block(b.path.clone()).pin(b.input_name(k).into_owned()))
             .unwrap_or_else(|d| errors.push(d));
         }
         if let Some(init) = b.params.init {
