@@ -14,17 +14,12 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 GAMES=${1:-20}
 SECONDS_THEIRS=${2:-1000000}
-SRC=${NNEONNEO_DIR:-target/peers/2048-ai}
-if [ ! -f "$SRC/2048.cpp" ]; then
-  mkdir -p "$(dirname "$SRC")"
-  git clone --depth 1 https://github.com/nneonneo/2048-ai "$SRC"
-fi
-mkdir -p target/peers
-g++ -O3 -std=c++11 -w -I "$SRC" -o target/peers/nneonneo_ai tools/peers/nneonneo_ai.cpp
+. tools/peers/lib.sh
+THEIRS=$(build_nneonneo_harness nneonneo_ai)
 cargo build --release -q -p fbd-cli
 for p in expectimax expectimax-deep; do
   echo "== ours: $p"
   target/release/fbd autoplay --native --player "$p" --games "$GAMES" --seed 1 | tail -3
 done
 echo "== nneonneo/2048-ai"
-target/peers/nneonneo_ai "$GAMES" 1 "$SECONDS_THEIRS" | tail -1
+"$THEIRS" "$GAMES" 1 "$SECONDS_THEIRS" | tail -1

@@ -15,14 +15,10 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 PAIRS=${1:-5}
 STAGES=${2:-1000}
-SRC=${IRONPLC_DIR:-target/peers/ironplc}
-if [ ! -f "$SRC/compiler/Cargo.toml" ]; then
-  mkdir -p "$(dirname "$SRC")"
-  git clone --depth 1 https://github.com/ironplc/ironplc "$SRC"
-fi
-(cd "$SRC/compiler" && cargo build --release -q -p ironplc-cli -p ironplc-vm-cli)
-IRONPLCC="$SRC/compiler/target/release/ironplcc"
-IRONPLCVM="$SRC/compiler/target/release/ironplcvm"
+. tools/peers/lib.sh
+BIN=$(build_ironplc)
+IRONPLCC="$BIN/ironplcc"
+IRONPLCVM="$BIN/ironplcvm"
 cargo build --release -q -p fbd-cli
 mkdir -p target/peers
 ST=target/peers/modchain.st

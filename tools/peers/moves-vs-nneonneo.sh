@@ -10,17 +10,11 @@
 # Their source: $NNEONNEO_DIR if set, else cloned from GitHub into target/peers/2048-ai.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+. tools/peers/lib.sh
 PAIRS=${1:-7}
-SRC=${NNEONNEO_DIR:-target/peers/2048-ai}
-if [ ! -f "$SRC/2048.cpp" ]; then
-  mkdir -p "$(dirname "$SRC")"
-  git clone --depth 1 https://github.com/nneonneo/2048-ai "$SRC"
-fi
-mkdir -p target/peers
-g++ -O3 -std=c++11 -w -I "$SRC" -o target/peers/nneonneo_moves tools/peers/nneonneo_moves.cpp
+THEIRS=$(build_nneonneo_harness nneonneo_moves)
 cargo build --release -q -p ref2048 --example moves_workload
 OURS=target/release/examples/moves_workload
-THEIRS=target/peers/nneonneo_moves
 ratios=(); pratios=()
 for i in $(seq "$PAIRS"); do
   a=$("$OURS"); b=$("$THEIRS")

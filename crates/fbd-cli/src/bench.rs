@@ -32,6 +32,17 @@ pub struct BenchArgs {
     /// The 2048 benchmark table: native reference, each wiring's scan time and moves/s, expectimax.
     #[arg(long)]
     all: bool,
+    /// With --all: also run nneonneo/2048-ai's moves (this harness binary, built by
+    /// tools/peers/moves-vs-nneonneo.sh as target/peers/nneonneo_moves) pair by pair with ours.
+    #[arg(long, requires = "all")]
+    nneonneo_moves: Option<PathBuf>,
+    /// With --all: also run IronPLC's VM (the directory holding its `ironplcc` and `ironplcvm`,
+    /// built by tools/peers/interpreter-vs-ironplc.sh) pair by pair with our interpreter.
+    #[arg(long, requires = "all")]
+    ironplc: Option<PathBuf>,
+    /// With --all: pairs per peer.
+    #[arg(long, default_value_t = 5, requires = "all", value_parser = clap::value_parser!(u32).range(1..=100))]
+    pairs: u32,
 }
 
 pub(crate) struct Row {
@@ -43,7 +54,7 @@ pub(crate) struct Row {
     scans: u64,
     median_ns: f64,
     p99_ns: f64,
-    mean_ns: f64,
+    pub(crate) mean_ns: f64,
     /// ns per scan of the same plan compiled to C, if measured.
     native_ns: Option<f64>,
 }
@@ -81,7 +92,12 @@ fn measure(plan: ScanPlan, scans: Option<u64>) -> (u64, f64, f64, f64) {
 /// Runs `fbd bench`.
 pub fn bench(args: BenchArgs) -> ExitCode {
     if args.all {
-        return crate::autoplay::bench_all(args.json);
+        let peers = crate::peers::Peers {
+            nneonneo_moves: args.nneonneo_moves,
+            ironplc: args.ironplc,
+            pairs: args.pairs as usize,
+        };
+        return crate::bench_all::bench_all(args.json, &peers);
     }
     let mut rows = Vec::new();
     if let Some(f) = &args.file {

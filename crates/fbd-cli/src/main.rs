@@ -10,11 +10,13 @@ static ALLOC: mem::Counting = mem::Counting;
 
 mod autoplay;
 mod bench;
+mod bench_all;
 mod bench_c;
 mod draw;
 mod game;
 mod mem;
 mod out;
+mod peers;
 mod plcopen;
 mod record;
 mod run;

@@ -15,6 +15,8 @@
 
 use rand::Rng;
 
+pub mod workload;
+
 /// A 4x4 board: 16 nibbles of tile exponents.
 pub type Board = u64;
 
