@@ -167,6 +167,12 @@ fn fnv_hex(bytes: &[u8]) -> String {
 impl Runtime {
     /// A hash of the state (every slot, bit for bit), the clock and the scan count.
     pub fn state_hash(&self) -> String {
+        format!("{:016x}", self.state_hash_value())
+    }
+
+    /// [`Runtime::state_hash`] as a number (computed without allocating, so a playback can
+    /// check it after a scan).
+    pub fn state_hash_value(&self) -> u64 {
         let mut h = 0xcbf2_9ce4_8422_2325u64;
         for b in &self.state.bools {
             fnv(&mut h, &[*b as u8]);
@@ -179,7 +185,7 @@ impl Runtime {
         }
         fnv(&mut h, &self.scan.to_le_bytes());
         fnv(&mut h, &self.clock_us.to_le_bytes());
-        format!("{h:016x}")
+        h
     }
 
     /// Starts recording what reaches the program, with a state hash every `hash_every` scans

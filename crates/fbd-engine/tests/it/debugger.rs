@@ -368,6 +368,26 @@ mod no_allocation {
         // And the counter can see an allocation when there is one.
         assert!(allocations_during(|| drop(vec![1u8; 16])) > 0);
     }
+
+    #[test]
+    fn a_scan_under_playback_allocates_nothing() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/blinker.json");
+        let plan = fbd_engine::compile_file(path, &Default::default()).expect("compiles");
+        let mut rt = fbd_engine::Runtime::new(plan.clone());
+        rt.start_recording(10);
+        rt.set_input("start", fbd_engine::Value::Bool(true)).expect("input");
+        rt.step_n(600);
+        let id = fbd_engine::runtime::ProgramId { name: "blinker".into(), files: Vec::new() };
+        let rec = rt.stop_recording(id).expect("a recording");
+        assert!(rec.hashes.len() >= 50, "hashes are checked during the playback");
+        let mut play = fbd_engine::Runtime::new(plan);
+        play.start_playback(rec).expect("same cycle");
+        play.step_n(5); // the recorded input is applied in the first scan
+        let n = allocations_during(|| play.step_n(500));
+        assert_eq!(n, 0, "scans under playback allocated {n} times");
+        let status = play.playback().expect("playing");
+        assert!(status.divergence.is_none() && status.problem.is_none(), "the playback matches");
+    }
 }
 
 /// Run 5,000 scans of the 2048 program with random commands, writes and a force, step back
