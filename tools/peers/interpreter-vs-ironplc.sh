@@ -11,6 +11,7 @@
 # Each pair runs theirs and ours back to back; the ratio of mean scan times is printed per pair,
 # then the median and range. Their source: $IRONPLC_DIR if set, else cloned from GitHub into
 # target/peers/ironplc (MIT; built with their own lock file, nothing of theirs is committed here).
+# The chain and wide shapes on IronPLC (their plans as Structured Text): tools/peers/bench-all.sh.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 PAIRS=${1:-5}

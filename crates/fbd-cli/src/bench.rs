@@ -165,11 +165,7 @@ pub fn bench(args: BenchArgs) -> ExitCode {
 /// One synthetic diagram (`shape`: chain, wide or modchain) of `n` blocks: generated, loaded
 /// and compiled (timed, with the peak memory), optionally compiled to C and timed, then scanned.
 pub(crate) fn synthetic_row(shape: &str, n: usize, native_c: bool, scans: Option<u64>) -> Result<Row, String> {
-    let text = match shape {
-        "wide" => synth::wide(n, 1),
-        "modchain" => synth::mod_chain(n),
-        _ => synth::diagram(n, 1),
-    };
+    let text = synthetic_text(shape, n);
     let base = crate::mem::reset_peak();
     let t = Instant::now();
     let plan = fbd_engine::compile(&text).map_err(|e| format!("synthetic diagram of {n} blocks: {e}"))?;
@@ -185,6 +181,15 @@ pub(crate) fn synthetic_row(shape: &str, n: usize, native_c: bool, scans: Option
     };
     let (scans, median_ns, p99_ns, mean_ns) = measure(plan, scans);
     Ok(Row { name, blocks, compile_ms, peak_bytes, scans, median_ns, p99_ns, mean_ns, native_ns })
+}
+
+/// The synthetic diagram of `shape` (chain, wide, modchain) with `n` blocks, as measured.
+pub(crate) fn synthetic_text(shape: &str, n: usize) -> String {
+    match shape {
+        "wide" => synth::wide(n, 1),
+        "modchain" => synth::mod_chain(n),
+        _ => synth::diagram(n, 1),
+    }
 }
 
 /// A row as the JSON `fbd bench --json` and `fbd bench --all --json` print.

@@ -17,9 +17,7 @@ const PER_FUNCTION: usize = 2000;
 
 /// The C operator of a [`CmpOp::mask`].
 fn cmp(m: u8) -> &'static str {
-    [CmpOp::Eq, CmpOp::Ne, CmpOp::Gt, CmpOp::Ge, CmpOp::Lt, CmpOp::Le]
-        .into_iter()
-        .find(|op| op.mask() == m)
+    CmpOp::from_mask(m)
         .map(|op| match op {
             CmpOp::Eq => "==",
             CmpOp::Ne => "!=",

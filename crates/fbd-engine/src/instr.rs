@@ -41,6 +41,11 @@ impl CmpOp {
             CmpOp::Le => 0b011,
         }
     }
+
+    /// The comparison whose [`CmpOp::mask`] is `m`.
+    pub fn from_mask(m: u8) -> Option<CmpOp> {
+        [CmpOp::Eq, CmpOp::Ne, CmpOp::Gt, CmpOp::Ge, CmpOp::Lt, CmpOp::Le].into_iter().find(|op| op.mask() == m)
+    }
 }
 
 /// The truth table of a boolean function of three inputs for [`Instr::Gate`]: bit `k` is

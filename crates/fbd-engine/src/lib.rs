@@ -24,6 +24,7 @@ mod order;
 pub mod plan;
 pub mod realtime;
 pub mod runtime;
+pub mod stgen;
 pub mod synth;
 mod typecheck;
 pub mod types;
