@@ -194,6 +194,16 @@ fn emit(project: &Project, net: &Net, t: &Tvars, order: &[usize], levels: &[u32]
         sig_bytes += a.path.len();
     }
     sig_bytes += root.inputs.iter().map(|p| p.name.len()).sum::<usize>();
+    // Names are stored back to back with 32-bit offsets (`plan::Names`); a program whose names
+    // might not fit is refused here rather than cut short. The feedback values' names come
+    // later: each is a source's name plus `@prev`, at most one per pin, hence the bound.
+    let block_bytes: usize = net.blocks.iter().map(|b| b.path.len()).sum();
+    let sig_bound = sig_bytes.saturating_mul(2).saturating_add(n_sig.saturating_mul(5));
+    if let Some(bytes) = [sig_bound, block_bytes].into_iter().find(|&b| b > u32::MAX as usize) {
+        return Err(project
+            .diag(0, &[], format!("the expanded program's names take {bytes} bytes, more than the 4 GiB a plan holds"))
+            .help("shorten block ids and macro instance names, or nest macros less deeply"));
+    }
     let mut signals = Signals::with_capacity(n_sig, sig_bytes);
 
     // Program inputs.
@@ -259,7 +269,7 @@ fn emit(project: &Project, net: &Net, t: &Tvars, order: &[usize], levels: &[u32]
     let mut rng_keys = Vec::new();
     let n_pins: usize = net.blocks.iter().map(|b| b.inputs.len()).sum();
     let mut blocks = Blocks {
-        names: Names::with_capacity(n, net.blocks.iter().map(|b| b.path.len()).sum()),
+        names: Names::with_capacity(n, block_bytes),
         recs: Vec::with_capacity(n),
         pins_in: Vec::with_capacity(n_pins),
         pins_out: Vec::with_capacity(srcs.out_slots.len()),
