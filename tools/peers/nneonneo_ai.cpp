@@ -10,6 +10,7 @@
 #include "2048.cpp"
 #undef main
 #include <chrono>
+#include <ctime>
 
 static uint64_t rng;
 static uint64_t splitmix64() {
@@ -61,6 +62,7 @@ int main(int argc, char **argv) {
         board_t b = spawn(spawn(0, &fours), &fours);
         long moves = 0;
         auto t0 = std::chrono::steady_clock::now();
+        std::clock_t c0 = std::clock();
         bool cut = false;
         for (;;) {
             int m = choose(b);
@@ -72,10 +74,14 @@ int main(int argc, char **argv) {
             if (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > max_seconds) { cut = true; break; }
         }
         double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        // Processor time too: when other work shares the machine, moves per processor second
+        // is the AI's own speed.
+        double cpu = double(std::clock() - c0) / CLOCKS_PER_SEC;
         int maxrank = get_max_rank(b);
         double score = score_board(b) - 4.0 * fours;
-        printf("game %d: max %d score %.0f moves %ld seconds %.1f moves/s %.1f%s\n", g, 1 << maxrank, score, moves,
-               secs, moves / secs, cut ? " (cut: time budget)" : "");
+        printf("game %d (seed %llu): max %d score %.0f moves %ld seconds %.1f moves/s %.1f cpu %.1f moves/cpu-s %.1f%s\n",
+               g, (unsigned long long)(seed + g), 1 << maxrank, score, moves, secs, moves / secs, cpu, moves / cpu,
+               cut ? " (cut: time budget)" : "");
         fflush(stdout);
         total_moves += moves;
         total_secs += secs;
