@@ -1,7 +1,7 @@
 //! Editing FBD diagrams without a GUI. The HMI's editor is a client: a [`Workspace`] holds the
 //! program and its libraries as documents, every edit ([`ops`]) is checked before it is made
 //! and can be undone, and saving writes only the files that changed, in the canonical text of
-//! [`format`].
+//! [`format`](mod@format).
 
 pub mod check;
 mod extract;

@@ -1,7 +1,7 @@
 //! fbd-engine: the soft-PLC core of fbd2048.
 //!
 //! A diagram (JSON, see `docs/diagram-format.md`) is [loaded](load) with its includes,
-//! [compiled](compile) into a flat [`ScanPlan`] (macro expansion, name resolution, type
+//! [compiled](mod@compile) into a flat [`ScanPlan`] (macro expansion, name resolution, type
 //! checking, data-flow order), and executed one scan at a time by a [`Runtime`], which also
 //! offers the debugger API (step, run-until, write, force, watch, snapshot, online change).
 //! Nothing here depends on a GUI.

@@ -127,7 +127,7 @@ impl Names {
     }
 }
 
-/// Every named signal of a plan: paths in one [`Names`] arena, slots and kinds beside them,
+/// Every named signal of a plan: paths in one name arena, slots and kinds beside them,
 /// found by path through a compact hash index.
 #[derive(Clone, Debug, Default)]
 pub struct Signals {

@@ -4,7 +4,7 @@
 //! The algorithm is the layered (Sugiyama) one that the Eclipse Layout Kernel uses for block
 //! diagrams with ports:
 //!
-//! 1. **Columns** by data flow, left to right ([`layers`]): the body's input ports in the first
+//! 1. **Columns** by data flow, left to right (`layers`): the body's input ports in the first
 //!    column, its output ports in the last. Feedback wires and delayed outputs (MEMORY.prev,
 //!    DELAY.q) do not constrain the columns; a wire whose target is not right of its source is
 //!    routed around the drawing (above it) and flagged `back`.
@@ -12,9 +12,9 @@
 //!    shares them), so they run through the gaps between blocks.
 //! 3. **Crossing minimisation**: barycentre sweeps over the columns with pin-aware positions;
 //!    the order with the fewest crossings is kept.
-//! 4. **Rows** ([`place`]): every node is pulled towards the median row of its neighbours' pins,
+//! 4. **Rows** (`place`): every node is pulled towards the median row of its neighbours' pins,
 //!    so most wires run straight; blocks never overlap.
-//! 5. **Orthogonal routing** ([`route`]): in each channel between two columns every net that
+//! 5. **Orthogonal routing** (`route`): in each channel between two columns every net that
 //!    must turn gets a vertical track of its own, ordered so that no two nets share a segment.
 //!
 //! The result is a [`Layout`]; [`check`] verifies its invariants (no overlap, no wire through a
