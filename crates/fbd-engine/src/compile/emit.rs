@@ -1,0 +1,377 @@
+//! Emission: typed slots for every output, state and constant, the instruction array in plan
+//! order (through `select`), the end-of-scan copies, and the plan's signal and block tables.
+
+use rustc_hash::FxHashMap as HashMap;
+
+use super::select::{Emitted, Operands, select_instruction};
+use super::{cycle_us, diag_at};
+use crate::diag::Diagnostic;
+use crate::expand::{Net, Src};
+use crate::library::{Kind, PinTy};
+use crate::load::Project;
+use crate::plan::{
+    BlockRec, Blocks, Commit, Names, PhaseTimes, PlanStats, PortInfo, ScanPlan, SignalKind, Signals, Slot,
+};
+use crate::typecheck::{Tvars, out_type};
+use crate::types::{Type, Value};
+
+pub(super) struct Slots {
+    init_b: Vec<bool>,
+    init_i: Vec<i64>,
+    init_r: Vec<f64>,
+    consts: HashMap<(Type, u64), u32>,
+}
+
+impl Slots {
+    pub(super) fn alloc(&mut self, v: Value) -> Slot {
+        match v {
+            Value::Bool(b) => {
+                self.init_b.push(b);
+                Slot { ty: Type::Bool, idx: self.init_b.len() as u32 - 1 }
+            }
+            Value::Int(i) => {
+                self.init_i.push(i);
+                Slot { ty: Type::Int, idx: self.init_i.len() as u32 - 1 }
+            }
+            Value::Real(r) => {
+                self.init_r.push(r);
+                Slot { ty: Type::Real, idx: self.init_r.len() as u32 - 1 }
+            }
+        }
+    }
+    pub(super) fn init_of(&self, s: Slot) -> Value {
+        match s.ty {
+            Type::Bool => Value::Bool(self.init_b[s.idx as usize]),
+            Type::Int => Value::Int(self.init_i[s.idx as usize]),
+            Type::Real => Value::Real(self.init_r[s.idx as usize]),
+        }
+    }
+
+    pub(super) fn constant(&mut self, v: Value) -> Slot {
+        let bits = match v {
+            Value::Bool(b) => b as u64,
+            Value::Int(i) => i as u64,
+            Value::Real(r) => r.to_bits(),
+        };
+        if let Some(&idx) = self.consts.get(&(v.ty(), bits)) {
+            return Slot { ty: v.ty(), idx };
+        }
+        let s = self.alloc(v);
+        self.consts.insert((v.ty(), bits), s.idx);
+        s
+    }
+}
+
+fn fnv1a(s: &str) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in s.bytes() {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
+}
+
+pub(super) fn emit(
+    project: &Project,
+    net: &Net,
+    t: &Tvars,
+    order: &[usize],
+    levels: &[u32],
+) -> Result<ScanPlan, Diagnostic> {
+    let mut slots = Slots { init_b: Vec::new(), init_i: Vec::new(), init_r: Vec::new(), consts: HashMap::default() };
+    let root = project.root();
+    // Sized exactly: on a large program, doubling growth would leave up to half of the biggest
+    // tables unused at the compiler's peak memory.
+    // The signal table's size, exactly: block outputs and input pins are named
+    // `block.pin`; the aliases and feedback values come after.
+    let (mut n_sig, mut sig_bytes) = (root.inputs.len(), 0usize);
+    for b in &net.blocks {
+        n_sig += b.n_outputs() + b.inputs.len();
+        sig_bytes += (b.path.len() + 1) * (b.n_outputs() + b.inputs.len());
+        sig_bytes += (0..b.inputs.len()).map(|k| b.input_name(k).len()).sum::<usize>();
+        sig_bytes += (0..b.n_outputs()).map(|k| b.output_name(k).len()).sum::<usize>();
+    }
+    for a in net.macro_pins.iter().chain(&net.outputs) {
+        n_sig += 1;
+        sig_bytes += a.path.len();
+    }
+    sig_bytes += root.inputs.iter().map(|p| p.name.len()).sum::<usize>();
+    // Names are stored back to back with 32-bit offsets (`plan::Names`); a program whose names
+    // might not fit is refused here rather than cut short. The feedback values' names come
+    // later: each is a source's name plus `@prev`, at most one per pin, hence the bound.
+    let block_bytes: usize = net.blocks.iter().map(|b| b.path.len()).sum();
+    let sig_bound = sig_bytes.saturating_mul(2).saturating_add(n_sig.saturating_mul(5));
+    if let Some(bytes) = [sig_bound, block_bytes].into_iter().find(|&b| b > u32::MAX as usize) {
+        return Err(project
+            .diag(0, &[], format!("the expanded program's names take {bytes} bytes, more than the 4 GiB a plan holds"))
+            .help("shorten block ids and macro instance names, or nest macros less deeply"));
+    }
+    let mut signals = Signals::with_capacity(n_sig, sig_bytes);
+
+    // Program inputs.
+    let mut inputs = Vec::new();
+    let mut input_slots = Vec::new();
+    for p in &root.inputs {
+        let ty = p.ty.0;
+        let default = p.default.and_then(|c| c.0.coerce(ty)).unwrap_or(ty.zero());
+        let slot = slots.alloc(default);
+        input_slots.push(slot);
+        signals.push(&[&p.name], slot, SignalKind::ProgramInput);
+        inputs.push(PortInfo { name: p.name.clone(), ty, slot, default, kind: p.kind, options: p.options.clone() });
+    }
+
+    // Outputs and state of every block, in plan order so that slots are touched in order.
+    // Flat tables (a vector per block would cost more than the slots in it).
+    let n = net.blocks.len();
+    let mut out_first = vec![0u32; n];
+    let mut out_slots: Vec<Slot> = Vec::with_capacity(n_sig);
+    let mut state_first = vec![0u32; n + 1];
+    let mut state_flat: Vec<Slot> = Vec::new();
+    for &i in order {
+        let b = &net.blocks[i];
+        let tv = t[i];
+        let init = b.params.init.and_then(|c| tv.and_then(|ty| c.0.coerce(ty)).or(Some(c.0)));
+        out_first[i] = out_slots.len() as u32;
+        for k in 0..b.n_outputs() {
+            let name = b.output_name(k);
+            let ty = out_type(net, t, i, k).unwrap_or(Type::Bool);
+            let v = match (b.def.kind, init) {
+                (Kind::Memory | Kind::Delay | Kind::Sr | Kind::Rs, Some(v)) => v,
+                _ => ty.zero(),
+            };
+            let s = slots.alloc(v);
+            out_slots.push(s);
+            signals.push(&[&b.path, ".", &name], s, SignalKind::BlockOutput);
+        }
+        state_first[i] = state_flat.len() as u32;
+        for (_, ty) in b.def.state {
+            state_flat.push(slots.alloc(ty.zero()));
+        }
+    }
+    let state_of = |i: usize| {
+        let first = state_first[i] as usize;
+        &state_flat[first..first + net.blocks[i].def.state.len()]
+    };
+
+    // Sources to slots; feedback wires get a delayed slot each (shared by equal wires).
+    let mut commits: Vec<Commit> = Vec::new();
+    let mut srcs = SourceSlots {
+        project,
+        net,
+        input_slots,
+        out_first,
+        out_slots,
+        feedback: HashMap::default(),
+        fb_signals: Vec::new(),
+    };
+
+    let mut code = Vec::with_capacity(n);
+    let mut args: Vec<u32> = Vec::new();
+    let mut instr_block: Vec<u32> = Vec::with_capacity(n);
+    let mut rng_keys = Vec::new();
+    let n_pins: usize = net.blocks.iter().map(|b| b.inputs.len()).sum();
+    let mut blocks = Blocks {
+        names: Names::with_capacity(n, block_bytes),
+        recs: Vec::with_capacity(n),
+        pins_in: Vec::with_capacity(n_pins),
+        pins_out: Vec::with_capacity(srcs.out_slots.len()),
+        state: Vec::new(),
+        index: Default::default(),
+    };
+    let mut max_level = 0;
+    let mut positions: HashMap<usize, crate::locate::BlockPositions> = HashMap::default();
+    let mut ins: Vec<Slot> = Vec::new();
+
+    for &i in order {
+        let b = &net.blocks[i];
+        ins.clear();
+        for p in &b.inputs {
+            let s = srcs.slot(&p.src, &mut slots, &mut commits);
+            ins.push(s);
+        }
+        let first_out = srcs.out_first[i] as usize;
+        let outs = &srcs.out_slots[first_out..first_out + b.n_outputs()];
+        let ty = t[i].unwrap_or(Type::Bool);
+        // Every operand must sit in the bank its pin's type names: the executor indexes that
+        // bank without looking. A mismatch is a compiler bug; refuse the plan rather than run it.
+        for (k, (p, s)) in b.inputs.iter().zip(&ins).enumerate() {
+            let want = match p.ty {
+                PinTy::Fixed(w) => w,
+                PinTy::T => ty,
+            };
+            if s.ty != want {
+                let name = b.input_name(k);
+                return Err(diag_at(
+                    project,
+                    &b.at.join(crate::json_path!["inputs", name.as_ref()]),
+                    format!(
+                        "internal compiler error: pin `{name}` of `{}` reads a {} slot, expected {want}",
+                        b.path, s.ty
+                    ),
+                )
+                .block(&b.path)
+                .pin(name.to_string())
+                .help("this is a bug in fbd-engine; please report it with this diagram"));
+            }
+        }
+        let ops = Operands { ins: &ins, outs, state: state_of(i), ty };
+        let (instr, rng) = select_instruction(
+            b,
+            &ops,
+            &mut Emitted { slots: &mut slots, args: &mut args, commits: &mut commits, rng_keys: &mut rng_keys },
+        );
+        let instr_idx = instr.map(|ins| {
+            code.push(ins);
+            instr_block.push(blocks.recs.len() as u32);
+            code.len() as u32 - 1
+        });
+        // Signals of the input pins (aliases of their drivers): they follow every output
+        // signal, block after block in plan order.
+        let first_in = blocks.pins_in.len() as u32;
+        for (k, p) in b.inputs.iter().enumerate() {
+            let kind = if matches!(p.src, Src::Const(_)) { SignalKind::Constant } else { SignalKind::BlockInput };
+            let id = signals.push(&[&b.path, ".", &b.input_name(k)], ins[k], kind);
+            blocks.pins_in.push(id);
+        }
+        // Output signals were pushed first, in plan order, after the program inputs.
+        let first_out_pin = blocks.pins_out.len() as u32;
+        let first_out_sig = (inputs.len() + first_out) as u32;
+        blocks.pins_out.extend(first_out_sig..first_out_sig + b.n_outputs() as u32);
+        max_level = max_level.max(levels[i]);
+        let first_state = blocks.state.len() as u32;
+        if b.def.stateful {
+            blocks.state.extend_from_slice(outs);
+            blocks.state.extend_from_slice(state_of(i));
+        }
+        let file_pos = positions
+            .entry(b.at.file())
+            .or_insert_with(|| crate::locate::block_positions(&project.files[b.at.file()].text));
+        let line = file_pos.get(&b.at.key()).map_or(0, |p| u32::try_from(p.0).unwrap_or(0));
+        blocks.names.push(&[&b.path]);
+        blocks.recs.push(BlockRec {
+            def: b.def,
+            data_type: t[i],
+            n_in: b.inputs.len() as u16,
+            n_out: b.n_outputs() as u16,
+            n_state: (blocks.state.len() as u32 - first_state) as u16,
+            file: b.at.file,
+            line,
+            first_in,
+            first_out: first_out_pin,
+            first_state,
+            instr: instr_idx.unwrap_or(u32::MAX),
+            rng: rng.unwrap_or(u32::MAX),
+            level: levels[i],
+        });
+    }
+    drop(ins);
+    let mut outputs = Vec::new();
+    for a in &net.macro_pins {
+        let slot = srcs.slot(&a.src, &mut slots, &mut commits);
+        signals.push(&[&a.path], slot, SignalKind::MacroPin);
+    }
+    for (k, a) in net.outputs.iter().enumerate() {
+        let slot = srcs.slot(&a.src, &mut slots, &mut commits);
+        let p = &root.outputs[k];
+        signals.push(&[&a.path], slot, SignalKind::ProgramOutput);
+        outputs.push(PortInfo {
+            name: p.name.clone(),
+            ty: p.ty.0,
+            slot,
+            default: p.ty.0.zero(),
+            kind: Default::default(),
+            options: Vec::new(),
+        });
+    }
+    for (path, slot) in std::mem::take(&mut srcs.fb_signals) {
+        signals.push(&[&path], slot, SignalKind::Feedback);
+    }
+    drop(srcs);
+    signals.finish();
+    blocks.index = crate::plan::PathIndex::build(n, |i| blocks.names.get(i as usize));
+    let stats = PlanStats {
+        blocks: n,
+        macros: project.macros.len(),
+        instances: net.instances.len(),
+        signals: signals.len(),
+        instructions: code.len(),
+        slots: [slots.init_b.len(), slots.init_i.len(), slots.init_r.len()],
+        levels: if n == 0 { 0 } else { max_level as usize + 1 },
+        files: project.files.len(),
+        phases: PhaseTimes::default(),
+    };
+    let mut fp = fnv1a(&format!("{}:{}", code.len(), signals.len()));
+    for s in signals.iter() {
+        fp = (fp ^ fnv1a(s.path)).wrapping_mul(0x0000_0100_0000_01b3) ^ (s.slot.idx as u64) << 2 ^ s.slot.ty as u64;
+    }
+    let stages = commits.iter().map(|c| (Slot { ty: c.ty, idx: c.to }, Slot { ty: c.ty, idx: c.stage })).collect();
+    Ok(ScanPlan {
+        fingerprint: fp,
+        stages,
+        files: project.files.iter().map(|f| f.path.clone()).collect(),
+        slot_owner: Default::default(),
+        name: root.name.clone().unwrap_or_else(|| project.files[0].path.display().to_string()),
+        cycle_us: cycle_us(root.cycle_ms),
+        code,
+        args,
+        instr_block,
+        commits,
+        init_bool: slots.init_b,
+        init_int: slots.init_i,
+        init_real: slots.init_r,
+        rng_keys,
+        inputs,
+        outputs,
+        signals,
+        blocks,
+        instances: net.instances.clone(),
+        stats,
+    })
+}
+
+/// Maps resolved sources to slots, creating the delayed slot of each feedback wire once.
+struct SourceSlots<'a> {
+    project: &'a Project,
+    net: &'a Net,
+    input_slots: Vec<Slot>,
+    /// Per net block: where its output slots start in `out_slots`.
+    out_first: Vec<u32>,
+    out_slots: Vec<Slot>,
+    feedback: HashMap<(Slot, u64), Slot>,
+    /// The feedback values' signals, named after their sources.
+    fb_signals: Vec<(String, Slot)>,
+}
+
+impl SourceSlots<'_> {
+    fn slot(&mut self, s: &Src, slots: &mut Slots, commits: &mut Vec<Commit>) -> Slot {
+        match s {
+            Src::Const(v) => slots.constant(*v),
+            Src::Input(i) => self.input_slots[*i],
+            Src::Out { block, pin } => self.out_slots[self.out_first[*block] as usize + *pin],
+            Src::Feedback { src, init } => {
+                let from = self.slot(src, slots, commits);
+                let init = init.and_then(|v| v.coerce(from.ty)).unwrap_or(from.ty.zero());
+                let key = (from, init.as_f64().to_bits());
+                if let Some(&d) = self.feedback.get(&key) {
+                    return d;
+                }
+                let to = slots.alloc(init);
+                let stage = slots.alloc(init);
+                commits.push(Commit { ty: from.ty, from: from.idx, to: to.idx, stage: stage.idx });
+                self.feedback.insert(key, to);
+                let name = src_path(self.project, self.net, src);
+                self.fb_signals.push((format!("{name}@prev"), to));
+                to
+            }
+        }
+    }
+}
+
+fn src_path(project: &Project, net: &Net, s: &Src) -> String {
+    match s {
+        Src::Const(v) => v.to_string(),
+        Src::Input(i) => project.root().inputs[*i].name.clone(),
+        Src::Out { block, pin } => format!("{}.{}", net.blocks[*block].path, net.blocks[*block].output_name(*pin)),
+        Src::Feedback { src, .. } => format!("{}@prev", src_path(project, net, src)),
+    }
+}

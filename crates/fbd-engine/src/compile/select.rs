@@ -1,0 +1,231 @@
+//! Instruction selection: the instruction of one block, specialised by kind, type and arity,
+//! and its dispatch [`Family`], which the schedule groups by.
+
+use super::emit::Slots;
+use crate::expand;
+use crate::instr::{CmpOp, Instr, truth_table};
+use crate::library::Kind;
+use crate::plan::{Commit, Slot};
+use crate::types::{Type, Value};
+
+/// The slots one block's instruction reads and writes.
+pub(super) struct Operands<'a> {
+    pub ins: &'a [Slot],
+    pub outs: &'a [Slot],
+    pub state: &'a [Slot],
+    /// The block's resolved type variable (BOOL for non-generic blocks, where it is unused).
+    pub ty: Type,
+}
+
+/// What instruction selection appends to besides the instruction itself.
+pub(super) struct Emitted<'a> {
+    pub slots: &'a mut Slots,
+    pub args: &'a mut Vec<u32>,
+    pub commits: &'a mut Vec<Commit>,
+    pub rng_keys: &'a mut Vec<u64>,
+}
+
+/// Which instruction a block compiles to, as far as dispatch is concerned: blocks that share
+/// an instruction (see `instr`) share a family, so the schedule can run them together. Must
+/// agree with [`select_instruction`]; a disagreement costs speed only.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) enum Family {
+    Gate,
+    CmpI,
+    AddSubI,
+    SelI,
+    Other(Kind, Option<Type>),
+}
+
+/// The [`Family`] of a block whose type variable resolved to `ty`.
+pub(crate) fn family(b: &expand::NetBlock, ty: Option<Type>) -> Family {
+    let two = b.inputs.len() == 2;
+    match (b.def.kind, ty) {
+        (Kind::And | Kind::Or | Kind::Xor, _) if two => Family::Gate,
+        (Kind::Not | Kind::Sr | Kind::Rs, _) => Family::Gate,
+        (Kind::Eq | Kind::Ne | Kind::Gt | Kind::Ge | Kind::Lt | Kind::Le, Some(Type::Bool)) => Family::Gate,
+        (Kind::Sel | Kind::Move | Kind::Memory, Some(Type::Bool)) => Family::Gate,
+        (Kind::Eq | Kind::Ne | Kind::Gt | Kind::Ge | Kind::Lt | Kind::Le, Some(Type::Int)) => Family::CmpI,
+        (Kind::Add, Some(Type::Int)) if two => Family::AddSubI,
+        (Kind::Sub, Some(Type::Int)) => Family::AddSubI,
+        (Kind::Sel | Kind::Move | Kind::Memory, Some(Type::Int)) => Family::SelI,
+        (k, t) => Family::Other(k, t),
+    }
+}
+
+/// The truth table of a comparison of two BOOLs (FALSE < TRUE) as a gate over `a`, `b`.
+fn bool_cmp_table(op: CmpOp) -> u8 {
+    let mut t = 0u8;
+    for k in 0..8u8 {
+        if op.apply(k & 1 != 0, k & 2 != 0) {
+            t |= 1 << k;
+        }
+    }
+    t
+}
+
+/// The instruction of one block, specialised by kind, type and arity; `None` for DELAY, which is
+/// only an end-of-scan copy. Also returns the block's random stream index, for RANDOM.
+pub(super) fn select_instruction(
+    b: &expand::NetBlock,
+    ops: &Operands,
+    out: &mut Emitted,
+) -> (Option<Instr>, Option<u32>) {
+    let (ins, outs, st, ty) = (ops.ins, ops.outs, ops.state, ops.ty);
+    let x = |k: usize| ins[k].idx;
+    let o = |k: usize| outs[k].idx;
+    let Emitted { slots, args, commits, rng_keys } = out;
+    let list = |from: usize, args: &mut Vec<u32>| -> (u32, u32) {
+        let start = args.len() as u32;
+        args.extend(ins[from..].iter().map(|s| s.idx));
+        (start, (ins.len() - from) as u32)
+    };
+    // A gate over up to three BOOL operands (unused ones repeat `a`; the table ignores them).
+    let gate =
+        |f: fn(bool, bool, bool) -> bool, a: u32, b: u32, c: u32, o: u32| Instr::Gate { t: truth_table(f), a, b, c, o };
+    let cmp = |op: CmpOp| match ins[0].ty {
+        Type::Bool => Instr::Gate { t: bool_cmp_table(op), a: x(0), b: x(1), c: x(0), o: o(0) },
+        Type::Int => Instr::CmpI { m: op.mask(), a: x(0), b: x(1), o: o(0) },
+        Type::Real => Instr::CmpR { op, a: x(0), b: x(1), o: o(0) },
+    };
+    let mut rng = None;
+    let instr: Option<Instr> = match b.def.kind {
+        Kind::And if ins.len() == 2 => Some(gate(|a, b, _| a & b, x(0), x(1), x(0), o(0))),
+        Kind::Or if ins.len() == 2 => Some(gate(|a, b, _| a | b, x(0), x(1), x(0), o(0))),
+        Kind::Xor if ins.len() == 2 => Some(gate(|a, b, _| a ^ b, x(0), x(1), x(0), o(0))),
+        Kind::And => {
+            let (args_, n_) = list(0, args);
+            Some(Instr::AndN { args: args_, n: n_, o: o(0) })
+        }
+        Kind::Or => {
+            let (args_, n_) = list(0, args);
+            Some(Instr::OrN { args: args_, n: n_, o: o(0) })
+        }
+        Kind::Xor => {
+            let (args_, n_) = list(0, args);
+            Some(Instr::XorN { args: args_, n: n_, o: o(0) })
+        }
+        Kind::Not => Some(gate(|a, _, _| !a, x(0), x(0), x(0), o(0))),
+        Kind::Eq => Some(cmp(CmpOp::Eq)),
+        Kind::Ne => Some(cmp(CmpOp::Ne)),
+        Kind::Gt => Some(cmp(CmpOp::Gt)),
+        Kind::Ge => Some(cmp(CmpOp::Ge)),
+        Kind::Lt => Some(cmp(CmpOp::Lt)),
+        Kind::Le => Some(cmp(CmpOp::Le)),
+        Kind::Add | Kind::Mul | Kind::Min | Kind::Max => {
+            let two = ins.len() == 2;
+            let (a_, n_) = list(0, args);
+            Some(match (b.def.kind, ty) {
+                (Kind::Add, Type::Int) if two => Instr::AddSubI { sub: false, a: x(0), b: x(1), o: o(0) },
+                (Kind::Add, Type::Real) if two => Instr::AddR2 { a: x(0), b: x(1), o: o(0) },
+                (Kind::Add, Type::Int) => Instr::AddIN { args: a_, n: n_, o: o(0) },
+                (Kind::Add, _) => Instr::AddRN { args: a_, n: n_, o: o(0) },
+                (Kind::Mul, Type::Int) => Instr::MulIN { args: a_, n: n_, o: o(0) },
+                (Kind::Mul, _) => Instr::MulRN { args: a_, n: n_, o: o(0) },
+                (Kind::Min, Type::Int) => Instr::MinIN { args: a_, n: n_, o: o(0) },
+                (Kind::Min, _) => Instr::MinRN { args: a_, n: n_, o: o(0) },
+                (Kind::Max, Type::Int) => Instr::MaxIN { args: a_, n: n_, o: o(0) },
+                _ => Instr::MaxRN { args: a_, n: n_, o: o(0) },
+            })
+        }
+        Kind::Sub => Some(if ty == Type::Int {
+            Instr::AddSubI { sub: true, a: x(0), b: x(1), o: o(0) }
+        } else {
+            Instr::SubR { a: x(0), b: x(1), o: o(0) }
+        }),
+        Kind::Div => Some(if ty == Type::Int {
+            Instr::DivI { a: x(0), b: x(1), o: o(0) }
+        } else {
+            Instr::DivR { a: x(0), b: x(1), o: o(0) }
+        }),
+        Kind::Mod => Some(Instr::ModI { a: x(0), b: x(1), o: o(0) }),
+        Kind::Abs => {
+            Some(if ty == Type::Int { Instr::AbsI { a: x(0), o: o(0) } } else { Instr::AbsR { a: x(0), o: o(0) } })
+        }
+        Kind::Neg => {
+            Some(if ty == Type::Int { Instr::NegI { a: x(0), o: o(0) } } else { Instr::NegR { a: x(0), o: o(0) } })
+        }
+        Kind::Limit => Some(if ty == Type::Int {
+            Instr::LimitI { mn: x(0), a: x(1), mx: x(2), o: o(0) }
+        } else {
+            Instr::LimitR { mn: x(0), a: x(1), mx: x(2), o: o(0) }
+        }),
+        Kind::Floor => Some(Instr::Floor { a: x(0), o: o(0) }),
+        Kind::Trunc => Some(Instr::Trunc { a: x(0), o: o(0) }),
+        Kind::Frac => Some(Instr::Frac { a: x(0), o: o(0) }),
+        Kind::IntToReal => Some(Instr::IntToReal { a: x(0), o: o(0) }),
+        Kind::RealToInt => Some(Instr::RealToInt { a: x(0), o: o(0) }),
+        Kind::Sel => Some(match ty {
+            Type::Bool => gate(|g, a, b| if g { b } else { a }, x(0), x(1), x(2), o(0)),
+            Type::Int => Instr::SelI { g: x(0), a: x(1), b: x(2), o: o(0) },
+            Type::Real => Instr::SelR { g: x(0), a: x(1), b: x(2), o: o(0) },
+        }),
+        Kind::Mux => {
+            let (a_, n_) = list(1, args);
+            Some(match ty {
+                Type::Bool => Instr::MuxB { k: x(0), args: a_, n: n_, o: o(0) },
+                Type::Int => Instr::MuxI { k: x(0), args: a_, n: n_, o: o(0) },
+                Type::Real => Instr::MuxR { k: x(0), args: a_, n: n_, o: o(0) },
+            })
+        }
+        Kind::Move => Some(match ty {
+            Type::Bool => gate(|a, _, _| a, x(0), x(0), x(0), o(0)),
+            // A select whose both inputs are the source; the guard is any BOOL slot.
+            Type::Int => Instr::SelI { g: slots.constant(Value::Bool(false)).idx, a: x(0), b: x(0), o: o(0) },
+            Type::Real => Instr::MoveR { a: x(0), o: o(0) },
+        }),
+        Kind::Memory => {
+            let stage = slots.alloc(slots.init_of(outs[1]));
+            commits.push(Commit { ty, from: o(0), to: o(1), stage: stage.idx });
+            Some(match ty {
+                // q := en ? x : q.
+                Type::Bool => gate(|en, q, x| if en { x } else { q }, x(1), o(0), x(0), o(0)),
+                Type::Int => Instr::SelI { g: x(1), a: o(0), b: x(0), o: o(0) },
+                Type::Real => Instr::MemR { x: x(0), en: x(1), q: o(0) },
+            })
+        }
+        Kind::Delay => {
+            let stage = slots.alloc(slots.init_of(outs[0]));
+            commits.push(Commit { ty, from: x(0), to: o(0), stage: stage.idx });
+            None
+        }
+        // Set dominant: q := s OR (NOT r AND q); reset dominant: q := NOT r AND (s OR q).
+        Kind::Sr => Some(gate(|s, r, q| s || (!r && q), x(0), x(1), o(0), o(0))),
+        Kind::Rs => Some(gate(|s, r, q| !r && (s || q), x(0), x(1), o(0), o(0))),
+        Kind::RTrig => Some(Instr::RTrig { clk: x(0), m: st[0].idx, q: o(0) }),
+        Kind::FTrig => Some(Instr::FTrig { clk: x(0), m: st[0].idx, q: o(0) }),
+        Kind::Ton | Kind::Tof | Kind::Tp => {
+            let aux = args.len() as u32;
+            args.extend([x(0), x(1), o(0), o(1), st[0].idx, st[1].idx, st[2].idx]);
+            Some(match b.def.kind {
+                Kind::Ton => Instr::Ton { aux },
+                Kind::Tof => Instr::Tof { aux },
+                _ => Instr::Tp { aux },
+            })
+        }
+        Kind::Ctu | Kind::Ctd => {
+            let aux = args.len() as u32;
+            args.extend([x(0), x(1), x(2), o(0), o(1), st[0].idx]);
+            Some(if b.def.kind == Kind::Ctu { Instr::Ctu { aux } } else { Instr::Ctd { aux } })
+        }
+        Kind::Ctud => {
+            let aux = args.len() as u32;
+            args.extend([x(0), x(1), x(2), x(3), x(4), o(0), o(1), o(2), st[0].idx, st[1].idx]);
+            Some(Instr::Ctud { aux })
+        }
+        Kind::Now => Some(Instr::Now { ms: o(0), s: o(1) }),
+        Kind::Saw => Some(Instr::Saw { period: x(0), lo: x(1), hi: x(2), o: o(0) }),
+        Kind::Random => {
+            let key = crate::exec::random_key(&b.path, b.params.seed);
+            rng_keys.push(key);
+            rng = Some(rng_keys.len() as u32 - 1);
+            let aux = args.len() as u32;
+            args.extend([rng_keys.len() as u32 - 1, x(0), x(1), x(2), o(0), o(1)]);
+            Some(Instr::Random { aux })
+        }
+        Kind::Selector => {
+            Some(Instr::Selector { sel: x(0), first: outs.first().map(|s| s.idx).unwrap_or(0), n: outs.len() as u32 })
+        }
+    };
+    (instr, rng)
+}

@@ -1,0 +1,245 @@
+//! Macro expansion and name resolution: turns a [`Project`] into a flat netlist of primitive
+//! blocks whose every input names its driver directly (a constant, a program input, another
+//! block's output, or a feedback wire around one of those).
+//!
+//! Files: this one (scopes, one per macro instance, and every block's pins), `net.rs` (what
+//! expansion produces), `resolve.rs` (a wire followed through macro ports to its driver).
+
+mod net;
+mod resolve;
+
+pub(crate) use net::{Alias, At, BlockAt, Loc, Net, NetBlock, NetPin, Src, TypeAssert};
+
+use std::borrow::Cow;
+
+use rustc_hash::FxHashMap as HashMap;
+
+use crate::checks::{check_bodies, closest, list_or_none, output_names};
+use crate::diag::Diagnostic;
+use crate::json_path;
+use crate::library;
+use crate::limits::check_recursion_and_size;
+use crate::load::Project;
+use crate::locate::Seg;
+use crate::model::{Block, MacroDef, Wire};
+use crate::plan::InstanceInfo;
+use crate::types::{Type, Value};
+
+#[derive(Copy, Clone, Debug)]
+enum Entry {
+    Prim(usize),
+    Inst(usize),
+}
+
+struct Scope<'p> {
+    prefix: String,
+    file: usize,
+    body: &'p [Block],
+    /// JSON path of the body's `blocks` array.
+    body_at: Vec<Seg>,
+    mac: Option<(&'p MacroDef, usize)>,
+    /// Parent scope and the instance's index in the parent's body.
+    parent: Option<(usize, usize)>,
+    entries: HashMap<&'p str, Entry>,
+}
+
+/// Expands `project`, refusing programs that would grow past `max_blocks` primitive blocks.
+pub(crate) fn expand(project: &Project, max_blocks: u64) -> Result<Net, Vec<Diagnostic>> {
+    let mut errors = Vec::new();
+    check_bodies(project, &mut errors);
+    // Independent of the bodies' mistakes, so reported with them in one pass.
+    let expanded = check_recursion_and_size(project, max_blocks, &mut errors);
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    let input_index = project.root().inputs.iter().enumerate().rev().map(|(i, p)| (p.name.as_str(), i)).collect();
+    let mut ex = Expander {
+        project,
+        scopes: Vec::new(),
+        // Reserved once: growing by doubling would copy the largest table of the expansion.
+        net: Net { blocks: Vec::with_capacity(expanded.min(max_blocks) as usize), ..Net::default() },
+        errors,
+        memo: HashMap::default(),
+        visiting: Default::default(),
+        input_index,
+        port_names: HashMap::default(),
+    };
+    ex.build_scopes();
+    ex.resolve_all();
+    let Expander { net, mut errors, .. } = ex;
+    dedup(&mut errors);
+    if errors.is_empty() { Ok(net) } else { Err(errors) }
+}
+
+/// A constant bound to a typed port takes the port's type (an INT literal on a REAL port becomes
+/// REAL), so that what reads it finds it in the right slot bank; anything else is left for the
+/// type checker to report.
+fn coerce_const(src: Src, ty: Type) -> Src {
+    match src {
+        Src::Const(v) => Src::Const(v.coerce(ty).unwrap_or(v)),
+        other => other,
+    }
+}
+
+fn dedup(errors: &mut Vec<Diagnostic>) {
+    let mut seen = std::collections::HashSet::new();
+    errors.retain(|d| seen.insert(d.to_string()));
+}
+
+/// A macro port of one instance: the unit of memoised resolution.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+struct PortKey {
+    scope: usize,
+    output: bool,
+    port: usize,
+}
+
+struct Expander<'p> {
+    project: &'p Project,
+    scopes: Vec<Scope<'p>>,
+    net: Net,
+    errors: Vec<Diagnostic>,
+    /// What each instance port resolved to.
+    memo: HashMap<PortKey, Src>,
+    /// Ports crossed by the resolution in progress (loop detection).
+    visiting: rustc_hash::FxHashSet<PortKey>,
+    /// Program input name → index.
+    input_index: HashMap<&'p str, usize>,
+    /// (file, macro) → input port name → index.
+    port_names: HashMap<(usize, usize), HashMap<&'p str, usize>>,
+}
+
+impl<'p> Expander<'p> {
+    fn build_scopes(&mut self) {
+        let root = &self.project.files[0].doc;
+        self.scopes.push(Scope {
+            prefix: String::new(),
+            file: 0,
+            body: &root.blocks,
+            body_at: json_path!["blocks"].to_vec(),
+            mac: None,
+            parent: None,
+            entries: HashMap::default(),
+        });
+        let mut si = 0;
+        while si < self.scopes.len() {
+            let (prefix, file, body, mac_index) = {
+                let s = &self.scopes[si];
+                (s.prefix.clone(), s.file, s.body, s.mac.map(|(_, mi)| mi))
+            };
+            self.scopes[si].entries.reserve(body.len());
+            for (bi, b) in body.iter().enumerate() {
+                let at = BlockAt::new(file, mac_index, bi);
+                let mut path = String::with_capacity(prefix.len() + b.id.len());
+                path.push_str(&prefix);
+                path.push_str(&b.id);
+                let entry = if let Some(def) = library::lookup(&b.ty) {
+                    let n_out = b.params.n.unwrap_or(0) as usize;
+                    self.net.blocks.push(NetBlock {
+                        path,
+                        def,
+                        at,
+                        inputs: Vec::new(),
+                        n_var_out: if def.var_outputs.is_some() { n_out } else { 0 },
+                        data_type: b.data_type.map(|t| t.0),
+                        params: b.params.clone(),
+                        order: b.order,
+                    });
+                    Entry::Prim(self.net.blocks.len() - 1)
+                } else {
+                    let (mf, mi, m) = self.project.macro_def(&b.ty).expect("checked by check_bodies");
+                    self.net.instances.push(InstanceInfo { path: path.clone(), macro_name: m.name.clone() });
+                    self.scopes.push(Scope {
+                        prefix: format!("{path}/"),
+                        file: mf,
+                        body: &m.blocks,
+                        body_at: json_path!["macros", mi, "blocks"].to_vec(),
+                        mac: Some((m, mi)),
+                        parent: Some((si, bi)),
+                        entries: HashMap::default(),
+                    });
+                    Entry::Inst(self.scopes.len() - 1)
+                };
+                self.scopes[si].entries.insert(&b.id, entry);
+            }
+            si += 1;
+        }
+    }
+
+    fn resolve_all(&mut self) {
+        // Primitive block inputs.
+        for si in 0..self.scopes.len() {
+            let (file, body, mac_index) = {
+                let s = &self.scopes[si];
+                (s.file, s.body, s.mac.map(|(_, mi)| mi))
+            };
+            for (bi, b) in body.iter().enumerate() {
+                let Some(Entry::Prim(ni)) = self.scopes[si].entries.get(b.id.as_str()).copied() else {
+                    continue;
+                };
+                let def = self.net.blocks[ni].def;
+                let block_at = BlockAt::new(file, mac_index, bi);
+                // Sized for the fixed pins, trimmed after the variadic ones: a large program
+                // holds one of these per block.
+                let mut pins = Vec::with_capacity(def.inputs.len());
+                for p in def.inputs {
+                    match b.inputs.get(p.name) {
+                        Some(w) => {
+                            let src = self.resolve(si, w, Loc::Pin { block: block_at, pin: p.name });
+                            pins.push(NetPin { ty: p.ty, src });
+                        }
+                        None => {
+                            let v = p.default.unwrap_or(Value::Bool(false));
+                            pins.push(NetPin { ty: p.ty, src: Src::Const(v) });
+                        }
+                    }
+                }
+                if let Some(va) = def.var_inputs {
+                    for k in 0.. {
+                        let name = format!("{}{}", va.prefix, va.first + k);
+                        let Some(w) = b.inputs.get(&name) else { break };
+                        let src = self.resolve(si, w, Loc::Pin { block: block_at, pin: &name });
+                        pins.push(NetPin { ty: va.ty, src });
+                    }
+                }
+                pins.shrink_to_fit();
+                self.net.blocks[ni].inputs = pins;
+            }
+        }
+        // Macro instance pins, as aliases for the debugger (and to report bad output ports).
+        for si in 1..self.scopes.len() {
+            let (m, mi) = self.scopes[si].mac.expect("non-root scopes are instances");
+            let file = self.scopes[si].file;
+            let inst_path = self.scopes[si].prefix.trim_end_matches('/').to_string();
+            for (k, p) in m.inputs.iter().enumerate() {
+                let at = At::new(file, json_path!["macros", mi, "inputs", k]);
+                let src = self.resolve(si, &Wire::Ref(p.name.clone()), Loc::At(&at));
+                self.net.macro_pins.push(Alias { path: format!("{inst_path}.{}", p.name), src });
+            }
+            for (k, p) in m.outputs.iter().enumerate() {
+                let at = At::new(file, json_path!["macros", mi, "outputs", k, "from"]);
+                let src = coerce_const(self.resolve(si, &p.from, Loc::At(&at)), p.ty.0);
+                self.net.asserts.push(TypeAssert {
+                    src: src.clone(),
+                    ty: p.ty.0,
+                    at: at.clone(),
+                    what: format!("output `{}` of macro `{}`", p.name, m.name),
+                });
+                self.net.macro_pins.push(Alias { path: format!("{inst_path}.{}", p.name), src });
+            }
+        }
+        // Program outputs.
+        let root = &self.project.files[0].doc;
+        for (k, p) in root.outputs.iter().enumerate() {
+            let at = At::new(0, json_path!["outputs", k, "from"]);
+            let src = coerce_const(self.resolve(0, &p.from, Loc::At(&at)), p.ty.0);
+            self.net.asserts.push(TypeAssert {
+                src: src.clone(),
+                ty: p.ty.0,
+                at,
+                what: format!("program output `{}`", p.name),
+            });
+            self.net.outputs.push(Alias { path: p.name.clone(), src });
+        }
+    }
+}

@@ -1,0 +1,261 @@
+//! The compiled form of a diagram: typed value slots and a flat instruction array in data-flow
+//! order, plus the tables the debugger needs (signal paths, blocks, ports; `tables.rs`).
+
+use rustc_hash::FxHashMap as HashMap;
+use std::path::PathBuf;
+
+use crate::exec::Instr;
+use crate::model::InputKind;
+use crate::types::{Type, Value};
+
+/// A typed slot: index into the runtime's BOOL, INT or REAL array.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Slot {
+    /// Which array.
+    pub ty: Type,
+    /// Index in it.
+    pub idx: u32,
+}
+
+/// What a signal path names.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum SignalKind {
+    /// A program input (`command`).
+    ProgramInput,
+    /// A program output (`score`): an alias of the signal that drives it.
+    ProgramOutput,
+    /// A block output (`cell_1_1/mem.q`): written by the block.
+    BlockOutput,
+    /// A block input (`cell_1_1/mem.en`): an alias of its driver, read-only.
+    BlockInput,
+    /// A macro instance pin (`cell_1_1.value`): an alias of what it is bound to, read-only.
+    MacroPin,
+    /// A feedback wire's delayed copy (`blk.pin@fb`).
+    Feedback,
+    /// A constant (`blk.pin` wired to a literal): read-only.
+    Constant,
+}
+
+impl SignalKind {
+    /// Whether a write or force on this path is accepted. Aliases are refused so that a force
+    /// never silently changes every other reader of the same driver.
+    pub fn writable(self) -> bool {
+        matches!(self, SignalKind::ProgramInput | SignalKind::BlockOutput | SignalKind::Feedback)
+    }
+}
+
+mod tables;
+
+pub use tables::{BlockInfo, Blocks, SignalInfo, Signals, Table, TableIter};
+pub(crate) use tables::{BlockRec, Names, PathIndex};
+
+/// A program input or output.
+#[derive(Clone, Debug)]
+pub struct PortInfo {
+    /// Its name.
+    pub name: String,
+    /// Its type.
+    pub ty: Type,
+    /// Its slot (for inputs: the latched value the blocks read).
+    pub slot: Slot,
+    /// For inputs: the value before anything is written.
+    pub default: Value,
+    /// For inputs: how an HMI presents it.
+    pub kind: InputKind,
+    /// For selector inputs: position labels.
+    pub options: Vec<String>,
+}
+
+/// A copy made at the end of every scan: feedback wires, DELAY and MEMORY.prev.
+#[derive(Copy, Clone, Debug)]
+pub struct Commit {
+    /// Type of both slots.
+    pub ty: Type,
+    /// Read at the end of the scan.
+    pub from: u32,
+    /// Written after every commit has read its source (two-phase, so chains of delays work).
+    pub to: u32,
+    /// Staging slot for the two-phase copy.
+    pub stage: u32,
+}
+
+/// Sizes reported by `fbd check`.
+#[derive(Clone, Debug, Default)]
+pub struct PlanStats {
+    /// Primitive blocks after expansion.
+    pub blocks: usize,
+    /// Distinct macros defined (over all files).
+    pub macros: usize,
+    /// Macro instances after expansion.
+    pub instances: usize,
+    /// Named signals.
+    pub signals: usize,
+    /// Instructions in the plan.
+    pub instructions: usize,
+    /// Slots: BOOL, INT, REAL.
+    pub slots: [usize; 3],
+    /// Data-flow levels.
+    pub levels: usize,
+    /// Files read (the program and its includes).
+    pub files: usize,
+    /// Time spent in each compiler phase.
+    pub phases: PhaseTimes,
+}
+
+/// Wall time of each compiler phase (loading and parsing are not included).
+#[derive(Clone, Debug, Default)]
+pub struct PhaseTimes {
+    /// Macro expansion and name resolution.
+    pub expand: std::time::Duration,
+    /// Type inference and checking.
+    pub types: std::time::Duration,
+    /// Data-flow ordering and scheduling.
+    pub order: std::time::Duration,
+    /// Slot allocation, instruction emission, signal tables.
+    pub emit: std::time::Duration,
+}
+
+/// A macro instance after expansion.
+#[derive(Clone, Debug)]
+pub struct InstanceInfo {
+    /// Its path (`cell_1_1`).
+    pub path: String,
+    /// The macro's name.
+    pub macro_name: String,
+}
+
+/// A compiled program: what [`crate::Runtime`] executes.
+#[derive(Clone, Debug)]
+pub struct ScanPlan {
+    /// Program name from the diagram.
+    pub name: String,
+    /// Scan cycle in microseconds.
+    pub cycle_us: u64,
+    pub(crate) code: Vec<Instr>,
+    pub(crate) args: Vec<u32>,
+    pub(crate) instr_block: Vec<u32>,
+    pub(crate) commits: Vec<Commit>,
+    pub(crate) init_bool: Vec<bool>,
+    pub(crate) init_int: Vec<i64>,
+    pub(crate) init_real: Vec<f64>,
+    /// Per RANDOM block: the stream key (path hash mixed with params.seed).
+    pub(crate) rng_keys: Vec<u64>,
+    /// Program inputs.
+    pub inputs: Vec<PortInfo>,
+    /// Program outputs.
+    pub outputs: Vec<PortInfo>,
+    /// Every named signal.
+    pub signals: Signals,
+    /// Every primitive block, in the order of the plan's topological sort.
+    pub blocks: Blocks,
+    /// Delayed slot → its staging slot (see [`Commit`]).
+    pub(crate) stages: HashMap<Slot, Slot>,
+    /// The files the program was read from (the program first).
+    pub files: Vec<PathBuf>,
+    /// Slot → the signal that owns it (input, block output, feedback value), built on first use.
+    pub(crate) slot_owner: std::sync::OnceLock<HashMap<Slot, u32>>,
+    /// Macro instances.
+    pub instances: Vec<InstanceInfo>,
+    /// Sizes.
+    pub stats: PlanStats,
+    /// Hash of the signal table and code size: a snapshot restores only into the same plan.
+    pub fingerprint: u64,
+}
+
+impl ScanPlan {
+    /// The signal with this path.
+    pub fn signal(&self, path: &str) -> Option<SignalInfo<'_>> {
+        self.signal_id(path).map(|i| self.signals.at(i))
+    }
+
+    /// Index of the signal with this path.
+    pub fn signal_id(&self, path: &str) -> Option<usize> {
+        self.signals.id(path)
+    }
+
+    /// The signal that drives an alias (block input, macro pin, program output), as a path or,
+    /// for a constant, its value. `None` for signals that are not aliases.
+    pub fn driver(&self, sig: SignalInfo<'_>) -> Option<String> {
+        match sig.kind {
+            SignalKind::ProgramInput | SignalKind::BlockOutput | SignalKind::Feedback => None,
+            _ => {
+                let owners = self.slot_owner.get_or_init(|| {
+                    let mut m = HashMap::default();
+                    for (i, s) in self.signals.iter().enumerate() {
+                        if s.kind.writable() {
+                            m.entry(s.slot).or_insert(i as u32);
+                        }
+                    }
+                    m
+                });
+                match owners.get(&sig.slot) {
+                    Some(&i) => Some(self.signals.at(i as usize).path.to_string()),
+                    None => Some(self.init_value(sig.slot).to_string()),
+                }
+            }
+        }
+    }
+
+    /// The value a slot holds before the first scan.
+    pub fn init_value(&self, s: Slot) -> Value {
+        match s.ty {
+            Type::Bool => Value::Bool(self.init_bool[s.idx as usize]),
+            Type::Int => Value::Int(self.init_int[s.idx as usize]),
+            Type::Real => Value::Real(self.init_real[s.idx as usize]),
+        }
+    }
+
+    /// The pin name of a block's signal (`q` for `cell/mem.q`).
+    pub fn pin_name(&self, signal: u32) -> &str {
+        let p = self.signals.at(signal as usize).path;
+        p.rsplit_once('.').map(|(_, pin)| pin).unwrap_or(p)
+    }
+
+    /// The file a block is defined in.
+    pub fn block_file(&self, b: &BlockInfo<'_>) -> &std::path::Path {
+        &self.files[b.file as usize]
+    }
+
+    /// The block with this path.
+    pub fn block(&self, path: &str) -> Option<BlockInfo<'_>> {
+        self.blocks.id(path).map(|i| self.blocks.at(i))
+    }
+
+    /// Program input by name.
+    pub fn input(&self, name: &str) -> Option<&PortInfo> {
+        self.inputs.iter().find(|p| p.name == name)
+    }
+
+    /// Program output by name.
+    pub fn output(&self, name: &str) -> Option<&PortInfo> {
+        self.outputs.iter().find(|p| p.name == name)
+    }
+
+    /// The block that instruction `i` belongs to.
+    pub fn instr_block(&self, i: usize) -> BlockInfo<'_> {
+        self.blocks.at(self.instr_block[i] as usize)
+    }
+
+    /// Number of instructions.
+    pub fn len(&self) -> usize {
+        self.code.len()
+    }
+
+    /// Whether the plan has no instruction.
+    pub fn is_empty(&self) -> bool {
+        self.code.is_empty()
+    }
+
+    /// A readable listing of the plan, one instruction per line (`fbd check --plan`).
+    pub fn listing(&self) -> String {
+        let mut s = String::new();
+        for (i, ins) in self.code.iter().enumerate() {
+            let b = self.instr_block(i);
+            s.push_str(&format!("{i:6}  L{:<4} {:<12} {:<32} {:?}\n", b.level, b.type_name, b.path, ins));
+        }
+        for c in &self.commits {
+            s.push_str(&format!("commit  {} {} -> {}\n", c.ty, c.from, c.to));
+        }
+        s
+    }
+}
