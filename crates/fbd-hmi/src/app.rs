@@ -1,15 +1,16 @@
 //! The application: the play panel, loading, the command queue, the best score, and the frame
-//! loop. The debugger view lives in `debugger.rs`, the diagram view in `diagram_view.rs`.
+//! loop. The menu bar is `menu.rs`, the keys `keys.rs`, the debugger view `debugger.rs`, the
+//! diagram view `diagram_view.rs`.
 
 use std::sync::Arc;
 use std::time::Duration;
 
-use eframe::egui::{self, RichText};
+use eframe::egui;
 use fbd_engine::realtime::RealtimeRunner;
 use fbd_engine::{Runtime, ScanImage, ScanPlan, Value};
 use fbd2048_game::front::{Front, GameIo, View};
 use fbd2048_game::{Command, Wiring};
-use ref2048::{Board, Dir};
+use ref2048::Board;
 
 use crate::debugger::DebuggerState;
 use crate::source::{self, Loaded, Origin};
@@ -380,43 +381,6 @@ impl App {
         }
     }
 
-    pub(crate) fn handle_keys(&mut self, ctx: &egui::Context) {
-        if ctx.egui_wants_keyboard_input() {
-            return;
-        }
-        // Debugger hotkeys, as in an IDE's online mode: F5 run/pause, F10 one scan, Shift+F10
-        // the debugger's N scans (stepping pauses first).
-        let (f5, f10, shift) =
-            ctx.input(|i| (i.key_pressed(egui::Key::F5), i.key_pressed(egui::Key::F10), i.modifiers.shift));
-        if f5 {
-            if self.runner.is_paused() { self.resume() } else { self.pause() }
-        }
-        if f10 {
-            if !self.runner.is_paused() {
-                self.pause();
-            }
-            let n = if shift { self.dbg.step_n.max(1) } else { 1 };
-            self.run_scans(n);
-        }
-        let pressed: Vec<Dir> = ctx.input(|i| {
-            let mut v = Vec::new();
-            for (keys, d) in [
-                ([egui::Key::ArrowUp, egui::Key::W], Dir::Up),
-                ([egui::Key::ArrowRight, egui::Key::D], Dir::Right),
-                ([egui::Key::ArrowDown, egui::Key::S], Dir::Down),
-                ([egui::Key::ArrowLeft, egui::Key::A], Dir::Left),
-            ] {
-                if keys.iter().any(|k| i.key_pressed(*k)) {
-                    v.push(d);
-                }
-            }
-            v
-        });
-        for d in pressed {
-            self.send(Command::Move(d));
-        }
-    }
-
     /// Marks the game in progress as changed from outside the program (a write, a force, a set
     /// board): it is not recorded as a best.
     pub(crate) fn note_altered(&mut self) {
@@ -431,105 +395,6 @@ impl App {
         {
             self.status = e;
         }
-    }
-
-    pub(crate) fn menu(&mut self, ui: &mut egui::Ui) {
-        egui::MenuBar::new().ui(ui, |ui| {
-            ui.menu_button("File", |ui| {
-                if ui.button("Open...").clicked() {
-                    ui.close();
-                    let picked = rfd::FileDialog::new()
-                        .add_filter("FBD diagram", &["json"])
-                        .add_filter("PLCopen XML", &["xml"])
-                        .pick_file();
-                    match picked {
-                        Some(p) => self.open(Origin::File(p)),
-                        None => {
-                            self.status =
-                                "no file chosen (if no dialog appeared, use Open path... or drop a file)".into()
-                        }
-                    }
-                }
-                if ui.button("Open path...").clicked() {
-                    ui.close();
-                    self.show_open_path = true;
-                }
-                if ui.button("Reload (online change)").clicked() {
-                    ui.close();
-                    self.reload();
-                }
-                if !self.recording && ui.button("Record (restarts the program)").clicked() {
-                    ui.close();
-                    self.start_recording();
-                }
-                if self.recording && ui.button("Stop recording and save...").clicked() {
-                    ui.close();
-                    if let Err(e) = self.stop_recording(None) {
-                        self.status = e;
-                    }
-                }
-                if ui.button("Open recording...").on_hover_text("plays a recorded run back, with a timeline").clicked()
-                {
-                    ui.close();
-                    if let Err(e) = self.open_recording(None) {
-                        self.status = e;
-                    }
-                }
-                if ui.button("Export PLCopen XML...").clicked() {
-                    ui.close();
-                    self.export_plcopen(None);
-                }
-                let recent = self.prefs.recent.clone();
-                ui.add_enabled_ui(!recent.is_empty(), |ui| {
-                    ui.menu_button("Open recent", |ui| {
-                        for p in recent {
-                            if ui.button(p.display().to_string()).clicked() {
-                                ui.close();
-                                self.open(Origin::File(p));
-                            }
-                        }
-                    });
-                });
-                ui.separator();
-                ui.label("Embedded wirings (online change):");
-                for w in Wiring::ALL {
-                    if ui.button(format!("diagrams/{}", w.file_name())).clicked() {
-                        ui.close();
-                        self.online_change(Origin::Embedded(w));
-                    }
-                }
-                ui.separator();
-                if ui.button("Quit").clicked() {
-                    ui.ctx().send_viewport_cmd(egui::ViewportCommand::Close);
-                }
-            });
-            ui.menu_button("View", |ui| {
-                ui.checkbox(&mut self.show_debugger, "Debugger (F12)");
-                ui.checkbox(&mut self.dbg.show_diagram, "Diagram (online view)");
-                ui.separator();
-                // Words, not egui's emoji buttons: the default fonts have no emoji glyphs.
-                let mut pref = ui.ctx().options(|o| o.theme_preference);
-                ui.horizontal(|ui| {
-                    ui.label("Theme");
-                    ui.selectable_value(&mut pref, egui::ThemePreference::System, "System");
-                    ui.selectable_value(&mut pref, egui::ThemePreference::Light, "Light");
-                    ui.selectable_value(&mut pref, egui::ThemePreference::Dark, "Dark");
-                });
-                if pref != ui.ctx().options(|o| o.theme_preference) {
-                    self.prefs.theme = Some(
-                        match pref {
-                            egui::ThemePreference::Light => "light",
-                            egui::ThemePreference::Dark => "dark",
-                            egui::ThemePreference::System => "system",
-                        }
-                        .into(),
-                    );
-                }
-                ui.ctx().set_theme(pref);
-            });
-            ui.separator();
-            ui.label(RichText::new(self.loaded.origin.label()).weak());
-        });
     }
 }
 

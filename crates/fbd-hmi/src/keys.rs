@@ -1,0 +1,46 @@
+//! The keyboard: the debugger's hotkeys (as in an IDE's online mode) and the moves.
+
+use eframe::egui;
+use fbd2048_game::Command;
+use ref2048::Dir;
+
+use crate::app::App;
+
+impl App {
+    pub(crate) fn handle_keys(&mut self, ctx: &egui::Context) {
+        if ctx.egui_wants_keyboard_input() {
+            return;
+        }
+        // Debugger hotkeys, as in an IDE's online mode: F5 run/pause, F10 one scan, Shift+F10
+        // the debugger's N scans (stepping pauses first).
+        let (f5, f10, shift) =
+            ctx.input(|i| (i.key_pressed(egui::Key::F5), i.key_pressed(egui::Key::F10), i.modifiers.shift));
+        if f5 {
+            if self.runner.is_paused() { self.resume() } else { self.pause() }
+        }
+        if f10 {
+            if !self.runner.is_paused() {
+                self.pause();
+            }
+            let n = if shift { self.dbg.step_n.max(1) } else { 1 };
+            self.run_scans(n);
+        }
+        let pressed: Vec<Dir> = ctx.input(|i| {
+            let mut v = Vec::new();
+            for (keys, d) in [
+                ([egui::Key::ArrowUp, egui::Key::W], Dir::Up),
+                ([egui::Key::ArrowRight, egui::Key::D], Dir::Right),
+                ([egui::Key::ArrowDown, egui::Key::S], Dir::Down),
+                ([egui::Key::ArrowLeft, egui::Key::A], Dir::Left),
+            ] {
+                if keys.iter().any(|k| i.key_pressed(*k)) {
+                    v.push(d);
+                }
+            }
+            v
+        });
+        for d in pressed {
+            self.send(Command::Move(d));
+        }
+    }
+}
