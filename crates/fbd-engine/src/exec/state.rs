@@ -1,0 +1,158 @@
+//! What the executor works on: the slot arrays ([`State`]), the faults a scan records
+//! ([`FaultLog`], sized once, never allocating), and the random streams of RANDOM blocks.
+
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+use crate::plan::{ScanPlan, Slot};
+use crate::types::{Type, Value};
+
+/// What went wrong in a block during a scan. The block still produced a value.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum FaultKind {
+    /// DIV or MOD by zero; the result is 0.
+    DivisionByZero,
+    /// INT overflow; the result wrapped (or saturated for conversions).
+    Overflow,
+    /// A REAL result is NaN.
+    NotANumber,
+    /// MUX index out of range; the result is the zero of the type.
+    IndexOutOfRange,
+    /// An invalid argument (SAW period <= 0, RANDOM hi < lo, a negative timer preset).
+    BadArgument,
+}
+
+impl FaultKind {
+    /// Short description.
+    pub fn describe(self) -> &'static str {
+        match self {
+            FaultKind::DivisionByZero => "division by zero (result 0)",
+            FaultKind::Overflow => "integer overflow (result wrapped)",
+            FaultKind::NotANumber => "REAL result is NaN",
+            FaultKind::IndexOutOfRange => "MUX index out of range (result 0)",
+            FaultKind::BadArgument => "invalid argument",
+        }
+    }
+}
+
+/// One recorded fault.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Fault {
+    /// Scan number (0-based) it happened in.
+    pub scan: u64,
+    /// Instruction index; [`ScanPlan::instr_block`] names the block.
+    pub instr: u32,
+    /// What happened.
+    pub kind: FaultKind,
+}
+
+/// Fixed-capacity ring of the most recent faults, plus a total count.
+#[derive(Clone, Debug)]
+pub struct FaultLog {
+    ring: Vec<Fault>,
+    next: usize,
+    /// Faults ever recorded.
+    pub total: u64,
+}
+
+impl FaultLog {
+    /// A log that keeps the last `capacity` faults.
+    pub fn new(capacity: usize) -> FaultLog {
+        FaultLog { ring: Vec::with_capacity(capacity.max(1)), next: 0, total: 0 }
+    }
+
+    #[cold]
+    pub(super) fn push(&mut self, f: Fault) {
+        self.total += 1;
+        if self.ring.len() < self.ring.capacity() {
+            self.ring.push(f);
+        } else {
+            self.ring[self.next] = f;
+            self.next = (self.next + 1) % self.ring.len();
+        }
+    }
+
+    /// The kept faults, oldest first.
+    pub fn recent(&self) -> Vec<Fault> {
+        let mut v = Vec::with_capacity(self.ring.len());
+        v.extend_from_slice(&self.ring[self.next..]);
+        v.extend_from_slice(&self.ring[..self.next]);
+        v
+    }
+
+    /// Forgets everything.
+    pub fn clear(&mut self) {
+        self.ring.clear();
+        self.next = 0;
+        self.total = 0;
+    }
+}
+
+/// Every value a running program holds: the slot arrays and the random streams.
+/// Cloning it is a snapshot.
+#[derive(Clone, Debug, PartialEq)]
+pub struct State {
+    /// BOOL slots.
+    pub bools: Vec<bool>,
+    /// INT slots.
+    pub ints: Vec<i64>,
+    /// REAL slots.
+    pub reals: Vec<f64>,
+    /// One stream per RANDOM block.
+    pub rngs: Vec<ChaCha8Rng>,
+}
+
+impl State {
+    /// The initial state of `plan` for runtime seed `seed`.
+    pub fn new(plan: &ScanPlan, seed: u64) -> State {
+        State {
+            bools: plan.init_bool.clone(),
+            ints: plan.init_int.clone(),
+            reals: plan.init_real.clone(),
+            rngs: plan.rng_keys.iter().map(|k| rng_for(seed, *k)).collect(),
+        }
+    }
+
+    /// Reads a slot.
+    #[inline]
+    pub fn get(&self, s: Slot) -> Value {
+        match s.ty {
+            Type::Bool => Value::Bool(self.bools[s.idx as usize]),
+            Type::Int => Value::Int(self.ints[s.idx as usize]),
+            Type::Real => Value::Real(self.reals[s.idx as usize]),
+        }
+    }
+
+    /// Writes a slot; the value must already have the slot's type.
+    #[inline]
+    pub fn set(&mut self, s: Slot, v: Value) {
+        match v {
+            Value::Bool(b) => self.bools[s.idx as usize] = b,
+            Value::Int(i) => self.ints[s.idx as usize] = i,
+            Value::Real(r) => self.reals[s.idx as usize] = r,
+        }
+    }
+}
+
+/// The random stream of one RANDOM block: ChaCha8, portable and stable across platforms.
+fn rng_for(seed: u64, key: u64) -> ChaCha8Rng {
+    ChaCha8Rng::seed_from_u64(seed ^ key.rotate_left(17) ^ 0x9E37_79B9_7F4A_7C15)
+}
+
+/// The stream key of a RANDOM block: a hash of its path mixed with its `params.seed`.
+pub(crate) fn random_key(path: &str, param_seed: Option<u64>) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in path.bytes() {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h ^ param_seed.unwrap_or(0).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+}
+
+/// The random stream of the RANDOM block at `path` for runtime seed `seed`: part of the
+/// definition of a run (a recording replays because of it), so other evaluators can draw the
+/// same numbers. Each scan with `en` draws `x` from one `next_u64` (its top 53 bits) and then `n`
+/// from another (`lo + ((u * (hi - lo + 1)) >> 64)`).
+pub fn random_stream(seed: u64, path: &str, param_seed: Option<u64>) -> ChaCha8Rng {
+    rng_for(seed, random_key(path, param_seed))
+}
