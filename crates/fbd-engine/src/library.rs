@@ -2,7 +2,7 @@
 //!
 //! A [`BlockDef`] gives the pins, their types, what is generic, which outputs carry the previous
 //! scan's value, and the documentation. The compiler, the debugger's pin names, `fbd blocks` and
-//! `docs/blocks.md` all read this table; the executor implements the semantics in `exec.rs`.
+//! `docs/blocks.md` all read this table; the executor implements the semantics in `exec`.
 
 use crate::types::{Type, Value};
 
