@@ -48,7 +48,7 @@ pub(crate) fn expand(project: &Project, max_blocks: u64) -> Result<Net, Vec<Diag
     let mut errors = Vec::new();
     check_bodies(project, &mut errors);
     // Independent of the bodies' mistakes, so reported with them in one pass.
-    let expanded = check_recursion_and_size(project, max_blocks, &mut errors);
+    let (expanded, _) = check_recursion_and_size(project, max_blocks, &mut errors);
     if !errors.is_empty() {
         return Err(errors);
     }

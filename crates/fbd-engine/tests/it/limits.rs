@@ -103,6 +103,28 @@ fn empty_macros_count_towards_the_expansion_limit() {
 }
 
 #[test]
+fn long_ids_in_nested_instances_cannot_ask_for_gigabytes_of_names() {
+    // 1.8 million blocks and instances (under the block limit) from a 2 MB file, but each named
+    // by three 1,000-character ids: 5 GB of paths before a single signal name.
+    let long = |k: usize| format!("{}{k}", "x".repeat(1000));
+    let m0 =
+        format!(r#"{{"name": "M0", "blocks": [{{"id": "{}", "type": "NOT", "inputs": {{"in": true}}}}]}}"#, long(0));
+    let inst = |n: usize, ty: &str| -> String {
+        (0..n).map(|j| format!(r#"{{"id": "{}", "type": "{ty}"}}"#, long(j))).collect::<Vec<_>>().join(",")
+    };
+    let m1 = format!(r#"{{"name": "M1", "blocks": [{}]}}"#, inst(1000, "M0"));
+    let m2 = format!(r#"{{"name": "M2", "blocks": [{}]}}"#, inst(900, "M1"));
+    let text = format!(r#"{{"fbd": 1, "macros": [{m0}, {m1}, {m2}], "blocks": [{{"id": "top", "type": "M2"}}]}}"#);
+    let t = std::time::Instant::now();
+    let e = err(&text);
+    assert!(e.contains("the program's expanded block paths would take"), "{e}");
+    assert!(e.contains(&format!("more than the limit of {}", fbd_engine::limits::MAX_PATH_BYTES)), "{e}");
+    assert!(e.contains("instance `top` of `M2`"), "{e}");
+    // Refused before expanding (a generous bound: expanding would take minutes and gigabytes).
+    assert!(t.elapsed() < std::time::Duration::from_secs(20), "took {:?}", t.elapsed());
+}
+
+#[test]
 fn thousands_of_errors_and_loops_are_all_reported_with_their_places() {
     // Once quadratic (every error re-scanned the file for its line): each error still names
     // its own block and line.
