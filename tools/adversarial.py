@@ -39,6 +39,12 @@ def cases(big):
                        "blocks": [{"id": "i", "type": f"M{k - 1}", "inputs": {"x": "x"}}]})
     yield "10,000 nested pass-through macros", {"fbd": 1, "inputs": [{"name": "a", "type": "BOOL"}], "macros": macros,
                                                  "blocks": [{"id": "top", "type": "M9999", "inputs": {"x": "a"}}]}
+    long = lambda k: "x" * 1000 + str(k)
+    inst = lambda n, ty: [{"id": long(j), "type": ty} for j in range(n)]
+    yield "1.8 M blocks named by three 1,000-character ids", {"fbd": 1, "macros": [
+        {"name": "M0", "blocks": [{"id": long(0), "type": "NOT", "inputs": {"in": True}}]},
+        {"name": "M1", "blocks": inst(1000, "M0")},
+        {"name": "M2", "blocks": inst(900, "M1")}], "blocks": [{"id": "top", "type": "M2"}]}
     sizes = [100000, 1000000] if big else [100000]
     for n in sizes:
         text = subprocess.run(["cargo", "run", "-q", "--release", "-p", "fbd-engine", "--example", "synth", str(n)],
