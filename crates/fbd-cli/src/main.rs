@@ -248,6 +248,7 @@ pub(crate) fn rejected(file: &std::path::Path, e: &fbd_engine::Diagnostics) -> E
 }
 
 fn check(file: &std::path::Path, show_plan: bool, show_signals: bool) -> ExitCode {
+    let mem_base = mem::reset_peak();
     let t0 = std::time::Instant::now();
     let project = match fbd_plcopen::load_any(file).map(|(p, w)| {
         for x in w {
@@ -264,6 +265,7 @@ fn check(file: &std::path::Path, show_plan: bool, show_signals: bool) -> ExitCod
         Err(e) => return rejected(file, &e),
     };
     let dt = t0.elapsed();
+    let peak = mem::peak_above(mem_base);
     let s = &plan.stats;
     use std::fmt::Write as _;
     let mut o = String::new();
@@ -288,6 +290,14 @@ fn check(file: &std::path::Path, show_plan: bool, show_signals: bool) -> ExitCod
         ms(ph.order),
         ms(ph.emit)
     );
+    if let Some(bytes) = peak {
+        let _ = writeln!(
+            o,
+            "  memory      {:.1} MB at the peak of loading and compiling ({:.0} bytes per block)",
+            bytes as f64 / 1e6,
+            bytes as f64 / s.blocks.max(1) as f64
+        );
+    }
     if show_plan {
         let _ = write!(o, "{}", plan.listing());
     }
