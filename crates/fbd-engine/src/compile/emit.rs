@@ -15,6 +15,7 @@ use crate::plan::{
 use crate::typecheck::{Tvars, out_type};
 use crate::types::{Type, Value};
 
+/// The slots allocated so far, as their initial values per bank; equal constants share one.
 pub(super) struct Slots {
     init_b: Vec<bool>,
     init_i: Vec<i64>,
@@ -62,6 +63,7 @@ impl Slots {
     }
 }
 
+/// FNV-1a, for the plan's fingerprint (stable across runs and platforms, unlike `Hash`).
 fn fnv1a(s: &str) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for b in s.bytes() {
@@ -71,6 +73,8 @@ fn fnv1a(s: &str) -> u64 {
     h
 }
 
+/// The plan of an expanded, typed program whose blocks run in `order` (with their data-flow
+/// `levels`).
 pub(super) fn emit(
     project: &Project,
     net: &Net,
