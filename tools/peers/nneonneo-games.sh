@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # nneonneo/2048-ai's expectimax playing whole games, accumulated across runs: their AI needs
-# ~30 min of one core per game on this machine (20 games: ~10 h), more than one session has,
-# so each run plays the games of the seeds it is given and appends every finished game to
-# tools/peers/results/nneonneo-expectimax.txt; the summary is over every game in that file.
-# Games are seeded (tools/peers/nneonneo_ai.cpp: seed S is game S of the comparison), so a seed
-# already in the file is never played again.
+# 30 minutes to well over an hour of one core per game on this machine (20 games: 15 h or more),
+# more than one session has, so each run plays the games of the seeds it is given and appends
+# every finished game to tools/peers/results/nneonneo-expectimax.txt; the summary is over every
+# game in that file. Games are seeded (tools/peers/nneonneo_ai.cpp: seed S is game S of the
+# comparison), so a seed already in the file is never played again. A game still running when
+# MAX_SECONDS (counted from the start of this run) are up is saved in
+# tools/peers/results/nneonneo-seed-S.checkpoint and resumes from there next time (commit it).
+# Two runs with different seeds use both cores.
 #
 #   tools/peers/nneonneo-games.sh FIRST_SEED GAMES [MAX_SECONDS]   play seeds FIRST_SEED.. and append
 #   tools/peers/nneonneo-games.sh --summary                         only the summary
@@ -19,14 +22,21 @@ if [ "${1:-}" != "--summary" ]; then
   GAMES=${2:?number of games}
   SECS=${3:-1000000}
   THEIRS=$(build_nneonneo_harness nneonneo_ai)
+  DEADLINE=$(( $(date +%s) + ${SECS%.*} ))
   for s in $(seq "$FIRST" $((FIRST + GAMES - 1))); do
     if grep -q "(seed $s)" "$RESULTS" 2>/dev/null; then
       echo "seed $s: already in $RESULTS"
       continue
     fi
-    line=$("$THEIRS" 1 "$s" "$SECS" | head -1)
+    LEFT=$(( DEADLINE - $(date +%s) ))
+    [ "$LEFT" -gt 0 ] || break
+    CHECKPOINT=tools/peers/results/nneonneo-seed-$s.checkpoint
+    out=$("$THEIRS" 1 "$s" "$LEFT" "$CHECKPOINT")
+    line=${out%%$'\n'*}
     echo "$line"
-    case "$line" in *"(cut: time budget)"*) break ;; esac
+    case "$line" in
+      *"(cut: time budget)"*) echo "seed $s continues from $CHECKPOINT next time"; break ;;
+    esac
     echo "$line" >> "$RESULTS"
   done
 fi

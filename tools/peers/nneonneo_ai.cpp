@@ -5,11 +5,18 @@
 // this harness's: seeded spawns (splitmix64 per game; 2 with 0.9, 4 with 0.1, a uniformly chosen
 // empty cell), so every game is reproducible.
 //
-//   nneonneo_ai GAMES SEED [MAX_SECONDS]   -> one line per game, then a summary
+//   nneonneo_ai GAMES SEED [MAX_SECONDS [CHECKPOINT]]   -> one line per game, then a summary
+//
+// With CHECKPOINT (a file), a game's state (board, spawn generator, moves, times) is written
+// there every 50 moves and when the time budget cuts the game, and a game whose seed matches
+// the file resumes from it: a game of theirs can take longer than one sitting. The file is
+// removed when the game ends.
 #define main nneonneo_main
 #include "2048.cpp"
 #undef main
 #include <chrono>
+#include <cstdio>
+#include <string>
 #include <ctime>
 
 static uint64_t rng;
@@ -46,10 +53,38 @@ static int choose(board_t b) {
     return bestmove;
 }
 
+struct Checkpoint {
+    unsigned long long seed, rng, board;
+    long moves;
+    int fours;
+    double secs, cpu;
+};
+
+static bool read_checkpoint(const char *path, Checkpoint *c) {
+    FILE *f = path ? fopen(path, "r") : 0;
+    if (!f) return false;
+    int n = fscanf(f, "seed %llu rng %llu board %llx moves %ld fours %d seconds %lf cpu %lf", &c->seed, &c->rng,
+                   &c->board, &c->moves, &c->fours, &c->secs, &c->cpu);
+    fclose(f);
+    return n == 7;
+}
+
+static void write_checkpoint(const char *path, const Checkpoint &c) {
+    if (!path) return;
+    std::string tmp = std::string(path) + ".tmp";
+    FILE *f = fopen(tmp.c_str(), "w");
+    if (!f) return;
+    fprintf(f, "seed %llu rng %llu board %016llx moves %ld fours %d seconds %.1f cpu %.1f\n", c.seed, c.rng,
+            c.board, c.moves, c.fours, c.secs, c.cpu);
+    fclose(f);
+    rename(tmp.c_str(), path);  // whole or not at all, even if the process is killed
+}
+
 int main(int argc, char **argv) {
     int games = argc > 1 ? atoi(argv[1]) : 1;
     uint64_t seed = argc > 2 ? strtoull(argv[2], 0, 10) : 1;
     double max_seconds = argc > 3 ? atof(argv[3]) : 1e18;
+    const char *checkpoint = argc > 4 ? argv[4] : 0;
     init_tables();
     int reached[16] = {0};
     long total_moves = 0;
@@ -61,8 +96,23 @@ int main(int argc, char **argv) {
         int fours = 0;
         board_t b = spawn(spawn(0, &fours), &fours);
         long moves = 0;
+        double secs0 = 0, cpu0 = 0;  // time spent in earlier sittings of a resumed game
+        Checkpoint c;
+        if (read_checkpoint(checkpoint, &c) && c.seed == seed + g) {
+            rng = c.rng;
+            b = c.board;
+            moves = c.moves;
+            fours = c.fours;
+            secs0 = c.secs;
+            cpu0 = c.cpu;
+        }
         auto t0 = std::chrono::steady_clock::now();
         std::clock_t c0 = std::clock();
+        // Processor time too: when other work shares the machine, moves per processor second
+        // is the AI's own speed.
+        auto now_secs = [&] { return secs0 + std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
+        auto now_cpu = [&] { return cpu0 + double(std::clock() - c0) / CLOCKS_PER_SEC; };
+        auto save = [&] { write_checkpoint(checkpoint, Checkpoint{seed + g, rng, b, moves, fours, now_secs(), now_cpu()}); };
         bool cut = false;
         for (;;) {
             int m = choose(b);
@@ -71,12 +121,13 @@ int main(int argc, char **argv) {
             if (nb == b) break;
             b = spawn(nb, &fours);
             ++moves;
+            if (moves % 50 == 0) save();
             if (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > max_seconds) { cut = true; break; }
         }
-        double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        // Processor time too: when other work shares the machine, moves per processor second
-        // is the AI's own speed.
-        double cpu = double(std::clock() - c0) / CLOCKS_PER_SEC;
+        if (cut) save();
+        else if (checkpoint) remove(checkpoint);
+        double secs = now_secs();
+        double cpu = now_cpu();
         int maxrank = get_max_rank(b);
         double score = score_board(b) - 4.0 * fours;
         printf("game %d (seed %llu): max %d score %.0f moves %ld seconds %.1f moves/s %.1f cpu %.1f moves/cpu-s %.1f%s\n",
