@@ -66,10 +66,7 @@ fn statement(ins: &Instr) -> Result<String, String> {
         Instr::SelI { a, b, o, .. } if a == b => format!("N[{o}]=N[{a}];"),
         Instr::SelI { g, a, b, o } if a == o => format!("if(B[{g}])N[{o}]=N[{b}];"),
         Instr::SelI { g, a, b, o } => format!("N[{o}]=B[{g}]?N[{b}]:N[{a}];"),
-        ref other => {
-            let name = format!("{other:?}");
-            return Err(name.split([' ', '{']).next().unwrap_or("?").to_string());
-        }
+        ref other => return Err(other.name()),
     })
 }
 

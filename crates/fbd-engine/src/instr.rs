@@ -327,5 +327,14 @@ pub enum Instr {
     },
 }
 
+impl Instr {
+    /// The variant's name (`Gate`, `MulI`, ...), for messages about instructions a backend
+    /// (C, Structured Text) does not support.
+    pub fn name(&self) -> String {
+        let debug = format!("{self:?}");
+        debug.split([' ', '{', '(']).next().unwrap_or("?").to_string()
+    }
+}
+
 // Keep instructions small: the plan is streamed through the cache every scan.
 const _: () = assert!(std::mem::size_of::<Instr>() <= 20);

@@ -72,10 +72,7 @@ fn statement(ins: &Instr) -> Result<String, String> {
         Instr::SelI { g, a, b: x, o } => {
             format!("IF {} THEN {} := {}; ELSE {} := {}; END_IF;", b(g), n(o), n(x), n(o), n(a))
         }
-        ref other => {
-            let name = format!("{other:?}");
-            return Err(name.split([' ', '{']).next().unwrap_or("?").to_string());
-        }
+        ref other => return Err(other.name()),
     })
 }
 

@@ -4,7 +4,7 @@
 use std::borrow::Cow;
 
 use crate::json_path;
-use crate::library::{BlockDef, PinTy};
+use crate::library::{BlockDef, PinTy, Variadic};
 use crate::locate::Seg;
 use crate::model::Params;
 use crate::plan::InstanceInfo;
@@ -127,6 +127,18 @@ pub(crate) struct NetBlock {
     pub order: Option<i64>,
 }
 
+/// Pin `k` of a block: its fixed pin `fixed` if it has one (of `n_fixed`), else a variadic one
+/// (`in1`, `q3`, ...: the prefix and the number counted from `var.first`).
+fn pin_name(fixed: Option<&'static str>, n_fixed: usize, var: Option<Variadic>, k: usize) -> Cow<'static, str> {
+    match fixed {
+        Some(name) => Cow::Borrowed(name),
+        None => {
+            let v = var.expect("a pin index within the block's pins");
+            Cow::Owned(format!("{}{}", v.prefix, v.first + k - n_fixed))
+        }
+    }
+}
+
 impl NetBlock {
     /// Number of outputs, fixed then variadic.
     pub fn n_outputs(&self) -> usize {
@@ -135,24 +147,12 @@ impl NetBlock {
 
     /// Name of input `k`: the fixed pins, then the variadic ones (`in1`, `in2`, ...).
     pub fn input_name(&self, k: usize) -> Cow<'static, str> {
-        match self.def.inputs.get(k) {
-            Some(p) => Cow::Borrowed(p.name),
-            None => {
-                let v = self.def.var_inputs.expect("index within the block's inputs");
-                Cow::Owned(format!("{}{}", v.prefix, v.first + k - self.def.inputs.len()))
-            }
-        }
+        pin_name(self.def.inputs.get(k).map(|p| p.name), self.def.inputs.len(), self.def.var_inputs, k)
     }
 
     /// Name of output `k`.
     pub fn output_name(&self, k: usize) -> Cow<'static, str> {
-        match self.def.outputs.get(k) {
-            Some(p) => Cow::Borrowed(p.name),
-            None => {
-                let v = self.def.var_outputs.expect("index within n_outputs");
-                Cow::Owned(format!("{}{}", v.prefix, v.first + k - self.def.outputs.len()))
-            }
-        }
+        pin_name(self.def.outputs.get(k).map(|p| p.name), self.def.outputs.len(), self.def.var_outputs, k)
     }
 
     /// Index of the output named `pin`.
