@@ -1,5 +1,5 @@
-//! The debugger API: write, force, run-until, watch, snapshot, online change, real-time runner,
-//! and the promise that a scan does not allocate.
+//! The debugger API: write, force, run-until, watch, snapshot, online change, real-time runner.
+//! (That a scan does not allocate is `no_allocation.rs`.)
 
 use std::time::{Duration, Instant};
 
@@ -305,89 +305,6 @@ fn breakpoints_hold_after_the_scan_that_meets_them_and_pause_the_task() {
     let rt = runner.stop();
     assert_eq!(rt.scan_count(), 4, "paused after the scan that made the count 4");
     assert_eq!(rt.output("count"), Some(i(4)));
-}
-
-mod no_allocation {
-    //! A counting allocator proves that `Runtime::step` allocates nothing.
-    #![allow(unsafe_code)]
-
-    use std::alloc::{GlobalAlloc, Layout, System};
-    use std::cell::Cell;
-
-    struct Counting;
-
-    thread_local! {
-        static COUNT: Cell<u64> = const { Cell::new(0) };
-    }
-
-    // SAFETY: delegates to the system allocator; only counts calls on the current thread.
-    unsafe impl GlobalAlloc for Counting {
-        unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-            COUNT.with(|c| c.set(c.get() + 1));
-            // SAFETY: same contract as the caller's.
-            unsafe { System.alloc(layout) }
-        }
-        unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-            // SAFETY: same contract as the caller's.
-            unsafe { System.dealloc(ptr, layout) }
-        }
-        unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-            COUNT.with(|c| c.set(c.get() + 1));
-            // SAFETY: same contract as the caller's.
-            unsafe { System.realloc(ptr, layout, new_size) }
-        }
-    }
-
-    #[global_allocator]
-    static ALLOC: Counting = Counting;
-
-    fn allocations_during(f: impl FnOnce()) -> u64 {
-        let before = COUNT.with(Cell::get);
-        f();
-        COUNT.with(Cell::get) - before
-    }
-
-    #[test]
-    fn a_scan_allocates_nothing() {
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/blinker.json");
-        let mut rt = fbd_engine::Runtime::new(fbd_engine::compile_file(path, &Default::default()).expect("compiles"));
-        rt.set_input("start", fbd_engine::Value::Bool(true)).expect("input");
-        rt.watch("fast.q", 16).expect("watch");
-        rt.force("slow.q", fbd_engine::Value::Bool(true)).expect_err("macro pins are aliases");
-        rt.force("fast/t_on.q", fbd_engine::Value::Bool(false)).expect("force");
-        rt.write("fast/count.cv", fbd_engine::Value::Int(3)).expect("write");
-        rt.step(); // first scan applies the pending write
-        let n = allocations_during(|| rt.step_n(2000));
-        assert_eq!(n, 0, "scans with watches and forces allocated {n} times");
-
-        let mut syn =
-            fbd_engine::Runtime::new(fbd_engine::compile(&fbd_engine::synth::diagram(5000, 3)).expect("compiles"));
-        syn.step();
-        let n = allocations_during(|| syn.step_n(200));
-        assert_eq!(n, 0, "synthetic scans allocated {n} times");
-        // And the counter can see an allocation when there is one.
-        assert!(allocations_during(|| drop(vec![1u8; 16])) > 0);
-    }
-
-    #[test]
-    fn a_scan_under_playback_allocates_nothing() {
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/blinker.json");
-        let plan = fbd_engine::compile_file(path, &Default::default()).expect("compiles");
-        let mut rt = fbd_engine::Runtime::new(plan.clone());
-        rt.start_recording(10);
-        rt.set_input("start", fbd_engine::Value::Bool(true)).expect("input");
-        rt.step_n(600);
-        let id = fbd_engine::runtime::ProgramId { name: "blinker".into(), files: Vec::new() };
-        let rec = rt.stop_recording(id).expect("a recording");
-        assert!(rec.hashes.len() >= 50, "hashes are checked during the playback");
-        let mut play = fbd_engine::Runtime::new(plan);
-        play.start_playback(rec).expect("same cycle");
-        play.step_n(5); // the recorded input is applied in the first scan
-        let n = allocations_during(|| play.step_n(500));
-        assert_eq!(n, 0, "scans under playback allocated {n} times");
-        let status = play.playback().expect("playing");
-        assert!(status.divergence.is_none() && status.problem.is_none(), "the playback matches");
-    }
 }
 
 /// Run 5,000 scans of the 2048 program with random commands, writes and a force, step back

@@ -10,4 +10,5 @@ mod feedback;
 mod harness;
 mod invariants;
 mod limits;
+mod no_allocation;
 mod props;
