@@ -115,13 +115,10 @@ fn long_ids_in_nested_instances_cannot_ask_for_gigabytes_of_names() {
     let m1 = format!(r#"{{"name": "M1", "blocks": [{}]}}"#, inst(1000, "M0"));
     let m2 = format!(r#"{{"name": "M2", "blocks": [{}]}}"#, inst(900, "M1"));
     let text = format!(r#"{{"fbd": 1, "macros": [{m0}, {m1}, {m2}], "blocks": [{{"id": "top", "type": "M2"}}]}}"#);
-    let t = std::time::Instant::now();
     let e = err(&text);
     assert!(e.contains("the program's expanded block paths would take"), "{e}");
     assert!(e.contains(&format!("more than the limit of {}", fbd_engine::limits::MAX_PATH_BYTES)), "{e}");
     assert!(e.contains("instance `top` of `M2`"), "{e}");
-    // Refused before expanding (a generous bound: expanding would take minutes and gigabytes).
-    assert!(t.elapsed() < std::time::Duration::from_secs(20), "took {:?}", t.elapsed());
 }
 
 #[test]
