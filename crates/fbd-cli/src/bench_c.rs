@@ -14,10 +14,13 @@ fn scans_for(plan: &ScanPlan) -> u64 {
 /// its time per scan in ns (the fastest of three runs).
 pub fn time_native(plan: &ScanPlan) -> Result<f64, String> {
     let c = fbd_engine::cgen::emit(plan)?;
-    let dir = std::env::temp_dir().join(format!("fbd-native-c-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    let src = dir.join("plan.c");
-    let exe = dir.join("plan");
+    // Removed with the source and the program when `dir` drops, on every return path.
+    let dir = tempfile::Builder::new()
+        .prefix("fbd-native-c-")
+        .tempdir()
+        .map_err(|e| format!("cannot make a directory for the C program: {e}"))?;
+    let src = dir.path().join("plan.c");
+    let exe = dir.path().join("plan");
     std::fs::write(&src, c).map_err(|e| format!("{}: {e}", src.display()))?;
     let cc = std::env::var("CC").unwrap_or_else(|_| "cc".into());
     let out = Command::new(&cc)
@@ -51,6 +54,5 @@ pub fn time_native(plan: &ScanPlan) -> Result<f64, String> {
     for _ in 0..3 {
         best = best.min(run(scans)?.0);
     }
-    let _ = std::fs::remove_dir_all(&dir);
     Ok(best)
 }

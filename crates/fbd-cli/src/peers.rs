@@ -204,8 +204,12 @@ fn ironplc(dir: &Path, pairs: usize) -> Result<Vec<Comparison>, String> {
         }
     }
     let programs = ironplc_programs()?;
-    let work = std::env::temp_dir().join(format!("fbd-peers-{}", std::process::id()));
-    std::fs::create_dir_all(&work).map_err(|e| format!("{}: {e}", work.display()))?;
+    // Removed with the programs when `scratch` drops, on every return path.
+    let scratch = tempfile::Builder::new()
+        .prefix("fbd-peers-")
+        .tempdir()
+        .map_err(|e| format!("cannot make a directory for IronPLC's programs: {e}"))?;
+    let work = scratch.path();
     let result: Result<Vec<Vec<(f64, f64)>>, String> = (|| {
         let mut codes = Vec::new();
         for p in &programs {
@@ -231,7 +235,6 @@ fn ironplc(dir: &Path, pairs: usize) -> Result<Vec<Comparison>, String> {
         }
         Ok(out)
     })();
-    let _ = std::fs::remove_dir_all(&work);
     Ok(programs
         .into_iter()
         .zip(result?)

@@ -15,10 +15,16 @@ fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }
 
+thread_local! {
+    /// The running test's scratch directory: libtest runs each test on its own thread, so it is
+    /// removed, with its files, when the test ends (pass or fail).
+    static SCRATCH: tempfile::TempDir =
+        tempfile::Builder::new().prefix("fbd-cli-").tempdir().expect("temp dir");
+}
+
+/// A file `name` with `content` in the running test's scratch directory.
 fn temp(name: &str, content: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("fbd-cli-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let p = dir.join(name);
+    let p = SCRATCH.with(|d| d.path().join(name));
     std::fs::write(&p, content).expect("write");
     p
 }
@@ -279,7 +285,7 @@ fn svg_draws_a_macro_statically_and_online() {
 
 #[test]
 fn plcopen_xml_is_accepted_wherever_a_diagram_is() {
-    let xml = std::env::temp_dir().join(format!("fbd-cli-test-{}-2048.xml", std::process::id()));
+    let xml = temp("2048.xml", "");
     let xs = xml.to_str().expect("utf-8");
     let o = fbd(&["export", "diagrams/2048-original.json", "-o", xs]);
     assert!(o.status.success(), "{}", text(&o.stderr));
@@ -296,9 +302,8 @@ fn plcopen_xml_is_accepted_wherever_a_diagram_is() {
 
 #[test]
 fn a_recorded_run_replays_and_a_changed_one_is_caught_at_its_first_differing_scan() {
-    let dir = std::env::temp_dir().join(format!("fbd-cli-rec-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("dir");
-    let rec = dir.join("run.json");
+    let rec = temp("run.json", "");
+    let dir = rec.parent().expect("scratch directory");
     let rs = rec.to_str().expect("utf-8");
     let o = fbd(&[
         "run",

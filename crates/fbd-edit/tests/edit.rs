@@ -14,11 +14,9 @@ fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
-fn temp_dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("fbd-edit-test-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).expect("temp dir");
-    d
+/// An empty scratch directory, removed with everything in it when the guard drops.
+fn temp_dir(name: &str) -> tempfile::TempDir {
+    tempfile::Builder::new().prefix(&format!("fbd-edit-{name}-")).tempdir().expect("temp dir")
 }
 
 fn open(rel: &str) -> Workspace {
@@ -27,7 +25,8 @@ fn open(rel: &str) -> Workspace {
 
 #[test]
 fn a_blinker_built_from_scratch_blinks_with_its_period_after_saving() {
-    let dir = temp_dir("blinker");
+    let scratch = temp_dir("blinker");
+    let dir = scratch.path();
     let mut w = Workspace::new_program(dir.join("blink.json"));
     let p = BodyId::Program;
     let t = w.add_block(&p, "TON", [100.0, 100.0]).expect("add TON");
@@ -130,7 +129,8 @@ fn renames_follow_into_wires_ports_and_instances() {
 
 #[test]
 fn save_as_writes_a_complete_copy_and_save_writes_only_changed_files() {
-    let dir = temp_dir("save-as");
+    let scratch = temp_dir("save-as");
+    let dir = scratch.path();
     let mut w = open("diagrams/2048.json");
     let written = w.save_as(dir.join("mine.json")).expect("save as");
     assert_eq!(written.len(), 2, "the program and its library: {written:?}");
@@ -212,7 +212,8 @@ fn random_edits_undo_to_the_original() {
 fn extracting_the_choice_blocks_of_a_cell_keeps_the_game_exact() {
     use fbd2048_game::{Command, FbdGame, check_command};
     use ref2048::Dir;
-    let dir = temp_dir("extract");
+    let scratch = temp_dir("extract");
+    let dir = scratch.path();
     let mut w = open("diagrams/2048.json");
     let plan = w.compile().expect("compiles");
     w.learn_types(&plan);

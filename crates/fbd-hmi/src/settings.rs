@@ -159,8 +159,8 @@ mod tests {
 
     #[test]
     fn settings_round_trip_and_a_corrupt_file_is_reported() {
-        let dir = std::env::temp_dir().join(format!("fbd-settings-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).expect("dir");
+        let scratch = tempfile::Builder::new().prefix("fbd-settings-").tempdir().expect("dir");
+        let dir = scratch.path();
         let store = SettingsStore::at(dir.join("settings.json"));
         let mut s = Settings { window: Some([900.0, 700.0]), debugger: true, ..Settings::default() };
         s.programs.insert(

@@ -191,8 +191,8 @@ mod tests {
 
     #[test]
     fn each_program_has_its_own_record_and_an_old_file_counts_for_the_default_program() {
-        let dir = std::env::temp_dir().join(format!("fbd-best-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).expect("dir");
+        let scratch = tempfile::Builder::new().prefix("fbd-best-").tempdir().expect("dir");
+        let dir = scratch.path();
         let store = BestStore::at(dir.join("best.json"));
         std::fs::write(dir.join("best.json"), "{\"best\": 700}").expect("write");
         assert_eq!(store.load("aaaa", true), (700, None), "the old global record is the default program's");
@@ -208,8 +208,8 @@ mod tests {
 
     #[test]
     fn a_played_game_that_beats_the_record_is_saved_an_altered_one_is_not() {
-        let dir = std::env::temp_dir().join(format!("fbd-best-tracker-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).expect("dir");
+        let scratch = tempfile::Builder::new().prefix("fbd-best-tracker-").tempdir().expect("dir");
+        let dir = scratch.path();
         let file = dir.join("best.json");
         let _ = std::fs::remove_file(&file);
         let mut best = Best::new(BestStore::at(&file));

@@ -8,9 +8,9 @@ use fbd_engine::{Runtime, cgen, compile, synth};
 
 /// Compiles `c` with the machine's C compiler and runs `scans` scans: (checksum, faults).
 fn run_c(c: &str, scans: u64, tag: &str) -> (u64, u64) {
-    let dir = std::env::temp_dir().join(format!("fbd-cgen-test-{}-{tag}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let (src, exe) = (dir.join("plan.c"), dir.join("plan"));
+    // Removed with its files when `dir` drops, also when an assertion fails.
+    let dir = tempfile::Builder::new().prefix(&format!("fbd-cgen-{tag}-")).tempdir().expect("temp dir");
+    let (src, exe) = (dir.path().join("plan.c"), dir.path().join("plan"));
     std::fs::write(&src, c).expect("write C");
     let cc = std::env::var("CC").unwrap_or_else(|_| "cc".into());
     let out =
@@ -20,7 +20,6 @@ fn run_c(c: &str, scans: u64, tag: &str) -> (u64, u64) {
     let text = String::from_utf8_lossy(&out.stdout).to_string();
     let f: Vec<&str> = text.split_whitespace().collect();
     assert_eq!(f.len(), 3, "unexpected output `{text}`");
-    let _ = std::fs::remove_dir_all(&dir);
     (u64::from_str_radix(f[1], 16).expect("hex checksum"), f[2].parse().expect("fault count"))
 }
 

@@ -169,12 +169,10 @@ fn oversized_blocks_and_interfaces_are_refused_by_the_pin_limit() {
 
 mod files {
     use fbd_engine::{CompileOptions, compile_file};
-    use std::path::PathBuf;
 
-    fn dir(name: &str) -> PathBuf {
-        let d = std::env::temp_dir().join(format!("fbd-limits-{}-{name}", std::process::id()));
-        std::fs::create_dir_all(&d).expect("temp dir");
-        d
+    /// A scratch directory, removed with everything in it when the returned guard drops.
+    fn dir(name: &str) -> tempfile::TempDir {
+        tempfile::Builder::new().prefix(&format!("fbd-limits-{name}-")).tempdir().expect("temp dir")
     }
 
     fn check(path: &std::path::Path) -> Result<(), String> {
@@ -190,7 +188,8 @@ mod files {
                 "{p}: {e}"
             );
         }
-        let d = dir("fifo");
+        let guard = dir("fifo");
+        let d = guard.path();
         let fifo = d.join("pipe.json");
         let _ = std::fs::remove_file(&fifo);
         let made = std::process::Command::new("mkfifo").arg(&fifo).status().is_ok_and(|s| s.success());
@@ -219,7 +218,8 @@ mod files {
 
     #[test]
     fn a_bom_is_dropped_and_a_bad_byte_has_its_line_and_column() {
-        let d = dir("utf8");
+        let guard = dir("utf8");
+        let d = guard.path();
         let bom = d.join("bom.json");
         std::fs::write(&bom, b"\xEF\xBB\xBF{\"fbd\": 1, \"blocks\": [{\"id\": \"n\", \"type\": \"NOW\"}]}")
             .expect("write");
@@ -232,7 +232,8 @@ mod files {
 
     #[test]
     fn a_file_over_the_size_limit_is_refused_before_parsing() {
-        let d = dir("big");
+        let guard = dir("big");
+        let d = guard.path();
         let big = d.join("big.json");
         let f = std::fs::File::create(&big).expect("create");
         f.set_len(fbd_engine::load::MAX_FILE_BYTES + 1).expect("sparse file");

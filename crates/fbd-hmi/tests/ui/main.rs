@@ -16,10 +16,22 @@ mod editor;
 mod files;
 mod play;
 
+thread_local! {
+    /// The running test's scratch directories by name: libtest runs each test on its own
+    /// thread, so they are removed, with their files, when the test ends (pass or fail).
+    static SCRATCH: std::cell::RefCell<std::collections::HashMap<String, tempfile::TempDir>> =
+        Default::default();
+}
+
+/// The running test's scratch directory `name` (the same one for the same name, so a second
+/// window of one test finds what the first saved).
 pub(crate) fn temp_dir(name: &str) -> std::path::PathBuf {
-    let d = std::env::temp_dir().join(format!("fbd-hmi-test-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&d).expect("temp dir");
-    d
+    SCRATCH.with_borrow_mut(|dirs| {
+        let d = dirs.entry(name.to_string()).or_insert_with(|| {
+            tempfile::Builder::new().prefix(&format!("fbd-hmi-{name}-")).tempdir().expect("temp dir")
+        });
+        d.path().to_path_buf()
+    })
 }
 
 pub(crate) fn harness(w: Wiring, debugger: bool, name: &str) -> Harness<'static, App> {
