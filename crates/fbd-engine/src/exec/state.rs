@@ -90,7 +90,7 @@ impl FaultLog {
 
 /// Every value a running program holds: the slot arrays and the random streams.
 /// Cloning it is a snapshot.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Debug, PartialEq)]
 pub struct State {
     /// BOOL slots.
     pub bools: Vec<bool>,
@@ -100,6 +100,21 @@ pub struct State {
     pub reals: Vec<f64>,
     /// One stream per RANDOM block.
     pub rngs: Vec<ChaCha8Rng>,
+}
+
+impl Clone for State {
+    fn clone(&self) -> State {
+        State { bools: self.bools.clone(), ints: self.ints.clone(), reals: self.reals.clone(), rngs: self.rngs.clone() }
+    }
+
+    /// Field by field, so that a snapshot taken into a recycled one (or a restore) reuses the
+    /// arrays it has instead of allocating new ones.
+    fn clone_from(&mut self, source: &State) {
+        self.bools.clone_from(&source.bools);
+        self.ints.clone_from(&source.ints);
+        self.reals.clone_from(&source.reals);
+        self.rngs.clone_from(&source.rngs);
+    }
 }
 
 impl State {

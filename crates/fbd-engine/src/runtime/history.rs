@@ -14,17 +14,19 @@ use crate::types::Value;
 type Force = (String, Slot, Value);
 
 /// What reached the program before one scan, beyond the scan before it.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 struct Stimulus {
     scan: u64,
-    /// The program inputs, when they changed.
-    inputs: Option<Vec<Value>>,
+    /// The program inputs, when they changed (`inputs_changed`).
+    inputs: Vec<Value>,
+    inputs_changed: bool,
     pulses: Vec<(Slot, Value)>,
     pending: Vec<(Slot, Value)>,
     /// Writes applied at once between scans (`write_now`).
     now: Vec<(Slot, Value)>,
-    /// The forces, when they changed.
-    forces: Option<Vec<Force>>,
+    /// The forces, when they changed (`forces_changed`).
+    forces: Vec<Force>,
+    forces_changed: bool,
 }
 
 pub(super) struct History {
@@ -38,6 +40,10 @@ pub(super) struct History {
     /// `write_now` calls since the last scan.
     now: Vec<(Slot, Value)>,
     replaying: bool,
+    /// Snapshots and stimuli that left the ring, kept to be written over: once the ring is
+    /// full, taking a snapshot or noting a stimulus during a scan allocates nothing.
+    spare_snaps: Vec<(Snapshot, Vec<Force>)>,
+    spare_stimuli: Vec<Stimulus>,
 }
 
 /// What a step back did: where the program is now and how far back it can go.
@@ -58,6 +64,24 @@ fn snapshot_bytes(s: &Snapshot) -> usize {
         + 64
 }
 
+/// `dst = src`, reusing `dst`'s strings (a tuple's `clone_from` clones anew).
+fn copy_forces(dst: &mut Vec<Force>, src: &[Force]) {
+    dst.truncate(src.len());
+    for (d, s) in dst.iter_mut().zip(src) {
+        d.0.clone_from(&s.0);
+        (d.1, d.2) = (s.1, s.2);
+    }
+    let done = dst.len();
+    dst.extend_from_slice(&src[done..]);
+}
+
+/// What a stimulus adds to the history's bytes (and gives back when it goes).
+fn stimulus_bytes(st: &Stimulus) -> usize {
+    64 + 16 * (st.pulses.len() + st.pending.len() + st.now.len())
+        + if st.inputs_changed { 16 * st.inputs.len() } else { 0 }
+        + if st.forces_changed { 48 * st.forces.len() } else { 0 }
+}
+
 impl Runtime {
     /// Keeps a snapshot every `every` scans (at least 1) and the stimuli between them, within
     /// `max_bytes` (the oldest go first), so that [`Runtime::step_back`] can return.
@@ -72,6 +96,8 @@ impl Runtime {
             last_forces: self.forces_version,
             now: Vec::new(),
             replaying: false,
+            spare_snaps: Vec::new(),
+            spare_stimuli: Vec::new(),
         }));
     }
 
@@ -114,34 +140,51 @@ impl Runtime {
         // (Writes made at once since the last scan are in the state already; replaying them
         // again from the stimulus sets the same values.)
         if h.snaps.is_empty() || self.scan.is_multiple_of(h.every) {
-            let snap = self.snapshot();
-            h.bytes += snapshot_bytes(&snap);
-            h.snaps.push_back((snap, self.forces.clone()));
+            let entry = match h.spare_snaps.pop() {
+                Some((mut snap, mut forces)) => {
+                    self.snapshot_into(&mut snap);
+                    copy_forces(&mut forces, &self.forces);
+                    (snap, forces)
+                }
+                None => (self.snapshot(), self.forces.clone()),
+            };
+            h.bytes += snapshot_bytes(&entry.0);
+            h.snaps.push_back(entry);
         }
         let inputs_changed = self.inputs != h.last_inputs;
         let forces_changed = self.forces_version != h.last_forces;
         if inputs_changed || forces_changed || !self.pulses.is_empty() || !self.pending.is_empty() || !h.now.is_empty()
         {
-            let st = Stimulus {
-                scan: self.scan,
-                inputs: inputs_changed.then(|| self.inputs.clone()),
-                pulses: self.pulses.clone(),
-                pending: self.pending.clone(),
-                now: std::mem::take(&mut h.now),
-                forces: forces_changed.then(|| self.forces.clone()),
-            };
-            h.bytes += 64 + 16 * (st.pulses.len() + st.pending.len() + st.now.len() + self.inputs.len());
+            let mut st = h.spare_stimuli.pop().unwrap_or_default();
+            st.scan = self.scan;
+            st.inputs_changed = inputs_changed;
+            if inputs_changed {
+                st.inputs.clone_from(&self.inputs);
+            }
+            st.pulses.clone_from(&self.pulses);
+            st.pending.clone_from(&self.pending);
+            // The writes move into the stimulus; the recycled one's empty array takes their place.
+            st.now.clear();
+            std::mem::swap(&mut st.now, &mut h.now);
+            st.forces_changed = forces_changed;
+            if forces_changed {
+                copy_forces(&mut st.forces, &self.forces);
+            }
+            h.bytes += stimulus_bytes(&st);
             h.stimuli.push_back(st);
             h.last_inputs.clone_from(&self.inputs);
             h.last_forces = self.forces_version;
         }
         // Within the budget: the oldest snapshot goes, with the stimuli only it needed.
         while h.bytes > h.max_bytes && h.snaps.len() > 1 {
-            let (old, _) = h.snaps.pop_front().expect("more than one");
-            h.bytes -= snapshot_bytes(&old).min(h.bytes);
+            let old = h.snaps.pop_front().expect("more than one");
+            h.bytes -= snapshot_bytes(&old.0).min(h.bytes);
+            h.spare_snaps.push(old);
             let keep_from = h.snaps.front().map_or(u64::MAX, |s| s.0.scan);
             while h.stimuli.front().is_some_and(|s| s.scan < keep_from) {
-                h.stimuli.pop_front();
+                let st = h.stimuli.pop_front().expect("checked");
+                h.bytes -= stimulus_bytes(&st).min(h.bytes);
+                h.spare_stimuli.push(st);
             }
         }
     }
@@ -247,16 +290,16 @@ impl Runtime {
         while self.scan < target {
             while next < stimuli.len() && stimuli[next].scan == self.scan {
                 let st = &stimuli[next];
-                if let Some(i) = &st.inputs {
-                    self.inputs.clone_from(i);
+                if st.inputs_changed {
+                    self.inputs.clone_from(&st.inputs);
                 }
                 for (s, v) in &st.now {
                     self.state.set(*s, *v);
                 }
                 self.pulses.clone_from(&st.pulses);
                 self.pending.clone_from(&st.pending);
-                if let Some(f) = &st.forces {
-                    self.forces.clone_from(f);
+                if st.forces_changed {
+                    self.forces.clone_from(&st.forces);
                     self.rebuild_forces();
                 }
                 next += 1;
@@ -284,6 +327,8 @@ impl Runtime {
         if let Some(h) = self.history.as_mut() {
             h.snaps.truncate(k + 1);
             h.stimuli.retain(|s| s.scan < target);
+            h.bytes = h.snaps.iter().map(|s| snapshot_bytes(&s.0)).sum::<usize>()
+                + h.stimuli.iter().map(stimulus_bytes).sum::<usize>();
         }
     }
 

@@ -316,7 +316,7 @@ impl Runtime {
         };
         let ty = self.plan.inputs[k].ty;
         self.inputs[k] =
-            v.coerce(ty).ok_or(RuntimeError::TypeMismatch { path: name.into(), expected: ty, got: v.ty() })?;
+            v.coerce(ty).ok_or_else(|| RuntimeError::TypeMismatch { path: name.into(), expected: ty, got: v.ty() })?;
         if self.recorder.is_some() {
             self.record(Stimulus::Input { name: name.into(), value: crate::model::Const(self.inputs[k]) });
         }
@@ -329,7 +329,11 @@ impl Runtime {
         let Some(p) = self.plan.inputs.iter().find(|p| p.name == name) else {
             return Err(self.unknown(name));
         };
-        let v = v.coerce(p.ty).ok_or(RuntimeError::TypeMismatch { path: name.into(), expected: p.ty, got: v.ty() })?;
+        let v = v.coerce(p.ty).ok_or_else(|| RuntimeError::TypeMismatch {
+            path: name.into(),
+            expected: p.ty,
+            got: v.ty(),
+        })?;
         let slot = p.slot;
         self.pulses.retain(|(s, _)| *s != slot);
         self.pulses.push((slot, v));
@@ -389,7 +393,11 @@ impl Runtime {
         if !sig.kind.writable() {
             return Err(RuntimeError::ReadOnly { path: path.into(), driver: self.plan.driver(sig) });
         }
-        let v = v.coerce(s.ty).ok_or(RuntimeError::TypeMismatch { path: path.into(), expected: s.ty, got: v.ty() })?;
+        let v = v.coerce(s.ty).ok_or_else(|| RuntimeError::TypeMismatch {
+            path: path.into(),
+            expected: s.ty,
+            got: v.ty(),
+        })?;
         Ok((i, s, v))
     }
 
@@ -531,6 +539,16 @@ impl Runtime {
             clock_us: self.clock_us,
             inputs: self.inputs.clone(),
         }
+    }
+
+    /// [`Runtime::snapshot`] into an earlier snapshot, reusing its arrays (the history's
+    /// snapshots are taken during scans, which allocate nothing once its ring is full).
+    pub(super) fn snapshot_into(&self, snap: &mut Snapshot) {
+        snap.fingerprint = self.plan.fingerprint;
+        snap.state.clone_from(&self.state);
+        snap.scan = self.scan;
+        snap.clock_us = self.clock_us;
+        snap.inputs.clone_from(&self.inputs);
     }
 
     /// Restores a snapshot of the same plan.

@@ -576,3 +576,32 @@ fn a_playback_feeds_the_recording_and_seeks_back_and_forth() {
     assert!(p.take_breakpoint_hit(), "a differing hash stops the task");
     assert_eq!(p.playback().expect("playing").divergence.expect("differs").scan, 310);
 }
+
+/// Stimuli count against the history's budget while they are kept and are given back when they
+/// go: under a steady stream of them the history keeps its reach (it once counted them for
+/// ever, so a long session's history shrank to a single snapshot), and a step back gives back
+/// what it forgets.
+#[test]
+fn the_history_keeps_its_reach_under_a_steady_stream_of_stimuli() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/blinker.json");
+    let mut rt = Runtime::new(fbd_engine::compile_file(path, &Default::default()).expect("compiles"));
+    rt.enable_history(10, 50_000);
+    let scans = |rt: &mut Runtime, n: u64| {
+        for _ in 0..n {
+            rt.pulse_input("start", Value::Bool(true)).expect("pulse");
+            rt.step();
+        }
+    };
+    scans(&mut rt, 5_000);
+    let early = rt.history_span().expect("on");
+    let early_reach = rt.scan_count() - early.oldest;
+    assert!(early.oldest > 0 && early_reach > 100, "the budget is in use: {early:?}");
+    scans(&mut rt, 50_000);
+    let late = rt.history_span().expect("on");
+    let late_reach = rt.scan_count() - late.oldest;
+    assert!(late.bytes <= 50_000, "{late:?}");
+    assert!(late_reach + 20 >= early_reach, "reach {early_reach} scans at first, {late_reach} later: {late:?}");
+    rt.step_back(late_reach / 2).expect("within the history");
+    let back = rt.history_span().expect("on");
+    assert!(back.bytes < late.bytes * 3 / 4, "what the step back forgot is given back: {late:?} then {back:?}");
+}

@@ -78,3 +78,31 @@ fn a_scan_under_playback_allocates_nothing() {
     let status = play.playback().expect("playing");
     assert!(status.divergence.is_none() && status.problem.is_none(), "the playback matches");
 }
+
+#[test]
+fn a_scan_with_the_history_on_allocates_nothing_once_its_ring_is_full() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/blinker.json");
+    let mut rt = fbd_engine::Runtime::new(fbd_engine::compile_file(path, &Default::default()).expect("compiles"));
+    rt.force("fast/t_on.q", fbd_engine::Value::Bool(false)).expect("force");
+    // A snapshot every 10 scans and a stimulus (a pulse, every 7th scan an input change too)
+    // every scan, within 20 kB: the ring fills within the first few hundred scans and then
+    // recycles what leaves it. Pulsing and setting inputs allocate nothing either.
+    rt.enable_history(10, 20_000);
+    let scans = |rt: &mut fbd_engine::Runtime, n: usize| {
+        for k in 0..n {
+            if k % 7 == 0 {
+                rt.set_input("start", fbd_engine::Value::Bool(k % 2 == 0)).expect("input");
+            }
+            rt.pulse_input("start", fbd_engine::Value::Bool(k % 3 != 0)).expect("pulse");
+            rt.step();
+        }
+    };
+    scans(&mut rt, 3000);
+    let before = rt.history_span().expect("on");
+    assert!(before.oldest > 0, "the ring is full: {before:?}");
+    let n = allocations_during(|| scans(&mut rt, 3000));
+    assert_eq!(n, 0, "scans with the history on allocated {n} times");
+    let after = rt.history_span().expect("on");
+    assert!(after.oldest > before.oldest && after.snapshots > 10, "the history still moves with the scans: {after:?}");
+    assert_eq!(rt.step_back(25).expect("within the history"), 6000 - 25);
+}
