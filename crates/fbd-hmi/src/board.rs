@@ -26,7 +26,9 @@ pub fn tile_colors(v: i64) -> (Color32, Color32) {
 /// Draws the board into the available square; returns the field's rect (for overlays).
 pub fn board_ui(ui: &mut egui::Ui, values: &[i64; 16], forced: &[bool; 16]) -> Rect {
     let side = ui.available_width().min(ui.available_height()).clamp(160.0, 900.0);
-    let (rect, _) = ui.allocate_exact_size(Vec2::splat(side), Sense::hover());
+    let (rect, response) = ui.allocate_exact_size(Vec2::splat(side), Sense::hover());
+    // Named for screen readers (and for the UI tests, which find the field by it).
+    response.widget_info(|| egui::WidgetInfo::labeled(egui::accesskit::Role::Grid, true, "game board"));
     let painter = ui.painter_at(rect);
     // Tile labels go into a child Ui over the field, so they do not move the parent's cursor.
     let mut labels = ui.new_child(egui::UiBuilder::new().max_rect(rect));

@@ -16,7 +16,9 @@ fn lamp(ui: &mut egui::Ui, color: Color32) -> egui::Response {
 
 impl App {
     pub(crate) fn play_panel(&mut self, ui: &mut egui::Ui) {
-        ui.horizontal(|ui| {
+        // Both rows wrap: a row wider than the panel would widen it, and the board (sized to
+        // the panel) would then be drawn under the debugger.
+        ui.horizontal_wrapped(|ui| {
             if ui.button("Start").clicked() {
                 self.send(Command::Start);
             }
@@ -43,7 +45,7 @@ impl App {
             ui.label(format!("scan {}  ({} ms)", self.view.scan, self.view.clock_ms));
         });
         ui.add_space(6.0);
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             ui.label("Autoplay");
             egui::ComboBox::from_label("player").selected_text(self.front.autoplay_name.clone()).show_ui(ui, |ui| {
                 for n in players::NAMES {

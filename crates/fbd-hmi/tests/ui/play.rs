@@ -183,3 +183,31 @@ fn the_best_score_is_per_program_and_games_changed_from_outside_do_not_count() {
     assert!(text.contains(&format!("\"best\": {score}")) && text.contains("1234"), "both records kept: {text}");
     assert!(!dir.join("best.json.tmp").exists(), "written through a temporary file");
 }
+
+/// At the window's default size with the debugger open, the play panel fits beside it: the
+/// autoplay row wraps instead of widening the panel, so the board is not drawn under the
+/// debugger (it was: its last column and the Play button were hidden).
+#[test]
+fn the_board_and_its_controls_stay_clear_of_the_debugger_panel() {
+    let opts = Options {
+        origin: Origin::Embedded(Wiring::Upd1),
+        seed: 5,
+        start_paused: true,
+        best: BestStore::none(),
+        show_debugger: true,
+        settings: SettingsStore::at(temp_dir("narrow").join("settings.json")),
+        replay: None,
+    };
+    let mut h = egui_kittest::Harness::builder()
+        .with_size(egui::vec2(1100.0, 760.0))
+        .build_eframe(move |cc| fbd_hmi::App::new(cc, opts));
+    h.step();
+    h.get_by_label("Start").click();
+    settle(&mut h);
+    let panel_left = h.get_by_label("Reset statistics").rect().min.x;
+    let play = h.get_by_label("Play").rect();
+    assert!(play.max.x <= panel_left, "Play ends at {} under the debugger at {panel_left}", play.max.x);
+    let board = h.get_by_label("game board").rect();
+    assert!(board.max.x <= panel_left, "the board ends at {} under the debugger at {panel_left}", board.max.x);
+    assert!(board.width() > 300.0, "and it still takes the room it has: {board:?}");
+}
