@@ -237,9 +237,10 @@ impl App {
             )
         };
 
-        // Header: breadcrumb, search, fit, order numbers.
+        // Header: breadcrumb, search, fit, order numbers. It wraps: a header wider than the
+        // panel would widen the canvas under the debugger panel.
         let mut open: Option<String> = None;
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             if ui.link("program").clicked() {
                 open = Some(String::new());
             }

@@ -184,11 +184,12 @@ fn the_best_score_is_per_program_and_games_changed_from_outside_do_not_count() {
     assert!(!dir.join("best.json.tmp").exists(), "written through a temporary file");
 }
 
-/// At the window's default size with the debugger open, the play panel fits beside it: the
-/// autoplay row wraps instead of widening the panel, so the board is not drawn under the
-/// debugger (it was: its last column and the Play button were hidden).
+/// At the window's default size with the debugger open, the play panel and the online diagram
+/// fit beside it: their header rows wrap instead of widening the panel, so neither the board
+/// nor the diagram is drawn under the debugger (they were: the board's last column, the Play
+/// button and the diagram's outputs were hidden).
 #[test]
-fn the_board_and_its_controls_stay_clear_of_the_debugger_panel() {
+fn the_board_and_the_diagram_stay_clear_of_the_debugger_panel() {
     let opts = Options {
         origin: Origin::Embedded(Wiring::Upd1),
         seed: 5,
@@ -210,4 +211,10 @@ fn the_board_and_its_controls_stay_clear_of_the_debugger_panel() {
     let board = h.get_by_label("game board").rect();
     assert!(board.max.x <= panel_left, "the board ends at {} under the debugger at {panel_left}", board.max.x);
     assert!(board.width() > 300.0, "and it still takes the room it has: {board:?}");
+    // The same for the online diagram's header (the canvas below it takes the header's width).
+    h.get_by_label("Diagram").click();
+    h.step();
+    h.step();
+    let header_end = h.get_by_label("auto layout").rect().max.x;
+    assert!(header_end <= panel_left, "the diagram header ends at {header_end} under the debugger at {panel_left}");
 }
