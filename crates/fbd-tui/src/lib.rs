@@ -169,7 +169,7 @@ pub fn draw(f: &mut Frame, s: &Screen) {
         Line::from(format!("cycle {} ms", s.cycle_ms)),
         Line::from(format!("player {}", s.player.unwrap_or("-"))),
         Line::from(""),
-        Line::from("arrows/WASD move  S start  R reset"),
+        Line::from("arrows/WASD move  Enter/S start  R reset"),
         Line::from("X greedy  Y pattern  Z Monte-Carlo"),
         Line::from("E expectimax  Space stop  Q quit"),
     ];
@@ -207,7 +207,7 @@ pub fn run(plan: ScanPlan, name: &str, seed: u64, record: bool, best: &mut Best)
     let runner = RealtimeRunner::start(rt, None);
     let mut front = Front::default();
     let palette = Palette::detect();
-    let mut status = String::from("S starts a game");
+    let mut status = String::from("Enter or capital S starts a game");
     let mut terminal = ratatui::init();
     let result = (|| -> std::io::Result<()> {
         let mut last_draw = Instant::now() - Duration::from_secs(1);
