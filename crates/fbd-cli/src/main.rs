@@ -121,7 +121,7 @@ enum Cmd {
         #[arg(short, long)]
         output: Option<PathBuf>,
     },
-    /// Play 2048 through an FBD program in the terminal (arrows/WASD, S start, R reset, X/Y/Z/E
+    /// Play 2048 through an FBD program in the terminal (arrows/WASD, Enter/S start, R reset, X/Y/Z/E
     /// players, Space stops, Q quits).
     Tui {
         /// A 2048 diagram (default: the embedded diagrams/2048.json).

@@ -34,7 +34,7 @@ pub enum Action {
     Quit,
 }
 
-/// The action of a key: arrows/WASD move, S start, R reset, X/Y/Z/E players, Space stops, Q quits.
+/// The action of a key: arrows/WASD move, Enter/S start, R reset, X/Y/Z/E players, Space stops, Q quits.
 pub fn action(code: KeyCode) -> Option<Action> {
     Some(match code {
         KeyCode::Up | KeyCode::Char('w' | 'W') => Action::Command(Command::Move(Dir::Up)),
