@@ -8,6 +8,7 @@ mod determinism;
 mod errors;
 mod feedback;
 mod harness;
+mod history;
 mod invariants;
 mod limits;
 mod no_allocation;
