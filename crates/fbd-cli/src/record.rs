@@ -51,7 +51,8 @@ pub(crate) fn replay_cmd(path: &Path, check: bool) -> ExitCode {
 }
 
 fn replay(path: &Path, check: bool) -> Result<ExitCode, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+    // Bounded and regular files only, like a diagram: a device or a FIFO would never end.
+    let text = fbd_engine::load::read_text(path).map_err(|d| d.to_string())?;
     let rec = Recording::from_json(&text).map_err(|e| format!("{}: {e}", path.display()))?;
     let root =
         rec.program.files.first().ok_or_else(|| format!("{}: the recording names no program file", path.display()))?;

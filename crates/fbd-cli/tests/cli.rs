@@ -331,6 +331,16 @@ fn a_recorded_run_replays_and_a_changed_one_is_caught_at_its_first_differing_sca
     let o = fbd(&["replay", bad.to_str().expect("utf-8"), "--check"]);
     assert!(!o.status.success());
     assert!(text(&o.stderr).contains("differs from the recording after scan 100"), "{}", text(&o.stderr));
+    // Not a recording at all: a device is refused before reading, a reordered timeline by name.
+    let o = fbd(&["replay", "/dev/zero"]);
+    assert!(!o.status.success() && text(&o.stderr).contains("not a regular file"), "{}", text(&o.stderr));
+    let mut v3 = v.clone();
+    let events = v3["events"].as_array_mut().expect("events");
+    assert!(events.len() >= 2, "the start press and its release");
+    events.reverse();
+    std::fs::write(&bad, v3.to_string()).expect("write");
+    let o = fbd(&["replay", bad.to_str().expect("utf-8")]);
+    assert!(!o.status.success() && text(&o.stderr).contains("comes after one before scan"), "{}", text(&o.stderr));
     // A game played by `fbd play` replays too (its program is the embedded wiring).
     let game = dir.join("game.json");
     let o = fbd(&["play", "--moves", "ULDRULDRULDRULDR", "--seed", "3", "--record", game.to_str().expect("utf-8")]);

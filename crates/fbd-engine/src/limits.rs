@@ -35,6 +35,11 @@ pub const MAX_NESTING: usize = 256;
 /// signal names are a few times this (one per pin).
 pub const MAX_PATH_BYTES: u64 = 256 << 20;
 
+/// The most scans a recording may hold: 2^32, 248 days at a 5 ms cycle. A replay or a seek
+/// runs every scan up to where it goes, so a recording that claims more (a corrupt or made-up
+/// file) would keep a replay busy for days; it is refused when read.
+pub const MAX_RECORDED_SCANS: u64 = 1 << 32;
+
 /// Recursion is an error naming the chain; the expanded size (primitive blocks plus macro
 /// instances, so that empty macros count too) and the nesting depth are computed per macro
 /// (memoised, saturating) before anything is expanded, so an expansion bomb costs nothing.

@@ -48,7 +48,8 @@ impl App {
         let path = path
             .or_else(|| rfd::FileDialog::new().add_filter("fbd recording", &["json"]).pick_file())
             .ok_or("no file chosen")?;
-        let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+        // Bounded and regular files only, like a diagram: a device or a FIFO would never end.
+        let text = fbd_engine::load::read_text(&path).map_err(|d| d.to_string())?;
         let rec = Recording::from_json(&text).map_err(|e| format!("{}: {e}", path.display()))?;
         let origin = recorded_origin(&rec, &path)?;
         // The program as loaded now must be the recorded one, or the replay is another run.

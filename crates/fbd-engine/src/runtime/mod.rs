@@ -59,6 +59,8 @@ pub enum RuntimeError {
         /// The oldest scan the history can return to, if it is on.
         oldest: Option<u64>,
     },
+    /// A recording whose timeline no run could have written ([`Recording::check`] says why).
+    BadRecording(String),
 }
 
 impl fmt::Display for RuntimeError {
@@ -88,6 +90,7 @@ impl fmt::Display for RuntimeError {
                 write!(f, "the history reaches back to scan {o} only (a larger history budget keeps more)")
             }
             RuntimeError::NoHistory { oldest: None } => write!(f, "the history is off: enable it to step back"),
+            RuntimeError::BadRecording(why) => f.write_str(why),
         }
     }
 }

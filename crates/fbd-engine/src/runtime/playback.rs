@@ -35,6 +35,7 @@ impl Runtime {
     /// released), then every scan gets the recorded events for it. The caller checks that the
     /// program is the recorded one ([`Recording::program_differs`]); the cycle is checked here.
     pub fn start_playback(&mut self, rec: Recording) -> Result<(), String> {
+        rec.check()?;
         if rec.cycle_us != self.plan.cycle_us {
             return Err(format!(
                 "the program's cycle is {} us, the recording's {} us",

@@ -256,6 +256,7 @@ impl Runtime {
     /// stimulus before its scan, every scan; with `check`, each recorded state hash is compared
     /// and the first difference returned.
     pub fn replay(&mut self, rec: &Recording, check: bool) -> Result<Option<Divergence>, RuntimeError> {
+        rec.check().map_err(RuntimeError::BadRecording)?;
         let mut next = 0;
         let mut hashes = rec.hashes.iter().peekable();
         for scan in 0..rec.scans {
@@ -290,7 +291,74 @@ impl Recording {
             }
             None => return Err("not a recording: no `fbd_recording` version".into()),
         }
-        serde_json::from_value(v).map_err(|e| format!("corrupt recording: {e}"))
+        let rec: Recording = serde_json::from_value(v).map_err(|e| format!("corrupt recording: {e}"))?;
+        rec.check()?;
+        Ok(rec)
+    }
+
+    /// Whether the timeline is one a run could have written: events and hashes in scan order
+    /// and within the recorded scans, hashes where `hash_every` puts them, at most
+    /// [`MAX_RECORDED_SCANS`](crate::limits::MAX_RECORDED_SCANS) scans. A replay and a playback
+    /// rely on it (an event out of order would be skipped without a word). Every problem is
+    /// listed (the first ten of each kind).
+    pub fn check(&self) -> Result<(), String> {
+        const SHOWN: usize = 10;
+        let mut problems: Vec<String> = Vec::new();
+        let max = crate::limits::MAX_RECORDED_SCANS;
+        if self.scans > max {
+            problems.push(format!("{} scans, more than the limit of {max}", self.scans));
+        }
+        let mut note = |kind: &mut usize, msg: String| {
+            *kind += 1;
+            if *kind <= SHOWN {
+                problems.push(msg);
+            }
+        };
+        let (mut order, mut range, mut hashes) = (0, 0, 0);
+        for (k, pair) in self.events.windows(2).enumerate() {
+            if pair[1].scan < pair[0].scan {
+                let (a, b) = (pair[0].scan, pair[1].scan);
+                note(&mut order, format!("event {} (before scan {b}) comes after one before scan {a}", k + 1));
+            }
+        }
+        for (k, e) in self.events.iter().enumerate() {
+            if e.scan >= self.scans {
+                note(
+                    &mut range,
+                    format!("event {k} is before scan {}, but the recording ends after {}", e.scan, self.scans),
+                );
+            }
+        }
+        if self.hash_every == 0 && !self.hashes.is_empty() {
+            note(&mut hashes, format!("{} state hashes, but `hash_every` is 0", self.hashes.len()));
+        }
+        let mut last: Option<u64> = None;
+        for (k, (scan, hash)) in self.hashes.iter().enumerate() {
+            let why = if *scan == 0 {
+                Some("a hash is taken after a scan, so never at scan 0")
+            } else if last.is_some_and(|l| *scan <= l) {
+                Some("not after the hash before it")
+            } else if *scan > self.scans {
+                Some("after the end of the recording")
+            } else if self.hash_every > 0 && !scan.is_multiple_of(self.hash_every) {
+                Some("not a multiple of `hash_every`")
+            } else if hash.len() != 16 || u64::from_str_radix(hash, 16).is_err() {
+                Some("not 16 hexadecimal digits")
+            } else {
+                None
+            };
+            if let Some(why) = why {
+                note(&mut hashes, format!("state hash {k} (after scan {scan}): {why}"));
+            }
+            last = Some(last.map_or(*scan, |l| l.max(*scan)));
+        }
+        for (n, what) in [(order, "events out of order"), (range, "events past the end"), (hashes, "bad state hashes")]
+        {
+            if n > SHOWN {
+                problems.push(format!("... {} more {what}", n - SHOWN));
+            }
+        }
+        if problems.is_empty() { Ok(()) } else { Err(format!("corrupt recording: {}", problems.join("; "))) }
     }
 
     /// The recording as JSON.

@@ -166,6 +166,51 @@ fn a_recording_replays_bit_for_bit_and_names_the_first_scan_that_differs() {
     assert!(Recording::from_json("{}").unwrap_err().contains("no `fbd_recording`"));
 }
 
+/// A recording is a file anyone can edit: one whose timeline no run could have written (events
+/// out of order, past the end, hashes out of place or not hashes, days of scans) is refused with
+/// every reason, by the reader, a replay and a playback alike. An event out of order was skipped
+/// without a word; a made-up scan count kept a replay or a seek busy for days.
+#[test]
+fn a_recording_no_run_could_have_written_is_refused_with_every_reason() {
+    use fbd_engine::Recording;
+    use fbd_engine::runtime::ProgramId;
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/blinker.json");
+    let plan = fbd_engine::compile_file(path, &Default::default()).expect("compiles");
+    let mut rt = Runtime::new(plan.clone());
+    rt.start_recording(10);
+    for scan in 0..100 {
+        if scan % 20 == 0 {
+            rt.pulse_input("start", Value::Bool(true)).expect("pulse");
+        }
+        rt.step();
+    }
+    let rec = rt.stop_recording(ProgramId { name: "blinker".into(), files: Vec::new() }).expect("recording");
+    assert_eq!((rec.events.len(), rec.hashes.len()), (5, 10));
+    rec.check().expect("what a run wrote is consistent");
+    let mut bad = rec.clone();
+    bad.events.swap(1, 3);
+    bad.events[4].scan = 100;
+    bad.hashes[2].0 = 25;
+    bad.hashes[5].1 = "not a hash".into();
+    bad.hashes[9].0 = 110;
+    let e = Recording::from_json(&bad.to_json()).expect_err("refused");
+    for says in [
+        "event 2 (before scan 40) comes after one before scan 60",
+        "event 4 is before scan 100, but the recording ends after 100",
+        "state hash 2 (after scan 25): not a multiple of `hash_every`",
+        "state hash 5 (after scan 60): not 16 hexadecimal digits",
+        "state hash 9 (after scan 110): after the end of the recording",
+    ] {
+        assert!(e.contains(says), "missing `{says}` in: {e}");
+    }
+    let e = Runtime::new(plan.clone()).replay(&bad, true).expect_err("a replay refuses it too");
+    assert!(e.to_string().contains("comes after one before scan 60"), "{e}");
+    let mut forever = rec.clone();
+    forever.scans = u64::MAX / 2;
+    let e = Runtime::new(plan).start_playback(forever).expect_err("so does a playback");
+    assert!(e.contains("more than the limit of 4294967296"), "{e}");
+}
+
 /// Running back until a condition lands right after the latest earlier scan in which it held
 /// (where running forward until it would have stopped), in state bit for bit; again, on the
 /// one before; with nothing within the limit, the runtime stays where it was.
