@@ -137,7 +137,7 @@ pub(crate) fn svg(
     };
     match output {
         None => out::print(&text),
-        Some(p) => match std::fs::write(p, text) {
+        Some(p) => match fbd_engine::load::write_text(p, &text) {
             Ok(()) => {
                 eprintln!(
                     "{}: {} blocks, {} crossings, {} bends, wire length {:.0}",
@@ -197,7 +197,7 @@ pub(crate) fn layout_cmd(file: &std::path::Path, write: bool) -> ExitCode {
                 Ok(doc) => fbd_edit::format::to_text(&doc),
                 Err(_) => text,
             };
-            if let Err(e) = std::fs::write(&path, text) {
+            if let Err(e) = load::write_text(&path, &text) {
                 out::error(&format!("{}: cannot write: {e}", path.display()));
                 return ExitCode::FAILURE;
             }
@@ -234,7 +234,7 @@ pub(crate) fn fmt_cmd(files: &[std::path::PathBuf], check: bool) -> ExitCode {
         if check {
             report.push_str(&format!("{}: not in canonical form (run `fbd fmt` on it)\n", f.display()));
             failed = true;
-        } else if let Err(e) = std::fs::write(f, canonical) {
+        } else if let Err(e) = load::write_text(f, &canonical) {
             out::error(&format!("{}: cannot write: {e}", f.display()));
             failed = true;
         } else {

@@ -10,7 +10,7 @@ use crate::out;
 
 fn write_or_print(output: Option<&Path>, text: &str) -> ExitCode {
     match output {
-        Some(p) => match std::fs::write(p, text) {
+        Some(p) => match fbd_engine::load::write_text(p, text) {
             Ok(()) => {
                 eprintln!("wrote {}", p.display());
                 ExitCode::SUCCESS

@@ -28,7 +28,8 @@ pub(crate) fn project(file: Option<&Path>, wiring: Option<&str>) -> Result<Proje
 /// Stops `rt`'s recording and writes it to `path`.
 pub(crate) fn finish(rt: &mut Runtime, project: &Project, path: &Path) -> Result<(), String> {
     let rec = rt.stop_recording(ProgramId::of(project)).ok_or("the run was not being recorded")?;
-    std::fs::write(path, rec.to_json()).map_err(|e| format!("{}: cannot write the recording: {e}", path.display()))?;
+    fbd_engine::load::write_text(path, &rec.to_json())
+        .map_err(|e| format!("{}: cannot write the recording: {e}", path.display()))?;
     eprintln!(
         "recorded {} scans, {} events, {} state hashes to {}",
         rec.scans,

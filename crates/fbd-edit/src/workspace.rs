@@ -325,7 +325,7 @@ impl Workspace {
         let mut written = Vec::new();
         for f in &mut self.files {
             if f.text != f.saved {
-                write_atomic(&f.path, &f.text)?;
+                fbd_engine::load::write_text(&f.path, &f.text)?;
                 f.saved = f.text.clone();
                 written.push(f.path.clone());
             }
@@ -357,7 +357,7 @@ impl Workspace {
                 {
                     std::fs::create_dir_all(d)?;
                 }
-                write_atomic(&target, &f.text)?;
+                fbd_engine::load::write_text(&target, &f.text)?;
                 written.push(target.clone());
             }
             f.path = target;
@@ -381,13 +381,6 @@ fn project_of<'a>(mut files: impl Iterator<Item = (&'a Path, &'a str)>) -> Resul
 pub(crate) fn compile_texts(files: &[(PathBuf, String)]) -> Result<ScanPlan, Diagnostics> {
     let project = project_of(files.iter().map(|(p, t)| (p.as_path(), t.as_str())))?;
     compile_project(&project, &CompileOptions::default())
-}
-
-/// Writes through a temporary file and a rename, so a failed write never leaves half a file.
-fn write_atomic(path: &Path, text: &str) -> std::io::Result<()> {
-    let tmp = path.with_extension("json.tmp");
-    std::fs::write(&tmp, text)?;
-    std::fs::rename(&tmp, path)
 }
 
 /// The reference a wire holds, without a feedback mark.

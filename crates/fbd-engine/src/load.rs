@@ -81,6 +81,37 @@ pub fn read_text(path: &Path) -> Result<String, Diagnostic> {
     decode(path, bytes)
 }
 
+/// Writes `text` to `path` so that the file is either the old one or the new one, never half
+/// of the new: through a temporary file beside it (removed if anything fails, e.g. a full
+/// disk), flushed to the disk, then renamed over it. The file keeps its permissions. For every
+/// file the tools write that a user keeps: diagrams (`fbd fmt`, `fbd layout --write`, the
+/// editor's Save), exports, recordings.
+pub fn write_text(path: &Path, text: &str) -> std::io::Result<()> {
+    use std::io::Write;
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(".fbd-write-").suffix(".tmp");
+    // A replaced file keeps its mode; a new one gets the usual one (0666 less the umask, where a
+    // temporary file would otherwise get 0600).
+    match std::fs::metadata(path) {
+        Ok(m) => {
+            builder.permissions(m.permissions());
+        }
+        Err(_) => {
+            #[cfg(unix)]
+            builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
+        }
+    }
+    let mut tmp = builder.tempfile_in(dir)?;
+    tmp.write_all(text.as_bytes())?;
+    tmp.as_file().sync_all()?;
+    tmp.persist(path).map_err(|e| e.error)?;
+    Ok(())
+}
+
 /// Reads files from disk.
 #[derive(Copy, Clone, Debug, Default)]
 pub struct FsProvider;

@@ -34,7 +34,8 @@ impl App {
                     .save_file()
             })
             .ok_or("no file chosen: the recording is dropped")?;
-        std::fs::write(&path, rec.to_json()).map_err(|e| format!("{}: cannot write: {e}", path.display()))?;
+        fbd_engine::load::write_text(&path, &rec.to_json())
+            .map_err(|e| format!("{}: cannot write: {e}", path.display()))?;
         self.status = format!(
             "recorded {} scans, {} events to {} (fbd replay --check)",
             rec.scans,
@@ -54,7 +55,7 @@ impl App {
         };
         let plan = self.runner.with(|rt| rt.plan().clone());
         let xml = fbd_plcopen::export(&self.loaded.project, &plan);
-        self.status = match std::fs::write(&path, xml) {
+        self.status = match fbd_engine::load::write_text(&path, &xml) {
             Ok(()) => format!("exported as PLCopen XML to {}", path.display()),
             Err(e) => format!("{}: cannot write: {e}", path.display()),
         };

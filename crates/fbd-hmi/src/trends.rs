@@ -89,7 +89,7 @@ impl App {
             ui.add(egui::TextEdit::singleline(&mut self.dbg.trends.csv_path).desired_width(110.0)).labelled_by(l.id);
             if ui.button("Export CSV").clicked() {
                 let path = self.dbg.trends.csv_path.trim().to_string();
-                self.dbg.message = match std::fs::write(&path, self.trends_csv()) {
+                self.dbg.message = match fbd_engine::load::write_text(std::path::Path::new(&path), &self.trends_csv()) {
                     Ok(()) => format!("watched history written to {path}"),
                     Err(e) => format!("{path}: cannot write: {e}"),
                 };

@@ -11,14 +11,13 @@ pub fn default_path(name: &str) -> Option<PathBuf> {
         .map(|d| d.join(name))
 }
 
-/// Writes `text` to `path` through a temporary file and a rename, so a crash never leaves half
-/// a file; `what` names the file in the error ("the best score").
+/// Writes `text` to `path` (creating its directory) so that a crash or a full disk never leaves
+/// half a file ([`fbd_engine::load::write_text`]); `what` names the file in the error ("the
+/// best score").
 pub fn write_atomic(path: &Path, text: &str, what: &str) -> Result<(), String> {
     let err = |e: std::io::Error| format!("{}: cannot save {what}: {e}", path.display());
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir).map_err(err)?;
     }
-    let tmp = path.with_extension("json.tmp");
-    std::fs::write(&tmp, text).map_err(err)?;
-    std::fs::rename(&tmp, path).map_err(err)
+    fbd_engine::load::write_text(path, text).map_err(err)
 }

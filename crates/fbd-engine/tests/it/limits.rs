@@ -216,6 +216,36 @@ mod files {
         }
     }
 
+    /// What the tools write (diagrams, exports, recordings) is replaced whole: the permissions
+    /// stay, a new file gets the mode any other would, and a write that fails leaves the old
+    /// file and no temporary one behind.
+    #[test]
+    #[cfg(unix)]
+    fn a_written_file_is_replaced_whole_and_a_failed_write_leaves_nothing_behind() {
+        use fbd_engine::load::write_text;
+        use std::os::unix::fs::PermissionsExt;
+        let guard = dir("write");
+        let d = guard.path();
+        let mode = |p: &std::path::Path| std::fs::metadata(p).expect("exists").permissions().mode() & 0o777;
+        std::fs::write(d.join("plain.json"), "x").expect("write");
+        write_text(&d.join("new.json"), "{}").expect("a new file");
+        assert_eq!(mode(&d.join("new.json")), mode(&d.join("plain.json")), "the mode any new file gets");
+        std::fs::set_permissions(d.join("new.json"), std::fs::Permissions::from_mode(0o640)).expect("chmod");
+        write_text(&d.join("new.json"), "{\"fbd\": 1}").expect("replaced");
+        assert_eq!(std::fs::read_to_string(d.join("new.json")).expect("read"), "{\"fbd\": 1}");
+        assert_eq!(mode(&d.join("new.json")), 0o640, "a replaced file keeps its permissions");
+        // A directory cannot be replaced by a file: the write fails and cleans up after itself.
+        std::fs::create_dir(d.join("taken")).expect("mkdir");
+        write_text(&d.join("taken"), "lost").expect_err("a directory is in the way");
+        write_text(&d.join("no/such/dir.json"), "lost").expect_err("no directory");
+        let mut left: Vec<String> = std::fs::read_dir(d)
+            .expect("list")
+            .map(|e| e.expect("entry").file_name().to_string_lossy().into())
+            .collect();
+        left.sort();
+        assert_eq!(left, ["new.json", "plain.json", "taken"], "no temporary file is left");
+    }
+
     #[test]
     fn a_bom_is_dropped_and_a_bad_byte_has_its_line_and_column() {
         let guard = dir("utf8");
