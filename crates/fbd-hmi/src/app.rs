@@ -68,6 +68,8 @@ pub struct App {
     /// Recording since the last cold start, and a recording asked for at the next one.
     pub(crate) recording: bool,
     pub(crate) record_next: bool,
+    /// A stopped recording that could not be written (kept to save elsewhere).
+    pub(crate) unsaved_recording: Option<fbd_engine::Recording>,
     /// A recording being played back (File > Open recording).
     pub(crate) replay: Option<crate::replay_bar::Replay>,
     /// Where the settings are kept, and what they are now.
@@ -141,6 +143,7 @@ impl App {
             plan: None,
             recording: false,
             record_next: false,
+            unsaved_recording: None,
             replay: None,
             show_debugger: opts.show_debugger || prefs.debugger,
             settings_store: opts.settings,

@@ -18,14 +18,20 @@ impl App {
         self.open(self.loaded.origin.clone());
         if self.recording {
             self.status = "recording since this cold start (File > Stop recording and save)".into();
+            if self.unsaved_recording.take().is_some() {
+                self.status.push_str("; the unsaved recording was discarded");
+            }
         }
     }
 
-    /// Stops recording and writes the recording to `path` (or where a save dialog says).
+    /// Stops recording and writes the recording to `path` (or where a save dialog says). No
+    /// recording is lost on the way: with no file chosen it goes on recording, and one that
+    /// cannot be written is kept to save elsewhere (this again, File > Save the unsaved
+    /// recording).
     pub fn stop_recording(&mut self, path: Option<PathBuf>) -> Result<PathBuf, String> {
-        let id = fbd_engine::runtime::ProgramId::of(&self.loaded.project);
-        let rec = self.runner.with(|rt| rt.stop_recording(id)).ok_or("nothing is being recorded")?;
-        self.recording = false;
+        if !self.recording && self.unsaved_recording.is_none() {
+            return Err("nothing is being recorded".into());
+        }
         let path = path
             .or_else(|| {
                 rfd::FileDialog::new()
@@ -33,9 +39,22 @@ impl App {
                     .set_file_name("recording.json")
                     .save_file()
             })
-            .ok_or("no file chosen: the recording is dropped")?;
-        fbd_engine::load::write_text(&path, &rec.to_json())
-            .map_err(|e| format!("{}: cannot write: {e}", path.display()))?;
+            .ok_or(if self.recording { "no file chosen: still recording" } else { "no file chosen: still unsaved" })?;
+        let rec = if self.recording {
+            let id = fbd_engine::runtime::ProgramId::of(&self.loaded.project);
+            let rec = self.runner.with(|rt| rt.stop_recording(id)).ok_or("nothing is being recorded")?;
+            self.recording = false;
+            rec
+        } else {
+            self.unsaved_recording.take().ok_or("nothing is being recorded")?
+        };
+        if let Err(e) = fbd_engine::load::write_text(&path, &rec.to_json()) {
+            self.unsaved_recording = Some(rec);
+            return Err(format!(
+                "{}: cannot write: {e}; the recording is kept (File > Save the unsaved recording)",
+                path.display()
+            ));
+        }
         self.status = format!(
             "recorded {} scans, {} events to {} (fbd replay --check)",
             rec.scans,

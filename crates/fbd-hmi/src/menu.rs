@@ -37,7 +37,8 @@ impl App {
                     ui.close();
                     self.start_recording();
                 }
-                if self.recording && ui.button("Stop recording and save...").clicked() {
+                let save = if self.recording { "Stop recording and save..." } else { "Save the unsaved recording..." };
+                if (self.recording || self.unsaved_recording.is_some()) && ui.button(save).clicked() {
                     ui.close();
                     if let Err(e) = self.stop_recording(None) {
                         self.status = e;

@@ -167,7 +167,11 @@ fn a_game_recorded_in_the_window_replays_bit_for_bit() {
     }
     h.state_mut().run_scans(20);
     let path = temp_dir("record").join("game.json");
+    // A write that fails keeps the recording, to be saved elsewhere: nothing is lost.
+    let e = h.state_mut().stop_recording(Some(temp_dir("record"))).expect_err("a directory is in the way");
+    assert!(e.contains("cannot write") && e.contains("the recording is kept"), "{e}");
     h.state_mut().stop_recording(Some(path.clone())).expect("saved");
+    assert!(h.state_mut().stop_recording(Some(path.clone())).is_err(), "saved once, then nothing is left");
     let text = std::fs::read_to_string(&path).expect("written");
     let rec = fbd_engine::Recording::from_json(&text).expect("a recording");
     assert!(rec.scans >= 100 && !rec.hashes.is_empty(), "{} scans", rec.scans);
