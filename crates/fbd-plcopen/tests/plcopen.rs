@@ -104,6 +104,19 @@ fn problems_are_reported_with_their_places() {
         let e = fbd_plcopen::import(p, &xml).unwrap_err();
         assert!(e.0.iter().any(|d| d.message.contains(want) && d.line.is_some()), "want `{want}`: {e}");
     }
+    // An input listed twice is two drivers: reported in the XML, not in the diagram it became
+    // (the loader's error pointed into a JSON text the user never saw). Found by fuzzing.
+    let (_, lights) = data("lights.xml");
+    let twice = lights.replace(
+        "<variable formalParameter=\"IN2\"><connectionPointIn><connection refLocalId=\"9\"/>",
+        "<variable formalParameter=\"IN1\"><connectionPointIn><connection refLocalId=\"9\"/>",
+    );
+    assert_ne!(twice, lights);
+    let e = fbd_plcopen::import(p, &twice).unwrap_err();
+    assert!(
+        e.0.iter().any(|d| d.message.contains("input `IN1` is connected twice (first at 82:") && d.line == Some(83)),
+        "{e}"
+    );
 }
 
 /// Located variables are the program's I/O; two outputs on one input are their OR.

@@ -263,6 +263,8 @@ fn pou_body(
         };
         let mut pins = Pins::default();
         let mut en: Option<Wire> = None;
+        // Connected inputs by our pin name: a pin listed twice would be two drivers.
+        let mut connected: Vec<(String, roxmltree::Node)> = Vec::new();
         for v in child(*e, "inputVariables").into_iter().flat_map(|i| children(i, "variable")) {
             let formal = v.attribute("formalParameter").unwrap_or("");
             let formal = if helper(ty).is_some() && formal.eq_ignore_ascii_case("ENABLE") { "en" } else { formal };
@@ -293,6 +295,15 @@ fn pou_body(
             if child(cpi, "connection").is_none() {
                 continue;
             }
+            if let Some((_, first)) = connected.iter().find(|(p, _)| *p == pin) {
+                let (line, col) = cx.text_pos(*first);
+                cx.err(
+                    v,
+                    format!("block `{id}`: input `{formal}` is connected twice (first at {line}:{col}); an input has exactly one driver"),
+                );
+                continue;
+            }
+            connected.push((pin.clone(), v));
             let Some(src) = resolve(cx, cpi, 0) else { continue };
             let src = wired_or(src, &format!("{id}__or{extra}"), &mut blocks, &mut reads, e);
             extra += 1;
