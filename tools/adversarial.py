@@ -45,6 +45,16 @@ def cases(big):
         {"name": "M0", "blocks": [{"id": long(0), "type": "NOT", "inputs": {"in": True}}]},
         {"name": "M1", "blocks": inst(1000, "M0")},
         {"name": "M2", "blocks": inst(900, "M1")}], "blocks": [{"id": "top", "type": "M2"}]}
+    # PLCopen XML, as CODESYS or Beremiz would hand it over, on one line: 40k unknown block types.
+    xml_blocks = "".join(f'<block localId="{i + 1}" typeName="NO_SUCH_{i % 7}"><position x="0" y="{i}"/>'
+                         '<inputVariables/><inOutVariables/><outputVariables/></block>' for i in range(40000))
+    yield "PLCopen XML, 40k errors (unknown block types), one line", ("xml", (
+        '<?xml version="1.0" encoding="utf-8"?><project xmlns="http://www.plcopen.org/xml/tc6_0201">'
+        '<fileHeader companyName="x" productName="x" productVersion="1" creationDateTime="1970-01-01T00:00:00"/>'
+        '<contentHeader name="big"><coordinateInfo><fbd><scaling x="1" y="1"/></fbd><ld><scaling x="1" y="1"/></ld>'
+        '<sfc><scaling x="1" y="1"/></sfc></coordinateInfo></contentHeader><types><dataTypes/><pous>'
+        f'<pou name="main" pouType="program"><interface/><body><FBD>{xml_blocks}</FBD></body></pou></pous></types>'
+        '</project>'))
     sizes = [100000, 1000000] if big else [100000]
     for n in sizes:
         text = subprocess.run(["cargo", "run", "-q", "--release", "-p", "fbd-engine", "--example", "synth", str(n)],
@@ -58,7 +68,8 @@ def main():
     print("|---|---|---|---|---|")
     with tempfile.TemporaryDirectory() as d:
         for name, doc in cases(big):
-            p = os.path.join(d, "case.json")
+            ext, doc = doc if isinstance(doc, tuple) else ("json", doc)
+            p = os.path.join(d, "case." + ext)
             with open(p, "w") as f:
                 f.write(doc if isinstance(doc, str) else json.dumps(doc))
             size = os.path.getsize(p)

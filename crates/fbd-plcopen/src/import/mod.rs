@@ -42,6 +42,12 @@ struct Ctx<'a> {
     text: &'a str,
     errors: Vec<Diagnostic>,
     warnings: Vec<String>,
+    /// Where each line starts, built at the first error that needs a place.
+    line_starts: Vec<usize>,
+    /// The last place computed (offset, line, column): errors come mostly in document order,
+    /// so a column continues from there instead of counting from the line's start (a file
+    /// written on one line would otherwise cost a pass over it per error).
+    last: (usize, usize, usize),
 }
 
 impl Ctx<'_> {
@@ -50,11 +56,22 @@ impl Ctx<'_> {
         self.errors.push(Diagnostic::new(self.path, msg).at(Some(p)));
     }
 
-    fn text_pos(&self, node: Node) -> (usize, usize) {
-        let off = node.range().start;
-        let before = &self.text[..off.min(self.text.len())];
-        let line = before.matches('\n').count() + 1;
-        let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    /// The line and column (1-based, in characters) where `node` starts.
+    fn text_pos(&mut self, node: Node) -> (usize, usize) {
+        let text = self.text;
+        let off = node.range().start.min(text.len());
+        if self.line_starts.is_empty() {
+            self.line_starts = std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).collect();
+        }
+        let line = self.line_starts.partition_point(|&s| s <= off);
+        let start = self.line_starts[line - 1];
+        let (last_off, last_line, last_col) = self.last;
+        let col = if last_line == line && last_off <= off && text.is_char_boundary(last_off) {
+            last_col + text[last_off..off].chars().count()
+        } else {
+            text[start..off].chars().count() + 1
+        };
+        self.last = (off, line, col);
         (line, col)
     }
 }
@@ -75,7 +92,7 @@ pub fn import(path: &Path, text: &str) -> Result<Imported, Diagnostics> {
             Diagnostic::new(path, format!("not well-formed XML: {e}")).at(Some((p.row as usize, p.col as usize))),
         )
     })?;
-    let mut cx = Ctx { path, text, errors: Vec::new(), warnings: Vec::new() };
+    let mut cx = Ctx { path, text, errors: Vec::new(), warnings: Vec::new(), line_starts: Vec::new(), last: (0, 0, 0) };
     let root = xml.root_element();
     let ns = root.tag_name().namespace().unwrap_or("");
     if root.tag_name().name() != "project" || !NAMESPACES.contains(&ns) {
