@@ -153,14 +153,18 @@ pub(crate) fn build(body: &Body, pos: Option<&[[f64; 2]]>) -> Graph {
     }
     let mut g = Graph { nodes, cols: Vec::new(), nets: Vec::new(), of_block, of_in, of_out };
     // Nets: one per source, in first-use order.
-    let mut sources: Vec<Source> = Vec::new();
+    // Each source's edges in edge order (grouped in one pass: a body of 100k blocks has as
+    // many sources).
+    let mut groups: Vec<(Source, Vec<&crate::Edge>)> = Vec::new();
+    let mut group_of: std::collections::HashMap<Source, usize> = std::collections::HashMap::new();
     for e in &body.edges {
-        if !sources.contains(&e.from) {
-            sources.push(e.from);
-        }
+        let k = *group_of.entry(e.from).or_insert_with(|| {
+            groups.push((e.from, Vec::new()));
+            groups.len() - 1
+        });
+        groups[k].1.push(e);
     }
-    for s in sources {
-        let edges: Vec<_> = body.edges.iter().filter(|e| e.from == s).collect();
+    for (s, edges) in groups {
         let src = g.source_end(s);
         let src_col = g.nodes[src.0].col;
         let mut fwd = Vec::new();
@@ -286,37 +290,47 @@ fn order(g: &mut Graph) {
         }
     };
     reindex(g, &mut index);
+    // The links by the column of their right end (swept down) and of their left end (up), in
+    // link order, so that a column's sweep reads only its own links.
+    let (mut by_right, mut by_left) = (vec![Vec::new(); g.cols.len()], vec![Vec::new(); g.cols.len()]);
+    for &(a, b) in &links {
+        by_right[g.nodes[b.0].col].push((a, b));
+        by_left[g.nodes[a.0].col].push((a, b));
+    }
     let mut best = (crossings(g, &links, &index), g.cols.clone());
     for sweep in 0..16 {
         let down = sweep % 2 == 0;
         let ncols = g.cols.len();
         let cols: Vec<usize> = if down { (1..ncols).collect() } else { (0..ncols.saturating_sub(1)).rev().collect() };
         for c in cols {
-            let mut sum = vec![(0.0f64, 0usize); g.nodes.len()];
-            for &(a, b) in &links {
+            // Per node of the column, by its place in the column.
+            let mut sum = vec![(0.0f64, 0usize); g.cols[c].len()];
+            for &(a, b) in if down { &by_right[c] } else { &by_left[c] } {
                 let (own, other) = if down { (b, a) } else { (a, b) };
-                if g.nodes[own.0].col == c {
-                    // Aim the own pin at the other pin: subtract the own pin's offset.
-                    let p = pos(g, &index, other) - own.1 as f64 / (g.nodes[own.0].rows as f64 + 1.0);
-                    sum[own.0].0 += p;
-                    sum[own.0].1 += 1;
-                }
+                // Aim the own pin at the other pin: subtract the own pin's offset.
+                let p = pos(g, &index, other) - own.1 as f64 / (g.nodes[own.0].rows as f64 + 1.0);
+                sum[index[own.0]].0 += p;
+                sum[index[own.0]].1 += 1;
             }
             let col = &g.cols[c];
-            let movable: Vec<usize> = col.iter().copied().filter(|&v| sum[v].1 > 0).collect();
-            let slots: Vec<usize> = col.iter().enumerate().filter(|(_, v)| sum[**v].1 > 0).map(|(i, _)| i).collect();
+            let of = |v: usize| sum[index[v]];
+            let movable: Vec<usize> = col.iter().copied().filter(|&v| of(v).1 > 0).collect();
+            let slots: Vec<usize> = col.iter().enumerate().filter(|(_, v)| of(**v).1 > 0).map(|(i, _)| i).collect();
             let mut sorted = movable.clone();
             sorted.sort_by(|&x, &y| {
-                let kx = sum[x].0 / sum[x].1 as f64;
-                let ky = sum[y].0 / sum[y].1 as f64;
+                let kx = of(x).0 / of(x).1 as f64;
+                let ky = of(y).0 / of(y).1 as f64;
                 kx.total_cmp(&ky).then(index[x].cmp(&index[y]))
             });
             let mut new_col = col.clone();
             for (slot, v) in slots.into_iter().zip(sorted) {
                 new_col[slot] = v;
             }
+            // Only this column moved.
+            for (i, &v) in new_col.iter().enumerate() {
+                index[v] = i;
+            }
             g.cols[c] = new_col;
-            reindex(g, &mut index);
         }
         let x = crossings(g, &links, &index);
         if x < best.0 {
@@ -328,43 +342,41 @@ fn order(g: &mut Graph) {
     transpose(g, &links, &mut index);
 }
 
-/// Crossings among the links that touch column `c` (on either side).
-fn local_crossings(g: &Graph, links: &[(End, End)], index: &[usize], c: usize) -> usize {
-    let mut sides: [Vec<(f64, f64)>; 2] = [Vec::new(), Vec::new()];
-    for &(a, b) in links {
-        let ca = g.nodes[a.0].col;
-        if ca + 1 == c {
-            sides[0].push((pos(g, index, a), pos(g, index, b)));
-        } else if ca == c {
-            sides[1].push((pos(g, index, a), pos(g, index, b)));
-        }
+/// Swaps neighbours in a column while that removes crossings (the "transpose" step). A swap of
+/// two neighbours changes only the crossings between their own links (every other pair keeps
+/// its order), so only those are counted: the cost is their degrees, not the column's links.
+fn transpose(g: &mut Graph, links: &[(End, End)], index: &mut [usize]) {
+    // Each node's links from the column before (`ins`) and to the column after (`outs`).
+    let mut ins: Vec<Vec<usize>> = vec![Vec::new(); g.nodes.len()];
+    let mut outs: Vec<Vec<usize>> = vec![Vec::new(); g.nodes.len()];
+    for (k, &(a, b)) in links.iter().enumerate() {
+        outs[a.0].push(k);
+        ins[b.0].push(k);
     }
-    let mut total = 0;
-    for v in &sides {
-        for i in 0..v.len() {
-            for j in i + 1..v.len() {
-                if (v[i].0 - v[j].0) * (v[i].1 - v[j].1) < 0.0 {
-                    total += 1;
+    // Crossings between the links of `u` and those of `v`, on each side.
+    let between = |g: &Graph, index: &[usize], u: usize, v: usize| -> usize {
+        let mut n = 0;
+        for (lu, lv) in [(&ins[u], &ins[v]), (&outs[u], &outs[v])] {
+            for &i in lu {
+                for &j in lv {
+                    let ((a1, b1), (a2, b2)) = (links[i], links[j]);
+                    if (pos(g, index, a1) - pos(g, index, a2)) * (pos(g, index, b1) - pos(g, index, b2)) < 0.0 {
+                        n += 1;
+                    }
                 }
             }
         }
-    }
-    total
-}
-
-/// Swaps neighbours in a column while that removes crossings (the "transpose" step).
-fn transpose(g: &mut Graph, links: &[(End, End)], index: &mut [usize]) {
+        n
+    };
     for _ in 0..4 {
         let mut improved = false;
         for c in 0..g.cols.len() {
-            let mut current = local_crossings(g, links, index, c);
             for i in 0..g.cols[c].len().saturating_sub(1) {
                 let (a, b) = (g.cols[c][i], g.cols[c][i + 1]);
+                let before = between(g, index, a, b);
                 g.cols[c].swap(i, i + 1);
                 index.swap(a, b);
-                let after = local_crossings(g, links, index, c);
-                if after < current {
-                    current = after;
+                if between(g, index, a, b) < before {
                     improved = true;
                 } else {
                     g.cols[c].swap(i, i + 1);

@@ -27,26 +27,38 @@ pub(crate) fn rows(g: &Graph, kept: &[Option<i64>]) -> Vec<i64> {
         }
     }
     let links = g.links();
+    // Each node's place in its column (the order is fixed here), and the links by the column
+    // of their right end (swept down) and of their left end (up): a column's sweep reads only
+    // its own links.
+    let mut slot = vec![0usize; g.nodes.len()];
+    for col in &g.cols {
+        for (i, &v) in col.iter().enumerate() {
+            slot[v] = i;
+        }
+    }
+    let (mut by_right, mut by_left) = (vec![Vec::new(); g.cols.len()], vec![Vec::new(); g.cols.len()]);
+    for &(a, b) in &links {
+        by_right[g.nodes[b.0].col].push((a, b));
+        by_left[g.nodes[a.0].col].push((a, b));
+    }
     for sweep in 0..10 {
         let down = sweep % 2 == 0;
         let ncols = g.cols.len();
         let cols: Vec<usize> = if down { (1..ncols).collect() } else { (0..ncols.saturating_sub(1)).rev().collect() };
         for c in cols {
-            let mut wants: Vec<Vec<i64>> = vec![Vec::new(); g.nodes.len()];
-            for &(a, b) in &links {
-                let (own, other) = if down { (b, a) } else { (a, b) };
-                if g.nodes[own.0].col == c {
-                    wants[own.0].push(top[other.0] + other.1 as i64 - own.1 as i64);
-                }
-            }
             let col = &g.cols[c];
+            let mut wants: Vec<Vec<i64>> = vec![Vec::new(); col.len()];
+            for &(a, b) in if down { &by_right[c] } else { &by_left[c] } {
+                let (own, other) = if down { (b, a) } else { (a, b) };
+                wants[slot[own.0]].push(top[other.0] + other.1 as i64 - own.1 as i64);
+            }
             let desired: Vec<f64> = col
                 .iter()
                 .map(|&v| {
                     if let Some(r) = kept[v] {
                         return r as f64;
                     }
-                    let w = &mut wants[v];
+                    let w = &mut wants[slot[v]];
                     if w.is_empty() {
                         return top[v] as f64;
                     }
