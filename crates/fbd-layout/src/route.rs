@@ -76,12 +76,32 @@ pub(crate) fn route(body: &Body, g: &Graph, top: &[i64]) -> Layout {
 
     // What each net does in each channel.
     let mut chan: Vec<BTreeMap<usize, Presence>> = vec![BTreeMap::new(); ncols.saturating_sub(1)];
+    // The channels each net can be present in: from the one before its source to the one
+    // before its last column, and the ones before its back targets (every other channel would
+    // come out empty; visiting them all made this quadratic).
+    let mut present_in: Vec<Vec<usize>> = Vec::with_capacity(g.nets.len());
+    for net in &g.nets {
+        let sc = g.nodes[net.src.0].col;
+        let reach = net.fwd.iter().map(|t| g.nodes[t.0].col).chain(net.dummies.iter().map(|d| d.0)).max().unwrap_or(sc);
+        let mut cs: Vec<usize> = (sc.saturating_sub(1)..reach.max(sc) + 1).collect();
+        cs.extend(net.back.iter().map(|t| g.nodes[t.0].col.saturating_sub(1)));
+        cs.retain(|&c| c < chan.len());
+        cs.sort_unstable();
+        cs.dedup();
+        present_in.push(cs);
+    }
     for (k, net) in g.nets.iter().enumerate() {
         let sc = g.nodes[net.src.0].col;
+        // Dummies sit in the columns right after the source, one per column.
         let at = |c: usize| -> Option<i64> {
-            if c == sc { Some(row_of(net.src)) } else { net.dummies.iter().find(|d| d.0 == c).map(|d| top[d.1]) }
+            if c == sc {
+                Some(row_of(net.src))
+            } else {
+                c.checked_sub(sc + 1).and_then(|i| net.dummies.get(i)).filter(|d| d.0 == c).map(|d| top[d.1])
+            }
         };
-        for (c, chan_c) in chan.iter_mut().enumerate() {
+        for &c in &present_in[k] {
+            let chan_c = &mut chan[c];
             let mut p = Presence::default();
             if let Some(r) = at(c)
                 && (at(c + 1).is_some() || net.fwd.iter().any(|t| g.nodes[t.0].col == c + 1))
@@ -259,8 +279,8 @@ pub(crate) fn route(body: &Body, g: &Graph, top: &[i64]) -> Layout {
             push(Point { x: col_x[c], y: y(top[d]) }, Point { x: col_x[c] + colw[c], y: y(top[d]) });
         }
         let mut lane_span: Option<(f64, f64)> = None;
-        for (c, nets_here) in chan.iter().enumerate() {
-            let Some(p) = nets_here.get(&k) else { continue };
+        for &c in &present_in[k] {
+            let Some(p) = chan[c].get(&k) else { continue };
             match track[c].get(&k) {
                 None => {
                     // Straight through the channel.
@@ -323,32 +343,66 @@ pub(crate) fn route(body: &Body, g: &Graph, top: &[i64]) -> Layout {
     Layout { blocks, in_anchors, out_anchors, input_ports, output_ports, nets, width, height, stats }
 }
 
-fn on(p: Point, s: &Segment) -> (bool, bool) {
-    let (a, b) = *s;
-    let (x0, x1) = (a.x.min(b.x), a.x.max(b.x));
-    let (y0, y1) = (a.y.min(b.y), a.y.max(b.y));
-    let inside = p.x >= x0 && p.x <= x1 && p.y >= y0 && p.y <= y1;
-    let end = p == a || p == b;
-    (inside, end)
+/// The pieces of one net indexed by the points they pass: how many end at a point (horizontal,
+/// vertical) and how many pass through it (the interior of a horizontal at its height, of a
+/// vertical at its x). Lookups instead of a pass over every piece per point, which made a net
+/// with thousands of targets (a program input read everywhere) quadratic.
+struct PieceIndex {
+    ends: std::collections::HashMap<(u64, u64), (usize, usize)>,
+    rows: std::collections::HashMap<u64, Vec<(f64, f64)>>,
+    cols: std::collections::HashMap<u64, Vec<(f64, f64)>>,
 }
 
-/// Points where three or more wire pieces of one net meet.
+/// A coordinate as a key (-0.0 and 0.0 are the same place).
+fn key(v: f64) -> u64 {
+    (v + 0.0).to_bits()
+}
+
+impl PieceIndex {
+    fn new(segs: &[Segment]) -> PieceIndex {
+        let mut ix = PieceIndex { ends: Default::default(), rows: Default::default(), cols: Default::default() };
+        for s in segs {
+            let horizontal = s.0.y == s.1.y;
+            for p in [s.0, s.1] {
+                let e = ix.ends.entry((key(p.x), key(p.y))).or_default();
+                if horizontal { e.0 += 1 } else { e.1 += 1 }
+            }
+            if horizontal {
+                ix.rows.entry(key(s.0.y)).or_default().push((s.0.x.min(s.1.x), s.0.x.max(s.1.x)));
+            } else {
+                ix.cols.entry(key(s.0.x)).or_default().push((s.0.y.min(s.1.y), s.0.y.max(s.1.y)));
+            }
+        }
+        ix
+    }
+
+    /// Pieces ending at `p`: (horizontal, vertical).
+    fn ending(&self, p: Point) -> (usize, usize) {
+        self.ends.get(&(key(p.x), key(p.y))).copied().unwrap_or((0, 0))
+    }
+
+    /// Pieces `p` lies strictly inside of.
+    fn through(&self, p: Point) -> usize {
+        let inside = |list: Option<&Vec<(f64, f64)>>, v: f64| {
+            list.map_or(0, |l| l.iter().filter(|r| r.0 < v && v < r.1).count())
+        };
+        inside(self.rows.get(&key(p.y)), p.x) + inside(self.cols.get(&key(p.x)), p.y)
+    }
+}
+
+/// Points where three or more wire pieces of one net meet (a piece ending there counts once,
+/// one passing through twice).
 fn junctions(segs: &[Segment]) -> Vec<Point> {
+    let ix = PieceIndex::new(segs);
+    let mut seen = std::collections::HashSet::new();
     let mut out: Vec<Point> = Vec::new();
     for s in segs {
         for p in [s.0, s.1] {
-            if out.contains(&p) {
+            if !seen.insert((key(p.x), key(p.y))) {
                 continue;
             }
-            let degree: usize = segs
-                .iter()
-                .map(|t| match on(p, t) {
-                    (true, true) => 1,
-                    (true, false) => 2,
-                    _ => 0,
-                })
-                .sum();
-            if degree >= 3 {
+            let (h, v) = ix.ending(p);
+            if h + v + 2 * ix.through(p) >= 3 {
                 out.push(p);
             }
         }
@@ -364,15 +418,12 @@ fn stats(nets: &[NetGeom]) -> Stats {
             st.length += (s.0.x - s.1.x).abs() + (s.0.y - s.1.y).abs();
         }
         // Corners: an end shared by a horizontal and a vertical piece and nothing else.
+        let ix = PieceIndex::new(&n.segments);
         let mut ends: Vec<Point> = n.segments.iter().flat_map(|s| [s.0, s.1]).collect();
         ends.sort_by(|a, b| a.x.total_cmp(&b.x).then(a.y.total_cmp(&b.y)));
         ends.dedup();
         for p in ends {
-            let touching: Vec<&Segment> = n.segments.iter().filter(|s| on(p, s).0).collect();
-            if touching.len() == 2
-                && horizontal(touching[0]) != horizontal(touching[1])
-                && touching.iter().all(|s| on(p, s).1)
-            {
+            if ix.ending(p) == (1, 1) && ix.through(p) == 0 {
                 st.bends += 1;
             }
         }

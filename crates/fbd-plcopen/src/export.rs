@@ -276,7 +276,7 @@ impl Emitter<'_> {
                     let bi = self.block_ids[b];
                     format!(
                         "<connection refLocalId=\"{bi}\" formalParameter=\"{}\"/>",
-                        esc(&formal_out(self.blocks, b, p))
+                        esc(&formal_out(self.blocks, &self.block_ids, b, p))
                     )
                 }
                 _ => self.in_variable(r),
@@ -290,7 +290,7 @@ impl Emitter<'_> {
                 match from.split_once('.') {
                     Some((b, p)) if self.block_ids.contains_key(b) => {
                         let bi = self.block_ids[b];
-                        self.late.push((var.clone(), bi, formal_out(self.blocks, b, p)));
+                        self.late.push((var.clone(), bi, formal_out(self.blocks, &self.block_ids, b, p)));
                     }
                     _ => {}
                 }
@@ -382,7 +382,7 @@ fn body_xml(
             let _ = writeln!(
                 xml,
                 "                <variable formalParameter=\"{}\"><connectionPointOut/></variable>",
-                esc(&formal_out(blocks, &b.id, p))
+                esc(&formal_out(blocks, &em.block_ids, &b.id, p))
             );
         }
         let _ = writeln!(xml, "              </outputVariables>\n            </block>");
@@ -420,8 +420,10 @@ fn formal_in(b: &Block, pin: &str) -> String {
     }
 }
 
-fn formal_out(blocks: &[Block], block: &str, pin: &str) -> String {
-    match blocks.iter().find(|b| b.id == block) {
+/// The formal name of output `pin` of block `block` (`ids`: each block's localId, its index + 1;
+/// a lookup, as a search of the body per wire made a large body's export quadratic).
+fn formal_out(blocks: &[Block], ids: &HashMap<&str, u64>, block: &str, pin: &str) -> String {
+    match ids.get(block).and_then(|&k| blocks.get(k as usize - 1)) {
         Some(b) if library::lookup(&b.ty).is_some() => pin.to_ascii_uppercase(),
         _ => pin.to_string(),
     }
