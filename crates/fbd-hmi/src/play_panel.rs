@@ -117,39 +117,47 @@ impl App {
     pub(crate) fn generic_panel(&mut self, ui: &mut egui::Ui) {
         ui.heading(self.runner.with(|rt| rt.plan().name.clone()));
         ui.label(RichText::new("This diagram has no 2048 interface; its program inputs and outputs:").weak());
-        let plan = self.runner.with(|rt| rt.plan().clone());
+        // Only the ports, not a copy of the plan (a large program's plan is megabytes, and
+        // this runs every frame).
+        let (inputs, outputs) = self.runner.with(|rt| {
+            let plan = rt.plan();
+            let ins: Vec<_> =
+                plan.inputs.iter().map(|p| (p.name.clone(), p.kind, rt.input(&p.name).unwrap_or(p.default))).collect();
+            let outs: Vec<_> =
+                plan.outputs.iter().map(|p| (p.name.clone(), rt.output(&p.name).unwrap_or(p.default))).collect();
+            (ins, outs)
+        });
         egui::Grid::new("io").striped(true).show(ui, |ui| {
-            for p in &plan.inputs {
-                ui.label(&p.name);
-                let cur = self.runner.with(|rt| rt.input(&p.name)).unwrap_or(p.default);
-                match (p.kind, cur) {
+            for (name, kind, cur) in &inputs {
+                // The input's name labels its control, for screen readers.
+                let l = ui.label(name);
+                match (kind, *cur) {
                     (fbd_engine::model::InputKind::Button, _) => {
                         if ui.button("press").clicked() {
-                            let _ = self.runner.with(|rt| rt.pulse_input(&p.name, Value::Bool(true)));
+                            let _ = self.runner.with(|rt| rt.pulse_input(name, Value::Bool(true)));
                         }
                     }
                     (_, Value::Bool(mut b)) => {
-                        if ui.checkbox(&mut b, "").changed() {
-                            let _ = self.runner.with(|rt| rt.set_input(&p.name, Value::Bool(b)));
+                        if ui.checkbox(&mut b, "").labelled_by(l.id).changed() {
+                            let _ = self.runner.with(|rt| rt.set_input(name, Value::Bool(b)));
                         }
                     }
                     (_, Value::Int(mut i)) => {
-                        if ui.add(egui::DragValue::new(&mut i)).changed() {
-                            let _ = self.runner.with(|rt| rt.set_input(&p.name, Value::Int(i)));
+                        if ui.add(egui::DragValue::new(&mut i)).labelled_by(l.id).changed() {
+                            let _ = self.runner.with(|rt| rt.set_input(name, Value::Int(i)));
                         }
                     }
                     (_, Value::Real(mut r)) => {
-                        if ui.add(egui::DragValue::new(&mut r).speed(0.01)).changed() {
-                            let _ = self.runner.with(|rt| rt.set_input(&p.name, Value::Real(r)));
+                        if ui.add(egui::DragValue::new(&mut r).speed(0.01)).labelled_by(l.id).changed() {
+                            let _ = self.runner.with(|rt| rt.set_input(name, Value::Real(r)));
                         }
                     }
                 }
                 ui.end_row();
             }
-            for p in &plan.outputs {
-                ui.label(&p.name);
-                let v = self.runner.with(|rt| rt.output(&p.name)).unwrap_or(p.default);
-                match v {
+            for (name, v) in &outputs {
+                ui.label(name);
+                match *v {
                     Value::Bool(b) => {
                         lamp(ui, if b { Color32::from_rgb(0x20, 0xc0, 0x40) } else { Color32::GRAY });
                     }

@@ -218,3 +218,37 @@ fn the_board_and_the_diagram_stay_clear_of_the_debugger_panel() {
     let header_end = h.get_by_label("auto layout").rect().max.x;
     assert!(header_end <= panel_left, "the diagram header ends at {header_end} under the debugger at {panel_left}");
 }
+
+/// A diagram without the 2048 interface gets a panel of its inputs and outputs; each input's
+/// control is named by the input (the harness's accessibility check refused the unnamed
+/// checkbox and number field), and setting one reaches the program.
+#[test]
+fn the_generic_panel_names_every_input_control_and_sets_the_input() {
+    let path = temp_dir("generic").join("io.json");
+    std::fs::write(
+        &path,
+        r#"{"fbd": 1, "name": "io",
+  "inputs": [{"name": "enable", "type": "BOOL"}, {"name": "level", "type": "INT"}],
+  "outputs": [{"name": "out", "type": "INT", "from": "sel.out"}],
+  "blocks": [{"id": "sel", "type": "SEL", "inputs": {"g": "enable", "in0": "level", "in1": 42}}]}"#,
+    )
+    .expect("write");
+    let opts = Options {
+        origin: Origin::File(path),
+        seed: 5,
+        start_paused: true,
+        best: BestStore::none(),
+        show_debugger: false,
+        settings: SettingsStore::at(temp_dir("generic").join("settings.json")),
+        replay: None,
+    };
+    let mut h = crate::window(opts, 0.25);
+    h.step();
+    assert!(h.query_by_label("level").is_some(), "the number field is named by its input");
+    assert!(h.query_by_label("42").is_none());
+    h.get_by_label("enable").click();
+    h.step();
+    h.state_mut().run_scans(2);
+    h.step();
+    assert!(h.query_by_label("42").is_some(), "the checkbox set the input: SEL gives in1");
+}
