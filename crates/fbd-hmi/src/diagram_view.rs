@@ -21,7 +21,7 @@ type ShownIds = (String, Vec<Vec<Option<usize>>>, Vec<Option<usize>>);
 
 /// What one frame reads from the runtime: output values per node, input port values, the
 /// forced paths, the plan order of the shown blocks, and the paths breakpoints watch.
-type Live = (Vec<Vec<Option<Value>>>, Vec<Option<Value>>, Vec<String>, HashMap<String, usize>, Vec<String>);
+type Live = (Vec<Option<Value>>, Vec<String>, HashMap<String, usize>, Vec<String>);
 
 /// What the diagram view keeps between frames.
 #[derive(Default)]
@@ -201,7 +201,7 @@ impl App {
         let (_, out_ids, in_ids) = self.diagram.ids.clone().expect("just set");
         // Everything shown comes from the scan image: the scan task never waits for a frame.
         let img = self.image();
-        let (out_vals, in_vals, forced, order, breaks): Live = {
+        let (in_vals, forced, order, breaks): Live = {
             let plan = &img.plan;
             let prefix =
                 if self.diagram.instance.is_empty() { String::new() } else { format!("{}/", self.diagram.instance) };
@@ -226,15 +226,16 @@ impl App {
                 }
             }
             (
-                out_ids
-                    .iter()
-                    .map(|v| v.iter().map(|id| id.filter(|&i| valid(i)).map(|i| img.read_signal(i))).collect())
-                    .collect(),
                 in_ids.iter().map(|id| id.filter(|&i| valid(i)).map(|i| img.read_signal(i))).collect(),
                 forced,
                 order,
                 img.breakpoint_paths.to_vec(),
             )
+        };
+        // A block output's value, read from the image when drawn (not every output of the body
+        // every frame).
+        let out_val = |n: usize, p: usize| -> Option<Value> {
+            out_ids[n][p].filter(|&i| i < img.plan.signals.len()).map(|i| img.read_signal(i))
         };
 
         // Header: breadcrumb, search, fit, order numbers. It wraps: a header wider than the
@@ -354,20 +355,27 @@ impl App {
         let source_value = |s: Source| -> Option<Value> {
             match s {
                 Source::Port(k) => in_vals[k],
-                Source::Out { node, pin } => out_vals[node][pin],
+                Source::Out { node, pin } => out_val(node, pin),
             }
         };
+        // Only what is in view is drawn: a net none of whose pieces reaches the view costs a
+        // bounds test per piece (a large body's view holds a small part of it).
+        let seen = |a: &fbd_layout::Point, b: &fbd_layout::Point| {
+            Rect::from_two_pos(to(a.x, a.y), to(b.x, b.y)).expand(4.0).intersects(rect)
+        };
         for (k, n) in layout.nets.iter().enumerate() {
+            if !n.segments.iter().any(|(a, b)| seen(a, b)) {
+                continue;
+            }
             let v = source_value(n.source);
-            let path = self.net_path(body, n.source);
-            let is_forced = forced.contains(&path);
+            let is_forced = !forced.is_empty() && forced.contains(&self.net_path(body, n.source));
             let mut color = if is_forced { FORCED } else { wire_color(v, dark) };
             if n.delayed && !is_forced && !matches!(v, Some(Value::Bool(_))) {
                 color = Color32::from_rgb(0xc0, 0x40, 0x40);
             }
             let width = if hover_net == Some(k) { 3.0 } else { 1.4 } * z.clamp(0.5, 1.5);
             let stroke = Stroke::new(width, color);
-            for (a, b) in &n.segments {
+            for (a, b) in n.segments.iter().filter(|(a, b)| seen(a, b)) {
                 let (pa, pb) = (to(a.x, a.y), to(b.x, b.y));
                 if n.delayed {
                     painter.extend(Shape::dashed_line(&[pa, pb], stroke, 6.0 * z, 4.0 * z));
@@ -375,7 +383,7 @@ impl App {
                     painter.line_segment([pa, pb], stroke);
                 }
             }
-            for j in &n.junctions {
+            for j in n.junctions.iter().filter(|j| rect.expand(4.0).contains(to(j.x, j.y))) {
                 painter.circle_filled(to(j.x, j.y), 3.0 * z.clamp(0.5, 1.5), color);
             }
         }
@@ -433,7 +441,7 @@ impl App {
                     // A breakpoint on this output: a red dot on the pin, as in a code editor's gutter.
                     painter.circle_filled(pa + Vec2::new(0.0, 0.0), 4.0 * z.clamp(0.6, 1.5), BREAKPOINT);
                 }
-                if let Some(v) = out_vals[i][k] {
+                if let Some(v) = out_val(i, k) {
                     let f = forced.contains(&path);
                     badges.push((
                         pa + Vec2::new(3.0, -8.0 * z.clamp(0.6, 1.2)),
@@ -518,7 +526,7 @@ impl App {
                 open_inst = Some(i);
                 ui.close();
             }
-            let numeric = out_vals[i].iter().any(|v| matches!(v, Some(Value::Int(_) | Value::Real(_))));
+            let numeric = (0..out_ids[i].len()).any(|k| matches!(out_val(i, k), Some(Value::Int(_) | Value::Real(_))));
             if numeric {
                 ui.horizontal(|ui| {
                     let l = ui.label("value");
@@ -528,7 +536,7 @@ impl App {
             }
             for (k, pin) in body.nodes[i].outputs.iter().enumerate() {
                 let path = self.net_path(body, Source::Out { node: i, pin: k });
-                let cur = out_vals[i][k];
+                let cur = out_val(i, k);
                 ui.separator();
                 ui.label(egui::RichText::new(pin.as_str()).monospace());
                 // Wrapped: a long row would be clipped by the menu's width and its buttons

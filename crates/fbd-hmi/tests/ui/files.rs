@@ -218,3 +218,43 @@ fn a_game_recorded_in_the_window_replays_bit_for_bit() {
     h.step();
     assert!(h.state().replay_status().is_none(), "live again");
 }
+
+/// Frame time of the online diagram on a 100,000-block body (timing belongs here, not in a
+/// pass/fail test): `cargo test --release -p fbd-hmi --test ui large_diagram -- --ignored
+/// --nocapture`. The view draws only what is in it and reads values as it draws them.
+#[test]
+#[ignore]
+fn large_diagram_frame_time() {
+    let path = temp_dir("large").join("synthetic.json");
+    std::fs::write(&path, fbd_engine::synth::diagram(100_000, 3)).expect("write");
+    let opts = Options {
+        origin: Origin::File(path),
+        seed: 5,
+        start_paused: true,
+        best: BestStore::none(),
+        show_debugger: false,
+        settings: SettingsStore::at(temp_dir("large").join("settings.json")),
+        replay: None,
+    };
+    let mut h = crate::window(opts, 0.25);
+    h.step();
+    h.get_by_label("Diagram").click();
+    let t = std::time::Instant::now();
+    h.step();
+    h.step();
+    let open = t.elapsed();
+    let frame = |h: &mut egui_kittest::Harness<'static, fbd_hmi::App>| {
+        let t = std::time::Instant::now();
+        for _ in 0..5 {
+            h.step();
+        }
+        t.elapsed() / 5
+    };
+    let fitted = frame(&mut h);
+    h.get_by_label("Find").click();
+    h.get_by_label("Find").type_text("b50000");
+    h.key_press(egui::Key::Enter);
+    h.step();
+    let found = frame(&mut h);
+    eprintln!("100k-block body: open (layout) {open:?}, a frame fitted {fitted:?}, at a block {found:?}");
+}
