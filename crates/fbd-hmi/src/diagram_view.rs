@@ -35,6 +35,8 @@ pub struct DiagramState {
     show_order: bool,
     /// Laid-out bodies by macro name ("" for the program), until another program is loaded.
     cache: HashMap<String, Rc<(Body, Layout)>>,
+    /// A large body being laid out on its own thread.
+    job: Option<crate::layout_job::LayoutJob>,
     /// Signal ids for the shown instance: per node its outputs, and the body's input ports.
     ids: Option<ShownIds>,
     pub(crate) message: String,
@@ -55,6 +57,7 @@ impl DiagramState {
     /// Forgets the layouts and signal ids of the previous program.
     pub(crate) fn reset(&mut self) {
         self.cache.clear();
+        self.job = None;
         self.ids = None;
         self.fit = true;
     }
@@ -101,18 +104,46 @@ impl App {
         true
     }
 
-    /// The laid-out body of the shown instance.
+    /// The laid-out body of the shown instance; `None` also while a large one is being laid
+    /// out (`self.diagram.job`).
     fn diagram_body(&mut self) -> Option<Rc<(Body, Layout)>> {
+        use crate::layout_job::{BACKGROUND_FROM, LayoutJob};
         let mac = self.diagram_macro()?;
         if let Some(b) = self.diagram.cache.get(&mac) {
             return Some(b.clone());
         }
+        if let Some(job) = self.diagram.job.take_if(|j| j.key == mac) {
+            return match job.poll() {
+                Ok(Some(l)) => {
+                    let rc = Rc::new((job.body, l));
+                    self.diagram.cache.insert(mac, rc.clone());
+                    Some(rc)
+                }
+                Ok(None) => {
+                    self.diagram.job = Some(job);
+                    None
+                }
+                Err(()) => {
+                    self.diagram.message = "the layout of this body failed".into();
+                    None
+                }
+            };
+        }
         let name = (!mac.is_empty()).then_some(mac.as_str());
-        let body = fbd_layout::from_model::body(&self.loaded.project, name).ok()?;
-        let l = if self.diagram.auto_layout {
-            fbd_layout::layout(&body)
-        } else {
-            fbd_layout::layout_kept(&body, &fbd_layout::from_model::positions(&self.loaded.project, name))
+        let mut body = fbd_layout::from_model::body(&self.loaded.project, name).ok()?;
+        let kept = (!self.diagram.auto_layout).then(|| fbd_layout::from_model::positions(&self.loaded.project, name));
+        if body.nodes.len() >= BACKGROUND_FROM {
+            match LayoutJob::start(mac.clone(), body, kept.clone()) {
+                Ok(job) => {
+                    self.diagram.job = Some(job);
+                    return None;
+                }
+                Err(b) => body = b,
+            }
+        }
+        let l = match &kept {
+            Some(pos) => fbd_layout::layout_kept(&body, pos),
+            None => fbd_layout::layout(&body),
         };
         let rc = Rc::new((body, l));
         self.diagram.cache.insert(mac, rc.clone());
@@ -170,7 +201,15 @@ impl App {
 
     pub(crate) fn diagram_panel(&mut self, ui: &mut egui::Ui) {
         let Some(bl) = self.diagram_body() else {
-            self.diagram.instance.clear();
+            if let Some(job) = &self.diagram.job {
+                ui.horizontal(|ui| {
+                    ui.spinner();
+                    ui.label(format!("Laying out {} blocks...", job.body.nodes.len()));
+                });
+                ui.ctx().request_repaint_after(std::time::Duration::from_millis(50));
+            } else {
+                self.diagram.instance.clear();
+            }
             return;
         };
         let (body, layout) = &*bl;
@@ -305,6 +344,7 @@ impl App {
                 .changed()
             {
                 self.diagram.cache.clear();
+                self.diagram.job = None;
                 self.diagram.fit = true;
             }
             ui.label(egui::RichText::new(&self.diagram.message).weak());

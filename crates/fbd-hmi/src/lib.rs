@@ -16,6 +16,7 @@ mod editor;
 mod editor_canvas;
 mod editor_props;
 mod keys;
+mod layout_job;
 mod loading;
 mod menu;
 mod play_panel;

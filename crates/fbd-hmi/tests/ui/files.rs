@@ -240,8 +240,7 @@ fn large_diagram_frame_time() {
     h.step();
     h.get_by_label("Diagram").click();
     let t = std::time::Instant::now();
-    h.step();
-    h.step();
+    crate::wait_for_layout(&mut h);
     let open = t.elapsed();
     let frame = |h: &mut egui_kittest::Harness<'static, fbd_hmi::App>| {
         let t = std::time::Instant::now();
@@ -257,4 +256,29 @@ fn large_diagram_frame_time() {
     h.step();
     let found = frame(&mut h);
     eprintln!("100k-block body: open (layout) {open:?}, a frame fitted {fitted:?}, at a block {found:?}");
+}
+
+/// A large body is laid out on its own thread: the window answers meanwhile and says what it is
+/// doing, then shows the drawing (it froze for the whole layout: ~3 s at 100,000 blocks).
+#[test]
+fn a_large_body_is_laid_out_while_the_window_answers() {
+    let path = temp_dir("layout-job").join("synthetic.json");
+    std::fs::write(&path, fbd_engine::synth::diagram(3_000, 3)).expect("write");
+    let opts = Options {
+        origin: Origin::File(path),
+        seed: 5,
+        start_paused: true,
+        best: BestStore::none(),
+        show_debugger: false,
+        settings: SettingsStore::at(temp_dir("layout-job").join("settings.json")),
+        replay: None,
+    };
+    let mut h = crate::window(opts, 0.25);
+    h.step();
+    h.get_by_label("Diagram").click();
+    h.step();
+    assert!(h.query_by_label_contains("Laying out 3000 blocks").is_some(), "the frame after the click says so");
+    crate::wait_for_layout(&mut h);
+    assert!(h.state_mut().diagram_block_pos("b2999").is_some(), "then the drawing is there");
+    assert!(h.query_by_label("Fit").is_some(), "with its header");
 }

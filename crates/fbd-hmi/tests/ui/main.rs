@@ -3,6 +3,7 @@
 //! shows is checked against the reference rules.
 
 use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
 use fbd_hmi::best::BestStore;
 use fbd_hmi::settings::SettingsStore;
 use fbd_hmi::source::Origin;
@@ -32,6 +33,20 @@ pub(crate) fn temp_dir(name: &str) -> std::path::PathBuf {
         });
         d.path().to_path_buf()
     })
+}
+
+/// Steps until the diagram's background layout is done (at most a minute: it takes well under
+/// a second for the bodies the tests use).
+pub(crate) fn wait_for_layout(h: &mut Harness<'static, App>) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    loop {
+        h.step();
+        if h.query_by_label_contains("Laying out").is_none() {
+            return;
+        }
+        assert!(std::time::Instant::now() < deadline, "the layout did not finish within a minute");
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
 }
 
 pub(crate) fn harness(w: Wiring, debugger: bool, name: &str) -> Harness<'static, App> {
