@@ -6,62 +6,19 @@
 //! release, watch or set a breakpoint on its outputs.
 
 use std::collections::HashMap;
-use std::rc::Rc;
 
 use eframe::egui::{self, Align2, Color32, FontId, Pos2, Rect, Sense, Shape, Stroke, Vec2};
 use fbd_engine::Value;
-use fbd_layout::{Body, Layout, Source};
+use fbd_layout::Source;
 
 use crate::diagram_menu::{BreakOn, MenuAction};
 
 use crate::app::App;
 
-/// Signal ids of the shown instance: its path, per node the outputs' ids, the input ports' ids.
-type ShownIds = (String, Vec<Vec<Option<usize>>>, Vec<Option<usize>>);
-
-/// What one frame reads from the runtime: output values per node, input port values, the
-/// forced paths, the plan order of the shown blocks, and the paths breakpoints watch.
+/// What one frame reads from the image up front: the input ports' values, the forced paths,
+/// the plan order of the shown blocks, and the paths breakpoints watch (block outputs are read
+/// as they are drawn).
 type Live = (Vec<Option<Value>>, Vec<String>, HashMap<String, usize>, Vec<String>);
-
-/// What the diagram view keeps between frames.
-#[derive(Default)]
-pub struct DiagramState {
-    /// The instance whose body is shown ("" for the program's top level).
-    pub(crate) instance: String,
-    pan: Vec2,
-    zoom: f32,
-    fit: bool,
-    search: String,
-    show_order: bool,
-    /// Laid-out bodies by macro name ("" for the program), until another program is loaded.
-    cache: HashMap<String, Rc<(Body, Layout)>>,
-    /// A large body being laid out on its own thread.
-    job: Option<crate::layout_job::LayoutJob>,
-    /// Signal ids for the shown instance: per node its outputs, and the body's input ports.
-    ids: Option<ShownIds>,
-    pub(crate) message: String,
-    /// The canvas's size in the last frame (to centre a found block).
-    canvas: Vec2,
-    /// The block whose context menu is open.
-    menu_block: Option<usize>,
-    /// The number typed in the context menu (to write, force or break at).
-    menu_value: String,
-    /// Lay bodies out afresh instead of keeping the blocks' stored positions.
-    auto_layout: bool,
-    /// Screen position of the drawing's origin and the zoom in the last frame.
-    origin: Pos2,
-    canvas_min: Pos2,
-}
-
-impl DiagramState {
-    /// Forgets the layouts and signal ids of the previous program.
-    pub(crate) fn reset(&mut self) {
-        self.cache.clear();
-        self.job = None;
-        self.ids = None;
-        self.fit = true;
-    }
-}
 
 const BADGE_TRUE: Color32 = Color32::from_rgb(0x1f, 0x9d, 0x3a);
 const WIRE_FALSE: Color32 = Color32::from_rgb(0x9a, 0x9a, 0x9a);
@@ -83,122 +40,6 @@ fn wire_color(v: Option<Value>, dark: bool) -> Color32 {
 }
 
 impl App {
-    /// The macro shown for the current instance ("" for the top level), if the instance exists.
-    fn diagram_macro(&self) -> Option<String> {
-        let inst = &self.diagram.instance;
-        if inst.is_empty() {
-            return Some(String::new());
-        }
-        self.runner.with(|rt| rt.plan().instances.iter().find(|i| &i.path == inst).map(|i| i.macro_name.clone()))
-    }
-
-    /// Opens the body of instance `path` ("" for the top level). Returns false if there is none.
-    pub fn diagram_open(&mut self, path: &str) -> bool {
-        let old = std::mem::replace(&mut self.diagram.instance, path.to_string());
-        if self.diagram_macro().is_none() {
-            self.diagram.instance = old;
-            return false;
-        }
-        self.diagram.ids = None;
-        self.diagram.fit = true;
-        true
-    }
-
-    /// The laid-out body of the shown instance; `None` also while a large one is being laid
-    /// out (`self.diagram.job`).
-    fn diagram_body(&mut self) -> Option<Rc<(Body, Layout)>> {
-        use crate::layout_job::{BACKGROUND_FROM, LayoutJob};
-        let mac = self.diagram_macro()?;
-        if let Some(b) = self.diagram.cache.get(&mac) {
-            return Some(b.clone());
-        }
-        if let Some(job) = self.diagram.job.take_if(|j| j.key == mac) {
-            return match job.poll() {
-                Ok(Some(l)) => {
-                    let rc = Rc::new((job.body, l));
-                    self.diagram.cache.insert(mac, rc.clone());
-                    Some(rc)
-                }
-                Ok(None) => {
-                    self.diagram.job = Some(job);
-                    None
-                }
-                Err(()) => {
-                    self.diagram.message = "the layout of this body failed".into();
-                    None
-                }
-            };
-        }
-        let name = (!mac.is_empty()).then_some(mac.as_str());
-        let mut body = fbd_layout::from_model::body(&self.loaded.project, name).ok()?;
-        let kept = (!self.diagram.auto_layout).then(|| fbd_layout::from_model::positions(&self.loaded.project, name));
-        if body.nodes.len() >= BACKGROUND_FROM {
-            match LayoutJob::start(mac.clone(), body, kept.clone()) {
-                Ok(job) => {
-                    self.diagram.job = Some(job);
-                    return None;
-                }
-                Err(b) => body = b,
-            }
-        }
-        let l = match &kept {
-            Some(pos) => fbd_layout::layout_kept(&body, pos),
-            None => fbd_layout::layout(&body),
-        };
-        let rc = Rc::new((body, l));
-        self.diagram.cache.insert(mac, rc.clone());
-        Some(rc)
-    }
-
-    fn net_path(&self, body: &Body, s: Source) -> String {
-        let inst = &self.diagram.instance;
-        match s {
-            Source::Port(k) if inst.is_empty() => body.inputs[k].clone(),
-            Source::Port(k) => format!("{inst}.{}", body.inputs[k]),
-            Source::Out { node, pin } => {
-                let prefix = if inst.is_empty() { String::new() } else { format!("{inst}/") };
-                format!("{prefix}{}.{}", body.nodes[node].id, body.nodes[node].outputs[pin])
-            }
-        }
-    }
-
-    /// Where block `id` of the shown body was drawn in the last frame (its centre), for tests
-    /// that click it.
-    pub fn diagram_block_pos(&mut self, id: &str) -> Option<Pos2> {
-        let bl = self.diagram_body()?;
-        let (body, layout) = &*bl;
-        let i = body.nodes.iter().position(|n| n.id == id)?;
-        let r = layout.blocks[i];
-        let z = self.diagram.zoom;
-        Some(self.diagram.origin + Vec2::new((r.x + r.w / 2.0) as f32, (r.y + r.h / 2.0) as f32) * z)
-    }
-
-    /// Fits the drawing to the view in the next frame (what `F` and "Fit" do).
-    pub fn diagram_fit(&mut self) {
-        self.diagram.fit = true;
-    }
-
-    /// The canvas's screen rectangle in the last frame.
-    pub fn diagram_canvas(&self) -> Rect {
-        Rect::from_min_size(self.diagram.canvas_min, self.diagram.canvas)
-    }
-
-    /// The instance whose body is shown ("" for the program).
-    pub fn diagram_instance(&self) -> &str {
-        &self.diagram.instance
-    }
-
-    /// The live value of output port `port` of the shown body (the value the body drives
-    /// there), for tests and the status line.
-    pub fn diagram_output_value(&mut self, port: &str) -> Option<Value> {
-        let bl = self.diagram_body()?;
-        let (body, _) = &*bl;
-        let k = body.outputs.iter().position(|(n, _)| n == port)?;
-        let e = body.edges.iter().find(|e| e.to == fbd_layout::Target::Port(k))?;
-        let path = self.net_path(body, e.from);
-        self.runner.with(|rt| rt.read(&path).ok())
-    }
-
     pub(crate) fn diagram_panel(&mut self, ui: &mut egui::Ui) {
         let Some(bl) = self.diagram_body() else {
             if let Some(job) = &self.diagram.job {

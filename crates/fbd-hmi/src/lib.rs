@@ -11,6 +11,7 @@ mod canvas;
 mod debugger;
 mod debugger_values;
 mod diagram_menu;
+mod diagram_state;
 mod diagram_view;
 mod editor;
 mod editor_canvas;
