@@ -225,18 +225,7 @@ fn a_game_recorded_in_the_window_replays_bit_for_bit() {
 #[test]
 #[ignore]
 fn large_diagram_frame_time() {
-    let path = temp_dir("large").join("synthetic.json");
-    std::fs::write(&path, fbd_engine::synth::diagram(100_000, 3)).expect("write");
-    let opts = Options {
-        origin: Origin::File(path),
-        seed: 5,
-        start_paused: true,
-        best: BestStore::none(),
-        show_debugger: false,
-        settings: SettingsStore::at(temp_dir("large").join("settings.json")),
-        replay: None,
-    };
-    let mut h = crate::window(opts, 0.25);
+    let mut h = crate::file_window("large", &fbd_engine::synth::diagram(100_000, 3));
     h.step();
     h.get_by_label("Diagram").click();
     let t = std::time::Instant::now();
@@ -262,18 +251,7 @@ fn large_diagram_frame_time() {
 /// doing, then shows the drawing (it froze for the whole layout: ~3 s at 100,000 blocks).
 #[test]
 fn a_large_body_is_laid_out_while_the_window_answers() {
-    let path = temp_dir("layout-job").join("synthetic.json");
-    std::fs::write(&path, fbd_engine::synth::diagram(3_000, 3)).expect("write");
-    let opts = Options {
-        origin: Origin::File(path),
-        seed: 5,
-        start_paused: true,
-        best: BestStore::none(),
-        show_debugger: false,
-        settings: SettingsStore::at(temp_dir("layout-job").join("settings.json")),
-        replay: None,
-    };
-    let mut h = crate::window(opts, 0.25);
+    let mut h = crate::file_window("layout-job", &fbd_engine::synth::diagram(3_000, 3));
     h.step();
     h.get_by_label("Diagram").click();
     h.step();

@@ -70,6 +70,23 @@ pub(crate) fn harness_dt(w: Wiring, debugger: bool, name: &str, dt: f32) -> Harn
     window(opts, dt)
 }
 
+/// A window on the diagram `text`, written to a scratch file `name`/diagram.json, paused,
+/// without the debugger or a best score.
+pub(crate) fn file_window(name: &str, text: &str) -> Harness<'static, App> {
+    let path = temp_dir(name).join("diagram.json");
+    std::fs::write(&path, text).expect("write the diagram");
+    let opts = Options {
+        origin: Origin::File(path),
+        seed: 5,
+        start_paused: true,
+        best: BestStore::none(),
+        show_debugger: false,
+        settings: SettingsStore::at(temp_dir(name).join("settings.json")),
+        replay: None,
+    };
+    window(opts, 0.25)
+}
+
 /// A 1200×850 window on `opts`, frames `dt` seconds apart.
 pub(crate) fn window(opts: Options, dt: f32) -> Harness<'static, App> {
     Harness::builder().with_size(egui::vec2(1200.0, 850.0)).with_step_dt(dt).build_eframe(move |cc| App::new(cc, opts))

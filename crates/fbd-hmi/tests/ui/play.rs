@@ -224,25 +224,13 @@ fn the_board_and_the_diagram_stay_clear_of_the_debugger_panel() {
 /// checkbox and number field), and setting one reaches the program.
 #[test]
 fn the_generic_panel_names_every_input_control_and_sets_the_input() {
-    let path = temp_dir("generic").join("io.json");
-    std::fs::write(
-        &path,
+    let mut h = crate::file_window(
+        "generic",
         r#"{"fbd": 1, "name": "io",
   "inputs": [{"name": "enable", "type": "BOOL"}, {"name": "level", "type": "INT"}],
   "outputs": [{"name": "out", "type": "INT", "from": "sel.out"}],
   "blocks": [{"id": "sel", "type": "SEL", "inputs": {"g": "enable", "in0": "level", "in1": 42}}]}"#,
-    )
-    .expect("write");
-    let opts = Options {
-        origin: Origin::File(path),
-        seed: 5,
-        start_paused: true,
-        best: BestStore::none(),
-        show_debugger: false,
-        settings: SettingsStore::at(temp_dir("generic").join("settings.json")),
-        replay: None,
-    };
-    let mut h = crate::window(opts, 0.25);
+    );
     h.step();
     assert!(h.query_by_label("level").is_some(), "the number field is named by its input");
     assert!(h.query_by_label("42").is_none());
