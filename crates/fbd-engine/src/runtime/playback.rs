@@ -118,7 +118,7 @@ impl Runtime {
             && p.divergence.is_none()
         {
             // Compared as numbers: a scan under playback allocates nothing unless it differs.
-            let got = self.state_hash_value();
+            let got = self.state_hash_for(p.rec.fbd_recording);
             let expected = &p.rec.hashes[i].1;
             if u64::from_str_radix(expected, 16).ok() != Some(got) {
                 let d = Divergence { scan, expected: expected.clone(), got: format!("{got:016x}") };

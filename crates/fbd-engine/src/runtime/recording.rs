@@ -4,10 +4,12 @@
 //! releases) by scan; and a hash of the state every N scans, so that a replay can say at which
 //! scan it first differs (for example because the program changed).
 //!
-//! The format is JSON, versioned by `fbd_recording` (this is version 1):
+//! The format is JSON, versioned by `fbd_recording` (this is version 2; version 1 differs only
+//! in its state hashes, which left out the position of the RANDOM blocks' generators, and is
+//! still read and checked with the hash it was written with):
 //!
 //! ```json
-//! {"fbd_recording": 1, "program": {"name": "2048", "files": [{"path": "diagrams/2048.json",
+//! {"fbd_recording": 2, "program": {"name": "2048", "files": [{"path": "diagrams/2048.json",
 //!  "hash": "9f…"}]}, "seed": 0, "cycle_us": 5000, "scans": 120, "hash_every": 10,
 //!  "events": [{"scan": 0, "kind": "pulse", "name": "command", "value": 5}],
 //!  "hashes": [[10, "c4…"], [20, "01…"]]}
@@ -19,8 +21,8 @@ use super::{Runtime, RuntimeError};
 use crate::load::Project;
 use crate::model::Const;
 
-/// The version this engine writes and reads.
-pub const RECORDING_VERSION: u32 = 1;
+/// The version this engine writes (it reads this one and version 1).
+pub const RECORDING_VERSION: u32 = 2;
 
 /// One file of the recorded program.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -165,7 +167,8 @@ fn fnv_hex(bytes: &[u8]) -> String {
 }
 
 impl Runtime {
-    /// A hash of the state (every slot, bit for bit), the clock and the scan count.
+    /// A hash of the state (every slot, bit for bit, and where each RANDOM block's generator
+    /// stands in its stream), the clock and the scan count.
     pub fn state_hash(&self) -> String {
         format!("{:016x}", self.state_hash_value())
     }
@@ -173,6 +176,13 @@ impl Runtime {
     /// [`Runtime::state_hash`] as a number (computed without allocating, so a playback can
     /// check it after a scan).
     pub fn state_hash_value(&self) -> u64 {
+        self.state_hash_for(RECORDING_VERSION)
+    }
+
+    /// The state hash as recordings of `version` compute it: version 1 left the generators out
+    /// (two runs whose generators had drawn different numbers hashed alike until the numbers
+    /// reached a slot).
+    pub(super) fn state_hash_for(&self, version: u32) -> u64 {
         let mut h = 0xcbf2_9ce4_8422_2325u64;
         for b in &self.state.bools {
             fnv(&mut h, &[*b as u8]);
@@ -182,6 +192,11 @@ impl Runtime {
         }
         for r in &self.state.reals {
             fnv(&mut h, &r.to_bits().to_le_bytes());
+        }
+        if version >= 2 {
+            for g in &self.state.rngs {
+                fnv(&mut h, &g.get_word_pos().to_le_bytes());
+            }
         }
         fnv(&mut h, &self.scan.to_le_bytes());
         fnv(&mut h, &self.clock_us.to_le_bytes());
@@ -269,7 +284,7 @@ impl Runtime {
                 && let Some((at, want)) = hashes.peek()
                 && *at == scan + 1
             {
-                let got = self.state_hash();
+                let got = format!("{:016x}", self.state_hash_for(rec.fbd_recording));
                 if got != *want {
                     return Ok(Some(Divergence { scan: scan + 1, expected: want.clone(), got }));
                 }
@@ -285,9 +300,11 @@ impl Recording {
     pub fn from_json(text: &str) -> Result<Recording, String> {
         let v: serde_json::Value = serde_json::from_str(text).map_err(|e| format!("not a recording: {e}"))?;
         match v.get("fbd_recording").and_then(|x| x.as_u64()) {
-            Some(1) => {}
+            Some(1 | 2) => {}
             Some(n) => {
-                return Err(format!("recording format version {n}; this build reads version {RECORDING_VERSION}"));
+                return Err(format!(
+                    "recording format version {n}; this build reads versions 1 and {RECORDING_VERSION}"
+                ));
             }
             None => return Err("not a recording: no `fbd_recording` version".into()),
         }
@@ -381,5 +398,57 @@ impl Recording {
             .zip(&self.program.files)
             .find(|(a, b)| a.hash != b.hash)
             .map(|(a, b)| format!("{} changed since the recording (hash {} now, {} then)", b.path, a.hash, b.hash))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use rand::Rng as _;
+
+    use super::*;
+
+    const DICE: &str = r#"{"fbd": 1, "name": "dice", "outputs": [{"name": "n", "type": "INT", "from": "r.n"}],
+      "blocks": [{"id": "r", "type": "RANDOM", "inputs": {"lo": 1, "hi": 6}}]}"#;
+
+    fn dice() -> Runtime {
+        Runtime::new(crate::compile(DICE).expect("compiles"))
+    }
+
+    #[test]
+    fn the_state_hash_sees_where_a_generator_stands_even_when_every_slot_agrees() {
+        let (mut a, mut b) = (dice(), dice());
+        a.step_n(3);
+        b.step_n(3);
+        assert_eq!(a.state_hash(), b.state_hash());
+        // One draw the program never saw: the slots are the same, the next numbers are not.
+        b.state.rngs[0].next_u64();
+        assert_eq!((&a.state.ints, &a.state.reals), (&b.state.ints, &b.state.reals));
+        assert_ne!(a.state_hash(), b.state_hash());
+        assert_eq!(a.state_hash_for(1), b.state_hash_for(1), "version 1 left the generators out");
+    }
+
+    #[test]
+    fn a_version_1_recording_is_checked_with_the_hash_it_was_written_with() {
+        let mut live = dice();
+        live.start_recording(2);
+        live.step_n(6);
+        let mut rec = live.stop_recording(ProgramId { name: "dice".into(), files: vec![] }).expect("recording");
+        assert_eq!(rec.fbd_recording, 2);
+        assert!(dice().replay(&rec, true).expect("replays").is_none());
+        // The same run as an older build wrote it.
+        let mut old = dice();
+        let v2 = rec.hashes.clone();
+        rec.fbd_recording = 1;
+        for (scan, hash) in &mut rec.hashes {
+            old.step_n(*scan - old.scan);
+            *hash = format!("{:016x}", old.state_hash_for(1));
+        }
+        assert!(rec.hashes.iter().zip(&v2).all(|(a, b)| a.1 != b.1), "the two versions hash differently");
+        let rec = Recording::from_json(&rec.to_json()).expect("version 1 is read");
+        assert!(dice().replay(&rec, true).expect("replays").is_none());
+        let mut playing = dice();
+        playing.start_playback(rec).expect("plays");
+        playing.step_n(6);
+        assert_eq!(playing.playback().expect("on").divergence, None);
     }
 }

@@ -122,6 +122,7 @@ fn a_recording_replays_bit_for_bit_and_names_the_first_scan_that_differs() {
     use fbd_engine::Recording;
     use fbd_engine::load::{FsProvider, load};
     use fbd_engine::runtime::ProgramId;
+    use fbd_engine::runtime::RECORDING_VERSION;
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../diagrams/2048.json");
     let project = load(&FsProvider, std::path::Path::new(path)).expect("loads");
     let plan = fbd_engine::compile_project(&project, &Default::default()).expect("compiles");
@@ -159,7 +160,7 @@ fn a_recording_replays_bit_for_bit_and_names_the_first_scan_that_differs() {
     assert_eq!(d.scan, 310, "the first hash after the missing write");
     // Another version, or garbage, is refused with the reason.
     assert!(
-        Recording::from_json(&text.replace("\"fbd_recording\":1", "\"fbd_recording\":9"))
+        Recording::from_json(&text.replace(&format!("\"fbd_recording\":{RECORDING_VERSION}"), "\"fbd_recording\":9"))
             .unwrap_err()
             .contains("version 9")
     );
