@@ -250,7 +250,7 @@ impl App {
 
     /// Steps `n` scans back (the task pauses first), as if they had not run.
     pub fn step_back(&mut self, n: u64) -> Result<u64, String> {
-        self.runner.pause();
+        self.pause();
         let r = self.runner.with(|rt| rt.step_back(n)).map_err(|e| e.to_string());
         self.note_altered();
         self.refresh();
@@ -259,17 +259,22 @@ impl App {
 
     /// Runs `n` scans now (used while paused, and by tests).
     pub fn run_scans(&mut self, n: u64) {
+        self.cancel_seek();
         self.runner.with(|rt| rt.step_n(n));
         self.refresh();
     }
 
     /// Pauses the scan thread.
     pub fn pause(&mut self) {
+        // The debugger takes over from where a seek got to.
+        self.cancel_seek();
         self.runner.pause();
     }
 
     /// Resumes the scan thread.
     pub fn resume(&mut self) {
+        // Running live from where a seek got to: the seek ends there.
+        self.cancel_seek();
         self.runner.resume();
         // Messages about where a stepped or fast-forwarded run stopped no longer hold.
         if self.dbg.message.ends_with("(paused)") {

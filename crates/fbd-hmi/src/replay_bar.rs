@@ -5,6 +5,7 @@
 //! the recording's.
 
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 use eframe::egui::{self, Color32, RichText, Sense};
 use fbd_engine::Recording;
@@ -26,7 +27,25 @@ pub(crate) struct Replay {
     pub(crate) event_scans: Vec<u64>,
     /// The status as of the last pause (divergence, a failed event).
     pub(crate) status: Option<PlaybackStatus>,
+    /// A seek still under way.
+    pub(crate) seeking: Option<Seeking>,
 }
+
+/// A seek far ahead runs a slice of its scans each frame, so that the window answers (and can
+/// stop it) while a long recording is scanned through: a legal recording may hold 2^32 scans,
+/// an hour of scanning.
+pub(crate) struct Seeking {
+    /// The scan it goes to.
+    pub(crate) target: u64,
+    /// Scans to run in the next frame: sized so that a frame's slice takes about
+    /// [`SLICE_TIME`].
+    slice: u64,
+}
+
+/// The scans of the first slice: a few milliseconds for the 2048 program's scan.
+const FIRST_SLICE: u64 = 5_000;
+/// How long a frame's slice of a seek should take.
+const SLICE_TIME: Duration = Duration::from_millis(30);
 
 /// Where the recorded program comes from: its file, or the wiring built into the binary.
 fn recorded_origin(rec: &Recording, path: &Path) -> Result<Origin, String> {
@@ -68,6 +87,7 @@ impl App {
                 s
             },
             status: None,
+            seeking: None,
         };
         self.runner.pause();
         self.runner.with(|rt| rt.start_playback(rec)).map_err(|e| format!("{}: {e}", path.display()))?;
@@ -81,10 +101,41 @@ impl App {
     }
 
     /// Moves the replay to scan `target` (the task pauses): back through the history, or
-    /// forward by scanning. Returns the scan reached.
+    /// forward by scanning. Returns the scan reached in this frame; a seek far ahead goes on
+    /// a slice per frame ([`App::seek_target`]) until it arrives or is cancelled.
     pub fn seek(&mut self, target: u64) -> Result<u64, String> {
         self.runner.pause();
-        let r = self.runner.with(|rt| rt.seek(target)).map_err(|e| e.to_string());
+        let slice = self.replay.as_ref().and_then(|r| r.seeking.as_ref()).map_or(FIRST_SLICE, |s| s.slice);
+        self.seek_slice(Seeking { target, slice })
+    }
+
+    /// Where a seek under way goes, if one is.
+    pub fn seek_target(&self) -> Option<u64> {
+        self.replay.as_ref()?.seeking.as_ref().map(|s| s.target)
+    }
+
+    /// Stops a seek under way where it is.
+    pub fn cancel_seek(&mut self) {
+        if let Some(r) = self.replay.as_mut()
+            && let Some(s) = r.seeking.take()
+        {
+            self.status = format!("stopped at scan {} on the way to {}", self.image().scan, s.target);
+        }
+    }
+
+    /// Runs one slice of a seek and keeps the rest for the next frame.
+    fn seek_slice(&mut self, mut s: Seeking) -> Result<u64, String> {
+        let t0 = Instant::now();
+        let r = self.runner.with(|rt| rt.seek_toward(s.target, s.slice)).map_err(|e| e.to_string());
+        // The next slice takes about SLICE_TIME at the speed this one ran.
+        let took = t0.elapsed().as_secs_f64().max(1e-4);
+        s.slice = ((s.slice as f64 * SLICE_TIME.as_secs_f64() / took) as u64).clamp(1_000, 50_000_000);
+        if let Some(replay) = self.replay.as_mut() {
+            replay.seeking = match &r {
+                Ok(at) if *at != s.target => Some(s),
+                _ => None,
+            };
+        }
         self.refresh();
         r
     }
@@ -117,6 +168,7 @@ impl App {
             }
         }
         let mut seek_to = None;
+        let seeking = self.seek_target();
         ui.horizontal(|ui| {
             ui.label(RichText::new("Replay").strong());
             if paused {
@@ -147,6 +199,18 @@ impl App {
                 self.stop_replay();
             }
         });
+        if let Some(target) = seeking {
+            ui.horizontal(|ui| {
+                ui.spinner();
+                let done = 100.0 * at as f64 / target.max(1) as f64;
+                ui.label(format!("going to scan {target}: at {at} ({done:.0} %)"));
+                if ui.button("Stop here").on_hover_text("end the seek at the scan it reached (Esc)").clicked()
+                    || ui.input(|i| i.key_pressed(egui::Key::Escape))
+                {
+                    self.cancel_seek();
+                }
+            });
+        }
         if let Some(t) = self.timeline(ui, at, scans) {
             seek_to = Some(t);
         }
@@ -165,10 +229,16 @@ impl App {
                 ui.label(RichText::new(format!("a recorded event failed: {p}")).color(red));
             }
         }
-        if let Some(t) = seek_to
-            && let Err(e) = self.seek(t)
-        {
+        // A seek under way goes on by a slice per frame, unless a new one replaces it.
+        let seek = seek_to.map(|t| self.seek(t)).or_else(|| {
+            let s = self.replay.as_mut()?.seeking.take()?;
+            Some(self.seek_slice(s))
+        });
+        if let Some(Err(e)) = seek {
             self.status = e;
+        }
+        if self.seek_target().is_some() {
+            ui.ctx().request_repaint();
         }
     }
 

@@ -73,6 +73,15 @@ impl Runtime {
     /// Moves a playback to scan `target`: back through the history (when it reaches), or
     /// from a cold start; forward by scanning. Returns the scan reached.
     pub fn seek(&mut self, target: u64) -> Result<u64, RuntimeError> {
+        self.seek_toward(target, u64::MAX)
+    }
+
+    /// [`Runtime::seek`] in steps a caller can interleave with other work: goes back as
+    /// `seek` does (a step back re-executes at most the history's snapshot interval), then
+    /// runs at most `at_most` scans forward. Returns the scan reached; call again until it is
+    /// `target`. A window seeking far into a long recording stays responsive this way and
+    /// can stop where it is.
+    pub fn seek_toward(&mut self, target: u64, at_most: u64) -> Result<u64, RuntimeError> {
         if target < self.scan {
             match self.step_back(self.scan - target) {
                 Ok(_) => {}
@@ -80,7 +89,7 @@ impl Runtime {
                 Err(e) => return Err(e),
             }
         }
-        self.step_n(target - self.scan.min(target));
+        self.step_n((target - self.scan.min(target)).min(at_most));
         Ok(self.scan)
     }
 

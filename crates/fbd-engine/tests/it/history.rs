@@ -309,6 +309,17 @@ fn a_playback_feeds_the_recording_and_seeks_back_and_forth() {
         assert!(*p.state() == at_250.clone().unwrap(), "seeking back (history: {history})");
         assert_eq!(p.seek(600).expect("seeks"), 600);
         assert!(p.state() == rt.state(), "and forward again");
+        // In steps of at most 64 scans (as the window seeks): back to the start, then forward.
+        assert_eq!(p.seek_toward(0, 64).expect("seeks"), 0);
+        let mut reached = vec![];
+        while p.scan_count() < 600 {
+            reached.push(p.seek_toward(600, 64).expect("seeks"));
+        }
+        assert_eq!(reached.len(), 10, "600 scans in steps of 64: {reached:?}");
+        assert!(reached.windows(2).all(|w| w[1] - w[0] <= 64));
+        assert!(p.state() == rt.state(), "the same state as one seek (history: {history})");
+        let st = p.playback().expect("playing");
+        assert_eq!((st.divergence, st.problem), (None, None));
     }
     let mut altered = rec.clone();
     altered.events.retain(|e| !matches!(e.stimulus, fbd_engine::runtime::Stimulus::WriteNow { .. }));

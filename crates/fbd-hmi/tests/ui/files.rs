@@ -219,6 +219,66 @@ fn a_game_recorded_in_the_window_replays_bit_for_bit() {
     assert!(h.state().replay_status().is_none(), "live again");
 }
 
+/// A seek far into a long recording runs a slice of its scans per frame: the window answers
+/// meanwhile, says how far it got, and stops where it is when asked (a seek used to run every
+/// scan before the next frame: an hour with the window frozen for the longest legal recording).
+#[test]
+fn a_far_seek_goes_a_slice_per_frame_and_stops_where_asked() {
+    use fbd_engine::load::{FsProvider, load};
+    let path = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/blinker.json"));
+    let project = load(&FsProvider, path).expect("loads");
+    let mut rt = fbd_engine::Runtime::with_seed(
+        fbd_engine::compile_project(&project, &Default::default()).expect("compiles"),
+        5,
+    );
+    rt.start_recording(1000);
+    rt.pulse_input("start", Value::Bool(true)).expect("pulse");
+    const SCANS: u64 = 300_000;
+    rt.step_n(SCANS);
+    let rec = rt.stop_recording(fbd_engine::runtime::ProgramId::of(&project)).expect("recording");
+    let file = temp_dir("far-seek").join("long.json");
+    std::fs::write(&file, rec.to_json()).expect("write the recording");
+
+    let mut h = harness(Wiring::Upd1, false, "far-seek");
+    h.state_mut().open_recording(Some(file)).expect("opens");
+    h.state_mut().pause();
+    h.step();
+    h.step();
+    h.get_by_label(">|").click();
+    h.step();
+    let first = h.state().scan_count();
+    assert!(first > 0 && first < SCANS, "one slice in the first frame, not the whole seek: at {first}");
+    assert_eq!(h.state().seek_target(), Some(SCANS));
+    h.step();
+    let second = h.state().scan_count();
+    assert!(second > first && second < SCANS, "the next slice in the next frame: at {second}");
+    assert!(h.query_by_label_contains(&format!("going to scan {SCANS}")).is_some(), "the window says where it goes");
+    // Stopped where it is: no further scans.
+    h.get_by_label("Stop here").click();
+    h.step();
+    h.step();
+    let stopped = h.state().scan_count();
+    assert!(stopped < SCANS);
+    for _ in 0..3 {
+        h.step();
+    }
+    assert_eq!((h.state().scan_count(), h.state().seek_target()), (stopped, None));
+    assert!(h.query_by_label_contains("going to scan").is_none());
+    // Again, to the end: frame after frame until it arrives, every recorded hash matching.
+    h.get_by_label(">|").click();
+    h.step();
+    let mut frames = 1;
+    while h.state().seek_target().is_some() {
+        h.step();
+        frames += 1;
+        assert!(frames < 100_000, "the seek never arrived (at {})", h.state().scan_count());
+    }
+    let st = h.state().replay_status().expect("replaying");
+    assert_eq!((st.at, st.divergence, st.problem), (SCANS, None, None));
+    assert!(h.state().scan_count() == SCANS && frames >= 1);
+    assert_eq!(h.state().values().len(), 16);
+}
+
 /// Frame time of the online diagram on a 100,000-block body (timing belongs here, not in a
 /// pass/fail test): `cargo test --release -p fbd-hmi --test ui large_diagram -- --ignored
 /// --nocapture`. The view draws only what is in it and reads values as it draws them.
