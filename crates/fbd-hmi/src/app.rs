@@ -77,7 +77,12 @@ pub struct App {
     pub(crate) prefs: crate::settings::Settings,
     /// The plan the runtime runs (to tell a scan image of an earlier plan).
     pub(crate) plan: Option<Arc<ScanPlan>>,
+    /// The debugger panel is open while running (the board, the panel, the online diagram).
     pub(crate) show_debugger: bool,
+    /// The debugger panel is open while editing: each mode keeps its own, as CODESYS's
+    /// perspectives do, so that the editor's canvas gets the width (closed by default: with
+    /// the debugger beside it the canvas had ~270 points in the default window).
+    pub(crate) debugger_while_editing: bool,
     pub(crate) open_path: String,
     pub(crate) show_open_path: bool,
     /// The automated player driving the game, if any.
@@ -146,6 +151,7 @@ impl App {
             unsaved_recording: None,
             replay: None,
             show_debugger: opts.show_debugger || prefs.debugger,
+            debugger_while_editing: prefs.debugger_editing,
             settings_store: opts.settings,
             prefs,
             open_path: String::new(),
@@ -280,6 +286,21 @@ impl App {
         if self.dbg.message.ends_with("(paused)") {
             self.dbg.message.clear();
         }
+    }
+
+    /// Whether the debugger panel is open in the current mode (editing, or running).
+    pub fn debugger_shown(&self) -> bool {
+        if self.editing() { self.debugger_while_editing } else { self.show_debugger }
+    }
+
+    /// The current mode's "debugger open".
+    pub(crate) fn debugger_shown_mut(&mut self) -> &mut bool {
+        if self.editing() { &mut self.debugger_while_editing } else { &mut self.show_debugger }
+    }
+
+    /// Whether the editor is what the window shows.
+    pub fn editing(&self) -> bool {
+        self.dbg.show_diagram && self.editor.on
     }
 
     /// Whether scanning is paused.
@@ -418,7 +439,8 @@ impl eframe::App for App {
         }
         self.handle_dropped(&ctx);
         if ctx.input(|i| i.key_pressed(egui::Key::F12)) {
-            self.show_debugger = !self.show_debugger;
+            let shown = self.debugger_shown();
+            *self.debugger_shown_mut() = !shown;
         }
         self.refresh();
         self.handle_keys(&ctx);
@@ -443,7 +465,7 @@ impl eframe::App for App {
         if self.replay.is_some() {
             egui::Panel::bottom("replay").show(ui, |ui| self.replay_bar(ui));
         }
-        if self.show_debugger {
+        if self.debugger_shown() {
             egui::Panel::right("debugger")
                 .resizable(true)
                 .default_size(460.0)
@@ -463,7 +485,7 @@ impl eframe::App for App {
                 }
             });
             ui.separator();
-            if self.dbg.show_diagram && self.editor.on {
+            if self.editing() {
                 self.editor_panel(ui);
             } else if self.dbg.show_diagram {
                 self.diagram_panel(ui);
@@ -480,7 +502,7 @@ impl eframe::App for App {
         let running = !self.runner.is_paused();
         if !self.front.settled(&self.view)
             || self.front.autoplaying()
-            || (running && (self.show_debugger || self.dbg.show_diagram || self.replay.is_some()))
+            || (running && (self.debugger_shown() || self.dbg.show_diagram || self.replay.is_some()))
         {
             // An autoplayer at a set speed needs frames to time its moves, even when nothing
             // on screen changes.

@@ -43,7 +43,7 @@ impl App {
             MenuAction::Select => {
                 self.dbg.selected = Some(path.to_string());
                 self.dbg.filter = path.rsplit_once('.').map(|(b, _)| format!("{b}.")).unwrap_or_default();
-                self.show_debugger = true;
+                *self.debugger_shown_mut() = true;
                 Ok(format!("{path} selected in the debugger (write or force it there)"))
             }
         };

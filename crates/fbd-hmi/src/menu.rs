@@ -80,7 +80,8 @@ impl App {
                 }
             });
             ui.menu_button("View", |ui| {
-                ui.checkbox(&mut self.show_debugger, "Debugger (F12)");
+                let label = if self.editing() { "Debugger while editing (F12)" } else { "Debugger (F12)" };
+                ui.checkbox(self.debugger_shown_mut(), label);
                 ui.checkbox(&mut self.dbg.show_diagram, "Diagram (online view)");
                 ui.separator();
                 // Words, not egui's emoji buttons: the default fonts have no emoji glyphs.

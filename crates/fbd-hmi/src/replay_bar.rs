@@ -193,22 +193,25 @@ impl App {
             if ui.button(">|").on_hover_text("to the end").clicked() {
                 seek_to = Some(scans);
             }
-            let secs = |s: u64| s as f64 * cycle_us as f64 / 1e6;
-            ui.label(format!("scan {at} / {scans} ({:.2} s of {:.2} s)", secs(at), secs(scans)));
+            // Before the position, whose width changes as it plays: buttons stay put.
             if ui.button("Go live").on_hover_text("end the replay; the program runs on from here").clicked() {
                 self.stop_replay();
             }
+            let secs = |s: u64| s as f64 * cycle_us as f64 / 1e6;
+            ui.label(format!("scan {at} / {scans} ({:.2} s of {:.2} s)", secs(at), secs(scans)));
         });
         if let Some(target) = seeking {
             ui.horizontal(|ui| {
                 ui.spinner();
-                let done = 100.0 * at as f64 / target.max(1) as f64;
-                ui.label(format!("going to scan {target}: at {at} ({done:.0} %)"));
+                // The button first: the text after it changes width every frame, and a button
+                // that moves is missed.
                 if ui.button("Stop here").on_hover_text("end the seek at the scan it reached (Esc)").clicked()
                     || ui.input(|i| i.key_pressed(egui::Key::Escape))
                 {
                     self.cancel_seek();
                 }
+                let done = 100.0 * at as f64 / target.max(1) as f64;
+                ui.label(format!("going to scan {target}: at {at} ({done:.0} %)"));
             });
         }
         if let Some(t) = self.timeline(ui, at, scans) {

@@ -35,9 +35,12 @@ pub struct Settings {
     /// The window's inner size in points.
     #[serde(default)]
     pub window: Option<[f32; 2]>,
-    /// The debugger panel was open.
+    /// The debugger panel was open while running.
     #[serde(default)]
     pub debugger: bool,
+    /// The debugger panel was open while editing.
+    #[serde(default)]
+    pub debugger_editing: bool,
     /// The Diagram tab was shown.
     #[serde(default)]
     pub diagram: bool,
@@ -146,6 +149,7 @@ impl App {
         let key = self.program_key().to_string();
         self.collect_program_settings(&key);
         self.prefs.debugger = self.show_debugger;
+        self.prefs.debugger_editing = self.debugger_while_editing;
         self.prefs.diagram = self.dbg.show_diagram;
         if let Err(e) = self.settings_store.save(&self.prefs) {
             self.status = e;

@@ -212,3 +212,41 @@ fn a_blinker_drawn_from_scratch_in_the_editor_is_saved_and_blinks() {
     // 100 ms = 20 scans of 5 ms, plus one scan to switch and one through the feedback wire.
     assert!(falls.windows(2).all(|w| w[1] - w[0] == 22), "{falls:?}");
 }
+
+/// The debugger panel is open or closed per mode, as CODESYS's perspectives switch with the
+/// online state: opening the editor with the debugger open gives the canvas the width (beside
+/// it the canvas had ~270 points), F12 there opens it for editing only, and each mode keeps its
+/// choice, in the settings too.
+#[test]
+fn the_editor_and_the_online_views_each_keep_their_own_debugger_panel() {
+    let debugger = |h: &Harness<'static, App>| h.query_by_label("Reset statistics").is_some();
+    let mut h = harness(Wiring::Upd1, true, "perspectives");
+    h.step();
+    h.get_by_label("Diagram").click();
+    h.step();
+    assert!(debugger(&h), "opened with the debugger");
+    h.get_by_label("Edit").click();
+    h.step();
+    h.step();
+    assert!(!debugger(&h) && h.state().editing(), "the editor starts without it");
+    h.key_press(egui::Key::F12);
+    h.step();
+    h.step();
+    assert!(debugger(&h), "F12 opens it while editing");
+    h.get_by_label("Online").click();
+    h.step();
+    h.step();
+    assert!(debugger(&h), "the online view keeps its own");
+    h.key_press(egui::Key::F12);
+    h.step();
+    h.step();
+    assert!(!debugger(&h), "closed online");
+    h.get_by_label("Edit").click();
+    h.step();
+    h.step();
+    assert!(debugger(&h), "still open for editing");
+    h.state_mut().save_settings();
+    let saved = std::fs::read_to_string(temp_dir("perspectives").join("settings.json")).expect("saved");
+    let v: serde_json::Value = serde_json::from_str(&saved).expect("json");
+    assert_eq!((v["debugger"].as_bool(), v["debugger_editing"].as_bool()), (Some(false), Some(true)));
+}
