@@ -18,6 +18,31 @@ pub(crate) fn wheel_zoom(ui: &egui::Ui, resp: &egui::Response, pan: &mut Vec2, z
     }
 }
 
+/// Keeps a fitted view fitted while the canvas changes size (a panel opening or closing
+/// beside it, the window resized) until the user pans or zooms: a fit made in a frame where
+/// the canvas was about to grow left the drawing in a corner of it.
+#[derive(Default)]
+pub(crate) struct FitHold(Option<(Vec2, Vec2, f32)>);
+
+impl FitHold {
+    /// Whether to fit again: the view is as the last fit left it and the canvas is another
+    /// size now. A view the user moved is let go.
+    pub(crate) fn refit(&mut self, canvas: Vec2, pan: Vec2, zoom: f32) -> bool {
+        match self.0 {
+            Some((size, p, z)) if p == pan && z == zoom => size != canvas,
+            _ => {
+                self.0 = None;
+                false
+            }
+        }
+    }
+
+    /// A fit was just made: `pan` and `zoom` fit a canvas of size `canvas`.
+    pub(crate) fn fitted(&mut self, canvas: Vec2, pan: Vec2, zoom: f32) {
+        self.0 = Some((canvas, pan, zoom));
+    }
+}
+
 /// A block's type inside its box, near the top, and its id just above the box.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn block_titles(

@@ -22,6 +22,7 @@ pub struct DiagramState {
     pub(crate) pan: Vec2,
     pub(crate) zoom: f32,
     pub(crate) fit: bool,
+    pub(crate) fit_hold: crate::canvas::FitHold,
     pub(crate) search: String,
     pub(crate) show_order: bool,
     /// Laid-out bodies by macro name ("" for the program), until another program is loaded.

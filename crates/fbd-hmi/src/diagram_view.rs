@@ -200,13 +200,15 @@ impl App {
         self.diagram.canvas = rect.size();
         self.diagram.canvas_min = rect.min;
         let dark = ui.visuals().dark_mode;
-        if self.diagram.fit || (resp.hovered() && ui.input(|i| i.key_pressed(egui::Key::F))) {
+        let refit = self.diagram.fit_hold.refit(rect.size(), self.diagram.pan, self.diagram.zoom);
+        if self.diagram.fit || refit || (resp.hovered() && ui.input(|i| i.key_pressed(egui::Key::F))) {
             let sx = rect.width() / layout.width.max(1.0) as f32;
             let sy = rect.height() / (layout.height + 20.0).max(1.0) as f32;
             self.diagram.zoom = sx.min(sy).clamp(0.05, 2.0);
             let drawn = Vec2::new(layout.width as f32, layout.height as f32) * self.diagram.zoom;
             self.diagram.pan = (rect.size() - drawn) / 2.0;
             self.diagram.fit = false;
+            self.diagram.fit_hold.fitted(rect.size(), self.diagram.pan, self.diagram.zoom);
         }
         if resp.dragged() {
             self.diagram.pan += resp.drag_delta();

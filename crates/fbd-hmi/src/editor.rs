@@ -33,6 +33,7 @@ pub struct EditorState {
     pub(crate) pan: Vec2,
     pub(crate) zoom: f32,
     pub(crate) fit: bool,
+    pub(crate) fit_hold: crate::canvas::FitHold,
     pub(crate) palette: String,
     pub(crate) save_as: String,
     /// The input whose menu is open: (block, pin), and the constant typed there.

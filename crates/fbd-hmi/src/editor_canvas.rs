@@ -15,12 +15,14 @@ impl App {
         let rect = resp.rect;
         self.editor.canvas = Some(rect);
         let dark = ui.visuals().dark_mode;
-        if self.editor.fit {
-            let sx = rect.width() / layout.width.max(1.0) as f32;
-            let sy = rect.height() / (layout.height + 20.0).max(1.0) as f32;
+        if self.editor.fit || self.editor.fit_hold.refit(rect.size(), self.editor.pan, self.editor.zoom) {
+            // A 10-point margin on every side.
+            let sx = (rect.width() - 20.0).max(1.0) / layout.width.max(1.0) as f32;
+            let sy = (rect.height() - 20.0).max(1.0) / (layout.height + 20.0).max(1.0) as f32;
             self.editor.zoom = sx.min(sy).clamp(0.05, 1.2);
             self.editor.pan = Vec2::new(10.0, 10.0);
             self.editor.fit = false;
+            self.editor.fit_hold.fitted(rect.size(), self.editor.pan, self.editor.zoom);
         }
         crate::canvas::wheel_zoom(ui, &resp, &mut self.editor.pan, &mut self.editor.zoom);
         let z = self.editor.zoom;

@@ -125,3 +125,41 @@ fn the_diagram_is_driven_by_the_pointer_double_click_in_and_context_menu_force()
     assert!(h.query_by_label_contains("breakpoint `changes:cell_4_4/mem.q` set").is_some());
     assert_eq!(h.state().breakpoint_paths(), vec!["cell_4_4/mem.q".to_string()]);
 }
+
+/// A fitted drawing stays fitted when the canvas changes size (the debugger opened or closed
+/// beside it, the window resized) until the user zooms or pans; then the view is theirs.
+#[test]
+fn a_fitted_diagram_refits_when_its_canvas_changes_size_until_the_user_moves_it() {
+    let mut h = harness(Wiring::Upd1, true, "fit-hold");
+    h.step();
+    h.get_by_label("Diagram").click();
+    h.step();
+    h.step();
+    let narrow = (h.state().diagram_canvas(), h.state_mut().diagram_block_pos("cell_4_4").expect("drawn"));
+    h.key_press(egui::Key::F12); // the debugger closes: the canvas widens
+    h.step();
+    h.step();
+    let wide = (h.state().diagram_canvas(), h.state_mut().diagram_block_pos("cell_4_4").expect("drawn"));
+    assert!(wide.0.width() > narrow.0.width() + 100.0, "{narrow:?} → {wide:?}");
+    assert!(wide.1.x > narrow.1.x + 20.0, "the drawing grew with the canvas: {narrow:?} → {wide:?}");
+    // The user zooms in: the view is theirs, and stays when the canvas narrows again.
+    let centre = wide.0.center();
+    h.hover_at(centre);
+    h.event(egui::Event::MouseWheel {
+        unit: egui::MouseWheelUnit::Point,
+        delta: egui::vec2(0.0, 120.0),
+        modifiers: egui::Modifiers::NONE,
+        phase: egui::TouchPhase::Move,
+        source: egui::MouseWheelSource::Wheel,
+    });
+    for _ in 0..20 {
+        h.step(); // the wheel's scrolling is smoothed over frames
+    }
+    let zoomed = h.state_mut().diagram_block_pos("cell_4_4").expect("drawn");
+    assert!(zoomed.distance(wide.1) > 5.0, "the wheel zoomed: {:?} → {zoomed:?}", wide.1);
+    h.key_press(egui::Key::F12);
+    h.step();
+    h.step();
+    assert!(h.state().diagram_canvas().width() < wide.0.width() - 100.0);
+    assert_eq!(h.state_mut().diagram_block_pos("cell_4_4"), Some(zoomed), "the user's view is kept");
+}
