@@ -422,3 +422,109 @@ fn en_on_a_function_holds_its_output_and_eno_follows() {
     let dones: Vec<bool> = trace.iter().map(|(_, d)| *d == Some(Value::Bool(true))).collect();
     assert_eq!(dones, vec![true, true, true, false, false, false, true, true], "ENO is EN");
 }
+
+/// A user FUNCTION with an FBD body: its result (`returnType`) is written, and read back, by
+/// the function's name in the body, and a call reads it as `OUT` (Beremiz, OpenPLC Editor) or
+/// from an unnamed output. Its import used to fail with "`F` is written but not declared".
+#[test]
+fn a_user_function_returns_its_result_through_its_name() {
+    let call = |id: u32, x: u32, out: &str| {
+        format!(
+            r#"<block localId="{id}" typeName="Clamp10"><position x="100" y="{id}"/>
+          <inputVariables><variable formalParameter="X"><connectionPointIn><connection refLocalId="{x}"/></connectionPointIn></variable></inputVariables>
+          <inOutVariables/><outputVariables><variable formalParameter="{out}"><connectionPointOut/></variable></outputVariables>
+        </block>"#
+        )
+    };
+    let xml = format!(
+        r#"<?xml version="1.0"?>
+<project xmlns="http://www.plcopen.org/xml/tc6_0201">
+  <types><pous>
+    <pou name="Clamp10" pouType="function">
+      <interface>
+        <returnType><INT/></returnType>
+        <inputVars><variable name="X"><type><INT/></type></variable></inputVars>
+      </interface>
+      <body><FBD>
+        <inVariable localId="1"><position x="0" y="0"/><connectionPointOut/><expression>X</expression></inVariable>
+        <inVariable localId="2"><position x="0" y="20"/><connectionPointOut/><expression>10</expression></inVariable>
+        <block localId="3" typeName="MIN"><position x="100" y="0"/>
+          <inputVariables>
+            <variable formalParameter="IN1"><connectionPointIn><connection refLocalId="1"/></connectionPointIn></variable>
+            <variable formalParameter="IN2"><connectionPointIn><connection refLocalId="2"/></connectionPointIn></variable>
+          </inputVariables><inOutVariables/>
+          <outputVariables><variable formalParameter="OUT"><connectionPointOut/></variable></outputVariables>
+        </block>
+        <outVariable localId="4"><position x="200" y="0"/><connectionPointIn><connection refLocalId="3"/></connectionPointIn><expression>Clamp10</expression></outVariable>
+      </FBD></body>
+    </pou>
+    <pou name="main" pouType="program">
+      <interface>
+        <inputVars><variable name="a"><type><INT/></type></variable></inputVars>
+        <outputVars><variable name="beremiz"><type><INT/></type></variable><variable name="codesys"><type><INT/></type></variable></outputVars>
+      </interface>
+      <body><FBD>
+        <inVariable localId="1"><position x="0" y="0"/><connectionPointOut/><expression>a</expression></inVariable>
+        {}
+        {}
+        <outVariable localId="4"><position x="200" y="0"/><connectionPointIn><connection refLocalId="2" formalParameter="OUT"/></connectionPointIn><expression>beremiz</expression></outVariable>
+        <outVariable localId="5"><position x="200" y="20"/><connectionPointIn><connection refLocalId="3"/></connectionPointIn><expression>codesys</expression></outVariable>
+      </FBD></body>
+    </pou>
+  </pous></types>
+</project>"#,
+        call(2, 1, "OUT"),
+        call(3, 1, "")
+    );
+    let imported = fbd_plcopen::import(Path::new("clamp.xml"), &xml).unwrap_or_else(|e| panic!("{e}"));
+    let mut rt = Runtime::new(compile_doc(&imported.doc));
+    for (a, want) in [(3, 3), (10, 10), (25, 10), (-4, -4)] {
+        rt.set_input("a", Value::Int(a)).expect("a");
+        rt.step();
+        assert_eq!(
+            (rt.output("beremiz"), rt.output("codesys")),
+            (Some(Value::Int(want)), Some(Value::Int(want))),
+            "a = {a}"
+        );
+    }
+    // A result of a type this runtime lacks, and a result beside an output named OUT, are said.
+    let odd = xml.replace("<returnType><INT/></returnType>", "<returnType><derived name=\"S_STATUS\"/></returnType>");
+    let e = fbd_plcopen::import(Path::new("clamp.xml"), &odd).expect_err("refused").to_string();
+    assert!(e.contains("clamp.xml:6:") && e.contains("function `Clamp10` returns S_STATUS"), "{e}");
+    let twice = xml.replace(
+        "<inputVars><variable name=\"X\">",
+        "<outputVars><variable name=\"OUT\"><type><INT/></type></variable></outputVars><inputVars><variable name=\"X\">",
+    );
+    let e = fbd_plcopen::import(Path::new("clamp.xml"), &twice).expect_err("refused").to_string();
+    assert!(e.contains("declares an output `OUT` as well as a result"), "{e}");
+}
+
+/// A member of a structure, read or written, is said to be one (it was "written but not
+/// declared", or for a read an instance nobody declared).
+#[test]
+fn structure_members_are_reported_as_such_where_they_are_read_and_written() {
+    let xml = r#"<?xml version="1.0"?>
+<project xmlns="http://www.plcopen.org/xml/tc6_0201">
+  <types><pous>
+    <pou name="main" pouType="program">
+      <interface>
+        <localVars>
+          <variable name="st"><type><derived name="S_STATUS"/></type></variable>
+          <variable name="t1"><type><derived name="TON"/></type></variable>
+          <variable name="q"><type><BOOL/></type></variable>
+        </localVars>
+      </interface>
+      <body><FBD>
+        <inVariable localId="1"><position x="0" y="0"/><connectionPointOut/><expression>st.Run</expression></inVariable>
+        <outVariable localId="2"><position x="100" y="0"/><connectionPointIn><connection refLocalId="1"/></connectionPointIn><expression>st.Done</expression></outVariable>
+        <inVariable localId="3"><position x="0" y="40"/><connectionPointOut/><expression>t1.Q</expression></inVariable>
+        <outVariable localId="4"><position x="100" y="40"/><connectionPointIn><connection refLocalId="3"/></connectionPointIn><expression>q</expression></outVariable>
+      </FBD></body>
+    </pou>
+  </pous></types>
+</project>"#;
+    let e = fbd_plcopen::import(Path::new("st.xml"), xml).expect_err("refused").to_string();
+    assert!(e.contains("st.xml:13:9: `st.Run` is a member of `st` (S_STATUS); structures"), "{e}");
+    assert!(e.contains("st.xml:14:9: `st.Done` is a member of `st` (S_STATUS)"), "{e}");
+    assert!(!e.contains("t1.Q"), "an instance's output is not a structure member: {e}");
+}

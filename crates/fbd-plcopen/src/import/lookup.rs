@@ -27,10 +27,23 @@ pub(super) struct Lookup<'a, 'x, 'i> {
     pub(super) connectors: &'a HashMap<&'x str, Node<'x, 'i>>,
     pub(super) block_ids: &'a HashMap<&'x str, String>,
     pub(super) var_names: &'a HashSet<&'x str>,
+    /// Variables of a structure (or other non-block derived) type, with the type's name.
+    pub(super) structs: &'a HashMap<&'x str, &'x str>,
     pub(super) pou_names: &'a HashSet<String>,
+    /// In a function's body: the function's name, by which it writes and reads its result.
+    pub(super) result_of: Option<&'a str>,
 }
 
 impl Lookup<'_, '_, '_> {
+    /// The variable an expression names: a function's own name is its result.
+    pub(super) fn variable<'e>(&self, expr: &'e str) -> &'e str {
+        match self.result_of {
+            // IEC 61131-3 names are not case-sensitive.
+            Some(f) if f.eq_ignore_ascii_case(expr) => super::RESULT,
+            _ => expr,
+        }
+    }
+
     /// The source a connectionPointIn names, through continuations to their connector.
     pub(super) fn source(&self, cx: &mut Ctx, cpi: Node, depth: u32) -> Option<Src> {
         let conns: Vec<Node> = children(cpi, "connection").collect();
@@ -70,11 +83,15 @@ impl Lookup<'_, '_, '_> {
                 Some(Src::Out(format!("{id}.{}", out_pin(ty, &param, self.pou_names))))
             }
             "inVariable" | "inOutVariable" => {
-                let e = child(*src, "expression").and_then(|x| x.text()).unwrap_or("").trim().to_string();
+                let e =
+                    self.variable(child(*src, "expression").and_then(|x| x.text()).unwrap_or("").trim()).to_string();
                 if self.var_names.contains(e.as_str()) {
                     Some(Src::Var(e))
                 } else if let Ok(v) = literal::parse(&e) {
                     Some(Src::Const(v))
+                } else if let Some((v, t)) = e.split_once('.').and_then(|(v, _)| Some((v, *self.structs.get(v)?))) {
+                    cx.err(*src, super::member_error(&e, v, Some(t)));
+                    None
                 } else if let Some((inst, pin)) = e.split_once('.') {
                     Some(Src::Out(format!("{inst}.{}", pin.to_ascii_lowercase())))
                 } else {

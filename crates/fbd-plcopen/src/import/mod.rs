@@ -18,7 +18,7 @@ mod vars;
 use lookup::{Lookup, Src, depends_on, set_pin, simple_block, wired_or};
 pub(crate) use names::helper;
 use names::{in_pin, map_type};
-use vars::{Var, variables};
+use vars::{RESULT, Var, function_result, member_error, variables};
 
 /// The namespaces read: TC6 v2.01, v2.00 (CODESYS) and v1.0 (matiec's test file).
 const NAMESPACES: [&str; 3] = [
@@ -200,6 +200,9 @@ fn pou_body(
     let iface = child(pou, "interface");
     let mut ins = variables(cx, iface, "inputVars");
     let mut outs = variables(cx, iface, "outputVars");
+    // A function's result (its `returnType`) is written, and read, by the function's name in
+    // its body, and is the `OUT` pin of a call (as Beremiz and OpenPLC Editor name it).
+    let result_of = function_result(cx, pou, iface, &name, &mut outs);
     let mut locals: Vec<Var> =
         ["localVars", "tempVars", "externalVars", "globalVars"].iter().flat_map(|s| variables(cx, iface, s)).collect();
     // Located variables of the program are its I/O: %I… inputs, %Q… outputs (buttons, lamps
@@ -246,9 +249,25 @@ fn pou_body(
         }
     }
     let var_names: HashSet<&str> = ins.iter().chain(&outs).chain(&locals).map(|v| v.name.as_str()).collect();
+    // Variables of a derived type that is no block (a structure, an enumeration): `x.member`
+    // of one of them is not an instance's output.
+    let structs: HashMap<&str, &str> = ins
+        .iter()
+        .chain(&outs)
+        .chain(&locals)
+        .filter_map(|v| Some((v.name.as_str(), v.derived.as_deref()?)))
+        .filter(|(_, t)| !pou_names.contains(*t) && map_type(t).is_none())
+        .collect();
     // The source a connectionPointIn names (through continuations to their connector).
-    let look =
-        Lookup { by_id: &by_id, connectors: &connectors, block_ids: &block_ids, var_names: &var_names, pou_names };
+    let look = Lookup {
+        by_id: &by_id,
+        connectors: &connectors,
+        block_ids: &block_ids,
+        var_names: &var_names,
+        structs: &structs,
+        pou_names,
+        result_of: result_of.as_deref(),
+    };
     let resolve = |cx: &mut Ctx, cpi: Node, depth: u32| -> Option<Src> { look.source(cx, cpi, depth) };
 
     // Blocks, with negated and edge inputs as NOT / R_TRIG / F_TRIG blocks in front.
@@ -410,7 +429,8 @@ fn pou_body(
     // Variables written by outVariables.
     let mut writes: BTreeMap<String, (Src, i64)> = BTreeMap::new();
     for e in elems.iter().filter(|e| matches!(e.tag_name().name(), "outVariable" | "inOutVariable")) {
-        let var = child(*e, "expression").and_then(|x| x.text()).unwrap_or("").trim().to_string();
+        let var = child(*e, "expression").and_then(|x| x.text()).unwrap_or("").trim();
+        let var = look.variable(var).to_string();
         let Some(cpi) = child(*e, "connectionPointIn") else { continue };
         if child(cpi, "connection").is_none() {
             continue;
@@ -419,7 +439,18 @@ fn pou_body(
             cx.err(*e, format!("`{var}`: set/reset coils (storage) are not supported; use an SR or RS block"));
             continue;
         }
-        let Some(src) = resolve(cx, cpi, 0) else { continue };
+        // Resolved first: the source's own problems are reported whatever the variable.
+        let src = resolve(cx, cpi, 0);
+        if !var_names.contains(var.as_str()) {
+            let whole = var.split_once('.').map(|(v, _)| v);
+            let why = match whole.and_then(|w| ins.iter().chain(&outs).chain(&locals).find(|v| v.name == w)) {
+                Some(v) => member_error(&var, &v.name, v.derived.as_deref()),
+                None => format!("`{var}` is written but not declared in POU `{name}`"),
+            };
+            cx.err(*e, why);
+            continue;
+        }
+        let Some(src) = src else { continue };
         let mut src = wired_or(src, &format!("or_{}", var.replace('.', "_")), &mut blocks, &mut reads, e);
         if e.attribute("negated") == Some("true") {
             let id = format!("not_{}", var.replace('.', "_"));
@@ -430,10 +461,6 @@ fn pou_body(
             };
             blocks.push(simple_block(&id, "NOT", vec![("in".into(), w)], e));
             src = Src::Out(format!("{id}.out"));
-        }
-        if !var_names.contains(var.as_str()) {
-            cx.err(*e, format!("`{var}` is written but not declared in POU `{name}`"));
-            continue;
         }
         let ord = e.attribute("executionOrderId").and_then(|o| o.parse().ok()).unwrap_or(0);
         if writes.insert(var.clone(), (src, ord)).is_some() {

@@ -51,6 +51,10 @@ pub(super) fn in_pin(ty: &str, formal: &str) -> String {
 pub(super) fn out_pin(ty: &str, formal: &str, pou_names: &HashSet<String>) -> String {
     // A POU of the file keeps its pin names (a user's `Random` is not the library's RANDOM).
     if pou_names.contains(ty) && helper(ty).is_none() {
+        // A function's result, which some tools name after the function or leave unnamed.
+        if formal.is_empty() || formal.eq_ignore_ascii_case(ty) {
+            return super::RESULT.to_string();
+        }
         return formal.to_string();
     }
     let our = map_type(ty);

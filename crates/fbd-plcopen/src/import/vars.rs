@@ -1,5 +1,5 @@
 //! The variables a POU declares: elementary types mapped, initial values, located addresses,
-//! a function block instance's initial members.
+//! a function block instance's initial members; a function's result (`OUT`); what a structure member is told.
 
 use fbd_engine::{Type, Value};
 use roxmltree::Node;
@@ -16,6 +16,8 @@ pub(super) struct Var {
     pub(super) members: Vec<(String, Value)>,
     /// A located variable's address (`%IX0.0`, `%QW2`).
     pub(super) address: Option<String>,
+    /// The name of its derived type (a structure, an enumeration, a function block).
+    pub(super) derived: Option<String>,
 }
 
 pub(super) fn variables(cx: &mut Ctx, iface: Option<Node>, section: &str) -> Vec<Var> {
@@ -70,8 +72,64 @@ pub(super) fn variables(cx: &mut Ctx, iface: Option<Node>, section: &str) -> Vec
                 })
                 .unwrap_or_default();
             let address = v.attribute("address").map(str::to_string);
-            out.push(Var { name, ty, init, members, address });
+            let derived = tnode.filter(|t| t.tag_name().name() == "derived").and_then(|t| t.attribute("name"));
+            out.push(Var { name, ty, init, members, address, derived: derived.map(str::to_string) });
         }
     }
     out
 }
+
+/// A function's result as an output `OUT` of the POU (its type from `returnType`); returns the
+/// name the body writes it by. None for a function block, a program, or a function without a
+/// result.
+pub(super) fn function_result(
+    cx: &mut Ctx,
+    pou: Node,
+    iface: Option<Node>,
+    name: &str,
+    outs: &mut Vec<Var>,
+) -> Option<String> {
+    if pou.attribute("pouType") != Some("function") {
+        return None;
+    }
+    let rt = iface.and_then(|i| child(i, "returnType"))?;
+    let t = rt.children().find(|c| c.is_element())?;
+    let ty = match literal::elementary(t.tag_name().name()) {
+        Some((ty, _)) => ty,
+        None => {
+            let what = t.attribute("name").unwrap_or(t.tag_name().name());
+            cx.err(
+                t,
+                format!("function `{name}` returns {what}; results are BOOL, an integer type, REAL, LREAL or TIME"),
+            );
+            return None;
+        }
+    };
+    if let Some(v) = outs.iter().find(|v| v.name == RESULT) {
+        let at = v.name.clone();
+        cx.err(
+            rt,
+            format!(
+                "function `{name}` declares an output `{at}` as well as a result, which a call reads as `{RESULT}`"
+            ),
+        );
+        return None;
+    }
+    outs.insert(
+        0,
+        Var { name: RESULT.into(), ty: Some(ty), init: None, members: Vec::new(), address: None, derived: None },
+    );
+    Some(name.to_string())
+}
+
+/// A write or read of `var.member` where `var` is declared: structures (and the members of
+/// instances) have no counterpart here.
+pub(super) fn member_error(path: &str, var: &str, ty: Option<&str>) -> String {
+    let ty = ty.map(|t| format!(" ({t})")).unwrap_or_default();
+    format!(
+        "`{path}` is a member of `{var}`{ty}; structures and instance members are not imported: use a variable per member"
+    )
+}
+
+/// The pin a call reads a function's result from.
+pub(super) const RESULT: &str = "OUT";
