@@ -266,21 +266,24 @@ impl App {
     /// Runs `n` scans now (used while paused, and by tests).
     pub fn run_scans(&mut self, n: u64) {
         self.cancel_seek();
+        self.cancel_forward();
         self.runner.with(|rt| rt.step_n(n));
         self.refresh();
     }
 
     /// Pauses the scan thread.
     pub fn pause(&mut self) {
-        // The debugger takes over from where a seek got to.
+        // The debugger takes over from where a seek or a fast-forward got to.
         self.cancel_seek();
+        self.cancel_forward();
         self.runner.pause();
     }
 
     /// Resumes the scan thread.
     pub fn resume(&mut self) {
-        // Running live from where a seek got to: the seek ends there.
+        // Running live from where a seek or a fast-forward got to: it ends there.
         self.cancel_seek();
+        self.cancel_forward();
         self.runner.resume();
         // Messages about where a stepped or fast-forwarded run stopped no longer hold.
         if self.dbg.message.ends_with("(paused)") {
@@ -444,6 +447,11 @@ impl eframe::App for App {
         }
         self.refresh();
         self.handle_keys(&ctx);
+        // A fast-forward or Step N under way: its next slice (with the debugger shown or not).
+        if self.dbg.forward.is_some() {
+            self.forward_slice();
+            ctx.request_repaint();
+        }
         self.pump_commands();
         self.save_best();
 

@@ -39,6 +39,8 @@ pub struct DebuggerState {
     pub(crate) forces_stamp: Option<u64>,
     /// The trend plot's settings.
     pub(crate) trends: crate::trends::TrendState,
+    /// A fast-forward or Step N under way.
+    pub(crate) forward: Option<crate::slices::Forward>,
 }
 
 fn parent_of(path: &str) -> &str {
@@ -188,7 +190,7 @@ impl App {
                 ui.add(egui::DragValue::new(&mut self.dbg.step_n).range(1..=1_000_000)).labelled_by(l.id);
                 if ui.button("Step N").on_hover_text("N scans (Shift+F10)").clicked() {
                     let n = self.dbg.step_n;
-                    self.run_scans(n);
+                    self.fast_forward(None, n);
                 }
                 // No PLC debugger steps back; a deterministic runtime can (snapshots every 100
                 // scans, re-executed to the scan asked for).
@@ -244,6 +246,7 @@ impl App {
                 self.runner.set_period(Duration::from_secs_f64(self.dbg.cycle_ms / 1000.0));
             }
         });
+        self.forward_ui(ui);
         if !self.dbg.message.is_empty() {
             ui.label(RichText::new(&self.dbg.message).weak());
         }
@@ -270,23 +273,13 @@ impl App {
         };
     }
 
+    /// Fast-forward until the typed condition holds, at most the set number of scans, a slice
+    /// per frame (ten million scans take seconds; the window answers meanwhile).
     fn run_until(&mut self) {
-        let cond = match Condition::parse(self.dbg.until.trim()) {
-            Ok(c) => c,
-            Err(e) => {
-                self.dbg.message = e;
-                return;
-            }
-        };
-        self.pause();
-        let limit = self.dbg.until_limit;
-        let r = self.runner.with(|rt| rt.run_until(std::slice::from_ref(&cond), limit));
-        self.dbg.message = match r {
-            Ok(StopReason::Condition { scans, .. }) => format!("condition met after {scans} scans (paused)"),
-            Ok(StopReason::Limit) => format!("not met within {limit} scans (paused)"),
-            Err(e) => e.to_string(),
-        };
-        self.refresh();
+        match Condition::parse(self.dbg.until.trim()) {
+            Ok(c) => self.fast_forward(Some(c), self.dbg.until_limit),
+            Err(e) => self.dbg.message = e,
+        }
     }
 
     fn stats_ui(&mut self, ui: &mut egui::Ui) {

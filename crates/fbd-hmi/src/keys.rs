@@ -22,8 +22,11 @@ impl App {
             if !self.runner.is_paused() {
                 self.pause();
             }
-            let n = if shift { self.dbg.step_n.max(1) } else { 1 };
-            self.run_scans(n);
+            if shift {
+                self.fast_forward(None, self.dbg.step_n.max(1));
+            } else {
+                self.run_scans(1);
+            }
         }
         let pressed: Vec<Dir> = ctx.input(|i| {
             let mut v = Vec::new();

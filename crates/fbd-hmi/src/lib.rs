@@ -23,6 +23,7 @@ mod menu;
 mod play_panel;
 mod replay_bar;
 pub mod settings;
+mod slices;
 pub mod source;
 mod trends;
 

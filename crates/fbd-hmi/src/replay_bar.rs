@@ -5,7 +5,6 @@
 //! the recording's.
 
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
 
 use eframe::egui::{self, Color32, RichText, Sense};
 use fbd_engine::Recording;
@@ -13,6 +12,7 @@ use fbd_engine::runtime::PlaybackStatus;
 use fbd2048_game::Wiring;
 
 use crate::app::App;
+use crate::slices::Slicer;
 use crate::source::Origin;
 
 /// The recording being played back.
@@ -31,21 +31,14 @@ pub(crate) struct Replay {
     pub(crate) seeking: Option<Seeking>,
 }
 
-/// A seek far ahead runs a slice of its scans each frame, so that the window answers (and can
-/// stop it) while a long recording is scanned through: a legal recording may hold 2^32 scans,
-/// an hour of scanning.
+/// A seek far ahead runs a slice of its scans each frame ([`crate::slices`]), so that the
+/// window answers (and can stop it) while a long recording is scanned through: a legal
+/// recording may hold 2^32 scans, an hour of scanning.
 pub(crate) struct Seeking {
     /// The scan it goes to.
     pub(crate) target: u64,
-    /// Scans to run in the next frame: sized so that a frame's slice takes about
-    /// [`SLICE_TIME`].
-    slice: u64,
+    slicer: Slicer,
 }
-
-/// The scans of the first slice: a few milliseconds for the 2048 program's scan.
-const FIRST_SLICE: u64 = 5_000;
-/// How long a frame's slice of a seek should take.
-const SLICE_TIME: Duration = Duration::from_millis(30);
 
 /// Where the recorded program comes from: its file, or the wiring built into the binary.
 fn recorded_origin(rec: &Recording, path: &Path) -> Result<Origin, String> {
@@ -105,8 +98,8 @@ impl App {
     /// a slice per frame ([`App::seek_target`]) until it arrives or is cancelled.
     pub fn seek(&mut self, target: u64) -> Result<u64, String> {
         self.runner.pause();
-        let slice = self.replay.as_ref().and_then(|r| r.seeking.as_ref()).map_or(FIRST_SLICE, |s| s.slice);
-        self.seek_slice(Seeking { target, slice })
+        let slicer = self.replay.as_mut().and_then(|r| r.seeking.take()).map(|s| s.slicer).unwrap_or_default();
+        self.seek_slice(Seeking { target, slicer })
     }
 
     /// Where a seek under way goes, if one is.
@@ -125,11 +118,9 @@ impl App {
 
     /// Runs one slice of a seek and keeps the rest for the next frame.
     fn seek_slice(&mut self, mut s: Seeking) -> Result<u64, String> {
-        let t0 = Instant::now();
-        let r = self.runner.with(|rt| rt.seek_toward(s.target, s.slice)).map_err(|e| e.to_string());
-        // The next slice takes about SLICE_TIME at the speed this one ran.
-        let took = t0.elapsed().as_secs_f64().max(1e-4);
-        s.slice = ((s.slice as f64 * SLICE_TIME.as_secs_f64() / took) as u64).clamp(1_000, 50_000_000);
+        let runner = &self.runner;
+        let target = s.target;
+        let r = s.slicer.run(|n| runner.with(|rt| rt.seek_toward(target, n))).map_err(|e| e.to_string());
         if let Some(replay) = self.replay.as_mut() {
             replay.seeking = match &r {
                 Ok(at) if *at != s.target => Some(s),

@@ -94,8 +94,15 @@ fn a_fast_forward_that_was_not_met_stops_saying_so_once_running() {
     h.step();
     h.get_by_label("Go").click();
     h.step();
+    // 100,000 scans, a slice a frame.
+    for _ in 0..10_000 {
+        if !h.state().fast_forwarding() {
+            break;
+        }
+        h.step();
+    }
     h.step();
-    assert!(h.query_by_label_contains("not met within").is_some(), "the unmet fast-forward is reported");
+    assert!(h.query_by_label_contains("not met within 100000").is_some(), "the unmet fast-forward is reported");
     h.key_press(egui::Key::F5);
     h.step();
     h.step();
@@ -222,4 +229,57 @@ fn going_back_until_a_condition_lands_after_the_scan_it_held_in() {
     assert!(h.state().scan_count() < back);
     let earlier = h.state().score();
     assert!(earlier < score && scores.contains(&earlier), "the score of the change before: {earlier}");
+}
+
+/// A long fast-forward (up to ten million scans) or Step N runs a slice per frame: the window
+/// shows how far it got and stops it where asked (it used to run every scan before the next
+/// frame, freezing the window for up to half a minute).
+#[test]
+fn a_long_fast_forward_runs_a_slice_per_frame_and_stops_where_asked() {
+    let mut h = harness(Wiring::Upd1, true, "ff-slices");
+    h.step();
+    h.get_by_label("Fast-forward until").click();
+    h.step();
+    h.get_by_label("Fast-forward until").type_text("score=7");
+    h.step();
+    h.get_by_label("max scans").click();
+    h.step();
+    h.get_by_label("max scans").type_text("10000000");
+    h.key_press(egui::Key::Enter);
+    h.step();
+    let start = h.state().scan_count();
+    h.get_by_label("Go").click();
+    h.step();
+    h.step();
+    let at = h.state().scan_count() - start;
+    assert!(h.state().fast_forwarding() && at > 0 && at < 10_000_000, "under way after two frames: {at} scans");
+    assert!(h.query_by_label_contains("of at most 10000000 scans").is_some(), "how far it got");
+    h.get_by_label("Stop here").click();
+    h.step();
+    h.step();
+    let stopped = h.state().scan_count();
+    for _ in 0..3 {
+        h.step();
+    }
+    assert!(!h.state().fast_forwarding() && h.state().scan_count() == stopped, "stopped where it was");
+    assert!(h.query_by_label_contains("stopped after").is_some());
+    // Step N runs its scans in slices too, to exactly N.
+    h.get_by_label("N").click();
+    h.step();
+    h.key_press(egui::Key::Backspace);
+    h.key_press(egui::Key::Backspace);
+    h.get_by_label("N").type_text("40000");
+    h.key_press(egui::Key::Enter);
+    h.step();
+    let before = h.state().scan_count();
+    h.get_by_label("Step N").click();
+    h.step();
+    let mut frames = 1;
+    while h.state().fast_forwarding() {
+        h.step();
+        frames += 1;
+        assert!(frames < 10_000, "Step N never ended");
+    }
+    assert_eq!(h.state().scan_count() - before, 40_000, "exactly N scans");
+    assert!(frames > 1, "in slices");
 }

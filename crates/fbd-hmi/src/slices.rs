@@ -1,0 +1,123 @@
+//! Long runs of scans in slices, one slice per frame, so that the window answers while they
+//! run and can stop them where they are: a seek far into a recording (up to 2^32 scans), a
+//! fast-forward of up to ten million scans, Step N. Each slice is sized from how long the
+//! last one took, to about [`SLICE_TIME`].
+
+use std::time::{Duration, Instant};
+
+use eframe::egui;
+use fbd_engine::{Condition, StopReason};
+
+use crate::app::App;
+
+/// The scans of the first slice: a few milliseconds for the 2048 program's scan.
+const FIRST_SLICE: u64 = 5_000;
+/// How long a frame's slice should take.
+const SLICE_TIME: Duration = Duration::from_millis(30);
+
+/// The size of the next slice.
+pub(crate) struct Slicer {
+    slice: u64,
+}
+
+impl Default for Slicer {
+    fn default() -> Slicer {
+        Slicer { slice: FIRST_SLICE }
+    }
+}
+
+impl Slicer {
+    /// Runs one slice: `f` gets the most scans it may run. The next slice takes about
+    /// [`SLICE_TIME`] at the speed this one ran.
+    pub(crate) fn run<R>(&mut self, f: impl FnOnce(u64) -> R) -> R {
+        let t0 = Instant::now();
+        let r = f(self.slice);
+        let took = t0.elapsed().as_secs_f64().max(1e-4);
+        self.slice = ((self.slice as f64 * SLICE_TIME.as_secs_f64() / took) as u64).clamp(1_000, 50_000_000);
+        r
+    }
+}
+
+/// A fast-forward under way: until a condition holds (Fast-forward until) or for a number of
+/// scans (Step N), a slice per frame.
+pub(crate) struct Forward {
+    /// None: Step N, no condition.
+    cond: Option<Condition>,
+    limit: u64,
+    done: u64,
+    slicer: Slicer,
+}
+
+impl App {
+    /// Starts running up to `limit` scans (the task pauses), until `cond` holds if there is
+    /// one; the first slice runs now, the rest one per frame ([`App::forward_slice`]).
+    pub(crate) fn fast_forward(&mut self, cond: Option<Condition>, limit: u64) {
+        self.pause();
+        self.dbg.forward = Some(Forward { cond, limit, done: 0, slicer: Slicer::default() });
+        self.forward_slice();
+    }
+
+    /// Runs the next slice of a fast-forward under way, and says how it ended when it did.
+    pub(crate) fn forward_slice(&mut self) {
+        let Some(mut f) = self.dbg.forward.take() else { return };
+        let runner = &self.runner;
+        let (cond, left) = (&f.cond, f.limit - f.done);
+        let (ran, r) = f.slicer.run(|n| {
+            let n = n.min(left);
+            (
+                n,
+                runner.with(|rt| match cond {
+                    Some(c) => rt.run_until(std::slice::from_ref(c), n),
+                    None => {
+                        rt.step_n(n);
+                        Ok(StopReason::Limit)
+                    }
+                }),
+            )
+        });
+        self.refresh();
+        match r {
+            Ok(StopReason::Condition { scans, .. }) => {
+                self.dbg.message = format!("condition met after {} scans (paused)", f.done + scans);
+            }
+            Ok(StopReason::Limit) => {
+                f.done += ran;
+                if f.done < f.limit {
+                    self.dbg.forward = Some(f);
+                } else if f.cond.is_some() {
+                    self.dbg.message = format!("not met within {} scans (paused)", f.limit);
+                }
+            }
+            Err(e) => self.dbg.message = e.to_string(),
+        }
+    }
+
+    /// Whether a fast-forward or Step N is under way.
+    pub fn fast_forwarding(&self) -> bool {
+        self.dbg.forward.is_some()
+    }
+
+    /// Stops a fast-forward under way where it got to.
+    pub(crate) fn cancel_forward(&mut self) {
+        if let Some(f) = self.dbg.forward.take() {
+            self.dbg.message = format!("stopped after {} of {} scans (paused)", f.done, f.limit);
+        }
+    }
+
+    /// How far a fast-forward under way got, with a button that stops it.
+    pub(crate) fn forward_ui(&mut self, ui: &mut egui::Ui) {
+        let Some(f) = self.dbg.forward.as_ref() else { return };
+        let what = if f.cond.is_some() { "fast-forward" } else { "Step N" };
+        let text = format!("{what}: {} of at most {} scans", f.done, f.limit);
+        ui.horizontal(|ui| {
+            ui.spinner();
+            // The button first: the count after it changes width every frame.
+            if ui.button("Stop here").on_hover_text("stop where it got to (Esc)").clicked()
+                || ui.input(|i| i.key_pressed(egui::Key::Escape))
+            {
+                self.cancel_forward();
+            }
+            ui.label(text);
+        });
+    }
+}
