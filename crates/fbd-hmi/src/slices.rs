@@ -28,12 +28,14 @@ impl Default for Slicer {
 
 impl Slicer {
     /// Runs one slice: `f` gets the most scans it may run. The next slice takes about
-    /// [`SLICE_TIME`] at the speed this one ran.
+    /// [`SLICE_TIME`] at the speed this one ran, and is at most four times this one (a slice
+    /// that ran fast by chance does not make the next one freeze a frame).
     pub(crate) fn run<R>(&mut self, f: impl FnOnce(u64) -> R) -> R {
         let t0 = Instant::now();
         let r = f(self.slice);
-        let took = t0.elapsed().as_secs_f64().max(1e-4);
-        self.slice = ((self.slice as f64 * SLICE_TIME.as_secs_f64() / took) as u64).clamp(1_000, 50_000_000);
+        let took = t0.elapsed().as_secs_f64().max(1e-6);
+        let next = (self.slice as f64 * SLICE_TIME.as_secs_f64() / took) as u64;
+        self.slice = next.min(self.slice.saturating_mul(4)).clamp(1_000, 50_000_000);
         r
     }
 }
