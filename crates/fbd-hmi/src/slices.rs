@@ -111,7 +111,7 @@ impl App {
         let Some(f) = self.dbg.forward.as_ref() else { return };
         let what = if f.cond.is_some() { "fast-forward" } else { "Step N" };
         let text = format!("{what}: {} of at most {} scans", f.done, f.limit);
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             ui.spinner();
             // The button first: the count after it changes width every frame.
             if ui.button("Stop here").on_hover_text("stop where it got to (Esc)").clicked()
