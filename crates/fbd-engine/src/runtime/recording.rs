@@ -271,6 +271,17 @@ impl Runtime {
     /// stimulus before its scan, every scan; with `check`, each recorded state hash is compared
     /// and the first difference returned.
     pub fn replay(&mut self, rec: &Recording, check: bool) -> Result<Option<Divergence>, RuntimeError> {
+        self.replay_observed(rec, check, |_| {})
+    }
+
+    /// [`Runtime::replay`], calling `progress(scans run)` every 65,536 scans (a long replay can
+    /// show how far it got).
+    pub fn replay_observed(
+        &mut self,
+        rec: &Recording,
+        check: bool,
+        mut progress: impl FnMut(u64),
+    ) -> Result<Option<Divergence>, RuntimeError> {
         rec.check().map_err(RuntimeError::BadRecording)?;
         let mut next = 0;
         let mut hashes = rec.hashes.iter().peekable();
@@ -280,6 +291,9 @@ impl Runtime {
                 next += 1;
             }
             self.step();
+            if (scan + 1) % 65_536 == 0 {
+                progress(scan + 1);
+            }
             if check
                 && let Some((at, want)) = hashes.peek()
                 && *at == scan + 1
@@ -425,6 +439,17 @@ mod tests {
         assert_eq!((&a.state.ints, &a.state.reals), (&b.state.ints, &b.state.reals));
         assert_ne!(a.state_hash(), b.state_hash());
         assert_eq!(a.state_hash_for(1), b.state_hash_for(1), "version 1 left the generators out");
+    }
+
+    #[test]
+    fn a_long_replay_reports_its_progress_every_65536_scans() {
+        let mut live = dice();
+        live.start_recording(1000);
+        live.step_n(200_000);
+        let rec = live.stop_recording(ProgramId { name: "dice".into(), files: vec![] }).expect("recording");
+        let mut seen = Vec::new();
+        let d = dice().replay_observed(&rec, true, |at| seen.push(at)).expect("replays");
+        assert_eq!((d, seen), (None, vec![65_536, 131_072, 196_608]));
     }
 
     #[test]
