@@ -85,6 +85,9 @@ pub struct App {
     pub(crate) debugger_while_editing: bool,
     pub(crate) open_path: String,
     pub(crate) show_open_path: bool,
+    /// The Open path window was just opened: its field takes the keyboard (typed keys went to
+    /// the game as moves).
+    pub(crate) open_path_focus: bool,
     /// The automated player driving the game, if any.
     /// The command queue, the scans-per-command measurement, the automated player.
     pub(crate) front: Front,
@@ -156,6 +159,7 @@ impl App {
             prefs,
             open_path: String::new(),
             show_open_path: false,
+            open_path_focus: false,
             front: Front::default(),
         };
         app.dbg.show_diagram = app.prefs.diagram;

@@ -193,6 +193,9 @@ impl App {
         egui::Window::new("Open path").open(&mut open).show(ctx, |ui| {
             ui.horizontal(|ui| {
                 let r = ui.text_edit_singleline(&mut self.open_path);
+                if std::mem::take(&mut self.open_path_focus) {
+                    r.request_focus();
+                }
                 go = ui.button("Open").clicked() || (r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)));
             });
         });

@@ -28,6 +28,7 @@ impl App {
                 if ui.button("Open path...").clicked() {
                     ui.close();
                     self.show_open_path = true;
+                    self.open_path_focus = true;
                 }
                 if ui.button("Reload (online change)").clicked() {
                     ui.close();

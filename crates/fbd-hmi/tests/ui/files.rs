@@ -320,3 +320,27 @@ fn a_large_body_is_laid_out_while_the_window_answers() {
     assert!(h.state_mut().diagram_block_pos("b2999").is_some(), "then the drawing is there");
     assert!(h.query_by_label("Fit").is_some(), "with its header");
 }
+
+/// File → Open path... gives its field the keyboard: what is typed is the path (it went to the
+/// game, WASD as moves), and Enter opens it.
+#[test]
+fn open_path_takes_the_keyboard_and_enter_opens_the_path() {
+    let mut h = harness(Wiring::Upd1, false, "open-path");
+    h.step();
+    h.get_by_label("File").click();
+    h.step();
+    h.step();
+    h.get_by_label("Open path...").click();
+    h.step();
+    h.step();
+    h.event(egui::Event::Text("no_such_dir/wasd.json".into()));
+    h.step();
+    h.key_press(egui::Key::Enter);
+    h.step();
+    h.step();
+    assert!(
+        h.query_all_by_label_contains("no_such_dir/wasd.json").count() > 0,
+        "the typed path was opened (and refused)"
+    );
+    assert_eq!(tiles(h.state()), 0, "no key reached the game");
+}
