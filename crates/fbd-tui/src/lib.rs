@@ -130,9 +130,23 @@ pub struct Screen<'a> {
     pub palette: Palette,
 }
 
-/// Draws the board and the panel (tiles 7×3 characters: the board is 30×14, fits in 80×24).
+/// The smallest terminal the board (30×14: tiles of 7×3 characters), the panel beside it and
+/// the status line fit in.
+pub const MIN_SIZE: (u16, u16) = (52, 15);
+
+/// Draws the board and the panel (tiles 7×3 characters: the board is 30×14, fits in 80×24). A
+/// terminal smaller than [`MIN_SIZE`] gets a line that says so instead of a board drawn over
+/// its own borders.
 pub fn draw(f: &mut Frame, s: &Screen) {
     let area = f.area();
+    if area.width < MIN_SIZE.0 || area.height < MIN_SIZE.1 {
+        let msg = format!(
+            "The terminal is {}x{}; the board needs at least {}x{}. Enlarge it (Q quits).",
+            area.width, area.height, MIN_SIZE.0, MIN_SIZE.1
+        );
+        f.render_widget(Paragraph::new(msg).wrap(ratatui::widgets::Wrap { trim: true }), area);
+        return;
+    }
     let [main, status] = Layout::vertical([Constraint::Min(14), Constraint::Length(1)]).areas(area);
     let [board_area, panel] = Layout::horizontal([Constraint::Length(30), Constraint::Min(20)]).areas(main);
     let board = Block::default().borders(Borders::ALL).title(" 2048 ");
@@ -143,7 +157,7 @@ pub fn draw(f: &mut Frame, s: &Screen) {
             let v = s.view.values[(r * 4 + c) as usize];
             let (bg, fg) = tile_colors(v, s.palette);
             let cell = Rect { x: inner.x + c * 7, y: inner.y + r * 3, width: 7, height: 3 };
-            if cell.right() > area.right() || cell.bottom() > area.bottom() {
+            if cell.right() > inner.right() || cell.bottom() > inner.bottom() {
                 continue;
             }
             let text = if v == 0 { String::new() } else { v.to_string() };
@@ -295,6 +309,41 @@ mod tests {
         // 256 and 16 colours fall back.
         assert!(matches!(tile_colors(8, Palette::Ansi256).0, Color::Indexed(_)));
         assert_eq!(tile_colors(8, Palette::Ansi16).0, Color::LightRed);
+    }
+
+    #[test]
+    fn a_terminal_too_small_for_the_board_says_so_instead_of_drawing_over_the_borders() {
+        let view = View { values: [2; 16], ..View::default() };
+        let screen =
+            |view| Screen { view, name: "2048", cycle_ms: 5.0, player: None, status: "", palette: Palette::Ansi16 };
+        let text = |w: u16, h: u16| {
+            let mut t = Terminal::new(TestBackend::new(w, h)).expect("terminal");
+            t.draw(|f| draw(f, &screen(&view))).expect("draws");
+            let buf = t.backend().buffer().clone();
+            buf.content().iter().map(|c| c.symbol()).collect::<String>()
+        };
+        let small = text(40, 12);
+        assert!(small.contains("The terminal is 40x12") && small.contains("52x15"), "{small}");
+        assert!(!small.contains('┌'), "no board drawn");
+        // The smallest that fits: the whole board, its right border intact on every row.
+        let (w, h) = MIN_SIZE;
+        let fits = text(w, h);
+        assert_eq!(fits.matches('2').count(), 16 + 2, "16 tiles and the name");
+        let rows: Vec<String> =
+            fits.chars().collect::<Vec<_>>().chunks(w as usize).map(|r| r.iter().collect()).collect();
+        for (y, row) in rows.iter().enumerate().take(14) {
+            assert_eq!(
+                row.chars().nth(29),
+                Some(if y == 0 {
+                    '┐'
+                } else if y == 13 {
+                    '┘'
+                } else {
+                    '│'
+                }),
+                "row {y}: {row}"
+            );
+        }
     }
 
     #[test]
