@@ -119,7 +119,7 @@ impl App {
 
     /// Breakpoints: conditions checked after every scan of the running task; a hit pauses it.
     fn breakpoints_ui(&mut self, ui: &mut egui::Ui) {
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             let l = ui.label("Breakpoint");
             ui.add(
                 egui::TextEdit::singleline(&mut self.dbg.breakpoint)
@@ -212,7 +212,7 @@ impl App {
             });
         });
         self.breakpoints_ui(ui);
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             let l = ui.label("Fast-forward until").on_hover_text(
                 "runs scans as fast as the machine can until the condition holds (not at the real cycle; for that, set a breakpoint)",
             );
@@ -389,7 +389,7 @@ impl App {
                 }
             });
         } else if kind.writable() {
-            ui.horizontal(|ui| {
+            ui.horizontal_wrapped(|ui| {
                 ui.add(egui::TextEdit::singleline(&mut self.dbg.edit).desired_width(90.0));
                 let parsed = Value::parse(&self.dbg.edit, ty);
                 if ui.button("Write").clicked() {
@@ -435,7 +435,7 @@ impl App {
                 });
             }
         }
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             if ui.button("Watch").clicked() {
                 let _ = self.runner.with(|rt| rt.watch(&path, 600));
             }

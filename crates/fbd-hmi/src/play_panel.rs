@@ -56,6 +56,12 @@ impl App {
             if ui.checkbox(&mut max, "max speed").changed() {
                 self.front.autoplay_speed = if max { 0.0 } else { 10.0 };
             }
+            // The slider with its value and unit is one piece the wrapping cannot split or move:
+            // where it would not fit, it starts the next line (it was drawn past the panel, over
+            // the debugger, in a narrow window).
+            if ui.available_size_before_wrap().x < ui.spacing().slider_width + 110.0 {
+                ui.end_row();
+            }
             // Always there (greyed at max speed), so the Play button never moves under the mouse.
             let mut shown = if max { 200.0 } else { self.front.autoplay_speed };
             ui.add_enabled(!max, egui::Slider::new(&mut shown, 1.0..=200.0).logarithmic(true).text("moves/s"));

@@ -184,39 +184,53 @@ fn the_best_score_is_per_program_and_games_changed_from_outside_do_not_count() {
     assert!(!dir.join("best.json.tmp").exists(), "written through a temporary file");
 }
 
-/// At the window's default size with the debugger open, the play panel and the online diagram
-/// fit beside it: their header rows wrap instead of widening the panel, so neither the board
-/// nor the diagram is drawn under the debugger (they were: the board's last column, the Play
-/// button and the diagram's outputs were hidden).
+/// At the window's default size, and in a small one (800×560), with the debugger open, the
+/// play panel and the online diagram fit beside it: their rows wrap instead of widening the
+/// panel, so neither the board nor the diagram is drawn under the debugger (they were: the
+/// board's last column, the Play button and the diagram's outputs were hidden), and the
+/// debugger's own rows wrap so that it keeps to its panel (at 800 wide the autoplay slider and
+/// the fast-forward row pushed the two panels over each other and hid Run and Step).
 #[test]
 fn the_board_and_the_diagram_stay_clear_of_the_debugger_panel() {
-    let opts = Options {
-        origin: Origin::Embedded(Wiring::Upd1),
-        seed: 5,
-        start_paused: true,
-        best: BestStore::none(),
-        show_debugger: true,
-        settings: SettingsStore::at(temp_dir("narrow").join("settings.json")),
-        replay: None,
-    };
-    let mut h = egui_kittest::Harness::builder()
-        .with_size(egui::vec2(1100.0, 760.0))
-        .build_eframe(move |cc| fbd_hmi::App::new(cc, opts));
-    h.step();
-    h.get_by_label("Start").click();
-    settle(&mut h);
-    let panel_left = h.get_by_label("Reset statistics").rect().min.x;
-    let play = h.get_by_label("Play").rect();
-    assert!(play.max.x <= panel_left, "Play ends at {} under the debugger at {panel_left}", play.max.x);
-    let board = h.get_by_label("game board").rect();
-    assert!(board.max.x <= panel_left, "the board ends at {} under the debugger at {panel_left}", board.max.x);
-    assert!(board.width() > 300.0, "and it still takes the room it has: {board:?}");
-    // The same for the online diagram's header (the canvas below it takes the header's width).
-    h.get_by_label("Diagram").click();
-    h.step();
-    h.step();
-    let header_end = h.get_by_label("auto layout").rect().max.x;
-    assert!(header_end <= panel_left, "the diagram header ends at {header_end} under the debugger at {panel_left}");
+    for (w, hgt) in [(1100.0, 760.0), (800.0, 560.0)] {
+        let opts = Options {
+            origin: Origin::Embedded(Wiring::Upd1),
+            seed: 5,
+            start_paused: true,
+            best: BestStore::none(),
+            show_debugger: true,
+            settings: SettingsStore::at(temp_dir("narrow").join("settings.json")),
+            replay: None,
+        };
+        let mut h = egui_kittest::Harness::builder()
+            .with_size(egui::vec2(w, hgt))
+            .build_eframe(move |cc| fbd_hmi::App::new(cc, opts));
+        h.step();
+        h.get_by_label("Start").click();
+        settle(&mut h);
+        let panel_left = h.get_by_label("Reset statistics").rect().min.x;
+        let play = h.get_by_label("Play").rect();
+        assert!(play.max.x <= panel_left, "{w}: Play ends at {} under the debugger at {panel_left}", play.max.x);
+        let board = h.get_by_label("game board").rect();
+        assert!(board.max.x <= panel_left, "{w}: the board ends at {} under the debugger at {panel_left}", board.max.x);
+        assert!(board.width() > 280.0, "{w}: and it still takes the room it has: {board:?}");
+        for first in ["Run", "Step", "Fast-forward until", "Go"] {
+            let r = h.get_by_label(first).rect();
+            assert!(
+                r.min.x >= panel_left && r.max.x <= w,
+                "{w}: `{first}` at {r:?} outside the debugger from {panel_left}"
+            );
+        }
+        // The same for the online diagram's header (the canvas below it takes the header's width).
+        h.get_by_label("Diagram").click();
+        h.step();
+        h.step();
+        let header_end = h.get_by_label("auto layout").rect().max.x;
+        assert!(
+            header_end <= panel_left,
+            "{w}: the diagram header ends at {header_end} under the debugger at {panel_left}"
+        );
+    }
 }
 
 /// A diagram without the 2048 interface gets a panel of its inputs and outputs; each input's
