@@ -8,7 +8,7 @@
 
 use std::time::{Duration, Instant};
 
-use crossterm::event::{self, Event, KeyCode, KeyEventKind};
+use crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use fbd_engine::realtime::RealtimeRunner;
 use fbd_engine::{Runtime, ScanPlan};
 use fbd2048_game::Command;
@@ -52,6 +52,18 @@ pub fn action(code: KeyCode) -> Option<Action> {
         KeyCode::Char('q' | 'Q') | KeyCode::Esc => Action::Quit,
         _ => return None,
     })
+}
+
+/// The action of a key with its modifiers: Ctrl+C and Ctrl+D quit, as in any terminal
+/// program (raw mode turns them into keys: Ctrl+C did nothing); other Ctrl and Alt chords are
+/// no command (Ctrl+R reset the game, Ctrl+A moved it); the rest as [`action`].
+pub fn key_action(k: KeyEvent) -> Option<Action> {
+    let chord = k.modifiers.intersects(KeyModifiers::CONTROL | KeyModifiers::ALT | KeyModifiers::SUPER);
+    match k.code {
+        KeyCode::Char('c' | 'd') if k.modifiers.contains(KeyModifiers::CONTROL) => Some(Action::Quit),
+        _ if chord => None,
+        code => action(code),
+    }
 }
 
 /// How many colours the terminal shows.
@@ -242,7 +254,7 @@ pub fn run(plan: ScanPlan, name: &str, seed: u64, record: bool, best: &mut Best)
             }
             if event::poll(Duration::from_millis(10))? {
                 match event::read()? {
-                    Event::Key(k) if k.kind != KeyEventKind::Release => match action(k.code) {
+                    Event::Key(k) if k.kind != KeyEventKind::Release => match key_action(k) {
                         Some(Action::Quit) => return Ok(()),
                         Some(Action::Command(c)) => front.send(c),
                         Some(Action::Player(n)) => {
@@ -357,5 +369,12 @@ mod tests {
         assert_eq!(action(KeyCode::Char(' ')), Some(Action::StopPlayer));
         assert_eq!(action(KeyCode::Char('q')), Some(Action::Quit));
         assert_eq!(action(KeyCode::Char('k')), None);
+        let chord = |c: char, m: KeyModifiers| key_action(KeyEvent::new(KeyCode::Char(c), m));
+        assert_eq!(chord('c', KeyModifiers::CONTROL), Some(Action::Quit), "Ctrl+C quits");
+        assert_eq!(chord('d', KeyModifiers::CONTROL), Some(Action::Quit), "Ctrl+D quits");
+        assert_eq!(chord('r', KeyModifiers::CONTROL), None, "Ctrl+R is not Reset");
+        assert_eq!(chord('a', KeyModifiers::ALT), None, "Alt+A is not a move");
+        assert_eq!(chord('S', KeyModifiers::SHIFT), Some(Action::Command(Command::Start)), "Shift is part of a letter");
+        assert_eq!(key_action(KeyEvent::new(KeyCode::Left, KeyModifiers::NONE)), action(KeyCode::Left));
     }
 }
