@@ -28,6 +28,11 @@ impl App {
                 self.run_scans(1);
             }
         }
+        // Moves are plain keys on the board or the online diagram: a Ctrl/Alt chord (Ctrl+S
+        // saves, Ctrl+A) and the editor's keys are not moves (they moved the game unseen).
+        if self.editing() || ctx.input(|i| i.modifiers.ctrl || i.modifiers.command || i.modifiers.alt) {
+            return;
+        }
         let pressed: Vec<Dir> = ctx.input(|i| {
             let mut v = Vec::new();
             for (keys, d) in [

@@ -21,6 +21,37 @@ fn start_places_two_tiles() {
     assert_eq!(tiles(h.state()), 2, "{:?}", h.state().values());
 }
 
+/// A Ctrl or Alt chord is not a move (Ctrl+S, the editor's save, moved the tiles down), and
+/// neither is a key pressed in the editor; a plain key is.
+#[test]
+fn chords_and_the_editors_keys_are_not_moves() {
+    let mut h = harness(Wiring::Upd1, false, "chords");
+    let start = board([2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
+    h.state_mut().set_board(start);
+    h.step();
+    for (m, k) in [
+        (egui::Modifiers::COMMAND, egui::Key::S),
+        (egui::Modifiers::CTRL, egui::Key::D),
+        (egui::Modifiers::ALT, egui::Key::ArrowDown),
+    ] {
+        h.key_press_modifiers(m, k);
+        settle(&mut h);
+        assert_eq!(h.state().values()[0], 2, "{m:?}+{k:?} moved the tiles");
+    }
+    h.get_by_label("Diagram").click();
+    h.step();
+    h.get_by_label("Edit").click();
+    h.step();
+    h.key_press(egui::Key::ArrowDown);
+    settle(&mut h);
+    assert_eq!(h.state().values()[0], 2, "a key in the editor moved the tiles");
+    h.get_by_label("Online").click();
+    h.step();
+    h.key_press(egui::Key::ArrowDown);
+    settle(&mut h);
+    assert_eq!((h.state().values()[0], h.state().values()[12]), (0, 2), "a plain key in the online diagram moves");
+}
+
 #[test]
 fn an_arrow_key_moves_the_tiles_as_the_reference_says() {
     for w in Wiring::ALL {
