@@ -35,7 +35,7 @@ pub fn read_bounded(path: &Path, limit: u64) -> std::io::Result<Vec<u8>> {
     let meta = std::fs::metadata(path)?;
     if !meta.is_file() {
         let what = if meta.is_dir() { "a directory" } else { "not a regular file (a device, FIFO or socket)" };
-        return Err(Error::new(ErrorKind::InvalidInput, format!("{what}; diagrams are read from regular files")));
+        return Err(Error::new(ErrorKind::InvalidInput, format!("{what}; only regular files are read")));
     }
     let too_big = |n: u64| {
         Error::new(
@@ -105,10 +105,31 @@ pub fn write_text(path: &Path, text: &str) -> std::io::Result<()> {
             builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
         }
     }
-    let mut tmp = builder.tempfile_in(dir)?;
-    tmp.write_all(text.as_bytes())?;
-    tmp.as_file().sync_all()?;
-    tmp.persist(path).map_err(|e| e.error)?;
+    // The temporary file is ours, not the user's: an error says what the system said, without
+    // its name (tempfile appends `at path ".fbd-write-….tmp"`).
+    let plain = |e: std::io::Error| {
+        let os = e.raw_os_error().or_else(|| {
+            let inner = e.get_ref()?.source()?.downcast_ref::<std::io::Error>()?;
+            inner.raw_os_error()
+        });
+        match os {
+            Some(code) => std::io::Error::from_raw_os_error(code),
+            None => std::io::Error::new(e.kind(), e.kind().to_string()),
+        }
+    };
+    if !dir.is_dir() {
+        let why = if dir.exists() { "is not a directory" } else { "does not exist" };
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::NotFound,
+            format!("the directory {} {why}", dir.display()),
+        ));
+    }
+    let mut tmp = builder.tempfile_in(dir).map_err(|e| {
+        std::io::Error::new(e.kind(), format!("cannot create a file in {}: {}", dir.display(), plain(e)))
+    })?;
+    tmp.write_all(text.as_bytes()).map_err(plain)?;
+    tmp.as_file().sync_all().map_err(plain)?;
+    tmp.persist(path).map_err(|e| plain(e.error))?;
     Ok(())
 }
 

@@ -236,8 +236,15 @@ mod files {
         assert_eq!(mode(&d.join("new.json")), 0o640, "a replaced file keeps its permissions");
         // A directory cannot be replaced by a file: the write fails and cleans up after itself.
         std::fs::create_dir(d.join("taken")).expect("mkdir");
-        write_text(&d.join("taken"), "lost").expect_err("a directory is in the way");
-        write_text(&d.join("no/such/dir.json"), "lost").expect_err("no directory");
+        let e = write_text(&d.join("taken"), "lost").expect_err("a directory is in the way").to_string();
+        assert!(
+            e.contains("Is a directory") && !e.contains(".fbd-write-"),
+            "the system's reason, not our temporary file: {e}"
+        );
+        let e = write_text(&d.join("no/such/dir.json"), "lost").expect_err("no directory").to_string();
+        assert!(e.starts_with("the directory ") && e.ends_with("no/such does not exist"), "{e}");
+        let e = write_text(&d.join("plain.json/x.json"), "lost").expect_err("a file, not a directory").to_string();
+        assert!(e.ends_with("plain.json is not a directory"), "{e}");
         let mut left: Vec<String> = std::fs::read_dir(d)
             .expect("list")
             .map(|e| e.expect("entry").file_name().to_string_lossy().into())
