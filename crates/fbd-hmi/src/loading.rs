@@ -164,8 +164,20 @@ impl App {
 
     pub(crate) fn handle_dropped(&mut self, ctx: &egui::Context) {
         let dropped = ctx.input(|i| i.raw.dropped_files.clone());
-        if let Some(f) = dropped.first() {
-            self.open(Origin::File(f.path().to_path_buf()));
+        if let Some(p) = dropped.first().map(|f| f.path().to_path_buf()) {
+            self.open_file(p);
+        }
+    }
+
+    /// Opens a dropped or typed path: a recording is played back (File → Open recording), any
+    /// other file is loaded as a diagram (a dropped recording was refused as a broken diagram).
+    pub fn open_file(&mut self, path: PathBuf) {
+        if is_recording(&path) {
+            if let Err(e) = self.open_recording(Some(path)) {
+                self.status = e;
+            }
+        } else {
+            self.open(Origin::File(path));
         }
     }
 
@@ -201,9 +213,22 @@ impl App {
         });
         if go {
             let p = PathBuf::from(self.open_path.trim());
-            self.open(Origin::File(p));
+            self.open_file(p);
             open = false;
         }
         self.show_open_path = open;
     }
+}
+
+/// Whether `path` is a recording: its first 64 KiB name the `fbd_recording` version (a
+/// recording writes it first; a diagram has no such key).
+fn is_recording(path: &std::path::Path) -> bool {
+    use std::io::Read;
+    // Regular files only: a FIFO would block here.
+    if !std::fs::metadata(path).is_ok_and(|m| m.is_file()) {
+        return false;
+    }
+    let mut head = Vec::new();
+    let read = std::fs::File::open(path).and_then(|f| f.take(64 << 10).read_to_end(&mut head));
+    read.is_ok() && head.windows(15).any(|w| w == b"\"fbd_recording\"")
 }

@@ -344,3 +344,32 @@ fn open_path_takes_the_keyboard_and_enter_opens_the_path() {
     );
     assert_eq!(tiles(h.state()), 0, "no key reached the game");
 }
+
+/// A recording opened by path (or dropped on the window) is played back, not refused as a
+/// broken diagram; a diagram by path is still loaded as one.
+#[test]
+fn a_recording_opened_by_path_is_played_back() {
+    use fbd_engine::load::{FsProvider, load};
+    let path = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/blinker.json"));
+    let project = load(&FsProvider, path).expect("loads");
+    let mut rt =
+        fbd_engine::Runtime::new(fbd_engine::compile_project(&project, &Default::default()).expect("compiles"));
+    rt.start_recording(10);
+    rt.step_n(50);
+    let rec = rt.stop_recording(fbd_engine::runtime::ProgramId::of(&project)).expect("recording");
+    let file = temp_dir("open-rec").join("run.json");
+    std::fs::write(&file, rec.to_json()).expect("write");
+    let mut h = harness(Wiring::Upd1, false, "open-rec");
+    h.step();
+    h.state_mut().open_file(file);
+    h.step();
+    h.step();
+    let st = h.state().replay_status().expect("a replay");
+    assert_eq!(st.scans, 50);
+    assert!(h.query_by_label_contains(" / 50 (").is_some(), "the replay bar");
+    h.state_mut().stop_replay();
+    h.state_mut().open_file(path.to_path_buf());
+    h.step();
+    assert!(h.state().replay_status().is_none());
+    assert!(h.query_by_label_contains("This diagram has no 2048 interface").is_some(), "the blinker is loaded");
+}
