@@ -88,6 +88,12 @@ pub struct App {
     /// The Open path window was just opened: its field takes the keyboard (typed keys went to
     /// the game as moves).
     pub(crate) open_path_focus: bool,
+    /// What waits for an answer about the editor's unsaved edits.
+    pub(crate) discarding: Option<crate::unsaved::Discarding>,
+    /// Why saving them from that question failed.
+    pub(crate) unsaved_message: String,
+    /// The user chose to close the window with unsaved edits dropped.
+    pub(crate) quit_now: bool,
     /// The automated player driving the game, if any.
     /// The command queue, the scans-per-command measurement, the automated player.
     pub(crate) front: Front,
@@ -160,6 +166,9 @@ impl App {
             open_path: String::new(),
             show_open_path: false,
             open_path_focus: false,
+            discarding: None,
+            unsaved_message: String::new(),
+            quit_now: false,
             front: Front::default(),
         };
         app.dbg.show_diagram = app.prefs.diagram;
@@ -444,6 +453,7 @@ impl eframe::App for App {
         if let Some(r) = ctx.input(|i| i.viewport().inner_rect) {
             self.prefs.window = Some([r.width(), r.height()]);
         }
+        self.hold_close(&ctx);
         self.handle_dropped(&ctx);
         if ctx.input(|i| i.key_pressed(egui::Key::F12)) {
             let shown = self.debugger_shown();
@@ -509,6 +519,7 @@ impl eframe::App for App {
         });
         self.error_window(&ctx);
         self.open_path_window(&ctx);
+        self.unsaved_modal(&ctx);
         // Repaint on output changes (the scan thread asks for it); poll only while something is
         // in flight or live values are on screen, so an idle window costs nothing.
         let running = !self.runner.is_paused();

@@ -442,7 +442,7 @@ impl App {
             }
         });
         if new {
-            self.editor_new_program();
+            self.unless_unsaved(crate::unsaved::Discarding::New);
         }
         if let Some(a) = act {
             self.editor_after(a);
@@ -484,7 +484,7 @@ impl App {
         Ok(format!("{} {label}", if undo { "undid" } else { "redid" }))
     }
 
-    fn editor_save(&mut self) -> Result<String, String> {
+    pub(crate) fn editor_save(&mut self) -> Result<String, String> {
         let ws = self.editor_workspace();
         match ws.save() {
             Ok(w) if w.is_empty() => Ok("nothing to save".into()),

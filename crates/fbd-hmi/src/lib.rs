@@ -26,6 +26,7 @@ pub mod settings;
 mod slices;
 pub mod source;
 mod trends;
+mod unsaved;
 
 pub use app::{App, Options};
 

@@ -83,6 +83,11 @@ impl App {
     /// Opens a diagram: a fresh download (cold start). On failure the running program keeps
     /// running and the errors are shown.
     pub fn open(&mut self, origin: Origin) {
+        self.unless_unsaved(crate::unsaved::Discarding::Open(origin));
+    }
+
+    /// Loads `origin` (what [`App::open`] does once unsaved edits are dealt with).
+    pub(crate) fn load(&mut self, origin: Origin) {
         match source::load(&origin) {
             Ok((l, plan)) => {
                 let period = Duration::from_micros(plan.cycle_us);

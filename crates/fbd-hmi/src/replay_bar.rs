@@ -57,6 +57,9 @@ impl App {
     /// Plays the recording at `path` (or one a file dialog picks) back through its program:
     /// a cold start with the recorded seed, then every recorded event before its scan.
     pub fn open_recording(&mut self, path: Option<PathBuf>) -> Result<(), String> {
+        if self.unsaved_edits() > 0 {
+            return Err("the editor has unsaved changes: save them (Ctrl+S) or undo them before playing a recording, which loads its own program".into());
+        }
         let path = path
             .or_else(|| rfd::FileDialog::new().add_filter("fbd recording", &["json"]).pick_file())
             .ok_or("no file chosen")?;
@@ -69,7 +72,7 @@ impl App {
         if let Some(why) = rec.program_differs(&project) {
             return Err(format!("{}: {why}; the replay would not be the recorded run", path.display()));
         }
-        self.open(origin);
+        self.load(origin);
         let replay = Replay {
             path: path.clone(),
             scans: rec.scans,

@@ -250,3 +250,61 @@ fn the_editor_and_the_online_views_each_keep_their_own_debugger_panel() {
     let v: serde_json::Value = serde_json::from_str(&saved).expect("json");
     assert_eq!((v["debugger"].as_bool(), v["debugger_editing"].as_bool()), (Some(false), Some(true)));
 }
+
+/// Unsaved edits are not lost without a word: New and loading another program ask first
+/// (Save, Discard, Cancel); Cancel keeps the edits, Save writes them and goes on, Discard goes
+/// on without them. (They were dropped silently.)
+#[test]
+fn new_and_loading_another_program_ask_about_unsaved_edits() {
+    let mut h = crate::file_window(
+        "unsaved",
+        r#"{"fbd": 1, "name": "tiny", "outputs": [{"name": "q", "type": "BOOL", "from": "n.out"}],
+  "blocks": [{"id": "n", "type": "NOT", "inputs": {"in": false}}]}"#,
+    );
+    h.step();
+    h.get_by_label("Diagram").click();
+    h.step();
+    h.get_by_label("Edit").click();
+    h.step();
+    h.step();
+    let added = h.state_mut().editor_workspace().add_block(&fbd_edit::BodyId::Program, "AND", [300.0, 200.0]);
+    let added = added.expect("an AND");
+    assert_eq!(h.state().unsaved_edits(), 1);
+    // New: asked; Cancel keeps the edit.
+    h.get_by_label("New").click();
+    h.step();
+    h.step();
+    assert!(h.state().asking_about_unsaved() && h.query_by_label("Unsaved edits").is_some());
+    h.get_by_label("Cancel").click();
+    h.step();
+    assert!(!h.state().asking_about_unsaved());
+    assert_eq!(h.state().unsaved_edits(), 1, "the edit is still there");
+    // Loading another program: asked; Save writes the file and then loads.
+    h.state_mut().open(fbd_hmi::source::Origin::Embedded(Wiring::Original));
+    h.step();
+    h.step();
+    assert!(h.state().asking_about_unsaved(), "loading waits for the answer");
+    assert!(h.query_by_label_contains("loading diagrams/2048-original.json").is_some());
+    h.get_by_label("Save changes").click();
+    h.step();
+    h.step();
+    let saved = std::fs::read_to_string(temp_dir("unsaved").join("diagram.json")).expect("saved");
+    assert!(saved.contains(&format!("\"{added}\"")), "the edit was written: {saved}");
+    assert!(!h.state().asking_about_unsaved());
+    assert!(h.state().score() == 0 && h.state().values().len() == 16, "the 2048 program runs now");
+    assert!(h.query_all_by_label_contains("2048-original.json").count() > 0);
+    // An edit of that one, then Discard: the new program replaces it.
+    h.get_by_label("Diagram").click();
+    h.step();
+    h.get_by_label("Edit").click();
+    h.step();
+    h.state_mut().editor_workspace().add_block(&fbd_edit::BodyId::Program, "OR", [300.0, 200.0]).expect("an OR");
+    h.get_by_label("New").click();
+    h.step();
+    h.step();
+    h.get_by_label("Discard changes").click();
+    h.step();
+    h.step();
+    assert!(!h.state().asking_about_unsaved());
+    assert!(h.state_mut().editor_workspace().root().blocks.is_empty(), "a new, empty program");
+}
