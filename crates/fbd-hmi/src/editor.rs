@@ -351,8 +351,11 @@ impl App {
             });
             // The palette: library blocks by kind, then the project's macros; type to filter.
             let l = ui.label("Add");
-            ui.add(egui::TextEdit::singleline(&mut self.editor.palette).hint_text("block type").desired_width(90.0))
+            let typed = ui
+                .add(egui::TextEdit::singleline(&mut self.editor.palette).hint_text("block type").desired_width(90.0))
                 .labelled_by(l.id);
+            // Enter in the field: the type typed, or the only one that matches.
+            let entered = typed.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
             let q = self.editor.palette.trim().to_uppercase();
             // (category, type), library blocks by category, then the project's macros.
             let mut types: Vec<(&str, String)> = LIBRARY.iter().map(|d| (d.category(), d.name.to_string())).collect();
@@ -380,8 +383,12 @@ impl App {
             if let Some(open) = open {
                 self.editor_open(open);
             }
+            let exact = matches.iter().find(|t| t.to_uppercase() == q).cloned();
+            if entered && exact.is_none() && matches.len() != 1 {
+                self.editor.message = format!("{} types match `{}`: pick one from the list", matches.len(), q);
+            }
             if let Some(t) = add.or_else(|| {
-                (ui.input(|i| i.key_pressed(egui::Key::Enter)) && matches.len() == 1).then(|| matches[0].clone())
+                entered.then(|| exact.or_else(|| (matches.len() == 1).then(|| matches[0].clone()))).flatten()
             }) {
                 // At the centre of the view, on the grid.
                 let centre = self.editor.canvas.map_or(Pos2::new(400.0, 300.0), |r| r.center());

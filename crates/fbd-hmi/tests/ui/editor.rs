@@ -308,3 +308,35 @@ fn new_and_loading_another_program_ask_about_unsaved_edits() {
     assert!(!h.state().asking_about_unsaved());
     assert!(h.state_mut().editor_workspace().root().blocks.is_empty(), "a new, empty program");
 }
+
+/// Enter in the Add field places the block whose type was typed, even when other types contain
+/// it (`OR` is in FLOOR, XOR, MEMORY and SELECTOR: Enter did nothing), or the only match; with
+/// several and none exact it says so.
+#[test]
+fn enter_in_the_add_field_places_the_typed_block() {
+    let mut h = crate::file_window(
+        "add-enter",
+        r#"{"fbd": 1, "name": "tiny", "outputs": [{"name": "q", "type": "BOOL", "from": "n.out"}],
+  "blocks": [{"id": "n", "type": "NOT", "inputs": {"in": false}}]}"#,
+    );
+    h.step();
+    h.get_by_label("Diagram").click();
+    h.step();
+    h.get_by_label("Edit").click();
+    h.step();
+    h.step();
+    for (typed, want) in [("or", Some("or1")), ("EMOR", Some("memory1")), ("O", None)] {
+        h.get_by_label("Add").click();
+        h.step();
+        h.get_by_label("Add").type_text(typed);
+        h.step();
+        h.key_press(egui::Key::Enter);
+        h.step();
+        h.step();
+        let has = |id: &str| h.state().editor_message().contains(&format!("added `{id}`"));
+        match want {
+            Some(id) => assert!(has(id), "`{typed}`: {}", h.state().editor_message()),
+            None => assert!(h.state().editor_message().contains("types match `O`"), "{}", h.state().editor_message()),
+        }
+    }
+}
