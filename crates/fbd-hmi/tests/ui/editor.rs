@@ -256,17 +256,7 @@ fn the_editor_and_the_online_views_each_keep_their_own_debugger_panel() {
 /// on without them. (They were dropped silently.)
 #[test]
 fn new_and_loading_another_program_ask_about_unsaved_edits() {
-    let mut h = crate::file_window(
-        "unsaved",
-        r#"{"fbd": 1, "name": "tiny", "outputs": [{"name": "q", "type": "BOOL", "from": "n.out"}],
-  "blocks": [{"id": "n", "type": "NOT", "inputs": {"in": false}}]}"#,
-    );
-    h.step();
-    h.get_by_label("Diagram").click();
-    h.step();
-    h.get_by_label("Edit").click();
-    h.step();
-    h.step();
+    let mut h = tiny_in_the_editor("unsaved");
     let added = h.state_mut().editor_workspace().add_block(&fbd_edit::BodyId::Program, "AND", [300.0, 200.0]);
     let added = added.expect("an AND");
     assert_eq!(h.state().unsaved_edits(), 1);
@@ -314,17 +304,7 @@ fn new_and_loading_another_program_ask_about_unsaved_edits() {
 /// several and none exact it says so.
 #[test]
 fn enter_in_the_add_field_places_the_typed_block() {
-    let mut h = crate::file_window(
-        "add-enter",
-        r#"{"fbd": 1, "name": "tiny", "outputs": [{"name": "q", "type": "BOOL", "from": "n.out"}],
-  "blocks": [{"id": "n", "type": "NOT", "inputs": {"in": false}}]}"#,
-    );
-    h.step();
-    h.get_by_label("Diagram").click();
-    h.step();
-    h.get_by_label("Edit").click();
-    h.step();
-    h.step();
+    let mut h = tiny_in_the_editor("add-enter");
     for (typed, want) in [("or", Some("or1")), ("EMOR", Some("memory1")), ("O", None)] {
         h.get_by_label("Add").click();
         h.step();
@@ -339,4 +319,20 @@ fn enter_in_the_add_field_places_the_typed_block() {
             None => assert!(h.state().editor_message().contains("types match `O`"), "{}", h.state().editor_message()),
         }
     }
+}
+
+/// A window on a one-block program (a scratch file `name`/diagram.json), in the editor.
+fn tiny_in_the_editor(name: &str) -> Harness<'static, App> {
+    let mut h = crate::file_window(
+        name,
+        r#"{"fbd": 1, "name": "tiny", "outputs": [{"name": "q", "type": "BOOL", "from": "n.out"}],
+  "blocks": [{"id": "n", "type": "NOT", "inputs": {"in": false}}]}"#,
+    );
+    h.step();
+    h.get_by_label("Diagram").click();
+    h.step();
+    h.get_by_label("Edit").click();
+    h.step();
+    h.step();
+    h
 }
