@@ -1,16 +1,17 @@
 #!/usr/bin/env bash
-# Every figure of `fbd bench --all`, with the peers side by side in the same run: builds
-# nneonneo/2048-ai's move harness and IronPLC from their public sources (tools/peers/lib.sh),
-# then runs `fbd bench --all --json` with both, PAIRS pairs each (default 5). Writes
-# target/peers/bench-all.json and prints the peers' ratios.
+# Every figure of `fbd bench --all`, with the peers side by side in the same run: runs
+# `fbd bench --all --json` with nneonneo/2048-ai's moves ($NNEONNEO_MOVES) and IronPLC
+# ($IRONPLC_BIN), PAIRS pairs each (default 5). Writes target/peers/bench-all.json and prints
+# the peers' ratios. tools/peers/README.md says what the two must be.
 #
-#   tools/peers/bench-all.sh [PAIRS]
+#   NNEONNEO_MOVES=PROGRAM IRONPLC_BIN=DIR tools/peers/bench-all.sh [PAIRS]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 . tools/peers/lib.sh
 PAIRS=${1:-5}
-MOVES=$(build_nneonneo_harness nneonneo_moves)
-IRONPLC=$(build_ironplc)
+MOVES=$(need_program NNEONNEO_MOVES "a program running the moves workload on their execute_move")
+IRONPLC=$(need_ironplc)
+mkdir -p target/peers
 cargo build --release -q -p fbd-cli
 target/release/fbd bench --all --json --pairs "$PAIRS" --nneonneo-moves "$MOVES" --ironplc "$IRONPLC" \
   > target/peers/bench-all.json

@@ -6,18 +6,19 @@
 # PROGRAM: its freewheeling task runs every round). Also the plan compiled to C (`cc -O2`,
 # fbd_engine::cgen): a lower bound, bound by MOD's latency rather than by dispatch.
 #
-#   tools/peers/interpreter-vs-ironplc.sh [PAIRS] [STAGES]     (default 5 pairs, 1000 stages)
+#   IRONPLC_BIN=DIR tools/peers/interpreter-vs-ironplc.sh [PAIRS] [STAGES]
+#       (default 5 pairs, 1000 stages; DIR holds IronPLC's ironplcc and ironplcvm)
 #
 # Each pair runs theirs and ours back to back; the ratio of mean scan times is printed per pair,
-# then the median and range. Their source: $IRONPLC_DIR if set, else cloned from GitHub into
-# target/peers/ironplc (MIT; built with their own lock file, nothing of theirs is committed here).
+# then the median and range. Theirs: IronPLC's own command-line tools, built by the user from
+# their public source (tools/peers/README.md).
 # The chain and wide shapes on IronPLC (their plans as Structured Text): tools/peers/bench-all.sh.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 PAIRS=${1:-5}
 STAGES=${2:-1000}
 . tools/peers/lib.sh
-BIN=$(build_ironplc)
+BIN=$(need_ironplc)
 IRONPLCC="$BIN/ironplcc"
 IRONPLCVM="$BIN/ironplcvm"
 cargo build --release -q -p fbd-cli

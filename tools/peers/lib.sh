@@ -1,35 +1,35 @@
-# Shared by the scripts in tools/peers/: where the peers' sources are and how they are built.
-# Nothing of theirs is committed here; their sources are cloned into target/peers/ (or taken
-# from $NNEONNEO_DIR / $IRONPLC_DIR) and built there.
+# Shared by the scripts in tools/peers/. The peers' programs are not built here: nothing of
+# theirs is committed, nor any script or recipe that builds it (the workplace's rule for other
+# people's code, tools/peers/README.md). Each script takes the peer's program from an
+# environment variable and stops with what to set when it is missing.
 
-# nneonneo/2048-ai's source directory (cloned on first use).
-nneonneo_src() {
-  local src=${NNEONNEO_DIR:-target/peers/2048-ai}
-  if [ ! -f "$src/2048.cpp" ]; then
-    mkdir -p "$(dirname "$src")"
-    git clone -q --depth 1 https://github.com/nneonneo/2048-ai "$src"
+# need_program VAR WHAT: prints the path in $VAR when it is an executable file, else stops
+# with what VAR must name.
+need_program() {
+  local var=$1 what=$2 val=${!1:-}
+  if [ -z "$val" ]; then
+    echo "$0: set $var to $what (tools/peers/README.md: what the program must do)" >&2
+    exit 2
   fi
-  echo "$src"
+  if [ -d "$val" ] || [ ! -x "$val" ]; then
+    echo "$0: $var=$val is not an executable file; it must name $what" >&2
+    exit 2
+  fi
+  echo "$val"
 }
 
-# Builds one of our C++ harnesses (tools/peers/NAME.cpp, which includes their 2048.cpp) as
-# target/peers/NAME and prints its path.
-build_nneonneo_harness() {
-  local src
-  src=$(nneonneo_src)
-  mkdir -p target/peers
-  g++ -O3 -std=c++11 -w -I "$src" -o "target/peers/$1" "tools/peers/$1.cpp"
-  echo "target/peers/$1"
-}
-
-# Builds IronPLC's compiler and VM from their source (their own lock file) and prints the
-# directory holding ironplcc and ironplcvm.
-build_ironplc() {
-  local src=${IRONPLC_DIR:-target/peers/ironplc}
-  if [ ! -f "$src/compiler/Cargo.toml" ]; then
-    mkdir -p "$(dirname "$src")"
-    git clone -q --depth 1 https://github.com/ironplc/ironplc "$src"
+# need_ironplc: prints $IRONPLC_BIN when it holds IronPLC's ironplcc and ironplcvm, else stops.
+need_ironplc() {
+  local dir=${IRONPLC_BIN:-}
+  if [ -z "$dir" ]; then
+    echo "$0: set IRONPLC_BIN to the directory holding IronPLC's ironplcc and ironplcvm (tools/peers/README.md)" >&2
+    exit 2
   fi
-  (cd "$src/compiler" && cargo build --release -q -p ironplc-cli -p ironplc-vm-cli)
-  echo "$src/compiler/target/release"
+  for tool in ironplcc ironplcvm; do
+    if [ ! -x "$dir/$tool" ]; then
+      echo "$0: IRONPLC_BIN=$dir has no executable $tool" >&2
+      exit 2
+    fi
+  done
+  echo "$dir"
 }

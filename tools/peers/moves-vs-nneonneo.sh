@@ -1,18 +1,18 @@
 #!/usr/bin/env bash
 # Native moves side by side with nneonneo/2048-ai, in one run: four moves on each of 2^20
 # random boards (splitmix64 from 0x2048), 30 times, through ref2048::move_board
-# (crates/ref2048/examples/moves_workload.rs) and through their execute_move (their 2048.cpp
-# included into tools/peers/nneonneo_moves.cpp, g++ -O3). Both print the same checksum; the
+# (crates/ref2048/examples/moves_workload.rs) and through their execute_move (a program of
+# the user's own around their move code, $NNEONNEO_MOVES). Both print the same checksum; the
 # pairs alternate, and the ratio is the median of their move-loop times (process times too).
 #
-#   tools/peers/moves-vs-nneonneo.sh [PAIRS]      (default 7)
+#   NNEONNEO_MOVES=PROGRAM tools/peers/moves-vs-nneonneo.sh [PAIRS]      (default 7)
 #
-# Their source: $NNEONNEO_DIR if set, else cloned from GitHub into target/peers/2048-ai.
+# Theirs: the program in $NNEONNEO_MOVES (tools/peers/README.md: what it must print).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 . tools/peers/lib.sh
 PAIRS=${1:-7}
-THEIRS=$(build_nneonneo_harness nneonneo_moves)
+THEIRS=$(need_program NNEONNEO_MOVES "a program running the workload on their execute_move")
 cargo build --release -q -p ref2048 --example moves_workload
 OURS=target/release/examples/moves_workload
 ratios=(); pratios=()

@@ -3,14 +3,17 @@
 # 30 minutes to well over an hour of one core per game on this machine (20 games: 15 h or more),
 # more than one session has, so each run plays the games of the seeds it is given and appends
 # every finished game to tools/peers/results/nneonneo-expectimax.txt; the summary is over every
-# game in that file. Games are seeded (tools/peers/nneonneo_ai.cpp: seed S is game S of the
+# game in that file. Games are seeded (seed S is game S of the
 # comparison), so a seed already in the file is never played again. A game still running when
 # MAX_SECONDS (counted from the start of this run) are up is saved in
 # tools/peers/results/nneonneo-seed-S.checkpoint and resumes from there next time (commit it).
 # Two runs with different seeds use both cores.
 #
-#   tools/peers/nneonneo-games.sh FIRST_SEED GAMES [MAX_SECONDS]   play seeds FIRST_SEED.. and append
-#   tools/peers/nneonneo-games.sh --summary                         only the summary
+#   NNEONNEO_AI=PROGRAM tools/peers/nneonneo-games.sh FIRST_SEED GAMES [MAX_SECONDS]
+#                                          play seeds FIRST_SEED.. and append
+#   tools/peers/nneonneo-games.sh --summary   only the summary
+#
+# PROGRAM plays with their search (tools/peers/README.md: its arguments, output and checkpoint).
 #
 # Ours, for the same comparison: fbd autoplay --native --player expectimax-deep --games 20 --seed 1
 set -euo pipefail
@@ -21,7 +24,7 @@ if [ "${1:-}" != "--summary" ]; then
   FIRST=${1:?first seed}
   GAMES=${2:?number of games}
   SECS=${3:-1000000}
-  THEIRS=$(build_nneonneo_harness nneonneo_ai)
+  THEIRS=$(need_program NNEONNEO_AI "a program playing seeded games with their expectimax")
   DEADLINE=$(( $(date +%s) + ${SECS%.*} ))
   for s in $(seq "$FIRST" $((FIRST + GAMES - 1))); do
     if grep -q "(seed $s)" "$RESULTS" 2>/dev/null; then

@@ -32,12 +32,12 @@ pub struct BenchArgs {
     /// The 2048 benchmark table: native reference, each wiring's scan time and moves/s, expectimax.
     #[arg(long)]
     all: bool,
-    /// With --all: also run nneonneo/2048-ai's moves (this harness binary, built by
-    /// tools/peers/moves-vs-nneonneo.sh as target/peers/nneonneo_moves) pair by pair with ours.
+    /// With --all: also run nneonneo/2048-ai's moves (this program, running the workload on
+    /// their execute_move: tools/peers/README.md) pair by pair with ours.
     #[arg(long, requires = "all")]
     nneonneo_moves: Option<PathBuf>,
     /// With --all: also run IronPLC's VM (the directory holding its `ironplcc` and `ironplcvm`,
-    /// built by tools/peers/interpreter-vs-ironplc.sh) pair by pair with our interpreter.
+    /// built from their source) pair by pair with our interpreter.
     #[arg(long, requires = "all")]
     ironplc: Option<PathBuf>,
     /// With --all: pairs per peer.

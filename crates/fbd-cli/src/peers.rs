@@ -2,17 +2,17 @@
 //! ours back to back, and the ratio of each pair is kept, so a figure is a median and a range of
 //! ratios measured under the same conditions, never two numbers from different days.
 //!
-//! - `--nneonneo-moves PATH`: nneonneo/2048-ai's `execute_move` in the C++ harness
-//!   `tools/peers/nneonneo_moves.cpp` (built by `tools/peers/moves-vs-nneonneo.sh`) against
+//! - `--nneonneo-moves PATH`: a program running the workload on nneonneo/2048-ai's
+//!   `execute_move` (what it must print: `tools/peers/README.md`) against
 //!   `ref2048::workload`, the same 2^20 boards, four moves each, 30 times; the checksums must
 //!   agree.
-//! - `--ironplc DIR`: IronPLC's `ironplcc` and `ironplcvm` (built by
-//!   `tools/peers/interpreter-vs-ironplc.sh`) running `x := (x + 7 - 3) MOD 1021` 1,000 times per
+//! - `--ironplc DIR`: IronPLC's `ironplcc` and `ironplcvm` running `x := (x + 7 - 3) MOD 1021` 1,000 times per
 //!   scan as Structured Text, against the same program as FBD (`fbd bench --shape modchain`),
 //!   and the chain and wide shapes as their plans in Structured Text (`fbd_engine::stgen`).
 //!
-//! Nothing of theirs is built or committed here; the scripts under `tools/peers/` build them
-//! from their public sources.
+//! Nothing of theirs is built or committed here, nor any recipe that builds it (the
+//! workplace's rule for other people's code): whoever measures builds the peers from their
+//! public sources and passes the programs.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -118,7 +118,8 @@ fn parse_moves_line(line: &str) -> Option<(String, f64)> {
 }
 
 fn nneonneo_moves(bin: &Path, pairs: usize) -> Result<Comparison, String> {
-    const HOW: &str = "build it with tools/peers/moves-vs-nneonneo.sh (target/peers/nneonneo_moves)";
+    const HOW: &str = "it must be a program running the moves workload on nneonneo/2048-ai's \
+                       execute_move (tools/peers/README.md says what it prints)";
     if !bin.is_file() {
         return Err(format!("{}: no such file; {HOW}", bin.display()));
     }
@@ -196,8 +197,8 @@ fn ironplc_programs() -> Result<Vec<IronplcProgram>, String> {
 }
 
 fn ironplc(dir: &Path, pairs: usize) -> Result<Vec<Comparison>, String> {
-    const HOW: &str = "build IronPLC with tools/peers/interpreter-vs-ironplc.sh and pass its \
-                       compiler/target/release directory";
+    const HOW: &str = "pass the directory of IronPLC's release build (its compiler/target/release), \
+                       built from their public source (tools/peers/README.md)";
     for tool in ["ironplcc", "ironplcvm"] {
         if !dir.join(tool).is_file() {
             return Err(format!("{}: no {tool} here; {HOW}", dir.display()));
@@ -280,7 +281,7 @@ mod tests {
     fn a_missing_build_says_how_to_get_it() {
         let p = Peers { nneonneo_moves: Some("/nonexistent/nneonneo_moves".into()), ironplc: None, pairs: 1 };
         let e = run(&p).err().expect("fails");
-        assert!(e.contains("/nonexistent/nneonneo_moves") && e.contains("tools/peers/moves-vs-nneonneo.sh"), "{e}");
+        assert!(e.contains("/nonexistent/nneonneo_moves") && e.contains("tools/peers/README.md"), "{e}");
     }
 
     #[test]

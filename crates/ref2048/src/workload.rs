@@ -1,7 +1,7 @@
 //! The native-moves workload compared with nneonneo/2048-ai (`tools/peers/`, `fbd bench --all
 //! --nneonneo-moves`, `cargo bench -p ref2048`): 2^20 boards from splitmix64 seeded with
 //! 0x2048, each moved in all four directions, a number of times. The checksum is the wrapping
-//! sum of every resulting board; the C++ harness over their `execute_move` prints the same, so
+//! sum of every resulting board; the program over their `execute_move` (tools/peers/README.md) prints the same, so
 //! both sides provably did the same work.
 
 use std::time::{Duration, Instant};
