@@ -94,7 +94,8 @@ pub struct App {
     pub(crate) unsaved_message: String,
     /// The user chose to close the window with unsaved edits dropped.
     pub(crate) quit_now: bool,
-    /// The automated player driving the game, if any.
+    /// A PLCopen export being written on its own thread.
+    pub(crate) export: Option<crate::export_job::ExportJob>,
     /// The command queue, the scans-per-command measurement, the automated player.
     pub(crate) front: Front,
 }
@@ -158,6 +159,7 @@ impl App {
             recording: false,
             record_next: false,
             unsaved_recording: None,
+            export: None,
             replay: None,
             show_debugger: opts.show_debugger || prefs.debugger,
             debugger_while_editing: prefs.debugger_editing,
@@ -446,6 +448,8 @@ impl App {
 impl eframe::App for App {
     fn on_exit(&mut self, _gl: Option<&eframe::glow::Context>) {
         self.save_settings();
+        // An export under way is finished, not cut off (a few seconds at most).
+        self.wait_for_export();
     }
 
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
@@ -468,6 +472,7 @@ impl eframe::App for App {
         }
         self.pump_commands();
         self.save_best();
+        self.poll_export(&ctx);
 
         egui::Panel::top("menu").show(ui, |ui| self.menu(ui));
         egui::Panel::bottom("status").show(ui, |ui| {

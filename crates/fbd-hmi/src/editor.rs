@@ -270,7 +270,7 @@ impl App {
         self.editor.details =
             [list("state reset", &report.reset), list("removed", &report.removed), list("kept", &report.kept)]
                 .join("\n");
-        self.loaded.project = project;
+        self.loaded.project = std::sync::Arc::new(project);
         // The runtime has a new plan: rebind the game and the views, keep the editor's work.
         let ws = self.editor.ws.take();
         let body = self.editor.body.clone();

@@ -1,5 +1,5 @@
 //! Files in and out of the window: opening a diagram (a cold start), online change, the error
-//! and open-path windows, drag and drop, recording, export to PLCopen XML.
+//! and open-path windows, drag and drop, recording (the PLCopen export: `export_job.rs`).
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -62,22 +62,6 @@ impl App {
             path.display()
         );
         Ok(path)
-    }
-
-    /// Writes the running program as PLCopen TC6 XML to `path` (or where a save dialog says).
-    pub fn export_plcopen(&mut self, path: Option<PathBuf>) {
-        let Some(path) = path.or_else(|| {
-            rfd::FileDialog::new().add_filter("PLCopen XML", &["xml"]).set_file_name("program.xml").save_file()
-        }) else {
-            self.status = "no file chosen: nothing exported".into();
-            return;
-        };
-        let plan = self.runner.with(|rt| rt.plan().clone());
-        let xml = fbd_plcopen::export(&self.loaded.project, &plan);
-        self.status = match fbd_engine::load::write_text(&path, &xml) {
-            Ok(()) => format!("exported as PLCopen XML to {}", path.display()),
-            Err(e) => format!("{}: cannot write: {e}", path.display()),
-        };
     }
 
     /// Opens a diagram: a fresh download (cold start). On failure the running program keeps

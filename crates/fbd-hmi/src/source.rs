@@ -1,6 +1,7 @@
 //! Where a diagram comes from (an embedded wiring or a file) and loading it into a plan.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use fbd_engine::load::{self, Project};
 use fbd_engine::{CompileOptions, Diagnostics, ScanPlan, compile_project};
@@ -30,8 +31,8 @@ impl Origin {
 pub struct Loaded {
     /// Where it came from.
     pub origin: Origin,
-    /// The parsed files.
-    pub project: Project,
+    /// The parsed files (shared: an export on its own thread reads them).
+    pub project: Arc<Project>,
 }
 
 /// Loads and compiles a diagram.
@@ -46,5 +47,5 @@ pub fn load(origin: &Origin) -> Result<(Loaded, ScanPlan), Diagnostics> {
         Origin::File(p) => fbd_plcopen::load_any(p)?.0,
     };
     let plan = compile_project(&project, &CompileOptions::default())?;
-    Ok((Loaded { origin: origin.clone(), project }, plan))
+    Ok((Loaded { origin: origin.clone(), project: Arc::new(project) }, plan))
 }

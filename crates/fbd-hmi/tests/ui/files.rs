@@ -145,7 +145,19 @@ fn a_plcopen_xml_file_opens_and_runs() {
     assert_eq!(h.state().scan_count(), 40);
     // File → Export PLCopen XML writes the running program; it imports back.
     let out = temp_dir("plcopen").join("out.xml");
+    // It is written on its own thread (seconds for a large program): the window says so, and a
+    // second export waits for the first.
     h.state_mut().export_plcopen(Some(out.clone()));
+    assert!(
+        h.state().exporting() && h.state().status().starts_with("exporting PLCopen XML to"),
+        "{}",
+        h.state().status()
+    );
+    h.state_mut().export_plcopen(Some(temp_dir("plcopen").join("second.xml")));
+    assert!(h.state().status().contains("is still being written"), "{}", h.state().status());
+    assert!(h.state_mut().wait_for_export() && !h.state().exporting());
+    assert!(h.state().status().starts_with("exported as PLCopen XML to"), "{}", h.state().status());
+    assert!(!temp_dir("plcopen").join("second.xml").exists(), "the second export was refused");
     let text = std::fs::read_to_string(&out).expect("exported");
     let back = fbd_plcopen::import(&out, &text).expect("imports back");
     assert_eq!(back.doc.cycle_ms, Some(20.0));
