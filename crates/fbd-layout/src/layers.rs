@@ -49,6 +49,10 @@ pub(crate) struct Graph {
     pub of_block: Vec<usize>,
     pub of_in: Vec<usize>,
     pub of_out: Vec<usize>,
+    /// Per column, where the file puts its blocks (the leftmost stored x of the column's
+    /// blocks), when the layout keeps stored positions; `None` for the ports' columns and
+    /// when it does not.
+    pub want_x: Vec<Option<f64>>,
 }
 
 impl Graph {
@@ -151,7 +155,14 @@ pub(crate) fn build(body: &Body, pos: Option<&[[f64; 2]]>) -> Graph {
         of_out.push(nodes.len());
         nodes.push(GNode { kind: Kind::OutPort(k), col: last, rows: 1 });
     }
-    let mut g = Graph { nodes, cols: Vec::new(), nets: Vec::new(), of_block, of_in, of_out };
+    let mut want_x: Vec<Option<f64>> = vec![None; last + 1];
+    if let Some(pos) = pos {
+        for (i, p) in pos.iter().enumerate() {
+            let w = &mut want_x[layer[i] + 1];
+            *w = Some(w.map_or(p[0], |x| x.min(p[0])));
+        }
+    }
+    let mut g = Graph { nodes, cols: Vec::new(), nets: Vec::new(), of_block, of_in, of_out, want_x };
     // Nets: one per source, in first-use order.
     // Each source's edges in edge order (grouped in one pass: a body of 100k blocks has as
     // many sources).

@@ -221,10 +221,12 @@ pub fn layout(body: &Body) -> Layout {
 }
 
 /// Lays out `body` keeping the blocks where the file puts them: `pos[i]` is the top-left corner
-/// of node `i` as stored (`pos` in a diagram). Blocks in one column share an x; their order
-/// and rows follow the stored y (snapped to the grid, spaced where they would overlap); ports
-/// and wires are placed and routed as in [`layout`]. Without a position for every block, this
-/// is [`layout`].
+/// of node `i` as stored (`pos` in a diagram). Blocks with one stored x form a column, and the
+/// columns keep their stored distances (the drawing as a whole may move), further apart only
+/// where a channel needs more room for its wires; order and rows follow the stored y (snapped
+/// to the grid, spaced where they would overlap); ports and wires are placed and routed as in
+/// [`layout`]. So the online view shows a drawing where the editor has it. Without a position
+/// for every block, this is [`layout`].
 pub fn layout_kept(body: &Body, pos: &[Option<[f64; 2]>]) -> Layout {
     let all: Option<Vec<[f64; 2]>> = pos.iter().copied().collect();
     let Some(all) = all.filter(|a| a.len() == body.nodes.len() && !a.is_empty()) else {

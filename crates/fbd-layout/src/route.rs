@@ -217,10 +217,18 @@ pub(crate) fn route(body: &Body, g: &Graph, top: &[i64]) -> Layout {
     // x of columns and channels.
     let mut col_x = vec![PITCH; ncols];
     let mut chan_x = vec![0.0f64; ncols.saturating_sub(1)];
+    // Stored positions: the whole drawing moves by one offset (set by the first stored
+    // column), so each column stands where the user put it relative to the others, as in the
+    // editor; a column moves further right only where the channel before it needs the room.
+    let mut shift: Option<f64> = None;
     for c in 0..ncols - 1 {
         chan_x[c] = col_x[c] + colw[c];
         let w = ((track[c].len() + detours[c].len() + 1) as f64 * PITCH + label_w[c]).max(2.0 * PITCH);
-        col_x[c + 1] = chan_x[c] + w;
+        let mut x = chan_x[c] + w;
+        if let Some(want) = g.want_x.get(c + 1).copied().flatten() {
+            x = x.max(want + *shift.get_or_insert(x - want));
+        }
+        col_x[c + 1] = x;
     }
     let track_x = |c: usize, k: usize| chan_x[c] + (track[c][&k] + 1) as f64 * PITCH;
 

@@ -157,3 +157,32 @@ fn positions_a_user_moved_are_kept_in_columns_and_rows() {
         .all(|(j, _)| l.blocks[j].y < l.blocks[i].y);
     assert!(below, "the moved block stays in its column, below the others");
 }
+
+/// The online view draws a program where the editor has it: a column the user moved right (with
+/// room to spare for its wires) keeps its distance to the others, and the columns the user did
+/// not touch do not move. (They were re-packed as tightly as the wires allowed, so blocks the
+/// user never moved stood 40-120 units left of where the editor showed them.)
+#[test]
+fn columns_keep_their_stored_distances() {
+    let p = load(&FsProvider, &root().join("examples/blinker.json")).expect("loads");
+    let b = body(&p, None).expect("program");
+    let mut pos = fbd_layout::from_model::positions(&p, None);
+    let i = b.nodes.iter().position(|n| n.id == "fast").expect("fast");
+    let [x, y] = pos[i].expect("stored");
+    pos[i] = Some([x + 800.0, y]);
+    let kept = fbd_layout::layout_kept(&b, &pos);
+    assert!(check(&b, &kept).is_empty());
+    let free = fbd_layout::layout_free(&b, &pos);
+    let first = (0..b.nodes.len()).min_by(|&a, &c| pos[a].unwrap()[0].total_cmp(&pos[c].unwrap()[0])).unwrap();
+    for j in 0..b.nodes.len() {
+        let from_first = |l: &fbd_layout::Layout| l.blocks[j].x - l.blocks[first].x;
+        assert_eq!(from_first(&kept), from_first(&free), "block {} online and in the editor", b.nodes[j].id);
+    }
+    // Columns closer than their wires need still move apart: no block overlaps a channel.
+    let mut tight = fbd_layout::from_model::positions(&p, None);
+    for q in tight.iter_mut().flatten() {
+        q[0] /= 4.0;
+    }
+    let l = fbd_layout::layout_kept(&b, &tight);
+    assert!(check(&b, &l).is_empty(), "{:#?}", check(&b, &l));
+}
