@@ -393,8 +393,7 @@ impl App {
                 // At the centre of the view, on the grid.
                 let centre = self.editor.canvas.map_or(Pos2::new(400.0, 300.0), |r| r.center());
                 let c = (centre - self.editor.origin) / self.editor.zoom;
-                let mut pos =
-                    [(c.x as f64 / 20.0).round().max(0.0) * 20.0, (c.y as f64 / 20.0).round().max(0.0) * 20.0];
+                let mut pos = fbd_layout::snap([c.x as f64, c.y as f64]);
                 self.editor.palette.clear();
                 let ws = self.editor.ws.as_mut().expect("made");
                 // Not on top of a block already there: below it.

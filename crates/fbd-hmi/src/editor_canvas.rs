@@ -31,7 +31,7 @@ impl App {
         let to = |x: f64, y: f64| origin + Vec2::new(x as f32, y as f32) * z;
         let painter = painter.with_clip_rect(rect);
         painter.rect_filled(rect, 0.0, if dark { Color32::from_gray(20) } else { Color32::from_gray(252) });
-        // The grid blocks snap to.
+        // The grid: blocks snap to it with their left edges and pins on its lines (`fbd_layout::snap`).
         let grid = if dark { Color32::from_gray(34) } else { Color32::from_gray(232) };
         let step = 20.0 * z;
         if step > 6.0 {
@@ -130,11 +130,7 @@ impl App {
                         .iter()
                         .zip(&layout.blocks)
                         .filter(|(n, _)| self.editor.selected.contains(&n.id))
-                        .map(|(n, r)| {
-                            let x = ((r.x + d.x as f64) / 20.0).round() * 20.0;
-                            let y = ((r.y + d.y as f64) / 20.0).round() * 20.0;
-                            (n.id.clone(), [x.max(0.0), y.max(0.0)])
-                        })
+                        .map(|(n, r)| (n.id.clone(), fbd_layout::snap([r.x + d.x as f64, r.y + d.y as f64])))
                         .collect();
                     let n = moves.len();
                     result = Some(

@@ -33,6 +33,16 @@ pub use free::layout_free;
 
 /// Grid pitch in drawing units: the distance between two pins, two wires, two tracks.
 pub const PITCH: f64 = 20.0;
+/// The grid point nearest `p` where a block's top-left corner may stand: x on a multiple of
+/// [`PITCH`], y half a pitch above one, so that the block's pins (and the wires along them)
+/// lie on the grid lines. The layered layout stores its positions on this grid, and the
+/// editor snaps to it, so a block moved by hand lines up with the ones it did not move.
+pub fn snap(p: [f64; 2]) -> [f64; 2] {
+    let x = (p[0] / PITCH).round() * PITCH;
+    let y = ((p[1] + PITCH / 2.0) / PITCH).round() * PITCH - PITCH / 2.0;
+    [x.max(0.0), y.max(PITCH / 2.0)]
+}
+
 /// Width of one character of a label, for sizing blocks and ports.
 pub const CHAR_W: f64 = 7.0;
 

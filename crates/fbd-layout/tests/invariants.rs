@@ -114,6 +114,10 @@ fn the_stored_positions_of_the_repository_are_the_layouts_and_are_kept() {
         for name in names {
             let b = body(&p, name).expect("body");
             let pos = fbd_layout::from_model::positions(&p, name);
+            // On the grid the editor snaps to: a block moved by hand lines up with these.
+            for q in pos.iter().flatten() {
+                assert_eq!(fbd_layout::snap(*q), *q, "{f} {name:?}: {q:?} is off the editor's grid");
+            }
             let kept = fbd_layout::layout_kept(&b, &pos);
             let bad = check(&b, &kept);
             assert!(bad.is_empty(), "{f} {name:?} kept: {:#?}", &bad[..bad.len().min(5)]);

@@ -104,13 +104,15 @@ fn a_blinker_drawn_from_scratch_in_the_editor_is_saved_and_blinks() {
     for _ in 0..30 {
         h.step(); // past egui's double-click window
     }
-    // Dragging a block moves it by what the pointer moved, on the 20-unit grid.
+    // Dragging a block moves it by what the pointer moved, on the 20-unit grid with its pins on
+    // the grid lines (its top half a pitch above one), as the layout stores positions.
     let (before, centre) = h.state_mut().editor_block("not1").expect("not1");
     drag(&mut h, centre, centre + egui::vec2(0.0, 120.0));
     let (after, _) = h.state_mut().editor_block("not1").expect("not1");
     assert_eq!(h.state().editor_message(), "moved 1 block(s)");
     assert_eq!(after[0], before[0], "moved straight down");
-    assert!(after[1] > before[1] + 40.0 && after[1] % 20.0 == 0.0, "{before:?} -> {after:?}");
+    assert!(after[1] > before[1] + 40.0 && after[1] % 20.0 == 10.0, "{before:?} -> {after:?}");
+    assert!(after[0] % 20.0 == 0.0 && before[1] % 20.0 == 10.0, "added on the grid too: {before:?}");
     for _ in 0..30 {
         h.step();
     }
