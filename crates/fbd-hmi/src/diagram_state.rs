@@ -135,6 +135,19 @@ impl App {
         }
     }
 
+    /// A point on the wire from output `pin` of block `id` of the shown body, as drawn in the
+    /// last frame (the middle of its first piece), for tests that point at it.
+    pub fn diagram_wire_pos(&mut self, id: &str, pin: &str) -> Option<Pos2> {
+        let bl = self.diagram_body()?;
+        let (body, layout) = (&bl.0, &bl.1);
+        let node = body.nodes.iter().position(|n| n.id == id)?;
+        let pin = body.nodes[node].outputs.iter().position(|p| p == pin)?;
+        let net = layout.nets.iter().find(|n| n.source == Source::Out { node, pin })?;
+        let (a, b) = net.segments.first()?;
+        let z = self.diagram.zoom;
+        Some(self.diagram.origin + Vec2::new((a.x + b.x) as f32 / 2.0, (a.y + b.y) as f32 / 2.0) * z)
+    }
+
     /// Where block `id` of the shown body was drawn in the last frame (its centre), for tests
     /// that click it.
     pub fn diagram_block_pos(&mut self, id: &str) -> Option<Pos2> {

@@ -270,6 +270,22 @@ impl App {
                 painter.circle_filled(to(j.x, j.y), 3.0 * z.clamp(0.5, 1.5), color);
             }
         }
+        // The wire under the pointer says what it is: its signal and value, and for a dashed
+        // (feedback) wire what the dashes mean; they had no legend anywhere on screen.
+        if let Some(k) = hover_net
+            && !resp.dragged()
+        {
+            let n = &layout.nets[k];
+            let value = source_value(n.source).map_or_else(|| "-".to_string(), |v| v.to_string());
+            let mut text = format!("{} = {value}", self.net_path(body, n.source));
+            if n.delayed {
+                text.push_str(
+                    "
+feedback wire (dashed): where it closes a loop, the value it had at the end of the previous scan is read",
+                );
+            }
+            resp.clone().on_hover_text_at_pointer(text);
+        }
         let mut badges: Vec<(Pos2, String, Color32)> = Vec::new();
         let mut double: Option<usize> = None;
         let mut context: Option<usize> = None;

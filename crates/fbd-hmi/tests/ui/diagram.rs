@@ -163,3 +163,39 @@ fn a_fitted_diagram_refits_when_its_canvas_changes_size_until_the_user_moves_it(
     assert!(h.state().diagram_canvas().width() < wide.0.width() - 100.0);
     assert_eq!(h.state_mut().diagram_block_pos("cell_4_4"), Some(zoomed), "the user's view is kept");
 }
+
+/// The pointer on a wire says which signal it carries and its value; on a dashed (feedback)
+/// wire also what the dashes mean, which nothing on screen said.
+#[test]
+fn a_wire_under_the_pointer_names_its_signal_and_what_dashes_mean() {
+    let text = r#"{"fbd": 1, "name": "count", "cycle_ms": 5,
+      "outputs": [{"name": "n", "type": "INT", "from": "inc.out"}, {"name": "over", "type": "BOOL", "from": "big.out"}],
+      "blocks": [
+        {"id": "inc", "type": "ADD", "inputs": {"in1": {"from": "inc.out", "feedback": true, "init": 0}, "in2": 1}},
+        {"id": "big", "type": "GT", "inputs": {"in1": "inc.out", "in2": 2}}
+      ]}"#;
+    let mut h = crate::file_window("wire-hover", text);
+    h.step();
+    h.state_mut().run_scans(3);
+    h.get_by_label("Diagram").click();
+    h.step();
+    h.step();
+    let at = h.state_mut().diagram_wire_pos("inc", "out").expect("the wire is drawn");
+    h.hover_at(at);
+    for _ in 0..10 {
+        h.step(); // tooltips show after the pointer rests
+    }
+    assert!(
+        h.query_all_by_label_contains("inc.out = 3").next().is_some(),
+        "the tooltip names the signal and its value"
+    );
+    assert!(h.query_all_by_label_contains("feedback wire (dashed)").next().is_some(), "and says what the dashes mean");
+    // A plain wire says nothing about feedback.
+    let at = h.state_mut().diagram_wire_pos("big", "out").expect("drawn");
+    h.hover_at(at);
+    for _ in 0..10 {
+        h.step();
+    }
+    assert!(h.query_all_by_label_contains("big.out = TRUE").next().is_some());
+    assert!(h.query_all_by_label_contains("feedback wire").next().is_none());
+}
