@@ -34,7 +34,7 @@ pub(crate) fn finish(rt: &mut Runtime, project: &Project, path: &Path) -> Result
         "recorded {} scans, {} events, {} state hashes to {}",
         rec.scans,
         rec.events.len(),
-        rec.hashes.len(),
+        rec.checked_hashes(),
         path.display()
     );
     Ok(())
@@ -96,7 +96,7 @@ fn replay(path: &Path, check: bool) -> Result<ExitCode, String> {
     let secs = t.elapsed().as_secs_f64();
     match d {
         None => {
-            let checked = if check { format!(", {} state hashes match", rec.hashes.len()) } else { String::new() };
+            let checked = if check { format!(", {} state hashes match", rec.checked_hashes()) } else { String::new() };
             let report = format!(
                 "replayed {} scans and {} events of {} in {:.3} s{checked}\n",
                 rec.scans,

@@ -138,6 +138,18 @@ impl Runtime {
             }
         }
         if scan == end {
+            if let Some(p) = self.playback.as_ref()
+                && p.divergence.is_none()
+                && let Some(expected) = &p.rec.end_hash
+            {
+                let got = self.state_hash_for(p.rec.fbd_recording);
+                if u64::from_str_radix(expected, 16).ok() != Some(got) {
+                    let d = Divergence { scan, expected: expected.clone(), got: format!("{got:016x}") };
+                    if let Some(p) = self.playback.as_mut() {
+                        p.divergence = Some(d);
+                    }
+                }
+            }
             self.hit_pending = true;
         }
     }

@@ -1,8 +1,8 @@
 //! Recordings: what is needed to reproduce every scan of a run bit for bit — the program's
 //! identity (its name and a content hash of every file it was loaded from), the seed, the
 //! cycle, and the timeline of what reached it from outside (inputs, pulses, writes, forces,
-//! releases) by scan; and a hash of the state every N scans, so that a replay can say at which
-//! scan it first differs (for example because the program changed).
+//! releases) by scan; and a hash of the state every N scans and at the end, so that a replay
+//! can say at which scan it first differs (for example because the program changed).
 //!
 //! The format is JSON, versioned by `fbd_recording` (this is version 2; version 1 differs only
 //! in its state hashes, which left out the position of the RANDOM blocks' generators, and is
@@ -12,7 +12,7 @@
 //! {"fbd_recording": 2, "program": {"name": "2048", "files": [{"path": "diagrams/2048.json",
 //!  "hash": "9f…"}]}, "seed": 0, "cycle_us": 5000, "scans": 120, "hash_every": 10,
 //!  "events": [{"scan": 0, "kind": "pulse", "name": "command", "value": 5}],
-//!  "hashes": [[10, "c4…"], [20, "01…"]]}
+//!  "hashes": [[10, "c4…"], [20, "01…"]], "end_hash": "7e…"}
 //! ```
 
 use serde::{Deserialize, Serialize};
@@ -133,6 +133,12 @@ pub struct Recording {
     pub events: Vec<Event>,
     /// (scans run, state hash) every `hash_every` scans.
     pub hashes: Vec<(u64, String)>,
+    /// The state hash after the last scan, taken when the recording stopped (with hashes on):
+    /// without it a recording shorter than `hash_every`, or the scans after its last periodic
+    /// hash, were replayed unchecked (a 17-scan game "passed" `--check` with any event
+    /// changed). Absent in recordings written before it existed; builds that predate it ignore it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub end_hash: Option<String>,
 }
 
 /// Where a replay first differs from its recording.
@@ -217,6 +223,7 @@ impl Runtime {
     /// Stops recording and returns the recording of `program`.
     pub fn stop_recording(&mut self, program: ProgramId) -> Option<Recording> {
         let r = self.recorder.take()?;
+        let end_hash = (r.every > 0).then(|| self.state_hash());
         Some(Recording {
             fbd_recording: RECORDING_VERSION,
             program,
@@ -226,6 +233,7 @@ impl Runtime {
             hash_every: r.every,
             events: r.events,
             hashes: r.hashes,
+            end_hash,
         })
     }
 
@@ -305,11 +313,22 @@ impl Runtime {
                 hashes.next();
             }
         }
+        if check && let Some(want) = &rec.end_hash {
+            let got = format!("{:016x}", self.state_hash_for(rec.fbd_recording));
+            if got != *want {
+                return Ok(Some(Divergence { scan: rec.scans, expected: want.clone(), got }));
+            }
+        }
         Ok(None)
     }
 }
 
 impl Recording {
+    /// How many state hashes a checked replay compares (the periodic ones and the end's).
+    pub fn checked_hashes(&self) -> usize {
+        self.hashes.len() + usize::from(self.end_hash.is_some())
+    }
+
     /// Reads a recording, checking its version.
     pub fn from_json(text: &str) -> Result<Recording, String> {
         let v: serde_json::Value = serde_json::from_str(text).map_err(|e| format!("not a recording: {e}"))?;
@@ -382,6 +401,11 @@ impl Recording {
                 note(&mut hashes, format!("state hash {k} (after scan {scan}): {why}"));
             }
             last = Some(last.map_or(*scan, |l| l.max(*scan)));
+        }
+        if let Some(h) = &self.end_hash
+            && (h.len() != 16 || u64::from_str_radix(h, 16).is_err())
+        {
+            problems.push(format!("the end's state hash `{h}` is not 16 hexadecimal digits"));
         }
         for (n, what) in [(order, "events out of order"), (range, "events past the end"), (hashes, "bad state hashes")]
         {

@@ -167,6 +167,45 @@ fn a_recording_replays_bit_for_bit_and_names_the_first_scan_that_differs() {
     assert!(Recording::from_json("{}").unwrap_err().contains("no `fbd_recording`"));
 }
 
+/// The end of a recording is checked too: a run shorter than `hash_every` (or the scans after
+/// its last periodic hash) carries the state hash of its end, so a replay and a playback of an
+/// altered timeline say where it differs. A 17-scan recording had no hash at all and "passed"
+/// `fbd replay --check` with any of its events changed.
+#[test]
+fn the_end_of_a_short_recording_is_checked() {
+    use fbd_engine::Recording;
+    use fbd_engine::runtime::ProgramId;
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/blinker.json");
+    let plan = fbd_engine::compile_file(path, &Default::default()).expect("compiles");
+    let mut rt = Runtime::new(plan.clone());
+    rt.start_recording(100);
+    rt.pulse_input("start", Value::Bool(true)).expect("pulse");
+    rt.step_n(17);
+    let rec = rt.stop_recording(ProgramId { name: "blinker".into(), files: Vec::new() }).expect("recording");
+    assert_eq!((rec.scans, rec.hashes.len(), rec.checked_hashes()), (17, 0, 1));
+    let rec = Recording::from_json(&rec.to_json()).expect("reads back");
+    assert_eq!(Runtime::new(plan.clone()).replay(&rec, true).expect("replays"), None);
+    let mut altered = rec.clone();
+    altered.events.clear();
+    let d = Runtime::new(plan.clone()).replay(&altered, true).expect("replays").expect("differs at the end");
+    assert_eq!(d.scan, 17);
+    // The window's playback stops at the end saying so.
+    let mut p = Runtime::new(plan.clone());
+    p.start_playback(altered).expect("plays");
+    p.step_n(17);
+    let st = p.playback().expect("playing");
+    assert_eq!((st.at, st.divergence.map(|d| d.scan)), (17, Some(17)));
+    // Without hashes (hash_every 0) there is no end hash either; a bad one is refused.
+    let mut none = Runtime::new(plan);
+    none.start_recording(0);
+    none.step_n(3);
+    assert_eq!(none.stop_recording(rec.program.clone()).expect("recording").end_hash, None);
+    let mut bad = rec;
+    bad.end_hash = Some("xyz".into());
+    let e = Recording::from_json(&bad.to_json()).expect_err("refused");
+    assert!(e.contains("the end's state hash `xyz` is not 16 hexadecimal digits"), "{e}");
+}
+
 /// A recording is a file anyone can edit: one whose timeline no run could have written (events
 /// out of order, past the end, hashes out of place or not hashes, days of scans) is refused with
 /// every reason, by the reader, a replay and a playback alike. An event out of order was skipped
