@@ -256,7 +256,12 @@ pub fn run(plan: ScanPlan, name: &str, seed: u64, record: bool, best: &mut Best)
                 match event::read()? {
                     Event::Key(k) if k.kind != KeyEventKind::Release => match key_action(k) {
                         Some(Action::Quit) => return Ok(()),
-                        Some(Action::Command(c)) => front.send(c),
+                        Some(Action::Command(c)) => {
+                            if let Some(st) = command_status(c) {
+                                status = st.into();
+                            }
+                            front.send(c);
+                        }
                         Some(Action::Player(n)) => {
                             front.start_autoplay(n, 0.0, seed);
                             status = format!("{n} plays through the FBD program (Space stops)");
@@ -279,11 +284,28 @@ pub fn run(plan: ScanPlan, name: &str, seed: u64, record: bool, best: &mut Best)
     result.map(|()| rt)
 }
 
+/// What the status line says after command `c` (the start hint stood under a running game).
+fn command_status(c: Command) -> Option<&'static str> {
+    match c {
+        Command::Start => Some("new game: arrows or WASD move"),
+        Command::Reset => Some("board cleared: Enter or capital S starts a game"),
+        Command::Move(_) => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use ratatui::Terminal;
     use ratatui::backend::TestBackend;
+
+    #[test]
+    fn the_start_hint_goes_once_a_game_is_on() {
+        let start = command_status(Command::Start).expect("says something");
+        assert!(!start.contains("starts a game") && start.contains("move"), "{start}");
+        assert!(command_status(Command::Reset).expect("says").contains("starts a game"));
+        assert_eq!(command_status(Command::Move(Dir::Left)), None, "a move keeps what the game said");
+    }
 
     #[test]
     fn a_known_board_is_drawn_with_its_values_and_colours_in_80_by_24() {
