@@ -41,6 +41,8 @@ pub struct DebuggerState {
     pub(crate) trends: crate::trends::TrendState,
     /// A fast-forward or Step N under way.
     pub(crate) forward: Option<crate::slices::Forward>,
+    /// The empty fields' examples, from the loaded program.
+    pub(crate) hints: crate::debugger_hints::Hints,
 }
 
 fn parent_of(path: &str) -> &str {
@@ -84,6 +86,7 @@ impl DebuggerState {
         if !self.filter.is_empty() && !plan.signals.iter().any(|s| s.path.contains(&self.filter)) {
             self.filter.clear();
         }
+        self.hints = crate::debugger_hints::Hints::of(&plan);
         self.plan = Some(plan);
     }
 }
@@ -123,7 +126,7 @@ impl App {
             let l = ui.label("Breakpoint");
             ui.add(
                 egui::TextEdit::singleline(&mut self.dbg.breakpoint)
-                    .hint_text("rises:busy, changes:score, cell_1_1/mem.q=4")
+                    .hint_text(self.dbg.hints.breakpoint.as_str())
                     .desired_width(200.0),
             )
             .labelled_by(l.id);
@@ -218,7 +221,7 @@ impl App {
             );
             ui.add(
                 egui::TextEdit::singleline(&mut self.dbg.until)
-                    .hint_text("rises:busy, cell_1_1/mem.q=4")
+                    .hint_text(self.dbg.hints.until.as_str())
                     .desired_width(180.0),
             )
             .labelled_by(l.id);
@@ -451,7 +454,7 @@ impl App {
             ui.label("Signals");
             ui.add(
                 egui::TextEdit::singleline(&mut self.dbg.filter)
-                    .hint_text("filter, e.g. cell_2_3/mem")
+                    .hint_text(self.dbg.hints.filter.as_str())
                     .desired_width(200.0),
             );
         });

@@ -9,6 +9,7 @@ pub use fbd2048_game::best;
 mod board;
 mod canvas;
 mod debugger;
+mod debugger_hints;
 mod debugger_values;
 mod diagram_menu;
 mod diagram_state;
