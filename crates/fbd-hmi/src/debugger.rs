@@ -91,6 +91,20 @@ impl DebuggerState {
     }
 }
 
+/// What a signal is, in the words of the signal editor (the enum's names, `MacroPin` and
+/// `BlockOutput`, stood there).
+pub(crate) fn kind_words(kind: SignalKind) -> &'static str {
+    match kind {
+        SignalKind::ProgramInput => "program input",
+        SignalKind::ProgramOutput => "program output",
+        SignalKind::BlockOutput => "block output",
+        SignalKind::BlockInput => "block input",
+        SignalKind::MacroPin => "instance pin",
+        SignalKind::Feedback => "feedback copy (the previous scan's value)",
+        SignalKind::Constant => "constant",
+    }
+}
+
 pub(crate) fn value_text(v: Value) -> RichText {
     match v {
         Value::Bool(true) => RichText::new("TRUE").color(Color32::from_rgb(0x20, 0xa0, 0x40)).monospace(),
@@ -255,6 +269,16 @@ impl App {
         }
     }
 
+    /// Selects signal `path` for the signal editor (what clicking it in the tree does); false
+    /// when the program has no such signal.
+    pub fn select_signal(&mut self, path: &str) -> bool {
+        let known = self.dbg.plan.as_ref().is_some_and(|p| p.signal(path).is_some());
+        if known {
+            self.dbg.selected = Some(path.to_string());
+        }
+        known
+    }
+
     /// Runs back through the history until the condition held (re-executing from snapshots).
     pub fn run_back_until(&mut self) {
         let cond = match Condition::parse(self.dbg.until.trim()) {
@@ -346,7 +370,7 @@ impl App {
         };
         ui.label(RichText::new(&path).strong());
         ui.horizontal(|ui| {
-            ui.label(format!("{ty} {kind:?}"));
+            ui.label(format!("{ty} {}", kind_words(kind)));
             if let Some(v) = value {
                 ui.label(value_text(v));
             }
@@ -430,11 +454,12 @@ impl App {
         } else {
             let driver = self.runner.with(|rt| rt.plan().signal(&path).and_then(|s| rt.plan().driver(s)));
             if let Some(d) = driver {
-                ui.horizontal(|ui| {
-                    ui.label("alias of");
-                    if ui.link(&d).clicked() {
+                ui.horizontal_wrapped(|ui| {
+                    ui.label("read-only: it shows");
+                    if ui.link(&d).on_hover_text("select it to write or force it").clicked() {
                         self.dbg.selected = Some(d.clone());
                     }
+                    ui.label("(write or force that)");
                 });
             }
         }
@@ -442,21 +467,19 @@ impl App {
             if ui.button("Watch").clicked() {
                 let _ = self.runner.with(|rt| rt.watch(&path, 600));
             }
-            if ui.button("Release all forces").clicked() {
-                self.runner.with(|rt| rt.release_all());
-            }
         });
         ui.separator();
     }
 
     fn tree_ui(&mut self, ui: &mut egui::Ui) {
         ui.horizontal(|ui| {
-            ui.label("Signals");
+            let l = ui.label("Signals");
             ui.add(
                 egui::TextEdit::singleline(&mut self.dbg.filter)
                     .hint_text(self.dbg.hints.filter.as_str())
                     .desired_width(200.0),
-            );
+            )
+            .labelled_by(l.id);
         });
         let Some(plan) = self.dbg.plan.clone() else { return };
         if !self.dbg.filter.is_empty() {

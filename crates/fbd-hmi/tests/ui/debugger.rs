@@ -1,5 +1,6 @@
 //! The debugger: stepping, hotkeys, breakpoints, the tree, fast-forward, prepared values, trends, stepping back.
 
+use egui::accesskit::Role;
 use egui_kittest::kittest::Queryable;
 use fbd_engine::Value;
 use fbd2048_game::Wiring;
@@ -66,22 +67,37 @@ fn a_breakpoint_pauses_the_running_task_and_says_where() {
     assert!(h.query_by_label_contains(&format!("held after scan {before}")).is_some(), "the hit is shown");
 }
 
+/// Where the signal tree's header is.
+fn header(h: &egui_kittest::Harness<'static, fbd_hmi::App>) -> egui::Rect {
+    h.get_by_role_and_label(Role::Label, "Signals").rect()
+}
+
 #[test]
 fn selecting_a_signal_does_not_move_the_signal_tree() {
     let mut h = harness(Wiring::Upd1, true, "tree-stays");
     h.step();
-    let before = h.get_by_label("Signals").rect();
-    // Select a signal through the tree: expand cell_1_1, click its Value pin.
+    let before = header(&h);
+    // Expanding an instance in the tree keeps the header where it was.
     h.get_by_label_contains("cell_1_1").click();
     h.step();
     h.step();
-    let after_expand = h.get_by_label("Signals").rect();
-    h.get_by_label_contains(".Value").click();
+    let after_expand = header(&h);
+    // Selecting a signal (found with the filter, so that its row is in view: a click on a row
+    // scrolled out of the panel reaches nothing) opens the signal editor above the tree,
+    // which keeps one height, so the tree stays under the pointer.
+    let filter = h.get_by_role_and_label(Role::TextInput, "Signals");
+    filter.click();
+    filter.type_text("cell_1_1.Val");
     h.step();
     h.step();
-    let after = h.get_by_label("Signals").rect();
+    let filtered = header(&h);
+    h.get_by_label("cell_1_1.Value").click();
+    h.step();
+    h.step();
+    assert!(h.query_by_label_contains("instance pin").is_some(), "the click selected the pin");
+    let after = header(&h);
     assert_eq!(before, after_expand);
-    assert_eq!(before.top(), after.top(), "the tree's header stays where it was");
+    assert_eq!(filtered.top(), after.top(), "the tree's header stays where it was");
 }
 
 #[test]
@@ -282,4 +298,25 @@ fn a_long_fast_forward_runs_a_slice_per_frame_and_stops_where_asked() {
     }
     assert_eq!(h.state().scan_count() - before, 40_000, "exactly N scans");
     assert!(frames > 1, "in slices");
+}
+
+/// The signal editor says what a signal is in words (it showed the enum's `MacroPin`), and for
+/// a read-only alias which signal to write or force instead, one click away; the global
+/// "Release all forces" sat under every signal (the forces list has Release all).
+#[test]
+fn the_signal_editor_says_what_a_signal_is_and_where_to_write_it() {
+    let mut h = harness(Wiring::Upd1, true, "signal-words");
+    h.step();
+    assert!(h.state_mut().select_signal("cell_1_1.Value"));
+    h.step();
+    h.step();
+    assert!(h.query_by_label_contains("instance pin").is_some());
+    assert!(h.query_by_label_contains("MacroPin").is_none());
+    assert!(h.query_by_label("read-only: it shows").is_some());
+    assert!(h.query_by_label("Release all forces").is_none());
+    assert!(h.state_mut().select_signal("score"));
+    h.step();
+    h.step();
+    assert!(h.query_by_label_contains("program output").is_some());
+    assert!(!h.state_mut().select_signal("no_such_signal"));
 }
