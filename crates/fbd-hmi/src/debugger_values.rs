@@ -66,8 +66,8 @@ impl App {
             cols[0].horizontal_wrapped(|ui| {
                 ui.label(RichText::new(format!("Prepared ({})", self.dbg.prepared.len())).strong());
                 let any = !self.dbg.prepared.is_empty();
-                write = ui.add_enabled(any, egui::Button::new("Write all").small()).clicked();
-                force = ui.add_enabled(any, egui::Button::new("Force all").small()).clicked();
+                write = ui.add_enabled(any, egui::Button::new("Write all").small()).on_hover_text("Ctrl+F7").clicked();
+                force = ui.add_enabled(any, egui::Button::new("Force all").small()).on_hover_text("F7").clicked();
                 clear = ui.add_enabled(any, egui::Button::new("Clear").small()).clicked();
             });
             egui::ScrollArea::vertical().id_salt("prepared").min_scrolled_height(HEIGHT).max_height(HEIGHT).show(
@@ -92,7 +92,10 @@ impl App {
             );
             cols[1].horizontal_wrapped(|ui| {
                 ui.label(RichText::new(format!("Forced ({})", forces.len())).strong());
-                release_all = ui.add_enabled(!forces.is_empty(), egui::Button::new("Release all").small()).clicked();
+                release_all = ui
+                    .add_enabled(!forces.is_empty(), egui::Button::new("Release all").small())
+                    .on_hover_text("Alt+F7")
+                    .clicked();
             });
             egui::ScrollArea::vertical().id_salt("forces").min_scrolled_height(HEIGHT).max_height(HEIGHT).show(
                 &mut cols[1],

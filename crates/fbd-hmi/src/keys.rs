@@ -12,11 +12,36 @@ impl App {
             return;
         }
         // Debugger hotkeys, as in an IDE's online mode: F5 run/pause, F10 one scan, Shift+F10
-        // the debugger's N scans (stepping pauses first).
-        let (f5, f10, shift) =
-            ctx.input(|i| (i.key_pressed(egui::Key::F5), i.key_pressed(egui::Key::F10), i.modifiers.shift));
-        if f5 {
+        // the debugger's N scans (stepping pauses first); and CODESYS's own: Ctrl+F5 one cycle,
+        // Shift+F8 stop, Ctrl+F7 write the prepared values, F7 force them, Alt+F7 release every
+        // force.
+        let (f5, f7, f8, f10, m) = ctx.input(|i| {
+            let k = |key| i.key_pressed(key);
+            (k(egui::Key::F5), k(egui::Key::F7), k(egui::Key::F8), k(egui::Key::F10), i.modifiers)
+        });
+        let shift = m.shift;
+        if f5 && m.ctrl {
+            if !self.runner.is_paused() {
+                self.pause();
+            }
+            self.run_scans(1);
+        } else if f5 {
             if self.runner.is_paused() { self.resume() } else { self.pause() }
+        }
+        if f8 && m.shift && !self.runner.is_paused() {
+            self.pause();
+        }
+        if f7 {
+            if m.alt {
+                self.runner.with(|rt| rt.release_all());
+                self.dbg.message = "all forces released".into();
+            } else if self.dbg.prepared.is_empty() {
+                self.dbg.message = "nothing is prepared: prepare values in the signal editor first".into();
+            } else if m.ctrl {
+                self.write_prepared();
+            } else {
+                self.force_prepared();
+            }
         }
         if f10 {
             if !self.runner.is_paused() {

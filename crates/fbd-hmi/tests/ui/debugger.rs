@@ -320,3 +320,38 @@ fn the_signal_editor_says_what_a_signal_is_and_where_to_write_it() {
     assert!(h.query_by_label_contains("program output").is_some());
     assert!(!h.state_mut().select_signal("no_such_signal"));
 }
+
+/// CODESYS's online keys do what they do there: Ctrl+F5 one cycle, Shift+F8 stop, Ctrl+F7
+/// write the prepared values, F7 force them, Alt+F7 release every force.
+#[test]
+fn codesys_online_keys_step_stop_write_force_and_release() {
+    let mut h = harness(Wiring::Upd1, true, "codesys-keys");
+    h.step();
+    let before = h.state().scan_count();
+    h.key_press_modifiers(egui::Modifiers::CTRL, egui::Key::F5);
+    h.step();
+    assert_eq!(h.state().scan_count(), before + 1, "Ctrl+F5 runs one cycle");
+    assert!(h.state().is_paused());
+    h.key_press(egui::Key::F5);
+    h.step();
+    assert!(!h.state().is_paused());
+    h.key_press_modifiers(egui::Modifiers::SHIFT, egui::Key::F8);
+    h.step();
+    assert!(h.state().is_paused(), "Shift+F8 stops");
+    h.key_press(egui::Key::F7);
+    h.step();
+    assert!(h.query_by_label_contains("nothing is prepared").is_some(), "F7 with nothing prepared says so");
+    h.state_mut().prepare("cell_2_3/mem.q", Value::Int(64));
+    h.key_press_modifiers(egui::Modifiers::CTRL, egui::Key::F7);
+    h.step();
+    h.state_mut().run_scans(1);
+    assert_eq!(h.state().values()[6], 64, "Ctrl+F7 wrote it");
+    assert!(h.state_mut().forces().is_empty(), "written, not forced");
+    h.state_mut().prepare("cell_2_3/mem.q", Value::Int(128));
+    h.key_press(egui::Key::F7);
+    h.step();
+    assert_eq!(h.state_mut().forces(), vec![("cell_2_3/mem.q".to_string(), Value::Int(128))], "F7 forced it");
+    h.key_press_modifiers(egui::Modifiers::ALT, egui::Key::F7);
+    h.step();
+    assert!(h.state_mut().forces().is_empty(), "Alt+F7 released every force");
+}
