@@ -103,6 +103,9 @@ impl Palette {
     }
 }
 
+/// The board between the tiles, in the 2048 palette.
+const BOARD_RGB: (u8, u8, u8) = (0xbb, 0xad, 0xa0);
+
 /// Background and text colour of a tile, in the 2048 palette.
 pub fn tile_colors(v: i64, p: Palette) -> (Color, Color) {
     let (rgb, basic) = match v {
@@ -142,11 +145,11 @@ pub struct Screen<'a> {
     pub palette: Palette,
 }
 
-/// The smallest terminal the board (30×14: tiles of 7×3 characters), the panel beside it and
+/// The smallest terminal the board (31×14: tiles of 6×3 characters a column apart), the panel beside it and
 /// the status line fit in.
-pub const MIN_SIZE: (u16, u16) = (52, 15);
+pub const MIN_SIZE: (u16, u16) = (53, 15);
 
-/// Draws the board and the panel (tiles 7×3 characters: the board is 30×14, fits in 80×24). A
+/// Draws the board and the panel (tiles 6×3 characters a column apart: the board is 31×14, fits in 80×24). A
 /// terminal smaller than [`MIN_SIZE`] gets a line that says so instead of a board drawn over
 /// its own borders.
 pub fn draw(f: &mut Frame, s: &Screen) {
@@ -160,15 +163,22 @@ pub fn draw(f: &mut Frame, s: &Screen) {
         return;
     }
     let [main, status] = Layout::vertical([Constraint::Min(14), Constraint::Length(1)]).areas(area);
-    let [board_area, panel] = Layout::horizontal([Constraint::Length(30), Constraint::Min(20)]).areas(main);
+    let [board_column, panel] = Layout::horizontal([Constraint::Length(31), Constraint::Min(20)]).areas(main);
+    // The board is as tall as its tiles; below it the terminal's own background.
+    let [board_area, _] = Layout::vertical([Constraint::Length(14), Constraint::Min(0)]).areas(board_column);
     let board = Block::default().borders(Borders::ALL).title(" 2048 ");
     let inner = board.inner(board_area);
     f.render_widget(board, board_area);
+    // Tiles stand apart on the board's colour, as in the game: a column between two tiles, and
+    // half a row above and below each (half blocks), so that two neighbours of one colour (2
+    // and 4 are nearly alike) read as two tiles, not one bar.
+    let felt = s.palette.color(BOARD_RGB, Color::Black);
+    f.render_widget(Paragraph::new("").style(Style::default().bg(felt)), inner);
     for r in 0..4u16 {
         for c in 0..4u16 {
             let v = s.view.values[(r * 4 + c) as usize];
             let (bg, fg) = tile_colors(v, s.palette);
-            let cell = Rect { x: inner.x + c * 7, y: inner.y + r * 3, width: 7, height: 3 };
+            let cell = Rect { x: inner.x + c * 7 + 1, y: inner.y + r * 3, width: 6, height: 3 };
             if cell.right() > inner.right() || cell.bottom() > inner.bottom() {
                 continue;
             }
@@ -177,8 +187,13 @@ pub fn draw(f: &mut Frame, s: &Screen) {
             if s.view.forced[(r * 4 + c) as usize] {
                 style = style.add_modifier(Modifier::UNDERLINED);
             }
-            let lines = vec![Line::from(""), Line::from(format!("{text:^7}")), Line::from("")];
-            f.render_widget(Paragraph::new(lines).style(style), cell);
+            let edge = Style::default().fg(bg).bg(felt);
+            let lines = vec![
+                Line::styled("\u{2584}".repeat(6), edge),
+                Line::styled(format!("{text:^6}"), style),
+                Line::styled("\u{2580}".repeat(6), edge),
+            ];
+            f.render_widget(Paragraph::new(lines), cell);
         }
     }
     let lamp = if s.view.busy {
@@ -307,6 +322,39 @@ mod tests {
         assert_eq!(command_status(Command::Move(Dir::Left)), None, "a move keeps what the game said");
     }
 
+    /// Two neighbouring tiles of one colour read as two: a column of the board's colour between
+    /// them, and each tile's top and bottom rows are half blocks over the board (they were one
+    /// bar of colour, 2 and 4 alike).
+    #[test]
+    fn tiles_stand_apart_on_the_board() {
+        let view = View { values: [2, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], ..View::default() };
+        let mut t = Terminal::new(TestBackend::new(80, 24)).expect("terminal");
+        t.draw(|f| {
+            draw(
+                f,
+                &Screen {
+                    view: &view,
+                    name: "2048",
+                    cycle_ms: 5.0,
+                    player: None,
+                    status: "",
+                    palette: Palette::TrueColor,
+                },
+            )
+        })
+        .expect("draws");
+        let buf = t.backend().buffer().clone();
+        let (two, _) = tile_colors(2, Palette::TrueColor);
+        let felt = Palette::TrueColor.color(BOARD_RGB, Color::Black);
+        // Inside the board's border (x 1.., y 1..): tile 1 spans x 2..8, tile 2 x 9..15.
+        assert_eq!((buf[(4, 2)].bg, buf[(11, 2)].bg), (two, two), "both tiles, middle row");
+        assert_eq!(buf[(8, 2)].bg, felt, "the board between them");
+        assert_eq!((buf[(4, 1)].symbol(), buf[(4, 1)].fg, buf[(4, 1)].bg), ("\u{2584}", two, felt), "half a row above");
+        assert_eq!((buf[(4, 3)].symbol(), buf[(4, 3)].fg), ("\u{2580}", two), "and below");
+        let row: String = (2..16).map(|x| buf[(x, 2)].symbol()).collect();
+        assert_eq!(row.split_whitespace().collect::<Vec<_>>(), ["2", "2"], "two numbers, not one bar: {row:?}");
+    }
+
     #[test]
     fn a_known_board_is_drawn_with_its_values_and_colours_in_80_by_24() {
         let view = View {
@@ -357,7 +405,7 @@ mod tests {
             buf.content().iter().map(|c| c.symbol()).collect::<String>()
         };
         let small = text(40, 12);
-        assert!(small.contains("The terminal is 40x12") && small.contains("52x15"), "{small}");
+        assert!(small.contains("The terminal is 40x12") && small.contains("53x15"), "{small}");
         assert!(!small.contains('┌'), "no board drawn");
         // The smallest that fits: the whole board, its right border intact on every row.
         let (w, h) = MIN_SIZE;
@@ -367,7 +415,7 @@ mod tests {
             fits.chars().collect::<Vec<_>>().chunks(w as usize).map(|r| r.iter().collect()).collect();
         for (y, row) in rows.iter().enumerate().take(14) {
             assert_eq!(
-                row.chars().nth(29),
+                row.chars().nth(30),
                 Some(if y == 0 {
                     '┐'
                 } else if y == 13 {
