@@ -225,16 +225,7 @@ impl App {
         let ink = if dark { Color32::from_gray(220) } else { Color32::from_gray(30) };
         let text_ok = z > 0.35;
 
-        // Hovered net: the one with a piece within 4 px of the pointer.
-        let hover_net = resp.hover_pos().and_then(|hp| {
-            layout.nets.iter().position(|n| {
-                n.segments.iter().any(|(a, b)| {
-                    let (pa, pb) = (to(a.x, a.y), to(b.x, b.y));
-                    let r = Rect::from_two_pos(pa, pb).expand(4.0);
-                    r.contains(hp)
-                })
-            })
-        });
+        let hover_net = resp.hover_pos().and_then(|hp| net_under(&layout.nets, &to, hp));
         let source_value = |s: Source| -> Option<Value> {
             match s {
                 Source::Port(k) => in_vals[k],
@@ -495,5 +486,52 @@ feedback wire (dashed): where it closes a loop, the value it had at the end of t
                 if self.diagram.instance.is_empty() { id.clone() } else { format!("{}/{id}", self.diagram.instance) };
             self.diagram_open(&path);
         }
+    }
+}
+
+/// The net with the piece nearest `at` (within 4 px), where `to` maps drawing units to the
+/// screen. Where wires run close together (a zoomed-out drawing) the first net listed was
+/// taken, not the one under the pointer.
+fn net_under(nets: &[fbd_layout::NetGeom], to: &impl Fn(f64, f64) -> Pos2, at: Pos2) -> Option<usize> {
+    let mut best: Option<(f32, usize)> = None;
+    for (k, n) in nets.iter().enumerate() {
+        for (a, b) in &n.segments {
+            let (pa, pb) = (to(a.x, a.y), to(b.x, b.y));
+            if !Rect::from_two_pos(pa, pb).expand(4.0).contains(at) {
+                continue;
+            }
+            // Pieces are horizontal or vertical: the distance across them.
+            let d = if (pa.y - pb.y).abs() < 0.5 { (at.y - pa.y).abs() } else { (at.x - pa.x).abs() };
+            if best.is_none_or(|(bd, _)| d < bd) {
+                best = Some((d, k));
+            }
+        }
+    }
+    best.map(|(_, k)| k)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fbd_layout::{NetGeom, Point, Source};
+
+    fn wire(y: f64) -> NetGeom {
+        NetGeom {
+            source: Source::Port(0),
+            targets: Vec::new(),
+            segments: vec![(Point { x: 0.0, y }, Point { x: 100.0, y })],
+            junctions: Vec::new(),
+            delayed: false,
+        }
+    }
+
+    #[test]
+    fn the_wire_under_the_pointer_is_the_nearest_not_the_first() {
+        // Two wires a pitch apart, drawn at zoom 0.15: 3 px apart on screen.
+        let nets = [wire(20.0), wire(40.0)];
+        let to = |x: f64, y: f64| Pos2::new(x as f32 * 0.15, y as f32 * 0.15);
+        assert_eq!(net_under(&nets, &to, Pos2::new(5.0, 6.0)), Some(1), "on the second wire");
+        assert_eq!(net_under(&nets, &to, Pos2::new(5.0, 3.2)), Some(0), "on the first");
+        assert_eq!(net_under(&nets, &to, Pos2::new(5.0, 30.0)), None, "far from both");
     }
 }
