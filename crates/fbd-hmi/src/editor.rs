@@ -293,7 +293,7 @@ impl App {
             BodyId::Program => None,
             BodyId::Macro(m) => Some(m.as_str()),
         };
-        let b = fbd_layout::from_model::body(&project, name).ok()?;
+        let b = fbd_layout::from_model::body_for_editing(&project, name).ok()?;
         // Blocks stand exactly where the user put them; a body with no positions at all (an
         // imported one) is laid out once.
         let pos = fbd_layout::from_model::positions(&project, name);

@@ -51,27 +51,30 @@ impl App {
         let font = FontId::monospace((11.0 * z).clamp(6.0, 22.0));
         let pointer = ui.input(|i| i.pointer.interact_pos());
         // What is under the pointer: an output pin, an input pin, a body input, a block.
-        let near = |p: Pos2, a: fbd_layout::Point| (to(a.x, a.y) - p).length() < 8.0_f32.max(5.0 * z);
+        // The nearest pin within reach: zoomed out, pins stand closer than the reach, and the
+        // first one listed was taken (a drag could wire the pin next to the one pointed at).
+        let reach = 8.0_f32.max(5.0 * z);
+        let dist = |p: Pos2, a: &fbd_layout::Point| (to(a.x, a.y) - p).length();
+        let near = |p: Pos2, a: fbd_layout::Point| dist(p, &a) < reach;
         let out_at = |p: Pos2| {
-            (0..body.nodes.len())
-                .find_map(|i| {
-                    layout.out_anchors[i]
-                        .iter()
-                        .position(|a| near(p, *a))
-                        .map(|k| format!("{}.{}", body.nodes[i].id, body.nodes[i].outputs[k]))
-                })
-                .or_else(|| layout.input_ports.iter().position(|a| near(p, *a)).map(|k| body.inputs[k].clone()))
+            let pins = (0..body.nodes.len()).flat_map(|i| {
+                layout.out_anchors[i]
+                    .iter()
+                    .enumerate()
+                    .map(move |(k, a)| (dist(p, a), format!("{}.{}", body.nodes[i].id, body.nodes[i].outputs[k])))
+            });
+            let ports = layout.input_ports.iter().enumerate().map(|(k, a)| (dist(p, a), body.inputs[k].clone()));
+            pins.chain(ports).filter(|(d, _)| *d < reach).min_by(|a, b| a.0.total_cmp(&b.0)).map(|(_, s)| s)
         };
         let block_at = |p: Pos2| {
             layout.blocks.iter().position(|r| Rect::from_min_max(to(r.x, r.y), to(r.x + r.w, r.y + r.h)).contains(p))
         };
         let in_at = |p: Pos2| {
-            (0..body.nodes.len()).find_map(|i| {
-                layout.in_anchors[i]
-                    .iter()
-                    .position(|a| near(p, *a))
-                    .map(|k| (body.nodes[i].id.clone(), body.nodes[i].inputs[k].0.clone()))
-            })
+            (0..body.nodes.len())
+                .flat_map(|i| layout.in_anchors[i].iter().enumerate().map(move |(k, a)| (dist(p, a), i, k)))
+                .filter(|(d, _, _)| *d < reach)
+                .min_by(|a, b| a.0.total_cmp(&b.0))
+                .map(|(_, i, k)| (body.nodes[i].id.clone(), body.nodes[i].inputs[k].0.clone()))
         };
         let hit_in = pointer.and_then(in_at);
         let hit_block = pointer.and_then(block_at);

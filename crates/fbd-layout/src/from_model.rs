@@ -12,11 +12,22 @@ use crate::{Body, Edge, Node, Source, Target};
 
 /// The body of macro `name`, or of the program when `name` is `None`.
 pub fn body(project: &Project, name: Option<&str>) -> Result<Body, String> {
+    body_with(project, name, false)
+}
+
+/// [`body`] as the editor draws it: a block with a family of inputs (`in1..inN` of ADD, AND,
+/// MUX...) shows at least the fewest it needs and one free pin after those in use, where a
+/// wire is dropped to add an input (a new ADD had no input pin at all to drop a wire on).
+pub fn body_for_editing(project: &Project, name: Option<&str>) -> Result<Body, String> {
+    body_with(project, name, true)
+}
+
+fn body_with(project: &Project, name: Option<&str>, spare: bool) -> Result<Body, String> {
     match name {
         None => {
             let root = project.root();
             let inputs = root.inputs.iter().map(|p| p.name.clone()).collect();
-            Ok(build(project, &root.blocks, inputs, &root.outputs))
+            Ok(build(project, &root.blocks, inputs, &root.outputs, spare))
         }
         Some(n) => {
             let (_, _, m) = project.macro_def(n).ok_or_else(|| {
@@ -25,14 +36,20 @@ pub fn body(project: &Project, name: Option<&str>) -> Result<Body, String> {
                 format!("no macro `{n}`; the macros of this diagram are: {}", names.join(", "))
             })?;
             let inputs = m.inputs.iter().map(|p| p.name.clone()).collect();
-            Ok(build(project, &m.blocks, inputs, &m.outputs))
+            Ok(build(project, &m.blocks, inputs, &m.outputs, spare))
         }
     }
 }
 
-fn build(project: &Project, blocks: &[Block], inputs: Vec<String>, outputs: &[PortOut]) -> Body {
+fn build(project: &Project, blocks: &[Block], inputs: Vec<String>, outputs: &[PortOut], spare: bool) -> Body {
     let index: HashMap<&str, usize> = blocks.iter().enumerate().map(|(i, b)| (b.id.as_str(), i)).collect();
-    let pins: Vec<(Vec<String>, Vec<String>)> = blocks.iter().map(|b| project.block_pins(b)).collect();
+    let pins: Vec<(Vec<String>, Vec<String>)> = blocks
+        .iter()
+        .map(|b| {
+            let (ins, outs) = project.block_pins(b);
+            (if spare { with_spare_inputs(b, ins) } else { ins }, outs)
+        })
+        .collect();
     let source = |w: &Wire| -> Option<(Source, bool)> {
         let (r, fb) = match w {
             Wire::Ref(r) => (r, false),
@@ -85,6 +102,18 @@ fn build(project: &Project, blocks: &[Block], inputs: Vec<String>, outputs: &[Po
         outs.push((o.name.clone(), c));
     }
     Body { nodes, inputs, outputs: outs, edges }
+}
+
+/// `ins` (a library block's pins) with its input family in order, from the first up to the
+/// fewest it needs or the last in use, and one more; other pins as they were.
+fn with_spare_inputs(b: &Block, ins: Vec<String>) -> Vec<String> {
+    let Some(v) = library::lookup(&b.ty).and_then(|d| d.var_inputs) else { return ins };
+    let index = |p: &str| p.strip_prefix(v.prefix).and_then(|k| k.parse::<usize>().ok()).filter(|k| *k >= v.first);
+    let used = ins.iter().filter_map(|p| index(p)).map(|k| k + 1 - v.first).max().unwrap_or(0);
+    let family = (0..used.max(v.min) + 1).map(|k| format!("{}{}", v.prefix, v.first + k));
+    let mut out: Vec<String> = ins.iter().filter(|p| index(p).is_none()).cloned().collect();
+    out.extend(family);
+    out
 }
 
 /// The stored positions (`pos`) of the blocks of a body, in [`Body::nodes`] order.

@@ -338,3 +338,55 @@ fn tiny_in_the_editor(name: &str) -> Harness<'static, App> {
     h.step();
     h
 }
+
+/// Zoomed out, pins stand closer together than the pointer's reach: a drag ends on the pin
+/// nearest the pointer (it took the first pin within reach: dropped on `in2`, the wire went to
+/// `in1`).
+#[test]
+fn zoomed_out_a_drag_wires_the_pin_under_the_pointer() {
+    let mut h = harness_dt(Wiring::Upd1, false, "editor-near-pin", 1.0 / 60.0);
+    h.step();
+    h.get_by_label("Diagram").click();
+    h.step();
+    h.get_by_label("Edit").click();
+    h.step();
+    h.get_by_label("New").click();
+    h.step();
+    h.step();
+    add_block(&mut h, "ADD");
+    add_block(&mut h, "ADD");
+    for _ in 0..30 {
+        h.step();
+    }
+    // Zoom out around the canvas's centre until two pins are 6 px apart or less.
+    // A new ADD shows the two inputs it needs and a free third (it showed none: nothing to
+    // drop a wire on).
+    for pin in ["in1", "in2", "in3"] {
+        assert!(h.state_mut().editor_pin_pos("add2", pin).is_some(), "{pin} drawn");
+    }
+    assert!(h.state_mut().editor_pin_pos("add2", "in4").is_none());
+    let centre = h.state_mut().editor_pin_pos("add2", "in1").expect("drawn");
+    for _ in 0..40 {
+        let (a, b) = (h.state_mut().editor_pin_pos("add2", "in1"), h.state_mut().editor_pin_pos("add2", "in2"));
+        if a.zip(b).is_some_and(|(a, b)| a.distance(b) <= 6.0) {
+            break;
+        }
+        h.hover_at(centre);
+        h.event(egui::Event::MouseWheel {
+            unit: egui::MouseWheelUnit::Point,
+            delta: egui::vec2(0.0, -120.0),
+            modifiers: egui::Modifiers::NONE,
+            phase: egui::TouchPhase::Move,
+            source: egui::MouseWheelSource::Wheel,
+        });
+        for _ in 0..5 {
+            h.step();
+        }
+    }
+    let in1 = h.state_mut().editor_pin_pos("add2", "in1").expect("drawn");
+    let in2 = h.state_mut().editor_pin_pos("add2", "in2").expect("drawn");
+    assert!(in1.distance(in2) <= 6.0, "zoomed out: {in1:?} {in2:?}");
+    let out = h.state_mut().editor_anchor_pos("add1", "out").expect("drawn");
+    drag(&mut h, out, in2);
+    assert_eq!(h.state().editor_message(), "connected add1.out -> add2.in2");
+}
