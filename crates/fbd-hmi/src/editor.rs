@@ -43,6 +43,8 @@ pub struct EditorState {
     pub(crate) feedback_init: String,
     /// The constant the pin of the open menu has (shown as the field's hint).
     pub(crate) constant_now: String,
+    /// The pin menu just opened: its constant field takes the keyboard.
+    pub(crate) constant_focus: bool,
     pub(crate) message: String,
     /// More about the message (what an Apply kept and reset), shown on hover.
     pub(crate) details: String,

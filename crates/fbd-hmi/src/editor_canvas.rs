@@ -217,6 +217,7 @@ impl App {
         }
         if resp.secondary_clicked() {
             self.editor.pin_menu = hit_in.clone();
+            self.editor.constant_focus = true;
             // The field is empty; its hint shows the constant the pin has, if it has one.
             self.editor.constant.clear();
             self.editor.feedback_init.clear();
@@ -339,17 +340,24 @@ impl App {
             ui.label(egui::RichText::new(format!("{b}.{p}")).strong());
             ui.horizontal(|ui| {
                 let l = ui.label("constant");
-                ui.add(
-                    egui::TextEdit::singleline(&mut self.editor.constant)
-                        .hint_text(if self.editor.constant_now.is_empty() {
-                            "TRUE, 4, 2.5".to_string()
-                        } else {
-                            format!("now {}", self.editor.constant_now)
-                        })
-                        .desired_width(80.0),
-                )
-                .labelled_by(l.id);
-                if ui.button("set").clicked() {
+                let field = ui
+                    .add(
+                        egui::TextEdit::singleline(&mut self.editor.constant)
+                            .hint_text(if self.editor.constant_now.is_empty() {
+                                "TRUE, 4, 2.5".to_string()
+                            } else {
+                                format!("now {}", self.editor.constant_now)
+                            })
+                            .desired_width(80.0),
+                    )
+                    .labelled_by(l.id);
+                // Typed at once and set with Enter, as a value is in an IDE's property field
+                // (the field had to be clicked first, and Enter did nothing).
+                if std::mem::take(&mut self.editor.constant_focus) {
+                    field.request_focus();
+                }
+                let entered = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+                if ui.button("set").clicked() || entered {
                     let text = self.editor.constant.clone();
                     menu_result = Some(
                         self.editor_workspace()
