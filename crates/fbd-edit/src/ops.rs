@@ -567,9 +567,19 @@ impl Workspace {
     /// `2.5`).
     pub fn set_constant(&mut self, body: &BodyId, block: &str, pin: &str, text: &str) -> Result<(), EditError> {
         let t = text.trim();
+        const WHAT: &str = "TRUE, FALSE, an integer (4) or a real (2.5)";
+        // Only number-shaped text reaches the literal reader, whose messages are about range
+        // (it said `abc` and an empty field were "out of the INT range").
+        let digits = t.strip_prefix(['-', '+']).unwrap_or(t);
+        let integer = !digits.is_empty() && digits.bytes().all(|c| c.is_ascii_digit());
+        let numeric = integer || (t.contains(['.', 'e', 'E']) && t.parse::<f64>().is_ok());
         let v = match t.to_ascii_lowercase().as_str() {
+            "" => return Err(EditError(format!("type a constant: {WHAT}"))),
             "true" => Value::Bool(true),
             "false" => Value::Bool(false),
+            _ if !numeric => {
+                return Err(EditError(format!("`{t}` is not a constant: {WHAT}")));
+            }
             _ => fbd_engine::model::number(t).map_err(EditError)?,
         };
         self.set_input(body, block, pin, Wire::Const(v))

@@ -101,6 +101,19 @@ fn connections_that_cannot_be_made_are_refused_with_the_reason() {
     assert_eq!(e.0, "`mem.q` carries INT, `set_empty.in1` takes BOOL");
     let e = w.set_constant(&cell, "set_empty", "in1", "3").unwrap_err();
     assert_eq!(e.0, "`set_empty.in1` takes BOOL, not INT");
+    // What is not a constant is said to be none (an empty field and `abc` were "out of the
+    // INT range"); a number too large still is.
+    for (typed, says) in [
+        ("", "type a constant: TRUE, FALSE, an integer (4) or a real (2.5)"),
+        ("  ", "type a constant: TRUE, FALSE, an integer (4) or a real (2.5)"),
+        ("abc", "`abc` is not a constant: TRUE, FALSE, an integer (4) or a real (2.5)"),
+        ("1.2.3", "`1.2.3` is not a constant: TRUE, FALSE, an integer (4) or a real (2.5)"),
+        ("1-2", "`1-2` is not a constant: TRUE, FALSE, an integer (4) or a real (2.5)"),
+    ] {
+        assert_eq!(w.set_constant(&cell, "set_empty", "in1", typed).unwrap_err().0, says, "{typed:?}");
+    }
+    let e = w.set_constant(&cell, "set_empty", "in1", "99999999999999999999").unwrap_err();
+    assert!(e.0.contains("out of the INT range"), "{e}");
     let e = w.connect(&cell, "nothing.q", "set_empty", "in1").unwrap_err();
     assert_eq!(e.0, "no block `nothing` in macro `Cell`");
     let e = w.add_block(&cell, "Processing", [0.0, 0.0]);
