@@ -118,7 +118,13 @@ impl Value {
                 _ => Err(format!("`{t}` is not a BOOL (use true/false or 1/0)")),
             },
             Type::Int => t.parse::<i64>().map(Value::Int).map_err(|_| format!("`{t}` is not an INT")),
-            Type::Real => t.parse::<f64>().map(Value::Real).map_err(|_| format!("`{t}` is not a REAL")),
+            // Finite only, as a REAL literal in a diagram: `nan` and `inf` parse as floats, and
+            // a NaN written into a running program was computed with until a block faulted.
+            Type::Real => match t.parse::<f64>() {
+                Ok(r) if r.is_finite() => Ok(Value::Real(r)),
+                Ok(_) => Err(format!("`{t}` is not a finite REAL")),
+                Err(_) => Err(format!("`{t}` is not a REAL")),
+            },
         }
     }
 }
@@ -130,5 +136,19 @@ impl fmt::Display for Value {
             Value::Int(i) => write!(f, "{i}"),
             Value::Real(r) => write!(f, "{r:?}"),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_typed_real_is_finite() {
+        assert_eq!(Value::parse(" 2.5 ", Type::Real), Ok(Value::Real(2.5)));
+        for t in ["nan", "NaN", "inf", "-infinity", "1e999"] {
+            assert_eq!(Value::parse(t, Type::Real), Err(format!("`{t}` is not a finite REAL")), "{t}");
+        }
+        assert_eq!(Value::parse("x", Type::Real), Err("`x` is not a REAL".to_string()));
     }
 }
