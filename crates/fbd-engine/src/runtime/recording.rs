@@ -10,7 +10,7 @@
 //!
 //! ```json
 //! {"fbd_recording": 2, "program": {"name": "2048", "files": [{"path": "diagrams/2048.json",
-//!  "hash": "9f…"}]}, "seed": 0, "cycle_us": 5000, "scans": 120, "hash_every": 10,
+//!  "hash": "9f…"}]}, "seed": 0, "cycle_us": 5000, "scans": 125, "hash_every": 10,
 //!  "events": [{"scan": 0, "kind": "pulse", "name": "command", "value": 5}],
 //!  "hashes": [[10, "c4…"], [20, "01…"]], "end_hash": "7e…"}
 //! ```
@@ -133,7 +133,8 @@ pub struct Recording {
     pub events: Vec<Event>,
     /// (scans run, state hash) every `hash_every` scans.
     pub hashes: Vec<(u64, String)>,
-    /// The state hash after the last scan, taken when the recording stopped (with hashes on):
+    /// The state hash after the last scan, taken when the recording stopped (with hashes on,
+    /// unless a periodic hash stands there already):
     /// without it a recording shorter than `hash_every`, or the scans after its last periodic
     /// hash, were replayed unchecked (a 17-scan game "passed" `--check` with any event
     /// changed). Absent in recordings written before it existed; builds that predate it ignore it.
@@ -223,13 +224,15 @@ impl Runtime {
     /// Stops recording and returns the recording of `program`.
     pub fn stop_recording(&mut self, program: ProgramId) -> Option<Recording> {
         let r = self.recorder.take()?;
-        let end_hash = (r.every > 0).then(|| self.state_hash());
+        let scans = self.scan - r.start_scan;
+        // Not where a periodic hash already stands (a run of whole hundreds ends on one).
+        let end_hash = (r.every > 0 && (scans == 0 || !scans.is_multiple_of(r.every))).then(|| self.state_hash());
         Some(Recording {
             fbd_recording: RECORDING_VERSION,
             program,
             seed: self.seed,
             cycle_us: self.plan.cycle_us,
-            scans: self.scan - r.start_scan,
+            scans,
             hash_every: r.every,
             events: r.events,
             hashes: r.hashes,

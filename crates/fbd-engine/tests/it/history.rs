@@ -195,6 +195,12 @@ fn the_end_of_a_short_recording_is_checked() {
     p.step_n(17);
     let st = p.playback().expect("playing");
     assert_eq!((st.at, st.divergence.map(|d| d.scan)), (17, Some(17)));
+    // A run that ends on a periodic hash needs no second one.
+    let mut whole = Runtime::new(plan.clone());
+    whole.start_recording(10);
+    whole.step_n(20);
+    let r = whole.stop_recording(rec.program.clone()).expect("recording");
+    assert_eq!((r.hashes.len(), r.end_hash.as_deref(), r.checked_hashes()), (2, None, 2));
     // Without hashes (hash_every 0) there is no end hash either; a bad one is refused.
     let mut none = Runtime::new(plan);
     none.start_recording(0);
