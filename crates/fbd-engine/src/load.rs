@@ -69,7 +69,7 @@ pub fn decode(path: &Path, bytes: Vec<u8>) -> Result<String, Diagnostic> {
         let col = text.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
         Diagnostic::new(path, format!("byte 0x{:02X} is not valid UTF-8", bytes[good]))
             .at(Some((line, col)))
-            .help("diagrams are UTF-8 text; save the file as UTF-8")
+            .help("diagrams, PLCopen files and recordings are UTF-8 text; save the file as UTF-8")
     })
 }
 

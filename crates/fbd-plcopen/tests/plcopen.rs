@@ -73,6 +73,10 @@ fn problems_are_reported_with_their_places() {
     let p = Path::new("bad.xml");
     let e = fbd_plcopen::import(p, "<project><unclosed></project>").unwrap_err();
     assert!(e.0[0].message.contains("not well-formed") && e.0[0].line == Some(1), "{e}");
+    // A file cut short is reported where it ends (the parser said 1:1).
+    let e = fbd_plcopen::import(p, "<?xml version=\"1.0\"?>\n<project>\n  <types").unwrap_err();
+    assert!(e.0[0].message.contains("never closed") || e.0[0].message.contains("end of stream"), "{e}");
+    assert_eq!((e.0[0].line, e.0[0].col), (Some(3), Some(9)), "{e}");
     let e = fbd_plcopen::import(p, "<ppx:Project xmlns:ppx=\"www.iec.ch/public/TC65SC65BWG7TF10\"/>").unwrap_err();
     assert!(e.0[0].message.contains("IEC 61131-10"), "{e}");
     let (_, t) = data("blink.xml");

@@ -88,9 +88,14 @@ fn children<'a, 'i>(n: Node<'a, 'i>, name: &'static str) -> impl Iterator<Item =
 pub fn import(path: &Path, text: &str) -> Result<Imported, Diagnostics> {
     let xml = roxmltree::Document::parse(text).map_err(|e| {
         let p = e.pos();
-        Diagnostics::from(
-            Diagnostic::new(path, format!("not well-formed XML: {e}")).at(Some((p.row as usize, p.col as usize))),
-        )
+        // A file cut short ends where it ends (the parser says 1:1 for it).
+        let at = if matches!(e, roxmltree::Error::UnexpectedEndOfStream | roxmltree::Error::UnclosedRootNode) {
+            let line = text.split('\n').count();
+            (line, text.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1)
+        } else {
+            (p.row as usize, p.col as usize)
+        };
+        Diagnostics::from(Diagnostic::new(path, format!("not well-formed XML: {e}")).at(Some(at)))
     })?;
     let mut cx = Ctx { path, text, errors: Vec::new(), warnings: Vec::new(), line_starts: Vec::new(), last: (0, 0, 0) };
     let root = xml.root_element();
