@@ -18,7 +18,7 @@ pub(crate) struct ExportJob {
     done: Receiver<String>,
 }
 
-/// Writes `xml` of the program to `path` and says how it went.
+/// Writes the program as PLCopen XML to `path` and says how it went (the status line's text).
 fn write(project: &fbd_engine::load::Project, plan: &fbd_engine::ScanPlan, path: &std::path::Path) -> String {
     let xml = fbd_plcopen::export(project, plan);
     match fbd_engine::load::write_text(path, &xml) {
