@@ -76,6 +76,9 @@ pub struct Workspace {
     redo: Vec<Change>,
     /// Output types the last good compile inferred: (macro or "" for the program, `block.pin`).
     learned: HashMap<(String, String), Type>,
+    /// Why the program has no file of its own to save to (embedded in the binary, imported from
+    /// another format, new): Save refuses and says so until a Save as gives it one.
+    no_file: Option<String>,
 }
 
 /// The blocks and output ports of one body, borrowed for an edit.
@@ -101,14 +104,14 @@ impl Workspace {
                 saved: f.text.clone(),
             })
             .collect();
-        Workspace { files, undo: Vec::new(), redo: Vec::new(), learned: HashMap::new() }
+        Workspace { files, undo: Vec::new(), redo: Vec::new(), learned: HashMap::new(), no_file: None }
     }
 
     /// A new, empty program at `path` (nothing is written until it is saved).
     pub fn new_program(path: impl AsRef<Path>) -> Workspace {
         let doc = Document { fbd: fbd_engine::model::FORMAT_VERSION, cycle_ms: Some(5.0), ..Document::default() };
         let file = EditFile { path: load::normalize(path.as_ref()), text: to_text(&doc), doc, saved: String::new() };
-        Workspace { files: vec![file], undo: Vec::new(), redo: Vec::new(), learned: HashMap::new() }
+        Workspace { files: vec![file], undo: Vec::new(), redo: Vec::new(), learned: HashMap::new(), no_file: None }
     }
 
     /// The root document (the program).
@@ -319,9 +322,23 @@ impl Workspace {
         })
     }
 
+    /// Marks the program as having no file of its own (`why`: embedded, imported, new): its
+    /// paths are names, not places to write, so [`Workspace::save`] refuses with `why` until
+    /// [`Workspace::save_as`] gives it a place. (Saving the embedded 2048 program wrote
+    /// `diagrams/2048.json` under whatever folder the window was started in, and saving an
+    /// imported `plc.xml` wrote a `plc.json` beside it, over any file of that name.)
+    pub fn set_no_file(&mut self, why: impl Into<String>) {
+        self.no_file = Some(why.into());
+    }
+
     /// Writes every changed file (macros go back to the library file that defines them;
     /// untouched files are not rewritten). Returns the paths written.
     pub fn save(&mut self) -> std::io::Result<Vec<PathBuf>> {
+        if let Some(why) = &self.no_file
+            && self.files.iter().any(|f| f.text != f.saved)
+        {
+            return Err(std::io::Error::other(format!("{why}; choose where it goes with Save as")));
+        }
         let mut written = Vec::new();
         for f in &mut self.files {
             if f.text != f.saved {
@@ -363,6 +380,7 @@ impl Workspace {
             f.path = target;
             f.saved = f.text.clone();
         }
+        self.no_file = None;
         Ok(written)
     }
 }

@@ -261,3 +261,20 @@ fn extracting_the_choice_blocks_of_a_cell_keeps_the_game_exact() {
     assert!(w.undo(), "the extraction is one undo step");
     assert!(w.macro_def("Choice").is_none());
 }
+
+/// A program without a file of its own (embedded, imported, new) is not saved under its name:
+/// Save refuses with the reason, writing nothing, until Save as gives it a place.
+#[test]
+fn save_refuses_a_program_without_a_file_until_save_as() {
+    let scratch = temp_dir("no-file");
+    let dir = scratch.path();
+    let mut w = Workspace::new_program(dir.join("untitled.json"));
+    w.set_no_file("the new program has no file yet");
+    w.add_block(&BodyId::Program, "NOT", [100.0, 100.0]).expect("add");
+    let e = w.save().expect_err("refused");
+    assert_eq!(e.to_string(), "the new program has no file yet; choose where it goes with Save as");
+    assert!(!dir.join("untitled.json").exists(), "nothing written");
+    w.save_as(dir.join("mine.json")).expect("save as");
+    w.add_block(&BodyId::Program, "NOT", [300.0, 100.0]).expect("add");
+    assert_eq!(w.save().expect("save"), vec![fbd_engine::load::normalize(&dir.join("mine.json"))]);
+}

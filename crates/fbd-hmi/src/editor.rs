@@ -95,6 +95,19 @@ impl App {
     pub fn editor_workspace(&mut self) -> &mut Workspace {
         if self.editor.ws.is_none() {
             let mut ws = Workspace::from_project(&self.loaded.project);
+            // Its files' paths are names, not places to write, unless it was opened from a
+            // diagram file of its own.
+            match &self.loaded.origin {
+                crate::source::Origin::Embedded(w) => {
+                    ws.set_no_file(format!("diagrams/{} is built into the program, not a file of yours", w.file_name()))
+                }
+                crate::source::Origin::File(p) if p.extension().is_some_and(|e| e.eq_ignore_ascii_case("xml")) => ws
+                    .set_no_file(format!(
+                        "{} was imported from PLCopen XML (the editor writes its own format)",
+                        p.display()
+                    )),
+                crate::source::Origin::File(_) => {}
+            }
             self.runner.with(|rt| ws.learn_types(rt.plan()));
             self.editor.ws = Some(ws);
             self.editor.version += 1;
@@ -132,7 +145,9 @@ impl App {
 
     /// Starts a new, empty program in the editor (saved with Save as; Apply runs it).
     pub fn editor_new_program(&mut self) {
-        self.editor.ws = Some(Workspace::new_program("untitled.json"));
+        let mut ws = Workspace::new_program("untitled.json");
+        ws.set_no_file("the new program has no file yet");
+        self.editor.ws = Some(ws);
         self.editor.body = Some(BodyId::Program);
         self.editor.selected.clear();
         self.editor.errors.clear();
@@ -497,7 +512,7 @@ impl App {
         match ws.save() {
             Ok(w) if w.is_empty() => Ok("nothing to save".into()),
             Ok(w) => Ok(format!("saved {}", w.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", "))),
-            Err(e) => Err(format!("cannot save: {e} (an embedded program is saved with Save as)")),
+            Err(e) => Err(format!("cannot save: {e}")),
         }
     }
 

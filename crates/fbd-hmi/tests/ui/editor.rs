@@ -389,3 +389,47 @@ fn zoomed_out_a_drag_wires_the_pin_under_the_pointer() {
     drag(&mut h, out, in2);
     assert_eq!(h.state().editor_message(), "connected add1.out -> add2.in2");
 }
+
+/// Save writes only where the program was opened from: the embedded 2048 program and a new
+/// one have no file of their own, so Save says so and points to Save as (saving the embedded
+/// program wrote `diagrams/2048.json` under the folder the window was started in; a new one
+/// wrote `untitled.json` there). After Save as, Save writes that file.
+#[test]
+fn save_refuses_a_program_without_a_file_and_save_as_gives_it_one() {
+    let mut h = harness(Wiring::Upd1, false, "save-no-file");
+    h.step();
+    h.get_by_label("Diagram").click();
+    h.step();
+    h.get_by_label("Edit").click();
+    h.step();
+    add_block(&mut h, "NOT");
+    h.get_by_label("Save").click();
+    h.step();
+    let m = h.state().editor_message().to_string();
+    assert!(m.contains("diagrams/2048.json is built into the program") && m.contains("Save as"), "{m}");
+    h.get_by_label("New").click();
+    h.step();
+    h.step();
+    h.get_by_label("Discard changes").click(); // the unsaved NOT
+    h.step();
+    h.step();
+    add_block(&mut h, "NOT");
+    h.get_by_label("Save").click();
+    h.step();
+    let m = h.state().editor_message().to_string();
+    assert!(m.contains("the new program has no file yet") && m.contains("Save as"), "{m}");
+    let file = temp_dir("save-no-file").join("mine.json");
+    h.get_by_label("file").click();
+    h.step();
+    h.get_by_label("file").type_text(file.to_str().expect("utf-8 path"));
+    h.step();
+    h.get_by_label("Save as").click();
+    h.step();
+    assert!(file.exists(), "{}", h.state().editor_message());
+    add_block(&mut h, "NOT");
+    h.get_by_label("Save").click();
+    h.step();
+    assert!(h.state().editor_message().starts_with("saved "), "{}", h.state().editor_message());
+    let text = std::fs::read_to_string(&file).expect("read");
+    assert!(text.contains("\"not2\""), "the second block was saved: {text}");
+}
