@@ -111,6 +111,11 @@ fn run_inner(args: RunArgs) -> Result<(), String> {
     let plan = fbd_engine::compile_project(&project, &Default::default()).map_err(|e| e.to_string())?;
     let mut rt = Runtime::with_seed(plan, args.seed);
     if args.record.is_some() {
+        // Refused before it runs: a longer recording could not be replayed.
+        let max = fbd_engine::limits::MAX_RECORDED_SCANS;
+        if args.scans > max {
+            return Err(format!("--record: {} scans, more than a recording holds ({max})", args.scans));
+        }
         rt.start_recording(100);
     }
     let mut stims = Vec::new();
@@ -193,7 +198,21 @@ fn run_inner(args: RunArgs) -> Result<(), String> {
         writeln!(w, "scan,time_ms,{}", watches.join(",")).map_err(io)?;
     }
     let mut next = 0;
+    // A bar for a long run (drawn only on a terminal; a billion scans take minutes).
+    let bar = indicatif::ProgressBar::new(args.scans);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(
+            "{spinner} running [{bar:30}] {pos}/{len} scans ({elapsed}, {eta} left)",
+        )
+        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    if args.scans < 1 << 20 {
+        bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
+    }
     for scan in 0..args.scans {
+        if scan & 0xffff == 0 {
+            bar.set_position(scan);
+        }
         while next < resolved.len() && resolved[next].0 == scan {
             let (_, path, v, origin) = &resolved[next];
             rt.write(path, *v).map_err(|e| format!("{origin}: {e}"))?;
@@ -217,6 +236,7 @@ fn run_inner(args: RunArgs) -> Result<(), String> {
             }
         }
     }
+    bar.finish_and_clear();
     if next < resolved.len() {
         eprintln!(
             "warning: {} stimulus line(s) at or after scan {} were not applied",

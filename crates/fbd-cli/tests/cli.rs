@@ -300,6 +300,20 @@ fn plcopen_xml_is_accepted_wherever_a_diagram_is() {
     assert!(!o.status.success() && text(&o.stderr).contains("`fbd import` it first"));
 }
 
+/// A run to record longer than a recording may be is refused before it runs (it ran for hours
+/// and wrote a recording that `fbd replay` then refused).
+#[test]
+fn a_run_too_long_to_record_is_refused_at_once() {
+    let rec = temp("too-long.json", "");
+    let o = fbd(&["run", "examples/blinker.json", "--scans", "5000000000", "--record", rec.to_str().expect("utf-8")]);
+    assert!(!o.status.success());
+    assert!(
+        text(&o.stderr).contains("--record: 5000000000 scans, more than a recording holds (4294967296)"),
+        "{}",
+        text(&o.stderr)
+    );
+}
+
 #[test]
 fn a_recorded_run_replays_and_a_changed_one_is_caught_at_its_first_differing_scan() {
     let rec = temp("run.json", "");
