@@ -134,6 +134,11 @@ pub fn bench(args: BenchArgs) -> ExitCode {
         );
         return ExitCode::FAILURE;
     }
+    // A per-block figure of no blocks is a division by nothing (it printed 11 ns/block).
+    if args.synthetic.contains(&0) {
+        eprintln!("error: --synthetic 0: a synthetic diagram has at least 1 block");
+        return ExitCode::FAILURE;
+    }
     for shape in &args.shape {
         if !matches!(shape.as_str(), "chain" | "wide" | "modchain") {
             eprintln!("error: --shape {shape}: use chain, wide, modchain or several (chain,wide)");

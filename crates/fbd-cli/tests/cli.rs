@@ -300,6 +300,14 @@ fn plcopen_xml_is_accepted_wherever_a_diagram_is() {
     assert!(!o.status.success() && text(&o.stderr).contains("`fbd import` it first"));
 }
 
+/// A synthetic diagram of no blocks is refused (its per-block figures divided by nothing).
+#[test]
+fn bench_refuses_a_synthetic_diagram_of_no_blocks() {
+    let o = fbd(&["bench", "--synthetic", "10,0"]);
+    assert!(!o.status.success());
+    assert!(text(&o.stderr).contains("--synthetic 0: a synthetic diagram has at least 1 block"), "{}", text(&o.stderr));
+}
+
 /// A run to record longer than a recording may be is refused before it runs (it ran for hours
 /// and wrote a recording that `fbd replay` then refused).
 #[test]
