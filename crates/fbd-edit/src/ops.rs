@@ -65,16 +65,9 @@ impl Workspace {
             let mut inputs: Vec<(String, PinType)> =
                 def.inputs.iter().map(|p| (p.name.to_string(), pt(p.ty))).collect();
             if let Some(v) = def.var_inputs {
-                let used = block
-                    .inputs
-                    .0
-                    .iter()
-                    .filter_map(|(p, _)| p.strip_prefix(v.prefix)?.parse::<usize>().ok())
-                    .max()
-                    .map_or(0, |k| k + 1 - v.first);
-                for k in 0..used.max(v.min) + 1 {
-                    inputs.push((format!("{}{}", v.prefix, v.first + k), pt(v.ty)));
-                }
+                inputs.extend(
+                    v.editable(block.inputs.0.iter().map(|(p, _)| p.as_str())).into_iter().map(|p| (p, pt(v.ty))),
+                );
             }
             let mut outputs: Vec<(String, PinType)> =
                 def.outputs.iter().map(|p| (p.name.to_string(), pt(p.ty))).collect();

@@ -113,6 +113,17 @@ pub struct Variadic {
     pub ty: PinTy,
 }
 
+impl Variadic {
+    /// The pins of the family an editor shows for a block whose pins in use are `used`: from
+    /// the first up to the fewest allowed or the last in use, and one free pin after them
+    /// (where a wire is dropped to add one). Names outside the family are ignored.
+    pub fn editable<'a>(&self, used: impl IntoIterator<Item = &'a str>) -> Vec<String> {
+        let index = |p: &str| p.strip_prefix(self.prefix)?.parse::<usize>().ok().filter(|k| *k >= self.first);
+        let n = used.into_iter().filter_map(index).map(|k| k + 1 - self.first).max().unwrap_or(0);
+        (0..n.max(self.min) + 1).map(|k| format!("{}{}", self.prefix, self.first + k)).collect()
+    }
+}
+
 /// The definition of a library block type.
 #[derive(Debug)]
 pub struct BlockDef {

@@ -104,14 +104,12 @@ fn build(project: &Project, blocks: &[Block], inputs: Vec<String>, outputs: &[Po
     Body { nodes, inputs, outputs: outs, edges }
 }
 
-/// `ins` (a library block's pins) with its input family in order, from the first up to the
-/// fewest it needs or the last in use, and one more; other pins as they were.
+/// `ins` (a library block's pins) with its input family as the editor shows it
+/// ([`library::Variadic::editable`]); other pins first, as they were.
 fn with_spare_inputs(b: &Block, ins: Vec<String>) -> Vec<String> {
     let Some(v) = library::lookup(&b.ty).and_then(|d| d.var_inputs) else { return ins };
-    let index = |p: &str| p.strip_prefix(v.prefix).and_then(|k| k.parse::<usize>().ok()).filter(|k| *k >= v.first);
-    let used = ins.iter().filter_map(|p| index(p)).map(|k| k + 1 - v.first).max().unwrap_or(0);
-    let family = (0..used.max(v.min) + 1).map(|k| format!("{}{}", v.prefix, v.first + k));
-    let mut out: Vec<String> = ins.iter().filter(|p| index(p).is_none()).cloned().collect();
+    let family = v.editable(ins.iter().map(String::as_str));
+    let mut out: Vec<String> = ins.into_iter().filter(|p| !family.contains(p)).collect();
     out.extend(family);
     out
 }
