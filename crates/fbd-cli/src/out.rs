@@ -45,3 +45,19 @@ pub fn error(e: &str) {
         eprintln!("error: {e}");
     }
 }
+
+/// A progress bar over `scans` scans, saying `doing` (`running`, `replaying`): drawn on a
+/// terminal for a million scans or more, hidden otherwise.
+pub(crate) fn scan_bar(doing: &str, scans: u64) -> indicatif::ProgressBar {
+    let bar = indicatif::ProgressBar::new(scans);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(&format!(
+            "{{spinner}} {doing} [{{bar:30}}] {{pos}}/{{len}} scans ({{elapsed}}, {{eta}} left)"
+        ))
+        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    if scans < 1 << 20 {
+        bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
+    }
+    bar
+}

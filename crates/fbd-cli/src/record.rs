@@ -79,17 +79,8 @@ fn replay(path: &Path, check: bool) -> Result<ExitCode, String> {
     }
     let mut rt = Runtime::with_seed(plan, rec.seed);
     let t = std::time::Instant::now();
-    // A bar for a long replay (drawn only on a terminal): a legal recording may hold 2^32 scans.
-    let bar = indicatif::ProgressBar::new(rec.scans);
-    bar.set_style(
-        indicatif::ProgressStyle::with_template(
-            "{spinner} replaying [{bar:30}] {pos}/{len} scans ({elapsed}, {eta} left)",
-        )
-        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-    );
-    if rec.scans < 1 << 20 {
-        bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
-    }
+    // A legal recording may hold 2^32 scans.
+    let bar = crate::out::scan_bar("replaying", rec.scans);
     let d = rt.replay_observed(&rec, check, |at| bar.set_position(at));
     bar.finish_and_clear();
     let d = d.map_err(|e| format!("{}: {e}", path.display()))?;

@@ -198,17 +198,8 @@ fn run_inner(args: RunArgs) -> Result<(), String> {
         writeln!(w, "scan,time_ms,{}", watches.join(",")).map_err(io)?;
     }
     let mut next = 0;
-    // A bar for a long run (drawn only on a terminal; a billion scans take minutes).
-    let bar = indicatif::ProgressBar::new(args.scans);
-    bar.set_style(
-        indicatif::ProgressStyle::with_template(
-            "{spinner} running [{bar:30}] {pos}/{len} scans ({elapsed}, {eta} left)",
-        )
-        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-    );
-    if args.scans < 1 << 20 {
-        bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
-    }
+    // A billion scans take minutes.
+    let bar = crate::out::scan_bar("running", args.scans);
     for scan in 0..args.scans {
         if scan & 0xffff == 0 {
             bar.set_position(scan);
