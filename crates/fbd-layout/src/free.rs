@@ -192,14 +192,18 @@ mod tests {
     use super::*;
     use crate::{Edge, Node};
 
-    #[test]
-    fn blocks_stay_exactly_where_they_were_put_and_every_wire_reaches_its_pin() {
-        let node = |id: &str| Node {
+    /// An AND block with two inputs.
+    fn node(id: &str) -> Node {
+        Node {
             id: id.into(),
             label: "AND".into(),
             inputs: vec![("in1".into(), None), ("in2".into(), None)],
             outputs: vec!["out".into()],
-        };
+        }
+    }
+
+    #[test]
+    fn blocks_stay_exactly_where_they_were_put_and_every_wire_reaches_its_pin() {
         let body = Body {
             nodes: vec![node("a"), node("b")],
             inputs: vec!["x".into()],
@@ -233,12 +237,6 @@ mod tests {
     /// block it crossed).
     #[test]
     fn wires_go_around_the_blocks_in_their_way() {
-        let node = |id: &str| Node {
-            id: id.into(),
-            label: "AND".into(),
-            inputs: vec![("in1".into(), None), ("in2".into(), None)],
-            outputs: vec!["out".into()],
-        };
         let body = Body {
             nodes: vec![node("a"), node("wall"), node("b"), node("c")],
             inputs: Vec::new(),

@@ -322,28 +322,22 @@ mod tests {
         assert_eq!(command_status(Command::Move(Dir::Left)), None, "a move keeps what the game said");
     }
 
+    /// `view` drawn in an 80x24 terminal, in true colour.
+    fn render_80x24(view: &View) -> ratatui::buffer::Buffer {
+        let mut t = Terminal::new(TestBackend::new(80, 24)).expect("terminal");
+        let screen =
+            Screen { view, name: "2048", cycle_ms: 5.0, player: None, status: "", palette: Palette::TrueColor };
+        t.draw(|f| draw(f, &screen)).expect("draws");
+        t.backend().buffer().clone()
+    }
+
     /// Two neighbouring tiles of one colour read as two: a column of the board's colour between
     /// them, and each tile's top and bottom rows are half blocks over the board (they were one
     /// bar of colour, 2 and 4 alike).
     #[test]
     fn tiles_stand_apart_on_the_board() {
         let view = View { values: [2, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], ..View::default() };
-        let mut t = Terminal::new(TestBackend::new(80, 24)).expect("terminal");
-        t.draw(|f| {
-            draw(
-                f,
-                &Screen {
-                    view: &view,
-                    name: "2048",
-                    cycle_ms: 5.0,
-                    player: None,
-                    status: "",
-                    palette: Palette::TrueColor,
-                },
-            )
-        })
-        .expect("draws");
-        let buf = t.backend().buffer().clone();
+        let buf = render_80x24(&view);
         let (two, _) = tile_colors(2, Palette::TrueColor);
         let felt = Palette::TrueColor.color(BOARD_RGB, Color::Black);
         // Inside the board's border (x 1.., y 1..): tile 1 spans x 2..8, tile 2 x 9..15.
@@ -363,22 +357,7 @@ mod tests {
             busy: true,
             ..View::default()
         };
-        let mut t = Terminal::new(TestBackend::new(80, 24)).expect("terminal");
-        t.draw(|f| {
-            draw(
-                f,
-                &Screen {
-                    view: &view,
-                    name: "2048",
-                    cycle_ms: 5.0,
-                    player: None,
-                    status: "",
-                    palette: Palette::TrueColor,
-                },
-            )
-        })
-        .expect("draws");
-        let buf = t.backend().buffer().clone();
+        let buf = render_80x24(&view);
         let text: String = buf.content().iter().map(|c| c.symbol()).collect();
         for want in ["2048", "score 1234", "busy", "64", "16"] {
             assert!(text.contains(want), "`{want}` missing");

@@ -144,14 +144,7 @@ fn a_fitted_diagram_refits_when_its_canvas_changes_size_until_the_user_moves_it(
     assert!(wide.1.x > narrow.1.x + 20.0, "the drawing grew with the canvas: {narrow:?} → {wide:?}");
     // The user zooms in: the view is theirs, and stays when the canvas narrows again.
     let centre = wide.0.center();
-    h.hover_at(centre);
-    h.event(egui::Event::MouseWheel {
-        unit: egui::MouseWheelUnit::Point,
-        delta: egui::vec2(0.0, 120.0),
-        modifiers: egui::Modifiers::NONE,
-        phase: egui::TouchPhase::Move,
-        source: egui::MouseWheelSource::Wheel,
-    });
+    wheel(&mut h, centre, 120.0);
     for _ in 0..20 {
         h.step(); // the wheel's scrolling is smoothed over frames
     }

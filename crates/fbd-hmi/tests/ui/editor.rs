@@ -14,10 +14,7 @@ use crate::*;
 fn the_editor_changes_the_cell_definition_and_apply_loads_it_into_the_running_program() {
     let mut h = harness_dt(Wiring::Upd1, false, "editor-cell", 1.0 / 60.0);
     h.step();
-    h.get_by_label("Diagram").click();
-    h.step();
-    h.get_by_label("Edit").click();
-    h.step();
+    into_the_editor(&mut h);
     h.step();
     h.state_mut().editor_open(fbd_edit::BodyId::Macro("Cell".into()));
     h.step();
@@ -64,6 +61,14 @@ fn the_editor_changes_the_cell_definition_and_apply_loads_it_into_the_running_pr
     assert_eq!(new_game(&mut h), vec![2, 2], "after undo a new game starts with two 2s");
 }
 
+/// From the board to the Diagram tab's Edit mode.
+fn into_the_editor(h: &mut Harness<'static, App>) {
+    h.get_by_label("Diagram").click();
+    h.step();
+    h.get_by_label("Edit").click();
+    h.step();
+}
+
 fn add_block(h: &mut Harness<'static, App>, ty: &str) {
     h.get_by_label("Add").click();
     h.step();
@@ -89,10 +94,7 @@ fn a_blinker_drawn_from_scratch_in_the_editor_is_saved_and_blinks() {
     let file = dir.join("blink.json");
     let mut h = harness_dt(Wiring::Upd1, false, "editor-blinker", 1.0 / 60.0);
     h.step();
-    h.get_by_label("Diagram").click();
-    h.step();
-    h.get_by_label("Edit").click();
-    h.step();
+    into_the_editor(&mut h);
     h.get_by_label("New").click();
     h.step();
     h.step();
@@ -285,10 +287,7 @@ fn new_and_loading_another_program_ask_about_unsaved_edits() {
     assert!(h.state().score() == 0 && h.state().values().len() == 16, "the 2048 program runs now");
     assert!(h.query_all_by_label_contains("2048-original.json").count() > 0);
     // An edit of that one, then Discard: the new program replaces it.
-    h.get_by_label("Diagram").click();
-    h.step();
-    h.get_by_label("Edit").click();
-    h.step();
+    into_the_editor(&mut h);
     h.state_mut().editor_workspace().add_block(&fbd_edit::BodyId::Program, "OR", [300.0, 200.0]).expect("an OR");
     h.get_by_label("New").click();
     h.step();
@@ -330,10 +329,7 @@ fn tiny_in_the_editor(name: &str) -> Harness<'static, App> {
   "blocks": [{"id": "n", "type": "NOT", "inputs": {"in": false}}]}"#,
     );
     h.step();
-    h.get_by_label("Diagram").click();
-    h.step();
-    h.get_by_label("Edit").click();
-    h.step();
+    into_the_editor(&mut h);
     h.step();
     h
 }
@@ -345,10 +341,7 @@ fn tiny_in_the_editor(name: &str) -> Harness<'static, App> {
 fn zoomed_out_a_drag_wires_the_pin_under_the_pointer() {
     let mut h = harness_dt(Wiring::Upd1, false, "editor-near-pin", 1.0 / 60.0);
     h.step();
-    h.get_by_label("Diagram").click();
-    h.step();
-    h.get_by_label("Edit").click();
-    h.step();
+    into_the_editor(&mut h);
     h.get_by_label("New").click();
     h.step();
     h.step();
@@ -370,14 +363,7 @@ fn zoomed_out_a_drag_wires_the_pin_under_the_pointer() {
         if a.zip(b).is_some_and(|(a, b)| a.distance(b) <= 6.0) {
             break;
         }
-        h.hover_at(centre);
-        h.event(egui::Event::MouseWheel {
-            unit: egui::MouseWheelUnit::Point,
-            delta: egui::vec2(0.0, -120.0),
-            modifiers: egui::Modifiers::NONE,
-            phase: egui::TouchPhase::Move,
-            source: egui::MouseWheelSource::Wheel,
-        });
+        wheel(&mut h, centre, -120.0);
         for _ in 0..5 {
             h.step();
         }
@@ -398,10 +384,7 @@ fn zoomed_out_a_drag_wires_the_pin_under_the_pointer() {
 fn save_refuses_a_program_without_a_file_and_save_as_gives_it_one() {
     let mut h = harness(Wiring::Upd1, false, "save-no-file");
     h.step();
-    h.get_by_label("Diagram").click();
-    h.step();
-    h.get_by_label("Edit").click();
-    h.step();
+    into_the_editor(&mut h);
     add_block(&mut h, "NOT");
     h.get_by_label("Save").click();
     h.step();

@@ -120,6 +120,18 @@ pub(crate) fn click_at(h: &mut Harness<'static, App>, at: egui::Pos2, button: eg
     h.step();
 }
 
+/// The wheel turned by `dy` points over `at` (positive: zoom in).
+pub(crate) fn wheel(h: &mut Harness<'static, App>, at: egui::Pos2, dy: f32) {
+    h.hover_at(at);
+    h.event(egui::Event::MouseWheel {
+        unit: egui::MouseWheelUnit::Point,
+        delta: egui::vec2(0.0, dy),
+        modifiers: egui::Modifiers::NONE,
+        phase: egui::TouchPhase::Move,
+        source: egui::MouseWheelSource::Wheel,
+    });
+}
+
 pub(crate) fn drag(h: &mut Harness<'static, App>, from: egui::Pos2, to: egui::Pos2) {
     h.hover_at(from);
     h.drag_at(from);
