@@ -331,6 +331,12 @@ impl Workspace {
         self.no_file = Some(why.into());
     }
 
+    /// Whether the program has a file of its own to save to (not marked with
+    /// [`Workspace::set_no_file`], or given one by [`Workspace::save_as`] since).
+    pub fn has_file(&self) -> bool {
+        self.no_file.is_none()
+    }
+
     /// Writes every changed file (macros go back to the library file that defines them;
     /// untouched files are not rewritten). Returns the paths written.
     pub fn save(&mut self) -> std::io::Result<Vec<PathBuf>> {

@@ -131,7 +131,7 @@ impl App {
         rt.enable_history(HISTORY_EVERY, HISTORY_BYTES);
         let ctx2 = ctx.clone();
         let runner = RealtimeRunner::start_with(rt, Some(Box::new(move || ctx2.request_repaint())), opts.start_paused);
-        let mut status = format!("{} loaded", loaded.origin.label());
+        let mut status = format!("{} loaded", loaded.label());
         let (prefs, warning) = opts.settings.load();
         if let Some(w) = warning {
             status = w;
@@ -336,7 +336,7 @@ impl App {
         if self.game.is_some() {
             // A new game makes an autoplayer's "stopped" line old news.
             if matches!(c, Command::Start | Command::Reset) && self.status.starts_with("autoplay") {
-                self.status = format!("{} loaded", self.loaded.origin.label());
+                self.status = format!("{} loaded", self.loaded.label());
             }
             self.front.send(c);
         }

@@ -15,6 +15,7 @@ use fbd_engine::library::LIBRARY;
 use fbd_layout::{Body, Layout};
 
 use crate::app::App;
+use crate::source::Origin;
 
 /// What the editor keeps between frames.
 #[derive(Default)]
@@ -98,15 +99,14 @@ impl App {
             // Its files' paths are names, not places to write, unless it was opened from a
             // diagram file of its own.
             match &self.loaded.origin {
-                crate::source::Origin::Embedded(w) => {
+                Origin::Embedded(w) => {
                     ws.set_no_file(format!("diagrams/{} is built into the program, not a file of yours", w.file_name()))
                 }
-                crate::source::Origin::File(p) if p.extension().is_some_and(|e| e.eq_ignore_ascii_case("xml")) => ws
-                    .set_no_file(format!(
-                        "{} was imported from PLCopen XML (the editor writes its own format)",
-                        p.display()
-                    )),
-                crate::source::Origin::File(_) => {}
+                Origin::File(p) if p.extension().is_some_and(|e| e.eq_ignore_ascii_case("xml")) => ws.set_no_file(
+                    format!("{} was imported from PLCopen XML (the editor writes its own format)", p.display()),
+                ),
+                Origin::File(_) => {}
+                Origin::Editor(_) => ws.set_no_file("the program applied from the editor has no file yet"),
             }
             self.runner.with(|rt| ws.learn_types(rt.plan()));
             self.editor.ws = Some(ws);
@@ -288,6 +288,20 @@ impl App {
             [list("state reset", &report.reset), list("removed", &report.removed), list("kept", &report.kept)]
                 .join("\n");
         self.loaded.project = std::sync::Arc::new(project);
+        // The running program is now the editor's: named after its file, or said to have none
+        // (the title still named the embedded 2048 program over a new program, and Record
+        // reloaded that).
+        let ws = self.editor.ws.as_ref().expect("made");
+        let dirty = !ws.dirty().is_empty();
+        if ws.has_file() {
+            self.loaded.origin = Origin::File(ws.path().to_path_buf());
+            self.loaded.unsaved = dirty;
+        } else if dirty || matches!(self.loaded.origin, Origin::Editor(_)) {
+            self.loaded.origin = Origin::Editor(ws.path().display().to_string());
+            self.loaded.unsaved = false;
+        }
+        // The status line said what was loaded before.
+        self.status = format!("{}: online change from the editor", self.loaded.label());
         // The runtime has a new plan: rebind the game and the views, keep the editor's work.
         let ws = self.editor.ws.take();
         let body = self.editor.body.clone();
@@ -449,14 +463,14 @@ impl App {
                 act = Some(if p.is_empty() {
                     Err("type a path to save as".to_string())
                 } else {
-                    ws.save_as(&p)
-                        .map(|w| {
-                            format!(
-                                "wrote {}",
-                                w.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")
-                            )
-                        })
-                        .map_err(|e| format!("{p}: {e}"))
+                    let r = ws.save_as(&p);
+                    if r.is_ok() {
+                        self.editor_saved();
+                    }
+                    r.map(|w| {
+                        format!("wrote {}", w.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", "))
+                    })
+                    .map_err(|e| format!("{p}: {e}"))
                 });
             }
             let apply = ui.add_enabled(self.editor.errors.is_empty(), egui::Button::new("Apply"));
@@ -511,8 +525,25 @@ impl App {
         let ws = self.editor_workspace();
         match ws.save() {
             Ok(w) if w.is_empty() => Ok("nothing to save".into()),
-            Ok(w) => Ok(format!("saved {}", w.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", "))),
+            Ok(w) => {
+                self.editor_saved();
+                Ok(format!("saved {}", w.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")))
+            }
             Err(e) => Err(format!("cannot save: {e}")),
+        }
+    }
+
+    /// After a save: when the running program is what was just saved, it is that file's now
+    /// (Reload and the title follow the file).
+    fn editor_saved(&mut self) {
+        let Some(ws) = self.editor.ws.as_ref() else { return };
+        if !ws.has_file() || !ws.dirty().is_empty() {
+            return;
+        }
+        let running = self.loaded.project.files.iter().map(|f| f.text.as_str());
+        if ws.texts().map(|(_, t)| t).eq(running) {
+            self.loaded.origin = Origin::File(ws.path().to_path_buf());
+            self.loaded.unsaved = false;
         }
     }
 

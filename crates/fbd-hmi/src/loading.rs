@@ -15,11 +15,35 @@ impl App {
     /// on, for `fbd replay`.
     pub fn start_recording(&mut self) {
         self.record_next = true;
-        self.open(self.loaded.origin.clone());
+        // The running program restarts as it is in memory, not as its origin would load it:
+        // after an Apply from the editor that was another program (the embedded 2048 program
+        // under a new one), and the editor's work is kept.
+        let l = source::Loaded {
+            origin: self.loaded.origin.clone(),
+            project: self.loaded.project.clone(),
+            unsaved: self.loaded.unsaved,
+        };
+        match fbd_engine::compile_project(&l.project, &Default::default()) {
+            Ok(plan) => {
+                let ws = self.editor.ws.take();
+                let body = self.editor.body.clone();
+                self.cold_start(l, plan);
+                self.editor.ws = ws;
+                self.editor.body = body;
+            }
+            Err(e) => {
+                self.record_next = false;
+                self.load_failed(&l.origin, e);
+            }
+        }
+        self.refresh();
         if self.recording {
             self.status = "recording since this cold start (File > Stop recording and save)".into();
             if self.unsaved_recording.take().is_some() {
                 self.status.push_str("; the unsaved recording was discarded");
+            }
+            if self.loaded.unsaved || matches!(self.loaded.origin, Origin::Editor(_)) {
+                self.status.push_str("; save the program too, or `fbd replay` will not find the recorded one");
             }
         }
     }
@@ -73,34 +97,37 @@ impl App {
     /// Loads `origin` (what [`App::open`] does once unsaved edits are dealt with).
     pub(crate) fn load(&mut self, origin: Origin) {
         match source::load(&origin) {
-            Ok((l, plan)) => {
-                let period = Duration::from_micros(plan.cycle_us);
-                let mut rt = Runtime::with_seed(plan, self.seed);
-                rt.enable_history(HISTORY_EVERY, HISTORY_BYTES);
-                // A recording starts with the program: from scan 0, before anything is written.
-                self.recording = std::mem::take(&mut self.record_next);
-                if self.recording {
-                    rt.start_recording(100);
-                }
-                self.runner.replace(rt);
-                self.replay = None;
-                self.runner.set_period(period);
-                self.runner.reset_stats();
-                self.status = format!("{} loaded (cold start)", l.origin.label());
-                if let Origin::File(p) = &l.origin {
-                    self.remember_recent(p.clone());
-                }
-                self.errors.clear();
-                self.errors_open = false;
-                self.loaded = l;
-                self.win_ack = false;
-                self.front.scans_last = None;
-                self.front.scans_max = 0;
-                self.attach();
-            }
+            Ok((l, plan)) => self.cold_start(l, plan),
             Err(e) => self.load_failed(&origin, e),
         }
         self.refresh();
+    }
+
+    /// Starts `plan` (compiled from `l`) from its initial state: what a download does.
+    fn cold_start(&mut self, l: source::Loaded, plan: fbd_engine::ScanPlan) {
+        let period = Duration::from_micros(plan.cycle_us);
+        let mut rt = Runtime::with_seed(plan, self.seed);
+        rt.enable_history(HISTORY_EVERY, HISTORY_BYTES);
+        // A recording starts with the program: from scan 0, before anything is written.
+        self.recording = std::mem::take(&mut self.record_next);
+        if self.recording {
+            rt.start_recording(100);
+        }
+        self.runner.replace(rt);
+        self.replay = None;
+        self.runner.set_period(period);
+        self.runner.reset_stats();
+        self.status = format!("{} loaded (cold start)", l.label());
+        if let Origin::File(p) = &l.origin {
+            self.remember_recent(p.clone());
+        }
+        self.errors.clear();
+        self.errors_open = false;
+        self.loaded = l;
+        self.win_ack = false;
+        self.front.scans_last = None;
+        self.front.scans_max = 0;
+        self.attach();
     }
 
     /// Loads `origin` into the running program by online change: the state of every stateful
@@ -140,6 +167,11 @@ impl App {
 
     /// Reloads the current diagram by online change.
     pub fn reload(&mut self) {
+        if let Origin::Editor(_) = &self.loaded.origin {
+            self.status =
+                format!("{}: nothing to reload it from (the editor's Save as gives it a file)", self.loaded.label());
+            return;
+        }
         self.online_change(self.loaded.origin.clone());
     }
 

@@ -106,7 +106,7 @@ impl App {
                 ui.ctx().set_theme(pref);
             });
             ui.separator();
-            ui.label(RichText::new(self.loaded.origin.label()).weak());
+            ui.label(RichText::new(self.loaded.label()).weak());
         });
     }
 }

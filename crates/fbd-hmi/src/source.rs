@@ -14,6 +14,11 @@ pub enum Origin {
     Embedded(Wiring),
     /// A file on disk (relative includes are read next to it).
     File(PathBuf),
+    /// A program applied from the editor that has no file of its own (a new program, or the
+    /// embedded or an imported program after edits, not yet given a file with Save as): it
+    /// exists only in memory, so there is nothing to load or reload it from. The name is the
+    /// editor's name for its program file.
+    Editor(String),
 }
 
 impl Origin {
@@ -22,6 +27,7 @@ impl Origin {
         match self {
             Origin::Embedded(w) => format!("diagrams/{} (embedded)", w.file_name()),
             Origin::File(p) => p.display().to_string(),
+            Origin::Editor(name) => format!("{name} (applied from the editor, no file)"),
         }
     }
 }
@@ -33,6 +39,17 @@ pub struct Loaded {
     pub origin: Origin,
     /// The parsed files (shared: an export on its own thread reads them).
     pub project: Arc<Project>,
+    /// The program was applied from the editor with changes its file does not have yet (the
+    /// running program is not what `origin` would load).
+    pub unsaved: bool,
+}
+
+impl Loaded {
+    /// What the title bar and the status line call the running program.
+    pub fn label(&self) -> String {
+        let l = self.origin.label();
+        if self.unsaved { format!("{l} (applied from the editor, not saved)") } else { l }
+    }
 }
 
 /// Loads and compiles a diagram.
@@ -45,7 +62,14 @@ pub fn load(origin: &Origin) -> Result<(Loaded, ScanPlan), Diagnostics> {
         }
         // A PLCopen XML project (CODESYS, OpenPLC Editor, Beremiz) is imported on the way in.
         Origin::File(p) => fbd_plcopen::load_any(p)?.0,
+        Origin::Editor(name) => {
+            return Err(fbd_engine::Diagnostics(vec![fbd_engine::Diagnostic::new(
+                name,
+                "this program was applied from the editor and has no file to load it from; \
+                 give it one with the editor's Save as",
+            )]));
+        }
     };
     let plan = compile_project(&project, &CompileOptions::default())?;
-    Ok((Loaded { origin: origin.clone(), project: Arc::new(project) }, plan))
+    Ok((Loaded { origin: origin.clone(), project: Arc::new(project), unsaved: false }, plan))
 }

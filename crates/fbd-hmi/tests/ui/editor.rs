@@ -416,3 +416,59 @@ fn save_refuses_a_program_without_a_file_and_save_as_gives_it_one() {
     let text = std::fs::read_to_string(&file).expect("read");
     assert!(text.contains("\"not2\""), "the second block was saved: {text}");
 }
+
+/// A new program applied from the editor is the running one everywhere: the title names it
+/// (it named the embedded 2048 program still), Record restarts it (it reloaded the 2048 program,
+/// after asking about the new one's "unsaved edits"), Reload says it has no file, and after
+/// Save as the title and Reload follow the file.
+#[test]
+fn a_program_applied_from_the_editor_is_the_one_the_title_record_and_reload_mean() {
+    let mut h = harness(Wiring::Upd1, false, "applied-new");
+    h.step();
+    into_the_editor(&mut h);
+    h.get_by_label("New").click();
+    h.step();
+    h.step();
+    h.state_mut()
+        .editor_workspace()
+        .add_input_port(&fbd_edit::BodyId::Program, "start", fbd_engine::Type::Bool)
+        .expect("an input");
+    h.state_mut().editor_after(Ok("input added".into()));
+    h.state_mut().editor_wait_check();
+    h.step();
+    let key_2048 = h.state().program_key().to_string();
+    h.get_by_label("Apply").click();
+    h.step();
+    h.step();
+    assert_ne!(h.state().program_key(), key_2048, "the new program runs");
+    let title = "untitled.json (applied from the editor, no file)";
+    assert!(h.query_by_label(title).is_some(), "the title names the running program");
+    assert!(h.query_all_by_label_contains("2048.json (embedded)").next().is_none(), "and not the 2048 program");
+    let key_new = h.state().program_key().to_string();
+    h.state_mut().start_recording();
+    h.step();
+    assert!(!h.state().asking_about_unsaved(), "a restart of the running program loses no edit");
+    assert_eq!(h.state().program_key(), key_new, "Record restarted the new program, not the 2048 program");
+    assert!(h.state().status().starts_with("recording since this cold start"), "{}", h.state().status());
+    assert!(h.state().status().contains("save the program too"), "{}", h.state().status());
+    assert_eq!(h.state().unsaved_edits(), 1, "the editor's work is still there");
+    h.state_mut().reload();
+    h.step();
+    assert!(h.state().status().contains("nothing to reload it from"), "{}", h.state().status());
+    assert_eq!(h.state().program_key(), key_new);
+    // Save as: the running program is that file's now.
+    let file = temp_dir("applied-new").join("mine.json");
+    h.get_by_label("file").click();
+    h.step();
+    h.get_by_label("file").type_text(file.to_str().expect("utf-8 path"));
+    h.step();
+    h.get_by_label("Save as").click();
+    h.step();
+    h.step();
+    assert!(file.exists(), "{}", h.state().editor_message());
+    assert!(h.query_by_label(&file.display().to_string()).is_some(), "the title names the file");
+    h.state_mut().reload();
+    h.step();
+    assert!(h.state().status().contains("online change"), "Reload reads the file: {}", h.state().status());
+    assert_eq!(h.state().program_key(), key_new);
+}
