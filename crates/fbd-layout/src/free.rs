@@ -42,10 +42,23 @@ pub fn layout_free(body: &Body, pos: &[Option<[f64; 2]>]) -> Layout {
     let right = blocks.iter().map(|r| r.x + r.w).fold(left + 4.0 * PITCH, f64::max);
     let top = blocks.iter().map(|r| r.y).fold(f64::INFINITY, f64::min);
     let top = if top.is_finite() { top } else { 2.0 * PITCH };
+    // A port stands level with the pin it is wired to, so that wire is straight (they stood in
+    // a column from the top, half a pitch off the pins' grid: every port wire had a jog).
+    let mut wanted_in: Vec<Option<f64>> = vec![None; body.inputs.len()];
+    let mut wanted_out: Vec<Option<f64>> = vec![None; body.outputs.len()];
+    for e in &body.edges {
+        if let (Source::Port(k), Target::In { node, pin }) = (e.from, e.to) {
+            let y = in_anchors[node][pin].y;
+            wanted_in[k] = Some(wanted_in[k].map_or(y, |w: f64| w.min(y)));
+        }
+        if let (Source::Out { node, pin }, Target::Port(k)) = (e.from, e.to) {
+            wanted_out[k] = Some(out_anchors[node][pin].y);
+        }
+    }
     let input_ports: Vec<Point> =
-        (0..body.inputs.len()).map(|k| Point { x: left - 4.0 * PITCH, y: top + PITCH * (k as f64 + 1.0) }).collect();
+        port_column(&wanted_in, top).into_iter().map(|y| Point { x: left - 4.0 * PITCH, y }).collect();
     let output_ports: Vec<Point> =
-        (0..body.outputs.len()).map(|k| Point { x: right + 3.0 * PITCH, y: top + PITCH * (k as f64 + 1.0) }).collect();
+        port_column(&wanted_out, top).into_iter().map(|y| Point { x: right + 3.0 * PITCH, y }).collect();
 
     // One net per source; each target reached by its own path from the source's stub.
     let mut by_source: HashMap<Source, usize> = HashMap::new();
@@ -147,6 +160,22 @@ pub fn layout_free(body: &Body, pos: &[Option<[f64; 2]>]) -> Layout {
 
 /// Whether the axis-parallel piece `a`-`b` passes through a block (its inside: running along
 /// an edge, or ending on one where a pin is, is not through).
+/// The heights of a column of ports: each at the height it wants (that of the pin it is wired
+/// to), a pitch apart at least, in the order of those heights; an unwired port wants the row of
+/// its place in the list, on the pins' grid below `top` (the topmost block's top).
+fn port_column(wanted: &[Option<f64>], top: f64) -> Vec<f64> {
+    let row = |k: usize| top + PITCH / 2.0 + PITCH * (k as f64 + 1.0);
+    let mut order: Vec<(f64, usize)> = wanted.iter().enumerate().map(|(k, w)| (w.unwrap_or(row(k)), k)).collect();
+    order.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+    let mut ys = vec![0.0; wanted.len()];
+    let mut next = f64::NEG_INFINITY;
+    for (y, k) in order {
+        ys[k] = y.max(next);
+        next = ys[k] + PITCH;
+    }
+    ys
+}
+
 fn through_block(blocks: &[Rect], a: Point, b: Point) -> bool {
     let (x0, x1) = (a.x.min(b.x), a.x.max(b.x));
     let (y0, y1) = (a.y.min(b.y), a.y.max(b.y));
@@ -260,6 +289,43 @@ mod tests {
             }
             for (a, b) in &net.segments {
                 assert!(!through_block(&l.blocks, *a, *b), "{a:?}-{b:?} crosses a block");
+            }
+        }
+    }
+
+    /// A port stands level with the pin it is wired to, so its wire is one straight segment
+    /// (ports stood in a column from the top, half a pitch off the pins' grid, and every port
+    /// wire had a jog); ports wanting the same height stand a pitch apart, unwired ones on the
+    /// pins' grid.
+    #[test]
+    fn ports_stand_level_with_their_pins() {
+        let body = Body {
+            nodes: vec![node("a"), node("b")],
+            inputs: vec!["x".into(), "y".into(), "unwired".into()],
+            outputs: vec![("q".into(), None), ("r".into(), None)],
+            edges: vec![
+                Edge { from: Source::Port(0), to: Target::In { node: 1, pin: 1 }, delayed: false },
+                Edge { from: Source::Port(1), to: Target::In { node: 1, pin: 1 }, delayed: false },
+                Edge { from: Source::Port(1), to: Target::In { node: 0, pin: 0 }, delayed: false },
+                Edge { from: Source::Out { node: 1, pin: 0 }, to: Target::Port(1), delayed: false },
+                Edge { from: Source::Out { node: 0, pin: 0 }, to: Target::Port(0), delayed: false },
+            ],
+        };
+        let l = layout_free(&body, &[Some([200.0, 110.0]), Some([200.0, 250.0])]);
+        // y feeds a.in1 (the higher pin) and b.in2; x only b.in2.
+        assert_eq!(l.input_ports[1].y, l.in_anchors[0][0].y);
+        assert_eq!(l.input_ports[0].y, l.in_anchors[1][1].y);
+        assert_eq!(l.output_ports[0].y, l.out_anchors[0][0].y);
+        assert_eq!(l.output_ports[1].y, l.out_anchors[1][0].y);
+        let wire_of = |s: Source| l.nets.iter().find(|n| n.source == s).expect("a net");
+        let x = wire_of(Source::Port(0));
+        let level = l.input_ports[0].y;
+        assert!(x.segments.iter().all(|(a, b)| a.y == level && b.y == level), "a straight wire: {:?}", x.segments);
+        let ys: Vec<f64> = l.input_ports.iter().map(|p| p.y).collect();
+        for (i, a) in ys.iter().enumerate() {
+            assert_eq!(a.rem_euclid(PITCH), 0.0, "port {i} on the pins' grid: {ys:?}");
+            for b in &ys[i + 1..] {
+                assert!((a - b).abs() >= PITCH, "ports a pitch apart: {ys:?}");
             }
         }
     }
