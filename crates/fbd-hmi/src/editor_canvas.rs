@@ -76,7 +76,23 @@ impl App {
                 .min_by(|a, b| a.0.total_cmp(&b.0))
                 .map(|(_, i, k)| (body.nodes[i].id.clone(), body.nodes[i].inputs[k].0.clone()))
         };
+        // An input's name inside the block and its constant outside stand for the pin too, for
+        // its menu: a right-click on `pt` did nothing unless it hit the block's very edge.
+        let char_w = small.size * 0.62;
+        let in_label_at = |p: Pos2| {
+            (0..body.nodes.len()).find_map(|i| {
+                layout.in_anchors[i].iter().zip(&body.nodes[i].inputs).find_map(|(a, (name, c))| {
+                    let a = to(a.x, a.y);
+                    let left = a.x - 4.0 * z - c.as_ref().map_or(0.0, |c| c.chars().count() as f32 * char_w);
+                    let right = a.x + 4.0 * z + name.chars().count() as f32 * char_w;
+                    let half = (fbd_layout::PITCH as f32 / 2.0 - 1.0) * z;
+                    (p.x >= left && p.x <= right && (p.y - a.y).abs() <= half)
+                        .then(|| (body.nodes[i].id.clone(), name.clone()))
+                })
+            })
+        };
         let hit_in = pointer.and_then(in_at);
+        let menu_in = pointer.and_then(|p| in_at(p).or_else(|| in_label_at(p)));
         let hit_block = pointer.and_then(block_at);
         // A drag starts a few pixels from where the button went down: what it grabbed is what
         // was under the press, not under the pointer now.
@@ -216,12 +232,12 @@ impl App {
             return;
         }
         if resp.secondary_clicked() {
-            self.editor.pin_menu = hit_in.clone();
+            self.editor.pin_menu = menu_in.clone();
             self.editor.constant_focus = true;
             // The field is empty; its hint shows the constant the pin has, if it has one.
             self.editor.constant.clear();
             self.editor.feedback_init.clear();
-            self.editor.constant_now = hit_in
+            self.editor.constant_now = menu_in
                 .as_ref()
                 .and_then(|(b, p)| {
                     let w =

@@ -472,3 +472,27 @@ fn a_program_applied_from_the_editor_is_the_one_the_title_record_and_reload_mean
     assert!(h.state().status().contains("online change"), "Reload reads the file: {}", h.state().status());
     assert_eq!(h.state().program_key(), key_new);
 }
+
+/// A right-click on an input's name inside the block, or on its constant outside, opens that
+/// pin's menu, as a click on the pin does (it opened an empty menu unless it hit the block's
+/// very edge, where the hover hint said "right-click an input pin").
+#[test]
+fn a_right_click_on_an_input_name_or_its_constant_opens_the_pin_menu() {
+    let mut h = tiny_in_the_editor("pin-label-menu");
+    h.step();
+    let pin = h.state_mut().editor_pin_pos("n", "in").expect("n.in drawn");
+    let out = h.state_mut().editor_anchor_pos("n", "out").expect("n.out drawn");
+    // The block is 3 pitches wide at least: a pitch is a third of pin-to-pin.
+    let pitch = (out.x - pin.x) / 3.0;
+    for (dx, what) in [(0.6 * pitch, "the name `in`"), (-0.6 * pitch, "the constant FALSE")] {
+        pin_menu(&mut h, pin + egui::vec2(dx, 0.0));
+        assert!(h.query_by_label("n.in").is_some(), "a right-click on {what} opens the menu of n.in");
+        assert!(h.query_by_label("right-click an input pin").is_none());
+        h.key_press(egui::Key::Escape);
+        h.step();
+        h.step();
+    }
+    // Below the pin's row, inside the block: not the pin.
+    pin_menu(&mut h, pin + egui::vec2(0.6 * pitch, 0.8 * pitch));
+    assert!(h.query_by_label("right-click an input pin").is_some());
+}
