@@ -19,39 +19,23 @@ impl App {
             let k = |key| i.key_pressed(key);
             (k(egui::Key::F5), k(egui::Key::F7), k(egui::Key::F8), k(egui::Key::F10), i.modifiers)
         });
-        let shift = m.shift;
         if f5 && m.ctrl {
-            if !self.runner.is_paused() {
-                self.pause();
-            }
-            self.run_scans(1);
+            self.online_one_cycle();
         } else if f5 {
-            if self.runner.is_paused() { self.resume() } else { self.pause() }
+            self.online_run_or_pause();
         }
-        if f8 && m.shift && !self.runner.is_paused() {
-            self.pause();
+        if f8 && m.shift {
+            self.online_stop();
         }
         if f7 {
             if m.alt {
-                self.runner.with(|rt| rt.release_all());
-                self.dbg.message = "all forces released".into();
-            } else if self.dbg.prepared.is_empty() {
-                self.dbg.message = "nothing is prepared: prepare values in the signal editor first".into();
-            } else if m.ctrl {
-                self.write_prepared();
+                self.online_release_all();
             } else {
-                self.force_prepared();
+                self.online_prepared(!m.ctrl);
             }
         }
         if f10 {
-            if !self.runner.is_paused() {
-                self.pause();
-            }
-            if shift {
-                self.fast_forward(None, self.dbg.step_n.max(1));
-            } else {
-                self.run_scans(1);
-            }
+            if m.shift { self.online_n_cycles() } else { self.online_one_cycle() }
         }
         // Moves are plain keys on the board or the online diagram: a Ctrl/Alt chord (Ctrl+S
         // saves, Ctrl+A) and the editor's keys are not moves (they moved the game unseen).

@@ -22,6 +22,7 @@ mod keys;
 mod layout_job;
 mod loading;
 mod menu;
+mod online;
 mod play_panel;
 mod replay_bar;
 pub mod settings;

@@ -18,25 +18,10 @@ impl App {
         // The running program restarts as it is in memory, not as its origin would load it:
         // after an Apply from the editor that was another program (the embedded 2048 program
         // under a new one), and the editor's work is kept.
-        let l = source::Loaded {
-            origin: self.loaded.origin.clone(),
-            project: self.loaded.project.clone(),
-            unsaved: self.loaded.unsaved,
-        };
-        match fbd_engine::compile_project(&l.project, &Default::default()) {
-            Ok(plan) => {
-                let ws = self.editor.ws.take();
-                let body = self.editor.body.clone();
-                self.cold_start(l, plan);
-                self.editor.ws = ws;
-                self.editor.body = body;
-            }
-            Err(e) => {
-                self.record_next = false;
-                self.load_failed(&l.origin, e);
-            }
+        if let Err(e) = self.reset_cold() {
+            self.record_next = false;
+            self.status = e;
         }
-        self.refresh();
         if self.recording {
             self.status = "recording since this cold start (File > Stop recording and save)".into();
             if self.unsaved_recording.take().is_some() {
@@ -104,7 +89,12 @@ impl App {
     }
 
     /// Starts `plan` (compiled from `l`) from its initial state: what a download does.
-    fn cold_start(&mut self, l: source::Loaded, plan: fbd_engine::ScanPlan) {
+    pub(crate) fn cold_start(&mut self, l: source::Loaded, plan: fbd_engine::ScanPlan) {
+        // Watches and breakpoints live in the runtime, which a cold start replaces: those of
+        // the program are remembered now and set again below if the same program starts (File
+        // > Open of the same file and Record lost them; another program gets its own).
+        let old_key = self.best.key().to_string();
+        self.collect_program_settings(&old_key);
         let period = Duration::from_micros(plan.cycle_us);
         let mut rt = Runtime::with_seed(plan, self.seed);
         rt.enable_history(HISTORY_EVERY, HISTORY_BYTES);
@@ -128,6 +118,9 @@ impl App {
         self.front.scans_last = None;
         self.front.scans_max = 0;
         self.attach();
+        if self.best.key() == old_key {
+            self.restore_program_settings(&old_key);
+        }
     }
 
     /// Loads `origin` into the running program by online change: the state of every stateful

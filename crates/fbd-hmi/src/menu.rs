@@ -1,5 +1,6 @@
 //! The menu bar: File (open, reload, record, recordings, PLCopen export, recent files,
-//! embedded wirings) and View (panels, theme).
+//! embedded wirings), Debug (the debugger's commands with their keys, reset cold) and View
+//! (panels, theme).
 
 use eframe::egui::{self, RichText};
 use fbd2048_game::Wiring;
@@ -80,6 +81,7 @@ impl App {
                     ui.ctx().send_viewport_cmd(egui::ViewportCommand::Close);
                 }
             });
+            ui.menu_button("Debug", |ui| self.debug_menu(ui));
             ui.menu_button("View", |ui| {
                 let label = if self.editing() { "Debugger while editing (F12)" } else { "Debugger (F12)" };
                 ui.checkbox(self.debugger_shown_mut(), label);
@@ -108,5 +110,55 @@ impl App {
             ui.separator();
             ui.label(RichText::new(self.loaded.label()).weak());
         });
+    }
+
+    /// The Debug menu: the debugger's commands with their keys, as CODESYS's Online and Debug
+    /// menus list them (the keys alone were not to be found without the README). Not called
+    /// "Online": the Diagram tab's Online mode has that name.
+    fn debug_menu(&mut self, ui: &mut egui::Ui) {
+        let item =
+            |ui: &mut egui::Ui, text: &str, key: &str| ui.add(egui::Button::new(text).shortcut_text(key)).clicked();
+        let paused = self.is_paused();
+        if item(ui, if paused { "Run" } else { "Pause" }, "F5") {
+            ui.close();
+            self.online_run_or_pause();
+        }
+        if item(ui, "One cycle", "Ctrl+F5") {
+            ui.close();
+            self.online_one_cycle();
+        }
+        let n = self.dbg.step_n.max(1);
+        if item(ui, &format!("{n} cycles"), "Shift+F10") {
+            ui.close();
+            self.online_n_cycles();
+        }
+        if ui.add_enabled(!paused, egui::Button::new("Stop").shortcut_text("Shift+F8")).clicked() {
+            ui.close();
+            self.online_stop();
+        }
+        ui.separator();
+        let prepared = !self.dbg.prepared.is_empty();
+        if ui.add_enabled(prepared, egui::Button::new("Write values").shortcut_text("Ctrl+F7")).clicked() {
+            ui.close();
+            self.online_prepared(false);
+        }
+        if ui.add_enabled(prepared, egui::Button::new("Force values").shortcut_text("F7")).clicked() {
+            ui.close();
+            self.online_prepared(true);
+        }
+        if item(ui, "Release all forces", "Alt+F7") {
+            ui.close();
+            self.online_release_all();
+        }
+        ui.separator();
+        let reset = ui
+            .button("Reset cold")
+            .on_hover_text("start the running program again from its initial values, at scan 0, without forces");
+        if reset.clicked() {
+            ui.close();
+            if let Err(e) = self.reset_cold() {
+                self.status = e;
+            }
+        }
     }
 }

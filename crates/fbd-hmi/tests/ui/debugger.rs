@@ -355,3 +355,55 @@ fn codesys_online_keys_step_stop_write_force_and_release() {
     h.step();
     assert!(h.state_mut().forces().is_empty(), "Alt+F7 released every force");
 }
+
+/// The Debug menu lists the debugger's commands with their keys, as CODESYS's menus do, and its
+/// Reset cold starts the running program again: initial values (an empty board), scan 0, no
+/// forces, the task still paused; the best score and the breakpoints stay.
+#[test]
+fn the_debug_menu_runs_the_commands_and_reset_cold_restarts_the_program() {
+    let mut h = harness(Wiring::Upd1, true, "online-menu");
+    h.step();
+    let debug = |h: &mut egui_kittest::Harness<'static, fbd_hmi::App>, item: &str| {
+        h.get_by_label("Debug").click();
+        h.step();
+        h.step();
+        h.get_by_label(item).click();
+        h.step();
+        h.step();
+    };
+    let before = h.state().scan_count();
+    debug(&mut h, "One cycle Ctrl+F5");
+    assert_eq!(h.state().scan_count(), before + 1, "One cycle ran one scan");
+    assert!(h.query_by_label("One cycle Ctrl+F5").is_none(), "the menu closed");
+    h.get_by_label("Debug").click();
+    h.step();
+    h.step();
+    for item in
+        ["Run F5", "One cycle Ctrl+F5", "10 cycles Shift+F10", "Write values Ctrl+F7", "Release all forces Alt+F7"]
+    {
+        assert!(h.query_by_label(item).is_some(), "`{item}` in the menu, with its key");
+    }
+    h.key_press(egui::Key::Escape);
+    h.step();
+    h.state_mut().send(fbd2048_game::Command::Start);
+    settle(&mut h);
+    assert_eq!(h.state().values().iter().filter(|v| **v != 0).count(), 2, "a game is on");
+    h.state_mut().force("busy.out", Value::Bool(true)).expect("force");
+    h.get_by_label("Breakpoint").click();
+    h.step();
+    h.get_by_label("Breakpoint").type_text("changes:score");
+    h.step();
+    h.get_by_label("Add").click();
+    h.step();
+    let key = h.state().program_key().to_string();
+    debug(&mut h, "Reset cold");
+    assert!(h.state().status().contains("reset cold"), "{}", h.state().status());
+    assert!(h.state().is_paused(), "still paused");
+    assert_eq!(h.state().scan_count(), 0, "scan 0");
+    h.state_mut().run_scans(1);
+    h.step();
+    assert!(h.state().values().iter().all(|v| *v == 0), "initial values: an empty board");
+    assert!(h.state_mut().forces().is_empty(), "no forces");
+    assert_eq!(h.state().program_key(), key, "the same program");
+    assert_eq!(h.state().breakpoint_paths(), vec!["score".to_string()], "the breakpoint stays");
+}

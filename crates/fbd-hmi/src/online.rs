@@ -1,0 +1,78 @@
+//! The online commands, as CODESYS's Online and Debug menus have them: run and stop, one cycle,
+//! write and force the prepared values, release every force, reset cold. The hotkeys
+//! (`keys.rs`) and the Debug menu (`menu.rs`) both call these, so a key and its menu item
+//! cannot drift apart.
+
+use crate::app::App;
+use crate::source;
+
+impl App {
+    /// F5: runs the task if it is paused, pauses it if it runs.
+    pub fn online_run_or_pause(&mut self) {
+        if self.runner.is_paused() { self.resume() } else { self.pause() }
+    }
+
+    /// Ctrl+F5 (and F10): one cycle, pausing the task first.
+    pub fn online_one_cycle(&mut self) {
+        if !self.runner.is_paused() {
+            self.pause();
+        }
+        self.run_scans(1);
+    }
+
+    /// Shift+F10: the debugger's N cycles, pausing the task first.
+    pub fn online_n_cycles(&mut self) {
+        if !self.runner.is_paused() {
+            self.pause();
+        }
+        self.fast_forward(None, self.dbg.step_n.max(1));
+    }
+
+    /// Shift+F8: stops the task (it stays stopped until run again).
+    pub fn online_stop(&mut self) {
+        if !self.runner.is_paused() {
+            self.pause();
+        }
+    }
+
+    /// Ctrl+F7 (`force` false) and F7 (`force` true): writes or forces the prepared values,
+    /// together in one scan.
+    pub fn online_prepared(&mut self, force: bool) {
+        if self.dbg.prepared.is_empty() {
+            self.dbg.message = "nothing is prepared: prepare values in the signal editor first".into();
+        } else if force {
+            self.force_prepared();
+        } else {
+            self.write_prepared();
+        }
+    }
+
+    /// Alt+F7: releases every force.
+    pub fn online_release_all(&mut self) {
+        self.runner.with(|rt| rt.release_all());
+        self.dbg.message = "all forces released".into();
+        self.refresh();
+    }
+
+    /// Reset cold: the running program starts again from its initial values, scan 0, no forces
+    /// (what a download of the same program does, without reading its file again: after an
+    /// Apply from the editor the file may be another program, or there is none). The task
+    /// keeps running or stays paused; the editor's work, the watches and the breakpoints stay.
+    pub fn reset_cold(&mut self) -> Result<(), String> {
+        let l = source::Loaded {
+            origin: self.loaded.origin.clone(),
+            project: self.loaded.project.clone(),
+            unsaved: self.loaded.unsaved,
+        };
+        let plan = fbd_engine::compile_project(&l.project, &Default::default())
+            .map_err(|e| format!("{}: cannot restart: {e}", l.label()))?;
+        let ws = self.editor.ws.take();
+        let body = self.editor.body.clone();
+        self.cold_start(l, plan);
+        self.editor.ws = ws;
+        self.editor.body = body;
+        self.status = format!("{}: reset cold (initial values, scan 0)", self.loaded.label());
+        self.refresh();
+        Ok(())
+    }
+}
