@@ -243,20 +243,23 @@ impl App {
             }
             let v = source_value(n.source);
             let is_forced = !forced.is_empty() && forced.contains(&self.net_path(body, n.source));
-            let mut color = if is_forced { FORCED } else { wire_color(v, dark) };
-            if n.delayed && !is_forced && !matches!(v, Some(Value::Bool(_))) {
-                color = Color32::from_rgb(0xc0, 0x40, 0x40);
-            }
+            let color = if is_forced { FORCED } else { wire_color(v, dark) };
+            // A late piece of a non-BOOL wire is red (a BOOL's colour is its value).
+            let late_color = if !is_forced && !matches!(v, Some(Value::Bool(_))) {
+                Color32::from_rgb(0xc0, 0x40, 0x40)
+            } else {
+                color
+            };
             let width = if hover_net == Some(k) { 3.0 } else { 1.4 } * z.clamp(0.5, 1.5);
-            let stroke = Stroke::new(width, color);
-            for (a, b) in n.segments.iter().filter(|(a, b)| seen(a, b)) {
+            for (i, (a, b)) in n.segments.iter().enumerate().filter(|(_, (a, b))| seen(a, b)) {
                 let (pa, pb) = (to(a.x, a.y), to(b.x, b.y));
-                if n.delayed {
-                    painter.extend(Shape::dashed_line(&[pa, pb], stroke, 6.0 * z, 4.0 * z));
+                if n.late.get(i).copied().unwrap_or(n.delayed) {
+                    painter.extend(Shape::dashed_line(&[pa, pb], Stroke::new(width, late_color), 6.0 * z, 4.0 * z));
                 } else {
-                    painter.line_segment([pa, pb], stroke);
+                    painter.line_segment([pa, pb], Stroke::new(width, color));
                 }
             }
+            let color = if n.delayed && n.late.iter().all(|l| *l) { late_color } else { color };
             for j in n.junctions.iter().filter(|j| rect.expand(4.0).contains(to(j.x, j.y))) {
                 painter.circle_filled(to(j.x, j.y), 3.0 * z.clamp(0.5, 1.5), color);
             }
@@ -270,10 +273,13 @@ impl App {
             let value = source_value(n.source).map_or_else(|| "-".to_string(), |v| v.to_string());
             let mut text = format!("{} = {value}", self.net_path(body, n.source));
             if n.delayed {
-                text.push_str(
+                text.push_str(if n.late.iter().all(|l| *l) {
                     "
-feedback wire (dashed): where it closes a loop, the value it had at the end of the previous scan is read",
-                );
+feedback wire (dashed): where it closes a loop, the value it had at the end of the previous scan is read"
+                } else {
+                    "
+its dashed part is a feedback wire: where it closes a loop, the value it had at the end of the previous scan is read"
+                });
             }
             resp.clone().on_hover_text_at_pointer(text);
         }
@@ -522,6 +528,7 @@ mod tests {
             segments: vec![(Point { x: 0.0, y }, Point { x: 100.0, y })],
             junctions: Vec::new(),
             delayed: false,
+            late: vec![false],
         }
     }
 

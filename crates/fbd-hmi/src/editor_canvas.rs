@@ -251,18 +251,18 @@ impl App {
         }
 
         // Drawing: wires, blocks, ports, then what is being dragged.
+        let (plain, late) = (Color32::from_rgb(0x70, 0x90, 0xc0), Color32::from_rgb(0xc0, 0x50, 0x50));
         for n in &layout.nets {
-            let color =
-                if n.delayed { Color32::from_rgb(0xc0, 0x50, 0x50) } else { Color32::from_rgb(0x70, 0x90, 0xc0) };
-            for (a, b) in &n.segments {
+            for (i, (a, b)) in n.segments.iter().enumerate() {
                 let (pa, pb) = (to(a.x, a.y), to(b.x, b.y));
                 // Dashed as in the online diagram and the SVG: the previous scan's value.
-                if n.delayed {
-                    painter.extend(egui::Shape::dashed_line(&[pa, pb], Stroke::new(1.3, color), 6.0 * z, 4.0 * z));
+                if n.late.get(i).copied().unwrap_or(n.delayed) {
+                    painter.extend(egui::Shape::dashed_line(&[pa, pb], Stroke::new(1.3, late), 6.0 * z, 4.0 * z));
                 } else {
-                    painter.line_segment([pa, pb], Stroke::new(1.3, color));
+                    painter.line_segment([pa, pb], Stroke::new(1.3, plain));
                 }
             }
+            let color = if n.late.iter().all(|l| *l) && n.delayed { late } else { plain };
             for j in &n.junctions {
                 painter.circle_filled(to(j.x, j.y), 3.0 * z.clamp(0.5, 1.5), color);
             }

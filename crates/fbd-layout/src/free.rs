@@ -71,6 +71,7 @@ pub fn layout_free(body: &Body, pos: &[Option<[f64; 2]>]) -> Layout {
                 segments: Vec::new(),
                 junctions: Vec::new(),
                 delayed: e.delayed,
+                late: Vec::new(), // set by `late::mark`
             });
             nets.len() - 1
         });
@@ -145,7 +146,7 @@ pub fn layout_free(body: &Body, pos: &[Option<[f64; 2]>]) -> Layout {
         width = width.max(a.x.max(b.x) + PITCH);
         height = height.max(a.y.max(b.y) + PITCH);
     }
-    Layout {
+    let mut l = Layout {
         blocks,
         in_anchors,
         out_anchors,
@@ -155,11 +156,11 @@ pub fn layout_free(body: &Body, pos: &[Option<[f64; 2]>]) -> Layout {
         width,
         height,
         stats: Stats { crossings: 0, bends, length },
-    }
+    };
+    crate::late::mark(body, &mut l);
+    l
 }
 
-/// Whether the axis-parallel piece `a`-`b` passes through a block (its inside: running along
-/// an edge, or ending on one where a pin is, is not through).
 /// The heights of a column of ports: each at the height it wants (that of the pin it is wired
 /// to), a pitch apart at least, in the order of those heights; an unwired port wants the row of
 /// its place in the list, on the pins' grid below `top` (the topmost block's top).
@@ -176,6 +177,8 @@ fn port_column(wanted: &[Option<f64>], top: f64) -> Vec<f64> {
     ys
 }
 
+/// Whether the axis-parallel piece `a`-`b` passes through a block (its inside: running along
+/// an edge, or ending on one where a pin is, is not through).
 fn through_block(blocks: &[Rect], a: Point, b: Point) -> bool {
     let (x0, x1) = (a.x.min(b.x), a.x.max(b.x));
     let (y0, y1) = (a.y.min(b.y), a.y.max(b.y));

@@ -24,6 +24,7 @@
 pub mod check;
 mod free;
 pub mod from_model;
+mod late;
 mod layers;
 mod place;
 mod route;
@@ -155,8 +156,13 @@ pub struct NetGeom {
     pub segments: Vec<Segment>,
     /// Where the net branches (fan-out): drawn as dots.
     pub junctions: Vec<Point>,
-    /// The net carries a delayed value (drawn dashed).
+    /// Some target reads the previous scan's value (a feedback wire, or a delayed output such
+    /// as MEMORY.prev).
     pub delayed: bool,
+    /// Per segment: it leads only to targets that read the previous scan's value (drawn
+    /// dashed). A net with a feedback wire to one block and a plain wire to another is dashed
+    /// only on the way to the first.
+    pub late: Vec<bool>,
 }
 
 /// Quality figures of a layout.
@@ -227,7 +233,9 @@ pub fn node_width(n: &Node) -> f64 {
 pub fn layout(body: &Body) -> Layout {
     let g = layers::build(body, None);
     let rows = place::rows(&g, &vec![None; g.nodes.len()]);
-    route::route(body, &g, &rows)
+    let mut l = route::route(body, &g, &rows);
+    late::mark(body, &mut l);
+    l
 }
 
 /// Lays out `body` keeping the blocks where the file puts them: `pos[i]` is the top-left corner
@@ -253,5 +261,7 @@ pub fn layout_kept(body: &Body, pos: &[Option<[f64; 2]>]) -> Layout {
         })
         .collect();
     let rows = place::rows(&g, &kept);
-    route::route(body, &g, &rows)
+    let mut l = route::route(body, &g, &rows);
+    late::mark(body, &mut l);
+    l
 }

@@ -343,6 +343,7 @@ pub(crate) fn route(body: &Body, g: &Graph, top: &[i64]) -> Layout {
             segments: segs,
             junctions,
             delayed: net.delayed,
+            late: Vec::new(), // set by `late::mark`
         });
     }
     let width = col_x[last] + colw[last] + PITCH;

@@ -72,9 +72,9 @@ pub fn svg(body: &Body, l: &Layout, title: &str, values: &dyn Values) -> String 
     );
     for (k, n) in l.nets.iter().enumerate() {
         let name = esc(&net_name(body, n.source));
-        let class = if n.delayed { "wire delayed" } else { "wire" };
         let _ = writeln!(s, r##"<g class="net" data-net="{name}" data-index="{k}">"##);
-        for (a, b) in &n.segments {
+        for (i, (a, b)) in n.segments.iter().enumerate() {
+            let class = if n.late.get(i).copied().unwrap_or(n.delayed) { "wire delayed" } else { "wire" };
             let _ = writeln!(
                 s,
                 r##"<polyline class="{class}" data-net="{name}" points="{},{} {},{}"/>"##,
