@@ -4,11 +4,13 @@
 //! [`format`](mod@format).
 
 pub mod check;
+mod clipboard;
 mod extract;
 pub mod format;
 pub mod ops;
 pub mod workspace;
 
 pub use check::Checker;
+pub use clipboard::copied_origin;
 pub use ops::{PinList, PinType};
 pub use workspace::{BodyId, EditError, Workspace};

@@ -138,7 +138,7 @@ impl Workspace {
     }
 
     /// Whether macro `user` (or a macro it instantiates, transitively) is `target`.
-    fn uses(&self, user: &str, target: &str) -> bool {
+    pub(crate) fn uses(&self, user: &str, target: &str) -> bool {
         let mut stack = vec![user.to_string()];
         let mut seen = std::collections::HashSet::new();
         while let Some(m) = stack.pop() {

@@ -278,3 +278,64 @@ fn save_refuses_a_program_without_a_file_until_save_as() {
     w.add_block(&BodyId::Program, "NOT", [300.0, 100.0]).expect("add");
     assert_eq!(w.save().expect("save"), vec![fbd_engine::load::normalize(&dir.join("mine.json"))]);
 }
+
+/// Copy and paste: a timer and the NOT closing its loop (a feedback wire), plus an input from a
+/// block not copied. Pasted beside the originals, the copies are wired to each other, the
+/// outside wire stays, the program compiles and both loops blink alike; pasted into a macro
+/// where that outside source does not exist, the wire is dropped; one undo removes a paste;
+/// text that is not copied blocks is refused.
+#[test]
+fn copied_blocks_paste_with_their_wires_and_new_ids() {
+    let mut w = Workspace::new_program("copy.json");
+    let p = BodyId::Program;
+    let en = w.add_block(&p, "NOT", [0.0, 100.0]).expect("a NOT");
+    w.set_constant(&p, &en, "in", "FALSE").expect("in");
+    let t = w.add_block(&p, "TON", [100.0, 100.0]).expect("TON");
+    let a = w.add_block(&p, "AND", [60.0, 100.0]).expect("AND");
+    let n = w.add_block(&p, "NOT", [300.0, 100.0]).expect("NOT");
+    w.set_constant(&p, &t, "pt", "100").expect("pt");
+    w.connect(&p, &format!("{en}.out"), &a, "in1").expect("en -> and");
+    w.set_input(&p, &a, "in2", Wire::Feedback { from: format!("{n}.out"), init: None }).expect("feedback");
+    w.connect(&p, &format!("{a}.out"), &t, "in").expect("and -> ton");
+    w.connect(&p, &format!("{t}.q"), &n, "in").expect("q -> not");
+    w.add_output_port(&p, "lamp", Type::Bool, Wire::Ref(format!("{n}.out"))).expect("lamp");
+    let text = w.copy_blocks(&p, &[t.clone(), a.clone(), n.clone()]).expect("copy");
+    let pasted = w.paste_blocks(&p, &text, [0.0, 200.0]).expect("paste");
+    assert_eq!(pasted, vec!["ton2", "and2", "not3"], "fresh ids of the same stems");
+    let input = |w: &Workspace, body: &BodyId, b: &str, pin: &str| {
+        w.block(body, b).expect("block").inputs.0.iter().find(|(q, _)| q == pin).map(|(_, x)| x.clone())
+    };
+    assert_eq!(input(&w, &p, "ton2", "in"), Some(Wire::Ref("and2.out".into())), "wired to the copy");
+    assert_eq!(input(&w, &p, "not3", "in"), Some(Wire::Ref("ton2.q".into())));
+    assert_eq!(input(&w, &p, "and2", "in2"), Some(Wire::Feedback { from: "not3.out".into(), init: None }));
+    assert_eq!(input(&w, &p, "and2", "in1"), Some(Wire::Ref(format!("{en}.out"))), "the outside wire stays");
+    assert_eq!(input(&w, &p, "ton2", "pt"), Some(Wire::Const(Value::Int(100))), "constants come along");
+    assert_eq!(w.block(&p, "ton2").expect("ton2").pos, Some([100.0, 300.0]), "moved by the offset");
+    w.add_output_port(&p, "lamp2", Type::Bool, Wire::Ref("not3.out".into())).expect("lamp2");
+    let plan = w.compile().expect("the program with the copy compiles");
+    let mut rt = Runtime::new(plan);
+    for _ in 0..100 {
+        rt.step();
+        assert_eq!(rt.output("lamp"), rt.output("lamp2"), "the copy blinks as the original");
+    }
+    assert!(w.undo() && w.undo(), "undo the port, then the paste");
+    assert!(w.block(&p, "ton2").is_none() && w.block(&p, &t).is_some(), "one undo removes the paste");
+    // Into a macro, where the outside source does not exist.
+    let mut w = open("examples/blinker.json");
+    let text = w.copy_blocks(&p, &["done".into(), "not_done".into()]).expect("copy");
+    let m = BodyId::Macro("Blinker".into());
+    let pasted = w.paste_blocks(&m, &text, [0.0, 0.0]).expect("paste into the macro");
+    assert_eq!(pasted, vec!["done", "not_done"], "the ids are free there");
+    assert_eq!(input(&w, &m, "not_done", "in"), Some(Wire::Ref("done.out".into())), "wired to the copy");
+    assert_eq!(input(&w, &m, "done", "in1"), None, "the wire from `slow`, which is not in the macro, is dropped");
+    assert_eq!(input(&w, &m, "done", "in2"), Some(Wire::Const(Value::Int(3))));
+    for bad in [
+        "hello",
+        "{\"fbd_blocks\": 1, \"blocks\": [{\"id\": \"x\", \"type\": \"NOPE\"}]}",
+        "{\"fbd_blocks\": 2, \"blocks\": []}",
+    ] {
+        let e = w.paste_blocks(&p, bad, [0.0, 0.0]).expect_err("refused");
+        assert!(!e.0.is_empty(), "{bad}: {e:?}");
+    }
+    assert!(w.paste_blocks(&p, "hello", [0.0, 0.0]).unwrap_err().0.contains("no copied blocks"));
+}

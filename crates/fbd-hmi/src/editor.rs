@@ -62,6 +62,8 @@ pub struct EditorState {
     pub(crate) canvas: Option<egui::Rect>,
     /// The properties column.
     pub(crate) props: crate::editor_props::PropsState,
+    /// What the editor last copied (the system clipboard has it too).
+    pub(crate) clipboard: Option<String>,
 }
 
 /// A pointer drag in progress.
@@ -351,6 +353,7 @@ impl App {
         }
         self.editor_header(ui, &body);
         self.editor_keys(ui, &body);
+        self.editor_clipboard_keys(ui, &body);
         let Some(drawn) = self.editor_drawn() else {
             ui.label("this body cannot be drawn until its file parses");
             return;

@@ -16,6 +16,7 @@ mod diagram_state;
 mod diagram_view;
 mod editor;
 mod editor_canvas;
+mod editor_clipboard;
 mod editor_props;
 mod export_job;
 mod keys;
