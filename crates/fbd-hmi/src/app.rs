@@ -59,6 +59,8 @@ pub struct App {
     pub(crate) errors_open: bool,
     pub(crate) status: String,
     pub(crate) win_ack: bool,
+    /// The generic panel's push button held down: its input, and the scan count at the press.
+    pub(crate) held_button: Option<(String, u64)>,
     /// The running program's best score (and its content hash, the key of its records).
     pub(crate) best: Best,
     pub(crate) seed: u64,
@@ -150,6 +152,7 @@ impl App {
             errors,
             status,
             win_ack: false,
+            held_button: None,
             best: Best::new(opts.best),
             seed: opts.seed,
             dbg: DebuggerState::default(),

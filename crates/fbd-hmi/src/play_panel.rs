@@ -139,7 +139,31 @@ impl App {
                 let l = ui.label(name);
                 match (kind, *cur) {
                     (fbd_engine::model::InputKind::Button, _) => {
-                        if ui.button("press").clicked() {
+                        // A push button: TRUE while held, and for at least one scan however
+                        // short the press (it was one scan always: a timer on a held button
+                        // never ran out).
+                        let r = ui
+                            .button("press")
+                            .labelled_by(l.id)
+                            .on_hover_text("TRUE while held down (at least one scan)");
+                        let down = r.is_pointer_button_down_on();
+                        let held = self.held_button.as_ref().is_some_and(|(n, _)| n == name);
+                        if down && !held {
+                            let at = self.runner.with(|rt| {
+                                let _ = rt.set_input(name, Value::Bool(true));
+                                rt.scan_count()
+                            });
+                            self.held_button = Some((name.clone(), at));
+                        } else if !down && held {
+                            let at = self.held_button.take().map_or(0, |(_, at)| at);
+                            self.runner.with(|rt| {
+                                if rt.scan_count() == at {
+                                    let _ = rt.pulse_input(name, Value::Bool(true));
+                                }
+                                let _ = rt.set_input(name, Value::Bool(false));
+                            });
+                        } else if r.clicked() {
+                            // From the keyboard or a screen reader: one scan.
                             let _ = self.runner.with(|rt| rt.pulse_input(name, Value::Bool(true)));
                         }
                     }

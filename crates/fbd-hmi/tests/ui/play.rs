@@ -285,3 +285,50 @@ fn the_generic_panel_names_every_input_control_and_sets_the_input() {
     h.step();
     assert!(h.query_by_label("42").is_some(), "the checkbox set the input: SEL gives in1");
 }
+
+/// The generic panel's push button is TRUE while held, so a timer on it runs out (a press was
+/// one scan, whatever its length), and a click shorter than a scan still gives one scan.
+#[test]
+fn a_push_button_is_true_while_held_and_for_one_scan_at_least() {
+    let mut h = crate::file_window(
+        "push-button",
+        r#"{"fbd": 1, "name": "hold",
+  "inputs": [{"name": "b", "type": "BOOL", "kind": "button"}],
+  "outputs": [{"name": "presses", "type": "INT", "from": "c.cv"}, {"name": "held", "type": "INT", "from": "s.out"}],
+  "blocks": [
+    {"id": "c", "type": "CTU", "inputs": {"cu": "b", "r": false, "pv": 100}},
+    {"id": "t", "type": "TON", "inputs": {"in": "b", "pt": 50}},
+    {"id": "s", "type": "SEL", "inputs": {"g": "t.q", "in0": 0, "in1": 77}}
+  ]}"#,
+    );
+    h.step();
+    let at = h.get_by_label("b").rect().center();
+    let button = |h: &mut egui_kittest::Harness<'static, fbd_hmi::App>, pressed: bool| {
+        h.hover_at(at);
+        h.event(egui::Event::PointerButton {
+            pos: at,
+            button: egui::PointerButton::Primary,
+            pressed,
+            modifiers: egui::Modifiers::NONE,
+        });
+        h.step();
+        h.step();
+    };
+    // A click while paused: no scan between press and release, one scan TRUE after.
+    button(&mut h, true);
+    button(&mut h, false);
+    h.state_mut().run_scans(3);
+    h.step();
+    assert!(h.query_by_label("1").is_some(), "one press counted");
+    // Held for 20 scans (100 ms): the 50 ms timer runs out.
+    button(&mut h, true);
+    h.state_mut().run_scans(20);
+    h.step();
+    assert!(h.query_by_label("77").is_some(), "the timer on the held button ran out");
+    assert!(h.query_by_label("2").is_some(), "a second press");
+    button(&mut h, false);
+    h.state_mut().run_scans(2);
+    h.step();
+    assert!(h.query_by_label("77").is_none(), "released: the timer is off");
+    assert!(h.query_by_label("2").is_some(), "and no press more");
+}
