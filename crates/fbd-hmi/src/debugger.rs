@@ -331,9 +331,16 @@ impl App {
             ui.label("task scans, period");
             ui.label(format!("{}, {:.1} ms", s.scans, s.period.as_secs_f64() * 1e3));
             ui.end_row();
-            ui.label("scans per command (last / max)");
-            ui.label(format!("{} / {}", self.front.scans_last.map(|n| n.to_string()).unwrap_or("-".into()), self.front.scans_max));
-            ui.end_row();
+            // Commands are the 2048 interface's; another program has none to count.
+            if self.game.is_some() {
+                ui.label("scans per command (last / max)");
+                ui.label(format!(
+                    "{} / {}",
+                    self.front.scans_last.map(|n| n.to_string()).unwrap_or("-".into()),
+                    self.front.scans_max
+                ));
+                ui.end_row();
+            }
             let (total, recent) = self.runner.with(|rt| (rt.faults().total, rt.faults().recent()));
             ui.label("faults");
             ui.label(total.to_string());

@@ -331,4 +331,10 @@ fn a_push_button_is_true_while_held_and_for_one_scan_at_least() {
     h.step();
     assert!(h.query_by_label("77").is_none(), "released: the timer is off");
     assert!(h.query_by_label("2").is_some(), "and no press more");
+    // The debugger's statistics count scans per command only for the 2048 interface's commands.
+    h.key_press(egui::Key::F12);
+    h.step();
+    h.step();
+    assert!(h.query_by_label("faults").is_some(), "the statistics are shown");
+    assert!(h.query_by_label("scans per command (last / max)").is_none(), "no commands to count here");
 }
