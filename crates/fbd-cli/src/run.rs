@@ -65,8 +65,15 @@ fn parse_set(text: &str, origin: String) -> Result<(Stim, Option<u64>), String> 
     Ok((Stim { scan: scan.unwrap_or(0), path: path.trim().to_string(), value: value.trim().to_string(), origin }, scan))
 }
 
-fn load_stimulus(path: &std::path::Path) -> Result<Vec<Stim>, String> {
-    let text = fbd_engine::load::read_text(path).map_err(|d| format!("stimulus {d}"))?;
+/// The stimulus file's lines; every line's error is reported, not only the first.
+fn load_stimulus(path: &std::path::Path, errors: &mut Vec<String>) -> Vec<Stim> {
+    let text = match fbd_engine::load::read_text(path) {
+        Ok(t) => t,
+        Err(d) => {
+            errors.push(format!("stimulus {d}"));
+            return Vec::new();
+        }
+    };
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let line = line.split('#').next().unwrap_or("").trim();
@@ -74,17 +81,23 @@ fn load_stimulus(path: &std::path::Path) -> Result<Vec<Stim>, String> {
             continue;
         }
         let origin = format!("{}:{}", path.display(), i + 1);
-        let (scan, rest) =
-            line.split_once(char::is_whitespace).ok_or_else(|| format!("{origin}: expected `SCAN PATH=VALUE`"))?;
-        let scan: u64 = scan.parse().map_err(|_| format!("{origin}: `{scan}` is not a scan number"))?;
-        let (mut s, at) = parse_set(rest.trim(), origin)?;
-        if at.is_some() {
-            return Err(format!("{}: the scan is the line's first field; remove `@SCAN`", s.origin));
+        let stim = (|| {
+            let (scan, rest) =
+                line.split_once(char::is_whitespace).ok_or_else(|| format!("{origin}: expected `SCAN PATH=VALUE`"))?;
+            let scan: u64 = scan.parse().map_err(|_| format!("{origin}: `{scan}` is not a scan number"))?;
+            let (mut s, at) = parse_set(rest.trim(), origin.clone())?;
+            if at.is_some() {
+                return Err(format!("{}: the scan is the line's first field; remove `@SCAN`", s.origin));
+            }
+            s.scan = scan;
+            Ok(s)
+        })();
+        match stim {
+            Ok(s) => out.push(s),
+            Err(e) => errors.push(e),
         }
-        s.scan = scan;
-        out.push(s);
     }
-    Ok(out)
+    out
 }
 
 fn value_for(rt: &Runtime, path: &str, text: &str, origin: &str) -> Result<Value, String> {
@@ -118,38 +131,41 @@ fn run_inner(args: RunArgs) -> Result<(), String> {
         }
         rt.start_recording(100);
     }
+    // Every option and stimulus line is checked before anything runs, and every error is
+    // reported at once (the first one stopped the check: a file with five bad lines took
+    // five runs to mend).
+    let mut errors = Vec::new();
     let mut stims = Vec::new();
     for (i, s) in args.sets.iter().enumerate() {
-        stims.push(parse_set(s, format!("--set #{}", i + 1))?.0);
+        match parse_set(s, format!("--set #{}", i + 1)) {
+            Ok((s, _)) => stims.push(s),
+            Err(e) => errors.push(e),
+        }
     }
     if let Some(p) = &args.stimulus {
-        stims.extend(load_stimulus(p)?);
+        stims.extend(load_stimulus(p, &mut errors));
     }
     stims.sort_by_key(|s| s.scan);
-    // Check every stimulus before running anything.
     let mut resolved = Vec::new();
     for s in &stims {
-        let v = value_for(&rt, &s.path, &s.value, &s.origin)?;
-        resolved.push((s.scan, s.path.clone(), v, s.origin.clone()));
+        match value_for(&rt, &s.path, &s.value, &s.origin) {
+            Ok(v) => resolved.push((s.scan, s.path.clone(), v, s.origin.clone())),
+            Err(e) => errors.push(e),
+        }
     }
-    for f in &args.forces {
-        let (s, at) = parse_set(f, "--force".into())?;
-        if at.is_some() {
-            return Err(format!("--force `{f}`: a force holds for the whole run; `@SCAN` applies to --set only"));
+    let mut forces = Vec::new();
+    for (i, f) in args.forces.iter().enumerate() {
+        let origin = format!("--force #{}", i + 1);
+        match parse_set(f, origin.clone()) {
+            Ok((_, Some(_))) => {
+                errors.push(format!("{origin} `{f}`: a force holds for the whole run; `@SCAN` applies to --set only"))
+            }
+            Ok((s, None)) => match value_for(&rt, &s.path, &s.value, &s.origin) {
+                Ok(v) => forces.push((s.path, v, origin)),
+                Err(e) => errors.push(e),
+            },
+            Err(e) => errors.push(e),
         }
-        let v = value_for(&rt, &s.path, &s.value, &s.origin)?;
-        rt.force(&s.path, v).map_err(|e| format!("--force: {e}"))?;
-    }
-    if args.realtime {
-        if resolved.iter().any(|r| r.0 > 0) || args.trace.is_some() {
-            return Err(
-                "--realtime runs the task on its own: only --set at scan 0 and --force apply, no --trace".into()
-            );
-        }
-        for (_, path, v, origin) in &resolved {
-            rt.write(path, *v).map_err(|e| format!("{origin}: {e}"))?;
-        }
-        return realtime(rt, args.scans);
     }
     let watches: Vec<String> = if args.watches.is_empty() {
         rt.plan().outputs.iter().map(|p| p.name.clone()).collect()
@@ -158,11 +174,31 @@ fn run_inner(args: RunArgs) -> Result<(), String> {
     };
     let mut ids = Vec::new();
     for w in &watches {
-        ids.push(
-            rt.plan()
-                .signal_id(w)
-                .ok_or_else(|| format!("--watch: {}", rt.read(w).err().map(|e| e.to_string()).unwrap_or_default()))?,
-        );
+        match rt.plan().signal_id(w) {
+            Some(id) => ids.push(id),
+            None => errors.push(format!("--watch: {}", rt.read(w).err().map(|e| e.to_string()).unwrap_or_default())),
+        }
+    }
+    if let Some(p) = &args.trace
+        && p.as_os_str() != "-"
+        && !matches!(p.extension().and_then(|e| e.to_str()), Some("jsonl" | "json" | "csv"))
+    {
+        errors.push(format!("{}: trace must end in .csv or .jsonl", p.display()));
+    }
+    if args.realtime && (resolved.iter().any(|r| r.0 > 0) || args.trace.is_some()) {
+        errors.push("--realtime runs the task on its own: only --set at scan 0 and --force apply, no --trace".into());
+    }
+    if !errors.is_empty() {
+        return Err(format!("{}\n{} error(s); nothing was run", errors.join("\nerror: "), errors.len()));
+    }
+    for (path, v, origin) in &forces {
+        rt.force(path, *v).map_err(|e| format!("{origin}: {e}"))?;
+    }
+    if args.realtime {
+        for (_, path, v, origin) in &resolved {
+            rt.write(path, *v).map_err(|e| format!("{origin}: {e}"))?;
+        }
+        return realtime(rt, args.scans);
     }
     enum Sink {
         None,

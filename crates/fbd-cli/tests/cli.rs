@@ -106,6 +106,44 @@ fn run_reports_a_bad_set_with_its_origin() {
     );
 }
 
+/// Every bad option and stimulus line is reported in one run, with where it is, and nothing
+/// runs (the first error stopped the check: five bad lines took five runs to find).
+#[test]
+fn run_reports_every_bad_stimulus_and_option_at_once() {
+    let stim = temp("many-errors.txt", "# test\n0 start=TRUE\n5 start=maybe\nx stop=TRUE\n10 nothere=1\n3\n");
+    let trace = temp("many-errors-trace.txt", "");
+    let o = fbd(&[
+        "run",
+        "examples/blinker.json",
+        "--stimulus",
+        stim.to_str().expect("utf-8"),
+        "--set",
+        "start=TRUE@abc",
+        "--force",
+        "slow.q=2",
+        "--watch",
+        "nope",
+        "--trace",
+        trace.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    let e = text(&o.stderr);
+    for want in [
+        "--set #1: `abc` is not a scan number",
+        "many-errors.txt:3: start: `maybe` is not a BOOL",
+        "many-errors.txt:4: `x` is not a scan number",
+        "many-errors.txt:5: unknown signal `nothere`",
+        "many-errors.txt:6: expected `SCAN PATH=VALUE`",
+        "--force #1: slow.q: `2` is not a BOOL",
+        "--watch: unknown signal `nope`",
+        "trace must end in .csv or .jsonl",
+        "8 error(s); nothing was run",
+    ] {
+        assert!(e.contains(want), "missing `{want}` in:\n{e}");
+    }
+    assert!(text(&o.stdout).is_empty(), "nothing ran");
+}
+
 #[test]
 fn dot_draws_the_program_and_a_macro() {
     let o = fbd(&["dot", "examples/blinker.json"]);
