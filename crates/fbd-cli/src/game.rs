@@ -74,6 +74,22 @@ pub fn play(a: PlayArgs) -> ExitCode {
 }
 
 fn play_inner(a: PlayArgs) -> Result<ExitCode, String> {
+    // Every move letter is checked before the game starts (one that was not a move stopped the
+    // game halfway, after the moves before it were played and printed), each bad one named.
+    let letters: Vec<(usize, char)> =
+        a.moves.chars().enumerate().filter(|(_, c)| !c.is_whitespace() && *c != ',').collect();
+    let bad: Vec<String> = letters
+        .iter()
+        .filter(|(_, c)| Dir::from_char(*c).is_none())
+        .map(|(i, c)| format!("`{c}` (character {})", i + 1))
+        .collect();
+    if !bad.is_empty() {
+        return Err(format!(
+            "--moves: {} not U, R, D or L",
+            bad.join(", ") + if bad.len() == 1 { " is" } else { " are" }
+        ));
+    }
+    let moves: Vec<Dir> = letters.iter().filter_map(|(_, c)| Dir::from_char(*c)).collect();
     let (name, plan) = a.source.plans(false)?.remove(0);
     let mut g = FbdGame::new(plan, a.seed).map_err(|e| format!("{name}: {e}"))?;
     if a.record.is_some() {
@@ -90,8 +106,7 @@ fn play_inner(a: PlayArgs) -> Result<ExitCode, String> {
         g.set_board(b).map_err(|e| e.to_string())?;
     }
     let mut mismatches = 0;
-    for ch in a.moves.chars().filter(|c| !c.is_whitespace() && *c != ',') {
-        let dir = Dir::from_char(ch).ok_or_else(|| format!("--moves: `{ch}` is not U, R, D or L"))?;
+    for dir in moves {
         let before = g.board().map_err(|e| e.to_string())?;
         let s0 = g.score();
         let n = g.command(Command::Move(dir)).map_err(|e| e.to_string())?;

@@ -171,7 +171,16 @@ fn play_reports_the_board_and_agrees_with_the_reference() {
     assert_eq!(v["score"], 4);
     let o = fbd(&["play", "--moves", "X"]);
     assert_eq!(o.status.code(), Some(1));
-    assert!(text(&o.stderr).contains("`X` is not U, R, D or L"));
+    assert!(text(&o.stderr).contains("`X` (character 1) is not U, R, D or L"), "{}", text(&o.stderr));
+    // Every bad letter, before any move is played.
+    let o = fbd(&["play", "--moves", "UL XQ", "--json"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        text(&o.stderr).contains("`X` (character 4), `Q` (character 5) are not U, R, D or L"),
+        "{}",
+        text(&o.stderr)
+    );
+    assert!(text(&o.stdout).is_empty(), "no game was played");
 }
 
 #[test]
