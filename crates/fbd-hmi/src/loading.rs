@@ -82,19 +82,32 @@ impl App {
     /// Loads `origin` (what [`App::open`] does once unsaved edits are dealt with).
     pub(crate) fn load(&mut self, origin: Origin) {
         match source::load(&origin) {
-            Ok((l, plan)) => self.cold_start(l, plan),
+            Ok((l, plan)) => {
+                self.cold_start(l, plan);
+            }
             Err(e) => self.load_failed(&origin, e),
         }
         self.refresh();
     }
 
     /// Starts `plan` (compiled from `l`) from its initial state: what a download does.
-    pub(crate) fn cold_start(&mut self, l: source::Loaded, plan: fbd_engine::ScanPlan) {
+    /// Returns what the status line says of a recording this ended ("" if none was under way).
+    pub(crate) fn cold_start(&mut self, l: source::Loaded, plan: fbd_engine::ScanPlan) -> String {
         // Watches and breakpoints live in the runtime, which a cold start replaces: those of
         // the program are remembered now and set again below if the same program starts (File
         // > Open of the same file and Record lost them; another program gets its own).
         let old_key = self.best.key().to_string();
         self.collect_program_settings(&old_key);
+        // A recording under way ends here, kept to be saved: it went with the old runtime
+        // without a word (a Reset cold or an Open while recording lost it).
+        let mut kept = None;
+        if self.recording {
+            let id = fbd_engine::runtime::ProgramId::of(&self.loaded.project);
+            if let Some(rec) = self.runner.with(|rt| rt.stop_recording(id)) {
+                kept = Some(self.unsaved_recording.replace(rec).is_some());
+            }
+            self.recording = false;
+        }
         let period = Duration::from_micros(plan.cycle_us);
         let mut rt = Runtime::with_seed(plan, self.seed);
         rt.enable_history(HISTORY_EVERY, HISTORY_BYTES);
@@ -107,7 +120,15 @@ impl App {
         self.replay = None;
         self.runner.set_period(period);
         self.runner.reset_stats();
-        self.status = format!("{} loaded (cold start)", l.label());
+        let note = match kept {
+            None => String::new(),
+            Some(false) => "; the recording until then is kept: File > Save the unsaved recording".to_string(),
+            Some(true) => {
+                "; the recording until then is kept (in place of the unsaved one): File > Save the unsaved recording"
+                    .to_string()
+            }
+        };
+        self.status = format!("{} loaded (cold start){note}", l.label());
         if let Origin::File(p) = &l.origin {
             self.remember_recent(p.clone());
         }
@@ -121,6 +142,7 @@ impl App {
         if self.best.key() == old_key {
             self.restore_program_settings(&old_key);
         }
+        note
     }
 
     /// Loads `origin` into the running program by online change: the state of every stateful

@@ -68,10 +68,10 @@ impl App {
             .map_err(|e| format!("{}: cannot restart: {e}", l.label()))?;
         let ws = self.editor.ws.take();
         let body = self.editor.body.clone();
-        self.cold_start(l, plan);
+        let note = self.cold_start(l, plan);
         self.editor.ws = ws;
         self.editor.body = body;
-        self.status = format!("{}: reset cold (initial values, scan 0)", self.loaded.label());
+        self.status = format!("{}: reset cold (initial values, scan 0){note}", self.loaded.label());
         self.refresh();
         Ok(())
     }

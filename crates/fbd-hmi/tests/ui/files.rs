@@ -385,3 +385,32 @@ fn a_recording_opened_by_path_is_played_back() {
     assert!(h.state().replay_status().is_none());
     assert!(h.query_by_label_contains("This diagram has no 2048 interface").is_some(), "the blinker is loaded");
 }
+
+/// A recording under way when the program restarts (Reset cold, or another program opened) is
+/// kept to be saved, and says so; it was dropped without a word with the old runtime. What was
+/// kept replays bit for bit up to the restart.
+#[test]
+fn a_restart_while_recording_keeps_the_recording_until_then() {
+    let mut h = harness(Wiring::Upd1, false, "record-reset");
+    h.step();
+    h.state_mut().start_recording();
+    h.step();
+    h.get_by_label("Start").click();
+    settle(&mut h);
+    h.key_press(egui::Key::ArrowLeft);
+    settle(&mut h);
+    let (values, scans) = (h.state().values(), h.state().scan_count());
+    h.state_mut().reset_cold().expect("reset");
+    h.step();
+    assert!(h.state().status().contains("the recording until then is kept"), "{}", h.state().status());
+    let path = temp_dir("record-reset").join("kept.json");
+    h.state_mut().stop_recording(Some(path.clone())).expect("the kept recording is saved");
+    let rec = fbd_engine::Recording::from_json(&std::fs::read_to_string(&path).expect("written")).expect("a recording");
+    assert_eq!(rec.scans, scans, "every scan until the reset");
+    let mut rt = fbd_engine::Runtime::with_seed(Wiring::Upd1.compile().expect("compiles"), 5);
+    assert_eq!(rt.replay(&rec, true).expect("replays"), None, "every state hash matches");
+    let replayed: Vec<Value> =
+        (1..=4).flat_map(|r| (1..=4).map(move |c| format!("v{r}{c}"))).map(|p| rt.output(&p).expect("v")).collect();
+    let shown: Vec<Value> = values.iter().map(|v| Value::Int(*v)).collect();
+    assert_eq!(replayed, shown, "the board at the reset");
+}
