@@ -514,7 +514,7 @@ impl App {
         );
     }
 
-    fn editor_undo(&mut self, undo: bool) -> Result<String, String> {
+    pub(crate) fn editor_undo(&mut self, undo: bool) -> Result<String, String> {
         let ws = self.editor_workspace();
         let label = if undo { ws.undo_label() } else { ws.redo_label() }.unwrap_or_default().to_string();
         let done = if undo { ws.undo() } else { ws.redo() };
@@ -547,42 +547,6 @@ impl App {
         if ws.texts().map(|(_, t)| t).eq(running) {
             self.loaded.origin = Origin::File(ws.path().to_path_buf());
             self.loaded.unsaved = false;
-        }
-    }
-
-    fn editor_keys(&mut self, ui: &egui::Ui, body: &BodyId) {
-        if ui.memory(|m| m.focused().is_some()) {
-            return; // typing in a field
-        }
-        let (undo, redo, save, del) = ui.input_mut(|i| {
-            (
-                i.consume_key(egui::Modifiers::COMMAND, egui::Key::Z),
-                i.consume_key(egui::Modifiers::COMMAND | egui::Modifiers::SHIFT, egui::Key::Z)
-                    || i.consume_key(egui::Modifiers::COMMAND, egui::Key::Y),
-                i.consume_key(egui::Modifiers::COMMAND, egui::Key::S),
-                i.key_pressed(egui::Key::Delete),
-            )
-        });
-        // Ctrl+Shift+Z is checked first by egui's matching of modifiers; undo only without Shift.
-        let r = if redo {
-            Some(self.editor_undo(false))
-        } else if undo {
-            Some(self.editor_undo(true))
-        } else if save {
-            Some(self.editor_save())
-        } else if del && !self.editor.selected.is_empty() {
-            let ids = std::mem::take(&mut self.editor.selected);
-            Some(
-                self.editor_workspace()
-                    .remove_blocks(body, &ids)
-                    .map(|()| format!("deleted {}", ids.join(", ")))
-                    .map_err(|e| e.0),
-            )
-        } else {
-            None
-        };
-        if let Some(r) = r {
-            self.editor_after(r);
         }
     }
 }

@@ -17,6 +17,7 @@ mod diagram_view;
 mod editor;
 mod editor_canvas;
 mod editor_clipboard;
+mod editor_keys;
 mod editor_props;
 mod export_job;
 mod keys;

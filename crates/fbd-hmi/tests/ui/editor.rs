@@ -557,3 +557,42 @@ fn blocks_are_copied_pasted_duplicated_and_cut() {
     h.step();
     assert!(h.state_mut().editor_block("n4").is_none(), "no block pasted while typing");
 }
+
+/// Ctrl+A selects every block, the arrow keys move the selection a grid step (five with
+/// Shift) as one undo step each, Escape clears the selection (after which arrows move
+/// nothing).
+#[test]
+fn select_all_and_the_arrow_keys_move_the_selection() {
+    let mut h = crate::file_window(
+        "nudge",
+        r#"{"fbd": 1, "name": "two", "outputs": [{"name": "q", "type": "BOOL", "from": "b.out"}],
+  "blocks": [{"id": "a", "type": "NOT", "inputs": {"in": false}, "pos": [200, 110]},
+             {"id": "b", "type": "NOT", "inputs": {"in": "a.out"}, "pos": [340, 110]}]}"#,
+    );
+    h.step();
+    into_the_editor(&mut h);
+    h.step();
+    h.step();
+    let at = |h: &mut Harness<'static, App>, id: &str| h.state_mut().editor_block(id).expect("drawn").0;
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+    h.step();
+    assert_eq!(h.state().editor_message(), "2 block(s) selected");
+    h.key_press(egui::Key::ArrowRight);
+    h.step();
+    h.step();
+    assert_eq!((at(&mut h, "a"), at(&mut h, "b")), ([220.0, 110.0], [360.0, 110.0]), "one grid step right");
+    h.key_press_modifiers(egui::Modifiers::SHIFT, egui::Key::ArrowDown);
+    h.step();
+    h.step();
+    assert_eq!(at(&mut h, "a"), [220.0, 210.0], "five steps down with Shift");
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    h.step();
+    h.step();
+    assert_eq!(at(&mut h, "a"), [220.0, 110.0], "one undo step per press");
+    h.key_press(egui::Key::Escape);
+    h.step();
+    h.key_press(egui::Key::ArrowLeft);
+    h.step();
+    h.step();
+    assert_eq!(at(&mut h, "a"), [220.0, 110.0], "nothing selected, nothing moved");
+}

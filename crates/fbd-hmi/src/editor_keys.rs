@@ -1,0 +1,96 @@
+//! The editor's keys: undo and redo, save, delete, select all (Ctrl+A), clear the selection
+//! (Escape), and the arrow keys moving the selected blocks a grid step (five with Shift), as
+//! drawing editors do. Copy and paste are `editor_clipboard.rs`.
+
+use eframe::egui;
+use fbd_edit::BodyId;
+
+use crate::app::App;
+
+impl App {
+    pub(crate) fn editor_keys(&mut self, ui: &egui::Ui, body: &BodyId) {
+        if ui.memory(|m| m.focused().is_some()) {
+            return; // typing in a field
+        }
+        let (undo, redo, save, del) = ui.input_mut(|i| {
+            (
+                i.consume_key(egui::Modifiers::COMMAND, egui::Key::Z),
+                i.consume_key(egui::Modifiers::COMMAND | egui::Modifiers::SHIFT, egui::Key::Z)
+                    || i.consume_key(egui::Modifiers::COMMAND, egui::Key::Y),
+                i.consume_key(egui::Modifiers::COMMAND, egui::Key::S),
+                i.key_pressed(egui::Key::Delete),
+            )
+        });
+        let (all, escape, nudge) = ui.input_mut(|i| {
+            let step = if i.modifiers.shift { 5.0 } else { 1.0 } * fbd_layout::PITCH;
+            let mut d = [0.0, 0.0];
+            for (k, dx, dy) in [
+                (egui::Key::ArrowLeft, -1.0, 0.0),
+                (egui::Key::ArrowRight, 1.0, 0.0),
+                (egui::Key::ArrowUp, 0.0, -1.0),
+                (egui::Key::ArrowDown, 0.0, 1.0),
+            ] {
+                if i.key_pressed(k) && !i.modifiers.command && !i.modifiers.alt {
+                    d = [d[0] + dx * step, d[1] + dy * step];
+                }
+            }
+            (i.consume_key(egui::Modifiers::COMMAND, egui::Key::A), i.key_pressed(egui::Key::Escape), d)
+        });
+        if all {
+            self.editor.selected =
+                self.editor_workspace().blocks(body).map_or(Vec::new(), |bs| bs.iter().map(|b| b.id.clone()).collect());
+            self.editor.message = format!("{} block(s) selected", self.editor.selected.len());
+        }
+        if escape {
+            self.editor.selected.clear();
+        }
+        if nudge != [0.0, 0.0] && !self.editor.selected.is_empty() {
+            let r = self.editor_nudge(body, nudge);
+            self.editor_after(r);
+        }
+        // Ctrl+Shift+Z is checked first by egui's matching of modifiers; undo only without Shift.
+        let r = if redo {
+            Some(self.editor_undo(false))
+        } else if undo {
+            Some(self.editor_undo(true))
+        } else if save {
+            Some(self.editor_save())
+        } else if del && !self.editor.selected.is_empty() {
+            let ids = std::mem::take(&mut self.editor.selected);
+            Some(
+                self.editor_workspace()
+                    .remove_blocks(body, &ids)
+                    .map(|()| format!("deleted {}", ids.join(", ")))
+                    .map_err(|e| e.0),
+            )
+        } else {
+            None
+        };
+        if let Some(r) = r {
+            self.editor_after(r);
+        }
+    }
+
+    /// Moves the selected blocks by `d` (one undo step); a block drawn without a stored
+    /// position starts from where it is drawn.
+    fn editor_nudge(&mut self, body: &BodyId, d: [f64; 2]) -> Result<String, String> {
+        let drawn = self.editor_drawn();
+        let selected = self.editor.selected.clone();
+        let ws = self.editor_workspace();
+        let mut moves = Vec::new();
+        for id in &selected {
+            let stored = ws.block(body, id).and_then(|b| b.pos);
+            let at = stored.or_else(|| {
+                let d = drawn.as_ref()?;
+                let (b, l) = &**d;
+                let k = b.nodes.iter().position(|n| n.id == *id)?;
+                Some([l.blocks[k].x, l.blocks[k].y])
+            });
+            if let Some([x, y]) = at {
+                moves.push((id.clone(), fbd_layout::snap([x + d[0], y + d[1]])));
+            }
+        }
+        let n = moves.len();
+        ws.move_blocks(body, &moves).map(|()| format!("moved {n} block(s)")).map_err(|e| e.0)
+    }
+}
