@@ -263,6 +263,7 @@ impl App {
                 return;
             }
         };
+        let note = self.before_online_change();
         let old_cycle = self.runner.with(|rt| Duration::from_micros(rt.plan().cycle_us));
         let new_cycle = Duration::from_micros(plan.cycle_us);
         let report = self.runner.with(|rt| rt.online_change(plan));
@@ -303,7 +304,7 @@ impl App {
             self.loaded.unsaved = false;
         }
         // The status line said what was loaded before.
-        self.status = format!("{}: online change from the editor", self.loaded.label());
+        self.status = format!("{}: online change from the editor{note}", self.loaded.label());
         // The runtime has a new plan: rebind the game and the views, keep the editor's work.
         let ws = self.editor.ws.take();
         let body = self.editor.body.clone();

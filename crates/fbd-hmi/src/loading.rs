@@ -100,14 +100,7 @@ impl App {
         self.collect_program_settings(&old_key);
         // A recording under way ends here, kept to be saved: it went with the old runtime
         // without a word (a Reset cold or an Open while recording lost it).
-        let mut kept = None;
-        if self.recording {
-            let id = fbd_engine::runtime::ProgramId::of(&self.loaded.project);
-            if let Some(rec) = self.runner.with(|rt| rt.stop_recording(id)) {
-                kept = Some(self.unsaved_recording.replace(rec).is_some());
-            }
-            self.recording = false;
-        }
+        let note = self.end_recording();
         let period = Duration::from_micros(plan.cycle_us);
         let mut rt = Runtime::with_seed(plan, self.seed);
         rt.enable_history(HISTORY_EVERY, HISTORY_BYTES);
@@ -120,14 +113,6 @@ impl App {
         self.replay = None;
         self.runner.set_period(period);
         self.runner.reset_stats();
-        let note = match kept {
-            None => String::new(),
-            Some(false) => "; the recording until then is kept: File > Save the unsaved recording".to_string(),
-            Some(true) => {
-                "; the recording until then is kept (in place of the unsaved one): File > Save the unsaved recording"
-                    .to_string()
-            }
-        };
         self.status = format!("{} loaded (cold start){note}", l.label());
         if let Origin::File(p) = &l.origin {
             self.remember_recent(p.clone());
@@ -145,11 +130,44 @@ impl App {
         note
     }
 
+    /// Ends a recording under way and keeps it to be saved (a recording is of one program from
+    /// a cold start: it cannot go on across a restart or an online change, which `fbd replay`
+    /// could not reproduce). Returns what the status line says of it ("" if none).
+    pub(crate) fn end_recording(&mut self) -> String {
+        if !self.recording {
+            return String::new();
+        }
+        self.recording = false;
+        let id = fbd_engine::runtime::ProgramId::of(&self.loaded.project);
+        let Some(rec) = self.runner.with(|rt| rt.stop_recording(id)) else { return String::new() };
+        if self.unsaved_recording.replace(rec).is_some() {
+            "; the recording until then is kept (in place of the unsaved one): File > Save the unsaved recording".into()
+        } else {
+            "; the recording until then is kept: File > Save the unsaved recording".into()
+        }
+    }
+
+    /// What an online change ends first: a recording (kept to be saved) and a playback (it
+    /// replays the recorded program only; after a change its state checks would all fail).
+    /// Returns what the status line says of them.
+    pub(crate) fn before_online_change(&mut self) -> String {
+        let mut note = self.end_recording();
+        if let Some(r) = self.replay.take() {
+            self.runner.with(|rt| rt.stop_playback());
+            note.push_str(&format!(
+                "; the playback of {} ended (it plays the recorded program only)",
+                r.path.display()
+            ));
+        }
+        note
+    }
+
     /// Loads `origin` into the running program by online change: the state of every stateful
     /// block whose path and type match is kept (the board survives a change of wiring).
     pub fn online_change(&mut self, origin: Origin) {
         match source::load(&origin) {
             Ok((l, plan)) => {
+                let note = self.before_online_change();
                 // The task follows the program's cycle (the simulated clock advances by it each
                 // scan), unless the debugger has set a slow-motion period.
                 let old_cycle = self.runner.with(|rt| Duration::from_micros(rt.plan().cycle_us));
@@ -170,6 +188,7 @@ impl App {
                         format!(", forces released: {}", report.forces_released.join(", "))
                     }
                 );
+                self.status.push_str(&note);
                 self.loaded = l;
                 self.errors.clear();
                 self.errors_open = false;

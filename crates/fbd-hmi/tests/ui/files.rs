@@ -414,3 +414,36 @@ fn a_restart_while_recording_keeps_the_recording_until_then() {
     let shown: Vec<Value> = values.iter().map(|v| Value::Int(*v)).collect();
     assert_eq!(replayed, shown, "the board at the reset");
 }
+
+/// An online change (another wiring, Reload, the editor's Apply) ends a recording, kept to be
+/// saved, and a playback: the recording went on across the change, so `fbd replay` of it
+/// failed at its first state check, and a playback went on feeding the recorded events into
+/// the changed program.
+#[test]
+fn an_online_change_ends_a_recording_and_a_playback() {
+    let mut h = harness(Wiring::Upd1, false, "record-change");
+    h.step();
+    h.state_mut().start_recording();
+    h.step();
+    h.get_by_label("Start").click();
+    settle(&mut h);
+    let scans = h.state().scan_count();
+    h.state_mut().online_change(Origin::Embedded(Wiring::Original));
+    h.step();
+    assert!(h.state().status().contains("the recording until then is kept"), "{}", h.state().status());
+    h.state_mut().run_scans(50);
+    let path = temp_dir("record-change").join("kept.json");
+    h.state_mut().stop_recording(Some(path.clone())).expect("the kept recording is saved");
+    let rec = fbd_engine::Recording::from_json(&std::fs::read_to_string(&path).expect("written")).expect("a recording");
+    assert_eq!(rec.scans, scans, "the scans before the change, of the program recorded");
+    let mut rt = fbd_engine::Runtime::with_seed(Wiring::Upd1.compile().expect("compiles"), 5);
+    assert_eq!(rt.replay(&rec, true).expect("replays"), None, "every state hash matches");
+    // A playback ends at a change too.
+    h.state_mut().open_recording(Some(path)).expect("plays back");
+    h.step();
+    assert!(h.state().replay_status().is_some(), "playing back");
+    h.state_mut().online_change(Origin::Embedded(Wiring::SmartSpawn));
+    h.step();
+    assert!(h.state().replay_status().is_none(), "the playback ended");
+    assert!(h.state().status().contains("the playback of"), "{}", h.state().status());
+}
