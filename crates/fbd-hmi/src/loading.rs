@@ -101,6 +101,8 @@ impl App {
         // A recording under way ends here, kept to be saved: it went with the old runtime
         // without a word (a Reset cold or an Open while recording lost it).
         let note = self.end_recording();
+        // A fast-forward or Step N under way was of the old run.
+        self.cancel_forward();
         let period = Duration::from_micros(plan.cycle_us);
         let mut rt = Runtime::with_seed(plan, self.seed);
         rt.enable_history(HISTORY_EVERY, HISTORY_BYTES);

@@ -270,6 +270,15 @@ fn a_long_fast_forward_runs_a_slice_per_frame_and_stops_where_asked() {
     let at = h.state().scan_count() - start;
     assert!(h.state().fast_forwarding() && at > 0 && at < 10_000_000, "under way after two frames: {at} scans");
     assert!(h.query_by_label_contains("of at most 10000000 scans").is_some(), "how far it got");
+    // A Reset cold ends it (it went on into the restarted program).
+    h.state_mut().reset_cold().expect("reset");
+    h.step();
+    h.step();
+    assert!(!h.state().fast_forwarding() && h.state().scan_count() == 0, "ended by the restart");
+    h.get_by_label("Go").click();
+    h.step();
+    h.step();
+    assert!(h.state().fast_forwarding(), "under way again");
     h.get_by_label("Stop here").click();
     h.step();
     h.step();
