@@ -470,6 +470,9 @@ impl App {
                     let r = ws.save_as(&p);
                     if r.is_ok() {
                         self.editor_saved();
+                        // A file written with Save as is one to open again (File > Open recent).
+                        let main = self.editor.ws.as_ref().expect("made").path().to_path_buf();
+                        self.remember_recent(main);
                     }
                     r.map(|w| {
                         format!("wrote {}", w.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", "))

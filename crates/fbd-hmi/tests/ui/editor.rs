@@ -467,6 +467,17 @@ fn a_program_applied_from_the_editor_is_the_one_the_title_record_and_reload_mean
     h.step();
     assert!(file.exists(), "{}", h.state().editor_message());
     assert!(h.query_by_label(&file.display().to_string()).is_some(), "the title names the file");
+    // The file saved is one to open again.
+    h.get_by_label("File").click();
+    h.step();
+    h.step();
+    h.get_by_label("Open recent").click();
+    h.step();
+    h.step();
+    let listed = std::fs::canonicalize(&file).expect("exists").display().to_string();
+    assert!(h.query_all_by_label(&listed).count() > 0, "File > Open recent lists {listed}");
+    h.key_press(egui::Key::Escape);
+    h.step();
     h.state_mut().reload();
     h.step();
     assert!(h.state().status().contains("online change"), "Reload reads the file: {}", h.state().status());
