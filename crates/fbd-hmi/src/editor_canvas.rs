@@ -83,7 +83,7 @@ impl App {
             (0..body.nodes.len()).find_map(|i| {
                 layout.in_anchors[i].iter().zip(&body.nodes[i].inputs).find_map(|(a, (name, c))| {
                     let a = to(a.x, a.y);
-                    let left = a.x - 4.0 * z - c.as_ref().map_or(0.0, |c| c.chars().count() as f32 * char_w);
+                    let left = a.x - 6.0 * z - c.as_ref().map_or(0.0, |c| c.chars().count() as f32 * char_w);
                     let right = a.x + 4.0 * z + name.chars().count() as f32 * char_w;
                     let half = (fbd_layout::PITCH as f32 / 2.0 - 1.0) * z;
                     (p.x >= left && p.x <= right && (p.y - a.y).abs() <= half)
@@ -298,9 +298,11 @@ impl App {
                     let a = to(layout.in_anchors[i][k].x, layout.in_anchors[i][k].y);
                     let a = if moving && sel { a + drag_delta } else { a };
                     painter.text(a + Vec2::new(4.0 * z, 0.0), Align2::LEFT_CENTER, p, small.clone(), ink);
+                    // A stub outside the block marks where a wire lands (outputs have a dot).
+                    painter.line_segment([a - Vec2::new(4.0 * z, 0.0), a], Stroke::new(1.0, ink));
                     if let Some(c) = c {
                         painter.text(
-                            a - Vec2::new(4.0 * z, 0.0),
+                            a - Vec2::new(6.0 * z, 0.0),
                             Align2::RIGHT_CENTER,
                             c,
                             small.clone(),
