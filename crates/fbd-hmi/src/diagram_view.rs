@@ -356,6 +356,15 @@ its dashed part is a feedback wire: where it closes a loop, the value it had at 
                     context = Some(i);
                 }
             }
+            // A block's comment says what it is for (the 2048 macros explain each block so; it
+            // was nowhere on screen).
+            if hover_net.is_none()
+                && !resp.dragged()
+                && let Some(c) = &n.comment
+                && resp.hover_pos().is_some_and(|p| br.contains(p))
+            {
+                resp.clone().on_hover_text_at_pointer(format!("{} ({}): {c}", n.id, n.label));
+            }
         }
         for (k, name) in body.inputs.iter().enumerate() {
             let a = layout.input_ports[k];

@@ -348,6 +348,15 @@ impl App {
             );
         }
 
+        // A block's comment, on hover (the properties column edits it).
+        if self.editor.drag.is_none()
+            && hit_in.is_none()
+            && let Some(i) = hit_block
+            && let Some(c) = &body.nodes[i].comment
+        {
+            resp.clone().on_hover_text_at_pointer(format!("{} ({}): {c}", body.nodes[i].id, body.nodes[i].label));
+        }
+
         // The menu of an input pin: a constant typed by the pin, or disconnect.
         let mut menu_result: Option<Result<String, String>> = None;
         egui::Popup::context_menu(&resp).close_behavior(egui::PopupCloseBehavior::CloseOnClickOutside).show(|ui| {

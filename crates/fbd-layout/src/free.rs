@@ -422,6 +422,7 @@ mod tests {
             label: "AND".into(),
             inputs: vec![("in1".into(), None), ("in2".into(), None)],
             outputs: vec!["out".into()],
+            comment: None,
         }
     }
 

@@ -88,7 +88,13 @@ fn build(project: &Project, blocks: &[Block], inputs: Vec<String>, outputs: &[Po
                 edges.push(Edge { from, to: Target::In { node: i, pin: k }, delayed });
             }
         }
-        nodes.push(Node { id: b.id.clone(), label: b.ty.clone(), inputs: ins, outputs: pins[i].1.clone() });
+        nodes.push(Node {
+            id: b.id.clone(),
+            label: b.ty.clone(),
+            inputs: ins,
+            outputs: pins[i].1.clone(),
+            comment: b.comment.clone(),
+        });
     }
     let mut outs = Vec::new();
     for (k, o) in outputs.iter().enumerate() {

@@ -87,6 +87,8 @@ pub struct Node {
     pub inputs: Vec<(String, Option<String>)>,
     /// Output pins in library order.
     pub outputs: Vec<String>,
+    /// The block's comment (what it is for, in the author's words), shown on hover.
+    pub comment: Option<String>,
 }
 
 /// What drives a wire.

@@ -88,6 +88,10 @@ pub fn svg(body: &Body, l: &Layout, title: &str, values: &dyn Values) -> String 
     }
     for (i, (n, r)) in body.nodes.iter().zip(&l.blocks).enumerate() {
         let _ = writeln!(s, r##"<g class="block" data-id="{}">"##, esc(&n.id));
+        // The comment as the block's title: a browser shows it on hover.
+        if let Some(c) = &n.comment {
+            let _ = writeln!(s, "<title>{}: {}</title>", esc(&n.id), esc(c));
+        }
         let _ = writeln!(s, r##"<rect x="{}" y="{}" width="{}" height="{}" rx="3"/>"##, r.x, r.y, r.w, r.h);
         let _ = writeln!(
             s,

@@ -216,3 +216,15 @@ fn the_editors_drawing_keeps_wires_out_of_blocks_and_apart() {
         }
     }
 }
+
+/// A block's comment travels with it into the drawing: the body carries it, and the SVG gives
+/// it as the block's title (a browser shows it on hover).
+#[test]
+fn comments_reach_the_drawing() {
+    let p = load(&FsProvider, &root().join("diagrams/2048.json")).expect("loads");
+    let b = body(&p, Some("Cell")).expect("Cell");
+    let n = b.nodes.iter().find(|n| n.id == "two_four").expect("two_four");
+    assert_eq!(n.comment.as_deref(), Some("Choice 1: a two or a four"));
+    let svg = fbd_layout::svg::svg(&b, &layout(&b), "Cell", &fbd_layout::svg::NoValues);
+    assert!(svg.contains("<title>two_four: Choice 1: a two or a four</title>"), "the SVG names it");
+}

@@ -197,3 +197,34 @@ fn a_wire_under_the_pointer_names_its_signal_and_what_dashes_mean() {
     assert!(h.query_all_by_label_contains("big.out = TRUE").next().is_some());
     assert!(h.query_all_by_label_contains("feedback wire").next().is_none());
 }
+
+/// A block's comment shows when the pointer rests on the block, in the online view and in the
+/// editor (the 2048 macros explain their blocks so; nothing on screen showed it).
+#[test]
+fn a_blocks_comment_shows_on_hover_online_and_in_the_editor() {
+    let mut h = harness(Wiring::Upd1, false, "comment-hover");
+    h.step();
+    h.get_by_label("Diagram").click();
+    h.step();
+    assert!(h.state_mut().diagram_open("cell_1_1"));
+    crate::wait_for_layout(&mut h);
+    h.step();
+    let text = "two_four (SEL): Choice 1: a two or a four";
+    let at = h.state_mut().diagram_block_pos("two_four").expect("drawn");
+    h.hover_at(at);
+    for _ in 0..10 {
+        h.step(); // tooltips show after the pointer rests
+    }
+    assert!(h.query_all_by_label_contains(text).next().is_some(), "online: the comment on hover");
+    h.get_by_label("Edit").click();
+    h.step();
+    h.state_mut().editor_open(fbd_edit::BodyId::Macro("Cell".into()));
+    h.step();
+    h.step();
+    let (_, at) = h.state_mut().editor_block("two_four").expect("drawn in the editor");
+    h.hover_at(at + egui::vec2(0.0, -14.0)); // on the title, away from the pins
+    for _ in 0..10 {
+        h.step();
+    }
+    assert!(h.query_all_by_label_contains(text).next().is_some(), "editor: the comment on hover");
+}
