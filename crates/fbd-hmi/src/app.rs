@@ -272,43 +272,6 @@ impl App {
         self.image().scan
     }
 
-    /// Steps `n` scans back (the task pauses first), as if they had not run.
-    pub fn step_back(&mut self, n: u64) -> Result<u64, String> {
-        self.pause();
-        let r = self.runner.with(|rt| rt.step_back(n)).map_err(|e| e.to_string());
-        self.note_altered();
-        self.refresh();
-        r
-    }
-
-    /// Runs `n` scans now (used while paused, and by tests).
-    pub fn run_scans(&mut self, n: u64) {
-        self.cancel_seek();
-        self.cancel_forward();
-        self.runner.with(|rt| rt.step_n(n));
-        self.refresh();
-    }
-
-    /// Pauses the scan thread.
-    pub fn pause(&mut self) {
-        // The debugger takes over from where a seek or a fast-forward got to.
-        self.cancel_seek();
-        self.cancel_forward();
-        self.runner.pause();
-    }
-
-    /// Resumes the scan thread.
-    pub fn resume(&mut self) {
-        // Running live from where a seek or a fast-forward got to: it ends there.
-        self.cancel_seek();
-        self.cancel_forward();
-        self.runner.resume();
-        // Messages about where a stepped or fast-forwarded run stopped no longer hold.
-        if self.dbg.message.ends_with("(paused)") {
-            self.dbg.message.clear();
-        }
-    }
-
     /// Whether the debugger panel is open in the current mode (editing, or running).
     pub fn debugger_shown(&self) -> bool {
         if self.editing() { self.debugger_while_editing } else { self.show_debugger }

@@ -1,12 +1,49 @@
-//! The online commands, as CODESYS's Online and Debug menus have them: run and stop, one cycle,
-//! write and force the prepared values, release every force, reset cold. The hotkeys
-//! (`keys.rs`) and the Debug menu (`menu.rs`) both call these, so a key and its menu item
-//! cannot drift apart.
+//! The online commands, as CODESYS's Online and Debug menus have them: run, pause and stop,
+//! cycles forward and back, write and force the prepared values, release every force, reset
+//! cold. The hotkeys (`keys.rs`), the Debug menu (`menu.rs`) and the debugger's buttons call
+//! these, so a key and its menu item cannot drift apart.
 
 use crate::app::App;
 use crate::source;
 
 impl App {
+    /// Steps `n` scans back (the task pauses first), as if they had not run.
+    pub fn step_back(&mut self, n: u64) -> Result<u64, String> {
+        self.pause();
+        let r = self.runner.with(|rt| rt.step_back(n)).map_err(|e| e.to_string());
+        self.note_altered();
+        self.refresh();
+        r
+    }
+
+    /// Runs `n` scans now (used while paused, and by tests).
+    pub fn run_scans(&mut self, n: u64) {
+        self.cancel_seek();
+        self.cancel_forward();
+        self.runner.with(|rt| rt.step_n(n));
+        self.refresh();
+    }
+
+    /// Pauses the scan thread.
+    pub fn pause(&mut self) {
+        // The debugger takes over from where a seek or a fast-forward got to.
+        self.cancel_seek();
+        self.cancel_forward();
+        self.runner.pause();
+    }
+
+    /// Resumes the scan thread.
+    pub fn resume(&mut self) {
+        // Running live from where a seek or a fast-forward got to: it ends there.
+        self.cancel_seek();
+        self.cancel_forward();
+        self.runner.resume();
+        // Messages about where a stepped or fast-forwarded run stopped no longer hold.
+        if self.dbg.message.ends_with("(paused)") {
+            self.dbg.message.clear();
+        }
+    }
+
     /// F5: runs the task if it is paused, pauses it if it runs.
     pub fn online_run_or_pause(&mut self) {
         if self.runner.is_paused() { self.resume() } else { self.pause() }
