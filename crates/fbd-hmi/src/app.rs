@@ -491,19 +491,32 @@ impl eframe::App for App {
         self.error_window(&ctx);
         self.open_path_window(&ctx);
         self.unsaved_modal(&ctx);
-        // Repaint on output changes (the scan thread asks for it); poll only while something is
-        // in flight or live values are on screen, so an idle window costs nothing.
+        if let Some(every) = self.poll_interval() {
+            ctx.request_repaint_after(every);
+        }
+    }
+}
+
+impl App {
+    /// How often the window redraws without being asked (the scan thread asks on output
+    /// changes): while something is in flight or live values are on screen, 30 times a
+    /// second; the board's scan counter, 4 times; the editor, with nothing live on screen,
+    /// never (it polled at 30 frames a second: a whole core on a machine without a GPU).
+    pub fn poll_interval(&self) -> Option<Duration> {
         let running = !self.runner.is_paused();
+        let live_diagram = self.dbg.show_diagram && !self.editing();
         if !self.front.settled(&self.view)
             || self.front.autoplaying()
-            || (running && (self.debugger_shown() || self.dbg.show_diagram || self.replay.is_some()))
+            || (running && (self.debugger_shown() || live_diagram || self.replay.is_some()))
         {
             // An autoplayer at a set speed needs frames to time its moves, even when nothing
             // on screen changes.
-            ctx.request_repaint_after(Duration::from_millis(33));
-        } else if running {
+            Some(Duration::from_millis(33))
+        } else if running && !self.editing() {
             // The scan counter in the header keeps counting while idle, at a low rate.
-            ctx.request_repaint_after(Duration::from_millis(250));
+            Some(Duration::from_millis(250))
+        } else {
+            None
         }
     }
 }

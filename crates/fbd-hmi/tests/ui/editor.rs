@@ -610,3 +610,30 @@ fn select_all_and_the_arrow_keys_move_the_selection() {
     h.step();
     assert_eq!(at(&mut h, "a"), [220.0, 110.0], "nothing selected, nothing moved");
 }
+
+/// The editor shows nothing live: with the task running it does not redraw on its own (it
+/// polled 30 times a second like the online view, a whole core without a GPU). The online
+/// view polls at 30 frames a second, the board's scan counter at 4, and the debugger opened
+/// in the editor (live values) at 30 again.
+#[test]
+fn the_editor_does_not_poll_while_the_online_view_does() {
+    let mut h = harness(Wiring::Upd1, false, "poll");
+    h.step();
+    h.state_mut().resume();
+    h.step();
+    let ms = |h: &Harness<'static, App>| h.state().poll_interval().map(|d| d.as_millis());
+    assert_eq!(ms(&h), Some(250), "the board: the scan counter");
+    h.get_by_label("Diagram").click();
+    h.step();
+    assert_eq!(ms(&h), Some(33), "the online view: live values");
+    h.get_by_label("Edit").click();
+    h.step();
+    assert!(h.state().editing());
+    assert_eq!(ms(&h), None, "the editor: nothing live");
+    h.key_press(egui::Key::F12);
+    h.step();
+    assert_eq!(ms(&h), Some(33), "the debugger in the editor: live values");
+    h.state_mut().pause();
+    h.step();
+    assert_eq!(ms(&h), None, "paused: nothing changes");
+}
