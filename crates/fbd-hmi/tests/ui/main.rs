@@ -14,6 +14,7 @@ use ref2048::from_values;
 mod debugger;
 mod diagram;
 mod editor;
+mod editor_keys;
 mod files;
 mod play;
 
