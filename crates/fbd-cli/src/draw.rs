@@ -107,10 +107,12 @@ pub(crate) fn svg(
             return ExitCode::FAILURE;
         }
     };
+    // Values are written beside the output pins: the channels keep room for them.
+    let opts = if online.is_some() { fbd_layout::Options::WITH_VALUES } else { fbd_layout::Options::default() };
     let l = if auto {
-        fbd_layout::layout(&body)
+        fbd_layout::layout_with(&body, &opts)
     } else {
-        fbd_layout::layout_kept(&body, &fbd_layout::from_model::positions(&project, macro_name))
+        fbd_layout::layout_kept_with(&body, &fbd_layout::from_model::positions(&project, macro_name), &opts)
     };
     let title = match macro_name {
         Some(m) => format!("{m} ({})", file.display()),

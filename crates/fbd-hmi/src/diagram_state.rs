@@ -114,10 +114,7 @@ impl App {
                 Err(b) => body = b,
             }
         }
-        let l = match &kept {
-            Some(pos) => fbd_layout::layout_kept(&body, pos),
-            None => fbd_layout::layout(&body),
-        };
+        let l = crate::layout_job::online_layout(&body, kept.as_deref());
         let rc = Rc::new((body, l));
         self.diagram.cache.insert(mac, rc.clone());
         Some(rc)

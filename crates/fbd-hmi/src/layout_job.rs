@@ -25,10 +25,7 @@ impl LayoutJob {
         let (tx, done) = channel();
         let input = body.clone();
         let spawned = std::thread::Builder::new().name("fbd-layout".into()).spawn(move || {
-            let l = match kept {
-                Some(pos) => fbd_layout::layout_kept(&input, &pos),
-                None => fbd_layout::layout(&input),
-            };
+            let l = online_layout(&input, kept.as_deref());
             // The view may have moved on (another program, another body): then nobody waits.
             let _ = tx.send(l);
         });
@@ -45,5 +42,16 @@ impl LayoutJob {
             Err(TryRecvError::Empty) => Ok(None),
             Err(TryRecvError::Disconnected) => Err(()),
         }
+    }
+}
+
+/// The online view's layout of `body`: the blocks where the file keeps them (`kept`) or laid out
+/// anew, with room beside every output pin for its value badge (a wire of another net running
+/// under a badge read as a branch of that output).
+pub(crate) fn online_layout(body: &Body, kept: Option<&[Option<[f64; 2]>]>) -> Layout {
+    let opts = fbd_layout::Options::WITH_VALUES;
+    match kept {
+        Some(pos) => fbd_layout::layout_kept_with(body, pos, &opts),
+        None => fbd_layout::layout_with(body, &opts),
     }
 }

@@ -106,3 +106,34 @@ pub fn check(body: &Body, l: &Layout) -> Vec<String> {
     }
     bad
 }
+
+/// Every place where a wire of another net runs through the room an online view keeps for a
+/// pin's value (`room` wide right of each output pin and input port, a pitch high around its
+/// row): there the wire would pass under the value box and read as a branch of that output.
+pub fn value_room(body: &Body, l: &Layout, room: f64) -> Vec<String> {
+    let mut bad = Vec::new();
+    let mut pins: Vec<(crate::Source, Point, String)> = Vec::new();
+    for (i, outs) in l.out_anchors.iter().enumerate() {
+        for (k, &a) in outs.iter().enumerate() {
+            let name = format!("{}.{}", body.nodes[i].id, body.nodes[i].outputs[k]);
+            pins.push((crate::Source::Out { node: i, pin: k }, a, name));
+        }
+    }
+    for (k, &a) in l.input_ports.iter().enumerate() {
+        pins.push((crate::Source::Port(k), a, body.inputs[k].clone()));
+    }
+    for (src, a, name) in pins {
+        let (x0, x1) = (a.x, a.x + room);
+        let (y0, y1) = (a.y - crate::PITCH / 2.0, a.y + crate::PITCH / 2.0);
+        for n in l.nets.iter().filter(|n| n.source != src) {
+            for s in &n.segments {
+                let (sx0, sx1) = span(s.0.x, s.1.x);
+                let (sy0, sy1) = span(s.0.y, s.1.y);
+                if sx0 <= x1 && sx1 > x0 && sy0 < y1 && sy1 > y0 {
+                    bad.push(format!("a wire passes beside `{name}`, where its value is drawn: {s:?}"));
+                }
+            }
+        }
+    }
+    bad
+}

@@ -231,11 +231,32 @@ pub fn node_width(n: &Node) -> f64 {
     (w / PITCH).ceil() * PITCH
 }
 
+/// What a view draws beside the drawing's pins, for which the layout leaves room.
+#[derive(Copy, Clone, Debug, Default, PartialEq)]
+pub struct Options {
+    /// Free width right of every output pin and input port before the first vertical wire of
+    /// the channel: an online view draws the pin's live value there. Without it a wire of
+    /// another net ran up or down under the value box, where it read as a branch of that
+    /// output. Zero for the drawing alone (the editor, SVG, stored positions).
+    pub value_room: f64,
+}
+
+impl Options {
+    /// Room for live values beside the pins, as the HMI's online view and `fbd svg` with values
+    /// draw them: `FALSE` or a number of up to eight characters at the drawing's scale.
+    pub const WITH_VALUES: Options = Options { value_room: 2.0 * PITCH };
+}
+
 /// Lays out `body`. Deterministic: the same body gives the same geometry.
 pub fn layout(body: &Body) -> Layout {
+    layout_with(body, &Options::default())
+}
+
+/// [`layout`] with room for what a view draws beside the pins.
+pub fn layout_with(body: &Body, opts: &Options) -> Layout {
     let g = layers::build(body, None);
     let rows = place::rows(&g, &vec![None; g.nodes.len()]);
-    let mut l = route::route(body, &g, &rows);
+    let mut l = route::route(body, &g, &rows, opts);
     late::mark(body, &mut l);
     l
 }
@@ -248,9 +269,15 @@ pub fn layout(body: &Body) -> Layout {
 /// [`layout`]. So the online view shows a drawing where the editor has it. Without a position
 /// for every block, this is [`layout`].
 pub fn layout_kept(body: &Body, pos: &[Option<[f64; 2]>]) -> Layout {
+    layout_kept_with(body, pos, &Options::default())
+}
+
+/// [`layout_kept`] with room for what a view draws beside the pins (the columns move further
+/// apart where a channel needs it).
+pub fn layout_kept_with(body: &Body, pos: &[Option<[f64; 2]>], opts: &Options) -> Layout {
     let all: Option<Vec<[f64; 2]>> = pos.iter().copied().collect();
     let Some(all) = all.filter(|a| a.len() == body.nodes.len() && !a.is_empty()) else {
-        return layout(body);
+        return layout_with(body, opts);
     };
     let g = layers::build(body, Some(&all));
     let kept: Vec<Option<i64>> = g
@@ -263,7 +290,7 @@ pub fn layout_kept(body: &Body, pos: &[Option<[f64; 2]>]) -> Layout {
         })
         .collect();
     let rows = place::rows(&g, &kept);
-    let mut l = route::route(body, &g, &rows);
+    let mut l = route::route(body, &g, &rows, opts);
     late::mark(body, &mut l);
     l
 }

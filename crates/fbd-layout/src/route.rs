@@ -8,7 +8,7 @@
 use std::collections::BTreeMap;
 
 use crate::layers::{Graph, Kind};
-use crate::{Body, CHAR_W, Layout, NetGeom, PITCH, Point, Rect, Segment, Stats, node_width};
+use crate::{Body, CHAR_W, Layout, NetGeom, Options, PITCH, Point, Rect, Segment, Stats, node_width};
 
 #[derive(Default, Clone)]
 struct Presence {
@@ -29,7 +29,9 @@ struct Detour {
     rows: Vec<i64>,
 }
 
-pub(crate) fn route(body: &Body, g: &Graph, top: &[i64]) -> Layout {
+pub(crate) fn route(body: &Body, g: &Graph, top: &[i64], opts: &Options) -> Layout {
+    // Tracks start right of the room kept for values beside the pins, on the grid.
+    let room = (opts.value_room.max(0.0) / PITCH).ceil() * PITCH;
     let ncols = g.cols.len();
     let last = ncols - 1;
     let row_of = |e: (usize, usize)| top[e.0] + e.1 as i64;
@@ -223,14 +225,14 @@ pub(crate) fn route(body: &Body, g: &Graph, top: &[i64]) -> Layout {
     let mut shift: Option<f64> = None;
     for c in 0..ncols - 1 {
         chan_x[c] = col_x[c] + colw[c];
-        let w = ((track[c].len() + detours[c].len() + 1) as f64 * PITCH + label_w[c]).max(2.0 * PITCH);
+        let w = ((track[c].len() + detours[c].len() + 1) as f64 * PITCH + label_w[c] + room).max(2.0 * PITCH);
         let mut x = chan_x[c] + w;
         if let Some(want) = g.want_x.get(c + 1).copied().flatten() {
             x = x.max(want + *shift.get_or_insert(x - want));
         }
         col_x[c + 1] = x;
     }
-    let track_x = |c: usize, k: usize| chan_x[c] + (track[c][&k] + 1) as f64 * PITCH;
+    let track_x = |c: usize, k: usize| chan_x[c] + room + (track[c][&k] + 1) as f64 * PITCH;
 
     // Node geometry.
     let mut blocks = vec![Rect { x: 0.0, y: 0.0, w: 0.0, h: 0.0 }; body.nodes.len()];
@@ -322,7 +324,7 @@ pub(crate) fn route(body: &Body, g: &Graph, top: &[i64]) -> Layout {
                     }
                     push(Point { x: tx, y: y(lo) }, Point { x: tx, y: y(hi) });
                     for (i, d) in detours[c].iter().enumerate().filter(|(_, d)| d.net == k) {
-                        let dx = chan_x[c] + (track[c].len() + i + 1) as f64 * PITCH;
+                        let dx = chan_x[c] + room + (track[c].len() + i + 1) as f64 * PITCH;
                         let bottom = d.rows.iter().copied().max().unwrap_or(d.lane);
                         push(Point { x: tx, y: y(d.lane) }, Point { x: dx, y: y(d.lane) });
                         push(Point { x: dx, y: y(d.lane) }, Point { x: dx, y: y(bottom) });

@@ -228,3 +228,44 @@ fn comments_reach_the_drawing() {
     let svg = fbd_layout::svg::svg(&b, &layout(&b), "Cell", &fbd_layout::svg::NoValues);
     assert!(svg.contains("<title>two_four: Choice 1: a two or a four</title>"), "the SVG names it");
 }
+
+/// Laid out for an online view (the HMI's Diagram tab, `fbd svg` with values), every body of the
+/// repository and of the generator keeps the room beside each output pin free of other nets'
+/// wires, and stays clean otherwise. A wire of another net ran up or down right beside an output
+/// (in the blinker, `start` on its way to `slow.reset` passed under `slow_en.out`'s value): under
+/// the value box it read as a branch of that output.
+#[test]
+fn wires_keep_clear_of_the_values_beside_the_pins() {
+    use fbd_engine::load::{MemProvider, load_text};
+    use fbd_layout::check::value_room;
+    use fbd_layout::{Options, layout_kept_with, layout_with};
+    let opts = Options::WITH_VALUES;
+    let mut checked = 0;
+    let mut clean = |what: String, b: &fbd_layout::Body, l: &fbd_layout::Layout| {
+        let mut bad = check(b, l);
+        bad.extend(value_room(b, l, opts.value_room));
+        assert!(bad.is_empty(), "{what}: {} violations, first: {:#?}", bad.len(), &bad[..bad.len().min(5)]);
+        checked += 1;
+    };
+    for f in
+        ["diagrams/2048.json", "diagrams/2048-original.json", "diagrams/2048-smart-spawn.json", "examples/blinker.json"]
+    {
+        let p = load(&FsProvider, &root().join(f)).expect("loads");
+        let mut names: Vec<Option<&str>> = vec![None];
+        names.extend(p.macros.keys().map(|m| Some(m.as_str())));
+        for name in names {
+            let b = body(&p, name).expect("body");
+            let pos = fbd_layout::from_model::positions(&p, name);
+            clean(format!("{f} {name:?} kept"), &b, &layout_kept_with(&b, &pos, &opts));
+            clean(format!("{f} {name:?}"), &b, &layout_with(&b, &opts));
+        }
+    }
+    let gen_opts = fbd_reference::generate::GenOptions { max_blocks: 40, max_macros: 3 };
+    for seed in 0..60u64 {
+        let text = fbd_reference::generate::diagram(seed, &gen_opts);
+        let p = load_text(&MemProvider::new(), "gen.json".as_ref(), text).expect("generated diagrams load");
+        let b = body(&p, None).expect("body");
+        clean(format!("generated seed {seed}"), &b, &layout_with(&b, &opts));
+    }
+    assert!(checked >= 100, "only {checked} layouts");
+}
