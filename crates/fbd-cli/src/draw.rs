@@ -28,14 +28,14 @@ struct RunValues {
 impl fbd_layout::svg::Values for RunValues {
     fn output(&self, node: usize, pin: usize) -> Option<String> {
         let path = format!("{}{}.{}", self.prefix, self.ids[node], self.outs[node][pin]);
-        self.rt.read(&path).ok().map(|v| v.to_string())
+        self.rt.read(&path).ok().map(|v| v.short())
     }
     fn input_port(&self, k: usize) -> Option<String> {
         let path = match &self.instance {
             Some(i) => format!("{i}.{}", self.inputs[k]),
             None => self.inputs[k].clone(),
         };
-        self.rt.read(&path).ok().map(|v| v.to_string())
+        self.rt.read(&path).ok().map(|v| v.short())
     }
 }
 

@@ -325,6 +325,20 @@ fn svg_draws_a_macro_statically_and_online() {
     // Every output pin gets its value (nine blocks with one output, MEMORY with q and prev), and
     // so do the six input ports.
     assert_eq!(s.matches("class=\"value\"").count(), 11 + 6);
+    // REAL values are drawn short (they ran across blocks and wires in every digit:
+    // `0.6799679474004608` beside `q` in the Random macro), so they fit the room kept for them.
+    let o = fbd(&["svg", "diagrams/2048.json", "--macro", "Random", "--after", "300"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let s = text(&o.stdout);
+    let values: Vec<&str> = s
+        .split("class=\"value\"")
+        .skip(1)
+        .filter_map(|v| v.split_once('>').and_then(|(_, rest)| rest.split_once('<')).map(|(t, _)| t))
+        .collect();
+    assert!(values.iter().filter(|v| v.contains('.')).count() >= 8, "the Random macro's REALs: {values:?}");
+    for v in &values {
+        assert!(v.len() <= 8, "`{v}` is too long for the room beside its pin: {values:?}");
+    }
     let o = fbd(&["svg", "diagrams/2048.json", "--macro", "Nope"]);
     assert_eq!(o.status.code(), Some(1));
     assert!(text(&o.stderr).contains("no macro `Nope`"), "{}", text(&o.stderr));

@@ -108,6 +108,31 @@ impl Value {
         }
     }
 
+    /// The value as a drawing shows it beside a pin: BOOL and INT in full, a REAL to five
+    /// significant digits (`0.67997`, `679.97`, `1.2346e7`; at least one decimal, so it still
+    /// reads as a REAL). `Display` gives every digit (`0.6799679474004608`), which ran across
+    /// the blocks and wires of a drawing; the debugger's tree and the tooltips keep that.
+    pub fn short(self) -> String {
+        let Value::Real(r) = self else { return self.to_string() };
+        if r == 0.0 || !r.is_finite() {
+            return self.to_string();
+        }
+        let a = r.abs();
+        if (1e-4..1e6).contains(&a) {
+            let before = a.log10().floor() as i32 + 1;
+            let s = format!("{r:.*}", (5 - before).max(1) as usize);
+            // Five significant digits, then the zeros rounding left at the end trimmed (keep one).
+            let t = s.trim_end_matches('0');
+            if t.ends_with('.') { format!("{t}0") } else { t.to_string() }
+        } else {
+            let s = format!("{r:.4e}");
+            let (m, e) = s.split_once('e').unwrap_or((&s, "0"));
+            let m = m.trim_end_matches('0');
+            let m = if m.ends_with('.') { format!("{m}0") } else { m.to_string() };
+            format!("{m}e{e}")
+        }
+    }
+
     /// Parses a textual value for `ty`: `true`/`false`/`1`/`0` for BOOL, integers, floats.
     pub fn parse(text: &str, ty: Type) -> Result<Value, String> {
         let t = text.trim();
@@ -142,6 +167,31 @@ impl fmt::Display for Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_drawing_shows_a_real_to_five_significant_digits() {
+        let cases = [
+            (0.6799679474004608, "0.67997"),
+            (679.9679474004608, "679.97"),
+            (67996.79474004608, "67996.8"),
+            (1.4054054054054055, "1.4054"),
+            (-12.715840, "-12.716"),
+            (2.5, "2.5"),
+            (1.0, "1.0"),
+            (9.999996, "10.0"),
+            (0.000123456, "0.00012346"),
+            (0.00001234, "1.234e-5"),
+            (12345678.0, "1.2346e7"),
+            (1e20, "1.0e20"),
+            (0.0, "0.0"),
+        ];
+        for (r, want) in cases {
+            assert_eq!(Value::Real(r).short(), want, "{r}");
+        }
+        assert_eq!(Value::Int(-1234567).short(), "-1234567");
+        assert_eq!(Value::Bool(false).short(), "FALSE");
+        assert_eq!(Value::Real(f64::INFINITY).short(), Value::Real(f64::INFINITY).to_string());
+    }
 
     #[test]
     fn a_typed_real_is_finite() {

@@ -341,7 +341,7 @@ its dashed part is a feedback wire: where it closes a loop, the value it had at 
                     let f = forced.contains(&path);
                     badges.push((
                         pa + Vec2::new(3.0, -8.0 * z.clamp(0.6, 1.2)),
-                        format!("{}{v}", if f { "F " } else { "" }),
+                        format!("{}{}", if f { "F " } else { "" }, v.short()),
                         if f { FORCED } else { wire_color(Some(v), dark) },
                     ));
                 }
@@ -382,7 +382,7 @@ its dashed part is a feedback wire: where it closes a loop, the value it had at 
                 painter.text(r.left_center() + Vec2::new(3.0, 0.0), Align2::LEFT_CENTER, name, small.clone(), ink);
             }
             if let Some(v) = in_vals[k] {
-                badges.push((pa + Vec2::new(3.0, -8.0 * z.clamp(0.6, 1.2)), v.to_string(), wire_color(Some(v), dark)));
+                badges.push((pa + Vec2::new(3.0, -8.0 * z.clamp(0.6, 1.2)), v.short(), wire_color(Some(v), dark)));
             }
         }
         for (k, (name, _)) in body.outputs.iter().enumerate() {

@@ -243,8 +243,9 @@ pub struct Options {
 
 impl Options {
     /// Room for live values beside the pins, as the HMI's online view and `fbd svg` with values
-    /// draw them: `FALSE` or a number of up to eight characters at the drawing's scale.
-    pub const WITH_VALUES: Options = Options { value_room: 2.0 * PITCH };
+    /// draw them: `FALSE`, or a number of up to eight characters (a REAL is drawn to five
+    /// significant digits: `0.67997`), in the drawing's 11-unit monospace font.
+    pub const WITH_VALUES: Options = Options { value_room: 3.0 * PITCH };
 }
 
 /// Lays out `body`. Deterministic: the same body gives the same geometry.
