@@ -22,7 +22,7 @@ xdotool mousemove 280 75 click 1; sleep 0.2             # Find
 xdotool type proc_2; xdotool key Return; sleep 0.4      # centres proc_2
 xdotool mousemove 550 412 click --repeat 2 --delay 80 1; sleep 0.5   # double-click: open it
 xdotool mousemove 40 380; sleep 0.2
-for i in 1 2 3 4; do xdotool click 4; sleep 0.1; done   # zoom in around the input ports
+for i in 1 2 3 4 5; do xdotool click 4; sleep 0.1; done   # zoom in around the input ports
 xdotool mousemove 600 400 mousedown 1; sleep 0.1; xdotool mousemove 620 400; sleep 0.1
 xdotool mousemove 640 400; sleep 0.1; xdotool mouseup 1; sleep 0.2   # drag: the port names in view
 xdotool mousemove 1095 748; sleep 0.5
