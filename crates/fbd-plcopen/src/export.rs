@@ -61,6 +61,15 @@ fn esc(s: &str) -> String {
     s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
 }
 
+/// A `documentation` element (formatted text: one XHTML paragraph) for a comment or
+/// description, or nothing. The importer reads it back, so comments survive a round trip.
+fn documentation(indent: &str, text: Option<&str>) -> String {
+    match text.map(str::trim).filter(|t| !t.is_empty()) {
+        Some(t) => format!("{indent}<documentation><xhtml:p>{}</xhtml:p></documentation>\n", esc(t)),
+        None => String::new(),
+    }
+}
+
 fn iec_type(t: Type) -> &'static str {
     match t {
         Type::Bool => "BOOL",
@@ -116,16 +125,22 @@ pub fn export(project: &Project, plan: &ScanPlan) -> String {
     let mut pous = String::new();
     for f in &project.files {
         for m in &f.doc.macros {
-            let ins: Vec<_> = m.inputs.iter().map(|p| (p.name.clone(), p.ty.0, p.default.map(|c| c.0))).collect();
-            let outs: Vec<_> = m.outputs.iter().map(|p| (p.name.clone(), p.ty.0, None)).collect();
+            let ins: Vec<_> = m
+                .inputs
+                .iter()
+                .map(|p| (p.name.clone(), p.ty.0, p.default.map(|c| c.0), p.description.clone()))
+                .collect();
+            let outs: Vec<_> =
+                m.outputs.iter().map(|p| (p.name.clone(), p.ty.0, None, p.description.clone())).collect();
             let body = body_xml(project, &types, &m.name, &m.blocks, &m.outputs, &mut helpers);
-            pous.push_str(&pou_xml(&m.name, "functionBlock", &ins, &outs, &body));
+            pous.push_str(&pou_xml(&m.name, "functionBlock", &ins, &outs, &body, m.description.as_deref()));
         }
     }
-    let ins: Vec<_> = root.inputs.iter().map(|p| (p.name.clone(), p.ty.0, p.default.map(|c| c.0))).collect();
-    let outs: Vec<_> = root.outputs.iter().map(|p| (p.name.clone(), p.ty.0, None)).collect();
+    let ins: Vec<_> =
+        root.inputs.iter().map(|p| (p.name.clone(), p.ty.0, p.default.map(|c| c.0), p.description.clone())).collect();
+    let outs: Vec<_> = root.outputs.iter().map(|p| (p.name.clone(), p.ty.0, None, p.description.clone())).collect();
     let body = body_xml(project, &types, "", &root.blocks, &root.outputs, &mut helpers);
-    let program = pou_xml(&pname, "program", &ins, &outs, &body);
+    let program = pou_xml(&pname, "program", &ins, &outs, &body, root.description.as_deref());
     for (h, t) in &helpers {
         pous.push_str(&helper_pou(h, *t, plan.cycle_us as f64 / 1000.0));
     }
@@ -173,17 +188,26 @@ fn ident(s: &str) -> String {
     out
 }
 
-fn vars_xml(tag: &str, vars: &[(String, Type, Option<Value>)], derived: &[Instance]) -> String {
+/// A declared variable: name, type, initial value, documentation.
+type VarDecl = (String, Type, Option<Value>, Option<String>);
+
+fn vars_xml(tag: &str, vars: &[VarDecl], derived: &[Instance]) -> String {
     if vars.is_empty() && derived.is_empty() {
         return String::new();
     }
     let mut s = format!("          <{tag}>\n");
-    for (n, t, init) in vars {
+    for (n, t, init, doc) in vars {
         let init = init.map_or(String::new(), |v| {
             format!("<initialValue><simpleValue value=\"{}\"/></initialValue>", esc(&to_iec(v)))
         });
-        let _ =
-            writeln!(s, "            <variable name=\"{}\"><type><{}/></type>{init}</variable>", esc(n), iec_type(*t));
+        let doc = documentation("", doc.as_deref());
+        let _ = writeln!(
+            s,
+            "            <variable name=\"{}\"><type><{}/></type>{init}{}</variable>",
+            esc(n),
+            iec_type(*t),
+            doc.trim_end()
+        );
     }
     for (n, t, members) in derived {
         // Parameters the block has (a MEMORY's init, a RANDOM's seed) as the instance's
@@ -210,20 +234,15 @@ fn vars_xml(tag: &str, vars: &[(String, Type, Option<Value>)], derived: &[Instan
     s
 }
 
-fn pou_xml(
-    name: &str,
-    kind: &str,
-    ins: &[(String, Type, Option<Value>)],
-    outs: &[(String, Type, Option<Value>)],
-    body: &Body,
-) -> String {
+fn pou_xml(name: &str, kind: &str, ins: &[VarDecl], outs: &[VarDecl], body: &Body, doc: Option<&str>) -> String {
     format!(
-        "      <pou name=\"{}\" pouType=\"{kind}\">\n        <interface>\n{}{}{}        </interface>\n        <body>\n          <FBD>\n{}          </FBD>\n        </body>\n      </pou>\n",
+        "      <pou name=\"{}\" pouType=\"{kind}\">\n        <interface>\n{}{}{}        </interface>\n        <body>\n          <FBD>\n{}          </FBD>\n        </body>\n{}      </pou>\n",
         esc(name),
         vars_xml("inputVars", ins, &[]),
         vars_xml("outputVars", outs, &[]),
         vars_xml("localVars", &body.locals, &body.instances),
-        body.xml
+        body.xml,
+        documentation("        ", doc)
     )
 }
 
@@ -231,7 +250,7 @@ fn pou_xml(
 struct Body {
     xml: String,
     /// Local variables (the feedback wires) with their initial values.
-    locals: Vec<(String, Type, Option<Value>)>,
+    locals: Vec<VarDecl>,
     /// Function block instances: (instance name, type, initial member values).
     instances: Vec<Instance>,
 }
@@ -240,7 +259,7 @@ struct Body {
 struct Emitter<'a> {
     next_id: u64,
     reads: String,
-    locals: Vec<(String, Type, Option<Value>)>,
+    locals: Vec<VarDecl>,
     /// Feedback variables to write at the end: (variable, block localId, formal parameter).
     late: Vec<(String, u64, String)>,
     blocks: &'a [Block],
@@ -286,7 +305,7 @@ impl Emitter<'_> {
                 // here, before that.
                 let var = format!("fb_{}", ident(what));
                 let ty = self.types.output.get(&(self.mac.to_string(), from.clone())).copied().unwrap_or(Type::Int);
-                self.locals.push((var.clone(), ty, *init));
+                self.locals.push((var.clone(), ty, *init, None));
                 match from.split_once('.') {
                     Some((b, p)) if self.block_ids.contains_key(b) => {
                         let bi = self.block_ids[b];
@@ -385,7 +404,11 @@ fn body_xml(
                 esc(&formal_out(blocks, &em.block_ids, &b.id, p))
             );
         }
-        let _ = writeln!(xml, "              </outputVariables>\n            </block>");
+        let _ = write!(
+            xml,
+            "              </outputVariables>\n{}            </block>\n",
+            documentation("              ", b.comment.as_deref())
+        );
     }
     let last = blocks.len() + 1;
     for p in outputs {
@@ -432,7 +455,7 @@ fn formal_out(blocks: &[Block], ids: &HashMap<&str, u64>, block: &str, pin: &str
 /// A function block with an ST body for a library block IEC has no equivalent of.
 fn helper_pou(block: &str, t: Type, cycle_ms: f64) -> String {
     let (b, i, r) = (Type::Bool, Type::Int, Type::Real);
-    let v = |n: &str, ty: Type| (n.to_string(), ty, None);
+    let v = |n: &str, ty: Type| -> VarDecl { (n.to_string(), ty, None, None) };
     let (ins, outs, locals, st): (Vec<_>, Vec<_>, Vec<_>, String) = match block {
         "MEMORY" => (
             vec![v("in", t), v("ENABLE", b)],

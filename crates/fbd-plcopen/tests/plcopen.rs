@@ -324,6 +324,10 @@ fn the_export_has_the_structure_tc6_v2_01_requires() {
             "inVariable" => need(n, &["localId"], &["position", "connectionPointOut", "expression"]),
             "outVariable" => need(n, &["localId"], &["position", "connectionPointIn", "expression"]),
             "configuration" | "resource" => need(n, &["name"], &[]),
+            "documentation" if n.next_sibling_element().is_some() => problems.borrow_mut().push(format!(
+                "<documentation> of <{}> is not its last element",
+                n.parent().unwrap().tag_name().name()
+            )),
             "task" => need(n, &["name", "priority"], &["pouInstance"]),
             "pouInstance" => need(n, &["name", "typeName"], &[]),
             "connection" => {
@@ -531,4 +535,98 @@ fn structure_members_are_reported_as_such_where_they_are_read_and_written() {
     assert!(e.contains("st.xml:13:9: `st.Run` is a member of `st` (S_STATUS); structures"), "{e}");
     assert!(e.contains("st.xml:14:9: `st.Done` is a member of `st` (S_STATUS)"), "{e}");
     assert!(!e.contains("t1.Q"), "an instance's output is not a structure member: {e}");
+}
+
+/// What the author wrote about the program survives the trip to PLCopen XML and back: every
+/// block's comment (the 2048 macros explain their blocks in 28 of them), the descriptions of the
+/// program, the macros and their ports. The export wrote none of it, so a program that went to
+/// another tool and came back had lost every comment.
+#[test]
+fn comments_and_descriptions_survive_a_round_trip() {
+    use std::collections::BTreeMap;
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../diagrams/2048.json");
+    let project = load(&FsProvider, &path).expect("loads");
+    let plan = compile_project(&project, &CompileOptions::default()).expect("compiles");
+    let back = fbd_plcopen::import(Path::new("2048.xml"), &fbd_plcopen::export(&project, &plan))
+        .unwrap_or_else(|e| panic!("{e}"))
+        .doc;
+    // Functions (ADD, EQ) have no instance name in PLCopen and come back renamed: compare each
+    // body's comments as a sorted list, and the function blocks' by id.
+    let comments = |blocks: &[fbd_engine::model::Block]| {
+        let mut c: Vec<String> = blocks.iter().filter_map(|b| b.comment.clone()).collect();
+        c.sort();
+        c
+    };
+    let mut total = 0;
+    let macros: BTreeMap<&str, &fbd_engine::model::MacroDef> =
+        back.macros.iter().map(|m| (m.name.as_str(), m)).collect();
+    for f in &project.files {
+        for m in &f.doc.macros {
+            let b = macros[m.name.as_str()];
+            assert_eq!(comments(&b.blocks), comments(&m.blocks), "macro {}", m.name);
+            total += comments(&m.blocks).len();
+            for blk in m.blocks.iter().filter(|x| x.comment.is_some()) {
+                if let Some(same) = b.blocks.iter().find(|x| x.id == blk.id) {
+                    assert_eq!(same.comment, blk.comment, "{}/{}", m.name, blk.id);
+                }
+            }
+            assert_eq!(b.description, m.description, "macro {}", m.name);
+            let ports = |d: &fbd_engine::model::MacroDef| -> Vec<Option<String>> {
+                d.inputs
+                    .iter()
+                    .map(|p| p.description.clone())
+                    .chain(d.outputs.iter().map(|p| p.description.clone()))
+                    .collect()
+            };
+            assert_eq!(ports(b), ports(m), "the ports of macro {}", m.name);
+        }
+    }
+    assert!(total >= 20, "the 2048 macros' comments: {total}");
+    let root = project.root();
+    assert_eq!(back.description, root.description, "the program's description");
+    assert_eq!(comments(&back.blocks), comments(&root.blocks));
+    let ins = |d: &fbd_engine::model::Document| -> Vec<Option<String>> {
+        d.inputs.iter().map(|p| p.description.clone()).chain(d.outputs.iter().map(|p| p.description.clone())).collect()
+    };
+    assert_eq!(ins(&back), ins(root), "the program's inputs and outputs");
+}
+
+/// A file from CODESYS or Beremiz: a block's documentation becomes its comment (shown on hover),
+/// the POU's documentation and the free comment boxes of its body (top to bottom) its
+/// description, a variable's documentation its port's.
+#[test]
+fn documentation_and_comment_boxes_of_another_tool_are_imported() {
+    let xml = r#"<?xml version="1.0" encoding="utf-8"?>
+<project xmlns="http://www.plcopen.org/xml/tc6_0201" xmlns:xhtml="http://www.w3.org/1999/xhtml">
+  <fileHeader companyName="x" productName="x" productVersion="1" creationDateTime="2020-01-01T00:00:00"/>
+  <contentHeader name="p"><coordinateInfo><fbd><scaling x="1" y="1"/></fbd><ld><scaling x="1" y="1"/></ld><sfc><scaling x="1" y="1"/></sfc></coordinateInfo></contentHeader>
+  <types><dataTypes/><pous>
+    <pou name="main" pouType="program">
+      <interface>
+        <inputVars><variable name="go"><type><BOOL/></type><documentation><xhtml:p>start button</xhtml:p></documentation></variable></inputVars>
+        <outputVars><variable name="lamp"><type><BOOL/></type></variable></outputVars>
+      </interface>
+      <body><FBD>
+        <comment localId="9" height="40" width="200"><position x="10" y="300"/><content><xhtml:p><![CDATA[Second note,
+            on two lines]]></xhtml:p></content></comment>
+        <comment localId="8" height="40" width="200"><position x="10" y="5"/><content><xhtml:p>First note</xhtml:p></content></comment>
+        <inVariable localId="1"><position x="0" y="50"/><connectionPointOut/><expression>go</expression></inVariable>
+        <block localId="2" typeName="NOT"><position x="100" y="50"/>
+          <inputVariables><variable formalParameter="IN"><connectionPointIn><connection refLocalId="1"/></connectionPointIn></variable></inputVariables>
+          <inOutVariables/><outputVariables><variable formalParameter="OUT"><connectionPointOut/></variable></outputVariables>
+          <documentation><xhtml:p>the lamp is off while the button is held</xhtml:p></documentation>
+        </block>
+        <outVariable localId="3"><position x="200" y="50"/><connectionPointIn><connection refLocalId="2" formalParameter="OUT"/></connectionPointIn><expression>lamp</expression></outVariable>
+      </FBD></body>
+      <documentation><xhtml:p>A lamp and a button.</xhtml:p></documentation>
+    </pou>
+  </pous></types>
+  <instances><configurations><configuration name="c"><resource name="r"><task name="t" interval="T#10ms" priority="0"><pouInstance name="i" typeName="main"/></task></resource></configuration></configurations></instances>
+</project>"#;
+    let doc = fbd_plcopen::import(Path::new("p.xml"), xml).unwrap_or_else(|e| panic!("{e}")).doc;
+    assert_eq!(doc.blocks.len(), 1);
+    assert_eq!(doc.blocks[0].comment.as_deref(), Some("the lamp is off while the button is held"));
+    assert_eq!(doc.description.as_deref(), Some("A lamp and a button.\n\nFirst note\n\nSecond note,\non two lines"));
+    assert_eq!(doc.inputs[0].description.as_deref(), Some("start button"));
+    assert_eq!(doc.outputs[0].description, None);
 }

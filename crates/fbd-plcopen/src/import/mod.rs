@@ -13,6 +13,7 @@ use crate::literal;
 
 mod lookup;
 mod names;
+mod text;
 mod vars;
 
 use lookup::{Lookup, Src, depends_on, set_pin, simple_block, wired_or};
@@ -183,6 +184,10 @@ pub fn import(path: &Path, text: &str) -> Result<Imported, Diagnostics> {
         }
     }
     if let Some((m, inputs)) = pou_body(&mut cx, program, &pou_names, &declares_en, true) {
+        // The program's own words (its documentation and comments), else where it came from.
+        if m.description.is_some() {
+            doc.description = m.description;
+        }
         doc.inputs = inputs;
         doc.outputs = m.outputs;
         doc.blocks = m.blocks;
@@ -381,6 +386,7 @@ fn pou_body(
         }
         order.push((e.attribute("executionOrderId").and_then(|o| o.parse().ok()).unwrap_or(0), id.clone()));
         let mut b = simple_block(&id, &our_ty, Vec::new(), e);
+        b.comment = text::documentation(*e);
         b.inputs = pins;
         let def = library::lookup(&our_ty);
         if def.is_some_and(|d| d.generic != library::Generic::No) {
@@ -568,7 +574,7 @@ fn pou_body(
             cx.err(pou, format!("output `{}` of `{name}` has a derived type; outputs are BOOL, INT or REAL", v.name));
             continue;
         };
-        outputs.push(PortOut { name: v.name.clone(), ty: TypeName(ty), from, kind: None, description: None });
+        outputs.push(PortOut { name: v.name.clone(), ty: TypeName(ty), from, kind: None, description: v.doc.clone() });
     }
     let mut prog_inputs = Vec::new();
     let mut macro_inputs = Vec::new();
@@ -584,16 +590,17 @@ fn pou_body(
                 kind: if ty == Type::Bool { fbd_engine::model::InputKind::Switch } else { Default::default() },
                 default: v.init.map(Const),
                 options: Vec::new(),
-                description: None,
+                description: v.doc.clone(),
             });
         } else {
             macro_inputs.push(PortIn {
                 name: v.name.clone(),
                 ty: TypeName(ty),
                 default: v.init.map(Const),
-                description: None,
+                description: v.doc.clone(),
             });
         }
     }
-    Some((MacroDef { name, description: None, inputs: macro_inputs, outputs, blocks }, prog_inputs))
+    let description = text::description(pou, fbd);
+    Some((MacroDef { name, description, inputs: macro_inputs, outputs, blocks }, prog_inputs))
 }

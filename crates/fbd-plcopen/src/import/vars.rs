@@ -18,6 +18,8 @@ pub(super) struct Var {
     pub(super) address: Option<String>,
     /// The name of its derived type (a structure, an enumeration, a function block).
     pub(super) derived: Option<String>,
+    /// What its documentation says (a port's description).
+    pub(super) doc: Option<String>,
 }
 
 pub(super) fn variables(cx: &mut Ctx, iface: Option<Node>, section: &str) -> Vec<Var> {
@@ -73,7 +75,8 @@ pub(super) fn variables(cx: &mut Ctx, iface: Option<Node>, section: &str) -> Vec
                 .unwrap_or_default();
             let address = v.attribute("address").map(str::to_string);
             let derived = tnode.filter(|t| t.tag_name().name() == "derived").and_then(|t| t.attribute("name"));
-            out.push(Var { name, ty, init, members, address, derived: derived.map(str::to_string) });
+            let doc = super::text::documentation(v);
+            out.push(Var { name, ty, init, members, address, derived: derived.map(str::to_string), doc });
         }
     }
     out
@@ -117,7 +120,15 @@ pub(super) fn function_result(
     }
     outs.insert(
         0,
-        Var { name: RESULT.into(), ty: Some(ty), init: None, members: Vec::new(), address: None, derived: None },
+        Var {
+            name: RESULT.into(),
+            ty: Some(ty),
+            init: None,
+            members: Vec::new(),
+            address: None,
+            derived: None,
+            doc: None,
+        },
     );
     Some(name.to_string())
 }
