@@ -6,7 +6,7 @@ use rustc_hash::FxHashMap as HashMap;
 use crate::diag::Diagnostic;
 use crate::json_path;
 use crate::library::{self, BlockDef};
-use crate::limits::{MAX_CYCLE_MS, MAX_PINS, MIN_CYCLE_MS};
+use crate::limits::{MAX_CYCLE_MS, MAX_PINS, MAX_POS, MIN_CYCLE_MS};
 use crate::load::{IDENT_HELP, Project, valid_ident};
 use crate::locate::Seg;
 use crate::model::{Block, Params};
@@ -119,6 +119,23 @@ fn check_body(project: &Project, fi: usize, body: &[Block], body_at: &[Seg], err
                         format!("duplicate block id `{}` (first used by block #{first})", b.id),
                     )
                     .block(&b.id),
+            );
+        }
+        if let Some(p) = b.pos
+            && !p.iter().all(|c| c.abs() <= MAX_POS)
+        {
+            errors.push(
+                project
+                    .diag(
+                        fi,
+                        &at(&json_path!["pos"]),
+                        format!(
+                            "block `{}`: pos [{:?}, {:?}] is outside the drawing (each coordinate within -{MAX_POS}..={MAX_POS})",
+                            b.id, p[0], p[1]
+                        ),
+                    )
+                    .block(&b.id)
+                    .help("remove `pos` (the body is then laid out), or store a fresh layout with `fbd layout FILE --write`"),
             );
         }
         if b.inputs.0.len() > MAX_PINS {

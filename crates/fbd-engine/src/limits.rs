@@ -26,6 +26,11 @@ pub const MIN_CYCLE_MS: f64 = 0.05;
 /// at this cycle it would wrap only after 2^64 µs (584,000 years) of simulated time.
 pub const MAX_CYCLE_MS: f64 = 60_000.0;
 
+/// Largest drawing coordinate a block's `pos` may have, either sign (50,000 grid pitches). The
+/// layout works in whole rows and columns of the stored positions; a coordinate such as 1e300
+/// overflowed them (and a drawing that size is a mistake, not a program).
+pub const MAX_POS: f64 = 1_000_000.0;
+
 /// Deepest macro nesting a program may have (instances inside instances).
 pub const MAX_NESTING: usize = 256;
 

@@ -18,6 +18,8 @@ const AVOID_UP_TO: usize = 1_500;
 /// right of the rightmost one.
 pub fn layout_free(body: &Body, pos: &[Option<[f64; 2]>]) -> Layout {
     let n = body.nodes.len();
+    let pos: Vec<Option<[f64; 2]>> = pos.iter().map(|p| crate::usable(*p)).collect();
+    let pos = &pos[..];
     let placed: Vec<[f64; 2]> = pos.iter().take(n).filter_map(|p| *p).collect();
     let left = placed.iter().map(|p| p[0]).fold(f64::INFINITY, f64::min);
     let left = if left.is_finite() { left } else { 6.0 * PITCH };

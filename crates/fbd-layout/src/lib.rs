@@ -219,6 +219,13 @@ impl Layout {
     }
 }
 
+/// A stored position the layout can work with: finite and within the drawing the loader
+/// allows (`fbd_engine::limits::MAX_POS`); any other counts as none. The editor opens files
+/// that do not load (to mend them), and 1e300 overflowed the rows it was turned into.
+pub(crate) fn usable(p: Option<[f64; 2]>) -> Option<[f64; 2]> {
+    p.filter(|p| p.iter().all(|c| c.abs() <= fbd_engine::limits::MAX_POS))
+}
+
 /// The width of a block drawn for `n`: its title and the longest input and output pin names
 /// side by side, on the grid.
 pub fn node_width(n: &Node) -> f64 {
@@ -276,7 +283,7 @@ pub fn layout_kept(body: &Body, pos: &[Option<[f64; 2]>]) -> Layout {
 /// [`layout_kept`] with room for what a view draws beside the pins (the columns move further
 /// apart where a channel needs it).
 pub fn layout_kept_with(body: &Body, pos: &[Option<[f64; 2]>], opts: &Options) -> Layout {
-    let all: Option<Vec<[f64; 2]>> = pos.iter().copied().collect();
+    let all: Option<Vec<[f64; 2]>> = pos.iter().map(|p| usable(*p)).collect();
     let Some(all) = all.filter(|a| a.len() == body.nodes.len() && !a.is_empty()) else {
         return layout_with(body, opts);
     };

@@ -269,3 +269,30 @@ fn wires_keep_clear_of_the_values_beside_the_pins() {
     }
     assert!(checked >= 100, "only {checked} layouts");
 }
+
+/// Positions far outside any drawing (a hand-edited file; the editor opens files that do not load,
+/// to mend them) are laid out as if absent, and positions at the loader's limit are kept: no
+/// overflow (1e300 became rows past `i64::MAX`, a panic in a debug build and a drawing 10^301
+/// units long in a release build), and the invariants hold.
+#[test]
+fn positions_outside_the_drawing_are_ignored_and_those_at_the_limit_kept() {
+    let p = load(&FsProvider, &root().join("examples/blinker.json")).expect("loads");
+    let b = body(&p, None).expect("program");
+    let stored = fbd_layout::from_model::positions(&p, None);
+    let max = fbd_engine::limits::MAX_POS;
+    for wild in [[1e300, 1e300], [-1e300, 5.0], [f64::NAN, 0.0], [f64::INFINITY, 0.0], [max, -max], [-max, max]] {
+        let mut pos = stored.clone();
+        pos[0] = Some(wild);
+        for (what, l) in [("kept", fbd_layout::layout_kept(&b, &pos)), ("free", fbd_layout::layout_free(&b, &pos))] {
+            // The editor draws a block at a negative position where it is (left of or above
+            // the others); only the layered layout promises a drawing from (0, 0).
+            let bad: Vec<String> =
+                check(&b, &l).into_iter().filter(|e| what == "kept" || !e.contains("leaves the drawing")).collect();
+            assert!(bad.is_empty(), "{what} {wild:?}: {:#?}", &bad[..bad.len().min(3)]);
+            assert!(l.width <= 4.0 * max && l.height <= 4.0 * max, "{what} {wild:?}: {} × {}", l.width, l.height);
+        }
+        let free = fbd_layout::layout_free(&b, &pos);
+        let usable = wild.iter().all(|c| c.abs() <= max);
+        assert_eq!(free.blocks[0].x == wild[0], usable, "{wild:?}: the editor keeps a usable position, and only that");
+    }
+}

@@ -630,3 +630,24 @@ fn documentation_and_comment_boxes_of_another_tool_are_imported() {
     assert_eq!(doc.inputs[0].description.as_deref(), Some("start button"));
     assert_eq!(doc.outputs[0].description, None);
 }
+
+/// A block standing far outside any drawing (1e30, as a broken or generated file may have it)
+/// would make the program fail to load at a place in a file the user never saw: the body is
+/// laid out anew instead, with a warning, and the program runs as before.
+#[test]
+fn positions_outside_the_drawing_are_dropped_with_a_warning() {
+    let (p, t) = data("blink.xml");
+    let t = t.replacen("<position x=\"120\" y=\"30\"/>", "<position x=\"1e30\" y=\"30\"/>", 1);
+    let imported = fbd_plcopen::import(&p, &t).expect("imports");
+    assert!(imported.doc.blocks.iter().all(|b| b.pos.is_none()), "the body is laid out anew");
+    assert!(
+        imported.warnings.iter().any(|w| w.contains("outside the drawing") && w.contains("laid out anew")),
+        "{:?}",
+        imported.warnings
+    );
+    let mut rt = Runtime::new(compile_doc(&imported.doc));
+    for _ in 0..40 {
+        rt.step();
+    }
+    assert_eq!(rt.output("count"), Some(Value::Int(5)), "runs as before");
+}

@@ -560,6 +560,17 @@ const CASES: &[Case] = &[
         pin: None,
     },
     Case {
+        name: "pos outside the drawing",
+        files: &[(
+            "main.json",
+            "{\"fbd\": 1, \"blocks\": [\n  {\"id\": \"n\", \"type\": \"NOW\", \"pos\": [1e300, 20]}\n]}",
+        )],
+        says: &["block `n`: pos [1e300, 20.0] is outside the drawing (each coordinate within -1000000..=1000000)"],
+        at: ("main.json", "[1e300"),
+        block: Some("n"),
+        pin: None,
+    },
+    Case {
         name: "MEMORY init of the wrong type points at params.init",
         files: &[(
             "main.json",

@@ -549,7 +549,15 @@ fn pou_body(
     // A body whose blocks all stand at one place (CODESYS exports every position as 0,0) has
     // no drawing: leave the positions out and the layout engine draws it.
     let first = blocks.first().and_then(|b| b.pos);
-    if blocks.len() > 1 && blocks.iter().all(|b| b.pos == first) {
+    let outside =
+        blocks.iter().filter_map(|b| b.pos).find(|p| !p.iter().all(|c| c.abs() <= fbd_engine::limits::MAX_POS));
+    if let Some(p) = outside {
+        cx.warnings.push(format!(
+            "POU `{name}`: a block stands at ({}, {}), outside the drawing this runtime keeps; the body is laid out anew",
+            p[0], p[1]
+        ));
+    }
+    if (blocks.len() > 1 && blocks.iter().all(|b| b.pos == first)) || outside.is_some() {
         for b in blocks.iter_mut() {
             b.pos = None;
         }
