@@ -12,7 +12,7 @@ use fbd2048_game::Wiring;
 #[derive(Parser)]
 #[command(name = "fbd2048", version, about)]
 struct Cli {
-    /// Open this diagram (JSON) instead of the embedded 2048 program.
+    /// Open this diagram (JSON, or PLCopen XML: `.xml`) instead of the embedded 2048 program.
     #[arg(long)]
     diagram: Option<PathBuf>,
     /// Which embedded 2048 wiring: upd1 (default), original, smart-spawn.

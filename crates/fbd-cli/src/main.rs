@@ -40,7 +40,7 @@ struct Cli {
 enum Cmd {
     /// Validate a diagram and print a summary (blocks, macros, instances, signals, plan length).
     Check {
-        /// The diagram (JSON).
+        /// The diagram (JSON), or a PLCopen XML file (`.xml`).
         file: PathBuf,
         /// Also print the compiled plan, one instruction per line.
         #[arg(long)]
@@ -53,7 +53,7 @@ enum Cmd {
     Run(run::RunArgs),
     /// Print a Graphviz DOT drawing of the program or of one macro.
     Dot {
-        /// The diagram (JSON).
+        /// The diagram (JSON), or a PLCopen XML file (`.xml`).
         file: PathBuf,
         /// Draw this macro's body instead of the program.
         #[arg(long = "macro")]
@@ -61,7 +61,7 @@ enum Cmd {
     },
     /// Draw the program or one macro as SVG (laid out by fbd-layout), to stdout or a file.
     Svg {
-        /// The diagram (JSON).
+        /// The diagram (JSON), or a PLCopen XML file (`.xml`).
         file: PathBuf,
         /// Draw this macro's body instead of the program.
         #[arg(long = "macro")]
@@ -89,7 +89,7 @@ enum Cmd {
     /// length; with --write, store the positions as the blocks' `pos` (and write the files in
     /// canonical form, as `fbd fmt` does).
     Layout {
-        /// The diagram (JSON).
+        /// The diagram (JSON), or a PLCopen XML file (`.xml`; not with --write).
         file: PathBuf,
         /// Write the positions into the diagram and the library files it includes.
         #[arg(long)]
@@ -115,7 +115,7 @@ enum Cmd {
     },
     /// Export a diagram (with its libraries) as PLCopen TC6 XML v2.01.
     Export {
-        /// The diagram (JSON).
+        /// The diagram (JSON), or a PLCopen XML file (`.xml`).
         file: PathBuf,
         /// Write the XML here (default: standard output).
         #[arg(short, long)]

@@ -3,7 +3,6 @@
 use std::path::Path;
 use std::process::ExitCode;
 
-use fbd_engine::load::{FsProvider, load};
 use fbd_engine::{CompileOptions, compile_project};
 
 use crate::out;
@@ -46,9 +45,16 @@ pub(crate) fn import_cmd(file: &Path, output: Option<&Path>) -> ExitCode {
     }
 }
 
+/// A diagram, or a PLCopen XML file (CODESYS's v2.00, matiec's v1.0: written back as v2.01,
+/// with its bodies laid out where the file has no drawing).
 pub(crate) fn export_cmd(file: &Path, output: Option<&Path>) -> ExitCode {
-    let project = match load(&FsProvider, file) {
-        Ok(p) => p,
+    let project = match fbd_plcopen::load_any(file) {
+        Ok((p, warnings)) => {
+            for w in warnings {
+                eprintln!("warning: {w}");
+            }
+            p
+        }
         Err(e) => {
             out::error(&e.to_string());
             return ExitCode::FAILURE;

@@ -11,7 +11,7 @@ use fbd_engine::{Runtime, Value};
 /// Arguments of `fbd run`.
 #[derive(Args)]
 pub struct RunArgs {
-    /// The diagram (JSON).
+    /// The diagram (JSON), or a PLCopen XML file (`.xml`).
     file: PathBuf,
     /// Number of scans to run.
     #[arg(long, default_value_t = 100)]

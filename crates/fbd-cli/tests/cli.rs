@@ -359,6 +359,13 @@ fn plcopen_xml_is_accepted_wherever_a_diagram_is() {
     assert!(o.status.success(), "{}", text(&o.stderr));
     let o = fbd(&["layout", xs, "--write"]);
     assert!(!o.status.success() && text(&o.stderr).contains("`fbd import` it first"));
+    // Exported again (a CODESYS v2.00 or matiec file comes out as v2.01 this way): it said "a
+    // diagram is a JSON object, but the file starts with `<`".
+    let again = temp("2048-again.xml", "");
+    let o = fbd(&["export", xs, "-o", again.to_str().expect("utf-8")]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let o = fbd(&["play", again.to_str().expect("utf-8"), "--moves", "ULDRULDR", "--seed", "2"]);
+    assert!(text(&o.stdout).contains("0 mismatch(es) with the reference"), "{}", text(&o.stdout));
 }
 
 /// A synthetic diagram of no blocks is refused (its per-block figures divided by nothing).
