@@ -127,16 +127,29 @@ impl App {
         // this runs every frame).
         let (inputs, outputs) = self.runner.with(|rt| {
             let plan = rt.plan();
-            let ins: Vec<_> =
-                plan.inputs.iter().map(|p| (p.name.clone(), p.kind, rt.input(&p.name).unwrap_or(p.default))).collect();
-            let outs: Vec<_> =
-                plan.outputs.iter().map(|p| (p.name.clone(), rt.output(&p.name).unwrap_or(p.default))).collect();
+            let ins: Vec<_> = plan
+                .inputs
+                .iter()
+                .map(|p| {
+                    let cur = rt.input(&p.name).unwrap_or(p.default);
+                    (p.name.clone(), p.kind, cur, p.options.clone(), p.description.clone())
+                })
+                .collect();
+            let outs: Vec<_> = plan
+                .outputs
+                .iter()
+                .map(|p| (p.name.clone(), rt.output(&p.name).unwrap_or(p.default), p.description.clone()))
+                .collect();
             (ins, outs)
         });
         egui::Grid::new("io").striped(true).show(ui, |ui| {
-            for (name, kind, cur) in &inputs {
-                // The input's name labels its control, for screen readers.
-                let l = ui.label(name);
+            for (name, kind, cur, options, description) in &inputs {
+                // The input's name labels its control, for screen readers; its description
+                // (what the diagram says it is for) shows on hover.
+                let mut l = ui.label(name);
+                if let Some(d) = description {
+                    l = l.on_hover_text(d);
+                }
                 match (kind, *cur) {
                     (fbd_engine::model::InputKind::Button, _) => {
                         // A push button: TRUE while held, and for at least one scan however
@@ -172,6 +185,14 @@ impl App {
                             let _ = self.runner.with(|rt| rt.set_input(name, Value::Bool(b)));
                         }
                     }
+                    (fbd_engine::model::InputKind::Selector, Value::Int(i)) if !options.is_empty() => {
+                        // A selector switch: its positions by their labels (the diagram's
+                        // `options`, positions 1..=n; 0 selects nothing). It was a number field
+                        // that took any integer and showed none of the labels.
+                        if let Some(k) = selector(ui, l.id, i, options) {
+                            let _ = self.runner.with(|rt| rt.set_input(name, Value::Int(k)));
+                        }
+                    }
                     (_, Value::Int(mut i)) => {
                         if ui.add(egui::DragValue::new(&mut i)).labelled_by(l.id).changed() {
                             let _ = self.runner.with(|rt| rt.set_input(name, Value::Int(i)));
@@ -185,8 +206,11 @@ impl App {
                 }
                 ui.end_row();
             }
-            for (name, v) in &outputs {
-                ui.label(name);
+            for (name, v, description) in &outputs {
+                let l = ui.label(name);
+                if let Some(d) = description {
+                    l.on_hover_text(d);
+                }
                 match *v {
                     Value::Bool(b) => {
                         lamp(ui, if b { Color32::from_rgb(0x20, 0xc0, 0x40) } else { Color32::GRAY });
@@ -199,4 +223,28 @@ impl App {
             }
         });
     }
+}
+
+/// A selector switch's positions in a row (up to eight; a list beyond), `0` (off) first; the
+/// position clicked, if one was.
+fn selector(ui: &mut egui::Ui, id: egui::Id, cur: i64, options: &[String]) -> Option<i64> {
+    let positions: Vec<(i64, String)> = std::iter::once((0, "0 (none)".to_string()))
+        .chain(options.iter().enumerate().map(|(k, o)| (k as i64 + 1, format!("{} {o}", k + 1))))
+        .collect();
+    let mut chosen = cur;
+    if positions.len() <= 9 {
+        ui.horizontal(|ui| {
+            for (k, text) in &positions {
+                ui.selectable_value(&mut chosen, *k, text);
+            }
+        });
+    } else {
+        let shown = positions.iter().find(|(k, _)| *k == cur).map_or_else(|| cur.to_string(), |(_, t)| t.clone());
+        egui::ComboBox::from_id_salt(id).selected_text(shown).show_ui(ui, |ui| {
+            for (k, text) in &positions {
+                ui.selectable_value(&mut chosen, *k, text);
+            }
+        });
+    }
+    (chosen != cur).then_some(chosen)
 }

@@ -121,7 +121,15 @@ pub(super) fn emit(
         let slot = slots.alloc(default);
         input_slots.push(slot);
         signals.push(&[&p.name], slot, SignalKind::ProgramInput);
-        inputs.push(PortInfo { name: p.name.clone(), ty, slot, default, kind: p.kind, options: p.options.clone() });
+        inputs.push(PortInfo {
+            name: p.name.clone(),
+            ty,
+            slot,
+            default,
+            kind: p.kind,
+            options: p.options.clone(),
+            description: p.description.clone(),
+        });
     }
 
     // Outputs and state of every block, in plan order so that slots are touched in order.
@@ -285,6 +293,7 @@ pub(super) fn emit(
             default: p.ty.0.zero(),
             kind: Default::default(),
             options: Vec::new(),
+            description: p.description.clone(),
         });
     }
     for (path, slot) in std::mem::take(&mut srcs.fb_signals) {

@@ -64,6 +64,8 @@ pub struct PortInfo {
     pub kind: InputKind,
     /// For selector inputs: position labels.
     pub options: Vec<String>,
+    /// What the diagram says the port is for (shown on hover in a panel).
+    pub description: Option<String>,
 }
 
 /// A copy made at the end of every scan: feedback wires, DELAY and MEMORY.prev.

@@ -286,6 +286,34 @@ fn the_generic_panel_names_every_input_control_and_sets_the_input() {
     assert!(h.query_by_label("42").is_some(), "the checkbox set the input: SEL gives in1");
 }
 
+/// A selector input (`kind: selector`) is a row of its positions by their labels, and a click
+/// sets the position; it was a number field that showed none of the diagram's `options`.
+#[test]
+fn a_selector_input_shows_its_positions_by_name() {
+    let mut h = crate::file_window(
+        "selector",
+        r#"{"fbd": 1, "name": "fan",
+  "inputs": [{"name": "mode", "type": "INT", "kind": "selector", "options": ["off", "slow", "fast"],
+              "description": "the fan's speed"}],
+  "outputs": [{"name": "speed", "type": "INT", "from": "m.out"}],
+  "blocks": [{"id": "m", "type": "MUL", "inputs": {"in1": "mode", "in2": 111}}]}"#,
+    );
+    h.step();
+    for label in ["0 (none)", "1 off", "2 slow", "3 fast"] {
+        assert!(h.query_by_label(label).is_some(), "position `{label}` is shown");
+    }
+    h.get_by_label("2 slow").click();
+    h.step();
+    h.state_mut().run_scans(2);
+    h.step();
+    assert!(h.query_by_label("222").is_some(), "position 2 reached the program");
+    h.get_by_label("0 (none)").click();
+    h.step();
+    h.state_mut().run_scans(2);
+    h.step();
+    assert!(h.query_by_label("222").is_none() && h.query_by_label("0").is_some(), "and back to none");
+}
+
 /// The generic panel's push button is TRUE while held, so a timer on it runs out (a press was
 /// one scan, whatever its length), and a click shorter than a scan still gives one scan.
 #[test]
