@@ -33,6 +33,43 @@ pub(crate) fn check_bodies(project: &Project, errors: &mut Vec<Diagnostic>) {
                 } else if names.insert(&p.name, ()).is_some() {
                     errors.push(project.diag(fi, &at, format!("program port `{}` is declared twice", p.name)));
                 }
+                // How an HMI shows the input must fit its type: a push button or a switch
+                // writes TRUE/FALSE, a selector a position number. (A button on an INT input
+                // was drawn and its presses were dropped.)
+                use crate::model::InputKind;
+                let needs = match p.kind {
+                    InputKind::Button | InputKind::Switch => Some(crate::Type::Bool),
+                    InputKind::Selector => Some(crate::Type::Int),
+                    InputKind::Number => None,
+                };
+                if let Some(t) = needs
+                    && t != p.ty.0
+                {
+                    errors.push(
+                        project
+                            .diag(
+                                fi,
+                                &json_path!["inputs", i, "kind"],
+                                format!("input `{}` is {}, but a {} input is {t}", p.name, p.ty.0, kind_name(p.kind)),
+                            )
+                            .help("buttons and switches are BOOL, a selector is INT (its position, 0 for none); `number` fits any type"),
+                    );
+                }
+                if !p.options.is_empty() && p.kind != InputKind::Selector {
+                    errors.push(
+                        project
+                            .diag(
+                                fi,
+                                &json_path!["inputs", i, "options"],
+                                format!(
+                                    "input `{}` has options, which label a selector's positions, but its kind is {}",
+                                    p.name,
+                                    kind_name(p.kind)
+                                ),
+                            )
+                            .help("give it \"kind\": \"selector\" (an INT input), or remove the options"),
+                    );
+                }
                 if let Some(d) = p.default
                     && d.0.coerce(p.ty.0).is_none()
                 {
@@ -387,4 +424,14 @@ pub(crate) fn closest<'a>(s: &str, candidates: &[&'a str]) -> Option<&'a str> {
         .filter(|(dist, c)| *dist <= c.len().div_ceil(3).max(1))
         .min()
         .map(|(_, c)| c)
+}
+
+/// An input kind as the file writes it.
+fn kind_name(k: crate::model::InputKind) -> &'static str {
+    match k {
+        crate::model::InputKind::Button => "button",
+        crate::model::InputKind::Switch => "switch",
+        crate::model::InputKind::Selector => "selector",
+        crate::model::InputKind::Number => "number",
+    }
 }

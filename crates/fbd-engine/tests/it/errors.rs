@@ -560,6 +560,28 @@ const CASES: &[Case] = &[
         pin: None,
     },
     Case {
+        name: "a push button on an INT input",
+        files: &[(
+            "main.json",
+            "{\"fbd\": 1,\n \"inputs\": [{\"name\": \"go\", \"type\": \"INT\", \"kind\": \"button\"}]}",
+        )],
+        says: &["input `go` is INT, but a button input is BOOL"],
+        at: ("main.json", "\"button\""),
+        block: None,
+        pin: None,
+    },
+    Case {
+        name: "options on an input that is no selector",
+        files: &[(
+            "main.json",
+            "{\"fbd\": 1,\n \"inputs\": [{\"name\": \"m\", \"type\": \"INT\", \"options\": [\"a\", \"b\"]}]}",
+        )],
+        says: &["input `m` has options, which label a selector's positions, but its kind is number"],
+        at: ("main.json", "[\"a\""),
+        block: None,
+        pin: None,
+    },
+    Case {
         name: "pos outside the drawing",
         files: &[(
             "main.json",
