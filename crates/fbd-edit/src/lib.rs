@@ -8,9 +8,11 @@ mod clipboard;
 mod extract;
 pub mod format;
 pub mod ops;
+mod ports;
 pub mod workspace;
 
 pub use check::Checker;
 pub use clipboard::copied_origin;
 pub use ops::{PinList, PinType};
+pub use ports::PortDetails;
 pub use workspace::{BodyId, EditError, Workspace};

@@ -4,7 +4,7 @@
 use fbd_engine::Type;
 use fbd_engine::library::{self, Generic, PinTy};
 use fbd_engine::load::valid_ident;
-use fbd_engine::model::{Block, Params, Pins, PortIn, PortOut, ProgramInput, TypeName, Wire};
+use fbd_engine::model::{Block, Params, Pins, TypeName, Wire};
 use fbd_engine::types::Value;
 
 use crate::workspace::{BodyId, EditError, Workspace, err, wire_ref};
@@ -357,205 +357,6 @@ impl Workspace {
         })
     }
 
-    /// Adds an input port to `body` (a program input or a macro input).
-    pub fn add_input_port(&mut self, body: &BodyId, name: &str, ty: Type) -> Result<(), EditError> {
-        if !valid_ident(name) {
-            return err(format!("`{name}` is not a valid port name"));
-        }
-        self.edit(format!("add input `{name}`"), |w| {
-            if w.body_mut(body)?.inputs.iter().any(|n| n == name) {
-                return err(format!("{body} already has an input `{name}`"));
-            }
-            match body {
-                BodyId::Program => w.files_root_mut().inputs.push(ProgramInput {
-                    name: name.to_string(),
-                    ty: TypeName(ty),
-                    kind: Default::default(),
-                    default: None,
-                    options: Vec::new(),
-                    description: None,
-                }),
-                BodyId::Macro(m) => w.macro_mut(m)?.inputs.push(PortIn {
-                    name: name.to_string(),
-                    ty: TypeName(ty),
-                    default: None,
-                    description: None,
-                }),
-            }
-            Ok(())
-        })
-    }
-
-    /// Adds an output port to `body` fed by `from` (`block.pin`, an input, or a constant).
-    pub fn add_output_port(&mut self, body: &BodyId, name: &str, ty: Type, from: Wire) -> Result<(), EditError> {
-        if !valid_ident(name) {
-            return err(format!("`{name}` is not a valid port name"));
-        }
-        self.edit(format!("add output `{name}`"), |w| {
-            let b = w.body_mut(body)?;
-            if b.outputs.iter().any(|p| p.name == name) {
-                return err(format!("{body} already has an output `{name}`"));
-            }
-            b.outputs.push(PortOut {
-                name: name.to_string(),
-                ty: TypeName(ty),
-                from: from.clone(),
-                kind: None,
-                description: None,
-            });
-            Ok(())
-        })
-    }
-
-    /// Removes an input or output port of `body`; wires from a removed input go, and so do
-    /// the instance pins of a macro's removed input.
-    pub fn remove_port(&mut self, body: &BodyId, name: &str) -> Result<(), EditError> {
-        self.edit(format!("remove port `{name}`"), |w| {
-            let mut found = false;
-            match body {
-                BodyId::Program => {
-                    let d = w.files_root_mut();
-                    let n = d.inputs.len() + d.outputs.len();
-                    d.inputs.retain(|p| p.name != name);
-                    d.outputs.retain(|p| p.name != name);
-                    found |= d.inputs.len() + d.outputs.len() != n;
-                }
-                BodyId::Macro(m) => {
-                    let d = w.macro_mut(m)?;
-                    let n = d.inputs.len() + d.outputs.len();
-                    d.inputs.retain(|p| p.name != name);
-                    d.outputs.retain(|p| p.name != name);
-                    found |= d.inputs.len() + d.outputs.len() != n;
-                    for blocks in w.all_blocks_mut() {
-                        for x in blocks.iter_mut().filter(|x| x.ty == *m) {
-                            x.inputs.0.retain(|(p, _)| p != name);
-                        }
-                    }
-                }
-            }
-            if !found {
-                return err(format!("{body} has no port `{name}`"));
-            }
-            let b = w.body_mut(body)?;
-            for x in b.blocks.iter_mut() {
-                x.inputs.0.retain(|(_, wire)| wire_ref(wire) != Some(name));
-            }
-            Ok(())
-        })
-    }
-
-    /// Renames a port of `body`; wires inside follow, and so do the pins of every instance of
-    /// a macro and the references to its outputs.
-    pub fn rename_port(&mut self, body: &BodyId, old: &str, new: &str) -> Result<(), EditError> {
-        if !valid_ident(new) {
-            return err(format!("`{new}` is not a valid port name"));
-        }
-        self.edit(format!("rename port `{old}` to `{new}`"), |w| {
-            let (is_input, is_output) = match body {
-                BodyId::Program => {
-                    let d = w.files_root_mut();
-                    if d.inputs.iter().any(|p| p.name == new) || d.outputs.iter().any(|p| p.name == new) {
-                        return err(format!("{body} already has a port `{new}`"));
-                    }
-                    let i = d.inputs.iter_mut().find(|p| p.name == old).map(|p| p.name = new.to_string()).is_some();
-                    let o = d.outputs.iter_mut().find(|p| p.name == old).map(|p| p.name = new.to_string()).is_some();
-                    (i, o)
-                }
-                BodyId::Macro(m) => {
-                    let d = w.macro_mut(m)?;
-                    if d.inputs.iter().any(|p| p.name == new) || d.outputs.iter().any(|p| p.name == new) {
-                        return err(format!("{body} already has a port `{new}`"));
-                    }
-                    let i = d.inputs.iter_mut().find(|p| p.name == old).map(|p| p.name = new.to_string()).is_some();
-                    let o = d.outputs.iter_mut().find(|p| p.name == old).map(|p| p.name = new.to_string()).is_some();
-                    (i, o)
-                }
-            };
-            if !is_input && !is_output {
-                return err(format!("{body} has no port `{old}`"));
-            }
-            if is_input {
-                let b = w.body_mut(body)?;
-                let follow = |r: &mut String| {
-                    if r == old {
-                        *r = new.to_string();
-                    }
-                };
-                for x in b.blocks.iter_mut() {
-                    for (_, wire) in x.inputs.0.iter_mut() {
-                        rename_in_wire(wire, &follow);
-                    }
-                }
-                for p in b.outputs.iter_mut() {
-                    rename_in_wire(&mut p.from, &follow);
-                }
-            }
-            if let BodyId::Macro(m) = body {
-                // Every body that instantiates the macro: its pins and the references to
-                // its outputs.
-                for f in w.files_mut() {
-                    let d = &mut f.doc;
-                    let bodies = std::iter::once((&mut d.blocks, &mut d.outputs))
-                        .chain(d.macros.iter_mut().map(|x| (&mut x.blocks, &mut x.outputs)));
-                    for (blocks, outputs) in bodies {
-                        let instances: Vec<String> =
-                            blocks.iter().filter(|x| x.ty == *m).map(|x| x.id.clone()).collect();
-                        if instances.is_empty() {
-                            continue;
-                        }
-                        let follow = |r: &mut String| {
-                            if let Some((src, pin)) = r.split_once('.')
-                                && pin == old
-                                && instances.iter().any(|i| i == src)
-                            {
-                                *r = format!("{src}.{new}");
-                            }
-                        };
-                        for x in blocks.iter_mut() {
-                            if is_input && x.ty == *m {
-                                for (p, _) in x.inputs.0.iter_mut() {
-                                    if p == old {
-                                        *p = new.to_string();
-                                    }
-                                }
-                            }
-                            if is_output {
-                                for (_, wire) in x.inputs.0.iter_mut() {
-                                    rename_in_wire(wire, &follow);
-                                }
-                            }
-                        }
-                        if is_output {
-                            for p in outputs.iter_mut() {
-                                rename_in_wire(&mut p.from, &follow);
-                            }
-                        }
-                    }
-                }
-            }
-            Ok(())
-        })
-    }
-
-    /// Changes the type of a port of `body`.
-    pub fn retype_port(&mut self, body: &BodyId, name: &str, ty: Type) -> Result<(), EditError> {
-        self.edit(format!("type of `{name}` to {}", ty.name()), |w| {
-            let found = match body {
-                BodyId::Program => {
-                    let d = w.files_root_mut();
-                    let a = d.inputs.iter_mut().find(|p| p.name == name).map(|p| p.ty = TypeName(ty)).is_some();
-                    a || d.outputs.iter_mut().find(|p| p.name == name).map(|p| p.ty = TypeName(ty)).is_some()
-                }
-                BodyId::Macro(m) => {
-                    let d = w.macro_mut(m)?;
-                    let a = d.inputs.iter_mut().find(|p| p.name == name).map(|p| p.ty = TypeName(ty)).is_some();
-                    a || d.outputs.iter_mut().find(|p| p.name == name).map(|p| p.ty = TypeName(ty)).is_some()
-                }
-            };
-            if found { Ok(()) } else { err(format!("{body} has no port `{name}`")) }
-        })
-    }
-
     /// Sets the constant on `pin` of `block` (typed by the text, as in a file: `TRUE`, `4`,
     /// `2.5`).
     pub fn set_constant(&mut self, body: &BodyId, block: &str, pin: &str, text: &str) -> Result<(), EditError> {
@@ -579,7 +380,7 @@ impl Workspace {
     }
 }
 
-fn rename_in_wire(w: &mut Wire, follow: &impl Fn(&mut String)) {
+pub(crate) fn rename_in_wire(w: &mut Wire, follow: &impl Fn(&mut String)) {
     match w {
         Wire::Ref(r) => follow(r),
         Wire::Feedback { from, .. } => follow(from),

@@ -339,3 +339,85 @@ fn copied_blocks_paste_with_their_wires_and_new_ids() {
     }
     assert!(w.paste_blocks(&p, "hello", [0.0, 0.0]).unwrap_err().0.contains("no copied blocks"));
 }
+
+/// A program drawn in the editor gets its HMI inputs as the file format has them: a push button,
+/// a selector with its position labels, defaults and descriptions (the editor could only add,
+/// rename and retype ports, so a `start` input was a switch until the JSON was edited by hand),
+/// and a macro input a default (so an instance may leave it open). What does not fit is refused
+/// with the reason; a retype drops what no longer fits; undo restores.
+#[test]
+fn port_details_set_how_the_panel_shows_an_input_and_what_it_is_for() {
+    use fbd_edit::PortDetails;
+    use fbd_engine::model::InputKind;
+    let scratch = temp_dir("ports");
+    let mut w = Workspace::new_program(scratch.path().join("p.json"));
+    let p = BodyId::Program;
+    w.add_input_port(&p, "start", Type::Bool).expect("start");
+    w.add_input_port(&p, "mode", Type::Int).expect("mode");
+    w.add_output_port(&p, "speed", Type::Int, Wire::Ref("mode".into())).expect("speed");
+    let button =
+        PortDetails { kind: InputKind::Button, description: Some(" starts the fan ".into()), ..Default::default() };
+    w.set_port_details(&p, "start", button).expect("a BOOL button");
+    let selector = PortDetails {
+        kind: InputKind::Selector,
+        default: Some(Value::Int(1)),
+        options: vec!["off".into(), " slow".into(), "".into(), "fast".into()],
+        description: None,
+    };
+    w.set_port_details(&p, "mode", selector).expect("an INT selector");
+    w.set_port_details(&p, "speed", PortDetails { description: Some("rpm / 100".into()), ..Default::default() })
+        .expect("an output's description");
+    let plan = w.compile().expect("compiles");
+    let start = plan.inputs.iter().find(|i| i.name == "start").expect("start");
+    assert_eq!((start.kind, start.description.as_deref()), (InputKind::Button, Some("starts the fan")));
+    let mode = plan.inputs.iter().find(|i| i.name == "mode").expect("mode");
+    assert_eq!(
+        (mode.kind, mode.default, mode.options.clone()),
+        (InputKind::Selector, Value::Int(1), vec!["off".to_string(), "slow".into(), "fast".into()])
+    );
+    assert_eq!(plan.outputs[0].description.as_deref(), Some("rpm / 100"));
+    assert_eq!(w.port_details(&p, "mode").map(|d| d.kind), Some(InputKind::Selector));
+    // Refused, with the reason, and nothing changed.
+    let before: Vec<(&str, PortDetails)> =
+        ["start", "mode", "speed"].iter().map(|n| (*n, w.port_details(&p, n).expect("a port"))).collect();
+    let refused = [
+        (
+            "mode",
+            PortDetails { kind: InputKind::Button, ..Default::default() },
+            "`mode` is INT, but a button input is BOOL",
+        ),
+        (
+            "start",
+            PortDetails { options: vec!["a".into()], ..Default::default() },
+            "options label a selector's positions",
+        ),
+        (
+            "start",
+            PortDetails { default: Some(Value::Real(2.5)), ..Default::default() },
+            "the default 2.5 is not a BOOL",
+        ),
+        ("speed", PortDetails { default: Some(Value::Int(3)), ..Default::default() }, "an output has no default"),
+        ("speed", PortDetails { kind: InputKind::Switch, ..Default::default() }, "only a program input has a kind"),
+        ("nope", PortDetails::default(), "has no port `nope`"),
+    ];
+    for (port, d, says) in refused {
+        let e = w.set_port_details(&p, port, d).expect_err(says);
+        assert!(e.0.contains(says), "{port}: {e:?}");
+    }
+    for port in ["start", "mode", "speed"] {
+        assert_eq!(w.port_details(&p, port), before.iter().find(|(n, _)| *n == port).map(|(_, d)| d.clone()), "{port}");
+    }
+    // Retyped to BOOL, the selector becomes a number field with no options and no INT default.
+    w.retype_port(&p, "mode", Type::Bool).expect("retype");
+    let d = w.port_details(&p, "mode").expect("mode");
+    assert_eq!((d.kind, d.options.len(), d.default), (InputKind::Number, 0, None));
+    w.undo();
+    assert_eq!(w.port_details(&p, "mode").map(|d| d.kind), Some(InputKind::Selector), "undo restores");
+    // A macro input's default lets an instance leave it open.
+    let mut cell = open("diagrams/2048.json");
+    let m = BodyId::Macro("Cell".into());
+    let port = cell.macro_def("Cell").expect("Cell").inputs[0].name.clone();
+    cell.set_port_details(&m, &port, PortDetails { default: Some(Value::Bool(false)), ..Default::default() })
+        .expect("a macro input's default");
+    assert_eq!(cell.port_details(&m, &port).and_then(|d| d.default), Some(Value::Bool(false)));
+}

@@ -37,12 +37,7 @@ pub(crate) fn check_bodies(project: &Project, errors: &mut Vec<Diagnostic>) {
                 // writes TRUE/FALSE, a selector a position number. (A button on an INT input
                 // was drawn and its presses were dropped.)
                 use crate::model::InputKind;
-                let needs = match p.kind {
-                    InputKind::Button | InputKind::Switch => Some(crate::Type::Bool),
-                    InputKind::Selector => Some(crate::Type::Int),
-                    InputKind::Number => None,
-                };
-                if let Some(t) = needs
+                if let Some(t) = p.kind.needs()
                     && t != p.ty.0
                 {
                     errors.push(
@@ -50,7 +45,7 @@ pub(crate) fn check_bodies(project: &Project, errors: &mut Vec<Diagnostic>) {
                             .diag(
                                 fi,
                                 &json_path!["inputs", i, "kind"],
-                                format!("input `{}` is {}, but a {} input is {t}", p.name, p.ty.0, kind_name(p.kind)),
+                                format!("input `{}` is {}, but a {} input is {t}", p.name, p.ty.0, p.kind.name()),
                             )
                             .help("buttons and switches are BOOL, a selector is INT (its position, 0 for none); `number` fits any type"),
                     );
@@ -64,7 +59,7 @@ pub(crate) fn check_bodies(project: &Project, errors: &mut Vec<Diagnostic>) {
                                 format!(
                                     "input `{}` has options, which label a selector's positions, but its kind is {}",
                                     p.name,
-                                    kind_name(p.kind)
+                                    p.kind.name()
                                 ),
                             )
                             .help("give it \"kind\": \"selector\" (an INT input), or remove the options"),
@@ -424,14 +419,4 @@ pub(crate) fn closest<'a>(s: &str, candidates: &[&'a str]) -> Option<&'a str> {
         .filter(|(dist, c)| *dist <= c.len().div_ceil(3).max(1))
         .min()
         .map(|(_, c)| c)
-}
-
-/// An input kind as the file writes it.
-fn kind_name(k: crate::model::InputKind) -> &'static str {
-    match k {
-        crate::model::InputKind::Button => "button",
-        crate::model::InputKind::Switch => "switch",
-        crate::model::InputKind::Selector => "selector",
-        crate::model::InputKind::Number => "number",
-    }
 }

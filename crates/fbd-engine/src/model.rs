@@ -67,6 +67,26 @@ impl InputKind {
     fn is_default(&self) -> bool {
         *self == InputKind::default()
     }
+
+    /// The kind as a diagram writes it (`button`).
+    pub fn name(self) -> &'static str {
+        match self {
+            InputKind::Button => "button",
+            InputKind::Switch => "switch",
+            InputKind::Selector => "selector",
+            InputKind::Number => "number",
+        }
+    }
+
+    /// The type an input of this kind must have: a button or a switch writes TRUE/FALSE, a
+    /// selector a position number; a number field fits any type (`None`).
+    pub fn needs(self) -> Option<crate::Type> {
+        match self {
+            InputKind::Button | InputKind::Switch => Some(crate::Type::Bool),
+            InputKind::Selector => Some(crate::Type::Int),
+            InputKind::Number => None,
+        }
+    }
 }
 
 /// A named program input.

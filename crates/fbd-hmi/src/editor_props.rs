@@ -1,10 +1,10 @@
-//! The editor's properties column: the selected block (id, parameters, data type, comment),
-//! a macro made of the selection, and the ports of the edited body.
+//! The editor's properties column: the selected block (id, parameters, data type, comment)
+//! and a macro made of the selection; the ports of the edited body are `editor_ports`.
 
 use eframe::egui::{self, RichText};
 use fbd_edit::BodyId;
 use fbd_engine::Type;
-use fbd_engine::model::{Const, Params, Wire};
+use fbd_engine::model::{Const, Params};
 
 use crate::app::App;
 
@@ -20,16 +20,11 @@ pub struct PropsState {
     data_type: Option<Type>,
     comment: String,
     macro_name: String,
-    port_name: String,
-    port_type: Option<Type>,
-    /// A port being renamed: (old name, new name).
-    rename: Option<(String, String)>,
+    /// The ports' fields.
+    pub(crate) ports: crate::editor_ports::PortsState,
 }
 
-/// A port as listed: name and type.
-type Port = (String, Type);
-
-const TYPES: [Type; 3] = [Type::Bool, Type::Int, Type::Real];
+pub(crate) const TYPES: [Type; 3] = [Type::Bool, Type::Int, Type::Real];
 
 impl App {
     /// The properties column of the editor.
@@ -180,120 +175,5 @@ impl App {
                 .map_err(|e| e.0),
             Err(e) => Err(e),
         })
-    }
-
-    fn port_props(&mut self, ui: &mut egui::Ui, body: &BodyId) -> Option<Result<String, String>> {
-        let ws = self.editor.ws.as_ref()?;
-        let (ins, outs): (Vec<Port>, Vec<Port>) = match body {
-            BodyId::Program => (
-                ws.root().inputs.iter().map(|p| (p.name.clone(), p.ty.0)).collect(),
-                ws.root().outputs.iter().map(|p| (p.name.clone(), p.ty.0)).collect(),
-            ),
-            BodyId::Macro(m) => {
-                let d = ws.macro_def(m)?;
-                (
-                    d.inputs.iter().map(|p| (p.name.clone(), p.ty.0)).collect(),
-                    d.outputs.iter().map(|p| (p.name.clone(), p.ty.0)).collect(),
-                )
-            }
-        };
-        let mut out: Option<Result<String, String>> = None;
-        let p = &mut self.editor.props;
-        ui.label(RichText::new(format!("Ports of {body}")).strong());
-        for (side, list) in [("in", &ins), ("out", &outs)] {
-            for (name, ty) in list {
-                ui.horizontal(|ui| {
-                    ui.label(RichText::new(side).weak());
-                    match &mut p.rename {
-                        Some((old, new)) if old == name => {
-                            ui.add(egui::TextEdit::singleline(new).desired_width(90.0));
-                            if ui.small_button("ok").clicked() {
-                                let (o, n) = (old.clone(), new.trim().to_string());
-                                out = Some(
-                                    self.editor
-                                        .ws
-                                        .as_mut()
-                                        .expect("made")
-                                        .rename_port(body, &o, &n)
-                                        .map(|()| format!("port `{o}` renamed to `{n}`"))
-                                        .map_err(|e| e.0),
-                                );
-                                p.rename = None;
-                            }
-                        }
-                        _ => {
-                            if ui.link(name).on_hover_text("rename").clicked() {
-                                p.rename = Some((name.clone(), name.clone()));
-                            }
-                        }
-                    }
-                    let mut t = *ty;
-                    egui::ComboBox::from_id_salt(("port_type", side, name))
-                        .selected_text(t.name())
-                        .width(60.0)
-                        .show_ui(ui, |ui| {
-                            for x in TYPES {
-                                ui.selectable_value(&mut t, x, x.name());
-                            }
-                        });
-                    if t != *ty {
-                        out = Some(
-                            self.editor
-                                .ws
-                                .as_mut()
-                                .expect("made")
-                                .retype_port(body, name, t)
-                                .map(|()| format!("`{name}` is {} now", t.name()))
-                                .map_err(|e| e.0),
-                        );
-                    }
-                    if ui.small_button("remove").clicked() {
-                        out = Some(
-                            self.editor
-                                .ws
-                                .as_mut()
-                                .expect("made")
-                                .remove_port(body, name)
-                                .map(|()| format!("port `{name}` removed"))
-                                .map_err(|e| e.0),
-                        );
-                    }
-                });
-            }
-        }
-        ui.horizontal(|ui| {
-            let l = ui.label("new port");
-            ui.add(egui::TextEdit::singleline(&mut p.port_name).desired_width(80.0)).labelled_by(l.id);
-            let t = p.port_type.get_or_insert(Type::Bool);
-            egui::ComboBox::from_id_salt("new_port_type").selected_text(t.name()).width(60.0).show_ui(ui, |ui| {
-                for x in TYPES {
-                    ui.selectable_value(t, x, x.name());
-                }
-            });
-        });
-        ui.horizontal(|ui| {
-            let name = p.port_name.trim().to_string();
-            let ty = p.port_type.unwrap_or(Type::Bool);
-            let ws = self.editor.ws.as_mut().expect("made");
-            if ui.button("Add input").clicked() {
-                out =
-                    Some(ws.add_input_port(body, &name, ty).map(|()| format!("input `{name}` added")).map_err(|e| e.0));
-            }
-            // A new output starts as a constant; connect it by editing `from` later or by
-            // dragging to it once outputs take drops.
-            if ui.button("Add output").clicked() {
-                let zero = Wire::Const(match ty {
-                    Type::Bool => fbd_engine::Value::Bool(false),
-                    Type::Int => fbd_engine::Value::Int(0),
-                    Type::Real => fbd_engine::Value::Real(0.0),
-                });
-                out = Some(
-                    ws.add_output_port(body, &name, ty, zero)
-                        .map(|()| format!("output `{name}` added (fed by a constant until you wire it)"))
-                        .map_err(|e| e.0),
-                );
-            }
-        });
-        out
     }
 }

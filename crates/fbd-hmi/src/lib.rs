@@ -18,6 +18,7 @@ mod editor;
 mod editor_canvas;
 mod editor_clipboard;
 mod editor_keys;
+mod editor_ports;
 mod editor_props;
 mod export_job;
 mod keys;

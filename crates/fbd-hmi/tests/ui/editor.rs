@@ -221,6 +221,49 @@ fn a_blinker_drawn_from_scratch_in_the_editor_is_saved_and_blinks() {
     assert!(falls.windows(2).all(|w| w[1] - w[0] == 22), "{falls:?}");
 }
 
+/// A program input drawn in the editor can be made a push button with a description (the port
+/// list could only add, rename, retype and remove: a `start` input stayed a switch until the file
+/// was edited by hand); saved, the file says so.
+#[test]
+fn a_program_input_becomes_a_push_button_in_the_port_details() {
+    let dir = temp_dir("editor-port-details");
+    let file = dir.join("ports.json");
+    let mut h = harness_dt(Wiring::Upd1, false, "editor-port-details", 1.0 / 60.0);
+    h.step();
+    into_the_editor(&mut h);
+    h.get_by_label("New").click();
+    h.step();
+    h.step();
+    h.get_by_label("new port").click();
+    h.step();
+    h.get_by_label("new port").type_text("start");
+    h.step();
+    h.get_by_label("Add input").click();
+    h.step();
+    h.step();
+    h.get_by_label("details").click();
+    h.step();
+    h.get_by_label("shown as").click();
+    h.step();
+    h.step();
+    h.get_by_label("button").click();
+    h.step();
+    h.get_by_label("description").click();
+    h.step();
+    h.get_by_label("description").type_text("starts the fan");
+    h.step();
+    h.get_by_label("Apply details").click();
+    h.step();
+    h.step();
+    assert_eq!(h.state().editor_message(), "details of `start` set");
+    save_as(&mut h, &file);
+    let text = std::fs::read_to_string(&file).expect("saved");
+    let doc: serde_json::Value = serde_json::from_str(&text).expect("json");
+    let input = &doc["inputs"][0];
+    assert_eq!((input["name"].as_str(), input["kind"].as_str()), (Some("start"), Some("button")), "{text}");
+    assert_eq!(input["description"].as_str(), Some("starts the fan"));
+}
+
 /// The debugger panel is open or closed per mode, as CODESYS's perspectives switch with the
 /// online state: opening the editor with the debugger open gives the canvas the width (beside
 /// it the canvas had ~270 points), F12 there opens it for editing only, and each mode keeps its

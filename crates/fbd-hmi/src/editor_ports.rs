@@ -1,0 +1,257 @@
+//! The editor's list of the ports of the edited body: rename, retype, remove, add, and each
+//! port's details (how the panel shows a program input, its default, what it is for).
+
+use eframe::egui::{self, RichText};
+use fbd_edit::{BodyId, PortDetails};
+use fbd_engine::model::{InputKind, Wire};
+use fbd_engine::{Type, Value};
+
+use crate::app::App;
+use crate::editor_props::TYPES;
+
+/// A port as listed: name and type.
+type Port = (String, Type);
+
+/// The ports' text fields (they keep what is typed until applied).
+#[derive(Default)]
+pub struct PortsState {
+    port_name: String,
+    port_type: Option<Type>,
+    /// A port being renamed: (old name, new name).
+    rename: Option<(String, String)>,
+    /// A port whose details are open, with its fields as typed.
+    details: Option<DetailsDraft>,
+}
+
+/// The details of one port as typed.
+struct DetailsDraft {
+    port: String,
+    kind: InputKind,
+    default: String,
+    /// A selector's labels, comma-separated.
+    options: String,
+    description: String,
+}
+
+impl App {
+    pub(crate) fn port_props(&mut self, ui: &mut egui::Ui, body: &BodyId) -> Option<Result<String, String>> {
+        let ws = self.editor.ws.as_ref()?;
+        let (ins, outs): (Vec<Port>, Vec<Port>) = match body {
+            BodyId::Program => (
+                ws.root().inputs.iter().map(|p| (p.name.clone(), p.ty.0)).collect(),
+                ws.root().outputs.iter().map(|p| (p.name.clone(), p.ty.0)).collect(),
+            ),
+            BodyId::Macro(m) => {
+                let d = ws.macro_def(m)?;
+                (
+                    d.inputs.iter().map(|p| (p.name.clone(), p.ty.0)).collect(),
+                    d.outputs.iter().map(|p| (p.name.clone(), p.ty.0)).collect(),
+                )
+            }
+        };
+        let mut out: Option<Result<String, String>> = None;
+        let p = &mut self.editor.props.ports;
+        ui.label(RichText::new(format!("Ports of {body}")).strong());
+        for (side, list) in [("in", &ins), ("out", &outs)] {
+            for (name, ty) in list {
+                ui.horizontal(|ui| {
+                    ui.label(RichText::new(side).weak());
+                    match &mut p.rename {
+                        Some((old, new)) if old == name => {
+                            ui.add(egui::TextEdit::singleline(new).desired_width(90.0));
+                            if ui.small_button("ok").clicked() {
+                                let (o, n) = (old.clone(), new.trim().to_string());
+                                out = Some(
+                                    self.editor
+                                        .ws
+                                        .as_mut()
+                                        .expect("made")
+                                        .rename_port(body, &o, &n)
+                                        .map(|()| format!("port `{o}` renamed to `{n}`"))
+                                        .map_err(|e| e.0),
+                                );
+                                p.rename = None;
+                            }
+                        }
+                        _ => {
+                            if ui.link(name).on_hover_text("rename").clicked() {
+                                p.rename = Some((name.clone(), name.clone()));
+                            }
+                        }
+                    }
+                    let mut t = *ty;
+                    egui::ComboBox::from_id_salt(("port_type", side, name))
+                        .selected_text(t.name())
+                        .width(60.0)
+                        .show_ui(ui, |ui| {
+                            for x in TYPES {
+                                ui.selectable_value(&mut t, x, x.name());
+                            }
+                        });
+                    if t != *ty {
+                        out = Some(
+                            self.editor
+                                .ws
+                                .as_mut()
+                                .expect("made")
+                                .retype_port(body, name, t)
+                                .map(|()| format!("`{name}` is {} now", t.name()))
+                                .map_err(|e| e.0),
+                        );
+                    }
+                    if ui.small_button("remove").clicked() {
+                        out = Some(
+                            self.editor
+                                .ws
+                                .as_mut()
+                                .expect("made")
+                                .remove_port(body, name)
+                                .map(|()| format!("port `{name}` removed"))
+                                .map_err(|e| e.0),
+                        );
+                    }
+                    let open = p.details.as_ref().is_some_and(|d| d.port == *name);
+                    if ui
+                        .selectable_label(open, "details")
+                        .on_hover_text("how the panel shows it, its default, what it is for")
+                        .clicked()
+                    {
+                        p.details = if open {
+                            None
+                        } else {
+                            self.editor.ws.as_ref().and_then(|ws| ws.port_details(body, name)).map(|d| DetailsDraft {
+                                port: name.clone(),
+                                kind: d.kind,
+                                default: d.default.map(|v| v.to_string()).unwrap_or_default(),
+                                options: d.options.join(", "),
+                                description: d.description.unwrap_or_default(),
+                            })
+                        };
+                    }
+                });
+                if let Some(d) = p.details.as_mut().filter(|d| d.port == *name) {
+                    let program_input = side == "in" && *body == BodyId::Program;
+                    if let Some(apply) = details_ui(ui, d, side == "in", program_input, *ty) {
+                        out = Some(match apply {
+                            Ok(details) => self
+                                .editor
+                                .ws
+                                .as_mut()
+                                .expect("made")
+                                .set_port_details(body, name, details)
+                                .map(|()| format!("details of `{name}` set"))
+                                .map_err(|e| e.0),
+                            Err(e) => Err(e),
+                        });
+                    }
+                }
+            }
+        }
+        ui.horizontal(|ui| {
+            let l = ui.label("new port");
+            ui.add(egui::TextEdit::singleline(&mut p.port_name).desired_width(80.0)).labelled_by(l.id);
+            let t = p.port_type.get_or_insert(Type::Bool);
+            egui::ComboBox::from_id_salt("new_port_type").selected_text(t.name()).width(60.0).show_ui(ui, |ui| {
+                for x in TYPES {
+                    ui.selectable_value(t, x, x.name());
+                }
+            });
+        });
+        ui.horizontal(|ui| {
+            let name = p.port_name.trim().to_string();
+            let ty = p.port_type.unwrap_or(Type::Bool);
+            let ws = self.editor.ws.as_mut().expect("made");
+            if ui.button("Add input").clicked() {
+                out =
+                    Some(ws.add_input_port(body, &name, ty).map(|()| format!("input `{name}` added")).map_err(|e| e.0));
+            }
+            // A new output starts as a constant; connect it by editing `from` later or by
+            // dragging to it once outputs take drops.
+            if ui.button("Add output").clicked() {
+                let zero = Wire::Const(match ty {
+                    Type::Bool => fbd_engine::Value::Bool(false),
+                    Type::Int => fbd_engine::Value::Int(0),
+                    Type::Real => fbd_engine::Value::Real(0.0),
+                });
+                out = Some(
+                    ws.add_output_port(body, &name, ty, zero)
+                        .map(|()| format!("output `{name}` added (fed by a constant until you wire it)"))
+                        .map_err(|e| e.0),
+                );
+            }
+        });
+        out
+    }
+}
+
+/// The details form of one port; on Apply, the details to set (or why the typed text is not).
+fn details_ui(
+    ui: &mut egui::Ui,
+    d: &mut DetailsDraft,
+    input: bool,
+    program_input: bool,
+    ty: Type,
+) -> Option<Result<PortDetails, String>> {
+    let mut apply = false;
+    egui::Frame::group(ui.style()).show(ui, |ui| {
+        egui::Grid::new(("port_details", &d.port)).num_columns(2).show(ui, |ui| {
+            if program_input {
+                let l = ui.label("shown as");
+                let fits = |k: InputKind| k.needs().is_none_or(|t| t == ty);
+                egui::ComboBox::from_id_salt(("port_kind", &d.port))
+                    .selected_text(d.kind.name())
+                    .show_ui(ui, |ui| {
+                        for k in [InputKind::Number, InputKind::Switch, InputKind::Button, InputKind::Selector] {
+                            ui.add_enabled_ui(fits(k), |ui| ui.selectable_value(&mut d.kind, k, k.name()));
+                        }
+                    })
+                    .response
+                    .labelled_by(l.id);
+                ui.end_row();
+                if d.kind == InputKind::Selector {
+                    let l = ui.label("positions");
+                    ui.add(
+                        egui::TextEdit::singleline(&mut d.options).hint_text("off, slow, fast").desired_width(120.0),
+                    )
+                    .labelled_by(l.id)
+                    .on_hover_text("the labels of positions 1, 2, ... (0 selects nothing), comma-separated");
+                    ui.end_row();
+                }
+            }
+            if input {
+                let l = ui.label("default");
+                ui.add(egui::TextEdit::singleline(&mut d.default).hint_text("none").desired_width(120.0))
+                    .labelled_by(l.id)
+                    .on_hover_text(if program_input {
+                        "the value before anything is written"
+                    } else {
+                        "the value where an instance leaves the input open (none: it must be wired)"
+                    });
+                ui.end_row();
+            }
+            let l = ui.label("description");
+            ui.add(egui::TextEdit::singleline(&mut d.description).desired_width(120.0)).labelled_by(l.id);
+            ui.end_row();
+        });
+        apply = ui.button("Apply details").clicked();
+    });
+    if !apply {
+        return None;
+    }
+    let default = match d.default.trim() {
+        "" => None,
+        t => match Value::parse(t, ty) {
+            Ok(v) => Some(v),
+            Err(e) => return Some(Err(format!("default of `{}`: {e}", d.port))),
+        },
+    };
+    let options =
+        if d.kind == InputKind::Selector { d.options.split(',').map(str::to_string).collect() } else { Vec::new() };
+    let description = Some(d.description.clone());
+    Some(Ok(PortDetails {
+        kind: if program_input { d.kind } else { InputKind::Number },
+        default,
+        options,
+        description,
+    }))
+}
