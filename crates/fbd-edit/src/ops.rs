@@ -357,6 +357,26 @@ impl Workspace {
         })
     }
 
+    /// Sets what `body` is for (the program's or a macro's description; blank text removes it).
+    pub fn set_description(&mut self, body: &BodyId, text: &str) -> Result<(), EditError> {
+        let text = Some(text.trim().to_string()).filter(|t| !t.is_empty());
+        self.edit(format!("description of {body}"), |w| {
+            match body {
+                BodyId::Program => w.files_root_mut().description = text.clone(),
+                BodyId::Macro(m) => w.macro_mut(m)?.description = text.clone(),
+            }
+            Ok(())
+        })
+    }
+
+    /// What `body` is for, as [`Workspace::set_description`] sets it.
+    pub fn description(&self, body: &BodyId) -> Option<&str> {
+        match body {
+            BodyId::Program => self.root().description.as_deref(),
+            BodyId::Macro(m) => self.macro_def(m)?.description.as_deref(),
+        }
+    }
+
     /// Sets the constant on `pin` of `block` (typed by the text, as in a file: `TRUE`, `4`,
     /// `2.5`).
     pub fn set_constant(&mut self, body: &BodyId, block: &str, pin: &str, text: &str) -> Result<(), EditError> {

@@ -413,6 +413,13 @@ fn port_details_set_how_the_panel_shows_an_input_and_what_it_is_for() {
     assert_eq!((d.kind, d.options.len(), d.default), (InputKind::Number, 0, None));
     w.undo();
     assert_eq!(w.port_details(&p, "mode").map(|d| d.kind), Some(InputKind::Selector), "undo restores");
+    // What the program is for; blank removes it; undo restores.
+    w.set_description(&p, "  A fan.  ").expect("description");
+    assert_eq!(w.description(&p), Some("A fan."));
+    w.set_description(&p, " ").expect("blank");
+    assert_eq!(w.description(&p), None);
+    w.undo();
+    assert_eq!(w.description(&p), Some("A fan."));
     // A macro input's default lets an instance leave it open.
     let mut cell = open("diagrams/2048.json");
     let m = BodyId::Macro("Cell".into());

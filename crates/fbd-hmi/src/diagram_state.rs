@@ -65,6 +65,18 @@ impl App {
         self.runner.with(|rt| rt.plan().instances.iter().find(|i| &i.path == inst).map(|i| i.macro_name.clone()))
     }
 
+    /// The description of the body shown: the program's, or the macro's of the shown instance.
+    pub(crate) fn shown_body_description(&self) -> Option<String> {
+        let mac = self.diagram_macro()?;
+        let project = &self.loaded.project;
+        let d = if mac.is_empty() {
+            project.root().description.clone()
+        } else {
+            project.macro_def(&mac).and_then(|(_, _, m)| m.description.clone())
+        };
+        d.filter(|t| !t.trim().is_empty())
+    }
+
     /// Opens the body of instance `path` ("" for the top level). Returns false if there is none.
     pub fn diagram_open(&mut self, path: &str) -> bool {
         let old = std::mem::replace(&mut self.diagram.instance, path.to_string());

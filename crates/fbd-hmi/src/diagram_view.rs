@@ -193,6 +193,12 @@ impl App {
         if let Some(p) = open {
             self.diagram_open(&p);
         }
+        // What the body is for, in its author's words (the program's or the macro's
+        // description): one line, the whole text on hover. It was nowhere on screen.
+        if let Some(d) = self.shown_body_description() {
+            let first = d.lines().next().unwrap_or_default();
+            ui.add(egui::Label::new(egui::RichText::new(first).weak().italics()).truncate()).on_hover_text(d);
+        }
 
         let view = ui.available_rect_before_wrap();
         let (resp, painter) = ui.allocate_painter(view.size(), Sense::click_and_drag());

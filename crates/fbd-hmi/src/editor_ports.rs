@@ -1,5 +1,6 @@
-//! The editor's list of the ports of the edited body: rename, retype, remove, add, and each
-//! port's details (how the panel shows a program input, its default, what it is for).
+//! The editor's column for the edited body itself: its description, and its ports (rename,
+//! retype, remove, add, and each port's details: how the panel shows a program input, its
+//! default, what it is for).
 
 use eframe::egui::{self, RichText};
 use fbd_edit::{BodyId, PortDetails};
@@ -21,6 +22,8 @@ pub struct PortsState {
     rename: Option<(String, String)>,
     /// A port whose details are open, with its fields as typed.
     details: Option<DetailsDraft>,
+    /// The body's description as typed: (the body, the description it was filled from, the text).
+    description: Option<(String, String, String)>,
 }
 
 /// The details of one port as typed.
@@ -49,8 +52,32 @@ impl App {
                 )
             }
         };
+        let saved = ws.description(body).unwrap_or_default().to_string();
         let mut out: Option<Result<String, String>> = None;
         let p = &mut self.editor.props.ports;
+        // What the body is for: the panel and the online diagram show it.
+        let key = body.to_string();
+        // Filled again when another body is shown or the description changed under the field
+        // (an undo, a set): the field shows what the file says, not a stale draft.
+        if p.description.as_ref().is_none_or(|(k, seen, _)| *k != key || *seen != saved) {
+            p.description = Some((key, saved.clone(), saved.clone()));
+        }
+        if let Some((_, _, text)) = p.description.as_mut() {
+            let l = ui.label(RichText::new(format!("What {body} is for")).strong());
+            ui.add(egui::TextEdit::multiline(text).desired_rows(2).desired_width(f32::INFINITY)).labelled_by(l.id);
+            if *text != saved && ui.button("Set description").clicked() {
+                out = Some(
+                    self.editor
+                        .ws
+                        .as_mut()
+                        .expect("made")
+                        .set_description(body, text)
+                        .map(|()| format!("description of {body} set"))
+                        .map_err(|e| e.0),
+                );
+            }
+            ui.separator();
+        }
         ui.label(RichText::new(format!("Ports of {body}")).strong());
         for (side, list) in [("in", &ins), ("out", &outs)] {
             for (name, ty) in list {

@@ -122,6 +122,10 @@ impl App {
 
     pub(crate) fn generic_panel(&mut self, ui: &mut egui::Ui) {
         ui.heading(self.runner.with(|rt| rt.plan().name.clone()));
+        // What the program is for, in its author's words (it was nowhere on screen).
+        if let Some(d) = self.loaded.project.root().description.as_deref().filter(|d| !d.trim().is_empty()) {
+            ui.label(d);
+        }
         ui.label(RichText::new("This diagram has no 2048 interface; its program inputs and outputs:").weak());
         // Only the ports, not a copy of the plan (a large program's plan is megabytes, and
         // this runs every frame).

@@ -223,7 +223,7 @@ fn a_blinker_drawn_from_scratch_in_the_editor_is_saved_and_blinks() {
 
 /// A program input drawn in the editor can be made a push button with a description (the port
 /// list could only add, rename, retype and remove: a `start` input stayed a switch until the file
-/// was edited by hand); saved, the file says so.
+/// was edited by hand), and the program gets a description; saved, the file says so.
 #[test]
 fn a_program_input_becomes_a_push_button_in_the_port_details() {
     let dir = temp_dir("editor-port-details");
@@ -256,12 +256,22 @@ fn a_program_input_becomes_a_push_button_in_the_port_details() {
     h.step();
     h.step();
     assert_eq!(h.state().editor_message(), "details of `start` set");
+    // And what the program is for.
+    h.get_by_label("What the program is for").click();
+    h.step();
+    h.get_by_label("What the program is for").type_text("A fan with a start button.");
+    h.step();
+    h.get_by_label("Set description").click();
+    h.step();
+    h.step();
+    assert_eq!(h.state().editor_message(), "description of the program set");
     save_as(&mut h, &file);
     let text = std::fs::read_to_string(&file).expect("saved");
     let doc: serde_json::Value = serde_json::from_str(&text).expect("json");
     let input = &doc["inputs"][0];
     assert_eq!((input["name"].as_str(), input["kind"].as_str()), (Some("start"), Some("button")), "{text}");
     assert_eq!(input["description"].as_str(), Some("starts the fan"));
+    assert_eq!(doc["description"].as_str(), Some("A fan with a start button."));
 }
 
 /// The debugger panel is open or closed per mode, as CODESYS's perspectives switch with the

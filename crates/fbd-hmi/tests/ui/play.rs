@@ -286,6 +286,35 @@ fn the_generic_panel_names_every_input_control_and_sets_the_input() {
     assert!(h.query_by_label("42").is_some(), "the checkbox set the input: SEL gives in1");
 }
 
+/// What a program and its macros are for, in their authors' words: the program's description in
+/// its panel, the shown body's (the program's, a macro's) above the online diagram with the
+/// whole text on hover. Neither was anywhere on screen.
+#[test]
+fn descriptions_of_the_program_and_of_the_shown_macro_are_on_screen() {
+    let mut h = crate::file_window(
+        "descriptions",
+        r#"{"fbd": 1, "name": "lamp", "description": "Lights the lamp while the switch is on.",
+  "inputs": [{"name": "sw", "type": "BOOL"}],
+  "outputs": [{"name": "lamp", "type": "BOOL", "from": "inv.out"}],
+  "macros": [{"name": "Invert", "description": "The inverse of its input.\nA second line.",
+              "inputs": [{"name": "x", "type": "BOOL"}],
+              "outputs": [{"name": "out", "type": "BOOL", "from": "n.out"}],
+              "blocks": [{"id": "n", "type": "NOT", "inputs": {"in": "x"}}]}],
+  "blocks": [{"id": "inv", "type": "Invert", "inputs": {"x": "sw"}}]}"#,
+    );
+    h.step();
+    assert!(h.query_by_label("Lights the lamp while the switch is on.").is_some(), "in the panel");
+    h.get_by_label("Diagram").click();
+    h.step();
+    h.step();
+    assert!(h.query_by_label("Lights the lamp while the switch is on.").is_some(), "above the program's drawing");
+    assert!(h.state_mut().diagram_open("inv"));
+    h.step();
+    h.step();
+    assert!(h.query_by_label("The inverse of its input.").is_some(), "the macro's first line above its drawing");
+    assert!(h.query_by_label("Lights the lamp while the switch is on.").is_none());
+}
+
 /// A selector input (`kind: selector`) is a row of its positions by their labels, and a click
 /// sets the position; it was a number field that showed none of the diagram's `options`.
 #[test]
