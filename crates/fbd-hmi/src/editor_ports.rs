@@ -126,17 +126,6 @@ impl App {
                                 .map_err(|e| e.0),
                         );
                     }
-                    if ui.small_button("remove").clicked() {
-                        out = Some(
-                            self.editor
-                                .ws
-                                .as_mut()
-                                .expect("made")
-                                .remove_port(body, name)
-                                .map(|()| format!("port `{name}` removed"))
-                                .map_err(|e| e.0),
-                        );
-                    }
                     let open = p.details.as_ref().is_some_and(|d| d.port == *name);
                     if ui
                         .selectable_label(open, "details")
@@ -158,18 +147,23 @@ impl App {
                 });
                 if let Some(d) = p.details.as_mut().filter(|d| d.port == *name) {
                     let program_input = side == "in" && *body == BodyId::Program;
-                    if let Some(apply) = details_ui(ui, d, side == "in", program_input, *ty) {
-                        out = Some(match apply {
-                            Ok(details) => self
-                                .editor
-                                .ws
-                                .as_mut()
-                                .expect("made")
-                                .set_port_details(body, name, details)
-                                .map(|()| format!("details of `{name}` set"))
-                                .map_err(|e| e.0),
-                            Err(e) => Err(e),
-                        });
+                    let ws = self.editor.ws.as_mut().expect("made");
+                    match details_ui(ui, d, side == "in", program_input, *ty) {
+                        None => {}
+                        Some(Action::Set(details)) => {
+                            out = Some(
+                                ws.set_port_details(body, name, details)
+                                    .map(|()| format!("details of `{name}` set"))
+                                    .map_err(|e| e.0),
+                            )
+                        }
+                        Some(Action::Remove) => {
+                            out = Some(
+                                ws.remove_port(body, name).map(|()| format!("port `{name}` removed")).map_err(|e| e.0),
+                            );
+                            p.details = None;
+                        }
+                        Some(Action::Invalid(e)) => out = Some(Err(e)),
                     }
                 }
             }
@@ -184,6 +178,7 @@ impl App {
                 }
             });
         });
+        let mut added = false;
         ui.horizontal(|ui| {
             let name = p.port_name.trim().to_string();
             let ty = p.port_type.unwrap_or(Type::Bool);
@@ -191,6 +186,7 @@ impl App {
             if ui.button("Add input").clicked() {
                 out =
                     Some(ws.add_input_port(body, &name, ty).map(|()| format!("input `{name}` added")).map_err(|e| e.0));
+                added = out.as_ref().is_some_and(|r| r.is_ok());
             }
             // A new output starts as a constant; connect it by editing `from` later or by
             // dragging to it once outputs take drops.
@@ -205,21 +201,31 @@ impl App {
                         .map(|()| format!("output `{name}` added (fed by a constant until you wire it)"))
                         .map_err(|e| e.0),
                 );
+                added = out.as_ref().is_some_and(|r| r.is_ok());
             }
         });
+        // A port added: the field is ready for the next name (typing appended to the last one).
+        if added {
+            p.port_name.clear();
+        }
         out
     }
 }
 
-/// The details form of one port; on Apply, the details to set (or why the typed text is not).
-fn details_ui(
-    ui: &mut egui::Ui,
-    d: &mut DetailsDraft,
-    input: bool,
-    program_input: bool,
-    ty: Type,
-) -> Option<Result<PortDetails, String>> {
+/// What the details form asks for.
+enum Action {
+    /// Apply details: set these.
+    Set(PortDetails),
+    /// Remove the port.
+    Remove,
+    /// The typed text is not a detail (a default that is no value of the type).
+    Invalid(String),
+}
+
+/// The details form of one port, and what it asks for when a button is pressed.
+fn details_ui(ui: &mut egui::Ui, d: &mut DetailsDraft, input: bool, program_input: bool, ty: Type) -> Option<Action> {
     let mut apply = false;
+    let mut remove = false;
     egui::Frame::group(ui.style()).show(ui, |ui| {
         egui::Grid::new(("port_details", &d.port)).num_columns(2).show(ui, |ui| {
             if program_input {
@@ -260,8 +266,15 @@ fn details_ui(
             ui.add(egui::TextEdit::singleline(&mut d.description).desired_width(120.0)).labelled_by(l.id);
             ui.end_row();
         });
-        apply = ui.button("Apply details").clicked();
+        ui.horizontal(|ui| {
+            apply = ui.button("Apply details").clicked();
+            remove =
+                ui.button("Remove port").on_hover_text("wires from it go, and so do the instances' pins").clicked();
+        });
     });
+    if remove {
+        return Some(Action::Remove);
+    }
     if !apply {
         return None;
     }
@@ -269,13 +282,13 @@ fn details_ui(
         "" => None,
         t => match Value::parse(t, ty) {
             Ok(v) => Some(v),
-            Err(e) => return Some(Err(format!("default of `{}`: {e}", d.port))),
+            Err(e) => return Some(Action::Invalid(format!("default of `{}`: {e}", d.port))),
         },
     };
     let options =
         if d.kind == InputKind::Selector { d.options.split(',').map(str::to_string).collect() } else { Vec::new() };
     let description = Some(d.description.clone());
-    Some(Ok(PortDetails {
+    Some(Action::Set(PortDetails {
         kind: if program_input { d.kind } else { InputKind::Number },
         default,
         options,

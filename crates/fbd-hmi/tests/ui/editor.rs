@@ -272,6 +272,20 @@ fn a_program_input_becomes_a_push_button_in_the_port_details() {
     assert_eq!((input["name"].as_str(), input["kind"].as_str()), (Some("start"), Some("button")), "{text}");
     assert_eq!(input["description"].as_str(), Some("starts the fan"));
     assert_eq!(doc["description"].as_str(), Some("A fan with a start button."));
+    // A port is removed from its details.
+    h.get_by_label("new port").click();
+    h.step();
+    h.get_by_label("new port").type_text("spare");
+    h.step();
+    h.get_by_label("Add input").click();
+    h.step();
+    h.step();
+    h.query_all_by_label("details").last().expect("the new port's details").click();
+    h.step();
+    h.get_by_label("Remove port").click();
+    h.step();
+    h.step();
+    assert_eq!(h.state().editor_message(), "port `spare` removed");
 }
 
 /// The debugger panel is open or closed per mode, as CODESYS's perspectives switch with the
