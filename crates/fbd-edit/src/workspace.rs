@@ -41,7 +41,9 @@ pub(crate) struct EditFile {
     pub(crate) doc: Document,
     /// The canonical text of `doc` (kept current after every edit).
     text: String,
-    /// The text on disk (or as loaded), to know what Save must write.
+    /// The canonical text of what is on disk (as loaded or last written), to know what Save
+    /// must write. Canonical, not the file's own text: a file written by hand in another
+    /// layout counted as unsaved before any edit, and closing asked to save it.
     saved: String,
 }
 
@@ -92,16 +94,14 @@ pub(crate) struct BodyMut<'a> {
 }
 
 impl Workspace {
-    /// The files of a loaded project (the text each was loaded from counts as saved).
+    /// The files of a loaded project (what each was loaded from counts as saved).
     pub fn from_project(project: &Project) -> Workspace {
         let files = project
             .files
             .iter()
-            .map(|f| EditFile {
-                path: f.path.clone(),
-                doc: f.doc.clone(),
-                text: to_text(&f.doc),
-                saved: f.text.clone(),
+            .map(|f| {
+                let text = to_text(&f.doc);
+                EditFile { path: f.path.clone(), doc: f.doc.clone(), saved: text.clone(), text }
             })
             .collect();
         Workspace { files, undo: Vec::new(), redo: Vec::new(), learned: HashMap::new(), no_file: None }

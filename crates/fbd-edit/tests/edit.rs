@@ -428,3 +428,22 @@ fn port_details_set_how_the_panel_shows_an_input_and_what_it_is_for() {
         .expect("a macro input's default");
     assert_eq!(cell.port_details(&m, &port).and_then(|d| d.default), Some(Value::Bool(false)));
 }
+
+/// A diagram written by hand in a layout of its own is not "unsaved" when opened: only an edit
+/// makes it so (the editor said "1 unsaved file(s)" at once and closing asked to save it), and
+/// undoing the edit makes it clean again.
+#[test]
+fn a_hand_written_file_is_clean_until_edited() {
+    let scratch = temp_dir("hand");
+    let path = scratch.path().join("hand.json");
+    let text =
+        "{\"fbd\":1,\"name\":\"hand\",\n\n  \"blocks\":[{\"id\":\"n\",\"type\":\"NOT\",\"inputs\":{\"in\":true}}]}\n";
+    std::fs::write(&path, text).expect("write");
+    let mut w = Workspace::from_project(&load(&FsProvider, &path).expect("loads"));
+    assert!(w.dirty().is_empty(), "{:?}", w.dirty());
+    w.rename_block(&BodyId::Program, "n", "inv").expect("rename");
+    assert_eq!(w.dirty().len(), 1);
+    w.undo();
+    assert!(w.dirty().is_empty());
+    assert_eq!(std::fs::read_to_string(&path).expect("read"), text, "nothing was written");
+}
