@@ -32,16 +32,29 @@ pub(super) struct Lookup<'a, 'x, 'i> {
     pub(super) pou_names: &'a HashSet<String>,
     /// In a function's body: the function's name, by which it writes and reads its result.
     pub(super) result_of: Option<&'a str>,
+    /// A structure member's path (`st.Run`) → the variable it is flattened to (`st_Run`).
+    pub(super) members: &'a HashMap<String, String>,
 }
 
 impl Lookup<'_, '_, '_> {
-    /// The variable an expression names: a function's own name is its result.
-    pub(super) fn variable<'e>(&self, expr: &'e str) -> &'e str {
+    /// The variable an expression names: a function's own name is its result, a structure
+    /// member's path its flattened variable.
+    pub(super) fn variable(&self, expr: &str) -> String {
         match self.result_of {
             // IEC 61131-3 names are not case-sensitive.
-            Some(f) if f.eq_ignore_ascii_case(expr) => super::RESULT,
-            _ => expr,
+            Some(f) if f.eq_ignore_ascii_case(expr) => super::RESULT.to_string(),
+            _ => match self.members.get(expr).or_else(|| self.members.get(&expr.to_ascii_lowercase())) {
+                Some(flat) => flat.clone(),
+                None => expr.to_string(),
+            },
         }
+    }
+
+    /// Whether `expr` names a whole structure (flattened into its members: it has no variable
+    /// of its own to wire).
+    pub(super) fn whole_structure(&self, expr: &str) -> bool {
+        let prefix = format!("{}.", expr.to_ascii_lowercase());
+        self.members.keys().any(|k| k.starts_with(&prefix))
     }
 
     /// The source a connectionPointIn names, through continuations to their connector.
@@ -83,12 +96,14 @@ impl Lookup<'_, '_, '_> {
                 Some(Src::Out(format!("{id}.{}", out_pin(ty, &param, self.pou_names))))
             }
             "inVariable" | "inOutVariable" => {
-                let e =
-                    self.variable(child(*src, "expression").and_then(|x| x.text()).unwrap_or("").trim()).to_string();
+                let e = self.variable(child(*src, "expression").and_then(|x| x.text()).unwrap_or("").trim());
                 if self.var_names.contains(e.as_str()) {
                     Some(Src::Var(e))
                 } else if let Ok(v) = literal::parse(&e) {
                     Some(Src::Const(v))
+                } else if self.whole_structure(&e) {
+                    cx.err(*src, format!("`{e}` is a whole structure; it is imported as a variable per member (`{e}.x` is `{e}_x`), so wire its members"));
+                    None
                 } else if let Some((v, t)) = e.split_once('.').and_then(|(v, _)| Some((v, *self.structs.get(v)?))) {
                     cx.err(*src, super::member_error(&e, v, Some(t)));
                     None

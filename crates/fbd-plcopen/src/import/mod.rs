@@ -13,6 +13,7 @@ use crate::literal;
 
 mod lookup;
 mod names;
+mod structs;
 mod text;
 mod vars;
 
@@ -155,6 +156,7 @@ pub fn import(path: &Path, text: &str) -> Result<Imported, Diagnostics> {
         return Err(Diagnostic::new(path, "no program POU to run (types/pous/pou with pouType=\"program\")").into());
     };
     let pou_names: HashSet<String> = pous.iter().filter_map(|p| p.attribute("name")).map(str::to_string).collect();
+    let types = structs::struct_types(&mut cx, root);
     // Each POU's declared inputs: a POU that declares an input named EN has no implicit one.
     let mut declares_en: HashSet<String> = HashSet::new();
     for p in &pous {
@@ -179,11 +181,11 @@ pub fn import(path: &Path, text: &str) -> Result<Imported, Diagnostics> {
         if p.attribute("pouType") == Some("program") || p.attribute("name").and_then(helper).is_some() {
             continue;
         }
-        if let Some(m) = pou_body(&mut cx, *p, &pou_names, &declares_en, false) {
+        if let Some(m) = pou_body(&mut cx, *p, &pou_names, &declares_en, &types, false) {
             doc.macros.push(m.0);
         }
     }
-    if let Some((m, inputs)) = pou_body(&mut cx, program, &pou_names, &declares_en, true) {
+    if let Some((m, inputs)) = pou_body(&mut cx, program, &pou_names, &declares_en, &types, true) {
         // The program's own words (its documentation and comments), else where it came from.
         if m.description.is_some() {
             doc.description = m.description;
@@ -204,6 +206,7 @@ fn pou_body(
     pou: Node,
     pou_names: &HashSet<String>,
     declares_en: &HashSet<String>,
+    types: &structs::StructTypes,
     is_program: bool,
 ) -> Option<(MacroDef, Vec<ProgramInput>)> {
     let name = pou.attribute("name").unwrap_or("").to_string();
@@ -223,6 +226,19 @@ fn pou_body(
                 Some(a) if a.starts_with("%I") => ins.push(v),
                 Some(a) if a.starts_with("%Q") => outs.push(v),
                 _ => locals.push(v),
+            }
+        }
+    }
+    // Structures: a variable per member (`st.Run` is `st_Run`).
+    let mut member_paths: HashMap<String, String> = HashMap::new();
+    let ins = structs::flatten(cx, ins, types, &mut member_paths, pou);
+    let outs = structs::flatten(cx, outs, types, &mut member_paths, pou);
+    let locals = structs::flatten(cx, locals, types, &mut member_paths, pou);
+    {
+        let mut seen: HashSet<&str> = HashSet::new();
+        for v in ins.iter().chain(&outs).chain(&locals) {
+            if !seen.insert(v.name.as_str()) && member_paths.values().any(|f| *f == v.name) {
+                cx.err(pou, format!("`{}` is both a variable and a structure's member flattened to that name", v.name));
             }
         }
     }
@@ -277,6 +293,7 @@ fn pou_body(
         structs: &structs,
         pou_names,
         result_of: result_of.as_deref(),
+        members: &member_paths,
     };
     let resolve = |cx: &mut Ctx, cpi: Node, depth: u32| -> Option<Src> { look.source(cx, cpi, depth) };
 
@@ -441,7 +458,7 @@ fn pou_body(
     let mut writes: BTreeMap<String, (Src, i64)> = BTreeMap::new();
     for e in elems.iter().filter(|e| matches!(e.tag_name().name(), "outVariable" | "inOutVariable")) {
         let var = child(*e, "expression").and_then(|x| x.text()).unwrap_or("").trim();
-        let var = look.variable(var).to_string();
+        let var = look.variable(var);
         let Some(cpi) = child(*e, "connectionPointIn") else { continue };
         if child(cpi, "connection").is_none() {
             continue;
@@ -452,6 +469,10 @@ fn pou_body(
         }
         // Resolved first: the source's own problems are reported whatever the variable.
         let src = resolve(cx, cpi, 0);
+        if look.whole_structure(&var) {
+            cx.err(*e, format!("`{var}` is a whole structure; it is imported as a variable per member (`{var}.x` is `{var}_x`), so write its members"));
+            continue;
+        }
         if !var_names.contains(var.as_str()) {
             let whole = var.split_once('.').map(|(v, _)| v);
             let why = match whole.and_then(|w| ins.iter().chain(&outs).chain(&locals).find(|v| v.name == w)) {

@@ -133,12 +133,12 @@ pub(super) fn function_result(
     Some(name.to_string())
 }
 
-/// A write or read of `var.member` where `var` is declared: structures (and the members of
-/// instances) have no counterpart here.
+/// A write or read of `var.member` where `var` is declared but of no structure type the file
+/// declares (those are flattened: see `structs`), or an instance's member written.
 pub(super) fn member_error(path: &str, var: &str, ty: Option<&str>) -> String {
-    let ty = ty.map(|t| format!(" ({t})")).unwrap_or_default();
+    let ty = ty.map(|t| format!(" ({t}, a type the file does not declare as a structure)")).unwrap_or_default();
     format!(
-        "`{path}` is a member of `{var}`{ty}; structures and instance members are not imported: use a variable per member"
+        "`{path}` is a member of `{var}`{ty}; only members of structures declared in the file's dataTypes are imported (and an instance's outputs read)"
     )
 }
 

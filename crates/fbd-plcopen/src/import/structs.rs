@@ -1,0 +1,160 @@
+//! Structures: a `dataType` whose base type is a `<struct>` is flattened where a POU declares a
+//! variable of it, into a variable per member (`st : S_STATUS` with `Run : BOOL` gives `st_Run`),
+//! so that the body's `st.Run` reads and writes that variable and a structure among a program's
+//! inputs or outputs gives one input or output per member. Nested structures flatten in turn
+//! (`a.b.c` → `a_b_c`). A whole structure wired to a pin has no counterpart here.
+
+use std::collections::HashMap;
+
+use fbd_engine::{Type, Value};
+use roxmltree::Node;
+
+use super::vars::Var;
+use super::{Ctx, child, children};
+use crate::literal;
+
+/// Nesting deeper than this is refused.
+const MAX_DEPTH: usize = 16;
+/// Most variables the structures of one POU may flatten into: ten types of ten members each
+/// nested ten deep would be 10^10 of them.
+const MAX_MEMBERS: usize = 100_000;
+
+/// One member of a structure type.
+pub(super) struct Member {
+    name: String,
+    ty: Option<Type>,
+    /// A member of another structure type (or another derived type).
+    derived: Option<String>,
+    init: Option<Value>,
+}
+
+/// The structure types of a file, by their names in lower case (IEC names ignore case).
+pub(super) type StructTypes = HashMap<String, (String, Vec<Member>)>;
+
+/// The structure types declared in `types/dataTypes`.
+pub(super) fn struct_types(cx: &mut Ctx, root: Node) -> StructTypes {
+    let mut out = StructTypes::new();
+    let Some(dts) = child(root, "types").and_then(|t| child(t, "dataTypes")) else { return out };
+    for dt in children(dts, "dataType") {
+        let name = dt.attribute("name").unwrap_or("").to_string();
+        let Some(st) = child(dt, "baseType").and_then(|b| child(b, "struct")) else { continue };
+        let mut members = Vec::new();
+        for v in children(st, "variable") {
+            let m = v.attribute("name").unwrap_or("").to_string();
+            let t = child(v, "type").and_then(|t| t.children().find(|c| c.is_element()));
+            let (ty, derived) = match t {
+                Some(t) if t.tag_name().name() == "derived" => (None, t.attribute("name").map(str::to_string)),
+                Some(t) => match literal::elementary(t.tag_name().name()) {
+                    Some((ty, widened)) => {
+                        if widened {
+                            cx.warnings.push(format!(
+                                "member `{name}.{m}` is {}: it becomes a 64-bit INT here and does not wrap at its limits",
+                                t.tag_name().name()
+                            ));
+                        }
+                        (Some(ty), None)
+                    }
+                    None => {
+                        cx.err(t, format!("member `{name}.{m}`: type {} is not supported", t.tag_name().name()));
+                        continue;
+                    }
+                },
+                None => {
+                    cx.err(v, format!("member `{name}.{m}` has no type"));
+                    continue;
+                }
+            };
+            let init =
+                child(v, "initialValue").and_then(|i| child(i, "simpleValue")).and_then(|s| s.attribute("value"));
+            let init = match init.map(literal::parse) {
+                Some(Ok(x)) => Some(x),
+                Some(Err(e)) => {
+                    cx.err(v, format!("member `{name}.{m}`: initial value: {e}"));
+                    None
+                }
+                None => None,
+            };
+            members.push(Member { name: m, ty, derived, init });
+        }
+        out.insert(name.to_ascii_lowercase(), (name, members));
+    }
+    out
+}
+
+/// `vars` with every variable of a structure type replaced by its members (`st_Run`), and in
+/// `paths` each member's path as a body writes it (`st.Run`, and in lower case) → the variable.
+pub(super) fn flatten(
+    cx: &mut Ctx,
+    vars: Vec<Var>,
+    types: &StructTypes,
+    paths: &mut HashMap<String, String>,
+    at: Node,
+) -> Vec<Var> {
+    let mut out = Vec::new();
+    for v in vars {
+        let path = v.name.clone();
+        expand(cx, v, &path, types, paths, at, &mut Vec::new(), &mut out);
+    }
+    out
+}
+
+/// `v` (whose path in the body is `path`: `st`, `st.Cmd`), flattened into `out`.
+#[allow(clippy::too_many_arguments)]
+fn expand(
+    cx: &mut Ctx,
+    v: Var,
+    path: &str,
+    types: &StructTypes,
+    paths: &mut HashMap<String, String>,
+    at: Node,
+    chain: &mut Vec<String>,
+    out: &mut Vec<Var>,
+) {
+    let Some((tname, members)) = v.derived.as_deref().and_then(|d| types.get(&d.to_ascii_lowercase())) else {
+        out.push(v);
+        return;
+    };
+    if chain.iter().any(|t| t == tname) {
+        chain.push(tname.clone());
+        cx.err(at, format!("structure type {tname} contains itself ({}): `{path}` would never end", chain.join(" → ")));
+        chain.pop();
+        return;
+    }
+    if chain.len() >= MAX_DEPTH {
+        cx.err(at, format!("`{path}` nests structures more than {MAX_DEPTH} deep"));
+        return;
+    }
+    if out.len() + members.len() > MAX_MEMBERS {
+        // Said once: the members after it are not expanded at all.
+        if out.len() <= MAX_MEMBERS {
+            cx.err(at, format!("`{path}`: the structures of this POU flatten into more than {MAX_MEMBERS} variables"));
+            out.extend(std::iter::repeat_with(sentinel).take(MAX_MEMBERS + 1 - out.len()));
+        }
+        return;
+    }
+    chain.push(tname.clone());
+    for m in members {
+        let flat = format!("{}_{}", v.name, m.name);
+        let p = format!("{path}.{}", m.name);
+        paths.insert(p.to_ascii_lowercase(), flat.clone());
+        paths.insert(p.clone(), flat.clone());
+        // The variable's own initial value for the member (`structValue`) wins over the type's.
+        let init = v.members.iter().find(|(k, _)| k.eq_ignore_ascii_case(&m.name)).map(|(_, x)| *x).or(m.init);
+        let member = Var {
+            name: flat,
+            ty: m.ty,
+            init,
+            members: Vec::new(),
+            address: None,
+            derived: m.derived.clone(),
+            doc: v.doc.as_ref().map(|d| format!("{d} ({})", m.name)),
+        };
+        expand(cx, member, &p, types, paths, at, chain, out);
+    }
+    chain.pop();
+}
+
+/// A placeholder counted when the limit is passed (the import fails with the error then).
+fn sentinel() -> Var {
+    Var { name: String::new(), ty: None, init: None, members: Vec::new(), address: None, derived: None, doc: None }
+}
