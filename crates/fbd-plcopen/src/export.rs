@@ -133,14 +133,15 @@ pub fn export(project: &Project, plan: &ScanPlan) -> String {
             let outs: Vec<_> =
                 m.outputs.iter().map(|p| (p.name.clone(), p.ty.0, None, p.description.clone())).collect();
             let body = body_xml(project, &types, &m.name, &m.blocks, &m.outputs, &mut helpers);
-            pous.push_str(&pou_xml(&m.name, "functionBlock", &ins, &outs, &body, m.description.as_deref()));
+            pous.push_str(&pou_xml(&m.name, "functionBlock", &ins, &outs, &body, m.description.as_deref(), &none));
         }
     }
     let ins: Vec<_> =
         root.inputs.iter().map(|p| (p.name.clone(), p.ty.0, p.default.map(|c| c.0), p.description.clone())).collect();
     let outs: Vec<_> = root.outputs.iter().map(|p| (p.name.clone(), p.ty.0, None, p.description.clone())).collect();
     let body = body_xml(project, &types, "", &root.blocks, &root.outputs, &mut helpers);
-    let program = pou_xml(&pname, "program", &ins, &outs, &body, root.description.as_deref());
+    let hmi = |n: &str| root.inputs.iter().find(|p| p.name == n).map(hmi_data).unwrap_or_default();
+    let program = pou_xml(&pname, "program", &ins, &outs, &body, root.description.as_deref(), &hmi);
     for (h, t) in &helpers {
         pous.push_str(&helper_pou(h, *t, plan.cycle_us as f64 / 1000.0));
     }
@@ -188,10 +189,33 @@ fn ident(s: &str) -> String {
     out
 }
 
+/// No extra XML for any variable.
+fn none(_: &str) -> String {
+    String::new()
+}
+
 /// A declared variable: name, type, initial value, documentation.
 type VarDecl = (String, Type, Option<Value>, Option<String>);
 
-fn vars_xml(tag: &str, vars: &[VarDecl], derived: &[Instance]) -> String {
+/// Where the export keeps what PLCopen has no element for: how the HMI shows a program input
+/// (`addData`, which other tools keep or drop as they please; the import reads it back).
+pub(crate) const HMI_DATA: &str = "https://fbd2048.example/plcopen/hmi";
+
+/// A program input's `addData`: its kind and a selector's position labels (nothing for a
+/// number field, the default).
+fn hmi_data(p: &fbd_engine::model::ProgramInput) -> String {
+    if p.kind == fbd_engine::model::InputKind::Number && p.options.is_empty() {
+        return String::new();
+    }
+    let options: String = p.options.iter().map(|o| format!("<option>{}</option>", esc(o))).collect();
+    format!(
+        "<addData><data name=\"{HMI_DATA}\" handleUnknown=\"discard\"><input kind=\"{}\">{options}</input></data></addData>",
+        p.kind.name()
+    )
+}
+
+/// `extra(name)`: XML written after a variable's initial value (its `addData`), or "".
+fn vars_xml(tag: &str, vars: &[VarDecl], derived: &[Instance], extra: &dyn Fn(&str) -> String) -> String {
     if vars.is_empty() && derived.is_empty() {
         return String::new();
     }
@@ -203,9 +227,10 @@ fn vars_xml(tag: &str, vars: &[VarDecl], derived: &[Instance]) -> String {
         let doc = documentation("", doc.as_deref());
         let _ = writeln!(
             s,
-            "            <variable name=\"{}\"><type><{}/></type>{init}{}</variable>",
+            "            <variable name=\"{}\"><type><{}/></type>{init}{}{}</variable>",
             esc(n),
             iec_type(*t),
+            extra(n),
             doc.trim_end()
         );
     }
@@ -234,13 +259,21 @@ fn vars_xml(tag: &str, vars: &[VarDecl], derived: &[Instance]) -> String {
     s
 }
 
-fn pou_xml(name: &str, kind: &str, ins: &[VarDecl], outs: &[VarDecl], body: &Body, doc: Option<&str>) -> String {
+fn pou_xml(
+    name: &str,
+    kind: &str,
+    ins: &[VarDecl],
+    outs: &[VarDecl],
+    body: &Body,
+    doc: Option<&str>,
+    extra: &dyn Fn(&str) -> String,
+) -> String {
     format!(
         "      <pou name=\"{}\" pouType=\"{kind}\">\n        <interface>\n{}{}{}        </interface>\n        <body>\n          <FBD>\n{}          </FBD>\n        </body>\n{}      </pou>\n",
         esc(name),
-        vars_xml("inputVars", ins, &[]),
-        vars_xml("outputVars", outs, &[]),
-        vars_xml("localVars", &body.locals, &body.instances),
+        vars_xml("inputVars", ins, &[], extra),
+        vars_xml("outputVars", outs, &[], &none),
+        vars_xml("localVars", &body.locals, &body.instances, &none),
         body.xml,
         documentation("        ", doc)
     )
@@ -483,9 +516,9 @@ fn helper_pou(block: &str, t: Type, cycle_ms: f64) -> String {
     let body = Body { xml: String::new(), locals, instances: Vec::new() };
     let iface = format!(
         "{}{}{}",
-        vars_xml("inputVars", &ins, &[]),
-        vars_xml("outputVars", &outs, &[]),
-        vars_xml("localVars", &body.locals, &[])
+        vars_xml("inputVars", &ins, &[], &none),
+        vars_xml("outputVars", &outs, &[], &none),
+        vars_xml("localVars", &body.locals, &[], &none)
     );
     format!(
         "      <pou name=\"{block}__{}\" pouType=\"functionBlock\">\n        <interface>\n{iface}        </interface>\n        <body>\n          <ST><xhtml:p><![CDATA[{st}]]></xhtml:p></ST>\n        </body>\n        <documentation><xhtml:p>fbd2048 library block {block} ({}) as a function block</xhtml:p></documentation>\n      </pou>\n",

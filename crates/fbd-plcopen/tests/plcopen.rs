@@ -589,6 +589,18 @@ fn comments_and_descriptions_survive_a_round_trip() {
         d.inputs.iter().map(|p| p.description.clone()).chain(d.outputs.iter().map(|p| p.description.clone())).collect()
     };
     assert_eq!(ins(&back), ins(root), "the program's inputs and outputs");
+    // How the panel shows the inputs comes back too (PLCopen has no element for it: `addData`):
+    // the 2048 command selector with its labels, the blinker's push buttons (they came back as
+    // latching switches).
+    let hmi = |d: &fbd_engine::model::Document| -> Vec<(fbd_engine::model::InputKind, Vec<String>)> {
+        d.inputs.iter().map(|p| (p.kind, p.options.clone())).collect()
+    };
+    assert_eq!(hmi(&back), hmi(root));
+    assert_eq!(back.inputs[0].options.len(), 6, "up, right, down, left, start, reset");
+    let blinker = load(&FsProvider, &path.with_file_name("../examples/blinker.json")).expect("blinker");
+    let plan = compile_project(&blinker, &CompileOptions::default()).expect("compiles");
+    let b = fbd_plcopen::import(Path::new("b.xml"), &fbd_plcopen::export(&blinker, &plan)).expect("imports").doc;
+    assert!(b.inputs.iter().all(|p| p.kind == fbd_engine::model::InputKind::Button), "{:?}", hmi(&b));
 }
 
 /// A file from CODESYS or Beremiz: a block's documentation becomes its comment (shown on hover),

@@ -616,9 +616,17 @@ fn pou_body(
             prog_inputs.push(ProgramInput {
                 name: v.name.clone(),
                 ty: TypeName(ty),
-                kind: if ty == Type::Bool { fbd_engine::model::InputKind::Switch } else { Default::default() },
+                // As this tool exported it (a push button stays one), else a BOOL is a switch.
+                kind: match &v.hmi {
+                    Some((k, _)) if k.needs().is_none_or(|t| t == ty) => *k,
+                    _ if ty == Type::Bool => fbd_engine::model::InputKind::Switch,
+                    _ => Default::default(),
+                },
                 default: v.init.map(Const),
-                options: Vec::new(),
+                options: match &v.hmi {
+                    Some((fbd_engine::model::InputKind::Selector, o)) if ty == Type::Int => o.clone(),
+                    _ => Vec::new(),
+                },
                 description: v.doc.clone(),
             });
         } else {

@@ -148,6 +148,7 @@ fn expand(
             address: None,
             derived: m.derived.clone(),
             doc: v.doc.as_ref().map(|d| format!("{d} ({})", m.name)),
+            hmi: None,
         };
         expand(cx, member, &p, types, paths, at, chain, out);
     }
@@ -156,5 +157,14 @@ fn expand(
 
 /// A placeholder counted when the limit is passed (the import fails with the error then).
 fn sentinel() -> Var {
-    Var { name: String::new(), ty: None, init: None, members: Vec::new(), address: None, derived: None, doc: None }
+    Var {
+        name: String::new(),
+        ty: None,
+        init: None,
+        members: Vec::new(),
+        address: None,
+        derived: None,
+        doc: None,
+        hmi: None,
+    }
 }

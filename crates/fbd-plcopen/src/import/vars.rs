@@ -20,6 +20,27 @@ pub(super) struct Var {
     pub(super) derived: Option<String>,
     /// What its documentation says (a port's description).
     pub(super) doc: Option<String>,
+    /// How the HMI shows it (a program input), as this tool's export keeps it in `addData`.
+    pub(super) hmi: Option<(fbd_engine::model::InputKind, Vec<String>)>,
+}
+
+/// The HMI kind and selector labels this tool's export writes into a variable's `addData`.
+fn hmi_data(v: Node) -> Option<(fbd_engine::model::InputKind, Vec<String>)> {
+    use fbd_engine::model::InputKind;
+    let data = child(v, "addData")
+        .into_iter()
+        .flat_map(|a| children(a, "data"))
+        .find(|d| d.attribute("name") == Some(crate::export::HMI_DATA))?;
+    let input = child(data, "input")?;
+    let kind = match input.attribute("kind")? {
+        "button" => InputKind::Button,
+        "switch" => InputKind::Switch,
+        "selector" => InputKind::Selector,
+        "number" => InputKind::Number,
+        _ => return None,
+    };
+    let options = children(input, "option").map(|o| o.text().unwrap_or("").to_string()).collect();
+    Some((kind, options))
 }
 
 pub(super) fn variables(cx: &mut Ctx, iface: Option<Node>, section: &str) -> Vec<Var> {
@@ -76,7 +97,8 @@ pub(super) fn variables(cx: &mut Ctx, iface: Option<Node>, section: &str) -> Vec
             let address = v.attribute("address").map(str::to_string);
             let derived = tnode.filter(|t| t.tag_name().name() == "derived").and_then(|t| t.attribute("name"));
             let doc = super::text::documentation(v);
-            out.push(Var { name, ty, init, members, address, derived: derived.map(str::to_string), doc });
+            let hmi = hmi_data(v);
+            out.push(Var { name, ty, init, members, address, derived: derived.map(str::to_string), doc, hmi });
         }
     }
     out
@@ -128,6 +150,7 @@ pub(super) fn function_result(
             address: None,
             derived: None,
             doc: None,
+            hmi: None,
         },
     );
     Some(name.to_string())
