@@ -36,6 +36,8 @@ pub struct DiagramState {
     pub(crate) canvas: Vec2,
     /// The block whose context menu is open.
     pub(crate) menu_block: Option<usize>,
+    /// The body input port whose context menu is open (instead of a block's).
+    pub(crate) menu_port: Option<usize>,
     /// The number typed in the context menu (to write, force or break at).
     pub(crate) menu_value: String,
     /// Lay bodies out afresh instead of keeping the blocks' stored positions.
@@ -166,6 +168,18 @@ impl App {
         let r = layout.blocks[i];
         let z = self.diagram.zoom;
         Some(self.diagram.origin + Vec2::new((r.x + r.w / 2.0) as f32, (r.y + r.h / 2.0) as f32) * z)
+    }
+
+    /// Where the box of input port `name` of the shown body was drawn in the last frame (its
+    /// middle), for tests that click it.
+    pub fn diagram_input_pos(&mut self, name: &str) -> Option<Pos2> {
+        let bl = self.diagram_body()?;
+        let (body, layout) = &*bl;
+        let k = body.inputs.iter().position(|n| n == name)?;
+        let a = layout.input_ports[k];
+        let z = self.diagram.zoom;
+        let half = (name.len() as f32 * 7.0 + 14.0) * z / 2.0;
+        Some(self.diagram.origin + Vec2::new(a.x as f32, a.y as f32) * z - Vec2::new(half, 0.0))
     }
 
     /// Fits the drawing to the view in the next frame (what `F` and "Fit" do).

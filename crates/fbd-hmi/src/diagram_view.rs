@@ -105,6 +105,11 @@ impl App {
                     }
                 }
             }
+            for (k, id) in in_ids.iter().enumerate() {
+                if id.is_some_and(|i| valid(i) && img.is_forced(i)) {
+                    forced.push(self.net_path(body, Source::Port(k)));
+                }
+            }
             (
                 in_ids.iter().map(|id| id.filter(|&i| valid(i)).map(|i| img.read_signal(i))).collect(),
                 forced,
@@ -292,6 +297,8 @@ its dashed part is a feedback wire: where it closes a loop, the value it had at 
         let mut badges: Vec<(Pos2, String, Color32)> = Vec::new();
         let mut double: Option<usize> = None;
         let mut context: Option<usize> = None;
+        let mut port_menu: Option<usize> = None;
+        let mut port_toggle: Option<(String, Value)> = None;
         for (i, (n, r)) in body.nodes.iter().zip(&layout.blocks).enumerate() {
             let br = Rect::from_min_max(to(r.x, r.y), to(r.x + r.w, r.y + r.h));
             if !br.intersects(rect) {
@@ -387,8 +394,28 @@ its dashed part is a feedback wire: where it closes a loop, the value it had at 
             if text_ok {
                 painter.text(r.left_center() + Vec2::new(3.0, 0.0), Align2::LEFT_CENTER, name, small.clone(), ink);
             }
+            let path = self.net_path(body, Source::Port(k));
             if let Some(v) = in_vals[k] {
-                badges.push((pa + Vec2::new(3.0, -8.0 * z.clamp(0.6, 1.2)), v.short(), wire_color(Some(v), dark)));
+                let f = forced.contains(&path);
+                badges.push((
+                    pa + Vec2::new(3.0, -8.0 * z.clamp(0.6, 1.2)),
+                    format!("{}{}", if f { "F " } else { "" }, v.short()),
+                    if f { FORCED } else { wire_color(Some(v), dark) },
+                ));
+            }
+            // An input is written from the drawing as in CODESYS's online mode: a double-click
+            // toggles a BOOL, a right-click opens its menu (write, force, watch, break).
+            if let Some(pp) = resp.interact_pointer_pos()
+                && r.expand(2.0).contains(pp)
+            {
+                if resp.secondary_clicked() {
+                    port_menu = Some(k);
+                }
+                if resp.double_clicked()
+                    && let Some(Value::Bool(b)) = in_vals[k]
+                {
+                    port_toggle = Some((path.clone(), Value::Bool(!b)));
+                }
             }
         }
         for (k, (name, _)) in body.outputs.iter().enumerate() {
@@ -423,13 +450,43 @@ its dashed part is a feedback wire: where it closes a loop, the value it had at 
         }
         if let Some(i) = context {
             self.diagram.menu_block = Some(i);
+            self.diagram.menu_port = None;
+        }
+        if let Some(k) = port_menu {
+            self.diagram.menu_port = Some(k);
+            self.diagram.menu_block = None;
+        }
+        if let Some((path, v)) = port_toggle {
+            self.diagram_act(&path, MenuAction::Write(v));
         }
         let mut act: Option<(String, MenuAction)> = None;
         let mut open_inst: Option<usize> = None;
         // Clicks inside stay in the menu (the number field); buttons close it themselves.
         egui::Popup::context_menu(&resp).close_behavior(egui::PopupCloseBehavior::CloseOnClickOutside).show(|ui| {
+            if let Some(k) = self.diagram.menu_port.filter(|&k| k < body.inputs.len()) {
+                let path = self.net_path(body, Source::Port(k));
+                ui.label(egui::RichText::new(&body.inputs[k]).strong());
+                let cur = in_vals[k];
+                if matches!(cur, Some(Value::Int(_) | Value::Real(_))) {
+                    ui.horizontal(|ui| {
+                        let l = ui.label("value");
+                        ui.add(egui::TextEdit::singleline(&mut self.diagram.menu_value).desired_width(80.0))
+                            .labelled_by(l.id);
+                    });
+                }
+                ui.horizontal_wrapped(|ui| {
+                    ui.set_max_width(260.0);
+                    for (label, a) in value_actions(ui, cur, forced.contains(&path), &self.diagram.menu_value) {
+                        if ui.small_button(label).clicked() {
+                            act = Some((path.clone(), a));
+                            ui.close();
+                        }
+                    }
+                });
+                return;
+            }
             let Some(i) = self.diagram.menu_block.filter(|&i| i < body.nodes.len()) else {
-                ui.label("right-click a block");
+                ui.label("right-click a block or an input");
                 return;
             };
             ui.label(egui::RichText::new(&body.nodes[i].id).strong());
@@ -454,40 +511,7 @@ its dashed part is a feedback wire: where it closes a loop, the value it had at 
                 // past the edge could not be clicked.
                 ui.horizontal_wrapped(|ui| {
                     ui.set_max_width(260.0);
-                    let mut actions: Vec<(String, MenuAction)> = Vec::new();
-                    match cur {
-                        Some(Value::Bool(b)) => {
-                            actions.push((
-                                format!("write {}", if b { "FALSE" } else { "TRUE" }),
-                                MenuAction::Write(Value::Bool(!b)),
-                            ));
-                            actions.push(("force TRUE".into(), MenuAction::Force(Value::Bool(true))));
-                            actions.push(("force FALSE".into(), MenuAction::Force(Value::Bool(false))));
-                            actions.push(("break on rise".into(), MenuAction::Break(BreakOn::Rise)));
-                        }
-                        Some(v) => {
-                            let ty = v.ty();
-                            match Value::parse(self.diagram.menu_value.trim(), ty) {
-                                Ok(x) => {
-                                    actions.push((format!("write {x}"), MenuAction::Write(x)));
-                                    actions.push((format!("force {x}"), MenuAction::Force(x)));
-                                    actions.push((format!("break at {x}"), MenuAction::Break(BreakOn::Equals(x))));
-                                }
-                                Err(_) => {
-                                    ui.label(egui::RichText::new("(type a value to write or force)").weak());
-                                }
-                            }
-                        }
-                        None => {}
-                    }
-                    if cur.is_some() {
-                        actions.push(("break on change".into(), MenuAction::Break(BreakOn::Change)));
-                    }
-                    if forced.contains(&path) {
-                        actions.push(("release".into(), MenuAction::Release));
-                    }
-                    actions.push(("watch".into(), MenuAction::Watch));
-                    actions.push(("select".into(), MenuAction::Select));
+                    let actions = value_actions(ui, cur, forced.contains(&path), &self.diagram.menu_value);
                     for (label, a) in actions {
                         let rr = ui.small_button(label.clone());
                         if rr.clicked() {
@@ -508,6 +532,40 @@ its dashed part is a feedback wire: where it closes a loop, the value it had at 
             self.diagram_open(&path);
         }
     }
+}
+
+/// What the context menu offers for a signal whose value is `cur`: write and force (the other
+/// BOOL value, or the number typed in the menu), breakpoints, release if forced, watch, select.
+fn value_actions(ui: &mut egui::Ui, cur: Option<Value>, forced: bool, typed: &str) -> Vec<(String, MenuAction)> {
+    let mut actions: Vec<(String, MenuAction)> = Vec::new();
+    match cur {
+        Some(Value::Bool(b)) => {
+            actions.push((format!("write {}", if b { "FALSE" } else { "TRUE" }), MenuAction::Write(Value::Bool(!b))));
+            actions.push(("force TRUE".into(), MenuAction::Force(Value::Bool(true))));
+            actions.push(("force FALSE".into(), MenuAction::Force(Value::Bool(false))));
+            actions.push(("break on rise".into(), MenuAction::Break(BreakOn::Rise)));
+        }
+        Some(v) => match Value::parse(typed.trim(), v.ty()) {
+            Ok(x) => {
+                actions.push((format!("write {x}"), MenuAction::Write(x)));
+                actions.push((format!("force {x}"), MenuAction::Force(x)));
+                actions.push((format!("break at {x}"), MenuAction::Break(BreakOn::Equals(x))));
+            }
+            Err(_) => {
+                ui.label(egui::RichText::new("(type a value to write or force)").weak());
+            }
+        },
+        None => {}
+    }
+    if cur.is_some() {
+        actions.push(("break on change".into(), MenuAction::Break(BreakOn::Change)));
+    }
+    if forced {
+        actions.push(("release".into(), MenuAction::Release));
+    }
+    actions.push(("watch".into(), MenuAction::Watch));
+    actions.push(("select".into(), MenuAction::Select));
+    actions
 }
 
 /// The net with the piece nearest `at` (within 4 px), where `to` maps drawing units to the

@@ -126,6 +126,69 @@ fn the_diagram_is_driven_by_the_pointer_double_click_in_and_context_menu_force()
     assert_eq!(h.state().breakpoint_paths(), vec!["cell_4_4/mem.q".to_string()]);
 }
 
+/// The program's inputs are written from the drawing as in CODESYS's online mode: a double-click
+/// on a BOOL input toggles it, a right-click opens its menu (write a typed number, force,
+/// release). A right-click there said "right-click a block" and offered nothing.
+#[test]
+fn inputs_are_written_and_forced_from_the_online_diagram() {
+    let mut h = crate::file_window_dt(
+        "diagram-inputs",
+        r#"{"fbd": 1, "name": "io",
+  "inputs": [{"name": "go", "type": "BOOL"}, {"name": "level", "type": "INT"}],
+  "outputs": [{"name": "out", "type": "INT", "from": "sel.out"}],
+  "blocks": [{"id": "sel", "type": "SEL", "inputs": {"g": "go", "in0": 99, "in1": "level"}, "pos": [200, 50]}]}"#,
+        1.0 / 60.0,
+    );
+    h.step();
+    h.get_by_label("Diagram").click();
+    h.step();
+    h.step();
+    let go = h.state_mut().diagram_input_pos("go").expect("drawn");
+    for _ in 0..30 {
+        h.step();
+    }
+    click_at(&mut h, go, egui::PointerButton::Primary);
+    click_at(&mut h, go, egui::PointerButton::Primary);
+    h.step();
+    h.state_mut().run_scans(1);
+    h.step();
+    assert_eq!(
+        h.state_mut().diagram_output_value("out"),
+        Some(Value::Int(0)),
+        "go is TRUE: SEL gives level (0), not 99"
+    );
+    let level = h.state_mut().diagram_input_pos("level").expect("drawn");
+    click_at(&mut h, level, egui::PointerButton::Secondary);
+    h.step();
+    h.step();
+    h.get_by_label("value").click();
+    h.step();
+    h.get_by_label("value").type_text("7");
+    h.step();
+    h.step();
+    h.get_by_label("force 7").click();
+    h.step();
+    h.state_mut().run_scans(1);
+    h.step();
+    assert_eq!(h.state_mut().diagram_output_value("out"), Some(Value::Int(7)), "level forced to 7");
+    // Released from the same menu; a double-click on go toggles it back off.
+    click_at(&mut h, level, egui::PointerButton::Secondary);
+    h.step();
+    h.step();
+    h.get_by_label("release").click();
+    h.step();
+    for _ in 0..30 {
+        h.step();
+    }
+    click_at(&mut h, go, egui::PointerButton::Primary);
+    click_at(&mut h, go, egui::PointerButton::Primary);
+    h.step();
+    h.state_mut().run_scans(1);
+    h.step();
+    assert_eq!(h.state_mut().diagram_output_value("out"), Some(Value::Int(99)), "go FALSE again: SEL gives in0");
+    assert!(h.state_mut().forces().is_empty(), "released");
+}
+
 /// A fitted drawing stays fitted when the canvas changes size (the debugger opened or closed
 /// beside it, the window resized) until the user zooms or pans; then the view is theirs.
 #[test]

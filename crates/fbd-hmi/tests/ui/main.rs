@@ -74,6 +74,11 @@ pub(crate) fn harness_dt(w: Wiring, debugger: bool, name: &str, dt: f32) -> Harn
 /// A window on the diagram `text`, written to a scratch file `name`/diagram.json, paused,
 /// without the debugger or a best score.
 pub(crate) fn file_window(name: &str, text: &str) -> Harness<'static, App> {
+    file_window_dt(name, text, 0.25)
+}
+
+/// [`file_window`] with frames `dt` seconds apart (a double click needs them close).
+pub(crate) fn file_window_dt(name: &str, text: &str, dt: f32) -> Harness<'static, App> {
     let path = temp_dir(name).join("diagram.json");
     std::fs::write(&path, text).expect("write the diagram");
     let opts = Options {
@@ -85,7 +90,7 @@ pub(crate) fn file_window(name: &str, text: &str) -> Harness<'static, App> {
         settings: SettingsStore::at(temp_dir(name).join("settings.json")),
         replay: None,
     };
-    window(opts, 0.25)
+    window(opts, dt)
 }
 
 /// A 1200×850 window on `opts`, frames `dt` seconds apart.
