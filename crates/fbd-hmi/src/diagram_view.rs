@@ -412,6 +412,7 @@ its dashed part is a feedback wire: where it closes a loop, the value it had at 
                     port_menu = Some(k);
                 }
                 if resp.double_clicked()
+                    && self.diagram.instance.is_empty()
                     && let Some(Value::Bool(b)) = in_vals[k]
                 {
                     port_toggle = Some((path.clone(), Value::Bool(!b)));
@@ -466,7 +467,15 @@ its dashed part is a feedback wire: where it closes a loop, the value it had at 
             if let Some(k) = self.diagram.menu_port.filter(|&k| k < body.inputs.len()) {
                 let path = self.net_path(body, Source::Port(k));
                 ui.label(egui::RichText::new(&body.inputs[k]).strong());
-                let cur = in_vals[k];
+                // Inside a macro an input port is the instance's pin: an alias of what drives it
+                // outside (written there), so only watched, selected and broken on here.
+                let writable = self.diagram.instance.is_empty();
+                let cur = if writable {
+                    in_vals[k]
+                } else {
+                    ui.label(egui::RichText::new("an instance's input: write what drives it outside").weak());
+                    None
+                };
                 if matches!(cur, Some(Value::Int(_) | Value::Real(_))) {
                     ui.horizontal(|ui| {
                         let l = ui.label("value");
