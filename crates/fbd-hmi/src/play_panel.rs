@@ -127,26 +127,42 @@ impl App {
             ui.label(d);
         }
         ui.label(RichText::new("This diagram has no 2048 interface; its program inputs and outputs:").weak());
-        // Only the ports, not a copy of the plan (a large program's plan is megabytes, and
-        // this runs every frame).
+        // One row per port, in a scrolled list that lays out only the rows in view: a program
+        // with thousands of inputs drew every row every frame, past the window's bottom where
+        // no one could reach them.
+        let (n_in, n_out) = self.runner.with(|rt| (rt.plan().inputs.len(), rt.plan().outputs.len()));
+        let row = ui.spacing().interact_size.y + ui.spacing().item_spacing.y;
+        egui::ScrollArea::vertical().auto_shrink([false, true]).show_rows(ui, row, n_in + n_out, |ui, rows| {
+            self.generic_rows(ui, rows, n_in);
+        });
+    }
+
+    /// The generic panel's rows `rows` (inputs first, then outputs; `n_in` inputs).
+    fn generic_rows(&mut self, ui: &mut egui::Ui, rows: std::ops::Range<usize>, n_in: usize) {
+        // Only the ports in view, not a copy of the plan (a large program's plan is megabytes,
+        // and this runs every frame).
         let (inputs, outputs) = self.runner.with(|rt| {
             let plan = rt.plan();
             let ins: Vec<_> = plan
                 .inputs
+                .get(rows.start.min(n_in)..rows.end.min(n_in))
+                .unwrap_or_default()
                 .iter()
                 .map(|p| {
                     let cur = rt.input(&p.name).unwrap_or(p.default);
                     (p.name.clone(), p.kind, cur, p.options.clone(), p.description.clone())
                 })
-                .collect();
+                .collect::<Vec<_>>();
             let outs: Vec<_> = plan
                 .outputs
+                .get(rows.start.saturating_sub(n_in)..rows.end.saturating_sub(n_in))
+                .unwrap_or_default()
                 .iter()
                 .map(|p| (p.name.clone(), rt.output(&p.name).unwrap_or(p.default), p.description.clone()))
                 .collect();
             (ins, outs)
         });
-        egui::Grid::new("io").striped(true).show(ui, |ui| {
+        egui::Grid::new("io").striped(true).min_row_height(ui.spacing().interact_size.y).show(ui, |ui| {
             for (name, kind, cur, options, description) in &inputs {
                 // The input's name labels its control, for screen readers; its description
                 // (what the diagram says it is for) shows on hover.

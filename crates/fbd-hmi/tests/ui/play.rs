@@ -315,6 +315,32 @@ fn descriptions_of_the_program_and_of_the_shown_macro_are_on_screen() {
     assert!(h.query_by_label("Lights the lamp while the switch is on.").is_none());
 }
 
+/// A program with thousands of inputs gets a scrolled list that lays out only the rows in view
+/// (every row was drawn every frame, past the window's bottom, out of reach); scrolled to the
+/// end, the last ones are there.
+#[test]
+fn a_program_with_thousands_of_inputs_lists_them_in_a_scrolled_panel() {
+    let inputs: Vec<String> = (0..3000).map(|k| format!(r#"{{"name": "in{k}", "type": "BOOL"}}"#)).collect();
+    let text = format!(
+        r#"{{"fbd": 1, "name": "many", "inputs": [{}],
+  "outputs": [{{"name": "any", "type": "BOOL", "from": "o.out"}}],
+  "blocks": [{{"id": "o", "type": "OR", "inputs": {{"in1": "in0", "in2": "in2999"}}}}]}}"#,
+        inputs.join(", ")
+    );
+    let mut h = crate::file_window("many-inputs", &text);
+    h.step();
+    h.step();
+    assert!(h.query_by_label("in0").is_some(), "the first rows are shown");
+    assert!(h.query_by_label("in2999").is_none(), "rows out of view are not laid out");
+    let at = h.get_by_label("in0").rect().center();
+    for _ in 0..40 {
+        crate::wheel(&mut h, at, -5000.0);
+    }
+    h.step();
+    assert!(h.query_by_label("in2999").is_some(), "scrolled to the end: the last input");
+    assert!(h.query_by_label("any").is_some(), "and the output after the inputs");
+}
+
 /// A selector input (`kind: selector`) is a row of its positions by their labels, and a click
 /// sets the position; it was a number field that showed none of the diagram's `options`.
 #[test]
