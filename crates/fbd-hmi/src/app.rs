@@ -441,20 +441,7 @@ impl eframe::App for App {
         self.poll_export(&ctx);
 
         egui::Panel::top("menu").show(ui, |ui| self.menu(ui));
-        egui::Panel::bottom("status").show(ui, |ui| {
-            ui.horizontal(|ui| {
-                if let Some(why) = self.runner.halted() {
-                    ui.label(
-                        egui::RichText::new(format!("HALTED: {why}")).color(egui::Color32::from_rgb(0xe0, 0x40, 0x40)),
-                    );
-                } else {
-                    ui.label(&self.status);
-                }
-                if !self.errors.is_empty() && ui.small_button("show errors").clicked() {
-                    self.errors_open = true;
-                }
-            });
-        });
+        egui::Panel::bottom("status").show(ui, |ui| self.status_bar(ui));
         if self.replay.is_some() {
             egui::Panel::bottom("replay").show(ui, |ui| self.replay_bar(ui));
         }

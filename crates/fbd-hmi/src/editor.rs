@@ -291,6 +291,8 @@ impl App {
             [list("state reset", &report.reset), list("removed", &report.removed), list("kept", &report.kept)]
                 .join("\n");
         self.loaded.project = std::sync::Arc::new(project);
+        // What an import said was of the file it read; the editor's program is in this format.
+        self.loaded.warnings.clear();
         // The running program is now the editor's: named after its file, or said to have none
         // (the title still named the embedded 2048 program over a new program, and Record
         // reloaded that).

@@ -289,3 +289,33 @@ fn is_recording(path: &std::path::Path) -> bool {
     let read = std::fs::File::open(path).and_then(|f| f.take(64 << 10).read_to_end(&mut head));
     read.is_ok() && head.windows(15).any(|w| w == b"\"fbd_recording\"")
 }
+
+impl App {
+    /// The status line: what was loaded or done last (or that the scan task halted), the
+    /// import's warnings, and the errors of a load that failed.
+    pub(crate) fn status_bar(&mut self, ui: &mut egui::Ui) {
+        ui.horizontal(|ui| {
+            if let Some(why) = self.runner.halted() {
+                ui.label(
+                    egui::RichText::new(format!("HALTED: {why}")).color(egui::Color32::from_rgb(0xe0, 0x40, 0x40)),
+                );
+            } else {
+                ui.label(&self.status);
+            }
+            // What the import of a PLCopen file said behaves differently here: on the
+            // status line while that program runs (it was dropped: an INT that no longer
+            // wraps where the PLC's would was never mentioned).
+            let w = &self.loaded.warnings;
+            if !w.is_empty() {
+                ui.label(
+                    egui::RichText::new(format!("{} import warning{}", w.len(), if w.len() == 1 { "" } else { "s" }))
+                        .color(egui::Color32::from_rgb(0xd0, 0x90, 0x20)),
+                )
+                .on_hover_text(w.join("\n"));
+            }
+            if !self.errors.is_empty() && ui.small_button("show errors").clicked() {
+                self.errors_open = true;
+            }
+        });
+    }
+}

@@ -100,6 +100,7 @@ impl App {
             origin: self.loaded.origin.clone(),
             project: self.loaded.project.clone(),
             unsaved: self.loaded.unsaved,
+            warnings: self.loaded.warnings.clone(),
         };
         let plan = fbd_engine::compile_project(&l.project, &Default::default())
             .map_err(|e| format!("{}: cannot restart: {e}", l.label()))?;

@@ -42,6 +42,9 @@ pub struct Loaded {
     /// The program was applied from the editor with changes its file does not have yet (the
     /// running program is not what `origin` would load).
     pub unsaved: bool,
+    /// What the PLCopen import said behaves differently here (an INT widened to 64 bits, which
+    /// does not wrap where the PLC would; a second task ignored): shown beside the status line.
+    pub warnings: Vec<String>,
 }
 
 impl Loaded {
@@ -54,14 +57,14 @@ impl Loaded {
 
 /// Loads and compiles a diagram.
 pub fn load(origin: &Origin) -> Result<(Loaded, ScanPlan), Diagnostics> {
-    let project = match origin {
+    let (project, warnings) = match origin {
         Origin::Embedded(w) => {
             let provider = fbd2048_game::embedded_provider();
             let path = Path::new("diagrams").join(w.file_name());
-            load::load_text(&provider, &path, w.text().to_string())?
+            (load::load_text(&provider, &path, w.text().to_string())?, Vec::new())
         }
         // A PLCopen XML project (CODESYS, OpenPLC Editor, Beremiz) is imported on the way in.
-        Origin::File(p) => fbd_plcopen::load_any(p)?.0,
+        Origin::File(p) => fbd_plcopen::load_any(p)?,
         Origin::Editor(name) => {
             return Err(fbd_engine::Diagnostics(vec![fbd_engine::Diagnostic::new(
                 name,
@@ -71,5 +74,5 @@ pub fn load(origin: &Origin) -> Result<(Loaded, ScanPlan), Diagnostics> {
         }
     };
     let plan = compile_project(&project, &CompileOptions::default())?;
-    Ok((Loaded { origin: origin.clone(), project: Arc::new(project), unsaved: false }, plan))
+    Ok((Loaded { origin: origin.clone(), project: Arc::new(project), unsaved: false, warnings }, plan))
 }

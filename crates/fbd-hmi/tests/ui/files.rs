@@ -447,3 +447,16 @@ fn an_online_change_ends_a_recording_and_a_playback() {
     assert!(h.state().replay_status().is_none(), "the playback ended");
     assert!(h.state().status().contains("the playback of"), "{}", h.state().status());
 }
+
+/// A PLCopen file whose import says something behaves differently here (an INT that becomes a
+/// 64-bit INT and no longer wraps where the PLC's would) says so beside the status line, the
+/// whole text on hover; the import's warnings were dropped.
+#[test]
+fn the_warnings_of_a_plcopen_import_are_on_the_status_line() {
+    let xml = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../fbd-plcopen/tests/data/blink.xml"))
+        .expect("test data");
+    let mut h = crate::file_window_as("import-warnings", "plc.xml", &xml, 0.25);
+    h.step();
+    h.step();
+    assert!(h.query_by_label("1 import warning").is_some(), "the count beside the status line");
+}

@@ -79,7 +79,12 @@ pub(crate) fn file_window(name: &str, text: &str) -> Harness<'static, App> {
 
 /// [`file_window`] with frames `dt` seconds apart (a double click needs them close).
 pub(crate) fn file_window_dt(name: &str, text: &str, dt: f32) -> Harness<'static, App> {
-    let path = temp_dir(name).join("diagram.json");
+    file_window_as(name, "diagram.json", text, dt)
+}
+
+/// [`file_window_dt`] with the file named `file` (`plc.xml` is imported as PLCopen XML).
+pub(crate) fn file_window_as(name: &str, file: &str, text: &str, dt: f32) -> Harness<'static, App> {
+    let path = temp_dir(name).join(file);
     std::fs::write(&path, text).expect("write the diagram");
     let opts = Options {
         origin: Origin::File(path),
