@@ -11,7 +11,7 @@ use eframe::egui::{self, Align2, Color32, FontId, Pos2, Rect, Sense, Shape, Stro
 use fbd_engine::Value;
 use fbd_layout::Source;
 
-use crate::diagram_menu::{BreakOn, MenuAction};
+use crate::diagram_menu::{MenuAction, value_actions};
 
 use crate::app::App;
 
@@ -541,40 +541,6 @@ its dashed part is a feedback wire: where it closes a loop, the value it had at 
             self.diagram_open(&path);
         }
     }
-}
-
-/// What the context menu offers for a signal whose value is `cur`: write and force (the other
-/// BOOL value, or the number typed in the menu), breakpoints, release if forced, watch, select.
-fn value_actions(ui: &mut egui::Ui, cur: Option<Value>, forced: bool, typed: &str) -> Vec<(String, MenuAction)> {
-    let mut actions: Vec<(String, MenuAction)> = Vec::new();
-    match cur {
-        Some(Value::Bool(b)) => {
-            actions.push((format!("write {}", if b { "FALSE" } else { "TRUE" }), MenuAction::Write(Value::Bool(!b))));
-            actions.push(("force TRUE".into(), MenuAction::Force(Value::Bool(true))));
-            actions.push(("force FALSE".into(), MenuAction::Force(Value::Bool(false))));
-            actions.push(("break on rise".into(), MenuAction::Break(BreakOn::Rise)));
-        }
-        Some(v) => match Value::parse(typed.trim(), v.ty()) {
-            Ok(x) => {
-                actions.push((format!("write {x}"), MenuAction::Write(x)));
-                actions.push((format!("force {x}"), MenuAction::Force(x)));
-                actions.push((format!("break at {x}"), MenuAction::Break(BreakOn::Equals(x))));
-            }
-            Err(_) => {
-                ui.label(egui::RichText::new("(type a value to write or force)").weak());
-            }
-        },
-        None => {}
-    }
-    if cur.is_some() {
-        actions.push(("break on change".into(), MenuAction::Break(BreakOn::Change)));
-    }
-    if forced {
-        actions.push(("release".into(), MenuAction::Release));
-    }
-    actions.push(("watch".into(), MenuAction::Watch));
-    actions.push(("select".into(), MenuAction::Select));
-    actions
 }
 
 /// The net with the piece nearest `at` (within 4 px), where `to` maps drawing units to the

@@ -166,6 +166,26 @@ pub(super) fn wired_or(
     Src::Out(format!("{id}.out"))
 }
 
+/// Leaves the positions out of a body whose blocks all stand at one place (CODESYS exports
+/// every position as 0,0) or where one stands outside the drawing this runtime keeps (a warning
+/// says so): the layout engine draws the body then.
+pub(super) fn drop_unusable_positions(cx: &mut Ctx, pou: &str, blocks: &mut [Block]) {
+    let first = blocks.first().and_then(|b| b.pos);
+    let outside =
+        blocks.iter().filter_map(|b| b.pos).find(|p| !p.iter().all(|c| c.abs() <= fbd_engine::limits::MAX_POS));
+    if let Some(p) = outside {
+        cx.warnings.push(format!(
+            "POU `{pou}`: a block stands at ({}, {}), outside the drawing this runtime keeps; the body is laid out anew",
+            p[0], p[1]
+        ));
+    }
+    if (blocks.len() > 1 && blocks.iter().all(|b| b.pos == first)) || outside.is_some() {
+        for b in blocks.iter_mut() {
+            b.pos = None;
+        }
+    }
+}
+
 pub(super) fn simple_block(id: &str, ty: &str, inputs: Vec<(String, Wire)>, at: &Node) -> Block {
     let pos = child(*at, "position").and_then(|p| {
         let x: f64 = p.attribute("x")?.parse().ok()?;

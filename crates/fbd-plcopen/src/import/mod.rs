@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::Path;
 
 use fbd_engine::library;
-use fbd_engine::model::{Block, Const, Document, MacroDef, Pins, PortIn, PortOut, ProgramInput, TypeName, Wire};
+use fbd_engine::model::{Block, Const, Document, MacroDef, Pins, PortOut, ProgramInput, TypeName, Wire};
 use fbd_engine::{Diagnostic, Diagnostics, Type, Value};
 use roxmltree::Node;
 
@@ -234,14 +234,7 @@ fn pou_body(
     let ins = structs::flatten(cx, ins, types, &mut member_paths, pou);
     let outs = structs::flatten(cx, outs, types, &mut member_paths, pou);
     let locals = structs::flatten(cx, locals, types, &mut member_paths, pou);
-    {
-        let mut seen: HashSet<&str> = HashSet::new();
-        for v in ins.iter().chain(&outs).chain(&locals) {
-            if !seen.insert(v.name.as_str()) && member_paths.values().any(|f| *f == v.name) {
-                cx.err(pou, format!("`{}` is both a variable and a structure's member flattened to that name", v.name));
-            }
-        }
-    }
+    structs::check_collisions(cx, pou, [&ins, &outs, &locals], &member_paths);
     let Some(body) = child(pou, "body") else {
         cx.err(pou, format!("POU `{name}` has no body"));
         return None;
@@ -567,22 +560,7 @@ fn pou_body(
         };
         set_pin(&mut blocks, bid, pin, wire);
     }
-    // A body whose blocks all stand at one place (CODESYS exports every position as 0,0) has
-    // no drawing: leave the positions out and the layout engine draws it.
-    let first = blocks.first().and_then(|b| b.pos);
-    let outside =
-        blocks.iter().filter_map(|b| b.pos).find(|p| !p.iter().all(|c| c.abs() <= fbd_engine::limits::MAX_POS));
-    if let Some(p) = outside {
-        cx.warnings.push(format!(
-            "POU `{name}`: a block stands at ({}, {}), outside the drawing this runtime keeps; the body is laid out anew",
-            p[0], p[1]
-        ));
-    }
-    if (blocks.len() > 1 && blocks.iter().all(|b| b.pos == first)) || outside.is_some() {
-        for b in blocks.iter_mut() {
-            b.pos = None;
-        }
-    }
+    lookup::drop_unusable_positions(cx, &name, &mut blocks);
     // Outputs of the POU.
     let mut outputs = Vec::new();
     for v in &outs {
@@ -605,39 +583,7 @@ fn pou_body(
         };
         outputs.push(PortOut { name: v.name.clone(), ty: TypeName(ty), from, kind: None, description: v.doc.clone() });
     }
-    let mut prog_inputs = Vec::new();
-    let mut macro_inputs = Vec::new();
-    for v in &ins {
-        let Some(ty) = v.ty else {
-            cx.err(pou, format!("input `{}` of `{name}` has a derived type; inputs are BOOL, INT or REAL", v.name));
-            continue;
-        };
-        if is_program {
-            prog_inputs.push(ProgramInput {
-                name: v.name.clone(),
-                ty: TypeName(ty),
-                // As this tool exported it (a push button stays one), else a BOOL is a switch.
-                kind: match &v.hmi {
-                    Some((k, _)) if k.needs().is_none_or(|t| t == ty) => *k,
-                    _ if ty == Type::Bool => fbd_engine::model::InputKind::Switch,
-                    _ => Default::default(),
-                },
-                default: v.init.map(Const),
-                options: match &v.hmi {
-                    Some((fbd_engine::model::InputKind::Selector, o)) if ty == Type::Int => o.clone(),
-                    _ => Vec::new(),
-                },
-                description: v.doc.clone(),
-            });
-        } else {
-            macro_inputs.push(PortIn {
-                name: v.name.clone(),
-                ty: TypeName(ty),
-                default: v.init.map(Const),
-                description: v.doc.clone(),
-            });
-        }
-    }
+    let (prog_inputs, macro_inputs) = vars::input_ports(cx, pou, &name, &ins, is_program);
     let description = text::description(pou, fbd);
     Some((MacroDef { name, description, inputs: macro_inputs, outputs, blocks }, prog_inputs))
 }

@@ -168,3 +168,14 @@ fn sentinel() -> Var {
         hmi: None,
     }
 }
+
+/// A member flattened onto the name of another variable (`st.Run` and a declared `st_Run`)
+/// would make two variables one: refused, naming it.
+pub(super) fn check_collisions(cx: &mut Ctx, pou: Node, lists: [&[Var]; 3], paths: &HashMap<String, String>) {
+    let mut seen: std::collections::HashSet<&str> = std::collections::HashSet::new();
+    for v in lists.into_iter().flatten() {
+        if !seen.insert(v.name.as_str()) && paths.values().any(|f| *f == v.name) {
+            cx.err(pou, format!("`{}` is both a variable and a structure's member flattened to that name", v.name));
+        }
+    }
+}

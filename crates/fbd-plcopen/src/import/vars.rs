@@ -1,6 +1,8 @@
 //! The variables a POU declares: elementary types mapped, initial values, located addresses,
-//! a function block instance's initial members; a function's result (`OUT`); what a structure member is told.
+//! a function block instance's initial members; a function's result (`OUT`); what a structure member is told;
+//! the input ports a POU's inputs become.
 
+use fbd_engine::model::{Const, PortIn, ProgramInput, TypeName};
 use fbd_engine::{Type, Value};
 use roxmltree::Node;
 
@@ -167,3 +169,48 @@ pub(super) fn member_error(path: &str, var: &str, ty: Option<&str>) -> String {
 
 /// The pin a call reads a function's result from.
 pub(super) const RESULT: &str = "OUT";
+
+/// The input ports of a POU from its declared inputs: program inputs (a BOOL a switch unless
+/// this tool's export said otherwise in `addData`) or a macro's inputs.
+pub(super) fn input_ports(
+    cx: &mut Ctx,
+    pou: Node,
+    name: &str,
+    ins: &[Var],
+    is_program: bool,
+) -> (Vec<ProgramInput>, Vec<PortIn>) {
+    let mut prog_inputs = Vec::new();
+    let mut macro_inputs = Vec::new();
+    for v in ins {
+        let Some(ty) = v.ty else {
+            cx.err(pou, format!("input `{}` of `{name}` has a derived type; inputs are BOOL, INT or REAL", v.name));
+            continue;
+        };
+        if is_program {
+            prog_inputs.push(ProgramInput {
+                name: v.name.clone(),
+                ty: TypeName(ty),
+                // As this tool exported it (a push button stays one), else a BOOL is a switch.
+                kind: match &v.hmi {
+                    Some((k, _)) if k.needs().is_none_or(|t| t == ty) => *k,
+                    _ if ty == Type::Bool => fbd_engine::model::InputKind::Switch,
+                    _ => Default::default(),
+                },
+                default: v.init.map(Const),
+                options: match &v.hmi {
+                    Some((fbd_engine::model::InputKind::Selector, o)) if ty == Type::Int => o.clone(),
+                    _ => Vec::new(),
+                },
+                description: v.doc.clone(),
+            });
+        } else {
+            macro_inputs.push(PortIn {
+                name: v.name.clone(),
+                ty: TypeName(ty),
+                default: v.init.map(Const),
+                description: v.doc.clone(),
+            });
+        }
+    }
+    (prog_inputs, macro_inputs)
+}
