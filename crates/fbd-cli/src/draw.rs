@@ -25,17 +25,31 @@ struct RunValues {
     inputs: Vec<String>,
 }
 
-impl fbd_layout::svg::Values for RunValues {
-    fn output(&self, node: usize, pin: usize) -> Option<String> {
-        let path = format!("{}{}.{}", self.prefix, self.ids[node], self.outs[node][pin]);
-        self.rt.read(&path).ok().map(|v| v.short())
+impl RunValues {
+    fn output_value(&self, node: usize, pin: usize) -> Option<fbd_engine::Value> {
+        self.rt.read(&format!("{}{}.{}", self.prefix, self.ids[node], self.outs[node][pin])).ok()
     }
-    fn input_port(&self, k: usize) -> Option<String> {
+    fn port_value(&self, k: usize) -> Option<fbd_engine::Value> {
         let path = match &self.instance {
             Some(i) => format!("{i}.{}", self.inputs[k]),
             None => self.inputs[k].clone(),
         };
-        self.rt.read(&path).ok().map(|v| v.short())
+        self.rt.read(&path).ok()
+    }
+}
+
+impl fbd_layout::svg::Values for RunValues {
+    fn output(&self, node: usize, pin: usize) -> Option<String> {
+        self.output_value(node, pin).map(|v| v.short())
+    }
+    fn input_port(&self, k: usize) -> Option<String> {
+        self.port_value(k).map(|v| v.short())
+    }
+    fn output_exact(&self, node: usize, pin: usize) -> Option<String> {
+        self.output_value(node, pin).map(|v| v.to_string())
+    }
+    fn input_port_exact(&self, k: usize) -> Option<String> {
+        self.port_value(k).map(|v| v.to_string())
     }
 }
 

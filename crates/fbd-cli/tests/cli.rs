@@ -330,15 +330,23 @@ fn svg_draws_a_macro_statically_and_online() {
     let o = fbd(&["svg", "diagrams/2048.json", "--macro", "Random", "--after", "300"]);
     assert!(o.status.success(), "{}", text(&o.stderr));
     let s = text(&o.stdout);
+    // The drawn text follows the value's title (every digit, for a browser's hover).
     let values: Vec<&str> = s
         .split("class=\"value\"")
         .skip(1)
-        .filter_map(|v| v.split_once('>').and_then(|(_, rest)| rest.split_once('<')).map(|(t, _)| t))
+        .filter_map(|v| v.split_once('>').map(|(_, rest)| rest))
+        .map(|rest| rest.split_once("</title>").map_or(rest, |(_, after)| after))
+        .filter_map(|rest| rest.split_once('<').map(|(t, _)| t))
         .collect();
     assert!(values.iter().filter(|v| v.contains('.')).count() >= 8, "the Random macro's REALs: {values:?}");
     for v in &values {
         assert!(v.len() <= 8, "`{v}` is too long for the room beside its pin: {values:?}");
     }
+    assert!(
+        s.contains("<title>0.6799679474004608</title>0.67997<"),
+        "a REAL drawn short keeps every digit in its title"
+    );
+    assert!(!s.contains("<title>FALSE</title>"), "no title where the drawn text is the value");
     let o = fbd(&["svg", "diagrams/2048.json", "--macro", "Nope"]);
     assert_eq!(o.status.code(), Some(1));
     assert!(text(&o.stderr).contains("no macro `Nope`"), "{}", text(&o.stderr));

@@ -9,12 +9,27 @@ use crate::{Body, CHAR_W, Layout, PITCH, Source};
 
 /// Values to print beside pins: `(node, output pin) → text` for outputs, and the body's ports.
 pub trait Values {
-    /// The value of output `pin` of node `node`, if known.
+    /// The value of output `pin` of node `node`, if known, as drawn (short).
     fn output(&self, node: usize, pin: usize) -> Option<String>;
-    /// The value of body input port `k`, if known.
+    /// The value of body input port `k`, if known, as drawn.
     fn input_port(&self, _k: usize) -> Option<String> {
         None
     }
+    /// Every digit of output `pin` of node `node`, where the drawn text is shorter: the value's
+    /// `<title>` (a browser shows it on hover).
+    fn output_exact(&self, _node: usize, _pin: usize) -> Option<String> {
+        None
+    }
+    /// Every digit of body input port `k`, where the drawn text is shorter.
+    fn input_port_exact(&self, _k: usize) -> Option<String> {
+        None
+    }
+}
+
+/// A value's `<text>`, with every digit in its `<title>` where the drawn text is shorter.
+fn value_text(s: &mut String, x: f64, y: f64, shown: &str, exact: Option<String>) {
+    let title = exact.filter(|e| e != shown).map(|e| format!("<title>{}</title>", esc(&e))).unwrap_or_default();
+    let _ = writeln!(s, r##"<text class="value" x="{x}" y="{y}">{title}{}</text>"##, esc(shown));
 }
 
 /// No values: a static drawing.
@@ -130,7 +145,7 @@ pub fn svg(body: &Body, l: &Layout, title: &str, values: &dyn Values) -> String 
                 esc(p)
             );
             if let Some(v) = values.output(i, k) {
-                let _ = writeln!(s, r##"<text class="value" x="{}" y="{}">{}</text>"##, a.x + 3.0, a.y - 3.0, esc(&v));
+                value_text(&mut s, a.x + 3.0, a.y - 3.0, &v, values.output_exact(i, k));
             }
         }
         s.push_str("</g>\n");
@@ -152,7 +167,7 @@ pub fn svg(body: &Body, l: &Layout, title: &str, values: &dyn Values) -> String 
             a.y + 4.0
         );
         if let Some(v) = values.input_port(k) {
-            let _ = writeln!(s, r##"<text class="value" x="{}" y="{}">{}</text>"##, a.x + 3.0, a.y - 3.0, esc(&v));
+            value_text(&mut s, a.x + 3.0, a.y - 3.0, &v, values.input_port_exact(k));
         }
     }
     for (k, (name, c)) in body.outputs.iter().enumerate() {
