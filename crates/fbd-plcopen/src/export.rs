@@ -133,15 +133,34 @@ pub fn export(project: &Project, plan: &ScanPlan) -> String {
             let outs: Vec<_> =
                 m.outputs.iter().map(|p| (p.name.clone(), p.ty.0, None, p.description.clone())).collect();
             let body = body_xml(project, &types, &m.name, &m.blocks, &m.outputs, &mut helpers);
-            pous.push_str(&pou_xml(&m.name, "functionBlock", &ins, &outs, &body, m.description.as_deref(), &none));
+            pous.push_str(&pou_xml(
+                &m.name,
+                "functionBlock",
+                &ins,
+                &outs,
+                &body,
+                m.description.as_deref(),
+                &none,
+                &none,
+            ));
         }
     }
     let ins: Vec<_> =
         root.inputs.iter().map(|p| (p.name.clone(), p.ty.0, p.default.map(|c| c.0), p.description.clone())).collect();
     let outs: Vec<_> = root.outputs.iter().map(|p| (p.name.clone(), p.ty.0, None, p.description.clone())).collect();
     let body = body_xml(project, &types, "", &root.blocks, &root.outputs, &mut helpers);
-    let hmi = |n: &str| root.inputs.iter().find(|p| p.name == n).map(hmi_data).unwrap_or_default();
-    let program = pou_xml(&pname, "program", &ins, &outs, &body, root.description.as_deref(), &hmi);
+    let hmi_in = |n: &str| root.inputs.iter().find(|p| p.name == n).map(hmi_data).unwrap_or_default();
+    let hmi_out = |n: &str| {
+        let kind = root.outputs.iter().find(|p| p.name == n).and_then(|p| p.kind.as_deref());
+        kind.map(|k| {
+            format!(
+                "<addData><data name=\"{HMI_DATA}\" handleUnknown=\"discard\"><output kind=\"{}\"/></data></addData>",
+                esc(k)
+            )
+        })
+        .unwrap_or_default()
+    };
+    let program = pou_xml(&pname, "program", &ins, &outs, &body, root.description.as_deref(), &hmi_in, &hmi_out);
     for (h, t) in &helpers {
         pous.push_str(&helper_pou(h, *t, plan.cycle_us as f64 / 1000.0));
     }
@@ -197,8 +216,8 @@ fn none(_: &str) -> String {
 /// A declared variable: name, type, initial value, documentation.
 type VarDecl = (String, Type, Option<Value>, Option<String>);
 
-/// Where the export keeps what PLCopen has no element for: how the HMI shows a program input
-/// (`addData`, which other tools keep or drop as they please; the import reads it back).
+/// Where the export keeps what PLCopen has no element for: how the HMI shows a program input or
+/// output (`addData`, which other tools keep or drop as they please; the import reads it back).
 pub(crate) const HMI_DATA: &str = "https://fbd2048.example/plcopen/hmi";
 
 /// A program input's `addData`: its kind and a selector's position labels (nothing for a
@@ -259,6 +278,9 @@ fn vars_xml(tag: &str, vars: &[VarDecl], derived: &[Instance], extra: &dyn Fn(&s
     s
 }
 
+/// `extra_in` and `extra_out`: XML written into an input's or an output's declaration (see
+/// `vars_xml`).
+#[allow(clippy::too_many_arguments)]
 fn pou_xml(
     name: &str,
     kind: &str,
@@ -266,13 +288,14 @@ fn pou_xml(
     outs: &[VarDecl],
     body: &Body,
     doc: Option<&str>,
-    extra: &dyn Fn(&str) -> String,
+    extra_in: &dyn Fn(&str) -> String,
+    extra_out: &dyn Fn(&str) -> String,
 ) -> String {
     format!(
         "      <pou name=\"{}\" pouType=\"{kind}\">\n        <interface>\n{}{}{}        </interface>\n        <body>\n          <FBD>\n{}          </FBD>\n        </body>\n{}      </pou>\n",
         esc(name),
-        vars_xml("inputVars", ins, &[], extra),
-        vars_xml("outputVars", outs, &[], &none),
+        vars_xml("inputVars", ins, &[], extra_in),
+        vars_xml("outputVars", outs, &[], extra_out),
         vars_xml("localVars", &body.locals, &body.instances, &none),
         body.xml,
         documentation("        ", doc)

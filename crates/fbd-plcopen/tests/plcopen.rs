@@ -596,6 +596,10 @@ fn comments_and_descriptions_survive_a_round_trip() {
         d.inputs.iter().map(|p| (p.kind, p.options.clone())).collect()
     };
     assert_eq!(hmi(&back), hmi(root));
+    let kinds =
+        |d: &fbd_engine::model::Document| -> Vec<Option<String>> { d.outputs.iter().map(|p| p.kind.clone()).collect() };
+    assert_eq!(kinds(&back), kinds(root), "the outputs' kinds (display, lamp)");
+    assert!(kinds(root).iter().any(|k| k.is_some()));
     assert_eq!(back.inputs[0].options.len(), 6, "up, right, down, left, start, reset");
     let blinker = load(&FsProvider, &path.with_file_name("../examples/blinker.json")).expect("blinker");
     let plan = compile_project(&blinker, &CompileOptions::default()).expect("compiles");

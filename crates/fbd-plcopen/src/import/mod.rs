@@ -581,7 +581,13 @@ fn pou_body(
             cx.err(pou, format!("output `{}` of `{name}` has a derived type; outputs are BOOL, INT or REAL", v.name));
             continue;
         };
-        outputs.push(PortOut { name: v.name.clone(), ty: TypeName(ty), from, kind: None, description: v.doc.clone() });
+        outputs.push(PortOut {
+            name: v.name.clone(),
+            ty: TypeName(ty),
+            from,
+            kind: v.output_kind.clone(),
+            description: v.doc.clone(),
+        });
     }
     let (prog_inputs, macro_inputs) = vars::input_ports(cx, pou, &name, &ins, is_program);
     let description = text::description(pou, fbd);

@@ -149,6 +149,7 @@ fn expand(
             derived: m.derived.clone(),
             doc: v.doc.as_ref().map(|d| format!("{d} ({})", m.name)),
             hmi: None,
+            output_kind: None,
         };
         expand(cx, member, &p, types, paths, at, chain, out);
     }
@@ -166,6 +167,7 @@ fn sentinel() -> Var {
         derived: None,
         doc: None,
         hmi: None,
+        output_kind: None,
     }
 }
 

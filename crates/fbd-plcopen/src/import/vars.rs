@@ -24,16 +24,22 @@ pub(super) struct Var {
     pub(super) doc: Option<String>,
     /// How the HMI shows it (a program input), as this tool's export keeps it in `addData`.
     pub(super) hmi: Option<(fbd_engine::model::InputKind, Vec<String>)>,
+    /// How the HMI shows it (a program output: `lamp`, `display`), from the same `addData`.
+    pub(super) output_kind: Option<String>,
+}
+
+/// This tool's `addData` of a variable, if it has one.
+fn our_data<'a, 'i>(v: Node<'a, 'i>) -> Option<Node<'a, 'i>> {
+    child(v, "addData")
+        .into_iter()
+        .flat_map(|a| children(a, "data"))
+        .find(|d| d.attribute("name") == Some(crate::export::HMI_DATA))
 }
 
 /// The HMI kind and selector labels this tool's export writes into a variable's `addData`.
 fn hmi_data(v: Node) -> Option<(fbd_engine::model::InputKind, Vec<String>)> {
     use fbd_engine::model::InputKind;
-    let data = child(v, "addData")
-        .into_iter()
-        .flat_map(|a| children(a, "data"))
-        .find(|d| d.attribute("name") == Some(crate::export::HMI_DATA))?;
-    let input = child(data, "input")?;
+    let input = child(our_data(v)?, "input")?;
     let kind = match input.attribute("kind")? {
         "button" => InputKind::Button,
         "switch" => InputKind::Switch,
@@ -100,7 +106,19 @@ pub(super) fn variables(cx: &mut Ctx, iface: Option<Node>, section: &str) -> Vec
             let derived = tnode.filter(|t| t.tag_name().name() == "derived").and_then(|t| t.attribute("name"));
             let doc = super::text::documentation(v);
             let hmi = hmi_data(v);
-            out.push(Var { name, ty, init, members, address, derived: derived.map(str::to_string), doc, hmi });
+            let output_kind =
+                our_data(v).and_then(|d| child(d, "output")).and_then(|o| o.attribute("kind")).map(str::to_string);
+            out.push(Var {
+                name,
+                ty,
+                init,
+                members,
+                address,
+                derived: derived.map(str::to_string),
+                doc,
+                hmi,
+                output_kind,
+            });
         }
     }
     out
@@ -153,6 +171,7 @@ pub(super) fn function_result(
             derived: None,
             doc: None,
             hmi: None,
+            output_kind: None,
         },
     );
     Some(name.to_string())
