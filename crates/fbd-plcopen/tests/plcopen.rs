@@ -764,6 +764,7 @@ fn structures_that_never_end_or_explode_are_refused() {
     let selfish = file(&(t0 + &t1));
     let e = fbd_plcopen::import(Path::new("self.xml"), &selfish).expect_err("refused").to_string();
     assert!(e.contains("structure type T0 contains itself (T0 → T1 → T0)"), "{e}");
+    assert_eq!(e.matches("contains itself").count(), 1, "said once, not once per path (x.a, x.b): {e}");
     let mut types = String::new();
     for k in 0..10 {
         let inner: String = (0..10)

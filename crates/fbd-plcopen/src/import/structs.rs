@@ -90,70 +90,85 @@ pub(super) fn flatten(
     paths: &mut HashMap<String, String>,
     at: Node,
 ) -> Vec<Var> {
-    let mut out = Vec::new();
+    let mut f = Flattening { types, paths, at, chain: Vec::new(), cycles: Vec::new(), out: Vec::new() };
     for v in vars {
         let path = v.name.clone();
-        expand(cx, v, &path, types, paths, at, &mut Vec::new(), &mut out);
+        f.expand(cx, v, &path);
     }
-    out
+    f.out
 }
 
-/// `v` (whose path in the body is `path`: `st`, `st.Cmd`), flattened into `out`.
-#[allow(clippy::too_many_arguments)]
-fn expand(
-    cx: &mut Ctx,
-    v: Var,
-    path: &str,
-    types: &StructTypes,
-    paths: &mut HashMap<String, String>,
-    at: Node,
-    chain: &mut Vec<String>,
-    out: &mut Vec<Var>,
-) {
-    let Some((tname, members)) = v.derived.as_deref().and_then(|d| types.get(&d.to_ascii_lowercase())) else {
-        out.push(v);
-        return;
-    };
-    if chain.iter().any(|t| t == tname) {
-        chain.push(tname.clone());
-        cx.err(at, format!("structure type {tname} contains itself ({}): `{path}` would never end", chain.join(" → ")));
-        chain.pop();
-        return;
-    }
-    if chain.len() >= MAX_DEPTH {
-        cx.err(at, format!("`{path}` nests structures more than {MAX_DEPTH} deep"));
-        return;
-    }
-    if out.len() + members.len() > MAX_MEMBERS {
-        // Said once: the members after it are not expanded at all.
-        if out.len() <= MAX_MEMBERS {
-            cx.err(at, format!("`{path}`: the structures of this POU flatten into more than {MAX_MEMBERS} variables"));
-            out.extend(std::iter::repeat_with(sentinel).take(MAX_MEMBERS + 1 - out.len()));
-        }
-        return;
-    }
-    chain.push(tname.clone());
-    for m in members {
-        let flat = format!("{}_{}", v.name, m.name);
-        let p = format!("{path}.{}", m.name);
-        paths.insert(p.to_ascii_lowercase(), flat.clone());
-        paths.insert(p.clone(), flat.clone());
-        // The variable's own initial value for the member (`structValue`) wins over the type's.
-        let init = v.members.iter().find(|(k, _)| k.eq_ignore_ascii_case(&m.name)).map(|(_, x)| *x).or(m.init);
-        let member = Var {
-            name: flat,
-            ty: m.ty,
-            init,
-            members: Vec::new(),
-            address: None,
-            derived: m.derived.clone(),
-            doc: v.doc.as_ref().map(|d| format!("{d} ({})", m.name)),
-            hmi: None,
-            output_kind: None,
+/// One list of variables being flattened.
+struct Flattening<'t, 'p, 'a, 'i> {
+    types: &'t StructTypes,
+    paths: &'p mut HashMap<String, String>,
+    /// Where errors are placed (the POU).
+    at: Node<'a, 'i>,
+    /// The structure types being expanded, outermost first.
+    chain: Vec<String>,
+    /// Types already reported as containing themselves (said once, however many paths lead there).
+    cycles: Vec<String>,
+    out: Vec<Var>,
+}
+
+impl Flattening<'_, '_, '_, '_> {
+    /// `v` (whose path in the body is `path`: `st`, `st.Cmd`), flattened into `out`.
+    fn expand(&mut self, cx: &mut Ctx, v: Var, path: &str) {
+        let types = self.types;
+        let Some((tname, members)) = v.derived.as_deref().and_then(|d| types.get(&d.to_ascii_lowercase())) else {
+            self.out.push(v);
+            return;
         };
-        expand(cx, member, &p, types, paths, at, chain, out);
+        if self.chain.iter().any(|t| t == tname) {
+            if !self.cycles.contains(tname) {
+                self.cycles.push(tname.clone());
+                let chain = self.chain.iter().skip_while(|t| *t != tname).cloned().collect::<Vec<_>>().join(" → ");
+                cx.err(
+                    self.at,
+                    format!("structure type {tname} contains itself ({chain} → {tname}): `{path}` would never end"),
+                );
+            }
+            return;
+        }
+        if self.chain.len() >= MAX_DEPTH {
+            cx.err(self.at, format!("`{path}` nests structures more than {MAX_DEPTH} deep"));
+            return;
+        }
+        if self.out.len() + members.len() > MAX_MEMBERS {
+            // Said once: the members after it are not expanded at all.
+            if self.out.len() <= MAX_MEMBERS {
+                cx.err(
+                    self.at,
+                    format!("`{path}`: the structures of this POU flatten into more than {MAX_MEMBERS} variables"),
+                );
+                let n = MAX_MEMBERS + 1 - self.out.len();
+                self.out.extend(std::iter::repeat_with(sentinel).take(n));
+            }
+            return;
+        }
+        self.chain.push(tname.clone());
+        for m in members {
+            let flat = format!("{}_{}", v.name, m.name);
+            let p = format!("{path}.{}", m.name);
+            self.paths.insert(p.to_ascii_lowercase(), flat.clone());
+            self.paths.insert(p.clone(), flat.clone());
+            // The variable's own initial value for the member (`structValue`) wins over the type's.
+            let init = v.members.iter().find(|(k, _)| k.eq_ignore_ascii_case(&m.name)).map(|(_, x)| *x).or(m.init);
+            let member = Var {
+                name: flat,
+                ty: m.ty,
+                init,
+                members: Vec::new(),
+                address: None,
+                derived: m.derived.clone(),
+                doc: v.doc.as_ref().map(|d| format!("{d} ({})", m.name)),
+                hmi: None,
+                output_kind: None,
+            };
+            self.expand(cx, member, &p);
+        }
+        self.chain.pop();
     }
-    chain.pop();
 }
 
 /// A placeholder counted when the limit is passed (the import fails with the error then).
