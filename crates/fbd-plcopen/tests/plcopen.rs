@@ -778,6 +778,18 @@ fn structures_that_never_end_or_explode_are_refused() {
             .collect();
         types.push_str(&format!(r#"<dataType name="T{k}"><baseType><struct>{inner}</struct></baseType></dataType>"#));
     }
+    // Nested deeper than 16 (two members a level): said once, not once per path.
+    let deep: String = (0..20)
+        .map(|k| {
+            format!(
+                r#"<dataType name="T{k}"><baseType><struct>{}{}</struct></baseType></dataType>"#,
+                member("a", &format!("T{}", k + 1)),
+                member("b", &format!("T{}", k + 1))
+            )
+        })
+        .collect();
+    let e = fbd_plcopen::import(Path::new("deep.xml"), &file(&deep)).expect_err("refused").to_string();
+    assert_eq!(e.matches("nests structures more than 16 deep").count(), 1, "{}", &e[..e.len().min(500)]);
     let e = fbd_plcopen::import(Path::new("big.xml"), &file(&types)).expect_err("refused").to_string();
     assert!(e.contains("flatten into more than 100000 variables"), "{e}");
     assert_eq!(e.matches("flatten into").count(), 1, "said once: {e}");

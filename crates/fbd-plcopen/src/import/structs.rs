@@ -90,7 +90,8 @@ pub(super) fn flatten(
     paths: &mut HashMap<String, String>,
     at: Node,
 ) -> Vec<Var> {
-    let mut f = Flattening { types, paths, at, chain: Vec::new(), cycles: Vec::new(), out: Vec::new() };
+    let mut f =
+        Flattening { types, paths, at, chain: Vec::new(), cycles: Vec::new(), too_deep: false, out: Vec::new() };
     for v in vars {
         let path = v.name.clone();
         f.expand(cx, v, &path);
@@ -108,6 +109,8 @@ struct Flattening<'t, 'p, 'a, 'i> {
     chain: Vec<String>,
     /// Types already reported as containing themselves (said once, however many paths lead there).
     cycles: Vec<String>,
+    /// Nesting past [`MAX_DEPTH`] was reported.
+    too_deep: bool,
     out: Vec<Var>,
 }
 
@@ -131,7 +134,11 @@ impl Flattening<'_, '_, '_, '_> {
             return;
         }
         if self.chain.len() >= MAX_DEPTH {
-            cx.err(self.at, format!("`{path}` nests structures more than {MAX_DEPTH} deep"));
+            // Said once too: every path below would say it again.
+            if !self.too_deep {
+                self.too_deep = true;
+                cx.err(self.at, format!("`{path}` nests structures more than {MAX_DEPTH} deep"));
+            }
             return;
         }
         if self.out.len() + members.len() > MAX_MEMBERS {
