@@ -209,7 +209,7 @@ impl App {
                         // A selector switch: its positions by their labels (the diagram's
                         // `options`, positions 1..=n; 0 selects nothing). It was a number field
                         // that took any integer and showed none of the labels.
-                        if let Some(k) = selector(ui, l.id, i, options) {
+                        if let Some(k) = selector(ui, name, l.id, i, options) {
                             let _ = self.runner.with(|rt| rt.set_input(name, Value::Int(k)));
                         }
                     }
@@ -246,8 +246,8 @@ impl App {
 }
 
 /// A selector switch's positions in a row (up to eight; a list beyond), `0` (off) first; the
-/// position clicked, if one was.
-fn selector(ui: &mut egui::Ui, id: egui::Id, cur: i64, options: &[String]) -> Option<i64> {
+/// position clicked, if one was. `name`: the input; `label`: its label.
+fn selector(ui: &mut egui::Ui, name: &str, label: egui::Id, cur: i64, options: &[String]) -> Option<i64> {
     let positions: Vec<(i64, String)> = std::iter::once((0, "0 (none)".to_string()))
         .chain(options.iter().enumerate().map(|(k, o)| (k as i64 + 1, format!("{} {o}", k + 1))))
         .collect();
@@ -260,11 +260,17 @@ fn selector(ui: &mut egui::Ui, id: egui::Id, cur: i64, options: &[String]) -> Op
         });
     } else {
         let shown = positions.iter().find(|(k, _)| *k == cur).map_or_else(|| cur.to_string(), |(_, t)| t.clone());
-        egui::ComboBox::from_id_salt(id).selected_text(shown).show_ui(ui, |ui| {
-            for (k, text) in &positions {
-                ui.selectable_value(&mut chosen, *k, text);
-            }
-        });
+        // Named by the input's label, for screen readers; kept by the input's name (the label's
+        // own id is not stable from one frame to the next in a scrolled list).
+        egui::ComboBox::from_id_salt(("selector", name))
+            .selected_text(shown)
+            .show_ui(ui, |ui| {
+                for (k, text) in &positions {
+                    ui.selectable_value(&mut chosen, *k, text);
+                }
+            })
+            .response
+            .labelled_by(label);
     }
     (chosen != cur).then_some(chosen)
 }

@@ -369,6 +369,32 @@ fn a_selector_input_shows_its_positions_by_name() {
     assert!(h.query_by_label("222").is_none() && h.query_by_label("0").is_some(), "and back to none");
 }
 
+/// A selector of more positions than fit a row is a list to pick from.
+#[test]
+fn a_selector_of_many_positions_is_a_list() {
+    let options: Vec<String> = (1..=12).map(|k| format!(r#""p{k}""#)).collect();
+    let text = format!(
+        r#"{{"fbd": 1, "name": "many",
+  "inputs": [{{"name": "pos", "type": "INT", "kind": "selector", "options": [{}]}}],
+  "outputs": [{{"name": "twice", "type": "INT", "from": "m.out"}}],
+  "blocks": [{{"id": "m", "type": "MUL", "inputs": {{"in1": "pos", "in2": 2}}}}]}}"#,
+        options.join(", ")
+    );
+    let mut h = crate::file_window("many-positions", &text);
+    h.step();
+    assert!(h.query_by_label("12 p12").is_none(), "not a row of twelve");
+    h.get_by_label("pos").click();
+    h.step();
+    h.step();
+    // (A position far down the list is out of the list's view until scrolled to.)
+    h.get_by_label("3 p3").click();
+    h.step();
+    h.step();
+    h.state_mut().run_scans(2);
+    h.step();
+    assert!(h.query_by_label("6").is_some(), "position 3 reached the program");
+}
+
 /// The generic panel's push button is TRUE while held, so a timer on it runs out (a press was
 /// one scan, whatever its length), and a click shorter than a scan still gives one scan.
 #[test]
