@@ -187,7 +187,13 @@ fn tui(file: Option<&std::path::Path>, wiring: Option<&str>, seed: u64, record: 
     if let Some(w) = warning {
         out::error(&w);
     }
-    match fbd_tui::run(plan, &name, seed, record.is_some(), &mut best) {
+    // A program without the 2048 interface gets the panel of its inputs and outputs.
+    let ran = if fbd2048_game::front::GameIo::find(&plan).is_some() {
+        fbd_tui::run(plan, &name, seed, record.is_some(), &mut best)
+    } else {
+        fbd_tui::panel::run_panel(plan, &name, project.root().description.as_deref(), seed, record.is_some())
+    };
+    match ran {
         Ok(mut rt) => match record {
             Some(path) => match record::finish(&mut rt, &project, path) {
                 Ok(()) => ExitCode::SUCCESS,
