@@ -122,9 +122,10 @@ enum Cmd {
         output: Option<PathBuf>,
     },
     /// Play 2048 through an FBD program in the terminal (arrows/WASD, Enter/S start, R reset, X/Y/Z/E
-    /// players, Space stops, Q quits).
+    /// players, Space stops, Q quits); any other program as a panel of its inputs and outputs.
     Tui {
-        /// A 2048 diagram (default: the embedded diagrams/2048.json).
+        /// A diagram (default: the embedded diagrams/2048.json); one without the 2048 interface
+        /// gets the panel.
         file: Option<PathBuf>,
         /// An embedded wiring instead of a file: upd1, original, smart-spawn.
         #[arg(long, conflicts_with = "file")]
