@@ -295,6 +295,14 @@ its dashed part is a feedback wire: where it closes a loop, the value it had at 
             resp.clone().on_hover_text_at_pointer(text);
         }
         let mut badges: Vec<(Pos2, String, Color32)> = Vec::new();
+        // A value's badge beside the pin at `pa`: short, orange with an F when forced.
+        let badge = |pa: Pos2, v: Value, f: bool| {
+            (
+                pa + Vec2::new(3.0, -8.0 * z.clamp(0.6, 1.2)),
+                format!("{}{}", if f { "F " } else { "" }, v.short()),
+                if f { FORCED } else { wire_color(Some(v), dark) },
+            )
+        };
         let mut double: Option<usize> = None;
         let mut context: Option<usize> = None;
         let mut port_menu: Option<usize> = None;
@@ -351,12 +359,7 @@ its dashed part is a feedback wire: where it closes a loop, the value it had at 
                     painter.circle_filled(pa + Vec2::new(0.0, 0.0), 4.0 * z.clamp(0.6, 1.5), BREAKPOINT);
                 }
                 if let Some(v) = out_val(i, k) {
-                    let f = forced.contains(&path);
-                    badges.push((
-                        pa + Vec2::new(3.0, -8.0 * z.clamp(0.6, 1.2)),
-                        format!("{}{}", if f { "F " } else { "" }, v.short()),
-                        if f { FORCED } else { wire_color(Some(v), dark) },
-                    ));
+                    badges.push(badge(pa, v, forced.contains(&path)));
                 }
             }
             if let Some(pp) = resp.interact_pointer_pos()
@@ -396,12 +399,7 @@ its dashed part is a feedback wire: where it closes a loop, the value it had at 
             }
             let path = self.net_path(body, Source::Port(k));
             if let Some(v) = in_vals[k] {
-                let f = forced.contains(&path);
-                badges.push((
-                    pa + Vec2::new(3.0, -8.0 * z.clamp(0.6, 1.2)),
-                    format!("{}{}", if f { "F " } else { "" }, v.short()),
-                    if f { FORCED } else { wire_color(Some(v), dark) },
-                ));
+                badges.push(badge(pa, v, forced.contains(&path)));
             }
             // An input is written from the drawing as in CODESYS's online mode: a double-click
             // toggles a BOOL, a right-click opens its menu (write, force, watch, break).

@@ -162,15 +162,11 @@ impl Flattening<'_, '_, '_, '_> {
             // The variable's own initial value for the member (`structValue`) wins over the type's.
             let init = v.members.iter().find(|(k, _)| k.eq_ignore_ascii_case(&m.name)).map(|(_, x)| *x).or(m.init);
             let member = Var {
-                name: flat,
                 ty: m.ty,
                 init,
-                members: Vec::new(),
-                address: None,
                 derived: m.derived.clone(),
                 doc: v.doc.as_ref().map(|d| format!("{d} ({})", m.name)),
-                hmi: None,
-                output_kind: None,
+                ..Var::named(&flat)
             };
             self.expand(cx, member, &p);
         }
@@ -180,17 +176,7 @@ impl Flattening<'_, '_, '_, '_> {
 
 /// A placeholder counted when the limit is passed (the import fails with the error then).
 fn sentinel() -> Var {
-    Var {
-        name: String::new(),
-        ty: None,
-        init: None,
-        members: Vec::new(),
-        address: None,
-        derived: None,
-        doc: None,
-        hmi: None,
-        output_kind: None,
-    }
+    Var::named("")
 }
 
 /// A member flattened onto the name of another variable (`st.Run` and a declared `st_Run`)

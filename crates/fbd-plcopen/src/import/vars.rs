@@ -28,6 +28,23 @@ pub(super) struct Var {
     pub(super) output_kind: Option<String>,
 }
 
+impl Var {
+    /// A variable of no type yet, no initial value, nothing else declared.
+    pub(super) fn named(name: &str) -> Var {
+        Var {
+            name: name.to_string(),
+            ty: None,
+            init: None,
+            members: Vec::new(),
+            address: None,
+            derived: None,
+            doc: None,
+            hmi: None,
+            output_kind: None,
+        }
+    }
+}
+
 /// This tool's `addData` of a variable, if it has one.
 fn our_data<'a, 'i>(v: Node<'a, 'i>) -> Option<Node<'a, 'i>> {
     child(v, "addData")
@@ -160,20 +177,7 @@ pub(super) fn function_result(
         );
         return None;
     }
-    outs.insert(
-        0,
-        Var {
-            name: RESULT.into(),
-            ty: Some(ty),
-            init: None,
-            members: Vec::new(),
-            address: None,
-            derived: None,
-            doc: None,
-            hmi: None,
-            output_kind: None,
-        },
-    );
+    outs.insert(0, Var { ty: Some(ty), ..Var::named(RESULT) });
     Some(name.to_string())
 }
 
