@@ -139,6 +139,10 @@ pub fn autoplay(a: AutoplayArgs) -> ExitCode {
         crate::out::error(&e);
         return ExitCode::FAILURE;
     }
+    if let Some(Err(e)) = a.record.as_deref().map(crate::record::check_destination) {
+        crate::out::error(&e);
+        return ExitCode::FAILURE;
+    }
     let (name, plan) = match plan_for(&a) {
         Ok(x) => x,
         Err(e) => {

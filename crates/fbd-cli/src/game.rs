@@ -92,7 +92,8 @@ fn play_inner(a: PlayArgs) -> Result<ExitCode, String> {
     let moves: Vec<Dir> = letters.iter().filter_map(|(_, c)| Dir::from_char(*c)).collect();
     let (name, plan) = a.source.plans(false)?.remove(0);
     let mut g = FbdGame::new(plan, a.seed).map_err(|e| format!("{name}: {e}"))?;
-    if a.record.is_some() {
+    if let Some(path) = &a.record {
+        crate::record::check_destination(path)?;
         g.rt.start_recording(100);
     }
     let mut log = Vec::new();

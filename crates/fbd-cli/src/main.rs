@@ -165,6 +165,10 @@ enum Cmd {
 }
 
 fn tui(file: Option<&std::path::Path>, wiring: Option<&str>, seed: u64, record: Option<&std::path::Path>) -> ExitCode {
+    if let Some(Err(e)) = record.map(record::check_destination) {
+        out::error(&e);
+        return ExitCode::FAILURE;
+    }
     let project = match record::project(file, wiring) {
         Ok(p) => p,
         Err(e) => {

@@ -25,6 +25,12 @@ pub(crate) fn project(file: Option<&Path>, wiring: Option<&str>) -> Result<Proje
     load_text(&fbd2048_game::embedded_provider(), &path, w.text().to_string()).map_err(|e| e.to_string())
 }
 
+/// Refuses, before anything runs, a recording that could not be written at the end (a game
+/// played for an hour in the terminal was lost when the directory did not exist).
+pub(crate) fn check_destination(path: &Path) -> Result<(), String> {
+    fbd_engine::load::check_writable(path).map_err(|e| format!("{}: cannot write the recording: {e}", path.display()))
+}
+
 /// Stops `rt`'s recording and writes it to `path`.
 pub(crate) fn finish(rt: &mut Runtime, project: &Project, path: &Path) -> Result<(), String> {
     let rec = rt.stop_recording(ProgramId::of(project)).ok_or("the run was not being recorded")?;

@@ -184,6 +184,16 @@ fn run_inner(args: RunArgs) -> Result<(), String> {
         && !matches!(p.extension().and_then(|e| e.to_str()), Some("jsonl" | "json" | "csv"))
     {
         errors.push(format!("{}: trace must end in .csv or .jsonl", p.display()));
+    } else if let Some(p) = &args.trace
+        && p.as_os_str() != "-"
+        && let Err(e) = fbd_engine::load::check_writable(p)
+    {
+        errors.push(format!("{}: cannot create trace: {e}", p.display()));
+    }
+    if let Some(p) = &args.record
+        && let Err(e) = crate::record::check_destination(p)
+    {
+        errors.push(e);
     }
     if args.realtime && (resolved.iter().any(|r| r.0 > 0) || args.trace.is_some()) {
         errors.push("--realtime runs the task on its own: only --set at scan 0 and --force apply, no --trace".into());

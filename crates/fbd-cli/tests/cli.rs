@@ -398,6 +398,65 @@ fn a_run_too_long_to_record_is_refused_at_once() {
     );
 }
 
+/// `fbd tui` where there is no terminal to draw in (its output piped, a script) says so; it
+/// panicked inside ratatui with a backtrace.
+#[test]
+fn tui_without_a_terminal_says_so_instead_of_panicking() {
+    for args in [&["tui"][..], &["tui", "examples/blinker.json"]] {
+        let o = fbd(args);
+        let err = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(1), "{args:?}: {err}");
+        assert!(err.contains("standard output is not a terminal"), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+}
+
+/// A recording, or a trace, that could not be written is refused before anything runs: it was
+/// written at the end, so a game played in the terminal, or a long run, was lost when its
+/// directory did not exist.
+#[test]
+fn a_recording_or_trace_that_cannot_be_written_is_refused_before_anything_runs() {
+    let missing = SCRATCH.with(|d| d.path().join("no-such-dir"));
+    let rec = missing.join("game.json");
+    let rec = rec.to_str().expect("utf-8");
+    let dir = SCRATCH.with(|d| d.path().to_str().expect("utf-8").to_string());
+    let why = format!("the directory {} does not exist", missing.display());
+    let runs: [&[&str]; 5] = [
+        &["run", "examples/blinker.json", "--scans", "1000", "--record", rec],
+        &["play", "--moves", "ULDR", "--record", rec],
+        &["autoplay", "--player", "greedy", "--games", "1", "--record", rec],
+        // Without a terminal the game could not start either: the recording is named first.
+        &["tui", "--record", rec],
+        // A directory is not a file to write.
+        &["run", "examples/blinker.json", "--record", &dir],
+    ];
+    for args in runs {
+        let o = fbd(args);
+        let err = text(&o.stderr);
+        assert!(!o.status.success(), "{args:?}");
+        assert!(err.contains("cannot write the recording"), "{args:?}: {err}");
+        if args.last() == Some(&rec) {
+            assert!(err.contains(&why), "{args:?}: {err}");
+        }
+        assert!(text(&o.stdout).is_empty(), "{args:?} ran: {}", text(&o.stdout));
+    }
+    // `run` lists the recording's and the trace's problems with every other one, nothing run.
+    let trace = missing.join("t.csv");
+    let o = fbd(&[
+        "run",
+        "examples/blinker.json",
+        "--record",
+        rec,
+        "--trace",
+        trace.to_str().expect("utf-8"),
+        "--watch",
+        "nosuch",
+    ]);
+    let err = text(&o.stderr);
+    assert!(err.contains("cannot create trace") && err.contains("cannot write the recording"), "{err}");
+    assert!(err.contains("3 error(s); nothing was run"), "{err}");
+}
+
 #[test]
 fn a_recorded_run_replays_and_a_changed_one_is_caught_at_its_first_differing_scan() {
     let rec = temp("run.json", "");

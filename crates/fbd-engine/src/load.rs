@@ -88,10 +88,7 @@ pub fn read_text(path: &Path) -> Result<String, Diagnostic> {
 /// editor's Save), exports, recordings.
 pub fn write_text(path: &Path, text: &str) -> std::io::Result<()> {
     use std::io::Write;
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
+    let dir = directory_of(path)?;
     let mut builder = tempfile::Builder::new();
     builder.prefix(".fbd-write-").suffix(".tmp");
     // A replaced file keeps its mode; a new one gets the usual one (0666 less the umask, where a
@@ -117,13 +114,6 @@ pub fn write_text(path: &Path, text: &str) -> std::io::Result<()> {
             None => std::io::Error::new(e.kind(), e.kind().to_string()),
         }
     };
-    if !dir.is_dir() {
-        let why = if dir.exists() { "is not a directory" } else { "does not exist" };
-        return Err(std::io::Error::new(
-            std::io::ErrorKind::NotFound,
-            format!("the directory {} {why}", dir.display()),
-        ));
-    }
     let mut tmp = builder.tempfile_in(dir).map_err(|e| {
         std::io::Error::new(e.kind(), format!("cannot create a file in {}: {}", dir.display(), plain(e)))
     })?;
@@ -131,6 +121,37 @@ pub fn write_text(path: &Path, text: &str) -> std::io::Result<()> {
     tmp.as_file().sync_all().map_err(plain)?;
     tmp.persist(path).map_err(|e| plain(e.error))?;
     Ok(())
+}
+
+/// The directory `path` would be written in, if it is one.
+fn directory_of(path: &Path) -> std::io::Result<&Path> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    if !dir.is_dir() {
+        let why = if dir.exists() { "is not a directory" } else { "does not exist" };
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::NotFound,
+            format!("the directory {} {why}", dir.display()),
+        ));
+    }
+    Ok(dir)
+}
+
+/// Checks, before any work, that [`write_text`] (or a plain create) could write `path`: its
+/// directory exists and takes a new file, and `path` is not a directory. For files written
+/// at the end of a long run (a recording after a game played in the terminal): finding out
+/// then loses the run. Nothing is left behind.
+pub fn check_writable(path: &Path) -> std::io::Result<()> {
+    let dir = directory_of(path)?;
+    if path.is_dir() {
+        return Err(std::io::Error::new(std::io::ErrorKind::IsADirectory, "it is a directory"));
+    }
+    tempfile::Builder::new().prefix(".fbd-write-").suffix(".tmp").tempfile_in(dir).map(drop).map_err(|e| {
+        let e = e.raw_os_error().map(std::io::Error::from_raw_os_error).unwrap_or(e);
+        std::io::Error::new(e.kind(), format!("cannot create a file in {}: {e}", dir.display()))
+    })
 }
 
 /// Reads files from disk.

@@ -231,9 +231,22 @@ pub fn draw(f: &mut Frame, s: &Screen) {
     f.render_widget(Paragraph::new(s.status.to_string()), status);
 }
 
+/// Takes over the terminal (alternate screen, raw mode), or says why it cannot: ratatui's
+/// `init` panicked when standard output was not a terminal (`fbd tui | tee`, a script, a
+/// service), with a backtrace and the screen left switched.
+fn open_terminal() -> std::io::Result<ratatui::DefaultTerminal> {
+    use std::io::IsTerminal;
+    if !std::io::stdout().is_terminal() {
+        return Err(std::io::Error::other(
+            "standard output is not a terminal: `fbd tui` draws in one (for scripts, `fbd play` and `fbd run`)",
+        ));
+    }
+    ratatui::try_init().map_err(|e| std::io::Error::new(e.kind(), format!("cannot take over the terminal: {e}")))
+}
+
 /// Runs the program in the terminal until `Q` and returns the runtime (with its recording, if
 /// `record`). `best` is the program's best-score record: written into the program at the
-/// start, saved when a game played here beats it. The terminal is restored on every exit path (ratatui's `init` restores it on a
+/// start, saved when a game played here beats it. The terminal is restored on every exit path (ratatui's `try_init` restores it on a
 /// panic too).
 pub fn run(plan: ScanPlan, name: &str, seed: u64, record: bool, best: &mut Best) -> std::io::Result<Runtime> {
     let Some(io) = GameIo::find(&plan) else {
@@ -247,11 +260,12 @@ pub fn run(plan: ScanPlan, name: &str, seed: u64, record: bool, best: &mut Best)
     }
     // After the recording starts, so that a replay writes it too.
     best.write_into(&mut rt);
+    // Before the task starts: nothing runs without a screen to show it.
+    let mut terminal = open_terminal()?;
     let runner = RealtimeRunner::start(rt, None);
     let mut front = Front::default();
     let palette = Palette::detect();
     let mut status = String::from("Enter or capital S starts a game");
-    let mut terminal = ratatui::init();
     let result = (|| -> std::io::Result<()> {
         let mut last_draw = Instant::now() - Duration::from_secs(1);
         loop {

@@ -179,10 +179,11 @@ pub fn run_panel(
         rt.plan().outputs.iter().map(|p| (p.name.clone(), rt.plan().signal_id(&p.name))).collect();
     let input_ids: Vec<Option<usize>> = ports.iter().map(|p| rt.plan().signal_id(&p.name)).collect();
     let title = rt.plan().name.clone();
+    // Before the task starts: nothing runs without a screen to show it.
+    let mut terminal = crate::open_terminal()?;
     let runner = RealtimeRunner::start(rt, None);
     let mut selected = 0usize;
     let mut status = format!("{name}: no 2048 interface; its inputs and outputs");
-    let mut terminal = ratatui::init();
     let result = (|| -> std::io::Result<()> {
         let mut last_draw = Instant::now() - Duration::from_secs(1);
         loop {
