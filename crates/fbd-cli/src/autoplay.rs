@@ -59,6 +59,9 @@ impl AutoplayArgs {
                 Err(format!("--depth is the search depth of expectimax; `{}` has none", self.player))
             }
             (_, Some(_)) if !mc => Err(format!("--playouts is for montecarlo; `{}` plays none", self.player)),
+            // The players count 0 as 1: said, not done silently.
+            (Some(0), _) => Err("--depth 0: expectimax looks at least 1 move ahead".into()),
+            (_, Some(0)) => Err("--playouts 0: montecarlo needs at least 1 playout per move".into()),
             (d, p) => Ok(d.or(p)),
         }
     }
@@ -137,6 +140,17 @@ pub fn autoplay(a: AutoplayArgs) -> ExitCode {
     }
     if let Err(e) = a.param() {
         crate::out::error(&e);
+        return ExitCode::FAILURE;
+    }
+    // Game k is seeded with seed + k; past the largest seed that overflowed (a panic in a debug
+    // build, the same games again in release).
+    if a.seed.checked_add(a.games.saturating_sub(1)).is_none() {
+        crate::out::error(&format!(
+            "--seed {} with --games {}: the games' seeds ({0} + game number) pass {}",
+            a.seed,
+            a.games,
+            u64::MAX
+        ));
         return ExitCode::FAILURE;
     }
     if let Some(Err(e)) = a.record.as_deref().map(crate::record::check_destination) {

@@ -91,6 +91,9 @@ fn play_inner(a: PlayArgs) -> Result<ExitCode, String> {
     }
     let moves: Vec<Dir> = letters.iter().filter_map(|(_, c)| Dir::from_char(*c)).collect();
     let (name, plan) = a.source.plans(false)?.remove(0);
+    if a.seed != 0 && !plan.uses_seed() {
+        crate::run::seed_warning(a.seed, &name);
+    }
     let mut g = FbdGame::new(plan, a.seed).map_err(|e| format!("{name}: {e}"))?;
     if let Some(path) = &a.record {
         crate::record::check_destination(path)?;

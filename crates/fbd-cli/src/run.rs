@@ -108,6 +108,15 @@ fn value_for(rt: &Runtime, path: &str, text: &str, origin: &str) -> Result<Value
     Value::parse(text, sig.slot.ty).map_err(|e| format!("{origin}: {path}: {e}"))
 }
 
+/// Says that `--seed` changes nothing in a program without RANDOM blocks (`fbd play --seed 4`
+/// gave the same game as seed 0, silently).
+pub(crate) fn seed_warning(seed: u64, name: &str) {
+    eprintln!(
+        "warning: --seed {seed} changes nothing: {name} has no RANDOM block (the seed feeds only those; \
+         a clock-driven generator such as the 2048 design's depends on when inputs change)"
+    );
+}
+
 /// Runs `fbd run`.
 pub fn run(args: RunArgs) -> ExitCode {
     match run_inner(args) {
@@ -122,6 +131,9 @@ pub fn run(args: RunArgs) -> ExitCode {
 fn run_inner(args: RunArgs) -> Result<(), String> {
     let project = crate::record::project(Some(&args.file), None)?;
     let plan = fbd_engine::compile_project(&project, &Default::default()).map_err(|e| e.to_string())?;
+    if args.seed != 0 && !plan.uses_seed() {
+        seed_warning(args.seed, &args.file.display().to_string());
+    }
     let mut rt = Runtime::with_seed(plan, args.seed);
     if args.record.is_some() {
         // Refused before it runs: a longer recording could not be replayed.

@@ -216,6 +216,36 @@ fn autoplay_plays_through_each_wiring_without_mismatch() {
     assert!(text(&o.stderr).contains("players: random, greedy, pattern, montecarlo, expectimax"));
 }
 
+/// Options that did nothing, silently: `--seed` on a program without RANDOM blocks (the 2048
+/// design's generator runs on the clock, so `fbd play --seed 4` was seed 0's game), a seed
+/// range past the largest seed (a panic in a debug build), and a search of depth or playouts 0
+/// (played as 1).
+#[test]
+fn options_that_would_change_nothing_or_overflow_are_said() {
+    let (a, b) = (fbd(&["play", "--moves", "LURD", "--seed", "4"]), fbd(&["play", "--moves", "LURD"]));
+    assert_eq!(text(&a.stdout), text(&b.stdout), "the seed changes the design's game after all");
+    assert!(text(&a.stderr).contains("warning: --seed 4 changes nothing"), "{}", text(&a.stderr));
+    assert!(!text(&b.stderr).contains("warning"), "{}", text(&b.stderr));
+    // Where a RANDOM block draws from it, the seed counts and nothing is said.
+    let c = fbd(&["play", "--moves", "LURD", "--seed", "4", "--wiring", "smart-spawn"]);
+    assert!(c.status.success() && !text(&c.stderr).contains("warning"), "{}", text(&c.stderr));
+    let r = fbd(&["run", "examples/blinker.json", "--scans", "2", "--seed", "1"]);
+    assert!(text(&r.stderr).contains("examples/blinker.json has no RANDOM block"), "{}", text(&r.stderr));
+    let refused: [(&[&str], &str); 3] = [
+        (&["autoplay", "--native", "--seed", "18446744073709551615", "--games", "2"], "pass 18446744073709551615"),
+        (&["autoplay", "--native", "--player", "expectimax", "--depth", "0"], "--depth 0"),
+        (&["autoplay", "--native", "--player", "mc", "--playouts", "0"], "--playouts 0"),
+    ];
+    for (args, why) in refused {
+        let o = fbd(args);
+        assert_eq!(o.status.code(), Some(1), "{args:?}: {}", text(&o.stderr));
+        assert!(text(&o.stderr).starts_with("error: ") && text(&o.stderr).contains(why), "{}", text(&o.stderr));
+    }
+    // The last seed itself is a game.
+    let o = fbd(&["autoplay", "--native", "--seed", "18446744073709551615", "--games", "1", "--max-moves", "3"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+}
+
 mod hardening {
     //! Regressions of the adversarial trial: each once crashed, truncated a file, or silently
     //! did something else than asked.

@@ -165,6 +165,13 @@ pub struct ScanPlan {
 }
 
 impl ScanPlan {
+    /// Whether the runtime seed changes anything: only RANDOM blocks draw from it. (The 2048
+    /// design's Random macro draws from the clock instead, so its game depends on when the
+    /// commands come, not on the seed.)
+    pub fn uses_seed(&self) -> bool {
+        !self.rng_keys.is_empty()
+    }
+
     /// The signal with this path.
     pub fn signal(&self, path: &str) -> Option<SignalInfo<'_>> {
         self.signal_id(path).map(|i| self.signals.at(i))
