@@ -142,6 +142,10 @@ pub fn autoplay(a: AutoplayArgs) -> ExitCode {
         crate::out::error(&e);
         return ExitCode::FAILURE;
     }
+    if a.games == 0 {
+        crate::out::error("--games 0: at least 1 game (no game reports rates of nothing)");
+        return ExitCode::FAILURE;
+    }
     // Game k is seeded with seed + k; past the largest seed that overflowed (a panic in a debug
     // build, the same games again in release).
     if a.seed.checked_add(a.games.saturating_sub(1)).is_none() {

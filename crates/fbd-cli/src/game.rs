@@ -167,7 +167,7 @@ pub struct LatencyArgs {
     /// Stop a game after this many moves.
     #[arg(long, default_value_t = 100_000)]
     max_moves: u64,
-    /// Moves whose spawn is recorded for the spawn statistics.
+    /// Moves whose spawn is recorded for the spawn statistics (0: none, the columns say `-`).
     #[arg(long, default_value_t = 20_000)]
     spawns: u64,
     /// Print JSON.
@@ -177,6 +177,11 @@ pub struct LatencyArgs {
 
 /// Runs `fbd latency`.
 pub fn latency(a: LatencyArgs) -> ExitCode {
+    // No game measures nothing: a row of zeros read as a measurement.
+    if a.games == 0 {
+        crate::out::error("--games 0: the latency is measured over at least 1 game");
+        return ExitCode::FAILURE;
+    }
     let plans = match a.source.plans(a.all) {
         Ok(p) => p,
         Err(e) => {
@@ -184,7 +189,7 @@ pub fn latency(a: LatencyArgs) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let mut rows: Vec<(String, Latency, fbd2048_game::SpawnStats)> = Vec::new();
+    let mut rows: Vec<(String, Latency, Option<fbd2048_game::SpawnStats>)> = Vec::new();
     for (name, plan) in plans {
         let t = std::time::Instant::now();
         let lat = match measure_latency(&plan, a.games, a.seed, a.max_moves) {
@@ -194,7 +199,7 @@ pub fn latency(a: LatencyArgs) -> ExitCode {
                 return ExitCode::FAILURE;
             }
         };
-        let spawns = match measure_spawns(&plan, a.spawns, a.seed) {
+        let spawns = match (a.spawns > 0).then(|| measure_spawns(&plan, a.spawns, a.seed)).transpose() {
             Ok(s) => s,
             Err(e) => {
                 eprintln!("error: {name}: {e}");
@@ -215,7 +220,8 @@ pub fn latency(a: LatencyArgs) -> ExitCode {
                     "scans_mean": m.mean, "scans_p50": m.p50, "scans_p99": m.p99, "scans_max": m.max,
                     "ms_mean": m.mean * l.cycle_ms, "ms_p99": m.p99 as f64 * l.cycle_ms, "ms_max": m.max as f64 * l.cycle_ms,
                     "no_op_scans_mean": summarize(&l.no_ops).mean, "start_scans_mean": summarize(&l.starts).mean,
-                    "mismatches": l.mismatches, "spawn_four_share": s.four_share(), "spawn_chi_square": s.chi_square(),
+                    "mismatches": l.mismatches, "spawn_four_share": s.as_ref().map(|s| s.four_share()),
+                    "spawn_chi_square": s.as_ref().map(|s| s.chi_square()),
                 })
             })
             .collect();
@@ -243,7 +249,7 @@ pub fn latency(a: LatencyArgs) -> ExitCode {
         for (name, l, s) in &rows {
             let m = summarize(&l.moves);
             println!(
-                "{:<32} {:>6} {:>9} {:>7.2} {:>5} {:>5} {:>5} {:>8.1} {:>8.1} {:>8.1} {:>6.2} {:>7.1} {:>6}",
+                "{:<32} {:>6} {:>9} {:>7.2} {:>5} {:>5} {:>5} {:>8.1} {:>8.1} {:>8.1} {:>6} {:>7} {:>6}",
                 name,
                 l.games,
                 m.count,
@@ -254,8 +260,8 @@ pub fn latency(a: LatencyArgs) -> ExitCode {
                 m.mean * l.cycle_ms,
                 m.p99 as f64 * l.cycle_ms,
                 m.max as f64 * l.cycle_ms,
-                100.0 * s.four_share(),
-                s.chi_square(),
+                s.as_ref().map_or("-".into(), |s| format!("{:.2}", 100.0 * s.four_share())),
+                s.as_ref().map_or("-".into(), |s| format!("{:.1}", s.chi_square())),
                 l.mismatches
             );
         }

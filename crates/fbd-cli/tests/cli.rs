@@ -218,8 +218,8 @@ fn autoplay_plays_through_each_wiring_without_mismatch() {
 
 /// Options that did nothing, silently: `--seed` on a program without RANDOM blocks (the 2048
 /// design's generator runs on the clock, so `fbd play --seed 4` was seed 0's game), a seed
-/// range past the largest seed (a panic in a debug build), and a search of depth or playouts 0
-/// (played as 1).
+/// range past the largest seed (a panic in a debug build), a search of depth or playouts 0
+/// (played as 1), and no game or no spawn measured (zeros printed as measurements).
 #[test]
 fn options_that_would_change_nothing_or_overflow_are_said() {
     let (a, b) = (fbd(&["play", "--moves", "LURD", "--seed", "4"]), fbd(&["play", "--moves", "LURD"]));
@@ -231,7 +231,9 @@ fn options_that_would_change_nothing_or_overflow_are_said() {
     assert!(c.status.success() && !text(&c.stderr).contains("warning"), "{}", text(&c.stderr));
     let r = fbd(&["run", "examples/blinker.json", "--scans", "2", "--seed", "1"]);
     assert!(text(&r.stderr).contains("examples/blinker.json has no RANDOM block"), "{}", text(&r.stderr));
-    let refused: [(&[&str], &str); 3] = [
+    let refused: [(&[&str], &str); 5] = [
+        (&["autoplay", "--native", "--games", "0"], "--games 0"),
+        (&["latency", "--games", "0"], "--games 0"),
         (&["autoplay", "--native", "--seed", "18446744073709551615", "--games", "2"], "pass 18446744073709551615"),
         (&["autoplay", "--native", "--player", "expectimax", "--depth", "0"], "--depth 0"),
         (&["autoplay", "--native", "--player", "mc", "--playouts", "0"], "--playouts 0"),
@@ -241,6 +243,11 @@ fn options_that_would_change_nothing_or_overflow_are_said() {
         assert_eq!(o.status.code(), Some(1), "{args:?}: {}", text(&o.stderr));
         assert!(text(&o.stderr).starts_with("error: ") && text(&o.stderr).contains(why), "{}", text(&o.stderr));
     }
+    // No spawn measured: its columns say so instead of a 0 % and a chi² of -0.0.
+    let o = fbd(&["latency", "--games", "1", "--spawns", "0", "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&text(&o.stdout)).expect("json");
+    assert!(v[0]["spawn_chi_square"].is_null() && v[0]["spawn_four_share"].is_null(), "{v}");
+    assert!(v[0]["moves"].as_u64().expect("moves") > 0, "{v}");
     // The last seed itself is a game.
     let o = fbd(&["autoplay", "--native", "--seed", "18446744073709551615", "--games", "1", "--max-moves", "3"]);
     assert!(o.status.success(), "{}", text(&o.stderr));
