@@ -87,7 +87,16 @@ fn online_values(
             rt.write(path.trim(), v).map_err(|e| e.to_string())?;
         }
     }
-    rt.step_n(o.scans);
+    // A long run shows how far it is (--after 10^11 ran for a day without a word).
+    let bar = crate::out::scan_bar("running", o.scans);
+    let mut left = o.scans;
+    while left > 0 {
+        let n = left.min(1 << 16);
+        rt.step_n(n);
+        left -= n;
+        bar.inc(n);
+    }
+    bar.finish_and_clear();
     Ok(RunValues {
         rt,
         prefix: instance.as_ref().map(|i| format!("{i}/")).unwrap_or_default(),
