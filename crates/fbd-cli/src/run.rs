@@ -66,7 +66,11 @@ fn parse_set(text: &str, origin: String) -> Result<(Stim, Option<u64>), String> 
 }
 
 /// The stimulus file's lines; every line's error is reported, not only the first.
-fn load_stimulus(path: &std::path::Path, errors: &mut Vec<String>) -> Vec<Stim> {
+fn load_stimulus(
+    path: &std::path::Path,
+    errors: &mut Vec<String>,
+    value: impl Fn(&Stim) -> Result<Value, String>,
+) -> Vec<(Stim, Value)> {
     let text = match fbd_engine::load::read_text(path) {
         Ok(t) => t,
         Err(d) => {
@@ -90,7 +94,8 @@ fn load_stimulus(path: &std::path::Path, errors: &mut Vec<String>) -> Vec<Stim> 
                 return Err(format!("{}: the scan is the line's first field; remove `@SCAN`", s.origin));
             }
             s.scan = scan;
-            Ok(s)
+            let v = value(&s)?;
+            Ok((s, v))
         })();
         match stim {
             Ok(s) => out.push(s),
@@ -147,24 +152,21 @@ fn run_inner(args: RunArgs) -> Result<(), String> {
     // reported at once (the first one stopped the check: a file with five bad lines took
     // five runs to mend).
     let mut errors = Vec::new();
+    // Each --set and line is checked whole where it is written (an error on line 3 is said
+    // before one on line 4), then applied in scan order.
+    let value = |s: &Stim| value_for(&rt, &s.path, &s.value, &s.origin);
     let mut stims = Vec::new();
     for (i, s) in args.sets.iter().enumerate() {
-        match parse_set(s, format!("--set #{}", i + 1)) {
-            Ok((s, _)) => stims.push(s),
+        match parse_set(s, format!("--set #{}", i + 1)).and_then(|(s, _)| value(&s).map(|v| (s, v))) {
+            Ok(sv) => stims.push(sv),
             Err(e) => errors.push(e),
         }
     }
     if let Some(p) = &args.stimulus {
-        stims.extend(load_stimulus(p, &mut errors));
+        stims.extend(load_stimulus(p, &mut errors, value));
     }
-    stims.sort_by_key(|s| s.scan);
-    let mut resolved = Vec::new();
-    for s in &stims {
-        match value_for(&rt, &s.path, &s.value, &s.origin) {
-            Ok(v) => resolved.push((s.scan, s.path.clone(), v, s.origin.clone())),
-            Err(e) => errors.push(e),
-        }
-    }
+    let mut resolved: Vec<_> = stims.into_iter().map(|(s, v)| (s.scan, s.path, v, s.origin)).collect();
+    resolved.sort_by_key(|r| r.0);
     let mut forces = Vec::new();
     for (i, f) in args.forces.iter().enumerate() {
         let origin = format!("--force #{}", i + 1);
