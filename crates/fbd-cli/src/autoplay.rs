@@ -82,7 +82,7 @@ const TILES: [u32; 7] = [512, 1024, 2048, 4096, 8192, 16384, 32768];
 
 fn plan_for(a: &AutoplayArgs) -> Result<(String, ScanPlan), String> {
     if let Some(f) = a.file.as_ref().or(a.diagram.as_ref()) {
-        let p = fbd_plcopen::compile_any(f).map_err(|e| e.to_string())?;
+        let p = crate::source::compile_file(f).map_err(|e| e.to_string())?;
         return Ok((f.display().to_string(), p));
     }
     let w = match &a.wiring {
@@ -208,7 +208,7 @@ pub fn autoplay(a: AutoplayArgs) -> ExitCode {
     bar.finish_and_clear();
     out.elapsed = t.elapsed();
     if let (Some(path), Some(Ok(g))) = (&a.record, &mut game) {
-        let project = crate::record::project(a.file.as_deref().or(a.diagram.as_deref()), a.wiring.as_deref());
+        let project = crate::source::project(a.file.as_deref().or(a.diagram.as_deref()), a.wiring.as_deref());
         if let Err(e) = project.and_then(|p| crate::record::finish(&mut g.rt, &p, path)) {
             crate::out::error(&e);
             return ExitCode::FAILURE;

@@ -103,7 +103,7 @@ pub fn bench(args: BenchArgs) -> ExitCode {
     if let Some(f) = &args.file {
         let base = crate::mem::reset_peak();
         let t = Instant::now();
-        let plan = match fbd_plcopen::compile_any(f) {
+        let plan = match crate::source::compile_file(f) {
             Ok(p) => p,
             Err(e) => {
                 eprintln!("{e}");

@@ -114,12 +114,7 @@ pub(crate) fn svg(
     online: Option<Online>,
     auto: bool,
 ) -> ExitCode {
-    let project = match fbd_plcopen::load_any(file).map(|(p, w)| {
-        for x in w {
-            eprintln!("warning: {x}");
-        }
-        p
-    }) {
+    let project = match crate::source::load_file(file) {
         Ok(p) => p,
         Err(e) => return rejected(file, &e),
     };
@@ -187,12 +182,7 @@ pub(crate) fn layout_cmd(file: &std::path::Path, write: bool) -> ExitCode {
         out::error(&format!("{}: --write stores positions in diagram files; `fbd import` it first", file.display()));
         return ExitCode::FAILURE;
     }
-    let project = match fbd_plcopen::load_any(file).map(|(p, w)| {
-        for x in w {
-            eprintln!("warning: {x}");
-        }
-        p
-    }) {
+    let project = match crate::source::load_file(file) {
         Ok(p) => p,
         Err(e) => return rejected(file, &e),
     };

@@ -27,7 +27,7 @@ impl Source {
                 .collect();
         }
         if let Some(f) = &self.file {
-            let p = fbd_plcopen::compile_any(f).map_err(|e| e.to_string())?;
+            let p = crate::source::compile_file(f).map_err(|e| e.to_string())?;
             return Ok(vec![(f.display().to_string(), p)]);
         }
         let w = match &self.wiring {
@@ -125,7 +125,7 @@ fn play_inner(a: PlayArgs) -> Result<ExitCode, String> {
         }));
     }
     if let Some(path) = &a.record {
-        let project = crate::record::project(a.source.file.as_deref(), a.source.wiring.as_deref())?;
+        let project = crate::source::project(a.source.file.as_deref(), a.source.wiring.as_deref())?;
         crate::record::finish(&mut g.rt, &project, path)?;
     }
     let board = g.board().map_err(|e| e.to_string())?;

@@ -20,6 +20,7 @@ mod peers;
 mod plcopen;
 mod record;
 mod run;
+mod source;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -169,7 +170,7 @@ fn tui(file: Option<&std::path::Path>, wiring: Option<&str>, seed: u64, record: 
         out::error(&e);
         return ExitCode::FAILURE;
     }
-    let project = match record::project(file, wiring) {
+    let project = match source::project(file, wiring) {
         Ok(p) => p,
         Err(e) => {
             out::error(&e);
@@ -261,12 +262,7 @@ pub(crate) fn rejected(file: &std::path::Path, e: &fbd_engine::Diagnostics) -> E
 fn check(file: &std::path::Path, show_plan: bool, show_signals: bool) -> ExitCode {
     let mem_base = mem::reset_peak();
     let t0 = std::time::Instant::now();
-    let project = match fbd_plcopen::load_any(file).map(|(p, w)| {
-        for x in w {
-            eprintln!("warning: {x}");
-        }
-        p
-    }) {
+    let project = match crate::source::load_file(file) {
         Ok(p) => p,
         Err(e) => return rejected(file, &e),
     };
@@ -322,12 +318,7 @@ fn check(file: &std::path::Path, show_plan: bool, show_signals: bool) -> ExitCod
 }
 
 fn dot(file: &std::path::Path, macro_name: Option<&str>) -> ExitCode {
-    let project = match fbd_plcopen::load_any(file).map(|(p, w)| {
-        for x in w {
-            eprintln!("warning: {x}");
-        }
-        p
-    }) {
+    let project = match crate::source::load_file(file) {
         Ok(p) => p,
         Err(e) => {
             eprintln!("{e}");

@@ -48,13 +48,8 @@ pub(crate) fn import_cmd(file: &Path, output: Option<&Path>) -> ExitCode {
 /// A diagram, or a PLCopen XML file (CODESYS's v2.00, matiec's v1.0: written back as v2.01,
 /// with its bodies laid out where the file has no drawing).
 pub(crate) fn export_cmd(file: &Path, output: Option<&Path>) -> ExitCode {
-    let project = match fbd_plcopen::load_any(file) {
-        Ok((p, warnings)) => {
-            for w in warnings {
-                eprintln!("warning: {w}");
-            }
-            p
-        }
+    let project = match crate::source::load_file(file) {
+        Ok(p) => p,
         Err(e) => {
             out::error(&e.to_string());
             return ExitCode::FAILURE;

@@ -3,27 +3,11 @@
 use std::path::Path;
 use std::process::ExitCode;
 
-use fbd_engine::load::{Project, load_text};
+use fbd_engine::load::Project;
 use fbd_engine::runtime::ProgramId;
 use fbd_engine::{CompileOptions, Recording, Runtime, compile_project};
-use fbd2048_game::Wiring;
 
 use crate::out;
-
-/// The project of a file (either format) or of an embedded wiring.
-pub(crate) fn project(file: Option<&Path>, wiring: Option<&str>) -> Result<Project, String> {
-    if let Some(f) = file {
-        return fbd_plcopen::load_any(f).map(|(p, _)| p).map_err(|e| e.to_string());
-    }
-    let w = match wiring {
-        Some(s) => {
-            Wiring::parse(s).ok_or_else(|| format!("unknown wiring `{s}`; use upd1, original or smart-spawn"))?
-        }
-        None => Wiring::Upd1,
-    };
-    let path = Path::new("diagrams").join(w.file_name());
-    load_text(&fbd2048_game::embedded_provider(), &path, w.text().to_string()).map_err(|e| e.to_string())
-}
 
 /// Refuses, before anything runs, a recording that could not be written at the end (a game
 /// played for an hour in the terminal was lost when the directory did not exist).
@@ -66,9 +50,9 @@ fn replay(path: &Path, check: bool) -> Result<ExitCode, String> {
     let root_path = Path::new(&root.path);
     // The program as recorded: the file on disk, or a wiring embedded in this binary.
     let project = if root_path.exists() {
-        project(Some(root_path), None)?
+        crate::source::project(Some(root_path), None)?
     } else {
-        project(None, Some(&root.path))
+        crate::source::project(None, Some(&root.path))
             .map_err(|_| format!("{}: the recorded program {} is not here", path.display(), root.path))?
     };
     if let Some(why) = rec.program_differs(&project) {

@@ -134,7 +134,7 @@ pub fn run(args: RunArgs) -> ExitCode {
 }
 
 fn run_inner(args: RunArgs) -> Result<(), String> {
-    let project = crate::record::project(Some(&args.file), None)?;
+    let project = crate::source::project(Some(&args.file), None)?;
     let plan = fbd_engine::compile_project(&project, &Default::default()).map_err(|e| e.to_string())?;
     if args.seed != 0 && !plan.uses_seed() {
         seed_warning(args.seed, &args.file.display().to_string());

@@ -415,6 +415,22 @@ fn plcopen_xml_is_accepted_wherever_a_diagram_is() {
     assert!(o.status.success(), "{}", text(&o.stderr));
     let o = fbd(&["play", again.to_str().expect("utf-8"), "--moves", "ULDRULDR", "--seed", "2"]);
     assert!(text(&o.stdout).contains("0 mismatch(es) with the reference"), "{}", text(&o.stdout));
+    // An import's warnings are said by every command that reads the file (only check, svg,
+    // dot and export said them; run, play, tui, bench, autoplay and latency dropped them).
+    let blink = "crates/fbd-plcopen/tests/data/blink.xml";
+    let widened = "warning: variable `count` is INT: it becomes a 64-bit INT here";
+    let runs: [&[&str]; 6] = [
+        &["check", blink],
+        &["run", blink, "--scans", "2"],
+        &["bench", blink, "--scans", "20"],
+        &["tui", blink],
+        &["play", blink],
+        &["autoplay", blink, "--games", "1"],
+    ];
+    for args in runs {
+        let e = text(&fbd(args).stderr);
+        assert_eq!(e.matches(widened).count(), 1, "{args:?}: {e}");
+    }
 }
 
 /// A synthetic diagram of no blocks is refused (its per-block figures divided by nothing).

@@ -1,0 +1,40 @@
+//! The program a command works on: a file of either format, or a wiring embedded in the
+//! binary. One place, so every command says a PLCopen import's warnings (`run`, `play`,
+//! `tui`, `bench`, `autoplay` and `latency` dropped them: an INT widened to 64 bits that no
+//! longer wraps where the PLC's would went unsaid).
+
+use std::path::Path;
+
+use fbd_engine::load::{Project, load_text};
+use fbd_engine::{CompileOptions, Diagnostics, ScanPlan};
+use fbd2048_game::Wiring;
+
+/// Loads `path` (a diagram, or PLCopen XML imported on the way in), saying the import's
+/// warnings on standard error.
+pub(crate) fn load_file(path: &Path) -> Result<Project, Diagnostics> {
+    let (project, warnings) = fbd_plcopen::load_any(path)?;
+    for w in warnings {
+        eprintln!("warning: {w}");
+    }
+    Ok(project)
+}
+
+/// Loads and compiles `path` (see [`load_file`]).
+pub(crate) fn compile_file(path: &Path) -> Result<ScanPlan, Diagnostics> {
+    fbd_engine::compile_project_owned(load_file(path)?, &CompileOptions::default())
+}
+
+/// The project of a file (either format) or of an embedded wiring (the default one if neither).
+pub(crate) fn project(file: Option<&Path>, wiring: Option<&str>) -> Result<Project, String> {
+    if let Some(f) = file {
+        return load_file(f).map_err(|e| e.to_string());
+    }
+    let w = match wiring {
+        Some(s) => {
+            Wiring::parse(s).ok_or_else(|| format!("unknown wiring `{s}`; use upd1, original or smart-spawn"))?
+        }
+        None => Wiring::Upd1,
+    };
+    let path = Path::new("diagrams").join(w.file_name());
+    load_text(&fbd2048_game::embedded_provider(), &path, w.text().to_string()).map_err(|e| e.to_string())
+}
