@@ -13,6 +13,10 @@ use crate::editor_props::TYPES;
 /// A port as listed: name and type.
 type Port = (String, Type);
 
+/// Ports listed at most at once; past it, a filter finds the rest (a program with thousands of
+/// inputs laid out every port every frame, far past the column's bottom).
+const LISTED: usize = 40;
+
 /// The ports' text fields (they keep what is typed until applied).
 #[derive(Default)]
 pub struct PortsState {
@@ -24,6 +28,8 @@ pub struct PortsState {
     details: Option<DetailsDraft>,
     /// The body's description as typed: (the body, the description it was filled from, the text).
     description: Option<(String, String, String)>,
+    /// Part of a port name: only the ports that contain it are listed (shown past [`LISTED`]).
+    filter: String,
 }
 
 /// The details of one port as typed.
@@ -79,8 +85,27 @@ impl App {
             ui.separator();
         }
         ui.label(RichText::new(format!("Ports of {body}")).strong());
+        let total = ins.len() + outs.len();
+        if total > LISTED {
+            ui.horizontal(|ui| {
+                let l = ui.label("find port");
+                ui.add(egui::TextEdit::singleline(&mut p.filter).desired_width(120.0)).labelled_by(l.id);
+            });
+        }
+        // Past LISTED ports only those the filter finds, and always the one being renamed or
+        // detailed.
+        let needle = if total > LISTED { p.filter.trim().to_lowercase() } else { String::new() };
+        let busy: Vec<String> =
+            p.rename.iter().map(|(o, _)| o.clone()).chain(p.details.iter().map(|d| d.port.clone())).collect();
+        let mut shown = 0;
+        let mut hidden = 0;
         for (side, list) in [("in", &ins), ("out", &outs)] {
             for (name, ty) in list {
+                if !busy.contains(name) && (!name.to_lowercase().contains(&needle) || shown >= LISTED) {
+                    hidden += 1;
+                    continue;
+                }
+                shown += 1;
                 ui.horizontal(|ui| {
                     ui.label(RichText::new(side).weak());
                     match &mut p.rename {
@@ -167,6 +192,9 @@ impl App {
                     }
                 }
             }
+        }
+        if hidden > 0 {
+            ui.label(RichText::new(format!("{hidden} more of {total} ports: type part of a name in find port")).weak());
         }
         ui.horizontal(|ui| {
             let l = ui.label("new port");

@@ -598,3 +598,39 @@ fn the_editor_does_not_poll_while_the_online_view_does() {
     h.step();
     assert_eq!(ms(&h), None, "paused: nothing changes");
 }
+
+/// A program with thousands of ports lists 40 in the editor's port column and finds the rest
+/// by a part of their name (every port was laid out every frame, far past the column's bottom).
+#[test]
+fn the_port_column_lists_a_few_of_many_ports_and_finds_the_rest() {
+    let inputs: Vec<String> = (0..3000).map(|k| format!(r#"{{"name": "in{k}", "type": "BOOL"}}"#)).collect();
+    let text = format!(
+        r#"{{"fbd": 1, "name": "many", "inputs": [{}],
+  "outputs": [{{"name": "any", "type": "BOOL", "from": "o.out"}}],
+  "blocks": [{{"id": "o", "type": "OR", "inputs": {{"in1": "in0", "in2": "in2999"}}}}]}}"#,
+        inputs.join(", ")
+    );
+    let mut h = crate::file_window_dt("editor-many-ports", &text, 1.0 / 60.0);
+    h.step();
+    into_the_editor(&mut h);
+    crate::wait_for_layout(&mut h);
+    h.step();
+    assert!(h.query_by_label("in0").is_some(), "the first ports are listed");
+    assert!(h.query_by_label("in2999").is_none(), "not every port");
+    assert!(h.query_by_label("2961 more of 3001 ports: type part of a name in find port").is_some());
+    h.get_by_label("find port").click();
+    h.step();
+    h.get_by_label("find port").type_text("in2999");
+    h.step();
+    h.step();
+    assert!(h.query_by_label("in2999").is_some(), "found by its name");
+    assert!(h.query_by_label("in0").is_none(), "and only the ports that match");
+    // The one found is edited as any other: its details open and stay while the filter changes.
+    h.get_by_label("details").click();
+    h.step();
+    h.get_by_label("find port").type_text("x");
+    h.step();
+    h.step();
+    assert!(h.query_by_label("in2999").is_some(), "the port whose details are open stays listed");
+    assert!(h.query_by_label("Apply details").is_some());
+}
