@@ -1,5 +1,6 @@
 //! The application: the play panel, loading, the command queue, the best score, and the frame
-//! loop. The menu bar is `menu.rs`, the keys `keys.rs`, the debugger view `debugger.rs`, the
+//! loop. Its public face (what tests and tools read and do) is `app_api.rs`, the menu bar
+//! `menu.rs`, the keys `keys.rs`, the debugger view `debugger.rs`, the
 //! diagram view `diagram_view.rs`.
 
 use std::sync::Arc;
@@ -7,10 +8,9 @@ use std::time::Duration;
 
 use eframe::egui;
 use fbd_engine::realtime::RealtimeRunner;
-use fbd_engine::{Runtime, ScanImage, ScanPlan, Value};
+use fbd_engine::{Runtime, ScanImage, ScanPlan};
 use fbd2048_game::front::{Front, GameIo, View};
 use fbd2048_game::{Command, Wiring};
-use ref2048::Board;
 
 use crate::debugger::DebuggerState;
 use crate::source::{self, Loaded, Origin};
@@ -248,134 +248,6 @@ impl App {
     pub(crate) fn refresh(&mut self) {
         let img = self.image();
         self.view = View::read(self.game.as_ref(), &img);
-    }
-
-    // ----- public API (the UI and the tests use it) --------------------------------------------
-
-    /// The 16 cell values shown.
-    pub fn values(&self) -> [i64; 16] {
-        self.view.values
-    }
-
-    /// The score shown.
-    pub fn score(&self) -> i64 {
-        self.view.score
-    }
-
-    /// Whether the game-over overlay is up.
-    pub fn game_over(&self) -> bool {
-        self.view.game_over
-    }
-
-    /// Scans run so far.
-    pub fn scan_count(&self) -> u64 {
-        self.image().scan
-    }
-
-    /// Whether the debugger panel is open in the current mode (editing, or running).
-    pub fn debugger_shown(&self) -> bool {
-        if self.editing() { self.debugger_while_editing } else { self.show_debugger }
-    }
-
-    /// The current mode's "debugger open".
-    pub(crate) fn debugger_shown_mut(&mut self) -> &mut bool {
-        if self.editing() { &mut self.debugger_while_editing } else { &mut self.show_debugger }
-    }
-
-    /// Whether the editor is what the window shows.
-    pub fn editing(&self) -> bool {
-        self.dbg.show_diagram && self.editor.on
-    }
-
-    /// Whether scanning is paused.
-    pub fn is_paused(&self) -> bool {
-        self.runner.is_paused()
-    }
-
-    /// The scan task's pacing period.
-    pub fn task_period(&self) -> Duration {
-        self.runner.period()
-    }
-
-    /// Queues a command; it is sent when the lockout allows.
-    pub fn send(&mut self, c: Command) {
-        if self.game.is_some() {
-            // A new game makes an autoplayer's "stopped" line old news.
-            if matches!(c, Command::Start | Command::Reset) && self.status.starts_with("autoplay") {
-                self.status = format!("{} loaded", self.loaded.label());
-            }
-            self.front.send(c);
-        }
-    }
-
-    /// The signal paths the enabled breakpoints watch.
-    pub fn breakpoint_paths(&self) -> Vec<String> {
-        self.runner.with(|rt| {
-            rt.breakpoints().into_iter().filter(|b| b.enabled).map(|b| b.condition.path().to_string()).collect()
-        })
-    }
-
-    /// Whether every queued command has been sent and the lockout has released.
-    pub fn settled(&self) -> bool {
-        self.front.settled(&self.view)
-    }
-
-    /// Puts a board on the field (writes the cell memories, then one idle scan).
-    pub fn set_board(&mut self, b: Board) {
-        self.note_altered();
-        let v = ref2048::to_values(b);
-        self.runner.with(|rt| {
-            for (i, x) in v.iter().enumerate() {
-                let _ = rt.write_now(&format!("cell_{}_{}/mem.q", i / 4 + 1, i % 4 + 1), Value::Int(*x as i64));
-            }
-            rt.step();
-        });
-        self.win_ack = false;
-        self.refresh();
-    }
-
-    /// Watches a signal: its history feeds the trend plot.
-    pub fn watch(&mut self, path: &str) -> Result<(), String> {
-        self.runner.with(|rt| rt.watch(path, 600)).map_err(|e| e.to_string())
-    }
-
-    /// Forces a signal (the debugger does the same from the tree).
-    pub fn force(&mut self, path: &str, v: Value) -> Result<(), String> {
-        self.note_altered();
-        let r = self.runner.with(|rt| rt.force(path, v)).map_err(|e| e.to_string());
-        self.refresh();
-        r
-    }
-
-    /// Starts the automated player `name` (see `players::NAMES`); `speed` in moves per second,
-    /// 0 for as fast as the lockout allows.
-    pub fn start_autoplay(&mut self, name: &str, speed: f64) -> bool {
-        self.front.start_autoplay(name, speed, self.seed)
-    }
-
-    /// Stops the automated player.
-    pub fn stop_autoplay(&mut self) {
-        self.front.stop_autoplay();
-    }
-
-    /// Whether an automated player is driving the game.
-    pub fn autoplaying(&self) -> bool {
-        self.front.autoplaying()
-    }
-
-    /// Moves the automated player has sent.
-    pub fn autoplay_moves(&self) -> u64 {
-        self.front.autoplay_moves
-    }
-
-    /// Load errors shown in the error window.
-    pub fn errors(&self) -> &[String] {
-        &self.errors
-    }
-
-    /// The status line.
-    pub fn status(&self) -> &str {
-        &self.status
     }
 
     pub(crate) fn pump_commands(&mut self) {

@@ -4,6 +4,7 @@
 //! ([`fbd_engine::realtime::RealtimeRunner`]); the UI repaints when an output changes.
 
 mod app;
+mod app_api;
 /// The best scores (shared with the terminal).
 pub use fbd2048_game::best;
 mod board;
