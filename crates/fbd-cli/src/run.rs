@@ -209,6 +209,9 @@ fn run_inner(args: RunArgs) -> Result<(), String> {
     {
         errors.push(e);
     }
+    if args.realtime && args.scans == 0 {
+        errors.push("--realtime --scans 0: no scan to run at the cycle".into());
+    }
     if args.realtime && (resolved.iter().any(|r| r.0 > 0) || args.trace.is_some()) {
         errors.push("--realtime runs the task on its own: only --set at scan 0 and --force apply, no --trace".into());
     }
@@ -222,7 +225,8 @@ fn run_inner(args: RunArgs) -> Result<(), String> {
         for (_, path, v, origin) in &resolved {
             rt.write(path, *v).map_err(|e| format!("{origin}: {e}"))?;
         }
-        return realtime(rt, args.scans);
+        let mut rt = realtime(rt, args.scans)?;
+        return epilogue(&mut rt, &args, &project, &watches, &ids);
     }
     enum Sink {
         None,
@@ -299,8 +303,20 @@ fn run_inner(args: RunArgs) -> Result<(), String> {
         Sink::Csv(mut w) | Sink::Jsonl(mut w) => w.flush().map_err(io)?,
         Sink::None => {}
     }
+    epilogue(&mut rt, &args, &project, &watches, &ids)
+}
+
+/// After the run, headless or real-time: the recording written, the watched values and the
+/// faults said (a real-time run dropped its recording and printed no value).
+fn epilogue(
+    rt: &mut Runtime,
+    args: &RunArgs,
+    project: &fbd_engine::load::Project,
+    watches: &[String],
+    ids: &[usize],
+) -> Result<(), String> {
     if let Some(path) = &args.record {
-        crate::record::finish(&mut rt, &project, path)?;
+        crate::record::finish(rt, project, path)?;
     }
     if args.trace.as_ref().is_none_or(|p| p.as_os_str() != "-") {
         println!("after {} scans ({} ms simulated):", rt.scan_count(), rt.clock_us() / 1000);
@@ -336,25 +352,35 @@ fn json_value(v: Value) -> serde_json::Value {
     }
 }
 
-/// Runs `scans` scans on the real-time task and prints its statistics.
-fn realtime(rt: Runtime, scans: u64) -> Result<(), String> {
+/// Runs exactly `scans` scans on the real-time task, prints its statistics and gives the
+/// runtime back.
+fn realtime(rt: Runtime, scans: u64) -> Result<Runtime, String> {
     use fbd_engine::realtime::RealtimeRunner;
     let period = std::time::Duration::from_micros(rt.plan().cycle_us);
-    let runner = RealtimeRunner::start(rt, None);
+    let runner = RealtimeRunner::start_with(rt, None, true);
+    runner.pause_at(Some(scans));
+    if scans > 0 {
+        runner.resume();
+    }
     eprintln!(
         "running {scans} scans at {:.3} ms ({:.1} s)...",
         period.as_secs_f64() * 1e3,
         scans as f64 * period.as_secs_f64()
     );
     // The CLI waits for the task; the task never waits for it.
-    while runner.stats().scans < scans {
+    // Paused at the last scan, once the task has counted it (it pauses inside the scan, then
+    // publishes its statistics).
+    loop {
         if let Some(why) = runner.halted() {
             return Err(why);
         }
-        std::thread::sleep(std::time::Duration::from_millis(20));
+        if runner.is_paused() && runner.stats().scans >= scans {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
     }
     let s = runner.stats();
-    runner.stop();
+    let rt = runner.stop();
     let us = |d: std::time::Duration| d.as_secs_f64() * 1e6;
     let report = format!(
         "task        {} scans, period {:.3} ms, {}\nexecution   min {:.1} us, avg {:.1} us, max {:.1} us\njitter      p50 {:.0} us, p99 {:.0} us, max {:.0} us (avg {:.1} us)\noverruns    {} ({:.2} per 10,000 scans)\n",
@@ -376,5 +402,5 @@ fn realtime(rt: Runtime, scans: u64) -> Result<(), String> {
         s.overruns as f64 * 1e4 / s.scans.max(1) as f64,
     );
     print!("{report}");
-    Ok(())
+    Ok(rt)
 }

@@ -468,6 +468,28 @@ fn tui_without_a_terminal_says_so_instead_of_panicking() {
     }
 }
 
+/// `run --realtime` runs exactly the scans asked for (it ran on until its next look: 52 of 50),
+/// writes its recording (dropped without a word) and prints the watched values as a headless
+/// run does.
+#[test]
+fn a_real_time_run_runs_its_scans_records_them_and_prints_the_values() {
+    let rec = temp("realtime.json", "");
+    let rs = rec.to_str().expect("utf-8");
+    let o = fbd(&["run", "examples/blinker.json", "--realtime", "--scans", "40", "--set", "start=1", "--record", rs]);
+    let out = text(&o.stdout);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(out.contains("task        40 scans"), "{out}");
+    let headless = fbd(&["run", "examples/blinker.json", "--scans", "40", "--set", "start=1"]);
+    let values = text(&headless.stdout);
+    assert!(values.starts_with("after 40 scans (200 ms simulated):"), "{values}");
+    assert!(out.ends_with(&values), "the same values as headless:\n{out}\nvs\n{values}");
+    let o = fbd(&["replay", rs, "--check"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(text(&o.stdout).contains("replayed 40 scans and 1 events"), "{}", text(&o.stdout));
+    let o = fbd(&["run", "examples/blinker.json", "--realtime", "--scans", "0"]);
+    assert!(text(&o.stderr).contains("--realtime --scans 0"), "{}", text(&o.stderr));
+}
+
 /// A recording, or a trace, that could not be written is refused before anything runs: it was
 /// written at the end, so a game played in the terminal, or a long run, was lost when its
 /// directory did not exist.

@@ -49,6 +49,8 @@ struct Control {
     stop: bool,
     period: Duration,
     reset_stats: bool,
+    /// Pause after the scan that brings the runtime's scan count to this.
+    pause_at: Option<u64>,
 }
 
 struct Shared {
@@ -89,7 +91,7 @@ impl RealtimeRunner {
         let shared = Arc::new(Shared {
             image,
             rt: Mutex::new(rt),
-            ctl: Mutex::new(Control { paused, stop: false, period, reset_stats: false }),
+            ctl: Mutex::new(Control { paused, stop: false, period, reset_stats: false, pause_at: None }),
             wake: Condvar::new(),
             stats: Mutex::new(TaskStats { period, ..TaskStats::default() }),
         });
@@ -147,6 +149,21 @@ impl RealtimeRunner {
     pub fn resume(&self) {
         lock(&self.shared.rt).take_breakpoint_hit();
         lock(&self.shared.ctl).paused = false;
+        self.shared.wake.notify_all();
+    }
+
+    /// Pauses the task once the runtime has run `scans` scans in all (at once if it has): a
+    /// run of exactly N scans at the real cycle (`fbd run --realtime --scans N` ran on until
+    /// its next look, two or three scans more). `None` cancels it.
+    pub fn pause_at(&self, scans: Option<u64>) {
+        // The runtime first, then the control, as the task takes them.
+        let rt = lock(&self.shared.rt);
+        let mut ctl = lock(&self.shared.ctl);
+        ctl.pause_at = scans;
+        if scans.is_some_and(|n| rt.scan_count() >= n) {
+            ctl.paused = true;
+        }
+        drop((ctl, rt));
         self.shared.wake.notify_all();
     }
 
@@ -230,6 +247,12 @@ impl Histogram {
     fn add(&mut self, d: Duration) {
         let b = (d.as_micros() as u64 / Self::BUCKET_US).min(self.0.len() as u64 - 1) as usize;
         self.0[b] = self.0[b].saturating_add(1);
+    }
+
+    /// The `q` quantile, no more than `max`, the largest value counted: a bucket's upper edge
+    /// may pass it (a p99 of 50 us was shown beside a max of 42 us).
+    fn quantile_within(&self, q: f64, max: Duration) -> Duration {
+        self.quantile(q).min(max)
     }
 
     /// The `q` quantile (0..1), as the upper edge of its bucket.
@@ -339,9 +362,14 @@ fn task(s: &Shared, on_change: Option<Arc<OnChange>>) {
             std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                 rt.step();
                 // A breakpoint pauses the task after the scan that hit it, at the real cycle.
-                if rt.take_breakpoint_hit() {
-                    lock(&s.ctl).paused = true;
+                // So does reaching the scan count asked for (read under the runtime's lock, as
+                // `pause_at` sets it: the scan that reaches it is the last).
+                let hit = rt.take_breakpoint_hit();
+                let mut ctl = lock(&s.ctl);
+                if hit || ctl.pause_at.is_some_and(|n| rt.scan_count() >= n) {
+                    ctl.paused = true;
                 }
+                drop(ctl);
                 let changed = rt.outputs_changed();
                 if let Some(k) = spares.iter_mut().position(|a| Arc::get_mut(a).is_some()) {
                     rt.image_into(Arc::get_mut(&mut spares[k]).expect("checked"));
@@ -385,8 +413,8 @@ fn task(s: &Shared, on_change: Option<Arc<OnChange>>) {
         stats.jitter_avg = total_jitter / stats.scans.min(u32::MAX as u64) as u32;
         hist.add(jitter);
         if stats.scans.is_multiple_of(100) || stats.scans < 100 {
-            stats.jitter_p50 = hist.quantile(0.5);
-            stats.jitter_p99 = hist.quantile(0.99);
+            stats.jitter_p50 = hist.quantile_within(0.5, stats.jitter_max);
+            stats.jitter_p99 = hist.quantile_within(0.99, stats.jitter_max);
         }
         stats.period = period;
         next += period;
@@ -435,6 +463,47 @@ mod tests {
         assert_eq!(paused.image().scan, 0);
         paused.with(|rt| rt.step_n(2));
         assert_eq!((paused.image().scan, paused.image().output("count")), (2, Some(crate::Value::Int(2))));
+    }
+
+    #[test]
+    fn a_quantile_is_never_above_the_largest_value_counted() {
+        let mut h = Histogram([0; 4096]);
+        h.add(Duration::from_micros(42));
+        // The bucket 40..50 us: its upper edge is 50 us, the one value 42 us.
+        assert_eq!(h.quantile(0.99), Duration::from_micros(50));
+        assert_eq!(h.quantile_within(0.99, Duration::from_micros(42)), Duration::from_micros(42));
+        h.add(Duration::from_micros(3));
+        assert_eq!(h.quantile_within(0.5, Duration::from_micros(42)), Duration::from_micros(10));
+    }
+
+    /// `pause_at` stops the task on the scan asked for, not on whatever scan a caller's next
+    /// look finds (`fbd run --realtime --scans 50` ran 52).
+    #[test]
+    fn the_task_pauses_exactly_at_the_scan_asked_for() {
+        let runner = RealtimeRunner::start_with(Runtime::new(crate::compile(COUNTER).expect("compiles")), None, true);
+        runner.set_period(Duration::from_micros(100));
+        let deadline = Instant::now() + Duration::from_secs(60);
+        for target in [7, 12, 40] {
+            runner.pause_at(Some(target));
+            runner.resume();
+            while !(runner.is_paused() && runner.stats().scans >= target) {
+                assert!(Instant::now() < deadline, "no pause at scan {target}");
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            assert_eq!(runner.image().scan, target);
+            assert_eq!(runner.stats().scans, target);
+            assert_eq!(runner.image().output("count"), Some(crate::Value::Int(target as i64)));
+        }
+        // Cancelled, the task runs on; a count already passed pauses it at once.
+        runner.pause_at(None);
+        runner.resume();
+        while runner.image().scan < 60 {
+            assert!(Instant::now() < deadline, "the task did not run on");
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        runner.pause_at(Some(3));
+        assert!(runner.is_paused());
+        assert!(runner.stop().scan_count() >= 60);
     }
 
     #[test]
