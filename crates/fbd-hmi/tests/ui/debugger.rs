@@ -4,6 +4,7 @@ use egui::accesskit::Role;
 use egui_kittest::kittest::Queryable;
 use fbd_engine::Value;
 use fbd2048_game::Wiring;
+use std::time::Duration;
 
 use crate::*;
 
@@ -415,4 +416,24 @@ fn the_debug_menu_runs_the_commands_and_reset_cold_restarts_the_program() {
     assert!(h.state_mut().forces().is_empty(), "no forces");
     assert_eq!(h.state().program_key(), key, "the same program");
     assert_eq!(h.state().breakpoint_paths(), vec!["score".to_string()], "the breakpoint stays");
+}
+
+/// The cycle-time slider (5 ms to 1 s) leaves the task at the program's own cycle when that is
+/// outside its range: a 1 ms program and a 20 s one keep their cycle while the debugger shows.
+#[test]
+fn the_debugger_keeps_a_cycle_outside_the_sliders_range() {
+    for (ms, period) in [("1", Duration::from_millis(1)), ("20000", Duration::from_secs(20))] {
+        let text = format!(
+            r#"{{"fbd": 1, "name": "c", "cycle_ms": {ms}, "outputs": [{{"name": "q", "type": "BOOL", "from": "n.out"}}],
+  "blocks": [{{"id": "n", "type": "NOT", "inputs": {{"in": false}}}}]}}"#
+        );
+        let mut h = crate::file_window(&format!("cycle-{ms}"), &text);
+        h.step();
+        assert_eq!(h.state().task_period(), period, "loaded at its cycle");
+        h.key_press(egui::Key::F12);
+        h.step();
+        h.step();
+        assert!(h.state().debugger_shown());
+        assert_eq!(h.state().task_period(), period, "{ms} ms: the debugger's slider changed the task's cycle");
+    }
 }
