@@ -603,13 +603,7 @@ fn the_editor_does_not_poll_while_the_online_view_does() {
 /// by a part of their name (every port was laid out every frame, far past the column's bottom).
 #[test]
 fn the_port_column_lists_a_few_of_many_ports_and_finds_the_rest() {
-    let inputs: Vec<String> = (0..3000).map(|k| format!(r#"{{"name": "in{k}", "type": "BOOL"}}"#)).collect();
-    let text = format!(
-        r#"{{"fbd": 1, "name": "many", "inputs": [{}],
-  "outputs": [{{"name": "any", "type": "BOOL", "from": "o.out"}}],
-  "blocks": [{{"id": "o", "type": "OR", "inputs": {{"in1": "in0", "in2": "in2999"}}}}]}}"#,
-        inputs.join(", ")
-    );
+    let text = crate::many_inputs(3000);
     let mut h = crate::file_window_dt("editor-many-ports", &text, 1.0 / 60.0);
     h.step();
     into_the_editor(&mut h);

@@ -77,6 +77,18 @@ pub(crate) fn file_window(name: &str, text: &str) -> Harness<'static, App> {
     file_window_dt(name, text, 0.25)
 }
 
+/// A program of `n` BOOL inputs `in0`.. (the first and the last ORed into its one output).
+pub(crate) fn many_inputs(n: usize) -> String {
+    let inputs: Vec<String> = (0..n).map(|k| format!(r#"{{"name": "in{k}", "type": "BOOL"}}"#)).collect();
+    format!(
+        r#"{{"fbd": 1, "name": "many", "inputs": [{}],
+  "outputs": [{{"name": "any", "type": "BOOL", "from": "o.out"}}],
+  "blocks": [{{"id": "o", "type": "OR", "inputs": {{"in1": "in0", "in2": "in{}"}}}}]}}"#,
+        inputs.join(", "),
+        n - 1
+    )
+}
+
 /// [`file_window`] with frames `dt` seconds apart (a double click needs them close).
 pub(crate) fn file_window_dt(name: &str, text: &str, dt: f32) -> Harness<'static, App> {
     file_window_as(name, "diagram.json", text, dt)

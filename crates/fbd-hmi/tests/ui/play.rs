@@ -320,13 +320,7 @@ fn descriptions_of_the_program_and_of_the_shown_macro_are_on_screen() {
 /// end, the last ones are there.
 #[test]
 fn a_program_with_thousands_of_inputs_lists_them_in_a_scrolled_panel() {
-    let inputs: Vec<String> = (0..3000).map(|k| format!(r#"{{"name": "in{k}", "type": "BOOL"}}"#)).collect();
-    let text = format!(
-        r#"{{"fbd": 1, "name": "many", "inputs": [{}],
-  "outputs": [{{"name": "any", "type": "BOOL", "from": "o.out"}}],
-  "blocks": [{{"id": "o", "type": "OR", "inputs": {{"in1": "in0", "in2": "in2999"}}}}]}}"#,
-        inputs.join(", ")
-    );
+    let text = crate::many_inputs(3000);
     let mut h = crate::file_window("many-inputs", &text);
     h.step();
     h.step();
