@@ -218,16 +218,16 @@ pub static LIBRARY: &[BlockDef] = &[
         "in1 <= in2.", "out := in1 <= in2.",
         r#"{"id": "le", "type": "LE", "inputs": {"in1": "x.out", "in2": 10}}"#),
     def!("ADD", Add, Num, in [], var var("in", 1, 2, T), out [p("out", T)], varout None, state [], stateful false, params [],
-        "Sum of in1..inN.", "out := in1 + ... + inN. INT overflow wraps and is reported as a fault; a NaN result is reported.",
+        "Sum of in1..inN.", "out := in1 + ... + inN. INT overflow wraps and is reported as a fault; a REAL result that is NaN or ±infinity (REAL overflow) is reported.",
         r#"{"id": "sum", "type": "ADD", "inputs": {"in1": "a.out", "in2": 1}}"#),
     def!("SUB", Sub, Num, in [p("in1", T), p("in2", T)], var None, out [p("out", T)], varout None, state [], stateful false, params [],
-        "Difference.", "out := in1 - in2. INT overflow wraps and is reported.",
+        "Difference.", "out := in1 - in2. INT overflow wraps and is reported; so is a REAL result of ±infinity (REAL overflow) or NaN.",
         r#"{"id": "d", "type": "SUB", "inputs": {"in1": "a.out", "in2": 1}}"#),
     def!("MUL", Mul, Num, in [], var var("in", 1, 2, T), out [p("out", T)], varout None, state [], stateful false, params [],
-        "Product of in1..inN.", "out := in1 * ... * inN. INT overflow wraps and is reported.",
+        "Product of in1..inN.", "out := in1 * ... * inN. INT overflow wraps and is reported; so is a REAL result of ±infinity (REAL overflow) or NaN.",
         r#"{"id": "m", "type": "MUL", "inputs": {"in1": "f.out", "in2": 16.0}}"#),
     def!("DIV", Div, Num, in [p("in1", T), p("in2", T)], var None, out [p("out", T)], varout None, state [], stateful false, params [],
-        "Quotient.", "out := in1 / in2; INT division truncates toward zero. Division by zero gives 0 and a fault (the scan goes on). i64::MIN / -1 wraps and is reported.",
+        "Quotient.", "out := in1 / in2; INT division truncates toward zero. Division by zero gives 0 and a fault (the scan goes on). i64::MIN / -1 wraps and is reported; so is a REAL quotient of ±infinity (REAL overflow, 1e308 / 1e-10) or NaN.",
         r#"{"id": "q", "type": "DIV", "inputs": {"in1": "now.s", "in2": "saw.out"}}"#),
     def!("MOD", Mod, No, in [p("in1", I), p("in2", I)], var None, out [p("out", I)], varout None, state [], stateful false, params [],
         "Remainder of INT division.", "out := in1 MOD in2, with the sign of in1 (as Rust's and C's %). MOD by zero gives 0 and a fault.",
@@ -369,7 +369,7 @@ pub fn markdown() -> String {
         s,
         "`T` is a block's type variable: fixed by what is wired to its `T` pins, or by `data_type`. \
          Num = INT or REAL, Any = BOOL, INT or REAL. Time values are INT milliseconds of the simulated clock. \
-         A fault (division by zero, overflow, NaN, index out of range) is recorded with the block path and the scan; \
+         A fault (division by zero, INT overflow, a REAL result of NaN or ±infinity, index out of range) is recorded with the block path and the scan; \
          it never stops the scan.\n"
     );
     for d in LIBRARY {

@@ -227,6 +227,8 @@ impl Reference {
     fn real_result(&mut self, i: usize, v: f64) -> Value {
         if v.is_nan() {
             self.fault(i, FaultKind::NotANumber);
+        } else if v.is_infinite() {
+            self.fault(i, FaultKind::RealOverflow);
         }
         Value::Real(v)
     }

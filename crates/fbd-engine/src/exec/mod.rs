@@ -99,8 +99,10 @@ fn step(plan: &ScanPlan, st: &mut State, ctx: &mut Ctx, i: usize, ins: &Instr) {
     macro_rules! real_out {
         ($o:expr, $v:expr) => {{
             let v: f64 = $v;
-            if v.is_nan() {
-                fault!(FaultKind::NotANumber);
+            // One comparison for both: a NaN, or a REAL overflow (an infinite result was
+            // passed on without a word, and reported only where it later made a NaN).
+            if !v.is_finite() {
+                fault!(if v.is_nan() { FaultKind::NotANumber } else { FaultKind::RealOverflow });
             }
             r[*$o as usize] = v;
         }};

@@ -16,6 +16,9 @@ pub enum FaultKind {
     Overflow,
     /// A REAL result is NaN.
     NotANumber,
+    /// A REAL result is ±infinity: it passed the largest REAL (1.8e308), or came from an
+    /// infinite input, which only such an overflow makes (inputs and constants are finite).
+    RealOverflow,
     /// MUX index out of range; the result is the zero of the type.
     IndexOutOfRange,
     /// An invalid argument (SAW period <= 0, RANDOM hi < lo, a negative timer preset).
@@ -29,6 +32,7 @@ impl FaultKind {
             FaultKind::DivisionByZero => "division by zero (result 0)",
             FaultKind::Overflow => "integer overflow (result wrapped)",
             FaultKind::NotANumber => "REAL result is NaN",
+            FaultKind::RealOverflow => "REAL overflow (result ±infinity)",
             FaultKind::IndexOutOfRange => "MUX index out of range (result 0)",
             FaultKind::BadArgument => "invalid argument",
         }

@@ -134,6 +134,30 @@ fn real_arithmetic_flags_nan() {
     neg.expect(&[(&[r(2.5)], &[r(-2.5)])]);
 }
 
+/// A REAL result past the largest REAL is ±infinity, and a fault at the block that overflowed
+/// (it went on unsaid, and was reported only where it later made a NaN, blocks away).
+#[test]
+fn real_overflow_to_infinity_is_flagged_where_it_happens() {
+    let big = f64::MAX / 2.0;
+    let mut mul = Harness::new("MUL", &[("in1", R), ("in2", R)], &[("out", R)], "");
+    mul.expect(&[(&[r(big), r(2.0)], &[r(f64::MAX)])]);
+    assert_eq!(mul.faults(), 0, "the largest REAL is no overflow");
+    mul.expect(&[(&[r(big), r(4.0)], &[r(f64::INFINITY)])]);
+    assert_eq!(mul.faults(), 1, "MUL overflow is flagged");
+    let f = mul.rt.faults().recent()[0];
+    assert_eq!(f.kind, fbd_engine::exec::FaultKind::RealOverflow);
+    assert_eq!(f.kind.describe(), "REAL overflow (result ±infinity)");
+    let mut add = Harness::new("ADD", &[("in1", R), ("in2", R)], &[("out", R)], "");
+    add.expect(&[(&[r(f64::MAX), r(f64::MAX)], &[r(f64::INFINITY)])]);
+    assert_eq!(add.faults(), 1, "ADD overflow is flagged");
+    let mut sub = Harness::new("SUB", &[("in1", R), ("in2", R)], &[("out", R)], "");
+    sub.expect(&[(&[r(-f64::MAX), r(f64::MAX)], &[r(f64::NEG_INFINITY)])]);
+    assert_eq!(sub.faults(), 1, "SUB overflow is flagged");
+    let mut div = Harness::new("DIV", &[("in1", R), ("in2", R)], &[("out", R)], "");
+    div.expect(&[(&[r(1e308), r(1e-10)], &[r(f64::INFINITY)])]);
+    assert_eq!(div.faults(), 1, "a quotient past the largest REAL is flagged");
+}
+
 #[test]
 fn min_max_limit() {
     let ins = [("in1", I), ("in2", I), ("in3", I)];
