@@ -327,11 +327,16 @@ impl Workspace {
         if !valid_ident(new) {
             return err(format!("`{new}` is not a valid block id (letters, digits and _; no `/` or `.`)"));
         }
-        if self.block(body, new).is_some() {
-            return err(format!("there is already a block `{new}` in {body}"));
-        }
         if self.block(body, old).is_none() {
             return err(format!("no block `{old}` in {body}"));
+        }
+        // Its own name again (Rename pressed on an unchanged field): nothing to do, and no
+        // undo step; it said "there is already a block" of the block itself.
+        if old == new {
+            return Ok(());
+        }
+        if self.block(body, new).is_some() {
+            return err(format!("there is already a block `{new}` in {body}"));
         }
         self.edit(format!("rename `{old}` to `{new}`"), |w| {
             let b = w.body_mut(body)?;

@@ -104,6 +104,11 @@ impl Workspace {
         if !valid_ident(new) {
             return err(format!("`{new}` is not a valid port name"));
         }
+        // Its own name again: nothing to do (it said the body "already has a port" of itself).
+        if old == new {
+            let d = self.port_details(body, old);
+            return if d.is_some() { Ok(()) } else { err(format!("{body} has no port `{old}`")) };
+        }
         self.edit(format!("rename port `{old}` to `{new}`"), |w| {
             let (is_input, is_output) = match body {
                 BodyId::Program => {

@@ -138,6 +138,14 @@ fn renames_follow_into_wires_ports_and_instances() {
     assert!(rt.read("cell_1_1/memory.q").is_ok());
     let e = w.rename_block(&cell, "empty", "memory").unwrap_err();
     assert_eq!(e.0, "there is already a block `memory` in macro `Cell`");
+    // Renamed to its own name (Rename pressed on an unchanged field): nothing happens, no undo
+    // step (it said there was already a block, or a port, of that name: itself).
+    let label = w.undo_label().map(str::to_string);
+    w.rename_block(&cell, "memory", "memory").expect("its own name");
+    w.rename_port(&cell, "Tile", "Tile").expect("its own name");
+    assert_eq!(w.undo_label().map(str::to_string), label, "no undo step");
+    assert!(w.rename_block(&cell, "nosuch", "nosuch").is_err());
+    assert!(w.rename_port(&cell, "nosuch", "nosuch").is_err());
 }
 
 #[test]

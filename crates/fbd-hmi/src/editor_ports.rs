@@ -119,7 +119,13 @@ impl App {
                                         .as_mut()
                                         .expect("made")
                                         .rename_port(body, &o, &n)
-                                        .map(|()| format!("port `{o}` renamed to `{n}`"))
+                                        .map(|()| {
+                                            if o == n {
+                                                format!("port `{o}` has that name already")
+                                            } else {
+                                                format!("port `{o}` renamed to `{n}`")
+                                            }
+                                        })
                                         .map_err(|e| e.0),
                                 );
                                 p.rename = None;

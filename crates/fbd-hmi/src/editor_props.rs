@@ -136,8 +136,16 @@ impl App {
         let (rename, new_id) = out?;
         let ws = self.editor.ws.as_mut()?;
         if rename {
-            let r =
-                ws.rename_block(body, &id, &new_id).map(|()| format!("renamed `{id}` to `{new_id}`")).map_err(|e| e.0);
+            let r = ws
+                .rename_block(body, &id, &new_id)
+                .map(|()| {
+                    if new_id == id {
+                        format!("`{id}` has that id already")
+                    } else {
+                        format!("renamed `{id}` to `{new_id}`")
+                    }
+                })
+                .map_err(|e| e.0);
             if r.is_ok() {
                 self.editor.selected = vec![new_id];
             }
