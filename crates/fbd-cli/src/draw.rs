@@ -226,6 +226,16 @@ pub(crate) fn fmt_cmd(files: &[std::path::PathBuf], check: bool) -> ExitCode {
     let mut failed = false;
     let mut report = String::new();
     for f in files {
+        // A PLCopen file is another tool's format, not one fmt writes (it said "a diagram is a
+        // JSON object, but the file starts with `<`").
+        if f.extension().is_some_and(|e| e.eq_ignore_ascii_case("xml")) {
+            out::error(&format!(
+                "{}: `fbd fmt` rewrites diagram files; a PLCopen XML file is left as it is (`fbd import` it to get one)",
+                f.display()
+            ));
+            failed = true;
+            continue;
+        }
         let text = match load::read_text(f) {
             Ok(t) => t,
             Err(e) => {

@@ -408,6 +408,12 @@ fn plcopen_xml_is_accepted_wherever_a_diagram_is() {
     assert!(o.status.success(), "{}", text(&o.stderr));
     let o = fbd(&["layout", xs, "--write"]);
     assert!(!o.status.success() && text(&o.stderr).contains("`fbd import` it first"));
+    let o = fbd(&["fmt", xs]);
+    assert!(
+        !o.status.success() && text(&o.stderr).contains("a PLCopen XML file is left as it is"),
+        "{}",
+        text(&o.stderr)
+    );
     // Exported again (a CODESYS v2.00 or matiec file comes out as v2.01 this way): it said "a
     // diagram is a JSON object, but the file starts with `<`".
     let again = temp("2048-again.xml", "");
