@@ -77,9 +77,46 @@ pub fn change(p: &PortInfo, cur: Value, k: PanelKey) -> Option<Change> {
         (InputKind::Selector, Value::Int(_), PanelKey::Position(d)) if d <= last => Change::Set(Value::Int(d)),
         (_, Value::Int(i), PanelKey::More) => Change::Set(Value::Int(i.saturating_add(1))),
         (_, Value::Int(i), PanelKey::Less) => Change::Set(Value::Int(i.saturating_sub(1))),
-        (_, Value::Real(r), PanelKey::More) => Change::Set(Value::Real(r + 0.1)),
-        (_, Value::Real(r), PanelKey::Less) => Change::Set(Value::Real(r - 0.1)),
+        (_, Value::Real(r), PanelKey::More) => Change::Set(Value::Real(step_tenth(r, true))),
+        (_, Value::Real(r), PanelKey::Less) => Change::Set(Value::Real(step_tenth(r, false))),
         _ => return None,
+    })
+}
+
+/// The next multiple of 0.1 above (or below) `r`: adding 0.1 seventeen times gave
+/// 1.7000000000000004, wider than the value's column. A step too small to change `r`, or one
+/// past the largest REAL, leaves it.
+fn step_tenth(r: f64, up: bool) -> f64 {
+    let k = (r * 10.0).round();
+    // On the grid (within rounding) it steps from its own tenth; off it, to the next one.
+    let on_grid = (k - r * 10.0).abs() <= 1e-9 * k.abs().max(1.0);
+    let next = match (on_grid, up) {
+        (true, true) => k + 1.0,
+        (true, false) => k - 1.0,
+        (false, true) => (r * 10.0).ceil(),
+        (false, false) => (r * 10.0).floor(),
+    } / 10.0;
+    if next.is_finite() { next } else { r }
+}
+
+/// Applies key `key` to input `p` of the program `runner` runs, and says what it did. The
+/// value it steps from is the one set last, read under the runtime's lock: the scan image
+/// is a scan old, so keys faster than the scans (a held `+` on a slow cycle, a paste) were
+/// each applied to the same old value and all but one lost.
+pub fn apply_key(runner: &RealtimeRunner, p: &PortInfo, key: PanelKey) -> String {
+    runner.with(|rt| {
+        let cur = rt.input(&p.name).unwrap_or(p.default);
+        match change(p, cur, key) {
+            Some(Change::Set(v)) => match rt.set_input(&p.name, v) {
+                Ok(()) => format!("{} := {}", p.name, shown(p, v)),
+                Err(e) => e.to_string(),
+            },
+            Some(Change::Pulse) => match rt.pulse_input(&p.name, Value::Bool(true)) {
+                Ok(()) => format!("{} pressed (one scan)", p.name),
+                Err(e) => e.to_string(),
+            },
+            None => format!("{}: that key does nothing to a {}", p.name, p.kind.name()),
+        }
     })
 }
 
@@ -91,7 +128,8 @@ pub fn shown(p: &PortInfo, v: Value) -> String {
             Some(label) => format!("{i} {label}"),
             None => i.to_string(),
         },
-        _ => v.to_string(),
+        // Five significant digits, as the online diagram draws them.
+        _ => v.short(),
     }
 }
 
@@ -196,7 +234,7 @@ pub fn run_panel(
                     .map(|(p, id)| (p.name.clone(), p.kind.name(), shown(p, value(*id, p.default))))
                     .collect();
                 let outs: Vec<(String, String)> =
-                    outputs.iter().map(|(n, id)| (n.clone(), value(*id, Value::Bool(false)).to_string())).collect();
+                    outputs.iter().map(|(n, id)| (n.clone(), value(*id, Value::Bool(false)).short())).collect();
                 let screen = PanelScreen {
                     name: &title,
                     description,
@@ -220,18 +258,7 @@ pub fn run_panel(
                     Some(PanelKey::Down) => selected = (selected + 1).min(ports.len().saturating_sub(1)),
                     Some(key) => {
                         let Some(p) = ports.get(selected) else { continue };
-                        let cur = value(input_ids[selected], p.default);
-                        status = match change(p, cur, key) {
-                            Some(Change::Set(v)) => match runner.with(|rt| rt.set_input(&p.name, v)) {
-                                Ok(()) => format!("{} := {}", p.name, shown(p, v)),
-                                Err(e) => e.to_string(),
-                            },
-                            Some(Change::Pulse) => match runner.with(|rt| rt.pulse_input(&p.name, Value::Bool(true))) {
-                                Ok(()) => format!("{} pressed (one scan)", p.name),
-                                Err(e) => e.to_string(),
-                            },
-                            None => format!("{}: that key does nothing to a {}", p.name, p.kind.name()),
-                        };
+                        status = apply_key(&runner, p, key);
                         last_draw = Instant::now() - Duration::from_secs(1);
                     }
                     None => {}
@@ -297,6 +324,49 @@ mod tests {
         assert_eq!(panel_key(ctrl_c), Some(PanelKey::Quit));
         let ctrl_j = KeyEvent { modifiers: KeyModifiers::CONTROL, ..key(KeyCode::Char('j')) };
         assert_eq!(panel_key(ctrl_j), None, "other chords do nothing");
+    }
+
+    #[test]
+    fn a_real_steps_by_tenths_that_stay_tenths() {
+        let x = port(InputKind::Number, Value::Real(0.0), &[]);
+        let mut v = Value::Real(0.0);
+        for _ in 0..17 {
+            let Some(Change::Set(next)) = change(&x, v, PanelKey::More) else { panic!("a REAL steps") };
+            v = next;
+        }
+        assert!(v.same_bits(Value::Real(1.7)), "seventeen steps: {v:?}");
+        assert_eq!(shown(&x, v), "1.7");
+        assert_eq!(change(&x, Value::Real(0.6799), PanelKey::More), Some(Change::Set(Value::Real(0.7))));
+        assert_eq!(change(&x, Value::Real(0.6799), PanelKey::Less), Some(Change::Set(Value::Real(0.6))));
+        assert_eq!(change(&x, Value::Real(-0.1), PanelKey::More), Some(Change::Set(Value::Real(0.0))));
+        assert_eq!(change(&x, Value::Real(f64::MAX), PanelKey::More), Some(Change::Set(Value::Real(f64::MAX))));
+        assert_eq!(shown(&x, Value::Real(0.6799679474004608)), "0.67997", "five significant digits");
+    }
+
+    /// Keys faster than the scans each count: the value stepped from is the one set last, not
+    /// the scan image's (five `+` before a scan gave 1, not 5).
+    #[test]
+    fn keys_between_two_scans_each_count() {
+        let x = port(InputKind::Number, Value::Int(0), &[]);
+        let text = r#"{"fbd": 1, "inputs": [{"name": "x", "type": "INT"}],
+              "outputs": [{"name": "y", "type": "INT", "from": "x"}]}"#;
+        let plan = fbd_engine::compile_str(&fbd_engine::MemProvider::new(), "p.json", text, &Default::default())
+            .unwrap_or_else(|e| panic!("{e}"));
+        // Running, at a cycle of a minute: after its first scan none comes while the keys do,
+        // and a running task's image is not refreshed by a key (a paused one's is).
+        let runner = RealtimeRunner::start_with(Runtime::new(plan), None, true);
+        runner.set_period(Duration::from_secs(60));
+        runner.resume();
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while runner.image().scan < 1 {
+            assert!(Instant::now() < deadline, "no first scan");
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        for k in 1..=5 {
+            assert_eq!(apply_key(&runner, &x, PanelKey::More), format!("x := {k}"));
+        }
+        let rt = runner.stop();
+        assert_eq!(rt.input("x"), Some(Value::Int(5)));
     }
 
     #[test]
