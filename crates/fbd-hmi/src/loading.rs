@@ -269,11 +269,22 @@ impl App {
             });
         });
         if go {
-            let p = PathBuf::from(self.open_path.trim());
+            let p = typed_path(self.open_path.trim(), std::env::var_os("HOME"));
             self.open_file(p);
             open = false;
         }
         self.show_open_path = open;
+    }
+}
+
+/// A path as typed in Open path: `~` or `~/…` is the home directory, as a shell reads it (it
+/// was looked for as a folder named `~` in the working directory).
+fn typed_path(text: &str, home: Option<std::ffi::OsString>) -> PathBuf {
+    match (text.strip_prefix('~'), home) {
+        (Some(rest), Some(home)) if rest.is_empty() || rest.starts_with('/') => {
+            PathBuf::from(home).join(rest.trim_start_matches('/'))
+        }
+        _ => PathBuf::from(text),
     }
 }
 
@@ -317,5 +328,21 @@ impl App {
                 self.errors_open = true;
             }
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::typed_path;
+    use std::path::PathBuf;
+
+    #[test]
+    fn a_typed_tilde_is_the_home_directory() {
+        let home = Some("/home/ada".into());
+        assert_eq!(typed_path("~/plc/blink.json", home.clone()), PathBuf::from("/home/ada/plc/blink.json"));
+        assert_eq!(typed_path("~", home.clone()), PathBuf::from("/home/ada"));
+        assert_eq!(typed_path("~bob/x.json", home.clone()), PathBuf::from("~bob/x.json"), "another user's: as typed");
+        assert_eq!(typed_path("/srv/x.json", home), PathBuf::from("/srv/x.json"));
+        assert_eq!(typed_path("~/x.json", None), PathBuf::from("~/x.json"), "no home: as typed");
     }
 }
