@@ -15,8 +15,8 @@ use fbd_engine::realtime::RealtimeRunner;
 use fbd_engine::{Runtime, ScanPlan, Value};
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout};
-use ratatui::style::{Modifier, Style};
-use ratatui::text::Line;
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph};
 
 /// What a key does in the panel.
@@ -151,6 +151,9 @@ pub struct PanelScreen<'a> {
     pub cycle_ms: f64,
     /// The status line.
     pub status: &'a str,
+    /// Faults so far and the latest (`scan 12: m: REAL overflow …`), if any: a program that
+    /// divides by zero every scan looked healthy here.
+    pub faults: Option<(u64, String)>,
 }
 
 /// Draws the panel: inputs (the chosen one marked) and outputs side by side, keys and status
@@ -159,13 +162,15 @@ pub fn draw_panel(f: &mut Frame, s: &PanelScreen) {
     let [top, body, help, status] =
         Layout::vertical([Constraint::Length(2), Constraint::Min(3), Constraint::Length(1), Constraint::Length(1)])
             .areas(f.area());
-    let head = vec![
-        Line::styled(
-            format!("{}   scan {}  cycle {} ms", s.name, s.scan, s.cycle_ms),
-            Style::new().add_modifier(Modifier::BOLD),
-        ),
-        Line::raw(s.description.and_then(|d| d.lines().next()).unwrap_or("").to_string()),
-    ];
+    let mut title = vec![Span::styled(
+        format!("{}   scan {}  cycle {} ms", s.name, s.scan, s.cycle_ms),
+        Style::new().add_modifier(Modifier::BOLD),
+    )];
+    if let Some((n, last)) = &s.faults {
+        title.push(Span::styled(format!("   {n} fault(s), last: {last}"), Style::new().fg(Color::Red)));
+    }
+    let head =
+        vec![Line::from(title), Line::raw(s.description.and_then(|d| d.lines().next()).unwrap_or("").to_string())];
     f.render_widget(Paragraph::new(head), top);
     let [ins, outs] = Layout::horizontal([Constraint::Percentage(55), Constraint::Percentage(45)]).areas(body);
     let rows = ins.height.saturating_sub(2) as usize;
@@ -235,6 +240,18 @@ pub fn run_panel(
                     .collect();
                 let outs: Vec<(String, String)> =
                     outputs.iter().map(|(n, id)| (n.clone(), value(*id, Value::Bool(false)).short())).collect();
+                let faults = runner.with(|rt| {
+                    let log = rt.faults();
+                    let last = log.recent().last().map(|f| {
+                        format!(
+                            "scan {}: {}: {}",
+                            f.scan,
+                            rt.plan().instr_block(f.instr as usize).path,
+                            f.kind.describe()
+                        )
+                    });
+                    last.map(|l| (log.total, l))
+                });
                 let screen = PanelScreen {
                     name: &title,
                     description,
@@ -244,6 +261,7 @@ pub fn run_panel(
                     scan: img.scan,
                     cycle_ms,
                     status: &status,
+                    faults,
                 };
                 terminal.draw(|f| draw_panel(f, &screen))?;
                 last_draw = Instant::now();
@@ -384,6 +402,7 @@ mod tests {
             scan: 12,
             cycle_ms: 10.0,
             status: "in30 := TRUE",
+            faults: Some((3, "scan 11: d: division by zero (result 0)".into())),
         };
         let mut t = Terminal::new(TestBackend::new(80, 24)).expect("terminal");
         t.draw(|f| draw_panel(f, &screen)).expect("draws");
@@ -392,5 +411,6 @@ mod tests {
         assert!(text.contains("> in30") && text.contains("TRUE"), "the chosen input, scrolled into view");
         assert!(!text.contains(" in0 "), "the first inputs scrolled out");
         assert!(text.contains("lamp") && text.contains("in30 := TRUE"));
+        assert!(text.contains("3 fault(s), last: scan 11: d: division by zero"), "{text}");
     }
 }
