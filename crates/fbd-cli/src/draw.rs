@@ -77,24 +77,47 @@ fn online_values(
         return Err(format!("`{i}` is not an instance of macro `{m}`"));
     }
     let mut rt = fbd_engine::Runtime::with_seed(plan, o.seed);
-    for s in &o.sets {
-        let (path, value) = s.split_once('=').ok_or_else(|| format!("--set: expected PATH=VALUE, got `{s}`"))?;
-        let sig = rt.plan().signal(path.trim()).ok_or_else(|| format!("--set: no signal `{path}`"))?;
-        let v = fbd_engine::Value::parse(value, sig.slot.ty).map_err(|e| format!("--set {path}: {e}"))?;
-        if rt.plan().input(path.trim()).is_some() {
-            rt.set_input(path.trim(), v).map_err(|e| e.to_string())?;
-        } else {
-            rt.write(path.trim(), v).map_err(|e| e.to_string())?;
+    // As `fbd run` reads them (`PATH=VALUE[@SCAN]`), every bad one said at once: the first
+    // stopped the check, and an unknown signal came without the close names.
+    let mut sets = Vec::new();
+    let mut errors = Vec::new();
+    for (k, text) in o.sets.iter().enumerate() {
+        let set = crate::run::parse_set(text, format!("--set #{}", k + 1))
+            .and_then(|(s, _)| crate::run::value_for(&rt, &s.path, &s.value, &s.origin).map(|v| (s.scan, s.path, v)));
+        match set {
+            Ok(x) if x.0 >= o.scans && o.scans > 0 => {
+                errors.push(format!("--set #{}: scan {} is not before --after {}", k + 1, x.0, o.scans))
+            }
+            Ok(x) => sets.push(x),
+            Err(e) => errors.push(e),
         }
     }
+    if !errors.is_empty() {
+        return Err(format!("{}\n{} error(s); nothing was drawn", errors.join("\nerror: "), errors.len()));
+    }
+    sets.sort_by_key(|s| s.0);
     // A long run shows how far it is (--after 10^11 ran for a day without a word).
     let bar = crate::out::scan_bar("running", o.scans);
-    let mut left = o.scans;
-    while left > 0 {
-        let n = left.min(1 << 16);
-        rt.step_n(n);
-        left -= n;
-        bar.inc(n);
+    let mut next = 0;
+    let mut scan = 0;
+    loop {
+        // Program inputs keep a value set; other signals are written once, before that scan.
+        while next < sets.len() && sets[next].0 == scan {
+            let (_, path, v) = &sets[next];
+            if rt.plan().input(path).is_some() {
+                rt.set_input(path, *v).map_err(|e| e.to_string())?;
+            } else {
+                rt.write(path, *v).map_err(|e| e.to_string())?;
+            }
+            next += 1;
+        }
+        if scan >= o.scans {
+            break;
+        }
+        let until = sets.get(next).map_or(o.scans, |s| s.0).min(scan + (1 << 16));
+        rt.step_n(until - scan);
+        bar.inc(until - scan);
+        scan = until;
     }
     bar.finish_and_clear();
     Ok(RunValues {

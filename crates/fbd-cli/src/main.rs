@@ -76,8 +76,9 @@ enum Cmd {
         /// Runtime seed for RANDOM blocks (with --after).
         #[arg(long, default_value_t = 0)]
         seed: u64,
-        /// Set a program input (or write a signal) before the first scan: PATH=VALUE. Repeatable.
-        #[arg(long = "set", value_name = "PATH=VALUE")]
+        /// Set a program input (it keeps the value) or write a signal (once) before a scan:
+        /// PATH=VALUE[@SCAN] (SCAN defaults to 0), as `fbd run --set`. Repeatable.
+        #[arg(long = "set", value_name = "PATH=VALUE[@SCAN]")]
         sets: Vec<String>,
         /// With --macro and --after: the instance whose values to show (default: the first).
         #[arg(long)]

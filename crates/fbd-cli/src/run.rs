@@ -44,16 +44,16 @@ pub struct RunArgs {
     realtime: bool,
 }
 
-struct Stim {
-    scan: u64,
-    path: String,
-    value: String,
-    origin: String,
+pub(crate) struct Stim {
+    pub(crate) scan: u64,
+    pub(crate) path: String,
+    pub(crate) value: String,
+    pub(crate) origin: String,
 }
 
 /// `PATH=VALUE[@SCAN]`. A path may hold `@` (`acc.out@prev`), a value never does, so the
 /// scan is looked for after the `=`. `scan` is `None` when not given.
-fn parse_set(text: &str, origin: String) -> Result<(Stim, Option<u64>), String> {
+pub(crate) fn parse_set(text: &str, origin: String) -> Result<(Stim, Option<u64>), String> {
     let (path, rhs) =
         text.split_once('=').ok_or_else(|| format!("{origin}: expected PATH=VALUE[@SCAN], got `{text}`"))?;
     let (value, scan) = match rhs.rsplit_once('@') {
@@ -105,7 +105,7 @@ fn load_stimulus(
     out
 }
 
-fn value_for(rt: &Runtime, path: &str, text: &str, origin: &str) -> Result<Value, String> {
+pub(crate) fn value_for(rt: &Runtime, path: &str, text: &str, origin: &str) -> Result<Value, String> {
     let sig = rt
         .plan()
         .signal(path)

@@ -391,6 +391,46 @@ fn svg_draws_a_macro_statically_and_online() {
     let o = fbd(&["svg", "diagrams/2048.json", "--macro", "Nope"]);
     assert_eq!(o.status.code(), Some(1));
     assert!(text(&o.stderr).contains("no macro `Nope`"), "{}", text(&o.stderr));
+    // --set reads as `fbd run`'s, `@SCAN` included (start pressed for one scan at scan 150): the
+    // drawn counts are the run's. It took no scan, and said only the first bad --set.
+    let sets = ["--set", "start=1@150", "--set", "start=0@151"];
+    let o = fbd(&[&["svg", "examples/blinker.json", "--after", "300"][..], &sets].concat());
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let s = text(&o.stdout);
+    let mut drawn: Vec<i64> = s
+        .split("class=\"value\"")
+        .skip(1)
+        .filter_map(|v| v.split_once('>').and_then(|(_, rest)| rest.split_once('<')).map(|(t, _)| t))
+        .filter_map(|t| t.parse().ok())
+        .collect();
+    drawn.sort();
+    let run = fbd(&[
+        &["run", "examples/blinker.json", "--scans", "300", "--watch", "fast.cycles", "--watch", "slow.cycles"][..],
+        &sets,
+    ]
+    .concat());
+    let mut counted: Vec<i64> =
+        text(&run.stdout).lines().skip(1).filter_map(|l| l.split_whitespace().last()?.parse().ok()).collect();
+    counted.sort();
+    assert_eq!(drawn, counted, "{}", text(&run.stdout));
+    assert_eq!(counted, vec![0, 3], "pressed at scan 150, not at 0");
+    let o = fbd(&[
+        "svg",
+        "examples/blinker.json",
+        "--after",
+        "10",
+        "--set",
+        "start=maybe",
+        "--set",
+        "nosuch=1",
+        "--set",
+        "start=1@30",
+    ]);
+    let e = text(&o.stderr);
+    assert!(e.contains("--set #1: start: `maybe` is not a BOOL"), "{e}");
+    assert!(e.contains("--set #2: unknown signal `nosuch`"), "{e}");
+    assert!(e.contains("--set #3: scan 30 is not before --after 10"), "{e}");
+    assert!(e.contains("3 error(s); nothing was drawn") && o.stdout.is_empty(), "{e}");
 }
 
 #[test]
