@@ -264,12 +264,7 @@ impl App {
             }
         };
         let note = self.before_online_change();
-        let old_cycle = self.runner.with(|rt| Duration::from_micros(rt.plan().cycle_us));
-        let new_cycle = Duration::from_micros(plan.cycle_us);
-        let report = self.runner.with(|rt| rt.online_change(plan));
-        if self.runner.period() == old_cycle {
-            self.runner.set_period(new_cycle);
-        }
+        let report = self.change_program(plan);
         self.editor.message = format!(
             "applied by online change: {} kept, {} reset, {} removed (hover for the list)",
             report.kept.len(),

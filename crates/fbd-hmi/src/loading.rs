@@ -164,20 +164,26 @@ impl App {
         note
     }
 
+    /// Puts `plan` in place of the running program by online change (after
+    /// [`Self::before_online_change`]). The task follows the program's cycle (the simulated
+    /// clock advances by it each scan), unless the debugger has set a slow-motion period.
+    pub(crate) fn change_program(&mut self, plan: fbd_engine::ScanPlan) -> fbd_engine::runtime::ChangeReport {
+        let old_cycle = self.runner.with(|rt| Duration::from_micros(rt.plan().cycle_us));
+        let new_cycle = Duration::from_micros(plan.cycle_us);
+        let report = self.runner.with(|rt| rt.online_change(plan));
+        if self.runner.period() == old_cycle {
+            self.runner.set_period(new_cycle);
+        }
+        report
+    }
+
     /// Loads `origin` into the running program by online change: the state of every stateful
     /// block whose path and type match is kept (the board survives a change of wiring).
     pub fn online_change(&mut self, origin: Origin) {
         match source::load(&origin) {
             Ok((l, plan)) => {
                 let note = self.before_online_change();
-                // The task follows the program's cycle (the simulated clock advances by it each
-                // scan), unless the debugger has set a slow-motion period.
-                let old_cycle = self.runner.with(|rt| Duration::from_micros(rt.plan().cycle_us));
-                let new_cycle = Duration::from_micros(plan.cycle_us);
-                let report = self.runner.with(|rt| rt.online_change(plan));
-                if self.runner.period() == old_cycle {
-                    self.runner.set_period(new_cycle);
-                }
+                let report = self.change_program(plan);
                 self.status = format!(
                     "{}: online change, {} kept, {} reset, {} removed{}",
                     l.origin.label(),
