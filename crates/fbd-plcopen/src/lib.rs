@@ -3,6 +3,7 @@
 //! the HMI are clients.
 
 mod export;
+mod geometry;
 mod import;
 pub mod literal;
 

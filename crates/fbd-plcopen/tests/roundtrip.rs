@@ -288,3 +288,84 @@ fn comments_and_descriptions_survive_a_round_trip() {
     let b = fbd_plcopen::import(Path::new("b.xml"), &fbd_plcopen::export(&blinker, &plan)).expect("imports").doc;
     assert!(b.inputs.iter().all(|p| p.kind == fbd_engine::model::InputKind::Button), "{:?}", hmi(&b));
 }
+
+/// The export is a drawing another tool can open as it is: every block with its size and each
+/// pin's connection point on its edge, every variable box with a place and a size, one box per
+/// input of a body however many pins it feeds, and no box over another or over a block. Every
+/// variable stood at (0, 0) with no size: Beremiz or CODESYS opened the blinker with 23 boxes
+/// piled in the corner.
+#[test]
+fn the_export_is_a_drawing_with_nothing_piled_up() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    for file in
+        ["diagrams/2048.json", "diagrams/2048-original.json", "diagrams/2048-smart-spawn.json", "examples/blinker.json"]
+    {
+        let project = load(&FsProvider, &root.join(file)).expect("loads");
+        let plan = compile_project(&project, &CompileOptions::default()).expect("compiles");
+        let xml = fbd_plcopen::export(&project, &plan);
+        let doc = roxmltree::Document::parse(&xml).expect("well-formed");
+        let num = |n: roxmltree::Node, a: &str| -> f64 {
+            n.attribute(a)
+                .and_then(|v| v.parse().ok())
+                .unwrap_or_else(|| panic!("{file}: <{}> lacks @{a}", n.tag_name().name()))
+        };
+        for body in doc.descendants().filter(|n| n.tag_name().name() == "FBD") {
+            let mut boxes: Vec<(String, [f64; 4])> = Vec::new();
+            let mut blocks: Vec<[f64; 4]> = Vec::new();
+            let mut reads: Vec<String> = Vec::new();
+            for e in body.children().filter(|c| c.is_element()) {
+                let pos = child(e, "position").expect("a position");
+                let (x, y, w, h) = (num(pos, "x"), num(pos, "y"), num(e, "width"), num(e, "height"));
+                assert!(w > 0.0 && h > 0.0, "{file}: {:?} has no size", e.attribute("localId"));
+                match e.tag_name().name() {
+                    "block" => {
+                        blocks.push([x, y, x + w, y + h]);
+                        // Each pin's connection point on the block's left (inputs) or right
+                        // (outputs) edge, within its height.
+                        for (list, edge) in [("inputVariables", 0.0), ("outputVariables", w)] {
+                            for v in child(e, list).expect(list).children().filter(|c| c.is_element()) {
+                                let cp = v
+                                    .children()
+                                    .find(|c| c.tag_name().name().starts_with("connectionPoint"))
+                                    .expect("a point");
+                                let rel = child(cp, "relativePosition")
+                                    .unwrap_or_else(|| panic!("{file}: a pin without its point"));
+                                assert_eq!(num(rel, "x"), edge, "{file}: {:?}", v.attribute("formalParameter"));
+                                assert!((0.0..=h).contains(&num(rel, "y")), "{file}: a pin off its block");
+                            }
+                        }
+                    }
+                    tag => {
+                        let expr = child(e, "expression").and_then(|x| x.text()).unwrap_or("").to_string();
+                        if tag == "inVariable"
+                            && expr.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
+                            && !expr.starts_with("fb_")
+                            && !expr.contains('#')
+                            && expr != "TRUE"
+                            && expr != "FALSE"
+                        {
+                            reads.push(expr.clone());
+                        }
+                        boxes.push((expr, [x, y, x + w, y + h]));
+                    }
+                }
+            }
+            let over = |a: &[f64; 4], b: &[f64; 4]| a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[3];
+            for (k, (name, a)) in boxes.iter().enumerate() {
+                for (other, b) in &boxes[k + 1..] {
+                    assert!(!over(a, b), "{file}: `{name}` stands over `{other}`: {a:?} {b:?}");
+                }
+                assert!(!blocks.iter().any(|b| over(a, b)), "{file}: `{name}` stands over a block");
+            }
+            let mut unique = reads.clone();
+            unique.sort();
+            unique.dedup();
+            assert_eq!(unique.len(), reads.len(), "{file}: an input read through more than one box: {reads:?}");
+        }
+    }
+}
+
+/// The first child element of `n` named `tag`.
+fn child<'a, 'i>(n: roxmltree::Node<'a, 'i>, tag: &str) -> Option<roxmltree::Node<'a, 'i>> {
+    n.children().find(|c| c.tag_name().name() == tag)
+}

@@ -12,10 +12,13 @@ use std::fmt::Write as _;
 
 use fbd_engine::library;
 use fbd_engine::load::Project;
-use fbd_engine::model::{Block, Wire};
+use fbd_engine::model::Block;
 use fbd_engine::{ScanPlan, Type, Value};
 
 use crate::literal::to_iec;
+
+mod body;
+use body::{Body, body_xml};
 
 /// Blocks of the library that IEC 61131-3 (and so CODESYS, Beremiz, OpenPLC) has by the same
 /// name and pins.
@@ -300,193 +303,6 @@ fn pou_xml(
         body.xml,
         documentation("        ", doc)
     )
-}
-
-/// One exported FBD body.
-struct Body {
-    xml: String,
-    /// Local variables (the feedback wires) with their initial values.
-    locals: Vec<VarDecl>,
-    /// Function block instances: (instance name, type, initial member values).
-    instances: Vec<Instance>,
-}
-
-/// Writes the elements of one body: ids, the inVariables that reads need, feedback variables.
-struct Emitter<'a> {
-    next_id: u64,
-    reads: String,
-    locals: Vec<VarDecl>,
-    /// Feedback variables to write at the end: (variable, block localId, formal parameter).
-    late: Vec<(String, u64, String)>,
-    blocks: &'a [Block],
-    block_ids: HashMap<&'a str, u64>,
-    types: &'a Types,
-    mac: &'a str,
-}
-
-impl Emitter<'_> {
-    fn id(&mut self) -> u64 {
-        let i = self.next_id;
-        self.next_id += 1;
-        i
-    }
-
-    fn in_variable(&mut self, expr: &str) -> String {
-        let i = self.id();
-        let _ = writeln!(
-            self.reads,
-            "            <inVariable localId=\"{i}\"><position x=\"0\" y=\"0\"/><connectionPointOut/><expression>{}</expression></inVariable>",
-            esc(expr)
-        );
-        format!("<connection refLocalId=\"{i}\"/>")
-    }
-
-    /// The `<connection>` for what drives a pin (`what` names the pin, for a feedback
-    /// variable's name).
-    fn connect(&mut self, w: &Wire, what: &str) -> String {
-        match w {
-            Wire::Const(v) => self.in_variable(&to_iec(*v)),
-            Wire::Ref(r) => match r.split_once('.') {
-                Some((b, p)) if self.block_ids.contains_key(b) => {
-                    let bi = self.block_ids[b];
-                    format!(
-                        "<connection refLocalId=\"{bi}\" formalParameter=\"{}\"/>",
-                        esc(&formal_out(self.blocks, &self.block_ids, b, p))
-                    )
-                }
-                _ => self.in_variable(r),
-            },
-            Wire::Feedback { from, init } => {
-                // The previous scan's value: a variable written at the end of the body and read
-                // here, before that.
-                let var = format!("fb_{}", ident(what));
-                let ty = self.types.output.get(&(self.mac.to_string(), from.clone())).copied().unwrap_or(Type::Int);
-                self.locals.push((var.clone(), ty, *init, None));
-                match from.split_once('.') {
-                    Some((b, p)) if self.block_ids.contains_key(b) => {
-                        let bi = self.block_ids[b];
-                        self.late.push((var.clone(), bi, formal_out(self.blocks, &self.block_ids, b, p)));
-                    }
-                    _ => {}
-                }
-                self.in_variable(&var)
-            }
-        }
-    }
-}
-
-fn body_xml(
-    project: &Project,
-    types: &Types,
-    mac: &str,
-    blocks: &[Block],
-    outputs: &[fbd_engine::model::PortOut],
-    helpers: &mut BTreeSet<(String, Type)>,
-) -> Body {
-    let mut xml = String::new();
-    let block_ids: HashMap<&str, u64> = blocks.iter().enumerate().map(|(k, b)| (b.id.as_str(), k as u64 + 1)).collect();
-    // A body without stored positions is laid out, so that it opens readable in other tools.
-    let laid: Option<Vec<[f64; 2]>> = blocks.iter().any(|b| b.pos.is_none()).then(|| {
-        let name = (!mac.is_empty()).then_some(mac);
-        match fbd_layout::from_model::body(project, name) {
-            Ok(body) => fbd_layout::layout(&body).blocks.iter().map(|r| [r.x, r.y]).collect(),
-            Err(_) => Vec::new(),
-        }
-    });
-    let mut em = Emitter {
-        next_id: blocks.len() as u64 + 1,
-        reads: String::new(),
-        locals: Vec::new(),
-        late: Vec::new(),
-        blocks,
-        block_ids,
-        types,
-        mac,
-    };
-    let mut instances = Vec::new();
-    for (order, b) in blocks.iter().enumerate() {
-        let bi = order as u64 + 1;
-        let (ins, outs) = project.block_pins(b);
-        let ty = b.data_type.map(|t| t.0).or_else(|| types.block.get(&(mac.to_string(), b.id.clone())).copied());
-        let (type_name, is_fb) = if library::lookup(&b.ty).is_none() {
-            (b.ty.clone(), true)
-        } else if STANDARD.contains(&b.ty.as_str()) {
-            let fb = matches!(
-                b.ty.as_str(),
-                "TON" | "TOF" | "TP" | "CTU" | "CTD" | "CTUD" | "R_TRIG" | "F_TRIG" | "SR" | "RS"
-            );
-            (b.ty.clone(), fb)
-        } else {
-            let t = ty.unwrap_or(Type::Int);
-            helpers.insert((b.ty.clone(), t));
-            (format!("{}__{}", b.ty, t.name()), true)
-        };
-        if is_fb {
-            let mut members = Vec::new();
-            if let Some(init) = b.params.init {
-                members.push((outs.first().cloned().unwrap_or_else(|| "q".into()), init.0));
-            }
-            if let Some(seed) = b.params.seed {
-                members.push(("seed".into(), Value::Int(seed as i64)));
-            }
-            instances.push((b.id.clone(), type_name.clone(), members));
-        }
-        let (x, y) =
-            b.pos.or_else(|| laid.as_ref().and_then(|l| l.get(order).copied())).map_or((0.0, 0.0), |p| (p[0], p[1]));
-        let _ = write!(
-            xml,
-            "            <block localId=\"{bi}\" typeName=\"{}\"{} executionOrderId=\"{}\">\n              <position x=\"{x}\" y=\"{y}\"/>\n              <inputVariables>\n",
-            esc(&type_name),
-            if is_fb { format!(" instanceName=\"{}\"", esc(&b.id)) } else { String::new() },
-            order + 1
-        );
-        for p in &ins {
-            let Some((_, w)) = b.inputs.0.iter().find(|(q, _)| q == p) else { continue };
-            let conn = em.connect(w, &format!("{}_{p}", b.id));
-            let _ = writeln!(
-                xml,
-                "                <variable formalParameter=\"{}\"><connectionPointIn>{conn}</connectionPointIn></variable>",
-                esc(&formal_in(b, p))
-            );
-        }
-        let _ = writeln!(
-            xml,
-            "              </inputVariables>\n              <inOutVariables/>\n              <outputVariables>"
-        );
-        for p in &outs {
-            let _ = writeln!(
-                xml,
-                "                <variable formalParameter=\"{}\"><connectionPointOut/></variable>",
-                esc(&formal_out(blocks, &em.block_ids, &b.id, p))
-            );
-        }
-        let _ = write!(
-            xml,
-            "              </outputVariables>\n{}            </block>\n",
-            documentation("              ", b.comment.as_deref())
-        );
-    }
-    let last = blocks.len() + 1;
-    for p in outputs {
-        let conn = em.connect(&p.from, &p.name);
-        let i = em.id();
-        let _ = writeln!(
-            xml,
-            "            <outVariable localId=\"{i}\" executionOrderId=\"{last}\"><position x=\"0\" y=\"0\"/><connectionPointIn>{conn}</connectionPointIn><expression>{}</expression></outVariable>",
-            esc(&p.name)
-        );
-    }
-    for (var, bi, formal) in std::mem::take(&mut em.late) {
-        let i = em.id();
-        let _ = writeln!(
-            xml,
-            "            <outVariable localId=\"{i}\" executionOrderId=\"{}\"><position x=\"0\" y=\"0\"/><connectionPointIn><connection refLocalId=\"{bi}\" formalParameter=\"{}\"/></connectionPointIn><expression>{var}</expression></outVariable>",
-            last + 1,
-            esc(&formal)
-        );
-    }
-    xml.push_str(&em.reads);
-    Body { xml, locals: em.locals, instances }
 }
 
 /// The formal parameter of input `pin` of `b` (standard blocks: the IEC name in upper case). A
