@@ -137,8 +137,15 @@ pub fn to_iec(v: Value) -> String {
         Value::Bool(b) => if b { "TRUE" } else { "FALSE" }.into(),
         Value::Int(i) => i.to_string(),
         Value::Real(r) => {
+            // IEC 61131-3 wants a point in every REAL literal, before an exponent too:
+            // `1e300` is no literal there (matiec refuses it), `1.0e300` is.
             let s = format!("{r:?}");
-            if s.contains(['.', 'e', 'E']) { s } else { format!("{s}.0") }
+            match s.split_once('e') {
+                Some((m, e)) if !m.contains('.') => format!("{m}.0e{e}"),
+                Some(_) => s,
+                None if s.contains('.') => s,
+                None => format!("{s}.0"),
+            }
         }
     }
 }
@@ -146,6 +153,19 @@ pub fn to_iec(v: Value) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every REAL is written with a point (IEC's grammar: digits `.` digits, then an exponent),
+    /// and reads back to the same bits.
+    #[test]
+    fn a_real_literal_always_has_its_point() {
+        for (v, text) in
+            [(1e300, "1.0e300"), (1e-300, "1.0e-300"), (1.5e300, "1.5e300"), (-0.0, "-0.0"), (5.0, "5.0"), (0.1, "0.1")]
+        {
+            assert_eq!(to_iec(Value::Real(v)), text);
+            let back = parse(text).expect("parses");
+            assert!(back.same_bits(Value::Real(v)), "{text} read back as {back:?}");
+        }
+    }
 
     #[test]
     fn iec_literals_of_every_form_parse() {
