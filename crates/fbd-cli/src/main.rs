@@ -77,7 +77,7 @@ enum Cmd {
         #[arg(long, default_value_t = 0)]
         seed: u64,
         /// Set a program input (it keeps the value) or write a signal (once) before a scan:
-        /// PATH=VALUE[@SCAN] (SCAN defaults to 0), as `fbd run --set`. Repeatable.
+        /// PATH=VALUE or PATH=VALUE@SCAN (SCAN defaults to 0), as `fbd run --set`. Repeatable.
         #[arg(long = "set", value_name = "PATH=VALUE[@SCAN]")]
         sets: Vec<String>,
         /// With --macro and --after: the instance whose values to show (default: the first).

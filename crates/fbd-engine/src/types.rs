@@ -133,22 +133,36 @@ impl Value {
         }
     }
 
-    /// Parses a textual value for `ty`: `true`/`false`/`1`/`0` for BOOL, integers, floats.
+    /// Parses a textual value for `ty`: `true`/`false`/`1`/`0` for BOOL, integers, floats,
+    /// and the IEC 61131-3 literals a PLC programmer types (`16#FF`, `1_000`, `T#500ms` as
+    /// milliseconds, `INT#5`, `REAL#2`; see [`crate::iec::parse`]): a CODESYS user writing a
+    /// timer preset as `T#500ms` into the debugger was told it was no INT.
     pub fn parse(text: &str, ty: Type) -> Result<Value, String> {
         let t = text.trim();
+        let iec = || crate::iec::parse(t).ok();
         match ty {
             Type::Bool => match t.to_ascii_lowercase().as_str() {
                 "true" | "1" | "on" => Ok(Value::Bool(true)),
                 "false" | "0" | "off" => Ok(Value::Bool(false)),
-                _ => Err(format!("`{t}` is not a BOOL (use true/false or 1/0)")),
+                _ => match iec() {
+                    Some(Value::Bool(b)) => Ok(Value::Bool(b)),
+                    _ => Err(format!("`{t}` is not a BOOL (use true/false or 1/0)")),
+                },
             },
-            Type::Int => t.parse::<i64>().map(Value::Int).map_err(|_| format!("`{t}` is not an INT")),
+            Type::Int => t.parse::<i64>().map(Value::Int).or_else(|_| match iec() {
+                Some(Value::Int(i)) => Ok(Value::Int(i)),
+                _ => Err(format!("`{t}` is not an INT (e.g. 42, -7, 16#FF, 1_000, T#500ms)")),
+            }),
             // Finite only, as a REAL literal in a diagram: `nan` and `inf` parse as floats, and
             // a NaN written into a running program was computed with until a block faulted.
             Type::Real => match t.parse::<f64>() {
                 Ok(r) if r.is_finite() => Ok(Value::Real(r)),
                 Ok(_) => Err(format!("`{t}` is not a finite REAL")),
-                Err(_) => Err(format!("`{t}` is not a REAL")),
+                Err(_) => match iec() {
+                    Some(Value::Real(r)) => Ok(Value::Real(r)),
+                    Some(Value::Int(i)) => Ok(Value::Real(i as f64)),
+                    _ => Err(format!("`{t}` is not a REAL (e.g. 2.5, -0.1, 1.5E3, REAL#2)")),
+                },
             },
         }
     }
@@ -199,6 +213,27 @@ mod tests {
         for t in ["nan", "NaN", "inf", "-infinity", "1e999"] {
             assert_eq!(Value::parse(t, Type::Real), Err(format!("`{t}` is not a finite REAL")), "{t}");
         }
-        assert_eq!(Value::parse("x", Type::Real), Err("`x` is not a REAL".to_string()));
+        assert_eq!(Value::parse("x", Type::Real), Err("`x` is not a REAL (e.g. 2.5, -0.1, 1.5E3, REAL#2)".to_string()));
+        // IEC's REAL#1E999 is out of range too.
+        assert!(Value::parse("REAL#1E999", Type::Real).is_err());
+    }
+
+    /// What a PLC programmer types into a write field: IEC literals, a timer preset as a TIME.
+    #[test]
+    fn iec_literals_are_typed_values_too() {
+        let int = |t| Value::parse(t, Type::Int);
+        assert_eq!(int("16#FF"), Ok(Value::Int(255)));
+        assert_eq!(int("2#1010"), Ok(Value::Int(10)));
+        assert_eq!(int("1_000"), Ok(Value::Int(1000)));
+        assert_eq!(int("T#1s500ms"), Ok(Value::Int(1500)), "a TIME is INT milliseconds");
+        assert_eq!(int("t#50ms"), Ok(Value::Int(50)));
+        assert_eq!(int("INT#-5"), Ok(Value::Int(-5)));
+        assert_eq!(int("-9223372036854775808"), Ok(Value::Int(i64::MIN)));
+        assert!(int("1.5").is_err(), "no REAL for an INT");
+        assert_eq!(Value::parse("REAL#2", Type::Real), Ok(Value::Real(2.0)));
+        assert_eq!(Value::parse("16#10", Type::Real), Ok(Value::Real(16.0)));
+        assert_eq!(Value::parse("1_000.5", Type::Real), Ok(Value::Real(1000.5)));
+        assert_eq!(Value::parse("BOOL#TRUE", Type::Bool), Ok(Value::Bool(true)));
+        assert!(Value::parse("T#5s", Type::Bool).is_err());
     }
 }

@@ -1,0 +1,116 @@
+//! IEC 61131-3 literals and elementary types, mapped onto the engine's three types: BOOL;
+//! every integer type → INT (64-bit); REAL and LREAL → REAL; TIME → INT milliseconds. What a
+//! PLCopen file writes, and what a CODESYS user types into a debugger's write field (`16#FF`,
+//! `1_000`, `T#500ms`): [`Value::parse`] takes them too.
+
+use crate::types::{Type, Value};
+
+/// The engine type for an IEC elementary type name, and whether the mapping widens it (a
+/// narrow integer such as SINT or UINT becomes a 64-bit INT: it does not wrap where the PLC
+/// would).
+pub fn elementary(name: &str) -> Option<(Type, bool)> {
+    Some(match name.to_ascii_uppercase().as_str() {
+        "BOOL" => (Type::Bool, false),
+        "LINT" => (Type::Int, false),
+        "SINT" | "INT" | "DINT" | "USINT" | "UINT" | "UDINT" | "ULINT" | "BYTE" | "WORD" | "DWORD" | "LWORD" => {
+            (Type::Int, true)
+        }
+        "REAL" | "LREAL" => (Type::Real, false),
+        "TIME" | "LTIME" => (Type::Int, false),
+        _ => return None,
+    })
+}
+
+/// Parses a literal: `TRUE`, `FALSE`, `-7`, `16#FF`, `2#1010`, `8#17`, `1_000`, `1.5E3`,
+/// `INT#5`, `REAL#2.5`, `BOOL#1`, `T#1s500ms`, `TIME#2m`, `t#50ms`.
+pub fn parse(text: &str) -> Result<Value, String> {
+    let t = text.trim();
+    if t.is_empty() {
+        return Err("an empty literal".into());
+    }
+    let upper = t.to_ascii_uppercase();
+    if let Some(rest) = strip_any(&upper, &["T#", "TIME#", "LTIME#", "LT#"]) {
+        return duration_ms(rest).map(Value::Int).ok_or_else(|| format!("`{t}` is not a duration (e.g. T#1s500ms)"));
+    }
+    if let Some((ty, rest)) = upper.split_once('#')
+        && let Some((tyv, _)) = elementary(ty)
+        && !ty.chars().all(|c| c.is_ascii_digit())
+    {
+        let v = parse(rest)?;
+        return v.coerce(tyv).ok_or_else(|| format!("`{t}`: {rest} is not a {}", tyv.name()));
+    }
+    match upper.as_str() {
+        "TRUE" => return Ok(Value::Bool(true)),
+        "FALSE" => return Ok(Value::Bool(false)),
+        _ => {}
+    }
+    let (neg, body) = match upper.strip_prefix('-') {
+        Some(b) => (true, b),
+        None => (false, upper.strip_prefix('+').unwrap_or(&upper)),
+    };
+    let body = body.replace('_', "");
+    if let Some((base, digits)) = body.split_once('#') {
+        let radix = match base {
+            "2" => 2,
+            "8" => 8,
+            "16" => 16,
+            _ => return Err(format!("`{t}`: base {base} is not 2, 8 or 16")),
+        };
+        let v = i64::from_str_radix(digits, radix).map_err(|_| format!("`{t}` is not a base-{radix} integer"))?;
+        return Ok(Value::Int(if neg { -v } else { v }));
+    }
+    if body.contains(['.', 'E']) {
+        let r: f64 = body.parse().map_err(|_| format!("`{t}` is not a number"))?;
+        if !r.is_finite() {
+            return Err(format!("`{t}` is out of the REAL range"));
+        }
+        return Ok(Value::Real(if neg { -r } else { r }));
+    }
+    let v: i64 = body.parse().map_err(|_| format!("`{t}` is not a literal (TRUE, 42, 16#FF, 2.5, T#100ms)"))?;
+    Ok(Value::Int(if neg { -v } else { v }))
+}
+
+fn strip_any<'a>(s: &'a str, prefixes: &[&str]) -> Option<&'a str> {
+    prefixes.iter().find_map(|p| s.strip_prefix(p))
+}
+
+/// `1s500ms`, `2m`, `1h2m3s`, `1.5s`, `100ms`, `-5ms` → milliseconds (rounded to a whole ms:
+/// TIME is INT milliseconds here).
+pub fn duration_ms(s: &str) -> Option<i64> {
+    duration_exact_ms(s).map(|ms| ms.round() as i64)
+}
+
+/// A duration in milliseconds, fractions kept (`500us` is 0.5): a task interval may be
+/// shorter than a millisecond.
+pub fn duration_exact_ms(s: &str) -> Option<f64> {
+    let s = s.trim().to_ascii_lowercase().replace('_', "");
+    let (neg, mut rest) = match s.strip_prefix('-') {
+        Some(r) => (true, r),
+        None => (false, s.as_str()),
+    };
+    if rest.is_empty() {
+        return None;
+    }
+    let mut total = 0.0f64;
+    while !rest.is_empty() {
+        let n = rest.find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap_or(rest.len());
+        if n == 0 {
+            return None;
+        }
+        let num: f64 = rest[..n].parse().ok()?;
+        rest = &rest[n..];
+        let unit = ["ms", "us", "ns", "d", "h", "m", "s"].into_iter().find(|u| rest.starts_with(u))?;
+        rest = &rest[unit.len()..];
+        total += num
+            * match unit {
+                "d" => 86_400_000.0,
+                "h" => 3_600_000.0,
+                "m" => 60_000.0,
+                "s" => 1000.0,
+                "ms" => 1.0,
+                "us" => 0.001,
+                _ => 0.000_001,
+            };
+    }
+    Some(if neg { -total } else { total })
+}
