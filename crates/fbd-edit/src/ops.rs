@@ -383,10 +383,10 @@ impl Workspace {
     }
 
     /// Sets the constant on `pin` of `block` (typed by the text, as in a file: `TRUE`, `4`,
-    /// `2.5`).
+    /// `2.5`; or an IEC literal: `16#FF`, `1_000`, `T#500ms` as 500).
     pub fn set_constant(&mut self, body: &BodyId, block: &str, pin: &str, text: &str) -> Result<(), EditError> {
         let t = text.trim();
-        const WHAT: &str = "TRUE, FALSE, an integer (4) or a real (2.5)";
+        const WHAT: &str = "TRUE, FALSE, an integer (4), a real (2.5) or an IEC literal (16#FF, T#500ms)";
         // Only number-shaped text reaches the literal reader, whose messages are about range
         // (it said `abc` and an empty field were "out of the INT range").
         let digits = t.strip_prefix(['-', '+']).unwrap_or(t);
@@ -396,9 +396,11 @@ impl Workspace {
             "" => return Err(EditError(format!("type a constant: {WHAT}"))),
             "true" => Value::Bool(true),
             "false" => Value::Bool(false),
-            _ if !numeric => {
-                return Err(EditError(format!("`{t}` is not a constant: {WHAT}")));
-            }
+            // A timer preset typed as CODESYS has it (T#500ms) was "not a constant".
+            _ if !numeric => match fbd_engine::iec::parse(t) {
+                Ok(v) => v,
+                Err(_) => return Err(EditError(format!("`{t}` is not a constant: {WHAT}"))),
+            },
             _ => fbd_engine::model::number(t).map_err(EditError)?,
         };
         self.set_input(body, block, pin, Wire::Const(v))

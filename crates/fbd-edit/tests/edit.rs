@@ -32,7 +32,8 @@ fn a_blinker_built_from_scratch_blinks_with_its_period_after_saving() {
     let t = w.add_block(&p, "TON", [100.0, 100.0]).expect("add TON");
     let n = w.add_block(&p, "NOT", [300.0, 100.0]).expect("add NOT");
     assert_eq!((t.as_str(), n.as_str()), ("ton1", "not1"));
-    w.set_constant(&p, &t, "pt", "100").expect("pt");
+    // The preset as a CODESYS user types it: an IEC TIME, 100 ms (it was "not a constant").
+    w.set_constant(&p, &t, "pt", "T#100ms").expect("pt");
     // The timer's input is the inverted output of the previous scan: a feedback wire.
     w.set_input(&p, &t, "in", Wire::Feedback { from: format!("{n}.out"), init: None }).expect("feedback");
     w.connect(&p, &format!("{t}.q"), &n, "in").expect("connect q → NOT");
@@ -104,11 +105,20 @@ fn connections_that_cannot_be_made_are_refused_with_the_reason() {
     // What is not a constant is said to be none (an empty field and `abc` were "out of the
     // INT range"); a number too large still is.
     for (typed, says) in [
-        ("", "type a constant: TRUE, FALSE, an integer (4) or a real (2.5)"),
-        ("  ", "type a constant: TRUE, FALSE, an integer (4) or a real (2.5)"),
-        ("abc", "`abc` is not a constant: TRUE, FALSE, an integer (4) or a real (2.5)"),
-        ("1.2.3", "`1.2.3` is not a constant: TRUE, FALSE, an integer (4) or a real (2.5)"),
-        ("1-2", "`1-2` is not a constant: TRUE, FALSE, an integer (4) or a real (2.5)"),
+        ("", "type a constant: TRUE, FALSE, an integer (4), a real (2.5) or an IEC literal (16#FF, T#500ms)"),
+        ("  ", "type a constant: TRUE, FALSE, an integer (4), a real (2.5) or an IEC literal (16#FF, T#500ms)"),
+        (
+            "abc",
+            "`abc` is not a constant: TRUE, FALSE, an integer (4), a real (2.5) or an IEC literal (16#FF, T#500ms)",
+        ),
+        (
+            "1.2.3",
+            "`1.2.3` is not a constant: TRUE, FALSE, an integer (4), a real (2.5) or an IEC literal (16#FF, T#500ms)",
+        ),
+        (
+            "1-2",
+            "`1-2` is not a constant: TRUE, FALSE, an integer (4), a real (2.5) or an IEC literal (16#FF, T#500ms)",
+        ),
     ] {
         assert_eq!(w.set_constant(&cell, "set_empty", "in1", typed).unwrap_err().0, says, "{typed:?}");
     }
