@@ -56,8 +56,8 @@ pub fn parse(text: &str) -> Result<Value, String> {
             "16" => 16,
             _ => return Err(format!("`{t}`: base {base} is not 2, 8 or 16")),
         };
-        let v = i64::from_str_radix(digits, radix).map_err(|_| format!("`{t}` is not a base-{radix} integer"))?;
-        return Ok(Value::Int(if neg { -v } else { v }));
+        let v = i128::from_str_radix(digits, radix).map_err(|_| format!("`{t}` is not a base-{radix} integer"))?;
+        return signed(if neg { -v } else { v }, t);
     }
     if body.contains(['.', 'E']) {
         let r: f64 = body.parse().map_err(|_| format!("`{t}` is not a number"))?;
@@ -66,8 +66,14 @@ pub fn parse(text: &str) -> Result<Value, String> {
         }
         return Ok(Value::Real(if neg { -r } else { r }));
     }
-    let v: i64 = body.parse().map_err(|_| format!("`{t}` is not a literal (TRUE, 42, 16#FF, 2.5, T#100ms)"))?;
-    Ok(Value::Int(if neg { -v } else { v }))
+    let v: i128 = body.parse().map_err(|_| format!("`{t}` is not a literal (TRUE, 42, 16#FF, 2.5, T#100ms)"))?;
+    // The sign before the range: -9223372036854775808 is an INT, its digits alone are not.
+    signed(if neg { -v } else { v }, t)
+}
+
+/// `v` as an INT, or why it is none.
+fn signed(v: i128, t: &str) -> Result<Value, String> {
+    i64::try_from(v).map(Value::Int).map_err(|_| format!("`{t}` is out of the INT range"))
 }
 
 fn strip_any<'a>(s: &'a str, prefixes: &[&str]) -> Option<&'a str> {

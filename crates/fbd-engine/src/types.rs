@@ -229,6 +229,10 @@ mod tests {
         assert_eq!(int("t#50ms"), Ok(Value::Int(50)));
         assert_eq!(int("INT#-5"), Ok(Value::Int(-5)));
         assert_eq!(int("-9223372036854775808"), Ok(Value::Int(i64::MIN)));
+        // The IEC reader too (an exported constant of the smallest INT did not read back).
+        assert_eq!(crate::iec::parse("-9223372036854775808"), Ok(Value::Int(i64::MIN)));
+        assert_eq!(crate::iec::parse("-16#8000000000000000"), Ok(Value::Int(i64::MIN)));
+        assert!(crate::iec::parse("9223372036854775808").unwrap_err().contains("out of the INT range"));
         assert!(int("1.5").is_err(), "no REAL for an INT");
         assert_eq!(Value::parse("REAL#2", Type::Real), Ok(Value::Real(2.0)));
         assert_eq!(Value::parse("16#10", Type::Real), Ok(Value::Real(16.0)));
