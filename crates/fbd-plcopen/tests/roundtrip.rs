@@ -377,20 +377,53 @@ fn child<'a, 'i>(n: roxmltree::Node<'a, 'i>, tag: &str) -> Option<roxmltree::Nod
 fn extreme_constants_survive_a_round_trip() {
     use fbd_engine::load::{MemProvider, load_text};
     let text = r#"{"fbd": 1, "name": "lit",
-      "outputs": [{"name": "y", "type": "REAL", "from": "a.out"}, {"name": "z", "type": "INT", "from": "b.out"}],
+      "outputs": [{"name": "y", "type": "REAL", "from": "a.out"}, {"name": "z", "type": "INT", "from": "b.out"},
+                  {"name": "r", "type": "INT", "from": "c.out"}, {"name": "i", "type": "REAL", "from": "d.out"}],
       "blocks": [{"id": "a", "type": "ADD", "inputs": {"in1": 1e300, "in2": 1e-300, "in3": -0.0, "in4": 2.5e-8}},
-                 {"id": "b", "type": "ADD", "inputs": {"in1": -9223372036854775808, "in2": 9223372036854775807}}]}"#;
+                 {"id": "b", "type": "ADD", "inputs": {"in1": -9223372036854775808, "in2": 9223372036854775807}},
+                 {"id": "c", "type": "REAL_TO_INT", "inputs": {"in": -2.5}},
+                 {"id": "d", "type": "INT_TO_REAL", "inputs": {"in": 7}}]}"#;
     let project = load_text(&MemProvider::new(), Path::new("lit.json"), text.to_string()).expect("loads");
     let plan = compile_project(&project, &CompileOptions::default()).expect("compiles");
     let xml = fbd_plcopen::export(&project, &plan);
     assert!(xml.contains("<expression>1.0e300</expression>"), "a REAL literal with its point");
+    // The conversions by the types the export declares (REAL_TO_INT takes a 32-bit REAL).
+    assert!(xml.contains("typeName=\"LREAL_TO_LINT\"") && xml.contains("typeName=\"LINT_TO_LREAL\""));
     let back = fbd_plcopen::import(Path::new("lit.xml"), &xml).unwrap_or_else(|e| panic!("{e}"));
     let (mut a, mut b) = (Runtime::new(plan), Runtime::new(compile_doc(&back.doc)));
     a.step();
     b.step();
-    for out in ["y", "z"] {
+    for out in ["y", "z", "r", "i"] {
         let (x, y) = (a.output(out).expect("out"), b.output(out).expect("out"));
         assert!(x.same_bits(y), "{out}: {x:?} came back as {y:?}");
     }
     assert_eq!(b.output("z"), Some(Value::Int(-1)));
+}
+
+/// Every stand-in function block the 2048 program needs has a body that computes it: SAW (the
+/// design's Random is three of them) and SELECTOR (its six-way command selector) had none, so
+/// the program exported to another tool drew no tile and took no command; FRAC took the
+/// nearest whole number where it needs the one toward zero (FRAC(2.7) was -0.3 there).
+#[test]
+fn the_stand_ins_the_2048_program_needs_have_bodies() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let project = load(&FsProvider, &root.join("diagrams/2048.json")).expect("loads");
+    let plan = compile_project(&project, &CompileOptions::default()).expect("compiles");
+    let xml = fbd_plcopen::export(&project, &plan);
+    let doc = roxmltree::Document::parse(&xml).expect("well-formed");
+    let st = |pou: &str| -> String {
+        let p = doc
+            .descendants()
+            .find(|n| n.tag_name().name() == "pou" && n.attribute("name") == Some(pou))
+            .unwrap_or_else(|| panic!("no POU {pou}"));
+        p.descendants().filter(|n| n.is_text()).filter_map(|n| n.text()).collect::<String>()
+    };
+    assert!(!xml.contains("no IEC equivalent"), "a stand-in without a body");
+    let saw = st("SAW__INT");
+    assert!(saw.contains("MOD (period * 1000)") && saw.contains("n * 5000"), "on the 5 ms clock: {saw}");
+    let sel = st("SELECTOR__INT");
+    for k in 1..=6 {
+        assert!(sel.contains(&format!("q{k} := sel = {k};")), "{sel}");
+    }
+    assert!(st("FRAC__INT").contains("whole > in THEN whole := whole - 1.0"), "FRAC toward zero");
 }

@@ -157,7 +157,15 @@ pub(super) fn body_xml(
                 b.ty.as_str(),
                 "TON" | "TOF" | "TP" | "CTU" | "CTD" | "CTUD" | "R_TRIG" | "F_TRIG" | "SR" | "RS"
             );
-            (b.ty.clone(), fb)
+            // The conversions by the names of the types the export declares (LINT, LREAL):
+            // REAL_TO_INT takes a 32-bit REAL and gives a 16-bit INT, a type error on the
+            // LREAL and LINT variables it was wired to in a strict compiler.
+            let name = match b.ty.as_str() {
+                "REAL_TO_INT" => "LREAL_TO_LINT".to_string(),
+                "INT_TO_REAL" => "LINT_TO_LREAL".to_string(),
+                t => t.to_string(),
+            };
+            (name, fb)
         } else {
             let t = ty.unwrap_or(Type::Int);
             helpers.insert((b.ty.clone(), t));

@@ -164,8 +164,17 @@ pub fn export(project: &Project, plan: &ScanPlan) -> String {
         .unwrap_or_default()
     };
     let program = pou_xml(&pname, "program", &ins, &outs, &body, root.description.as_deref(), &hmi_in, &hmi_out);
+    // One SELECTOR stand-in serves every instance: as many outputs as the widest has.
+    let selector_n = project
+        .files
+        .iter()
+        .flat_map(|f| f.doc.blocks.iter().chain(f.doc.macros.iter().flat_map(|m| m.blocks.iter())))
+        .filter(|b| b.ty == "SELECTOR")
+        .map(|b| b.params.n.unwrap_or(1))
+        .max()
+        .unwrap_or(1);
     for (h, t) in &helpers {
-        pous.push_str(&helper_pou(h, *t, plan.cycle_us as f64 / 1000.0));
+        pous.push_str(&helper_pou(h, *t, plan.cycle_us, selector_n));
     }
     pous.push_str(&program);
     let cycle = plan.cycle_us as f64 / 1000.0;
@@ -325,9 +334,10 @@ fn formal_out(blocks: &[Block], ids: &HashMap<&str, u64>, block: &str, pin: &str
 }
 
 /// A function block with an ST body for a library block IEC has no equivalent of.
-fn helper_pou(block: &str, t: Type, cycle_ms: f64) -> String {
+fn helper_pou(block: &str, t: Type, cycle_us: u64, selector_n: u32) -> String {
     let (b, i, r) = (Type::Bool, Type::Int, Type::Real);
     let v = |n: &str, ty: Type| -> VarDecl { (n.to_string(), ty, None, None) };
+    let with = |n: &str, ty: Type, init: Value| -> VarDecl { (n.to_string(), ty, Some(init), None) };
     let (ins, outs, locals, st): (Vec<_>, Vec<_>, Vec<_>, String) = match block {
         "MEMORY" => (
             vec![v("in", t), v("ENABLE", b)],
@@ -343,12 +353,39 @@ fn helper_pou(block: &str, t: Type, cycle_ms: f64) -> String {
             vec![],
             "out := LREAL_TO_LINT(in);\nIF LINT_TO_LREAL(out) > in THEN out := out - 1; END_IF;".into(),
         ),
-        "FRAC" => (vec![v("in", r)], vec![v("out", r)], vec![], "out := in - LINT_TO_LREAL(LREAL_TO_LINT(in));".into()),
+        // The whole part toward zero, whichever way the tool's LREAL_TO_LINT rounds (matiec
+        // and CODESYS round to nearest: `in - LREAL_TO_LINT(in)` made FRAC(2.7) -0.3, and the
+        // 2048 design's Random takes its digits with FRAC).
+        "FRAC" => (
+            vec![v("in", r)],
+            vec![v("out", r)],
+            vec![v("whole", r)],
+            "whole := LINT_TO_LREAL(LREAL_TO_LINT(in));\nIF in >= 0.0 AND whole > in THEN whole := whole - 1.0; END_IF;\nIF in < 0.0 AND whole < in THEN whole := whole + 1.0; END_IF;\nout := in - whole;".into(),
+        ),
+        // The simulated clock: scan n runs at n cycles (in µs, so a cycle of 0.5 ms is exact;
+        // it was rounded to whole milliseconds).
         "NOW" => (
             vec![],
             vec![v("ms", i), v("s", r)],
             vec![v("n", i)],
-            format!("ms := n * {};\ns := LINT_TO_LREAL(ms) / 1000.0;\nn := n + 1;", cycle_ms.round() as i64),
+            format!("ms := (n * {cycle_us}) / 1000;\ns := LINT_TO_LREAL(n * {cycle_us}) / 1000000.0;\nn := n + 1;"),
+        ),
+        // The ramp on the same clock, computed as the engine does it (the 2048 design's Random
+        // is three of them; the stand-in had no body, so the export's Random drew nothing).
+        "SAW" => (
+            vec![with("period", i, Value::Int(1000)), with("lo", r, Value::Real(0.0)), with("hi", r, Value::Real(1.0))],
+            vec![v("out", r)],
+            vec![v("n", i)],
+            format!(
+                "IF period <= 0 THEN\n  out := lo;\nELSE\n  out := lo + (hi - lo) * (LINT_TO_LREAL((n * {cycle_us}) MOD (period * 1000)) / LINT_TO_LREAL(period * 1000));\nEND_IF;\nn := n + 1;"
+            ),
+        ),
+        // The one-of-n selector (the design's six-way command selector had no body either).
+        "SELECTOR" => (
+            vec![v("sel", i)],
+            (1..=selector_n).map(|k| v(&format!("q{k}"), b)).collect(),
+            vec![],
+            (1..=selector_n).map(|k| format!("q{k} := sel = {k};")).collect::<Vec<_>>().join("\n"),
         ),
         _ => (vec![], vec![], vec![], format!("(* {block}: no IEC equivalent; see fbd2048's docs/blocks.md *)")),
     };
