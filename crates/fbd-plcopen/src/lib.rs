@@ -6,6 +6,7 @@ mod export;
 mod geometry;
 mod import;
 pub mod literal;
+mod stand_in;
 
 pub use export::export;
 pub use import::{Imported, import};

@@ -419,11 +419,50 @@ fn the_stand_ins_the_2048_program_needs_have_bodies() {
         p.descendants().filter(|n| n.is_text()).filter_map(|n| n.text()).collect::<String>()
     };
     assert!(!xml.contains("no IEC equivalent"), "a stand-in without a body");
-    let saw = st("SAW__INT");
+    let saw = st("FBD_SAW_INT");
     assert!(saw.contains("MOD (period * 1000)") && saw.contains("n * 5000"), "on the 5 ms clock: {saw}");
-    let sel = st("SELECTOR__INT");
+    let sel = st("FBD_SELECTOR_INT");
     for k in 1..=6 {
-        assert!(sel.contains(&format!("q{k} := sel = {k};")), "{sel}");
+        assert!(sel.contains(&format!("q{k} := POSITION = {k};")), "{sel}");
     }
-    assert!(st("FRAC__INT").contains("whole > in THEN whole := whole - 1.0"), "FRAC toward zero");
+    assert!(st("FBD_FRAC_INT").contains("whole > in THEN whole := whole - 1.0"), "FRAC toward zero");
+}
+
+/// Every name the export declares is an IEC 61131-3 identifier (letters, digits, single
+/// underscores between them) and none is a name the standard reserves: the stand-ins were
+/// named `MEMORY__INT` and SELECTOR's input `sel` (the function SEL), and matiec refused both.
+#[test]
+fn every_exported_name_is_an_iec_identifier() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let iec = |s: &str| {
+        let parts: Vec<&str> = s.split('_').collect();
+        s.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
+            && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+            && parts.iter().all(|p| !p.is_empty())
+    };
+    // (EN and ENO may be declared, as BOOL: the blinker macro's `en` is its enable.)
+    const RESERVED: &[&str] = &["SEL", "MUX", "MAX", "MIN", "AND", "OR", "NOT", "MOD", "TRUE", "FALSE"];
+    for file in
+        ["diagrams/2048.json", "diagrams/2048-original.json", "diagrams/2048-smart-spawn.json", "examples/blinker.json"]
+    {
+        let project = load(&FsProvider, &root.join(file)).expect("loads");
+        let plan = compile_project(&project, &CompileOptions::default()).expect("compiles");
+        let xml = fbd_plcopen::export(&project, &plan);
+        let doc = roxmltree::Document::parse(&xml).expect("well-formed");
+        for n in doc.descendants().filter(|n| n.is_element()) {
+            // (A block's type may be a standard function: `SEL` names the function there.)
+            let (declared, typed) = match n.tag_name().name() {
+                "pou" => (n.attribute("name"), None),
+                "variable" => (n.attribute("name"), None),
+                "block" => (n.attribute("instanceName"), n.attribute("typeName")),
+                _ => continue,
+            };
+            for name in declared.into_iter().chain(typed) {
+                assert!(iec(name), "{file}: `{name}` is no IEC identifier");
+            }
+            if let Some(name) = declared {
+                assert!(!RESERVED.contains(&name.to_ascii_uppercase().as_str()), "{file}: `{name}` is reserved");
+            }
+        }
+    }
 }

@@ -153,23 +153,23 @@ pub(super) fn body_xml(
         let (type_name, is_fb) = if library::lookup(&b.ty).is_none() {
             (b.ty.clone(), true)
         } else if STANDARD.contains(&b.ty.as_str()) {
-            let fb = matches!(
-                b.ty.as_str(),
-                "TON" | "TOF" | "TP" | "CTU" | "CTD" | "CTUD" | "R_TRIG" | "F_TRIG" | "SR" | "RS"
-            );
+            let fb = matches!(b.ty.as_str(), "CTU" | "CTD" | "CTUD" | "R_TRIG" | "F_TRIG" | "SR" | "RS");
             // The conversions by the names of the types the export declares (LINT, LREAL):
             // REAL_TO_INT takes a 32-bit REAL and gives a 16-bit INT, a type error on the
             // LREAL and LINT variables it was wired to in a strict compiler.
+            // The counters likewise by their 64-bit forms (IEC 61131-3 ed. 3's CTU_LINT: a
+            // plain CTU counts in 16-bit INT).
             let name = match b.ty.as_str() {
                 "REAL_TO_INT" => "LREAL_TO_LINT".to_string(),
                 "INT_TO_REAL" => "LINT_TO_LREAL".to_string(),
+                "CTU" | "CTD" | "CTUD" => format!("{}_LINT", b.ty),
                 t => t.to_string(),
             };
             (name, fb)
         } else {
             let t = ty.unwrap_or(Type::Int);
             helpers.insert((b.ty.clone(), t));
-            (format!("{}__{}", b.ty, t.name()), true)
+            (crate::stand_in::name(&b.ty, t), true)
         };
         if is_fb {
             let mut members = Vec::new();

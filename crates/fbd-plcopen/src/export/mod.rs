@@ -2,7 +2,7 @@
 //! function-block POU per macro, a configuration whose cyclic task runs the program at the
 //! program's cycle. Library blocks the IEC standard has are exported by their standard names;
 //! the others (MEMORY, DELAY, NEG, FLOOR, FRAC, SELECTOR, NOW, SAW, RANDOM) become small
-//! function blocks with ST bodies named `<BLOCK>__<TYPE>` (e.g. `MEMORY__INT`), which the
+//! function blocks with ST bodies named `FBD_<BLOCK>_<TYPE>` (e.g. `FBD_MEMORY_INT`), which the
 //! importer maps back. A feedback wire becomes a local variable written at the end of the body
 //! and read, before that, by the block it feeds: the previous scan's value, as in any IEC
 //! runtime.
@@ -45,9 +45,6 @@ const STANDARD: &[&str] = &[
     "SEL",
     "MUX",
     "MOVE",
-    "TON",
-    "TOF",
-    "TP",
     "CTU",
     "CTD",
     "CTUD",
@@ -213,7 +210,10 @@ pub fn export(project: &Project, plan: &ScanPlan) -> String {
 }
 
 fn ident(s: &str) -> String {
-    let mut out: String = s.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' }).collect();
+    // Letters and digits with single underscores between them: `2048 (original)` gave
+    // `p2048__original_`, which no IEC compiler takes (two underscores in a row, one at the end).
+    let mapped: String = s.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '_' }).collect();
+    let mut out = mapped.split('_').filter(|p| !p.is_empty()).collect::<Vec<_>>().join("_");
     if out.is_empty() || out.starts_with(|c: char| c.is_ascii_digit()) {
         out.insert(0, 'p');
     }
@@ -315,10 +315,13 @@ fn pou_xml(
 }
 
 /// The formal parameter of input `pin` of `b` (standard blocks: the IEC name in upper case). A
-/// stand-in's `en` is `ENABLE`: every IEC block has an implicit EN of its own.
+/// stand-in renames what an IEC compiler reserves (`en` is `ENABLE`: every IEC block has an
+/// implicit EN of its own; SELECTOR's `sel` is `POSITION`).
 fn formal_in(b: &Block, pin: &str) -> String {
     match library::lookup(&b.ty) {
-        Some(_) if pin == "en" && !STANDARD.contains(&b.ty.as_str()) => "ENABLE".into(),
+        Some(_) if !STANDARD.contains(&b.ty.as_str()) => {
+            crate::stand_in::formal(&b.ty, pin).map_or_else(|| pin.to_ascii_uppercase(), str::to_string)
+        }
         Some(_) => pin.to_ascii_uppercase(),
         None => pin.to_string(),
     }
@@ -334,6 +337,22 @@ fn formal_out(blocks: &[Block], ids: &HashMap<&str, u64>, block: &str, pin: &str
 }
 
 /// A function block with an ST body for a library block IEC has no equivalent of.
+/// The state machine of timer `block` (TON, TOF or TP) in ST, as the engine's executor runs
+/// it: state `s` (0 idle, 1 timing, 2 elapsed), `start` and `now` in ms, `p` the preset.
+fn timer_st(block: &str) -> &'static str {
+    match block {
+        "TON" => {
+            "IF s = 0 AND NOT prev AND in THEN\n  s := 1; q := FALSE; start := now;\nELSIF NOT in THEN\n  et := 0; q := FALSE; s := 0;\nELSIF s = 1 THEN\n  IF start + p <= now THEN s := 2; q := TRUE; et := p; ELSE et := now - start; END_IF;\nEND_IF;"
+        }
+        "TOF" => {
+            "IF s = 0 AND prev AND NOT in THEN\n  s := 1; start := now;\nELSIF in THEN\n  et := 0; s := 0;\nELSIF s = 1 THEN\n  IF start + p <= now THEN s := 2; et := p; ELSE et := now - start; END_IF;\nEND_IF;\nq := in OR s = 1;"
+        }
+        _ => {
+            "IF s = 0 AND NOT prev AND in THEN\n  s := 1; q := TRUE; start := now;\nELSIF s = 1 THEN\n  IF start + p <= now THEN s := 2; q := FALSE; et := p; ELSE et := now - start; END_IF;\nEND_IF;\nIF s = 2 AND NOT in THEN et := 0; s := 0; END_IF;"
+        }
+    }
+}
+
 fn helper_pou(block: &str, t: Type, cycle_us: u64, selector_n: u32) -> String {
     let (b, i, r) = (Type::Bool, Type::Int, Type::Real);
     let v = |n: &str, ty: Type| -> VarDecl { (n.to_string(), ty, None, None) };
@@ -380,12 +399,30 @@ fn helper_pou(block: &str, t: Type, cycle_us: u64, selector_n: u32) -> String {
                 "IF period <= 0 THEN\n  out := lo;\nELSE\n  out := lo + (hi - lo) * (LINT_TO_LREAL((n * {cycle_us}) MOD (period * 1000)) / LINT_TO_LREAL(period * 1000));\nEND_IF;\nn := n + 1;"
             ),
         ),
+        // The timers: `pt` and `et` are INT milliseconds here and TIME in IEC (a LINT wired to
+        // a standard TON's PT is a type error in another tool's compiler), so they go out as
+        // stand-ins computing what the engine computes, on the simulated clock.
+        "TON" | "TOF" | "TP" => (
+            vec![v("in", b), v("pt", i)],
+            vec![v("q", b), v("et", i)],
+            vec![v("n", i), v("s", i), v("start", i), v("prev", b), v("now", i), v("p", i)],
+            format!("now := (n * {cycle_us}) / 1000;\nn := n + 1;\np := pt;\nIF p < 0 THEN p := 0; END_IF;\n{}\nprev := in;", timer_st(block)),
+        ),
         // The one-of-n selector (the design's six-way command selector had no body either).
         "SELECTOR" => (
-            vec![v("sel", i)],
+            vec![v("POSITION", i)],
             (1..=selector_n).map(|k| v(&format!("q{k}"), b)).collect(),
             vec![],
-            (1..=selector_n).map(|k| format!("q{k} := sel = {k};")).collect::<Vec<_>>().join("\n"),
+            (1..=selector_n).map(|k| format!("q{k} := POSITION = {k};")).collect::<Vec<_>>().join("\n"),
+        ),
+        // Not ChaCha8 (it is not written in ST here): Park and Miller's generator, seeded by the
+        // block's `seed`; uniform, but not the numbers this engine draws (the stand-in had no
+        // declarations and no body at all, which matiec refused).
+        "RANDOM" => (
+            vec![with("ENABLE", b, Value::Bool(true)), with("lo", i, Value::Int(0)), with("hi", i, Value::Int(1)), v("seed", i)],
+            vec![v("x", r), v("n", i)],
+            vec![v("st", i)],
+            "IF st <= 0 THEN\n  st := ABS(seed MOD 2147483646) + 1;\nEND_IF;\nIF ENABLE THEN\n  st := (st * 48271) MOD 2147483647;\n  x := LINT_TO_LREAL(st - 1) / 2147483646.0;\n  IF hi < lo THEN n := lo; ELSE n := lo + ((st - 1) MOD (hi - lo + 1)); END_IF;\nEND_IF;".into(),
         ),
         _ => (vec![], vec![], vec![], format!("(* {block}: no IEC equivalent; see fbd2048's docs/blocks.md *)")),
     };
@@ -397,8 +434,8 @@ fn helper_pou(block: &str, t: Type, cycle_us: u64, selector_n: u32) -> String {
         vars_xml("localVars", &body.locals, &[], &none)
     );
     format!(
-        "      <pou name=\"{block}__{}\" pouType=\"functionBlock\">\n        <interface>\n{iface}        </interface>\n        <body>\n          <ST><xhtml:p><![CDATA[{st}]]></xhtml:p></ST>\n        </body>\n        <documentation><xhtml:p>fbd2048 library block {block} ({}) as a function block</xhtml:p></documentation>\n      </pou>\n",
-        t.name(),
+        "      <pou name=\"{}\" pouType=\"functionBlock\">\n        <interface>\n{iface}        </interface>\n        <body>\n          <ST><xhtml:p><![CDATA[{st}]]></xhtml:p></ST>\n        </body>\n        <documentation><xhtml:p>fbd2048 library block {block} ({}) as a function block</xhtml:p></documentation>\n      </pou>\n",
+        crate::stand_in::name(block, t),
         t.name()
     )
 }

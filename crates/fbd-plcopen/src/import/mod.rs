@@ -323,7 +323,11 @@ fn pou_body(
         let mut connected: Vec<(String, roxmltree::Node)> = Vec::new();
         for v in child(*e, "inputVariables").into_iter().flat_map(|i| children(i, "variable")) {
             let formal = v.attribute("formalParameter").unwrap_or("");
-            let formal = if helper(ty).is_some() && formal.eq_ignore_ascii_case("ENABLE") { "en" } else { formal };
+            // A stand-in's renamed pins (ENABLE, POSITION) back to ours.
+            let formal = match helper(ty) {
+                Some((blk, _)) => crate::stand_in::pin(&blk, formal).unwrap_or(formal),
+                None => formal,
+            };
             if formal.eq_ignore_ascii_case("EN") && helper(ty).is_none() && !declares_en.contains(ty) {
                 let Some(cpi) = child(v, "connectionPointIn").filter(|c| child(*c, "connection").is_some()) else {
                     continue; // an open EN: always executed

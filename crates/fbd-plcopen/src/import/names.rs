@@ -7,12 +7,9 @@ use fbd_engine::{Type, library};
 use crate::literal;
 
 /// A function block this crate's export wrote for a library block IEC has no equivalent of
-/// (`MEMORY__INT`): the block and its type.
+/// (`FBD_MEMORY_INT`, or `MEMORY__INT` as earlier exports named it): the block and its type.
 pub(crate) fn helper(name: &str) -> Option<(String, Type)> {
-    let (b, t) = name.split_once("__")?;
-    library::lookup(b)?;
-    let t = Type::parse(t)?;
-    Some((b.to_string(), t))
+    crate::stand_in::block_of(name)
 }
 
 /// The library block for a standard IEC type name (conversions between integer types are MOVE).
@@ -23,6 +20,13 @@ pub(super) fn map_type(ty: &str) -> Option<String> {
     let u = ty.to_ascii_uppercase();
     if library::lookup(&u).is_some() {
         return Some(u);
+    }
+    // IEC 61131-3 ed. 3's typed counters (CTU_DINT, CTUD_LINT, …): ours count in 64 bits.
+    if let Some((c, t)) = u.split_once('_')
+        && matches!(c, "CTU" | "CTD" | "CTUD")
+        && literal::elementary(t).is_some_and(|(ty, _)| ty == Type::Int)
+    {
+        return Some(c.to_string());
     }
     if let Some((a, b)) = u.split_once("_TO_") {
         let (ta, _) = literal::elementary(a)?;
