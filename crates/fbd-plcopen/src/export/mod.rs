@@ -1,7 +1,8 @@
 //! A loaded program → PLCopen TC6 XML v2.01: the program POU with its FBD body, one
 //! function-block POU per macro, a configuration whose cyclic task runs the program at the
-//! program's cycle. Library blocks the IEC standard has are exported by their standard names;
-//! the others (MEMORY, DELAY, NEG, FLOOR, FRAC, SELECTOR, NOW, SAW, RANDOM) become small
+//! program's cycle. Library blocks the IEC standard has are exported by their standard names
+//! (counters by their 64-bit forms, CTU_LINT); the others (MEMORY, DELAY, NEG, FLOOR, FRAC,
+//! SELECTOR, NOW, SAW, RANDOM) and the timers (INT milliseconds here, TIME in IEC) become small
 //! function blocks with ST bodies named `FBD_<BLOCK>_<TYPE>` (e.g. `FBD_MEMORY_INT`), which the
 //! importer maps back. A feedback wire becomes a local variable written at the end of the body
 //! and read, before that, by the block it feeds: the previous scan's value, as in any IEC
