@@ -464,5 +464,92 @@ fn every_exported_name_is_an_iec_identifier() {
                 assert!(!RESERVED.contains(&name.to_ascii_uppercase().as_str()), "{file}: `{name}` is reserved");
             }
         }
+        // One namespace per POU, case ignored: its variables, its instances and every POU's
+        // name (an instance `worked` stood beside the output `Worked`, an instance
+        // `processing` beside the function block `Processing`, the program `blinker` beside
+        // `Blinker`).
+        let pous: Vec<&str> =
+            doc.descendants().filter(|n| n.tag_name().name() == "pou").filter_map(|n| n.attribute("name")).collect();
+        let mut upper: Vec<String> = pous.iter().map(|p| p.to_ascii_uppercase()).collect();
+        upper.sort();
+        assert!(upper.windows(2).all(|w| w[0] != w[1]), "{file}: two POUs named alike: {pous:?}");
+        for pou in doc.descendants().filter(|n| n.tag_name().name() == "pou") {
+            let mut names: Vec<String> = pou
+                .descendants()
+                .filter(|n| n.tag_name().name() == "variable" && n.attribute("formalParameter").is_none())
+                .filter_map(|n| n.attribute("name"))
+                .chain(pou.descendants().filter_map(|n| n.attribute("instanceName")))
+                .map(str::to_ascii_uppercase)
+                .collect();
+            names.sort();
+            names.dedup();
+            for n in &names {
+                assert!(!upper.contains(n), "{file}: `{n}` in {:?} is also a POU's name", pou.attribute("name"));
+            }
+            let vars = pou
+                .descendants()
+                .filter(|n| n.tag_name().name() == "variable" && n.attribute("formalParameter").is_none())
+                .count();
+            let instances: std::collections::BTreeSet<&str> =
+                pou.descendants().filter_map(|n| n.attribute("instanceName")).collect();
+            let declared_instances = instances
+                .iter()
+                .filter(|i| {
+                    pou.descendants().any(|v| v.tag_name().name() == "variable" && v.attribute("name") == Some(**i))
+                })
+                .count();
+            assert_eq!(
+                names.len(),
+                vars + instances.len() - declared_instances,
+                "{file}: a name twice in {:?}",
+                pou.attribute("name")
+            );
+        }
+        // What was renamed for that comes back as it was.
+        let back = fbd_plcopen::import(Path::new("x.xml"), &xml).unwrap_or_else(|e| panic!("{e}"));
+        for m in project.files.iter().flat_map(|f| &f.doc.macros) {
+            let b = back.doc.macros.iter().find(|x| x.name == m.name).expect("the macro comes back");
+            let mut ids: Vec<&str> = m.blocks.iter().map(|x| x.id.as_str()).collect();
+            let mut back_ids: Vec<&str> = b.blocks.iter().map(|x| x.id.as_str()).collect();
+            ids.sort();
+            back_ids.sort();
+            assert_eq!(ids, back_ids, "{file}: the block ids of {}", m.name);
+        }
+    }
+}
+
+/// Every block runs after the blocks it reads this scan (`executionOrderId`), as the engine
+/// orders them: the export wrote the file's order, so a tool running by it ran the 2048
+/// program's `unlocked` (block 9) before `lock` (block 86) and read last scan's lock.
+#[test]
+fn the_execution_order_follows_the_data_flow() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    for file in ["diagrams/2048.json", "diagrams/2048-original.json", "examples/blinker.json"] {
+        let project = load(&FsProvider, &root.join(file)).expect("loads");
+        let plan = compile_project(&project, &CompileOptions::default()).expect("compiles");
+        let xml = fbd_plcopen::export(&project, &plan);
+        let doc = roxmltree::Document::parse(&xml).expect("well-formed");
+        for body in doc.descendants().filter(|n| n.tag_name().name() == "FBD") {
+            let order = |id: &str| -> Option<(u64, roxmltree::Node)> {
+                let e = body.children().find(|e| e.attribute("localId") == Some(id))?;
+                (e.tag_name().name() == "block")
+                    .then(|| (e.attribute("executionOrderId").and_then(|o| o.parse().ok()).unwrap_or(0), e))
+            };
+            for b in body.children().filter(|e| e.tag_name().name() == "block") {
+                let mine: u64 = b.attribute("executionOrderId").and_then(|o| o.parse().ok()).expect("an order");
+                for c in b.descendants().filter(|n| n.tag_name().name() == "connection") {
+                    let Some((theirs, src)) = order(c.attribute("refLocalId").unwrap_or("")) else { continue };
+                    // Last scan's values order nothing: MEMORY's prev, a DELAY.
+                    let delayed = c.attribute("formalParameter") == Some("PREV")
+                        || src.attribute("typeName").is_some_and(|t| t.starts_with("FBD_DELAY"));
+                    assert!(
+                        delayed || theirs < mine,
+                        "{file}: block {:?} ({mine}) reads {:?} ({theirs})",
+                        b.attribute("localId"),
+                        src.attribute("localId")
+                    );
+                }
+            }
+        }
     }
 }

@@ -127,6 +127,40 @@ pub(super) fn body_xml(
     helpers: &mut BTreeSet<(String, Type)>,
 ) -> Body {
     let mut xml = String::new();
+    // IEC names are one namespace per POU and ignore case: an instance `worked` beside the
+    // output `Worked` (the 2048 processing macro) is one name twice there. Such an instance
+    // gets a free name; its id goes along in `addData` and comes back on import.
+    let mut taken: BTreeSet<String> = match mac {
+        "" => {
+            let r = project.root();
+            r.inputs.iter().map(|p| p.name.clone()).chain(r.outputs.iter().map(|p| p.name.clone())).collect::<Vec<_>>()
+        }
+        m => project
+            .macro_def(m)
+            .map(|(_, _, d)| {
+                d.inputs
+                    .iter()
+                    .map(|p| p.name.clone())
+                    .chain(d.outputs.iter().map(|p| p.name.clone()))
+                    .collect::<Vec<_>>()
+            })
+            .unwrap_or_default(),
+    }
+    .into_iter()
+    // The function blocks' names too: an instance `processing` of an SR beside the macro
+    // `Processing` (the multi-scan wiring) is a variable named as a type.
+    .chain(project.files.iter().flat_map(|f| f.doc.macros.iter().map(|m| m.name.clone())))
+    .map(|n| n.to_ascii_uppercase())
+    .collect();
+    let mut instance_name = |id: &str| -> String {
+        let mut name = id.to_string();
+        let mut k = 1;
+        while !taken.insert(name.to_ascii_uppercase()) {
+            name = format!("{id}_{k}");
+            k += 1;
+        }
+        name
+    };
     let block_ids: HashMap<&str, u64> = blocks.iter().enumerate().map(|(k, b)| (b.id.as_str(), k as u64 + 1)).collect();
     // The drawing: stored positions kept, the rest laid out, so that it opens readable in
     // other tools.
@@ -146,10 +180,15 @@ pub(super) fn body_xml(
     };
     let origin = Point { x: 0.0, y: 0.0 };
     let mut instances = Vec::new();
+    let rank = execution_order(blocks);
     for (order, b) in blocks.iter().enumerate() {
         let bi = order as u64 + 1;
         let (ins, outs) = project.block_pins(b);
-        let ty = b.data_type.map(|t| t.0).or_else(|| types.block.get(&(mac.to_string(), b.id.clone())).copied());
+        let ty = b
+            .data_type
+            .map(|t| t.0)
+            .or_else(|| types.block.get(&(mac.to_string(), b.id.clone())).copied())
+            .or_else(|| wired_type(project, mac, blocks, order, 8));
         let (type_name, is_fb) = if library::lookup(&b.ty).is_none() {
             (b.ty.clone(), true)
         } else if STANDARD.contains(&b.ty.as_str()) {
@@ -171,6 +210,7 @@ pub(super) fn body_xml(
             helpers.insert((b.ty.clone(), t));
             (crate::stand_in::name(&b.ty, t), true)
         };
+        let instance = if is_fb { instance_name(&b.id) } else { b.id.clone() };
         if is_fb {
             let mut members = Vec::new();
             if let Some(init) = b.params.init {
@@ -179,7 +219,7 @@ pub(super) fn body_xml(
             if let Some(seed) = b.params.seed {
                 members.push(("seed".into(), Value::Int(seed as i64)));
             }
-            instances.push((b.id.clone(), type_name.clone(), members));
+            instances.push((instance.clone(), type_name.clone(), members));
         }
         let [x, y] = em.geom.as_ref().map_or(b.pos.unwrap_or([0.0, 0.0]), |g| g.block_pos(order));
         let size = em.geom.as_ref().map_or(String::new(), |g| {
@@ -190,8 +230,8 @@ pub(super) fn body_xml(
             xml,
             "            <block localId=\"{bi}\"{size} typeName=\"{}\"{} executionOrderId=\"{}\">\n              <position x=\"{x}\" y=\"{y}\"/>\n              <inputVariables>\n",
             esc(&type_name),
-            if is_fb { format!(" instanceName=\"{}\"", esc(&b.id)) } else { String::new() },
-            order + 1
+            if is_fb { format!(" instanceName=\"{}\"", esc(&instance)) } else { String::new() },
+            rank[order] + 1
         );
         for (k, p) in ins.iter().enumerate() {
             let Some((_, w)) = b.inputs.0.iter().find(|(q, _)| q == p) else { continue };
@@ -216,9 +256,20 @@ pub(super) fn body_xml(
                 esc(&formal_out(blocks, &em.block_ids, &b.id, p))
             );
         }
+        // A function has no instance name, so its id goes along here too (it came back as
+        // `sel_2`, and a watch on `set_empty.out` found nothing after a round trip).
+        let renamed = if !is_fb || instance != b.id {
+            format!(
+                "              <addData><data name=\"{}\" handleUnknown=\"discard\"><id value=\"{}\"/></data></addData>\n",
+                super::ID_DATA,
+                esc(&b.id)
+            )
+        } else {
+            String::new()
+        };
         let _ = write!(
             xml,
-            "              </outputVariables>\n{}            </block>\n",
+            "              </outputVariables>\n{renamed}{}            </block>\n",
             documentation("              ", b.comment.as_deref())
         );
     }
@@ -282,4 +333,100 @@ fn out_variable(i: u64, order: usize, at: Point, conn: &str, expr: &str) -> Stri
         relative(Point { x: 0.0, y: BOX_H / 2.0 }),
         esc(expr)
     )
+}
+
+/// Each block's place in the order the body runs: every block after the blocks it reads this
+/// scan (a feedback wire, MEMORY.prev and a DELAY read the previous scan's value and order
+/// nothing), ties in the order of the file. The export wrote the file's order, so a tool that runs by `executionOrderId`
+/// ran a block before the one it reads and saw last scan's value.
+fn execution_order(blocks: &[Block]) -> Vec<usize> {
+    let index: HashMap<&str, usize> = blocks.iter().enumerate().map(|(k, b)| (b.id.as_str(), k)).collect();
+    let mut readers: Vec<Vec<usize>> = vec![Vec::new(); blocks.len()];
+    let mut waits = vec![0usize; blocks.len()];
+    for (k, b) in blocks.iter().enumerate() {
+        let mut from: Vec<usize> = b
+            .inputs
+            .0
+            .iter()
+            .filter_map(|(_, w)| match w {
+                Wire::Ref(r) => r.split_once('.').and_then(|(blk, pin)| {
+                    let f = *index.get(blk)?;
+                    // MEMORY.prev and a DELAY's q are last scan's values: they order nothing.
+                    let delayed = library::lookup(&blocks[f].ty)
+                        .is_some_and(|d| d.outputs.iter().any(|p| p.name == pin && p.delayed));
+                    (!delayed).then_some(f)
+                }),
+                _ => None,
+            })
+            .filter(|&f| f != k)
+            .collect();
+        from.sort_unstable();
+        from.dedup();
+        waits[k] = from.len();
+        for f in from {
+            readers[f].push(k);
+        }
+    }
+    let mut ready: BTreeSet<usize> = (0..blocks.len()).filter(|&k| waits[k] == 0).collect();
+    let mut rank = vec![usize::MAX; blocks.len()];
+    let mut next = 0;
+    while let Some(k) = ready.pop_first() {
+        rank[k] = next;
+        next += 1;
+        for &r in &readers[k] {
+            waits[r] -= 1;
+            if waits[r] == 0 {
+                ready.insert(r);
+            }
+        }
+    }
+    // A loop without a feedback point does not compile, so nothing is left; were it, its
+    // blocks keep the file's order after the rest.
+    for r in rank.iter_mut().filter(|r| **r == usize::MAX) {
+        *r = next;
+        next += 1;
+    }
+    rank
+}
+
+/// The type variable of generic block `k` read from its wiring, for a body the plan does not
+/// type (a macro of the library no instance uses): its `init`, or what drives a pin of type
+/// `T` (a constant, a port, another block's output). Such a MEMORY of BOOL went out as
+/// `FBD_MEMORY_INT` with `q := FALSE`, refused by the compiler.
+fn wired_type(project: &Project, mac: &str, blocks: &[Block], k: usize, depth: u32) -> Option<Type> {
+    let b = blocks.get(k)?;
+    if let Some(t) = b.data_type {
+        return Some(t.0);
+    }
+    if let Some(init) = b.params.init {
+        return Some(init.0.ty());
+    }
+    let def = library::lookup(&b.ty)?;
+    if depth == 0 || def.generic == library::Generic::No {
+        return None;
+    }
+    let t_pin = |pin: &str| {
+        def.inputs.iter().any(|p| p.name == pin && p.ty == library::PinTy::T)
+            || def.var_inputs.is_some_and(|v| v.ty == library::PinTy::T && pin.starts_with(v.prefix))
+    };
+    let ports: Vec<(&str, Type)> = match mac {
+        "" => project.root().inputs.iter().map(|p| (p.name.as_str(), p.ty.0)).collect(),
+        m => project
+            .macro_def(m)
+            .map_or(Vec::new(), |(_, _, d)| d.inputs.iter().map(|p| (p.name.as_str(), p.ty.0)).collect()),
+    };
+    b.inputs.0.iter().filter(|(pin, _)| t_pin(pin)).find_map(|(_, w)| match w {
+        Wire::Const(c) => Some(c.ty()),
+        Wire::Ref(r) | Wire::Feedback { from: r, .. } => match r.split_once('.') {
+            None => ports.iter().find(|(n, _)| n == r).map(|p| p.1),
+            Some((blk, pin)) => {
+                let j = blocks.iter().position(|x| x.id == blk)?;
+                let src = library::lookup(&blocks[j].ty)?;
+                match src.outputs.iter().find(|p| p.name == pin).map(|p| p.ty) {
+                    Some(library::PinTy::Fixed(t)) => Some(t),
+                    _ => wired_type(project, mac, blocks, j, depth - 1),
+                }
+            }
+        },
+    })
 }

@@ -121,7 +121,14 @@ pub fn export(project: &Project, plan: &ScanPlan) -> String {
     let types = Types::of(plan);
     let root = project.root();
     let name = root.name.clone().unwrap_or_else(|| "program".into());
-    let pname = ident(&name);
+    // One namespace ignoring case: a program `blinker` beside its macro `Blinker` is one name
+    // twice in IEC (matiec refused it).
+    let mut pname = ident(&name);
+    let pou_names: Vec<&str> =
+        project.files.iter().flat_map(|f| f.doc.macros.iter().map(|m| m.name.as_str())).collect();
+    while pou_names.iter().any(|m| m.eq_ignore_ascii_case(&pname)) || pname.to_ascii_uppercase().starts_with("FBD_") {
+        pname.push_str("_program");
+    }
     let mut helpers: BTreeSet<(String, Type)> = BTreeSet::new();
     let mut pous = String::new();
     for f in &project.files {
@@ -232,6 +239,9 @@ type VarDecl = (String, Type, Option<Value>, Option<String>);
 /// Where the export keeps what PLCopen has no element for: how the HMI shows a program input or
 /// output (`addData`, which other tools keep or drop as they please; the import reads it back).
 pub(crate) const HMI_DATA: &str = "https://fbd2048.example/plcopen/hmi";
+
+/// The `addData` name under which a block renamed on export keeps its id (`<id value=…/>`).
+pub(crate) const ID_DATA: &str = "https://fbd2048.example/plcopen/id";
 
 /// A program input's `addData`: its kind and a selector's position labels (nothing for a
 /// number field, the default).

@@ -260,6 +260,14 @@ fn pou_body(
             .attribute("instanceName")
             .map(str::to_string)
             .unwrap_or_else(|| format!("{}_{}", ty.to_ascii_lowercase(), e.attribute("localId").unwrap_or("0")));
+        // This tool's export renames an instance whose name another one takes (IEC ignores
+        // case); the id it had comes back from `addData`.
+        let id = child(*e, "addData")
+            .into_iter()
+            .flat_map(|a| children(a, "data"))
+            .find(|d| d.attribute("name") == Some(crate::export::ID_DATA))
+            .and_then(|d| child(d, "id")?.attribute("value").map(str::to_string))
+            .unwrap_or(id);
         let id: String = id.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' }).collect();
         let id = if taken.contains(&id) { format!("{id}_{}", e.attribute("localId").unwrap_or("")) } else { id };
         taken.insert(id.clone());
