@@ -6,6 +6,7 @@ mod export;
 mod geometry;
 mod import;
 pub mod literal;
+mod reserved;
 mod stand_in;
 
 pub use export::export;

@@ -440,8 +440,9 @@ fn every_exported_name_is_an_iec_identifier() {
             && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
             && parts.iter().all(|p| !p.is_empty())
     };
-    // (EN and ENO may be declared, as BOOL: the blinker macro's `en` is its enable.)
-    const RESERVED: &[&str] = &["SEL", "MUX", "MAX", "MIN", "AND", "OR", "NOT", "MOD", "TRUE", "FALSE"];
+    // (EN and ENO too: every block has its own, so the blinker macro's port `en` goes out as
+    // `FBD_en`; matiec refused to declare or read it.)
+    const RESERVED: &[&str] = &["EN", "ENO", "SEL", "MUX", "MAX", "MIN", "AND", "OR", "NOT", "MOD", "TRUE", "FALSE"];
     for file in
         ["diagrams/2048.json", "diagrams/2048-original.json", "diagrams/2048-smart-spawn.json", "examples/blinker.json"]
     {
@@ -514,6 +515,10 @@ fn every_exported_name_is_an_iec_identifier() {
             ids.sort();
             back_ids.sort();
             assert_eq!(ids, back_ids, "{file}: the block ids of {}", m.name);
+            let names = |d: &fbd_engine::model::MacroDef| -> Vec<String> {
+                d.inputs.iter().map(|p| p.name.clone()).chain(d.outputs.iter().map(|p| p.name.clone())).collect()
+            };
+            assert_eq!(names(b), names(m), "{file}: the ports of {}", m.name);
         }
     }
 }

@@ -118,6 +118,29 @@ impl Types {
 
 /// Writes `project` (compiled as `plan`) as PLCopen XML.
 pub fn export(project: &Project, plan: &ScanPlan) -> String {
+    // A port IEC reserves (EN, ENO) goes out renamed, everywhere it is named.
+    let mut docs: Vec<fbd_engine::model::Document> = project.files.iter().map(|f| f.doc.clone()).collect();
+    if crate::reserved::hide(&mut docs.iter_mut().collect::<Vec<_>>()) {
+        let renamed = Project {
+            files: project
+                .files
+                .iter()
+                .zip(docs)
+                .map(|(f, doc)| fbd_engine::load::SourceFile {
+                    path: f.path.clone(),
+                    text: String::new(),
+                    doc,
+                    positions: Default::default(),
+                })
+                .collect(),
+            macros: project.macros.clone(),
+        };
+        return export_project(&renamed, plan);
+    }
+    export_project(project, plan)
+}
+
+fn export_project(project: &Project, plan: &ScanPlan) -> String {
     let types = Types::of(plan);
     let root = project.root();
     let name = root.name.clone().unwrap_or_else(|| "program".into());

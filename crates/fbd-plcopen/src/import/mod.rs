@@ -197,6 +197,8 @@ pub fn import(path: &Path, text: &str) -> Result<Imported, Diagnostics> {
     if !cx.errors.is_empty() {
         return Err(Diagnostics(cx.errors));
     }
+    // The ports the export renamed because IEC reserves their names (`FBD_en`).
+    crate::reserved::restore(&mut doc);
     Ok(Imported { doc, warnings: cx.warnings })
 }
 
