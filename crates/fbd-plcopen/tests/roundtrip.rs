@@ -426,6 +426,26 @@ fn the_stand_ins_the_2048_program_needs_have_bodies() {
         assert!(sel.contains(&format!("q{k} := POSITION = {k};")), "{sel}");
     }
     assert!(st("FBD_FRAC_INT").contains("whole > in THEN whole := whole - 1.0"), "FRAC toward zero");
+    // `dec` runs before the MEMORY `todo` whose last value it reads: an IEC function block's
+    // outputs are those of its last call there, so it reads `todo.Q` (`todo.PREV` is two scans
+    // old by then: matiec's build of the export lost a scan on every start).
+    let block = |id: &str| {
+        doc.descendants()
+            .find(|n| {
+                n.tag_name().name() == "block"
+                    && n.descendants().any(|d| d.tag_name().name() == "id" && d.attribute("value") == Some(id))
+                    || n.attribute("instanceName") == Some(id)
+            })
+            .unwrap_or_else(|| panic!("no block {id}"))
+    };
+    let (dec, todo) = (block("dec"), block("todo"));
+    let read = dec
+        .descendants()
+        .find(|c| c.tag_name().name() == "connection" && c.attribute("refLocalId") == todo.attribute("localId"))
+        .expect("dec reads todo");
+    assert_eq!(read.attribute("formalParameter"), Some("Q"));
+    let order = |n: roxmltree::Node| n.attribute("executionOrderId").and_then(|o| o.parse::<u64>().ok());
+    assert!(order(dec) < order(todo));
 }
 
 /// Every name the export declares is an IEC 61131-3 identifier (letters, digits, single
@@ -544,9 +564,12 @@ fn the_execution_order_follows_the_data_flow() {
                 let mine: u64 = b.attribute("executionOrderId").and_then(|o| o.parse().ok()).expect("an order");
                 for c in b.descendants().filter(|n| n.tag_name().name() == "connection") {
                     let Some((theirs, src)) = order(c.attribute("refLocalId").unwrap_or("")) else { continue };
-                    // Last scan's values order nothing: MEMORY's prev, a DELAY.
-                    let delayed = c.attribute("formalParameter") == Some("PREV")
-                        || src.attribute("typeName").is_some_and(|t| t.starts_with("FBD_DELAY"));
+                    // Last scan's values order nothing: a MEMORY's (its prev, or its q read
+                    // before its call), a DELAY's.
+                    let delayed = src
+                        .attribute("typeName")
+                        .is_some_and(|t| t.starts_with("FBD_DELAY") || t.starts_with("FBD_MEMORY"))
+                        && matches!(c.attribute("formalParameter"), Some("PREV" | "Q" | "NEXT"));
                     assert!(
                         delayed || theirs < mine,
                         "{file}: block {:?} ({mine}) reads {:?} ({theirs})",

@@ -41,6 +41,10 @@ struct Emitter<'a> {
     geom: Option<Geometry>,
     /// The inVariable of each body input read so far: one box per input, at its port.
     input_vars: HashMap<String, u64>,
+    /// Each block's place in the execution order, and that of the block whose inputs are
+    /// being connected (`usize::MAX` for the body's outputs, after every block).
+    rank: Vec<usize>,
+    reader_rank: usize,
 }
 
 impl Emitter<'_> {
@@ -80,6 +84,16 @@ impl Emitter<'_> {
             Wire::Ref(r) => match r.split_once('.') {
                 Some((b, p)) if self.block_ids.contains_key(b) => {
                     let bi = self.block_ids[b];
+                    // Last scan's value, read by a block that runs before the one holding it:
+                    // there an IEC function block's outputs are still those of its last call,
+                    // so MEMORY's q (prev would be two scans old) and DELAY's next.
+                    let src = (bi - 1) as usize;
+                    let before = self.reader_rank < self.rank[src];
+                    let p = match (self.blocks[src].ty.as_str(), p) {
+                        ("MEMORY", "prev") if before => "q",
+                        ("DELAY", "q") if before => "next",
+                        _ => p,
+                    };
                     format!(
                         "<connection refLocalId=\"{bi}\" formalParameter=\"{}\"/>",
                         esc(&formal_out(self.blocks, &self.block_ids, b, p))
@@ -177,11 +191,14 @@ pub(super) fn body_xml(
         pins: blocks.iter().map(|b| project.block_pins(b)).collect(),
         geom,
         input_vars: HashMap::new(),
+        rank: execution_order(blocks),
+        reader_rank: usize::MAX,
     };
     let origin = Point { x: 0.0, y: 0.0 };
     let mut instances = Vec::new();
-    let rank = execution_order(blocks);
+    let rank = em.rank.clone();
     for (order, b) in blocks.iter().enumerate() {
+        em.reader_rank = rank[order];
         let bi = order as u64 + 1;
         let (ins, outs) = project.block_pins(b);
         let ty = b
@@ -215,6 +232,9 @@ pub(super) fn body_xml(
             let mut members = Vec::new();
             if let Some(init) = b.params.init {
                 members.push((outs.first().cloned().unwrap_or_else(|| "q".into()), init.0));
+                if b.ty == "DELAY" {
+                    members.push(("next".into(), init.0));
+                }
             }
             if let Some(seed) = b.params.seed {
                 members.push(("seed".into(), Value::Int(seed as i64)));
@@ -256,6 +276,17 @@ pub(super) fn body_xml(
                 esc(&formal_out(blocks, &em.block_ids, &b.id, p))
             );
         }
+        // DELAY's stand-in has a second output, `next`, read by blocks that run before it.
+        if b.ty == "DELAY" {
+            let rel = em.geom.as_ref().map_or(String::new(), |g| {
+                let (w, h) = g.block_size(order);
+                relative(Point { x: w, y: h })
+            });
+            let _ = writeln!(
+                xml,
+                "                <variable formalParameter=\"NEXT\"><connectionPointOut>{rel}</connectionPointOut></variable>"
+            );
+        }
         // A function has no instance name, so its id goes along here too (it came back as
         // `sel_2`, and a watch on `set_empty.out` found nothing after a round trip).
         let renamed = if !is_fb || instance != b.id {
@@ -273,6 +304,7 @@ pub(super) fn body_xml(
             documentation("              ", b.comment.as_deref())
         );
     }
+    em.reader_rank = usize::MAX;
     let last = blocks.len() + 1;
     // What stands where so far, as [left, top, right, bottom]: the blocks, then the output
     // boxes; a feedback write keeps clear of them.

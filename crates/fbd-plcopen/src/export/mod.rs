@@ -370,7 +370,6 @@ fn formal_out(blocks: &[Block], ids: &HashMap<&str, u64>, block: &str, pin: &str
     }
 }
 
-/// A function block with an ST body for a library block IEC has no equivalent of.
 /// The state machine of timer `block` (TON, TOF or TP) in ST, as the engine's executor runs
 /// it: state `s` (0 idle, 1 timing, 2 elapsed), `start` and `now` in ms, `p` the preset.
 fn timer_st(block: &str) -> &'static str {
@@ -387,6 +386,8 @@ fn timer_st(block: &str) -> &'static str {
     }
 }
 
+/// A function block with an ST body for a library block IEC has no equivalent of (or, for the
+/// timers, none with INT milliseconds).
 fn helper_pou(block: &str, t: Type, cycle_us: u64, selector_n: u32) -> String {
     let (b, i, r) = (Type::Bool, Type::Int, Type::Real);
     let v = |n: &str, ty: Type| -> VarDecl { (n.to_string(), ty, None, None) };
@@ -398,7 +399,10 @@ fn helper_pou(block: &str, t: Type, cycle_us: u64, selector_n: u32) -> String {
             vec![],
             "prev := q;\nIF ENABLE THEN q := in; END_IF;".into(),
         ),
-        "DELAY" => (vec![v("in", t)], vec![v("q", t)], vec![v("m", t)], "q := m;\nm := in;".into()),
+        // `next` is what q becomes at the next call: a block that runs before this one in the
+        // scan reads it (q there would be two scans old), and the instance's init sets both
+        // (q took the local's 0 at the first call, not init).
+        "DELAY" => (vec![v("in", t)], vec![v("q", t), v("next", t)], vec![], "q := next;\nnext := in;".into()),
         "NEG" => (vec![v("in", t)], vec![v("out", t)], vec![], "out := -in;".into()),
         "FLOOR" => (
             vec![v("in", r)],

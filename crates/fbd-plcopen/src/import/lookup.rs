@@ -93,7 +93,17 @@ impl Lookup<'_, '_, '_> {
                         (outs.len() == 1).then(|| outs[0].attribute("formalParameter").unwrap_or("").to_string())
                     })
                     .unwrap_or_default();
-                Some(Src::Out(format!("{id}.{}", out_pin(ty, &param, self.pou_names))))
+                // This tool's export reads last scan's value from a stand-in that runs later in
+                // the scan by the output that holds it there (MEMORY's q, DELAY's next).
+                let order = |n: Node| n.attribute("executionOrderId").and_then(|o| o.parse::<u64>().ok());
+                let reader = c.ancestors().find(|a| a.tag_name().name() == "block").and_then(order);
+                let before = reader.zip(order(*src)).is_some_and(|(r, s)| r < s);
+                let pin = match (super::names::helper(ty).map(|h| h.0), param.to_ascii_uppercase().as_str()) {
+                    (Some(b), "Q") if b == "MEMORY" && before => "prev".to_string(),
+                    (Some(b), "NEXT") if b == "DELAY" => "q".to_string(),
+                    _ => out_pin(ty, &param, self.pou_names),
+                };
+                Some(Src::Out(format!("{id}.{pin}")))
             }
             "inVariable" | "inOutVariable" => {
                 let e = self.variable(child(*src, "expression").and_then(|x| x.text()).unwrap_or("").trim());
