@@ -535,3 +535,56 @@ fn a_flattened_member_that_collides_with_a_variable_is_refused() {
     let e = fbd_plcopen::import(Path::new("w.xml"), &whole).expect_err("refused").to_string();
     assert_eq!(e.matches("`st` is a whole structure; it is imported as a variable per member").count(), 2, "{e}");
 }
+
+/// A function block's output read by a block that runs before it (explicit execution order)
+/// is its last call's value, last scan's, as an IEC runtime computes it: here an ADD (order 1)
+/// reads a counter (order 2). It was read as this scan's value (2 on the first edge, not 1).
+#[test]
+fn a_function_block_read_before_its_call_gives_last_scans_value() {
+    let xml = r#"<?xml version="1.0"?>
+<project xmlns="http://www.plcopen.org/xml/tc6_0201">
+  <types><pous>
+    <pou name="early" pouType="program">
+      <interface>
+        <inputVars><variable name="tick"><type><BOOL/></type></variable></inputVars>
+        <outputVars><variable name="y"><type><LINT/></type></variable><variable name="cv"><type><LINT/></type></variable></outputVars>
+        <localVars><variable name="ctr"><type><derived name="CTU"/></type></variable></localVars>
+      </interface>
+      <body><FBD>
+        <inVariable localId="1"><position x="0" y="0"/><connectionPointOut/><expression>tick</expression></inVariable>
+        <inVariable localId="2"><position x="0" y="40"/><connectionPointOut/><expression>1</expression></inVariable>
+        <inVariable localId="3"><position x="0" y="80"/><connectionPointOut/><expression>100</expression></inVariable>
+        <block localId="4" typeName="ADD" executionOrderId="1"><position x="100" y="0"/>
+          <inputVariables>
+            <variable formalParameter="IN1"><connectionPointIn><connection refLocalId="5" formalParameter="CV"/></connectionPointIn></variable>
+            <variable formalParameter="IN2"><connectionPointIn><connection refLocalId="2"/></connectionPointIn></variable>
+          </inputVariables><inOutVariables/>
+          <outputVariables><variable formalParameter="OUT"><connectionPointOut/></variable></outputVariables>
+        </block>
+        <block localId="5" typeName="CTU" instanceName="ctr" executionOrderId="2"><position x="100" y="100"/>
+          <inputVariables>
+            <variable formalParameter="CU"><connectionPointIn><connection refLocalId="1"/></connectionPointIn></variable>
+            <variable formalParameter="PV"><connectionPointIn><connection refLocalId="3"/></connectionPointIn></variable>
+          </inputVariables><inOutVariables/>
+          <outputVariables>
+            <variable formalParameter="Q"><connectionPointOut/></variable>
+            <variable formalParameter="CV"><connectionPointOut/></variable>
+          </outputVariables>
+        </block>
+        <outVariable localId="6" executionOrderId="3"><position x="200" y="0"/><connectionPointIn><connection refLocalId="4" formalParameter="OUT"/></connectionPointIn><expression>y</expression></outVariable>
+        <outVariable localId="7" executionOrderId="3"><position x="200" y="100"/><connectionPointIn><connection refLocalId="5" formalParameter="CV"/></connectionPointIn><expression>cv</expression></outVariable>
+      </FBD></body>
+    </pou>
+  </pous></types>
+</project>"#;
+    let imported = fbd_plcopen::import(Path::new("early.xml"), xml).unwrap_or_else(|e| panic!("{e}"));
+    let mut rt = Runtime::new(compile_doc(&imported.doc));
+    let mut ys = Vec::new();
+    for tick in [true, false, true, false] {
+        rt.set_input("tick", Value::Bool(tick)).expect("tick");
+        rt.step();
+        ys.push((rt.output("y"), rt.output("cv")));
+    }
+    let i = |v| Some(Value::Int(v));
+    assert_eq!(ys, vec![(i(1), i(1)), (i(2), i(1)), (i(2), i(2)), (i(3), i(2))], "y is last scan's count + 1");
+}
