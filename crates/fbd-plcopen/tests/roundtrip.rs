@@ -57,7 +57,6 @@ fn ten_thousand_scans_of_the_same_trace_after_a_round_trip() {
 }
 
 fn same_trace_after_a_round_trip(scans: u64) {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let files = [
         "diagrams/2048.json",
         "diagrams/2048-original.json",
@@ -65,10 +64,9 @@ fn same_trace_after_a_round_trip(scans: u64) {
         "examples/blinker.json",
     ];
     for f in files {
-        let project = load(&FsProvider, &root.join(f)).expect("loads");
-        let plan = compile_project(&project, &CompileOptions::default()).expect("compiles");
-        let xml = fbd_plcopen::export(&project, &plan);
+        let (project, xml) = exported(f);
         let back = fbd_plcopen::import(Path::new("x.xml"), &xml).unwrap_or_else(|e| panic!("{f}: {e}"));
+        let plan = compile_project(&project, &CompileOptions::default()).expect("compiles");
         let mut a = Runtime::with_seed(plan, 9);
         let mut b = Runtime::with_seed(compile_doc(&back.doc), 9);
         assert_eq!(a.plan().outputs.len(), b.plan().outputs.len(), "{f}");
@@ -142,10 +140,7 @@ fn a_hundred_thousand_moves_per_wiring_after_a_round_trip() {
 /// children in their order, required attributes, and every connection to an element of its body.
 #[test]
 fn the_export_has_the_structure_tc6_v2_01_requires() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let project = load(&FsProvider, &root.join("diagrams/2048-original.json")).expect("loads");
-    let plan = compile_project(&project, &CompileOptions::default()).expect("compiles");
-    let xml = fbd_plcopen::export(&project, &plan);
+    let (_, xml) = exported("diagrams/2048-original.json");
     let doc = roxmltree::Document::parse(&xml).expect("well-formed");
     let elems = |n: roxmltree::Node| -> Vec<String> {
         n.children().filter(|c| c.is_element()).map(|c| c.tag_name().name().to_string()).collect()
@@ -296,13 +291,10 @@ fn comments_and_descriptions_survive_a_round_trip() {
 /// piled in the corner.
 #[test]
 fn the_export_is_a_drawing_with_nothing_piled_up() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     for file in
         ["diagrams/2048.json", "diagrams/2048-original.json", "diagrams/2048-smart-spawn.json", "examples/blinker.json"]
     {
-        let project = load(&FsProvider, &root.join(file)).expect("loads");
-        let plan = compile_project(&project, &CompileOptions::default()).expect("compiles");
-        let xml = fbd_plcopen::export(&project, &plan);
+        let (_, xml) = exported(file);
         let doc = roxmltree::Document::parse(&xml).expect("well-formed");
         let num = |n: roxmltree::Node, a: &str| -> f64 {
             n.attribute(a)
@@ -406,10 +398,7 @@ fn extreme_constants_survive_a_round_trip() {
 /// nearest whole number where it needs the one toward zero (FRAC(2.7) was -0.3 there).
 #[test]
 fn the_stand_ins_the_2048_program_needs_have_bodies() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let project = load(&FsProvider, &root.join("diagrams/2048.json")).expect("loads");
-    let plan = compile_project(&project, &CompileOptions::default()).expect("compiles");
-    let xml = fbd_plcopen::export(&project, &plan);
+    let (_, xml) = exported("diagrams/2048.json");
     let doc = roxmltree::Document::parse(&xml).expect("well-formed");
     let st = |pou: &str| -> String {
         let p = doc
@@ -453,7 +442,6 @@ fn the_stand_ins_the_2048_program_needs_have_bodies() {
 /// named `MEMORY__INT` and SELECTOR's input `sel` (the function SEL), and matiec refused both.
 #[test]
 fn every_exported_name_is_an_iec_identifier() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let iec = |s: &str| {
         let parts: Vec<&str> = s.split('_').collect();
         s.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
@@ -466,9 +454,7 @@ fn every_exported_name_is_an_iec_identifier() {
     for file in
         ["diagrams/2048.json", "diagrams/2048-original.json", "diagrams/2048-smart-spawn.json", "examples/blinker.json"]
     {
-        let project = load(&FsProvider, &root.join(file)).expect("loads");
-        let plan = compile_project(&project, &CompileOptions::default()).expect("compiles");
-        let xml = fbd_plcopen::export(&project, &plan);
+        let (project, xml) = exported(file);
         let doc = roxmltree::Document::parse(&xml).expect("well-formed");
         for n in doc.descendants().filter(|n| n.is_element()) {
             // (A block's type may be a standard function: `SEL` names the function there.)
@@ -548,11 +534,8 @@ fn every_exported_name_is_an_iec_identifier() {
 /// program's `unlocked` (block 9) before `lock` (block 86) and read last scan's lock.
 #[test]
 fn the_execution_order_follows_the_data_flow() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     for file in ["diagrams/2048.json", "diagrams/2048-original.json", "examples/blinker.json"] {
-        let project = load(&FsProvider, &root.join(file)).expect("loads");
-        let plan = compile_project(&project, &CompileOptions::default()).expect("compiles");
-        let xml = fbd_plcopen::export(&project, &plan);
+        let (_, xml) = exported(file);
         let doc = roxmltree::Document::parse(&xml).expect("well-formed");
         for body in doc.descendants().filter(|n| n.tag_name().name() == "FBD") {
             let order = |id: &str| -> Option<(u64, roxmltree::Node)> {
@@ -580,4 +563,13 @@ fn the_execution_order_follows_the_data_flow() {
             }
         }
     }
+}
+
+/// A committed diagram (path from the repository's root), loaded and exported.
+fn exported(file: &str) -> (fbd_engine::load::Project, String) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let project = load(&FsProvider, &root.join(file)).expect("loads");
+    let plan = compile_project(&project, &CompileOptions::default()).expect("compiles");
+    let xml = fbd_plcopen::export(&project, &plan);
+    (project, xml)
 }
