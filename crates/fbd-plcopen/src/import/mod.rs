@@ -11,12 +11,15 @@ use roxmltree::Node;
 
 use crate::literal;
 
+mod ctx;
 mod lookup;
 mod names;
+mod order;
 mod structs;
 mod text;
 mod vars;
 
+use ctx::{Ctx, child, children};
 use lookup::{Lookup, Src, depends_on, set_pin, simple_block, wired_or};
 pub(crate) use names::helper;
 use names::{in_pin, map_type};
@@ -37,53 +40,6 @@ pub struct Imported {
     /// Things that import but behave differently here (narrow integers widened, a second task
     /// ignored), one line each.
     pub warnings: Vec<String>,
-}
-
-struct Ctx<'a> {
-    path: &'a Path,
-    text: &'a str,
-    errors: Vec<Diagnostic>,
-    warnings: Vec<String>,
-    /// Where each line starts, built at the first error that needs a place.
-    line_starts: Vec<usize>,
-    /// The last place computed (offset, line, column): errors come mostly in document order,
-    /// so a column continues from there instead of counting from the line's start (a file
-    /// written on one line would otherwise cost a pass over it per error).
-    last: (usize, usize, usize),
-}
-
-impl Ctx<'_> {
-    fn err(&mut self, node: Node, msg: impl Into<String>) {
-        let p = self.text_pos(node);
-        self.errors.push(Diagnostic::new(self.path, msg).at(Some(p)));
-    }
-
-    /// The line and column (1-based, in characters) where `node` starts.
-    fn text_pos(&mut self, node: Node) -> (usize, usize) {
-        let text = self.text;
-        let off = node.range().start.min(text.len());
-        if self.line_starts.is_empty() {
-            self.line_starts = std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).collect();
-        }
-        let line = self.line_starts.partition_point(|&s| s <= off);
-        let start = self.line_starts[line - 1];
-        let (last_off, last_line, last_col) = self.last;
-        let col = if last_line == line && last_off <= off && text.is_char_boundary(last_off) {
-            last_col + text[last_off..off].chars().count()
-        } else {
-            text[start..off].chars().count() + 1
-        };
-        self.last = (off, line, col);
-        (line, col)
-    }
-}
-
-fn child<'a, 'i>(n: Node<'a, 'i>, name: &str) -> Option<Node<'a, 'i>> {
-    n.children().find(|c| c.is_element() && c.tag_name().name() == name)
-}
-
-fn children<'a, 'i>(n: Node<'a, 'i>, name: &'static str) -> impl Iterator<Item = Node<'a, 'i>> {
-    n.children().filter(move |c| c.is_element() && c.tag_name().name() == name)
 }
 
 /// Reads a PLCopen XML file. Every independent problem is reported, each with its line:column.
@@ -574,29 +530,8 @@ fn pou_body(
         };
         set_pin(&mut blocks, bid, pin, wire);
     }
-    // A function block's output read by a block that runs before it (explicit execution
-    // order): in IEC its outputs are still those of its last call, last scan's value, so a
-    // feedback wire here (it was read as this scan's: another value, or a loop refused as
-    // having no feedback point). Outputs that carry last scan's value already (MEMORY.prev, a
-    // DELAY) stay as they are.
     if ordered {
-        let stateful: HashMap<String, String> = blocks
-            .iter()
-            .filter(|b| pou_names.contains(&b.ty) || library::lookup(&b.ty).is_some_and(|d| d.stateful))
-            .map(|b| (b.id.clone(), b.ty.clone()))
-            .collect();
-        for b in blocks.iter_mut() {
-            let mine = exec.get(&b.id).copied().unwrap_or(0);
-            for (_, w) in b.inputs.0.iter_mut() {
-                let Wire::Ref(r) = w else { continue };
-                let Some((src, pin)) = r.split_once('.') else { continue };
-                let Some(ty) = stateful.get(src) else { continue };
-                let delayed = library::lookup(ty).is_some_and(|d| d.outputs.iter().any(|p| p.name == pin && p.delayed));
-                if !delayed && mine != 0 && mine < exec.get(src).copied().unwrap_or(0) {
-                    *w = Wire::Feedback { from: r.clone(), init: None };
-                }
-            }
-        }
+        order::last_scan_reads(&mut blocks, &exec, pou_names);
     }
     lookup::drop_unusable_positions(cx, &name, &mut blocks);
     // Outputs of the POU.

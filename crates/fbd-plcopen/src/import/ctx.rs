@@ -1,0 +1,56 @@
+//! What the import carries along: the file, its errors and warnings with their places, and
+//! the two XML look-ups every part of it uses.
+
+use std::path::Path;
+
+use fbd_engine::Diagnostic;
+use roxmltree::Node;
+
+pub(super) struct Ctx<'a> {
+    pub(super) path: &'a Path,
+    pub(super) text: &'a str,
+    pub(super) errors: Vec<Diagnostic>,
+    pub(super) warnings: Vec<String>,
+    /// Where each line starts, built at the first error that needs a place.
+    pub(super) line_starts: Vec<usize>,
+    /// The last place computed (offset, line, column): errors come mostly in document order,
+    /// so a column continues from there instead of counting from the line's start (a file
+    /// written on one line would otherwise cost a pass over it per error).
+    pub(super) last: (usize, usize, usize),
+}
+
+impl Ctx<'_> {
+    pub(super) fn err(&mut self, node: Node, msg: impl Into<String>) {
+        let p = self.text_pos(node);
+        self.errors.push(Diagnostic::new(self.path, msg).at(Some(p)));
+    }
+
+    /// The line and column (1-based, in characters) where `node` starts.
+    pub(super) fn text_pos(&mut self, node: Node) -> (usize, usize) {
+        let text = self.text;
+        let off = node.range().start.min(text.len());
+        if self.line_starts.is_empty() {
+            self.line_starts = std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).collect();
+        }
+        let line = self.line_starts.partition_point(|&s| s <= off);
+        let start = self.line_starts[line - 1];
+        let (last_off, last_line, last_col) = self.last;
+        let col = if last_line == line && last_off <= off && text.is_char_boundary(last_off) {
+            last_col + text[last_off..off].chars().count()
+        } else {
+            text[start..off].chars().count() + 1
+        };
+        self.last = (off, line, col);
+        (line, col)
+    }
+}
+
+/// The first child element of `n` named `name`.
+pub(super) fn child<'a, 'i>(n: Node<'a, 'i>, name: &str) -> Option<Node<'a, 'i>> {
+    n.children().find(|c| c.is_element() && c.tag_name().name() == name)
+}
+
+/// The child elements of `n` named `name`.
+pub(super) fn children<'a, 'i>(n: Node<'a, 'i>, name: &'static str) -> impl Iterator<Item = Node<'a, 'i>> {
+    n.children().filter(move |c| c.is_element() && c.tag_name().name() == name)
+}
