@@ -1,33 +1,11 @@
 //! The `fbd` binary end to end: exit codes, error format, traces, DOT.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+#[allow(dead_code)] // each test file uses what it needs
+mod common;
+use std::path::Path;
+use std::process::Command;
 
-fn fbd(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_fbd")).args(args).current_dir(root()).output().expect("fbd runs")
-}
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
-
-thread_local! {
-    /// The running test's scratch directory: libtest runs each test on its own thread, so it is
-    /// removed, with its files, when the test ends (pass or fail).
-    static SCRATCH: tempfile::TempDir =
-        tempfile::Builder::new().prefix("fbd-cli-").tempdir().expect("temp dir");
-}
-
-/// A file `name` with `content` in the running test's scratch directory.
-fn temp(name: &str, content: &str) -> PathBuf {
-    let p = SCRATCH.with(|d| d.path().join(name));
-    std::fs::write(&p, content).expect("write");
-    p
-}
+use common::{fbd, root, temp, text};
 
 #[test]
 fn check_accepts_the_example_and_prints_a_summary() {
@@ -487,20 +465,6 @@ fn bench_refuses_a_synthetic_diagram_of_no_blocks() {
     assert!(text(&o.stderr).contains("--synthetic 0: a synthetic diagram has at least 1 block"), "{}", text(&o.stderr));
 }
 
-/// A run to record longer than a recording may be is refused before it runs (it ran for hours
-/// and wrote a recording that `fbd replay` then refused).
-#[test]
-fn a_run_too_long_to_record_is_refused_at_once() {
-    let rec = temp("too-long.json", "");
-    let o = fbd(&["run", "examples/blinker.json", "--scans", "5000000000", "--record", rec.to_str().expect("utf-8")]);
-    assert!(!o.status.success());
-    assert!(
-        text(&o.stderr).contains("--record: 5000000000 scans, more than a recording holds (4294967296)"),
-        "{}",
-        text(&o.stderr)
-    );
-}
-
 /// `fbd tui` where there is no terminal to draw in (its output piped, a script) says so; it
 /// panicked inside ratatui with a backtrace.
 #[test]
@@ -512,138 +476,4 @@ fn tui_without_a_terminal_says_so_instead_of_panicking() {
         assert!(err.contains("standard output is not a terminal"), "{args:?}: {err}");
         assert!(!err.contains("panicked"), "{args:?}: {err}");
     }
-}
-
-/// `run --realtime` runs exactly the scans asked for (it ran on until its next look: 52 of 50),
-/// writes its recording (dropped without a word) and prints the watched values as a headless
-/// run does.
-#[test]
-fn a_real_time_run_runs_its_scans_records_them_and_prints_the_values() {
-    let rec = temp("realtime.json", "");
-    let rs = rec.to_str().expect("utf-8");
-    let o = fbd(&["run", "examples/blinker.json", "--realtime", "--scans", "40", "--set", "start=1", "--record", rs]);
-    let out = text(&o.stdout);
-    assert!(o.status.success(), "{}", text(&o.stderr));
-    assert!(out.contains("task        40 scans"), "{out}");
-    let headless = fbd(&["run", "examples/blinker.json", "--scans", "40", "--set", "start=1"]);
-    let values = text(&headless.stdout);
-    assert!(values.starts_with("after 40 scans (200 ms simulated):"), "{values}");
-    assert!(out.ends_with(&values), "the same values as headless:\n{out}\nvs\n{values}");
-    let o = fbd(&["replay", rs, "--check"]);
-    assert!(o.status.success(), "{}", text(&o.stderr));
-    assert!(text(&o.stdout).contains("replayed 40 scans and 1 events"), "{}", text(&o.stdout));
-    let o = fbd(&["run", "examples/blinker.json", "--realtime", "--scans", "0"]);
-    assert!(text(&o.stderr).contains("--realtime --scans 0"), "{}", text(&o.stderr));
-}
-
-/// A recording, or a trace, that could not be written is refused before anything runs: it was
-/// written at the end, so a game played in the terminal, or a long run, was lost when its
-/// directory did not exist.
-#[test]
-fn a_recording_or_trace_that_cannot_be_written_is_refused_before_anything_runs() {
-    let missing = SCRATCH.with(|d| d.path().join("no-such-dir"));
-    let rec = missing.join("game.json");
-    let rec = rec.to_str().expect("utf-8");
-    let dir = SCRATCH.with(|d| d.path().to_str().expect("utf-8").to_string());
-    let why = format!("the directory {} does not exist", missing.display());
-    let runs: [&[&str]; 5] = [
-        &["run", "examples/blinker.json", "--scans", "1000", "--record", rec],
-        &["play", "--moves", "ULDR", "--record", rec],
-        &["autoplay", "--player", "greedy", "--games", "1", "--record", rec],
-        // Without a terminal the game could not start either: the recording is named first.
-        &["tui", "--record", rec],
-        // A directory is not a file to write.
-        &["run", "examples/blinker.json", "--record", &dir],
-    ];
-    for args in runs {
-        let o = fbd(args);
-        let err = text(&o.stderr);
-        assert!(!o.status.success(), "{args:?}");
-        assert!(err.contains("cannot write the recording"), "{args:?}: {err}");
-        if args.last() == Some(&rec) {
-            assert!(err.contains(&why), "{args:?}: {err}");
-        }
-        assert!(text(&o.stdout).is_empty(), "{args:?} ran: {}", text(&o.stdout));
-    }
-    // `run` lists the recording's and the trace's problems with every other one, nothing run.
-    let trace = missing.join("t.csv");
-    let o = fbd(&[
-        "run",
-        "examples/blinker.json",
-        "--record",
-        rec,
-        "--trace",
-        trace.to_str().expect("utf-8"),
-        "--watch",
-        "nosuch",
-    ]);
-    let err = text(&o.stderr);
-    assert!(err.contains("cannot create trace") && err.contains("cannot write the recording"), "{err}");
-    assert!(err.contains("3 error(s); nothing was run"), "{err}");
-}
-
-#[test]
-fn a_recorded_run_replays_and_a_changed_one_is_caught_at_its_first_differing_scan() {
-    let rec = temp("run.json", "");
-    let dir = rec.parent().expect("scratch directory");
-    let rs = rec.to_str().expect("utf-8");
-    let o = fbd(&[
-        "run",
-        "examples/blinker.json",
-        "--scans",
-        "1000",
-        "--set",
-        "start=true@0",
-        "--set",
-        "start=false@1",
-        "--record",
-        rs,
-    ]);
-    assert!(o.status.success(), "{}", text(&o.stderr));
-    let o = fbd(&["replay", rs, "--check"]);
-    assert!(o.status.success(), "{}", text(&o.stderr));
-    assert!(text(&o.stdout).contains("10 state hashes match"), "{}", text(&o.stdout));
-    // The start press removed: the blinkers never run, the first hash (after 100 scans) differs.
-    let t = std::fs::read_to_string(&rec).expect("read");
-    let v: serde_json::Value = serde_json::from_str(&t).expect("json");
-    let mut v2 = v.clone();
-    v2["events"] = serde_json::json!([]);
-    let bad = dir.join("bad.json");
-    std::fs::write(&bad, v2.to_string()).expect("write");
-    let o = fbd(&["replay", bad.to_str().expect("utf-8"), "--check"]);
-    assert!(!o.status.success());
-    assert!(text(&o.stderr).contains("differs from the recording after scan 100"), "{}", text(&o.stderr));
-    // Not a recording at all: a device is refused before reading, a reordered timeline by name.
-    let o = fbd(&["replay", "/dev/zero"]);
-    assert!(!o.status.success() && text(&o.stderr).contains("not a regular file"), "{}", text(&o.stderr));
-    let mut v3 = v.clone();
-    let events = v3["events"].as_array_mut().expect("events");
-    assert!(events.len() >= 2, "the start press and its release");
-    events.reverse();
-    std::fs::write(&bad, v3.to_string()).expect("write");
-    let o = fbd(&["replay", bad.to_str().expect("utf-8")]);
-    assert!(!o.status.success() && text(&o.stderr).contains("comes after one before scan"), "{}", text(&o.stderr));
-    // A game played by `fbd play` replays too (its program is the embedded wiring).
-    let game = dir.join("game.json");
-    let o = fbd(&["play", "--moves", "ULDRULDRULDRULDR", "--seed", "3", "--record", game.to_str().expect("utf-8")]);
-    assert!(o.status.success(), "{}", text(&o.stderr));
-    let o = fbd(&["replay", game.to_str().expect("utf-8"), "--check"]);
-    assert!(o.status.success(), "{}", text(&o.stderr));
-    // So do two games of an automated player, recorded as one run of the program.
-    let auto = dir.join("auto.json");
-    let o = fbd(&[
-        "autoplay",
-        "--player",
-        "greedy",
-        "--games",
-        "2",
-        "--max-moves",
-        "60",
-        "--record",
-        auto.to_str().expect("utf-8"),
-    ]);
-    assert!(o.status.success(), "{}", text(&o.stderr));
-    let o = fbd(&["replay", auto.to_str().expect("utf-8"), "--check"]);
-    assert!(o.status.success(), "{}", text(&o.stderr));
-    assert!(text(&o.stdout).contains("state hashes match"), "{}", text(&o.stdout));
 }
