@@ -171,14 +171,41 @@ fn tui(file: Option<&std::path::Path>, wiring: Option<&str>, seed: u64, record: 
         out::error(&e);
         return ExitCode::FAILURE;
     }
-    let project = match source::project(file, wiring) {
+    let (project, warnings) = match source::project_quiet(file, wiring) {
         Ok(p) => p,
         Err(e) => {
             out::error(&e);
             return ExitCode::FAILURE;
         }
     };
-    let name = project.files[0].path.display().to_string();
+    // Said on the status line while the game runs and printed once the terminal is back, on
+    // every way out: printed before, the switch to the game's screen hid them at once.
+    // The file as given: an imported XML file's project is named `.json`.
+    let name = file.map_or_else(|| project.files[0].path.display().to_string(), |f| f.display().to_string());
+    let code = tui_project(project, &name, &warnings, file.is_some() || wiring.is_some(), seed, record);
+    for w in &warnings {
+        eprintln!("warning: {w}");
+    }
+    code
+}
+
+/// The status line's word on an import's warnings (empty when there are none).
+fn warnings_notice(n: usize) -> Option<String> {
+    match n {
+        0 => None,
+        1 => Some("1 import warning, printed when you quit".into()),
+        n => Some(format!("{n} import warnings, printed when you quit")),
+    }
+}
+
+fn tui_project(
+    project: fbd_engine::load::Project,
+    name: &str,
+    warnings: &[String],
+    chosen: bool,
+    seed: u64,
+    record: Option<&std::path::Path>,
+) -> ExitCode {
     let plan = match compile_project(&project, &CompileOptions::default()) {
         Ok(p) => p,
         Err(e) => {
@@ -188,17 +215,19 @@ fn tui(file: Option<&std::path::Path>, wiring: Option<&str>, seed: u64, record: 
     };
     // The same best-score records as the window: per program, by content hash.
     let mut best = fbd2048_game::best::Best::new(fbd2048_game::best::BestStore::default_location());
-    let default = wiring.is_none() && file.is_none();
+    let default = !chosen;
     let program_name = project.root().name.clone().unwrap_or_default();
     let (_, warning) = best.attach(project.files.iter().map(|f| f.text.as_str()), &program_name, default);
     if let Some(w) = warning {
         out::error(&w);
     }
+    let notice = warnings_notice(warnings.len());
     // A program without the 2048 interface gets the panel of its inputs and outputs.
     let ran = if fbd2048_game::front::GameIo::find(&plan).is_some() {
-        fbd_tui::run(plan, &name, seed, record.is_some(), &mut best)
+        fbd_tui::run(plan, name, seed, record.is_some(), &mut best, notice.as_deref())
     } else {
-        fbd_tui::panel::run_panel(plan, &name, project.root().description.as_deref(), seed, record.is_some())
+        let description = project.root().description.as_deref();
+        fbd_tui::panel::run_panel(plan, name, description, seed, record.is_some(), notice.as_deref())
     };
     match ran {
         Ok(mut rt) => match record {

@@ -29,6 +29,16 @@ pub(crate) fn project(file: Option<&Path>, wiring: Option<&str>) -> Result<Proje
     if let Some(f) = file {
         return load_file(f).map_err(|e| e.to_string());
     }
+    Ok(project_quiet(None, wiring)?.0)
+}
+
+/// [`project`] with an import's warnings returned, not printed: `fbd tui` says them on its
+/// status line and prints them when the terminal is back (printed before, the screen switch
+/// hid them at once).
+pub(crate) fn project_quiet(file: Option<&Path>, wiring: Option<&str>) -> Result<(Project, Vec<String>), String> {
+    if let Some(f) = file {
+        return fbd_plcopen::load_any(f).map_err(|e| e.to_string());
+    }
     let w = match wiring {
         Some(s) => {
             Wiring::parse(s).ok_or_else(|| format!("unknown wiring `{s}`; use upd1, original or smart-spawn"))?
@@ -36,5 +46,7 @@ pub(crate) fn project(file: Option<&Path>, wiring: Option<&str>) -> Result<Proje
         None => Wiring::Upd1,
     };
     let path = Path::new("diagrams").join(w.file_name());
-    load_text(&fbd2048_game::embedded_provider(), &path, w.text().to_string()).map_err(|e| e.to_string())
+    let project =
+        load_text(&fbd2048_game::embedded_provider(), &path, w.text().to_string()).map_err(|e| e.to_string())?;
+    Ok((project, Vec::new()))
 }

@@ -248,7 +248,17 @@ fn open_terminal() -> std::io::Result<ratatui::DefaultTerminal> {
 /// `record`). `best` is the program's best-score record: written into the program at the
 /// start, saved when a game played here beats it. The terminal is restored on every exit path (ratatui's `try_init` restores it on a
 /// panic too).
-pub fn run(plan: ScanPlan, name: &str, seed: u64, record: bool, best: &mut Best) -> std::io::Result<Runtime> {
+///
+/// `notice`, when given, stands on the status line before the start hint until something else
+/// is said there (the CLI's word on an import's warnings).
+pub fn run(
+    plan: ScanPlan,
+    name: &str,
+    seed: u64,
+    record: bool,
+    best: &mut Best,
+    notice: Option<&str>,
+) -> std::io::Result<Runtime> {
     let Some(io) = GameIo::find(&plan) else {
         return Err(std::io::Error::other(format!("{name} is not a 2048 program (no v11..v44, score, busy, command)")));
     };
@@ -265,7 +275,7 @@ pub fn run(plan: ScanPlan, name: &str, seed: u64, record: bool, best: &mut Best)
     let runner = RealtimeRunner::start(rt, None);
     let mut front = Front::default();
     let palette = Palette::detect();
-    let mut status = String::from("Enter or capital S starts a game");
+    let mut status = with_notice("Enter or capital S starts a game", notice);
     let result = (|| -> std::io::Result<()> {
         let mut last_draw = Instant::now() - Duration::from_secs(1);
         loop {
@@ -315,6 +325,15 @@ pub fn run(plan: ScanPlan, name: &str, seed: u64, record: bool, best: &mut Best)
     result.map(|()| rt)
 }
 
+/// The first status line: the caller's `notice` (first: a long line is cut at the right), then
+/// `first`.
+pub(crate) fn with_notice(first: &str, notice: Option<&str>) -> String {
+    match notice {
+        Some(n) => format!("{n} · {first}"),
+        None => first.to_string(),
+    }
+}
+
 /// What the status line says after command `c` (the start hint stood under a running game).
 fn command_status(c: Command) -> Option<&'static str> {
     match c {
@@ -336,6 +355,27 @@ mod tests {
         assert!(!start.contains("starts a game") && start.contains("move"), "{start}");
         assert!(command_status(Command::Reset).expect("says").contains("starts a game"));
         assert_eq!(command_status(Command::Move(Dir::Left)), None, "a move keeps what the game said");
+    }
+
+    /// The caller's notice (the CLI's word on an import's warnings) leads the first status line,
+    /// so an 80-column terminal shows it whole: after the start hint it was cut off.
+    #[test]
+    fn a_notice_leads_the_first_status_line_and_fits_80_columns() {
+        let status = with_notice("Enter or capital S starts a game", Some("2 import warnings, printed when you quit"));
+        let view = View::default();
+        let mut t = Terminal::new(TestBackend::new(80, 24)).expect("terminal");
+        let screen = Screen {
+            view: &view,
+            name: "2048",
+            cycle_ms: 5.0,
+            player: None,
+            status: &status,
+            palette: Palette::Ansi16,
+        };
+        t.draw(|f| draw(f, &screen)).expect("draws");
+        let text: String = t.backend().buffer().content().iter().map(|c| c.symbol()).collect();
+        assert!(text.contains("2 import warnings, printed when you quit · Enter or capital S"), "{text}");
+        assert_eq!(with_notice("hint", None), "hint", "no notice, the line as it was");
     }
 
     /// `view` drawn in an 80x24 terminal, in true colour.

@@ -204,13 +204,14 @@ pub fn draw_panel(f: &mut Frame, s: &PanelScreen) {
 
 /// Runs `plan` (a program without the 2048 interface; `description` what it is for) in the
 /// terminal until `Q` and returns the runtime (with its recording, if `record`). The terminal
-/// is restored on every exit path.
+/// is restored on every exit path. `notice`, when given, follows the first status line.
 pub fn run_panel(
     plan: ScanPlan,
     name: &str,
     description: Option<&str>,
     seed: u64,
     record: bool,
+    notice: Option<&str>,
 ) -> std::io::Result<Runtime> {
     let cycle_ms = plan.cycle_us as f64 / 1000.0;
     let mut rt = Runtime::with_seed(plan, seed);
@@ -226,7 +227,7 @@ pub fn run_panel(
     let mut terminal = crate::open_terminal()?;
     let runner = RealtimeRunner::start(rt, None);
     let mut selected = 0usize;
-    let mut status = format!("{name}: no 2048 interface; its inputs and outputs");
+    let mut status = crate::with_notice(&format!("{name}: no 2048 interface; its inputs and outputs"), notice);
     let result = (|| -> std::io::Result<()> {
         let mut last_draw = Instant::now() - Duration::from_secs(1);
         loop {
