@@ -78,7 +78,9 @@ for pou in order:
                 for v in e.find(T('inputVariables')):
                     c=v.find(T('connectionPointIn')).find(T('connection'))
                     if c is not None:
-                        x,ty=ref(c); args.append((v.get('formalParameter'),x)); tys.append((v.get('formalParameter'),ty))
+                        x,ty=ref(c)
+                        if v.get('negated')=='true': x='NOT(%s)'%x
+                        args.append((v.get('formalParameter'),x)); tys.append((v.get('formalParameter'),ty))
                 tn=e.get('typeName')
                 if e.get('instanceName'):
                     stmts.append('%s(%s);'%(e.get('instanceName'),', '.join('%s := %s'%a for a in args)))

@@ -125,6 +125,7 @@ impl Workspace {
             id: id.clone(),
             ty: ty.to_string(),
             inputs: Pins::default(),
+            negated: Vec::new(),
             params: Params::default(),
             data_type: None,
             pos: Some(pos),
@@ -214,6 +215,9 @@ impl Workspace {
         if !want.admits(have) {
             return err(format!("`{from}` carries {have}, `{to}.{pin}` takes {want}"));
         }
+        if target.negated.iter().any(|q| q == pin) && !have.admits(PinType::Fixed(Type::Bool)) {
+            return err(format!("`{from}` carries {have}, `{to}.{pin}` is negated: it takes BOOL"));
+        }
         if from.split_once('.').is_some_and(|(b, _)| b == to) {
             // A block reading its own output is a loop with no feedback point.
             return self.set_input(body, to, pin, Wire::Feedback { from: from.to_string(), init: None });
@@ -271,6 +275,9 @@ impl Workspace {
         if !want.admits(have) {
             return err(format!("`{block}.{pin}` takes {want}, not {have}"));
         }
+        if target.negated.iter().any(|q| q == pin) && !have.admits(PinType::Fixed(Type::Bool)) {
+            return err(format!("`{block}.{pin}` is negated: it takes BOOL, not {have}"));
+        }
         self.edit(format!("set {block}.{pin}"), |w| {
             let b = w.body_mut(body)?;
             let x = b.blocks.iter_mut().find(|x| x.id == block).expect("checked above");
@@ -282,7 +289,8 @@ impl Workspace {
         })
     }
 
-    /// Removes the wire or constant on input `pin` of `block`.
+    /// Removes the wire or constant on input `pin` of `block`. A variadic pin exists only while
+    /// connected, so its negation goes with it.
     pub fn disconnect(&mut self, body: &BodyId, block: &str, pin: &str) -> Result<(), EditError> {
         self.edit(format!("disconnect {block}.{pin}"), |w| {
             let x = w.block_mut(body, block)?;
@@ -290,6 +298,48 @@ impl Workspace {
             x.inputs.0.retain(|(p, _)| p != pin);
             if x.inputs.0.len() == n {
                 return err(format!("`{block}.{pin}` is not connected"));
+            }
+            if library::lookup(&x.ty).is_some_and(|d| d.inputs.iter().all(|q| q.name != pin)) {
+                x.negated.retain(|q| q != pin);
+            }
+            Ok(())
+        })
+    }
+
+    /// Negates input `pin` of `block` (IEC 61131-3's circle: the block reads the inverse of
+    /// what drives it), or removes the negation. Refused, with the reason, on a macro
+    /// instance, on a pin that cannot be BOOL and on a variadic pin not yet connected.
+    pub fn set_negated(&mut self, body: &BodyId, block: &str, pin: &str, negated: bool) -> Result<(), EditError> {
+        let target = self.block(body, block).ok_or_else(|| EditError(format!("no block `{block}` in {body}")))?;
+        let Some(def) = library::lookup(&target.ty) else {
+            return err(format!(
+                "`{block}` is an instance of macro `{}`: only a library block's inputs can be negated (negate the pin inside the macro, or put a NOT in front)",
+                target.ty
+            ));
+        };
+        if target.negated.iter().any(|q| q == pin) == negated {
+            return Ok(());
+        }
+        if negated {
+            let pins =
+                self.pins(body, target).ok_or_else(|| EditError(format!("unknown block type `{}`", target.ty)))?;
+            let Some(&(_, want)) = pins.inputs.iter().find(|(n, _)| n == pin) else {
+                return err(format!("`{block}` ({}) has no input `{pin}`", target.ty));
+            };
+            if !want.admits(PinType::Fixed(Type::Bool)) {
+                return err(format!("`{block}.{pin}` takes {want}: only a BOOL input can be negated"));
+            }
+            if def.inputs.iter().all(|q| q.name != pin) && target.inputs.get(pin).is_none() {
+                return err(format!("connect `{block}.{pin}` first: a variadic input exists once it is connected"));
+            }
+        }
+        let what = if negated { "negate" } else { "remove the negation of" };
+        self.edit(format!("{what} {block}.{pin}"), |w| {
+            let x = w.block_mut(body, block)?;
+            if negated {
+                x.negated.push(pin.to_string());
+            } else {
+                x.negated.retain(|q| q != pin);
             }
             Ok(())
         })

@@ -188,6 +188,7 @@ fn check_body(project: &Project, fi: usize, body: &[Block], body_at: &[Seg], err
             );
             continue;
         }
+        check_negated(project, fi, b, &at(&[]), errors);
         if let Some(def) = library::lookup(&b.ty) {
             check_prim_pins(project, fi, b, def, &at(&[]), errors);
         } else if let Some((_, _, m)) = project.macro_def(&b.ty)
@@ -245,6 +246,75 @@ fn check_body(project: &Project, fi: usize, body: &[Block], body_at: &[Seg], err
                 d = d.help("`fbd blocks` lists the library; macros must be defined or included");
             }
             errors.push(d);
+        }
+    }
+}
+
+/// `negated` names input pins of a library block, each once; whether each is BOOL is known
+/// only after type inference (`typecheck`).
+fn check_negated(project: &Project, fi: usize, b: &Block, at: &[Seg], errors: &mut Vec<Diagnostic>) {
+    if b.negated.is_empty() {
+        return;
+    }
+    let here = |k: usize| {
+        let mut p = at.to_vec();
+        p.extend_from_slice(&json_path!["negated", k]);
+        p
+    };
+    let Some(def) = library::lookup(&b.ty) else {
+        if project.macro_def(&b.ty).is_some() {
+            errors.push(
+                project
+                    .diag(
+                        fi,
+                        &here(0),
+                        format!("`{}` is a macro instance: only a library block's inputs can be negated", b.id),
+                    )
+                    .block(&b.id)
+                    .pin(&b.negated[0])
+                    .help("negate the pin inside the macro, or put a NOT block in front of the instance"),
+            );
+        }
+        return;
+    };
+    if b.negated.len() > MAX_PINS {
+        errors.push(
+            project
+                .diag(
+                    fi,
+                    &here(0),
+                    format!("block `{}` negates {} pins, more than the limit of {MAX_PINS}", b.id, b.negated.len()),
+                )
+                .block(&b.id),
+        );
+        return;
+    }
+    let mut seen: HashMap<&str, usize> = HashMap::default();
+    for (k, pin) in b.negated.iter().enumerate() {
+        let fixed = def.inputs.iter().any(|p| p.name == *pin);
+        let variadic = def.var_inputs.is_some_and(|v| pin.starts_with(v.prefix) && b.inputs.get(pin).is_some());
+        if !fixed && !variadic {
+            let outputs = def.outputs.iter().any(|p| p.name == *pin);
+            let why = if outputs {
+                format!("`{pin}` is an output of {}: only inputs can be negated", def.name)
+            } else {
+                format!("{} has no input `{pin}` to negate", def.name)
+            };
+            errors.push(
+                project
+                    .diag(fi, &here(k), why)
+                    .block(&b.id)
+                    .pin(pin)
+                    .help(format!("its inputs are: {} (a variadic one once it is connected)", input_names(def))),
+            );
+        } else if let Some(first) = seen.insert(pin, k) {
+            errors.push(
+                project
+                    .diag(fi, &here(k), format!("pin `{pin}` is negated twice (first at negated[{first}])"))
+                    .block(&b.id)
+                    .pin(pin)
+                    .help("list each negated pin once"),
+            );
         }
     }
 }

@@ -179,6 +179,10 @@ pub struct Block {
     /// Input pins and what drives each.
     #[serde(default, skip_serializing_if = "Pins::is_empty")]
     pub inputs: Pins,
+    /// Negated BOOL inputs (IEC 61131-3's circle at the pin): the block sees the inverse of
+    /// what drives each of these pins. Library blocks only.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub negated: Vec<String>,
     /// Parameters fixed at compile time.
     #[serde(default, skip_serializing_if = "Params::is_empty")]
     pub params: Params,

@@ -46,6 +46,8 @@ pub struct NetPin {
     pub ty: Type,
     /// Its driver.
     pub driver: Driver,
+    /// A negated input: the block reads the inverse of the driver's value (BOOL only).
+    pub negated: bool,
 }
 
 /// One output pin of a block.
@@ -136,6 +138,7 @@ pub fn netlist(project: &Project, opts: &CompileOptions) -> Result<Netlist, Diag
                         PinTy::T => t[i].unwrap_or(Type::Bool),
                     },
                     driver: driver(&p.src),
+                    negated: p.negate,
                 })
                 .collect(),
             outputs: (0..b.n_outputs())

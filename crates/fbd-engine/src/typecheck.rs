@@ -117,6 +117,11 @@ pub(crate) fn infer_types(project: &Project, net: &Net) -> Result<Tvars, Vec<Dia
         if let Some(ty) = b.data_type {
             firm[r] = firm[r].or(Some(ty));
         }
+        // Only a BOOL can be negated: a negated T pin says the block is BOOL (where it can be;
+        // on ADD the pin check below says why the negation is wrong).
+        if b.def.generic.admits(Type::Bool) && b.inputs.iter().any(|p| p.negate && p.ty == PinTy::T) {
+            firm[r] = firm[r].or(Some(Type::Bool));
+        }
     }
     for (i, b) in net.blocks.iter().enumerate().filter(|(_, b)| b.def.generic != Generic::No) {
         let r = find(&mut parent, i);
@@ -213,6 +218,23 @@ pub(crate) fn infer_types(project: &Project, net: &Net) -> Result<Tvars, Vec<Dia
                 PinTy::Fixed(ty) => ty,
                 PinTy::T => t[bi].unwrap_or(Type::Bool),
             };
+            if p.negate && want != Type::Bool {
+                let name = b.input_name(k);
+                errors.push(
+                    diag_at(
+                        project,
+                        &b.at.join(crate::json_path!["inputs", name.as_ref()]),
+                        format!(
+                            "pin `{name}` of {} `{}` is {want}: only a BOOL input can be negated",
+                            b.def.name, b.path
+                        ),
+                    )
+                    .block(b.path.clone())
+                    .pin(name.into_owned())
+                    .help("remove it from `negated`, or compare the value first (e.g. NE 0) and negate that"),
+                );
+                continue;
+            }
             check_src(
                 project,
                 net,

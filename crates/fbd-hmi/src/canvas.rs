@@ -1,7 +1,20 @@
 //! What the two drawing canvases share (the online diagram and the editor): zooming around the
-//! pointer and the titles of a block.
+//! pointer, the titles of a block and the circle of a negated input.
 
-use eframe::egui::{self, Align2, Color32, FontId, Painter, Rect, Vec2};
+use eframe::egui::{self, Align2, Color32, FontId, Painter, Pos2, Rect, Stroke, Vec2};
+
+/// IEC 61131-3's negation circle just left of the input pin at `pin` (zoom `z`), over the
+/// wire's end, filled with the block's `fill`.
+pub(crate) fn negation_circle(painter: &Painter, pin: Pos2, z: f32, fill: Color32, ink: Color32) {
+    let r = fbd_layout::NEGATION_R as f32 * z;
+    let c = pin - Vec2::new(r, 0.0);
+    painter.circle(c, r, fill, Stroke::new(1.2, ink));
+}
+
+/// How much further left a negated pin's constant stands (beyond the circle).
+pub(crate) fn negation_room(negated: bool, z: f32) -> f32 {
+    if negated { 2.0 * fbd_layout::NEGATION_R as f32 * z } else { 0.0 }
+}
 
 /// Zooms a canvas with the wheel (or pinch) around the pointer: the point under the pointer
 /// stays where it is. `pan` is the drawing origin's offset from the canvas's corner.

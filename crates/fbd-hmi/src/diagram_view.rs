@@ -336,9 +336,12 @@ its dashed part is a feedback wire: where it closes a loop, the value it had at 
                     let a = layout.in_anchors[i][k];
                     let pa = to(a.x, a.y);
                     painter.text(pa + Vec2::new(4.0 * z, 0.0), Align2::LEFT_CENTER, p, small.clone(), ink);
+                    if n.is_negated(k) {
+                        crate::canvas::negation_circle(&painter, pa, z, fill, ink);
+                    }
                     if let Some(c) = c {
                         painter.text(
-                            pa - Vec2::new(4.0 * z, 0.0),
+                            pa - Vec2::new(4.0 * z + crate::canvas::negation_room(n.is_negated(k), z), 0.0),
                             Align2::RIGHT_CENTER,
                             c,
                             small.clone(),

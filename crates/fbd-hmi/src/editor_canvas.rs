@@ -298,11 +298,17 @@ impl App {
                     let a = to(layout.in_anchors[i][k].x, layout.in_anchors[i][k].y);
                     let a = if moving && sel { a + drag_delta } else { a };
                     painter.text(a + Vec2::new(4.0 * z, 0.0), Align2::LEFT_CENTER, p, small.clone(), ink);
-                    // A stub outside the block marks where a wire lands (outputs have a dot).
-                    painter.line_segment([a - Vec2::new(4.0 * z, 0.0), a], Stroke::new(1.0, ink));
+                    // A stub outside the block marks where a wire lands (outputs have a dot); a
+                    // negated pin has its circle there.
+                    let negated = n.is_negated(k);
+                    if negated {
+                        crate::canvas::negation_circle(&painter, a, z, fill, ink);
+                    } else {
+                        painter.line_segment([a - Vec2::new(4.0 * z, 0.0), a], Stroke::new(1.0, ink));
+                    }
                     if let Some(c) = c {
                         painter.text(
-                            a - Vec2::new(6.0 * z, 0.0),
+                            a - Vec2::new(6.0 * z + crate::canvas::negation_room(negated, z), 0.0),
                             Align2::RIGHT_CENTER,
                             c,
                             small.clone(),
@@ -357,7 +363,8 @@ impl App {
             resp.clone().on_hover_text_at_pointer(format!("{} ({}): {c}", body.nodes[i].id, body.nodes[i].label));
         }
 
-        // The menu of an input pin: a constant typed by the pin, or disconnect.
+        // The menu of an input pin: a constant typed by the pin, a feedback wire, negation, or
+        // disconnect.
         let mut menu_result: Option<Result<String, String>> = None;
         egui::Popup::context_menu(&resp).close_behavior(egui::PopupCloseBehavior::CloseOnClickOutside).show(|ui| {
             let Some((b, p)) = self.editor.pin_menu.clone() else {
@@ -448,6 +455,27 @@ impl App {
                         ui.close();
                     }
                 });
+            }
+            // IEC 61131-3's negation, the circle at the pin (a library block's input).
+            let negation = self
+                .editor
+                .ws
+                .as_ref()
+                .and_then(|w| w.block(body_id, &b))
+                .and_then(|x| fbd_engine::library::lookup(&x.ty).map(|_| x.negated.contains(&p)));
+            if let Some(negated) = negation {
+                let label = if negated { "remove the negation" } else { "negate (circle at the pin)" };
+                if ui.button(label).clicked() {
+                    let msg = if negated {
+                        format!("{b}.{p} reads its wire as it is")
+                    } else {
+                        format!("{b}.{p} reads the inverse of its wire")
+                    };
+                    menu_result = Some(
+                        self.editor_workspace().set_negated(body_id, &b, &p, !negated).map(|()| msg).map_err(|e| e.0),
+                    );
+                    ui.close();
+                }
             }
             if ui.button("disconnect").clicked() {
                 menu_result = Some(

@@ -424,6 +424,7 @@ mod tests {
             label: "AND".into(),
             inputs: vec![("in1".into(), None), ("in2".into(), None)],
             outputs: vec!["out".into()],
+            negated: Vec::new(),
             comment: None,
         }
     }

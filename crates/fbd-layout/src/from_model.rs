@@ -93,6 +93,11 @@ fn build(project: &Project, blocks: &[Block], inputs: Vec<String>, outputs: &[Po
             label: b.ty.clone(),
             inputs: ins,
             outputs: pins[i].1.clone(),
+            negated: if b.negated.is_empty() {
+                Vec::new()
+            } else {
+                pins[i].0.iter().map(|p| b.negated.contains(p)).collect()
+            },
             comment: b.comment.clone(),
         });
     }

@@ -47,6 +47,9 @@ pub fn snap(p: [f64; 2]) -> [f64; 2] {
 /// Width of one character of a label, for sizing blocks and ports.
 pub const CHAR_W: f64 = 7.0;
 
+/// Radius of the circle a negated input is drawn with, just left of the block's edge.
+pub const NEGATION_R: f64 = 3.5;
+
 /// A point of the drawing (x right, y down).
 #[derive(Copy, Clone, Debug, PartialEq)]
 pub struct Point {
@@ -69,6 +72,13 @@ pub struct Rect {
     pub h: f64,
 }
 
+impl Node {
+    /// Whether input `k` is negated.
+    pub fn is_negated(&self, k: usize) -> bool {
+        self.negated.get(k).copied().unwrap_or(false)
+    }
+}
+
 impl Rect {
     /// Whether the interiors of two rectangles intersect.
     pub fn overlaps(&self, o: &Rect) -> bool {
@@ -87,6 +97,8 @@ pub struct Node {
     pub inputs: Vec<(String, Option<String>)>,
     /// Output pins in library order.
     pub outputs: Vec<String>,
+    /// Per input pin, whether it is negated (drawn with a circle); empty when none is.
+    pub negated: Vec<bool>,
     /// The block's comment (what it is for, in the author's words), shown on hover.
     pub comment: Option<String>,
 }

@@ -63,8 +63,11 @@ pub(crate) fn route(body: &Body, g: &Graph, top: &[i64], opts: &Options) -> Layo
     let mut label_w = vec![0.0f64; ncols];
     for nd in &g.nodes {
         let consts: Vec<usize> = match nd.kind {
+            // A negated pin's constant stands a character further left, beyond the circle.
             Kind::Block(i) => {
-                body.nodes[i].inputs.iter().filter_map(|(_, c)| c.as_ref().map(|c| c.chars().count())).collect()
+                let n = &body.nodes[i];
+                let text = |(k, c): (usize, &String)| c.chars().count() + usize::from(n.is_negated(k));
+                n.inputs.iter().enumerate().filter_map(|(k, (_, c))| c.as_ref().map(|c| text((k, c)))).collect()
             }
             Kind::OutPort(k) => body.outputs[k].1.iter().map(|c| c.chars().count()).collect(),
             _ => Vec::new(),

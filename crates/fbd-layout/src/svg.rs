@@ -5,7 +5,7 @@
 
 use std::fmt::Write;
 
-use crate::{Body, CHAR_W, Layout, PITCH, Source};
+use crate::{Body, CHAR_W, Layout, NEGATION_R, PITCH, Source};
 
 /// Values to print beside pins: `(node, output pin) → text` for outputs, and the body's ports.
 pub trait Values {
@@ -73,6 +73,7 @@ pub fn svg(body: &Body, l: &Layout, title: &str, values: &dyn Values) -> String 
 .wire {{ fill: none; stroke: #303030; stroke-width: 1.2; }}
 .wire.delayed {{ stroke: #b03030; stroke-dasharray: 6 4; }}
 .junction {{ fill: #303030; }}
+.negation {{ fill: #fdfdf8; stroke: #303030; stroke-width: 1.2; }}
 .port text {{ fill: #202060; }}
 .port path {{ fill: #e8e8f4; stroke: #303030; }}
 </style>"##
@@ -125,11 +126,21 @@ pub fn svg(body: &Body, l: &Layout, title: &str, values: &dyn Values) -> String 
         for (k, (p, c)) in n.inputs.iter().enumerate() {
             let a = l.in_anchors[i][k];
             let _ = writeln!(s, r##"<text class="pin" x="{}" y="{}">{}</text>"##, a.x + 4.0, a.y + 4.0, esc(p));
+            // IEC 61131-3's negation: a circle at the pin, over the wire's end.
+            let negated = n.is_negated(k);
+            if negated {
+                let _ = writeln!(
+                    s,
+                    r##"<circle class="negation" cx="{}" cy="{}" r="{NEGATION_R}"/>"##,
+                    a.x - NEGATION_R,
+                    a.y
+                );
+            }
             if let Some(c) = c {
                 let _ = writeln!(
                     s,
                     r##"<text class="const" x="{}" y="{}" text-anchor="end">{}</text>"##,
-                    a.x - 4.0,
+                    a.x - 4.0 - if negated { 2.0 * NEGATION_R } else { 0.0 },
                     a.y + 4.0,
                     esc(c)
                 );

@@ -296,3 +296,30 @@ fn positions_outside_the_drawing_are_ignored_and_those_at_the_limit_kept() {
         assert_eq!(free.blocks[0].x == wild[0], usable, "{wild:?}: the editor keeps a usable position, and only that");
     }
 }
+
+/// A negated input reaches the drawing as IEC 61131-3's circle at the pin, just left of the
+/// block's edge, and its constant stands beyond the circle (not under it).
+#[test]
+fn a_negated_input_is_drawn_with_a_circle_at_its_pin() {
+    let text = r#"{"fbd": 1, "inputs": [{"name": "a", "type": "BOOL"}],
+      "outputs": [{"name": "y", "type": "BOOL", "from": "g.out"}],
+      "blocks": [{"id": "g", "type": "AND", "inputs": {"in1": "a", "in2": true, "in3": "a"}, "negated": ["in2", "in3"]}]}"#;
+    let p = fbd_engine::load::load_text(&fbd_engine::MemProvider::new(), Path::new("n.json"), text.to_string())
+        .expect("loads");
+    let b = body(&p, None).expect("program");
+    assert_eq!(b.nodes[0].negated, vec![false, true, true]);
+    let l = layout(&b);
+    let problems = check(&b, &l);
+    assert!(problems.is_empty(), "{problems:?}");
+    let svg = fbd_layout::svg::svg(&b, &l, "n", &fbd_layout::svg::NoValues);
+    assert_eq!(svg.matches(r#"<circle class="negation""#).count(), 2, "{svg}");
+    for k in [1, 2] {
+        let a = l.in_anchors[0][k];
+        let circle = format!(r#"cx="{}" cy="{}" r="{}""#, a.x - fbd_layout::NEGATION_R, a.y, fbd_layout::NEGATION_R);
+        assert!(svg.contains(&circle), "a circle at in{}: {circle}\n{svg}", k + 1);
+    }
+    let a = l.in_anchors[0][1];
+    let constant =
+        format!(r#"<text class="const" x="{}" y="{}" text-anchor="end">TRUE</text>"#, a.x - 4.0 - 7.0, a.y + 4.0);
+    assert!(svg.contains(&constant), "{constant}\n{svg}");
+}

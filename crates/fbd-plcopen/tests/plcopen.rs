@@ -27,6 +27,19 @@ fn a_beremiz_style_blinker_imports_and_runs_with_the_task_cycle() {
     // (read before written), so the timer restarts two scans later: a pulse every 7 scans.
     assert_eq!(pulses, vec![5, 12, 19, 26, 33], "{pulses:?}");
     assert_eq!(rt.output("count"), Some(Value::Int(5)), "the counter (R = NOT run) counts the rising edges");
+    // The negated inputs stay negated pins, drawn as Beremiz drew them (they came in as NOT
+    // blocks in front of the TON and the CTU).
+    let negated: Vec<(&str, &str, Vec<String>)> = imported
+        .doc
+        .blocks
+        .iter()
+        .filter(|b| !b.negated.is_empty())
+        .map(|b| (b.id.as_str(), b.ty.as_str(), b.negated.clone()))
+        .collect();
+    assert_eq!(negated.len(), 2, "{negated:?}");
+    assert!(negated.iter().any(|(_, ty, n)| *ty == "TON" && n == &["in"]), "{negated:?}");
+    assert!(negated.iter().any(|(_, ty, n)| *ty == "CTU" && n == &["r"]), "{negated:?}");
+    assert!(imported.doc.blocks.iter().all(|b| b.ty != "NOT"), "no NOT block added");
 }
 
 #[test]

@@ -196,7 +196,7 @@ impl Reference {
         for (i, b) in self.net.blocks.iter().enumerate() {
             match b.def.kind {
                 Kind::Memory => delayed.push((i, 1, self.outs[i][0])),
-                Kind::Delay => delayed.push((i, 0, self.read(&b.inputs[0].driver, b.inputs[0].ty))),
+                Kind::Delay => delayed.push((i, 0, self.pin(&b.inputs[0]))),
                 _ => {}
             }
         }
@@ -254,10 +254,19 @@ impl Reference {
         Value::Int(v as i64)
     }
 
+    /// What a block reads at input `p`: its driver's value, inverted on a negated pin.
+    fn pin(&self, p: &fbd_engine::netlist::NetPin) -> Value {
+        match (self.read(&p.driver, p.ty), p.negated) {
+            (Value::Bool(x), true) => Value::Bool(!x),
+            (v, true) => panic!("reference: a negated pin reads BOOL, got {v:?}"),
+            (v, false) => v,
+        }
+    }
+
     /// Evaluates block `i`: reads its inputs by driver and writes its outputs.
     fn eval(&mut self, i: usize, now_us: u64) {
         let b = self.net.blocks[i].clone();
-        let ins: Vec<Value> = b.inputs.iter().map(|p| self.read(&p.driver, p.ty)).collect();
+        let ins: Vec<Value> = b.inputs.iter().map(|p| self.pin(p)).collect();
         let bo = |k: usize| match ins[k] {
             Value::Bool(x) => x,
             v => panic!("reference: BOOL expected, got {v:?}"),

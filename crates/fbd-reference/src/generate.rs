@@ -1,7 +1,7 @@
 //! Random well-typed diagrams for the differential test and the fuzzer: every library block,
 //! every type, constants of every type on every pin (INT literals on REAL pins and `-0`
-//! included), program inputs, feedback wires, DELAY and MEMORY.prev read from anywhere, and
-//! macros with pass-through ports, defaults and nesting. Each block's type is chosen first, so
+//! included), program inputs, feedback wires, negated BOOL inputs, DELAY and MEMORY.prev read
+//! from anywhere, and macros with pass-through ports, defaults and nesting. Each block's type is chosen first, so
 //! a diagram is well typed by construction; generic blocks get a `data_type` only when no
 //! grounded source already fixes their type, so type inference is exercised too.
 
@@ -246,6 +246,23 @@ fn body<R: Rng>(rng: &mut R, avail: &[Sig], n_blocks: usize, macros: &[MacroSig]
             }
             if !params.is_empty() {
                 obj.push_str(&format!(", \"params\": {{{}}}", params.join(", ")));
+            }
+            // Negated BOOL inputs, wired or left at their default.
+            let bool_pins = def
+                .inputs
+                .iter()
+                .filter(|i| i.default.is_some() || pins.iter().any(|(n, _, _)| n == i.name))
+                .map(|i| (i.name.to_string(), p.pin_ty(i.ty)))
+                .chain(
+                    pins.iter()
+                        .filter(|(n, _, _)| def.inputs.iter().all(|i| i.name != n))
+                        .map(|(n, t, _)| (n.clone(), *t)),
+                )
+                .filter(|(_, t)| *t == Type::Bool);
+            let negated: Vec<String> =
+                bool_pins.filter(|_| rng.random_bool(0.15)).map(|(n, _)| format!("\"{n}\"")).collect();
+            if !negated.is_empty() {
+                obj.push_str(&format!(", \"negated\": [{}]", negated.join(", ")));
             }
         }
         obj.push('}');

@@ -193,13 +193,21 @@ pub(super) fn emit(
     let mut max_level = 0;
     let mut positions: HashMap<usize, crate::locate::BlockPositions> = HashMap::default();
     let mut ins: Vec<Slot> = Vec::new();
+    // What each input pin's signal shows: its driver, before a negation.
+    let mut wired: Vec<Slot> = Vec::new();
 
     for &i in order {
         let b = &net.blocks[i];
         ins.clear();
+        wired.clear();
         for p in &b.inputs {
             let s = srcs.slot(&p.src, &mut slots, &mut commits);
-            ins.push(s);
+            wired.push(s);
+            ins.push(if p.negate {
+                negation(s, &p.src, &mut slots, &mut code, &mut instr_block, blocks.recs.len())
+            } else {
+                s
+            });
         }
         let first_out = srcs.out_first[i] as usize;
         let outs = &srcs.out_slots[first_out..first_out + b.n_outputs()];
@@ -242,7 +250,7 @@ pub(super) fn emit(
         let first_in = blocks.pins_in.len() as u32;
         for (k, p) in b.inputs.iter().enumerate() {
             let kind = if matches!(p.src, Src::Const(_)) { SignalKind::Constant } else { SignalKind::BlockInput };
-            let id = signals.push(&[&b.path, ".", &b.input_name(k)], ins[k], kind);
+            let id = signals.push(&[&b.path, ".", &b.input_name(k)], wired[k], kind);
             blocks.pins_in.push(id);
         }
         // Output signals were pushed first, in plan order, after the program inputs.
@@ -277,6 +285,7 @@ pub(super) fn emit(
         });
     }
     drop(ins);
+    drop(wired);
     let mut outputs = Vec::new();
     for a in &net.macro_pins {
         let slot = srcs.slot(&a.src, &mut slots, &mut commits);
@@ -340,6 +349,35 @@ pub(super) fn emit(
         instances: net.instances.clone(),
         stats,
     })
+}
+
+/// The slot a negated input reads: a constant's inverse, or a slot of its own written by a
+/// NOT instruction placed just before the block's (attributed to the block `rec`).
+fn negation(
+    s: Slot,
+    src: &Src,
+    slots: &mut Slots,
+    code: &mut Vec<crate::instr::Instr>,
+    instr_block: &mut Vec<u32>,
+    rec: usize,
+) -> Slot {
+    if let Src::Const(Value::Bool(v)) = src {
+        return slots.constant(Value::Bool(!v));
+    }
+    let Value::Bool(init) = slots.init_of(s) else {
+        // Not BOOL: the type checker refused it; the operand check after this reports it.
+        return s;
+    };
+    let o = slots.alloc(Value::Bool(!init));
+    code.push(crate::instr::Instr::Gate {
+        t: crate::instr::truth_table(|a, _, _| !a),
+        a: s.idx,
+        b: s.idx,
+        c: s.idx,
+        o: o.idx,
+    });
+    instr_block.push(rec as u32);
+    o
 }
 
 /// Maps resolved sources to slots, creating the delayed slot of each feedback wire once.

@@ -81,6 +81,29 @@ fn coerce_const(src: Src, ty: Type) -> Src {
     }
 }
 
+/// A block's `negated` list, asked once per pin: a set only for a long list, so that a block
+/// of many variadic inputs, each negated, stays linear.
+enum Negated<'b> {
+    Few(&'b [String]),
+    Many(std::collections::HashSet<&'b str>),
+}
+
+impl<'b> Negated<'b> {
+    fn of(b: &'b Block) -> Negated<'b> {
+        if b.negated.len() <= 16 {
+            Negated::Few(&b.negated)
+        } else {
+            Negated::Many(b.negated.iter().map(String::as_str).collect())
+        }
+    }
+    fn has(&self, pin: &str) -> bool {
+        match self {
+            Negated::Few(list) => list.iter().any(|n| n == pin),
+            Negated::Many(set) => set.contains(pin),
+        }
+    }
+}
+
 fn dedup(errors: &mut Vec<Diagnostic>) {
     let mut seen = std::collections::HashSet::new();
     errors.retain(|d| seen.insert(d.to_string()));
@@ -182,15 +205,17 @@ impl<'p> Expander<'p> {
                 // Sized for the fixed pins, trimmed after the variadic ones: a large program
                 // holds one of these per block.
                 let mut pins = Vec::with_capacity(def.inputs.len());
+                let negated = Negated::of(b);
                 for p in def.inputs {
+                    let negate = negated.has(p.name);
                     match b.inputs.get(p.name) {
                         Some(w) => {
                             let src = self.resolve(si, w, Loc::Pin { block: block_at, pin: p.name });
-                            pins.push(NetPin { ty: p.ty, src });
+                            pins.push(NetPin { ty: p.ty, src, negate });
                         }
                         None => {
                             let v = p.default.unwrap_or(Value::Bool(false));
-                            pins.push(NetPin { ty: p.ty, src: Src::Const(v) });
+                            pins.push(NetPin { ty: p.ty, src: Src::Const(v), negate });
                         }
                     }
                 }
@@ -199,7 +224,7 @@ impl<'p> Expander<'p> {
                         let name = format!("{}{}", va.prefix, va.first + k);
                         let Some(w) = b.inputs.get(&name) else { break };
                         let src = self.resolve(si, w, Loc::Pin { block: block_at, pin: &name });
-                        pins.push(NetPin { ty: va.ty, src });
+                        pins.push(NetPin { ty: va.ty, src, negate: negated.has(&name) });
                     }
                 }
                 pins.shrink_to_fit();

@@ -111,6 +111,8 @@ pub(crate) enum Src {
 pub(crate) struct NetPin {
     pub ty: PinTy,
     pub src: Src,
+    /// A negated input: the block reads the inverse of `src` (BOOL only).
+    pub negate: bool,
 }
 
 /// One primitive block after expansion.

@@ -11,5 +11,6 @@ mod harness;
 mod history;
 mod invariants;
 mod limits;
+mod negation;
 mod no_allocation;
 mod props;

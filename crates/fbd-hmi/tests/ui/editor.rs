@@ -90,7 +90,7 @@ pub(crate) fn save_as(h: &mut Harness<'static, App>, file: &std::path::Path) {
     h.step();
 }
 
-fn pin_menu(h: &mut Harness<'static, App>, at: egui::Pos2) {
+pub(crate) fn pin_menu(h: &mut Harness<'static, App>, at: egui::Pos2) {
     click_at(h, at, egui::PointerButton::Secondary);
     h.step();
     h.step();

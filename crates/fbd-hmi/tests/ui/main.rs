@@ -15,6 +15,7 @@ mod debugger;
 mod diagram;
 mod editor;
 mod editor_keys;
+mod editor_negate;
 mod editor_ports;
 mod files;
 mod play;

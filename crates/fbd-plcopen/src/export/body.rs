@@ -254,14 +254,28 @@ pub(super) fn body_xml(
             rank[order] + 1
         );
         for (k, p) in ins.iter().enumerate() {
-            let Some((_, w)) = b.inputs.0.iter().find(|(q, _)| q == p) else { continue };
+            let negated = b.negated.iter().any(|n| n == p);
+            // An unconnected negated pin is the negation of its default: written as that
+            // constant, since an open input reads the callee's own default elsewhere.
+            let default = || {
+                let d = library::lookup(&b.ty)?.inputs.iter().find(|q| q.name == p)?.default?;
+                Some(Wire::Const(d))
+            };
+            let w = match b.inputs.0.iter().find(|(q, _)| q == p) {
+                Some((_, w)) => w.clone(),
+                None => match default().filter(|_| negated) {
+                    Some(w) => w,
+                    None => continue,
+                },
+            };
             let at = em.geom.as_ref().map_or(origin, |g| g.in_at(order, k));
             let rel = em.geom.as_ref().map_or(String::new(), |g| relative(g.in_rel(order, k)));
-            let conn = em.connect(w, &format!("{}_{p}", b.id), at);
+            let conn = em.connect(&w, &format!("{}_{p}", b.id), at);
             let _ = writeln!(
                 xml,
-                "                <variable formalParameter=\"{}\"><connectionPointIn>{rel}{conn}</connectionPointIn></variable>",
-                esc(&formal_in(b, p))
+                "                <variable formalParameter=\"{}\"{}><connectionPointIn>{rel}{conn}</connectionPointIn></variable>",
+                esc(&formal_in(b, p)),
+                if negated { " negated=\"true\"" } else { "" }
             );
         }
         let _ = writeln!(

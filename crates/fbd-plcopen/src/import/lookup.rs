@@ -206,6 +206,7 @@ pub(super) fn simple_block(id: &str, ty: &str, inputs: Vec<(String, Wire)>, at: 
         id: id.into(),
         ty: ty.into(),
         inputs: Pins(inputs),
+        negated: Vec::new(),
         params: Params::default(),
         data_type: None,
         pos,

@@ -256,7 +256,8 @@ fn pou_body(
     };
     let resolve = |cx: &mut Ctx, cpi: Node, depth: u32| -> Option<Src> { look.source(cx, cpi, depth) };
 
-    // Blocks, with negated and edge inputs as NOT / R_TRIG / F_TRIG blocks in front.
+    // Blocks, with edge inputs (and a POU instance's negated ones) as R_TRIG / F_TRIG / NOT
+    // blocks in front.
     let mut blocks: Vec<Block> = Vec::new();
     let mut order: Vec<(i64, String)> = Vec::new();
     // (block id, pin, variable) for every read of a variable by a block.
@@ -284,6 +285,7 @@ fn pou_body(
             }
         };
         let mut pins = Pins::default();
+        let mut negated_pins: Vec<String> = Vec::new();
         let mut en: Option<Wire> = None;
         // Connected inputs by our pin name: a pin listed twice would be two drivers.
         let mut connected: Vec<(String, roxmltree::Node)> = Vec::new();
@@ -340,7 +342,14 @@ fn pou_body(
             };
             let negated = v.attribute("negated") == Some("true");
             let edge = v.attribute("edge").filter(|e| *e != "none");
-            if negated || edge.is_some() {
+            // A library block's negated input is negated here too (the circle stays a circle);
+            // a POU instance's gets a NOT in front, as its pins cannot be negated here.
+            if negated && edge.is_none() && library::lookup(&our_ty).is_some() {
+                if let Src::Var(n) = &src {
+                    reads.push((id.clone(), pin.clone(), n.clone()));
+                }
+                negated_pins.push(pin.clone());
+            } else if negated || edge.is_some() {
                 let (kind, inpin, outpin) = match edge {
                     Some("rising") => ("R_TRIG", "clk", "q"),
                     Some("falling") => ("F_TRIG", "clk", "q"),
@@ -368,6 +377,7 @@ fn pou_body(
         let mut b = simple_block(&id, &our_ty, Vec::new(), e);
         b.comment = text::documentation(*e);
         b.inputs = pins;
+        b.negated = negated_pins;
         let def = library::lookup(&our_ty);
         if def.is_some_and(|d| d.generic != library::Generic::No) {
             b.data_type = helper(ty).map(|(_, t)| TypeName(t));

@@ -1,0 +1,45 @@
+//! Negating an input in the editor: the pin's menu puts IEC 61131-3's circle on it (and takes
+//! it off), the edit is undoable and the program compiles with it.
+
+use egui_kittest::kittest::Queryable;
+
+use crate::editor::{into_the_editor, pin_menu};
+
+/// Right-click a library block's BOOL input, "negate": the pin is negated in the program (the
+/// menu then offers to remove it) and a program that needed a NOT block compiles without one.
+#[test]
+fn the_pin_menu_negates_an_input_and_takes_the_negation_off() {
+    let mut h = crate::file_window(
+        "negate",
+        r#"{"fbd": 1, "name": "tiny", "inputs": [{"name": "a", "type": "BOOL"}],
+  "outputs": [{"name": "q", "type": "BOOL", "from": "g.out"}],
+  "blocks": [{"id": "g", "type": "AND", "inputs": {"in1": "a", "in2": true}, "pos": [200, 110]}]}"#,
+    );
+    h.step();
+    into_the_editor(&mut h);
+    h.step();
+    h.step();
+    let at = h.state_mut().editor_pin_pos("g", "in2").expect("g.in2 drawn");
+    pin_menu(&mut h, at);
+    h.get_by_label("negate (circle at the pin)").click();
+    h.step();
+    h.step();
+    assert_eq!(h.state().editor_message(), "g.in2 reads the inverse of its wire");
+    let ws = h.state_mut().editor_workspace().clone();
+    assert_eq!(ws.block(&fbd_edit::BodyId::Program, "g").expect("g").negated, vec!["in2".to_string()]);
+    h.state_mut().editor_wait_check();
+    h.step();
+    assert!(h.query_by_label("compiles").is_some(), "{}", h.state().editor_message());
+    // The menu now takes the circle off.
+    for _ in 0..30 {
+        h.step();
+    }
+    let at = h.state_mut().editor_pin_pos("g", "in2").expect("g.in2 drawn");
+    pin_menu(&mut h, at);
+    h.get_by_label("remove the negation").click();
+    h.step();
+    h.step();
+    assert_eq!(h.state().editor_message(), "g.in2 reads its wire as it is");
+    let ws = h.state_mut().editor_workspace().clone();
+    assert!(ws.block(&fbd_edit::BodyId::Program, "g").expect("g").negated.is_empty());
+}
