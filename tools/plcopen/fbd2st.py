@@ -63,14 +63,20 @@ for pou in order:
             if x in ('TRUE','FALSE'): return 'BOOL'
             if re.match(r'^-?[0-9.]+(e-?[0-9]+)?$',x,re.I): return 'LREAL' if ('.' in x or 'e' in x.lower()) else 'LINT'
             return vars_.get(x,'LINT')
+        def negated_out(e,f):
+            outs=list(e.find(T('outputVariables')) or [])
+            v=next((o for o in outs if o.get('formalParameter')==f),outs[0] if len(outs)==1 else None)
+            return v is not None and v.get('negated')=='true'
         def ref(conn):
             rid=conn.get('refLocalId'); e=els[rid]; tag=e.tag[len(ns):]
             if tag=='inVariable': x=e.findtext(T('expression')); return x, lit_type(x)
             if e.get('instanceName'):
                 f=conn.get('formalParameter'); fbt=vars_.get(e.get('instanceName'))
                 ty=STDFB.get(fbt,{}).get(f.upper()) or (iface_vars(byname[fbt]).get(f) if fbt in byname else None) or next((v for k,v in iface_vars(byname[fbt]).items() if k.upper()==f.upper()),'LINT')
-                return '%s.%s'%(e.get('instanceName'),f), ty
-            return tmp[rid]
+                x='%s.%s'%(e.get('instanceName'),f)
+                return ('NOT(%s)'%x if negated_out(e,f) else x), ty
+            x,ty=tmp[rid]
+            return ('NOT(%s)'%x if negated_out(e,conn.get('formalParameter')) else x), ty
         items=[(int(e.get('executionOrderId','0')),0 if e.tag==T('block') else 1,e) for e in els.values() if e.tag in (T('block'),T('outVariable'))]
         for _,_,e in sorted(items,key=lambda x:(x[0],x[1])):
             if e.tag==T('block'):

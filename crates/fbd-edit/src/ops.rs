@@ -306,14 +306,15 @@ impl Workspace {
         })
     }
 
-    /// Negates input `pin` of `block` (IEC 61131-3's circle: the block reads the inverse of
-    /// what drives it), or removes the negation. Refused, with the reason, on a macro
-    /// instance, on a pin that cannot be BOOL and on a variadic pin not yet connected.
+    /// Negates pin `pin` of `block` (IEC 61131-3's circle: an input reads the inverse of what
+    /// drives it, an output gives its readers the inverse of what the block computes), or
+    /// removes the negation. Refused, with the reason, on a macro instance, on a pin that
+    /// cannot be BOOL, on a delayed output and on a variadic input not yet connected.
     pub fn set_negated(&mut self, body: &BodyId, block: &str, pin: &str, negated: bool) -> Result<(), EditError> {
         let target = self.block(body, block).ok_or_else(|| EditError(format!("no block `{block}` in {body}")))?;
         let Some(def) = library::lookup(&target.ty) else {
             return err(format!(
-                "`{block}` is an instance of macro `{}`: only a library block's inputs can be negated (negate the pin inside the macro, or put a NOT in front)",
+                "`{block}` is an instance of macro `{}`: only a library block's pins can be negated (negate the pin inside the macro, or put a NOT in front of it or after it)",
                 target.ty
             ));
         };
@@ -323,14 +324,25 @@ impl Workspace {
         if negated {
             let pins =
                 self.pins(body, target).ok_or_else(|| EditError(format!("unknown block type `{}`", target.ty)))?;
-            let Some(&(_, want)) = pins.inputs.iter().find(|(n, _)| n == pin) else {
-                return err(format!("`{block}` ({}) has no input `{pin}`", target.ty));
-            };
-            if !want.admits(PinType::Fixed(Type::Bool)) {
-                return err(format!("`{block}.{pin}` takes {want}: only a BOOL input can be negated"));
-            }
-            if def.inputs.iter().all(|q| q.name != pin) && target.inputs.get(pin).is_none() {
-                return err(format!("connect `{block}.{pin}` first: a variadic input exists once it is connected"));
+            if let Some(&(_, have)) = pins.outputs.iter().find(|(n, _)| n == pin) {
+                if def.outputs.iter().any(|q| q.name == pin && q.delayed) {
+                    return err(format!(
+                        "`{block}.{pin}` carries the previous scan's value: it cannot be negated (negate the input it feeds)"
+                    ));
+                }
+                if !have.admits(PinType::Fixed(Type::Bool)) {
+                    return err(format!("`{block}.{pin}` carries {have}: only a BOOL output can be negated"));
+                }
+            } else {
+                let Some(&(_, want)) = pins.inputs.iter().find(|(n, _)| n == pin) else {
+                    return err(format!("`{block}` ({}) has no pin `{pin}`", target.ty));
+                };
+                if !want.admits(PinType::Fixed(Type::Bool)) {
+                    return err(format!("`{block}.{pin}` takes {want}: only a BOOL input can be negated"));
+                }
+                if def.inputs.iter().all(|q| q.name != pin) && target.inputs.get(pin).is_none() {
+                    return err(format!("connect `{block}.{pin}` first: a variadic input exists once it is connected"));
+                }
             }
         }
         let what = if negated { "negate" } else { "remove the negation of" };

@@ -51,14 +51,22 @@ fn negations_that_cannot_be_made_are_refused_with_the_reason() {
     );
     let p = BodyId::Program;
     let e = w.set_negated(&p, "fast", "en", true).expect_err("a macro instance");
-    assert!(e.0.contains("instance of macro `Blinker`: only a library block's inputs can be negated"), "{e:?}");
+    assert!(e.0.contains("instance of macro `Blinker`: only a library block's pins can be negated"), "{e:?}");
     let c = w.add_block(&p, "CTU", [0.0, 300.0]).expect("CTU");
     let e = w.set_negated(&p, &c, "pv", true).expect_err("an INT pin");
     assert!(e.0.contains(&format!("`{c}.pv` takes INT: only a BOOL input can be negated")), "{e:?}");
     let e = w.set_negated(&p, "slow_en", "in3", true).expect_err("the spare variadic pin");
     assert!(e.0.contains("connect `slow_en.in3` first"), "{e:?}");
-    let e = w.set_negated(&p, "latch", "q1", true).expect_err("an output");
-    assert!(e.0.contains("has no input `q1`"), "{e:?}");
+    let e = w.set_negated(&p, "latch", "q9", true).expect_err("no such pin");
+    assert!(e.0.contains("`latch` (RS) has no pin `q9`"), "{e:?}");
+    let e = w.set_negated(&p, c.as_str(), "cv", true).expect_err("an INT output");
+    assert!(e.0.contains(&format!("`{c}.cv` carries INT: only a BOOL output can be negated")), "{e:?}");
+    let m = w.add_block(&p, "MEMORY", [0.0, 500.0]).expect("MEMORY");
+    let e = w.set_negated(&p, &m, "prev", true).expect_err("a delayed output");
+    assert!(e.0.contains("carries the previous scan's value: it cannot be negated"), "{e:?}");
+    w.remove_blocks(&p, std::slice::from_ref(&m)).expect("remove the MEMORY");
+    // An output: the latch's q1 negated, and what reads it gets the inverse.
+    w.set_negated(&p, "latch", "q1", true).expect("negate an output");
     // A negated variadic pin loses its negation when disconnected (it no longer exists).
     w.set_negated(&p, "slow_en", "in2", true).expect("negate");
     w.disconnect(&p, "slow_en", "in2").expect("disconnect");

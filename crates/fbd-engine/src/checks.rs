@@ -250,8 +250,8 @@ fn check_body(project: &Project, fi: usize, body: &[Block], body_at: &[Seg], err
     }
 }
 
-/// `negated` names input pins of a library block, each once; whether each is BOOL is known
-/// only after type inference (`typecheck`).
+/// `negated` names pins of a library block (inputs, and outputs that are not delayed), each
+/// once; whether each is BOOL is known only after type inference (`typecheck`).
 fn check_negated(project: &Project, fi: usize, b: &Block, at: &[Seg], errors: &mut Vec<Diagnostic>) {
     if b.negated.is_empty() {
         return;
@@ -268,11 +268,11 @@ fn check_negated(project: &Project, fi: usize, b: &Block, at: &[Seg], errors: &m
                     .diag(
                         fi,
                         &here(0),
-                        format!("`{}` is a macro instance: only a library block's inputs can be negated", b.id),
+                        format!("`{}` is a macro instance: only a library block's pins can be negated", b.id),
                     )
                     .block(&b.id)
                     .pin(&b.negated[0])
-                    .help("negate the pin inside the macro, or put a NOT block in front of the instance"),
+                    .help("negate the pin inside the macro, or put a NOT block in front of (or after) the instance"),
             );
         }
         return;
@@ -290,22 +290,39 @@ fn check_negated(project: &Project, fi: usize, b: &Block, at: &[Seg], errors: &m
         return;
     }
     let mut seen: HashMap<&str, usize> = HashMap::default();
+    let n_var_out = b.params.n.unwrap_or(0) as usize;
     for (k, pin) in b.negated.iter().enumerate() {
         let fixed = def.inputs.iter().any(|p| p.name == *pin);
         let variadic = def.var_inputs.is_some_and(|v| pin.starts_with(v.prefix) && b.inputs.get(pin).is_some());
-        if !fixed && !variadic {
-            let outputs = def.outputs.iter().any(|p| p.name == *pin);
-            let why = if outputs {
-                format!("`{pin}` is an output of {}: only inputs can be negated", def.name)
-            } else {
-                format!("{} has no input `{pin}` to negate", def.name)
-            };
+        let output = def.outputs.iter().find(|p| p.name == *pin);
+        let var_output = def.var_outputs.is_some_and(|v| {
+            let num = pin.strip_prefix(v.prefix).and_then(|n| n.parse::<usize>().ok());
+            num.is_some_and(|n| n >= v.first && n < v.first + n_var_out && *pin == format!("{}{n}", v.prefix))
+        });
+        if output.is_some_and(|p| p.delayed) {
             errors.push(
                 project
-                    .diag(fi, &here(k), why)
+                    .diag(
+                        fi,
+                        &here(k),
+                        format!("`{pin}` of {} carries the previous scan's value: it cannot be negated", def.name),
+                    )
                     .block(&b.id)
                     .pin(pin)
-                    .help(format!("its inputs are: {} (a variadic one once it is connected)", input_names(def))),
+                    .help("negate the input it feeds instead"),
+            );
+        } else if !fixed && !variadic && output.is_none() && !var_output {
+            let outs = output_names(def, n_var_out);
+            errors.push(
+                project
+                    .diag(fi, &here(k), format!("{} has no pin `{pin}` to negate", def.name))
+                    .block(&b.id)
+                    .pin(pin)
+                    .help(format!(
+                        "its inputs are: {} (a variadic one once it is connected); its outputs: {}",
+                        input_names(def),
+                        outs.join(", ")
+                    )),
             );
         } else if let Some(first) = seen.insert(pin, k) {
             errors.push(

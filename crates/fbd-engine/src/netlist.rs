@@ -57,6 +57,9 @@ pub struct NetOut {
     pub name: String,
     /// Its type.
     pub ty: Type,
+    /// A negated output: readers get the inverse of what the block computes (BOOL only; the
+    /// block's own state is the value before the negation).
+    pub negated: bool,
 }
 
 /// One primitive block.
@@ -145,6 +148,7 @@ pub fn netlist(project: &Project, opts: &CompileOptions) -> Result<Netlist, Diag
                 .map(|k| NetOut {
                     name: b.output_name(k).into_owned(),
                     ty: typecheck::out_type(&net, &t, i, k).unwrap_or(Type::Bool),
+                    negated: b.out_negated(k),
                 })
                 .collect(),
             init: b.params.init.map(|c| c.0),

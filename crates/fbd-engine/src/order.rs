@@ -35,8 +35,11 @@ pub(crate) fn order_blocks(
     let mut succ: Vec<Vec<usize>> = vec![Vec::new(); n];
     let mut indeg = vec![0u32; n];
     for (i, b) in net.blocks.iter().enumerate() {
-        if b.def.kind == Kind::Delay {
-            continue; // DELAY only copies at the end of the scan.
+        // DELAY only copies at the end of the scan; but a negated input is the NOT placed at
+        // the DELAY's place in the plan, which must come after what it negates (a DELAY has no
+        // successor in the scan, so this orders no loop).
+        if b.def.kind == Kind::Delay && !b.inputs.iter().any(|p| p.negate) {
+            continue;
         }
         for p in &b.inputs {
             if let Some(s) = ordering_pred(net, &p.src) {

@@ -119,7 +119,9 @@ pub(crate) fn infer_types(project: &Project, net: &Net) -> Result<Tvars, Vec<Dia
         }
         // Only a BOOL can be negated: a negated T pin says the block is BOOL (where it can be;
         // on ADD the pin check below says why the negation is wrong).
-        if b.def.generic.admits(Type::Bool) && b.inputs.iter().any(|p| p.negate && p.ty == PinTy::T) {
+        let t_out_negated = b.def.outputs.iter().enumerate().any(|(k, p)| p.ty == PinTy::T && b.out_negated(k));
+        if b.def.generic.admits(Type::Bool) && (t_out_negated || b.inputs.iter().any(|p| p.negate && p.ty == PinTy::T))
+        {
             firm[r] = firm[r].or(Some(Type::Bool));
         }
     }
@@ -246,6 +248,25 @@ pub(crate) fn infer_types(project: &Project, net: &Net) -> Result<Tvars, Vec<Dia
             )
             .map_err(|d| d.block(b.path.clone()).pin(b.input_name(k).into_owned()))
             .unwrap_or_else(|d| errors.push(d));
+        }
+        for k in (0..b.n_outputs()).filter(|&k| b.out_negated(k)) {
+            let ty = out_type(net, &t, bi, k).unwrap_or(Type::Bool);
+            if ty != Type::Bool {
+                let name = b.output_name(k);
+                errors.push(
+                    diag_at(
+                        project,
+                        &b.at.join(crate::json_path!["negated"]),
+                        format!(
+                            "output `{name}` of {} `{}` is {ty}: only a BOOL output can be negated",
+                            b.def.name, b.path
+                        ),
+                    )
+                    .block(b.path.clone())
+                    .pin(name.into_owned())
+                    .help("remove it from `negated`, or compare the value first (e.g. NE 0) and negate that"),
+                );
+            }
         }
         if let Some(init) = b.params.init {
             let want = t[bi].unwrap_or(Type::Bool);

@@ -3,11 +3,11 @@
 
 use eframe::egui::{self, Align2, Color32, FontId, Painter, Pos2, Rect, Stroke, Vec2};
 
-/// IEC 61131-3's negation circle just left of the input pin at `pin` (zoom `z`), over the
-/// wire's end, filled with the block's `fill`.
-pub(crate) fn negation_circle(painter: &Painter, pin: Pos2, z: f32, fill: Color32, ink: Color32) {
+/// IEC 61131-3's negation circle just outside the pin at `pin` (left of an input, right of an
+/// output: `side` -1 or 1; zoom `z`), over the wire's end, filled with the block's `fill`.
+pub(crate) fn negation_circle(painter: &Painter, pin: Pos2, side: f32, z: f32, fill: Color32, ink: Color32) {
     let r = fbd_layout::NEGATION_R as f32 * z;
-    let c = pin - Vec2::new(r, 0.0);
+    let c = pin + Vec2::new(side * r, 0.0);
     painter.circle(c, r, fill, Stroke::new(1.2, ink));
 }
 

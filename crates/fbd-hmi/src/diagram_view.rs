@@ -337,7 +337,7 @@ its dashed part is a feedback wire: where it closes a loop, the value it had at 
                     let pa = to(a.x, a.y);
                     painter.text(pa + Vec2::new(4.0 * z, 0.0), Align2::LEFT_CENTER, p, small.clone(), ink);
                     if n.is_negated(k) {
-                        crate::canvas::negation_circle(&painter, pa, z, fill, ink);
+                        crate::canvas::negation_circle(&painter, pa, -1.0, z, fill, ink);
                     }
                     if let Some(c) = c {
                         painter.text(
@@ -361,8 +361,14 @@ its dashed part is a feedback wire: where it closes a loop, the value it had at 
                     // A breakpoint on this output: a red dot on the pin, as in a code editor's gutter.
                     painter.circle_filled(pa + Vec2::new(0.0, 0.0), 4.0 * z.clamp(0.6, 1.5), BREAKPOINT);
                 }
+                let negated = n.is_negated_output(k);
+                if negated && text_ok {
+                    crate::canvas::negation_circle(&painter, pa, 1.0, z, fill, ink);
+                }
                 if let Some(v) = out_val(i, k) {
-                    badges.push(badge(pa, v, forced.contains(&path)));
+                    // Beside the circle of a negated output: the value is the pin's, after it.
+                    let at = pa + Vec2::new(crate::canvas::negation_room(negated, z), 0.0);
+                    badges.push(badge(at, v, forced.contains(&path)));
                 }
             }
             if let Some(pp) = resp.interact_pointer_pos()

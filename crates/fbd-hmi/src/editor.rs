@@ -39,6 +39,8 @@ pub struct EditorState {
     pub(crate) save_as: String,
     /// The input whose menu is open: (block, pin), and the constant typed there.
     pub(crate) pin_menu: Option<(String, String)>,
+    /// The pin of `pin_menu` is an output (its menu offers only the negation).
+    pub(crate) pin_menu_output: bool,
     pub(crate) constant: String,
     /// The initial value typed for a feedback wire in the pin menu.
     pub(crate) feedback_init: String,

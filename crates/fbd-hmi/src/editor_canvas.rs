@@ -232,7 +232,13 @@ impl App {
             return;
         }
         if resp.secondary_clicked() {
-            self.editor.pin_menu = menu_in.clone();
+            // An output pin's menu offers its negation (block ids hold no `.`; a port name none).
+            let menu_out = match &menu_in {
+                None => pointer.and_then(out_at).and_then(|s| s.split_once('.').map(|(b, p)| (b.into(), p.into()))),
+                Some(_) => None,
+            };
+            self.editor.pin_menu_output = menu_out.is_some();
+            self.editor.pin_menu = menu_in.clone().or(menu_out);
             self.editor.constant_focus = true;
             // The field is empty; its hint shows the constant the pin has, if it has one.
             self.editor.constant.clear();
@@ -302,7 +308,7 @@ impl App {
                     // negated pin has its circle there.
                     let negated = n.is_negated(k);
                     if negated {
-                        crate::canvas::negation_circle(&painter, a, z, fill, ink);
+                        crate::canvas::negation_circle(&painter, a, -1.0, z, fill, ink);
                     } else {
                         painter.line_segment([a - Vec2::new(4.0 * z, 0.0), a], Stroke::new(1.0, ink));
                     }
@@ -323,7 +329,11 @@ impl App {
                     let a = to(layout.out_anchors[i][k].x, layout.out_anchors[i][k].y);
                     let a = if moving && sel { a + drag_delta } else { a };
                     painter.text(a - Vec2::new(4.0 * z, 0.0), Align2::RIGHT_CENTER, p, small.clone(), ink);
-                    painter.circle_filled(a, 2.5, ink);
+                    if n.is_negated_output(k) {
+                        crate::canvas::negation_circle(&painter, a, 1.0, z, fill, ink);
+                    } else {
+                        painter.circle_filled(a, 2.5, ink);
+                    }
                 }
             }
         }
@@ -368,10 +378,14 @@ impl App {
         let mut menu_result: Option<Result<String, String>> = None;
         egui::Popup::context_menu(&resp).close_behavior(egui::PopupCloseBehavior::CloseOnClickOutside).show(|ui| {
             let Some((b, p)) = self.editor.pin_menu.clone() else {
-                ui.label("right-click an input pin");
+                ui.label("right-click a pin");
                 return;
             };
             ui.label(egui::RichText::new(format!("{b}.{p}")).strong());
+            if self.editor.pin_menu_output {
+                menu_result = self.negation_button(ui, body_id, &b, &p);
+                return;
+            }
             ui.horizontal(|ui| {
                 let l = ui.label("constant");
                 let field = ui
@@ -456,26 +470,8 @@ impl App {
                     }
                 });
             }
-            // IEC 61131-3's negation, the circle at the pin (a library block's input).
-            let negation = self
-                .editor
-                .ws
-                .as_ref()
-                .and_then(|w| w.block(body_id, &b))
-                .and_then(|x| fbd_engine::library::lookup(&x.ty).map(|_| x.negated.contains(&p)));
-            if let Some(negated) = negation {
-                let label = if negated { "remove the negation" } else { "negate (circle at the pin)" };
-                if ui.button(label).clicked() {
-                    let msg = if negated {
-                        format!("{b}.{p} reads its wire as it is")
-                    } else {
-                        format!("{b}.{p} reads the inverse of its wire")
-                    };
-                    menu_result = Some(
-                        self.editor_workspace().set_negated(body_id, &b, &p, !negated).map(|()| msg).map_err(|e| e.0),
-                    );
-                    ui.close();
-                }
+            if let Some(r) = self.negation_button(ui, body_id, &b, &p) {
+                menu_result = Some(r);
             }
             if ui.button("disconnect").clicked() {
                 menu_result = Some(
@@ -490,5 +486,34 @@ impl App {
         if let Some(r) = result.or(menu_result) {
             self.editor_after(r);
         }
+    }
+}
+
+impl App {
+    /// IEC 61131-3's negation in a pin's menu (a library block's pin): the circle put on or
+    /// taken off; what it did, or why it was refused, once clicked.
+    fn negation_button(
+        &mut self,
+        ui: &mut egui::Ui,
+        body_id: &BodyId,
+        b: &str,
+        p: &str,
+    ) -> Option<Result<String, String>> {
+        let block = self.editor.ws.as_ref().and_then(|w| w.block(body_id, b))?;
+        fbd_engine::library::lookup(&block.ty)?;
+        let negated = block.negated.iter().any(|q| q == p);
+        let output = self.editor.pin_menu_output;
+        let label = if negated { "remove the negation" } else { "negate (circle at the pin)" };
+        if !ui.button(label).clicked() {
+            return None;
+        }
+        ui.close();
+        let msg = match (negated, output) {
+            (true, false) => format!("{b}.{p} reads its wire as it is"),
+            (false, false) => format!("{b}.{p} reads the inverse of its wire"),
+            (true, true) => format!("{b}.{p} gives what the block computes"),
+            (false, true) => format!("{b}.{p} gives the inverse of what the block computes"),
+        };
+        Some(self.editor_workspace().set_negated(body_id, b, p, !negated).map(|()| msg).map_err(|e| e.0))
     }
 }

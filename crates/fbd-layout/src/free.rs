@@ -425,6 +425,7 @@ mod tests {
             inputs: vec![("in1".into(), None), ("in2".into(), None)],
             outputs: vec!["out".into()],
             negated: Vec::new(),
+            negated_outputs: Vec::new(),
             comment: None,
         }
     }

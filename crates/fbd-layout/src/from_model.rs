@@ -98,6 +98,11 @@ fn build(project: &Project, blocks: &[Block], inputs: Vec<String>, outputs: &[Po
             } else {
                 pins[i].0.iter().map(|p| b.negated.contains(p)).collect()
             },
+            negated_outputs: if b.negated.is_empty() {
+                Vec::new()
+            } else {
+                pins[i].1.iter().map(|p| b.negated.contains(p)).collect()
+            },
             comment: b.comment.clone(),
         });
     }

@@ -91,6 +91,7 @@ mod tests {
             inputs: ins.iter().map(|p| (p.to_string(), None)).collect(),
             outputs: vec!["out".into()],
             negated: Vec::new(),
+            negated_outputs: Vec::new(),
             comment: None,
         }
     }

@@ -77,6 +77,10 @@ impl Node {
     pub fn is_negated(&self, k: usize) -> bool {
         self.negated.get(k).copied().unwrap_or(false)
     }
+    /// Whether output `k` is negated.
+    pub fn is_negated_output(&self, k: usize) -> bool {
+        self.negated_outputs.get(k).copied().unwrap_or(false)
+    }
 }
 
 impl Rect {
@@ -99,6 +103,8 @@ pub struct Node {
     pub outputs: Vec<String>,
     /// Per input pin, whether it is negated (drawn with a circle); empty when none is.
     pub negated: Vec<bool>,
+    /// Per output pin, whether it is negated; empty when none is.
+    pub negated_outputs: Vec<bool>,
     /// The block's comment (what it is for, in the author's words), shown on hover.
     pub comment: Option<String>,
 }

@@ -155,8 +155,18 @@ pub fn svg(body: &Body, l: &Layout, title: &str, values: &dyn Values) -> String 
                 a.y + 4.0,
                 esc(p)
             );
+            let negated = n.is_negated_output(k);
+            if negated {
+                let _ = writeln!(
+                    s,
+                    r##"<circle class="negation" cx="{}" cy="{}" r="{NEGATION_R}"/>"##,
+                    a.x + NEGATION_R,
+                    a.y
+                );
+            }
             if let Some(v) = values.output(i, k) {
-                value_text(&mut s, a.x + 3.0, a.y - 3.0, &v, values.output_exact(i, k));
+                let x = a.x + 3.0 + if negated { 2.0 * NEGATION_R } else { 0.0 };
+                value_text(&mut s, x, a.y - 3.0, &v, values.output_exact(i, k));
             }
         }
         s.push_str("</g>\n");

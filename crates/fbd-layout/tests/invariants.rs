@@ -297,10 +297,10 @@ fn positions_outside_the_drawing_are_ignored_and_those_at_the_limit_kept() {
     }
 }
 
-/// A negated input reaches the drawing as IEC 61131-3's circle at the pin, just left of the
-/// block's edge, and its constant stands beyond the circle (not under it).
+/// A negated pin reaches the drawing as IEC 61131-3's circle, just outside the block's edge,
+/// and an input's constant stands beyond the circle (not under it).
 #[test]
-fn a_negated_input_is_drawn_with_a_circle_at_its_pin() {
+fn a_negated_pin_is_drawn_with_a_circle() {
     let text = r#"{"fbd": 1, "inputs": [{"name": "a", "type": "BOOL"}],
       "outputs": [{"name": "y", "type": "BOOL", "from": "g.out"}],
       "blocks": [{"id": "g", "type": "AND", "inputs": {"in1": "a", "in2": true, "in3": "a"}, "negated": ["in2", "in3"]}]}"#;
@@ -322,4 +322,15 @@ fn a_negated_input_is_drawn_with_a_circle_at_its_pin() {
     let constant =
         format!(r#"<text class="const" x="{}" y="{}" text-anchor="end">TRUE</text>"#, a.x - 4.0 - 7.0, a.y + 4.0);
     assert!(svg.contains(&constant), "{constant}\n{svg}");
+    // A negated output: its circle just right of the block's edge.
+    let text = text.replace(r#""negated": ["in2", "in3"]"#, r#""negated": ["out"]"#);
+    let p = fbd_engine::load::load_text(&fbd_engine::MemProvider::new(), Path::new("n.json"), text).expect("loads");
+    let b = body(&p, None).expect("program");
+    assert_eq!((b.nodes[0].negated.clone(), b.nodes[0].negated_outputs.clone()), (vec![false; 3], vec![true]));
+    let l = layout(&b);
+    let svg = fbd_layout::svg::svg(&b, &l, "n", &fbd_layout::svg::NoValues);
+    let a = l.out_anchors[0][0];
+    let circle = format!(r#"cx="{}" cy="{}" r="{}""#, a.x + fbd_layout::NEGATION_R, a.y, fbd_layout::NEGATION_R);
+    assert_eq!(svg.matches(r#"<circle class="negation""#).count(), 1, "{svg}");
+    assert!(svg.contains(&circle), "{circle}\n{svg}");
 }

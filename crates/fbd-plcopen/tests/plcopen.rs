@@ -95,6 +95,28 @@ fn problems_are_reported_with_their_places() {
         e.0.iter().any(|d| d.message.contains("input `IN1` is connected twice (first at 82:") && d.line == Some(83)),
         "{e}"
     );
+    // A negated output of a POU instance was read as if not negated (a wrong value, silently);
+    // a library block's is a negated pin (F_TRIG's Q here).
+    let neg = lights.replacen(
+        "<outputVariables><variable formalParameter=\"q\"><connectionPointOut/>",
+        "<outputVariables><variable formalParameter=\"q\" negated=\"true\"><connectionPointOut/>",
+        1,
+    );
+    assert_ne!(neg, lights);
+    let e = fbd_plcopen::import(p, &neg).unwrap_err();
+    assert!(
+        e.0.iter().any(|d| d.message.contains("output `q` of function block `Pulse` is negated") && d.line == Some(58)),
+        "{e}"
+    );
+    let fall = lights.replace(
+        "<outputVariables><variable formalParameter=\"Q\"><connectionPointOut/>",
+        "<outputVariables><variable formalParameter=\"Q\" negated=\"true\"><connectionPointOut/>",
+    );
+    assert_ne!(fall, lights);
+    let imported = fbd_plcopen::import(p, &fall).unwrap_or_else(|e| panic!("{e}"));
+    let all = imported.doc.macros.iter().flat_map(|m| &m.blocks).chain(&imported.doc.blocks);
+    let trig: Vec<&fbd_engine::model::Block> = all.filter(|b| b.ty == "F_TRIG").collect();
+    assert!(trig.iter().any(|b| b.negated == ["q"]), "{:?}", trig.iter().map(|b| &b.negated).collect::<Vec<_>>());
 }
 
 /// Located variables are the program's I/O; two outputs on one input are their OR.

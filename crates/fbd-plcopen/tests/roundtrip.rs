@@ -392,8 +392,8 @@ fn extreme_constants_survive_a_round_trip() {
     assert_eq!(b.output("z"), Some(Value::Int(-1)));
 }
 
-/// Negated inputs go out as `negated="true"` on the block's input variable and come back as
-/// negated pins: the same pins, the same trace. An unconnected negated pin goes out as its
+/// Negated inputs and outputs go out as `negated="true"` on the block's variables and come back
+/// as negated pins: the same pins, the same trace. An unconnected negated pin goes out as its
 /// default, negated (an open input reads the callee's default elsewhere).
 #[test]
 fn negated_inputs_survive_a_round_trip() {
@@ -401,18 +401,21 @@ fn negated_inputs_survive_a_round_trip() {
     let text = r#"{"fbd": 1, "name": "neg",
       "inputs": [{"name": "a", "type": "BOOL"}, {"name": "c", "type": "BOOL"}],
       "outputs": [{"name": "x", "type": "BOOL", "from": "and1.out"}, {"name": "n", "type": "INT", "from": "ctu1.cv"}, {"name": "m", "type": "INT", "from": "ctu2.cv"},
-                  {"name": "s", "type": "BOOL", "from": "sel1.out"}, {"name": "t", "type": "BOOL", "from": "ton1.q"}],
+                  {"name": "s", "type": "BOOL", "from": "sel1.out"}, {"name": "t", "type": "BOOL", "from": "ton1.q"},
+                  {"name": "l", "type": "BOOL", "from": "sr1.q1"}, {"name": "r", "type": "BOOL", "from": "and2.out"}],
       "blocks": [
         {"id": "and1", "type": "AND", "inputs": {"in1": "a", "in2": "c"}, "negated": ["in2"]},
         {"id": "ctu1", "type": "CTU", "inputs": {"cu": "a", "r": "c", "pv": 100}, "negated": ["cu"]},
         {"id": "ctu2", "type": "CTU", "inputs": {"cu": "a", "pv": 100}, "negated": ["r"]},
         {"id": "sel1", "type": "SEL", "inputs": {"g": "a", "in0": "c", "in1": true}, "negated": ["in0", "in1"]},
-        {"id": "ton1", "type": "TON", "inputs": {"in": "c", "pt": 20}, "negated": ["in"]}
+        {"id": "ton1", "type": "TON", "inputs": {"in": "c", "pt": 20}, "negated": ["in"]},
+        {"id": "sr1", "type": "SR", "inputs": {"s1": "a", "r": "c"}, "negated": ["q1"]},
+        {"id": "and2", "type": "AND", "inputs": {"in1": "sr1.q1", "in2": "ton1.q"}, "negated": ["out"]}
       ]}"#;
     let project = load_text(&MemProvider::new(), Path::new("neg.json"), text.to_string()).expect("loads");
     let plan = compile_project(&project, &CompileOptions::default()).expect("compiles");
     let xml = fbd_plcopen::export(&project, &plan);
-    assert_eq!(xml.matches(" negated=\"true\"").count(), 6, "{xml}");
+    assert_eq!(xml.matches(" negated=\"true\"").count(), 8, "{xml}");
     let back = fbd_plcopen::import(Path::new("neg.xml"), &xml).unwrap_or_else(|e| panic!("{e}"));
     for b in &project.root().blocks {
         let got = back.doc.blocks.iter().find(|x| x.id == b.id).unwrap_or_else(|| panic!("{} came back", b.id));

@@ -116,9 +116,14 @@ impl Reference {
         &self.net
     }
 
-    /// The current value of output `pin` of block `block`.
+    /// The current value of output `pin` of block `block`, as its readers see it (inverted on
+    /// a negated output).
     pub fn out(&self, block: usize, pin: usize) -> Value {
-        self.outs[block][pin]
+        match (self.outs[block][pin], self.net.blocks[block].outputs[pin].negated) {
+            (Value::Bool(x), true) => Value::Bool(!x),
+            (v, true) => panic!("reference: a negated output is BOOL, got {v:?}"),
+            (v, false) => v,
+        }
     }
 
     /// The value of program output `k` after the last scan.
@@ -131,7 +136,7 @@ impl Reference {
         let v = match d {
             Driver::Const(v) => *v,
             Driver::Input(i) => self.inputs[*i],
-            Driver::Out { block, pin } => self.outs[*block][*pin],
+            Driver::Out { block, pin } => self.out(*block, *pin),
             Driver::Feedback { .. } => self.feedback[&key(d)],
         };
         v.coerce(want).unwrap_or_else(|| panic!("reference: a {} where {want} is read: {d:?}", v.ty()))

@@ -1,6 +1,6 @@
 //! Random well-typed diagrams for the differential test and the fuzzer: every library block,
 //! every type, constants of every type on every pin (INT literals on REAL pins and `-0`
-//! included), program inputs, feedback wires, negated BOOL inputs, DELAY and MEMORY.prev read
+//! included), program inputs, feedback wires, negated BOOL pins, DELAY and MEMORY.prev read
 //! from anywhere, and macros with pass-through ports, defaults and nesting. Each block's type is chosen first, so
 //! a diagram is well typed by construction; generic blocks get a `data_type` only when no
 //! grounded source already fixes their type, so type inference is exercised too.
@@ -259,8 +259,13 @@ fn body<R: Rng>(rng: &mut R, avail: &[Sig], n_blocks: usize, macros: &[MacroSig]
                         .map(|(n, t, _)| (n.clone(), *t)),
                 )
                 .filter(|(_, t)| *t == Type::Bool);
-            let negated: Vec<String> =
-                bool_pins.filter(|_| rng.random_bool(0.15)).map(|(n, _)| format!("\"{n}\"")).collect();
+            // And negated BOOL outputs (not the delayed ones, which cannot be).
+            let bool_outs = outputs_of(j).into_iter().filter(|(_, t, delayed)| *t == Type::Bool && !delayed);
+            let negated: Vec<String> = bool_pins
+                .chain(bool_outs.map(|(n, t, _)| (n, t)))
+                .filter(|_| rng.random_bool(0.15))
+                .map(|(n, _)| format!("\"{n}\""))
+                .collect();
             if !negated.is_empty() {
                 obj.push_str(&format!(", \"negated\": [{}]", negated.join(", ")));
             }

@@ -139,21 +139,34 @@ pub(super) fn emit(
     let mut out_slots: Vec<Slot> = Vec::with_capacity(n_sig);
     let mut state_first = vec![0u32; n + 1];
     let mut state_flat: Vec<Slot> = Vec::new();
+    // Where an output is negated: its index in `out_slots` → the slot the block writes.
+    let mut raw_out: HashMap<u32, Slot> = HashMap::default();
     for &i in order {
         let b = &net.blocks[i];
         let tv = t[i];
         let init = b.params.init.and_then(|c| tv.and_then(|ty| c.0.coerce(ty)).or(Some(c.0)));
         out_first[i] = out_slots.len() as u32;
+        // The slots the block writes, side by side (SELECTOR writes its outputs as a run).
+        let first_raw = out_slots.len();
         for k in 0..b.n_outputs() {
-            let name = b.output_name(k);
             let ty = out_type(net, t, i, k).unwrap_or(Type::Bool);
             let v = match (b.def.kind, init) {
                 (Kind::Memory | Kind::Delay | Kind::Sr | Kind::Rs, Some(v)) => v,
                 _ => ty.zero(),
             };
-            let s = slots.alloc(v);
-            out_slots.push(s);
-            signals.push(&[&b.path, ".", &name], s, SignalKind::BlockOutput);
+            out_slots.push(slots.alloc(v));
+        }
+        // A negated output keeps that slot (its state) to itself; the pin's slot, what every
+        // reader and the debugger see, is its inverse, written by a NOT after the block.
+        for k in 0..b.n_outputs() {
+            let at = first_raw + k;
+            if b.out_negated(k)
+                && let Value::Bool(x) = slots.init_of(out_slots[at])
+            {
+                raw_out.insert(at as u32, out_slots[at]);
+                out_slots[at] = slots.alloc(Value::Bool(!x));
+            }
+            signals.push(&[&b.path, ".", &b.output_name(k)], out_slots[at], SignalKind::BlockOutput);
         }
         state_first[i] = state_flat.len() as u32;
         for (_, ty) in b.def.state {
@@ -193,6 +206,7 @@ pub(super) fn emit(
     let mut max_level = 0;
     let mut positions: HashMap<usize, crate::locate::BlockPositions> = HashMap::default();
     let mut ins: Vec<Slot> = Vec::new();
+    let mut raw_outs: Vec<Slot> = Vec::new();
     // What each input pin's signal shows: its driver, before a negation.
     let mut wired: Vec<Slot> = Vec::new();
 
@@ -210,7 +224,18 @@ pub(super) fn emit(
             });
         }
         let first_out = srcs.out_first[i] as usize;
-        let outs = &srcs.out_slots[first_out..first_out + b.n_outputs()];
+        let pins_out = &srcs.out_slots[first_out..first_out + b.n_outputs()];
+        // What the block writes: its pins' slots, or for a negated output the slot the NOT
+        // after it reads.
+        let outs: &[Slot] = if b.neg_out.is_empty() {
+            pins_out
+        } else {
+            raw_outs.clear();
+            raw_outs.extend(
+                (0..pins_out.len()).map(|k| raw_out.get(&((first_out + k) as u32)).copied().unwrap_or(pins_out[k])),
+            );
+            &raw_outs
+        };
         let ty = t[i].unwrap_or(Type::Bool);
         // Every operand must sit in the bank its pin's type names: the executor indexes that
         // bank without looking. A mismatch is a compiler bug; refuse the plan rather than run it.
@@ -245,6 +270,20 @@ pub(super) fn emit(
             instr_block.push(blocks.recs.len() as u32);
             code.len() as u32 - 1
         });
+        for (k, (raw, pin)) in outs.iter().zip(pins_out).enumerate().filter(|(k, _)| b.out_negated(*k)) {
+            if raw != pin {
+                code.push(crate::instr::Instr::Gate {
+                    t: crate::instr::truth_table(|a, _, _| !a),
+                    a: raw.idx,
+                    b: raw.idx,
+                    c: raw.idx,
+                    o: pin.idx,
+                });
+                instr_block.push(blocks.recs.len() as u32);
+            } else {
+                debug_assert!(false, "output {k} of {} negated without a slot of its own", b.path);
+            }
+        }
         // Signals of the input pins (aliases of their drivers): they follow every output
         // signal, block after block in plan order.
         let first_in = blocks.pins_in.len() as u32;

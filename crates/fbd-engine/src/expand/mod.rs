@@ -158,16 +158,26 @@ impl<'p> Expander<'p> {
                 path.push_str(&b.id);
                 let entry = if let Some(def) = library::lookup(&b.ty) {
                     let n_out = b.params.n.unwrap_or(0) as usize;
-                    self.net.blocks.push(NetBlock {
+                    let n_var_out = if def.var_outputs.is_some() { n_out } else { 0 };
+                    let mut nb = NetBlock {
                         path,
                         def,
                         at,
                         inputs: Vec::new(),
-                        n_var_out: if def.var_outputs.is_some() { n_out } else { 0 },
+                        n_var_out,
+                        neg_out: Vec::new(),
                         data_type: b.data_type.map(|t| t.0),
                         params: b.params.clone(),
                         order: b.order,
-                    });
+                    };
+                    if !b.negated.is_empty() {
+                        let negated = Negated::of(b);
+                        let neg: Vec<bool> = (0..nb.n_outputs()).map(|k| negated.has(&nb.output_name(k))).collect();
+                        if neg.contains(&true) {
+                            nb.neg_out = neg;
+                        }
+                    }
+                    self.net.blocks.push(nb);
                     Entry::Prim(self.net.blocks.len() - 1)
                 } else {
                     let (mf, mi, m) = self.project.macro_def(&b.ty).expect("checked by check_bodies");

@@ -124,6 +124,8 @@ pub(crate) struct NetBlock {
     pub inputs: Vec<NetPin>,
     /// Number of variadic outputs (SELECTOR's q1..qn).
     pub n_var_out: usize,
+    /// Per output, whether it is negated (every reader gets the inverse); empty when none is.
+    pub neg_out: Vec<bool>,
     pub data_type: Option<Type>,
     pub params: Params,
     pub order: Option<i64>,
@@ -142,6 +144,11 @@ fn pin_name(fixed: Option<&'static str>, n_fixed: usize, var: Option<Variadic>, 
 }
 
 impl NetBlock {
+    /// Whether output `k` is negated.
+    pub fn out_negated(&self, k: usize) -> bool {
+        self.neg_out.get(k).copied().unwrap_or(false)
+    }
+
     /// Number of outputs, fixed then variadic.
     pub fn n_outputs(&self) -> usize {
         self.def.outputs.len() + self.n_var_out

@@ -492,12 +492,17 @@ impl Runtime {
         self.forced_slots = Arc::new(self.forces.iter().map(|f| f.1).collect());
         self.forces_version += 1;
         self.force_mask = vec![false; self.plan.code.len()];
-        for b in &self.plan.blocks {
+        for (bi, b) in self.plan.blocks.iter().enumerate() {
             let Some(ins) = b.instr else { continue };
             let writes =
                 b.outputs.iter().any(|sig| self.forces.iter().any(|f| f.1 == self.plan.signals.at(*sig as usize).slot));
             if writes {
-                self.force_mask[ins as usize] = true;
+                // The block's instruction and the NOTs of its negated outputs right after it.
+                let mut j = ins as usize;
+                while j < self.force_mask.len() && self.plan.instr_block[j] as usize == bi {
+                    self.force_mask[j] = true;
+                    j += 1;
+                }
             }
         }
     }

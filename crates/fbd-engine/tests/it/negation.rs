@@ -95,17 +95,17 @@ fn wrong_negations_are_reported_with_their_place() {
       \"macros\": [{\"name\": \"M\", \"inputs\": [{\"name\": \"x\", \"type\": \"BOOL\"}], \"outputs\": [], \"blocks\": []}],\n\
       \"blocks\": [\n\
         {\"id\": \"a\", \"type\": \"AND\", \"inputs\": {\"in1\": true, \"in2\": true}, \"negated\": [\"in3\"]},\n\
-        {\"id\": \"b\", \"type\": \"NOT\", \"inputs\": {\"in\": true}, \"negated\": [\"out\"]},\n\
+        {\"id\": \"b\", \"type\": \"NOT\", \"inputs\": {\"in\": true}, \"negated\": [\"q\"]},\n\
         {\"id\": \"c\", \"type\": \"OR\", \"inputs\": {\"in1\": true, \"in2\": true}, \"negated\": [\"in1\", \"in1\"]},\n\
         {\"id\": \"d\", \"type\": \"M\", \"inputs\": {\"x\": true}, \"negated\": [\"x\"]}\n\
       ]}";
     let e = fbd_engine::compile(text).expect_err("four mistakes");
     let shown = e.to_string();
     let expect = [
-        (4, "a", "in3", "AND has no input `in3` to negate"),
-        (5, "b", "out", "`out` is an output of NOT: only inputs can be negated"),
+        (4, "a", "in3", "AND has no pin `in3` to negate"),
+        (5, "b", "q", "NOT has no pin `q` to negate"),
         (6, "c", "in1", "pin `in1` is negated twice (first at negated[0])"),
-        (7, "d", "x", "`d` is a macro instance: only a library block's inputs can be negated"),
+        (7, "d", "x", "`d` is a macro instance: only a library block's pins can be negated"),
     ];
     assert_eq!(e.0.len(), expect.len(), "{shown}");
     for (d, (line, block, pin, says)) in e.0.iter().zip(expect) {
@@ -119,4 +119,115 @@ fn wrong_negations_are_reported_with_their_place() {
     let d = e.first();
     assert!(d.message.contains("pin `in1` of ADD `s` is INT: only a BOOL input can be negated"), "{d}");
     assert_eq!((d.line, d.pin.as_deref()), (Some(3), Some("in1")), "{d}");
+}
+
+/// A negated output: every reader, the program output and the debugger get the inverse of
+/// what the block computes, while the block's own state (SR's latch, MEMORY's q that `prev`
+/// repeats) stays the value before the circle: the same as a NOT after the block.
+#[test]
+fn a_negated_output_computes_what_a_not_after_it_does() {
+    let outputs = r#""outputs": [
+        {"name": "sr", "type": "BOOL", "from": "sr1.q1"},
+        {"name": "reads", "type": "BOOL", "from": "and1.out"},
+        {"name": "sel2", "type": "BOOL", "from": "pick.q2"},
+        {"name": "mq", "type": "BOOL", "from": "m.q"},
+        {"name": "mprev", "type": "BOOL", "from": "m.prev"}
+      ]"#;
+    let head = r#"{"fbd": 1, "inputs": [{"name": "a", "type": "BOOL"}, {"name": "c", "type": "BOOL"}, {"name": "k", "type": "INT"}],"#;
+    let negated = format!(
+        r#"{head} {outputs}, "blocks": [
+        {{"id": "sr1", "type": "SR", "inputs": {{"s1": "a", "r": "c"}}, "negated": ["q1"]}},
+        {{"id": "and1", "type": "AND", "inputs": {{"in1": "sr1.q1", "in2": "pick.q2"}}, "negated": ["out"]}},
+        {{"id": "pick", "type": "SELECTOR", "inputs": {{"sel": "k"}}, "params": {{"n": 3}}, "negated": ["q2"]}},
+        {{"id": "m", "type": "MEMORY", "inputs": {{"in": "a", "en": "c"}}, "params": {{"init": true}}, "negated": ["q"]}}
+      ]}}"#
+    );
+    let explicit = format!(
+        r#"{head} "outputs": [
+        {{"name": "sr", "type": "BOOL", "from": "n_sr.out"}},
+        {{"name": "reads", "type": "BOOL", "from": "n_and.out"}},
+        {{"name": "sel2", "type": "BOOL", "from": "n_pick.out"}},
+        {{"name": "mq", "type": "BOOL", "from": "n_m.out"}},
+        {{"name": "mprev", "type": "BOOL", "from": "m.prev"}}
+      ], "blocks": [
+        {{"id": "sr1", "type": "SR", "inputs": {{"s1": "a", "r": "c"}}}},
+        {{"id": "n_sr", "type": "NOT", "inputs": {{"in": "sr1.q1"}}}},
+        {{"id": "and1", "type": "AND", "inputs": {{"in1": "n_sr.out", "in2": "n_pick.out"}}}},
+        {{"id": "n_and", "type": "NOT", "inputs": {{"in": "and1.out"}}}},
+        {{"id": "pick", "type": "SELECTOR", "inputs": {{"sel": "k"}}, "params": {{"n": 3}}}},
+        {{"id": "n_pick", "type": "NOT", "inputs": {{"in": "pick.q2"}}}},
+        {{"id": "m", "type": "MEMORY", "inputs": {{"in": "a", "en": "c"}}, "params": {{"init": true}}}},
+        {{"id": "n_m", "type": "NOT", "inputs": {{"in": "m.q"}}}}
+      ]}}"#
+    );
+    let run = |text: &str| {
+        let mut rt = Runtime::new(plan(text));
+        let mut rows = vec![rt.outputs().to_vec()];
+        for k in 0..40i64 {
+            rt.write("a", b(k % 5 < 2)).expect("a");
+            rt.write("c", b(k % 7 == 3)).expect("c");
+            rt.write("k", Value::Int(k % 4)).expect("k");
+            rt.step();
+            rows.push(rt.outputs().to_vec());
+        }
+        rows
+    };
+    let (got, want) = (run(&negated), run(&explicit));
+    // From the first scan on (before it, the NOT blocks have computed nothing yet).
+    assert_eq!(got[1..], want[1..]);
+    assert!(got.iter().any(|r| r[0] == b(true)) && got.iter().any(|r| r[0] == b(false)), "the latch moved");
+    // Before the first scan a negated output already shows the inverse of its initial value.
+    assert_eq!(got[0][3], b(false), "MEMORY init TRUE, q negated");
+    // A force on a negated output holds what readers see.
+    let mut rt = Runtime::new(plan(&negated));
+    rt.force("sr1.q1", b(true)).expect("force");
+    rt.write("a", b(true)).expect("a");
+    rt.step_n(3);
+    assert_eq!(rt.output("sr"), Some(b(true)), "forced");
+    // and1 reads the forced TRUE: NOT (TRUE AND NOT q2 (FALSE at k = 0)) is FALSE; unforced,
+    // the latch set by `a` reads FALSE through its circle and and1 gives TRUE.
+    assert_eq!(rt.output("reads"), Some(b(false)), "the reader sees the forced value");
+    rt.release("sr1.q1");
+    rt.step();
+    assert_eq!((rt.output("sr"), rt.output("reads")), (Some(b(false)), Some(b(true))));
+}
+
+#[test]
+fn outputs_that_cannot_be_negated_are_reported() {
+    let text = "{\"fbd\": 1, \"inputs\": [{\"name\": \"k\", \"type\": \"INT\"}],\n \"blocks\": [\n\
+        {\"id\": \"m\", \"type\": \"MEMORY\", \"inputs\": {\"in\": true, \"en\": true}, \"negated\": [\"prev\"]},\n\
+        {\"id\": \"s\", \"type\": \"SELECTOR\", \"inputs\": {\"sel\": \"k\"}, \"params\": {\"n\": 2}, \"negated\": [\"q3\"]}\n]}";
+    let e = fbd_engine::compile(text).expect_err("two mistakes");
+    assert_eq!(e.0.len(), 2, "{e}");
+    assert!(e.0[0].message.contains("`prev` of MEMORY carries the previous scan's value: it cannot be negated"), "{e}");
+    assert_eq!((e.0[0].line, e.0[0].pin.as_deref()), (Some(3), Some("prev")));
+    assert!(e.0[1].message.contains("SELECTOR has no pin `q3` to negate"), "{e}");
+    let text = "{\"fbd\": 1, \"inputs\": [{\"name\": \"k\", \"type\": \"INT\"}],\n \"blocks\": [\n\
+        {\"id\": \"s\", \"type\": \"ADD\", \"inputs\": {\"in1\": \"k\", \"in2\": 1}, \"negated\": [\"out\"]}\n]}";
+    let e = fbd_engine::compile(text).expect_err("an INT output");
+    assert!(e.first().message.contains("output `out` of ADD `s` is INT: only a BOOL output can be negated"), "{e}");
+    assert_eq!((e.first().line, e.first().pin.as_deref()), (Some(3), Some("out")), "{e}");
+}
+
+/// A DELAY copies its input at the end of the scan, so it had no place in the scan's order;
+/// its negated input's NOT stood wherever the DELAY fell (two DELAYs are scheduled before the
+/// lone MOVE: the larger family first), before the block that feeds it, and negated last
+/// scan's value (found by the differential test).
+#[test]
+fn a_delay_negates_this_scans_value_of_a_block_that_runs_after_it_in_the_file() {
+    let text = r#"{"fbd": 1, "inputs": [{"name": "a", "type": "BOOL"}],
+      "outputs": [{"name": "z", "type": "BOOL", "from": "z.q"}, {"name": "z2", "type": "BOOL", "from": "z2.q"}],
+      "blocks": [{"id": "z", "type": "DELAY", "inputs": {"in": "m.out"}, "negated": ["in"]},
+                 {"id": "z2", "type": "DELAY", "inputs": {"in": "m.out"}, "negated": ["in"]},
+                 {"id": "m", "type": "MOVE", "inputs": {"in": "a"}}]}"#;
+    let mut rt = Runtime::new(plan(text));
+    let mut seen = Vec::new();
+    for k in 0..6 {
+        rt.write("a", b(k % 2 == 0)).expect("a");
+        rt.step();
+        seen.push(rt.output("z").expect("z"));
+        assert_eq!(rt.output("z2"), rt.output("z"));
+    }
+    // z is NOT a of the scan before: a = T, F, T, … so z = (init) F, F, T, F, T, F.
+    assert_eq!(seen, vec![b(false), b(false), b(true), b(false), b(true), b(false)]);
 }

@@ -495,14 +495,14 @@ fn a_right_click_on_an_input_name_or_its_constant_opens_the_pin_menu() {
     for (dx, what) in [(0.6 * pitch, "the name `in`"), (-0.6 * pitch, "the constant FALSE")] {
         pin_menu(&mut h, pin + egui::vec2(dx, 0.0));
         assert!(h.query_by_label("n.in").is_some(), "a right-click on {what} opens the menu of n.in");
-        assert!(h.query_by_label("right-click an input pin").is_none());
+        assert!(h.query_by_label("right-click a pin").is_none());
         h.key_press(egui::Key::Escape);
         h.step();
         h.step();
     }
     // Below the pin's row, inside the block: not the pin.
     pin_menu(&mut h, pin + egui::vec2(0.6 * pitch, 0.8 * pitch));
-    assert!(h.query_by_label("right-click an input pin").is_some());
+    assert!(h.query_by_label("right-click a pin").is_some());
 }
 
 /// The editor shows nothing live: with the task running it does not redraw on its own (it

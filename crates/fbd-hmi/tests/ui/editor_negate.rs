@@ -1,5 +1,5 @@
-//! Negating an input in the editor: the pin's menu puts IEC 61131-3's circle on it (and takes
-//! it off), the edit is undoable and the program compiles with it.
+//! Negating a pin in the editor: the pin's menu puts IEC 61131-3's circle on an input or an
+//! output (and takes it off), and the program compiles with it.
 
 use egui_kittest::kittest::Queryable;
 
@@ -42,4 +42,17 @@ fn the_pin_menu_negates_an_input_and_takes_the_negation_off() {
     assert_eq!(h.state().editor_message(), "g.in2 reads its wire as it is");
     let ws = h.state_mut().editor_workspace().clone();
     assert!(ws.block(&fbd_edit::BodyId::Program, "g").expect("g").negated.is_empty());
+    // An output pin's menu: only the negation (an output takes no constant).
+    for _ in 0..30 {
+        h.step();
+    }
+    let out = h.state_mut().editor_anchor_pos("g", "out").expect("g.out drawn");
+    pin_menu(&mut h, out);
+    assert!(h.query_by_label("constant").is_none(), "no constant on an output");
+    h.get_by_label("negate (circle at the pin)").click();
+    h.step();
+    h.step();
+    assert_eq!(h.state().editor_message(), "g.out gives the inverse of what the block computes");
+    let ws = h.state_mut().editor_workspace().clone();
+    assert_eq!(ws.block(&fbd_edit::BodyId::Program, "g").expect("g").negated, vec!["out".to_string()]);
 }

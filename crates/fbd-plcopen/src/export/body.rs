@@ -284,10 +284,12 @@ pub(super) fn body_xml(
         );
         for (k, p) in outs.iter().enumerate() {
             let rel = em.geom.as_ref().map_or(String::new(), |g| relative(g.out_rel(order, k)));
+            let negated = b.negated.iter().any(|n| n == p);
             let _ = writeln!(
                 xml,
-                "                <variable formalParameter=\"{}\"><connectionPointOut>{rel}</connectionPointOut></variable>",
-                esc(&formal_out(blocks, &em.block_ids, &b.id, p))
+                "                <variable formalParameter=\"{}\"{}><connectionPointOut>{rel}</connectionPointOut></variable>",
+                esc(&formal_out(blocks, &em.block_ids, &b.id, p)),
+                if negated { " negated=\"true\"" } else { "" }
             );
         }
         // DELAY's stand-in has a second output, `next`, read by blocks that run before it.

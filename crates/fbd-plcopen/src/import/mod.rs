@@ -377,6 +377,26 @@ fn pou_body(
         let mut b = simple_block(&id, &our_ty, Vec::new(), e);
         b.comment = text::documentation(*e);
         b.inputs = pins;
+        // Negated outputs: a library block's stay negated pins (every reader gets the inverse);
+        // a POU instance's cannot be (they were read as if not negated: a wrong value).
+        for v in child(*e, "outputVariables").into_iter().flat_map(|o| children(o, "variable")) {
+            if v.attribute("negated") != Some("true") {
+                continue;
+            }
+            let formal = v.attribute("formalParameter").unwrap_or("");
+            if library::lookup(&our_ty).is_some() {
+                let formal = match helper(ty) {
+                    Some((blk, _)) => crate::stand_in::pin(&blk, formal).unwrap_or(formal),
+                    None => formal,
+                };
+                negated_pins.push(names::out_pin(ty, formal, pou_names));
+            } else {
+                cx.err(
+                    v,
+                    format!("block `{id}`: output `{formal}` of function block `{ty}` is negated, which is not supported on a POU instance here; negate the input it feeds, or the output inside `{ty}`"),
+                );
+            }
+        }
         b.negated = negated_pins;
         let def = library::lookup(&our_ty);
         if def.is_some_and(|d| d.generic != library::Generic::No) {
