@@ -131,7 +131,7 @@ impl Workspace {
             id: inst.clone(),
             ty: name.to_string(),
             inputs: Pins(in_ports.iter().map(|(_, w, p)| (p.name.clone(), w.clone())).collect()),
-            negated: Vec::new(),
+            negated: Default::default(),
             params: Params::default(),
             data_type: None,
             pos: (min_x.is_finite() && min_y.is_finite()).then_some([min_x, min_y]),

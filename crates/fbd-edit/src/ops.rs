@@ -125,7 +125,7 @@ impl Workspace {
             id: id.clone(),
             ty: ty.to_string(),
             inputs: Pins::default(),
-            negated: Vec::new(),
+            negated: Default::default(),
             params: Params::default(),
             data_type: None,
             pos: Some(pos),

@@ -179,10 +179,10 @@ pub struct Block {
     /// Input pins and what drives each.
     #[serde(default, skip_serializing_if = "Pins::is_empty")]
     pub inputs: Pins,
-    /// Negated BOOL inputs (IEC 61131-3's circle at the pin): the block sees the inverse of
-    /// what drives each of these pins. Library blocks only.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub negated: Vec<String>,
+    /// Negated BOOL pins (IEC 61131-3's circle): an input reads the inverse of what drives it,
+    /// an output gives its readers the inverse of what the block computes. Library blocks only.
+    #[serde(default, skip_serializing_if = "PinNames::is_empty")]
+    pub negated: PinNames,
     /// Parameters fixed at compile time.
     #[serde(default, skip_serializing_if = "Params::is_empty")]
     pub params: Params,
@@ -465,6 +465,73 @@ impl JsonSchema for Wire {
                 }
             ]
         })
+    }
+}
+
+/// A few pin names in file order (a block's `negated`). Read it as a slice (`iter`,
+/// `contains`, `len`); none costs one pointer, as a large program has one per block.
+#[derive(Clone, Debug, Default, PartialEq)]
+// The box keeps the field one pointer wide (a `Vec` is three, a boxed slice two).
+#[allow(clippy::box_collection)]
+pub struct PinNames(Option<Box<Vec<String>>>);
+
+impl PinNames {
+    /// No pin named.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_none()
+    }
+    /// The names as a slice.
+    pub fn as_slice(&self) -> &[String] {
+        self.0.as_deref().map_or(&[], Vec::as_slice)
+    }
+    /// Names `pin` last.
+    pub fn push(&mut self, pin: String) {
+        self.0.get_or_insert_with(Default::default).push(pin);
+    }
+    /// Keeps the names `keep` says yes to.
+    pub fn retain(&mut self, keep: impl FnMut(&String) -> bool) {
+        if let Some(v) = &mut self.0 {
+            v.retain(keep);
+            if v.is_empty() {
+                self.0 = None;
+            }
+        }
+    }
+}
+
+impl std::ops::Deref for PinNames {
+    type Target = [String];
+    fn deref(&self) -> &[String] {
+        self.as_slice()
+    }
+}
+
+impl From<Vec<String>> for PinNames {
+    fn from(v: Vec<String>) -> PinNames {
+        PinNames((!v.is_empty()).then(|| Box::new(v)))
+    }
+}
+
+impl Serialize for PinNames {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.as_slice().serialize(s)
+    }
+}
+
+impl<'de> Deserialize<'de> for PinNames {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let mut v: Vec<String> = Vec::deserialize(d)?;
+        v.shrink_to_fit();
+        Ok(PinNames::from(v))
+    }
+}
+
+impl JsonSchema for PinNames {
+    fn schema_name() -> Cow<'static, str> {
+        "PinNames".into()
+    }
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({ "type": "array", "items": { "type": "string" } })
     }
 }
 

@@ -148,7 +148,7 @@ pub fn netlist(project: &Project, opts: &CompileOptions) -> Result<Netlist, Diag
                 .map(|k| NetOut {
                     name: b.output_name(k).into_owned(),
                     ty: typecheck::out_type(&net, &t, i, k).unwrap_or(Type::Bool),
-                    negated: b.out_negated(k),
+                    negated: net.out_negated(i, k),
                 })
                 .collect(),
             init: b.params.init.map(|c| c.0),

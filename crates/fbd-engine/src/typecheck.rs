@@ -119,7 +119,7 @@ pub(crate) fn infer_types(project: &Project, net: &Net) -> Result<Tvars, Vec<Dia
         }
         // Only a BOOL can be negated: a negated T pin says the block is BOOL (where it can be;
         // on ADD the pin check below says why the negation is wrong).
-        let t_out_negated = b.def.outputs.iter().enumerate().any(|(k, p)| p.ty == PinTy::T && b.out_negated(k));
+        let t_out_negated = b.def.outputs.iter().enumerate().any(|(k, p)| p.ty == PinTy::T && net.out_negated(i, k));
         if b.def.generic.admits(Type::Bool) && (t_out_negated || b.inputs.iter().any(|p| p.negate && p.ty == PinTy::T))
         {
             firm[r] = firm[r].or(Some(Type::Bool));
@@ -249,7 +249,7 @@ pub(crate) fn infer_types(project: &Project, net: &Net) -> Result<Tvars, Vec<Dia
             .map_err(|d| d.block(b.path.clone()).pin(b.input_name(k).into_owned()))
             .unwrap_or_else(|d| errors.push(d));
         }
-        for k in (0..b.n_outputs()).filter(|&k| b.out_negated(k)) {
+        for k in (0..b.n_outputs()).filter(|&k| net.out_negated(bi, k)) {
             let ty = out_type(net, &t, bi, k).unwrap_or(Type::Bool);
             if ty != Type::Bool {
                 let name = b.output_name(k);

@@ -424,7 +424,7 @@ mod tests {
             label: "AND".into(),
             inputs: vec![("in1".into(), None), ("in2".into(), None)],
             outputs: vec!["out".into()],
-            negated: Vec::new(),
+            negated: Default::default(),
             negated_outputs: Vec::new(),
             comment: None,
         }

@@ -90,7 +90,7 @@ mod tests {
             label: "X".into(),
             inputs: ins.iter().map(|p| (p.to_string(), None)).collect(),
             outputs: vec!["out".into()],
-            negated: Vec::new(),
+            negated: Default::default(),
             negated_outputs: Vec::new(),
             comment: None,
         }

@@ -34,7 +34,7 @@ fn a_beremiz_style_blinker_imports_and_runs_with_the_task_cycle() {
         .blocks
         .iter()
         .filter(|b| !b.negated.is_empty())
-        .map(|b| (b.id.as_str(), b.ty.as_str(), b.negated.clone()))
+        .map(|b| (b.id.as_str(), b.ty.as_str(), b.negated.to_vec()))
         .collect();
     assert_eq!(negated.len(), 2, "{negated:?}");
     assert!(negated.iter().any(|(_, ty, n)| *ty == "TON" && n == &["in"]), "{negated:?}");
@@ -116,7 +116,11 @@ fn problems_are_reported_with_their_places() {
     let imported = fbd_plcopen::import(p, &fall).unwrap_or_else(|e| panic!("{e}"));
     let all = imported.doc.macros.iter().flat_map(|m| &m.blocks).chain(&imported.doc.blocks);
     let trig: Vec<&fbd_engine::model::Block> = all.filter(|b| b.ty == "F_TRIG").collect();
-    assert!(trig.iter().any(|b| b.negated == ["q"]), "{:?}", trig.iter().map(|b| &b.negated).collect::<Vec<_>>());
+    assert!(
+        trig.iter().any(|b| b.negated.as_slice() == ["q"]),
+        "{:?}",
+        trig.iter().map(|b| &b.negated).collect::<Vec<_>>()
+    );
 }
 
 /// Located variables are the program's I/O; two outputs on one input are their OR.

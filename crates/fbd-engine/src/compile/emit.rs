@@ -160,7 +160,7 @@ pub(super) fn emit(
         // reader and the debugger see, is its inverse, written by a NOT after the block.
         for k in 0..b.n_outputs() {
             let at = first_raw + k;
-            if b.out_negated(k)
+            if net.out_negated(i, k)
                 && let Value::Bool(x) = slots.init_of(out_slots[at])
             {
                 raw_out.insert(at as u32, out_slots[at]);
@@ -227,7 +227,7 @@ pub(super) fn emit(
         let pins_out = &srcs.out_slots[first_out..first_out + b.n_outputs()];
         // What the block writes: its pins' slots, or for a negated output the slot the NOT
         // after it reads.
-        let outs: &[Slot] = if b.neg_out.is_empty() {
+        let outs: &[Slot] = if !net.has_negated_output(i) {
             pins_out
         } else {
             raw_outs.clear();
@@ -270,7 +270,7 @@ pub(super) fn emit(
             instr_block.push(blocks.recs.len() as u32);
             code.len() as u32 - 1
         });
-        for (k, (raw, pin)) in outs.iter().zip(pins_out).enumerate().filter(|(k, _)| b.out_negated(*k)) {
+        for (k, (raw, pin)) in outs.iter().zip(pins_out).enumerate().filter(|(k, _)| net.out_negated(i, *k)) {
             if raw != pin {
                 code.push(crate::instr::Instr::Gate {
                     t: crate::instr::truth_table(|a, _, _| !a),

@@ -159,13 +159,12 @@ impl<'p> Expander<'p> {
                 let entry = if let Some(def) = library::lookup(&b.ty) {
                     let n_out = b.params.n.unwrap_or(0) as usize;
                     let n_var_out = if def.var_outputs.is_some() { n_out } else { 0 };
-                    let mut nb = NetBlock {
+                    let nb = NetBlock {
                         path,
                         def,
                         at,
                         inputs: Vec::new(),
                         n_var_out,
-                        neg_out: Vec::new(),
                         data_type: b.data_type.map(|t| t.0),
                         params: b.params.clone(),
                         order: b.order,
@@ -174,7 +173,7 @@ impl<'p> Expander<'p> {
                         let negated = Negated::of(b);
                         let neg: Vec<bool> = (0..nb.n_outputs()).map(|k| negated.has(&nb.output_name(k))).collect();
                         if neg.contains(&true) {
-                            nb.neg_out = neg;
+                            self.net.neg_out.insert(self.net.blocks.len() as u32, neg.into_boxed_slice());
                         }
                     }
                     self.net.blocks.push(nb);

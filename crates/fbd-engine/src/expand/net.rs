@@ -124,8 +124,6 @@ pub(crate) struct NetBlock {
     pub inputs: Vec<NetPin>,
     /// Number of variadic outputs (SELECTOR's q1..qn).
     pub n_var_out: usize,
-    /// Per output, whether it is negated (every reader gets the inverse); empty when none is.
-    pub neg_out: Vec<bool>,
     pub data_type: Option<Type>,
     pub params: Params,
     pub order: Option<i64>,
@@ -144,11 +142,6 @@ fn pin_name(fixed: Option<&'static str>, n_fixed: usize, var: Option<Variadic>, 
 }
 
 impl NetBlock {
-    /// Whether output `k` is negated.
-    pub fn out_negated(&self, k: usize) -> bool {
-        self.neg_out.get(k).copied().unwrap_or(false)
-    }
-
     /// Number of outputs, fixed then variadic.
     pub fn n_outputs(&self) -> usize {
         self.def.outputs.len() + self.n_var_out
@@ -196,8 +189,23 @@ pub(crate) struct Alias {
 #[derive(Debug, Default)]
 pub(crate) struct Net {
     pub blocks: Vec<NetBlock>,
+    /// Per block with a negated output, whether each output is (every reader gets the
+    /// inverse). Beside the blocks, not in them: most blocks have none, and a large program
+    /// holds a `NetBlock` per block.
+    pub neg_out: rustc_hash::FxHashMap<u32, Box<[bool]>>,
     pub instances: Vec<InstanceInfo>,
     pub macro_pins: Vec<Alias>,
     pub outputs: Vec<Alias>,
     pub asserts: Vec<TypeAssert>,
+}
+
+impl Net {
+    /// Whether output `k` of block `b` is negated.
+    pub fn out_negated(&self, b: usize, k: usize) -> bool {
+        self.neg_out.get(&(b as u32)).and_then(|n| n.get(k)).copied().unwrap_or(false)
+    }
+    /// Whether block `b` has a negated output.
+    pub fn has_negated_output(&self, b: usize) -> bool {
+        self.neg_out.contains_key(&(b as u32))
+    }
 }

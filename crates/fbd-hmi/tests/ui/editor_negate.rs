@@ -26,7 +26,7 @@ fn the_pin_menu_negates_an_input_and_takes_the_negation_off() {
     h.step();
     assert_eq!(h.state().editor_message(), "g.in2 reads the inverse of its wire");
     let ws = h.state_mut().editor_workspace().clone();
-    assert_eq!(ws.block(&fbd_edit::BodyId::Program, "g").expect("g").negated, vec!["in2".to_string()]);
+    assert_eq!(ws.block(&fbd_edit::BodyId::Program, "g").expect("g").negated.as_slice(), ["in2"]);
     h.state_mut().editor_wait_check();
     h.step();
     assert!(h.query_by_label("compiles").is_some(), "{}", h.state().editor_message());
@@ -54,5 +54,5 @@ fn the_pin_menu_negates_an_input_and_takes_the_negation_off() {
     h.step();
     assert_eq!(h.state().editor_message(), "g.out gives the inverse of what the block computes");
     let ws = h.state_mut().editor_workspace().clone();
-    assert_eq!(ws.block(&fbd_edit::BodyId::Program, "g").expect("g").negated, vec!["out".to_string()]);
+    assert_eq!(ws.block(&fbd_edit::BodyId::Program, "g").expect("g").negated.as_slice(), ["out"]);
 }

@@ -206,7 +206,7 @@ pub(super) fn simple_block(id: &str, ty: &str, inputs: Vec<(String, Wire)>, at: 
         id: id.into(),
         ty: ty.into(),
         inputs: Pins(inputs),
-        negated: Vec::new(),
+        negated: Default::default(),
         params: Params::default(),
         data_type: None,
         pos,

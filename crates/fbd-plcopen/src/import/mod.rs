@@ -397,7 +397,7 @@ fn pou_body(
                 );
             }
         }
-        b.negated = negated_pins;
+        b.negated = negated_pins.into();
         let def = library::lookup(&our_ty);
         if def.is_some_and(|d| d.generic != library::Generic::No) {
             b.data_type = helper(ty).map(|(_, t)| TypeName(t));
