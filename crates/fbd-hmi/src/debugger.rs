@@ -528,7 +528,12 @@ impl App {
             let name = b.path.rsplit('/').next().unwrap_or(b.path).to_string();
             egui::CollapsingHeader::new(format!("{name}  {}", b.type_name)).id_salt(b.path).show(ui, |ui| {
                 for &s in b.inputs.iter().chain(b.outputs) {
-                    let pin = plan.pin_name(s).to_string();
+                    // A negated pin says so: an input's value is its wire's, before the circle
+                    // (the block reads the inverse), an output's is what its readers get.
+                    let pin = match plan.is_negated_pin(s) {
+                        true => format!("{} (negated)", plan.pin_name(s)),
+                        false => plan.pin_name(s).to_string(),
+                    };
                     self.signal_row(ui, plan, s as usize, &pin);
                 }
             });

@@ -207,6 +207,7 @@ pub(super) fn emit(
     let mut positions: HashMap<usize, crate::locate::BlockPositions> = HashMap::default();
     let mut ins: Vec<Slot> = Vec::new();
     let mut raw_outs: Vec<Slot> = Vec::new();
+    let mut negated: rustc_hash::FxHashSet<u32> = Default::default();
     // What each input pin's signal shows: its driver, before a negation.
     let mut wired: Vec<Slot> = Vec::new();
 
@@ -291,11 +292,15 @@ pub(super) fn emit(
             let kind = if matches!(p.src, Src::Const(_)) { SignalKind::Constant } else { SignalKind::BlockInput };
             let id = signals.push(&[&b.path, ".", &b.input_name(k)], wired[k], kind);
             blocks.pins_in.push(id);
+            if p.negate {
+                negated.insert(id);
+            }
         }
         // Output signals were pushed first, in plan order, after the program inputs.
         let first_out_pin = blocks.pins_out.len() as u32;
         let first_out_sig = (inputs.len() + first_out) as u32;
         blocks.pins_out.extend(first_out_sig..first_out_sig + b.n_outputs() as u32);
+        negated.extend((0..b.n_outputs()).filter(|&k| net.out_negated(i, k)).map(|k| first_out_sig + k as u32));
         max_level = max_level.max(levels[i]);
         let first_state = blocks.state.len() as u32;
         if b.def.stateful {
@@ -386,6 +391,7 @@ pub(super) fn emit(
         signals,
         blocks,
         instances: net.instances.clone(),
+        negated,
         stats,
     })
 }

@@ -158,6 +158,9 @@ pub struct ScanPlan {
     pub(crate) slot_owner: std::sync::OnceLock<HashMap<Slot, u32>>,
     /// Macro instances.
     pub instances: Vec<InstanceInfo>,
+    /// The signals of negated pins (an input's: the wire, before the circle; an output's: the
+    /// inverse the readers get).
+    pub(crate) negated: rustc_hash::FxHashSet<u32>,
     /// Sizes.
     pub stats: PlanStats,
     /// Hash of the signal table and code size: a snapshot restores only into the same plan.
@@ -218,6 +221,11 @@ impl ScanPlan {
     pub fn pin_name(&self, signal: u32) -> &str {
         let p = self.signals.at(signal as usize).path;
         p.rsplit_once('.').map(|(_, pin)| pin).unwrap_or(p)
+    }
+
+    /// Whether `signal` is a negated pin of its block (drawn with IEC 61131-3's circle).
+    pub fn is_negated_pin(&self, signal: u32) -> bool {
+        self.negated.contains(&signal)
     }
 
     /// The file a block is defined in.

@@ -77,6 +77,8 @@ fn a_negated_pin_shows_its_wire_and_a_force_goes_through_the_negation() {
       "blocks": [{"id": "n", "type": "MOVE", "inputs": {"in": "a"}, "negated": ["in"]}]}"#;
     let mut rt = Runtime::new(plan(text));
     assert_eq!(rt.plan().blocks.at(0).data_type, Some(fbd_engine::Type::Bool), "a negated pin makes MOVE BOOL");
+    let id = |path: &str| rt.plan().signal_id(path).expect("a signal") as u32;
+    assert!(rt.plan().is_negated_pin(id("n.in")) && !rt.plan().is_negated_pin(id("n.out")));
     rt.step();
     assert_eq!((rt.read("n.in").expect("pin"), rt.output("y").expect("y")), (b(false), b(true)));
     rt.write("a", b(true)).expect("a");

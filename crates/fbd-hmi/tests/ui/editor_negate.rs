@@ -56,3 +56,24 @@ fn the_pin_menu_negates_an_input_and_takes_the_negation_off() {
     let ws = h.state_mut().editor_workspace().clone();
     assert_eq!(ws.block(&fbd_edit::BodyId::Program, "g").expect("g").negated.as_slice(), ["out"]);
 }
+
+/// The debugger's tree says which pins are negated: an input shows its wire's value (the block
+/// reads the inverse), an output what its readers get.
+#[test]
+fn the_signal_tree_marks_negated_pins() {
+    let mut h = crate::file_window(
+        "negate-tree",
+        r#"{"fbd": 1, "name": "tiny", "inputs": [{"name": "a", "type": "BOOL"}],
+  "outputs": [{"name": "q", "type": "BOOL", "from": "g.out"}],
+  "blocks": [{"id": "g", "type": "AND", "inputs": {"in1": "a", "in2": true}, "negated": ["in2", "out"]}]}"#,
+    );
+    h.step();
+    h.key_press(egui::Key::F12);
+    h.step();
+    h.get_by_label_contains("g  AND").click();
+    h.step();
+    h.step();
+    assert!(h.query_by_label("in2 (negated)").is_some(), "the negated input is marked");
+    assert!(h.query_by_label("out (negated)").is_some(), "the negated output is marked");
+    assert!(h.query_by_label("in1").is_some() && h.query_by_label("in1 (negated)").is_none());
+}
