@@ -95,6 +95,49 @@ fn problems_are_reported_with_their_places() {
         e.0.iter().any(|d| d.message.contains("input `IN1` is connected twice (first at 82:") && d.line == Some(83)),
         "{e}"
     );
+    // Modifiers the import does not honour are refused where they are written: imported
+    // without them, the program computed another value than the PLC (a negated variable read
+    // counted 5 where the PLC counts 0).
+    let (_, blink) = data("blink.xml");
+    let line = |needle: &str| blink[..blink.find(needle).expect("in blink.xml")].matches('\n').count() + 1;
+    let cases = [
+        (
+            blink.replace("<inVariable localId=\"9\">", "<inVariable localId=\"9\" negated=\"true\">"),
+            "`run`: a negation on a variable read (negated=\"true\") is not supported",
+            line("<inVariable localId=\"9\">"),
+        ),
+        (
+            blink.replace("<inVariable localId=\"9\">", "<inVariable localId=\"9\" edge=\"falling\">"),
+            "`run`: an edge on a variable read (edge=\"falling\") is not supported",
+            line("<inVariable localId=\"9\">"),
+        ),
+        (
+            blink.replace("<outVariable localId=\"10\">", "<outVariable localId=\"10\" edge=\"rising\">"),
+            "`count`: an edge on a variable write (edge=\"rising\") is not supported",
+            line("<outVariable localId=\"10\">"),
+        ),
+        (
+            blink.replace("<variable formalParameter=\"PV\">", "<variable formalParameter=\"PV\" storage=\"set\">"),
+            "block `CTU`: storage on input `PV` (storage=\"set\") is not supported",
+            line("<variable formalParameter=\"PV\">"),
+        ),
+        (
+            blink.replace("<variable formalParameter=\"ET\">", "<variable formalParameter=\"ET\" edge=\"rising\">"),
+            "block `TON`: an edge on output `ET` (edge=\"rising\") is not supported",
+            line("<variable formalParameter=\"ET\">"),
+        ),
+    ];
+    for (xml, want, line) in cases {
+        assert_ne!(xml, blink, "{want}: the case changes the file");
+        let e = fbd_plcopen::import(p, &xml).unwrap_err();
+        assert!(e.0.iter().any(|d| d.message.contains(want) && d.line == Some(line)), "want `{want}` at {line}: {e}");
+    }
+    // Written out as inactive (Beremiz writes every attribute), they are no modifiers.
+    let quiet = blink.replace(
+        "<inVariable localId=\"9\">",
+        "<inVariable localId=\"9\" negated=\"false\" edge=\"none\" storage=\"none\">",
+    );
+    assert!(fbd_plcopen::import(p, &quiet).is_ok());
     // A negated output of a POU instance was read as if not negated (a wrong value, silently);
     // a library block's is a negated pin (F_TRIG's Q here).
     let neg = lights.replacen(

@@ -13,6 +13,7 @@ use crate::literal;
 
 mod ctx;
 mod lookup;
+mod modifiers;
 mod names;
 mod order;
 mod structs;
@@ -204,6 +205,7 @@ fn pou_body(
         return None;
     };
     let elems: Vec<Node> = fbd.children().filter(|c| c.is_element()).collect();
+    modifiers::refuse_unsupported(cx, &elems);
     let by_id: HashMap<&str, Node> = elems.iter().filter_map(|e| e.attribute("localId").map(|i| (i, *e))).collect();
     let connectors: HashMap<&str, Node> = elems
         .iter()
