@@ -132,6 +132,17 @@ fn problems_are_reported_with_their_places() {
         let e = fbd_plcopen::import(p, &xml).unwrap_err();
         assert!(e.0.iter().any(|d| d.message.contains(want) && d.line == Some(line)), "want `{want}` at {line}: {e}");
     }
+    // A jump skips networks when its input is TRUE; here every block runs every scan.
+    let jump = blink.replace(
+        "<outVariable localId=\"10\">",
+        "<jump localId=\"20\" label=\"done\"><position x=\"1\" y=\"1\"/><connectionPointIn><connection refLocalId=\"9\"/></connectionPointIn></jump>\n<outVariable localId=\"10\">",
+    );
+    let e = fbd_plcopen::import(p, &jump).unwrap_err();
+    let at = line("<outVariable localId=\"10\">");
+    assert!(
+        e.0.iter().any(|d| d.message.contains("a jump `done` is not supported") && d.line == Some(at)),
+        "want the jump at {at}: {e}"
+    );
     // Written out as inactive (Beremiz writes every attribute), they are no modifiers.
     let quiet = blink.replace(
         "<inVariable localId=\"9\">",

@@ -1,8 +1,9 @@
-//! The modifiers PLCopen puts on a variable box or a block's pin (`negated`, `edge`,
-//! `storage`; `negatedIn`, ... on an in-out variable). The import honours a block's negated
-//! pins, an edge on a block's input (an R_TRIG or F_TRIG in front) and a negated output
-//! variable (a NOT before it); every other one is refused with its place, since importing the
-//! box without it would compute another value than the PLC does.
+//! What an FBD body may say that the import does not carry over, refused with its place, since
+//! importing the body without it would compute another value than the PLC does: the modifiers
+//! PLCopen puts on a variable box or a block's pin (`negated`, `edge`, `storage`; `negatedIn`,
+//! ... on an in-out variable) other than those honoured (a block's negated pins, an edge on a
+//! block's input: an R_TRIG or F_TRIG in front, a negated output variable: a NOT before it),
+//! and the control-flow elements (jump, label, return, action blocks).
 
 use roxmltree::Node;
 
@@ -92,6 +93,18 @@ pub(super) fn refuse_unsupported(cx: &mut Ctx, elems: &[Node]) {
                         }
                     }
                 }
+            }
+            // The control-flow elements of an FBD body: a jump or a return skips the networks
+            // after it when its input is TRUE; here every block runs every scan.
+            tag @ ("jump" | "label" | "return" | "actionBlock") => {
+                let name = e.attribute("label").map(|l| format!(" `{l}`")).unwrap_or_default();
+                cx.err(
+                    *e,
+                    format!(
+                        "a {tag}{name} is not supported: here every block of the body runs every scan, so what it skips would run; \
+                         select with SEL or MUX instead"
+                    ),
+                );
             }
             _ => {}
         }
