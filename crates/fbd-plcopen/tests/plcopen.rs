@@ -149,6 +149,25 @@ fn problems_are_reported_with_their_places() {
         "<inVariable localId=\"9\" negated=\"false\" edge=\"none\" storage=\"none\">",
     );
     assert!(fbd_plcopen::import(p, &quiet).is_ok());
+    // In-out parameters (VAR_IN_OUT) are written back by the call; dropped, the variable kept
+    // its value. Refused where declared and where connected.
+    let in_out = lights
+        .replacen(
+            "<outputVars><variable name=\"count\">",
+            "<inOutVars><variable name=\"acc\"><type><LINT/></type></variable></inOutVars>\n          <outputVars><variable name=\"count\">",
+            1,
+        )
+        .replacen(
+            "<inOutVariables/>",
+            "<inOutVariables><variable formalParameter=\"acc\"><connectionPointIn><connection refLocalId=\"1\"/></connectionPointIn></variable></inOutVariables>",
+            1,
+        );
+    let e = fbd_plcopen::import(p, &in_out).unwrap_err();
+    assert!(e.0.iter().any(|d| d.message.contains("`acc` of `lights` is an in-out variable (VAR_IN_OUT)")), "{e}");
+    assert!(
+        e.0.iter().any(|d| d.message.contains("block `TOF`: in-out parameter `acc` (VAR_IN_OUT) is not supported")),
+        "{e}"
+    );
     // A negated output of a POU instance was read as if not negated (a wrong value, silently);
     // a library block's is a negated pin (F_TRIG's Q here).
     let neg = lights.replacen(

@@ -170,6 +170,7 @@ fn pou_body(
 ) -> Option<(MacroDef, Vec<ProgramInput>)> {
     let name = pou.attribute("name").unwrap_or("").to_string();
     let iface = child(pou, "interface");
+    modifiers::refuse_in_outs(cx, iface, &name);
     let mut ins = variables(cx, iface, "inputVars");
     let mut outs = variables(cx, iface, "outputVars");
     // A function's result (its `returnType`) is written, and read, by the function's name in

@@ -3,7 +3,8 @@
 //! PLCopen puts on a variable box or a block's pin (`negated`, `edge`, `storage`; `negatedIn`,
 //! ... on an in-out variable) other than those honoured (a block's negated pins, an edge on a
 //! block's input: an R_TRIG or F_TRIG in front, a negated output variable: a NOT before it),
-//! and the control-flow elements (jump, label, return, action blocks).
+//! the control-flow elements (jump, label, return, action blocks), and in-out parameters
+//! (VAR_IN_OUT, which the call writes back).
 
 use roxmltree::Node;
 
@@ -70,6 +71,17 @@ pub(super) fn refuse_unsupported(cx: &mut Ctx, elems: &[Node]) {
             "block" => {
                 let ty = e.attribute("typeName").unwrap_or("");
                 let pins = |list: &'static str| child(*e, list).into_iter().flat_map(|l| children(l, "variable"));
+                // An in-out parameter is written back by the call: dropped, the variable kept
+                // its value.
+                for v in pins("inOutVariables")
+                    .filter(|v| child(*v, "connectionPointIn").is_some_and(|c| child(c, "connection").is_some()))
+                {
+                    let formal = v.attribute("formalParameter").unwrap_or("");
+                    cx.err(
+                        v,
+                        format!("block `{ty}`: in-out parameter `{formal}` (VAR_IN_OUT) is not supported; pass it in as an input and write the result back from an output"),
+                    );
+                }
                 for v in pins("inputVariables") {
                     if let Some(s) = active(v, "storage") {
                         let formal = v.attribute("formalParameter").unwrap_or("");
@@ -107,6 +119,20 @@ pub(super) fn refuse_unsupported(cx: &mut Ctx, elems: &[Node]) {
                 );
             }
             _ => {}
+        }
+    }
+}
+
+/// A POU's in-out variables (VAR_IN_OUT), each refused where it is declared: the import has
+/// no reference parameters, and a copy would not write back.
+pub(super) fn refuse_in_outs(cx: &mut Ctx, iface: Option<Node>, pou: &str) {
+    for list in iface.into_iter().flat_map(|i| children(i, "inOutVars")) {
+        for v in children(list, "variable") {
+            let name = v.attribute("name").unwrap_or("");
+            cx.err(
+                v,
+                format!("`{name}` of `{pou}` is an in-out variable (VAR_IN_OUT), which is not supported; make it an input and an output"),
+            );
         }
     }
 }
