@@ -233,3 +233,32 @@ fn a_delay_negates_this_scans_value_of_a_block_that_runs_after_it_in_the_file() 
     // z is NOT a of the scan before: a = T, F, T, … so z = (init) F, F, T, F, T, F.
     assert_eq!(seen, vec![b(false), b(false), b(true), b(false), b(true), b(false)]);
 }
+
+/// An online change keeps a latch whose output is negated: its state is the value before the
+/// circle, and that is what moves to the new plan (the pin's slot is recomputed from it).
+#[test]
+fn an_online_change_keeps_the_state_behind_a_negated_output() {
+    let text = |negated: &str| {
+        format!(
+            r#"{{"fbd": 1, "inputs": [{{"name": "s", "type": "BOOL"}}],
+              "outputs": [{{"name": "q", "type": "BOOL", "from": "l.q1"}}],
+              "blocks": [{{"id": "l", "type": "SR", "inputs": {{"s1": "s", "r": false}}{negated}}}]}}"#
+        )
+    };
+    let mut rt = Runtime::new(plan(&text(r#", "negated": ["q1"]"#)));
+    rt.step();
+    assert_eq!(rt.output("q"), Some(b(true)), "not set: the inverse of FALSE");
+    rt.write("s", b(true)).expect("s");
+    rt.step();
+    rt.write("s", b(false)).expect("s");
+    rt.step();
+    assert_eq!(rt.output("q"), Some(b(false)), "set, and held");
+    let report = rt.online_change(plan(&text(r#", "negated": ["q1"]"#)));
+    assert!(report.kept.iter().any(|p| p == "l"), "{report:?}");
+    rt.step();
+    assert_eq!(rt.output("q"), Some(b(false)), "still set after the change");
+    // The negation taken off by an online change: the kept latch now reads TRUE.
+    rt.online_change(plan(&text("")));
+    rt.step();
+    assert_eq!(rt.output("q"), Some(b(true)));
+}
