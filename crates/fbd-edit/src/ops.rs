@@ -308,16 +308,12 @@ impl Workspace {
 
     /// Negates pin `pin` of `block` (IEC 61131-3's circle: an input reads the inverse of what
     /// drives it, an output gives its readers the inverse of what the block computes), or
-    /// removes the negation. Refused, with the reason, on a macro instance, on a pin that
-    /// cannot be BOOL, on a delayed output and on a variadic input not yet connected.
+    /// removes the negation. Refused, with the reason, on a pin that cannot be BOOL, on a
+    /// delayed output and on a variadic input not yet connected.
     pub fn set_negated(&mut self, body: &BodyId, block: &str, pin: &str, negated: bool) -> Result<(), EditError> {
         let target = self.block(body, block).ok_or_else(|| EditError(format!("no block `{block}` in {body}")))?;
-        let Some(def) = library::lookup(&target.ty) else {
-            return err(format!(
-                "`{block}` is an instance of macro `{}`: only a library block's pins can be negated (negate the pin inside the macro, or put a NOT in front of it or after it)",
-                target.ty
-            ));
-        };
+        // A library block's, or a macro instance's (its ports, declared with their types).
+        let def = library::lookup(&target.ty);
         if target.negated.iter().any(|q| q == pin) == negated {
             return Ok(());
         }
@@ -325,7 +321,7 @@ impl Workspace {
             let pins =
                 self.pins(body, target).ok_or_else(|| EditError(format!("unknown block type `{}`", target.ty)))?;
             if let Some(&(_, have)) = pins.outputs.iter().find(|(n, _)| n == pin) {
-                if def.outputs.iter().any(|q| q.name == pin && q.delayed) {
+                if def.is_some_and(|d| d.outputs.iter().any(|q| q.name == pin && q.delayed)) {
                     return err(format!(
                         "`{block}.{pin}` carries the previous scan's value: it cannot be negated (negate the input it feeds)"
                     ));
@@ -340,7 +336,7 @@ impl Workspace {
                 if !want.admits(PinType::Fixed(Type::Bool)) {
                     return err(format!("`{block}.{pin}` takes {want}: only a BOOL input can be negated"));
                 }
-                if def.inputs.iter().all(|q| q.name != pin) && target.inputs.get(pin).is_none() {
+                if def.is_some_and(|d| d.inputs.iter().all(|q| q.name != pin)) && target.inputs.get(pin).is_none() {
                     return err(format!("connect `{block}.{pin}` first: a variadic input exists once it is connected"));
                 }
             }

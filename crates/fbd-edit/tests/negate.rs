@@ -50,8 +50,13 @@ fn negations_that_cannot_be_made_are_refused_with_the_reason() {
         &load(&FsProvider, &Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/blinker.json")).expect("loads"),
     );
     let p = BodyId::Program;
-    let e = w.set_negated(&p, "fast", "en", true).expect_err("a macro instance");
-    assert!(e.0.contains("instance of macro `Blinker`: only a library block's pins can be negated"), "{e:?}");
+    // A macro instance's ports: its BOOL ones (the Blinker's `en`), not its INT ones.
+    let e = w.set_negated(&p, "fast", "on_ms", true).expect_err("an INT port");
+    assert!(e.0.contains("`fast.on_ms` takes INT: only a BOOL input can be negated"), "{e:?}");
+    let e = w.set_negated(&p, "fast", "cycles", true).expect_err("an INT output port");
+    assert!(e.0.contains("`fast.cycles` carries INT: only a BOOL output can be negated"), "{e:?}");
+    w.set_negated(&p, "fast", "en", true).expect("a BOOL port of a macro instance");
+    w.set_negated(&p, "fast", "en", false).expect("and back");
     let c = w.add_block(&p, "CTU", [0.0, 300.0]).expect("CTU");
     let e = w.set_negated(&p, &c, "pv", true).expect_err("an INT pin");
     assert!(e.0.contains(&format!("`{c}.pv` takes INT: only a BOOL input can be negated")), "{e:?}");

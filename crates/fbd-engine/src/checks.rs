@@ -250,8 +250,9 @@ fn check_body(project: &Project, fi: usize, body: &[Block], body_at: &[Seg], err
     }
 }
 
-/// `negated` names pins of a library block (inputs, and outputs that are not delayed), each
-/// once; whether each is BOOL is known only after type inference (`typecheck`).
+/// `negated` names pins of a library block (inputs, and outputs that are not delayed; whether
+/// each is BOOL is known only after type inference, `typecheck`) or BOOL ports of a macro
+/// instance, each once.
 fn check_negated(project: &Project, fi: usize, b: &Block, at: &[Seg], errors: &mut Vec<Diagnostic>) {
     if b.negated.is_empty() {
         return;
@@ -262,18 +263,37 @@ fn check_negated(project: &Project, fi: usize, b: &Block, at: &[Seg], errors: &m
         p
     };
     let Some(def) = library::lookup(&b.ty) else {
-        if project.macro_def(&b.ty).is_some() {
-            errors.push(
-                project
-                    .diag(
-                        fi,
-                        &here(0),
-                        format!("`{}` is a macro instance: only a library block's pins can be negated", b.id),
-                    )
-                    .block(&b.id)
-                    .pin(&b.negated[0])
-                    .help("negate the pin inside the macro, or put a NOT block in front of (or after) the instance"),
-            );
+        // A macro instance: its ports are declared with their types.
+        if let Some((_, _, m)) = project.macro_def(&b.ty) {
+            let mut seen: HashMap<&str, usize> = HashMap::default();
+            for (k, pin) in b.negated.iter().enumerate().take(MAX_PINS + 1) {
+                let ty = m.inputs.iter().find(|p| p.name == *pin).map(|p| p.ty.0);
+                let ty = ty.or_else(|| m.outputs.iter().find(|p| p.name == *pin).map(|p| p.ty.0));
+                let problem = match ty {
+                    None => Some(format!("macro `{}` has no port `{pin}` to negate", m.name)),
+                    Some(t) if t != crate::Type::Bool => {
+                        Some(format!("port `{pin}` of macro `{}` is {t}: only a BOOL pin can be negated", m.name))
+                    }
+                    Some(_) => seen
+                        .insert(pin, k)
+                        .map(|first| format!("pin `{pin}` is negated twice (first at negated[{first}])")),
+                };
+                if let Some(msg) = problem {
+                    let ports: Vec<&str> = m
+                        .inputs
+                        .iter()
+                        .map(|p| p.name.as_str())
+                        .chain(m.outputs.iter().map(|p| p.name.as_str()))
+                        .collect();
+                    errors.push(
+                        project
+                            .diag(fi, &here(k), msg)
+                            .block(&b.id)
+                            .pin(pin)
+                            .help(format!("its ports are: {}", list_or_none(&ports))),
+                    );
+                }
+            }
         }
         return;
     };

@@ -180,7 +180,8 @@ pub struct Block {
     #[serde(default, skip_serializing_if = "Pins::is_empty")]
     pub inputs: Pins,
     /// Negated BOOL pins (IEC 61131-3's circle): an input reads the inverse of what drives it,
-    /// an output gives its readers the inverse of what the block computes. Library blocks only.
+    /// an output gives its readers the inverse of what the block computes. On a macro instance,
+    /// its BOOL ports.
     #[serde(default, skip_serializing_if = "PinNames::is_empty")]
     pub negated: PinNames,
     /// Parameters fixed at compile time.

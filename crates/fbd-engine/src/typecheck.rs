@@ -213,9 +213,9 @@ pub(crate) fn infer_types(project: &Project, net: &Net) -> Result<Tvars, Vec<Dia
             errors.push(d);
         }
     }
-    // Every pin against its driver.
+    // Every pin against its driver (a negated macro pin's NOT: at the instance's port).
     for (bi, b) in net.blocks.iter().enumerate() {
-        for (k, p) in b.inputs.iter().enumerate() {
+        for (k, p) in b.inputs.iter().enumerate().filter(|_| bi < net.first_negation) {
             let want = match p.ty {
                 PinTy::Fixed(ty) => ty,
                 PinTy::T => t[bi].unwrap_or(Type::Bool),

@@ -490,8 +490,8 @@ impl App {
 }
 
 impl App {
-    /// IEC 61131-3's negation in a pin's menu (a library block's pin): the circle put on or
-    /// taken off; what it did, or why it was refused, once clicked.
+    /// IEC 61131-3's negation in a pin's menu (a library block's pin or a macro instance's):
+    /// the circle put on or taken off; what it did, or why it was refused, once clicked.
     fn negation_button(
         &mut self,
         ui: &mut egui::Ui,
@@ -500,7 +500,6 @@ impl App {
         p: &str,
     ) -> Option<Result<String, String>> {
         let block = self.editor.ws.as_ref().and_then(|w| w.block(body_id, b))?;
-        fbd_engine::library::lookup(&block.ty)?;
         let negated = block.negated.iter().any(|q| q == p);
         let output = self.editor.pin_menu_output;
         let label = if negated { "remove the negation" } else { "negate (circle at the pin)" };

@@ -168,19 +168,31 @@ fn problems_are_reported_with_their_places() {
         e.0.iter().any(|d| d.message.contains("block `TOF`: in-out parameter `acc` (VAR_IN_OUT) is not supported")),
         "{e}"
     );
-    // A negated output of a POU instance was read as if not negated (a wrong value, silently);
-    // a library block's is a negated pin (F_TRIG's Q here).
+    // A negated output of a POU instance was read as if not negated (a wrong value, silently):
+    // now a negated pin of the macro instance, and `red` is the inverse of what it was; a
+    // library block's is a negated pin too (F_TRIG's Q here).
     let neg = lights.replacen(
         "<outputVariables><variable formalParameter=\"q\"><connectionPointOut/>",
         "<outputVariables><variable formalParameter=\"q\" negated=\"true\"><connectionPointOut/>",
         1,
     );
     assert_ne!(neg, lights);
-    let e = fbd_plcopen::import(p, &neg).unwrap_err();
-    assert!(
-        e.0.iter().any(|d| d.message.contains("output `q` of function block `Pulse` is negated") && d.line == Some(58)),
-        "{e}"
-    );
+    let negated = fbd_plcopen::import(p, &neg).unwrap_or_else(|e| panic!("{e}"));
+    let p1 = negated.doc.blocks.iter().find(|b| b.id == "p1").expect("p1");
+    assert_eq!((p1.ty.as_str(), p1.negated.as_slice()), ("Pulse", &["q".to_string()][..]));
+    let plain = fbd_plcopen::import(p, &lights).unwrap_or_else(|e| panic!("{e}"));
+    let (mut a, mut b) = (Runtime::new(compile_doc(&plain.doc)), Runtime::new(compile_doc(&negated.doc)));
+    for scan in 0..30 {
+        for rt in [&mut a, &mut b] {
+            rt.set_input("b1", Value::Bool(scan % 9 < 2)).expect("b1");
+            rt.step();
+        }
+        let (ra, rb) = (a.output("red"), b.output("red"));
+        assert!(
+            matches!((ra, rb), (Some(Value::Bool(x)), Some(Value::Bool(y))) if x != y),
+            "scan {scan}: {ra:?} {rb:?}"
+        );
+    }
     let fall = lights.replace(
         "<outputVariables><variable formalParameter=\"Q\"><connectionPointOut/>",
         "<outputVariables><variable formalParameter=\"Q\" negated=\"true\"><connectionPointOut/>",

@@ -402,7 +402,9 @@ fn negated_inputs_survive_a_round_trip() {
       "inputs": [{"name": "a", "type": "BOOL"}, {"name": "c", "type": "BOOL"}],
       "outputs": [{"name": "x", "type": "BOOL", "from": "and1.out"}, {"name": "n", "type": "INT", "from": "ctu1.cv"}, {"name": "m", "type": "INT", "from": "ctu2.cv"},
                   {"name": "s", "type": "BOOL", "from": "sel1.out"}, {"name": "t", "type": "BOOL", "from": "ton1.q"},
-                  {"name": "l", "type": "BOOL", "from": "sr1.q1"}, {"name": "r", "type": "BOOL", "from": "and2.out"}],
+                  {"name": "l", "type": "BOOL", "from": "sr1.q1"}, {"name": "r", "type": "BOOL", "from": "and2.out"},
+                  {"name": "p1q", "type": "BOOL", "from": "p1.q"}, {"name": "p2q", "type": "BOOL", "from": "p2.q"},
+                  {"name": "p3q", "type": "BOOL", "from": "p3.q"}],
       "blocks": [
         {"id": "and1", "type": "AND", "inputs": {"in1": "a", "in2": "c"}, "negated": ["in2"]},
         {"id": "ctu1", "type": "CTU", "inputs": {"cu": "a", "r": "c", "pv": 100}, "negated": ["cu"]},
@@ -410,12 +412,18 @@ fn negated_inputs_survive_a_round_trip() {
         {"id": "sel1", "type": "SEL", "inputs": {"g": "a", "in0": "c", "in1": true}, "negated": ["in0", "in1"]},
         {"id": "ton1", "type": "TON", "inputs": {"in": "c", "pt": 20}, "negated": ["in"]},
         {"id": "sr1", "type": "SR", "inputs": {"s1": "a", "r": "c"}, "negated": ["q1"]},
-        {"id": "and2", "type": "AND", "inputs": {"in1": "sr1.q1", "in2": "ton1.q"}, "negated": ["out"]}
-      ]}"#;
+        {"id": "and2", "type": "AND", "inputs": {"in1": "sr1.q1", "in2": "ton1.q"}, "negated": ["out"]},
+        {"id": "p1", "type": "Pass", "inputs": {"a": "c"}, "negated": ["a"]},
+        {"id": "p2", "type": "Pass", "inputs": {"a": "c"}, "negated": ["q"]},
+        {"id": "p3", "type": "Pass", "negated": ["a"]}
+      ],
+      "macros": [{"name": "Pass", "inputs": [{"name": "a", "type": "BOOL", "default": false}],
+                  "outputs": [{"name": "q", "type": "BOOL", "from": "m.out"}],
+                  "blocks": [{"id": "m", "type": "MOVE", "inputs": {"in": "a"}}]}]}"#;
     let project = load_text(&MemProvider::new(), Path::new("neg.json"), text.to_string()).expect("loads");
     let plan = compile_project(&project, &CompileOptions::default()).expect("compiles");
     let xml = fbd_plcopen::export(&project, &plan);
-    assert_eq!(xml.matches(" negated=\"true\"").count(), 8, "{xml}");
+    assert_eq!(xml.matches(" negated=\"true\"").count(), 11, "{xml}");
     let back = fbd_plcopen::import(Path::new("neg.xml"), &xml).unwrap_or_else(|e| panic!("{e}"));
     for b in &project.root().blocks {
         let got = back.doc.blocks.iter().find(|x| x.id == b.id).unwrap_or_else(|| panic!("{} came back", b.id));
@@ -433,4 +441,5 @@ fn negated_inputs_survive_a_round_trip() {
     }
     assert!(x.output("n").is_some_and(|n| n != Value::Int(0)), "the counter counted");
     assert_eq!(x.output("m"), Some(Value::Int(0)), "an open R negated holds the counter reset");
+    assert_eq!(x.output("p3q"), Some(Value::Bool(true)), "a macro's open input negated: its default inverted");
 }

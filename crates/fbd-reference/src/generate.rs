@@ -270,6 +270,16 @@ fn body<R: Rng>(rng: &mut R, avail: &[Sig], n_blocks: usize, macros: &[MacroSig]
                 obj.push_str(&format!(", \"negated\": [{}]", negated.join(", ")));
             }
         }
+        if let Some(m) = p.mac {
+            // A macro instance's BOOL ports, negated as a library block's pins are.
+            let ins = pins.iter().filter(|(_, t, _)| *t == Type::Bool).map(|(n, _, _)| n.clone());
+            let outs = macros[m].outputs.iter().filter(|(_, t)| *t == Type::Bool).map(|(n, _)| n.clone());
+            let negated: Vec<String> =
+                ins.chain(outs).filter(|_| rng.random_bool(0.15)).map(|n| format!("\"{n}\"")).collect();
+            if !negated.is_empty() {
+                obj.push_str(&format!(", \"negated\": [{}]", negated.join(", ")));
+            }
+        }
         obj.push('}');
         blocks.push(obj);
         for (name, ty, _) in outputs_of(j) {

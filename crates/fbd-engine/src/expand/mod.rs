@@ -65,6 +65,7 @@ pub(crate) fn expand(project: &Project, max_blocks: u64) -> Result<Net, Vec<Diag
         port_names: HashMap::default(),
     };
     ex.build_scopes();
+    ex.net.first_negation = ex.net.blocks.len();
     ex.resolve_all();
     let Expander { net, mut errors, .. } = ex;
     dedup(&mut errors);
@@ -247,18 +248,40 @@ impl<'p> Expander<'p> {
             let inst_path = self.scopes[si].prefix.trim_end_matches('/').to_string();
             for (k, p) in m.inputs.iter().enumerate() {
                 let at = At::new(file, json_path!["macros", mi, "inputs", k]);
-                let src = self.resolve(si, &Wire::Ref(p.name.clone()), Loc::At(&at));
+                let mut src = self.resolve(si, &Wire::Ref(p.name.clone()), Loc::At(&at));
+                // A negated pin shows its wire, before the circle, as a library block's does.
+                if self.negated_port(si, &p.name).is_some() {
+                    src = match src {
+                        Src::Const(Value::Bool(v)) => Src::Const(Value::Bool(!v)),
+                        Src::Out { block, .. } if block >= self.net.first_negation => {
+                            self.net.blocks[block].inputs[0].src.clone()
+                        }
+                        other => other,
+                    };
+                }
                 self.net.macro_pins.push(Alias { path: format!("{inst_path}.{}", p.name), src });
             }
             for (k, p) in m.outputs.iter().enumerate() {
                 let at = At::new(file, json_path!["macros", mi, "outputs", k, "from"]);
-                let src = coerce_const(self.resolve(si, &p.from, Loc::At(&at)), p.ty.0);
+                let mut src = coerce_const(self.resolve(si, &p.from, Loc::At(&at)), p.ty.0);
                 self.net.asserts.push(TypeAssert {
                     src: src.clone(),
                     ty: p.ty.0,
                     at: at.clone(),
                     what: format!("output `{}` of macro `{}`", p.name, m.name),
                 });
+                // A negated output shows what its readers get: the same NOT they read.
+                if let Some((path, nat)) = self.negated_port(si, &p.name) {
+                    let key = PortKey { scope: si, output: true, port: k };
+                    src = match self.memo.get(&key) {
+                        Some(s) => s.clone(),
+                        None => {
+                            let n = self.negation(src, path, nat);
+                            self.memo.insert(key, n.clone());
+                            n
+                        }
+                    };
+                }
                 self.net.macro_pins.push(Alias { path: format!("{inst_path}.{}", p.name), src });
             }
         }

@@ -193,6 +193,9 @@ pub(crate) struct Net {
     /// inverse). Beside the blocks, not in them: most blocks have none, and a large program
     /// holds a `NetBlock` per block.
     pub neg_out: rustc_hash::FxHashMap<u32, Box<[bool]>>,
+    /// Blocks from here on are the NOTs of negated macro instance pins (`inst/port:not`); what
+    /// they read is type-checked at the instance's port, not at their own pin.
+    pub first_negation: usize,
     pub instances: Vec<InstanceInfo>,
     pub macro_pins: Vec<Alias>,
     pub outputs: Vec<Alias>,

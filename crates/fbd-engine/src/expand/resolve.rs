@@ -49,8 +49,18 @@ impl<'p> Expander<'p> {
     /// resolution is a loop through ports that never reaches a block: an error, not a hang.
     fn resolve_inner(&mut self, si0: usize, w0: &Wire, at0: Loc) -> Result<Src, Diagnostic> {
         enum Post {
-            Port { key: PortKey, ty: Type, assert: Option<(At, String)> },
-            Feedback { init: Option<Value>, at: At, si: usize },
+            /// `negate`: the instance has this port negated (the path and place of its NOT).
+            Port {
+                key: PortKey,
+                ty: Type,
+                assert: Option<(At, String)>,
+                negate: Option<(String, BlockAt)>,
+            },
+            Feedback {
+                init: Option<Value>,
+                at: At,
+                si: usize,
+            },
         }
         let mut posts: Vec<Post> = Vec::new();
         let mut si = si0;
@@ -129,7 +139,8 @@ impl<'p> Expander<'p> {
                                 if !self.visiting.insert(key) {
                                     return Err(self.port_loop(&port_at));
                                 }
-                                posts.push(Post::Port { key, ty: m.outputs[k].ty.0, assert: None });
+                                let negate = self.negated_port(cs, pin);
+                                posts.push(Post::Port { key, ty: m.outputs[k].ty.0, assert: None, negate });
                                 si = cs;
                                 w = Cow::Borrowed(&m.outputs[k].from);
                                 owned_at = Some(port_at);
@@ -172,6 +183,7 @@ impl<'p> Expander<'p> {
                                     return Err(self.port_loop(&port_at));
                                 }
                                 let (ps, pbi) = self.scopes[si].parent.expect("macro scope has a parent");
+                                let negate = self.negated_port(si, name);
                                 let inst = &self.scopes[ps].body[pbi];
                                 match inst.inputs.get(name) {
                                     Some(iw) => {
@@ -186,6 +198,7 @@ impl<'p> Expander<'p> {
                                             key,
                                             ty: port.ty.0,
                                             assert: Some((wat.clone(), what)),
+                                            negate,
                                         });
                                         si = ps;
                                         w = Cow::Borrowed(iw);
@@ -193,6 +206,9 @@ impl<'p> Expander<'p> {
                                     }
                                     None => match port.default {
                                         Some(c) => match c.0.coerce(port.ty.0) {
+                                            Some(Value::Bool(v)) if negate.is_some() => {
+                                                break Src::Const(Value::Bool(!v));
+                                            }
                                             Some(v) => break Src::Const(v),
                                             None => {
                                                 return Err(self.err(
@@ -214,10 +230,13 @@ impl<'p> Expander<'p> {
         let mut src = base;
         for post in posts.into_iter().rev() {
             match post {
-                Post::Port { key, ty, assert } => {
+                Post::Port { key, ty, assert, negate } => {
                     src = coerce_const(src, ty);
                     if let Some((at, what)) = assert {
                         self.net.asserts.push(TypeAssert { src: src.clone(), ty, at, what });
+                    }
+                    if let Some((path, at)) = negate {
+                        src = self.negation(src, path, at);
                     }
                     self.memo.insert(key, src.clone());
                 }
@@ -238,6 +257,39 @@ impl<'p> Expander<'p> {
             }
         }
         Ok(src)
+    }
+
+    /// Whether the instance of scope `si` has its port `port` negated: the path of the NOT
+    /// that does it (`inst/port:not`, a name no block of the body can have) and where the
+    /// instance is written.
+    pub(super) fn negated_port(&self, si: usize, port: &str) -> Option<(String, BlockAt)> {
+        let (ps, pbi) = self.scopes[si].parent?;
+        let inst = &self.scopes[ps].body[pbi];
+        if !inst.negated.iter().any(|n| n == port) {
+            return None;
+        }
+        let mac = self.scopes[ps].mac.map(|(_, mi)| mi);
+        Some((format!("{}{port}:not", self.scopes[si].prefix), BlockAt::new(self.scopes[ps].file, mac, pbi)))
+    }
+
+    /// `src` negated: a BOOL constant inverted, anything else through a NOT block of its own
+    /// (after the program's blocks: `Net::first_negation`).
+    pub(super) fn negation(&mut self, src: Src, path: String, at: BlockAt) -> Src {
+        if let Src::Const(Value::Bool(v)) = src {
+            return Src::Const(Value::Bool(!v));
+        }
+        let def = library::lookup("NOT").expect("NOT is a library block");
+        self.net.blocks.push(NetBlock {
+            path,
+            def,
+            at,
+            inputs: vec![NetPin { ty: def.inputs[0].ty, src, negate: false }],
+            n_var_out: 0,
+            data_type: None,
+            params: Default::default(),
+            order: None,
+        });
+        Src::Out { block: self.net.blocks.len() - 1, pin: 0 }
     }
 
     fn port_loop(&self, port_at: &At) -> Diagnostic {

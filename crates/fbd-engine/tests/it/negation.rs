@@ -99,7 +99,7 @@ fn wrong_negations_are_reported_with_their_place() {
         {\"id\": \"a\", \"type\": \"AND\", \"inputs\": {\"in1\": true, \"in2\": true}, \"negated\": [\"in3\"]},\n\
         {\"id\": \"b\", \"type\": \"NOT\", \"inputs\": {\"in\": true}, \"negated\": [\"q\"]},\n\
         {\"id\": \"c\", \"type\": \"OR\", \"inputs\": {\"in1\": true, \"in2\": true}, \"negated\": [\"in1\", \"in1\"]},\n\
-        {\"id\": \"d\", \"type\": \"M\", \"inputs\": {\"x\": true}, \"negated\": [\"x\"]}\n\
+        {\"id\": \"d\", \"type\": \"M\", \"inputs\": {\"x\": true}, \"negated\": [\"zz\"]}\n\
       ]}";
     let e = fbd_engine::compile(text).expect_err("four mistakes");
     let shown = e.to_string();
@@ -107,7 +107,7 @@ fn wrong_negations_are_reported_with_their_place() {
         (4, "a", "in3", "AND has no pin `in3` to negate"),
         (5, "b", "q", "NOT has no pin `q` to negate"),
         (6, "c", "in1", "pin `in1` is negated twice (first at negated[0])"),
-        (7, "d", "x", "`d` is a macro instance: only a library block's pins can be negated"),
+        (7, "d", "zz", "macro `M` has no port `zz` to negate"),
     ];
     assert_eq!(e.0.len(), expect.len(), "{shown}");
     for (d, (line, block, pin, says)) in e.0.iter().zip(expect) {
@@ -261,4 +261,62 @@ fn an_online_change_keeps_the_state_behind_a_negated_output() {
     rt.online_change(plan(&text("")));
     rt.step();
     assert_eq!(rt.output("q"), Some(b(true)));
+}
+
+/// A macro instance's pins are negated as a library block's are: the NOT sits at the instance
+/// (`p1/a:not`, a name no block can have), every reader inside (an input) or outside (an output)
+/// gets the inverse, and the pin's signal shows what it shows on a library block.
+#[test]
+fn a_macro_instance_pin_is_negated_like_a_library_blocks() {
+    let text = r#"{"fbd": 1, "inputs": [{"name": "x", "type": "BOOL"}],
+      "outputs": [{"name": "y1", "type": "BOOL", "from": "p1.q"}, {"name": "y2", "type": "BOOL", "from": "p2.q"},
+                  {"name": "y3", "type": "BOOL", "from": "p3.q"}, {"name": "z", "type": "BOOL", "from": "g.out"}],
+      "macros": [{"name": "Pass", "inputs": [{"name": "a", "type": "BOOL", "default": false}],
+                  "outputs": [{"name": "q", "type": "BOOL", "from": "m.out"}],
+                  "blocks": [{"id": "m", "type": "MOVE", "inputs": {"in": "a"}}]}],
+      "blocks": [
+        {"id": "p1", "type": "Pass", "inputs": {"a": "x"}, "negated": ["a"]},
+        {"id": "p2", "type": "Pass", "inputs": {"a": "x"}, "negated": ["q"]},
+        {"id": "p3", "type": "Pass", "negated": ["a"]},
+        {"id": "g", "type": "AND", "inputs": {"in1": "p2.q", "in2": true}}
+      ]}"#;
+    let mut rt = Runtime::new(plan(text));
+    for x in [false, true, false] {
+        rt.write("x", b(x)).expect("x");
+        rt.step();
+        let got: Vec<Value> = ["y1", "y2", "y3", "z"].iter().map(|n| rt.output(n).expect("output")).collect();
+        assert_eq!(got, vec![b(!x), b(!x), b(true), b(!x)], "x = {x}");
+        assert_eq!(rt.read("p1.a").expect("pin"), b(x), "an input pin shows its wire");
+        assert_eq!(rt.read("p1/m.in").expect("inside"), b(!x), "inside, the inverse");
+        assert_eq!(rt.read("p2.q").expect("pin"), b(!x), "an output pin shows what readers get");
+        assert_eq!(rt.read("p1/a:not.out").expect("the NOT"), b(!x));
+    }
+    assert!(rt.plan().blocks.iter().any(|b| b.path == "p1/a:not" && b.type_name == "NOT"));
+}
+
+#[test]
+fn wrong_negations_of_macro_pins_are_reported_once_each() {
+    let text = "{\"fbd\": 1, \"inputs\": [{\"name\": \"k\", \"type\": \"INT\"}],\n\
+      \"macros\": [{\"name\": \"M\", \"inputs\": [{\"name\": \"a\", \"type\": \"BOOL\"}, {\"name\": \"n\", \"type\": \"INT\"}],\n\
+        \"outputs\": [], \"blocks\": []}],\n\
+      \"blocks\": [\n\
+        {\"id\": \"i1\", \"type\": \"M\", \"inputs\": {\"a\": true, \"n\": 1}, \"negated\": [\"zz\", \"n\", \"a\", \"a\"]},\n\
+        {\"id\": \"i2\", \"type\": \"M\", \"inputs\": {\"a\": \"k\", \"n\": 1}, \"negated\": [\"a\"]}\n\
+      ]}";
+    let e = fbd_engine::compile(text).expect_err("mistakes");
+    let msgs: Vec<&str> = e.0.iter().map(|d| d.message.as_str()).collect();
+    assert!(msgs.iter().any(|m| m.contains("macro `M` has no port `zz` to negate")), "{e}");
+    assert!(msgs.iter().any(|m| m.contains("port `n` of macro `M` is INT: only a BOOL pin can be negated")), "{e}");
+    assert!(msgs.iter().any(|m| m.contains("pin `a` is negated twice (first at negated[2])")), "{e}");
+    assert!(e.0.iter().all(|d| d.line == Some(5)), "all on i1's line: {e}");
+    // An INT wired to a negated BOOL port: one error, at the instance's pin (not a second one
+    // at the NOT that negates it).
+    let text = text.replace("\"negated\": [\"zz\", \"n\", \"a\", \"a\"]", "\"negated\": []");
+    let e = fbd_engine::compile(&text).expect_err("an INT on a BOOL port");
+    assert_eq!(e.0.len(), 1, "{e}");
+    assert_eq!(e.first().line, Some(6), "{e}");
+    assert!(
+        e.first().message.contains("input `a` of macro `M` (instance `i2`) expects BOOL, but input `k` is INT"),
+        "{e}"
+    );
 }

@@ -258,7 +258,10 @@ pub(super) fn body_xml(
             // An unconnected negated pin is the negation of its default: written as that
             // constant, since an open input reads the callee's own default elsewhere.
             let default = || {
-                let d = library::lookup(&b.ty)?.inputs.iter().find(|q| q.name == p)?.default?;
+                let d = match library::lookup(&b.ty) {
+                    Some(def) => def.inputs.iter().find(|q| q.name == p)?.default?,
+                    None => project.macro_def(&b.ty)?.2.inputs.iter().find(|q| q.name == *p)?.default?.0,
+                };
                 Some(Wire::Const(d))
             };
             let w = match b.inputs.0.iter().find(|(q, _)| q == p) {

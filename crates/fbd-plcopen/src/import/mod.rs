@@ -259,8 +259,7 @@ fn pou_body(
     };
     let resolve = |cx: &mut Ctx, cpi: Node, depth: u32| -> Option<Src> { look.source(cx, cpi, depth) };
 
-    // Blocks, with edge inputs (and a POU instance's negated ones) as R_TRIG / F_TRIG / NOT
-    // blocks in front.
+    // Blocks, with edge inputs as R_TRIG / F_TRIG blocks in front.
     let mut blocks: Vec<Block> = Vec::new();
     let mut order: Vec<(i64, String)> = Vec::new();
     // (block id, pin, variable) for every read of a variable by a block.
@@ -345,9 +344,9 @@ fn pou_body(
             };
             let negated = v.attribute("negated") == Some("true");
             let edge = v.attribute("edge").filter(|e| *e != "none");
-            // A library block's negated input is negated here too (the circle stays a circle);
-            // a POU instance's gets a NOT in front, as its pins cannot be negated here.
-            if negated && edge.is_none() && library::lookup(&our_ty).is_some() {
+            // A negated input is negated here too (the circle stays a circle), a library
+            // block's and a POU instance's alike.
+            if negated && edge.is_none() {
                 if let Src::Var(n) = &src {
                     reads.push((id.clone(), pin.clone(), n.clone()));
                 }
@@ -380,25 +379,18 @@ fn pou_body(
         let mut b = simple_block(&id, &our_ty, Vec::new(), e);
         b.comment = text::documentation(*e);
         b.inputs = pins;
-        // Negated outputs: a library block's stay negated pins (every reader gets the inverse);
-        // a POU instance's cannot be (they were read as if not negated: a wrong value).
+        // Negated outputs stay negated pins: every reader gets the inverse (they were read as
+        // if not negated, a wrong value, before the engine had negated pins).
         for v in child(*e, "outputVariables").into_iter().flat_map(|o| children(o, "variable")) {
             if v.attribute("negated") != Some("true") {
                 continue;
             }
             let formal = v.attribute("formalParameter").unwrap_or("");
-            if library::lookup(&our_ty).is_some() {
-                let formal = match helper(ty) {
-                    Some((blk, _)) => crate::stand_in::pin(&blk, formal).unwrap_or(formal),
-                    None => formal,
-                };
-                negated_pins.push(names::out_pin(ty, formal, pou_names));
-            } else {
-                cx.err(
-                    v,
-                    format!("block `{id}`: output `{formal}` of function block `{ty}` is negated, which is not supported on a POU instance here; negate the input it feeds, or the output inside `{ty}`"),
-                );
-            }
+            let formal = match helper(ty) {
+                Some((blk, _)) => crate::stand_in::pin(&blk, formal).unwrap_or(formal),
+                None => formal,
+            };
+            negated_pins.push(names::out_pin(ty, formal, pou_names));
         }
         b.negated = negated_pins.into();
         let def = library::lookup(&our_ty);
