@@ -248,17 +248,9 @@ impl<'p> Expander<'p> {
             let inst_path = self.scopes[si].prefix.trim_end_matches('/').to_string();
             for (k, p) in m.inputs.iter().enumerate() {
                 let at = At::new(file, json_path!["macros", mi, "inputs", k]);
-                let mut src = self.resolve(si, &Wire::Ref(p.name.clone()), Loc::At(&at));
-                // A negated pin shows its wire, before the circle, as a library block's does.
-                if self.negated_port(si, &p.name).is_some() {
-                    src = match src {
-                        Src::Const(Value::Bool(v)) => Src::Const(Value::Bool(!v)),
-                        Src::Out { block, .. } if block >= self.net.first_negation => {
-                            self.net.blocks[block].inputs[0].src.clone()
-                        }
-                        other => other,
-                    };
-                }
+                // A negated pin shows what the inside gets (after the circle): the instance's
+                // body, opened in the online view, shows its port so.
+                let src = self.resolve(si, &Wire::Ref(p.name.clone()), Loc::At(&at));
                 self.net.macro_pins.push(Alias { path: format!("{inst_path}.{}", p.name), src });
             }
             for (k, p) in m.outputs.iter().enumerate() {

@@ -265,7 +265,8 @@ fn an_online_change_keeps_the_state_behind_a_negated_output() {
 
 /// A macro instance's pins are negated as a library block's are: the NOT sits at the instance
 /// (`p1/a:not`, a name no block can have), every reader inside (an input) or outside (an output)
-/// gets the inverse, and the pin's signal shows what it shows on a library block.
+/// gets the inverse; the pin's signal shows what the inside gets (an input: the body opened in
+/// the online view shows its port so) or what the readers get (an output).
 #[test]
 fn a_macro_instance_pin_is_negated_like_a_library_blocks() {
     let text = r#"{"fbd": 1, "inputs": [{"name": "x", "type": "BOOL"}],
@@ -286,7 +287,7 @@ fn a_macro_instance_pin_is_negated_like_a_library_blocks() {
         rt.step();
         let got: Vec<Value> = ["y1", "y2", "y3", "z"].iter().map(|n| rt.output(n).expect("output")).collect();
         assert_eq!(got, vec![b(!x), b(!x), b(true), b(!x)], "x = {x}");
-        assert_eq!(rt.read("p1.a").expect("pin"), b(x), "an input pin shows its wire");
+        assert_eq!(rt.read("p1.a").expect("pin"), b(!x), "an input port shows what the inside gets");
         assert_eq!(rt.read("p1/m.in").expect("inside"), b(!x), "inside, the inverse");
         assert_eq!(rt.read("p2.q").expect("pin"), b(!x), "an output pin shows what readers get");
         assert_eq!(rt.read("p1/a:not.out").expect("the NOT"), b(!x));
