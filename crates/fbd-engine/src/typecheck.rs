@@ -6,7 +6,7 @@
 use rustc_hash::FxHashMap as HashMap;
 
 use crate::diag::Diagnostic;
-use crate::expand::{At, Net, Src};
+use crate::expand::{At, Net, NetBlock, Src};
 use crate::library::{Generic, PinTy};
 use crate::load::Project;
 use crate::types::Type;
@@ -222,19 +222,8 @@ pub(crate) fn infer_types(project: &Project, net: &Net) -> Result<Tvars, Vec<Dia
             };
             if p.negate && want != Type::Bool {
                 let name = b.input_name(k);
-                errors.push(
-                    diag_at(
-                        project,
-                        &b.at.join(crate::json_path!["inputs", name.as_ref()]),
-                        format!(
-                            "pin `{name}` of {} `{}` is {want}: only a BOOL input can be negated",
-                            b.def.name, b.path
-                        ),
-                    )
-                    .block(b.path.clone())
-                    .pin(name.into_owned())
-                    .help("remove it from `negated`, or compare the value first (e.g. NE 0) and negate that"),
-                );
+                let at = b.at.join(crate::json_path!["inputs", name.as_ref()]);
+                errors.push(not_bool(project, b, &at, &format!("pin `{name}`"), want, "input", name.into_owned()));
                 continue;
             }
             check_src(
@@ -253,19 +242,8 @@ pub(crate) fn infer_types(project: &Project, net: &Net) -> Result<Tvars, Vec<Dia
             let ty = out_type(net, &t, bi, k).unwrap_or(Type::Bool);
             if ty != Type::Bool {
                 let name = b.output_name(k);
-                errors.push(
-                    diag_at(
-                        project,
-                        &b.at.join(crate::json_path!["negated"]),
-                        format!(
-                            "output `{name}` of {} `{}` is {ty}: only a BOOL output can be negated",
-                            b.def.name, b.path
-                        ),
-                    )
-                    .block(b.path.clone())
-                    .pin(name.into_owned())
-                    .help("remove it from `negated`, or compare the value first (e.g. NE 0) and negate that"),
-                );
+                let at = b.at.join(crate::json_path!["negated"]);
+                errors.push(not_bool(project, b, &at, &format!("output `{name}`"), ty, "output", name.into_owned()));
             }
         }
         if let Some(init) = b.params.init {
@@ -283,6 +261,14 @@ pub(crate) fn infer_types(project: &Project, net: &Net) -> Result<Tvars, Vec<Dia
         }
     }
     if errors.is_empty() { Ok(t) } else { Err(errors) }
+}
+
+/// A negated pin that is not BOOL: `what` (`pin `in1``) of block `b` is `ty`.
+fn not_bool(project: &Project, b: &NetBlock, at: &At, what: &str, ty: Type, side: &str, pin: String) -> Diagnostic {
+    diag_at(project, at, format!("{what} of {} `{}` is {ty}: only a BOOL {side} can be negated", b.def.name, b.path))
+        .block(b.path.clone())
+        .pin(pin)
+        .help("remove it from `negated`, or compare the value first (e.g. NE 0) and negate that")
 }
 
 fn src_name(project: &Project, net: &Net, s: &Src) -> String {

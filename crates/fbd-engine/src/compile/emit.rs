@@ -273,14 +273,7 @@ pub(super) fn emit(
         });
         for (k, (raw, pin)) in outs.iter().zip(pins_out).enumerate().filter(|(k, _)| net.out_negated(i, *k)) {
             if raw != pin {
-                code.push(crate::instr::Instr::Gate {
-                    t: crate::instr::truth_table(|a, _, _| !a),
-                    a: raw.idx,
-                    b: raw.idx,
-                    c: raw.idx,
-                    o: pin.idx,
-                });
-                instr_block.push(blocks.recs.len() as u32);
+                push_not(&mut code, &mut instr_block, *raw, *pin, blocks.recs.len());
             } else {
                 debug_assert!(false, "output {k} of {} negated without a slot of its own", b.path);
             }
@@ -414,15 +407,15 @@ fn negation(
         return s;
     };
     let o = slots.alloc(Value::Bool(!init));
-    code.push(crate::instr::Instr::Gate {
-        t: crate::instr::truth_table(|a, _, _| !a),
-        a: s.idx,
-        b: s.idx,
-        c: s.idx,
-        o: o.idx,
-    });
-    instr_block.push(rec as u32);
+    push_not(code, instr_block, s, o, rec);
     o
+}
+
+/// `to := NOT from`, an instruction of block record `rec`.
+fn push_not(code: &mut Vec<crate::instr::Instr>, instr_block: &mut Vec<u32>, from: Slot, to: Slot, rec: usize) {
+    let t = crate::instr::truth_table(|a, _, _| !a);
+    code.push(crate::instr::Instr::Gate { t, a: from.idx, b: from.idx, c: from.idx, o: to.idx });
+    instr_block.push(rec as u32);
 }
 
 /// Maps resolved sources to slots, creating the delayed slot of each feedback wire once.
