@@ -128,7 +128,7 @@ pub fn import(path: &Path, text: &str) -> Result<Imported, Diagnostics> {
     }
     let mut doc = Document {
         fbd: fbd_engine::model::FORMAT_VERSION,
-        name: program_name(root, program),
+        name: names::program_name(root, program),
         description: Some(format!("imported from PLCopen XML ({})", path.display())),
         cycle_ms,
         ..Document::default()
@@ -590,18 +590,4 @@ fn pou_body(
     let (prog_inputs, macro_inputs) = vars::input_ports(cx, pou, &name, &ins, is_program);
     let description = text::description(pou, fbd);
     Some((MacroDef { name, description, inputs: macro_inputs, outputs, blocks }, prog_inputs))
-}
-
-/// The program's name: the project's (`contentHeader`) where the program POU is that name made
-/// an IEC identifier, as this tool's export writes it (`2048 (original)` came back as
-/// `p2048_original`), else the POU's.
-fn program_name(root: Node, program: Node) -> Option<String> {
-    let pou = program.attribute("name")?;
-    let project = child(root, "contentHeader").and_then(|h| h.attribute("name"));
-    let key = |s: &str| s.chars().filter(char::is_ascii_alphanumeric).collect::<String>().to_ascii_lowercase();
-    let stem = pou.strip_suffix("_program").unwrap_or(pou);
-    match project {
-        Some(p) if !p.is_empty() && (key(p) == key(stem) || format!("p{}", key(p)) == key(stem)) => Some(p.to_string()),
-        _ => Some(pou.to_string()),
-    }
 }

@@ -4,6 +4,9 @@ use std::collections::HashSet;
 
 use fbd_engine::{Type, library};
 
+use roxmltree::Node;
+
+use super::ctx::child;
 use crate::literal;
 
 /// A function block this crate's export wrote for a library block IEC has no equivalent of
@@ -78,5 +81,19 @@ pub(super) fn out_pin(ty: &str, formal: &str, pou_names: &HashSet<String>) -> St
             }
         }
         None => formal.to_string(),
+    }
+}
+
+/// The program's name: the project's (`contentHeader`) where the program POU is that name made
+/// an IEC identifier, as this tool's export writes it (`2048 (original)` came back as
+/// `p2048_original`), else the POU's.
+pub(super) fn program_name(root: Node, program: Node) -> Option<String> {
+    let pou = program.attribute("name")?;
+    let project = child(root, "contentHeader").and_then(|h| h.attribute("name"));
+    let key = |s: &str| s.chars().filter(char::is_ascii_alphanumeric).collect::<String>().to_ascii_lowercase();
+    let stem = pou.strip_suffix("_program").unwrap_or(pou);
+    match project {
+        Some(p) if !p.is_empty() && (key(p) == key(stem) || format!("p{}", key(p)) == key(stem)) => Some(p.to_string()),
+        _ => Some(pou.to_string()),
     }
 }
