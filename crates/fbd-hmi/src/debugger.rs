@@ -517,7 +517,8 @@ impl App {
                 if let Some(pins) = self.dbg.instance_pins.get(&inst).cloned() {
                     for i in pins {
                         let label = plan.signals.at(i).path.rsplit('.').next().unwrap_or("").to_string();
-                        self.signal_row(ui, plan, i, &format!(".{label}"));
+                        let negated = if plan.is_negated_pin(i as u32) { " (negated)" } else { "" };
+                        self.signal_row(ui, plan, i, &format!(".{label}{negated}"));
                     }
                 }
                 self.tree_level(ui, plan, &inst);

@@ -326,7 +326,10 @@ pub(super) fn emit(
     let mut outputs = Vec::new();
     for a in &net.macro_pins {
         let slot = srcs.slot(&a.src, &mut slots, &mut commits);
-        signals.push(&[&a.path], slot, SignalKind::MacroPin);
+        let id = signals.push(&[&a.path], slot, SignalKind::MacroPin);
+        if a.negated {
+            negated.insert(id);
+        }
     }
     for (k, a) in net.outputs.iter().enumerate() {
         let slot = srcs.slot(&a.src, &mut slots, &mut commits);

@@ -251,7 +251,8 @@ impl<'p> Expander<'p> {
                 // A negated pin shows what the inside gets (after the circle): the instance's
                 // body, opened in the online view, shows its port so.
                 let src = self.resolve(si, &Wire::Ref(p.name.clone()), Loc::At(&at));
-                self.net.macro_pins.push(Alias { path: format!("{inst_path}.{}", p.name), src });
+                let negated = self.negated_port(si, &p.name).is_some();
+                self.net.macro_pins.push(Alias { path: format!("{inst_path}.{}", p.name), src, negated });
             }
             for (k, p) in m.outputs.iter().enumerate() {
                 let at = At::new(file, json_path!["macros", mi, "outputs", k, "from"]);
@@ -263,7 +264,9 @@ impl<'p> Expander<'p> {
                     what: format!("output `{}` of macro `{}`", p.name, m.name),
                 });
                 // A negated output shows what its readers get: the same NOT they read.
-                if let Some((path, nat)) = self.negated_port(si, &p.name) {
+                let negate = self.negated_port(si, &p.name);
+                let negated = negate.is_some();
+                if let Some((path, nat)) = negate {
                     let key = PortKey { scope: si, output: true, port: k };
                     src = match self.memo.get(&key) {
                         Some(s) => s.clone(),
@@ -274,7 +277,7 @@ impl<'p> Expander<'p> {
                         }
                     };
                 }
-                self.net.macro_pins.push(Alias { path: format!("{inst_path}.{}", p.name), src });
+                self.net.macro_pins.push(Alias { path: format!("{inst_path}.{}", p.name), src, negated });
             }
         }
         // Program outputs.
@@ -288,7 +291,7 @@ impl<'p> Expander<'p> {
                 at,
                 what: format!("program output `{}`", p.name),
             });
-            self.net.outputs.push(Alias { path: p.name.clone(), src });
+            self.net.outputs.push(Alias { path: p.name.clone(), src, negated: false });
         }
     }
 }

@@ -183,6 +183,8 @@ pub(crate) struct TypeAssert {
 pub(crate) struct Alias {
     pub path: String,
     pub src: Src,
+    /// A negated macro instance pin (the debugger says so).
+    pub negated: bool,
 }
 
 /// The expanded program.

@@ -158,8 +158,8 @@ pub struct ScanPlan {
     pub(crate) slot_owner: std::sync::OnceLock<HashMap<Slot, u32>>,
     /// Macro instances.
     pub instances: Vec<InstanceInfo>,
-    /// The signals of negated pins (an input's: the wire, before the circle; an output's: the
-    /// inverse the readers get).
+    /// The signals of negated pins (a library block's input: the wire, before the circle; an
+    /// output: the inverse the readers get; a macro instance's input: what the inside gets).
     pub(crate) negated: rustc_hash::FxHashSet<u32>,
     /// Sizes.
     pub stats: PlanStats,

@@ -293,6 +293,8 @@ fn a_macro_instance_pin_is_negated_like_a_library_blocks() {
         assert_eq!(rt.read("p1/a:not.out").expect("the NOT"), b(!x));
     }
     assert!(rt.plan().blocks.iter().any(|b| b.path == "p1/a:not" && b.type_name == "NOT"));
+    let negated = |p: &str| rt.plan().is_negated_pin(rt.plan().signal_id(p).expect("a signal") as u32);
+    assert!(negated("p1.a") && negated("p2.q") && !negated("p1.q") && !negated("p2.a"), "the debugger's marks");
 }
 
 #[test]
