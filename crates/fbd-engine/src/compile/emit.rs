@@ -215,6 +215,8 @@ pub(super) fn emit(
         let b = &net.blocks[i];
         ins.clear();
         wired.clear();
+        // The NOTs of this block's negated inputs go from here to the block's instruction.
+        let (first_not, commits_before) = (code.len(), commits.len());
         for p in &b.inputs {
             let s = srcs.slot(&p.src, &mut slots, &mut commits);
             wired.push(s);
@@ -266,6 +268,7 @@ pub(super) fn emit(
             &ops,
             &mut Emitted { slots: &mut slots, args: &mut args, commits: &mut commits, rng_keys: &mut rng_keys },
         );
+        let instr = fold_negations(instr, &mut code, &mut instr_block, first_not, &commits[commits_before..]);
         let instr_idx = instr.map(|ins| {
             code.push(ins);
             instr_block.push(blocks.recs.len() as u32);
@@ -412,6 +415,55 @@ fn negation(
     let o = slots.alloc(Value::Bool(!init));
     push_not(code, instr_block, s, o, rec);
     o
+}
+
+/// A gate reads its negated inputs through its truth table: the NOTs placed before it for them
+/// (`code[first_not..]`) are folded into the table and dropped, so a negation costs a gate
+/// nothing. A NOT whose slot is read elsewhere (a commit of the block) stays.
+fn fold_negations(
+    instr: Option<crate::instr::Instr>,
+    code: &mut Vec<crate::instr::Instr>,
+    instr_block: &mut Vec<u32>,
+    first_not: usize,
+    new_commits: &[crate::plan::Commit],
+) -> Option<crate::instr::Instr> {
+    use crate::instr::Instr;
+    let Some(Instr::Gate { mut t, mut a, mut b, mut c, o }) = instr else { return instr };
+    if code.len() == first_not {
+        return instr;
+    }
+    let mut kept = Vec::new();
+    for &not in &code[first_not..] {
+        let Instr::Gate { a: from, o: h, .. } = not else {
+            kept.push(not);
+            continue;
+        };
+        let read_elsewhere = h == o || new_commits.iter().any(|cm| cm.ty == Type::Bool && cm.from == h);
+        if read_elsewhere || ![a, b, c].contains(&h) {
+            kept.push(not);
+            continue;
+        }
+        // Operand `pos` reads `h = NOT from`: read `from` and flip that variable of the table.
+        for (pos, slot) in [&mut a, &mut b, &mut c].into_iter().enumerate() {
+            if *slot == h {
+                *slot = from;
+                t = flip(t, pos);
+            }
+        }
+    }
+    let rec = instr_block.last().copied();
+    code.truncate(first_not);
+    instr_block.truncate(first_not);
+    for not in kept {
+        code.push(not);
+        instr_block.push(rec.expect("a kept NOT has its block"));
+    }
+    Some(Instr::Gate { t, a, b, c, o })
+}
+
+/// The truth table `t` with its variable `pos` (0: a, 1: b, 2: c) inverted.
+fn flip(t: u8, pos: usize) -> u8 {
+    (0..8).filter(|k| t & (1 << (k ^ (1 << pos))) != 0).fold(0, |acc, k| acc | 1 << k)
 }
 
 /// `to := NOT from`, an instruction of block record `rec`.

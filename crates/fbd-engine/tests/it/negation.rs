@@ -323,3 +323,35 @@ fn wrong_negations_of_macro_pins_are_reported_once_each() {
         "{e}"
     );
 }
+
+/// A gate reads a negated input through its truth table: no NOT instruction is left for it
+/// (the plan is as long as without the negation); a block that is no gate keeps its NOT.
+#[test]
+fn a_negation_costs_a_gate_no_instruction() {
+    let text = |negated: &str| {
+        format!(
+            r#"{{"fbd": 1, "inputs": [{{"name": "a", "type": "BOOL"}}, {{"name": "c", "type": "BOOL"}}],
+              "outputs": [{{"name": "y", "type": "BOOL", "from": "g.out"}}, {{"name": "e", "type": "BOOL", "from": "q.out"}},
+                          {{"name": "l", "type": "BOOL", "from": "s.q1"}}, {{"name": "t", "type": "BOOL", "from": "t.q"}}],
+              "blocks": [{{"id": "g", "type": "AND", "inputs": {{"in1": "a", "in2": "c"}}{negated}}},
+                         {{"id": "q", "type": "EQ", "inputs": {{"in1": "a", "in2": "c"}}{negated}}},
+                         {{"id": "s", "type": "SR", "inputs": {{"s1": "a", "r": "c"}}, "negated": ["r"]}},
+                         {{"id": "t", "type": "TON", "inputs": {{"in": "a", "pt": 10}}, "negated": ["in"]}}]}}"#
+        )
+    };
+    let plain = plan(&text(""));
+    let negated = plan(&text(r#", "negated": ["in2"]"#));
+    assert_eq!(negated.len(), plain.len(), "AND and EQ fold their negations:\n{}", negated.listing());
+    // The TON is no gate: its NOT stays (one instruction more than without its negation).
+    let no_ton = plan(&text("").replace(r#", "negated": ["in"]"#, ""));
+    assert_eq!(plain.len(), no_ton.len() + 1, "{}", plain.listing());
+    for (x, y) in [(false, false), (false, true), (true, false), (true, true)] {
+        let mut rt = Runtime::new(negated.clone());
+        rt.write("a", b(x)).expect("a");
+        rt.write("c", b(y)).expect("c");
+        rt.step();
+        assert_eq!(rt.output("y"), Some(b(x && !y)), "AND(a, NOT c) at {x} {y}");
+        assert_eq!(rt.output("e"), Some(b(x != y)), "EQ(a, NOT c) is a XOR c, at {x} {y}");
+        assert_eq!(rt.output("l"), Some(b(x)), "SR(s1 = a, r = NOT c) from reset, at {x} {y}");
+    }
+}
