@@ -83,6 +83,7 @@ impl Workspace {
                     for blocks in w.all_blocks_mut() {
                         for x in blocks.iter_mut().filter(|x| x.ty == *m) {
                             x.inputs.0.retain(|(p, _)| p != name);
+                            x.negated.retain(|p| p != name);
                         }
                     }
                 }
@@ -176,6 +177,12 @@ impl Workspace {
                                     if p == old {
                                         *p = new.to_string();
                                     }
+                                }
+                            }
+                            // A negated pin of an instance keeps its circle under the new name.
+                            if x.ty == *m {
+                                for p in x.negated.iter_mut().filter(|p| *p == old) {
+                                    *p = new.to_string();
                                 }
                             }
                             if is_output {

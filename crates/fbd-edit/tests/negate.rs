@@ -94,3 +94,23 @@ fn negations_that_cannot_be_made_are_refused_with_the_reason() {
     w.connect(&p, "not_done.out", "slow_en", "in2").expect("in2 again");
     assert!(w.compile().is_ok(), "{:?}", w.compile().err().map(|e| e.to_string()));
 }
+
+/// A macro port renamed or removed: the instances' negations follow (a renamed port kept its
+/// old name in `negated`, and the program stopped compiling).
+#[test]
+fn negations_of_macro_pins_follow_a_renamed_or_removed_port() {
+    let mut w = Workspace::from_project(
+        &load(&FsProvider, &Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/blinker.json")).expect("loads"),
+    );
+    let p = BodyId::Program;
+    let blinker = BodyId::Macro("Blinker".into());
+    w.set_negated(&p, "fast", "en", true).expect("negate an input port");
+    w.set_negated(&p, "slow", "q", true).expect("negate an output port");
+    w.rename_port(&blinker, "en", "enable").expect("rename");
+    w.rename_port(&blinker, "q", "lamp").expect("rename");
+    assert_eq!(w.block(&p, "fast").expect("fast").negated.as_slice(), ["enable"]);
+    assert_eq!(w.block(&p, "slow").expect("slow").negated.as_slice(), ["lamp"]);
+    assert!(w.compile().is_ok(), "{:?}", w.compile().err().map(|e| e.to_string()));
+    w.remove_port(&blinker, "lamp").expect("remove");
+    assert!(w.block(&p, "slow").expect("slow").negated.is_empty(), "the removed port's negation goes with it");
+}

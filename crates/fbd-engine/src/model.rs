@@ -489,6 +489,13 @@ impl PinNames {
     pub fn push(&mut self, pin: String) {
         self.0.get_or_insert_with(Default::default).push(pin);
     }
+    /// The names, to change in place (a renamed port).
+    pub fn iter_mut(&mut self) -> std::slice::IterMut<'_, String> {
+        match &mut self.0 {
+            Some(v) => v.iter_mut(),
+            None => [].iter_mut(),
+        }
+    }
     /// Keeps the names `keep` says yes to.
     pub fn retain(&mut self, keep: impl FnMut(&String) -> bool) {
         if let Some(v) = &mut self.0 {
