@@ -337,6 +337,15 @@ fn en_on_a_function_holds_its_output_and_eno_follows() {
     assert_eq!(sums, vec![1, 2, 3, 3, 3, 3, 4, 5], "held while EN is FALSE");
     let dones: Vec<bool> = trace.iter().map(|(_, d)| *d == Some(Value::Bool(true))).collect();
     assert_eq!(dones, vec![true, true, true, false, false, false, true, true], "ENO is EN");
+    // A negated EN ran the call while `go` was TRUE all the same (the negation was dropped).
+    let negated =
+        xml.replace(r#"<variable formalParameter="EN">"#, r#"<variable formalParameter="EN" negated="true">"#);
+    assert_ne!(negated, xml);
+    let e = fbd_plcopen::import(Path::new("acc.xml"), &negated).unwrap_err();
+    assert!(
+        e.0.iter().any(|d| d.message.contains("a negated or edge-triggered EN is not supported") && d.line == Some(15)),
+        "{e}"
+    );
 }
 
 /// A user FUNCTION with an FBD body: its result (`returnType`) is written, and read back, by

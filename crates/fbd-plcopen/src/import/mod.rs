@@ -302,6 +302,11 @@ fn pou_body(
                 let Some(cpi) = child(v, "connectionPointIn").filter(|c| child(*c, "connection").is_some()) else {
                     continue; // an open EN: always executed
                 };
+                // A negated or edge-triggered EN ran the function when EN was FALSE (dropped).
+                if v.attribute("negated") == Some("true") || v.attribute("edge").is_some_and(|e| e != "none") {
+                    cx.err(v, format!("block `{id}`: a negated or edge-triggered EN is not supported; negate or detect the edge before it (NOT, R_TRIG)"));
+                    continue;
+                }
                 let stateless = library::lookup(&our_ty).is_some_and(|d| !d.stateful && d.outputs.len() == 1);
                 if !stateless {
                     cx.err(v, format!("block `{id}`: EN on a function block ({our_ty}) is not supported (its state would have to freeze); EN on functions is"));
