@@ -265,8 +265,25 @@ fn check_negated(project: &Project, fi: usize, b: &Block, at: &[Seg], errors: &m
     let Some(def) = library::lookup(&b.ty) else {
         // A macro instance: its ports are declared with their types.
         if let Some((_, _, m)) = project.macro_def(&b.ty) {
+            if b.negated.len() > MAX_PINS {
+                let msg =
+                    format!("block `{}` negates {} pins, more than the limit of {MAX_PINS}", b.id, b.negated.len());
+                errors.push(project.diag(fi, &here(0), msg).block(&b.id));
+                return;
+            }
+            // The ports, for the help (a few: a macro may have thousands).
+            let mut ports: Vec<&str> = m
+                .inputs
+                .iter()
+                .map(|p| p.name.as_str())
+                .chain(m.outputs.iter().map(|p| p.name.as_str()))
+                .take(17)
+                .collect();
+            let more = ports.len() > 16;
+            ports.truncate(16);
+            let ports = format!("{}{}", list_or_none(&ports), if more { ", ..." } else { "" });
             let mut seen: HashMap<&str, usize> = HashMap::default();
-            for (k, pin) in b.negated.iter().enumerate().take(MAX_PINS + 1) {
+            for (k, pin) in b.negated.iter().enumerate() {
                 let ty = m.inputs.iter().find(|p| p.name == *pin).map(|p| p.ty.0);
                 let ty = ty.or_else(|| m.outputs.iter().find(|p| p.name == *pin).map(|p| p.ty.0));
                 let problem = match ty {
@@ -274,23 +291,14 @@ fn check_negated(project: &Project, fi: usize, b: &Block, at: &[Seg], errors: &m
                     Some(t) if t != crate::Type::Bool => {
                         Some(format!("port `{pin}` of macro `{}` is {t}: only a BOOL pin can be negated", m.name))
                     }
-                    Some(_) => seen
-                        .insert(pin, k)
-                        .map(|first| format!("pin `{pin}` is negated twice (first at negated[{first}])")),
+                    Some(_) => {
+                        let first = *seen.entry(pin).or_insert(k);
+                        (first != k).then(|| format!("pin `{pin}` is negated twice (first at negated[{first}])"))
+                    }
                 };
                 if let Some(msg) = problem {
-                    let ports: Vec<&str> = m
-                        .inputs
-                        .iter()
-                        .map(|p| p.name.as_str())
-                        .chain(m.outputs.iter().map(|p| p.name.as_str()))
-                        .collect();
                     errors.push(
-                        project
-                            .diag(fi, &here(k), msg)
-                            .block(&b.id)
-                            .pin(pin)
-                            .help(format!("its ports are: {}", list_or_none(&ports))),
+                        project.diag(fi, &here(k), msg).block(&b.id).pin(pin).help(format!("its ports are: {ports}")),
                     );
                 }
             }
@@ -344,7 +352,9 @@ fn check_negated(project: &Project, fi: usize, b: &Block, at: &[Seg], errors: &m
                         outs.join(", ")
                     )),
             );
-        } else if let Some(first) = seen.insert(pin, k) {
+        } else if let first = *seen.entry(pin).or_insert(k)
+            && first != k
+        {
             errors.push(
                 project
                     .diag(fi, &here(k), format!("pin `{pin}` is negated twice (first at negated[{first}])"))

@@ -355,3 +355,15 @@ fn a_negation_costs_a_gate_no_instruction() {
         assert_eq!(rt.output("l"), Some(b(x)), "SR(s1 = a, r = NOT c) from reset, at {x} {y}");
     }
 }
+
+/// A pin named three times is reported twice, both times pointing at its first entry (the
+/// third said "first at negated[1]"), on a library block and on a macro instance alike.
+#[test]
+fn a_pin_negated_three_times_points_at_its_first_entry() {
+    let text = "{\"fbd\": 1,\n \"macros\": [{\"name\": \"M\", \"inputs\": [{\"name\": \"a\", \"type\": \"BOOL\", \"default\": false}], \"outputs\": [], \"blocks\": []}],\n \"blocks\": [\n\
+        {\"id\": \"g\", \"type\": \"AND\", \"inputs\": {\"in1\": true, \"in2\": true}, \"negated\": [\"in1\", \"in1\", \"in1\"]},\n\
+        {\"id\": \"i\", \"type\": \"M\", \"negated\": [\"a\", \"a\", \"a\"]}\n]}";
+    let e = fbd_engine::compile(text).expect_err("twice twice");
+    assert_eq!(e.0.len(), 4, "{e}");
+    assert!(e.0.iter().all(|d| d.message.contains("is negated twice (first at negated[0])")), "{e}");
+}
