@@ -1,0 +1,268 @@
+//! The diagram file format (version 1), as Rust types. `docs/diagram-format.md` describes it for
+//! people and `schema/diagram.schema.json` is generated from these types.
+//!
+//! A diagram file holds a program (interface and blocks), macro definitions, or both, and can
+//! `include` library files of macros by relative path.
+//!
+//! Files: this one (the file's structure: document, ports, macros, blocks, parameters),
+//! `values.rs` (how a value is written: type names, constants, wires, a block's pins and
+//! negated pins, each read with its own messages).
+
+mod values;
+
+pub use values::{Const, PinNames, Pins, TypeName, Wire, number};
+
+use schemars::JsonSchema;
+use serde::de;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+/// The format version this engine reads and writes.
+pub const FORMAT_VERSION: u32 = 1;
+
+/// A diagram file.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Document {
+    /// Format version; must be 1.
+    pub fbd: u32,
+    /// A human name for the program or library.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// Free text.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// Scan cycle in milliseconds (default 5). Fractions are allowed (0.5 = 500 µs).
+    #[serde(default, skip_serializing_if = "Option::is_none", serialize_with = "ser_opt_number")]
+    pub cycle_ms: Option<f64>,
+    /// Library files whose macros this file uses, relative to this file's directory.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub include: Vec<String>,
+    /// Program inputs: what the HMI, CLI and tests write by name.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub inputs: Vec<ProgramInput>,
+    /// Program outputs: what the HMI, CLI and tests read by name.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub outputs: Vec<PortOut>,
+    /// Macro (composite block) definitions.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub macros: Vec<MacroDef>,
+    /// The program's blocks (empty for a pure library file).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub blocks: Vec<Block>,
+}
+
+/// How an HMI should present a program input. The engine treats all kinds alike.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum InputKind {
+    /// A momentary push button (BOOL).
+    Button,
+    /// A latching switch (BOOL).
+    Switch,
+    /// A manual one-of-n selector (INT, 0 = nothing selected, 1..=n the positions).
+    Selector,
+    /// A numeric entry.
+    #[default]
+    Number,
+}
+
+impl InputKind {
+    fn is_default(&self) -> bool {
+        *self == InputKind::default()
+    }
+
+    /// The kind as a diagram writes it (`button`).
+    pub fn name(self) -> &'static str {
+        match self {
+            InputKind::Button => "button",
+            InputKind::Switch => "switch",
+            InputKind::Selector => "selector",
+            InputKind::Number => "number",
+        }
+    }
+
+    /// The type an input of this kind must have: a button or a switch writes TRUE/FALSE, a
+    /// selector a position number; a number field fits any type (`None`).
+    pub fn needs(self) -> Option<crate::Type> {
+        match self {
+            InputKind::Button | InputKind::Switch => Some(crate::Type::Bool),
+            InputKind::Selector => Some(crate::Type::Int),
+            InputKind::Number => None,
+        }
+    }
+}
+
+/// A named program input.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ProgramInput {
+    /// The name blocks refer to (a bare name in a wire) and clients write.
+    pub name: String,
+    /// BOOL, INT or REAL.
+    #[serde(rename = "type")]
+    pub ty: TypeName,
+    /// How an HMI presents it.
+    #[serde(default, skip_serializing_if = "InputKind::is_default")]
+    pub kind: InputKind,
+    /// Value before anything is written (default: zero of the type).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub default: Option<Const>,
+    /// Labels of the selector positions 1..=n (for `selector` inputs).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub options: Vec<String>,
+    /// Free text.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+}
+
+/// A macro input port.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PortIn {
+    /// Name used inside the macro body (a bare name in a wire) and as the instance's pin name.
+    pub name: String,
+    /// BOOL, INT or REAL.
+    #[serde(rename = "type")]
+    pub ty: TypeName,
+    /// Value when an instance leaves the pin unconnected; without it the pin is required.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub default: Option<Const>,
+    /// Free text.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+}
+
+/// An output port of a macro or of the program: a name bound to a signal inside.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PortOut {
+    /// The output's name.
+    pub name: String,
+    /// BOOL, INT or REAL; checked against what `from` carries.
+    #[serde(rename = "type")]
+    pub ty: TypeName,
+    /// The signal: `block.pin`, an input name, or a constant.
+    pub from: Wire,
+    /// How an HMI presents it (`lamp`, `display`, ...); free text to the engine.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kind: Option<String>,
+    /// Free text.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+}
+
+/// A macro: a named composite block with typed inputs and outputs.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MacroDef {
+    /// The type name instances use. Must not clash with a library block.
+    pub name: String,
+    /// Free text.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// Input ports.
+    #[serde(default)]
+    pub inputs: Vec<PortIn>,
+    /// Output ports.
+    #[serde(default)]
+    pub outputs: Vec<PortOut>,
+    /// The body.
+    pub blocks: Vec<Block>,
+}
+
+/// One block: a library block or a macro instance.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Block {
+    /// Unique within its program or macro body; no `/` or `.`.
+    pub id: String,
+    /// A library block type (`AND`, `TON`, ...) or a macro name.
+    #[serde(rename = "type")]
+    pub ty: String,
+    /// Input pins and what drives each.
+    #[serde(default, skip_serializing_if = "Pins::is_empty")]
+    pub inputs: Pins,
+    /// Negated BOOL pins (IEC 61131-3's circle): an input reads the inverse of what drives it,
+    /// an output gives its readers the inverse of what the block computes. On a macro instance,
+    /// its BOOL ports.
+    #[serde(default, skip_serializing_if = "PinNames::is_empty")]
+    pub negated: PinNames,
+    /// Parameters fixed at compile time.
+    #[serde(default, skip_serializing_if = "Params::is_empty")]
+    pub params: Params,
+    /// Fixes the type of a generic block (`SEL`, `MEMORY`, `ADD`, ...) when the wiring does not.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data_type: Option<TypeName>,
+    /// Drawing position `[x, y]`.
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "de_pos", serialize_with = "ser_pos")]
+    pub pos: Option<[f64; 2]>,
+    /// Explicit execution order: a tie-break among blocks whose inputs are ready. Data flow
+    /// always wins, so it never changes results, only the order of the plan listing.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub order: Option<i64>,
+    /// Free text.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub comment: Option<String>,
+}
+
+/// A number as written by people: `5`, not `5.0`, when it is whole (these fields are REAL in
+/// any case, so the fraction carries no type).
+fn number_text(x: f64) -> serde_json::Number {
+    if x.fract() == 0.0 && x.abs() < 9.0e15 {
+        serde_json::Number::from(x as i64)
+    } else {
+        serde_json::Number::from_f64(x).unwrap_or_else(|| serde_json::Number::from(0))
+    }
+}
+
+fn ser_opt_number<S: Serializer>(v: &Option<f64>, s: S) -> Result<S::Ok, S::Error> {
+    match v {
+        Some(x) => number_text(*x).serialize(s),
+        None => s.serialize_none(),
+    }
+}
+
+fn ser_pos<S: Serializer>(v: &Option<[f64; 2]>, s: S) -> Result<S::Ok, S::Error> {
+    match v {
+        Some([x, y]) => [number_text(*x), number_text(*y)].serialize(s),
+        None => s.serialize_none(),
+    }
+}
+
+/// `pos` is two numbers; serde's own message for three ("trailing characters") says nothing.
+fn de_pos<'de, D: Deserializer<'de>>(d: D) -> Result<Option<[f64; 2]>, D::Error> {
+    let v: Vec<f64> = Vec::deserialize(d)?;
+    match v[..] {
+        [x, y] => Ok(Some([x, y])),
+        _ => Err(de::Error::custom(format!("pos is [x, y], two numbers; this one has {}", v.len()))),
+    }
+}
+
+/// Compile-time parameters of a block.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Params {
+    /// Initial value of a stateful block's output (MEMORY, DELAY, SR, RS).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub init: Option<Const>,
+    /// RANDOM: a seed mixed with the runtime seed (default: derived from the block path).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed: Option<u64>,
+    /// SELECTOR: number of positions.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub n: Option<u32>,
+}
+
+impl Params {
+    fn is_empty(&self) -> bool {
+        *self == Params::default()
+    }
+}
+
+/// The JSON Schema of the format, as committed in `schema/diagram.schema.json`.
+pub fn json_schema() -> String {
+    let schema = schemars::schema_for!(Document);
+    let mut s = serde_json::to_string_pretty(&schema).expect("a schema serializes");
+    s.push('\n');
+    s
+}
