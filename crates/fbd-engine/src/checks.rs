@@ -250,6 +250,9 @@ fn check_body(project: &Project, fi: usize, body: &[Block], body_at: &[Seg], err
     }
 }
 
+/// What is wrong with negating a pin, and the help that says what the block has.
+type PinProblem<'a> = Box<dyn Fn(&str) -> Option<(String, String)> + 'a>;
+
 /// `negated` names pins of a library block (inputs, and outputs that are not delayed; whether
 /// each is BOOL is known only after type inference, `typecheck`) or BOOL ports of a macro
 /// instance, each once.
@@ -262,106 +265,74 @@ fn check_negated(project: &Project, fi: usize, b: &Block, at: &[Seg], errors: &m
         p.extend_from_slice(&json_path!["negated", k]);
         p
     };
-    let Some(def) = library::lookup(&b.ty) else {
-        // A macro instance: its ports are declared with their types.
-        if let Some((_, _, m)) = project.macro_def(&b.ty) {
-            if b.negated.len() > MAX_PINS {
-                let msg =
-                    format!("block `{}` negates {} pins, more than the limit of {MAX_PINS}", b.id, b.negated.len());
-                errors.push(project.diag(fi, &here(0), msg).block(&b.id));
-                return;
-            }
-            // The ports, for the help (a few: a macro may have thousands).
-            let mut ports: Vec<&str> = m
-                .inputs
-                .iter()
-                .map(|p| p.name.as_str())
-                .chain(m.outputs.iter().map(|p| p.name.as_str()))
-                .take(17)
-                .collect();
-            let more = ports.len() > 16;
-            ports.truncate(16);
-            let ports = format!("{}{}", list_or_none(&ports), if more { ", ..." } else { "" });
-            let mut seen: HashMap<&str, usize> = HashMap::default();
-            for (k, pin) in b.negated.iter().enumerate() {
-                let ty = m.inputs.iter().find(|p| p.name == *pin).map(|p| p.ty.0);
-                let ty = ty.or_else(|| m.outputs.iter().find(|p| p.name == *pin).map(|p| p.ty.0));
-                let problem = match ty {
-                    None => Some(format!("macro `{}` has no port `{pin}` to negate", m.name)),
-                    Some(t) if t != crate::Type::Bool => {
-                        Some(format!("port `{pin}` of macro `{}` is {t}: only a BOOL pin can be negated", m.name))
-                    }
-                    Some(_) => {
-                        let first = *seen.entry(pin).or_insert(k);
-                        (first != k).then(|| format!("pin `{pin}` is negated twice (first at negated[{first}])"))
-                    }
-                };
-                if let Some(msg) = problem {
-                    errors.push(
-                        project.diag(fi, &here(k), msg).block(&b.id).pin(pin).help(format!("its ports are: {ports}")),
-                    );
-                }
-            }
-        }
-        return;
-    };
     if b.negated.len() > MAX_PINS {
-        errors.push(
-            project
-                .diag(
-                    fi,
-                    &here(0),
-                    format!("block `{}` negates {} pins, more than the limit of {MAX_PINS}", b.id, b.negated.len()),
-                )
-                .block(&b.id),
-        );
+        let msg = format!("block `{}` negates {} pins, more than the limit of {MAX_PINS}", b.id, b.negated.len());
+        errors.push(project.diag(fi, &here(0), msg).block(&b.id));
         return;
     }
-    let mut seen: HashMap<&str, usize> = HashMap::default();
-    let n_var_out = b.params.n.unwrap_or(0) as usize;
-    for (k, pin) in b.negated.iter().enumerate() {
-        let fixed = def.inputs.iter().any(|p| p.name == *pin);
-        let variadic = def.var_inputs.is_some_and(|v| pin.starts_with(v.prefix) && b.inputs.get(pin).is_some());
-        let output = def.outputs.iter().find(|p| p.name == *pin);
-        let var_output = def.var_outputs.is_some_and(|v| {
-            let num = pin.strip_prefix(v.prefix).and_then(|n| n.parse::<usize>().ok());
-            num.is_some_and(|n| n >= v.first && n < v.first + n_var_out && *pin == format!("{}{n}", v.prefix))
-        });
-        if output.is_some_and(|p| p.delayed) {
-            errors.push(
-                project
-                    .diag(
-                        fi,
-                        &here(k),
-                        format!("`{pin}` of {} carries the previous scan's value: it cannot be negated", def.name),
-                    )
-                    .block(&b.id)
-                    .pin(pin)
-                    .help("negate the input it feeds instead"),
-            );
-        } else if !fixed && !variadic && output.is_none() && !var_output {
-            let outs = output_names(def, n_var_out);
-            errors.push(
-                project
-                    .diag(fi, &here(k), format!("{} has no pin `{pin}` to negate", def.name))
-                    .block(&b.id)
-                    .pin(pin)
-                    .help(format!(
+    // What is wrong with negating `pin` of this block, and the help that says what it has.
+    let wrong: PinProblem = match library::lookup(&b.ty) {
+        Some(def) => {
+            let n_var_out = b.params.n.unwrap_or(0) as usize;
+            Box::new(move |pin: &str| {
+                let input = def.inputs.iter().any(|p| p.name == pin)
+                    || def.var_inputs.is_some_and(|v| pin.starts_with(v.prefix) && b.inputs.get(pin).is_some());
+                let output = def.outputs.iter().find(|p| p.name == pin);
+                let var_output = def.var_outputs.is_some_and(|v| {
+                    let num = pin.strip_prefix(v.prefix).and_then(|n| n.parse::<usize>().ok());
+                    num.is_some_and(|n| n >= v.first && n < v.first + n_var_out && pin == format!("{}{n}", v.prefix))
+                });
+                if output.is_some_and(|p| p.delayed) {
+                    let msg =
+                        format!("`{pin}` of {} carries the previous scan's value: it cannot be negated", def.name);
+                    Some((msg, "negate the input it feeds instead".to_string()))
+                } else if !input && output.is_none() && !var_output {
+                    let help = format!(
                         "its inputs are: {} (a variadic one once it is connected); its outputs: {}",
                         input_names(def),
-                        outs.join(", ")
+                        output_names(def, n_var_out).join(", ")
+                    );
+                    Some((format!("{} has no pin `{pin}` to negate", def.name), help))
+                } else {
+                    None
+                }
+            })
+        }
+        // A macro instance: its ports are declared with their types.
+        None => {
+            let Some((_, _, m)) = project.macro_def(&b.ty) else { return };
+            // The ports, for the help (a few: a macro may have thousands).
+            let names = m.inputs.iter().map(|p| p.name.as_str()).chain(m.outputs.iter().map(|p| p.name.as_str()));
+            let mut ports: Vec<&str> = names.take(17).collect();
+            let more = if ports.len() > 16 { ", ..." } else { "" };
+            ports.truncate(16);
+            let help = format!("its ports are: {}{more}", list_or_none(&ports));
+            Box::new(move |pin: &str| {
+                let ty = m.inputs.iter().find(|p| p.name == pin).map(|p| p.ty.0);
+                match ty.or_else(|| m.outputs.iter().find(|p| p.name == pin).map(|p| p.ty.0)) {
+                    None => Some((format!("macro `{}` has no port `{pin}` to negate", m.name), help.clone())),
+                    Some(t) if t != crate::Type::Bool => Some((
+                        format!("port `{pin}` of macro `{}` is {t}: only a BOOL pin can be negated", m.name),
+                        help.clone(),
                     )),
-            );
-        } else if let first = *seen.entry(pin).or_insert(k)
-            && first != k
-        {
-            errors.push(
-                project
-                    .diag(fi, &here(k), format!("pin `{pin}` is negated twice (first at negated[{first}])"))
-                    .block(&b.id)
-                    .pin(pin)
-                    .help("list each negated pin once"),
-            );
+                    Some(_) => None,
+                }
+            })
+        }
+    };
+    let mut seen: HashMap<&str, usize> = HashMap::default();
+    for (k, pin) in b.negated.iter().enumerate() {
+        let problem = wrong(pin).or_else(|| {
+            let first = *seen.entry(pin).or_insert(k);
+            (first != k).then(|| {
+                (
+                    format!("pin `{pin}` is negated twice (first at negated[{first}])"),
+                    "list each negated pin once".into(),
+                )
+            })
+        });
+        if let Some((msg, help)) = problem {
+            errors.push(project.diag(fi, &here(k), msg).block(&b.id).pin(pin).help(help));
         }
     }
 }
