@@ -274,12 +274,9 @@ pub(super) fn emit(
             instr_block.push(blocks.recs.len() as u32);
             code.len() as u32 - 1
         });
-        for (k, (raw, pin)) in outs.iter().zip(pins_out).enumerate().filter(|(k, _)| net.out_negated(i, *k)) {
-            if raw != pin {
-                push_not(&mut code, &mut instr_block, *raw, *pin, blocks.recs.len());
-            } else {
-                debug_assert!(false, "output {k} of {} negated without a slot of its own", b.path);
-            }
+        // A negated output's pin (the only one whose slot is not the one the block writes).
+        for (raw, pin) in outs.iter().zip(pins_out).filter(|(raw, pin)| raw != pin) {
+            push_not(&mut code, &mut instr_block, *raw, *pin, blocks.recs.len());
         }
         // Signals of the input pins (aliases of their drivers): they follow every output
         // signal, block after block in plan order.
