@@ -215,7 +215,7 @@ impl Workspace {
         if !want.admits(have) {
             return err(format!("`{from}` carries {have}, `{to}.{pin}` takes {want}"));
         }
-        if target.negated.iter().any(|q| q == pin) && !have.admits(PinType::Fixed(Type::Bool)) {
+        if target.negated.has(pin) && !have.admits(PinType::Fixed(Type::Bool)) {
             return err(format!("`{from}` carries {have}, `{to}.{pin}` is negated: it takes BOOL"));
         }
         if from.split_once('.').is_some_and(|(b, _)| b == to) {
@@ -275,7 +275,7 @@ impl Workspace {
         if !want.admits(have) {
             return err(format!("`{block}.{pin}` takes {want}, not {have}"));
         }
-        if target.negated.iter().any(|q| q == pin) && !have.admits(PinType::Fixed(Type::Bool)) {
+        if target.negated.has(pin) && !have.admits(PinType::Fixed(Type::Bool)) {
             return err(format!("`{block}.{pin}` is negated: it takes BOOL, not {have}"));
         }
         self.edit(format!("set {block}.{pin}"), |w| {
@@ -314,7 +314,7 @@ impl Workspace {
         let target = self.block(body, block).ok_or_else(|| EditError(format!("no block `{block}` in {body}")))?;
         // A library block's, or a macro instance's (its ports, declared with their types).
         let def = library::lookup(&target.ty);
-        if target.negated.iter().any(|q| q == pin) == negated {
+        if target.negated.has(pin) == negated {
             return Ok(());
         }
         if negated {

@@ -500,7 +500,7 @@ impl App {
         p: &str,
     ) -> Option<Result<String, String>> {
         let block = self.editor.ws.as_ref().and_then(|w| w.block(body_id, b))?;
-        let negated = block.negated.iter().any(|q| q == p);
+        let negated = block.negated.has(p);
         let output = self.editor.pin_menu_output;
         let label = if negated { "remove the negation" } else { "negate (circle at the pin)" };
         if !ui.button(label).clicked() {

@@ -85,7 +85,7 @@ fn coerce_const(src: Src, ty: Type) -> Src {
 /// A block's `negated` list, asked once per pin: a set only for a long list, so that a block
 /// of many variadic inputs, each negated, stays linear.
 enum Negated<'b> {
-    Few(&'b [String]),
+    Few(&'b crate::model::PinNames),
     Many(std::collections::HashSet<&'b str>),
 }
 
@@ -99,7 +99,7 @@ impl<'b> Negated<'b> {
     }
     fn has(&self, pin: &str) -> bool {
         match self {
-            Negated::Few(list) => list.iter().any(|n| n == pin),
+            Negated::Few(list) => list.has(pin),
             Negated::Many(set) => set.contains(pin),
         }
     }

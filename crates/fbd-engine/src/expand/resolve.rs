@@ -265,7 +265,7 @@ impl<'p> Expander<'p> {
     pub(super) fn negated_port(&self, si: usize, port: &str) -> Option<(String, BlockAt)> {
         let (ps, pbi) = self.scopes[si].parent?;
         let inst = &self.scopes[ps].body[pbi];
-        if !inst.negated.iter().any(|n| n == port) {
+        if !inst.negated.has(port) {
             return None;
         }
         let mac = self.scopes[ps].mac.map(|(_, mi)| mi);

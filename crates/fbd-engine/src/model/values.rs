@@ -236,6 +236,10 @@ impl PinNames {
     pub fn is_empty(&self) -> bool {
         self.0.is_none()
     }
+    /// Whether `pin` is named.
+    pub fn has(&self, pin: &str) -> bool {
+        self.as_slice().iter().any(|n| n == pin)
+    }
     /// The names as a slice.
     pub fn as_slice(&self) -> &[String] {
         self.0.as_deref().map_or(&[], Vec::as_slice)

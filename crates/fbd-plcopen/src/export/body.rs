@@ -254,7 +254,7 @@ pub(super) fn body_xml(
             rank[order] + 1
         );
         for (k, p) in ins.iter().enumerate() {
-            let negated = b.negated.iter().any(|n| n == p);
+            let negated = b.negated.has(p);
             // An unconnected negated pin is the negation of its default: written as that
             // constant, since an open input reads the callee's own default elsewhere.
             let default = || {
@@ -287,7 +287,7 @@ pub(super) fn body_xml(
         );
         for (k, p) in outs.iter().enumerate() {
             let rel = em.geom.as_ref().map_or(String::new(), |g| relative(g.out_rel(order, k)));
-            let negated = b.negated.iter().any(|n| n == p);
+            let negated = b.negated.has(p);
             let _ = writeln!(
                 xml,
                 "                <variable formalParameter=\"{}\"{}><connectionPointOut>{rel}</connectionPointOut></variable>",
