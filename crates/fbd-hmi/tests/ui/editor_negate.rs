@@ -1,9 +1,25 @@
 //! Negating a pin in the editor: the pin's menu puts IEC 61131-3's circle on an input or an
 //! output (and takes it off), and the program compiles with it.
 
+use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
+use fbd_hmi::App;
 
 use crate::editor::{into_the_editor, pin_menu};
+
+/// Opens the menu of the pin at `at` (after egui's double-click window), clicks `item` and
+/// returns what the editor said and block `g`'s negated pins.
+fn menu_item(h: &mut Harness<'static, App>, at: egui::Pos2, item: &str) -> (String, Vec<String>) {
+    for _ in 0..30 {
+        h.step();
+    }
+    pin_menu(h, at);
+    h.get_by_label(item).click();
+    h.step();
+    h.step();
+    let negated = h.state_mut().editor_workspace().block(&fbd_edit::BodyId::Program, "g").expect("g").negated.to_vec();
+    (h.state().editor_message().to_string(), negated)
+}
 
 /// Right-click a library block's BOOL input, "negate": the pin is negated in the program (the
 /// menu then offers to remove it) and a program that needed a NOT block compiles without one.
@@ -19,29 +35,15 @@ fn the_pin_menu_negates_an_input_and_takes_the_negation_off() {
     into_the_editor(&mut h);
     h.step();
     h.step();
-    let at = h.state_mut().editor_pin_pos("g", "in2").expect("g.in2 drawn");
-    pin_menu(&mut h, at);
-    h.get_by_label("negate (circle at the pin)").click();
-    h.step();
-    h.step();
-    assert_eq!(h.state().editor_message(), "g.in2 reads the inverse of its wire");
-    let ws = h.state_mut().editor_workspace().clone();
-    assert_eq!(ws.block(&fbd_edit::BodyId::Program, "g").expect("g").negated.as_slice(), ["in2"]);
+    let in2 = h.state_mut().editor_pin_pos("g", "in2").expect("g.in2 drawn");
+    let said = menu_item(&mut h, in2, "negate (circle at the pin)");
+    assert_eq!(said, ("g.in2 reads the inverse of its wire".to_string(), vec!["in2".to_string()]));
     h.state_mut().editor_wait_check();
     h.step();
     assert!(h.query_by_label("compiles").is_some(), "{}", h.state().editor_message());
     // The menu now takes the circle off.
-    for _ in 0..30 {
-        h.step();
-    }
-    let at = h.state_mut().editor_pin_pos("g", "in2").expect("g.in2 drawn");
-    pin_menu(&mut h, at);
-    h.get_by_label("remove the negation").click();
-    h.step();
-    h.step();
-    assert_eq!(h.state().editor_message(), "g.in2 reads its wire as it is");
-    let ws = h.state_mut().editor_workspace().clone();
-    assert!(ws.block(&fbd_edit::BodyId::Program, "g").expect("g").negated.is_empty());
+    let said = menu_item(&mut h, in2, "remove the negation");
+    assert_eq!(said, ("g.in2 reads its wire as it is".to_string(), vec![]));
     // An output pin's menu: only the negation (an output takes no constant).
     for _ in 0..30 {
         h.step();
@@ -49,12 +51,10 @@ fn the_pin_menu_negates_an_input_and_takes_the_negation_off() {
     let out = h.state_mut().editor_anchor_pos("g", "out").expect("g.out drawn");
     pin_menu(&mut h, out);
     assert!(h.query_by_label("constant").is_none(), "no constant on an output");
-    h.get_by_label("negate (circle at the pin)").click();
+    h.key_press(egui::Key::Escape);
     h.step();
-    h.step();
-    assert_eq!(h.state().editor_message(), "g.out gives the inverse of what the block computes");
-    let ws = h.state_mut().editor_workspace().clone();
-    assert_eq!(ws.block(&fbd_edit::BodyId::Program, "g").expect("g").negated.as_slice(), ["out"]);
+    let said = menu_item(&mut h, out, "negate (circle at the pin)");
+    assert_eq!(said, ("g.out gives the inverse of what the block computes".to_string(), vec!["out".to_string()]));
 }
 
 /// The debugger's tree says which pins are negated: an input shows its wire's value (the block
