@@ -49,7 +49,7 @@ fn every_committed_diagram_exported_and_imported_back_gives_the_same_trace() {
     same_trace_after_a_round_trip(2000);
 }
 
-/// `cargo test --release -p fbd-plcopen --test plcopen ten_thousand -- --ignored`
+/// `cargo test --release -p fbd-plcopen --test roundtrip ten_thousand -- --ignored`
 #[test]
 #[ignore]
 fn ten_thousand_scans_of_the_same_trace_after_a_round_trip() {
@@ -99,7 +99,7 @@ fn same_trace_after_a_round_trip(scans: u64) {
 
 /// The three 2048 wirings exported and imported back, 100,000 moves each through the reference
 /// judge (random moves; a new game after each game over):
-/// `cargo test --release -p fbd-plcopen --test plcopen hundred_thousand -- --ignored --nocapture`.
+/// `cargo test --release -p fbd-plcopen --test roundtrip hundred_thousand -- --ignored --nocapture`.
 #[test]
 #[ignore]
 fn a_hundred_thousand_moves_per_wiring_after_a_round_trip() {
