@@ -8,6 +8,7 @@ use fbd_engine::model::{Block, Params, Pins, Wire};
 use roxmltree::Node;
 
 use super::names::out_pin;
+use super::reads::Read;
 use super::{Ctx, child, children};
 use crate::literal;
 
@@ -150,8 +151,9 @@ pub(super) fn wired_or(
     src: Src,
     id: &str,
     blocks: &mut Vec<Block>,
-    reads: &mut Vec<(String, String, String)>,
+    reads: &mut Vec<Read>,
     at: &Node,
+    seq_at: usize,
 ) -> Src {
     let Src::Or(list) = src else { return src };
     let mut ins = Vec::new();
@@ -160,7 +162,7 @@ pub(super) fn wired_or(
         let w = match s {
             Src::Out(r) => Wire::Ref(r),
             Src::Var(n) => {
-                reads.push((id.to_string(), pin.clone(), n.clone()));
+                reads.push(Read::new(id, &pin, &n, seq_at));
                 Wire::Ref(n)
             }
             Src::Const(v) => Wire::Const(v),
@@ -197,11 +199,19 @@ pub(super) fn drop_unusable_positions(cx: &mut Ctx, pou: &str, blocks: &mut [Blo
 }
 
 pub(super) fn simple_block(id: &str, ty: &str, inputs: Vec<(String, Wire)>, at: &Node) -> Block {
-    let pos = child(*at, "position").and_then(|p| {
+    simple_block_at(id, ty, inputs, position(*at))
+}
+
+/// An element's `<position>`.
+pub(super) fn position(at: Node) -> Option<[f64; 2]> {
+    child(at, "position").and_then(|p| {
         let x: f64 = p.attribute("x")?.parse().ok()?;
         let y: f64 = p.attribute("y")?.parse().ok()?;
         Some([x, y])
-    });
+    })
+}
+
+pub(super) fn simple_block_at(id: &str, ty: &str, inputs: Vec<(String, Wire)>, pos: Option<[f64; 2]>) -> Block {
     Block {
         id: id.into(),
         ty: ty.into(),
@@ -221,29 +231,4 @@ pub(super) fn set_pin(blocks: &mut [Block], id: &str, pin: &str, w: Wire) {
     {
         p.1 = w;
     }
-}
-
-/// Whether block `from` (transitively, through this-scan wires) reads block `target`: then a
-/// wire from `from` into `target` closes a loop.
-pub(super) fn depends_on(blocks: &[Block], from: &str, target: &str) -> bool {
-    let mut stack = vec![from.to_string()];
-    let mut seen = HashSet::new();
-    while let Some(b) = stack.pop() {
-        if b == target {
-            return true;
-        }
-        if !seen.insert(b.clone()) {
-            continue;
-        }
-        if let Some(blk) = blocks.iter().find(|x| x.id == b) {
-            for (_, w) in &blk.inputs.0 {
-                if let Wire::Ref(r) = w
-                    && let Some((src, _)) = r.split_once('.')
-                {
-                    stack.push(src.to_string());
-                }
-            }
-        }
-    }
-    false
 }

@@ -6,7 +6,7 @@ use std::path::Path;
 
 use fbd_engine::library;
 use fbd_engine::model::{Block, Const, Document, MacroDef, Pins, PortOut, ProgramInput, TypeName, Wire};
-use fbd_engine::{Diagnostic, Diagnostics, Type, Value};
+use fbd_engine::{Diagnostic, Diagnostics, Value};
 use roxmltree::Node;
 
 use crate::literal;
@@ -16,14 +16,16 @@ mod lookup;
 mod modifiers;
 mod names;
 mod order;
+mod reads;
 mod structs;
 mod text;
 mod vars;
 
 use ctx::{Ctx, child, children};
-use lookup::{Lookup, Src, depends_on, set_pin, simple_block, wired_or};
+use lookup::{Lookup, Src, set_pin, simple_block, wired_or};
 pub(crate) use names::helper;
 use names::{in_pin, map_type};
+use reads::{Dataflow, Declared, Read};
 use vars::{RESULT, Var, function_result, member_error, variables};
 
 /// The namespaces read: TC6 v2.01, v2.00 (CODESYS) and v1.0 (matiec's test file).
@@ -208,6 +210,7 @@ fn pou_body(
     let elems: Vec<Node> = fbd.children().filter(|c| c.is_element()).collect();
     modifiers::refuse_unsupported(cx, &elems);
     let by_id: HashMap<&str, Node> = elems.iter().filter_map(|e| e.attribute("localId").map(|i| (i, *e))).collect();
+    let seq = order::sequence(&elems, &by_id);
     let connectors: HashMap<&str, Node> = elems
         .iter()
         .filter(|e| e.tag_name().name() == "connector")
@@ -261,9 +264,9 @@ fn pou_body(
 
     // Blocks, with edge inputs as R_TRIG / F_TRIG blocks in front.
     let mut blocks: Vec<Block> = Vec::new();
-    let mut order: Vec<(i64, String)> = Vec::new();
-    // (block id, pin, variable) for every read of a variable by a block.
-    let mut reads: Vec<(String, String, String)> = Vec::new();
+    // Every read of a variable by a block, and each block's call in the sequence.
+    let mut reads: Vec<Read> = Vec::new();
+    let mut block_at: HashMap<String, usize> = HashMap::new();
     let mut extra = 0usize;
     // ENO of the blocks that have an EN: the EN's driver.
     let mut enos: HashMap<String, Wire> = HashMap::new();
@@ -274,6 +277,8 @@ fn pou_body(
             cx.err(*e, "a block without localId");
             continue;
         };
+        let at = seq.at(e.attribute("localId"));
+        let first_new = blocks.len();
         // A POU of the file first: a user's `Random` is not the library's RANDOM.
         let our_ty = match map_type(ty) {
             _ if pou_names.contains(ty) && helper(ty).is_none() => ty.to_string(),
@@ -321,7 +326,7 @@ fn pou_body(
                     && !in_names_all.contains(r.as_str())
                     && !r.contains('.')
                 {
-                    reads.push((id.clone(), "g".into(), r.clone()));
+                    reads.push(Read::new(&id, "g", r, at));
                 }
                 continue;
             }
@@ -340,7 +345,7 @@ fn pou_body(
             }
             connected.push((pin.clone(), v));
             let Some(src) = resolve(cx, cpi, 0) else { continue };
-            let src = wired_or(src, &format!("{id}__or{extra}"), &mut blocks, &mut reads, e);
+            let src = wired_or(src, &format!("{id}__or{extra}"), &mut blocks, &mut reads, e, at);
             extra += 1;
             let mut wire = match &src {
                 Src::Out(r) | Src::Var(r) => Wire::Ref(r.clone()),
@@ -353,7 +358,7 @@ fn pou_body(
             // block's and a POU instance's alike.
             if negated && edge.is_none() {
                 if let Src::Var(n) = &src {
-                    reads.push((id.clone(), pin.clone(), n.clone()));
+                    reads.push(Read::new(&id, &pin, n, at));
                 }
                 negated_pins.push(pin.clone());
             } else if negated || edge.is_some() {
@@ -365,7 +370,7 @@ fn pou_body(
                 let pre = format!("{id}__pre{extra}");
                 extra += 1;
                 if let Src::Var(n) = &src {
-                    reads.push((pre.clone(), inpin.to_string(), n.clone()));
+                    reads.push(Read::new(&pre, inpin, n, at));
                 }
                 let mut pb = simple_block(&pre, kind, vec![(inpin.to_string(), wire)], e);
                 // In front of the block it feeds, not on top of it.
@@ -376,11 +381,10 @@ fn pou_body(
                 blocks.push(pb);
                 wire = Wire::Ref(format!("{pre}.{outpin}"));
             } else if let Src::Var(n) = &src {
-                reads.push((id.clone(), pin.clone(), n.clone()));
+                reads.push(Read::new(&id, &pin, n, at));
             }
             pins.0.push((pin, wire));
         }
-        order.push((e.attribute("executionOrderId").and_then(|o| o.parse().ok()).unwrap_or(0), id.clone()));
         let mut b = simple_block(&id, &our_ty, Vec::new(), e);
         b.comment = text::documentation(*e);
         b.inputs = pins;
@@ -428,8 +432,8 @@ fn pou_body(
             let f = format!("{id}__f");
             b.id = f.clone();
             // Reads of variables by the function's own pins follow it to its new id.
-            for r in reads.iter_mut().filter(|r| r.0 == id && r.1 != "g") {
-                r.0 = f.clone();
+            for r in reads.iter_mut().filter(|r| r.block == id && r.pin != "g") {
+                r.block = f.clone();
             }
             let mut hold = simple_block(&id, "SEL", Vec::new(), e);
             hold.inputs = Pins(vec![
@@ -443,12 +447,15 @@ fn pou_body(
             enos.insert(id.clone(), enw);
             blocks.push(b);
             blocks.push(hold);
-            continue;
+        } else {
+            blocks.push(b);
         }
-        blocks.push(b);
+        for b in &blocks[first_new..] {
+            block_at.insert(b.id.clone(), at);
+        }
     }
     // Variables written by outVariables.
-    let mut writes: BTreeMap<String, (Src, i64)> = BTreeMap::new();
+    let mut writes: BTreeMap<String, (Src, usize)> = BTreeMap::new();
     for e in elems.iter().filter(|e| matches!(e.tag_name().name(), "outVariable" | "inOutVariable")) {
         let var = child(*e, "expression").and_then(|x| x.text()).unwrap_or("").trim();
         let var = look.variable(var);
@@ -476,7 +483,9 @@ fn pou_body(
             continue;
         }
         let Some(src) = src else { continue };
-        let mut src = wired_or(src, &format!("or_{}", var.replace('.', "_")), &mut blocks, &mut reads, e);
+        let at = seq.at(e.attribute("localId"));
+        let first_new = blocks.len();
+        let mut src = wired_or(src, &format!("or_{}", var.replace('.', "_")), &mut blocks, &mut reads, e, at);
         if e.attribute("negated") == Some("true") {
             let id = format!("not_{}", var.replace('.', "_"));
             let w = match src {
@@ -487,8 +496,10 @@ fn pou_body(
             blocks.push(simple_block(&id, "NOT", vec![("in".into(), w)], e));
             src = Src::Out(format!("{id}.out"));
         }
-        let ord = e.attribute("executionOrderId").and_then(|o| o.parse().ok()).unwrap_or(0);
-        if writes.insert(var.clone(), (src, ord)).is_some() {
+        for b in &blocks[first_new..] {
+            block_at.insert(b.id.clone(), at);
+        }
+        if writes.insert(var.clone(), (src, at)).is_some() {
             cx.err(*e, format!("`{var}` is written by two outVariables; one driver per variable"));
         }
     }
@@ -517,69 +528,22 @@ fn pou_body(
             };
         }
     }
-    // A read of a variable: its writer's source, this scan's value or (read before the write in
-    // execution order, or closing a loop) the previous scan's.
-    let init_of = |n: &str| ins.iter().chain(&outs).chain(&locals).find(|v| v.name == n).and_then(|v| v.init);
+    // What every read sees, by the sequence a PLC runs the body in (`order.rs`).
+    let declared: HashMap<String, Declared> =
+        ins.iter().chain(&outs).chain(&locals).map(|v| (v.name.clone(), Declared { ty: v.ty, init: v.init })).collect();
     let in_names: HashSet<&str> = ins.iter().map(|v| v.name.as_str()).collect();
-    let exec: HashMap<String, i64> = order.iter().map(|(o, i)| (i.clone(), *o)).collect();
-    let ordered = order.iter().any(|(o, _)| *o != 0);
-    for (bid, pin, var) in &reads {
-        let wire = if in_names.contains(var.as_str()) {
-            continue; // a program or macro input: read by name
-        } else if let Some((src, _)) = writes.get(var) {
-            let from = match src {
-                Src::Out(r) => r.clone(),
-                Src::Var(v) if in_names.contains(v.as_str()) => v.clone(),
-                Src::Var(v) => {
-                    cx.warnings.push(format!(
-                        "`{var}` copies `{v}`: read as `{v}`'s source would need two hops; read as written"
-                    ));
-                    v.clone()
-                }
-                Src::Const(c) => {
-                    set_pin(&mut blocks, bid, pin, Wire::Const(*c));
-                    continue;
-                }
-                Src::Or(_) => continue,
-            };
-            let writer = from.split_once('.').map(|(b, _)| b.to_string()).unwrap_or_default();
-            let before = ordered && exec.get(bid).copied().unwrap_or(0) < exec.get(&writer).copied().unwrap_or(0);
-            if before || depends_on(&blocks, &writer, bid) {
-                Wire::Feedback { from, init: init_of(var) }
-            } else {
-                Wire::Ref(from)
-            }
-        } else {
-            // Never written: its initial value, every scan.
-            let ty = ins.iter().chain(&outs).chain(&locals).find(|v| v.name == *var).and_then(|v| v.ty);
-            Wire::Const(init_of(var).unwrap_or(match ty {
-                Some(Type::Bool) => Value::Bool(false),
-                Some(Type::Real) => Value::Real(0.0),
-                _ => Value::Int(0),
-            }))
-        };
-        set_pin(&mut blocks, bid, pin, wire);
+    let taken: HashSet<String> = blocks.iter().map(|b| b.id.clone()).collect();
+    let mut flow = Dataflow::new(&writes, &in_names, &declared, &block_at, &taken);
+    for r in &reads {
+        let wire = flow.value_at(&r.var, r.at);
+        set_pin(&mut blocks, &r.block, &r.pin, wire);
     }
-    if ordered {
-        order::last_scan_reads(&mut blocks, &exec, pou_names);
-    }
+    reads::last_scan_outputs(&mut blocks, &block_at);
     lookup::drop_unusable_positions(cx, &name, &mut blocks);
     // Outputs of the POU.
     let mut outputs = Vec::new();
     for v in &outs {
-        let from = match writes.get(&v.name) {
-            Some((Src::Out(r), _)) => Wire::Ref(r.clone()),
-            // A copy of another variable: that variable's driver (one hop), an input by name,
-            // or its initial value.
-            Some((Src::Var(n), _)) => match writes.get(n) {
-                Some((Src::Out(r), _)) => Wire::Ref(r.clone()),
-                Some((Src::Const(c), _)) => Wire::Const(*c),
-                _ if in_names.contains(n.as_str()) => Wire::Ref(n.clone()),
-                _ => Wire::Const(init_of(n).unwrap_or(Value::Int(0))),
-            },
-            Some((Src::Const(c), _)) => Wire::Const(*c),
-            Some((Src::Or(_), _)) | None => Wire::Const(v.init.unwrap_or(Value::Int(0))),
-        };
+        let from = flow.value_at(&v.name, seq.end());
         let Some(ty) = v.ty else {
             cx.err(pou, format!("output `{}` of `{name}` has a derived type; outputs are BOOL, INT or REAL", v.name));
             continue;
@@ -592,6 +556,7 @@ fn pou_body(
             description: v.doc.clone(),
         });
     }
+    blocks.extend(flow.hold_blocks(|_| None));
     let (prog_inputs, macro_inputs) = vars::input_ports(cx, pou, &name, &ins, is_program);
     let description = text::description(pou, fbd);
     Some((MacroDef { name, description, inputs: macro_inputs, outputs, blocks }, prog_inputs))

@@ -1,0 +1,178 @@
+//! What each read of an imported body sees, given the statement sequence (`order.rs`): a
+//! variable written earlier in the scan gives that write's value, one written later (or a
+//! block called later) the previous scan's, starting from the variable's initial value; a
+//! variable never written keeps its initial value.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+use fbd_engine::model::{Block, TypeName, Wire};
+use fbd_engine::{Type, Value, library};
+
+use super::lookup::Src;
+
+/// A block pin that reads a variable, and where in the sequence the read happens.
+pub(super) struct Read {
+    pub(super) block: String,
+    pub(super) pin: String,
+    pub(super) var: String,
+    pub(super) at: usize,
+}
+
+impl Read {
+    pub(super) fn new(block: &str, pin: &str, var: &str, at: usize) -> Read {
+        Read { block: block.to_string(), pin: pin.to_string(), var: var.to_string(), at }
+    }
+}
+
+/// A variable's declaration, as far as its reads need it.
+pub(super) struct Declared {
+    pub(super) ty: Option<Type>,
+    pub(super) init: Option<Value>,
+}
+
+/// The variables of one body and their single writes, resolved to wires.
+pub(super) struct Dataflow<'a> {
+    /// Each written variable: what the outVariable writes, and its place in the sequence.
+    pub(super) writes: &'a BTreeMap<String, (Src, usize)>,
+    /// The POU's inputs: read by name, never written in the body.
+    pub(super) inputs: &'a HashSet<&'a str>,
+    pub(super) declared: &'a HashMap<String, Declared>,
+    /// Each block's call in the sequence, by block id.
+    pub(super) block_at: &'a HashMap<String, usize>,
+    /// Variables whose previous-scan value is read through a MOVE of their own (a written
+    /// constant or copy of another variable has no block output to feed back from).
+    held: Vec<String>,
+    held_set: HashSet<String>,
+    taken: &'a HashSet<String>,
+}
+
+impl<'a> Dataflow<'a> {
+    pub(super) fn new(
+        writes: &'a BTreeMap<String, (Src, usize)>,
+        inputs: &'a HashSet<&'a str>,
+        declared: &'a HashMap<String, Declared>,
+        block_at: &'a HashMap<String, usize>,
+        taken: &'a HashSet<String>,
+    ) -> Dataflow<'a> {
+        Dataflow { writes, inputs, declared, block_at, held: Vec::new(), held_set: HashSet::new(), taken }
+    }
+
+    fn init(&self, var: &str) -> Option<Value> {
+        self.declared.get(var).and_then(|d| d.init)
+    }
+
+    /// The value of `var` read at place `at` of the sequence.
+    pub(super) fn value_at(&mut self, var: &str, at: usize) -> Wire {
+        if self.inputs.contains(var) {
+            return Wire::Ref(var.to_string());
+        }
+        match self.writes.get(var) {
+            Some((_, q)) if *q < at => self.written(var),
+            Some(_) => self.previous(var),
+            None => Wire::Const(self.init(var).unwrap_or_else(|| zero(self.declared.get(var).and_then(|d| d.ty)))),
+        }
+    }
+
+    /// What the write of `var` stores, at its own place.
+    fn written(&mut self, var: &str) -> Wire {
+        let (src, q) = &self.writes[var];
+        let q = *q;
+        match src {
+            Src::Out(r) => {
+                if self.called_by(r, q) {
+                    Wire::Ref(r.clone())
+                } else {
+                    Wire::Feedback { from: r.clone(), init: None }
+                }
+            }
+            Src::Var(w) => {
+                let w = w.clone();
+                self.value_at(&w, q)
+            }
+            Src::Const(c) => Wire::Const(*c),
+            Src::Or(_) => Wire::Const(Value::Bool(false)), // made into an OR block before
+        }
+    }
+
+    /// Whether the block of output `r` is called no later than place `q`.
+    fn called_by(&self, r: &str, q: usize) -> bool {
+        let block = r.split_once('.').map_or(r, |(b, _)| b);
+        self.block_at.get(block).is_none_or(|b| *b <= q)
+    }
+
+    /// The value `var` had at the end of the previous scan (its initial value in the first).
+    fn previous(&mut self, var: &str) -> Wire {
+        let init = self.init(var);
+        if let Some((Src::Out(r), q)) = self.writes.get(var)
+            && self.called_by(r, *q)
+        {
+            return Wire::Feedback { from: r.clone(), init };
+        }
+        if self.held_set.insert(var.to_string()) {
+            self.held.push(var.to_string());
+        }
+        Wire::Feedback { from: format!("{}.out", self.hold_id(var)), init }
+    }
+
+    fn hold_id(&self, var: &str) -> String {
+        let base: String = var.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' }).collect();
+        let mut id = format!("{base}__var");
+        let mut k = 1;
+        while self.taken.contains(&id) {
+            id = format!("{base}__var{k}");
+            k += 1;
+        }
+        id
+    }
+
+    /// The MOVE blocks that hold variables read before their write (each holding what the
+    /// write stores; resolving one may ask for more).
+    pub(super) fn hold_blocks(&mut self, at: impl Fn(&str) -> Option<[f64; 2]>) -> Vec<Block> {
+        let mut out = Vec::new();
+        let mut k = 0;
+        while k < self.held.len() {
+            let var = self.held[k].clone();
+            k += 1;
+            let input = self.written(&var);
+            let mut b =
+                super::lookup::simple_block_at(&self.hold_id(&var), "MOVE", vec![("in".into(), input)], at(&var));
+            b.data_type = self.declared.get(&var).and_then(|d| d.ty).map(TypeName);
+            b.comment = Some(format!("`{var}` as the previous scan left it (read before its write)"));
+            out.push(b);
+        }
+        out
+    }
+}
+
+fn zero(ty: Option<Type>) -> Value {
+    match ty {
+        Some(Type::Bool) => Value::Bool(false),
+        Some(Type::Real) => Value::Real(0.0),
+        _ => Value::Int(0),
+    }
+}
+
+/// A block output read by a statement that comes before the block's call (or by the block
+/// itself) is the previous scan's value: IEC keeps a function block's outputs between calls.
+/// Outputs that already carry the previous scan's value (MEMORY.prev, DELAY.q) stay.
+pub(super) fn last_scan_outputs(blocks: &mut [Block], block_at: &HashMap<String, usize>) {
+    let types: HashMap<String, String> = blocks.iter().map(|b| (b.id.clone(), b.ty.clone())).collect();
+    for b in blocks.iter_mut() {
+        let Some(mine) = block_at.get(&b.id).copied() else { continue };
+        for (_, w) in b.inputs.0.iter_mut() {
+            let Wire::Ref(r) = w else { continue };
+            let Some((src, pin)) = r.split_once('.') else { continue };
+            let Some(theirs) = block_at.get(src).copied() else { continue };
+            if theirs < mine || (theirs == mine && src != b.id) {
+                continue;
+            }
+            let delayed = types
+                .get(src)
+                .and_then(|t| library::lookup(t))
+                .is_some_and(|d| d.outputs.iter().any(|p| p.name == pin && p.delayed));
+            if !delayed {
+                *w = Wire::Feedback { from: r.clone(), init: None };
+            }
+        }
+    }
+}

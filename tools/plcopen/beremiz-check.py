@@ -1,0 +1,201 @@
+#!/usr/bin/env python3
+"""Runs a PLCopen XML program the way Beremiz and OpenPLC run it and compares every program
+output of every scan with `fbd run` of the same file.
+
+    BEREMIZ=/path/to/beremiz IEC2C=/path/to/iec2c MATIEC_LIB=/path/to/matiec/lib \\
+        tools/plcopen/beremiz-check.py FILE.xml [--scans N] [--stimulus FILE] [--show N]
+
+The chain on their side is theirs alone: Beremiz's own generator (PLCGenerator.py, imported
+from the checkout in BEREMIZ) turns the file into Structured Text, matiec's iec2c (IEC2C, its
+library in MATIEC_LIB) turns that into C, and gcc builds it with a driver that sets
+`__CURRENT_TIME` to scan × the task interval, applies the stimulus before each scan and prints
+every program output after it. Nothing of Beremiz or matiec is in this repository: whoever runs
+this builds matiec and checks Beremiz out from their public sources.
+
+The stimulus is fbd's format (`SCAN NAME=VALUE` per line; an input keeps its value). Exits 0
+when every value is equal, 1 on a difference, 2 when either side refuses the program (the
+reason is printed: a refusal by fbd is not a wrong value).
+"""
+
+import argparse
+import csv
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import types
+
+
+def beremiz_st(xml_path):
+    """Structured Text by Beremiz's generator, as its IDE writes `plc.st` before matiec."""
+    sys.path.insert(0, os.environ["BEREMIZ"])
+    import fake_wx  # noqa: F401  Beremiz's own stand-in for wx: its non-GUI modules import headless
+    from plcopen import LoadProject
+    from plcopen.structures import StdBlckDct, TypeHierarchy
+    from PLCGenerator import GenerateCurrentProgram
+
+    class Controller:
+        """The look-ups Beremiz's ProgramGenerator asks of the IDE (PLCControler)."""
+
+        def __init__(self, project):
+            self.project = project
+
+        def GetBaseType(self, name, debug=False):
+            if name in TypeHierarchy:
+                return name
+            dt = self.project.getdataType(name)
+            if dt is None:
+                return None
+            content = dt.baseType.getcontent()
+            tag = content.getLocalTag()
+            if tag in ("array", "subrangeSigned", "subrangeUnsigned"):
+                content = content.baseType.getcontent()
+                tag = content.getLocalTag()
+            return self.GetBaseType(content.getname() if tag == "derived" else tag.upper()) or name
+
+        def GetConfigurationExtraVariables(self):
+            return []
+
+        def GetBlockType(self, name, inputs=None, debug=False):
+            std = [bt for _, bt in StdBlckDct.get(name, [])]
+            if std:
+                return std[0]
+            pou = self.project.getpou(name)
+            return pou.getblockInfos() if pou is not None else None
+
+        def GetDataTypeInfos(self, tagname, debug=False):
+            return None
+
+    project, err = LoadProject(xml_path)
+    if err:
+        raise SystemExit(f"Beremiz could not load {xml_path}: {err}")
+    errors, warnings = [], []
+    program = GenerateCurrentProgram(Controller(project), project, errors, warnings)
+    for w in warnings:
+        print(f"Beremiz: {w}", file=sys.stderr)
+    return "".join(text for text, _ in program)
+
+
+C_TYPE = {"REAL": "real", "LREAL": "real", "TIME": "time", "LTIME": "time"}
+
+
+def driver(pous_h, program, instance, outputs, inputs, stimulus, scans, tick_ns):
+    """A C main that runs the configuration `scans` times and prints a CSV like fbd's trace."""
+    fields = dict(
+        (m.group(2).upper(), (m.group(1), m.group(0).startswith("__DECLARE_LOCATED")))
+        for m in re.finditer(r"__DECLARE_(?:LOCATED|VAR)\((\w+),(\w+)\)", pous_h.split(f"// PROGRAM {program}")[1].split("} " + program + ";")[0])
+    )
+    inst = instance
+
+    def ref(name):
+        ty, located = fields[name.upper()]
+        return ty, (f"(*{inst}.{name.upper()}.value)" if located else f"{inst}.{name.upper()}.value")
+
+    lines = ['#include <stdio.h>', '#include "iec_std_lib.h"', '#include "accessor.h"', '#include "POUS.h"',
+             "TIME __CURRENT_TIME; BOOL __DEBUG;",
+             "#define __LOCATED_VAR(type, name, ...) type __##name; type *name = &__##name;",
+             '#include "LOCATED_VARIABLES.h"', "#undef __LOCATED_VAR",
+             f"extern {program} {inst};", "void config_init__(void); void config_run__(unsigned long tick);",
+             "static void print(unsigned long k) {", '  printf("%lu", k);']
+    for o in outputs:
+        ty, r = ref(o)
+        kind = C_TYPE.get(ty)
+        if kind == "real":
+            lines.append(f'  printf(",%.17g", (double){r});')
+        elif kind == "time":
+            lines.append(f'  printf(",%lld", (long long){r}.tv_sec * 1000 + {r}.tv_nsec / 1000000);')
+        else:
+            lines.append(f'  printf(",%lld", (long long){r});')
+    lines.append('  printf("\\n"); }')
+    lines.append("int main(void) { config_init__();")
+    lines.append('  printf("scan,%s\\n");' % ",".join(outputs))
+    lines.append(f"  for (unsigned long k = 0; k < {scans}UL; k++) {{")
+    lines.append(f"    __CURRENT_TIME.tv_sec = (k * {tick_ns}ULL) / 1000000000ULL; __CURRENT_TIME.tv_nsec = (k * {tick_ns}ULL) % 1000000000ULL;")
+    for scan, name, value in stimulus:
+        if name.upper() not in fields:
+            raise SystemExit(f"stimulus: `{name}` is no variable of program {program}")
+        _, r = ref(name)
+        value = {"true": "1", "false": "0"}.get(value.lower(), value)
+        lines.append(f"    if (k == {scan}UL) {r} = {value};")
+    lines.append("    config_run__(k); print(k); }")
+    lines.append("  return 0; }")
+    return "\n".join(lines) + "\n"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("file")
+    ap.add_argument("--scans", type=int, default=1000)
+    ap.add_argument("--stimulus")
+    ap.add_argument("--show", type=int, default=5, help="differences printed")
+    args = ap.parse_args()
+    for var in ("BEREMIZ", "IEC2C", "MATIEC_LIB"):
+        if not os.environ.get(var):
+            raise SystemExit(f"set {var} (see the top of {sys.argv[0]})")
+    fbd = os.environ.get("FBD", "target/release/fbd")
+    stimulus = []
+    if args.stimulus:
+        for line in open(args.stimulus):
+            line = line.split("#")[0].split()
+            for item in line[1:]:
+                name, value = item.split("=", 1)
+                stimulus.append((int(line[0]), name, value))
+    with tempfile.TemporaryDirectory() as w:
+        theirs = os.path.join(w, "plc.st")
+        open(theirs, "w").write(beremiz_st(args.file))
+        r = subprocess.run([os.environ["IEC2C"], "-I", os.environ["MATIEC_LIB"], "plc.st"], cwd=w, capture_output=True, text=True)
+        if r.returncode != 0:
+            print(f"matiec refuses Beremiz's ST of {args.file}:\n{r.stdout}{r.stderr}")
+            return 2
+        pous_h = open(os.path.join(w, "POUS.h")).read()
+        programs = re.findall(r"^// PROGRAM (\w+)", pous_h, re.M)
+        csrc = "".join(open(os.path.join(w, f)).read() for f in sorted(os.listdir(w)) if f.endswith(".c") and f != "POUS.c")
+        # The program instance of the resource: `TYPE RES__INST;` followed by `#define INST RES__INST`.
+        running = re.search(r"^(\w+) (\w+__\w+);\n#define \w+ \2$", csrc, re.M)
+        if not running:
+            print(f"no program instance in matiec's C for {args.file}")
+            return 2
+        program, instance = running.group(1), running.group(2)
+        ticks = re.search(r"common_ticktime__ = (\d+)ULL", "".join(open(os.path.join(w, f)).read() for f in os.listdir(w) if f.endswith(".c")))
+        tick_ns = int(ticks.group(1)) if ticks else 20_000_000
+        ours = os.path.join(w, "fbd.csv")
+        cmd = [fbd, "run", args.file, "--scans", str(args.scans), "--trace", ours]
+        if args.stimulus:
+            cmd += ["--stimulus", args.stimulus]
+        r = subprocess.run(cmd, capture_output=True, text=True)
+        if r.returncode != 0:
+            print(f"fbd refuses {args.file}:\n{r.stderr.strip()}")
+            return 2
+        ours_rows = list(csv.DictReader(open(ours)))
+        outputs = [k for k in ours_rows[0] if k not in ("scan", "time_ms")] if ours_rows else []
+        src = driver(pous_h, program, instance, outputs, [], stimulus, args.scans, tick_ns)
+        open(os.path.join(w, "driver.c"), "w").write(src)
+        inc = os.path.join(os.environ["MATIEC_LIB"], "C")
+        cfiles = [f for f in os.listdir(w) if f.endswith(".c") and f not in ("POUS.c", "driver.c")]
+        r = subprocess.run(["gcc", "-w", "-O1", f"-I{inc}", "-o", "plc", "driver.c", *cfiles, "-lm"], cwd=w, capture_output=True, text=True)
+        if r.returncode != 0:
+            print(f"gcc: {r.stderr[:2000]}")
+            return 2
+        run = subprocess.run([os.path.join(w, "plc")], capture_output=True, text=True, check=True)
+        their_rows = list(csv.DictReader(run.stdout.splitlines()))
+    diffs = []
+    for a, b in zip(their_rows, ours_rows):
+        for k in outputs:
+            x, y = a[k], b[k]
+            if x != y and not (x in ("0", "1") and y.lower() in ("false", "true") and (x == "1") == (y.lower() == "true")):
+                try:
+                    if float(x) == float(y):
+                        continue
+                except ValueError:
+                    pass
+                diffs.append((a["scan"], k, x, y))
+    n = len(outputs) * min(len(their_rows), len(ours_rows))
+    for d in diffs[: args.show]:
+        print("scan %s %s: Beremiz+matiec %s, fbd %s" % d)
+    print(f"{args.file}: {n} values over {min(len(their_rows), len(ours_rows))} scans, {len(diffs)} differences")
+    return 1 if diffs else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
