@@ -3,7 +3,11 @@
 output of every scan with `fbd run` of the same file.
 
     BEREMIZ=/path/to/beremiz IEC2C=/path/to/iec2c MATIEC_LIB=/path/to/matiec/lib \\
-        tools/plcopen/beremiz-check.py FILE.xml [--scans N] [--stimulus FILE] [--show N]
+        tools/plcopen/beremiz-check.py FILE.xml [--scans N] [--stimulus FILE] [--ours DIAGRAM]
+
+`--ours DIAGRAM` runs fbd on the diagram FILE was exported from (the export's check);
+`tools/plcopen/export-check.sh` does that for every committed diagram, with a recorded game
+for the 2048 wirings.
 
 The chain on their side is theirs alone: Beremiz's own generator (PLCGenerator.py, imported
 from the checkout in BEREMIZ) turns the file into Structured Text, matiec's iec2c (IEC2C, its
@@ -129,6 +133,7 @@ def main():
     ap.add_argument("--scans", type=int, default=1000)
     ap.add_argument("--stimulus")
     ap.add_argument("--show", type=int, default=5, help="differences printed")
+    ap.add_argument("--ours", help="the file fbd runs (default FILE): a diagram whose export FILE is")
     args = ap.parse_args()
     for var in ("BEREMIZ", "IEC2C", "MATIEC_LIB"):
         if not os.environ.get(var):
@@ -160,7 +165,7 @@ def main():
         ticks = re.search(r"common_ticktime__ = (\d+)ULL", "".join(open(os.path.join(w, f)).read() for f in os.listdir(w) if f.endswith(".c")))
         tick_ns = int(ticks.group(1)) if ticks else 20_000_000
         ours = os.path.join(w, "fbd.csv")
-        cmd = [fbd, "run", args.file, "--scans", str(args.scans), "--trace", ours]
+        cmd = [fbd, "run", args.ours or args.file, "--scans", str(args.scans), "--trace", ours]
         if args.stimulus:
             cmd += ["--stimulus", args.stimulus]
         r = subprocess.run(cmd, capture_output=True, text=True)

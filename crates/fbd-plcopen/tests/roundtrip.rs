@@ -320,7 +320,7 @@ fn the_export_is_a_drawing_with_nothing_piled_up() {
                                     .children()
                                     .find(|c| c.tag_name().name().starts_with("connectionPoint"))
                                     .expect("a point");
-                                let rel = child(cp, "relativePosition")
+                                let rel = child(cp, "relPosition")
                                     .unwrap_or_else(|| panic!("{file}: a pin without its point"));
                                 assert_eq!(num(rel, "x"), edge, "{file}: {:?}", v.attribute("formalParameter"));
                                 assert!((0.0..=h).contains(&num(rel, "y")), "{file}: a pin off its block");

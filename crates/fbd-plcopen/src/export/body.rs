@@ -40,7 +40,7 @@ struct Emitter<'a> {
     pins: Vec<(Vec<String>, Vec<String>)>,
     geom: Option<Geometry>,
     /// The inVariable of each body input read so far: one box per input, at its port.
-    input_vars: HashMap<String, u64>,
+    input_vars: HashMap<String, (u64, Point)>,
     /// Each block's place in the execution order, and that of the block whose inputs are
     /// being connected (`usize::MAX` for the body's outputs, after every block).
     rank: Vec<usize>,
@@ -54,19 +54,20 @@ impl Emitter<'_> {
         i
     }
 
-    /// A variable box reading `expr` whose connection point (its right end) is `at`.
-    fn in_variable(&mut self, expr: &str, at: Point) -> String {
+    /// A variable box reading `expr` whose connection point (its right end) is `at`, and the
+    /// connection to it from a pin at `to`.
+    fn in_variable(&mut self, expr: &str, at: Point, to: Point) -> String {
         let i = self.id();
         let w = box_width(expr);
         let _ = writeln!(
             self.reads,
-            "            <inVariable localId=\"{i}\" height=\"{BOX_H}\" width=\"{w}\"><position x=\"{}\" y=\"{}\"/><connectionPointOut><relativePosition x=\"{w}\" y=\"{}\"/></connectionPointOut><expression>{}</expression></inVariable>",
+            "            <inVariable localId=\"{i}\" height=\"{BOX_H}\" width=\"{w}\"><position x=\"{}\" y=\"{}\"/><connectionPointOut><relPosition x=\"{w}\" y=\"{}\"/></connectionPointOut><expression>{}</expression></inVariable>",
             at.x - w,
             at.y - BOX_H / 2.0,
             BOX_H / 2.0,
             esc(expr)
         );
-        format!("<connection refLocalId=\"{i}\"/>")
+        link(i, None, to, at)
     }
 
     /// Where block `b`'s output `pin` stands, if the body is drawn.
@@ -80,7 +81,7 @@ impl Emitter<'_> {
     /// variable's name; `at` is where the pin stands).
     fn connect(&mut self, w: &Wire, what: &str, at: Point) -> String {
         match w {
-            Wire::Const(v) => self.in_variable(&to_iec(*v), at),
+            Wire::Const(v) => self.in_variable(&to_iec(*v), at, at),
             Wire::Ref(r) => match r.split_once('.') {
                 Some((b, p)) if self.block_ids.contains_key(b) => {
                     let bi = self.block_ids[b];
@@ -94,19 +95,17 @@ impl Emitter<'_> {
                         ("DELAY", "q") if before => "next",
                         _ => p,
                     };
-                    format!(
-                        "<connection refLocalId=\"{bi}\" formalParameter=\"{}\"/>",
-                        esc(&formal_out(self.blocks, &self.block_ids, b, p))
-                    )
+                    let from = self.out_point(b, p).unwrap_or(at);
+                    link(bi, Some(&formal_out(self.blocks, &self.block_ids, b, p)), at, from)
                 }
                 _ => match self.input_vars.get(r) {
-                    Some(&i) => format!("<connection refLocalId=\"{i}\"/>"),
+                    Some(&(i, from)) => link(i, None, at, from),
                     None => {
                         // One box per input, where the drawing has its port.
                         let port = self.geom.as_ref().and_then(|g| g.input_port(r));
-                        let conn = self.in_variable(r, port.unwrap_or(at));
-                        if port.is_some() {
-                            self.input_vars.insert(r.clone(), self.next_id - 1);
+                        let conn = self.in_variable(r, port.unwrap_or(at), at);
+                        if let Some(port) = port {
+                            self.input_vars.insert(r.clone(), (self.next_id - 1, port));
                         }
                         conn
                     }
@@ -126,7 +125,7 @@ impl Emitter<'_> {
                     }
                     _ => {}
                 }
-                self.in_variable(&var, at)
+                self.in_variable(&var, at, at)
             }
         }
     }
@@ -359,7 +358,7 @@ pub(super) fn body_xml(
             }
         }
         taken.push(var_rect(at, w));
-        let conn = format!("<connection refLocalId=\"{bi}\" formalParameter=\"{}\"/>", esc(&formal));
+        let conn = link(bi, Some(&formal), at, from);
         let _ = writeln!(xml, "            {}", out_variable(i, last + 1, at, &conn, &var));
     }
     xml.push_str(&em.reads);
@@ -369,9 +368,20 @@ pub(super) fn body_xml(
 /// How far right of the pin it reads a feedback write's box stands.
 const PITCH_GAP: f64 = fbd_layout::PITCH;
 
-/// A connection point's `relativePosition` element.
+/// A `<connection>` to element `id` (its output `formal`), drawn from its connection point
+/// `from` to the pin at `to`: TC6 lists a connection's points from the pin back to the source
+/// (Beremiz's generator reads the last one to find the source's pin).
+fn link(id: u64, formal: Option<&str>, to: Point, from: Point) -> String {
+    let formal = formal.map(|f| format!(" formalParameter=\"{}\"", esc(f))).unwrap_or_default();
+    format!(
+        "<connection refLocalId=\"{id}\"{formal}><position x=\"{}\" y=\"{}\"/><position x=\"{}\" y=\"{}\"/></connection>",
+        to.x, to.y, from.x, from.y
+    )
+}
+
+/// A connection point's `relPosition` element.
 fn relative(p: Point) -> String {
-    format!("<relativePosition x=\"{}\" y=\"{}\"/>", p.x, p.y)
+    format!("<relPosition x=\"{}\" y=\"{}\"/>", p.x, p.y)
 }
 
 /// An outVariable writing `expr` from `conn`, its connection point (left end) at `at`.

@@ -464,6 +464,12 @@ fn helper_pou(block: &str, t: Type, cycle_us: u64, selector_n: u32) -> String {
         ),
         _ => (vec![], vec![], vec![], format!("(* {block}: no IEC equivalent; see fbd2048's docs/blocks.md *)")),
     };
+    // Pins declared as the blocks that call the stand-in name them (`Q`, `PREV`): a reader
+    // that compares names case-sensitively (Beremiz's generator) finds them.
+    let upper = |vs: Vec<VarDecl>| -> Vec<VarDecl> {
+        vs.into_iter().map(|(n, t, i, d)| (n.to_ascii_uppercase(), t, i, d)).collect()
+    };
+    let (ins, outs) = (upper(ins), upper(outs));
     let body = Body { xml: String::new(), locals, instances: Vec::new() };
     let iface = format!(
         "{}{}{}",
