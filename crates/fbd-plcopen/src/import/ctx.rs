@@ -21,14 +21,23 @@ pub(super) struct Ctx<'a> {
 
 impl Ctx<'_> {
     pub(super) fn err(&mut self, node: Node, msg: impl Into<String>) {
-        let p = self.text_pos(node);
+        self.err_at(node.range().start, msg);
+    }
+
+    /// An error at byte offset `off` of the file.
+    pub(super) fn err_at(&mut self, off: usize, msg: impl Into<String>) {
+        let p = self.offset_pos(off);
         self.errors.push(Diagnostic::new(self.path, msg).at(Some(p)));
     }
 
     /// The line and column (1-based, in characters) where `node` starts.
     pub(super) fn text_pos(&mut self, node: Node) -> (usize, usize) {
+        self.offset_pos(node.range().start)
+    }
+
+    fn offset_pos(&mut self, off: usize) -> (usize, usize) {
         let text = self.text;
-        let off = node.range().start.min(text.len());
+        let off = off.min(text.len());
         if self.line_starts.is_empty() {
             self.line_starts = std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).collect();
         }

@@ -104,6 +104,19 @@ impl Lookup<'_, '_, '_> {
                     (Some(b), "NEXT") if b == "DELAY" => "q".to_string(),
                     _ => out_pin(ty, &param, self.pou_names),
                 };
+                // A connection to an output the block does not list: which one was meant is a
+                // guess (a block that lists no outputs is taken at its word).
+                if !outs.is_empty()
+                    && !outs
+                        .iter()
+                        .any(|o| o.attribute("formalParameter").is_some_and(|f| f.eq_ignore_ascii_case(&param)))
+                {
+                    cx.err(
+                        *c,
+                        format!("connection to output `{param}` of block `{id}` ({ty}), which has no such output"),
+                    );
+                    return None;
+                }
                 Some(Src::Out(format!("{id}.{pin}")))
             }
             "inVariable" | "inOutVariable" => {
@@ -126,17 +139,37 @@ impl Lookup<'_, '_, '_> {
                 }
             }
             "continuation" => {
-                let n = src.attribute("name").unwrap_or("");
-                let Some(conn) = self.connectors.get(n) else {
-                    cx.err(*src, format!("continuation `{n}` has no connector of that name"));
-                    return None;
-                };
-                if depth > 64 {
-                    cx.err(*src, format!("continuation `{n}` leads round in a circle of connectors"));
-                    return None;
+                // Followed hop by hop without recursion: a long chain of connectors is legal; only
+                // one that comes back to a connector it passed is a circle.
+                let mut n = src.attribute("name").unwrap_or("");
+                let mut passed: HashSet<&str> = HashSet::new();
+                loop {
+                    let Some(conn) = self.connectors.get(n) else {
+                        cx.err(*src, format!("continuation `{n}` has no connector of that name"));
+                        return None;
+                    };
+                    if !passed.insert(n) {
+                        cx.err(*src, format!("continuation `{n}` leads round in a circle of connectors"));
+                        return None;
+                    }
+                    let cpi = child(*conn, "connectionPointIn")?;
+                    let conns: Vec<Node> = children(cpi, "connection").collect();
+                    let next = match conns.as_slice() {
+                        [one] => one
+                            .attribute("refLocalId")
+                            .and_then(|r| self.by_id.get(r))
+                            .filter(|e| e.tag_name().name() == "continuation"),
+                        _ => None,
+                    };
+                    match next {
+                        Some(e) => n = e.attribute("name").unwrap_or(""),
+                        None if depth > 64 => {
+                            cx.err(*src, format!("continuation `{n}`: wired ORs nested more than 64 deep"));
+                            return None;
+                        }
+                        None => return self.source(cx, cpi, depth + 1),
+                    }
                 }
-                let cpi = child(*conn, "connectionPointIn")?;
-                self.source(cx, cpi, depth + 1)
             }
             other => {
                 cx.err(*src, format!("<{other}> cannot drive a connection in FBD"));

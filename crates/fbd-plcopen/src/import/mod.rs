@@ -11,6 +11,7 @@ use roxmltree::Node;
 
 use crate::literal;
 
+mod checks;
 mod ctx;
 mod lookup;
 mod modifiers;
@@ -178,8 +179,9 @@ fn pou_body(
     // A function's result (its `returnType`) is written, and read, by the function's name in
     // its body, and is the `OUT` pin of a call (as Beremiz and OpenPLC Editor name it).
     let result_of = function_result(cx, pou, iface, &name, &mut outs);
-    let mut locals: Vec<Var> =
-        ["localVars", "tempVars", "externalVars", "globalVars"].iter().flat_map(|s| variables(cx, iface, s)).collect();
+    checks::refuse_globals(cx, iface, &name);
+    let mut locals: Vec<Var> = ["localVars", "tempVars"].iter().flat_map(|s| variables(cx, iface, s)).collect();
+    checks::unknown_types(cx, pou, &ins.iter().chain(&outs).chain(&locals).collect::<Vec<_>>(), pou_names, types);
     // Located variables of the program are its I/O: %I… inputs, %Q… outputs (buttons, lamps
     // and numbers in the HMI); %M… stay signals.
     if is_program {
@@ -209,6 +211,7 @@ fn pou_body(
     };
     let elems: Vec<Node> = fbd.children().filter(|c| c.is_element()).collect();
     modifiers::refuse_unsupported(cx, &elems);
+    checks::ambiguous(cx, &name, &elems);
     let by_id: HashMap<&str, Node> = elems.iter().filter_map(|e| e.attribute("localId").map(|i| (i, *e))).collect();
     let seq = order::sequence(&elems, &by_id);
     let connectors: HashMap<&str, Node> = elems
@@ -331,6 +334,14 @@ fn pou_body(
                 continue;
             }
             let pin = in_pin(&our_ty, formal);
+            // A formal parameter the block does not have: which pin was meant is a guess.
+            if let Some(def) = library::lookup(&our_ty)
+                && helper(ty).is_none()
+                && !checks::library_input(def, &pin)
+            {
+                cx.err(v, format!("block `{id}`: {ty} has no input `{formal}`"));
+                continue;
+            }
             let Some(cpi) = child(v, "connectionPointIn") else { continue };
             if child(cpi, "connection").is_none() {
                 continue;

@@ -166,6 +166,7 @@ impl Flattening<'_, '_, '_, '_> {
                 init,
                 derived: m.derived.clone(),
                 doc: v.doc.as_ref().map(|d| format!("{d} ({})", m.name)),
+                at: v.at,
                 ..Var::named(&flat)
             };
             self.expand(cx, member, &p);

@@ -22,6 +22,8 @@ pub(super) struct Var {
     pub(super) derived: Option<String>,
     /// What its documentation says (a port's description).
     pub(super) doc: Option<String>,
+    /// Where it is declared (byte offset in the file).
+    pub(super) at: usize,
     /// How the HMI shows it (a program input), as this tool's export keeps it in `addData`.
     pub(super) hmi: Option<(fbd_engine::model::InputKind, Vec<String>)>,
     /// How the HMI shows it (a program output: `lamp`, `display`), from the same `addData`.
@@ -39,6 +41,7 @@ impl Var {
             address: None,
             derived: None,
             doc: None,
+            at: 0,
             hmi: None,
             output_kind: None,
         }
@@ -133,6 +136,7 @@ pub(super) fn variables(cx: &mut Ctx, iface: Option<Node>, section: &str) -> Vec
                 address,
                 derived: derived.map(str::to_string),
                 doc,
+                at: v.range().start,
                 hmi,
                 output_kind,
             });

@@ -1,0 +1,121 @@
+//! What an import refuses before it converts a body, because converting it would change what
+//! the program computes without a word: globals, types the file does not declare, and
+//! ambiguous bodies (two elements with one localId, two connectors with one name).
+
+use std::collections::{HashMap, HashSet};
+
+use roxmltree::Node;
+
+use super::names::map_type;
+use super::vars::Var;
+use super::{Ctx, children, structs};
+
+/// VAR_EXTERNAL and VAR_GLOBAL in a POU: the program would read a local of its own instead of
+/// the configuration's variable (inputs vanished, outputs were dropped).
+pub(super) fn refuse_globals(cx: &mut Ctx, iface: Option<Node>, pou: &str) {
+    let Some(iface) = iface else { return };
+    for (section, what) in [("externalVars", "VAR_EXTERNAL"), ("globalVars", "VAR_GLOBAL")] {
+        for sec in children(iface, section) {
+            for v in children(sec, "variable") {
+                cx.err(
+                    v,
+                    format!(
+                        "POU `{pou}`: `{}` is {what}, a variable of the configuration shared between POUs; globals are not imported: declare it in the program (VAR, or located %I/%Q/%M for I/O)",
+                        v.attribute("name").unwrap_or("")
+                    ),
+                );
+            }
+        }
+    }
+}
+
+/// A variable whose derived type is neither a POU of the file, a block this runtime has, nor a
+/// structure the file declares (HMI_REAL of an extension's library, say): it was read as 0 and
+/// its writes dropped.
+pub(super) fn unknown_types(
+    cx: &mut Ctx,
+    pou: Node,
+    vars: &[&Var],
+    pou_names: &HashSet<String>,
+    types: &structs::StructTypes,
+) {
+    // Types the file declares that are no structure (enumerations, arrays, aliases): what they
+    // are, for the message.
+    let declared: HashMap<String, String> = pou
+        .document()
+        .descendants()
+        .filter(|n| n.is_element() && n.tag_name().name() == "dataType")
+        .filter_map(|d| {
+            let kind = d
+                .children()
+                .find(|c| c.is_element() && c.tag_name().name() == "baseType")
+                .and_then(|b| b.children().find(|c| c.is_element()))
+                .map_or("type", |k| match k.tag_name().name() {
+                    "enum" => "an enumeration",
+                    "array" => "an array",
+                    "subrangeSigned" | "subrangeUnsigned" => "a subrange",
+                    "struct" => "a structure",
+                    _ => "an alias of another type",
+                });
+            Some((d.attribute("name")?.to_ascii_lowercase(), kind.to_string()))
+        })
+        .collect();
+    let known = |t: &str| {
+        map_type(t).is_some()
+            || pou_names.iter().any(|p| p.eq_ignore_ascii_case(t))
+            || types.keys().any(|k| k.eq_ignore_ascii_case(t))
+    };
+    for v in vars {
+        if let Some(t) = v.derived.as_deref()
+            && v.ty.is_none()
+            && !known(t)
+        {
+            let msg = match declared.get(&t.to_ascii_lowercase()) {
+                Some(kind) => format!(
+                    "variable `{}` is of type `{t}`, {kind}; only elementary types, structures and function blocks are imported",
+                    v.name
+                ),
+                None => format!(
+                    "variable `{}` is of type `{t}`, which the file does not declare and which is no standard type or block (a library of another tool's extension?); declare the type in the file or use an elementary type",
+                    v.name
+                ),
+            };
+            cx.err_at(v.at, msg);
+        }
+    }
+}
+
+/// Two elements with one `localId`, or two connectors with one name: a connection to either
+/// would be a guess (the last one won).
+pub(super) fn ambiguous(cx: &mut Ctx, pou: &str, elems: &[Node]) {
+    let mut ids: HashMap<&str, Node> = HashMap::new();
+    let mut connectors: HashMap<String, Node> = HashMap::new();
+    for e in elems {
+        if let Some(l) = e.attribute("localId") {
+            if let Some(first) = ids.get(l) {
+                let (line, col) = cx.text_pos(*first);
+                cx.err(*e, format!("POU `{pou}`: localId {l} is used twice (first at {line}:{col}); a connection to it would be ambiguous"));
+            } else {
+                ids.insert(l, *e);
+            }
+        }
+        if e.tag_name().name() == "connector" {
+            let n = e.attribute("name").unwrap_or("");
+            let key = n.to_ascii_lowercase();
+            if let Some(first) = connectors.get(&key) {
+                let (line, col) = cx.text_pos(*first);
+                cx.err(*e, format!("POU `{pou}`: two connectors named `{n}` (first at {line}:{col}); its continuations would read either"));
+            } else {
+                connectors.insert(key, *e);
+            }
+        }
+    }
+}
+
+/// Whether pin `pin` (our name) is an input of library block `def`.
+pub(super) fn library_input(def: &fbd_engine::library::BlockDef, pin: &str) -> bool {
+    def.inputs.iter().any(|p| p.name == pin)
+        || def.var_inputs.is_some_and(|v| {
+            pin.strip_prefix(v.prefix).and_then(|k| k.parse::<usize>().ok()).is_some_and(|k| k >= v.first)
+        })
+}
