@@ -30,13 +30,18 @@ pub fn parse(text: &str) -> Result<Value, String> {
     }
     let upper = t.to_ascii_uppercase();
     if let Some(rest) = strip_any(&upper, &["T#", "TIME#", "LTIME#", "LT#"]) {
-        return duration_ms(rest).map(Value::Int).ok_or_else(|| format!("`{t}` is not a duration (e.g. T#1s500ms)"));
+        return duration_ms(rest).map(Value::Int).map_err(|why| format!("`{t}`: {why}"));
     }
     if let Some((ty, rest)) = upper.split_once('#')
         && let Some((tyv, _)) = elementary(ty)
         && !ty.chars().all(|c| c.is_ascii_digit())
     {
         let v = parse(rest)?;
+        if let (Value::Int(i), Some((lo, hi))) = (v, int_range(ty)) {
+            if i128::from(i) < lo || i128::from(i) > hi {
+                return Err(format!("`{t}`: {rest} is out of the {ty} range ({lo}..{hi})"));
+            }
+        }
         return v.coerce(tyv).ok_or_else(|| format!("`{t}`: {rest} is not a {}", tyv.name()));
     }
     match upper.as_str() {
@@ -48,6 +53,14 @@ pub fn parse(text: &str) -> Result<Value, String> {
         Some(b) => (true, b),
         None => (false, upper.strip_prefix('+').unwrap_or(&upper)),
     };
+    let raw = body.split_once('#').map_or(body, |(_, x)| x);
+    // IEC: digits, single underscores between them; no sign after a base, no second sign.
+    if raw.is_empty() || raw.starts_with('_') || raw.ends_with('_') || raw.contains("__") {
+        return Err(format!("`{t}`: an underscore stands only between two digits"));
+    }
+    if raw.starts_with(['+', '-']) {
+        return Err(format!("`{t}` has a sign where a digit belongs"));
+    }
     let body = body.replace('_', "");
     if let Some((base, digits)) = body.split_once('#') {
         let radix = match base {
@@ -71,6 +84,22 @@ pub fn parse(text: &str) -> Result<Value, String> {
     signed(if neg { -v } else { v }, t)
 }
 
+/// The values an IEC integer type holds (those the engine's 64-bit INT can hold of ULINT and
+/// LWORD).
+fn int_range(ty: &str) -> Option<(i128, i128)> {
+    Some(match ty {
+        "SINT" => (-128, 127),
+        "INT" => (-32768, 32767),
+        "DINT" => (i32::MIN.into(), i32::MAX.into()),
+        "LINT" => (i64::MIN.into(), i64::MAX.into()),
+        "USINT" | "BYTE" => (0, 255),
+        "UINT" | "WORD" => (0, 65535),
+        "UDINT" | "DWORD" => (0, u32::MAX.into()),
+        "ULINT" | "LWORD" => (0, i64::MAX.into()),
+        _ => return None,
+    })
+}
+
 /// `v` as an INT, or why it is none.
 fn signed(v: i128, t: &str) -> Result<Value, String> {
     i64::try_from(v).map(Value::Int).map_err(|_| format!("`{t}` is out of the INT range"))
@@ -80,10 +109,19 @@ fn strip_any<'a>(s: &'a str, prefixes: &[&str]) -> Option<&'a str> {
     prefixes.iter().find_map(|p| s.strip_prefix(p))
 }
 
-/// `1s500ms`, `2m`, `1h2m3s`, `1.5s`, `100ms`, `-5ms` → milliseconds (rounded to a whole ms:
-/// TIME is INT milliseconds here).
-pub fn duration_ms(s: &str) -> Option<i64> {
-    duration_exact_ms(s).map(|ms| ms.round() as i64)
+/// `1s500ms`, `2m`, `1h2m3s`, `1.5s`, `100ms`, `-5ms` → milliseconds. TIME is INT
+/// milliseconds here: a duration finer than that (`T#1us`, `T#1.5ms`) or beyond the INT range
+/// is refused, not rounded or saturated.
+pub fn duration_ms(s: &str) -> Result<i64, String> {
+    let ms = duration_exact_ms(s)
+        .ok_or("not a duration: units d, h, m, s, ms, us, ns, largest first, each once (T#1s500ms)")?;
+    if ms.fract() != 0.0 {
+        return Err(format!("{ms} ms is finer than the millisecond a TIME holds here"));
+    }
+    if !(ms.abs() < 9.2e18) {
+        return Err("beyond the range of a TIME".into());
+    }
+    Ok(ms as i64)
 }
 
 /// A duration in milliseconds, fractions kept (`500us` is 0.5): a task interval may be
@@ -98,6 +136,9 @@ pub fn duration_exact_ms(s: &str) -> Option<f64> {
         return None;
     }
     let mut total = 0.0f64;
+    let units = ["d", "h", "m", "s", "ms", "us", "ns"];
+    // Each unit once, largest first (`T#1m1m`, `T#1ms1s` are no durations).
+    let mut next_unit = 0;
     while !rest.is_empty() {
         let n = rest.find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap_or(rest.len());
         if n == 0 {
@@ -107,6 +148,11 @@ pub fn duration_exact_ms(s: &str) -> Option<f64> {
         rest = &rest[n..];
         let unit = ["ms", "us", "ns", "d", "h", "m", "s"].into_iter().find(|u| rest.starts_with(u))?;
         rest = &rest[unit.len()..];
+        let rank = units.iter().position(|u| *u == unit)?;
+        if rank < next_unit {
+            return None;
+        }
+        next_unit = rank + 1;
         total += num
             * match unit {
                 "d" => 86_400_000.0,

@@ -15,6 +15,29 @@ pub fn interval_ms(s: &str) -> Option<f64> {
         // Sub-millisecond intervals stay exact (T#500us is 0.5 ms).
         return duration_exact_ms(rest);
     }
+    // ISO 8601, as CODESYS writes a task interval: `PT0.02S`, `PT1M30S`, `PT1H`.
+    if let Some(iso) = upper.strip_prefix("PT") {
+        let mut total = 0.0;
+        let mut rest = iso;
+        let mut seen = 0;
+        while !rest.is_empty() {
+            let n = rest.find(|c: char| !(c.is_ascii_digit() || c == '.'))?;
+            let num: f64 = rest[..n].parse().ok()?;
+            let (unit, ms) = match rest[n..].chars().next()? {
+                'H' => (1, 3_600_000.0),
+                'M' => (2, 60_000.0),
+                'S' => (3, 1000.0),
+                _ => return None,
+            };
+            if unit <= seen {
+                return None;
+            }
+            seen = unit;
+            total += num * ms;
+            rest = &rest[n + 1..];
+        }
+        return (seen > 0).then_some(total);
+    }
     let parts: Vec<&str> = t.split(':').collect();
     if parts.len() == 3 {
         let h: f64 = parts[0].parse().ok()?;
@@ -79,10 +102,34 @@ mod tests {
         assert_eq!(parse("t#50ms"), Ok(Value::Int(50)));
         assert!(parse("16#GG").is_err());
         assert!(parse("T#5x").is_err());
+        assert_eq!(parse("DINT#-2147483648"), Ok(Value::Int(-2147483648)));
+        assert_eq!(parse("WORD#16#FFFF"), Ok(Value::Int(65535)));
+        // Out of their type's range, or not IEC's grammar: refused, each with why.
+        for (bad, why) in [
+            ("INT#40000", "out of the INT range (-32768..32767)"),
+            ("SINT#200", "out of the SINT range"),
+            ("USINT#-1", "out of the USINT range (0..255)"),
+            ("1__0", "underscore"),
+            ("_1", "underscore"),
+            ("1_", "underscore"),
+            ("16#-1", "sign where a digit belongs"),
+            ("--5", "sign where a digit belongs"),
+            ("T#1m1m", "largest first, each once"),
+            ("T#1ms1s", "largest first, each once"),
+            ("T#1us", "finer than the millisecond"),
+            ("T#1.5ms", "finer than the millisecond"),
+            ("T#999999999999999d", "beyond the range of a TIME"),
+        ] {
+            let e = parse(bad).expect_err(bad);
+            assert!(e.contains(why), "{bad}: {e}");
+        }
         assert_eq!(interval_ms("T#20ms"), Some(20.0));
         assert_eq!(interval_ms("t#50ms"), Some(50.0));
         assert_eq!(interval_ms("00:00:00.100000"), Some(100.0));
         assert_eq!(interval_ms("T#500us"), Some(0.5));
+        assert_eq!(interval_ms("PT0.02S"), Some(20.0), "CODESYS's ISO 8601 form");
+        assert_eq!(interval_ms("PT1M30S"), Some(90_000.0));
+        assert_eq!(interval_ms("PT5S1M"), None, "largest unit first");
         assert_eq!(to_iec(Value::Real(2.0)), "2.0");
         assert_eq!(elementary("UDINT"), Some((Type::Int, true)));
         assert_eq!(elementary("LREAL"), Some((Type::Real, false)));

@@ -115,3 +115,20 @@ fn a_formal_parameter_the_block_does_not_have_is_refused() {
         "{e}"
     );
 }
+
+#[test]
+fn a_task_running_an_unnamed_program_says_so_at_its_instance() {
+    let xml = program("", "").replace(
+        "</types>",
+        r#"</types>
+  <instances><configurations><configuration name="c"><resource name="r">
+    <task name="t" interval="PT0.02S" priority="0"><pouInstance name="i" typeName=""/></task>
+  </resource></configuration></configurations></instances>"#,
+    );
+    let e = errors(&xml);
+    assert!(e.contains("refused.xml:10:") && e.contains("pouInstance has an empty typeName"), "{e}");
+    // CODESYS's ISO 8601 interval is read: the same file naming its program imports at 20 ms.
+    let named = xml.replace(r#"typeName="""#, r#"typeName="p""#);
+    let imported = fbd_plcopen::import(Path::new("iso.xml"), &named).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(imported.doc.cycle_ms, Some(20.0));
+}

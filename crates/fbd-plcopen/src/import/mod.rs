@@ -113,7 +113,15 @@ pub fn import(path: &Path, text: &str) -> Result<Imported, Diagnostics> {
         None => programs.first().copied(),
     };
     let Some(program) = program else {
-        return Err(Diagnostic::new(path, "no program POU to run (types/pous/pou with pouType=\"program\")").into());
+        let d = match &run {
+            Some(n) if n.trim().is_empty() => {
+                Diagnostic::new(path, "the task's pouInstance has an empty typeName: name the program POU it runs")
+            }
+            Some(n) => Diagnostic::new(path, format!("the task runs `{n}`, which is no program POU of the file")),
+            None => Diagnostic::new(path, "no program POU to run (types/pous/pou with pouType=\"program\")"),
+        };
+        let at = root.descendants().find(|n| n.tag_name().name() == "pouInstance").map(|n| cx.text_pos(n));
+        return Err(d.at(at).into());
     };
     let pou_names: HashSet<String> = pous.iter().filter_map(|p| p.attribute("name")).map(str::to_string).collect();
     let types = structs::struct_types(&mut cx, root);
