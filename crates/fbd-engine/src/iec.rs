@@ -37,10 +37,10 @@ pub fn parse(text: &str) -> Result<Value, String> {
         && !ty.chars().all(|c| c.is_ascii_digit())
     {
         let v = parse(rest)?;
-        if let (Value::Int(i), Some((lo, hi))) = (v, int_range(ty)) {
-            if i128::from(i) < lo || i128::from(i) > hi {
-                return Err(format!("`{t}`: {rest} is out of the {ty} range ({lo}..{hi})"));
-            }
+        if let (Value::Int(i), Some((lo, hi))) = (v, int_range(ty))
+            && (i128::from(i) < lo || i128::from(i) > hi)
+        {
+            return Err(format!("`{t}`: {rest} is out of the {ty} range ({lo}..{hi})"));
         }
         return v.coerce(tyv).ok_or_else(|| format!("`{t}`: {rest} is not a {}", tyv.name()));
     }
@@ -118,7 +118,7 @@ pub fn duration_ms(s: &str) -> Result<i64, String> {
     if ms.fract() != 0.0 {
         return Err(format!("{ms} ms is finer than the millisecond a TIME holds here"));
     }
-    if !(ms.abs() < 9.2e18) {
+    if !ms.is_finite() || ms.abs() >= 9.2e18 {
         return Err("beyond the range of a TIME".into());
     }
     Ok(ms as i64)
