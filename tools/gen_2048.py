@@ -95,10 +95,10 @@ def cell_macro():
             port("Four", "BOOL", description="the new tile is a 4, not a 2"),
             port("Clear", "BOOL", description="write 0"),
             port("Go", "BOOL", description="the processed values are ready: take Input"),
-            port("Input", "INT", description="the value after processing the command"),
+            port("Input", "LINT", description="the value after processing the command"),
             port("Start", "BOOL", description="start of a game: Set writes without the empty check"),
         ],
-        "outputs": [out("Value", "INT", "mem.q"), out("Done", "BOOL", "done.out")],
+        "outputs": [out("Value", "LINT", "mem.q"), out("Done", "BOOL", "done.out")],
         "blocks": b.blocks,
     }
 
@@ -116,7 +116,7 @@ def installation_macro():
     return {
         "name": "Installation",
         "description": "Sixteen ANDs turning (work, row, column) into the Set signal of one cell.",
-        "inputs": [port("work", "BOOL"), port("row", "INT"), port("col", "INT")],
+        "inputs": [port("work", "BOOL"), port("row", "LINT"), port("col", "LINT")],
         "outputs": outs,
         "blocks": b.blocks,
     }
@@ -146,7 +146,7 @@ def random_macro():
         "name": "Random",
         "description": "The design's generator: NOW divided by a sum of SAW ramps, digits taken from the fraction. Deterministic for a given timing; its bias is measured in the README.",
         "inputs": [],
-        "outputs": [out("row", "INT", "row.out"), out("col", "INT", "col.out"), out("four", "BOOL", "four.out")],
+        "outputs": [out("row", "LINT", "row.out"), out("col", "LINT", "col.out"), out("four", "BOOL", "four.out")],
         "blocks": b.blocks,
     }
 
@@ -213,14 +213,14 @@ def output_stage(b, y, gain, originals, en, comment=None):
     b.add("score", "MEMORY", {"in": gain, "en": en}, params={"init": 0})
 
 
-PROC_PORTS_IN = [port(f"x{i}", "INT") for i in range(1, 5)] + [port("Command", "BOOL")]
+PROC_PORTS_IN = [port(f"x{i}", "LINT") for i in range(1, 5)] + [port("Command", "BOOL")]
 
 
 def proc_outputs(finish):
-    return [out(f"y{i}", "INT", f"out{i}.q") for i in range(1, 5)] + [
+    return [out(f"y{i}", "LINT", f"out{i}.q") for i in range(1, 5)] + [
         out("Finish", "BOOL", finish),
         out("Worked", "BOOL", "worked.q"),
-        out("Score", "INT", "score.q"),
+        out("Score", "LINT", "score.q"),
     ]
 
 
@@ -269,7 +269,7 @@ def processing_multiscan_macro():
 
 def library():
     return {
-        "fbd": 1,
+        "fbd": 2,
         "name": "2048 macros",
         "description": "The macros of the 2048 FBD program (seeds/000): Cell, Installation, Random, Processing (UPD.1) and ProcessingMultiScan (the first version). Written once, included by every 2048 wiring.",
         "macros": [cell_macro(), installation_macro(), random_macro(), processing_macro(), processing_multiscan_macro()],
@@ -464,10 +464,10 @@ def program(variant):
     b.add("game_over", "AND", {"in1": "all_full.out", "in2": "no_pair.out", "in3": "idle.out"})
     b.add("win", "OR", {f"in{4 * (r - 1) + c}": f"won_{r}_{c}.out" for r in range(1, 5) for c in range(1, 5)})
 
-    outputs = [out(f"v{r}{c}", "INT", cell_ref(r, c), kind="display") for r in range(1, 5) for c in range(1, 5)]
+    outputs = [out(f"v{r}{c}", "LINT", cell_ref(r, c), kind="display") for r in range(1, 5) for c in range(1, 5)]
     outputs += [
-        out("score", "INT", "score.q", kind="display"),
-        out("best", "INT", "best.q", kind="display"),
+        out("score", "LINT", "score.q", kind="display"),
+        out("best", "LINT", "best.q", kind="display"),
         out("game_over", "BOOL", "game_over.out", kind="lamp"),
         out("win", "BOOL", "win.out", kind="lamp"),
         out("busy", "BOOL", busy, kind="lamp", description="lockout: commands are refused"),
@@ -479,12 +479,12 @@ def program(variant):
     }
     name, desc = names[variant]
     return {
-        "fbd": 1,
+        "fbd": 2,
         "name": name,
         "description": desc,
         "cycle_ms": 5,
         "include": ["lib/2048-macros.json"],
-        "inputs": [{"name": "command", "type": "INT", "kind": "selector", "options": CMD_OPTIONS, "description": "1 up, 2 right, 3 down, 4 left, 5 start, 6 reset; acts on the change to a position"}],
+        "inputs": [{"name": "command", "type": "LINT", "kind": "selector", "options": CMD_OPTIONS, "description": "1 up, 2 right, 3 down, 4 left, 5 start, 6 reset; acts on the change to a position"}],
         "outputs": outputs,
         "blocks": b.blocks,
     }

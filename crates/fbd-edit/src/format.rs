@@ -100,12 +100,12 @@ mod tests {
 
     #[test]
     fn short_values_stay_on_one_line_and_long_ones_are_expanded() {
-        let d = doc(r#"{"fbd":1,"cycle_ms":5,"inputs":[{"name":"a","type":"BOOL"}],
+        let d = doc(r#"{"fbd":2,"cycle_ms":5,"inputs":[{"name":"a","type":"BOOL"}],
             "blocks":[{"id":"n","type":"NOT","inputs":{"in":"a"},"pos":[40,60.5]}]}"#);
         let t = to_text(&d);
         assert_eq!(
             t,
-            "{\n  \"fbd\": 1,\n  \"cycle_ms\": 5,\n  \"inputs\": [{ \"name\": \"a\", \"type\": \"BOOL\" }],\n  \"blocks\": [{ \"id\": \"n\", \"type\": \"NOT\", \"inputs\": { \"in\": \"a\" }, \"pos\": [40, 60.5] }]\n}\n"
+            "{\n  \"fbd\": 2,\n  \"cycle_ms\": 5,\n  \"inputs\": [{ \"name\": \"a\", \"type\": \"BOOL\" }],\n  \"blocks\": [{ \"id\": \"n\", \"type\": \"NOT\", \"inputs\": { \"in\": \"a\" }, \"pos\": [40, 60.5] }]\n}\n"
         );
         // A REAL constant keeps its fraction so it stays REAL when read back.
         let d = doc(r#"{"fbd":1,"blocks":[{"id":"m","type":"MOVE","inputs":{"in":2.0}}]}"#);

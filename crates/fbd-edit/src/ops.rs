@@ -21,9 +21,12 @@ pub enum PinType {
 impl PinType {
     fn admits(self, other: PinType) -> bool {
         match (self, other) {
-            (PinType::Fixed(a), PinType::Fixed(b)) => a == b,
+            // A narrower integer on a fixed-type pin is IEC's implicit widening: the compile
+            // says which way round is refused.
+            (PinType::Fixed(a), PinType::Fixed(b)) => a == b || a.widens_to(b) || b.widens_to(a),
             (PinType::Fixed(t), PinType::Generic(g)) | (PinType::Generic(g), PinType::Fixed(t)) => g.admits(t),
-            (PinType::Generic(a), PinType::Generic(b)) => a == Generic::Any || b == Generic::Any || a == b,
+            // Every two constraints share a type (LINT is a number, an integer and any type).
+            (PinType::Generic(_), PinType::Generic(_)) => true,
         }
     }
 }
@@ -32,7 +35,8 @@ impl std::fmt::Display for PinType {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             PinType::Fixed(t) => f.write_str(t.name()),
-            PinType::Generic(Generic::Num) => f.write_str("INT or REAL"),
+            PinType::Generic(Generic::Num) => f.write_str("a number"),
+            PinType::Generic(Generic::Int) => f.write_str("an integer type"),
             PinType::Generic(_) => f.write_str("any type"),
         }
     }
@@ -263,9 +267,11 @@ impl Workspace {
             Wire::Const(v) => {
                 // An INT literal is accepted by a REAL pin, as in the file format.
                 let t = v.ty();
-                if t == Type::Int && want.admits(PinType::Fixed(Type::Real)) && !want.admits(PinType::Fixed(Type::Int))
+                if t == Type::LInt
+                    && want.admits(PinType::Fixed(Type::LReal))
+                    && !want.admits(PinType::Fixed(Type::LInt))
                 {
-                    PinType::Fixed(Type::Real)
+                    PinType::Fixed(Type::LReal)
                 } else {
                     PinType::Fixed(t)
                 }

@@ -99,9 +99,9 @@ fn connections_that_cannot_be_made_are_refused_with_the_reason() {
     assert!(e.0.contains("already has a driver"), "{e}");
     w.disconnect(&cell, "set_empty", "in1").expect("disconnect");
     let e = w.connect(&cell, "mem.q", "set_empty", "in1").unwrap_err();
-    assert_eq!(e.0, "`mem.q` carries INT, `set_empty.in1` takes BOOL");
+    assert_eq!(e.0, "`mem.q` carries LINT, `set_empty.in1` takes BOOL");
     let e = w.set_constant(&cell, "set_empty", "in1", "3").unwrap_err();
-    assert_eq!(e.0, "`set_empty.in1` takes BOOL, not INT");
+    assert_eq!(e.0, "`set_empty.in1` takes BOOL, not LINT");
     // What is not a constant is said to be none (an empty field and `abc` were "out of the
     // INT range"); a number too large still is.
     for (typed, says) in [
@@ -371,8 +371,8 @@ fn port_details_set_how_the_panel_shows_an_input_and_what_it_is_for() {
     let mut w = Workspace::new_program(scratch.path().join("p.json"));
     let p = BodyId::Program;
     w.add_input_port(&p, "start", Type::Bool).expect("start");
-    w.add_input_port(&p, "mode", Type::Int).expect("mode");
-    w.add_output_port(&p, "speed", Type::Int, Wire::Ref("mode".into())).expect("speed");
+    w.add_input_port(&p, "mode", Type::LInt).expect("mode");
+    w.add_output_port(&p, "speed", Type::LInt, Wire::Ref("mode".into())).expect("speed");
     let button =
         PortDetails { kind: InputKind::Button, description: Some(" starts the fan ".into()), ..Default::default() };
     w.set_port_details(&p, "start", button).expect("a BOOL button");
@@ -402,7 +402,7 @@ fn port_details_set_how_the_panel_shows_an_input_and_what_it_is_for() {
         (
             "mode",
             PortDetails { kind: InputKind::Button, ..Default::default() },
-            "`mode` is INT, but a button input is BOOL",
+            "`mode` is LINT, but a button input is BOOL",
         ),
         (
             "start",

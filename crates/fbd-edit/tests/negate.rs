@@ -52,20 +52,20 @@ fn negations_that_cannot_be_made_are_refused_with_the_reason() {
     let p = BodyId::Program;
     // A macro instance's ports: its BOOL ones (the Blinker's `en`), not its INT ones.
     let e = w.set_negated(&p, "fast", "on_ms", true).expect_err("an INT port");
-    assert!(e.0.contains("`fast.on_ms` takes INT: only a BOOL input can be negated"), "{e:?}");
+    assert!(e.0.contains("`fast.on_ms` takes LINT: only a BOOL input can be negated"), "{e:?}");
     let e = w.set_negated(&p, "fast", "cycles", true).expect_err("an INT output port");
-    assert!(e.0.contains("`fast.cycles` carries INT: only a BOOL output can be negated"), "{e:?}");
+    assert!(e.0.contains("`fast.cycles` carries LINT: only a BOOL output can be negated"), "{e:?}");
     w.set_negated(&p, "fast", "en", true).expect("a BOOL port of a macro instance");
     w.set_negated(&p, "fast", "en", false).expect("and back");
     let c = w.add_block(&p, "CTU", [0.0, 300.0]).expect("CTU");
     let e = w.set_negated(&p, &c, "pv", true).expect_err("an INT pin");
-    assert!(e.0.contains(&format!("`{c}.pv` takes INT: only a BOOL input can be negated")), "{e:?}");
+    assert!(e.0.contains(&format!("`{c}.pv` takes an integer type: only a BOOL input can be negated")), "{e:?}");
     let e = w.set_negated(&p, "slow_en", "in3", true).expect_err("the spare variadic pin");
     assert!(e.0.contains("connect `slow_en.in3` first"), "{e:?}");
     let e = w.set_negated(&p, "latch", "q9", true).expect_err("no such pin");
     assert!(e.0.contains("`latch` (RS) has no pin `q9`"), "{e:?}");
     let e = w.set_negated(&p, c.as_str(), "cv", true).expect_err("an INT output");
-    assert!(e.0.contains(&format!("`{c}.cv` carries INT: only a BOOL output can be negated")), "{e:?}");
+    assert!(e.0.contains(&format!("`{c}.cv` carries an integer type: only a BOOL output can be negated")), "{e:?}");
     let m = w.add_block(&p, "MEMORY", [0.0, 500.0]).expect("MEMORY");
     let e = w.set_negated(&p, &m, "prev", true).expect_err("a delayed output");
     assert!(e.0.contains("carries the previous scan's value: it cannot be negated"), "{e:?}");
@@ -80,9 +80,9 @@ fn negations_that_cannot_be_made_are_refused_with_the_reason() {
     let s = w.add_block(&p, "SEL", [0.0, 400.0]).expect("SEL");
     w.set_negated(&p, &s, "in0", true).expect("negate a generic pin");
     let e = w.connect(&p, "slow.cycles", &s, "in0").expect_err("an INT wire");
-    assert!(e.0.contains("`slow.cycles` carries INT, `sel1.in0` is negated: it takes BOOL"), "{e:?}");
+    assert!(e.0.contains("`slow.cycles` carries LINT, `sel1.in0` is negated: it takes BOOL"), "{e:?}");
     let e = w.set_constant(&p, &s, "in0", "4").expect_err("an INT constant");
-    assert!(e.0.contains("`sel1.in0` is negated: it takes BOOL, not INT"), "{e:?}");
+    assert!(e.0.contains("`sel1.in0` is negated: it takes BOOL, not LINT"), "{e:?}");
     // The program still compiles with the negations that were made (the counter and the
     // selector wired so that they compile).
     w.set_negated(&p, "slow_en", "in1", true).expect("negate in1");

@@ -66,12 +66,12 @@ pub(crate) fn check_bodies(project: &Project, errors: &mut Vec<Diagnostic>) {
                     );
                 }
                 if let Some(d) = p.default
-                    && d.0.coerce(p.ty.0).is_none()
+                    && let Err(why) = p.ty.0.fit(d.0)
                 {
                     errors.push(project.diag(
                         fi,
                         &json_path!["inputs", i, "default"],
-                        format!("default {} of input `{}` is not a {}", d.0, p.name, p.ty.0),
+                        format!("default of input `{}`: {why}", p.name),
                     ));
                 }
             }

@@ -5,18 +5,16 @@
 
 use crate::types::{Type, Value};
 
-/// The engine type for an IEC elementary type name, and whether the mapping widens it (a
-/// narrow integer such as SINT or UINT becomes a 64-bit INT: it does not wrap where the PLC
-/// would).
+/// The engine type for an IEC elementary type name, and whether the mapping widens it (ULINT
+/// and LWORD are held as LINT: a value above 2^63 does not fit; TIME is LINT milliseconds).
 pub fn elementary(name: &str) -> Option<(Type, bool)> {
-    Some(match name.to_ascii_uppercase().as_str() {
-        "BOOL" => (Type::Bool, false),
-        "LINT" => (Type::Int, false),
-        "SINT" | "INT" | "DINT" | "USINT" | "UINT" | "UDINT" | "ULINT" | "BYTE" | "WORD" | "DWORD" | "LWORD" => {
-            (Type::Int, true)
-        }
-        "REAL" | "LREAL" => (Type::Real, false),
-        "TIME" | "LTIME" => (Type::Int, false),
+    let u = name.to_ascii_uppercase();
+    if let Some(t) = Type::parse(&u) {
+        return Some((t, false));
+    }
+    Some(match u.as_str() {
+        "ULINT" | "LWORD" => (Type::LInt, true),
+        "TIME" | "LTIME" => (Type::LInt, false),
         _ => return None,
     })
 }

@@ -310,6 +310,57 @@ pub enum Instr {
         ms: u32,
         s: u32,
     },
+    /// A narrow integer result wrapped into its type's range (two's complement of `bits`,
+    /// sign-extended or zero-extended), after the 64-bit instruction that computed it: what a
+    /// PLC's INT, DINT, UINT... arithmetic gives.
+    WrapI {
+        o: u32,
+        bits: u8,
+        signed: bool,
+    },
+    /// A REAL (f32) result rounded to the nearest f32 after the 64-bit float instruction that
+    /// computed it (exact for +, -, *, /: an f64 result rounded once is the f32 operation's).
+    RoundR32 {
+        o: u32,
+    },
+    /// Product of `n` narrow integers, each step wrapped to `bits` (no 64-bit overflow).
+    MulINw {
+        args: u32,
+        n: u32,
+        o: u32,
+        bits: u8,
+        signed: bool,
+    },
+    /// An integer to the nearest f32 (one rounding, not two through f64).
+    IntToR32 {
+        a: u32,
+        o: u32,
+    },
+    /// A float to an integer as matiec converts it: to nearest, halves to even; with
+    /// `unsigned`, a negative value gives 0. Wrapped into the target type by a WrapI after it.
+    RealToIntEven {
+        a: u32,
+        o: u32,
+        unsigned: bool,
+    },
+    /// BOOL to 0 or 1 in an integer or float slot.
+    BoolToNum {
+        a: u32,
+        o: u32,
+        real: bool,
+    },
+    /// Sum of `n` REALs, each step rounded to an f32 (as an f32 PLC adds them pairwise).
+    AddR32N {
+        args: u32,
+        n: u32,
+        o: u32,
+    },
+    /// Product of `n` REALs, each step rounded to an f32.
+    MulR32N {
+        args: u32,
+        n: u32,
+        o: u32,
+    },
     Saw {
         period: u32,
         lo: u32,

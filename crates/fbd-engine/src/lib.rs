@@ -35,4 +35,4 @@ pub use diag::{Diagnostic, Diagnostics};
 pub use load::{FsProvider, MemProvider, SourceProvider};
 pub use plan::{ScanPlan, SignalKind, Slot};
 pub use runtime::{Condition, Recording, Runtime, ScanImage, StopReason};
-pub use types::{Type, Value};
+pub use types::{Bank, Type, Value};

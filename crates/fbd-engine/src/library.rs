@@ -35,6 +35,8 @@ pub enum Kind {
     Frac,
     IntToReal,
     RealToInt,
+    /// `A_TO_B`: the IEC conversions between the elementary types ([`conversion`]).
+    Convert,
     Sel,
     Mux,
     Move,
@@ -70,8 +72,10 @@ pub enum PinTy {
 pub enum Generic {
     /// The block has no type variable.
     No,
-    /// INT or REAL.
+    /// A number: an integer type (not a bit string) or REAL, LREAL (IEC's ANY_NUM).
     Num,
+    /// An integer type, not a bit string (IEC's ANY_INT: the counters).
+    Int,
     /// BOOL, INT or REAL.
     Any,
 }
@@ -81,7 +85,8 @@ impl Generic {
     pub fn admits(self, t: Type) -> bool {
         match self {
             Generic::No => false,
-            Generic::Num => t != Type::Bool,
+            Generic::Num => t != Type::Bool && !t.is_bit_string(),
+            Generic::Int => t.is_int() && !t.is_bit_string(),
             Generic::Any => true,
         }
     }
@@ -156,8 +161,8 @@ pub struct BlockDef {
 }
 
 const B: PinTy = PinTy::Fixed(Type::Bool);
-const I: PinTy = PinTy::Fixed(Type::Int);
-const R: PinTy = PinTy::Fixed(Type::Real);
+const I: PinTy = PinTy::Fixed(Type::LInt);
+const R: PinTy = PinTy::Fixed(Type::LReal);
 const T: PinTy = PinTy::T;
 
 const fn p(name: &'static str, ty: PinTy) -> PinDef {
@@ -256,12 +261,12 @@ pub static LIBRARY: &[BlockDef] = &[
     def!("FRAC", Frac, No, in [p("in", R)], var None, out [p("out", R)], varout None, state [], stateful false, params [],
         "Fractional part.", "out := in - trunc(in) (keeps the sign of in). The design takes decimal digits with MUL then FRAC.",
         r#"{"id": "f", "type": "FRAC", "inputs": {"in": "m.out"}}"#),
-    def!("INT_TO_REAL", IntToReal, No, in [p("in", I)], var None, out [p("out", R)], varout None, state [], stateful false, params [],
-        "Convert INT to REAL.", "out := in as REAL (exact up to 2^53).",
-        r#"{"id": "r", "type": "INT_TO_REAL", "inputs": {"in": "c.cv"}}"#),
-    def!("REAL_TO_INT", RealToInt, No, in [p("in", R)], var None, out [p("out", I)], varout None, state [], stateful false, params [],
-        "Convert REAL to INT, rounding to nearest.", "out := round(in), halves away from zero. NaN or out of range is reported as for FLOOR.",
-        r#"{"id": "i", "type": "REAL_TO_INT", "inputs": {"in": "x.out"}}"#),
+    def!("LINT_TO_LREAL", IntToReal, No, in [p("in", I)], var None, out [p("out", R)], varout None, state [], stateful false, params [],
+        "Convert LINT to LREAL.", "out := in as LREAL (exact up to 2^53).",
+        r#"{"id": "r", "type": "LINT_TO_LREAL", "inputs": {"in": "c.cv"}}"#),
+    def!("LREAL_TO_LINT", RealToInt, No, in [p("in", R)], var None, out [p("out", I)], varout None, state [], stateful false, params [],
+        "Convert LREAL to LINT, rounding to nearest.", "out := round(in), halves away from zero (as CODESYS; matiec rounds halves to even). NaN or out of range is reported as for FLOOR.",
+        r#"{"id": "i", "type": "LREAL_TO_LINT", "inputs": {"in": "x.out"}}"#),
     def!("SEL", Sel, Any, in [p("g", B), p("in0", T), p("in1", T)], var None, out [p("out", T)], varout None, state [], stateful false, params [],
         "Binary selection (the design's \"Choice\").", "out := in1 if g else in0.",
         r#"{"id": "two_four", "type": "SEL", "inputs": {"g": "four", "in0": 2, "in1": 4}}"#),
@@ -291,27 +296,27 @@ pub static LIBRARY: &[BlockDef] = &[
     def!("F_TRIG", FTrig, No, in [p("clk", B)], var None, out [p("q", B)], varout None, state [("m", Type::Bool)], stateful true, params [],
         "Falling edge: TRUE for one scan when clk goes TRUE→FALSE.", "q := NOT clk AND NOT m; m := NOT clk. As in matiec's standard library, m starts FALSE, so q is TRUE on the first scan when clk starts FALSE.",
         r#"{"id": "fall", "type": "F_TRIG", "inputs": {"clk": "button"}}"#),
-    def!("TON", Ton, No, in [p("in", B), p("pt", I)], var None, out [p("q", B), p("et", I)], varout None, state [("state", Type::Int), ("start", Type::Int), ("prev_in", Type::Bool)], stateful true, params [],
+    def!("TON", Ton, No, in [p("in", B), p("pt", I)], var None, out [p("q", B), p("et", I)], varout None, state [("state", Type::LInt), ("start", Type::LInt), ("prev_in", Type::Bool)], stateful true, params [],
         "On-delay timer (pt, et in ms of the simulated clock).",
         "On a rising edge of in the timer starts (q FALSE, et 0); while in stays TRUE, et := now - start until et reaches pt, then q := TRUE and et := pt; when in is FALSE, q := FALSE, et := 0. As matiec's TON. A negative pt counts as 0 and is a fault.",
         r#"{"id": "t", "type": "TON", "inputs": {"in": "start", "pt": 500}}"#),
-    def!("TOF", Tof, No, in [p("in", B), p("pt", I)], var None, out [p("q", B), p("et", I)], varout None, state [("state", Type::Int), ("start", Type::Int), ("prev_in", Type::Bool)], stateful true, params [],
+    def!("TOF", Tof, No, in [p("in", B), p("pt", I)], var None, out [p("q", B), p("et", I)], varout None, state [("state", Type::LInt), ("start", Type::LInt), ("prev_in", Type::Bool)], stateful true, params [],
         "Off-delay timer.",
         "q := TRUE while in is TRUE and for pt ms after its falling edge; et counts from the falling edge up to pt; in TRUE resets et to 0. As matiec's TOF. A negative pt counts as 0 and is a fault.",
         r#"{"id": "t", "type": "TOF", "inputs": {"in": "motor", "pt": 2000}}"#),
-    def!("TP", Tp, No, in [p("in", B), p("pt", I)], var None, out [p("q", B), p("et", I)], varout None, state [("state", Type::Int), ("start", Type::Int), ("prev_in", Type::Bool)], stateful true, params [],
+    def!("TP", Tp, No, in [p("in", B), p("pt", I)], var None, out [p("q", B), p("et", I)], varout None, state [("state", Type::LInt), ("start", Type::LInt), ("prev_in", Type::Bool)], stateful true, params [],
         "Pulse timer, not retriggerable.",
         "A rising edge of in while idle gives q := TRUE for pt ms; edges during the pulse are ignored; after the pulse et holds pt until in is FALSE. As matiec's TP. A negative pt counts as 0 and is a fault.",
         r#"{"id": "p", "type": "TP", "inputs": {"in": "button", "pt": 100}}"#),
-    def!("CTU", Ctu, No, in [p("cu", B), pd("r", B, Value::Bool(false)), p("pv", I)], var None, out [p("q", B), p("cv", I)], varout None, state [("m", Type::Bool)], stateful true, params [],
-        "Up counter.", "r: cv := 0; else on a rising edge of cu, cv := cv + 1 unless cv is the largest INT (it saturates). q := cv >= pv.",
+    def!("CTU", Ctu, Int, in [p("cu", B), pd("r", B, Value::Bool(false)), p("pv", T)], var None, out [p("q", B), p("cv", T)], varout None, state [("m", Type::Bool)], stateful true, params [],
+        "Up counter.", "r: cv := 0; else on a rising edge of cu, cv := cv + 1 unless cv is the largest value of its type (it saturates, as matiec's CTU at PVmax). q := cv >= pv.",
         r#"{"id": "c", "type": "CTU", "inputs": {"cu": "pulse.q", "pv": 3}}"#),
-    def!("CTD", Ctd, No, in [p("cd", B), pd("ld", B, Value::Bool(false)), p("pv", I)], var None, out [p("q", B), p("cv", I)], varout None, state [("m", Type::Bool)], stateful true, params [],
-        "Down counter.", "ld: cv := pv; else on a rising edge of cd, cv := cv - 1 unless cv is the smallest INT. q := cv <= 0.",
+    def!("CTD", Ctd, Int, in [p("cd", B), pd("ld", B, Value::Bool(false)), p("pv", T)], var None, out [p("q", B), p("cv", T)], varout None, state [("m", Type::Bool)], stateful true, params [],
+        "Down counter.", "ld: cv := pv; else on a rising edge of cd, cv := cv - 1 while cv > 0 (as matiec). q := cv <= 0.",
         r#"{"id": "c", "type": "CTD", "inputs": {"cd": "pulse.q", "ld": "load", "pv": 5}}"#),
-    def!("CTUD", Ctud, No, in [pd("cu", B, Value::Bool(false)), pd("cd", B, Value::Bool(false)), pd("r", B, Value::Bool(false)), pd("ld", B, Value::Bool(false)), p("pv", I)], var None,
-        out [p("qu", B), p("qd", B), p("cv", I)], varout None, state [("mu", Type::Bool), ("md", Type::Bool)], stateful true, params [],
-        "Up-down counter.", "r: cv := 0; elsif ld: cv := pv; else simultaneous rising edges of cu and cd are ignored, a cu edge counts up (saturating), a cd edge counts down (saturating). qu := cv >= pv, qd := cv <= 0.",
+    def!("CTUD", Ctud, Int, in [pd("cu", B, Value::Bool(false)), pd("cd", B, Value::Bool(false)), pd("r", B, Value::Bool(false)), pd("ld", B, Value::Bool(false)), p("pv", T)], var None,
+        out [p("qu", B), p("qd", B), p("cv", T)], varout None, state [("mu", Type::Bool), ("md", Type::Bool)], stateful true, params [],
+        "Up-down counter.", "r: cv := 0; elsif ld: cv := pv; else simultaneous rising edges of cu and cd are ignored, a cu edge counts up while cv < pv, a cd edge counts down while cv > 0 (as matiec). qu := cv >= pv, qd := cv <= 0.",
         r#"{"id": "c", "type": "CTUD", "inputs": {"cu": "up", "cd": "down", "pv": 10}}"#),
     def!("NOW", Now, No, in [], var None, out [p("ms", I), p("s", R)], varout None, state [], stateful false, params [],
         "Controller time from the simulated clock.", "ms := scans × cycle in ms; s := the same in seconds. Scan 0 sees 0.",
@@ -339,7 +344,7 @@ impl BlockDef {
             And | Or | Xor | Not => "bit logic",
             Eq | Ne | Gt | Ge | Lt | Le => "comparison",
             Add | Sub | Mul | Div | Mod | Abs | Neg | Min | Max | Limit | Floor | Trunc | Frac => "arithmetic",
-            IntToReal | RealToInt => "conversion",
+            IntToReal | RealToInt | Convert => "conversion",
             Sel | Mux | Move | Selector => "selection",
             Memory | Delay | Sr | Rs | RTrig | FTrig => "memory and edges",
             Ton | Tof | Tp | Ctu | Ctd | Ctud => "timers and counters",
@@ -348,12 +353,70 @@ impl BlockDef {
     }
 }
 
-/// Looks up a library block by its diagram type name.
+/// Looks up a library block by its diagram type name: one of [`LIBRARY`], or an IEC
+/// conversion `A_TO_B` ([`conversion`]).
 pub fn lookup(name: &str) -> Option<&'static BlockDef> {
     // Called for every block several times while compiling: hashed, not a scan of the library.
     static INDEX: std::sync::OnceLock<rustc_hash::FxHashMap<&'static str, &'static BlockDef>> =
         std::sync::OnceLock::new();
-    INDEX.get_or_init(|| LIBRARY.iter().map(|d| (d.name, d)).collect()).get(name).copied()
+    INDEX.get_or_init(|| LIBRARY.iter().chain(conversions()).map(|d| (d.name, d)).collect()).get(name).copied()
+}
+
+/// The types a conversion `A_TO_B` converts between.
+pub fn conversion(def: &BlockDef) -> Option<(Type, Type)> {
+    match (def.kind, def.inputs.first()?.ty, def.outputs.first()?.ty) {
+        (Kind::Convert, PinTy::Fixed(a), PinTy::Fixed(b)) => Some((a, b)),
+        _ => None,
+    }
+}
+
+/// Every `A_TO_B` between two different elementary types, except the two the static library
+/// defines (LINT_TO_LREAL, LREAL_TO_LINT): built once, one definition for the family.
+fn conversions() -> &'static [BlockDef] {
+    static ALL: std::sync::OnceLock<Vec<BlockDef>> = std::sync::OnceLock::new();
+    ALL.get_or_init(|| {
+        let leak = |s: String| -> &'static str { Box::leak(s.into_boxed_str()) };
+        let mut defs = Vec::new();
+        for a in Type::ALL {
+            for b in Type::ALL {
+                let name = format!("{a}_TO_{b}");
+                if a == b || LIBRARY.iter().any(|d| d.name == name) {
+                    continue;
+                }
+                let rule = match (a.bank(), b.bank()) {
+                    (_, crate::types::Bank::Bool) => "out := in <> 0.",
+                    (crate::types::Bank::Bool, _) => "out := 1 if in else 0.",
+                    (crate::types::Bank::Real, crate::types::Bank::Int) if b.int_range().is_some_and(|r| r.0 == 0) => {
+                        "out := in rounded to the nearest integer, halves to even, 0 for a negative in, then wrapped into the type (as matiec)."
+                    }
+                    (crate::types::Bank::Real, crate::types::Bank::Int) => {
+                        "out := in rounded to the nearest integer, halves to even, then wrapped into the type (as matiec). NaN or beyond LINT is reported as for FLOOR."
+                    }
+                    (crate::types::Bank::Int, crate::types::Bank::Real) => "out := in as the nearest value of the float type.",
+                    (crate::types::Bank::Real, crate::types::Bank::Real) => "out := in (to REAL: the nearest f32).",
+                    _ => "out := in wrapped into the type's range (two's complement, as a C cast in matiec).",
+                };
+                let ins: &'static [PinDef] = Box::leak(Box::new([PinDef { name: "in", ty: PinTy::Fixed(a), default: None, delayed: false }]));
+                let outs: &'static [PinDef] = Box::leak(Box::new([PinDef { name: "out", ty: PinTy::Fixed(b), default: None, delayed: false }]));
+                defs.push(BlockDef {
+                    name: leak(name.clone()),
+                    kind: Kind::Convert,
+                    generic: Generic::No,
+                    inputs: ins,
+                    var_inputs: None,
+                    outputs: outs,
+                    var_outputs: None,
+                    state: &[],
+                    stateful: false,
+                    params: &[],
+                    summary: leak(format!("Convert {a} to {b}.")),
+                    semantics: rule,
+                    example: leak(format!(r#"{{"id": "c", "type": "{name}", "inputs": {{"in": "x.out"}}}}"#)),
+                });
+            }
+        }
+        defs
+    })
 }
 
 /// The library reference as Markdown (`docs/blocks.md` is this text; a test keeps it fresh).
@@ -367,9 +430,15 @@ pub fn markdown() -> String {
     );
     let _ = writeln!(
         s,
-        "`T` is a block's type variable: fixed by what is wired to its `T` pins, or by `data_type`. \
-         Num = INT or REAL, Any = BOOL, INT or REAL. Time values are INT milliseconds of the simulated clock. \
-         A fault (division by zero, INT overflow, a REAL result of NaN or ±infinity, index out of range) is recorded with the block path and the scan; \
+        "`T` is a block's type variable: fixed by what is wired to its `T` pins, or by `data_type`, and then exactly one type \
+         (a DINT and a LINT on one ADD are a type error, as in matiec: convert one). \
+         Num = every integer type but the bit strings, and REAL, LREAL (IEC's ANY_NUM: no ADD on a WORD, as matiec); Any = every type. \
+         Types: BOOL; SINT, INT, DINT, LINT (8, 16, 32, 64-bit signed); USINT, UINT, UDINT (unsigned); BYTE, WORD, DWORD (bit strings); \
+         REAL (32-bit float), LREAL (64-bit). Arithmetic on a narrow type wraps as the PLC's (INT: 32767 + 1 = -32768) and is no fault; \
+         a REAL result is rounded to an f32 after every operation (ADD of three REALs: pairwise). \
+         A fixed-type pin (a LINT `pv`, `pt`, `k`) takes a narrower integer as it is (IEC's implicit widening). \
+         Time values are LINT milliseconds of the simulated clock. \
+         A fault (division by zero, LINT overflow, a REAL result of NaN or ±infinity, index out of range) is recorded with the block path and the scan; \
          it never stops the scan.\n"
     );
     for d in LIBRARY {
@@ -400,6 +469,7 @@ pub fn markdown() -> String {
         let generic = match d.generic {
             Generic::No => String::new(),
             Generic::Num => "; T: Num".into(),
+            Generic::Int => "; T: an integer type".into(),
             Generic::Any => "; T: Any".into(),
         };
         let _ = writeln!(s, "- inputs: {}", if ins.is_empty() { "none".into() } else { ins.join(", ") });
@@ -411,5 +481,26 @@ pub fn markdown() -> String {
         let _ = writeln!(s, "- semantics: {}\n", d.semantics);
         let _ = writeln!(s, "```json\n{}\n```\n", d.example);
     }
+    let names: Vec<&str> = Type::ALL.iter().map(|t| t.name()).collect();
+    let _ = writeln!(s, "## A_TO_B (conversions)\n");
+    let _ = writeln!(
+        s,
+        "`A_TO_B` for any two different types A and B of {} (except LINT_TO_LREAL and LREAL_TO_LINT above): input `in`: A, output `out`: B. {} conversions.\n",
+        names.join(", "),
+        conversions().len()
+    );
+    let mut rules: Vec<(&str, Vec<&str>)> = Vec::new();
+    for d in conversions() {
+        match rules.iter_mut().find(|(r, _)| *r == d.semantics) {
+            Some((_, v)) => v.push(d.name),
+            None => rules.push((d.semantics, vec![d.name])),
+        }
+    }
+    for (rule, names) in rules {
+        let shown: Vec<&str> = names.iter().take(4).copied().collect();
+        let more = if names.len() > 4 { format!(" and {} more", names.len() - 4) } else { String::new() };
+        let _ = writeln!(s, "- {rule} ({}{more})", shown.join(", "));
+    }
+    s.push_str("\n```json\n{\"id\": \"c\", \"type\": \"DINT_TO_REAL\", \"inputs\": {\"in\": \"count.out\"}}\n```\n");
     s
 }

@@ -161,7 +161,7 @@ pub fn netlist(project: &Project, opts: &CompileOptions) -> Result<Netlist, Diag
         .map(|p| NetInput {
             name: p.name.clone(),
             ty: p.ty.0,
-            default: p.default.and_then(|c| c.0.coerce(p.ty.0)).unwrap_or(p.ty.0.zero()),
+            default: p.default.and_then(|c| p.ty.0.fit(c.0).ok()).unwrap_or(p.ty.0.zero()),
         })
         .collect();
     let outputs = net

@@ -9,7 +9,7 @@ use crate::diag::Diagnostic;
 use crate::expand::{At, Net, NetBlock, Src};
 use crate::library::{Generic, PinTy};
 use crate::load::Project;
-use crate::types::Type;
+use crate::types::{Bank, Type, Value};
 
 use crate::compile::diag_at;
 
@@ -69,11 +69,7 @@ fn out_of(s: &Src) -> Option<(usize, usize)> {
 /// The type soft sources (constants, `params.init`) settle on together: REAL if any is REAL (an
 /// INT literal is accepted where REAL is expected), else INT if any is INT, else BOOL.
 fn widest(types: impl Iterator<Item = Type>) -> Option<Type> {
-    types.max_by_key(|t| match t {
-        Type::Bool => 0,
-        Type::Int => 1,
-        Type::Real => 2,
-    })
+    types.max_by_key(|t| t.bank())
 }
 
 pub(crate) fn infer_types(project: &Project, net: &Net) -> Result<Tvars, Vec<Diagnostic>> {
@@ -193,12 +189,12 @@ pub(crate) fn infer_types(project: &Project, net: &Net) -> Result<Tvars, Vec<Dia
                 errors.push(
                     diag_at(project, &b.at.at(), msg)
                         .block(&b.path)
-                        .help("set \"data_type\": \"INT\" (or BOOL/REAL) on one of these blocks, or wire a typed value or constant to it"),
+                        .help("set \"data_type\": \"DINT\" (or another type: BOOL, INT, LINT, REAL, LREAL...) on one of these blocks, or wire a typed value or constant to it"),
                 );
             }
             None => {}
             Some(ty) if !b.def.generic.admits(ty) => errors.push(
-                diag_at(project, &b.at.at(), format!("{} works on INT or REAL, but `{}` is {ty}", b.def.name, b.path))
+                diag_at(project, &b.at.at(), format!("{} works on numbers, but `{}` is {ty}", b.def.name, b.path))
                     .block(&b.path),
             ),
             _ => {}
@@ -209,7 +205,9 @@ pub(crate) fn infer_types(project: &Project, net: &Net) -> Result<Tvars, Vec<Dia
     }
     // Ports first: a wrong binding is best reported where it is written, at the instance.
     for a in &net.asserts {
-        if let Err(d) = check_src(project, net, &t, &a.src, a.ty, || a.at.clone(), || a.what.clone()) {
+        if let Err(d) =
+            check_src(project, net, &t, &a.src, Want { ty: a.ty, widen: true }, || a.at.clone(), || a.what.clone())
+        {
             errors.push(d);
         }
     }
@@ -220,6 +218,10 @@ pub(crate) fn infer_types(project: &Project, net: &Net) -> Result<Tvars, Vec<Dia
                 PinTy::Fixed(ty) => ty,
                 PinTy::T => t[bi].unwrap_or(Type::Bool),
             };
+            // A fixed-type pin takes a narrower type of its bank as it is (the value is the
+            // same: IEC's implicit widening); a `T` pin takes exactly its block's type, as
+            // matiec requires (widening there would change which width the block computes in).
+            let widen = matches!(p.ty, PinTy::Fixed(_));
             if p.negate && want != Type::Bool {
                 let name = b.input_name(k);
                 let at = b.at.join(crate::json_path!["inputs", name.as_ref()]);
@@ -231,7 +233,7 @@ pub(crate) fn infer_types(project: &Project, net: &Net) -> Result<Tvars, Vec<Dia
                 net,
                 &t,
                 &p.src,
-                want,
+                Want { ty: want, widen },
                 || b.at.join(crate::json_path!["inputs", b.input_name(k).as_ref()]),
                 || format!("pin `{}` of {} `{}`", b.input_name(k), b.def.name, b.path),
             )
@@ -248,12 +250,14 @@ pub(crate) fn infer_types(project: &Project, net: &Net) -> Result<Tvars, Vec<Dia
         }
         if let Some(init) = b.params.init {
             let want = t[bi].unwrap_or(Type::Bool);
-            if init.0.coerce(want).is_none() {
+            if let Err(why) =
+                init.0.coerce(want).ok_or_else(|| format!("{} is not a {want}", init.0)).and_then(|v| want.admit(v))
+            {
                 errors.push(
                     diag_at(
                         project,
                         &b.at.join(crate::json_path!["params", "init"]),
-                        format!("params.init {} does not fit {} block `{}` of type {want}", init.0, b.def.name, b.path),
+                        format!("params.init does not fit {} block `{}` of type {want}: {why}", b.def.name, b.path),
                     )
                     .block(&b.path),
                 );
@@ -280,33 +284,52 @@ fn src_name(project: &Project, net: &Net, s: &Src) -> String {
     }
 }
 
+/// What a pin or port expects: its type, and whether a narrower one of its bank is taken as it
+/// is (a fixed-type pin, a port: IEC's implicit widening).
+struct Want {
+    ty: Type,
+    widen: bool,
+}
+
 fn check_src(
     project: &Project,
     net: &Net,
     t: &Tvars,
     src: &Src,
-    want: Type,
+    want: Want,
     at: impl Fn() -> At,
     what: impl Fn() -> String,
 ) -> Result<(), Diagnostic> {
+    let Want { ty: want, widen } = want;
+    // A constant (or an initial value) is written for the pin: it takes the pin's type if its
+    // value is one of that type's (40000 is no INT: refused, not wrapped).
+    let fits = |v: Value| v.coerce(want).ok_or_else(|| format!("{v} is not a {want}")).and_then(|c| want.admit(c));
     if let Src::Feedback { init: Some(v), .. } = src
-        && v.coerce(want).is_none()
+        && let Err(why) = fits(*v)
     {
-        return Err(diag_at(project, &at(), format!("feedback init {v} does not fit {} ({want})", what())));
+        return Err(diag_at(project, &at(), format!("feedback init does not fit {} ({want}): {why}", what())));
+    }
+    if let Src::Const(v) = src
+        && v.coerce(want).is_some()
+    {
+        return fits(*v).map(|_| ()).map_err(|why| diag_at(project, &at(), format!("constant for {}: {why}", what())));
     }
     let Some((got, hard)) = src_type(project, net, t, src) else {
         return Ok(());
     };
-    let ok = got == want || (!hard && got == Type::Int && want == Type::Real);
+    let ok = got == want
+        || (!hard && got.bank() == want.bank())
+        || (!hard && got == Type::LInt && want.is_real())
+        || (widen && got.widens_to(want));
     if ok {
         return Ok(());
     }
-    let help = match (got, want) {
-        (Type::Int, Type::Real) => "convert with INT_TO_REAL",
-        (Type::Real, Type::Int) => "convert with REAL_TO_INT, TRUNC or FLOOR",
-        (_, Type::Bool) => "compare with EQ/NE/GT... to get a BOOL",
-        (Type::Bool, _) => "select a number with SEL (g = the BOOL)",
-        _ => "",
+    let help = match (got.bank(), want.bank()) {
+        (Bank::Int, Bank::Real) | (Bank::Real, Bank::Int) | (Bank::Int, Bank::Int) | (Bank::Real, Bank::Real) => {
+            "convert with a conversion block (LINT_TO_LREAL, LREAL_TO_LINT; TRUNC or FLOOR for a REAL's whole part)"
+        }
+        (_, Bank::Bool) => "compare with EQ/NE/GT... to get a BOOL",
+        (Bank::Bool, _) => "select a number with SEL (g = the BOOL)",
     };
     let mut d = diag_at(
         project,
@@ -331,7 +354,7 @@ pub(crate) fn coerce_constants(net: &mut Net, t: &Tvars) {
                 PinTy::T => t[bi].unwrap_or(Type::Bool),
             };
             if let Src::Const(v) = &mut p.src
-                && let Some(c) = v.coerce(want)
+                && let Some(Ok(c)) = v.coerce(want).map(|c| want.admit(c))
             {
                 *v = c;
             }

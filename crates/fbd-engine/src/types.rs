@@ -1,47 +1,214 @@
-//! The three signal types of the engine and a tagged value.
+//! The IEC 61131-3 elementary types a signal can have, the three storage banks they live in,
+//! and a tagged value.
 
 use std::fmt;
 
-/// The type of a signal: what a slot of the runtime holds.
+/// The type of a signal: an IEC 61131-3 elementary type.
 ///
-/// IEC 61131-3 names: `BOOL`, `LINT` (we call it `INT`, 64-bit) and `LREAL` (`REAL`, f64).
+/// Every type lives in one of three slot banks ([`Bank`]): BOOL in the booleans, the integer
+/// types in 64-bit integers (a narrow type's value always within its range: arithmetic wraps it
+/// as the PLC does), REAL and LREAL in 64-bit floats (a REAL's value always an f32's: arithmetic
+/// rounds it as an f32 PLC does). ULINT, LWORD and TIME as a type of its own are not here yet
+/// (TIME is LINT milliseconds).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Type {
     /// A boolean.
     Bool,
-    /// A 64-bit signed integer; overflow wraps and is reported as a fault.
+    /// 8-bit signed integer.
+    SInt,
+    /// 16-bit signed integer.
     Int,
-    /// A 64-bit float; a NaN result is reported as a fault.
+    /// 32-bit signed integer.
+    DInt,
+    /// 64-bit signed integer; overflow wraps and is reported as a fault.
+    LInt,
+    /// 8-bit unsigned integer.
+    USInt,
+    /// 16-bit unsigned integer.
+    UInt,
+    /// 32-bit unsigned integer.
+    UDInt,
+    /// 8-bit bit string (unsigned arithmetic, as matiec computes it).
+    Byte,
+    /// 16-bit bit string.
+    Word,
+    /// 32-bit bit string.
+    DWord,
+    /// 32-bit float, rounded to an f32 after every operation.
+    Real,
+    /// 64-bit float; a NaN result is reported as a fault.
+    LReal,
+}
+
+/// Where a type's values are stored: the executor's three slot arrays.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Bank {
+    /// `bool` slots.
+    Bool,
+    /// `i64` slots.
+    Int,
+    /// `f64` slots.
     Real,
 }
 
 impl Type {
-    /// The name used in diagrams (`BOOL`, `INT`, `REAL`).
+    /// Every type, in the order menus list them.
+    pub const ALL: [Type; 13] = [
+        Type::Bool,
+        Type::SInt,
+        Type::Int,
+        Type::DInt,
+        Type::LInt,
+        Type::USInt,
+        Type::UInt,
+        Type::UDInt,
+        Type::Byte,
+        Type::Word,
+        Type::DWord,
+        Type::Real,
+        Type::LReal,
+    ];
+
+    /// The IEC name used in diagrams (`BOOL`, `DINT`, `LREAL`, ...).
     pub fn name(self) -> &'static str {
         match self {
             Type::Bool => "BOOL",
+            Type::SInt => "SINT",
             Type::Int => "INT",
+            Type::DInt => "DINT",
+            Type::LInt => "LINT",
+            Type::USInt => "USINT",
+            Type::UInt => "UINT",
+            Type::UDInt => "UDINT",
+            Type::Byte => "BYTE",
+            Type::Word => "WORD",
+            Type::DWord => "DWORD",
             Type::Real => "REAL",
+            Type::LReal => "LREAL",
         }
     }
 
-    /// Parses a diagram type name.
+    /// Parses an IEC type name (case-insensitive, as IEC names are).
     pub fn parse(s: &str) -> Option<Type> {
-        match s {
-            "BOOL" => Some(Type::Bool),
-            "INT" => Some(Type::Int),
-            "REAL" => Some(Type::Real),
-            _ => None,
+        Type::ALL.into_iter().find(|t| t.name().eq_ignore_ascii_case(s))
+    }
+
+    /// The slot bank the type's values live in.
+    pub fn bank(self) -> Bank {
+        match self {
+            Type::Bool => Bank::Bool,
+            Type::Real | Type::LReal => Bank::Real,
+            _ => Bank::Int,
+        }
+    }
+
+    /// Whether the type is one of the integer or bit-string types.
+    pub fn is_int(self) -> bool {
+        self.bank() == Bank::Int
+    }
+
+    /// Whether the type is a bit string (BYTE, WORD, DWORD): no arithmetic on it in IEC
+    /// 61131-3 (ADD is ANY_NUM), only comparison, selection and conversion.
+    pub fn is_bit_string(self) -> bool {
+        matches!(self, Type::Byte | Type::Word | Type::DWord)
+    }
+
+    /// Whether the type is REAL or LREAL.
+    pub fn is_real(self) -> bool {
+        self.bank() == Bank::Real
+    }
+
+    /// The bits of a narrow integer type and whether it is signed; `None` for LINT (which
+    /// wraps at 64 bits and reports it) and the types of other banks.
+    pub fn width(self) -> Option<(u32, bool)> {
+        Some(match self {
+            Type::SInt => (8, true),
+            Type::Int => (16, true),
+            Type::DInt => (32, true),
+            Type::USInt | Type::Byte => (8, false),
+            Type::UInt | Type::Word => (16, false),
+            Type::UDInt | Type::DWord => (32, false),
+            _ => return None,
+        })
+    }
+
+    /// The smallest and largest value of an integer type.
+    pub fn int_range(self) -> Option<(i64, i64)> {
+        match self.width() {
+            Some((bits, true)) => Some((-(1i64 << (bits - 1)), (1i64 << (bits - 1)) - 1)),
+            Some((bits, false)) => Some((0, (1i64 << bits) - 1)),
+            None if self == Type::LInt => Some((i64::MIN, i64::MAX)),
+            None => None,
+        }
+    }
+
+    /// `v` wrapped into the type's range, as two's complement arithmetic of its width leaves
+    /// it (the identity for LINT and the other banks).
+    #[inline(always)]
+    pub fn wrap(self, v: i64) -> i64 {
+        match self.width() {
+            Some((bits, true)) => (v << (64 - bits)) >> (64 - bits),
+            Some((bits, false)) => v & ((1i64 << bits) - 1),
+            None => v,
+        }
+    }
+
+    /// Whether a value of `self` may be used where `to` is expected without a conversion
+    /// block: the same type, or a wider one of the same bank that holds every value of it
+    /// (IEC 61131-3's implicit widening: SINT → INT → DINT → LINT, USINT → UINT → UDINT and
+    /// each unsigned into a wider signed type, BYTE → WORD → DWORD, REAL → LREAL). The value
+    /// is the same, so no instruction is needed.
+    pub fn widens_to(self, to: Type) -> bool {
+        if self == to {
+            return true;
+        }
+        match (self, to) {
+            (Type::Real, Type::LReal) => true,
+            (Type::Byte, Type::Word | Type::DWord) | (Type::Word, Type::DWord) => true,
+            (a, b) if a.is_int() && b.is_int() && !matches!(a, Type::Byte | Type::Word | Type::DWord) => {
+                let (Some((lo_a, hi_a)), Some((lo_b, hi_b))) = (a.int_range(), b.int_range()) else { return false };
+                !matches!(b, Type::Byte | Type::Word | Type::DWord) && lo_b <= lo_a && hi_a <= hi_b
+            }
+            _ => false,
         }
     }
 
     /// The zero value of the type: what a slot holds before anything writes it.
     pub fn zero(self) -> Value {
-        match self {
-            Type::Bool => Value::Bool(false),
-            Type::Int => Value::Int(0),
-            Type::Real => Value::Real(0.0),
+        match self.bank() {
+            Bank::Bool => Value::Bool(false),
+            Bank::Int => Value::Int(0),
+            Bank::Real => Value::Real(0.0),
         }
+    }
+
+    /// `v` as a value of this type, or why it is none: an integer outside the type's range
+    /// (`40000` is no INT), a REAL rounded to the nearest f32, an integer constant for a REAL
+    /// pin converted. What a constant, an initial value, a written or forced value goes
+    /// through.
+    pub fn admit(self, v: Value) -> Result<Value, String> {
+        match (self.bank(), v) {
+            (Bank::Bool, Value::Bool(_)) => Ok(v),
+            (Bank::Int, Value::Int(i)) => match self.int_range() {
+                Some((lo, hi)) if i < lo || i > hi => Err(format!("{i} is out of the {self} range ({lo}..{hi})")),
+                _ => Ok(v),
+            },
+            (Bank::Real, Value::Real(r)) => Ok(Value::Real(self.round(r))),
+            (Bank::Real, Value::Int(i)) => Ok(Value::Real(self.round(i as f64))),
+            _ => Err(format!("{v} is not a {self}")),
+        }
+    }
+
+    /// `v` written for a signal of this type: of its bank (an integer for a REAL converted)
+    /// and within its range ([`Type::admit`]), or why not.
+    pub fn fit(self, v: Value) -> Result<Value, String> {
+        v.coerce(self).ok_or_else(|| format!("{v} is not a {self}")).and_then(|c| self.admit(c))
+    }
+
+    /// A float as the type holds it: REAL rounds to the nearest f32; LREAL keeps it.
+    #[inline(always)]
+    pub fn round(self, r: f64) -> f64 {
+        if self == Type::Real { r as f32 as f64 } else { r }
     }
 }
 
@@ -67,17 +234,23 @@ impl Value {
     pub fn ty(self) -> Type {
         match self {
             Value::Bool(_) => Type::Bool,
-            Value::Int(_) => Type::Int,
-            Value::Real(_) => Type::Real,
+            Value::Int(_) => Type::LInt,
+            Value::Real(_) => Type::LReal,
         }
     }
 
-    /// Converts to `ty` where that loses nothing a diagram author would care about:
-    /// an INT constant may feed a REAL pin; nothing else converts implicitly.
+    /// The bank the value lives in.
+    pub fn bank(self) -> Bank {
+        self.ty().bank()
+    }
+
+    /// Converts to the bank of `ty` where that loses nothing a diagram author would care
+    /// about: an integer constant may feed a REAL pin; nothing else converts implicitly. (The
+    /// range of a narrow type is [`Type::admit`]'s to check.)
     pub fn coerce(self, ty: Type) -> Option<Value> {
-        match (self, ty) {
-            (v, t) if v.ty() == t => Some(v),
-            (Value::Int(i), Type::Real) => Some(Value::Real(i as f64)),
+        match (self, ty.bank()) {
+            (v, b) if v.bank() == b => Some(v),
+            (Value::Int(i), Bank::Real) => Some(Value::Real(i as f64)),
             _ => None,
         }
     }
@@ -140,8 +313,8 @@ impl Value {
     pub fn parse(text: &str, ty: Type) -> Result<Value, String> {
         let t = text.trim();
         let iec = || crate::iec::parse(t).ok();
-        match ty {
-            Type::Bool => match t.to_ascii_lowercase().as_str() {
+        let v = match ty.bank() {
+            Bank::Bool => match t.to_ascii_lowercase().as_str() {
                 "true" | "1" | "on" => Ok(Value::Bool(true)),
                 "false" | "0" | "off" => Ok(Value::Bool(false)),
                 _ => match iec() {
@@ -149,22 +322,23 @@ impl Value {
                     _ => Err(format!("`{t}` is not a BOOL (use true/false or 1/0)")),
                 },
             },
-            Type::Int => t.parse::<i64>().map(Value::Int).or_else(|_| match iec() {
+            Bank::Int => t.parse::<i64>().map(Value::Int).or_else(|_| match iec() {
                 Some(Value::Int(i)) => Ok(Value::Int(i)),
-                _ => Err(format!("`{t}` is not an INT (e.g. 42, -7, 16#FF, 1_000, T#500ms)")),
+                _ => Err(format!("`{t}` is not a {ty} (e.g. 42, -7, 16#FF, 1_000, T#500ms)")),
             }),
             // Finite only, as a REAL literal in a diagram: `nan` and `inf` parse as floats, and
             // a NaN written into a running program was computed with until a block faulted.
-            Type::Real => match t.parse::<f64>() {
-                Ok(r) if r.is_finite() => Ok(Value::Real(r)),
-                Ok(_) => Err(format!("`{t}` is not a finite REAL")),
+            Bank::Real => match t.parse::<f64>() {
+                Ok(r) if r.is_finite() && ty.round(r).is_finite() => Ok(Value::Real(r)),
+                Ok(_) => Err(format!("`{t}` is not a finite {ty}")),
                 Err(_) => match iec() {
                     Some(Value::Real(r)) => Ok(Value::Real(r)),
                     Some(Value::Int(i)) => Ok(Value::Real(i as f64)),
-                    _ => Err(format!("`{t}` is not a REAL (e.g. 2.5, -0.1, 1.5E3, REAL#2)")),
+                    _ => Err(format!("`{t}` is not a {ty} (e.g. 2.5, -0.1, 1.5E3, REAL#2)")),
                 },
             },
-        }
+        }?;
+        ty.admit(v).map_err(|e| format!("`{t}`: {e}"))
     }
 }
 
@@ -209,19 +383,22 @@ mod tests {
 
     #[test]
     fn a_typed_real_is_finite() {
-        assert_eq!(Value::parse(" 2.5 ", Type::Real), Ok(Value::Real(2.5)));
+        assert_eq!(Value::parse(" 2.5 ", Type::LReal), Ok(Value::Real(2.5)));
         for t in ["nan", "NaN", "inf", "-infinity", "1e999"] {
-            assert_eq!(Value::parse(t, Type::Real), Err(format!("`{t}` is not a finite REAL")), "{t}");
+            assert_eq!(Value::parse(t, Type::LReal), Err(format!("`{t}` is not a finite LREAL")), "{t}");
         }
-        assert_eq!(Value::parse("x", Type::Real), Err("`x` is not a REAL (e.g. 2.5, -0.1, 1.5E3, REAL#2)".to_string()));
+        assert_eq!(
+            Value::parse("x", Type::LReal),
+            Err("`x` is not a LREAL (e.g. 2.5, -0.1, 1.5E3, REAL#2)".to_string())
+        );
         // IEC's REAL#1E999 is out of range too.
-        assert!(Value::parse("REAL#1E999", Type::Real).is_err());
+        assert!(Value::parse("REAL#1E999", Type::LReal).is_err());
     }
 
     /// What a PLC programmer types into a write field: IEC literals, a timer preset as a TIME.
     #[test]
     fn iec_literals_are_typed_values_too() {
-        let int = |t| Value::parse(t, Type::Int);
+        let int = |t| Value::parse(t, Type::LInt);
         assert_eq!(int("16#FF"), Ok(Value::Int(255)));
         assert_eq!(int("2#1010"), Ok(Value::Int(10)));
         assert_eq!(int("1_000"), Ok(Value::Int(1000)));
@@ -234,9 +411,9 @@ mod tests {
         assert_eq!(crate::iec::parse("-16#8000000000000000"), Ok(Value::Int(i64::MIN)));
         assert!(crate::iec::parse("9223372036854775808").unwrap_err().contains("out of the INT range"));
         assert!(int("1.5").is_err(), "no REAL for an INT");
-        assert_eq!(Value::parse("REAL#2", Type::Real), Ok(Value::Real(2.0)));
-        assert_eq!(Value::parse("16#10", Type::Real), Ok(Value::Real(16.0)));
-        assert_eq!(Value::parse("1_000.5", Type::Real), Ok(Value::Real(1000.5)));
+        assert_eq!(Value::parse("REAL#2", Type::LReal), Ok(Value::Real(2.0)));
+        assert_eq!(Value::parse("16#10", Type::LReal), Ok(Value::Real(16.0)));
+        assert_eq!(Value::parse("1_000.5", Type::LReal), Ok(Value::Real(1000.5)));
         assert_eq!(Value::parse("BOOL#TRUE", Type::Bool), Ok(Value::Bool(true)));
         assert!(Value::parse("T#5s", Type::Bool).is_err());
     }

@@ -26,10 +26,10 @@ impl Hints {
         let inner = blocks().find(|s| s.path.contains('/')).or_else(|| blocks().next());
         let (compare, block) = match inner {
             Some(s) => {
-                let v = match s.slot.ty {
-                    Type::Bool => "TRUE",
-                    Type::Int => "4",
-                    Type::Real => "1.5",
+                let v = match s.slot.ty.bank() {
+                    fbd_engine::Bank::Bool => "TRUE",
+                    fbd_engine::Bank::Int => "4",
+                    fbd_engine::Bank::Real => "1.5",
                 };
                 (format!("{}={v}", s.path), s.path.rsplit_once('.').map_or(s.path, |(b, _)| b).to_string())
             }

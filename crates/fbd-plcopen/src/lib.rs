@@ -26,7 +26,10 @@ pub fn load_any(path: &Path) -> Result<(Project, Vec<String>), Diagnostics> {
         let json = serde_json::to_string(&imported.doc).expect("a document serialises");
         Ok((load_text(&MemProvider::new(), &path.with_extension("json"), json)?, imported.warnings))
     } else {
-        Ok((load(&FsProvider, path)?, Vec::new()))
+        // A file of an older format version is read as the current one: said, with how.
+        let project = load(&FsProvider, path)?;
+        let notices = project.files.iter().filter_map(|f| f.notice()).collect();
+        Ok((project, notices))
     }
 }
 

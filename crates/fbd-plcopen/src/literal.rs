@@ -131,7 +131,8 @@ mod tests {
         assert_eq!(interval_ms("PT1M30S"), Some(90_000.0));
         assert_eq!(interval_ms("PT5S1M"), None, "largest unit first");
         assert_eq!(to_iec(Value::Real(2.0)), "2.0");
-        assert_eq!(elementary("UDINT"), Some((Type::Int, true)));
-        assert_eq!(elementary("LREAL"), Some((Type::Real, false)));
+        assert_eq!(elementary("UDINT"), Some((Type::UDInt, false)));
+        assert_eq!(elementary("ULINT"), Some((Type::LInt, true)), "held as LINT");
+        assert_eq!(elementary("LREAL"), Some((Type::LReal, false)));
     }
 }

@@ -24,13 +24,13 @@ fn the_stand_ins_the_2048_program_needs_have_bodies() {
         p.descendants().filter(|n| n.is_text()).filter_map(|n| n.text()).collect::<String>()
     };
     assert!(!xml.contains("no IEC equivalent"), "a stand-in without a body");
-    let saw = st("FBD_SAW_INT");
+    let saw = st("FBD_SAW_OF_LINT");
     assert!(saw.contains("MOD (period * 1000)") && saw.contains("n * 5000"), "on the 5 ms clock: {saw}");
-    let sel = st("FBD_SELECTOR_INT");
+    let sel = st("FBD_SELECTOR_OF_LINT");
     for k in 1..=6 {
         assert!(sel.contains(&format!("q{k} := POSITION = {k};")), "{sel}");
     }
-    assert!(st("FBD_FRAC_INT").contains("whole > in THEN whole := whole - 1.0"), "FRAC toward zero");
+    assert!(st("FBD_FRAC_OF_LINT").contains("whole > in THEN whole := whole - 1.0"), "FRAC toward zero");
     // `dec` runs before the MEMORY `todo` whose last value it reads: an IEC function block's
     // outputs are those of its last call there, so it reads `todo.Q` (`todo.PREV` is two scans
     // old by then: matiec's build of the export lost a scan on every start).

@@ -82,10 +82,10 @@ fn same_trace_after_a_round_trip(scans: u64) {
                 if !x.is_multiple_of(7) {
                     continue;
                 }
-                let v = match ty {
-                    fbd_engine::Type::Bool => Value::Bool(x.is_multiple_of(2)),
-                    fbd_engine::Type::Int => Value::Int((x % 7) as i64),
-                    fbd_engine::Type::Real => Value::Real((x % 100) as f64 / 10.0),
+                let v = match ty.bank() {
+                    fbd_engine::Bank::Bool => Value::Bool(x.is_multiple_of(2)),
+                    fbd_engine::Bank::Int => Value::Int((x % 7) as i64),
+                    fbd_engine::Bank::Real => Value::Real((x % 100) as f64 / 10.0),
                 };
                 a.set_input(name, v).expect("input");
                 b.set_input(name, v).expect("input");

@@ -24,21 +24,27 @@ pub struct Covered {
 /// A random value of `ty` for a program input: small numbers mostly, extremes, NaN and
 /// infinities sometimes.
 fn input_value(rng: &mut ChaCha8Rng, ty: Type) -> Value {
+    if let Some((lo, hi)) = ty.int_range() {
+        return Value::Int(match rng.random_range(0..12) {
+            0 => hi,
+            1 => lo,
+            _ => rng.random_range(-8..=16).clamp(lo, hi),
+        });
+    }
     match ty {
         Type::Bool => Value::Bool(rng.random_bool(0.5)),
-        Type::Int => Value::Int(match rng.random_range(0..12) {
-            0 => i64::MAX,
-            1 => i64::MIN,
-            _ => rng.random_range(-8..=16),
-        }),
-        Type::Real => Value::Real(match rng.random_range(0..14) {
-            0 => f64::NAN,
-            1 => f64::INFINITY,
-            2 => f64::NEG_INFINITY,
-            3 => -0.0,
-            4 => 1e300,
-            _ => rng.random_range(-64i64..=64) as f64 / 8.0,
-        }),
+        _ => {
+            let r = match rng.random_range(0..14) {
+                0 => f64::NAN,
+                1 => f64::INFINITY,
+                2 => f64::NEG_INFINITY,
+                3 => -0.0,
+                4 if ty == Type::Real => 3e38,
+                4 => 1e300,
+                _ => rng.random_range(-64i64..=64) as f64 / 8.0,
+            };
+            Value::Real(r)
+        }
     }
 }
 

@@ -59,7 +59,9 @@ impl Reference {
                 b.outputs
                     .iter()
                     .map(|o| match (b.def.kind, b.init) {
-                        (Kind::Memory | Kind::Delay | Kind::Sr | Kind::Rs, Some(v)) => v.coerce(o.ty).unwrap_or(v),
+                        (Kind::Memory | Kind::Delay | Kind::Sr | Kind::Rs, Some(v)) => {
+                            as_type(v.coerce(o.ty).unwrap_or(v), o.ty)
+                        }
                         _ => o.ty.zero(),
                     })
                     .collect()
@@ -76,7 +78,7 @@ impl Reference {
                 if let Driver::Feedback { src, init } = d {
                     walk(src, net, fb);
                     let ty = driver_type(net, src);
-                    let v = init.and_then(|v| v.coerce(ty)).unwrap_or(ty.zero());
+                    let v = init.and_then(|v| v.coerce(ty)).map(|v| as_type(v, ty)).unwrap_or(ty.zero());
                     fb.entry(key(d)).or_insert(v);
                 }
             }
@@ -139,7 +141,12 @@ impl Reference {
             Driver::Out { block, pin } => self.out(*block, *pin),
             Driver::Feedback { .. } => self.feedback[&key(d)],
         };
-        v.coerce(want).unwrap_or_else(|| panic!("reference: a {} where {want} is read: {d:?}", v.ty()))
+        match v.coerce(want) {
+            // A REAL holds f32 values: a constant written for it is its nearest f32.
+            Some(Value::Real(r)) if want == Type::Real => Value::Real(r as f32 as f64),
+            Some(v) => v,
+            None => panic!("reference: a {} where {want} is read: {d:?}", v.ty()),
+        }
     }
 
     /// Whether reading `d` needs block `b` evaluated first in this scan.
@@ -246,6 +253,55 @@ impl Reference {
         Value::Int(v as i64)
     }
 
+    /// The result of integer arithmetic on `ty`, computed exactly: LINT wraps at 64 bits with
+    /// a fault; a narrower type is taken modulo its size into its range, silently, as the PLC
+    /// does (written here as a remainder, not as the engine's shifts).
+    fn typed_int(&mut self, i: usize, ty: Type, v: i128) -> Value {
+        match narrow_range(ty) {
+            Some((lo, size)) => Value::Int(((v - lo).rem_euclid(size) + lo) as i64),
+            None => self.int_result(i, v),
+        }
+    }
+
+    /// A float result of `ty`: REAL computed in f32 by the caller; checked for NaN/overflow.
+    fn typed_real(&mut self, i: usize, v: f64) -> Value {
+        self.real_result(i, v)
+    }
+
+    /// IEC's `A_TO_B` as matiec computes it: to BOOL, `<> 0`; from BOOL, 0 or 1; float to
+    /// integer to nearest with halves to even (0 for a negative value into an unsigned type),
+    /// then into the type's range; integer to integer into the range; to REAL, the nearest f32.
+    fn convert(&mut self, i: usize, v: Value, _from: Type, to: Type) -> Value {
+        match (v, to) {
+            (Value::Bool(b), Type::Bool) => Value::Bool(b),
+            (Value::Int(n), Type::Bool) => Value::Bool(n != 0),
+            (Value::Real(r), Type::Bool) => Value::Bool(r != 0.0),
+            (Value::Bool(b), t) if t.is_int() => Value::Int(if b { 1 } else { 0 }),
+            (Value::Bool(b), _) => Value::Real(if b { 1.0 } else { 0.0 }),
+            (Value::Int(n), Type::Real) => Value::Real((n as f32) as f64),
+            (Value::Int(n), Type::LReal) => Value::Real(n as f64),
+            (Value::Int(n), t) => self.typed_int(i, t, n as i128),
+            // Only an overflow the conversion makes is a fault (an infinite or NaN input
+            // passes as a MOVE passes it).
+            (Value::Real(r), Type::Real) => {
+                let x = (r as f32) as f64;
+                if x.is_infinite() && r.is_finite() {
+                    self.fault(i, FaultKind::RealOverflow);
+                }
+                Value::Real(x)
+            }
+            (Value::Real(r), Type::LReal) => Value::Real(r),
+            (Value::Real(r), t) => {
+                let unsigned = narrow_range(t).is_some_and(|(lo, _)| lo == 0);
+                let whole = if unsigned && r < 0.0 { 0.0 } else { nearest_even(r) };
+                match self.int_of(i, whole) {
+                    Value::Int(n) => self.typed_int(i, t, n as i128),
+                    other => other,
+                }
+            }
+        }
+    }
+
     fn int_of(&mut self, i: usize, v: f64) -> Value {
         if v.is_nan() {
             self.fault(i, FaultKind::NotANumber);
@@ -310,9 +366,28 @@ impl Reference {
                 };
                 vec![Value::Bool(r)]
             }
+            Kind::Add | Kind::Mul if narrow_range(ty).is_some() => {
+                let add = b.def.kind == Kind::Add;
+                let mut acc = io(0) as i128;
+                for k in 1..ins.len() {
+                    acc = if add { acc + io(k) as i128 } else { acc * io(k) as i128 };
+                    // Each step within the type, so the product never leaves i128.
+                    let Value::Int(w) = self.typed_int(i, ty, acc) else { unreachable!() };
+                    acc = w as i128;
+                }
+                vec![Value::Int(acc as i64)]
+            }
+            Kind::Add | Kind::Mul if ty == Type::Real => {
+                let add = b.def.kind == Kind::Add;
+                let mut acc = ro(0) as f32;
+                for k in 1..ins.len() {
+                    acc = if add { acc + ro(k) as f32 } else { acc * ro(k) as f32 };
+                }
+                vec![self.typed_real(i, acc as f64)]
+            }
             Kind::Add | Kind::Mul => {
                 let add = b.def.kind == Kind::Add;
-                if ty == Type::Int {
+                if ty == Type::LInt {
                     // Exact in i128 step by step, wrapped like the 64-bit machine would.
                     let mut acc: i64 = io(0);
                     let mut over = false;
@@ -334,19 +409,21 @@ impl Reference {
                 }
             }
             Kind::Sub => match ty {
-                Type::Int => vec![self.int_result(i, io(0) as i128 - io(1) as i128)],
+                Type::Real => vec![self.typed_real(i, (ro(0) as f32 - ro(1) as f32) as f64)],
+                t if t.is_int() => vec![self.typed_int(i, t, io(0) as i128 - io(1) as i128)],
                 _ => vec![self.real_result(i, ro(0) - ro(1))],
             },
             Kind::Div => match ty {
-                Type::Int if io(1) == 0 => {
+                t if t.is_int() && io(1) == 0 => {
                     self.fault(i, FaultKind::DivisionByZero);
                     vec![Value::Int(0)]
                 }
-                Type::Int => vec![self.int_result(i, io(0) as i128 / io(1) as i128)],
+                t if t.is_int() => vec![self.typed_int(i, t, io(0) as i128 / io(1) as i128)],
                 _ if ro(1) == 0.0 => {
                     self.fault(i, FaultKind::DivisionByZero);
                     vec![Value::Real(0.0)]
                 }
+                Type::Real => vec![self.typed_real(i, (ro(0) as f32 / ro(1) as f32) as f64)],
                 _ => vec![self.real_result(i, ro(0) / ro(1))],
             },
             Kind::Mod => {
@@ -358,16 +435,16 @@ impl Reference {
                 }
             }
             Kind::Abs => match ty {
-                Type::Int => vec![self.int_result(i, (io(0) as i128).abs())],
+                t if t.is_int() => vec![self.typed_int(i, t, (io(0) as i128).abs())],
                 _ => vec![self.real_result(i, ro(0).abs())],
             },
             Kind::Neg => match ty {
-                Type::Int => vec![self.int_result(i, -(io(0) as i128))],
+                t if t.is_int() => vec![self.typed_int(i, t, -(io(0) as i128))],
                 _ => vec![self.real_result(i, -ro(0))],
             },
             Kind::Min | Kind::Max => {
                 let min = b.def.kind == Kind::Min;
-                if ty == Type::Int {
+                if ty.is_int() {
                     let it = (0..ins.len()).map(io);
                     vec![Value::Int(if min { it.min() } else { it.max() }.unwrap_or(0))]
                 } else {
@@ -380,7 +457,7 @@ impl Reference {
                 }
             }
             Kind::Limit => match ty {
-                Type::Int => vec![Value::Int(io(1).max(io(0)).min(io(2)))],
+                t if t.is_int() => vec![Value::Int(io(1).max(io(0)).min(io(2)))],
                 _ => vec![self.real_result(i, ro(1).max(ro(0)).min(ro(2)))],
             },
             Kind::Floor => vec![self.int_of(i, ro(0).floor())],
@@ -388,6 +465,10 @@ impl Reference {
             Kind::RealToInt => vec![self.int_of(i, ro(0).round())],
             Kind::Frac => vec![self.real_result(i, ro(0) - ro(0).trunc())],
             Kind::IntToReal => vec![Value::Real(io(0) as f64)],
+            Kind::Convert => {
+                let (from, to) = fbd_engine::library::conversion(b.def).expect("a conversion's types");
+                vec![self.convert(i, ins[0], from, to)]
+            }
             Kind::Sel => vec![if bo(0) { ins[2] } else { ins[1] }],
             Kind::Mux => {
                 let k = io(0);
@@ -429,8 +510,9 @@ impl Reference {
                 let Value::Int(mut cv) = self.outs[i][1] else { unreachable!() };
                 if bo(1) {
                     cv = 0;
-                } else if edge {
-                    cv = cv.saturating_add(1);
+                } else if edge && cv < io(2) {
+                    // matiec's CTU: up to PV, not past it.
+                    cv += 1;
                 }
                 vec![Value::Bool(cv >= io(2)), Value::Int(cv)]
             }
@@ -441,8 +523,8 @@ impl Reference {
                 let Value::Int(mut cv) = self.outs[i][1] else { unreachable!() };
                 if bo(1) {
                     cv = io(2);
-                } else if edge {
-                    cv = cv.saturating_sub(1);
+                } else if edge && cv > 0 {
+                    cv -= 1;
                 }
                 vec![Value::Bool(cv <= 0), Value::Int(cv)]
             }
@@ -457,10 +539,10 @@ impl Reference {
                     cv = 0;
                 } else if bo(3) {
                     cv = io(4);
-                } else if up && !down {
-                    cv = cv.saturating_add(1);
-                } else if down && !up {
-                    cv = cv.saturating_sub(1);
+                } else if up && !down && cv < io(4) {
+                    cv += 1;
+                } else if down && !up && cv > 0 {
+                    cv -= 1;
                 }
                 vec![Value::Bool(cv >= io(4)), Value::Bool(cv <= 0), Value::Int(cv)]
             }
@@ -589,4 +671,33 @@ pub fn driver_type(net: &Netlist, d: &Driver) -> Type {
         Driver::Out { block, pin } => net.blocks[*block].outputs[*pin].ty,
         Driver::Feedback { src, .. } => driver_type(net, src),
     }
+}
+
+/// An initial value as a signal of `ty` holds it: a REAL's as its nearest f32.
+fn as_type(v: Value, ty: Type) -> Value {
+    match v {
+        Value::Real(r) if ty == Type::Real => Value::Real(r as f32 as f64),
+        v => v,
+    }
+}
+
+/// The smallest value and the number of values of a narrow integer type (all but LINT).
+fn narrow_range(ty: Type) -> Option<(i128, i128)> {
+    let (lo, hi): (i128, i128) = match ty {
+        Type::SInt => (-128, 127),
+        Type::Int => (-32768, 32767),
+        Type::DInt => (-2147483648, 2147483647),
+        Type::USInt | Type::Byte => (0, 255),
+        Type::UInt | Type::Word => (0, 65535),
+        Type::UDInt | Type::DWord => (0, 4294967295),
+        _ => return None,
+    };
+    Some((lo, hi - lo + 1))
+}
+
+/// To the nearest integer, halves to the even one (2.5 → 2, 3.5 → 4, -2.5 → -2).
+fn nearest_even(r: f64) -> f64 {
+    let f = r.floor();
+    let d = r - f;
+    if d > 0.5 || (d == 0.5 && f % 2.0 != 0.0) { f + 1.0 } else { f }
 }

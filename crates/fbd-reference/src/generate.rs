@@ -63,21 +63,51 @@ impl Planned {
     }
 }
 
+/// Any type; the 64-bit ones as often as all the others together (the 2048 program and most
+/// diagrams use them), BOOL as often.
 fn pick_type<R: Rng>(rng: &mut R) -> Type {
-    [Type::Bool, Type::Int, Type::Real][rng.random_range(0..3)]
+    match rng.random_range(0..6) {
+        0 | 1 => Type::Bool,
+        2 => Type::LInt,
+        3 => Type::LReal,
+        _ => pick_num(rng),
+    }
+}
+
+/// A numeric type, every one of them.
+fn pick_num<R: Rng>(rng: &mut R) -> Type {
+    let nums: Vec<Type> = Type::ALL.into_iter().filter(|t| *t != Type::Bool).collect();
+    nums[rng.random_range(0..nums.len())]
 }
 
 /// A constant of type `ty` as JSON text; REAL pins often get INT literals.
 fn constant<R: Rng>(rng: &mut R, ty: Type) -> String {
+    // A narrow integer: its extremes or small numbers, always within its range.
+    if let Some((lo, hi)) = ty.int_range().filter(|_| ty != Type::LInt) {
+        return match rng.random_range(0..8) {
+            0 => hi.to_string(),
+            1 => lo.to_string(),
+            _ => rng.random_range(-5i64..=12).clamp(lo, hi).to_string(),
+        };
+    }
+    if ty == Type::Real {
+        return match rng.random_range(0..10) {
+            0 => "-0.0".into(),
+            1 => "3.0e38".into(),
+            2 => "0.1".into(),
+            3..=5 => rng.random_range(-6i64..=9).to_string(),
+            _ => format!("{:?}", rng.random_range(-40i64..=40) as f64 / 4.0),
+        };
+    }
     match ty {
         Type::Bool => rng.random_bool(0.5).to_string(),
-        Type::Int => match rng.random_range(0..10) {
+        Type::LInt => match rng.random_range(0..10) {
             0 => i64::MAX.to_string(),
             1 => i64::MIN.to_string(),
             2 => "-0".into(),
             _ => rng.random_range(-5i64..=12).to_string(),
         },
-        Type::Real => match rng.random_range(0..12) {
+        _ => match rng.random_range(0..12) {
             0 => "-0".into(),
             1 => "-0.0".into(),
             2 => "1e308".into(),
@@ -100,11 +130,32 @@ fn body<R: Rng>(rng: &mut R, avail: &[Sig], n_blocks: usize, macros: &[MacroSig]
             plan.push(Planned { id: format!("b{k}"), def: None, mac: Some(m), t: None, n_var_in: 0, n_var_out: 0 });
             continue;
         }
-        let def = defs[rng.random_range(0..defs.len())];
+        // One block in ten an IEC conversion A_TO_B between two random types.
+        let def = if rng.random_bool(0.1) {
+            let (a, b) = (pick_type(rng), pick_type(rng));
+            fbd_engine::library::lookup(&format!("{a}_TO_{b}")).unwrap_or(defs[0])
+        } else {
+            defs[rng.random_range(0..defs.len())]
+        };
         let t = match def.generic {
             Generic::No => None,
-            Generic::Num => Some(if rng.random_bool(0.5) { Type::Int } else { Type::Real }),
+            Generic::Num => Some(match rng.random_range(0..4) {
+                0 => Type::LInt,
+                1 => Type::LReal,
+                _ => loop {
+                    let t = pick_num(rng);
+                    if Generic::Num.admits(t) {
+                        break t;
+                    }
+                },
+            }),
             Generic::Any => Some(pick_type(rng)),
+            Generic::Int => Some(loop {
+                let t = pick_num(rng);
+                if Generic::Int.admits(t) {
+                    break t;
+                }
+            }),
         };
         let n_var_in = def.var_inputs.map(|v| v.min + rng.random_range(0..3)).unwrap_or(0);
         let n_var_out = def.var_outputs.map(|_| rng.random_range(1..5)).unwrap_or(0);
@@ -351,7 +402,7 @@ pub fn diagram_from<R: Rng>(rng: &mut R, seed: u64, opts: &GenOptions) -> String
     let in_json: Vec<String> =
         inputs.iter().map(|(n, t)| format!("{{\"name\": \"{n}\", \"type\": \"{}\"}}", t.name())).collect();
     format!(
-        "{{\"fbd\": 1, \"name\": \"gen-{seed}\", \"cycle_ms\": {},\n \"inputs\": [{}],\n \"outputs\": [{}],\n \"macros\": [{}],\n \"blocks\": [\n  {}\n ]}}\n",
+        "{{\"fbd\": 2, \"name\": \"gen-{seed}\", \"cycle_ms\": {},\n \"inputs\": [{}],\n \"outputs\": [{}],\n \"macros\": [{}],\n \"blocks\": [\n  {}\n ]}}\n",
         [1, 5, 10, 7][rng.random_range(0..4)],
         in_json.join(", "),
         outs.join(", "),

@@ -13,7 +13,7 @@ use crate::plan::{
     BlockRec, Blocks, Commit, Names, PhaseTimes, PlanStats, PortInfo, ScanPlan, SignalKind, Signals, Slot,
 };
 use crate::typecheck::{Tvars, out_type};
-use crate::types::{Type, Value};
+use crate::types::{Bank, Type, Value};
 
 /// The slots allocated so far, as their initial values per bank; equal constants share one.
 pub(super) struct Slots {
@@ -32,19 +32,24 @@ impl Slots {
             }
             Value::Int(i) => {
                 self.init_i.push(i);
-                Slot { ty: Type::Int, idx: self.init_i.len() as u32 - 1 }
+                Slot { ty: Type::LInt, idx: self.init_i.len() as u32 - 1 }
             }
             Value::Real(r) => {
                 self.init_r.push(r);
-                Slot { ty: Type::Real, idx: self.init_r.len() as u32 - 1 }
+                Slot { ty: Type::LReal, idx: self.init_r.len() as u32 - 1 }
             }
         }
     }
+    /// A slot of type `ty` (its bank's array) holding `v` at first.
+    pub(super) fn alloc_typed(&mut self, ty: Type, v: Value) -> Slot {
+        Slot { ty, ..self.alloc(v) }
+    }
+
     pub(super) fn init_of(&self, s: Slot) -> Value {
-        match s.ty {
-            Type::Bool => Value::Bool(self.init_b[s.idx as usize]),
-            Type::Int => Value::Int(self.init_i[s.idx as usize]),
-            Type::Real => Value::Real(self.init_r[s.idx as usize]),
+        match s.ty.bank() {
+            Bank::Bool => Value::Bool(self.init_b[s.idx as usize]),
+            Bank::Int => Value::Int(self.init_i[s.idx as usize]),
+            Bank::Real => Value::Real(self.init_r[s.idx as usize]),
         }
     }
 
@@ -117,8 +122,8 @@ pub(super) fn emit(
     let mut input_slots = Vec::new();
     for p in &root.inputs {
         let ty = p.ty.0;
-        let default = p.default.and_then(|c| c.0.coerce(ty)).unwrap_or(ty.zero());
-        let slot = slots.alloc(default);
+        let default = p.default.and_then(|c| ty.fit(c.0).ok()).unwrap_or(ty.zero());
+        let slot = slots.alloc_typed(ty, default);
         input_slots.push(slot);
         signals.push(&[&p.name], slot, SignalKind::ProgramInput);
         inputs.push(PortInfo {
@@ -144,7 +149,7 @@ pub(super) fn emit(
     for &i in order {
         let b = &net.blocks[i];
         let tv = t[i];
-        let init = b.params.init.and_then(|c| tv.and_then(|ty| c.0.coerce(ty)).or(Some(c.0)));
+        let init = b.params.init.and_then(|c| tv.and_then(|ty| ty.fit(c.0).ok()).or(Some(c.0)));
         out_first[i] = out_slots.len() as u32;
         // The slots the block writes, side by side (SELECTOR writes its outputs as a run).
         let first_raw = out_slots.len();
@@ -154,7 +159,7 @@ pub(super) fn emit(
                 (Kind::Memory | Kind::Delay | Kind::Sr | Kind::Rs, Some(v)) => v,
                 _ => ty.zero(),
             };
-            out_slots.push(slots.alloc(v));
+            out_slots.push(slots.alloc_typed(ty, v));
         }
         // A negated output keeps that slot (its state) to itself; the pin's slot, what every
         // reader and the debugger see, is its inverse, written by a NOT after the block.
@@ -247,7 +252,7 @@ pub(super) fn emit(
                 PinTy::Fixed(w) => w,
                 PinTy::T => ty,
             };
-            if s.ty != want {
+            if s.ty.bank() != want.bank() {
                 let name = b.input_name(k);
                 return Err(diag_at(
                     project,
@@ -274,6 +279,11 @@ pub(super) fn emit(
             instr_block.push(blocks.recs.len() as u32);
             code.len() as u32 - 1
         });
+        // A narrow integer or REAL result brought into its type, as the PLC computes it.
+        if let Some(post) = super::select::post_instruction(b, ty, outs) {
+            code.push(post);
+            instr_block.push(blocks.recs.len() as u32);
+        }
         // A negated output's pin (the only one whose slot is not the one the block writes).
         for (raw, pin) in outs.iter().zip(pins_out).filter(|(raw, pin)| raw != pin) {
             push_not(&mut code, &mut instr_block, *raw, *pin, blocks.recs.len());
@@ -491,7 +501,7 @@ impl SourceSlots<'_> {
             Src::Out { block, pin } => self.out_slots[self.out_first[*block] as usize + *pin],
             Src::Feedback { src, init } => {
                 let from = self.slot(src, slots, commits);
-                let init = init.and_then(|v| v.coerce(from.ty)).unwrap_or(from.ty.zero());
+                let init = init.and_then(|v| from.ty.fit(v).ok()).unwrap_or(from.ty.zero());
                 let key = (from, init.as_f64().to_bits());
                 if let Some(&d) = self.feedback.get(&key) {
                     return d;

@@ -6,7 +6,7 @@ use crate::expand;
 use crate::instr::{CmpOp, Instr, truth_table};
 use crate::library::Kind;
 use crate::plan::{Commit, Slot};
-use crate::types::{Type, Value};
+use crate::types::{Bank, Type, Value};
 
 /// The slots one block's instruction reads and writes.
 pub(super) struct Operands<'a> {
@@ -40,16 +40,18 @@ pub(crate) enum Family {
 /// The [`Family`] of a block whose type variable resolved to `ty`.
 pub(crate) fn family(b: &expand::NetBlock, ty: Option<Type>) -> Family {
     let two = b.inputs.len() == 2;
-    match (b.def.kind, ty) {
+    // A narrow type's ADD/SUB is AddSubI followed by a wrap: another family.
+    let wide = ty.is_some_and(|t| t.width().is_none());
+    match (b.def.kind, ty.map(Type::bank)) {
         (Kind::And | Kind::Or | Kind::Xor, _) if two => Family::Gate,
         (Kind::Not | Kind::Sr | Kind::Rs, _) => Family::Gate,
-        (Kind::Eq | Kind::Ne | Kind::Gt | Kind::Ge | Kind::Lt | Kind::Le, Some(Type::Bool)) => Family::Gate,
-        (Kind::Sel | Kind::Move | Kind::Memory, Some(Type::Bool)) => Family::Gate,
-        (Kind::Eq | Kind::Ne | Kind::Gt | Kind::Ge | Kind::Lt | Kind::Le, Some(Type::Int)) => Family::CmpI,
-        (Kind::Add, Some(Type::Int)) if two => Family::AddSubI,
-        (Kind::Sub, Some(Type::Int)) => Family::AddSubI,
-        (Kind::Sel | Kind::Move | Kind::Memory, Some(Type::Int)) => Family::SelI,
-        (k, t) => Family::Other(k, t),
+        (Kind::Eq | Kind::Ne | Kind::Gt | Kind::Ge | Kind::Lt | Kind::Le, Some(Bank::Bool)) => Family::Gate,
+        (Kind::Sel | Kind::Move | Kind::Memory, Some(Bank::Bool)) => Family::Gate,
+        (Kind::Eq | Kind::Ne | Kind::Gt | Kind::Ge | Kind::Lt | Kind::Le, Some(Bank::Int)) => Family::CmpI,
+        (Kind::Add, Some(Bank::Int)) if two && wide => Family::AddSubI,
+        (Kind::Sub, Some(Bank::Int)) if wide => Family::AddSubI,
+        (Kind::Sel | Kind::Move | Kind::Memory, Some(Bank::Int)) => Family::SelI,
+        (k, _) => Family::Other(k, ty),
     }
 }
 
@@ -83,10 +85,11 @@ pub(super) fn select_instruction(
     // A gate over up to three BOOL operands (unused ones repeat `a`; the table ignores them).
     let gate =
         |f: fn(bool, bool, bool) -> bool, a: u32, b: u32, c: u32, o: u32| Instr::Gate { t: truth_table(f), a, b, c, o };
-    let cmp = |op: CmpOp| match ins[0].ty {
-        Type::Bool => Instr::Gate { t: bool_cmp_table(op), a: x(0), b: x(1), c: x(0), o: o(0) },
-        Type::Int => Instr::CmpI { m: op.mask(), a: x(0), b: x(1), o: o(0) },
-        Type::Real => Instr::CmpR { op, a: x(0), b: x(1), o: o(0) },
+    let bank = ty.bank();
+    let cmp = |op: CmpOp| match ins[0].ty.bank() {
+        Bank::Bool => Instr::Gate { t: bool_cmp_table(op), a: x(0), b: x(1), c: x(0), o: o(0) },
+        Bank::Int => Instr::CmpI { m: op.mask(), a: x(0), b: x(1), o: o(0) },
+        Bank::Real => Instr::CmpR { op, a: x(0), b: x(1), o: o(0) },
     };
     let mut rng = None;
     let instr: Option<Instr> = match b.def.kind {
@@ -115,37 +118,43 @@ pub(super) fn select_instruction(
         Kind::Add | Kind::Mul | Kind::Min | Kind::Max => {
             let two = ins.len() == 2;
             let (a_, n_) = list(0, args);
-            Some(match (b.def.kind, ty) {
-                (Kind::Add, Type::Int) if two => Instr::AddSubI { sub: false, a: x(0), b: x(1), o: o(0) },
-                (Kind::Add, Type::Real) if two => Instr::AddR2 { a: x(0), b: x(1), o: o(0) },
-                (Kind::Add, Type::Int) => Instr::AddIN { args: a_, n: n_, o: o(0) },
-                (Kind::Add, _) => Instr::AddRN { args: a_, n: n_, o: o(0) },
-                (Kind::Mul, Type::Int) => Instr::MulIN { args: a_, n: n_, o: o(0) },
-                (Kind::Mul, _) => Instr::MulRN { args: a_, n: n_, o: o(0) },
-                (Kind::Min, Type::Int) => Instr::MinIN { args: a_, n: n_, o: o(0) },
-                (Kind::Min, _) => Instr::MinRN { args: a_, n: n_, o: o(0) },
-                (Kind::Max, Type::Int) => Instr::MaxIN { args: a_, n: n_, o: o(0) },
+            let f32n = ty == Type::Real && !two;
+            Some(match (b.def.kind, bank, ty.width()) {
+                (Kind::Add, Bank::Int, _) if two => Instr::AddSubI { sub: false, a: x(0), b: x(1), o: o(0) },
+                (Kind::Add, Bank::Real, _) if two => Instr::AddR2 { a: x(0), b: x(1), o: o(0) },
+                (Kind::Add, Bank::Int, _) => Instr::AddIN { args: a_, n: n_, o: o(0) },
+                (Kind::Add, _, _) if f32n => Instr::AddR32N { args: a_, n: n_, o: o(0) },
+                (Kind::Add, _, _) => Instr::AddRN { args: a_, n: n_, o: o(0) },
+                (Kind::Mul, Bank::Int, Some((bits, signed))) => {
+                    Instr::MulINw { args: a_, n: n_, o: o(0), bits: bits as u8, signed }
+                }
+                (Kind::Mul, Bank::Int, None) => Instr::MulIN { args: a_, n: n_, o: o(0) },
+                (Kind::Mul, _, _) if f32n => Instr::MulR32N { args: a_, n: n_, o: o(0) },
+                (Kind::Mul, _, _) => Instr::MulRN { args: a_, n: n_, o: o(0) },
+                (Kind::Min, Bank::Int, _) => Instr::MinIN { args: a_, n: n_, o: o(0) },
+                (Kind::Min, _, _) => Instr::MinRN { args: a_, n: n_, o: o(0) },
+                (Kind::Max, Bank::Int, _) => Instr::MaxIN { args: a_, n: n_, o: o(0) },
                 _ => Instr::MaxRN { args: a_, n: n_, o: o(0) },
             })
         }
-        Kind::Sub => Some(if ty == Type::Int {
+        Kind::Sub => Some(if bank == Bank::Int {
             Instr::AddSubI { sub: true, a: x(0), b: x(1), o: o(0) }
         } else {
             Instr::SubR { a: x(0), b: x(1), o: o(0) }
         }),
-        Kind::Div => Some(if ty == Type::Int {
+        Kind::Div => Some(if bank == Bank::Int {
             Instr::DivI { a: x(0), b: x(1), o: o(0) }
         } else {
             Instr::DivR { a: x(0), b: x(1), o: o(0) }
         }),
         Kind::Mod => Some(Instr::ModI { a: x(0), b: x(1), o: o(0) }),
         Kind::Abs => {
-            Some(if ty == Type::Int { Instr::AbsI { a: x(0), o: o(0) } } else { Instr::AbsR { a: x(0), o: o(0) } })
+            Some(if bank == Bank::Int { Instr::AbsI { a: x(0), o: o(0) } } else { Instr::AbsR { a: x(0), o: o(0) } })
         }
         Kind::Neg => {
-            Some(if ty == Type::Int { Instr::NegI { a: x(0), o: o(0) } } else { Instr::NegR { a: x(0), o: o(0) } })
+            Some(if bank == Bank::Int { Instr::NegI { a: x(0), o: o(0) } } else { Instr::NegR { a: x(0), o: o(0) } })
         }
-        Kind::Limit => Some(if ty == Type::Int {
+        Kind::Limit => Some(if bank == Bank::Int {
             Instr::LimitI { mn: x(0), a: x(1), mx: x(2), o: o(0) }
         } else {
             Instr::LimitR { mn: x(0), a: x(1), mx: x(2), o: o(0) }
@@ -155,33 +164,55 @@ pub(super) fn select_instruction(
         Kind::Frac => Some(Instr::Frac { a: x(0), o: o(0) }),
         Kind::IntToReal => Some(Instr::IntToReal { a: x(0), o: o(0) }),
         Kind::RealToInt => Some(Instr::RealToInt { a: x(0), o: o(0) }),
-        Kind::Sel => Some(match ty {
-            Type::Bool => gate(|g, a, b| if g { b } else { a }, x(0), x(1), x(2), o(0)),
-            Type::Int => Instr::SelI { g: x(0), a: x(1), b: x(2), o: o(0) },
-            Type::Real => Instr::SelR { g: x(0), a: x(1), b: x(2), o: o(0) },
+        Kind::Convert => {
+            let (from, to) = crate::library::conversion(b.def).unwrap_or((Type::LInt, Type::LInt));
+            Some(match (from.bank(), to.bank()) {
+                (Bank::Bool, Bank::Bool) => gate(|a, _, _| a, x(0), x(0), x(0), o(0)),
+                (Bank::Bool, _) => Instr::BoolToNum { a: x(0), o: o(0), real: to.is_real() },
+                (Bank::Int, Bank::Bool) => {
+                    Instr::CmpI { m: CmpOp::Ne.mask(), a: x(0), b: slots.constant(Value::Int(0)).idx, o: o(0) }
+                }
+                (Bank::Real, Bank::Bool) => {
+                    Instr::CmpR { op: CmpOp::Ne, a: x(0), b: slots.constant(Value::Real(0.0)).idx, o: o(0) }
+                }
+                (Bank::Int, Bank::Int) => {
+                    Instr::SelI { g: slots.constant(Value::Bool(false)).idx, a: x(0), b: x(0), o: o(0) }
+                }
+                (Bank::Int, Bank::Real) if to == Type::Real => Instr::IntToR32 { a: x(0), o: o(0) },
+                (Bank::Int, Bank::Real) => Instr::IntToReal { a: x(0), o: o(0) },
+                (Bank::Real, Bank::Int) => {
+                    Instr::RealToIntEven { a: x(0), o: o(0), unsigned: to.int_range().is_some_and(|r| r.0 == 0) }
+                }
+                (Bank::Real, Bank::Real) => Instr::MoveR { a: x(0), o: o(0) },
+            })
+        }
+        Kind::Sel => Some(match bank {
+            Bank::Bool => gate(|g, a, b| if g { b } else { a }, x(0), x(1), x(2), o(0)),
+            Bank::Int => Instr::SelI { g: x(0), a: x(1), b: x(2), o: o(0) },
+            Bank::Real => Instr::SelR { g: x(0), a: x(1), b: x(2), o: o(0) },
         }),
         Kind::Mux => {
             let (a_, n_) = list(1, args);
-            Some(match ty {
-                Type::Bool => Instr::MuxB { k: x(0), args: a_, n: n_, o: o(0) },
-                Type::Int => Instr::MuxI { k: x(0), args: a_, n: n_, o: o(0) },
-                Type::Real => Instr::MuxR { k: x(0), args: a_, n: n_, o: o(0) },
+            Some(match bank {
+                Bank::Bool => Instr::MuxB { k: x(0), args: a_, n: n_, o: o(0) },
+                Bank::Int => Instr::MuxI { k: x(0), args: a_, n: n_, o: o(0) },
+                Bank::Real => Instr::MuxR { k: x(0), args: a_, n: n_, o: o(0) },
             })
         }
-        Kind::Move => Some(match ty {
-            Type::Bool => gate(|a, _, _| a, x(0), x(0), x(0), o(0)),
+        Kind::Move => Some(match bank {
+            Bank::Bool => gate(|a, _, _| a, x(0), x(0), x(0), o(0)),
             // A select whose both inputs are the source; the guard is any BOOL slot.
-            Type::Int => Instr::SelI { g: slots.constant(Value::Bool(false)).idx, a: x(0), b: x(0), o: o(0) },
-            Type::Real => Instr::MoveR { a: x(0), o: o(0) },
+            Bank::Int => Instr::SelI { g: slots.constant(Value::Bool(false)).idx, a: x(0), b: x(0), o: o(0) },
+            Bank::Real => Instr::MoveR { a: x(0), o: o(0) },
         }),
         Kind::Memory => {
             let stage = slots.alloc(slots.init_of(outs[1]));
             commits.push(Commit { ty, from: o(0), to: o(1), stage: stage.idx });
-            Some(match ty {
+            Some(match bank {
                 // q := en ? x : q.
-                Type::Bool => gate(|en, q, x| if en { x } else { q }, x(1), o(0), x(0), o(0)),
-                Type::Int => Instr::SelI { g: x(1), a: o(0), b: x(0), o: o(0) },
-                Type::Real => Instr::MemR { x: x(0), en: x(1), q: o(0) },
+                Bank::Bool => gate(|en, q, x| if en { x } else { q }, x(1), o(0), x(0), o(0)),
+                Bank::Int => Instr::SelI { g: x(1), a: o(0), b: x(0), o: o(0) },
+                Bank::Real => Instr::MemR { x: x(0), en: x(1), q: o(0) },
             })
         }
         Kind::Delay => {
@@ -228,4 +259,31 @@ pub(super) fn select_instruction(
         }
     };
     (instr, rng)
+}
+
+/// What follows a block's instruction when its type is narrower than the 64 bits the
+/// instruction computes in: a wrap of an INT, DINT, UINT... result into its range, a rounding
+/// of a REAL result to an f32. Only arithmetic needs it: a selection, a comparison, a MIN or a
+/// LIMIT of values already in range is in range; ABS and NEG of an f32 are exact.
+pub(super) fn post_instruction(b: &expand::NetBlock, ty: Type, outs: &[Slot]) -> Option<Instr> {
+    let o = outs.first()?.idx;
+    let two = b.inputs.len() == 2;
+    // A conversion into a narrow integer wraps; into REAL from LREAL rounds.
+    if let Some((from, to)) = crate::library::conversion(b.def) {
+        return match (from.bank(), to.width()) {
+            (Bank::Int | Bank::Real, Some((bits, signed))) => Some(Instr::WrapI { o, bits: bits as u8, signed }),
+            (Bank::Real, None) if to == Type::Real => Some(Instr::RoundR32 { o }),
+            _ => None,
+        };
+    }
+    match (b.def.kind, ty.width()) {
+        // MUL of narrow integers wraps each step itself (MulINw).
+        (Kind::Add | Kind::Sub | Kind::Div | Kind::Abs | Kind::Neg, Some((bits, signed))) => {
+            Some(Instr::WrapI { o, bits: bits as u8, signed })
+        }
+        (Kind::Mul, Some(_)) => None,
+        (Kind::Add | Kind::Mul, None) if ty == Type::Real && two => Some(Instr::RoundR32 { o }),
+        (Kind::Sub | Kind::Div, None) if ty == Type::Real => Some(Instr::RoundR32 { o }),
+        _ => None,
+    }
 }

@@ -10,7 +10,7 @@ use std::hint::select_unpredictable;
 use rand::Rng;
 
 use crate::plan::{ScanPlan, Slot};
-use crate::types::{Type, Value};
+use crate::types::{Bank, Value};
 
 pub use crate::instr::{CmpOp, Instr};
 
@@ -62,10 +62,10 @@ pub(crate) fn apply_forces(st: &mut State, values: &[(Slot, Value)]) {
 /// End of scan: every delayed slot's source is copied to its staging slot.
 fn commit_capture(plan: &ScanPlan, st: &mut State) {
     for c in &plan.commits {
-        match c.ty {
-            Type::Bool => st.bools[c.stage as usize] = st.bools[c.from as usize],
-            Type::Int => st.ints[c.stage as usize] = st.ints[c.from as usize],
-            Type::Real => st.reals[c.stage as usize] = st.reals[c.from as usize],
+        match c.ty.bank() {
+            Bank::Bool => st.bools[c.stage as usize] = st.bools[c.from as usize],
+            Bank::Int => st.ints[c.stage as usize] = st.ints[c.from as usize],
+            Bank::Real => st.reals[c.stage as usize] = st.reals[c.from as usize],
         }
     }
 }
@@ -75,10 +75,10 @@ fn commit_capture(plan: &ScanPlan, st: &mut State) {
 /// is what a debugger should show; two phases make chains of delays shift by one each.
 pub(crate) fn commit_apply(plan: &ScanPlan, st: &mut State) {
     for c in &plan.commits {
-        match c.ty {
-            Type::Bool => st.bools[c.to as usize] = st.bools[c.stage as usize],
-            Type::Int => st.ints[c.to as usize] = st.ints[c.stage as usize],
-            Type::Real => st.reals[c.to as usize] = st.reals[c.stage as usize],
+        match c.ty.bank() {
+            Bank::Bool => st.bools[c.to as usize] = st.bools[c.stage as usize],
+            Bank::Int => st.ints[c.to as usize] = st.ints[c.stage as usize],
+            Bank::Real => st.reals[c.to as usize] = st.reals[c.stage as usize],
         }
     }
 }
@@ -187,6 +187,48 @@ fn step(plan: &ScanPlan, st: &mut State, ctx: &mut Ctx, i: usize, ins: &Instr) {
             n_[*o as usize] = list!(args, n).iter().map(|&s| n_[s as usize]).max().unwrap_or(0)
         }
         Instr::LimitI { mn, a, mx, o } => n_[*o as usize] = n_[*a as usize].max(n_[*mn as usize]).min(n_[*mx as usize]),
+        Instr::WrapI { o, bits, signed } => {
+            let v = n_[*o as usize];
+            let sh = 64 - *bits as u32;
+            n_[*o as usize] = if *signed { (v << sh) >> sh } else { v & ((1i64 << *bits) - 1) };
+        }
+        Instr::RoundR32 { o } => {
+            let v = r[*o as usize];
+            let x = v as f32 as f64;
+            // An f32 overflows where the f64 it came from did not (REAL: 3e38 * 10).
+            if !x.is_finite() && v.is_finite() {
+                fault!(FaultKind::RealOverflow);
+            }
+            r[*o as usize] = x;
+        }
+        Instr::MulINw { args, n, o, bits, signed } => {
+            let sh = 64 - *bits as u32;
+            let mask = (1i64 << *bits) - 1;
+            let mut acc = 1i64;
+            for &s in list!(args, n) {
+                let v = acc.wrapping_mul(n_[s as usize]);
+                acc = if *signed { (v << sh) >> sh } else { v & mask };
+            }
+            n_[*o as usize] = acc
+        }
+        Instr::IntToR32 { a, o } => r[*o as usize] = n_[*a as usize] as f32 as f64,
+        Instr::RealToIntEven { a, o, unsigned } => {
+            let v = r[*a as usize];
+            let v = if *unsigned && v < 0.0 { 0.0 } else { v.round_ties_even() };
+            n_[*o as usize] = to_int(v, ctx, i)
+        }
+        Instr::BoolToNum { a, o, real } => {
+            let v = b[*a as usize];
+            if *real { r[*o as usize] = v as i64 as f64 } else { n_[*o as usize] = v as i64 }
+        }
+        Instr::AddR32N { args, n, o } => {
+            let l = list!(args, n);
+            let first = l.first().map_or(0.0, |&s| r[s as usize] as f32);
+            real_out!(o, l.iter().skip(1).fold(first, |acc, &s| acc + r[s as usize] as f32) as f64)
+        }
+        Instr::MulR32N { args, n, o } => {
+            real_out!(o, list!(args, n).iter().fold(1.0f32, |acc, &s| acc * r[s as usize] as f32) as f64)
+        }
         Instr::AddR2 { a, b: bb, o } => real_out!(o, r[*a as usize] + r[*bb as usize]),
         Instr::AddRN { args, n, o } => {
             real_out!(o, list!(args, n).iter().map(|&s| r[s as usize]).sum())
@@ -352,7 +394,7 @@ fn step(plan: &ScanPlan, st: &mut State, ctx: &mut Ctx, i: usize, ins: &Instr) {
             b[*m as usize] = c;
             if b[*rr as usize] {
                 n_[*cv as usize] = 0;
-            } else if edge && n_[*cv as usize] < i64::MAX {
+            } else if edge && n_[*cv as usize] < n_[*pv as usize] {
                 n_[*cv as usize] += 1;
             }
             b[*q as usize] = n_[*cv as usize] >= n_[*pv as usize];
@@ -365,7 +407,7 @@ fn step(plan: &ScanPlan, st: &mut State, ctx: &mut Ctx, i: usize, ins: &Instr) {
             b[*m as usize] = c;
             if b[*ld as usize] {
                 n_[*cv as usize] = n_[*pv as usize];
-            } else if edge && n_[*cv as usize] > i64::MIN {
+            } else if edge && n_[*cv as usize] > 0 {
                 n_[*cv as usize] -= 1;
             }
             b[*q as usize] = n_[*cv as usize] <= 0;
@@ -385,9 +427,9 @@ fn step(plan: &ScanPlan, st: &mut State, ctx: &mut Ctx, i: usize, ins: &Instr) {
             } else if b[ld as usize] {
                 *v = preset;
             } else if !(up && down) {
-                if up && *v < i64::MAX {
+                if up && *v < preset {
                     *v += 1;
-                } else if down && *v > i64::MIN {
+                } else if down && *v > 0 {
                     *v -= 1;
                 }
             }

@@ -5,7 +5,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use crate::plan::{ScanPlan, Slot};
-use crate::types::{Type, Value};
+use crate::types::{Bank, Value};
 
 /// What went wrong in a block during a scan. The block still produced a value.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -135,10 +135,10 @@ impl State {
     /// Reads a slot.
     #[inline]
     pub fn get(&self, s: Slot) -> Value {
-        match s.ty {
-            Type::Bool => Value::Bool(self.bools[s.idx as usize]),
-            Type::Int => Value::Int(self.ints[s.idx as usize]),
-            Type::Real => Value::Real(self.reals[s.idx as usize]),
+        match s.ty.bank() {
+            Bank::Bool => Value::Bool(self.bools[s.idx as usize]),
+            Bank::Int => Value::Int(self.ints[s.idx as usize]),
+            Bank::Real => Value::Real(self.reals[s.idx as usize]),
         }
     }
 

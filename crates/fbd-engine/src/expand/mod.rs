@@ -77,7 +77,7 @@ pub(crate) fn expand(project: &Project, max_blocks: u64) -> Result<Net, Vec<Diag
 /// type checker to report.
 fn coerce_const(src: Src, ty: Type) -> Src {
     match src {
-        Src::Const(v) => Src::Const(v.coerce(ty).unwrap_or(v)),
+        Src::Const(v) => Src::Const(ty.fit(v).or_else(|_| v.coerce(ty).ok_or(())).unwrap_or(v)),
         other => other,
     }
 }

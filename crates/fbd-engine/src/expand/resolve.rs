@@ -205,7 +205,7 @@ impl<'p> Expander<'p> {
                                         owned_at = Some(wat);
                                     }
                                     None => match port.default {
-                                        Some(c) => match c.0.coerce(port.ty.0) {
+                                        Some(c) => match port.ty.0.fit(c.0).ok() {
                                             Some(Value::Bool(v)) if negate.is_some() => {
                                                 break Src::Const(Value::Bool(!v));
                                             }

@@ -17,14 +17,21 @@ use serde::de;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// The format version this engine reads and writes.
-pub const FORMAT_VERSION: u32 = 1;
+pub const FORMAT_VERSION: u32 = 2;
 
 /// A diagram file.
 #[derive(Clone, Debug, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Document {
-    /// Format version; must be 1.
+    /// Format version: 2 (IEC 61131-3 type names: INT is 16 bits, LINT 64). A version-1 file
+    /// (whose INT was 64-bit and REAL 64-bit) is read with the same behaviour under the new
+    /// names ([`Document::migrate_from_v1`]).
     pub fbd: u32,
+    /// The format version the file was written in, when older than this engine's (the
+    /// document has been migrated to it): for the notice a tool gives. Not part of the file.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub migrated_from: Option<u32>,
     /// A human name for the program or library.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
@@ -86,7 +93,7 @@ impl InputKind {
     pub fn needs(self) -> Option<crate::Type> {
         match self {
             InputKind::Button | InputKind::Switch => Some(crate::Type::Bool),
-            InputKind::Selector => Some(crate::Type::Int),
+            InputKind::Selector => Some(crate::Type::LInt),
             InputKind::Number => None,
         }
     }
@@ -265,4 +272,43 @@ pub fn json_schema() -> String {
     let mut s = serde_json::to_string_pretty(&schema).expect("a schema serializes");
     s.push('\n');
     s
+}
+
+impl Document {
+    /// A version-1 document under version 2's names, with the same behaviour: version 1 had
+    /// three types, BOOL, a 64-bit INT and a 64-bit REAL, which are LINT and LREAL in IEC
+    /// 61131-3 (version 2's INT is 16 bits and REAL 32); its conversion blocks go by their
+    /// new names.
+    pub fn migrate_from_v1(&mut self) {
+        use crate::types::Type;
+        let up = |t: &mut TypeName| {
+            t.0 = match t.0 {
+                Type::Int => Type::LInt,
+                Type::Real => Type::LReal,
+                other => other,
+            }
+        };
+        let blocks = |bs: &mut Vec<Block>| {
+            for b in bs {
+                if let Some(t) = b.data_type.as_mut() {
+                    up(t);
+                }
+                match b.ty.as_str() {
+                    "INT_TO_REAL" => b.ty = "LINT_TO_LREAL".into(),
+                    "REAL_TO_INT" => b.ty = "LREAL_TO_LINT".into(),
+                    _ => {}
+                }
+            }
+        };
+        self.inputs.iter_mut().for_each(|p| up(&mut p.ty));
+        self.outputs.iter_mut().for_each(|p| up(&mut p.ty));
+        blocks(&mut self.blocks);
+        for m in &mut self.macros {
+            m.inputs.iter_mut().for_each(|p| up(&mut p.ty));
+            m.outputs.iter_mut().for_each(|p| up(&mut p.ty));
+            blocks(&mut m.blocks);
+        }
+        self.migrated_from = Some(self.fbd);
+        self.fbd = FORMAT_VERSION;
+    }
 }

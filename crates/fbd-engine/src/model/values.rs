@@ -11,7 +11,8 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::types::{Type, Value};
 
-/// A type name in a diagram: `BOOL`, `INT` or `REAL`.
+/// A type name in a diagram: an IEC 61131-3 elementary type (`BOOL`, `SINT`, `INT`, `DINT`,
+/// `LINT`, `USINT`, `UINT`, `UDINT`, `BYTE`, `WORD`, `DWORD`, `REAL`, `LREAL`).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct TypeName(pub Type);
 
@@ -24,9 +25,10 @@ impl Serialize for TypeName {
 impl<'de> Deserialize<'de> for TypeName {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let s = String::deserialize(d)?;
-        Type::parse(&s)
-            .map(TypeName)
-            .ok_or_else(|| de::Error::custom(format!("unknown type `{s}`, expected BOOL, INT or REAL")))
+        Type::parse(&s).map(TypeName).ok_or_else(|| {
+            let names: Vec<&str> = Type::ALL.iter().map(|t| t.name()).collect();
+            de::Error::custom(format!("unknown type `{s}`, expected one of {}", names.join(", ")))
+        })
     }
 }
 
@@ -35,7 +37,8 @@ impl JsonSchema for TypeName {
         "TypeName".into()
     }
     fn json_schema(_: &mut SchemaGenerator) -> Schema {
-        json_schema!({ "type": "string", "enum": ["BOOL", "INT", "REAL"] })
+        let names: Vec<&str> = Type::ALL.iter().map(|t| t.name()).collect();
+        json_schema!({ "type": "string", "enum": names })
     }
 }
 

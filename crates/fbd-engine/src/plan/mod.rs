@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use crate::exec::Instr;
 use crate::model::InputKind;
-use crate::types::{Type, Value};
+use crate::types::{Bank, Type, Value};
 
 /// A typed slot: index into the runtime's BOOL, INT or REAL array.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -210,10 +210,10 @@ impl ScanPlan {
 
     /// The value a slot holds before the first scan.
     pub fn init_value(&self, s: Slot) -> Value {
-        match s.ty {
-            Type::Bool => Value::Bool(self.init_bool[s.idx as usize]),
-            Type::Int => Value::Int(self.init_int[s.idx as usize]),
-            Type::Real => Value::Real(self.init_real[s.idx as usize]),
+        match s.ty.bank() {
+            Bank::Bool => Value::Bool(self.init_bool[s.idx as usize]),
+            Bank::Int => Value::Int(self.init_int[s.idx as usize]),
+            Bank::Real => Value::Real(self.init_real[s.idx as usize]),
         }
     }
 

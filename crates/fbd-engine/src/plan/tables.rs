@@ -425,7 +425,7 @@ mod tests {
     fn signal_rows_read_back_and_iterate_both_ways() {
         let mut s = Signals::with_capacity(3, 0);
         let bool_slot = Slot { ty: Type::Bool, idx: 4 };
-        let int_slot = Slot { ty: Type::Int, idx: 9 };
+        let int_slot = Slot { ty: Type::LInt, idx: 9 };
         assert_eq!(s.push(&["go"], bool_slot, SignalKind::ProgramInput), 0);
         assert_eq!(s.push(&["m", ".", "q"], int_slot, SignalKind::BlockOutput), 1);
         s.finish();

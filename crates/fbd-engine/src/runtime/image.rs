@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use super::Runtime;
 use crate::plan::{ScanPlan, Slot};
-use crate::types::{Type, Value};
+use crate::types::{Bank, Value};
 
 /// The values of a program after one scan.
 #[derive(Clone, Debug)]
@@ -35,10 +35,10 @@ pub struct ScanImage {
 impl ScanImage {
     /// The value of a slot.
     pub fn get(&self, s: Slot) -> Value {
-        match s.ty {
-            Type::Bool => Value::Bool(self.bools[s.idx as usize]),
-            Type::Int => Value::Int(self.ints[s.idx as usize]),
-            Type::Real => Value::Real(self.reals[s.idx as usize]),
+        match s.ty.bank() {
+            Bank::Bool => Value::Bool(self.bools[s.idx as usize]),
+            Bank::Int => Value::Int(self.ints[s.idx as usize]),
+            Bank::Real => Value::Real(self.reals[s.idx as usize]),
         }
     }
 

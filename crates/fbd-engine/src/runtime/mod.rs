@@ -36,6 +36,13 @@ pub enum RuntimeError {
         /// A close existing path, if any.
         suggestion: Option<String>,
     },
+    /// A value of the right bank but outside the signal's type (40000 for an INT).
+    OutOfRange {
+        /// The signal.
+        path: String,
+        /// What is wrong.
+        why: String,
+    },
     /// The value has the wrong type for the signal.
     TypeMismatch {
         /// The signal.
@@ -76,6 +83,7 @@ impl fmt::Display for RuntimeError {
             RuntimeError::TypeMismatch { path, expected, got } => {
                 write!(f, "`{path}` is {expected}, the value given is {got}")
             }
+            RuntimeError::OutOfRange { path, why } => write!(f, "`{path}`: {why}"),
             RuntimeError::ReadOnly { path, driver } => {
                 write!(f, "`{path}` is an alias and cannot be written or forced")?;
                 if let Some(d) = driver {
@@ -317,9 +325,7 @@ impl Runtime {
         let Some(k) = self.plan.inputs.iter().position(|p| p.name == name) else {
             return Err(self.unknown(name));
         };
-        let ty = self.plan.inputs[k].ty;
-        self.inputs[k] =
-            v.coerce(ty).ok_or_else(|| RuntimeError::TypeMismatch { path: name.into(), expected: ty, got: v.ty() })?;
+        self.inputs[k] = admit(name, self.plan.inputs[k].ty, v)?;
         if self.recorder.is_some() {
             self.record(Stimulus::Input { name: name.into(), value: crate::model::Const(self.inputs[k]) });
         }
@@ -332,11 +338,7 @@ impl Runtime {
         let Some(p) = self.plan.inputs.iter().find(|p| p.name == name) else {
             return Err(self.unknown(name));
         };
-        let v = v.coerce(p.ty).ok_or_else(|| RuntimeError::TypeMismatch {
-            path: name.into(),
-            expected: p.ty,
-            got: v.ty(),
-        })?;
+        let v = admit(name, p.ty, v)?;
         let slot = p.slot;
         self.pulses.retain(|(s, _)| *s != slot);
         self.pulses.push((slot, v));
@@ -396,11 +398,7 @@ impl Runtime {
         if !sig.kind.writable() {
             return Err(RuntimeError::ReadOnly { path: path.into(), driver: self.plan.driver(sig) });
         }
-        let v = v.coerce(s.ty).ok_or_else(|| RuntimeError::TypeMismatch {
-            path: path.into(),
-            expected: s.ty,
-            got: v.ty(),
-        })?;
+        let v = admit(path, s.ty, v)?;
         Ok((i, s, v))
     }
 
@@ -596,4 +594,11 @@ impl Runtime {
             self.outputs[k] = self.state.get(p.slot);
         }
     }
+}
+
+/// `v` as a value of `ty` for signal `path`: of its bank (an integer for a REAL converted), and
+/// within its range (a REAL rounded to an f32).
+fn admit(path: &str, ty: Type, v: Value) -> Result<Value, RuntimeError> {
+    let c = v.coerce(ty).ok_or_else(|| RuntimeError::TypeMismatch { path: path.into(), expected: ty, got: v.ty() })?;
+    ty.admit(c).map_err(|why| RuntimeError::OutOfRange { path: path.into(), why })
 }

@@ -66,7 +66,7 @@ impl Runtime {
         let mut forces = Vec::new();
         for (path, _, v) in std::mem::take(&mut self.forces) {
             match plan.signal(&path) {
-                Some(s) if s.slot.ty == v.ty() && s.kind.writable() => forces.push((path, s.slot, v)),
+                Some(s) if s.slot.ty.admit(v).is_ok() && s.kind.writable() => forces.push((path, s.slot, v)),
                 _ => report.forces_released.push(path),
             }
         }

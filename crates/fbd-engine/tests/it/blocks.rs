@@ -192,9 +192,9 @@ fn conversions() {
     trunc.expect(&[(&[r(2.7)], &[i(2)]), (&[r(-2.7)], &[i(-2)])]);
     let mut frac = Harness::new("FRAC", &[("in", R)], &[("out", R)], "");
     frac.expect(&[(&[r(2.75)], &[r(0.75)]), (&[r(-2.75)], &[r(-0.75)])]);
-    let mut i2r = Harness::new("INT_TO_REAL", &[("in", I)], &[("out", R)], "");
+    let mut i2r = Harness::new("LINT_TO_LREAL", &[("in", I)], &[("out", R)], "");
     i2r.expect(&[(&[i(-3)], &[r(-3.0)])]);
-    let mut r2i = Harness::new("REAL_TO_INT", &[("in", R)], &[("out", I)], "");
+    let mut r2i = Harness::new("LREAL_TO_LINT", &[("in", R)], &[("out", I)], "");
     r2i.expect(&[(&[r(2.5)], &[i(3)]), (&[r(-2.5)], &[i(-3)]), (&[r(2.4)], &[i(2)])]);
 }
 
@@ -356,8 +356,9 @@ fn tp_is_not_retriggerable() {
     ]);
 }
 
+/// matiec's CTU (and so OpenPLC's and Beremiz's): counts rising edges up to pv, not past it.
 #[test]
-fn ctu_counts_edges_resets_and_saturates() {
+fn ctu_counts_edges_up_to_pv_and_resets() {
     let mut c = Harness::new("CTU", &[("cu", B), ("r", B), ("pv", I)], &[("q", B), ("cv", I)], "");
     let pv = i(2);
     c.expect(&[
@@ -366,20 +367,19 @@ fn ctu_counts_edges_resets_and_saturates() {
         (&[b(true), b(false), pv], &[b(false), i(1)]), // level, not edge
         (&[b(false), b(false), pv], &[b(false), i(1)]),
         (&[b(true), b(false), pv], &[b(true), i(2)]),
+        (&[b(false), b(false), pv], &[b(true), i(2)]),
+        (&[b(true), b(false), pv], &[b(true), i(2)]), // at pv: no further
         (&[b(true), b(true), pv], &[b(false), i(0)]),
         (&[b(false), b(false), pv], &[b(false), i(0)]),
     ]);
-    c.rt.write_now("x.cv", i(i64::MAX - 1)).expect("cv is a block output");
-    c.expect(&[
-        (&[b(true), b(false), pv], &[b(true), i(i64::MAX)]),
-        (&[b(false), b(false), pv], &[b(true), i(i64::MAX)]),
-        (&[b(true), b(false), pv], &[b(true), i(i64::MAX)]), // saturates
-    ]);
+    c.rt.write_now("x.cv", i(5)).expect("cv is a block output");
+    c.expect(&[(&[b(true), b(false), pv], &[b(true), i(5)])]); // above pv: holds
     assert_eq!(c.faults(), 0);
 }
 
+/// matiec's CTD: loads pv, counts down to 0, not below.
 #[test]
-fn ctd_loads_counts_down_and_saturates() {
+fn ctd_loads_and_counts_down_to_zero() {
     let mut c = Harness::new("CTD", &[("cd", B), ("ld", B), ("pv", I)], &[("q", B), ("cv", I)], "");
     let pv = i(2);
     c.expect(&[
@@ -388,12 +388,7 @@ fn ctd_loads_counts_down_and_saturates() {
         (&[b(false), b(false), pv], &[b(false), i(1)]),
         (&[b(true), b(false), pv], &[b(true), i(0)]),
         (&[b(false), b(false), pv], &[b(true), i(0)]),
-        (&[b(true), b(false), pv], &[b(true), i(-1)]),
-    ]);
-    c.rt.write_now("x.cv", i(i64::MIN)).expect("writable");
-    c.expect(&[
-        (&[b(false), b(false), pv], &[b(true), i(i64::MIN)]),
-        (&[b(true), b(false), pv], &[b(true), i(i64::MIN)]),
+        (&[b(true), b(false), pv], &[b(true), i(0)]), // at 0: no further
     ]);
 }
 
@@ -410,8 +405,13 @@ fn ctud_ignores_simultaneous_edges() {
         (&[f, f, f, f, pv], &[f, f, i(1)]),
         (&[t, f, f, f, pv], &[t, f, i(2)]),
         (&[f, t, f, f, pv], &[f, f, i(1)]),
+        (&[f, f, f, f, pv], &[f, f, i(1)]),
+        (&[t, f, f, f, pv], &[t, f, i(2)]),
+        (&[f, f, f, f, pv], &[t, f, i(2)]),
+        (&[t, f, f, f, pv], &[t, f, i(2)]), // at pv: not up
         (&[f, f, f, t, pv], &[t, f, i(2)]), // load
         (&[f, f, t, t, pv], &[f, t, i(0)]), // reset beats load
+        (&[f, t, f, f, pv], &[f, t, i(0)]), // at 0: not down
     ]);
 }
 

@@ -108,7 +108,7 @@ fn aliases_and_bad_values_are_refused_with_a_reason() {
     }
     match rt.write("m.q", b(true)) {
         Err(e @ RuntimeError::TypeMismatch { .. }) => {
-            assert_eq!(e.to_string(), "`m.q` is INT, the value given is BOOL")
+            assert_eq!(e.to_string(), "`m.q` is LINT, the value given is BOOL")
         }
         other => panic!("{other:?}"),
     }

@@ -14,3 +14,4 @@ mod limits;
 mod negation;
 mod no_allocation;
 mod props;
+mod types;

@@ -119,7 +119,7 @@ fn wrong_negations_are_reported_with_their_place() {
         {\"id\": \"s\", \"type\": \"ADD\", \"inputs\": {\"in1\": \"k\", \"in2\": 1}, \"negated\": [\"in1\"]}\n]}";
     let e = fbd_engine::compile(text).expect_err("an INT pin");
     let d = e.first();
-    assert!(d.message.contains("pin `in1` of ADD `s` is INT: only a BOOL input can be negated"), "{d}");
+    assert!(d.message.contains("pin `in1` of ADD `s` is LINT: only a BOOL input can be negated"), "{d}");
     assert_eq!((d.line, d.pin.as_deref()), (Some(3), Some("in1")), "{d}");
 }
 
@@ -207,7 +207,7 @@ fn outputs_that_cannot_be_negated_are_reported() {
     let text = "{\"fbd\": 1, \"inputs\": [{\"name\": \"k\", \"type\": \"INT\"}],\n \"blocks\": [\n\
         {\"id\": \"s\", \"type\": \"ADD\", \"inputs\": {\"in1\": \"k\", \"in2\": 1}, \"negated\": [\"out\"]}\n]}";
     let e = fbd_engine::compile(text).expect_err("an INT output");
-    assert!(e.first().message.contains("output `out` of ADD `s` is INT: only a BOOL output can be negated"), "{e}");
+    assert!(e.first().message.contains("output `out` of ADD `s` is LINT: only a BOOL output can be negated"), "{e}");
     assert_eq!((e.first().line, e.first().pin.as_deref()), (Some(3), Some("out")), "{e}");
 }
 
@@ -309,7 +309,7 @@ fn wrong_negations_of_macro_pins_are_reported_once_each() {
     let e = fbd_engine::compile(text).expect_err("mistakes");
     let msgs: Vec<&str> = e.0.iter().map(|d| d.message.as_str()).collect();
     assert!(msgs.iter().any(|m| m.contains("macro `M` has no port `zz` to negate")), "{e}");
-    assert!(msgs.iter().any(|m| m.contains("port `n` of macro `M` is INT: only a BOOL pin can be negated")), "{e}");
+    assert!(msgs.iter().any(|m| m.contains("port `n` of macro `M` is LINT: only a BOOL pin can be negated")), "{e}");
     assert!(msgs.iter().any(|m| m.contains("pin `a` is negated twice (first at negated[2])")), "{e}");
     assert!(e.0.iter().all(|d| d.line == Some(5)), "all on i1's line: {e}");
     // An INT wired to a negated BOOL port: one error, at the instance's pin (not a second one
@@ -319,7 +319,7 @@ fn wrong_negations_of_macro_pins_are_reported_once_each() {
     assert_eq!(e.0.len(), 1, "{e}");
     assert_eq!(e.first().line, Some(6), "{e}");
     assert!(
-        e.first().message.contains("input `a` of macro `M` (instance `i2`) expects BOOL, but input `k` is INT"),
+        e.first().message.contains("input `a` of macro `M` (instance `i2`) expects BOOL, but input `k` is LINT"),
         "{e}"
     );
 }

@@ -134,7 +134,7 @@ fn a_blinker_drawn_from_scratch_in_the_editor_is_saved_and_blinks() {
     let not_in = h.state_mut().editor_pin_pos("not1", "in").expect("not1.in drawn");
     let et = h.state_mut().editor_anchor_pos("ton1", "et").expect("ton1.et drawn");
     drag(&mut h, et, not_in);
-    assert_eq!(h.state().editor_message(), "not connected: `ton1.et` carries INT, `not1.in` takes BOOL");
+    assert_eq!(h.state().editor_message(), "not connected: `ton1.et` carries LINT, `not1.in` takes BOOL");
     for _ in 0..30 {
         h.step();
     }
@@ -149,7 +149,7 @@ fn a_blinker_drawn_from_scratch_in_the_editor_is_saved_and_blinks() {
         h.step();
     }
     drag(&mut h, not_in, et);
-    assert_eq!(h.state().editor_message(), "not connected: `not1.in` takes BOOL, not INT");
+    assert_eq!(h.state().editor_message(), "not connected: `not1.in` takes BOOL, not LINT");
     for _ in 0..30 {
         h.step();
     }
@@ -174,7 +174,7 @@ fn a_blinker_drawn_from_scratch_in_the_editor_is_saved_and_blinks() {
     h.get_by_label("set").click();
     h.step();
     h.step();
-    assert!(h.query_by_label_contains("`ton1.in` takes BOOL, not INT").is_some(), "refused with the reason");
+    assert!(h.query_by_label_contains("`ton1.in` takes BOOL, not LINT").is_some(), "refused with the reason");
     // NOT -> the timer's input closes the loop; the menu makes it a feedback wire.
     let not_out = h.state_mut().editor_anchor_pos("not1", "out").expect("not1.out drawn");
     let tin = h.state_mut().editor_pin_pos("ton1", "in").expect("in drawn");

@@ -115,7 +115,7 @@ impl Emitter<'_> {
                 // The previous scan's value: a variable written at the end of the body and read
                 // here, before that.
                 let var = format!("fb_{}", ident(what));
-                let ty = self.types.output.get(&(self.mac.to_string(), from.clone())).copied().unwrap_or(Type::Int);
+                let ty = self.types.output.get(&(self.mac.to_string(), from.clone())).copied().unwrap_or(Type::LInt);
                 self.locals.push((var.clone(), ty, *init, None));
                 match from.split_once('.') {
                     Some((b, p)) if self.block_ids.contains_key(b) => {
@@ -207,22 +207,22 @@ pub(super) fn body_xml(
             .or_else(|| wired_type(project, mac, blocks, order, 8));
         let (type_name, is_fb) = if library::lookup(&b.ty).is_none() {
             (b.ty.clone(), true)
-        } else if STANDARD.contains(&b.ty.as_str()) {
+        } else if STANDARD.contains(&b.ty.as_str())
+            || library::conversion(library::lookup(&b.ty).expect("looked up")).is_some()
+        {
             let fb = matches!(b.ty.as_str(), "CTU" | "CTD" | "CTUD" | "R_TRIG" | "F_TRIG" | "SR" | "RS");
-            // The conversions by the names of the types the export declares (LINT, LREAL):
-            // REAL_TO_INT takes a 32-bit REAL and gives a 16-bit INT, a type error on the
-            // LREAL and LINT variables it was wired to in a strict compiler.
-            // The counters likewise by their 64-bit forms (IEC 61131-3 ed. 3's CTU_LINT: a
-            // plain CTU counts in 16-bit INT).
+            // The counters by their type (IEC 61131-3 ed. 3: CTU counts in INT, CTU_DINT in
+            // DINT, CTU_LINT in LINT).
             let name = match b.ty.as_str() {
-                "REAL_TO_INT" => "LREAL_TO_LINT".to_string(),
-                "INT_TO_REAL" => "LINT_TO_LREAL".to_string(),
-                "CTU" | "CTD" | "CTUD" => format!("{}_LINT", b.ty),
+                "CTU" | "CTD" | "CTUD" => match ty.unwrap_or(Type::LInt) {
+                    Type::Int => b.ty.clone(),
+                    t => format!("{}_{t}", b.ty),
+                },
                 t => t.to_string(),
             };
             (name, fb)
         } else {
-            let t = ty.unwrap_or(Type::Int);
+            let t = ty.unwrap_or(Type::LInt);
             helpers.insert((b.ty.clone(), t));
             (crate::stand_in::name(&b.ty, t), true)
         };
@@ -453,7 +453,7 @@ fn execution_order(blocks: &[Block]) -> Vec<usize> {
 /// The type variable of generic block `k` read from its wiring, for a body the plan does not
 /// type (a macro of the library no instance uses): its `init`, or what drives a pin of type
 /// `T` (a constant, a port, another block's output). Such a MEMORY of BOOL went out as
-/// `FBD_MEMORY_INT` with `q := FALSE`, refused by the compiler.
+/// `FBD_MEMORY_OF_BOOL` with `q := FALSE`, refused by the compiler.
 fn wired_type(project: &Project, mac: &str, blocks: &[Block], k: usize, depth: u32) -> Option<Type> {
     let b = blocks.get(k)?;
     if let Some(t) = b.data_type {

@@ -3,7 +3,7 @@
 //! program's cycle. Library blocks the IEC standard has are exported by their standard names
 //! (counters by their 64-bit forms, CTU_LINT); the others (MEMORY, DELAY, NEG, FLOOR, FRAC,
 //! SELECTOR, NOW, SAW, RANDOM) and the timers (INT milliseconds here, TIME in IEC) become small
-//! function blocks with ST bodies named `FBD_<BLOCK>_<TYPE>` (e.g. `FBD_MEMORY_INT`), which the
+//! function blocks with ST bodies named `FBD_<BLOCK>_OF_<TYPE>` (e.g. `FBD_MEMORY_OF_LINT`), which the
 //! importer maps back. A feedback wire becomes a local variable written at the end of the body
 //! and read, before that, by the block it feeds: the previous scan's value, as in any IEC
 //! runtime.
@@ -53,8 +53,8 @@ const STANDARD: &[&str] = &[
     "F_TRIG",
     "SR",
     "RS",
-    "INT_TO_REAL",
-    "REAL_TO_INT",
+    "LINT_TO_LREAL",
+    "LREAL_TO_LINT",
     "TRUNC",
 ];
 
@@ -72,11 +72,7 @@ fn documentation(indent: &str, text: Option<&str>) -> String {
 }
 
 fn iec_type(t: Type) -> &'static str {
-    match t {
-        Type::Bool => "BOOL",
-        Type::Int => "LINT",
-        Type::Real => "LREAL",
-    }
+    t.name()
 }
 
 /// A function block instance: its name, its type, its initial member values.
@@ -389,7 +385,7 @@ fn timer_st(block: &str) -> &'static str {
 /// A function block with an ST body for a library block IEC has no equivalent of (or, for the
 /// timers, none with INT milliseconds).
 fn helper_pou(block: &str, t: Type, cycle_us: u64, selector_n: u32) -> String {
-    let (b, i, r) = (Type::Bool, Type::Int, Type::Real);
+    let (b, i, r) = (Type::Bool, Type::LInt, Type::LReal);
     let v = |n: &str, ty: Type| -> VarDecl { (n.to_string(), ty, None, None) };
     let with = |n: &str, ty: Type, init: Value| -> VarDecl { (n.to_string(), ty, Some(init), None) };
     let (ins, outs, locals, st): (Vec<_>, Vec<_>, Vec<_>, String) = match block {

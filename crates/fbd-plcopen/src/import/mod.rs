@@ -423,7 +423,7 @@ fn pou_body(
         b.negated = negated_pins.into();
         let def = library::lookup(&our_ty);
         if def.is_some_and(|d| d.generic != library::Generic::No) {
-            b.data_type = helper(ty).map(|(_, t)| TypeName(t));
+            b.data_type = helper(ty).map(|(_, t)| TypeName(t)).or_else(|| names::counter_type(ty).map(TypeName));
         }
         // Parameters: an instance's initial member values; a SELECTOR's n from its outputs.
         if let Some(inst) = e.attribute("instanceName")

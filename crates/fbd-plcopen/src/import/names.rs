@@ -10,7 +10,7 @@ use super::ctx::child;
 use crate::literal;
 
 /// A function block this crate's export wrote for a library block IEC has no equivalent of
-/// (`FBD_MEMORY_INT`, or `MEMORY__INT` as earlier exports named it): the block and its type.
+/// (`FBD_MEMORY_OF_LINT`, or `FBD_MEMORY_INT` and `MEMORY__INT` as earlier exports named it): the block and its type.
 pub(crate) fn helper(name: &str) -> Option<(String, Type)> {
     crate::stand_in::block_of(name)
 }
@@ -24,25 +24,18 @@ pub(super) fn map_type(ty: &str) -> Option<String> {
     if library::lookup(&u).is_some() {
         return Some(u);
     }
-    // IEC 61131-3 ed. 3's typed counters (CTU_DINT, CTUD_LINT, …): ours count in 64 bits.
-    if let Some((c, t)) = u.split_once('_')
-        && matches!(c, "CTU" | "CTD" | "CTUD")
-        && literal::elementary(t).is_some_and(|(ty, _)| ty == Type::Int)
-    {
-        return Some(c.to_string());
+    // IEC 61131-3 ed. 3's typed counters (CTU_DINT, CTUD_LINT, …): ours, of that type.
+    if counter_type(&u).is_some() {
+        return u.split_once('_').map(|(c, _)| c.to_string());
     }
+    // A conversion between types held as one (TIME_TO_LINT, ULINT_TO_LINT): a MOVE.
     if let Some((a, b)) = u.split_once("_TO_") {
         let (ta, _) = literal::elementary(a)?;
         let (tb, _) = literal::elementary(b)?;
-        return Some(
-            match (ta, tb) {
-                (Type::Int, Type::Real) => "INT_TO_REAL",
-                (Type::Real, Type::Int) => "REAL_TO_INT",
-                (a, b) if a == b => "MOVE",
-                _ => return None,
-            }
-            .into(),
-        );
+        if ta == tb {
+            return Some("MOVE".into());
+        }
+        return library::lookup(&format!("{ta}_TO_{tb}")).map(|d| d.name.to_string());
     }
     None
 }
@@ -95,5 +88,18 @@ pub(super) fn program_name(root: Node, program: Node) -> Option<String> {
     match project {
         Some(p) if !p.is_empty() && (key(p) == key(stem) || format!("p{}", key(p)) == key(stem)) => Some(p.to_string()),
         _ => Some(pou.to_string()),
+    }
+}
+
+/// The type a standard counter counts in: CTU, CTD, CTUD in INT (as IEC 61131-3 defines them),
+/// CTU_DINT and the other typed forms in theirs; `None` for any other block.
+pub(super) fn counter_type(ty: &str) -> Option<Type> {
+    let u = ty.to_ascii_uppercase();
+    match u.split_once('_') {
+        None if matches!(u.as_str(), "CTU" | "CTD" | "CTUD") => Some(Type::Int),
+        Some(("CTU" | "CTD" | "CTUD", t)) => {
+            literal::elementary(t).filter(|(ty, widened)| ty.is_int() && !widened).map(|(ty, _)| ty)
+        }
+        _ => None,
     }
 }

@@ -147,7 +147,7 @@ impl<'a> Dataflow<'a> {
 fn zero(ty: Option<Type>) -> Value {
     match ty {
         Some(Type::Bool) => Value::Bool(false),
-        Some(Type::Real) => Value::Real(0.0),
+        Some(Type::LReal) => Value::Real(0.0),
         _ => Value::Int(0),
     }
 }

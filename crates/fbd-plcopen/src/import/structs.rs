@@ -48,7 +48,7 @@ pub(super) fn struct_types(cx: &mut Ctx, root: Node) -> StructTypes {
                     Some((ty, widened)) => {
                         if widened {
                             cx.warnings.push(format!(
-                                "member `{name}.{m}` is {}: it becomes a 64-bit INT here and does not wrap at its limits",
+                                "member `{name}.{m}` is {}: it is held as a LINT here (a value above 2^63 does not fit)",
                                 t.tag_name().name()
                             ));
                         }

@@ -84,8 +84,7 @@ pub(super) fn variables(cx: &mut Ctx, iface: Option<Node>, section: &str) -> Vec
                     Some((ty, widened)) => {
                         if widened {
                             cx.warnings.push(format!(
-                                "variable `{name}` is {}: it becomes a 64-bit INT here and does not wrap at the {} limits",
-                                t.tag_name().name(),
+                                "variable `{name}` is {}: it is held as a LINT here (a value above 2^63 does not fit; unsigned division and comparison above it differ)",
                                 t.tag_name().name()
                             ));
                         }
@@ -225,7 +224,7 @@ pub(super) fn input_ports(
                 },
                 default: v.init.map(Const),
                 options: match &v.hmi {
-                    Some((fbd_engine::model::InputKind::Selector, o)) if ty == Type::Int => o.clone(),
+                    Some((fbd_engine::model::InputKind::Selector, o)) if ty == Type::LInt => o.clone(),
                     _ => Vec::new(),
                 },
                 description: v.doc.clone(),
