@@ -84,7 +84,17 @@ def beremiz_st(xml_path):
 C_TYPE = {"REAL": "real", "LREAL": "real", "TIME": "time", "LTIME": "time"}
 
 
-def driver(pous_h, program, instance, outputs, inputs, stimulus, scans, tick_ns):
+def renamed_ports(xml_path):
+    """The program's ports fbd's export renamed (`a-b` went out as `FBD_a_b`): original → written."""
+    import xml.etree.ElementTree as ET
+    names = {}
+    for el in ET.parse(xml_path).iter():
+        if el.tag.endswith("}port") and "pou" not in el.attrib and "original" in el.attrib:
+            names[el.attrib["original"]] = el.attrib["name"]
+    return names
+
+
+def driver(pous_h, program, instance, outputs, inputs, stimulus, scans, tick_ns, renamed=None):
     """A C main that runs the configuration `scans` times and prints a CSV like fbd's trace."""
     fields = dict(
         (m.group(2).upper(), (m.group(1), m.group(0).startswith("__DECLARE_LOCATED")))
@@ -92,7 +102,10 @@ def driver(pous_h, program, instance, outputs, inputs, stimulus, scans, tick_ns)
     )
     inst = instance
 
+    renamed = renamed or {}
+
     def ref(name):
+        name = renamed.get(name, name)
         ty, located = fields[name.upper()]
         return ty, (f"(*{inst}.{name.upper()}.value)" if located else f"{inst}.{name.upper()}.value")
 
@@ -117,7 +130,7 @@ def driver(pous_h, program, instance, outputs, inputs, stimulus, scans, tick_ns)
     lines.append(f"  for (unsigned long k = 0; k < {scans}UL; k++) {{")
     lines.append(f"    __CURRENT_TIME.tv_sec = (k * {tick_ns}ULL) / 1000000000ULL; __CURRENT_TIME.tv_nsec = (k * {tick_ns}ULL) % 1000000000ULL;")
     for scan, name, value in stimulus:
-        if name.upper() not in fields:
+        if renamed.get(name, name).upper() not in fields:
             raise SystemExit(f"stimulus: `{name}` is no variable of program {program}")
         _, r = ref(name)
         value = {"true": "1", "false": "0"}.get(value.lower(), value)
@@ -174,7 +187,7 @@ def main():
             return 2
         ours_rows = list(csv.DictReader(open(ours)))
         outputs = [k for k in ours_rows[0] if k not in ("scan", "time_ms")] if ours_rows else []
-        src = driver(pous_h, program, instance, outputs, [], stimulus, args.scans, tick_ns)
+        src = driver(pous_h, program, instance, outputs, [], stimulus, args.scans, tick_ns, renamed_ports(args.file))
         open(os.path.join(w, "driver.c"), "w").write(src)
         inc = os.path.join(os.environ["MATIEC_LIB"], "C")
         cfiles = [f for f in os.listdir(w) if f.endswith(".c") and f not in ("POUS.c", "driver.c")]

@@ -30,7 +30,7 @@ fn committed() -> Vec<String> {
 #[test]
 fn every_export_passes_a_strict_tc6_reader() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let dir = tempfile_dir();
+    let dir = tempfile_dir("exports");
     let mut paths: Vec<PathBuf> = Vec::new();
     for f in committed() {
         let (_, xml) = exported(&f);
@@ -52,8 +52,8 @@ fn every_export_passes_a_strict_tc6_reader() {
     assert_eq!(text.matches(": TC6 v2.01").count(), paths.len(), "{text}");
 }
 
-fn tempfile_dir() -> PathBuf {
-    let d = std::env::temp_dir().join(format!("fbd-tc6-{}", std::process::id()));
+fn tempfile_dir(test: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("fbd-tc6-{}-{test}", std::process::id()));
     std::fs::create_dir_all(&d).expect("temp dir");
     d
 }
@@ -87,4 +87,40 @@ fn blocks_name_their_pins_as_their_pous_declare_them_and_connections_carry_point
         }
         assert!(!xml.contains("relativePosition"), "{f}: TC6 names a connection point's place relPosition");
     }
+}
+
+/// Ports another tool cannot take go out as IEC identifiers (a reserved or standard name, a
+/// name with `-`, a case twin) and come back under their own names.
+#[test]
+fn names_another_tool_cannot_take_are_renamed_and_restored() {
+    let text = r#"{"fbd": 2, "name": "names",
+        "inputs": [{"name": "a-b", "type": "BOOL"}, {"name": "IF", "type": "BOOL"}, {"name": "Speed", "type": "INT"}],
+        "outputs": [{"name": "SPEED", "type": "INT", "from": "Speed"}, {"name": "rs", "type": "BOOL", "from": "x.out"},
+                    {"name": "TRUE", "type": "BOOL", "from": "IF"}],
+        "blocks": [{"id": "x", "type": "AND", "inputs": {"in1": "a-b", "in2": "IF"}}]}"#;
+    let project =
+        fbd_engine::load::load_text(&fbd_engine::load::MemProvider::new(), Path::new("names.json"), text.to_string())
+            .expect("loads");
+    let plan = fbd_engine::compile_project(&project, &fbd_engine::CompileOptions::default()).expect("compiles");
+    let xml = fbd_plcopen::export(&project, &plan);
+    let doc = roxmltree::Document::parse(&xml).expect("well-formed");
+    let declared: Vec<&str> =
+        doc.descendants().filter(|n| n.tag_name().name() == "variable").filter_map(|v| v.attribute("name")).collect();
+    for bad in ["a-b", "IF", "SPEED", "rs", "TRUE"] {
+        assert!(!declared.contains(&bad), "{bad} declared as is: {declared:?}");
+    }
+    for good in ["FBD_a_b", "FBD_IF", "FBD_SPEED", "FBD_rs", "FBD_TRUE", "Speed"] {
+        assert!(declared.contains(&good), "{good} missing: {declared:?}");
+    }
+    let back = fbd_plcopen::import(Path::new("names.xml"), &xml).unwrap_or_else(|e| panic!("{e}"));
+    let names = |ports: Vec<&str>| ports.join(",");
+    assert_eq!(names(back.doc.inputs.iter().map(|p| p.name.as_str()).collect()), "a-b,IF,Speed");
+    assert_eq!(names(back.doc.outputs.iter().map(|p| p.name.as_str()).collect()), "SPEED,rs,TRUE");
+    let dir = tempfile_dir("names");
+    let p = dir.join("names.xml");
+    std::fs::write(&p, &xml).expect("writes");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let out = Command::new("python3").arg(root.join("tools/plcopen/tc6-check.py")).arg(&p).output().expect("python3");
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stdout));
 }

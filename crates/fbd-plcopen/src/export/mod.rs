@@ -114,9 +114,11 @@ impl Types {
 
 /// Writes `project` (compiled as `plan`) as PLCopen XML.
 pub fn export(project: &Project, plan: &ScanPlan) -> String {
-    // A port IEC reserves (EN, ENO) goes out renamed, everywhere it is named.
+    // A port another tool cannot take (EN, IF, `a-b`, a case twin) goes out renamed,
+    // everywhere it is named, and the renames are listed for the import.
     let mut docs: Vec<fbd_engine::model::Document> = project.files.iter().map(|f| f.doc.clone()).collect();
-    if crate::reserved::hide(&mut docs.iter_mut().collect::<Vec<_>>()) {
+    let renames = crate::reserved::hide(&mut docs.iter_mut().collect::<Vec<_>>());
+    if !renames.is_empty() {
         let renamed = Project {
             files: project
                 .files
@@ -131,12 +133,12 @@ pub fn export(project: &Project, plan: &ScanPlan) -> String {
                 .collect(),
             macros: project.macros.clone(),
         };
-        return export_project(&renamed, plan);
+        return export_project(&renamed, plan, &renames);
     }
-    export_project(project, plan)
+    export_project(project, plan, &[])
 }
 
-fn export_project(project: &Project, plan: &ScanPlan) -> String {
+fn export_project(project: &Project, plan: &ScanPlan, renames: &[crate::reserved::Rename]) -> String {
     let types = Types::of(plan);
     let root = project.root();
     let name = root.name.clone().unwrap_or_else(|| "program".into());
@@ -229,10 +231,11 @@ fn export_project(project: &Project, plan: &ScanPlan) -> String {
       </configuration>
     </configurations>
   </instances>
-</project>
+{names}</project>
 "#,
         ver = env!("CARGO_PKG_VERSION"),
         name = esc(&name),
+        names = names_data(renames),
     )
 }
 
@@ -477,5 +480,23 @@ fn helper_pou(block: &str, t: Type, cycle_us: u64, selector_n: u32) -> String {
         "      <pou name=\"{}\" pouType=\"functionBlock\">\n        <interface>\n{iface}        </interface>\n        <body>\n          <ST><xhtml:p><![CDATA[{st}]]></xhtml:p></ST>\n        </body>\n        <documentation><xhtml:p>fbd2048 library block {block} ({}) as a function block</xhtml:p></documentation>\n      </pou>\n",
         crate::stand_in::name(block, t),
         t.name()
+    )
+}
+
+/// The project's `addData` listing the ports renamed on export (empty when none was).
+fn names_data(renames: &[crate::reserved::Rename]) -> String {
+    if renames.is_empty() {
+        return String::new();
+    }
+    let items: String = renames
+        .iter()
+        .map(|(pou, new, old)| {
+            let pou = pou.as_deref().map(|p| format!(" pou=\"{}\"", esc(p))).unwrap_or_default();
+            format!("<port{pou} name=\"{}\" original=\"{}\"/>", esc(new), esc(old))
+        })
+        .collect();
+    format!(
+        "  <addData><data name=\"{}\" handleUnknown=\"discard\"><renamed>{items}</renamed></data></addData>\n",
+        crate::reserved::NAMES_DATA
     )
 }

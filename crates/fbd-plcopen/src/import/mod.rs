@@ -166,7 +166,20 @@ pub fn import(path: &Path, text: &str) -> Result<Imported, Diagnostics> {
         return Err(Diagnostics(cx.errors));
     }
     // The ports the export renamed because IEC reserves their names (`FBD_en`).
-    crate::reserved::restore(&mut doc);
+    let renames: Vec<crate::reserved::Rename> = child(root, "addData")
+        .into_iter()
+        .flat_map(|a| children(a, "data"))
+        .filter(|d| d.attribute("name") == Some(crate::reserved::NAMES_DATA))
+        .flat_map(|d| d.descendants().filter(|n| n.tag_name().name() == "port"))
+        .filter_map(|p| {
+            Some((
+                p.attribute("pou").map(str::to_string),
+                p.attribute("name")?.to_string(),
+                p.attribute("original")?.to_string(),
+            ))
+        })
+        .collect();
+    crate::reserved::restore(&mut doc, &renames);
     Ok(Imported { doc, warnings: cx.warnings })
 }
 
