@@ -250,7 +250,7 @@ pub static LIBRARY: &[BlockDef] = &[
         "Largest of in1..inN.", "out := MAX(in1, ..., inN). REAL: a NaN input is ignored (IEEE maxNum) unless every input is NaN, which gives NaN and a fault.",
         r#"{"id": "hi", "type": "MAX", "inputs": {"in1": "a.out", "in2": 0}}"#),
     def!("LIMIT", Limit, Num, in [p("mn", T), p("in", T), p("mx", T)], var None, out [p("out", T)], varout None, state [], stateful false, params [],
-        "Clamp in to [mn, mx].", "out := MIN(MAX(in, mn), mx) (mx wins when mn > mx, as IEC's definition).",
+        "Clamp in to [mn, mx].", "out := in > mn ? (in < mx ? in : mx) : mn, as matiec computes it: mn wins when mn > mx, and a REAL NaN gives mn (IEC's text, MIN(MAX(in, mn), mx), gives mx there).",
         r#"{"id": "l", "type": "LIMIT", "inputs": {"mn": 0, "in": "a.out", "mx": 10}}"#),
     def!("FLOOR", Floor, No, in [p("in", R)], var None, out [p("out", I)], varout None, state [], stateful false, params [],
         "Round down to an INT.", "out := ⌊in⌋ as INT. NaN or out of range gives 0 (saturated for ±∞) and a fault.",

@@ -52,7 +52,7 @@ fn every_body_of_the_repository_is_laid_out_cleanly() {
 fn generated_bodies_are_laid_out_cleanly() {
     use fbd_engine::load::{MemProvider, load_text};
     use fbd_reference::generate::{GenOptions, diagram};
-    let opts = GenOptions { max_blocks: 40, max_macros: 3 };
+    let opts = GenOptions { max_blocks: 40, max_macros: 3, iec_only: false };
     let mut bodies = 0;
     for seed in 0..150u64 {
         let text = diagram(seed, &opts);
@@ -260,7 +260,7 @@ fn wires_keep_clear_of_the_values_beside_the_pins() {
             clean(format!("{f} {name:?}"), &b, &layout_with(&b, &opts));
         }
     }
-    let gen_opts = fbd_reference::generate::GenOptions { max_blocks: 40, max_macros: 3 };
+    let gen_opts = fbd_reference::generate::GenOptions { max_blocks: 40, max_macros: 3, iec_only: false };
     for seed in 0..60u64 {
         let text = fbd_reference::generate::diagram(seed, &gen_opts);
         let p = load_text(&MemProvider::new(), "gen.json".as_ref(), text).expect("generated diagrams load");

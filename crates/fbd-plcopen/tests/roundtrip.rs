@@ -378,7 +378,10 @@ fn extreme_constants_survive_a_round_trip() {
     let project = load_text(&MemProvider::new(), Path::new("lit.json"), text.to_string()).expect("loads");
     let plan = compile_project(&project, &CompileOptions::default()).expect("compiles");
     let xml = fbd_plcopen::export(&project, &plan);
-    assert!(xml.contains("<expression>1.0e300</expression>"), "a REAL literal with its point");
+    assert!(
+        xml.contains("<expression>LREAL#1.0e300</expression>"),
+        "a REAL literal with its point (typed: a function of literals)"
+    );
     // The conversions by the types the export declares (REAL_TO_INT takes a 32-bit REAL).
     assert!(xml.contains("typeName=\"LREAL_TO_LINT\"") && xml.contains("typeName=\"LINT_TO_LREAL\""));
     let back = fbd_plcopen::import(Path::new("lit.xml"), &xml).unwrap_or_else(|e| panic!("{e}"));

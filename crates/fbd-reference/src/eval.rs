@@ -456,9 +456,31 @@ impl Reference {
                     vec![self.real_result(i, acc)]
                 }
             }
+            // matiec's LIMIT: IN > MN ? (IN < MX ? IN : MX) : MN.
             Kind::Limit => match ty {
-                t if t.is_int() => vec![Value::Int(io(1).max(io(0)).min(io(2)))],
-                _ => vec![self.real_result(i, ro(1).max(ro(0)).min(ro(2)))],
+                t if t.is_int() => {
+                    let (mn, x, mx) = (io(0), io(1), io(2));
+                    vec![Value::Int(if x <= mn {
+                        mn
+                    } else if x >= mx {
+                        mx
+                    } else {
+                        x
+                    })]
+                }
+                _ => {
+                    let (mn, x, mx) = (ro(0), ro(1), ro(2));
+                    // x > mn fails for a NaN x too: then mn.
+                    use std::cmp::Ordering::{Greater, Less};
+                    let v = if x.partial_cmp(&mn) != Some(Greater) {
+                        mn
+                    } else if x.partial_cmp(&mx) != Some(Less) {
+                        mx
+                    } else {
+                        x
+                    };
+                    vec![self.real_result(i, v)]
+                }
             },
             Kind::Floor => vec![self.int_of(i, ro(0).floor())],
             Kind::Trunc => vec![self.int_of(i, ro(0).trunc())],

@@ -17,11 +17,15 @@ pub struct GenOptions {
     pub max_blocks: usize,
     /// Macro definitions to generate (0..=this).
     pub max_macros: usize,
+    /// Only blocks that IEC 61131-3 has by the same name and meaning (and the conversions), so
+    /// another IEC toolchain runs the export as the standard defines it, not this tool's
+    /// stand-ins: for the comparison with Beremiz and matiec (`tools/plcopen/generated-check.sh`).
+    pub iec_only: bool,
 }
 
 impl Default for GenOptions {
     fn default() -> Self {
-        GenOptions { max_blocks: 24, max_macros: 3 }
+        GenOptions { max_blocks: 24, max_macros: 3, iec_only: false }
     }
 }
 
@@ -65,6 +69,13 @@ impl Planned {
 
 /// Any type; the 64-bit ones as often as all the others together (the 2048 program and most
 /// diagrams use them), BOOL as often.
+/// Whether a value of `ty` that may be a constant passed through a macro port fixes a generic
+/// block's type: a constant is typed by the pin it reaches, LINT, LREAL or BOOL by default, so
+/// only those (the engine's known limit: a DWORD port's constant is a constant).
+fn loose_ok(ty: Type) -> bool {
+    matches!(ty, Type::Bool | Type::LInt | Type::LReal)
+}
+
 fn pick_type<R: Rng>(rng: &mut R) -> Type {
     match rng.random_range(0..6) {
         0 | 1 => Type::Bool,
@@ -121,8 +132,48 @@ fn constant<R: Rng>(rng: &mut R, ty: Type) -> String {
 /// Generates a body: blocks wired from `avail` (inputs or ports), `instances` of earlier
 /// macros, constants, earlier outputs, feedback wires and delayed outputs from anywhere.
 /// Returns the block objects as JSON and every block output as a signal.
-fn body<R: Rng>(rng: &mut R, avail: &[Sig], n_blocks: usize, macros: &[MacroSig]) -> (Vec<String>, Vec<Sig>) {
-    let defs: Vec<&'static BlockDef> = LIBRARY.iter().collect();
+fn body<R: Rng>(
+    rng: &mut R,
+    avail: &[Sig],
+    n_blocks: usize,
+    macros: &[MacroSig],
+    iec_only: bool,
+) -> (Vec<String>, Vec<Sig>) {
+    // The IEC blocks: what a standard toolchain computes as the standard says (DIV and MOD
+    // left out too: an integer division by zero traps in matiec's C, gives 0 and a fault here).
+    let iec = |d: &&BlockDef| {
+        use Kind::*;
+        matches!(
+            d.kind,
+            And | Or
+                | Xor
+                | Not
+                | Eq
+                | Ne
+                | Gt
+                | Ge
+                | Lt
+                | Le
+                | Add
+                | Sub
+                | Mul
+                | Abs
+                | Min
+                | Max
+                | Limit
+                | Sel
+                | Move
+                | Sr
+                | Rs
+                | RTrig
+                | FTrig
+                | Ctu
+                | Ctd
+                | Ctud
+                | IntToReal
+        )
+    };
+    let defs: Vec<&'static BlockDef> = LIBRARY.iter().filter(|d| !iec_only || iec(d)).collect();
     let mut plan: Vec<Planned> = Vec::new();
     for k in 0..n_blocks {
         if !macros.is_empty() && rng.random_bool(0.2) {
@@ -149,7 +200,20 @@ fn body<R: Rng>(rng: &mut R, avail: &[Sig], n_blocks: usize, macros: &[MacroSig]
                     }
                 },
             }),
+            // matiec has no comparison of BOOLs (EQ__BOOL__BOOL does not link).
+            Generic::Any
+                if iec_only && matches!(def.kind, Kind::Eq | Kind::Ne | Kind::Gt | Kind::Ge | Kind::Lt | Kind::Le) =>
+            {
+                Some(loop {
+                    let t = pick_type(rng);
+                    if t != Type::Bool {
+                        break t;
+                    }
+                })
+            }
             Generic::Any => Some(pick_type(rng)),
+            // matiec has counters of INT, DINT, LINT and UDINT only (CTU, CTU_DINT...).
+            Generic::Int if iec_only => Some([Type::Int, Type::DInt, Type::LInt, Type::UDInt][rng.random_range(0..4)]),
             Generic::Int => Some(loop {
                 let t = pick_num(rng);
                 if Generic::Int.admits(t) {
@@ -184,7 +248,10 @@ fn body<R: Rng>(rng: &mut R, avail: &[Sig], n_blocks: usize, macros: &[MacroSig]
         let mut same_scan: Vec<Sig> = avail.to_vec();
         for (jj, p) in plan.iter().enumerate().take(j) {
             for (name, ty, _) in outputs_of(jj) {
-                same_scan.push(Sig { wire: format!("{}.{name}", p.id), ty, grounded: true });
+                // A macro's output may pass a constant through, which is typed only loosely
+                // (a constant, whatever port it passes): it fixes nothing but the 64-bit types.
+                let grounded = p.mac.is_none() || loose_ok(ty);
+                same_scan.push(Sig { wire: format!("{}.{name}", p.id), ty, grounded });
             }
         }
         let mut delayed: Vec<Sig> = Vec::new();
@@ -194,7 +261,11 @@ fn body<R: Rng>(rng: &mut R, avail: &[Sig], n_blocks: usize, macros: &[MacroSig]
                 let fixed_type = p.def.is_some_and(|d| {
                     d.generic == Generic::No || d.outputs.iter().any(|o| o.name == name && o.ty != PinTy::T)
                 }) || p.mac.is_some();
-                let s = Sig { wire: format!("{}.{name}", p.id), ty, grounded: jj < j || fixed_type };
+                let s = Sig {
+                    wire: format!("{}.{name}", p.id),
+                    ty,
+                    grounded: (jj < j || fixed_type) && (p.mac.is_none() || loose_ok(ty)),
+                };
                 if is_delayed && jj >= j {
                     delayed.push(s.clone());
                 }
@@ -286,7 +357,10 @@ fn body<R: Rng>(rng: &mut R, avail: &[Sig], n_blocks: usize, macros: &[MacroSig]
                 obj.push_str(&format!(", \"data_type\": \"{}\"", t.name()));
             }
             let mut params = Vec::new();
-            if def.params.contains(&"init") && rng.random_bool(0.5) {
+            // Beremiz's generator drops a function block instance's initial values (an SR
+            // set at the start is not in its ST): only MEMORY and DELAY keep an init there.
+            let init_kept = !iec_only || !matches!(def.kind, Kind::Sr | Kind::Rs);
+            if def.params.contains(&"init") && init_kept && rng.random_bool(0.5) {
                 params.push(format!("\"init\": {}", constant(rng, p.t.unwrap_or(Type::Bool))));
             }
             if def.params.contains(&"seed") && rng.random_bool(0.5) {
@@ -356,9 +430,11 @@ pub fn diagram_from<R: Rng>(rng: &mut R, seed: u64, opts: &GenOptions) -> String
         let n_in = rng.random_range(0..=3);
         let inputs: Vec<(String, Type, bool)> =
             (0..n_in).map(|k| (format!("p{k}"), pick_type(rng), rng.random_bool(0.3))).collect();
-        let ports: Vec<Sig> = inputs.iter().map(|(n, t, _)| Sig { wire: n.clone(), ty: *t, grounded: true }).collect();
+        // An instance may bind a constant to a port: see `loose_ok`.
+        let ports: Vec<Sig> =
+            inputs.iter().map(|(n, t, _)| Sig { wire: n.clone(), ty: *t, grounded: loose_ok(*t) }).collect();
         let n_body = rng.random_range(0..=5);
-        let (blocks, sigs) = body(rng, &ports, n_body, &macros);
+        let (blocks, sigs) = body(rng, &ports, n_body, &macros, opts.iec_only);
         let mut outputs = Vec::new();
         let mut out_json = Vec::new();
         for k in 0..rng.random_range(1..=3) {
@@ -393,7 +469,7 @@ pub fn diagram_from<R: Rng>(rng: &mut R, seed: u64, opts: &GenOptions) -> String
     let inputs: Vec<(String, Type)> = (0..n_in).map(|k| (format!("x{k}"), pick_type(rng))).collect();
     let avail: Vec<Sig> = inputs.iter().map(|(n, t)| Sig { wire: n.clone(), ty: *t, grounded: true }).collect();
     let n_blocks = rng.random_range(1..=opts.max_blocks.max(1));
-    let (blocks, sigs) = body(rng, &avail, n_blocks, &macros);
+    let (blocks, sigs) = body(rng, &avail, n_blocks, &macros, opts.iec_only);
     let mut outs = Vec::new();
     for (k, s) in sigs.iter().enumerate().filter(|_| rng.random_bool(0.3)) {
         outs.push(format!("{{\"name\": \"y{k}\", \"type\": \"{}\", \"from\": \"{}\"}}", s.ty.name(), s.wire));

@@ -56,10 +56,26 @@ fn write_fuzz_corpus() {
     let Ok(dir) = std::env::var("CORPUS") else { return };
     let dir = std::path::Path::new(&dir);
     for seed in 0..24u64 {
-        let text = diagram(seed, &GenOptions { max_blocks: 10, max_macros: 2 });
+        let text = diagram(seed, &GenOptions { max_blocks: 10, max_macros: 2, iec_only: false });
         std::fs::write(dir.join("load_compile").join(format!("gen-{seed}.json")), text).expect("write");
         let bytes: Vec<u8> =
             (0..96u64).map(|k| (seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (k % 57)) as u8 ^ k as u8).collect();
         std::fs::write(dir.join("differential").join(format!("seed-{seed}")), bytes).expect("write");
+    }
+}
+
+/// Writes generated diagrams of IEC blocks only, for tools/plcopen/generated-check.sh:
+/// `GENERATED=dir COUNT=1000 cargo test -p fbd-reference write_iec_diagrams -- --ignored`.
+#[test]
+#[ignore]
+fn write_iec_diagrams() {
+    let Ok(dir) = std::env::var("GENERATED") else { return };
+    let count: u64 = std::env::var("COUNT").ok().and_then(|c| c.parse().ok()).unwrap_or(1000);
+    let opts = GenOptions { max_blocks: 16, max_macros: 2, iec_only: true };
+    for seed in 0..count {
+        // matiec refuses an LREAL literal beyond REAL's range (1.0e39 and up: "incompatible
+        // data type"), so the largest constant goes out as the largest it takes.
+        let text = diagram(seed, &opts).replace("1e308", "3.0e38");
+        std::fs::write(std::path::Path::new(&dir).join(format!("gen-{seed}.json")), text).expect("write");
     }
 }

@@ -186,7 +186,11 @@ fn step(plan: &ScanPlan, st: &mut State, ctx: &mut Ctx, i: usize, ins: &Instr) {
         Instr::MaxIN { args, n, o } => {
             n_[*o as usize] = list!(args, n).iter().map(|&s| n_[s as usize]).max().unwrap_or(0)
         }
-        Instr::LimitI { mn, a, mx, o } => n_[*o as usize] = n_[*a as usize].max(n_[*mn as usize]).min(n_[*mx as usize]),
+        // As matiec: IN > MN ? (IN < MX ? IN : MX) : MN (mn wins when mn > mx).
+        Instr::LimitI { mn, a, mx, o } => {
+            let (v, lo, hi) = (n_[*a as usize], n_[*mn as usize], n_[*mx as usize]);
+            n_[*o as usize] = if v > lo { v.min(hi) } else { lo }
+        }
         Instr::WrapI { o, bits, signed } => {
             let v = n_[*o as usize];
             let sh = 64 - *bits as u32;
@@ -258,7 +262,9 @@ fn step(plan: &ScanPlan, st: &mut State, ctx: &mut Ctx, i: usize, ins: &Instr) {
             real_out!(o, l[1..].iter().fold(r[l[0] as usize], |m, &s| m.max(r[s as usize])))
         }
         Instr::LimitR { mn, a, mx, o } => {
-            real_out!(o, r[*a as usize].max(r[*mn as usize]).min(r[*mx as usize]))
+            // As matiec, whose comparisons make a NaN in give mn.
+            let (v, lo, hi) = (r[*a as usize], r[*mn as usize], r[*mx as usize]);
+            real_out!(o, if v > lo { if v < hi { v } else { hi } } else { lo })
         }
         Instr::Floor { a, o } => n_[*o as usize] = to_int(r[*a as usize].floor(), ctx, i),
         Instr::Trunc { a, o } => n_[*o as usize] = to_int(r[*a as usize].trunc(), ctx, i),

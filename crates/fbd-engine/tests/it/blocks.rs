@@ -174,10 +174,11 @@ fn min_max_limit() {
         (&[i(0), i(5), i(10)], &[i(5)]),
         (&[i(0), i(-5), i(10)], &[i(0)]),
         (&[i(0), i(50), i(10)], &[i(10)]),
-        (&[i(10), i(5), i(0)], &[i(0)]), // mn > mx: mx wins, as IEC's MIN(MAX(in, mn), mx)
+        (&[i(10), i(5), i(0)], &[i(10)]), // mn > mx: mn wins, as matiec's IN > MN ? (IN < MX ? IN : MX) : MN
+        (&[i(10), i(50), i(0)], &[i(0)]),
     ]);
     let mut limr = Harness::new("LIMIT", &[("mn", R), ("in", R), ("mx", R)], &[("out", R)], "");
-    limr.expect(&[(&[r(0.0), r(1.5), r(1.0)], &[r(1.0)])]);
+    limr.expect(&[(&[r(0.0), r(1.5), r(1.0)], &[r(1.0)]), (&[r(4.0), r(-9.25), r(0.5)], &[r(4.0)])]);
 }
 
 #[test]

@@ -79,9 +79,18 @@ impl Emitter<'_> {
 
     /// The `<connection>` for what drives a pin (`what` names the pin, for a feedback
     /// variable's name; `at` is where the pin stands).
-    fn connect(&mut self, w: &Wire, what: &str, at: Point) -> String {
+    /// A constant is written as a typed literal of `want` where given (`LREAL#7.0`,
+    /// `BOOL#TRUE`): a literal alone has no type for Beremiz's generator, which then declares
+    /// the result of a function of literals `ANY`, which matiec refuses.
+    fn connect(&mut self, w: &Wire, what: &str, at: Point, want: Option<Type>) -> String {
         match w {
-            Wire::Const(v) => self.in_variable(&to_iec(*v), at, at),
+            Wire::Const(v) => {
+                let text = match want {
+                    Some(t) => format!("{}#{}", t.name(), to_iec(*v)),
+                    None => to_iec(*v),
+                };
+                self.in_variable(&text, at, at)
+            }
             Wire::Ref(r) => match r.split_once('.') {
                 Some((b, p)) if self.block_ids.contains_key(b) => {
                     let bi = self.block_ids[b];
@@ -115,8 +124,19 @@ impl Emitter<'_> {
                 // The previous scan's value: a variable written at the end of the body and read
                 // here, before that.
                 let var = format!("fb_{}", ident(what));
-                let ty = self.types.output.get(&(self.mac.to_string(), from.clone())).copied().unwrap_or(Type::LInt);
-                self.locals.push((var.clone(), ty, *init, None));
+                // The type of what is fed back: as compiled, else (a macro without an instance)
+                // the source pin's fixed type or its block's data_type, else its init's.
+                let ty = self.types.output.get(&(self.mac.to_string(), from.clone())).copied().or_else(|| {
+                    let (b, p) = from.split_once('.')?;
+                    let blk = self.blocks.iter().find(|x| x.id == b)?;
+                    let def = library::lookup(&blk.ty)?;
+                    match def.outputs.iter().find(|o| o.name == p)?.ty {
+                        library::PinTy::Fixed(t) => Some(t),
+                        library::PinTy::T => blk.data_type.map(|t| t.0),
+                    }
+                });
+                let ty = ty.or_else(|| init.map(|v| v.ty())).unwrap_or(Type::LInt);
+                self.locals.push((var.clone(), ty, init.map(|v| ty.fit(v).unwrap_or(v)), None));
                 match from.split_once('.') {
                     Some((b, p)) if self.block_ids.contains_key(b) => {
                         let bi = self.block_ids[b];
@@ -270,9 +290,28 @@ pub(super) fn body_xml(
                     None => continue,
                 },
             };
+            // A constant as a literal of the pin's type (`7` on an LREAL pin is `7.0`: an INT
+            // literal there is a type error in a strict compiler such as matiec).
+            let want = match library::lookup(&b.ty) {
+                Some(def) => {
+                    let pin = def.inputs.iter().find(|q| q.name == p).map(|q| q.ty).or(def.var_inputs.map(|v| v.ty));
+                    match pin {
+                        Some(library::PinTy::Fixed(t)) => Some(t),
+                        Some(library::PinTy::T) => ty,
+                        None => None,
+                    }
+                }
+                None => project.macro_def(&b.ty).and_then(|m| m.2.inputs.iter().find(|q| q.name == *p)).map(|q| q.ty.0),
+            };
+            let w = match w {
+                Wire::Const(v) => Wire::Const(want.and_then(|t| t.fit(v).ok()).unwrap_or(v)),
+                w => w,
+            };
             let at = em.geom.as_ref().map_or(origin, |g| g.in_at(order, k));
             let rel = em.geom.as_ref().map_or(String::new(), |g| relative(g.in_rel(order, k)));
-            let conn = em.connect(&w, &format!("{}_{p}", b.id), at);
+            // Typed only where nothing else types the call: a function of literals alone.
+            let of_literals = b.inputs.0.iter().all(|(_, w)| matches!(w, Wire::Const(_)));
+            let conn = em.connect(&w, &format!("{}_{p}", b.id), at, want.filter(|_| of_literals));
             let _ = writeln!(
                 xml,
                 "                <variable formalParameter=\"{}\"{}><connectionPointIn>{rel}{conn}</connectionPointIn></variable>",
@@ -339,7 +378,13 @@ pub(super) fn body_xml(
         // The box stands where the drawing has the output's port (its left end, the
         // connection point).
         let at = em.geom.as_ref().and_then(|g| g.output_port(k)).unwrap_or(origin);
-        let conn = em.connect(&p.from, &p.name, at);
+        // A constant written as a literal of the output's type: `-1` on a REAL output is an
+        // INT literal, which a strict compiler refuses there (matiec: incompatible types).
+        let from = match &p.from {
+            Wire::Const(v) => Wire::Const(p.ty.0.fit(*v).unwrap_or(*v)),
+            w => w.clone(),
+        };
+        let conn = em.connect(&from, &p.name, at, None);
         let i = em.id();
         let _ = writeln!(xml, "            {}", out_variable(i, last, at, &conn, &p.name));
         taken.push(var_rect(at, box_width(&p.name)));

@@ -157,7 +157,9 @@ fn export_project(project: &Project, plan: &ScanPlan, renames: &[crate::reserved
             let ins: Vec<_> = m
                 .inputs
                 .iter()
-                .map(|p| (p.name.clone(), p.ty.0, p.default.map(|c| c.0), p.description.clone()))
+                .map(|p| {
+                    (p.name.clone(), p.ty.0, p.default.map(|c| p.ty.0.fit(c.0).unwrap_or(c.0)), p.description.clone())
+                })
                 .collect();
             let outs: Vec<_> =
                 m.outputs.iter().map(|p| (p.name.clone(), p.ty.0, None, p.description.clone())).collect();
@@ -174,8 +176,11 @@ fn export_project(project: &Project, plan: &ScanPlan, renames: &[crate::reserved
             ));
         }
     }
-    let ins: Vec<_> =
-        root.inputs.iter().map(|p| (p.name.clone(), p.ty.0, p.default.map(|c| c.0), p.description.clone())).collect();
+    let ins: Vec<_> = root
+        .inputs
+        .iter()
+        .map(|p| (p.name.clone(), p.ty.0, p.default.map(|c| p.ty.0.fit(c.0).unwrap_or(c.0)), p.description.clone()))
+        .collect();
     let outs: Vec<_> = root.outputs.iter().map(|p| (p.name.clone(), p.ty.0, None, p.description.clone())).collect();
     let body = body_xml(project, &types, "", &root.blocks, &root.outputs, &mut helpers);
     let hmi_in = |n: &str| root.inputs.iter().find(|p| p.name == n).map(hmi_data).unwrap_or_default();
