@@ -33,6 +33,7 @@ struct Emitter<'a> {
     /// where the pin it reads stands).
     late: Vec<(String, u64, String, Point)>,
     blocks: &'a [Block],
+    project: &'a Project,
     block_ids: HashMap<&'a str, u64>,
     types: &'a Types,
     mac: &'a str,
@@ -132,7 +133,10 @@ impl Emitter<'_> {
                     let def = library::lookup(&blk.ty)?;
                     match def.outputs.iter().find(|o| o.name == p)?.ty {
                         library::PinTy::Fixed(t) => Some(t),
-                        library::PinTy::T => blk.data_type.map(|t| t.0),
+                        library::PinTy::T => {
+                            let k = self.blocks.iter().position(|x| x.id == b)?;
+                            wired_type(self.project, self.mac, self.blocks, k, 8)
+                        }
                     }
                 });
                 let ty = ty.or_else(|| init.map(|v| v.ty())).unwrap_or(Type::LInt);
@@ -204,6 +208,7 @@ pub(super) fn body_xml(
         locals: Vec::new(),
         late: Vec::new(),
         blocks,
+        project,
         block_ids,
         types,
         mac,
@@ -521,7 +526,10 @@ fn wired_type(project: &Project, mac: &str, blocks: &[Block], k: usize, depth: u
             .macro_def(m)
             .map_or(Vec::new(), |(_, _, d)| d.inputs.iter().map(|p| (p.name.as_str(), p.ty.0)).collect()),
     };
-    b.inputs.0.iter().filter(|(pin, _)| t_pin(pin)).find_map(|(_, w)| match w {
+    // A wired source first: a constant's type is only its default (an integer on a REAL pin).
+    let mut t_inputs: Vec<&(String, Wire)> = b.inputs.0.iter().filter(|(pin, _)| t_pin(pin)).collect();
+    t_inputs.sort_by_key(|(_, w)| matches!(w, Wire::Const(_)));
+    t_inputs.into_iter().find_map(|(_, w)| match w {
         Wire::Const(c) => Some(c.ty()),
         Wire::Ref(r) | Wire::Feedback { from: r, .. } => match r.split_once('.') {
             None => ports.iter().find(|(n, _)| n == r).map(|p| p.1),
