@@ -48,6 +48,41 @@ impl CmpOp {
     }
 }
 
+/// Which numeric function a [`Instr::MathR`] computes.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub enum MathFn {
+    Sqrt,
+    Ln,
+    Log,
+    Exp,
+    Sin,
+    Cos,
+    Tan,
+    Asin,
+    Acos,
+    Atan,
+}
+
+impl MathFn {
+    /// The function applied to `x`.
+    #[inline(always)]
+    pub fn apply(self, x: f64) -> f64 {
+        match self {
+            MathFn::Sqrt => x.sqrt(),
+            MathFn::Ln => x.ln(),
+            MathFn::Log => x.log10(),
+            MathFn::Exp => x.exp(),
+            MathFn::Sin => x.sin(),
+            MathFn::Cos => x.cos(),
+            MathFn::Tan => x.tan(),
+            MathFn::Asin => x.asin(),
+            MathFn::Acos => x.acos(),
+            MathFn::Atan => x.atan(),
+        }
+    }
+}
+
 /// The truth table of a boolean function of three inputs for [`Instr::Gate`]: bit `k` is
 /// `f(a, b, c)` where `a` is bit 0 of `k`, `b` bit 1 and `c` bit 2.
 pub fn truth_table(f: fn(bool, bool, bool) -> bool) -> u8 {
@@ -330,6 +365,19 @@ pub enum Instr {
         o: u32,
         bits: u8,
         signed: bool,
+    },
+    /// A numeric function of a float (SQRT, LN, LOG, EXP, SIN...), in f64 as C's libm computes
+    /// it; a RoundR32 after it for a REAL.
+    MathR {
+        f: MathFn,
+        a: u32,
+        o: u32,
+    },
+    /// in1 to the power in2 (C's pow).
+    ExptR {
+        a: u32,
+        b: u32,
+        o: u32,
     },
     /// An integer to the nearest f32 (one rounding, not two through f64).
     IntToR32 {

@@ -482,6 +482,34 @@ impl Reference {
                     vec![self.real_result(i, v)]
                 }
             },
+            Kind::Sqrt
+            | Kind::Ln
+            | Kind::Log
+            | Kind::Exp
+            | Kind::Expt
+            | Kind::Sin
+            | Kind::Cos
+            | Kind::Tan
+            | Kind::Asin
+            | Kind::Acos
+            | Kind::Atan => {
+                let x = ro(0);
+                let v = match b.def.kind {
+                    Kind::Sqrt => x.sqrt(),
+                    Kind::Ln => x.ln(),
+                    Kind::Log => x.log10(),
+                    Kind::Exp => x.exp(),
+                    Kind::Expt => x.powf(ro(1)),
+                    Kind::Sin => x.sin(),
+                    Kind::Cos => x.cos(),
+                    Kind::Tan => x.tan(),
+                    Kind::Asin => x.asin(),
+                    Kind::Acos => x.acos(),
+                    _ => x.atan(),
+                };
+                // A REAL's result: the f64 one's nearest f32 (as C computes `float f = sin(x)`).
+                vec![self.real_result(i, if ty == Type::Real { v as f32 as f64 } else { v })]
+            }
             Kind::Floor => vec![self.int_of(i, ro(0).floor())],
             Kind::Trunc => vec![self.int_of(i, ro(0).trunc())],
             Kind::RealToInt => vec![self.int_of(i, ro(0).round())],

@@ -171,6 +171,17 @@ fn body<R: Rng>(
                 | Ctd
                 | Ctud
                 | IntToReal
+                | Sqrt
+                | Ln
+                | Log
+                | Exp
+                | Expt
+                | Sin
+                | Cos
+                | Tan
+                | Asin
+                | Acos
+                | Atan
         )
     };
     let defs: Vec<&'static BlockDef> = LIBRARY.iter().filter(|d| !iec_only || iec(d)).collect();
@@ -213,6 +224,7 @@ fn body<R: Rng>(
             }
             Generic::Any => Some(pick_type(rng)),
             // matiec has counters of INT, DINT, LINT and UDINT only (CTU, CTU_DINT...).
+            Generic::Real => Some(if rng.random_bool(0.5) { Type::Real } else { Type::LReal }),
             Generic::Int if iec_only => Some([Type::Int, Type::DInt, Type::LInt, Type::UDInt][rng.random_range(0..4)]),
             Generic::Int => Some(loop {
                 let t = pick_num(rng);

@@ -3,7 +3,7 @@
 
 use super::emit::Slots;
 use crate::expand;
-use crate::instr::{CmpOp, Instr, truth_table};
+use crate::instr::{CmpOp, Instr, MathFn, truth_table};
 use crate::library::Kind;
 use crate::plan::{Commit, Slot};
 use crate::types::{Bank, Type, Value};
@@ -159,6 +159,31 @@ pub(super) fn select_instruction(
         } else {
             Instr::LimitR { mn: x(0), a: x(1), mx: x(2), o: o(0) }
         }),
+        Kind::Sqrt
+        | Kind::Ln
+        | Kind::Log
+        | Kind::Exp
+        | Kind::Sin
+        | Kind::Cos
+        | Kind::Tan
+        | Kind::Asin
+        | Kind::Acos
+        | Kind::Atan => {
+            let f = match b.def.kind {
+                Kind::Sqrt => MathFn::Sqrt,
+                Kind::Ln => MathFn::Ln,
+                Kind::Log => MathFn::Log,
+                Kind::Exp => MathFn::Exp,
+                Kind::Sin => MathFn::Sin,
+                Kind::Cos => MathFn::Cos,
+                Kind::Tan => MathFn::Tan,
+                Kind::Asin => MathFn::Asin,
+                Kind::Acos => MathFn::Acos,
+                _ => MathFn::Atan,
+            };
+            Some(Instr::MathR { f, a: x(0), o: o(0) })
+        }
+        Kind::Expt => Some(Instr::ExptR { a: x(0), b: x(1), o: o(0) }),
         Kind::Floor => Some(Instr::Floor { a: x(0), o: o(0) }),
         Kind::Trunc => Some(Instr::Trunc { a: x(0), o: o(0) }),
         Kind::Frac => Some(Instr::Frac { a: x(0), o: o(0) }),
@@ -282,6 +307,20 @@ pub(super) fn post_instruction(b: &expand::NetBlock, ty: Type, outs: &[Slot]) ->
             Some(Instr::WrapI { o, bits: bits as u8, signed })
         }
         (Kind::Mul, Some(_)) => None,
+        (
+            Kind::Sqrt
+            | Kind::Ln
+            | Kind::Log
+            | Kind::Exp
+            | Kind::Expt
+            | Kind::Sin
+            | Kind::Cos
+            | Kind::Tan
+            | Kind::Asin
+            | Kind::Acos
+            | Kind::Atan,
+            None,
+        ) if ty == Type::Real => Some(Instr::RoundR32 { o }),
         (Kind::Add | Kind::Mul, None) if ty == Type::Real && two => Some(Instr::RoundR32 { o }),
         (Kind::Sub | Kind::Div, None) if ty == Type::Real => Some(Instr::RoundR32 { o }),
         _ => None,

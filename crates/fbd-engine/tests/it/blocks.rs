@@ -524,3 +524,33 @@ fn a_negative_timer_preset_counts_as_zero_and_is_a_fault() {
     ]);
     assert_eq!(tof.faults(), 3);
 }
+
+/// The numeric functions on LREAL as C's libm computes them (what matiec's generated C calls),
+/// with NaN and infinite results reported.
+#[test]
+fn numeric_functions() {
+    let cases: [(&str, f64, f64); 10] = [
+        ("SQRT", 2.0, 2f64.sqrt()),
+        ("LN", 10.0, 10f64.ln()),
+        ("LOG", 1000.0, 3.0),
+        ("EXP", 1.0, std::f64::consts::E),
+        ("SIN", 1.0, 1f64.sin()),
+        ("COS", 1.0, 1f64.cos()),
+        ("TAN", 1.0, 1f64.tan()),
+        ("ASIN", 0.5, 0.5f64.asin()),
+        ("ACOS", 0.5, 0.5f64.acos()),
+        ("ATAN", 1.0, 1f64.atan()),
+    ];
+    for (ty, x, want) in cases {
+        let mut h = Harness::new(ty, &[("in", R)], &[("out", R)], "");
+        h.expect(&[(&[r(x)], &[r(want)])]);
+        assert_eq!(h.faults(), 0, "{ty}");
+    }
+    let mut p = Harness::new("EXPT", &[("in1", R), ("in2", R)], &[("out", R)], "");
+    p.expect(&[(&[r(2.0), r(10.0)], &[r(1024.0)])]);
+    let mut s = Harness::new("SQRT", &[("in", R)], &[("out", R)], "");
+    s.rt.set_input("in", fbd_engine::Value::Real(-1.0)).expect("in");
+    s.rt.step();
+    assert!(matches!(s.rt.output("out"), Some(fbd_engine::Value::Real(v)) if v.is_nan()));
+    assert_eq!(s.faults(), 1, "SQRT(-1) is NaN, reported");
+}
