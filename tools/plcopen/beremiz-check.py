@@ -161,7 +161,11 @@ def main():
                 stimulus.append((int(line[0]), name, value))
     with tempfile.TemporaryDirectory() as w:
         theirs = os.path.join(w, "plc.st")
-        open(theirs, "w").write(beremiz_st(args.file))
+        try:
+            open(theirs, "w").write(beremiz_st(args.file))
+        except Exception as e:  # noqa: BLE001  Beremiz's generator refusing the file is a refusal
+            print(f"Beremiz's generator refuses {args.file}: {type(e).__name__}: {e}")
+            return 2
         r = subprocess.run([os.environ["IEC2C"], "-I", os.environ["MATIEC_LIB"], "plc.st"], cwd=w, capture_output=True, text=True)
         if r.returncode != 0:
             print(f"matiec refuses Beremiz's ST of {args.file}:\n{r.stdout}{r.stderr}")

@@ -48,6 +48,35 @@ impl CmpOp {
     }
 }
 
+/// Which shift a [`Instr::ShiftW`] does.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub enum ShiftOp {
+    Shl,
+    Shr,
+    Rol,
+    Ror,
+}
+
+impl ShiftOp {
+    /// `v` (a value of `bits` bits, zero-extended) shifted or rotated by `n`.
+    #[inline(always)]
+    pub fn apply(self, v: i64, n: i64, bits: u32) -> i64 {
+        let mask = (1i64 << bits) - 1;
+        let x = v & mask;
+        match self {
+            ShiftOp::Shl if (0..bits as i64).contains(&n) => (x << n) & mask,
+            ShiftOp::Shr if (0..bits as i64).contains(&n) => x >> n,
+            ShiftOp::Shl | ShiftOp::Shr => 0,
+            ShiftOp::Rol | ShiftOp::Ror => {
+                let k = n.rem_euclid(bits as i64);
+                let k = if self == ShiftOp::Ror { (bits as i64 - k) % bits as i64 } else { k };
+                if k == 0 { x } else { ((x << k) | (x >> (bits as i64 - k))) & mask }
+            }
+        }
+    }
+}
+
 /// Which numeric function a [`Instr::MathR`] computes.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 #[allow(missing_docs)]
@@ -371,6 +400,14 @@ pub enum Instr {
     MathR {
         f: MathFn,
         a: u32,
+        o: u32,
+    },
+    /// A shift or rotation of a bit string of `bits` bits (SHL, SHR, ROL, ROR) by `n`.
+    ShiftW {
+        op: ShiftOp,
+        bits: u8,
+        a: u32,
+        n: u32,
         o: u32,
     },
     /// in1 to the power in2 (C's pow).

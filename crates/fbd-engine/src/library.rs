@@ -44,6 +44,10 @@ pub enum Kind {
     Asin,
     Acos,
     Atan,
+    Shl,
+    Shr,
+    Rol,
+    Ror,
     IntToReal,
     RealToInt,
     /// `A_TO_B`: the IEC conversions between the elementary types ([`conversion`]).
@@ -89,6 +93,8 @@ pub enum Generic {
     Int,
     /// REAL or LREAL (IEC's ANY_REAL: the numeric functions).
     Real,
+    /// A bit string: BYTE, WORD, DWORD (the shifts and rotations).
+    Bits,
     /// BOOL, INT or REAL.
     Any,
 }
@@ -101,6 +107,7 @@ impl Generic {
             Generic::Num => t != Type::Bool && !t.is_bit_string(),
             Generic::Int => t.is_int() && !t.is_bit_string(),
             Generic::Real => t.is_real(),
+            Generic::Bits => t.is_bit_string(),
             Generic::Any => true,
         }
     }
@@ -308,6 +315,18 @@ pub static LIBRARY: &[BlockDef] = &[
     def!("ATAN", Atan, Real, in [p("in", T)], var None, out [p("out", T)], varout None, state [], stateful false, params [],
         "Arc tangent in radians.", "out := atan(in).",
         r#"{"id": "a", "type": "ATAN", "inputs": {"in": "x.out"}}"#),
+    def!("SHL", Shl, Bits, in [p("in", T), p("n", I)], var None, out [p("out", T)], varout None, state [], stateful false, params [],
+        "Shift left.", "out := in shifted left by n bits, zeros shifted in; n at or past the width gives 0 (matiec's C leaves n of 32 and more, and a negative n, undefined).",
+        r#"{"id": "s", "type": "SHL", "inputs": {"in": "w.out", "n": 4}}"#),
+    def!("SHR", Shr, Bits, in [p("in", T), p("n", I)], var None, out [p("out", T)], varout None, state [], stateful false, params [],
+        "Shift right.", "out := in shifted right by n bits, zeros shifted in; n at or past the width gives 0.",
+        r#"{"id": "s", "type": "SHR", "inputs": {"in": "w.out", "n": 4}}"#),
+    def!("ROL", Rol, Bits, in [p("in", T), p("n", I)], var None, out [p("out", T)], varout None, state [], stateful false, params [],
+        "Rotate left.", "out := in rotated left by n bits (n modulo the width, as matiec).",
+        r#"{"id": "r", "type": "ROL", "inputs": {"in": "w.out", "n": 1}}"#),
+    def!("ROR", Ror, Bits, in [p("in", T), p("n", I)], var None, out [p("out", T)], varout None, state [], stateful false, params [],
+        "Rotate right.", "out := in rotated right by n bits (n modulo the width, as matiec).",
+        r#"{"id": "r", "type": "ROR", "inputs": {"in": "w.out", "n": 1}}"#),
     def!("LINT_TO_LREAL", IntToReal, No, in [p("in", I)], var None, out [p("out", R)], varout None, state [], stateful false, params [],
         "Convert LINT to LREAL.", "out := in as LREAL (exact up to 2^53).",
         r#"{"id": "r", "type": "LINT_TO_LREAL", "inputs": {"in": "c.cv"}}"#),
@@ -392,6 +411,7 @@ impl BlockDef {
             Eq | Ne | Gt | Ge | Lt | Le => "comparison",
             Add | Sub | Mul | Div | Mod | Abs | Neg | Min | Max | Limit | Floor | Trunc | Frac => "arithmetic",
             Sqrt | Ln | Log | Exp | Expt | Sin | Cos | Tan | Asin | Acos | Atan => "numeric functions",
+            Shl | Shr | Rol | Ror => "bit shifts",
             IntToReal | RealToInt | Convert => "conversion",
             Sel | Mux | Move | Selector => "selection",
             Memory | Delay | Sr | Rs | RTrig | FTrig => "memory and edges",
@@ -519,6 +539,7 @@ pub fn markdown() -> String {
             Generic::Num => "; T: Num".into(),
             Generic::Int => "; T: an integer type".into(),
             Generic::Real => "; T: REAL or LREAL".into(),
+            Generic::Bits => "; T: BYTE, WORD or DWORD".into(),
             Generic::Any => "; T: Any".into(),
         };
         let _ = writeln!(s, "- inputs: {}", if ins.is_empty() { "none".into() } else { ins.join(", ") });

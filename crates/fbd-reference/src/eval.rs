@@ -510,6 +510,29 @@ impl Reference {
                 // A REAL's result: the f64 one's nearest f32 (as C computes `float f = sin(x)`).
                 vec![self.real_result(i, if ty == Type::Real { v as f32 as f64 } else { v })]
             }
+            Kind::Shl | Kind::Shr | Kind::Rol | Kind::Ror => {
+                let bits = narrow_range(ty).map_or(32, |(_, size)| size.trailing_zeros() as i64);
+                let size = 1i128 << bits;
+                let (v, n) = (io(0) as i128, io(1));
+                let out = match b.def.kind {
+                    Kind::Shl if (0..bits).contains(&n) => (v * (1i128 << n)) % size,
+                    Kind::Shr if (0..bits).contains(&n) => v / (1i128 << n),
+                    Kind::Shl | Kind::Shr => 0,
+                    // One bit at a time, the top one coming round to the bottom (or back).
+                    kind => {
+                        let mut x = v;
+                        for _ in 0..n.rem_euclid(bits) {
+                            x = if kind == Kind::Rol {
+                                (x * 2) % size + x / (size / 2)
+                            } else {
+                                x / 2 + (x % 2) * (size / 2)
+                            };
+                        }
+                        x
+                    }
+                };
+                vec![Value::Int(out as i64)]
+            }
             Kind::Floor => vec![self.int_of(i, ro(0).floor())],
             Kind::Trunc => vec![self.int_of(i, ro(0).trunc())],
             Kind::RealToInt => vec![self.int_of(i, ro(0).round())],

@@ -182,6 +182,10 @@ fn body<R: Rng>(
                 | Asin
                 | Acos
                 | Atan
+                | Shl
+                | Shr
+                | Rol
+                | Ror
         )
     };
     let defs: Vec<&'static BlockDef> = LIBRARY.iter().filter(|d| !iec_only || iec(d)).collect();
@@ -225,6 +229,7 @@ fn body<R: Rng>(
             Generic::Any => Some(pick_type(rng)),
             // matiec has counters of INT, DINT, LINT and UDINT only (CTU, CTU_DINT...).
             Generic::Real => Some(if rng.random_bool(0.5) { Type::Real } else { Type::LReal }),
+            Generic::Bits => Some([Type::Byte, Type::Word, Type::DWord][rng.random_range(0..3)]),
             Generic::Int if iec_only => Some([Type::Int, Type::DInt, Type::LInt, Type::UDInt][rng.random_range(0..4)]),
             Generic::Int => Some(loop {
                 let t = pick_num(rng);
@@ -319,7 +324,9 @@ fn body<R: Rng>(
         let mut grounded_t = false;
         for (name, ty, is_t) in &pins {
             let kind = p.def.map(|d| d.kind);
-            let choice = rng.random_range(0..10);
+            // A shift by 32 or more, or by a negative count, is undefined in matiec's C.
+            let shift_n = matches!(kind, Some(Kind::Shl | Kind::Shr | Kind::Rol | Kind::Ror)) && name == "n";
+            let choice = if iec_only && shift_n { 0 } else { rng.random_range(0..10) };
             let pick = |v: &[Sig], rng: &mut R| -> Option<Sig> {
                 let c: Vec<&Sig> = v.iter().filter(|s| s.ty == *ty).collect();
                 (!c.is_empty()).then(|| c[rng.random_range(0..c.len())].clone())
@@ -351,6 +358,12 @@ fn body<R: Rng>(
                     (Some(Kind::Ton | Kind::Tof | Kind::Tp), "pt") => rng.random_range(-20i64..=60).to_string(),
                     (Some(Kind::Saw), "period") => rng.random_range(-5i64..=80).to_string(),
                     (Some(Kind::Random), "lo" | "hi") => rng.random_range(-3i64..=6).to_string(),
+                    (Some(Kind::Shl | Kind::Shr | Kind::Rol | Kind::Ror), "n") if iec_only => {
+                        rng.random_range(0i64..=31).to_string()
+                    }
+                    (Some(Kind::Shl | Kind::Shr | Kind::Rol | Kind::Ror), "n") => {
+                        rng.random_range(-3i64..=40).to_string()
+                    }
                     _ => constant(rng, *ty),
                 },
             };

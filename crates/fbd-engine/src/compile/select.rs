@@ -3,7 +3,7 @@
 
 use super::emit::Slots;
 use crate::expand;
-use crate::instr::{CmpOp, Instr, MathFn, truth_table};
+use crate::instr::{CmpOp, Instr, MathFn, ShiftOp, truth_table};
 use crate::library::Kind;
 use crate::plan::{Commit, Slot};
 use crate::types::{Bank, Type, Value};
@@ -184,6 +184,16 @@ pub(super) fn select_instruction(
             Some(Instr::MathR { f, a: x(0), o: o(0) })
         }
         Kind::Expt => Some(Instr::ExptR { a: x(0), b: x(1), o: o(0) }),
+        Kind::Shl | Kind::Shr | Kind::Rol | Kind::Ror => {
+            let op = match b.def.kind {
+                Kind::Shl => ShiftOp::Shl,
+                Kind::Shr => ShiftOp::Shr,
+                Kind::Rol => ShiftOp::Rol,
+                _ => ShiftOp::Ror,
+            };
+            let bits = ty.width().map_or(32, |(b, _)| b as u8);
+            Some(Instr::ShiftW { op, bits, a: x(0), n: x(1), o: o(0) })
+        }
         Kind::Floor => Some(Instr::Floor { a: x(0), o: o(0) }),
         Kind::Trunc => Some(Instr::Trunc { a: x(0), o: o(0) }),
         Kind::Frac => Some(Instr::Frac { a: x(0), o: o(0) }),

@@ -216,6 +216,9 @@ fn step(plan: &ScanPlan, st: &mut State, ctx: &mut Ctx, i: usize, ins: &Instr) {
             n_[*o as usize] = acc
         }
         Instr::MathR { f, a, o } => real_out!(o, f.apply(r[*a as usize])),
+        Instr::ShiftW { op, bits, a, n, o } => {
+            n_[*o as usize] = op.apply(n_[*a as usize], n_[*n as usize], *bits as u32)
+        }
         Instr::ExptR { a, b: bb, o } => real_out!(o, r[*a as usize].powf(r[*bb as usize])),
         Instr::IntToR32 { a, o } => r[*o as usize] = n_[*a as usize] as f32 as f64,
         Instr::RealToIntEven { a, o, unsigned } => {

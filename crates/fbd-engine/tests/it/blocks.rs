@@ -554,3 +554,29 @@ fn numeric_functions() {
     assert!(matches!(s.rt.output("out"), Some(fbd_engine::Value::Real(v)) if v.is_nan()));
     assert_eq!(s.faults(), 1, "SQRT(-1) is NaN, reported");
 }
+
+/// SHL, SHR, ROL, ROR on the bit strings, as matiec computes them for counts below 32.
+#[test]
+fn shifts_and_rotations_of_bit_strings() {
+    // Each of "SHL", "SHR", "ROL", "ROR" on BYTE, WORD, DWORD.
+    let cases = [
+        ("BYTE", "SHL", 0b1000_0001, 1, 0b0000_0010),
+        ("BYTE", "SHR", 0b1000_0001, 7, 1),
+        ("BYTE", "SHL", 0xFF, 8, 0),
+        ("BYTE", "ROL", 0b1000_0001, 1, 0b0000_0011),
+        ("BYTE", "ROR", 0b1000_0001, 1, 0b1100_0000),
+        ("WORD", "ROL", 0x8001, 17, 0x0003),
+        ("DWORD", "ROR", 1, 1, 0x8000_0000),
+        ("DWORD", "SHL", 1, 31, 0x8000_0000),
+    ];
+    for (ty, op, v, n, want) in cases {
+        let text = format!(
+            r#"{{"fbd": 2, "inputs": [{{"name": "a", "type": "{ty}", "default": {v}}}],
+                "outputs": [{{"name": "y", "type": "{ty}", "from": "s.out"}}],
+                "blocks": [{{"id": "s", "type": "{op}", "inputs": {{"in": "a", "n": {n}}}}}]}}"#
+        );
+        let mut rt = fbd_engine::Runtime::new(crate::harness::plan(&text));
+        rt.step();
+        assert_eq!(rt.output("y"), Some(fbd_engine::Value::Int(want)), "{op}({ty}#{v}, {n})");
+    }
+}
