@@ -207,7 +207,9 @@ def main():
             x, y = a[k], b[k]
             if x != y and not (x in ("0", "1") and y.lower() in ("false", "true") and (x == "1") == (y.lower() == "true")):
                 try:
-                    if float(x) == float(y):
+                    fx, fy = float(x), float(y)
+                    # C prints a NaN `nan` or `-nan`, Rust `NaN`: a NaN both sides is the same value.
+                    if fx == fy or (fx != fx and fy != fy):
                         continue
                 except ValueError:
                     pass

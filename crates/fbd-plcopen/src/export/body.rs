@@ -314,9 +314,22 @@ pub(super) fn body_xml(
             };
             let at = em.geom.as_ref().map_or(origin, |g| g.in_at(order, k));
             let rel = em.geom.as_ref().map_or(String::new(), |g| relative(g.in_rel(order, k)));
-            // Typed only where nothing else types the call: a function of literals alone.
+            // Typed where nothing else types the call: Beremiz's generator takes a generic
+            // function's type from its first generic input, so a literal there (SEL(g, 2, 5),
+            // AND(FALSE, x)) makes it declare the result ANY, which matiec refuses.
             let of_literals = b.inputs.0.iter().all(|(_, w)| matches!(w, Wire::Const(_)));
-            let conn = em.connect(&w, &format!("{}_{p}", b.id), at, want.filter(|_| of_literals));
+            let first_t_literal = library::lookup(&b.ty).is_some_and(|def| {
+                let t_pin = |q: &str| {
+                    def.inputs.iter().any(|x| x.name == q && x.ty == library::PinTy::T)
+                        || def.var_inputs.is_some_and(|v| v.ty == library::PinTy::T && q.starts_with(v.prefix))
+                };
+                ins.iter()
+                    .find(|q| t_pin(q))
+                    .is_some_and(|q| matches!(b.inputs.0.iter().find(|(x, _)| x == q), Some((_, Wire::Const(_)))))
+            });
+            let is_t = want.is_some() && library::lookup(&b.ty).is_some_and(|d| d.generic != library::Generic::No);
+            let typed = of_literals || (first_t_literal && is_t);
+            let conn = em.connect(&w, &format!("{}_{p}", b.id), at, want.filter(|_| typed));
             let _ = writeln!(
                 xml,
                 "                <variable formalParameter=\"{}\"{}><connectionPointIn>{rel}{conn}</connectionPointIn></variable>",
