@@ -190,7 +190,7 @@ def main():
             print(f"fbd refuses {args.file}:\n{r.stderr.strip()}")
             return 2
         ours_rows = list(csv.DictReader(open(ours)))
-        outputs = [k for k in ours_rows[0] if k not in ("scan", "time_ms")] if ours_rows else []
+        outputs = [k for k in ours_rows[0] if k and k not in ("scan", "time_ms")] if ours_rows else []
         src = driver(pous_h, program, instance, outputs, [], stimulus, args.scans, tick_ns, renamed_ports(args.file))
         open(os.path.join(w, "driver.c"), "w").write(src)
         inc = os.path.join(os.environ["MATIEC_LIB"], "C")
