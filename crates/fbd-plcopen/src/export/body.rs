@@ -314,21 +314,24 @@ pub(super) fn body_xml(
             };
             let at = em.geom.as_ref().map_or(origin, |g| g.in_at(order, k));
             let rel = em.geom.as_ref().map_or(String::new(), |g| relative(g.in_rel(order, k)));
-            // Typed where nothing else types the call: Beremiz's generator takes a generic
-            // function's type from its first generic input, so a literal there (SEL(g, 2, 5),
-            // AND(FALSE, x)) makes it declare the result ANY, which matiec refuses.
-            let of_literals = b.inputs.0.iter().all(|(_, w)| matches!(w, Wire::Const(_)));
-            let first_t_literal = library::lookup(&b.ty).is_some_and(|def| {
-                let t_pin = |q: &str| {
-                    def.inputs.iter().any(|x| x.name == q && x.ty == library::PinTy::T)
-                        || def.var_inputs.is_some_and(|v| v.ty == library::PinTy::T && q.starts_with(v.prefix))
-                };
-                ins.iter()
-                    .find(|q| t_pin(q))
-                    .is_some_and(|q| matches!(b.inputs.0.iter().find(|(x, _)| x == q), Some((_, Wire::Const(_)))))
-            });
-            let is_t = want.is_some() && library::lookup(&b.ty).is_some_and(|d| d.generic != library::Generic::No);
-            let typed = of_literals || (first_t_literal && is_t);
+            // Typed where nothing else types the call: Beremiz's generator takes a function's
+            // type from its first input (IEC's AND, SEL, ADD are generic), so a literal there
+            // (SEL(g, 2, 5) by its first generic input, AND(FALSE, x)) makes it declare the
+            // result ANY, which matiec refuses.
+            let first_literal = |generic_only: bool| {
+                library::lookup(&b.ty).is_some_and(|def| {
+                    let t_pin = |q: &str| {
+                        !generic_only
+                            || def.inputs.iter().any(|x| x.name == q && x.ty == library::PinTy::T)
+                            || def.var_inputs.is_some_and(|v| v.ty == library::PinTy::T && q.starts_with(v.prefix))
+                    };
+                    ins.iter()
+                        .filter(|q| b.inputs.0.iter().any(|(x, _)| x == *q))
+                        .find(|q| t_pin(q))
+                        .is_some_and(|q| matches!(b.inputs.0.iter().find(|(x, _)| x == q), Some((_, Wire::Const(_)))))
+                })
+            };
+            let typed = first_literal(false) || first_literal(true);
             let conn = em.connect(&w, &format!("{}_{p}", b.id), at, want.filter(|_| typed));
             let _ = writeln!(
                 xml,
