@@ -448,10 +448,19 @@ impl Reference {
                     let it = (0..ins.len()).map(io);
                     vec![Value::Int(if min { it.min() } else { it.max() }.unwrap_or(0))]
                 } else {
-                    // IEEE minNum/maxNum: a NaN input is ignored unless every input is NaN.
+                    // matiec's fold: op1 := (op1 > tmp) ? tmp : op1 for MIN, `<` for MAX; a NaN
+                    // first input stays, a later one is passed over.
                     let mut acc = ro(0);
                     for k in 1..ins.len() {
-                        acc = if min { acc.min(ro(k)) } else { acc.max(ro(k)) };
+                        let x = ro(k);
+                        let replace = if min {
+                            acc.partial_cmp(&x) == Some(std::cmp::Ordering::Greater)
+                        } else {
+                            acc.partial_cmp(&x) == Some(std::cmp::Ordering::Less)
+                        };
+                        if replace {
+                            acc = x;
+                        }
                     }
                     vec![self.real_result(i, acc)]
                 }

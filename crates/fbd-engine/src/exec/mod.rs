@@ -260,11 +260,19 @@ fn step(plan: &ScanPlan, st: &mut State, ctx: &mut Ctx, i: usize, ins: &Instr) {
         // Folded from the first input, not from ±∞: MIN(NaN, NaN) is NaN (a fault), not +∞.
         Instr::MinRN { args, n, o } => {
             let l = list!(args, n);
-            real_out!(o, l[1..].iter().fold(r[l[0] as usize], |m, &s| m.min(r[s as usize])))
+            // As matiec folds it: a later input replaces the minimum only when smaller, so a
+            // NaN first stays and a NaN later is passed over.
+            real_out!(
+                o,
+                l[1..].iter().fold(r[l[0] as usize], |m, &s| if m > r[s as usize] { r[s as usize] } else { m })
+            )
         }
         Instr::MaxRN { args, n, o } => {
             let l = list!(args, n);
-            real_out!(o, l[1..].iter().fold(r[l[0] as usize], |m, &s| m.max(r[s as usize])))
+            real_out!(
+                o,
+                l[1..].iter().fold(r[l[0] as usize], |m, &s| if m < r[s as usize] { r[s as usize] } else { m })
+            )
         }
         Instr::LimitR { mn, a, mx, o } => {
             // As matiec, whose comparisons make a NaN in give mn.
