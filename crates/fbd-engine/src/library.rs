@@ -430,6 +430,11 @@ pub fn lookup(name: &str) -> Option<&'static BlockDef> {
     INDEX.get_or_init(|| LIBRARY.iter().chain(conversions()).map(|d| (d.name, d)).collect()).get(name).copied()
 }
 
+/// Every block type: the library, then the conversions (what an editor's palette offers).
+pub fn all() -> impl Iterator<Item = &'static BlockDef> {
+    LIBRARY.iter().chain(conversions())
+}
+
 /// The types a conversion `A_TO_B` converts between.
 pub fn conversion(def: &BlockDef) -> Option<(Type, Type)> {
     match (def.kind, def.inputs.first()?.ty, def.outputs.first()?.ty) {

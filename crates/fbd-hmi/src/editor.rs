@@ -11,7 +11,6 @@ use std::time::Duration;
 
 use eframe::egui::{self, Color32, Pos2, Vec2};
 use fbd_edit::{BodyId, Workspace};
-use fbd_engine::library::LIBRARY;
 use fbd_layout::{Body, Layout};
 
 use crate::app::App;
@@ -392,7 +391,9 @@ impl App {
             let entered = typed.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
             let q = self.editor.palette.trim().to_uppercase();
             // (category, type), library blocks by category, then the project's macros.
-            let mut types: Vec<(&str, String)> = LIBRARY.iter().map(|d| (d.category(), d.name.to_string())).collect();
+            // Every conversion too (type `DINT_TO` to find them).
+            let mut types: Vec<(&str, String)> =
+                fbd_engine::library::all().map(|d| (d.category(), d.name.to_string())).collect();
             types.sort_by_key(|(c, _)| *c);
             types.extend(ws.macros().into_iter().map(|(m, _)| ("macros of this project", m)));
             let entries: Vec<(&str, String)> =
