@@ -278,7 +278,8 @@ fn run_inner(args: RunArgs) -> Result<(), String> {
         match &mut sink {
             Sink::None => {}
             Sink::Csv(w) => {
-                let vals: Vec<String> = ids.iter().map(|&i| csv_value(rt.read_signal(i))).collect();
+                let vals: Vec<String> =
+                    ids.iter().map(|&i| csv_value(rt.read_signal(i), rt.plan().signals.at(i).slot.ty)).collect();
                 writeln!(w, "{scan},{t_ms},{}", vals.join(",")).map_err(io)?;
             }
             Sink::Jsonl(w) => {
@@ -334,11 +335,12 @@ fn epilogue(
     Ok(())
 }
 
-fn csv_value(v: Value) -> String {
+fn csv_value(v: Value, ty: fbd_engine::Type) -> String {
     match v {
         Value::Bool(b) => (b as u8).to_string(),
         Value::Int(i) => i.to_string(),
-        Value::Real(r) => format!("{r:?}"),
+        Value::Real(r) if ty != fbd_engine::Type::Real => format!("{r:?}"),
+        v => v.text_as(ty),
     }
 }
 

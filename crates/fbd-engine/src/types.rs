@@ -281,6 +281,16 @@ impl Value {
         }
     }
 
+    /// The value as a signal of type `ty` is written out: a REAL as its f32's shortest form
+    /// (`49.29982`, what a PLC's REAL prints; the f64 digits of the same number,
+    /// `49.29981994628906`, read as a value it does not have), everything else as `Display`.
+    pub fn text_as(self, ty: Type) -> String {
+        match (self, ty) {
+            (Value::Real(r), Type::Real) => format!("{:?}", r as f32),
+            (v, _) => v.to_string(),
+        }
+    }
+
     /// The value as a drawing shows it beside a pin: BOOL and INT in full, a REAL to five
     /// significant digits (`0.67997`, `679.97`, `1.2346e7`; at least one decimal, so it still
     /// reads as a REAL). `Display` gives every digit (`0.6799679474004608`), which ran across
@@ -379,6 +389,14 @@ mod tests {
         assert_eq!(Value::Int(-1234567).short(), "-1234567");
         assert_eq!(Value::Bool(false).short(), "FALSE");
         assert_eq!(Value::Real(f64::INFINITY).short(), Value::Real(f64::INFINITY).to_string());
+    }
+
+    #[test]
+    fn a_real_is_written_as_its_f32() {
+        let r = Value::Real(0.1f32 as f64);
+        assert_eq!(r.text_as(Type::Real), "0.1");
+        assert_eq!(r.text_as(Type::LReal), "0.10000000149011612", "an LREAL keeps every digit");
+        assert_eq!(Value::Int(-5).text_as(Type::Int), "-5");
     }
 
     #[test]

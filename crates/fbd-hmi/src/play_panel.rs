@@ -150,7 +150,7 @@ impl App {
                 .iter()
                 .map(|p| {
                     let cur = rt.input(&p.name).unwrap_or(p.default);
-                    (p.name.clone(), p.kind, cur, p.options.clone(), p.description.clone())
+                    (p.name.clone(), p.kind, cur, p.options.clone(), p.description.clone(), p.ty)
                 })
                 .collect::<Vec<_>>();
             let outs: Vec<_> = plan
@@ -158,12 +158,12 @@ impl App {
                 .get(rows.start.saturating_sub(n_in)..rows.end.saturating_sub(n_in))
                 .unwrap_or_default()
                 .iter()
-                .map(|p| (p.name.clone(), rt.output(&p.name).unwrap_or(p.default), p.description.clone()))
+                .map(|p| (p.name.clone(), rt.output(&p.name).unwrap_or(p.default), p.description.clone(), p.ty))
                 .collect();
             (ins, outs)
         });
         egui::Grid::new("io").striped(true).min_row_height(ui.spacing().interact_size.y).show(ui, |ui| {
-            for (name, kind, cur, options, description) in &inputs {
+            for (name, kind, cur, options, description, ty) in &inputs {
                 // The input's name labels its control, for screen readers; its description
                 // (what the diagram says it is for) shows on hover.
                 let mut l = ui.label(name);
@@ -214,7 +214,9 @@ impl App {
                         }
                     }
                     (_, Value::Int(mut i)) => {
-                        if ui.add(egui::DragValue::new(&mut i)).labelled_by(l.id).changed() {
+                        // Within the input's type: an INT's drag stops at 32767.
+                        let (lo, hi) = ty.int_range().unwrap_or((i64::MIN, i64::MAX));
+                        if ui.add(egui::DragValue::new(&mut i).range(lo..=hi)).labelled_by(l.id).changed() {
                             let _ = self.runner.with(|rt| rt.set_input(name, Value::Int(i)));
                         }
                     }
@@ -226,7 +228,7 @@ impl App {
                 }
                 ui.end_row();
             }
-            for (name, v, description) in &outputs {
+            for (name, v, description, ty) in &outputs {
                 let l = ui.label(name);
                 if let Some(d) = description {
                     l.on_hover_text(d);
@@ -236,7 +238,7 @@ impl App {
                         lamp(ui, if b { Color32::from_rgb(0x20, 0xc0, 0x40) } else { Color32::GRAY });
                     }
                     other => {
-                        ui.label(RichText::new(other.to_string()).monospace());
+                        ui.label(RichText::new(other.text_as(*ty)).monospace());
                     }
                 }
                 ui.end_row();
