@@ -25,6 +25,7 @@ import argparse
 import csv
 import os
 import re
+import struct
 import subprocess
 import sys
 import tempfile
@@ -137,7 +138,8 @@ def driver(pous_h, program, instance, outputs, inputs, stimulus, scans, tick_ns,
         lines.append(f"    if (k == {scan}UL) {r} = {value};")
     lines.append("    config_run__(k); print(k); }")
     lines.append("  return 0; }")
-    return "\n".join(lines) + "\n"
+    reals = {o for o in outputs if ref(o)[0] == "REAL"}
+    return "\n".join(lines) + "\n", reals
 
 
 def main():
@@ -191,7 +193,7 @@ def main():
             return 2
         ours_rows = list(csv.DictReader(open(ours)))
         outputs = [k for k in ours_rows[0] if k and k not in ("scan", "time_ms")] if ours_rows else []
-        src = driver(pous_h, program, instance, outputs, [], stimulus, args.scans, tick_ns, renamed_ports(args.file))
+        src, reals = driver(pous_h, program, instance, outputs, [], stimulus, args.scans, tick_ns, renamed_ports(args.file))
         open(os.path.join(w, "driver.c"), "w").write(src)
         inc = os.path.join(os.environ["MATIEC_LIB"], "C")
         cfiles = [f for f in os.listdir(w) if f.endswith(".c") and f not in ("POUS.c", "driver.c")]
@@ -208,6 +210,9 @@ def main():
             if x != y and not (x in ("0", "1") and y.lower() in ("false", "true") and (x == "1") == (y.lower() == "true")):
                 try:
                     fx, fy = float(x), float(y)
+                    # A REAL is an f32: fbd writes its shortest form, C prints the double of it.
+                    if k in reals:
+                        fx, fy = (struct.unpack("f", struct.pack("f", v))[0] if v == v and abs(v) < 3.5e38 else v for v in (fx, fy))
                     # C prints a NaN `nan` or `-nan`, Rust `NaN`: a NaN both sides is the same value.
                     if fx == fy or (fx != fx and fy != fy):
                         continue
