@@ -171,6 +171,17 @@ pub(crate) const NAMES_DATA: &str = "https://fbd2048.example/plcopen/names";
 /// One rename: the POU it is in (`None`: the program), the name written, the name it stands for.
 pub(crate) type Rename = (Option<String>, String, String);
 
+/// `name` as another tool can take it: itself if it is an IEC identifier and no reserved or
+/// standard name, else `FBD_` and its letters and digits (`sr` → `FBD_sr`, `a-b` → `FBD_a_b`).
+pub(crate) fn iec_name(name: &str) -> String {
+    if iec_identifier(name) && !reserved(name) && !name.to_ascii_uppercase().starts_with(PREFIX) {
+        return name.to_string();
+    }
+    let base: String = name.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '_' }).collect();
+    let base = base.split('_').filter(|p| !p.is_empty()).collect::<Vec<_>>().join("_");
+    format!("{PREFIX}{}", if base.is_empty() { "block" } else { &base })
+}
+
 fn reserved(name: &str) -> bool {
     let u = name.to_ascii_uppercase();
     RESERVED.contains(&u.as_str()) || u.split_once("_TO_").is_some_and(|(a, b)| !a.is_empty() && !b.is_empty())

@@ -124,3 +124,23 @@ fn names_another_tool_cannot_take_are_renamed_and_restored() {
     let _ = std::fs::remove_dir_all(&dir);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stdout));
 }
+
+/// A block whose id another tool cannot take as an instance name (`sr` is the type SR there,
+/// `a-b` reads as a subtraction) goes out under an IEC name and comes back under its id.
+#[test]
+fn instances_named_like_a_standard_block_are_renamed_and_restored() {
+    let text = r#"{"fbd": 2, "name": "inst",
+        "inputs": [{"name": "go", "type": "BOOL"}],
+        "outputs": [{"name": "s", "type": "BOOL", "from": "sr.q1"}, {"name": "t", "type": "BOOL", "from": "a-b.q"}],
+        "blocks": [{"id": "sr", "type": "SR", "inputs": {"s1": "go", "r": false}},
+                   {"id": "a-b", "type": "R_TRIG", "inputs": {"clk": "go"}}]}"#;
+    let project =
+        fbd_engine::load::load_text(&fbd_engine::load::MemProvider::new(), Path::new("inst.json"), text.to_string())
+            .expect("loads");
+    let plan = fbd_engine::compile_project(&project, &fbd_engine::CompileOptions::default()).expect("compiles");
+    let xml = fbd_plcopen::export(&project, &plan);
+    assert!(xml.contains(r#"instanceName="FBD_sr""#) && xml.contains(r#"instanceName="FBD_a_b""#), "{xml}");
+    let back = fbd_plcopen::import(Path::new("inst.xml"), &xml).unwrap_or_else(|e| panic!("{e}"));
+    let ids: Vec<&str> = back.doc.blocks.iter().map(|b| b.id.as_str()).collect();
+    assert!(ids.contains(&"sr") && ids.contains(&"a-b"), "{ids:?}");
+}

@@ -383,7 +383,7 @@ fn body<R: Rng>(
             }
             let mut params = Vec::new();
             // Beremiz's generator drops a function block instance's initial values (an SR
-            // set at the start is not in its ST): only MEMORY and DELAY keep an init there.
+            // set at the start is not in its ST); MEMORY and DELAY are not in the IEC set.
             let init_kept = !iec_only || !matches!(def.kind, Kind::Sr | Kind::Rs);
             if def.params.contains(&"init") && init_kept && rng.random_bool(0.5) {
                 params.push(format!("\"init\": {}", constant(rng, p.t.unwrap_or(Type::Bool))));

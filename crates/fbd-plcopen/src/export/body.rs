@@ -189,11 +189,14 @@ pub(super) fn body_xml(
     .chain(project.files.iter().flat_map(|f| f.doc.macros.iter().map(|m| m.name.clone())))
     .map(|n| n.to_ascii_uppercase())
     .collect();
+    // A block id another tool cannot take as a variable (`sr` is the type SR there, `a-b` a
+    // subtraction) goes out as an IEC name too, its id in `addData` as for the others.
     let mut instance_name = |id: &str| -> String {
-        let mut name = id.to_string();
+        let base = crate::reserved::iec_name(id);
+        let mut name = base.clone();
         let mut k = 1;
         while !taken.insert(name.to_ascii_uppercase()) {
-            name = format!("{id}_{k}");
+            name = format!("{base}_{k}");
             k += 1;
         }
         name

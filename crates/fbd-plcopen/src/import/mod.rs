@@ -250,13 +250,17 @@ fn pou_body(
             .unwrap_or_else(|| format!("{}_{}", ty.to_ascii_lowercase(), e.attribute("localId").unwrap_or("0")));
         // This tool's export renames an instance whose name another one takes (IEC ignores
         // case); the id it had comes back from `addData`.
-        let id = child(*e, "addData")
+        let ours = child(*e, "addData")
             .into_iter()
             .flat_map(|a| children(a, "data"))
             .find(|d| d.attribute("name") == Some(crate::export::ID_DATA))
             .and_then(|d| child(d, "id")?.attribute("value").map(str::to_string))
-            .unwrap_or(id);
-        let id: String = id.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' }).collect();
+            // Our id as this tool's export kept it (`a-b` is a valid id here, no IEC name).
+            .filter(|i| !i.is_empty() && i.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-'));
+        let id: String = match ours {
+            Some(i) => i,
+            None => id.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' }).collect(),
+        };
         let id = if taken.contains(&id) { format!("{id}_{}", e.attribute("localId").unwrap_or("")) } else { id };
         taken.insert(id.clone());
         if let Some(l) = e.attribute("localId") {
