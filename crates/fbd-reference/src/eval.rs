@@ -263,15 +263,10 @@ impl Reference {
         }
     }
 
-    /// A float result of `ty`: REAL computed in f32 by the caller; checked for NaN/overflow.
-    fn typed_real(&mut self, i: usize, v: f64) -> Value {
-        self.real_result(i, v)
-    }
-
     /// IEC's `A_TO_B` as matiec computes it: to BOOL, `<> 0`; from BOOL, 0 or 1; float to
     /// integer to nearest with halves to even (0 for a negative value into an unsigned type),
     /// then into the type's range; integer to integer into the range; to REAL, the nearest f32.
-    fn convert(&mut self, i: usize, v: Value, _from: Type, to: Type) -> Value {
+    fn convert(&mut self, i: usize, v: Value, to: Type) -> Value {
         match (v, to) {
             (Value::Bool(b), Type::Bool) => Value::Bool(b),
             (Value::Int(n), Type::Bool) => Value::Bool(n != 0),
@@ -383,7 +378,7 @@ impl Reference {
                 for k in 1..ins.len() {
                     acc = if add { acc + ro(k) as f32 } else { acc * ro(k) as f32 };
                 }
-                vec![self.typed_real(i, acc as f64)]
+                vec![self.real_result(i, acc as f64)]
             }
             Kind::Add | Kind::Mul => {
                 let add = b.def.kind == Kind::Add;
@@ -409,7 +404,7 @@ impl Reference {
                 }
             }
             Kind::Sub => match ty {
-                Type::Real => vec![self.typed_real(i, (ro(0) as f32 - ro(1) as f32) as f64)],
+                Type::Real => vec![self.real_result(i, (ro(0) as f32 - ro(1) as f32) as f64)],
                 t if t.is_int() => vec![self.typed_int(i, t, io(0) as i128 - io(1) as i128)],
                 _ => vec![self.real_result(i, ro(0) - ro(1))],
             },
@@ -423,7 +418,7 @@ impl Reference {
                     self.fault(i, FaultKind::DivisionByZero);
                     vec![Value::Real(0.0)]
                 }
-                Type::Real => vec![self.typed_real(i, (ro(0) as f32 / ro(1) as f32) as f64)],
+                Type::Real => vec![self.real_result(i, (ro(0) as f32 / ro(1) as f32) as f64)],
                 _ => vec![self.real_result(i, ro(0) / ro(1))],
             },
             Kind::Mod => {
@@ -502,45 +497,12 @@ impl Reference {
             | Kind::Asin
             | Kind::Acos
             | Kind::Atan => {
-                let x = ro(0);
-                let v = match b.def.kind {
-                    Kind::Sqrt => x.sqrt(),
-                    Kind::Ln => x.ln(),
-                    Kind::Log => x.log10(),
-                    Kind::Exp => x.exp(),
-                    Kind::Expt => x.powf(ro(1)),
-                    Kind::Sin => x.sin(),
-                    Kind::Cos => x.cos(),
-                    Kind::Tan => x.tan(),
-                    Kind::Asin => x.asin(),
-                    Kind::Acos => x.acos(),
-                    _ => x.atan(),
-                };
+                let v = numeric(b.def.kind, ro(0), if ins.len() > 1 { ro(1) } else { 0.0 });
                 // A REAL's result: the f64 one's nearest f32 (as C computes `float f = sin(x)`).
                 vec![self.real_result(i, if ty == Type::Real { v as f32 as f64 } else { v })]
             }
             Kind::Shl | Kind::Shr | Kind::Rol | Kind::Ror => {
-                let bits = narrow_range(ty).map_or(32, |(_, size)| size.trailing_zeros() as i64);
-                let size = 1i128 << bits;
-                let (v, n) = (io(0) as i128, io(1));
-                let out = match b.def.kind {
-                    Kind::Shl if (0..bits).contains(&n) => (v * (1i128 << n)) % size,
-                    Kind::Shr if (0..bits).contains(&n) => v / (1i128 << n),
-                    Kind::Shl | Kind::Shr => 0,
-                    // One bit at a time, the top one coming round to the bottom (or back).
-                    kind => {
-                        let mut x = v;
-                        for _ in 0..n.rem_euclid(bits) {
-                            x = if kind == Kind::Rol {
-                                (x * 2) % size + x / (size / 2)
-                            } else {
-                                x / 2 + (x % 2) * (size / 2)
-                            };
-                        }
-                        x
-                    }
-                };
-                vec![Value::Int(out as i64)]
+                vec![Value::Int(shift(b.def.kind, ty, io(0), io(1)))]
             }
             Kind::Floor => vec![self.int_of(i, ro(0).floor())],
             Kind::Trunc => vec![self.int_of(i, ro(0).trunc())],
@@ -548,8 +510,8 @@ impl Reference {
             Kind::Frac => vec![self.real_result(i, ro(0) - ro(0).trunc())],
             Kind::IntToReal => vec![Value::Real(io(0) as f64)],
             Kind::Convert => {
-                let (from, to) = fbd_engine::library::conversion(b.def).expect("a conversion's types");
-                vec![self.convert(i, ins[0], from, to)]
+                let (_, to) = fbd_engine::library::conversion(b.def).expect("a conversion's types");
+                vec![self.convert(i, ins[0], to)]
             }
             Kind::Sel => vec![if bo(0) { ins[2] } else { ins[1] }],
             Kind::Mux => {
@@ -782,4 +744,44 @@ fn nearest_even(r: f64) -> f64 {
     let f = r.floor();
     let d = r - f;
     if d > 0.5 || (d == 0.5 && f % 2.0 != 0.0) { f + 1.0 } else { f }
+}
+
+/// A numeric function of `x` (and `y`, EXPT's exponent) in f64.
+fn numeric(kind: Kind, x: f64, y: f64) -> f64 {
+    match kind {
+        Kind::Sqrt => x.sqrt(),
+        Kind::Ln => x.ln(),
+        Kind::Log => x.log10(),
+        Kind::Exp => x.exp(),
+        Kind::Expt => x.powf(y),
+        Kind::Sin => x.sin(),
+        Kind::Cos => x.cos(),
+        Kind::Tan => x.tan(),
+        Kind::Asin => x.asin(),
+        Kind::Acos => x.acos(),
+        Kind::Atan => x.atan(),
+        k => panic!("reference: {k:?} is no numeric function"),
+    }
+}
+
+/// SHL, SHR, ROL or ROR of `v`, a bit string of type `ty`, by `n`, in arithmetic rather than
+/// the engine's shifts.
+fn shift(kind: Kind, ty: Type, v: i64, n: i64) -> i64 {
+    let bits = narrow_range(ty).map_or(32, |(_, size)| size.trailing_zeros() as i64);
+    let size = 1i128 << bits;
+    let v = v as i128;
+    let out = match kind {
+        Kind::Shl if (0..bits).contains(&n) => (v * (1i128 << n)) % size,
+        Kind::Shr if (0..bits).contains(&n) => v / (1i128 << n),
+        Kind::Shl | Kind::Shr => 0,
+        // One bit at a time, the top one coming round to the bottom (or back).
+        kind => {
+            let mut x = v;
+            for _ in 0..n.rem_euclid(bits) {
+                x = if kind == Kind::Rol { (x * 2) % size + x / (size / 2) } else { x / 2 + (x % 2) * (size / 2) };
+            }
+            x
+        }
+    };
+    out as i64
 }

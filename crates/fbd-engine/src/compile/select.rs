@@ -168,59 +168,18 @@ pub(super) fn select_instruction(
         | Kind::Tan
         | Kind::Asin
         | Kind::Acos
-        | Kind::Atan => {
-            let f = match b.def.kind {
-                Kind::Sqrt => MathFn::Sqrt,
-                Kind::Ln => MathFn::Ln,
-                Kind::Log => MathFn::Log,
-                Kind::Exp => MathFn::Exp,
-                Kind::Sin => MathFn::Sin,
-                Kind::Cos => MathFn::Cos,
-                Kind::Tan => MathFn::Tan,
-                Kind::Asin => MathFn::Asin,
-                Kind::Acos => MathFn::Acos,
-                _ => MathFn::Atan,
-            };
-            Some(Instr::MathR { f, a: x(0), o: o(0) })
-        }
+        | Kind::Atan => math_fn(b.def.kind).map(|f| Instr::MathR { f, a: x(0), o: o(0) }),
         Kind::Expt => Some(Instr::ExptR { a: x(0), b: x(1), o: o(0) }),
-        Kind::Shl | Kind::Shr | Kind::Rol | Kind::Ror => {
-            let op = match b.def.kind {
-                Kind::Shl => ShiftOp::Shl,
-                Kind::Shr => ShiftOp::Shr,
-                Kind::Rol => ShiftOp::Rol,
-                _ => ShiftOp::Ror,
-            };
+        Kind::Shl | Kind::Shr | Kind::Rol | Kind::Ror => shift_op(b.def.kind).map(|op| {
             let bits = ty.width().map_or(32, |(b, _)| b as u8);
-            Some(Instr::ShiftW { op, bits, a: x(0), n: x(1), o: o(0) })
-        }
+            Instr::ShiftW { op, bits, a: x(0), n: x(1), o: o(0) }
+        }),
         Kind::Floor => Some(Instr::Floor { a: x(0), o: o(0) }),
         Kind::Trunc => Some(Instr::Trunc { a: x(0), o: o(0) }),
         Kind::Frac => Some(Instr::Frac { a: x(0), o: o(0) }),
         Kind::IntToReal => Some(Instr::IntToReal { a: x(0), o: o(0) }),
         Kind::RealToInt => Some(Instr::RealToInt { a: x(0), o: o(0) }),
-        Kind::Convert => {
-            let (from, to) = crate::library::conversion(b.def).unwrap_or((Type::LInt, Type::LInt));
-            Some(match (from.bank(), to.bank()) {
-                (Bank::Bool, Bank::Bool) => gate(|a, _, _| a, x(0), x(0), x(0), o(0)),
-                (Bank::Bool, _) => Instr::BoolToNum { a: x(0), o: o(0), real: to.is_real() },
-                (Bank::Int, Bank::Bool) => {
-                    Instr::CmpI { m: CmpOp::Ne.mask(), a: x(0), b: slots.constant(Value::Int(0)).idx, o: o(0) }
-                }
-                (Bank::Real, Bank::Bool) => {
-                    Instr::CmpR { op: CmpOp::Ne, a: x(0), b: slots.constant(Value::Real(0.0)).idx, o: o(0) }
-                }
-                (Bank::Int, Bank::Int) => {
-                    Instr::SelI { g: slots.constant(Value::Bool(false)).idx, a: x(0), b: x(0), o: o(0) }
-                }
-                (Bank::Int, Bank::Real) if to == Type::Real => Instr::IntToR32 { a: x(0), o: o(0) },
-                (Bank::Int, Bank::Real) => Instr::IntToReal { a: x(0), o: o(0) },
-                (Bank::Real, Bank::Int) => {
-                    Instr::RealToIntEven { a: x(0), o: o(0), unsigned: to.int_range().is_some_and(|r| r.0 == 0) }
-                }
-                (Bank::Real, Bank::Real) => Instr::MoveR { a: x(0), o: o(0) },
-            })
-        }
+        Kind::Convert => Some(conversion(b, x(0), o(0), slots)),
         Kind::Sel => Some(match bank {
             Bank::Bool => gate(|g, a, b| if g { b } else { a }, x(0), x(1), x(2), o(0)),
             Bank::Int => Instr::SelI { g: x(0), a: x(1), b: x(2), o: o(0) },
@@ -317,22 +276,55 @@ pub(super) fn post_instruction(b: &expand::NetBlock, ty: Type, outs: &[Slot]) ->
             Some(Instr::WrapI { o, bits: bits as u8, signed })
         }
         (Kind::Mul, Some(_)) => None,
-        (
-            Kind::Sqrt
-            | Kind::Ln
-            | Kind::Log
-            | Kind::Exp
-            | Kind::Expt
-            | Kind::Sin
-            | Kind::Cos
-            | Kind::Tan
-            | Kind::Asin
-            | Kind::Acos
-            | Kind::Atan,
-            None,
-        ) if ty == Type::Real => Some(Instr::RoundR32 { o }),
+        (k, None) if ty == Type::Real && (math_fn(k).is_some() || k == Kind::Expt) => Some(Instr::RoundR32 { o }),
         (Kind::Add | Kind::Mul, None) if ty == Type::Real && two => Some(Instr::RoundR32 { o }),
         (Kind::Sub | Kind::Div, None) if ty == Type::Real => Some(Instr::RoundR32 { o }),
         _ => None,
+    }
+}
+
+/// The numeric function a block kind computes (EXPT, of two inputs, has its own instruction).
+fn math_fn(kind: Kind) -> Option<MathFn> {
+    Some(match kind {
+        Kind::Sqrt => MathFn::Sqrt,
+        Kind::Ln => MathFn::Ln,
+        Kind::Log => MathFn::Log,
+        Kind::Exp => MathFn::Exp,
+        Kind::Sin => MathFn::Sin,
+        Kind::Cos => MathFn::Cos,
+        Kind::Tan => MathFn::Tan,
+        Kind::Asin => MathFn::Asin,
+        Kind::Acos => MathFn::Acos,
+        Kind::Atan => MathFn::Atan,
+        _ => return None,
+    })
+}
+
+/// The shift or rotation a block kind does.
+fn shift_op(kind: Kind) -> Option<ShiftOp> {
+    Some(match kind {
+        Kind::Shl => ShiftOp::Shl,
+        Kind::Shr => ShiftOp::Shr,
+        Kind::Rol => ShiftOp::Rol,
+        Kind::Ror => ShiftOp::Ror,
+        _ => return None,
+    })
+}
+
+/// The instruction of an `A_TO_B` conversion from slot `a` into slot `o` (a narrow or REAL
+/// result is brought into its type by [`post_instruction`]).
+fn conversion(b: &expand::NetBlock, a: u32, o: u32, slots: &mut Slots) -> Instr {
+    let (from, to) = crate::library::conversion(b.def).unwrap_or((Type::LInt, Type::LInt));
+    match (from.bank(), to.bank()) {
+        (Bank::Bool, Bank::Bool) => Instr::Gate { t: truth_table(|a, _, _| a), a, b: a, c: a, o },
+        (Bank::Bool, _) => Instr::BoolToNum { a, o, real: to.is_real() },
+        (Bank::Int, Bank::Bool) => Instr::CmpI { m: CmpOp::Ne.mask(), a, b: slots.constant(Value::Int(0)).idx, o },
+        (Bank::Real, Bank::Bool) => Instr::CmpR { op: CmpOp::Ne, a, b: slots.constant(Value::Real(0.0)).idx, o },
+        // A move: a select whose both inputs are the source.
+        (Bank::Int, Bank::Int) => Instr::SelI { g: slots.constant(Value::Bool(false)).idx, a, b: a, o },
+        (Bank::Int, Bank::Real) if to == Type::Real => Instr::IntToR32 { a, o },
+        (Bank::Int, Bank::Real) => Instr::IntToReal { a, o },
+        (Bank::Real, Bank::Int) => Instr::RealToIntEven { a, o, unsigned: to.int_range().is_some_and(|r| r.0 == 0) },
+        (Bank::Real, Bank::Real) => Instr::MoveR { a, o },
     }
 }
