@@ -11,7 +11,7 @@ use fbd_engine::model::{Block, Wire};
 use fbd_engine::{Type, Value};
 use fbd_layout::Point;
 
-use super::{Instance, STANDARD, Types, VarDecl, documentation, esc, formal_in, formal_out, ident};
+use super::{Instance, Types, VarDecl, documentation, esc, formal_in, formal_out, ident};
 use crate::geometry::{BOX_H, Geometry, box_width};
 use crate::literal::to_iec;
 
@@ -235,9 +235,7 @@ pub(super) fn body_xml(
             .or_else(|| wired_type(project, mac, blocks, order, 8));
         let (type_name, is_fb) = if library::lookup(&b.ty).is_none() {
             (b.ty.clone(), true)
-        } else if STANDARD.contains(&b.ty.as_str())
-            || library::conversion(library::lookup(&b.ty).expect("looked up")).is_some()
-        {
+        } else if super::standard(&b.ty) {
             let fb = matches!(b.ty.as_str(), "CTU" | "CTD" | "CTUD" | "R_TRIG" | "F_TRIG" | "SR" | "RS");
             // The counters by their type (IEC 61131-3 ed. 3: CTU counts in INT, CTU_DINT in
             // DINT, CTU_LINT in LINT).
@@ -280,6 +278,7 @@ pub(super) fn body_xml(
             if is_fb { format!(" instanceName=\"{}\"", esc(&instance)) } else { String::new() },
             rank[order] + 1
         );
+        let typed = typed_literals(b, &ins);
         for (k, p) in ins.iter().enumerate() {
             let negated = b.negated.has(p);
             // An unconnected negated pin is the negation of its default: written as that
@@ -298,43 +297,15 @@ pub(super) fn body_xml(
                     None => continue,
                 },
             };
+            let want = pin_type(project, b, p, ty);
             // A constant as a literal of the pin's type (`7` on an LREAL pin is `7.0`: an INT
             // literal there is a type error in a strict compiler such as matiec).
-            let want = match library::lookup(&b.ty) {
-                Some(def) => {
-                    let pin = def.inputs.iter().find(|q| q.name == p).map(|q| q.ty).or(def.var_inputs.map(|v| v.ty));
-                    match pin {
-                        Some(library::PinTy::Fixed(t)) => Some(t),
-                        Some(library::PinTy::T) => ty,
-                        None => None,
-                    }
-                }
-                None => project.macro_def(&b.ty).and_then(|m| m.2.inputs.iter().find(|q| q.name == *p)).map(|q| q.ty.0),
-            };
             let w = match w {
                 Wire::Const(v) => Wire::Const(want.and_then(|t| t.fit(v).ok()).unwrap_or(v)),
                 w => w,
             };
             let at = em.geom.as_ref().map_or(origin, |g| g.in_at(order, k));
             let rel = em.geom.as_ref().map_or(String::new(), |g| relative(g.in_rel(order, k)));
-            // Typed where nothing else types the call: Beremiz's generator takes a function's
-            // type from its first input (IEC's AND, SEL, ADD are generic), so a literal there
-            // (SEL(g, 2, 5) by its first generic input, AND(FALSE, x)) makes it declare the
-            // result ANY, which matiec refuses.
-            let first_literal = |generic_only: bool| {
-                library::lookup(&b.ty).is_some_and(|def| {
-                    let t_pin = |q: &str| {
-                        !generic_only
-                            || def.inputs.iter().any(|x| x.name == q && x.ty == library::PinTy::T)
-                            || def.var_inputs.is_some_and(|v| v.ty == library::PinTy::T && q.starts_with(v.prefix))
-                    };
-                    ins.iter()
-                        .filter(|q| b.inputs.0.iter().any(|(x, _)| x == *q))
-                        .find(|q| t_pin(q))
-                        .is_some_and(|q| matches!(b.inputs.0.iter().find(|(x, _)| x == q), Some((_, Wire::Const(_)))))
-                })
-            };
-            let typed = first_literal(false) || first_literal(true);
             let conn = em.connect(&w, &format!("{}_{p}", b.id), at, want.filter(|_| typed));
             let _ = writeln!(
                 xml,
@@ -562,4 +533,36 @@ fn wired_type(project: &Project, mac: &str, blocks: &[Block], k: usize, depth: u
             }
         },
     })
+}
+
+/// The type of input `pin` of block `b` (whose type variable is `ty`): its fixed type, `ty`,
+/// or a macro port's declared type.
+fn pin_type(project: &Project, b: &Block, pin: &str, ty: Option<Type>) -> Option<Type> {
+    match library::lookup(&b.ty) {
+        Some(def) => match def.inputs.iter().find(|q| q.name == pin).map(|q| q.ty).or(def.var_inputs.map(|v| v.ty))? {
+            library::PinTy::Fixed(t) => Some(t),
+            library::PinTy::T => ty,
+        },
+        None => project.macro_def(&b.ty).and_then(|m| m.2.inputs.iter().find(|q| q.name == pin)).map(|q| q.ty.0),
+    }
+}
+
+/// Whether block `b` (pins `ins`) needs its literals typed (`LREAL#7.0`): Beremiz's generator
+/// takes a function's type from its first input (IEC's AND, SEL, ADD are generic), or its first
+/// generic one, so a literal there (AND(FALSE, x), SEL(g, 2, 5)) makes it declare the result
+/// ANY, which matiec refuses.
+fn typed_literals(b: &Block, ins: &[String]) -> bool {
+    let Some(def) = library::lookup(&b.ty) else { return false };
+    let is_t = |q: &str| {
+        def.inputs.iter().any(|x| x.name == q && x.ty == library::PinTy::T)
+            || def.var_inputs.is_some_and(|v| v.ty == library::PinTy::T && q.starts_with(v.prefix))
+    };
+    let wire = |q: &str| b.inputs.0.iter().find(|(x, _)| x == q).map(|(_, w)| w);
+    let first_is_literal = |generic_only: bool| {
+        ins.iter()
+            .filter(|q| wire(q).is_some())
+            .find(|q| !generic_only || is_t(q))
+            .is_some_and(|q| matches!(wire(q), Some(Wire::Const(_))))
+    };
+    first_is_literal(false) || first_is_literal(true)
 }

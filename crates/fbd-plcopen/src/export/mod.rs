@@ -21,8 +21,17 @@ use crate::literal::to_iec;
 mod body;
 use body::{Body, body_xml};
 
-/// Blocks of the library that IEC 61131-3 (and so CODESYS, Beremiz, OpenPLC) has by the same
-/// name and pins.
+/// Whether library block `ty` goes out under its own name, as IEC 61131-3 (and so CODESYS,
+/// Beremiz, OpenPLC) has it with the same pins: those of [`STANDARD`], the conversions, the
+/// numeric functions and the shifts; the others go out as stand-ins.
+pub(crate) fn standard(ty: &str) -> bool {
+    STANDARD.contains(&ty)
+        || library::lookup(ty).is_some_and(|d| {
+            library::conversion(d).is_some() || matches!(d.category(), "numeric functions" | "bit shifts")
+        })
+}
+
+/// The blocks of the library's other groups that IEC has by the same name and pins.
 const STANDARD: &[&str] = &[
     "AND",
     "OR",
@@ -55,21 +64,6 @@ const STANDARD: &[&str] = &[
     "RS",
     "LINT_TO_LREAL",
     "LREAL_TO_LINT",
-    "SQRT",
-    "LN",
-    "LOG",
-    "EXP",
-    "EXPT",
-    "SIN",
-    "COS",
-    "TAN",
-    "ASIN",
-    "ACOS",
-    "ATAN",
-    "SHL",
-    "SHR",
-    "ROL",
-    "ROR",
     "TRUNC",
 ];
 
@@ -372,7 +366,7 @@ fn pou_xml(
 /// implicit EN of its own; SELECTOR's `sel` is `POSITION`).
 fn formal_in(b: &Block, pin: &str) -> String {
     match library::lookup(&b.ty) {
-        Some(_) if !STANDARD.contains(&b.ty.as_str()) => {
+        Some(_) if !standard(&b.ty) => {
             crate::stand_in::formal(&b.ty, pin).map_or_else(|| pin.to_ascii_uppercase(), str::to_string)
         }
         Some(_) => pin.to_ascii_uppercase(),

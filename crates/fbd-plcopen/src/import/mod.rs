@@ -592,7 +592,7 @@ fn pou_body(
             description: v.doc.clone(),
         });
     }
-    blocks.extend(flow.hold_blocks(|_| None));
+    blocks.extend(flow.hold_blocks());
     let (prog_inputs, macro_inputs) = vars::input_ports(cx, pou, &name, &ins, is_program);
     let description = text::description(pou, fbd);
     Some((MacroDef { name, description, inputs: macro_inputs, outputs, blocks }, prog_inputs))

@@ -127,15 +127,15 @@ impl<'a> Dataflow<'a> {
 
     /// The MOVE blocks that hold variables read before their write (each holding what the
     /// write stores; resolving one may ask for more).
-    pub(super) fn hold_blocks(&mut self, at: impl Fn(&str) -> Option<[f64; 2]>) -> Vec<Block> {
+    /// They have no place of their own in the file: the layout places them.
+    pub(super) fn hold_blocks(&mut self) -> Vec<Block> {
         let mut out = Vec::new();
         let mut k = 0;
         while k < self.held.len() {
             let var = self.held[k].clone();
             k += 1;
             let input = self.written(&var);
-            let mut b =
-                super::lookup::simple_block_at(&self.hold_id(&var), "MOVE", vec![("in".into(), input)], at(&var));
+            let mut b = super::lookup::simple_block_at(&self.hold_id(&var), "MOVE", vec![("in".into(), input)], None);
             b.data_type = self.declared.get(&var).and_then(|d| d.ty).map(TypeName);
             b.comment = Some(format!("`{var}` as the previous scan left it (read before its write)"));
             out.push(b);
