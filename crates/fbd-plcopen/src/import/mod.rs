@@ -240,33 +240,7 @@ fn pou_body(
         .filter(|e| e.tag_name().name() == "connector")
         .filter_map(|e| e.attribute("name").map(|n| (n, *e)))
         .collect();
-    let mut block_ids: HashMap<&str, String> = HashMap::new();
-    let mut taken: HashSet<String> = HashSet::new();
-    for e in elems.iter().filter(|e| e.tag_name().name() == "block") {
-        let ty = e.attribute("typeName").unwrap_or("");
-        let id = e
-            .attribute("instanceName")
-            .map(str::to_string)
-            .unwrap_or_else(|| format!("{}_{}", ty.to_ascii_lowercase(), e.attribute("localId").unwrap_or("0")));
-        // This tool's export renames an instance whose name another one takes (IEC ignores
-        // case); the id it had comes back from `addData`.
-        let ours = child(*e, "addData")
-            .into_iter()
-            .flat_map(|a| children(a, "data"))
-            .find(|d| d.attribute("name") == Some(crate::export::ID_DATA))
-            .and_then(|d| child(d, "id")?.attribute("value").map(str::to_string))
-            // Our id as this tool's export kept it (`a-b` is a valid id here, no IEC name).
-            .filter(|i| !i.is_empty() && i.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-'));
-        let id: String = match ours {
-            Some(i) => i,
-            None => id.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' }).collect(),
-        };
-        let id = if taken.contains(&id) { format!("{id}_{}", e.attribute("localId").unwrap_or("")) } else { id };
-        taken.insert(id.clone());
-        if let Some(l) = e.attribute("localId") {
-            block_ids.insert(l, id);
-        }
-    }
+    let block_ids = names::block_ids(&elems);
     let var_names: HashSet<&str> = ins.iter().chain(&outs).chain(&locals).map(|v| v.name.as_str()).collect();
     // Variables of a derived type that is no block (a structure, an enumeration): `x.member`
     // of one of them is not an instance's output.

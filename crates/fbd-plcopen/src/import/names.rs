@@ -1,12 +1,12 @@
 //! Names: the library block for an IEC type name, the export's stand-ins, pin names.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use fbd_engine::{Type, library};
 
 use roxmltree::Node;
 
-use super::ctx::child;
+use super::ctx::{child, children};
 use crate::literal;
 
 /// A function block this crate's export wrote for a library block IEC has no equivalent of
@@ -102,4 +102,38 @@ pub(super) fn counter_type(ty: &str) -> Option<Type> {
         }
         _ => None,
     }
+}
+
+/// Each block's id by its `localId`: its instance name (or `<type>_<localId>` for a function),
+/// made a valid id, unique in the body; the id this tool's export kept in `addData` where it
+/// renamed one.
+pub(super) fn block_ids<'a>(elems: &[Node<'a, '_>]) -> HashMap<&'a str, String> {
+    let mut ids: HashMap<&str, String> = HashMap::new();
+    let mut taken: HashSet<String> = HashSet::new();
+    for e in elems.iter().filter(|e| e.tag_name().name() == "block") {
+        let ty = e.attribute("typeName").unwrap_or("");
+        let id = e
+            .attribute("instanceName")
+            .map(str::to_string)
+            .unwrap_or_else(|| format!("{}_{}", ty.to_ascii_lowercase(), e.attribute("localId").unwrap_or("0")));
+        // This tool's export renames an instance whose name another one takes (IEC ignores
+        // case); the id it had comes back from `addData`.
+        let ours = child(*e, "addData")
+            .into_iter()
+            .flat_map(|a| children(a, "data"))
+            .find(|d| d.attribute("name") == Some(crate::export::ID_DATA))
+            .and_then(|d| child(d, "id")?.attribute("value").map(str::to_string))
+            // Our id as this tool's export kept it (`a-b` is a valid id here, no IEC name).
+            .filter(|i| !i.is_empty() && i.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-'));
+        let id: String = match ours {
+            Some(i) => i,
+            None => id.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' }).collect(),
+        };
+        let id = if taken.contains(&id) { format!("{id}_{}", e.attribute("localId").unwrap_or("")) } else { id };
+        taken.insert(id.clone());
+        if let Some(l) = e.attribute("localId") {
+            ids.insert(l, id);
+        }
+    }
+    ids
 }
