@@ -269,7 +269,7 @@ def processing_multiscan_macro():
 
 def library():
     return {
-        "fbd": 2,
+        "fbd": 3,
         "name": "2048 macros",
         "description": "The macros of the 2048 FBD program (seeds/000): Cell, Installation, Random, Processing (UPD.1) and ProcessingMultiScan (the first version). Written once, included by every 2048 wiring.",
         "macros": [cell_macro(), installation_macro(), random_macro(), processing_macro(), processing_multiscan_macro()],
@@ -479,7 +479,7 @@ def program(variant):
     }
     name, desc = names[variant]
     return {
-        "fbd": 2,
+        "fbd": 3,
         "name": name,
         "description": desc,
         "cycle_ms": 5,

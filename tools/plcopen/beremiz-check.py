@@ -84,6 +84,18 @@ def beremiz_st(xml_path):
 
 C_TYPE = {"REAL": "real", "LREAL": "real", "TIME": "time", "LTIME": "time"}
 
+UNIT_NS = {"d": 86_400 * 10**9, "h": 3_600 * 10**9, "m": 60 * 10**9, "s": 10**9, "ms": 10**6, "us": 10**3, "ns": 1}
+
+
+def duration_ns(text):
+    """`T#1s500ms` (as fbd writes a TIME) → nanoseconds; None if the text is no duration."""
+    m = re.fullmatch(r"(?i)(?:L?T|L?TIME)#(-?)((?:[\d.]+(?:ms|us|ns|d|h|m|s))+)", text.strip().replace("_", ""))
+    if not m:
+        return None
+    from fractions import Fraction
+    total = sum(Fraction(n) * UNIT_NS[u.lower()] for n, u in re.findall(r"([\d.]+)(ms|us|ns|d|h|m|s)", m.group(2), re.I))
+    return int(-total if m.group(1) else total)
+
 
 def renamed_ports(xml_path):
     """The program's ports fbd's export renamed (`a-b` went out as `FBD_a_b`): original → written."""
@@ -122,7 +134,7 @@ def driver(pous_h, program, instance, outputs, inputs, stimulus, scans, tick_ns,
         if kind == "real":
             lines.append(f'  printf(",%.17g", (double){r});')
         elif kind == "time":
-            lines.append(f'  printf(",%lld", (long long){r}.tv_sec * 1000 + {r}.tv_nsec / 1000000);')
+            lines.append(f'  printf(",%lld", (long long){r}.tv_sec * 1000000000LL + {r}.tv_nsec);')
         else:
             lines.append(f'  printf(",%lld", (long long){r});')
     lines.append('  printf("\\n"); }')
@@ -133,8 +145,12 @@ def driver(pous_h, program, instance, outputs, inputs, stimulus, scans, tick_ns,
     for scan, name, value in stimulus:
         if renamed.get(name, name).upper() not in fields:
             raise SystemExit(f"stimulus: `{name}` is no variable of program {program}")
-        _, r = ref(name)
+        ty, r = ref(name)
         value = {"true": "1", "false": "0"}.get(value.lower(), value)
+        if C_TYPE.get(ty) == "time":
+            ns = duration_ns(value)
+            sec = abs(ns) // 10**9 * (1 if ns >= 0 else -1)
+            value = f"(TIME){{{sec}, {ns - sec * 10**9}}}"
         lines.append(f"    if (k == {scan}UL) {r} = {value};")
     lines.append("    config_run__(k); print(k); }")
     lines.append("  return 0; }")
@@ -207,6 +223,9 @@ def main():
     for a, b in zip(their_rows, ours_rows):
         for k in outputs:
             x, y = a[k], b[k]
+            # A TIME: the driver prints nanoseconds, fbd the IEC literal.
+            if duration_ns(y) is not None:
+                y = str(duration_ns(y))
             if x != y and not (x in ("0", "1") and y.lower() in ("false", "true") and (x == "1") == (y.lower() == "true")):
                 try:
                     fx, fy = float(x), float(y)

@@ -64,10 +64,10 @@ fn run_traces_are_deterministic_and_follow_the_stimulus() {
     let lines: Vec<&str> = csv1.lines().collect();
     assert_eq!(lines[0], "scan,time_ms,fast_lamp,fast/t_on.et");
     assert_eq!(lines.len(), 121);
-    assert_eq!(lines[1], "0,0,1,0", "the lamp lights on the scan start is pressed");
+    assert_eq!(lines[1], "0,0,1,T#0s", "the lamp lights on the scan start is pressed");
     // 100 ms on: the TON started at t = 0 elapses at t = 100 ms.
     let off = lines[1..].iter().find(|l| l.split(',').nth(2) == Some("0")).expect("the lamp goes off");
-    assert_eq!(*off, "20,100,0,100");
+    assert_eq!(*off, "20,100,0,T#100ms", "a TIME as its IEC literal");
     let jsonl = run(&b);
     let first: serde_json::Value = serde_json::from_str(jsonl.lines().next().expect("line")).expect("json");
     assert_eq!(first["values"]["fast_lamp"], serde_json::Value::Bool(true));

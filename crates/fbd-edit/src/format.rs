@@ -105,7 +105,7 @@ mod tests {
         let t = to_text(&d);
         assert_eq!(
             t,
-            "{\n  \"fbd\": 2,\n  \"cycle_ms\": 5,\n  \"inputs\": [{ \"name\": \"a\", \"type\": \"BOOL\" }],\n  \"blocks\": [{ \"id\": \"n\", \"type\": \"NOT\", \"inputs\": { \"in\": \"a\" }, \"pos\": [40, 60.5] }]\n}\n"
+            "{\n  \"fbd\": 3,\n  \"cycle_ms\": 5,\n  \"inputs\": [{ \"name\": \"a\", \"type\": \"BOOL\" }],\n  \"blocks\": [{ \"id\": \"n\", \"type\": \"NOT\", \"inputs\": { \"in\": \"a\" }, \"pos\": [40, 60.5] }]\n}\n"
         );
         // A REAL constant keeps its fraction so it stays REAL when read back.
         let d = doc(r#"{"fbd":1,"blocks":[{"id":"m","type":"MOVE","inputs":{"in":2.0}}]}"#);

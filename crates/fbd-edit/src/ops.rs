@@ -25,8 +25,9 @@ impl PinType {
             // says which way round is refused.
             (PinType::Fixed(a), PinType::Fixed(b)) => a == b || a.widens_to(b) || b.widens_to(a),
             (PinType::Fixed(t), PinType::Generic(g)) | (PinType::Generic(g), PinType::Fixed(t)) => g.admits(t),
-            // Every two constraints share a type (LINT is a number, an integer and any type).
-            (PinType::Generic(_), PinType::Generic(_)) => true,
+            // Two constraints meet where a type satisfies both (a number and an integer: LINT;
+            // a number and BOOL-or-bits: none).
+            (PinType::Generic(a), PinType::Generic(b)) => Type::ALL.iter().any(|&t| a.admits(t) && b.admits(t)),
         }
     }
 }
@@ -36,7 +37,11 @@ impl std::fmt::Display for PinType {
         match self {
             PinType::Fixed(t) => f.write_str(t.name()),
             PinType::Generic(Generic::Num) => f.write_str("a number"),
+            PinType::Generic(Generic::Magnitude) => f.write_str("a number or a TIME"),
             PinType::Generic(Generic::Int) => f.write_str("an integer type"),
+            PinType::Generic(Generic::Real) => f.write_str("REAL or LREAL"),
+            PinType::Generic(Generic::Bits) => f.write_str("a bit string"),
+            PinType::Generic(Generic::Logic) => f.write_str("BOOL or a bit string"),
             PinType::Generic(_) => f.write_str("any type"),
         }
     }
@@ -279,7 +284,12 @@ impl Workspace {
             other => self.source_type(body, wire_ref(other).unwrap_or_default())?,
         };
         if !want.admits(have) {
-            return err(format!("`{block}.{pin}` takes {want}, not {have}"));
+            let hint = if want.admits(PinType::Fixed(Type::Time)) && matches!(wire, Wire::Const(_)) {
+                " (a duration is written T#100ms)"
+            } else {
+                ""
+            };
+            return err(format!("`{block}.{pin}` takes {want}, not {have}{hint}"));
         }
         if target.negated.has(pin) && !have.admits(PinType::Fixed(Type::Bool)) {
             return err(format!("`{block}.{pin}` is negated: it takes BOOL, not {have}"));

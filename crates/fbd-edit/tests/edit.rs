@@ -311,7 +311,9 @@ fn copied_blocks_paste_with_their_wires_and_new_ids() {
     let t = w.add_block(&p, "TON", [100.0, 100.0]).expect("TON");
     let a = w.add_block(&p, "AND", [60.0, 100.0]).expect("AND");
     let n = w.add_block(&p, "NOT", [300.0, 100.0]).expect("NOT");
-    w.set_constant(&p, &t, "pt", "100").expect("pt");
+    let e = w.set_constant(&p, &t, "pt", "100").expect_err("a LINT preset");
+    assert_eq!(e.0, format!("`{t}.pt` takes TIME, not LINT (a duration is written T#100ms)"));
+    w.set_constant(&p, &t, "pt", "T#100ms").expect("pt");
     w.connect(&p, &format!("{en}.out"), &a, "in1").expect("en -> and");
     w.set_input(&p, &a, "in2", Wire::Feedback { from: format!("{n}.out"), init: None }).expect("feedback");
     w.connect(&p, &format!("{a}.out"), &t, "in").expect("and -> ton");
@@ -327,7 +329,7 @@ fn copied_blocks_paste_with_their_wires_and_new_ids() {
     assert_eq!(input(&w, &p, "not3", "in"), Some(Wire::Ref("ton2.q".into())));
     assert_eq!(input(&w, &p, "and2", "in2"), Some(Wire::Feedback { from: "not3.out".into(), init: None }));
     assert_eq!(input(&w, &p, "and2", "in1"), Some(Wire::Ref(format!("{en}.out"))), "the outside wire stays");
-    assert_eq!(input(&w, &p, "ton2", "pt"), Some(Wire::Const(Value::Int(100))), "constants come along");
+    assert_eq!(input(&w, &p, "ton2", "pt"), Some(Wire::Const(Value::Time(100_000_000))), "constants come along");
     assert_eq!(w.block(&p, "ton2").expect("ton2").pos, Some([100.0, 300.0]), "moved by the offset");
     w.add_output_port(&p, "lamp2", Type::Bool, Wire::Ref("not3.out".into())).expect("lamp2");
     let plan = w.compile().expect("the program with the copy compiles");

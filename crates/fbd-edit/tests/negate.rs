@@ -51,8 +51,8 @@ fn negations_that_cannot_be_made_are_refused_with_the_reason() {
     );
     let p = BodyId::Program;
     // A macro instance's ports: its BOOL ones (the Blinker's `en`), not its INT ones.
-    let e = w.set_negated(&p, "fast", "on_ms", true).expect_err("an INT port");
-    assert!(e.0.contains("`fast.on_ms` takes LINT: only a BOOL input can be negated"), "{e:?}");
+    let e = w.set_negated(&p, "fast", "on_time", true).expect_err("a TIME port");
+    assert!(e.0.contains("`fast.on_time` takes TIME: only a BOOL input can be negated"), "{e:?}");
     let e = w.set_negated(&p, "fast", "cycles", true).expect_err("an INT output port");
     assert!(e.0.contains("`fast.cycles` carries LINT: only a BOOL output can be negated"), "{e:?}");
     w.set_negated(&p, "fast", "en", true).expect("a BOOL port of a macro instance");

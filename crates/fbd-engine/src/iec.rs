@@ -1,12 +1,10 @@
-//! IEC 61131-3 literals and elementary types, mapped onto the engine's three types: BOOL;
-//! every integer type → INT (64-bit); REAL and LREAL → REAL; TIME → INT milliseconds. What a
-//! PLCopen file writes, and what a CODESYS user types into a debugger's write field (`16#FF`,
+//! IEC 61131-3 literals and elementary type names. What a PLCopen file writes, and what a CODESYS user types into a debugger's write field (`16#FF`,
 //! `1_000`, `T#500ms`): [`Value::parse`] takes them too.
 
 use crate::types::{Type, Value};
 
 /// The engine type for an IEC elementary type name, and whether the mapping widens it (ULINT
-/// and LWORD are held as LINT: a value above 2^63 does not fit; TIME is LINT milliseconds).
+/// and LWORD are held as LINT: a value above 2^63 does not fit).
 pub fn elementary(name: &str) -> Option<(Type, bool)> {
     let u = name.to_ascii_uppercase();
     if let Some(t) = Type::parse(&u) {
@@ -14,7 +12,6 @@ pub fn elementary(name: &str) -> Option<(Type, bool)> {
     }
     Some(match u.as_str() {
         "ULINT" | "LWORD" => (Type::LInt, true),
-        "TIME" | "LTIME" => (Type::LInt, false),
         _ => return None,
     })
 }
@@ -28,7 +25,7 @@ pub fn parse(text: &str) -> Result<Value, String> {
     }
     let upper = t.to_ascii_uppercase();
     if let Some(rest) = strip_any(&upper, &["T#", "TIME#", "LTIME#", "LT#"]) {
-        return duration_ms(rest).map(Value::Int).map_err(|why| format!("`{t}`: {why}"));
+        return duration_ns(rest).map(Value::Time).map_err(|why| format!("`{t}`: {why}"));
     }
     if let Some((ty, rest)) = upper.split_once('#')
         && let Some((tyv, _)) = elementary(ty)
@@ -107,19 +104,87 @@ fn strip_any<'a>(s: &'a str, prefixes: &[&str]) -> Option<&'a str> {
     prefixes.iter().find_map(|p| s.strip_prefix(p))
 }
 
-/// `1s500ms`, `2m`, `1h2m3s`, `1.5s`, `100ms`, `-5ms` → milliseconds. TIME is INT
-/// milliseconds here: a duration finer than that (`T#1us`, `T#1.5ms`) or beyond the INT range
-/// is refused, not rounded or saturated.
-pub fn duration_ms(s: &str) -> Result<i64, String> {
-    let ms = duration_exact_ms(s)
-        .ok_or("not a duration: units d, h, m, s, ms, us, ns, largest first, each once (T#1s500ms)")?;
-    if ms.fract() != 0.0 {
-        return Err(format!("{ms} ms is finer than the millisecond a TIME holds here"));
+/// A duration literal's units, largest first, with their nanoseconds.
+const UNITS: [(&str, i128); 7] = [
+    ("d", 86_400_000_000_000),
+    ("h", 3_600_000_000_000),
+    ("m", 60_000_000_000),
+    ("s", 1_000_000_000),
+    ("ms", 1_000_000),
+    ("us", 1_000),
+    ("ns", 1),
+];
+
+/// `1s500ms`, `2m`, `1h2m3s`, `1.5s`, `100ms`, `-5ms`, `1us` → nanoseconds, exactly (a
+/// TIME's resolution; digits below it truncated, as matiec truncates). A duration beyond ±292
+/// years is refused, not saturated.
+pub fn duration_ns(s: &str) -> Result<i64, String> {
+    const SYNTAX: &str = "not a duration: units d, h, m, s, ms, us, ns, largest first, each once (T#1s500ms)";
+    let s = s.trim().to_ascii_lowercase().replace('_', "");
+    let (neg, mut rest) = match s.strip_prefix('-') {
+        Some(r) => (true, r),
+        None => (false, s.as_str()),
+    };
+    if rest.is_empty() {
+        return Err(SYNTAX.into());
     }
-    if !ms.is_finite() || ms.abs() >= 9.2e18 {
-        return Err("beyond the range of a TIME".into());
+    let mut total: i128 = 0;
+    let mut next_unit = 0;
+    while !rest.is_empty() {
+        let n = rest.find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap_or(rest.len());
+        let (whole, frac) = rest[..n].split_once('.').unwrap_or((&rest[..n], ""));
+        if whole.is_empty() || frac.contains('.') || whole.len() > 30 || frac.len() > 30 {
+            return Err(SYNTAX.into());
+        }
+        rest = &rest[n..];
+        // Longest unit name first: `ms` is not `m` followed by `s`.
+        let unit = ["ms", "us", "ns", "d", "h", "m", "s"].into_iter().find(|u| rest.starts_with(u)).ok_or(SYNTAX)?;
+        rest = &rest[unit.len()..];
+        let rank = UNITS.iter().position(|(u, _)| *u == unit).ok_or(SYNTAX)?;
+        if rank < next_unit {
+            return Err(SYNTAX.into());
+        }
+        next_unit = rank + 1;
+        let scale = UNITS[rank].1;
+        let whole: i128 = whole.parse().map_err(|_| SYNTAX)?;
+        let frac_scaled = if frac.is_empty() {
+            0
+        } else {
+            let digits: i128 = frac.parse().map_err(|_| SYNTAX)?;
+            // Below the nanosecond truncated, as matiec does (`T#300.0000005ms`, the export's
+            // form, is 300 ms).
+            digits * scale / 10i128.pow(frac.len() as u32)
+        };
+        total = whole
+            .checked_mul(scale)
+            .and_then(|w| w.checked_add(frac_scaled))
+            .and_then(|v| total.checked_add(v))
+            .ok_or("beyond the range of a TIME")?;
+        if total > i64::MAX as i128 + 1 {
+            return Err("beyond the range of a TIME (±292 years)".into());
+        }
     }
-    Ok(ms as i64)
+    let total = if neg { -total } else { total };
+    i64::try_from(total).map_err(|_| "beyond the range of a TIME (±292 years)".to_string())
+}
+
+/// A duration as its IEC literal, each unit once, largest first: `T#1s500ms`, `T#-5ms`,
+/// `T#1ms1us`, `T#0s`. [`duration_ns`] reads it back to the same nanoseconds.
+pub fn duration_literal(ns: i64) -> String {
+    if ns == 0 {
+        return "T#0s".into();
+    }
+    let mut out = String::from(if ns < 0 { "T#-" } else { "T#" });
+    let mut rest = (ns as i128).unsigned_abs();
+    for (unit, scale) in UNITS {
+        let scale = scale as u128;
+        let n = rest / scale;
+        rest %= scale;
+        if n > 0 {
+            out.push_str(&format!("{n}{unit}"));
+        }
+    }
+    out
 }
 
 /// A duration in milliseconds, fractions kept (`500us` is 0.5): a task interval may be

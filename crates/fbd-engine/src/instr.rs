@@ -48,6 +48,27 @@ impl CmpOp {
     }
 }
 
+/// A bitwise operation on bit strings ([`Instr::BitsN`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub enum BitOp {
+    And,
+    Or,
+    Xor,
+}
+
+impl BitOp {
+    /// The operation on two bit strings.
+    #[inline(always)]
+    pub fn apply(self, a: i64, b: i64) -> i64 {
+        match self {
+            BitOp::And => a & b,
+            BitOp::Or => a | b,
+            BitOp::Xor => a ^ b,
+        }
+    }
+}
+
 /// Which shift a [`Instr::ShiftW`] does.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 #[allow(missing_docs)]
@@ -131,6 +152,19 @@ pub fn truth_table(f: fn(bool, bool, bool) -> bool) -> u8 {
 #[allow(missing_docs)]
 #[derive(Copy, Clone, Debug)]
 pub enum Instr {
+    /// AND, OR or XOR of `n` bit strings (BYTE, WORD, DWORD), bit by bit.
+    BitsN {
+        op: BitOp,
+        args: u32,
+        n: u32,
+        o: u32,
+    },
+    /// NOT of a bit string of `bits` bits: every bit of the type inverted.
+    NotW {
+        a: u32,
+        o: u32,
+        bits: u8,
+    },
     AndN {
         args: u32,
         n: u32,
@@ -427,6 +461,29 @@ pub enum Instr {
         a: u32,
         o: u32,
         unsigned: bool,
+    },
+    /// An integer as a TIME of that many seconds (matiec's reading of INT_TO_TIME); beyond a
+    /// TIME's ±292 years saturates and is reported.
+    IntToTime {
+        a: u32,
+        o: u32,
+    },
+    /// A float as a TIME of that many seconds, as matiec computes it: the whole seconds, plus
+    /// the fraction's nanoseconds truncated.
+    RealToTime {
+        a: u32,
+        o: u32,
+    },
+    /// A TIME's whole seconds (toward zero; matiec's TIME_TO_INT). Wrapped into the target
+    /// type by a WrapI after it.
+    TimeToInt {
+        a: u32,
+        o: u32,
+    },
+    /// A TIME in seconds as a float (seconds plus nanoseconds / 1e9, as matiec adds them).
+    TimeToReal {
+        a: u32,
+        o: u32,
     },
     /// BOOL to 0 or 1 in an integer or float slot.
     BoolToNum {

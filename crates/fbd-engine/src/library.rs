@@ -89,25 +89,45 @@ pub enum Generic {
     No,
     /// A number: an integer type (not a bit string) or REAL, LREAL (IEC's ANY_NUM).
     Num,
+    /// A number or a duration (IEC's ANY_MAGNITUDE: ADD, SUB, and here MIN, MAX, LIMIT).
+    Magnitude,
     /// An integer type, not a bit string (IEC's ANY_INT: the counters).
     Int,
     /// REAL or LREAL (IEC's ANY_REAL: the numeric functions).
     Real,
     /// A bit string: BYTE, WORD, DWORD (the shifts and rotations).
     Bits,
+    /// BOOL or a bit string (IEC's ANY_BIT: AND, OR, XOR, NOT).
+    Logic,
     /// BOOL, INT or REAL.
     Any,
 }
 
 impl Generic {
+    /// What the constraint admits, in words (for an error).
+    pub fn describe(self) -> &'static str {
+        match self {
+            Generic::No => "its fixed types",
+            Generic::Num => "numbers",
+            Generic::Magnitude => "numbers and durations",
+            Generic::Int => "integers",
+            Generic::Real => "REAL and LREAL",
+            Generic::Bits => "bit strings (BYTE, WORD, DWORD)",
+            Generic::Logic => "BOOL and bit strings (BYTE, WORD, DWORD)",
+            Generic::Any => "every type",
+        }
+    }
+
     /// Whether `t` satisfies the constraint.
     pub fn admits(self, t: Type) -> bool {
         match self {
             Generic::No => false,
-            Generic::Num => t != Type::Bool && !t.is_bit_string(),
+            Generic::Num => t != Type::Bool && !t.is_bit_string() && !t.is_time(),
+            Generic::Magnitude => t != Type::Bool && !t.is_bit_string(),
             Generic::Int => t.is_int() && !t.is_bit_string(),
             Generic::Real => t.is_real(),
             Generic::Bits => t.is_bit_string(),
+            Generic::Logic => t == Type::Bool || t.is_bit_string(),
             Generic::Any => true,
         }
     }
@@ -184,6 +204,7 @@ pub struct BlockDef {
 const B: PinTy = PinTy::Fixed(Type::Bool);
 const I: PinTy = PinTy::Fixed(Type::LInt);
 const R: PinTy = PinTy::Fixed(Type::LReal);
+const D: PinTy = PinTy::Fixed(Type::Time);
 const T: PinTy = PinTy::T;
 
 const fn p(name: &'static str, ty: PinTy) -> PinDef {
@@ -213,17 +234,17 @@ macro_rules! def {
 
 /// Every library block, in documentation order.
 pub static LIBRARY: &[BlockDef] = &[
-    def!("AND", And, No, in [], var var("in", 1, 2, B), out [p("out", B)], varout None, state [], stateful false, params [],
-        "Logical AND of in1..inN (N ≥ 2).", "out := in1 AND ... AND inN.",
+    def!("AND", And, Logic, in [], var var("in", 1, 2, T), out [p("out", T)], varout None, state [], stateful false, params [],
+        "Logical AND of in1..inN (N ≥ 2); of bit strings, bit by bit.", "out := in1 AND ... AND inN.",
         r#"{"id": "a", "type": "AND", "inputs": {"in1": "start", "in2": "t.q"}}"#),
-    def!("OR", Or, No, in [], var var("in", 1, 2, B), out [p("out", B)], varout None, state [], stateful false, params [],
-        "Logical OR of in1..inN (N ≥ 2).", "out := in1 OR ... OR inN.",
+    def!("OR", Or, Logic, in [], var var("in", 1, 2, T), out [p("out", T)], varout None, state [], stateful false, params [],
+        "Logical OR of in1..inN (N ≥ 2); of bit strings, bit by bit.", "out := in1 OR ... OR inN.",
         r#"{"id": "o", "type": "OR", "inputs": {"in1": "a.out", "in2": false}}"#),
-    def!("XOR", Xor, No, in [], var var("in", 1, 2, B), out [p("out", B)], varout None, state [], stateful false, params [],
-        "Logical XOR of in1..inN (N ≥ 2): TRUE when an odd number of inputs is TRUE.", "out := in1 XOR ... XOR inN (parity, as IEC's extensible XOR).",
+    def!("XOR", Xor, Logic, in [], var var("in", 1, 2, T), out [p("out", T)], varout None, state [], stateful false, params [],
+        "Logical XOR of in1..inN (N ≥ 2): TRUE when an odd number of inputs is TRUE; of bit strings, bit by bit.", "out := in1 XOR ... XOR inN (parity, as IEC's extensible XOR).",
         r#"{"id": "x", "type": "XOR", "inputs": {"in1": "a.out", "in2": "b.out"}}"#),
-    def!("NOT", Not, No, in [p("in", B)], var None, out [p("out", B)], varout None, state [], stateful false, params [],
-        "Logical negation.", "out := NOT in.",
+    def!("NOT", Not, Logic, in [p("in", T)], var None, out [p("out", T)], varout None, state [], stateful false, params [],
+        "Logical negation; of a bit string, every bit inverted (NOT WORD#1 is 16#FFFE).", "out := NOT in.",
         r#"{"id": "n", "type": "NOT", "inputs": {"in": "t.q"}}"#),
     def!("EQ", Eq, Any, in [p("in1", T), p("in2", T)], var None, out [p("out", B)], varout None, state [], stateful false, params [],
         "in1 = in2.", "out := in1 = in2. REAL compares by IEEE equality (NaN is never equal).",
@@ -243,10 +264,10 @@ pub static LIBRARY: &[BlockDef] = &[
     def!("LE", Le, Any, in [p("in1", T), p("in2", T)], var None, out [p("out", B)], varout None, state [], stateful false, params [],
         "in1 <= in2.", "out := in1 <= in2.",
         r#"{"id": "le", "type": "LE", "inputs": {"in1": "x.out", "in2": 10}}"#),
-    def!("ADD", Add, Num, in [], var var("in", 1, 2, T), out [p("out", T)], varout None, state [], stateful false, params [],
+    def!("ADD", Add, Magnitude, in [], var var("in", 1, 2, T), out [p("out", T)], varout None, state [], stateful false, params [],
         "Sum of in1..inN.", "out := in1 + ... + inN. INT overflow wraps and is reported as a fault; a REAL result that is NaN or ±infinity (REAL overflow) is reported.",
         r#"{"id": "sum", "type": "ADD", "inputs": {"in1": "a.out", "in2": 1}}"#),
-    def!("SUB", Sub, Num, in [p("in1", T), p("in2", T)], var None, out [p("out", T)], varout None, state [], stateful false, params [],
+    def!("SUB", Sub, Magnitude, in [p("in1", T), p("in2", T)], var None, out [p("out", T)], varout None, state [], stateful false, params [],
         "Difference.", "out := in1 - in2. INT overflow wraps and is reported; so is a REAL result of ±infinity (REAL overflow) or NaN.",
         r#"{"id": "d", "type": "SUB", "inputs": {"in1": "a.out", "in2": 1}}"#),
     def!("MUL", Mul, Num, in [], var var("in", 1, 2, T), out [p("out", T)], varout None, state [], stateful false, params [],
@@ -264,13 +285,13 @@ pub static LIBRARY: &[BlockDef] = &[
     def!("NEG", Neg, Num, in [p("in", T)], var None, out [p("out", T)], varout None, state [], stateful false, params [],
         "Negation.", "out := -in. NEG of the most negative INT wraps and is reported.",
         r#"{"id": "n", "type": "NEG", "inputs": {"in": "d.out"}}"#),
-    def!("MIN", Min, Num, in [], var var("in", 1, 2, T), out [p("out", T)], varout None, state [], stateful false, params [],
+    def!("MIN", Min, Magnitude, in [], var var("in", 1, 2, T), out [p("out", T)], varout None, state [], stateful false, params [],
         "Smallest of in1..inN.", "out := MIN(in1, ..., inN), folded as matiec does: a later input replaces the minimum when smaller, so a NaN in1 gives NaN (a fault) and a later NaN is passed over.",
         r#"{"id": "lo", "type": "MIN", "inputs": {"in1": "a.out", "in2": 100}}"#),
-    def!("MAX", Max, Num, in [], var var("in", 1, 2, T), out [p("out", T)], varout None, state [], stateful false, params [],
+    def!("MAX", Max, Magnitude, in [], var var("in", 1, 2, T), out [p("out", T)], varout None, state [], stateful false, params [],
         "Largest of in1..inN.", "out := MAX(in1, ..., inN), folded as matiec does: a later input replaces the maximum when larger, so a NaN in1 gives NaN (a fault) and a later NaN is passed over.",
         r#"{"id": "hi", "type": "MAX", "inputs": {"in1": "a.out", "in2": 0}}"#),
-    def!("LIMIT", Limit, Num, in [p("mn", T), p("in", T), p("mx", T)], var None, out [p("out", T)], varout None, state [], stateful false, params [],
+    def!("LIMIT", Limit, Magnitude, in [p("mn", T), p("in", T), p("mx", T)], var None, out [p("out", T)], varout None, state [], stateful false, params [],
         "Clamp in to [mn, mx].", "out := in > mn ? (in < mx ? in : mx) : mn, as matiec computes it: mn wins when mn > mx, and a REAL NaN gives mn (IEC's text, MIN(MAX(in, mn), mx), gives mx there).",
         r#"{"id": "l", "type": "LIMIT", "inputs": {"mn": 0, "in": "a.out", "mx": 10}}"#),
     def!("FLOOR", Floor, No, in [p("in", R)], var None, out [p("out", I)], varout None, state [], stateful false, params [],
@@ -362,18 +383,18 @@ pub static LIBRARY: &[BlockDef] = &[
     def!("F_TRIG", FTrig, No, in [p("clk", B)], var None, out [p("q", B)], varout None, state [("m", Type::Bool)], stateful true, params [],
         "Falling edge: TRUE for one scan when clk goes TRUE→FALSE.", "q := NOT clk AND NOT m; m := NOT clk. As in matiec's standard library, m starts FALSE, so q is TRUE on the first scan when clk starts FALSE.",
         r#"{"id": "fall", "type": "F_TRIG", "inputs": {"clk": "button"}}"#),
-    def!("TON", Ton, No, in [p("in", B), p("pt", I)], var None, out [p("q", B), p("et", I)], varout None, state [("state", Type::LInt), ("start", Type::LInt), ("prev_in", Type::Bool)], stateful true, params [],
-        "On-delay timer (pt, et in ms of the simulated clock).",
-        "On a rising edge of in the timer starts (q FALSE, et 0); while in stays TRUE, et := now - start until et reaches pt, then q := TRUE and et := pt; when in is FALSE, q := FALSE, et := 0. As matiec's TON. A negative pt counts as 0 and is a fault.",
-        r#"{"id": "t", "type": "TON", "inputs": {"in": "start", "pt": 500}}"#),
-    def!("TOF", Tof, No, in [p("in", B), p("pt", I)], var None, out [p("q", B), p("et", I)], varout None, state [("state", Type::LInt), ("start", Type::LInt), ("prev_in", Type::Bool)], stateful true, params [],
+    def!("TON", Ton, No, in [p("in", B), p("pt", D)], var None, out [p("q", B), p("et", D)], varout None, state [("state", Type::LInt), ("start", Type::Time), ("prev_in", Type::Bool)], stateful true, params [],
+        "On-delay timer (pt, et TIMEs of the simulated clock, to the nanosecond).",
+        "On a rising edge of in the timer starts (q FALSE, et 0); while in stays TRUE, et := now - start until et reaches pt, then q := TRUE and et := pt; when in is FALSE, q := FALSE, et := 0. As matiec's TON. A negative pt is used as it is (elapsed at once, et := pt: matiec's reading) and is a fault.",
+        r#"{"id": "t", "type": "TON", "inputs": {"in": "start", "pt": "T#500ms"}}"#),
+    def!("TOF", Tof, No, in [p("in", B), p("pt", D)], var None, out [p("q", B), p("et", D)], varout None, state [("state", Type::LInt), ("start", Type::Time), ("prev_in", Type::Bool)], stateful true, params [],
         "Off-delay timer.",
-        "q := TRUE while in is TRUE and for pt ms after its falling edge; et counts from the falling edge up to pt; in TRUE resets et to 0. As matiec's TOF. A negative pt counts as 0 and is a fault.",
-        r#"{"id": "t", "type": "TOF", "inputs": {"in": "motor", "pt": 2000}}"#),
-    def!("TP", Tp, No, in [p("in", B), p("pt", I)], var None, out [p("q", B), p("et", I)], varout None, state [("state", Type::LInt), ("start", Type::LInt), ("prev_in", Type::Bool)], stateful true, params [],
+        "q := TRUE while in is TRUE and for pt after its falling edge; et counts from the falling edge up to pt; in TRUE resets et to 0. As matiec's TOF. A negative pt is used as it is (elapsed at once, et := pt: matiec's reading) and is a fault.",
+        r#"{"id": "t", "type": "TOF", "inputs": {"in": "motor", "pt": "T#2s"}}"#),
+    def!("TP", Tp, No, in [p("in", B), p("pt", D)], var None, out [p("q", B), p("et", D)], varout None, state [("state", Type::LInt), ("start", Type::Time), ("prev_in", Type::Bool)], stateful true, params [],
         "Pulse timer, not retriggerable.",
-        "A rising edge of in while idle gives q := TRUE for pt ms; edges during the pulse are ignored; after the pulse et holds pt until in is FALSE. As matiec's TP. A negative pt counts as 0 and is a fault.",
-        r#"{"id": "p", "type": "TP", "inputs": {"in": "button", "pt": 100}}"#),
+        "A rising edge of in while idle gives q := TRUE for pt; edges during the pulse are ignored; after the pulse et holds pt until in is FALSE. As matiec's TP. A negative pt is used as it is (elapsed at once, et := pt: matiec's reading) and is a fault.",
+        r#"{"id": "p", "type": "TP", "inputs": {"in": "button", "pt": "T#100ms"}}"#),
     def!("CTU", Ctu, Int, in [p("cu", B), pd("r", B, Value::Bool(false)), p("pv", T)], var None, out [p("q", B), p("cv", T)], varout None, state [("m", Type::Bool)], stateful true, params [],
         "Up counter.", "r: cv := 0; else on a rising edge of cu, cv := cv + 1 unless cv is the largest value of its type (it saturates, as matiec's CTU at PVmax). q := cv >= pv.",
         r#"{"id": "c", "type": "CTU", "inputs": {"cu": "pulse.q", "pv": 3}}"#),
@@ -453,10 +474,23 @@ fn conversions() -> &'static [BlockDef] {
         for a in Type::ALL {
             for b in Type::ALL {
                 let name = format!("{a}_TO_{b}");
-                if a == b || LIBRARY.iter().any(|d| d.name == name) {
+                // matiec has neither TIME_TO_BOOL nor a use for BOOL_TO_TIME's seconds.
+                let bool_time = (a == Type::Bool && b.is_time()) || (a.is_time() && b == Type::Bool);
+                if a == b || bool_time || LIBRARY.iter().any(|d| d.name == name) {
                     continue;
                 }
                 let rule = match (a.bank(), b.bank()) {
+                    _ if a.is_time() && b.is_time() => "out := in (the same nanoseconds).",
+                    _ if b.is_time() && a.is_real() => {
+                        "out := in seconds (matiec: whole seconds plus the fraction's nanoseconds, truncated; CODESYS reads milliseconds). Beyond ±292 years saturates and is reported."
+                    }
+                    _ if b.is_time() => {
+                        "out := in seconds (matiec's reading; CODESYS reads milliseconds). Beyond ±292 years saturates and is reported."
+                    }
+                    _ if a.is_time() && b.is_real() => "out := in in seconds (matiec's reading; CODESYS gives milliseconds).",
+                    _ if a.is_time() => {
+                        "out := in's whole seconds, toward zero, wrapped into the type (matiec's reading; CODESYS gives milliseconds)."
+                    }
                     (_, crate::types::Bank::Bool) => "out := in <> 0.",
                     (crate::types::Bank::Bool, _) => "out := 1 if in else 0.",
                     (crate::types::Bank::Real, crate::types::Bank::Int) if b.int_range().is_some_and(|r| r.0 == 0) => {
@@ -510,7 +544,7 @@ pub fn markdown() -> String {
          REAL (32-bit float), LREAL (64-bit). Arithmetic on a narrow type wraps as the PLC's (INT: 32767 + 1 = -32768) and is no fault; \
          a REAL result is rounded to an f32 after every operation (ADD of three REALs: pairwise). \
          A fixed-type pin (a LINT `pv`, `pt`, `k`) takes a narrower integer as it is (IEC's implicit widening). \
-         Time values are LINT milliseconds of the simulated clock. \
+         TIME and LTIME are nanoseconds of the simulated clock (T#500ms). \
          A fault (division by zero, LINT overflow, a REAL result of NaN or ±infinity, index out of range) is recorded with the block path and the scan; \
          it never stops the scan.\n"
     );
@@ -542,9 +576,11 @@ pub fn markdown() -> String {
         let generic = match d.generic {
             Generic::No => String::new(),
             Generic::Num => "; T: Num".into(),
+            Generic::Magnitude => "; T: Num or TIME".into(),
             Generic::Int => "; T: an integer type".into(),
             Generic::Real => "; T: REAL or LREAL".into(),
             Generic::Bits => "; T: BYTE, WORD or DWORD".into(),
+            Generic::Logic => "; T: BOOL, BYTE, WORD or DWORD".into(),
             Generic::Any => "; T: Any".into(),
         };
         let _ = writeln!(s, "- inputs: {}", if ins.is_empty() { "none".into() } else { ins.join(", ") });

@@ -230,19 +230,11 @@ impl SourceFile {
     /// version (read with the same behaviour under the new names).
     pub fn notice(&self) -> Option<String> {
         let v = self.doc.migrated_from?;
-        let counters = std::iter::once(&self.doc.blocks)
-            .chain(self.doc.macros.iter().map(|m| &m.blocks))
-            .flatten()
-            .any(|b| matches!(b.ty.as_str(), "CTU" | "CTD" | "CTUD"));
-        let counted = if counters {
-            "; its counters now stop at pv (CTU) and at 0 (CTD), as matiec's do, where version 1 counted on"
-        } else {
-            ""
-        };
         (v < FORMAT_VERSION).then(|| {
             format!(
-                "{}: format version {v}, read as version {FORMAT_VERSION} (its INT is LINT, its REAL LREAL: the same values{counted}); `fbd fmt` writes it in version {FORMAT_VERSION}",
-                self.path.display()
+                "{}: format version {v}, read as version {FORMAT_VERSION} ({}); `fbd fmt` writes it in version {FORMAT_VERSION}",
+                self.path.display(),
+                self.doc.migration_notes.join("; ")
             )
         })
     }
@@ -312,7 +304,7 @@ pub fn parse_document(path: &Path, text: &str) -> Result<Document, Diagnostic> {
     {
         return Err(Diagnostic::new(
             path,
-            format!("a diagram is a JSON object `{{\"fbd\": 2, ...}}`, but the file starts with `{c}`"),
+            format!("a diagram is a JSON object `{{\"fbd\": 3, ...}}`, but the file starts with `{c}`"),
         )
         .at(Some(crate::locate::line_col(text, i)))
         .help("see docs/diagram-format.md for the layout of a diagram file"));
@@ -340,11 +332,11 @@ pub fn parse_document(path: &Path, text: &str) -> Result<Document, Diagnostic> {
     let mut doc = doc;
     match doc.fbd {
         FORMAT_VERSION => {}
-        1 => doc.migrate_from_v1(),
+        1 | 2 => doc.migrate(),
         v => {
             return Err(Diagnostic::new(
                 path,
-                format!("unsupported format version {v} (this engine reads versions 1 and {FORMAT_VERSION})"),
+                format!("unsupported format version {v} (this engine reads versions 1 to {FORMAT_VERSION})"),
             )
             .at(locate(text, &json_path!["fbd"])));
         }

@@ -150,13 +150,31 @@ pub(crate) fn infer_types(project: &Project, net: &Net) -> Result<Tvars, Vec<Dia
             firm[r] = firm[r].or(Some(a.ty));
         }
     }
+    // A group of logic blocks (AND, OR, XOR, NOT) is BOOL unless a data_type makes it a bit
+    // string or a bit string reaches it: a loop of NOTs has no other type to take, and a LINT
+    // wired to a NOT is then reported at its pin, as a BOOL block's would be.
+    let mut logic_bool = vec![false; n];
+    let mut declared = vec![false; n];
+    for i in (0..n).filter(|&i| net.blocks[i].def.generic == Generic::Logic) {
+        let r = find(&mut parent, i);
+        logic_bool[r] = true;
+    }
+    for i in (0..n).filter(|&i| net.blocks[i].data_type.is_some()) {
+        let r = find(&mut parent, i);
+        declared[r] = true;
+    }
     let t: Tvars = (0..n)
         .map(|i| {
             if net.blocks[i].def.generic == Generic::No {
                 return None;
             }
             let r = find(&mut parent, i);
-            firm[r].or(soft[r])
+            let ty = firm[r].or(soft[r]);
+            match ty {
+                _ if !logic_bool[r] || declared[r] => ty,
+                Some(t) if Generic::Logic.admits(t) => ty,
+                _ => Some(Type::Bool),
+            }
         })
         .collect();
     let generic: Vec<usize> = (0..n).filter(|&i| net.blocks[i].def.generic != Generic::No).collect();
@@ -194,8 +212,12 @@ pub(crate) fn infer_types(project: &Project, net: &Net) -> Result<Tvars, Vec<Dia
             }
             None => {}
             Some(ty) if !b.def.generic.admits(ty) => errors.push(
-                diag_at(project, &b.at.at(), format!("{} works on numbers, but `{}` is {ty}", b.def.name, b.path))
-                    .block(&b.path),
+                diag_at(
+                    project,
+                    &b.at.at(),
+                    format!("{} works on {}, but `{}` is {ty}", b.def.name, b.def.generic.describe(), b.path),
+                )
+                .block(&b.path),
             ),
             _ => {}
         }
@@ -318,13 +340,16 @@ fn check_src(
         return Ok(());
     };
     let ok = got == want
-        || (!hard && got.bank() == want.bank())
+        || (!hard && got.bank() == want.bank() && got.is_time() == want.is_time())
         || (!hard && got == Type::LInt && want.is_real())
         || (widen && got.widens_to(want));
     if ok {
         return Ok(());
     }
     let help = match (got.bank(), want.bank()) {
+        _ if got.is_time() != want.is_time() => {
+            "a duration is written T#500ms, T#1m30s; A_TO_TIME and TIME_TO_A convert through seconds (as matiec)"
+        }
         (Bank::Int, Bank::Real) | (Bank::Real, Bank::Int) | (Bank::Int, Bank::Int) | (Bank::Real, Bank::Real) => {
             "convert with a conversion block (LINT_TO_LREAL, LREAL_TO_LINT; TRUNC or FLOOR for a REAL's whole part)"
         }

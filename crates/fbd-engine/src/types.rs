@@ -8,8 +8,9 @@ use std::fmt;
 /// Every type lives in one of three slot banks ([`Bank`]): BOOL in the booleans, the integer
 /// types in 64-bit integers (a narrow type's value always within its range: arithmetic wraps it
 /// as the PLC does), REAL and LREAL in 64-bit floats (a REAL's value always an f32's: arithmetic
-/// rounds it as an f32 PLC does). ULINT, LWORD and TIME as a type of its own are not here yet
-/// (TIME is LINT milliseconds).
+/// rounds it as an f32 PLC does), TIME and LTIME in 64-bit integers too, as nanoseconds
+/// (matiec's resolution; a timer on a 0.3 ms cycle fires on the scan it should). ULINT and
+/// LWORD are not here yet.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Type {
     /// A boolean.
@@ -38,6 +39,10 @@ pub enum Type {
     Real,
     /// 64-bit float; a NaN result is reported as a fault.
     LReal,
+    /// A duration in nanoseconds (±292 years), as matiec's TIME holds it.
+    Time,
+    /// A long duration: nanoseconds too (CODESYS's LTIME; matiec has none).
+    LTime,
 }
 
 /// Where a type's values are stored: the executor's three slot arrays.
@@ -53,7 +58,7 @@ pub enum Bank {
 
 impl Type {
     /// Every type, in the order menus list them.
-    pub const ALL: [Type; 13] = [
+    pub const ALL: [Type; 15] = [
         Type::Bool,
         Type::SInt,
         Type::Int,
@@ -67,6 +72,8 @@ impl Type {
         Type::DWord,
         Type::Real,
         Type::LReal,
+        Type::Time,
+        Type::LTime,
     ];
 
     /// The IEC name used in diagrams (`BOOL`, `DINT`, `LREAL`, ...).
@@ -85,6 +92,8 @@ impl Type {
             Type::DWord => "DWORD",
             Type::Real => "REAL",
             Type::LReal => "LREAL",
+            Type::Time => "TIME",
+            Type::LTime => "LTIME",
         }
     }
 
@@ -102,9 +111,16 @@ impl Type {
         }
     }
 
-    /// Whether the type is one of the integer or bit-string types.
+    /// Whether the type is one of the integer or bit-string types (not a duration, though it
+    /// lives in the same bank).
     pub fn is_int(self) -> bool {
-        self.bank() == Bank::Int
+        self.bank() == Bank::Int && !self.is_time()
+    }
+
+    /// Whether the type is a duration (TIME, LTIME): compared, selected, added and subtracted,
+    /// never multiplied as a number.
+    pub fn is_time(self) -> bool {
+        matches!(self, Type::Time | Type::LTime)
     }
 
     /// Whether the type is a bit string (BYTE, WORD, DWORD): no arithmetic on it in IEC
@@ -137,7 +153,7 @@ impl Type {
         match self.width() {
             Some((bits, true)) => Some((-(1i64 << (bits - 1)), (1i64 << (bits - 1)) - 1)),
             Some((bits, false)) => Some((0, (1i64 << bits) - 1)),
-            None if self == Type::LInt => Some((i64::MIN, i64::MAX)),
+            None if matches!(self, Type::LInt | Type::Time | Type::LTime) => Some((i64::MIN, i64::MAX)),
             None => None,
         }
     }
@@ -163,7 +179,7 @@ impl Type {
             return true;
         }
         match (self, to) {
-            (Type::Real, Type::LReal) => true,
+            (Type::Real, Type::LReal) | (Type::Time, Type::LTime) => true,
             (Type::Byte, Type::Word | Type::DWord) | (Type::Word, Type::DWord) => true,
             (a, b) if a.is_int() && b.is_int() && !matches!(a, Type::Byte | Type::Word | Type::DWord) => {
                 let (Some((lo_a, hi_a)), Some((lo_b, hi_b))) = (a.int_range(), b.int_range()) else { return false };
@@ -177,9 +193,16 @@ impl Type {
     pub fn zero(self) -> Value {
         match self.bank() {
             Bank::Bool => Value::Bool(false),
-            Bank::Int => Value::Int(0),
+            Bank::Int => self.int_value(0),
             Bank::Real => Value::Real(0.0),
         }
+    }
+
+    /// The value of this type held as `i` in an integer slot: a duration's nanoseconds are a
+    /// [`Value::Time`], everything else a [`Value::Int`].
+    #[inline]
+    pub fn int_value(self, i: i64) -> Value {
+        if self.is_time() { Value::Time(i) } else { Value::Int(i) }
     }
 
     /// `v` as a value of this type, or why it is none: an integer outside the type's range
@@ -189,12 +212,16 @@ impl Type {
     pub fn admit(self, v: Value) -> Result<Value, String> {
         match (self.bank(), v) {
             (Bank::Bool, Value::Bool(_)) => Ok(v),
-            (Bank::Int, Value::Int(i)) => match self.int_range() {
+            (_, Value::Time(_)) if self.is_time() => Ok(v),
+            (Bank::Int, Value::Int(i)) if !self.is_time() => match self.int_range() {
                 Some((lo, hi)) if i < lo || i > hi => Err(format!("{i} is out of the {self} range ({lo}..{hi})")),
                 _ => Ok(v),
             },
             (Bank::Real, Value::Real(r)) => Ok(Value::Real(self.round(r))),
             (Bank::Real, Value::Int(i)) => Ok(Value::Real(self.round(i as f64))),
+            (_, Value::Int(i)) if self.is_time() => {
+                Err(format!("{i} is not a {self}: a duration is written T#{i}ms, T#{i}s, ..."))
+            }
             _ => Err(format!("{v} is not a {self}")),
         }
     }
@@ -227,6 +254,8 @@ pub enum Value {
     Int(i64),
     /// A REAL value.
     Real(f64),
+    /// A TIME (or LTIME) value in nanoseconds.
+    Time(i64),
 }
 
 impl Value {
@@ -236,6 +265,7 @@ impl Value {
             Value::Bool(_) => Type::Bool,
             Value::Int(_) => Type::LInt,
             Value::Real(_) => Type::LReal,
+            Value::Time(_) => Type::Time,
         }
     }
 
@@ -249,6 +279,7 @@ impl Value {
     /// range of a narrow type is [`Type::admit`]'s to check.)
     pub fn coerce(self, ty: Type) -> Option<Value> {
         match (self, ty.bank()) {
+            _ if self.ty().is_time() != ty.is_time() => None,
             (v, b) if v.bank() == b => Some(v),
             (Value::Int(i), Bank::Real) => Some(Value::Real(i as f64)),
             _ => None,
@@ -259,7 +290,7 @@ impl Value {
     pub fn as_bool(self) -> bool {
         match self {
             Value::Bool(b) => b,
-            Value::Int(i) => i != 0,
+            Value::Int(i) | Value::Time(i) => i != 0,
             Value::Real(r) => r != 0.0,
         }
     }
@@ -270,6 +301,8 @@ impl Value {
             Value::Bool(b) => b as i64 as f64,
             Value::Int(i) => i as f64,
             Value::Real(r) => r,
+            // Milliseconds: what a trend of a timer's et reads in.
+            Value::Time(ns) => ns as f64 / 1e6,
         }
     }
 
@@ -288,6 +321,14 @@ impl Value {
         match (self, ty) {
             (Value::Real(r), Type::Real) => format!("{:?}", r as f32),
             (v, _) => v.to_string(),
+        }
+    }
+
+    /// The integer a slot of the value's bank holds (a duration's nanoseconds, a BOOL as 0/1).
+    pub fn as_i64(self) -> Option<i64> {
+        match self {
+            Value::Int(i) | Value::Time(i) => Some(i),
+            _ => None,
         }
     }
 
@@ -317,9 +358,8 @@ impl Value {
     }
 
     /// Parses a textual value for `ty`: `true`/`false`/`1`/`0` for BOOL, integers, floats,
-    /// and the IEC 61131-3 literals a PLC programmer types (`16#FF`, `1_000`, `T#500ms` as
-    /// milliseconds, `INT#5`, `REAL#2`; see [`crate::iec::parse`]): a CODESYS user writing a
-    /// timer preset as `T#500ms` into the debugger was told it was no INT.
+    /// and the IEC 61131-3 literals a PLC programmer types (`16#FF`, `1_000`, `T#500ms` for a
+    /// TIME, `INT#5`, `REAL#2`; see [`crate::iec::parse`]).
     pub fn parse(text: &str, ty: Type) -> Result<Value, String> {
         let t = text.trim();
         let iec = || crate::iec::parse(t).ok();
@@ -332,9 +372,14 @@ impl Value {
                     _ => Err(format!("`{t}` is not a BOOL (use true/false or 1/0)")),
                 },
             },
+            // A duration typed without its `T#` (`1s500ms`) is still one.
+            Bank::Int if ty.is_time() => match iec().or_else(|| crate::iec::parse(&format!("T#{t}")).ok()) {
+                Some(Value::Time(ns)) => Ok(Value::Time(ns)),
+                _ => Err(format!("`{t}` is not a {ty} (e.g. T#500ms, T#1m30s, T#1.5s)")),
+            },
             Bank::Int => t.parse::<i64>().map(Value::Int).or_else(|_| match iec() {
                 Some(Value::Int(i)) => Ok(Value::Int(i)),
-                _ => Err(format!("`{t}` is not a {ty} (e.g. 42, -7, 16#FF, 1_000, T#500ms)")),
+                _ => Err(format!("`{t}` is not a {ty} (e.g. 42, -7, 16#FF, 1_000)")),
             }),
             // Finite only, as a REAL literal in a diagram: `nan` and `inf` parse as floats, and
             // a NaN written into a running program was computed with until a block faulted.
@@ -358,6 +403,7 @@ impl fmt::Display for Value {
             Value::Bool(b) => write!(f, "{}", if *b { "TRUE" } else { "FALSE" }),
             Value::Int(i) => write!(f, "{i}"),
             Value::Real(r) => write!(f, "{r:?}"),
+            Value::Time(ns) => f.write_str(&crate::iec::duration_literal(*ns)),
         }
     }
 }
@@ -420,8 +466,13 @@ mod tests {
         assert_eq!(int("16#FF"), Ok(Value::Int(255)));
         assert_eq!(int("2#1010"), Ok(Value::Int(10)));
         assert_eq!(int("1_000"), Ok(Value::Int(1000)));
-        assert_eq!(int("T#1s500ms"), Ok(Value::Int(1500)), "a TIME is INT milliseconds");
-        assert_eq!(int("t#50ms"), Ok(Value::Int(50)));
+        assert!(int("T#1s500ms").is_err(), "a TIME is no LINT");
+        let time = |t| Value::parse(t, Type::Time);
+        assert_eq!(time("T#1s500ms"), Ok(Value::Time(1_500_000_000)));
+        assert_eq!(time("t#50ms"), Ok(Value::Time(50_000_000)));
+        assert_eq!(time("250us"), Ok(Value::Time(250_000)), "a duration typed without its T#");
+        assert!(time("500").unwrap_err().contains("T#500ms"), "a bare number is no TIME");
+        assert_eq!(Value::parse("T#2s", Type::LTime), Ok(Value::Time(2_000_000_000)));
         assert_eq!(int("INT#-5"), Ok(Value::Int(-5)));
         assert_eq!(int("-9223372036854775808"), Ok(Value::Int(i64::MIN)));
         // The IEC reader too (an exported constant of the smallest INT did not read back).

@@ -24,7 +24,7 @@ pub struct PropsState {
     pub(crate) ports: crate::editor_ports::PortsState,
 }
 
-pub(crate) const TYPES: [Type; 13] = Type::ALL;
+pub(crate) const TYPES: [Type; Type::ALL.len()] = Type::ALL;
 
 impl App {
     /// The properties column of the editor.

@@ -220,6 +220,15 @@ impl App {
                             let _ = self.runner.with(|rt| rt.set_input(name, Value::Int(i)));
                         }
                     }
+                    (_, Value::Time(ns)) => {
+                        // A duration in milliseconds (what a preset is thought in), to the µs.
+                        let mut ms = ns as f64 / 1e6;
+                        let field = egui::DragValue::new(&mut ms).suffix(" ms").max_decimals(3).range(0.0..=1e12);
+                        if ui.add(field).labelled_by(l.id).changed() {
+                            let ns = (ms * 1e6).round() as i64;
+                            let _ = self.runner.with(|rt| rt.set_input(name, Value::Time(ns)));
+                        }
+                    }
                     (_, Value::Real(mut r)) => {
                         if ui.add(egui::DragValue::new(&mut r).speed(0.01)).labelled_by(l.id).changed() {
                             let _ = self.runner.with(|rt| rt.set_input(name, Value::Real(r)));

@@ -4,7 +4,7 @@
 
 use fbd_engine::Value;
 use fbd_engine::iec::duration_exact_ms;
-pub use fbd_engine::iec::{duration_ms, elementary, parse};
+pub use fbd_engine::iec::{elementary, parse};
 
 /// A task interval: `T#20ms`, `t#50ms`, `T#2ms`, or `00:00:00.100000` (as CODESYS writes it)
 /// → milliseconds.
@@ -53,6 +53,7 @@ pub fn to_iec(v: Value) -> String {
     match v {
         Value::Bool(b) => if b { "TRUE" } else { "FALSE" }.into(),
         Value::Int(i) => i.to_string(),
+        Value::Time(ns) => time_literal(ns),
         Value::Real(r) => {
             // IEC 61131-3 wants a point in every REAL literal, before an exponent too:
             // `1e300` is no literal there (matiec refuses it), `1.0e300` is.
@@ -65,6 +66,31 @@ pub fn to_iec(v: Value) -> String {
             }
         }
     }
+}
+
+/// A TIME as a literal every IEC compiler reads to the same nanoseconds: units from the largest
+/// present down without a gap (matiec refuses `T#1h5ms`), sub-second parts as fractional
+/// milliseconds (matiec has no `us`, `ns`), and half a nanosecond more: matiec converts a
+/// duration literal through a long double and truncates, which reads `T#300ms` as
+/// 299.999999 ms; `T#300.0000005ms` is 300 ms there, and in any tool that truncates below a
+/// nanosecond.
+pub fn time_literal(ns: i64) -> String {
+    let sign = if ns < 0 { "-" } else { "" };
+    let abs = (ns as i128).unsigned_abs();
+    let (secs, sub) = (abs / 1_000_000_000, abs % 1_000_000_000);
+    let fields = [(secs / 86_400, "d"), (secs / 3_600 % 24, "h"), (secs / 60 % 60, "m"), (secs % 60, "s")];
+    let Some(first) = fields.iter().position(|(n, _)| *n != 0) else {
+        return if sub == 0 { "T#0s".into() } else { format!("T#{sign}{}.{:06}5ms", sub / 1_000_000, sub % 1_000_000) };
+    };
+    let last = if sub != 0 { fields.len() - 1 } else { fields.iter().rposition(|(n, _)| *n != 0).unwrap_or(first) };
+    let mut out = format!("T#{sign}");
+    for (n, unit) in &fields[first..=last] {
+        out.push_str(&format!("{n}{unit}"));
+    }
+    if sub != 0 {
+        out.push_str(&format!("{}.{:06}5ms", sub / 1_000_000, sub % 1_000_000));
+    }
+    out
 }
 
 #[cfg(test)]
@@ -85,6 +111,24 @@ mod tests {
         }
     }
 
+    /// What the export writes for a TIME: no gap in the units, no `us`, the half nanosecond;
+    /// and it reads back to the same duration.
+    #[test]
+    fn a_time_literal_is_one_matiec_reads_exactly() {
+        for (ns, text) in [
+            (0, "T#0s"),
+            (300_000_000, "T#300.0000005ms"),
+            (-5_000_000, "T#-5.0000005ms"),
+            (3_600_000_000_000, "T#1h"),
+            (3_600_005_000_000, "T#1h0m0s5.0000005ms"),
+            (86_400_000_000_000 + 1_000, "T#1d0h0m0s0.0010005ms"),
+            (61_000_000_000, "T#1m1s"),
+        ] {
+            assert_eq!(time_literal(ns), text);
+            assert_eq!(parse(text), Ok(Value::Time(ns)), "{text} reads back");
+        }
+    }
+
     #[test]
     fn iec_literals_of_every_form_parse() {
         assert_eq!(parse("TRUE"), Ok(Value::Bool(true)));
@@ -97,9 +141,14 @@ mod tests {
         assert_eq!(parse("INT#5"), Ok(Value::Int(5)));
         assert_eq!(parse("REAL#2"), Ok(Value::Real(2.0)));
         assert_eq!(parse("-7"), Ok(Value::Int(-7)));
-        assert_eq!(parse("T#1s500ms"), Ok(Value::Int(1500)));
-        assert_eq!(parse("TIME#2m"), Ok(Value::Int(120_000)));
-        assert_eq!(parse("t#50ms"), Ok(Value::Int(50)));
+        assert_eq!(parse("T#1s500ms"), Ok(Value::Time(1_500_000_000)));
+        assert_eq!(parse("TIME#2m"), Ok(Value::Time(120_000_000_000)));
+        assert_eq!(parse("t#50ms"), Ok(Value::Time(50_000_000)));
+        assert_eq!(parse("T#1us"), Ok(Value::Time(1_000)), "a TIME holds nanoseconds");
+        assert_eq!(parse("T#1.5ms"), Ok(Value::Time(1_500_000)));
+        assert_eq!(parse("T#-2.5s"), Ok(Value::Time(-2_500_000_000)));
+        assert_eq!(parse("LT#1d2h"), Ok(Value::Time(93_600_000_000_000)));
+        assert_eq!(parse("T#1.0000000019s"), Ok(Value::Time(1_000_000_001)), "below a nanosecond truncated");
         assert!(parse("16#GG").is_err());
         assert!(parse("T#5x").is_err());
         assert_eq!(parse("DINT#-2147483648"), Ok(Value::Int(-2147483648)));
@@ -116,8 +165,6 @@ mod tests {
             ("--5", "sign where a digit belongs"),
             ("T#1m1m", "largest first, each once"),
             ("T#1ms1s", "largest first, each once"),
-            ("T#1us", "finer than the millisecond"),
-            ("T#1.5ms", "finer than the millisecond"),
             ("T#999999999999999d", "beyond the range of a TIME"),
         ] {
             let e = parse(bad).expect_err(bad);

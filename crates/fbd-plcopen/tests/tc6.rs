@@ -93,7 +93,7 @@ fn blocks_name_their_pins_as_their_pous_declare_them_and_connections_carry_point
 /// name with `-`, a case twin) and come back under their own names.
 #[test]
 fn names_another_tool_cannot_take_are_renamed_and_restored() {
-    let text = r#"{"fbd": 2, "name": "names",
+    let text = r#"{"fbd": 3, "name": "names",
         "inputs": [{"name": "a-b", "type": "BOOL"}, {"name": "IF", "type": "BOOL"}, {"name": "Speed", "type": "INT"}],
         "outputs": [{"name": "SPEED", "type": "INT", "from": "Speed"}, {"name": "rs", "type": "BOOL", "from": "x.out"},
                     {"name": "TRUE", "type": "BOOL", "from": "IF"}],
@@ -129,7 +129,7 @@ fn names_another_tool_cannot_take_are_renamed_and_restored() {
 /// `a-b` reads as a subtraction) goes out under an IEC name and comes back under its id.
 #[test]
 fn instances_named_like_a_standard_block_are_renamed_and_restored() {
-    let text = r#"{"fbd": 2, "name": "inst",
+    let text = r#"{"fbd": 3, "name": "inst",
         "inputs": [{"name": "go", "type": "BOOL"}],
         "outputs": [{"name": "s", "type": "BOOL", "from": "sr.q1"}, {"name": "t", "type": "BOOL", "from": "a-b.q"}],
         "blocks": [{"id": "sr", "type": "SR", "inputs": {"s1": "go", "r": false}},

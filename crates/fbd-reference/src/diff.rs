@@ -24,6 +24,14 @@ pub struct Covered {
 /// A random value of `ty` for a program input: small numbers mostly, extremes, NaN and
 /// infinities sometimes.
 fn input_value(rng: &mut ChaCha8Rng, ty: Type) -> Value {
+    if ty.is_time() {
+        return Value::Time(match rng.random_range(0..12) {
+            0 => i64::MAX,
+            1 => i64::MIN,
+            2 => rng.random_range(-2000i64..=2000) * 1000,
+            _ => rng.random_range(-8i64..=40) * 5_000_000,
+        });
+    }
     if let Some((lo, hi)) = ty.int_range() {
         return Value::Int(match rng.random_range(0..12) {
             0 => hi,

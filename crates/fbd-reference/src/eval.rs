@@ -20,7 +20,7 @@ struct Hidden {
     m2: bool,
     /// Timer phase: 0 idle, 1 timing, 2 done.
     phase: u8,
-    /// Timer start (ms).
+    /// Timer start (ns).
     start: i64,
     /// The timer's `in` at the previous scan.
     prev_in: bool,
@@ -267,7 +267,32 @@ impl Reference {
     /// integer to nearest with halves to even (0 for a negative value into an unsigned type),
     /// then into the type's range; integer to integer into the range; to REAL, the nearest f32.
     fn convert(&mut self, i: usize, v: Value, to: Type) -> Value {
+        const NS: i128 = 1_000_000_000;
         match (v, to) {
+            (Value::Time(t), to) if to.is_time() => Value::Time(t),
+            // matiec's timespec: tv_sec and tv_nsec of one sign; TIME_TO_<int> is tv_sec.
+            (Value::Time(t), to) if to.is_real() => {
+                let (sec, nsec) = ((t as i128 / NS) as i64, (t as i128 % NS) as i64);
+                let x = sec as f64 + nsec as f64 / 1e9;
+                Value::Real(if to == Type::Real { x as f32 as f64 } else { x })
+            }
+            (Value::Time(t), to) => self.typed_int(i, to, t as i128 / NS),
+            (Value::Int(n), to) if to.is_time() => self.time_saturated(i, n as i128 * NS),
+            (Value::Real(r), to) if to.is_time() => {
+                if r.is_nan() {
+                    self.fault(i, FaultKind::NotANumber);
+                    return Value::Time(0);
+                }
+                // matiec: {(long)IN, (long)((IN - (LINT)IN) * 1e9)}; a seconds count beyond a
+                // TIME's saturates here, with a fault.
+                if r.abs() >= 1e10 {
+                    self.fault(i, FaultKind::Overflow);
+                    return Value::Time(if r < 0.0 { i64::MIN } else { i64::MAX });
+                }
+                let sec = r as i64;
+                let nsec = ((r - sec as f64) * 1e9) as i64;
+                self.time_saturated(i, sec as i128 * NS + nsec as i128)
+            }
             (Value::Bool(b), Type::Bool) => Value::Bool(b),
             (Value::Int(n), Type::Bool) => Value::Bool(n != 0),
             (Value::Real(r), Type::Bool) => Value::Bool(r != 0.0),
@@ -295,6 +320,23 @@ impl Reference {
                 }
             }
         }
+    }
+
+    /// A duration sum or difference computed exactly: beyond ±2^63 ns is a fault, and the value
+    /// wraps as 64-bit arithmetic leaves it.
+    fn time_result(&mut self, i: usize, v: i128) -> Value {
+        if v < i64::MIN as i128 || v > i64::MAX as i128 {
+            self.fault(i, FaultKind::Overflow);
+        }
+        Value::Time(v as i64)
+    }
+
+    /// A converted duration: beyond ±2^63 ns is a fault and the nearest bound.
+    fn time_saturated(&mut self, i: usize, v: i128) -> Value {
+        if v < i64::MIN as i128 || v > i64::MAX as i128 {
+            self.fault(i, FaultKind::Overflow);
+        }
+        Value::Time(v.clamp(i64::MIN as i128, i64::MAX as i128) as i64)
     }
 
     fn int_of(&mut self, i: usize, v: f64) -> Value {
@@ -335,9 +377,28 @@ impl Reference {
             Value::Real(x) => x,
             v => panic!("reference: REAL expected, got {v:?}"),
         };
+        let dur = |k: usize| match ins[k] {
+            Value::Time(x) => x as i128,
+            v => panic!("reference: TIME expected, got {v:?}"),
+        };
         let now_ms = (now_us / 1000) as i64;
+        let now_ns = now_us as i64 * 1000;
         let ty = b.ty.unwrap_or(Type::Bool);
         let out: Vec<Value> = match b.def.kind {
+            // Bit strings: bit by bit, on the value as a row of the type's bits.
+            Kind::And | Kind::Or | Kind::Xor if ty.is_bit_string() => {
+                let bits: Vec<u64> = (0..ins.len()).map(|k| io(k) as u64).collect();
+                let v = match b.def.kind {
+                    Kind::And => bits.iter().fold(u64::MAX, |a, x| a & x),
+                    Kind::Or => bits.iter().fold(0, |a, x| a | x),
+                    _ => bits.iter().fold(0, |a, x| a ^ x),
+                };
+                vec![Value::Int(v as i64)]
+            }
+            Kind::Not if ty.is_bit_string() => {
+                let (_, size) = narrow_range(ty).expect("a bit string is narrow");
+                vec![Value::Int((size - 1 - io(0) as i128) as i64)]
+            }
             Kind::And => vec![Value::Bool((0..ins.len()).all(bo))],
             Kind::Or => vec![Value::Bool((0..ins.len()).any(bo))],
             Kind::Xor => vec![Value::Bool((0..ins.len()).filter(|&k| bo(k)).count() % 2 == 1)],
@@ -346,7 +407,7 @@ impl Reference {
                 use std::cmp::Ordering::*;
                 let ord = match (ins[0], ins[1]) {
                     (Value::Bool(a), Value::Bool(c)) => Some(a.cmp(&c)),
-                    (Value::Int(a), Value::Int(c)) => Some(a.cmp(&c)),
+                    (Value::Int(a), Value::Int(c)) | (Value::Time(a), Value::Time(c)) => Some(a.cmp(&c)),
                     (Value::Real(a), Value::Real(c)) => a.partial_cmp(&c),
                     (a, c) => panic!("reference: comparing {a:?} with {c:?}"),
                 };
@@ -360,6 +421,20 @@ impl Reference {
                     (_, Some(o)) => o != Greater,
                 };
                 vec![Value::Bool(r)]
+            }
+            // Durations: exact nanoseconds; past ±2^63 ns wraps and is a fault, as LINT.
+            Kind::Add if ty.is_time() => vec![self.time_result(i, (0..ins.len()).map(dur).sum())],
+            Kind::Sub if ty.is_time() => vec![self.time_result(i, dur(0) - dur(1))],
+            Kind::Min | Kind::Max | Kind::Limit if ty.is_time() => {
+                let v = match b.def.kind {
+                    Kind::Min => (0..ins.len()).map(dur).min(),
+                    Kind::Max => (0..ins.len()).map(dur).max(),
+                    // matiec's LIMIT, as for the integers.
+                    _ if dur(1) <= dur(0) => Some(dur(0)),
+                    _ if dur(1) >= dur(2) => Some(dur(2)),
+                    _ => Some(dur(1)),
+                };
+                vec![Value::Time(v.unwrap_or(0) as i64)]
             }
             Kind::Add | Kind::Mul if narrow_range(ty).is_some() => {
                 let add = b.def.kind == Kind::Add;
@@ -546,7 +621,7 @@ impl Reference {
                 };
                 vec![Value::Bool(q)]
             }
-            Kind::Ton | Kind::Tof | Kind::Tp => self.timer(i, b.def.kind, bo(0), io(1), now_ms),
+            Kind::Ton | Kind::Tof | Kind::Tp => self.timer(i, b.def.kind, bo(0), dur(1) as i64, now_ns),
             Kind::Ctu => {
                 let h = &mut self.hidden[i];
                 let edge = bo(0) && !h.m1;
@@ -633,14 +708,12 @@ impl Reference {
     /// TON, TOF and TP as documented in docs/blocks.md (matiec's state machines). A negative
     /// preset counts as 0 and is a fault.
     fn timer(&mut self, i: usize, kind: Kind, input: bool, pt: i64, now: i64) -> Vec<Value> {
-        let pt = if pt < 0 {
+        // matiec's timers take a negative preset as it is; it is reported.
+        if pt < 0 {
             self.fault(i, FaultKind::BadArgument);
-            0
-        } else {
-            pt
-        };
+        }
         let Value::Bool(mut q) = self.outs[i][0] else { unreachable!() };
-        let Value::Int(mut et) = self.outs[i][1] else { unreachable!() };
+        let Value::Time(mut et) = self.outs[i][1] else { unreachable!() };
         let h = &mut self.hidden[i];
         let rising = !h.prev_in && input;
         let falling = h.prev_in && !input;
@@ -703,7 +776,7 @@ impl Reference {
             }
         }
         h.prev_in = input;
-        vec![Value::Bool(q), Value::Int(et)]
+        vec![Value::Bool(q), Value::Time(et)]
     }
 }
 

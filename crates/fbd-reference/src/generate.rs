@@ -5,8 +5,8 @@
 //! a diagram is well typed by construction; generic blocks get a `data_type` only when no
 //! grounded source already fixes their type, so type inference is exercised too.
 
-use fbd_engine::Type;
 use fbd_engine::library::{BlockDef, Generic, Kind, LIBRARY, PinTy};
+use fbd_engine::{Type, Value};
 use rand::{Rng, RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -76,30 +76,42 @@ fn loose_ok(ty: Type) -> bool {
     matches!(ty, Type::Bool | Type::LInt | Type::LReal)
 }
 
-fn pick_type<R: Rng>(rng: &mut R) -> Type {
+fn pick_type<R: Rng>(rng: &mut R, iec_only: bool) -> Type {
     match rng.random_range(0..6) {
         0 | 1 => Type::Bool,
         2 => Type::LInt,
         3 => Type::LReal,
-        _ => pick_num(rng),
+        _ => pick_num(rng, iec_only),
     }
 }
 
-/// A numeric type, every one of them.
-fn pick_num<R: Rng>(rng: &mut R) -> Type {
-    let nums: Vec<Type> = Type::ALL.into_iter().filter(|t| *t != Type::Bool).collect();
+/// A type other than BOOL, every one of them (for an IEC toolchain, those matiec has: no
+/// LTIME).
+fn pick_num<R: Rng>(rng: &mut R, iec_only: bool) -> Type {
+    let nums: Vec<Type> =
+        Type::ALL.into_iter().filter(|t| *t != Type::Bool && !(iec_only && *t == Type::LTime)).collect();
     nums[rng.random_range(0..nums.len())]
+}
+
+/// A duration as a diagram writes it: mostly whole milliseconds, sometimes finer, negative
+/// sometimes.
+fn duration<R: Rng>(rng: &mut R, lo_ms: i64, hi_ms: i64) -> String {
+    let fine = if rng.random_bool(0.2) { rng.random_range(0..1000i64) * 1000 } else { 0 };
+    format!("\"{}\"", Value::Time(rng.random_range(lo_ms..=hi_ms) * 1_000_000 + fine))
 }
 
 /// A constant of type `ty` as JSON text; REAL pins often get INT literals.
 fn constant<R: Rng>(rng: &mut R, ty: Type) -> String {
     // A narrow integer: its extremes or small numbers, always within its range.
-    if let Some((lo, hi)) = ty.int_range().filter(|_| ty != Type::LInt) {
+    if let Some((lo, hi)) = ty.int_range().filter(|_| ty != Type::LInt && !ty.is_time()) {
         return match rng.random_range(0..8) {
             0 => hi.to_string(),
             1 => lo.to_string(),
             _ => rng.random_range(-5i64..=12).clamp(lo, hi).to_string(),
         };
+    }
+    if ty.is_time() {
+        return duration(rng, -3000, 3000);
     }
     if ty == Type::Real {
         return match rng.random_range(0..10) {
@@ -170,6 +182,9 @@ fn body<R: Rng>(
                 | Ctu
                 | Ctd
                 | Ctud
+                | Ton
+                | Tof
+                | Tp
                 | IntToReal
                 | Sqrt
                 | Ln
@@ -198,19 +213,23 @@ fn body<R: Rng>(
         }
         // One block in ten an IEC conversion A_TO_B between two random types.
         let def = if rng.random_bool(0.1) {
-            let (a, b) = (pick_type(rng), pick_type(rng));
+            let (a, b) = (pick_type(rng, iec_only), pick_type(rng, iec_only));
+            // matiec's INT_TO_TIME never overflows (its TIME has 64-bit seconds): only the
+            // sources whose every value fits a TIME's nanoseconds.
+            let big = matches!(a, Type::LInt | Type::Real | Type::LReal);
+            let a = if iec_only && b.is_time() && big { Type::DInt } else { a };
             fbd_engine::library::lookup(&format!("{a}_TO_{b}")).unwrap_or(defs[0])
         } else {
             defs[rng.random_range(0..defs.len())]
         };
         let t = match def.generic {
             Generic::No => None,
-            Generic::Num => Some(match rng.random_range(0..4) {
+            Generic::Num | Generic::Magnitude => Some(match rng.random_range(0..4) {
                 0 => Type::LInt,
                 1 => Type::LReal,
                 _ => loop {
-                    let t = pick_num(rng);
-                    if Generic::Num.admits(t) {
+                    let t = pick_num(rng, iec_only);
+                    if def.generic.admits(t) {
                         break t;
                     }
                 },
@@ -220,25 +239,29 @@ fn body<R: Rng>(
                 if iec_only && matches!(def.kind, Kind::Eq | Kind::Ne | Kind::Gt | Kind::Ge | Kind::Lt | Kind::Le) =>
             {
                 Some(loop {
-                    let t = pick_type(rng);
+                    let t = pick_type(rng, iec_only);
                     if t != Type::Bool {
                         break t;
                     }
                 })
             }
-            Generic::Any => Some(pick_type(rng)),
+            Generic::Any => Some(pick_type(rng, iec_only)),
             // matiec has counters of INT, DINT, LINT and UDINT only (CTU, CTU_DINT...).
             Generic::Real => Some(if rng.random_bool(0.5) { Type::Real } else { Type::LReal }),
             Generic::Bits => Some([Type::Byte, Type::Word, Type::DWord][rng.random_range(0..3)]),
+            Generic::Logic if rng.random_bool(0.6) => Some(Type::Bool),
+            Generic::Logic => Some([Type::Byte, Type::Word, Type::DWord][rng.random_range(0..3)]),
             Generic::Int if iec_only => Some([Type::Int, Type::DInt, Type::LInt, Type::UDInt][rng.random_range(0..4)]),
             Generic::Int => Some(loop {
-                let t = pick_num(rng);
+                let t = pick_num(rng, iec_only);
                 if Generic::Int.admits(t) {
                     break t;
                 }
             }),
         };
-        let n_var_in = def.var_inputs.map(|v| v.min + rng.random_range(0..3)).unwrap_or(0);
+        // matiec adds two TIMEs at a time (ADD__TIME__TIME__TIME).
+        let two = iec_only && def.kind == Kind::Add && t.is_some_and(|t| t.is_time());
+        let n_var_in = def.var_inputs.map(|v| v.min + if two { 0 } else { rng.random_range(0..3) }).unwrap_or(0);
         let n_var_out = def.var_outputs.map(|_| rng.random_range(1..5)).unwrap_or(0);
         plan.push(Planned { id: format!("b{k}"), def: Some(def), mac: None, t, n_var_in, n_var_out });
     }
@@ -355,7 +378,7 @@ fn body<R: Rng>(
                 }
                 None => match (kind, name.as_str()) {
                     (Some(Kind::Mux), "k") => rng.random_range(-1i64..=4).to_string(),
-                    (Some(Kind::Ton | Kind::Tof | Kind::Tp), "pt") => rng.random_range(-20i64..=60).to_string(),
+                    (Some(Kind::Ton | Kind::Tof | Kind::Tp), "pt") => duration(rng, -20, 60),
                     (Some(Kind::Saw), "period") => rng.random_range(-5i64..=80).to_string(),
                     (Some(Kind::Random), "lo" | "hi") => rng.random_range(-3i64..=6).to_string(),
                     (Some(Kind::Shl | Kind::Shr | Kind::Rol | Kind::Ror), "n") if iec_only => {
@@ -454,7 +477,7 @@ pub fn diagram_from<R: Rng>(rng: &mut R, seed: u64, opts: &GenOptions) -> String
         let name = format!("M{m}");
         let n_in = rng.random_range(0..=3);
         let inputs: Vec<(String, Type, bool)> =
-            (0..n_in).map(|k| (format!("p{k}"), pick_type(rng), rng.random_bool(0.3))).collect();
+            (0..n_in).map(|k| (format!("p{k}"), pick_type(rng, opts.iec_only), rng.random_bool(0.3))).collect();
         // An instance may bind a constant to a port: see `loose_ok`.
         let ports: Vec<Sig> =
             inputs.iter().map(|(n, t, _)| Sig { wire: n.clone(), ty: *t, grounded: loose_ok(*t) }).collect();
@@ -463,7 +486,7 @@ pub fn diagram_from<R: Rng>(rng: &mut R, seed: u64, opts: &GenOptions) -> String
         let mut outputs = Vec::new();
         let mut out_json = Vec::new();
         for k in 0..rng.random_range(1..=3) {
-            let ty = pick_type(rng);
+            let ty = pick_type(rng, opts.iec_only);
             let cands: Vec<&Sig> = sigs.iter().chain(ports.iter()).filter(|s| s.ty == ty).collect();
             // Pass-through ports (an input bound straight to an output) are deliberately common.
             let from = if !cands.is_empty() && rng.random_bool(0.8) {
@@ -491,7 +514,7 @@ pub fn diagram_from<R: Rng>(rng: &mut R, seed: u64, opts: &GenOptions) -> String
     }
     // The program's inputs and body.
     let n_in = rng.random_range(0..=4);
-    let inputs: Vec<(String, Type)> = (0..n_in).map(|k| (format!("x{k}"), pick_type(rng))).collect();
+    let inputs: Vec<(String, Type)> = (0..n_in).map(|k| (format!("x{k}"), pick_type(rng, opts.iec_only))).collect();
     let avail: Vec<Sig> = inputs.iter().map(|(n, t)| Sig { wire: n.clone(), ty: *t, grounded: true }).collect();
     let n_blocks = rng.random_range(1..=opts.max_blocks.max(1));
     let (blocks, sigs) = body(rng, &avail, n_blocks, &macros, opts.iec_only);
@@ -503,7 +526,7 @@ pub fn diagram_from<R: Rng>(rng: &mut R, seed: u64, opts: &GenOptions) -> String
     let in_json: Vec<String> =
         inputs.iter().map(|(n, t)| format!("{{\"name\": \"{n}\", \"type\": \"{}\"}}", t.name())).collect();
     format!(
-        "{{\"fbd\": 2, \"name\": \"gen-{seed}\", \"cycle_ms\": {},\n \"inputs\": [{}],\n \"outputs\": [{}],\n \"macros\": [{}],\n \"blocks\": [\n  {}\n ]}}\n",
+        "{{\"fbd\": 3, \"name\": \"gen-{seed}\", \"cycle_ms\": {},\n \"inputs\": [{}],\n \"outputs\": [{}],\n \"macros\": [{}],\n \"blocks\": [\n  {}\n ]}}\n",
         [1, 5, 10, 7][rng.random_range(0..4)],
         in_json.join(", "),
         outs.join(", "),

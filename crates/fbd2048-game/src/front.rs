@@ -54,7 +54,7 @@ impl GameIo {
 
 fn int(v: Value) -> i64 {
     match v {
-        Value::Int(i) => i,
+        Value::Int(i) | Value::Time(i) => i,
         Value::Bool(b) => b as i64,
         Value::Real(r) => r as i64,
     }

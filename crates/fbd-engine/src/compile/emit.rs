@@ -30,9 +30,9 @@ impl Slots {
                 self.init_b.push(b);
                 Slot { ty: Type::Bool, idx: self.init_b.len() as u32 - 1 }
             }
-            Value::Int(i) => {
+            Value::Int(i) | Value::Time(i) => {
                 self.init_i.push(i);
-                Slot { ty: Type::LInt, idx: self.init_i.len() as u32 - 1 }
+                Slot { ty: v.ty(), idx: self.init_i.len() as u32 - 1 }
             }
             Value::Real(r) => {
                 self.init_r.push(r);
@@ -48,7 +48,7 @@ impl Slots {
     pub(super) fn init_of(&self, s: Slot) -> Value {
         match s.ty.bank() {
             Bank::Bool => Value::Bool(self.init_b[s.idx as usize]),
-            Bank::Int => Value::Int(self.init_i[s.idx as usize]),
+            Bank::Int => s.ty.int_value(self.init_i[s.idx as usize]),
             Bank::Real => Value::Real(self.init_r[s.idx as usize]),
         }
     }
@@ -56,7 +56,7 @@ impl Slots {
     pub(super) fn constant(&mut self, v: Value) -> Slot {
         let bits = match v {
             Value::Bool(b) => b as u64,
-            Value::Int(i) => i as u64,
+            Value::Int(i) | Value::Time(i) => i as u64,
             Value::Real(r) => r.to_bits(),
         };
         if let Some(&idx) = self.consts.get(&(v.ty(), bits)) {

@@ -3,7 +3,7 @@
 
 use super::emit::Slots;
 use crate::expand;
-use crate::instr::{CmpOp, Instr, MathFn, ShiftOp, truth_table};
+use crate::instr::{BitOp, CmpOp, Instr, MathFn, ShiftOp, truth_table};
 use crate::library::Kind;
 use crate::plan::{Commit, Slot};
 use crate::types::{Bank, Type, Value};
@@ -43,8 +43,8 @@ pub(crate) fn family(b: &expand::NetBlock, ty: Option<Type>) -> Family {
     // A narrow type's ADD/SUB is AddSubI followed by a wrap: another family.
     let wide = ty.is_some_and(|t| t.width().is_none());
     match (b.def.kind, ty.map(Type::bank)) {
-        (Kind::And | Kind::Or | Kind::Xor, _) if two => Family::Gate,
-        (Kind::Not | Kind::Sr | Kind::Rs, _) => Family::Gate,
+        (Kind::And | Kind::Or | Kind::Xor, Some(Bank::Bool)) if two => Family::Gate,
+        (Kind::Not, Some(Bank::Bool)) | (Kind::Sr | Kind::Rs, _) => Family::Gate,
         (Kind::Eq | Kind::Ne | Kind::Gt | Kind::Ge | Kind::Lt | Kind::Le, Some(Bank::Bool)) => Family::Gate,
         (Kind::Sel | Kind::Move | Kind::Memory, Some(Bank::Bool)) => Family::Gate,
         (Kind::Eq | Kind::Ne | Kind::Gt | Kind::Ge | Kind::Lt | Kind::Le, Some(Bank::Int)) => Family::CmpI,
@@ -92,7 +92,19 @@ pub(super) fn select_instruction(
         Bank::Real => Instr::CmpR { op, a: x(0), b: x(1), o: o(0) },
     };
     let mut rng = None;
+    let bit_op = match b.def.kind {
+        Kind::And => BitOp::And,
+        Kind::Or => BitOp::Or,
+        _ => BitOp::Xor,
+    };
     let instr: Option<Instr> = match b.def.kind {
+        Kind::And | Kind::Or | Kind::Xor if bank == Bank::Int => {
+            let (args_, n_) = list(0, args);
+            Some(Instr::BitsN { op: bit_op, args: args_, n: n_, o: o(0) })
+        }
+        Kind::Not if bank == Bank::Int => {
+            Some(Instr::NotW { a: x(0), o: o(0), bits: ty.width().map_or(64, |(bits, _)| bits as u8) })
+        }
         Kind::And if ins.len() == 2 => Some(gate(|a, b, _| a & b, x(0), x(1), x(0), o(0))),
         Kind::Or if ins.len() == 2 => Some(gate(|a, b, _| a | b, x(0), x(1), x(0), o(0))),
         Kind::Xor if ins.len() == 2 => Some(gate(|a, b, _| a ^ b, x(0), x(1), x(0), o(0))),
@@ -320,6 +332,10 @@ fn conversion(b: &expand::NetBlock, a: u32, o: u32, slots: &mut Slots) -> Instr 
         (Bank::Bool, _) => Instr::BoolToNum { a, o, real: to.is_real() },
         (Bank::Int, Bank::Bool) => Instr::CmpI { m: CmpOp::Ne.mask(), a, b: slots.constant(Value::Int(0)).idx, o },
         (Bank::Real, Bank::Bool) => Instr::CmpR { op: CmpOp::Ne, a, b: slots.constant(Value::Real(0.0)).idx, o },
+        (Bank::Int, Bank::Int) if to.is_time() && !from.is_time() => Instr::IntToTime { a, o },
+        (Bank::Int, Bank::Int) if from.is_time() && !to.is_time() => Instr::TimeToInt { a, o },
+        (Bank::Real, Bank::Int) if to.is_time() => Instr::RealToTime { a, o },
+        (Bank::Int, Bank::Real) if from.is_time() => Instr::TimeToReal { a, o },
         // A move: a select whose both inputs are the source.
         (Bank::Int, Bank::Int) => Instr::SelI { g: slots.constant(Value::Bool(false)).idx, a, b: a, o },
         (Bank::Int, Bank::Real) if to == Type::Real => Instr::IntToR32 { a, o },

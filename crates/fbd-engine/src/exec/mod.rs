@@ -129,6 +129,12 @@ fn step(plan: &ScanPlan, st: &mut State, ctx: &mut Ctx, i: usize, ins: &Instr) {
             let (x, y) = (n_[*a as usize], n_[*bb as usize]);
             int_ov!(o, if *sub { x.overflowing_sub(y) } else { x.overflowing_add(y) })
         }
+        Instr::BitsN { op, args, n, o } => {
+            let l = list!(args, n);
+            let first = l.first().map_or(0, |&s| n_[s as usize]);
+            n_[*o as usize] = l.iter().skip(1).fold(first, |acc, &s| op.apply(acc, n_[s as usize]))
+        }
+        Instr::NotW { a, o, bits } => n_[*o as usize] = !n_[*a as usize] & ((1i64 << *bits) - 1),
         Instr::AndN { args, n, o } => b[*o as usize] = list!(args, n).iter().all(|&s| b[s as usize]),
         Instr::OrN { args, n, o } => b[*o as usize] = list!(args, n).iter().any(|&s| b[s as usize]),
         Instr::XorN { args, n, o } => b[*o as usize] = list!(args, n).iter().fold(false, |acc, &s| acc ^ b[s as usize]),
@@ -225,6 +231,34 @@ fn step(plan: &ScanPlan, st: &mut State, ctx: &mut Ctx, i: usize, ins: &Instr) {
             let v = r[*a as usize];
             let v = if *unsigned && v < 0.0 { 0.0 } else { v.round_ties_even() };
             n_[*o as usize] = to_int(v, ctx, i)
+        }
+        Instr::IntToTime { a, o } => {
+            let v = n_[*a as usize];
+            n_[*o as usize] = v.checked_mul(NS_PER_S).unwrap_or_else(|| {
+                fault!(FaultKind::Overflow);
+                if v < 0 { i64::MIN } else { i64::MAX }
+            })
+        }
+        Instr::RealToTime { a, o } => {
+            let v = r[*a as usize];
+            let secs = v.trunc();
+            let ns = ((v - secs) * 1e9) as i64;
+            let t = (secs.abs() < 1e10).then(|| (secs as i64).checked_mul(NS_PER_S)?.checked_add(ns)).flatten();
+            n_[*o as usize] = t.unwrap_or_else(|| {
+                fault!(if v.is_nan() { FaultKind::NotANumber } else { FaultKind::Overflow });
+                if v.is_nan() {
+                    0
+                } else if v < 0.0 {
+                    i64::MIN
+                } else {
+                    i64::MAX
+                }
+            })
+        }
+        Instr::TimeToInt { a, o } => n_[*o as usize] = n_[*a as usize] / NS_PER_S,
+        Instr::TimeToReal { a, o } => {
+            let v = n_[*a as usize];
+            r[*o as usize] = (v / NS_PER_S) as f64 + (v % NS_PER_S) as f64 / 1e9
         }
         Instr::BoolToNum { a, o, real } => {
             let v = b[*a as usize];
@@ -332,7 +366,7 @@ fn step(plan: &ScanPlan, st: &mut State, ctx: &mut Ctx, i: usize, ins: &Instr) {
         Instr::Ton { aux } => {
             let a = &plan.args[*aux as usize..*aux as usize + 7];
             let (x, pt, q, et, s, start, prev) = (&a[0], &a[1], &a[2], &a[3], &a[4], &a[5], &a[6]);
-            let now = (ctx.now_us / 1000) as i64;
+            let now = (ctx.now_us as i64).saturating_mul(1000);
             let input = b[*x as usize];
             let pt = preset(n_[*pt as usize], ctx, i);
             if n_[*s as usize] == 0 && !b[*prev as usize] && input {
@@ -358,7 +392,7 @@ fn step(plan: &ScanPlan, st: &mut State, ctx: &mut Ctx, i: usize, ins: &Instr) {
         Instr::Tof { aux } => {
             let a = &plan.args[*aux as usize..*aux as usize + 7];
             let (x, pt, q, et, s, start, prev) = (&a[0], &a[1], &a[2], &a[3], &a[4], &a[5], &a[6]);
-            let now = (ctx.now_us / 1000) as i64;
+            let now = (ctx.now_us as i64).saturating_mul(1000);
             let input = b[*x as usize];
             let pt = preset(n_[*pt as usize], ctx, i);
             if n_[*s as usize] == 0 && b[*prev as usize] && !input {
@@ -382,7 +416,7 @@ fn step(plan: &ScanPlan, st: &mut State, ctx: &mut Ctx, i: usize, ins: &Instr) {
         Instr::Tp { aux } => {
             let a = &plan.args[*aux as usize..*aux as usize + 7];
             let (x, pt, q, et, s, start, prev) = (&a[0], &a[1], &a[2], &a[3], &a[4], &a[5], &a[6]);
-            let now = (ctx.now_us / 1000) as i64;
+            let now = (ctx.now_us as i64).saturating_mul(1000);
             let input = b[*x as usize];
             let pt = preset(n_[*pt as usize], ctx, i);
             if n_[*s as usize] == 0 && !b[*prev as usize] && input {
@@ -504,18 +538,20 @@ fn step(plan: &ScanPlan, st: &mut State, ctx: &mut Ctx, i: usize, ins: &Instr) {
 /// A timer preset: a negative one counts as 0 and is a fault (else `et` would go negative).
 #[inline]
 fn preset(pt: i64, ctx: &mut Ctx, i: usize) -> i64 {
+    // Used as it is, as matiec's timers use it (elapsed at once, et := pt), and reported.
     if pt < 0 {
         ctx.faults.push(Fault { scan: ctx.scan, instr: i as u32, kind: FaultKind::BadArgument });
-        0
-    } else {
-        pt
     }
+    pt
 }
 
 #[inline]
 fn mux_index(k: i64, n: u32) -> Option<u32> {
     if k >= 0 && k < n as i64 { Some(k as u32) } else { None }
 }
+
+/// Nanoseconds in a second: a TIME's unit.
+const NS_PER_S: i64 = 1_000_000_000;
 
 #[inline]
 fn to_int(v: f64, ctx: &mut Ctx, i: usize) -> i64 {

@@ -137,7 +137,7 @@ impl State {
     pub fn get(&self, s: Slot) -> Value {
         match s.ty.bank() {
             Bank::Bool => Value::Bool(self.bools[s.idx as usize]),
-            Bank::Int => Value::Int(self.ints[s.idx as usize]),
+            Bank::Int => s.ty.int_value(self.ints[s.idx as usize]),
             Bank::Real => Value::Real(self.reals[s.idx as usize]),
         }
     }
@@ -147,7 +147,7 @@ impl State {
     pub fn set(&mut self, s: Slot, v: Value) {
         match v {
             Value::Bool(b) => self.bools[s.idx as usize] = b,
-            Value::Int(i) => self.ints[s.idx as usize] = i,
+            Value::Int(i) | Value::Time(i) => self.ints[s.idx as usize] = i,
             Value::Real(r) => self.reals[s.idx as usize] = r,
         }
     }

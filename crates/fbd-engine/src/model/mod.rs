@@ -17,21 +17,25 @@ use serde::de;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// The format version this engine reads and writes.
-pub const FORMAT_VERSION: u32 = 2;
+pub const FORMAT_VERSION: u32 = 3;
 
 /// A diagram file.
 #[derive(Clone, Debug, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Document {
-    /// Format version: 2 (IEC 61131-3 type names: INT is 16 bits, LINT 64). A version-1 file
-    /// (whose INT was 64-bit and REAL 64-bit) is read with the same behaviour under the new
-    /// names ([`Document::migrate_from_v1`]).
+    /// Format version: 3 (IEC 61131-3 type names: INT is 16 bits, LINT 64; TIME a type of
+    /// its own). An older file is read under the new names with the same behaviour
+    /// ([`Document::migrate`]).
     pub fbd: u32,
     /// The format version the file was written in, when older than this engine's (the
     /// document has been migrated to it): for the notice a tool gives. Not part of the file.
     #[serde(skip)]
     #[schemars(skip)]
     pub migrated_from: Option<u32>,
+    /// What the migration changed or could not carry over, for that notice.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub migration_notes: Vec<String>,
     /// A human name for the program or library.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
@@ -275,11 +279,30 @@ pub fn json_schema() -> String {
 }
 
 impl Document {
-    /// A version-1 document under version 2's names, with the same behaviour: version 1 had
-    /// three types, BOOL, a 64-bit INT and a 64-bit REAL, which are LINT and LREAL in IEC
-    /// 61131-3 (version 2's INT is 16 bits and REAL 32); its conversion blocks go by their
-    /// new names.
-    pub fn migrate_from_v1(&mut self) {
+    /// Brings a document of an older format version to this one, with the same behaviour
+    /// where the new version can say it, and a note for the notice where it cannot.
+    pub fn migrate(&mut self) {
+        let from = self.fbd;
+        if from >= FORMAT_VERSION {
+            return;
+        }
+        if from < 2 {
+            self.migrate_v1_to_v2();
+        }
+        self.migrate_v2_to_v3();
+        self.migrated_from = Some(from);
+        self.fbd = FORMAT_VERSION;
+    }
+
+    /// Every block list of the document: the program's and each macro's.
+    fn block_lists(&mut self) -> impl Iterator<Item = &mut Vec<Block>> {
+        std::iter::once(&mut self.blocks).chain(self.macros.iter_mut().map(|m| &mut m.blocks))
+    }
+
+    /// Version 1 had three types, BOOL, a 64-bit INT and a 64-bit REAL, which are LINT and
+    /// LREAL in IEC 61131-3 (version 2's INT is 16 bits and REAL 32); its conversion blocks go
+    /// by their new names.
+    fn migrate_v1_to_v2(&mut self) {
         use crate::types::Type;
         let up = |t: &mut TypeName| {
             t.0 = match t.0 {
@@ -288,7 +311,7 @@ impl Document {
                 other => other,
             }
         };
-        let blocks = |bs: &mut Vec<Block>| {
+        for bs in self.block_lists() {
             for b in bs {
                 if let Some(t) = b.data_type.as_mut() {
                     up(t);
@@ -299,16 +322,53 @@ impl Document {
                     _ => {}
                 }
             }
-        };
+        }
         self.inputs.iter_mut().for_each(|p| up(&mut p.ty));
         self.outputs.iter_mut().for_each(|p| up(&mut p.ty));
-        blocks(&mut self.blocks);
         for m in &mut self.macros {
             m.inputs.iter_mut().for_each(|p| up(&mut p.ty));
             m.outputs.iter_mut().for_each(|p| up(&mut p.ty));
-            blocks(&mut m.blocks);
         }
-        self.migrated_from = Some(self.fbd);
-        self.fbd = FORMAT_VERSION;
+        self.migration_notes.push("its INT is LINT, its REAL LREAL: the same values".into());
+        let counters = self.block_lists().flatten().any(|b| matches!(b.ty.as_str(), "CTU" | "CTD" | "CTUD"));
+        if counters {
+            self.migration_notes.push(
+                "its counters now stop at pv (CTU) and at 0 (CTD), as matiec's do, where version 1 counted on".into(),
+            );
+        }
+    }
+
+    /// Version 2's timers took and gave LINT milliseconds; version 3's pt and et are TIMEs (to
+    /// the nanosecond). A constant preset becomes the same duration (`500` → `T#500ms`); a
+    /// wired one needs a TIME signal, which only its author can choose: it is named in a note.
+    fn migrate_v2_to_v3(&mut self) {
+        use crate::types::Value;
+        let mut wired = Vec::new();
+        let mut moved = 0;
+        for bs in self.block_lists() {
+            for b in bs.iter_mut().filter(|b| matches!(b.ty.as_str(), "TON" | "TOF" | "TP")) {
+                for (pin, wire) in &mut b.inputs.0 {
+                    if pin != "pt" {
+                        continue;
+                    }
+                    match wire {
+                        Wire::Const(Value::Int(ms)) => {
+                            *wire = Wire::Const(Value::Time(ms.saturating_mul(1_000_000)));
+                            moved += 1;
+                        }
+                        _ => wired.push(format!("{}.pt", b.id)),
+                    }
+                }
+            }
+        }
+        if moved > 0 {
+            self.migration_notes.push(format!("its timers' presets are TIMEs now ({moved} moved: 500 → T#500ms)"));
+        }
+        if !wired.is_empty() {
+            self.migration_notes.push(format!(
+                "pt and et of a timer are TIME now, not LINT ms: wire a TIME to {} (a LINT is refused)",
+                wired.join(", ")
+            ));
+        }
     }
 }

@@ -43,7 +43,7 @@ impl JsonSchema for TypeName {
 }
 
 /// A constant: `true`/`false` is BOOL, an integer is INT (accepted by REAL pins), a number with a
-/// fraction or exponent is REAL.
+/// fraction or exponent is REAL, a string `"T#1s500ms"` a TIME.
 #[derive(Copy, Clone, Debug, PartialEq)]
 pub struct Const(pub Value);
 
@@ -53,6 +53,7 @@ impl Serialize for Const {
             Value::Bool(b) => s.serialize_bool(b),
             Value::Int(i) => s.serialize_i64(i),
             Value::Real(r) => s.serialize_f64(r),
+            Value::Time(_) => s.serialize_str(&self.0.to_string()),
         }
     }
 }
@@ -61,7 +62,9 @@ impl<'de> Deserialize<'de> for Const {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         match Wire::deserialize(d)? {
             Wire::Const(v) => Ok(Const(v)),
-            _ => Err(de::Error::custom("expected a constant (true, false or a number)")),
+            _ => {
+                Err(de::Error::custom("expected a constant (true, false, a number or a duration such as \"T#500ms\")"))
+            }
         }
     }
 }
@@ -71,7 +74,7 @@ impl JsonSchema for Const {
         "Const".into()
     }
     fn json_schema(_: &mut SchemaGenerator) -> Schema {
-        json_schema!({ "type": ["boolean", "number"] })
+        json_schema!({ "anyOf": [{ "type": ["boolean", "number"] }, { "type": "string", "pattern": "^(?i)(L?T|L?TIME)#" }] })
     }
 }
 
@@ -137,6 +140,10 @@ impl<'de> Deserialize<'de> for Wire {
             fn visit_str<E: de::Error>(self, v: &str) -> Result<Wire, E> {
                 if v.is_empty() {
                     return Err(E::custom("empty reference; expected \"block.pin\" or an input name"));
+                }
+                // A duration is written as its IEC literal; no name has a `#`.
+                if is_duration_literal(v) {
+                    return crate::iec::parse(v).map(Wire::Const).map_err(E::custom);
                 }
                 Ok(Wire::Ref(v.to_string()))
             }
@@ -382,4 +389,10 @@ impl JsonSchema for Pins {
         let wire = generator.subschema_for::<Wire>();
         json_schema!({ "type": "object", "additionalProperties": wire })
     }
+}
+
+/// Whether a string in a diagram is a duration literal (`T#500ms`, `TIME#1s`, `LT#5us`).
+fn is_duration_literal(v: &str) -> bool {
+    let u = v.trim_start().to_ascii_uppercase();
+    ["T#", "TIME#", "LT#", "LTIME#"].iter().any(|p| u.starts_with(p))
 }

@@ -212,7 +212,7 @@ impl ScanPlan {
     pub fn init_value(&self, s: Slot) -> Value {
         match s.ty.bank() {
             Bank::Bool => Value::Bool(self.init_bool[s.idx as usize]),
-            Bank::Int => Value::Int(self.init_int[s.idx as usize]),
+            Bank::Int => s.ty.int_value(self.init_int[s.idx as usize]),
             Bank::Real => Value::Real(self.init_real[s.idx as usize]),
         }
     }

@@ -37,7 +37,7 @@ impl ScanImage {
     pub fn get(&self, s: Slot) -> Value {
         match s.ty.bank() {
             Bank::Bool => Value::Bool(self.bools[s.idx as usize]),
-            Bank::Int => Value::Int(self.ints[s.idx as usize]),
+            Bank::Int => s.ty.int_value(self.ints[s.idx as usize]),
             Bank::Real => Value::Real(self.reals[s.idx as usize]),
         }
     }

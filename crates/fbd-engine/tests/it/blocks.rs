@@ -6,6 +6,12 @@ use fbd_engine::Value;
 
 const B: &str = "BOOL";
 const I: &str = "INT";
+const D: &str = "TIME";
+
+/// A TIME of `n` milliseconds.
+fn ms(n: i64) -> Value {
+    Value::Time(n * 1_000_000)
+}
 const R: &str = "REAL";
 
 #[test]
@@ -309,51 +315,51 @@ fn f_trig_fires_on_first_scan_when_clk_starts_false() {
 
 #[test]
 fn ton_delays_the_rising_edge() {
-    let mut t = Harness::new("TON", &[("in", B), ("pt", I)], &[("q", B), ("et", I)], "");
-    let pt = i(30);
+    let mut t = Harness::new("TON", &[("in", B), ("pt", D)], &[("q", B), ("et", D)], "");
+    let pt = ms(30);
     t.expect(&[
-        (&[b(false), pt], &[b(false), i(0)]), // t=0
-        (&[b(true), pt], &[b(false), i(0)]),  // t=10: edge, start
-        (&[b(true), pt], &[b(false), i(10)]), // t=20
-        (&[b(true), pt], &[b(false), i(20)]), // t=30
-        (&[b(true), pt], &[b(true), i(30)]),  // t=40: elapsed
-        (&[b(true), pt], &[b(true), i(30)]),
-        (&[b(false), pt], &[b(false), i(0)]),
-        (&[b(true), pt], &[b(false), i(0)]),
-        (&[b(false), pt], &[b(false), i(0)]), // interrupted before pt
+        (&[b(false), pt], &[b(false), ms(0)]), // t=0
+        (&[b(true), pt], &[b(false), ms(0)]),  // t=10: edge, start
+        (&[b(true), pt], &[b(false), ms(10)]), // t=20
+        (&[b(true), pt], &[b(false), ms(20)]), // t=30
+        (&[b(true), pt], &[b(true), ms(30)]),  // t=40: elapsed
+        (&[b(true), pt], &[b(true), ms(30)]),
+        (&[b(false), pt], &[b(false), ms(0)]),
+        (&[b(true), pt], &[b(false), ms(0)]),
+        (&[b(false), pt], &[b(false), ms(0)]), // interrupted before pt
     ]);
 }
 
 #[test]
 fn tof_extends_the_falling_edge() {
-    let mut t = Harness::new("TOF", &[("in", B), ("pt", I)], &[("q", B), ("et", I)], "");
-    let pt = i(30);
+    let mut t = Harness::new("TOF", &[("in", B), ("pt", D)], &[("q", B), ("et", D)], "");
+    let pt = ms(30);
     t.expect(&[
-        (&[b(true), pt], &[b(true), i(0)]),
-        (&[b(false), pt], &[b(true), i(0)]), // t=10: falling edge, start
-        (&[b(false), pt], &[b(true), i(10)]),
-        (&[b(false), pt], &[b(true), i(20)]),
-        (&[b(false), pt], &[b(false), i(30)]), // t=40: elapsed
-        (&[b(false), pt], &[b(false), i(30)]),
-        (&[b(true), pt], &[b(true), i(0)]),
-        (&[b(false), pt], &[b(true), i(0)]),
-        (&[b(true), pt], &[b(true), i(0)]), // in again before pt: cancelled
+        (&[b(true), pt], &[b(true), ms(0)]),
+        (&[b(false), pt], &[b(true), ms(0)]), // t=10: falling edge, start
+        (&[b(false), pt], &[b(true), ms(10)]),
+        (&[b(false), pt], &[b(true), ms(20)]),
+        (&[b(false), pt], &[b(false), ms(30)]), // t=40: elapsed
+        (&[b(false), pt], &[b(false), ms(30)]),
+        (&[b(true), pt], &[b(true), ms(0)]),
+        (&[b(false), pt], &[b(true), ms(0)]),
+        (&[b(true), pt], &[b(true), ms(0)]), // in again before pt: cancelled
     ]);
 }
 
 #[test]
 fn tp_is_not_retriggerable() {
-    let mut t = Harness::new("TP", &[("in", B), ("pt", I)], &[("q", B), ("et", I)], "");
-    let pt = i(30);
+    let mut t = Harness::new("TP", &[("in", B), ("pt", D)], &[("q", B), ("et", D)], "");
+    let pt = ms(30);
     t.expect(&[
-        (&[b(false), pt], &[b(false), i(0)]),
-        (&[b(true), pt], &[b(true), i(0)]),   // t=10: pulse starts
-        (&[b(false), pt], &[b(true), i(10)]), // pulse goes on while in drops
-        (&[b(true), pt], &[b(true), i(20)]),  // a new edge during the pulse is ignored
-        (&[b(true), pt], &[b(false), i(30)]), // t=40: pulse ends; et holds pt while in
-        (&[b(true), pt], &[b(false), i(30)]),
-        (&[b(false), pt], &[b(false), i(0)]),
-        (&[b(true), pt], &[b(true), i(0)]), // new pulse
+        (&[b(false), pt], &[b(false), ms(0)]),
+        (&[b(true), pt], &[b(true), ms(0)]),   // t=10: pulse starts
+        (&[b(false), pt], &[b(true), ms(10)]), // pulse goes on while in drops
+        (&[b(true), pt], &[b(true), ms(20)]),  // a new edge during the pulse is ignored
+        (&[b(true), pt], &[b(false), ms(30)]), // t=40: pulse ends; et holds pt while in
+        (&[b(true), pt], &[b(false), ms(30)]),
+        (&[b(false), pt], &[b(false), ms(0)]),
+        (&[b(true), pt], &[b(true), ms(0)]), // new pulse
     ]);
 }
 
@@ -508,24 +514,27 @@ fn real_min_max_fold_as_matiec_a_nan_first_stays_a_nan_later_is_passed_over() {
     assert_eq!((min.faults(), max.faults()), (1, 1));
 }
 
+/// A negative preset, as matiec's timers take it: elapsed at once, et := pt; and reported.
 #[test]
-fn a_negative_timer_preset_counts_as_zero_and_is_a_fault() {
-    for ty in ["TON", "TP"] {
-        let mut t = Harness::new(ty, &[("in", B), ("pt", I)], &[("q", B), ("et", I)], "");
-        // in rises at t = 0 with pt = -50: the preset is 0, so et never goes negative.
-        let rows = t.scan(&[b(true), i(-50)]);
-        let Value::Int(et) = rows[1] else { panic!("{rows:?}") };
-        assert!(et >= 0, "{ty}: et {et}");
-        t.scan(&[b(true), i(-50)]);
-        assert_eq!(t.scan(&[b(true), i(-50)])[1], i(0), "{ty}: et holds the preset 0");
-        assert_eq!(t.faults(), 3, "{ty}: one fault per scan with a negative preset");
-    }
-    let mut tof = Harness::new("TOF", &[("in", B), ("pt", I)], &[("q", B), ("et", I)], "");
-    // As with pt = 0: the falling edge starts the timer, the next scan finds it elapsed.
+fn a_negative_timer_preset_runs_as_matiec_and_is_a_fault() {
+    let mut ton = Harness::new("TON", &[("in", B), ("pt", D)], &[("q", B), ("et", D)], "");
+    ton.expect(&[
+        (&[b(true), ms(-50)], &[b(false), ms(0)]),
+        (&[b(true), ms(-50)], &[b(true), ms(-50)]),
+        (&[b(true), ms(-50)], &[b(true), ms(-50)]),
+    ]);
+    assert_eq!(ton.faults(), 3, "one fault per scan with a negative preset");
+    let mut tp = Harness::new("TP", &[("in", B), ("pt", D)], &[("q", B), ("et", D)], "");
+    tp.expect(&[
+        (&[b(true), ms(-50)], &[b(true), ms(0)]),
+        (&[b(true), ms(-50)], &[b(false), ms(-50)]),
+        (&[b(false), ms(-50)], &[b(false), ms(0)]),
+    ]);
+    let mut tof = Harness::new("TOF", &[("in", B), ("pt", D)], &[("q", B), ("et", D)], "");
     tof.expect(&[
-        (&[b(true), i(-1)], &[b(true), i(0)]),
-        (&[b(false), i(-1)], &[b(true), i(0)]),
-        (&[b(false), i(-1)], &[b(false), i(0)]),
+        (&[b(true), ms(-1)], &[b(true), ms(0)]),
+        (&[b(false), ms(-1)], &[b(true), ms(0)]),
+        (&[b(false), ms(-1)], &[b(false), ms(-1)]),
     ]);
     assert_eq!(tof.faults(), 3);
 }
@@ -576,7 +585,7 @@ fn shifts_and_rotations_of_bit_strings() {
     ];
     for (ty, op, v, n, want) in cases {
         let text = format!(
-            r#"{{"fbd": 2, "inputs": [{{"name": "a", "type": "{ty}", "default": {v}}}],
+            r#"{{"fbd": 3, "inputs": [{{"name": "a", "type": "{ty}", "default": {v}}}],
                 "outputs": [{{"name": "y", "type": "{ty}", "from": "s.out"}}],
                 "blocks": [{{"id": "s", "type": "{op}", "inputs": {{"in": "a", "n": {n}}}}}]}}"#
         );

@@ -12,7 +12,7 @@ fn program(blocks: &str) -> String {
           "outputs": [
             {{"name": "and", "type": "BOOL", "from": "and1.out"}},
             {{"name": "ton", "type": "BOOL", "from": "ton1.q"}},
-            {{"name": "et", "type": "INT", "from": "ton1.et"}},
+            {{"name": "et", "type": "TIME", "from": "ton1.et"}},
             {{"name": "sr", "type": "BOOL", "from": "sr1.q1"}},
             {{"name": "sel", "type": "BOOL", "from": "sel1.out"}},
             {{"name": "z", "type": "BOOL", "from": "z1.q"}},

@@ -5,9 +5,9 @@
 use crate::harness::plan;
 use fbd_engine::{Runtime, Value};
 
-/// A program with the given inputs, outputs and blocks, in format version 2.
+/// A program with the given inputs, outputs and blocks, in format version 3.
 fn program(inputs: &str, outputs: &str, blocks: &str) -> Runtime {
-    Runtime::new(plan(&format!(r#"{{"fbd": 2, "inputs": [{inputs}], "outputs": [{outputs}], "blocks": [{blocks}]}}"#)))
+    Runtime::new(plan(&format!(r#"{{"fbd": 3, "inputs": [{inputs}], "outputs": [{outputs}], "blocks": [{blocks}]}}"#)))
 }
 
 fn int(rt: &Runtime, name: &str) -> i64 {
@@ -138,11 +138,11 @@ fn a_counter_counts_in_its_type_up_to_pv() {
 /// wrapped; a REAL written is rounded to its f32.
 #[test]
 fn values_outside_their_type_are_refused() {
-    let text = r#"{"fbd": 2, "outputs": [{"name": "y", "type": "INT", "from": "a.out"}],
+    let text = r#"{"fbd": 3, "outputs": [{"name": "y", "type": "INT", "from": "a.out"}],
         "blocks": [{"id": "a", "type": "ADD", "inputs": {"in1": 40000, "in2": 1}, "data_type": "INT"}]}"#;
     let e = fbd_engine::compile(text).expect_err("40000 is no INT");
     assert!(e.to_string().contains("40000 is out of the INT range (-32768..32767)"), "{e}");
-    let text = r#"{"fbd": 2, "inputs": [{"name": "u", "type": "USINT", "default": -1}], "blocks": []}"#;
+    let text = r#"{"fbd": 3, "inputs": [{"name": "u", "type": "USINT", "default": -1}], "blocks": []}"#;
     let e = fbd_engine::compile(text).expect_err("-1 is no USINT");
     assert!(e.to_string().contains("default of input `u`: -1 is out of the USINT range (0..255)"), "{e}");
     let mut rt = program(
@@ -161,11 +161,11 @@ fn values_outside_their_type_are_refused() {
 /// a WORD compares, selects and converts.
 #[test]
 fn bit_strings_are_not_numbers() {
-    let text = r#"{"fbd": 2, "inputs": [{"name": "a", "type": "WORD"}],
+    let text = r#"{"fbd": 3, "inputs": [{"name": "a", "type": "WORD"}],
         "outputs": [{"name": "y", "type": "WORD", "from": "s.out"}],
         "blocks": [{"id": "s", "type": "ADD", "inputs": {"in1": "a", "in2": 1}}]}"#;
     let e = fbd_engine::compile(text).expect_err("ADD on WORD");
-    assert!(e.to_string().contains("ADD works on numbers, but `s` is WORD"), "{e}");
+    assert!(e.to_string().contains("ADD works on numbers and durations, but `s` is WORD"), "{e}");
     let mut rt = program(
         r#"{"name": "a", "type": "WORD", "default": 65535}"#,
         r#"{"name": "y", "type": "BOOL", "from": "g.out"}, {"name": "i", "type": "INT", "from": "c.out"}"#,
@@ -176,11 +176,38 @@ fn bit_strings_are_not_numbers() {
     assert_eq!(int(&rt, "i"), -1);
 }
 
+/// AND, OR, XOR and NOT on bit strings work bit by bit in the type's width (NOT WORD#1 is
+/// 16#FFFE, not -2); on BOOLs they stay the gates they were, and a loop of NOTs is BOOL.
+#[test]
+fn logic_on_bit_strings_works_bit_by_bit() {
+    let mut rt = program(
+        r#"{"name": "a", "type": "WORD", "default": 12}, {"name": "b", "type": "WORD", "default": 10}"#,
+        r#"{"name": "and", "type": "WORD", "from": "x.out"}, {"name": "or", "type": "WORD", "from": "o.out"},
+           {"name": "xor", "type": "WORD", "from": "e.out"}, {"name": "not", "type": "WORD", "from": "n.out"},
+           {"name": "nb", "type": "BYTE", "from": "m.out"}, {"name": "q", "type": "BOOL", "from": "z.out"}"#,
+        r#"{"id": "x", "type": "AND", "inputs": {"in1": "a", "in2": "b", "in3": 65535}},
+           {"id": "o", "type": "OR", "inputs": {"in1": "a", "in2": "b"}},
+           {"id": "e", "type": "XOR", "inputs": {"in1": "a", "in2": "b"}},
+           {"id": "n", "type": "NOT", "inputs": {"in": 1}, "data_type": "WORD"},
+           {"id": "m", "type": "NOT", "inputs": {"in": 240}, "data_type": "BYTE"},
+           {"id": "z", "type": "NOT", "inputs": {"in": {"from": "z.out", "feedback": true}}}"#,
+    );
+    rt.step();
+    let got: Vec<i64> = ["and", "or", "xor", "not", "nb"].iter().map(|n| int(&rt, n)).collect();
+    assert_eq!(got, [8, 14, 6, 0xFFFE, 0x0F]);
+    assert_eq!(rt.output("q"), Some(Value::Bool(true)), "a NOT of its own previous output is BOOL");
+    let e = fbd_engine::compile(
+        r#"{"fbd": 3, "inputs": [{"name": "k", "type": "DINT"}], "blocks": [{"id": "n", "type": "NOT", "inputs": {"in": "k"}}]}"#,
+    )
+    .expect_err("NOT of a DINT");
+    assert!(e.to_string().contains("pin `in` of NOT `n` expects BOOL"), "{e}");
+}
+
 /// DINT and LINT on one ADD are a type error (matiec's rule: convert one); a DINT on a fixed
 /// LINT pin is IEC's implicit widening (the value is the same).
 #[test]
 fn mixed_types_on_a_generic_block_are_refused_and_widening_into_a_fixed_pin_is_not() {
-    let text = r#"{"fbd": 2, "inputs": [{"name": "a", "type": "DINT"}, {"name": "b", "type": "LINT"}],
+    let text = r#"{"fbd": 3, "inputs": [{"name": "a", "type": "DINT"}, {"name": "b", "type": "LINT"}],
         "outputs": [{"name": "y", "type": "LINT", "from": "s.out"}],
         "blocks": [{"id": "s", "type": "ADD", "inputs": {"in1": "a", "in2": "b"}}]}"#;
     let e = fbd_engine::compile(text).expect_err("DINT + LINT");
@@ -213,9 +240,102 @@ fn a_version_1_file_keeps_its_behaviour() {
     )
     .expect("loads");
     let doc = &project.files[0].doc;
-    assert_eq!(doc.fbd, 2);
+    assert_eq!(doc.fbd, 3);
     assert_eq!(doc.inputs[0].ty.0, fbd_engine::Type::LInt);
     assert_eq!(doc.blocks[1].ty, "LINT_TO_LREAL");
     let notice = project.files[0].notice().expect("a notice");
-    assert!(notice.contains("old.json: format version 1, read as version 2"), "{notice}");
+    assert!(notice.contains("old.json: format version 1, read as version 3"), "{notice}");
+}
+
+fn time(rt: &Runtime, name: &str) -> i64 {
+    match rt.output(name) {
+        Some(Value::Time(ns)) => ns,
+        v => panic!("{name}: {v:?}"),
+    }
+}
+
+/// A timer on a 0.3 ms cycle: TON T#1ms fires on the fourth scan after its start (1.2 ms), not
+/// on the third (0.9 ms), which a clock read in whole milliseconds made look elapsed.
+#[test]
+fn a_timer_on_a_sub_millisecond_cycle_fires_on_the_scan_it_should() {
+    let text = r#"{"fbd": 3, "cycle_ms": 0.3, "inputs": [{"name": "go", "type": "BOOL"}],
+        "outputs": [{"name": "q", "type": "BOOL", "from": "t.q"}, {"name": "et", "type": "TIME", "from": "t.et"}],
+        "blocks": [{"id": "t", "type": "TON", "inputs": {"in": "go", "pt": "T#1ms"}}]}"#;
+    let mut rt = Runtime::new(plan(text));
+    for _ in 0..3 {
+        rt.step();
+    }
+    rt.set_input("go", Value::Bool(true)).expect("go");
+    let mut seen = Vec::new();
+    for _ in 0..5 {
+        rt.step();
+        seen.push((rt.output("q") == Some(Value::Bool(true)), time(&rt, "et")));
+    }
+    assert_eq!(
+        seen,
+        [(false, 0), (false, 300_000), (false, 600_000), (false, 900_000), (true, 1_000_000)],
+        "et in nanoseconds; q once 1 ms has passed"
+    );
+}
+
+/// TIME is a type of its own: a duration literal, ADD/SUB/compare on durations, the
+/// conversions as matiec reads them (seconds), and a LINT on a TIME pin refused.
+#[test]
+fn durations_add_compare_and_convert_as_matiec() {
+    let mut rt = program(
+        r#"{"name": "a", "type": "TIME", "default": "T#1s500ms"}"#,
+        r#"{"name": "sum", "type": "TIME", "from": "s.out"}, {"name": "gt", "type": "BOOL", "from": "g.out"},
+           {"name": "secs", "type": "DINT", "from": "c.out"}, {"name": "neg", "type": "DINT", "from": "n.out"},
+           {"name": "r", "type": "LREAL", "from": "f.out"}, {"name": "back", "type": "TIME", "from": "b.out"},
+           {"name": "fine", "type": "TIME", "from": "x.out"}"#,
+        r#"{"id": "s", "type": "ADD", "inputs": {"in1": "a", "in2": "T#2us"}},
+           {"id": "g", "type": "GT", "inputs": {"in1": "s.out", "in2": "T#1.5s"}},
+           {"id": "c", "type": "TIME_TO_DINT", "inputs": {"in": "a"}},
+           {"id": "d", "type": "SUB", "inputs": {"in1": "T#0s", "in2": "a"}},
+           {"id": "n", "type": "TIME_TO_DINT", "inputs": {"in": "d.out"}},
+           {"id": "f", "type": "TIME_TO_LREAL", "inputs": {"in": "s.out"}},
+           {"id": "b", "type": "DINT_TO_TIME", "inputs": {"in": 3}},
+           {"id": "x", "type": "LREAL_TO_TIME", "inputs": {"in": 0.25}}"#,
+    );
+    rt.step();
+    assert_eq!(time(&rt, "sum"), 1_500_002_000);
+    assert_eq!(rt.output("gt"), Some(Value::Bool(true)));
+    assert_eq!(int(&rt, "secs"), 1, "whole seconds, as matiec's tv_sec");
+    assert_eq!(int(&rt, "neg"), -1, "toward zero");
+    assert_eq!(real(&rt, "r"), 1.0 + 500_002_000.0 / 1e9, "seconds plus nanoseconds / 1e9, as matiec adds them");
+    assert_eq!(time(&rt, "back"), 3_000_000_000, "DINT_TO_TIME reads seconds (matiec)");
+    assert_eq!(time(&rt, "fine"), 250_000_000);
+    assert_eq!(rt.faults().total, 0);
+    assert_eq!(rt.output("sum").map(|v| v.to_string()).as_deref(), Some("T#1s500ms2us"));
+
+    let e =
+        fbd_engine::compile(r#"{"fbd": 3, "blocks": [{"id": "t", "type": "TON", "inputs": {"in": true, "pt": 500}}]}"#)
+            .expect_err("a LINT preset");
+    let e = e.to_string();
+    assert!(e.contains("pt") && e.contains("TIME"), "{e}");
+    let e = fbd_engine::compile(
+        r#"{"fbd": 3, "blocks": [{"id": "m", "type": "MUL", "inputs": {"in1": "T#1s", "in2": "T#2s"}}]}"#,
+    )
+    .expect_err("no product of durations");
+    assert!(e.to_string().contains("TIME"), "{e}");
+}
+
+/// A version-2 timer preset (LINT milliseconds) moves to the same TIME; a wired one is named.
+#[test]
+fn a_version_2_timer_preset_becomes_a_time() {
+    let v2 = r#"{"fbd": 2, "inputs": [{"name": "p", "type": "LINT"}],
+        "outputs": [{"name": "q", "type": "BOOL", "from": "t.q"}],
+        "blocks": [{"id": "t", "type": "TON", "inputs": {"in": true, "pt": 20}},
+                   {"id": "u", "type": "TON", "inputs": {"in": true, "pt": "p"}}]}"#;
+    let project = fbd_engine::load::load_text(
+        &fbd_engine::load::MemProvider::new(),
+        std::path::Path::new("v2.json"),
+        v2.to_string(),
+    )
+    .expect("loads");
+    let doc = &project.files[0].doc;
+    assert_eq!(doc.blocks[0].inputs.get("pt"), Some(&fbd_engine::model::Wire::Const(Value::Time(20_000_000))));
+    let notice = project.files[0].notice().expect("a notice");
+    assert!(notice.contains("format version 2, read as version 3"), "{notice}");
+    assert!(notice.contains("wire a TIME to u.pt"), "{notice}");
 }

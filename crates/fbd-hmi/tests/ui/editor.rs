@@ -134,7 +134,10 @@ fn a_blinker_drawn_from_scratch_in_the_editor_is_saved_and_blinks() {
     let not_in = h.state_mut().editor_pin_pos("not1", "in").expect("not1.in drawn");
     let et = h.state_mut().editor_anchor_pos("ton1", "et").expect("ton1.et drawn");
     drag(&mut h, et, not_in);
-    assert_eq!(h.state().editor_message(), "not connected: `ton1.et` carries LINT, `not1.in` takes BOOL");
+    assert_eq!(
+        h.state().editor_message(),
+        "not connected: `ton1.et` carries TIME, `not1.in` takes BOOL or a bit string"
+    );
     for _ in 0..30 {
         h.step();
     }
@@ -149,22 +152,22 @@ fn a_blinker_drawn_from_scratch_in_the_editor_is_saved_and_blinks() {
         h.step();
     }
     drag(&mut h, not_in, et);
-    assert_eq!(h.state().editor_message(), "not connected: `not1.in` takes BOOL, not LINT");
+    assert_eq!(h.state().editor_message(), "not connected: `not1.in` takes BOOL or a bit string, not TIME");
     for _ in 0..30 {
         h.step();
     }
     drag(&mut h, not_in, q);
     assert_eq!(h.state().editor_message(), "connected ton1.q -> not1.in");
-    // The timer's period: an INT constant on pt; the same on its BOOL input is refused.
+    // The timer's period: a TIME constant on pt; an INT on its BOOL input is refused.
     let pt = h.state_mut().editor_pin_pos("ton1", "pt").expect("pt drawn");
     // The menu's field takes what is typed at once, and Enter sets it.
     pin_menu(&mut h, pt);
-    h.event(egui::Event::Text("100".into()));
+    h.event(egui::Event::Text("T#100ms".into()));
     h.step();
     h.key_press(egui::Key::Enter);
     h.step();
     h.step();
-    assert!(h.query_by_label_contains("ton1.pt := 100").is_some(), "{}", h.state().editor_message());
+    assert!(h.query_by_label_contains("ton1.pt := T#100ms").is_some(), "{}", h.state().editor_message());
     let tin = h.state_mut().editor_pin_pos("ton1", "in").expect("in drawn");
     pin_menu(&mut h, tin);
     h.get_by_label("constant").click();

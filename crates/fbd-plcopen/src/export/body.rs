@@ -87,8 +87,9 @@ impl Emitter<'_> {
         match w {
             Wire::Const(v) => {
                 let text = match want {
-                    Some(t) => format!("{}#{}", t.name(), to_iec(*v)),
-                    None => to_iec(*v),
+                    // A duration literal carries its type (`T#…`).
+                    Some(t) if !t.is_time() => format!("{}#{}", t.name(), to_iec(*v)),
+                    _ => to_iec(*v),
                 };
                 self.in_variable(&text, at, at)
             }
@@ -236,7 +237,8 @@ pub(super) fn body_xml(
         let (type_name, is_fb) = if library::lookup(&b.ty).is_none() {
             (b.ty.clone(), true)
         } else if super::standard(&b.ty) {
-            let fb = matches!(b.ty.as_str(), "CTU" | "CTD" | "CTUD" | "R_TRIG" | "F_TRIG" | "SR" | "RS");
+            // A block with state between scans is a function block (an instance) in IEC.
+            let fb = library::lookup(&b.ty).is_some_and(|d| d.stateful);
             // The counters by their type (IEC 61131-3 ed. 3: CTU counts in INT, CTU_DINT in
             // DINT, CTU_LINT in LINT).
             let name = match b.ty.as_str() {

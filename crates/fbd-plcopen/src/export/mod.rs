@@ -58,6 +58,9 @@ const STANDARD: &[&str] = &[
     "CTU",
     "CTD",
     "CTUD",
+    "TON",
+    "TOF",
+    "TP",
     "R_TRIG",
     "F_TRIG",
     "SR",
@@ -383,24 +386,7 @@ fn formal_out(blocks: &[Block], ids: &HashMap<&str, u64>, block: &str, pin: &str
     }
 }
 
-/// The state machine of timer `block` (TON, TOF or TP) in ST, as the engine's executor runs
-/// it: state `s` (0 idle, 1 timing, 2 elapsed), `start` and `now` in ms, `p` the preset.
-fn timer_st(block: &str) -> &'static str {
-    match block {
-        "TON" => {
-            "IF s = 0 AND NOT prev AND in THEN\n  s := 1; q := FALSE; start := now;\nELSIF NOT in THEN\n  et := 0; q := FALSE; s := 0;\nELSIF s = 1 THEN\n  IF start + p <= now THEN s := 2; q := TRUE; et := p; ELSE et := now - start; END_IF;\nEND_IF;"
-        }
-        "TOF" => {
-            "IF s = 0 AND prev AND NOT in THEN\n  s := 1; start := now;\nELSIF in THEN\n  et := 0; s := 0;\nELSIF s = 1 THEN\n  IF start + p <= now THEN s := 2; et := p; ELSE et := now - start; END_IF;\nEND_IF;\nq := in OR s = 1;"
-        }
-        _ => {
-            "IF s = 0 AND NOT prev AND in THEN\n  s := 1; q := TRUE; start := now;\nELSIF s = 1 THEN\n  IF start + p <= now THEN s := 2; q := FALSE; et := p; ELSE et := now - start; END_IF;\nEND_IF;\nIF s = 2 AND NOT in THEN et := 0; s := 0; END_IF;"
-        }
-    }
-}
-
-/// A function block with an ST body for a library block IEC has no equivalent of (or, for the
-/// timers, none with INT milliseconds).
+/// A function block with an ST body for a library block IEC has no equivalent of.
 fn helper_pou(block: &str, t: Type, cycle_us: u64, selector_n: u32) -> String {
     let (b, i, r) = (Type::Bool, Type::LInt, Type::LReal);
     let v = |n: &str, ty: Type| -> VarDecl { (n.to_string(), ty, None, None) };
@@ -449,15 +435,6 @@ fn helper_pou(block: &str, t: Type, cycle_us: u64, selector_n: u32) -> String {
             format!(
                 "IF period <= 0 THEN\n  out := lo;\nELSE\n  out := lo + (hi - lo) * (LINT_TO_LREAL((n * {cycle_us}) MOD (period * 1000)) / LINT_TO_LREAL(period * 1000));\nEND_IF;\nn := n + 1;"
             ),
-        ),
-        // The timers: `pt` and `et` are INT milliseconds here and TIME in IEC (a LINT wired to
-        // a standard TON's PT is a type error in another tool's compiler), so they go out as
-        // stand-ins computing what the engine computes, on the simulated clock.
-        "TON" | "TOF" | "TP" => (
-            vec![v("in", b), v("pt", i)],
-            vec![v("q", b), v("et", i)],
-            vec![v("n", i), v("s", i), v("start", i), v("prev", b), v("now", i), v("p", i)],
-            format!("now := (n * {cycle_us}) / 1000;\nn := n + 1;\np := pt;\nIF p < 0 THEN p := 0; END_IF;\n{}\nprev := in;", timer_st(block)),
         ),
         // The one-of-n selector (the design's six-way command selector had no body either).
         "SELECTOR" => (
