@@ -95,10 +95,10 @@ def cell_macro():
             port("Four", "BOOL", description="the new tile is a 4, not a 2"),
             port("Clear", "BOOL", description="write 0"),
             port("Go", "BOOL", description="the processed values are ready: take Input"),
-            port("Input", "LINT", description="the value after processing the command"),
+            port("Input", "DINT", description="the value after processing the command"),
             port("Start", "BOOL", description="start of a game: Set writes without the empty check"),
         ],
-        "outputs": [out("Value", "LINT", "mem.q"), out("Done", "BOOL", "done.out")],
+        "outputs": [out("Value", "DINT", "mem.q"), out("Done", "BOOL", "done.out")],
         "blocks": b.blocks,
     }
 
@@ -213,14 +213,14 @@ def output_stage(b, y, gain, originals, en, comment=None):
     b.add("score", "MEMORY", {"in": gain, "en": en}, params={"init": 0})
 
 
-PROC_PORTS_IN = [port(f"x{i}", "LINT") for i in range(1, 5)] + [port("Command", "BOOL")]
+PROC_PORTS_IN = [port(f"x{i}", "DINT") for i in range(1, 5)] + [port("Command", "BOOL")]
 
 
 def proc_outputs(finish):
-    return [out(f"y{i}", "LINT", f"out{i}.q") for i in range(1, 5)] + [
+    return [out(f"y{i}", "DINT", f"out{i}.q") for i in range(1, 5)] + [
         out("Finish", "BOOL", finish),
         out("Worked", "BOOL", "worked.q"),
-        out("Score", "LINT", "score.q"),
+        out("Score", "DINT", "score.q"),
     ]
 
 
@@ -464,10 +464,10 @@ def program(variant):
     b.add("game_over", "AND", {"in1": "all_full.out", "in2": "no_pair.out", "in3": "idle.out"})
     b.add("win", "OR", {f"in{4 * (r - 1) + c}": f"won_{r}_{c}.out" for r in range(1, 5) for c in range(1, 5)})
 
-    outputs = [out(f"v{r}{c}", "LINT", cell_ref(r, c), kind="display") for r in range(1, 5) for c in range(1, 5)]
+    outputs = [out(f"v{r}{c}", "DINT", cell_ref(r, c), kind="display") for r in range(1, 5) for c in range(1, 5)]
     outputs += [
-        out("score", "LINT", "score.q", kind="display"),
-        out("best", "LINT", "best.q", kind="display"),
+        out("score", "DINT", "score.q", kind="display"),
+        out("best", "DINT", "best.q", kind="display"),
         out("game_over", "BOOL", "game_over.out", kind="lamp"),
         out("win", "BOOL", "win.out", kind="lamp"),
         out("busy", "BOOL", busy, kind="lamp", description="lockout: commands are refused"),
@@ -484,7 +484,7 @@ def program(variant):
         "description": desc,
         "cycle_ms": 5,
         "include": ["lib/2048-macros.json"],
-        "inputs": [{"name": "command", "type": "LINT", "kind": "selector", "options": CMD_OPTIONS, "description": "1 up, 2 right, 3 down, 4 left, 5 start, 6 reset; acts on the change to a position"}],
+        "inputs": [{"name": "command", "type": "DINT", "kind": "selector", "options": CMD_OPTIONS, "description": "1 up, 2 right, 3 down, 4 left, 5 start, 6 reset; acts on the change to a position"}],
         "outputs": outputs,
         "blocks": b.blocks,
     }

@@ -99,7 +99,7 @@ fn connections_that_cannot_be_made_are_refused_with_the_reason() {
     assert!(e.0.contains("already has a driver"), "{e}");
     w.disconnect(&cell, "set_empty", "in1").expect("disconnect");
     let e = w.connect(&cell, "mem.q", "set_empty", "in1").unwrap_err();
-    assert_eq!(e.0, "`mem.q` carries LINT, `set_empty.in1` takes BOOL");
+    assert_eq!(e.0, "`mem.q` carries DINT, `set_empty.in1` takes BOOL");
     let e = w.set_constant(&cell, "set_empty", "in1", "3").unwrap_err();
     assert_eq!(e.0, "`set_empty.in1` takes BOOL, not LINT");
     // What is not a constant is said to be none (an empty field and `abc` were "out of the

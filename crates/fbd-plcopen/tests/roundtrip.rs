@@ -138,6 +138,20 @@ fn a_hundred_thousand_moves_per_wiring_after_a_round_trip() {
 
 /// The export against the element structure TC6 v2.01 requires for what we write: required
 /// children in their order, required attributes, and every connection to an element of its body.
+/// A macro the program does not instance (2048.json's library has ProcessingMultiScan) goes out
+/// with the types its ports give its blocks: a MEMORY of a DINT port with `init: 0` is a DINT
+/// memory, not the LINT of its initial value's literal (matiec refused the DINT passed to it).
+#[test]
+fn a_macro_not_instanced_keeps_the_types_of_its_ports() {
+    let (_, xml) = exported("diagrams/2048.json");
+    let pou = xml.split("<pou name=\"ProcessingMultiScan\"").nth(1).expect("the macro goes out");
+    let pou = pou.split("</pou>").next().unwrap_or_default();
+    for m in ["out1", "out2", "out3", "out4"] {
+        let decl = format!("<variable name=\"{m}\"><type><derived name=\"FBD_MEMORY_OF_DINT\"/>");
+        assert!(pou.contains(&decl), "{m} is a DINT memory");
+    }
+}
+
 #[test]
 fn the_export_has_the_structure_tc6_v2_01_requires() {
     let (_, xml) = exported("diagrams/2048-original.json");

@@ -501,12 +501,11 @@ fn wired_type(project: &Project, mac: &str, blocks: &[Block], k: usize, depth: u
     if let Some(t) = b.data_type {
         return Some(t.0);
     }
-    if let Some(init) = b.params.init {
-        return Some(init.0.ty());
-    }
+    // An initial value's type, like a constant's, is only a default (a DINT MEMORY has init 0).
+    let init = b.params.init.map(|i| i.0.ty());
     let def = library::lookup(&b.ty)?;
     if depth == 0 || def.generic == library::Generic::No {
-        return None;
+        return init;
     }
     let t_pin = |pin: &str| {
         def.inputs.iter().any(|p| p.name == pin && p.ty == library::PinTy::T)
@@ -519,10 +518,9 @@ fn wired_type(project: &Project, mac: &str, blocks: &[Block], k: usize, depth: u
             .map_or(Vec::new(), |(_, _, d)| d.inputs.iter().map(|p| (p.name.as_str(), p.ty.0)).collect()),
     };
     // A wired source first: a constant's type is only its default (an integer on a REAL pin).
-    let mut t_inputs: Vec<&(String, Wire)> = b.inputs.0.iter().filter(|(pin, _)| t_pin(pin)).collect();
-    t_inputs.sort_by_key(|(_, w)| matches!(w, Wire::Const(_)));
-    t_inputs.into_iter().find_map(|(_, w)| match w {
-        Wire::Const(c) => Some(c.ty()),
+    let t_inputs: Vec<&(String, Wire)> = b.inputs.0.iter().filter(|(pin, _)| t_pin(pin)).collect();
+    let wired = t_inputs.iter().filter(|(_, w)| !matches!(w, Wire::Const(_))).find_map(|(_, w)| match w {
+        Wire::Const(_) => None,
         Wire::Ref(r) | Wire::Feedback { from: r, .. } => match r.split_once('.') {
             None => ports.iter().find(|(n, _)| n == r).map(|p| p.1),
             Some((blk, pin)) => {
@@ -534,7 +532,9 @@ fn wired_type(project: &Project, mac: &str, blocks: &[Block], k: usize, depth: u
                 }
             }
         },
-    })
+    });
+    let constant = || t_inputs.iter().find_map(|(_, w)| if let Wire::Const(c) = w { Some(c.ty()) } else { None });
+    wired.or(init).or_else(constant)
 }
 
 /// The type of input `pin` of block `b` (whose type variable is `ty`): its fixed type, `ty`,

@@ -122,6 +122,59 @@ impl Types {
         }
         Types { block, output }
     }
+
+    /// The types of the macros the program does not instance (a library's others), which go
+    /// out too: each compiled once in a program of its own whose inputs are its ports, so its
+    /// blocks have the types its ports give them, as an instance would.
+    fn add_uninstanced(&mut self, project: &Project, plan: &ScanPlan) {
+        let used: std::collections::HashSet<&str> = plan.instances.iter().map(|i| i.macro_name.as_str()).collect();
+        let mut names: Vec<&String> = project.macros.keys().filter(|m| !used.contains(m.as_str())).collect();
+        names.sort();
+        for name in names {
+            let Some((_, _, def)) = project.macro_def(name) else { continue };
+            let inputs: Vec<serde_json::Value> = def
+                .inputs
+                .iter()
+                .map(|p| serde_json::json!({"name": format!("p_{}", p.name), "type": p.ty.0.name()}))
+                .collect();
+            let pins: serde_json::Map<String, serde_json::Value> = def
+                .inputs
+                .iter()
+                .map(|p| (p.name.clone(), serde_json::Value::String(format!("p_{}", p.name))))
+                .collect();
+            let (Ok(inputs), Ok(block)) = (
+                serde_json::from_value(serde_json::Value::Array(inputs)),
+                serde_json::from_value(serde_json::json!({"id": "u", "type": name, "inputs": pins})),
+            ) else {
+                continue;
+            };
+            let mut files: Vec<fbd_engine::load::SourceFile> = project
+                .files
+                .iter()
+                .map(|f| fbd_engine::load::SourceFile {
+                    path: f.path.clone(),
+                    text: String::new(),
+                    doc: f.doc.clone(),
+                    positions: Default::default(),
+                })
+                .collect();
+            let root = &mut files[0].doc;
+            root.inputs = inputs;
+            root.outputs = Vec::new();
+            root.blocks = vec![block];
+            let alone = Project { files, macros: project.macros.clone() };
+            // A macro that does not compile on its own keeps the export's guesses.
+            if let Ok(p) = fbd_engine::compile_project(&alone, &fbd_engine::CompileOptions::default()) {
+                let t = Types::of(&p);
+                for (k, v) in t.block {
+                    self.block.entry(k).or_insert(v);
+                }
+                for (k, v) in t.output {
+                    self.output.entry(k).or_insert(v);
+                }
+            }
+        }
+    }
 }
 
 /// Writes `project` (compiled as `plan`) as PLCopen XML.
@@ -151,7 +204,8 @@ pub fn export(project: &Project, plan: &ScanPlan) -> String {
 }
 
 fn export_project(project: &Project, plan: &ScanPlan, renames: &[crate::reserved::Rename]) -> String {
-    let types = Types::of(plan);
+    let mut types = Types::of(plan);
+    types.add_uninstanced(project, plan);
     let root = project.root();
     let name = root.name.clone().unwrap_or_else(|| "program".into());
     // One namespace ignoring case: a program `blinker` beside its macro `Blinker` is one name
