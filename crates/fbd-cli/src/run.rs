@@ -350,6 +350,7 @@ fn json_value(v: Value) -> serde_json::Value {
         Value::Int(i) => i.into(),
         // As a diagram writes a duration: its IEC literal.
         Value::Time(_) => v.to_string().into(),
+        Value::ULInt(u) => u.into(),
         Value::Real(r) => {
             serde_json::Number::from_f64(r).map(serde_json::Value::Number).unwrap_or(serde_json::Value::Null)
         }

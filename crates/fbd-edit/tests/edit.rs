@@ -123,7 +123,7 @@ fn connections_that_cannot_be_made_are_refused_with_the_reason() {
         assert_eq!(w.set_constant(&cell, "set_empty", "in1", typed).unwrap_err().0, says, "{typed:?}");
     }
     let e = w.set_constant(&cell, "set_empty", "in1", "99999999999999999999").unwrap_err();
-    assert!(e.0.contains("out of the INT range"), "{e}");
+    assert!(e.0.contains("out of the LINT and ULINT ranges"), "{e}");
     let e = w.connect(&cell, "nothing.q", "set_empty", "in1").unwrap_err();
     assert_eq!(e.0, "no block `nothing` in macro `Cell`");
     let e = w.add_block(&cell, "Processing", [0.0, 0.0]);

@@ -3,17 +3,9 @@
 
 use crate::types::{Type, Value};
 
-/// The engine type for an IEC elementary type name, and whether the mapping widens it (ULINT
-/// and LWORD are held as LINT: a value above 2^63 does not fit).
-pub fn elementary(name: &str) -> Option<(Type, bool)> {
-    let u = name.to_ascii_uppercase();
-    if let Some(t) = Type::parse(&u) {
-        return Some((t, false));
-    }
-    Some(match u.as_str() {
-        "ULINT" | "LWORD" => (Type::LInt, true),
-        _ => return None,
-    })
+/// The engine type for an IEC elementary type name (case-insensitive).
+pub fn elementary(name: &str) -> Option<Type> {
+    Type::parse(name)
 }
 
 /// Parses a literal: `TRUE`, `FALSE`, `-7`, `16#FF`, `2#1010`, `8#17`, `1_000`, `1.5E3`,
@@ -28,14 +20,24 @@ pub fn parse(text: &str) -> Result<Value, String> {
         return duration_ns(rest).map(Value::Time).map_err(|why| format!("`{t}`: {why}"));
     }
     if let Some((ty, rest)) = upper.split_once('#')
-        && let Some((tyv, _)) = elementary(ty)
+        && let Some(tyv) = elementary(ty)
         && !ty.chars().all(|c| c.is_ascii_digit())
     {
         let v = parse(rest)?;
-        if let (Value::Int(i), Some((lo, hi))) = (v, int_range(ty))
-            && (i128::from(i) < lo || i128::from(i) > hi)
+        let whole = match v {
+            Value::Int(i) => Some(i128::from(i)),
+            Value::ULInt(u) => Some(i128::from(u)),
+            _ => None,
+        };
+        if let (Some(i), Some((lo, hi))) = (whole, int_range(ty))
+            && (i < lo || i > hi)
         {
             return Err(format!("`{t}`: {rest} is out of the {ty} range ({lo}..{hi})"));
+        }
+        if tyv.is_u64()
+            && let Some(i) = whole
+        {
+            return Ok(Value::ULInt(i as u64));
         }
         return v.coerce(tyv).ok_or_else(|| format!("`{t}`: {rest} is not a {}", tyv.name()));
     }
@@ -79,8 +81,7 @@ pub fn parse(text: &str) -> Result<Value, String> {
     signed(if neg { -v } else { v }, t)
 }
 
-/// The values an IEC integer type holds (those the engine's 64-bit INT can hold of ULINT and
-/// LWORD).
+/// The values an IEC integer type holds.
 fn int_range(ty: &str) -> Option<(i128, i128)> {
     Some(match ty {
         "SINT" => (-128, 127),
@@ -90,14 +91,17 @@ fn int_range(ty: &str) -> Option<(i128, i128)> {
         "USINT" | "BYTE" => (0, 255),
         "UINT" | "WORD" => (0, 65535),
         "UDINT" | "DWORD" => (0, u32::MAX.into()),
-        "ULINT" | "LWORD" => (0, i64::MAX.into()),
+        "ULINT" | "LWORD" => (0, u64::MAX.into()),
         _ => return None,
     })
 }
 
-/// `v` as an INT, or why it is none.
+/// `v` as an integer value: a LINT, or above LINT's range a ULINT; or why it is none.
 fn signed(v: i128, t: &str) -> Result<Value, String> {
-    i64::try_from(v).map(Value::Int).map_err(|_| format!("`{t}` is out of the INT range"))
+    i64::try_from(v)
+        .map(Value::Int)
+        .or_else(|_| u64::try_from(v).map(Value::ULInt))
+        .map_err(|_| format!("`{t}` is out of the LINT and ULINT ranges"))
 }
 
 fn strip_any<'a>(s: &'a str, prefixes: &[&str]) -> Option<&'a str> {

@@ -83,17 +83,58 @@ impl ShiftOp {
     /// `v` (a value of `bits` bits, zero-extended) shifted or rotated by `n`.
     #[inline(always)]
     pub fn apply(self, v: i64, n: i64, bits: u32) -> i64 {
-        let mask = (1i64 << bits) - 1;
-        let x = v & mask;
-        match self {
+        // On the unsigned bits: an LWORD's top bit shifts right as a zero.
+        let mask = width_mask(bits) as u64;
+        let x = v as u64 & mask;
+        let r = match self {
             ShiftOp::Shl if (0..bits as i64).contains(&n) => (x << n) & mask,
             ShiftOp::Shr if (0..bits as i64).contains(&n) => x >> n,
             ShiftOp::Shl | ShiftOp::Shr => 0,
             ShiftOp::Rol | ShiftOp::Ror => {
-                let k = n.rem_euclid(bits as i64);
-                let k = if self == ShiftOp::Ror { (bits as i64 - k) % bits as i64 } else { k };
-                if k == 0 { x } else { ((x << k) | (x >> (bits as i64 - k))) & mask }
+                let k = n.rem_euclid(bits as i64) as u32;
+                let k = if self == ShiftOp::Ror { (bits - k) % bits } else { k };
+                if k == 0 { x } else { ((x << k) | (x >> (bits - k))) & mask }
             }
+        };
+        r as i64
+    }
+}
+
+/// The bits of a `bits`-wide value set: `0xFF` for 8, every bit for 64.
+#[inline(always)]
+pub fn width_mask(bits: u32) -> i64 {
+    if bits >= 64 { -1 } else { (1i64 << bits) - 1 }
+}
+
+/// The two-operand ULINT operations of [`Instr::U64Bin`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub enum U64Bin {
+    Sub,
+    Div,
+    Mod,
+}
+
+/// What a [`Instr::U64N`] computes over its operands, as unsigned 64-bit C arithmetic does
+/// (wrapping, no fault).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub enum U64Op {
+    Add,
+    Mul,
+    Min,
+    Max,
+}
+
+impl U64Op {
+    /// The operation on two values.
+    #[inline(always)]
+    pub fn apply(self, a: u64, b: u64) -> u64 {
+        match self {
+            U64Op::Add => a.wrapping_add(b),
+            U64Op::Mul => a.wrapping_mul(b),
+            U64Op::Min => a.min(b),
+            U64Op::Max => a.max(b),
         }
     }
 }
@@ -158,6 +199,40 @@ pub enum Instr {
         args: u32,
         n: u32,
         o: u32,
+    },
+    /// ADD, MUL, MIN or MAX of `n` ULINTs (or LWORDs), unsigned, wrapping.
+    U64N {
+        op: U64Op,
+        args: u32,
+        n: u32,
+        o: u32,
+    },
+    /// a - b (wrapping), a / b or a MOD b of ULINTs, unsigned; by zero 0 and a fault.
+    U64Bin {
+        op: U64Bin,
+        a: u32,
+        b: u32,
+        o: u32,
+    },
+    /// A comparison of two ULINTs (or LWORDs), unsigned (`m` as for [`Instr::CmpI`]).
+    CmpU {
+        m: u8,
+        a: u32,
+        b: u32,
+        o: u32,
+    },
+    /// matiec's LIMIT on ULINTs, unsigned.
+    LimitU {
+        mn: u32,
+        a: u32,
+        mx: u32,
+        o: u32,
+    },
+    /// A ULINT to the nearest float (one rounding: to REAL with `r32`).
+    U64ToReal {
+        a: u32,
+        o: u32,
+        r32: bool,
     },
     /// NOT of a bit string of `bits` bits: every bit of the type inverted.
     NotW {

@@ -124,7 +124,8 @@ impl Generic {
             Generic::No => false,
             Generic::Num => t != Type::Bool && !t.is_bit_string() && !t.is_time(),
             Generic::Magnitude => t != Type::Bool && !t.is_bit_string(),
-            Generic::Int => t.is_int() && !t.is_bit_string(),
+            // matiec has no counter of ULINT; these count in a signed i64.
+            Generic::Int => t.is_int() && !t.is_bit_string() && !t.is_u64(),
             Generic::Real => t.is_real(),
             Generic::Bits => t.is_bit_string(),
             Generic::Logic => t == Type::Bool || t.is_bit_string(),
@@ -540,10 +541,10 @@ pub fn markdown() -> String {
         "`T` is a block's type variable: fixed by what is wired to its `T` pins, or by `data_type`, and then exactly one type \
          (a DINT and a LINT on one ADD are a type error, as in matiec: convert one). \
          Num = every integer type but the bit strings, and REAL, LREAL (IEC's ANY_NUM: no ADD on a WORD, as matiec); Any = every type. \
-         Types: BOOL; SINT, INT, DINT, LINT (8, 16, 32, 64-bit signed); USINT, UINT, UDINT (unsigned); BYTE, WORD, DWORD (bit strings); \
-         REAL (32-bit float), LREAL (64-bit). Arithmetic on a narrow type wraps as the PLC's (INT: 32767 + 1 = -32768) and is no fault; \
+         Types: BOOL; SINT, INT, DINT, LINT (8, 16, 32, 64-bit signed); USINT, UINT, UDINT, ULINT (unsigned); BYTE, WORD, DWORD, LWORD (bit strings); \
+         REAL (32-bit float), LREAL (64-bit); TIME, LTIME (durations). Arithmetic on a narrow type or ULINT wraps as the PLC's (INT: 32767 + 1 = -32768) and is no fault; \
          a REAL result is rounded to an f32 after every operation (ADD of three REALs: pairwise). \
-         A fixed-type pin (a LINT `pv`, `pt`, `k`) takes a narrower integer as it is (IEC's implicit widening). \
+         A fixed-type pin (a LINT `k`) takes a narrower integer as it is (IEC's implicit widening). \
          TIME and LTIME are nanoseconds of the simulated clock (T#500ms). \
          A fault (division by zero, LINT overflow, a REAL result of NaN or ±infinity, index out of range) is recorded with the block path and the scan; \
          it never stops the scan.\n"

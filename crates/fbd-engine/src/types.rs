@@ -9,8 +9,8 @@ use std::fmt;
 /// types in 64-bit integers (a narrow type's value always within its range: arithmetic wraps it
 /// as the PLC does), REAL and LREAL in 64-bit floats (a REAL's value always an f32's: arithmetic
 /// rounds it as an f32 PLC does), TIME and LTIME in 64-bit integers too, as nanoseconds
-/// (matiec's resolution; a timer on a 0.3 ms cycle fires on the scan it should). ULINT and
-/// LWORD are not here yet.
+/// (matiec's resolution; a timer on a 0.3 ms cycle fires on the scan it should), ULINT and LWORD
+/// as the 64 bits of their unsigned value.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Type {
     /// A boolean.
@@ -29,12 +29,16 @@ pub enum Type {
     UInt,
     /// 32-bit unsigned integer.
     UDInt,
+    /// 64-bit unsigned integer; arithmetic wraps, as matiec's C computes it.
+    ULInt,
     /// 8-bit bit string (unsigned arithmetic, as matiec computes it).
     Byte,
     /// 16-bit bit string.
     Word,
     /// 32-bit bit string.
     DWord,
+    /// 64-bit bit string.
+    LWord,
     /// 32-bit float, rounded to an f32 after every operation.
     Real,
     /// 64-bit float; a NaN result is reported as a fault.
@@ -58,7 +62,7 @@ pub enum Bank {
 
 impl Type {
     /// Every type, in the order menus list them.
-    pub const ALL: [Type; 15] = [
+    pub const ALL: [Type; 17] = [
         Type::Bool,
         Type::SInt,
         Type::Int,
@@ -67,9 +71,11 @@ impl Type {
         Type::USInt,
         Type::UInt,
         Type::UDInt,
+        Type::ULInt,
         Type::Byte,
         Type::Word,
         Type::DWord,
+        Type::LWord,
         Type::Real,
         Type::LReal,
         Type::Time,
@@ -87,9 +93,11 @@ impl Type {
             Type::USInt => "USINT",
             Type::UInt => "UINT",
             Type::UDInt => "UDINT",
+            Type::ULInt => "ULINT",
             Type::Byte => "BYTE",
             Type::Word => "WORD",
             Type::DWord => "DWORD",
+            Type::LWord => "LWORD",
             Type::Real => "REAL",
             Type::LReal => "LREAL",
             Type::Time => "TIME",
@@ -126,7 +134,13 @@ impl Type {
     /// Whether the type is a bit string (BYTE, WORD, DWORD): no arithmetic on it in IEC
     /// 61131-3 (ADD is ANY_NUM), only comparison, selection and conversion.
     pub fn is_bit_string(self) -> bool {
-        matches!(self, Type::Byte | Type::Word | Type::DWord)
+        matches!(self, Type::Byte | Type::Word | Type::DWord | Type::LWord)
+    }
+
+    /// Whether the type is ULINT or LWORD: 64 unsigned bits in an `i64` slot, compared,
+    /// divided and converted as unsigned.
+    pub fn is_u64(self) -> bool {
+        matches!(self, Type::ULInt | Type::LWord)
     }
 
     /// Whether the type is REAL or LREAL.
@@ -134,8 +148,9 @@ impl Type {
         self.bank() == Bank::Real
     }
 
-    /// The bits of a narrow integer type and whether it is signed; `None` for LINT (which
-    /// wraps at 64 bits and reports it) and the types of other banks.
+    /// The bits of a narrow integer type and whether it is signed; `None` for the 64-bit ones
+    /// (LINT wraps at 64 bits and reports it, ULINT wraps as its C does) and the types of other
+    /// banks.
     pub fn width(self) -> Option<(u32, bool)> {
         Some(match self {
             Type::SInt => (8, true),
@@ -148,12 +163,14 @@ impl Type {
         })
     }
 
-    /// The smallest and largest value of an integer type.
+    /// The smallest and largest value of an integer type that an `i64` holds (ULINT's and
+    /// LWORD's above 2^63 - 1 do not: see [`Type::admit`]).
     pub fn int_range(self) -> Option<(i64, i64)> {
         match self.width() {
             Some((bits, true)) => Some((-(1i64 << (bits - 1)), (1i64 << (bits - 1)) - 1)),
             Some((bits, false)) => Some((0, (1i64 << bits) - 1)),
             None if matches!(self, Type::LInt | Type::Time | Type::LTime) => Some((i64::MIN, i64::MAX)),
+            None if self.is_u64() => Some((0, i64::MAX)),
             None => None,
         }
     }
@@ -180,7 +197,11 @@ impl Type {
         }
         match (self, to) {
             (Type::Real, Type::LReal) | (Type::Time, Type::LTime) => true,
-            (Type::Byte, Type::Word | Type::DWord) | (Type::Word, Type::DWord) => true,
+            (Type::Byte, Type::Word | Type::DWord | Type::LWord)
+            | (Type::Word, Type::DWord | Type::LWord)
+            | (Type::DWord, Type::LWord) => true,
+            (Type::USInt | Type::UInt | Type::UDInt, Type::ULInt) => true,
+            (Type::ULInt | Type::LWord, _) | (_, Type::ULInt | Type::LWord) => false,
             (a, b) if a.is_int() && b.is_int() && !matches!(a, Type::Byte | Type::Word | Type::DWord) => {
                 let (Some((lo_a, hi_a)), Some((lo_b, hi_b))) = (a.int_range(), b.int_range()) else { return false };
                 !matches!(b, Type::Byte | Type::Word | Type::DWord) && lo_b <= lo_a && hi_a <= hi_b
@@ -202,7 +223,11 @@ impl Type {
     /// [`Value::Time`], everything else a [`Value::Int`].
     #[inline]
     pub fn int_value(self, i: i64) -> Value {
-        if self.is_time() { Value::Time(i) } else { Value::Int(i) }
+        match self {
+            _ if self.is_time() => Value::Time(i),
+            _ if self.is_u64() => Value::ULInt(i as u64),
+            _ => Value::Int(i),
+        }
     }
 
     /// `v` as a value of this type, or why it is none: an integer outside the type's range
@@ -213,12 +238,23 @@ impl Type {
         match (self.bank(), v) {
             (Bank::Bool, Value::Bool(_)) => Ok(v),
             (_, Value::Time(_)) if self.is_time() => Ok(v),
+            // 64 unsigned bits: any value from 0 up, the literal's bits kept.
+            (_, Value::ULInt(_)) if self.is_u64() => Ok(v),
+            (_, Value::Int(i)) if self.is_u64() => match u64::try_from(i) {
+                Ok(u) => Ok(Value::ULInt(u)),
+                Err(_) => Err(format!("{i} is out of the {self} range (0..{})", u64::MAX)),
+            },
+            (Bank::Int, Value::ULInt(u)) if !self.is_time() => match i64::try_from(u) {
+                Ok(i) => self.admit(Value::Int(i)),
+                Err(_) => Err(format!("{u} is out of the {self} range")),
+            },
             (Bank::Int, Value::Int(i)) if !self.is_time() => match self.int_range() {
                 Some((lo, hi)) if i < lo || i > hi => Err(format!("{i} is out of the {self} range ({lo}..{hi})")),
                 _ => Ok(v),
             },
             (Bank::Real, Value::Real(r)) => Ok(Value::Real(self.round(r))),
             (Bank::Real, Value::Int(i)) => Ok(Value::Real(self.round(i as f64))),
+            (Bank::Real, Value::ULInt(u)) => Ok(Value::Real(self.round(u as f64))),
             (_, Value::Int(i)) if self.is_time() => {
                 Err(format!("{i} is not a {self}: a duration is written T#{i}ms, T#{i}s, ..."))
             }
@@ -256,6 +292,8 @@ pub enum Value {
     Real(f64),
     /// A TIME (or LTIME) value in nanoseconds.
     Time(i64),
+    /// A ULINT (or LWORD) value, or an integer literal above LINT's range.
+    ULInt(u64),
 }
 
 impl Value {
@@ -266,6 +304,7 @@ impl Value {
             Value::Int(_) => Type::LInt,
             Value::Real(_) => Type::LReal,
             Value::Time(_) => Type::Time,
+            Value::ULInt(_) => Type::ULInt,
         }
     }
 
@@ -282,6 +321,7 @@ impl Value {
             _ if self.ty().is_time() != ty.is_time() => None,
             (v, b) if v.bank() == b => Some(v),
             (Value::Int(i), Bank::Real) => Some(Value::Real(i as f64)),
+            (Value::ULInt(u), Bank::Real) => Some(Value::Real(u as f64)),
             _ => None,
         }
     }
@@ -291,6 +331,7 @@ impl Value {
         match self {
             Value::Bool(b) => b,
             Value::Int(i) | Value::Time(i) => i != 0,
+            Value::ULInt(u) => u != 0,
             Value::Real(r) => r != 0.0,
         }
     }
@@ -300,6 +341,7 @@ impl Value {
         match self {
             Value::Bool(b) => b as i64 as f64,
             Value::Int(i) => i as f64,
+            Value::ULInt(u) => u as f64,
             Value::Real(r) => r,
             // Milliseconds: what a trend of a timer's et reads in.
             Value::Time(ns) => ns as f64 / 1e6,
@@ -328,6 +370,7 @@ impl Value {
     pub fn as_i64(self) -> Option<i64> {
         match self {
             Value::Int(i) | Value::Time(i) => Some(i),
+            Value::ULInt(u) => Some(u as i64),
             _ => None,
         }
     }
@@ -379,6 +422,7 @@ impl Value {
             },
             Bank::Int => t.parse::<i64>().map(Value::Int).or_else(|_| match iec() {
                 Some(Value::Int(i)) => Ok(Value::Int(i)),
+                Some(Value::ULInt(u)) => Ok(Value::ULInt(u)),
                 _ => Err(format!("`{t}` is not a {ty} (e.g. 42, -7, 16#FF, 1_000)")),
             }),
             // Finite only, as a REAL literal in a diagram: `nan` and `inf` parse as floats, and
@@ -404,6 +448,7 @@ impl fmt::Display for Value {
             Value::Int(i) => write!(f, "{i}"),
             Value::Real(r) => write!(f, "{r:?}"),
             Value::Time(ns) => f.write_str(&crate::iec::duration_literal(*ns)),
+            Value::ULInt(u) => write!(f, "{u}"),
         }
     }
 }
@@ -478,7 +523,8 @@ mod tests {
         // The IEC reader too (an exported constant of the smallest INT did not read back).
         assert_eq!(crate::iec::parse("-9223372036854775808"), Ok(Value::Int(i64::MIN)));
         assert_eq!(crate::iec::parse("-16#8000000000000000"), Ok(Value::Int(i64::MIN)));
-        assert!(crate::iec::parse("9223372036854775808").unwrap_err().contains("out of the INT range"));
+        assert_eq!(crate::iec::parse("9223372036854775808"), Ok(Value::ULInt(1 << 63)), "above LINT: a ULINT");
+        assert!(crate::iec::parse("18446744073709551616").unwrap_err().contains("out of the LINT and ULINT ranges"));
         assert!(int("1.5").is_err(), "no REAL for an INT");
         assert_eq!(Value::parse("REAL#2", Type::LReal), Ok(Value::Real(2.0)));
         assert_eq!(Value::parse("16#10", Type::LReal), Ok(Value::Real(16.0)));

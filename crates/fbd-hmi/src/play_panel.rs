@@ -220,6 +220,11 @@ impl App {
                             let _ = self.runner.with(|rt| rt.set_input(name, Value::Int(i)));
                         }
                     }
+                    (_, Value::ULInt(mut u)) => {
+                        if ui.add(egui::DragValue::new(&mut u)).labelled_by(l.id).changed() {
+                            let _ = self.runner.with(|rt| rt.set_input(name, Value::ULInt(u)));
+                        }
+                    }
                     (_, Value::Time(ns)) => {
                         // A duration in milliseconds (what a preset is thought in), to the µs.
                         let mut ms = ns as f64 / 1e6;

@@ -54,6 +54,7 @@ pub fn to_iec(v: Value) -> String {
         Value::Bool(b) => if b { "TRUE" } else { "FALSE" }.into(),
         Value::Int(i) => i.to_string(),
         Value::Time(ns) => time_literal(ns),
+        Value::ULInt(u) => u.to_string(),
         Value::Real(r) => {
             // IEC 61131-3 wants a point in every REAL literal, before an exponent too:
             // `1e300` is no literal there (matiec refuses it), `1.0e300` is.
@@ -178,8 +179,11 @@ mod tests {
         assert_eq!(interval_ms("PT1M30S"), Some(90_000.0));
         assert_eq!(interval_ms("PT5S1M"), None, "largest unit first");
         assert_eq!(to_iec(Value::Real(2.0)), "2.0");
-        assert_eq!(elementary("UDINT"), Some((Type::UDInt, false)));
-        assert_eq!(elementary("ULINT"), Some((Type::LInt, true)), "held as LINT");
-        assert_eq!(elementary("LREAL"), Some((Type::LReal, false)));
+        assert_eq!(elementary("UDINT"), Some(Type::UDInt));
+        assert_eq!(elementary("ULINT"), Some(Type::ULInt));
+        assert_eq!(parse("18446744073709551615"), Ok(Value::ULInt(u64::MAX)), "above LINT: a ULINT");
+        assert_eq!(parse("LWORD#16#FFFFFFFFFFFFFFFF"), Ok(Value::ULInt(u64::MAX)));
+        assert!(parse("LINT#18446744073709551615").unwrap_err().contains("out of the LINT range"));
+        assert_eq!(elementary("LREAL"), Some(Type::LReal));
     }
 }

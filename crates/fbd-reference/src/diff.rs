@@ -32,6 +32,13 @@ fn input_value(rng: &mut ChaCha8Rng, ty: Type) -> Value {
             _ => rng.random_range(-8i64..=40) * 5_000_000,
         });
     }
+    if ty.is_u64() {
+        return Value::ULInt(match rng.random_range(0..12) {
+            0 => u64::MAX,
+            1 => 1 << 63,
+            _ => rng.random_range(0..=16),
+        });
+    }
     if let Some((lo, hi)) = ty.int_range() {
         return Value::Int(match rng.random_range(0..12) {
             0 => hi,

@@ -144,6 +144,9 @@ impl Reference {
         match v.coerce(want) {
             // A REAL holds f32 values: a constant written for it is its nearest f32.
             Some(Value::Real(r)) if want == Type::Real => Value::Real(r as f32 as f64),
+            // An integer constant written for a ULINT is that ULINT, and back.
+            Some(Value::Int(n)) if want.is_u64() => Value::ULInt(n as u64),
+            Some(Value::ULInt(u)) if !want.is_u64() && want.is_int() => Value::Int(u as i64),
             Some(v) => v,
             None => panic!("reference: a {} where {want} is read: {d:?}", v.ty()),
         }
@@ -258,8 +261,18 @@ impl Reference {
     /// does (written here as a remainder, not as the engine's shifts).
     fn typed_int(&mut self, i: usize, ty: Type, v: i128) -> Value {
         match narrow_range(ty) {
-            Some((lo, size)) => Value::Int(((v - lo).rem_euclid(size) + lo) as i64),
+            Some(_) if ty.is_u64() => Value::ULInt(self.within(ty, v) as u64),
+            Some(_) => Value::Int(self.within(ty, v) as i64),
             None => self.int_result(i, v),
+        }
+    }
+
+    /// `v` taken modulo the size of a narrow (or 64-bit unsigned) type into its range; LINT's
+    /// `v` as it is.
+    fn within(&self, ty: Type, v: i128) -> i128 {
+        match narrow_range(ty) {
+            Some((lo, size)) => (v - lo).rem_euclid(size) + lo,
+            None => v,
         }
     }
 
@@ -270,6 +283,14 @@ impl Reference {
         const NS: i128 = 1_000_000_000;
         match (v, to) {
             (Value::Time(t), to) if to.is_time() => Value::Time(t),
+            // A ULINT: its bits as C casts them (to LINT: the same 64 bits, no fault).
+            (Value::ULInt(u), Type::Bool) => Value::Bool(u != 0),
+            (Value::ULInt(u), Type::Real) => Value::Real(u as f32 as f64),
+            (Value::ULInt(u), Type::LReal) => Value::Real(u as f64),
+            (Value::ULInt(u), to) if to.is_time() => self.time_saturated(i, u as i64 as i128 * NS),
+            (Value::ULInt(u), Type::LInt) => Value::Int(u as i64),
+            (Value::ULInt(u), to) => self.typed_int(i, to, u as i128),
+            (Value::Int(n), to) if to.is_u64() => Value::ULInt(n as u64),
             // matiec's timespec: tv_sec and tv_nsec of one sign; TIME_TO_<int> is tv_sec.
             (Value::Time(t), to) if to.is_real() => {
                 let (sec, nsec) = ((t as i128 / NS) as i64, (t as i128 % NS) as i64);
@@ -296,7 +317,7 @@ impl Reference {
             (Value::Bool(b), Type::Bool) => Value::Bool(b),
             (Value::Int(n), Type::Bool) => Value::Bool(n != 0),
             (Value::Real(r), Type::Bool) => Value::Bool(r != 0.0),
-            (Value::Bool(b), t) if t.is_int() => Value::Int(if b { 1 } else { 0 }),
+            (Value::Bool(b), t) if t.is_int() => self.typed_int(i, t, b as i128),
             (Value::Bool(b), _) => Value::Real(if b { 1.0 } else { 0.0 }),
             (Value::Int(n), Type::Real) => Value::Real((n as f32) as f64),
             (Value::Int(n), Type::LReal) => Value::Real(n as f64),
@@ -314,7 +335,9 @@ impl Reference {
             (Value::Real(r), t) => {
                 let unsigned = narrow_range(t).is_some_and(|(lo, _)| lo == 0);
                 let whole = if unsigned && r < 0.0 { 0.0 } else { nearest_even(r) };
+                // matiec goes through a LINT, a ULINT too (`__preal_to_uint` is a LINT).
                 match self.int_of(i, whole) {
+                    Value::Int(n) if t.is_u64() => Value::ULInt(n as u64),
                     Value::Int(n) => self.typed_int(i, t, n as i128),
                     other => other,
                 }
@@ -377,6 +400,12 @@ impl Reference {
             Value::Real(x) => x,
             v => panic!("reference: REAL expected, got {v:?}"),
         };
+        // An integer input as its mathematical value (a ULINT's above 2^63 too).
+        let wide = |k: usize| match ins[k] {
+            Value::Int(x) => x as i128,
+            Value::ULInt(u) => u as i128,
+            v => panic!("reference: an integer expected, got {v:?}"),
+        };
         let dur = |k: usize| match ins[k] {
             Value::Time(x) => x as i128,
             v => panic!("reference: TIME expected, got {v:?}"),
@@ -387,17 +416,17 @@ impl Reference {
         let out: Vec<Value> = match b.def.kind {
             // Bit strings: bit by bit, on the value as a row of the type's bits.
             Kind::And | Kind::Or | Kind::Xor if ty.is_bit_string() => {
-                let bits: Vec<u64> = (0..ins.len()).map(|k| io(k) as u64).collect();
+                let bits: Vec<u64> = (0..ins.len()).map(|k| wide(k) as u64).collect();
                 let v = match b.def.kind {
                     Kind::And => bits.iter().fold(u64::MAX, |a, x| a & x),
                     Kind::Or => bits.iter().fold(0, |a, x| a | x),
                     _ => bits.iter().fold(0, |a, x| a ^ x),
                 };
-                vec![Value::Int(v as i64)]
+                vec![self.typed_int(i, ty, v as i128)]
             }
             Kind::Not if ty.is_bit_string() => {
                 let (_, size) = narrow_range(ty).expect("a bit string is narrow");
-                vec![Value::Int((size - 1 - io(0) as i128) as i64)]
+                vec![self.typed_int(i, ty, size - 1 - wide(0))]
             }
             Kind::And => vec![Value::Bool((0..ins.len()).all(bo))],
             Kind::Or => vec![Value::Bool((0..ins.len()).any(bo))],
@@ -408,6 +437,7 @@ impl Reference {
                 let ord = match (ins[0], ins[1]) {
                     (Value::Bool(a), Value::Bool(c)) => Some(a.cmp(&c)),
                     (Value::Int(a), Value::Int(c)) | (Value::Time(a), Value::Time(c)) => Some(a.cmp(&c)),
+                    (Value::ULInt(a), Value::ULInt(c)) => Some(a.cmp(&c)),
                     (Value::Real(a), Value::Real(c)) => a.partial_cmp(&c),
                     (a, c) => panic!("reference: comparing {a:?} with {c:?}"),
                 };
@@ -438,14 +468,13 @@ impl Reference {
             }
             Kind::Add | Kind::Mul if narrow_range(ty).is_some() => {
                 let add = b.def.kind == Kind::Add;
-                let mut acc = io(0) as i128;
+                let mut acc = wide(0);
                 for k in 1..ins.len() {
-                    acc = if add { acc + io(k) as i128 } else { acc * io(k) as i128 };
+                    acc = if add { acc + wide(k) } else { acc * wide(k) };
                     // Each step within the type, so the product never leaves i128.
-                    let Value::Int(w) = self.typed_int(i, ty, acc) else { unreachable!() };
-                    acc = w as i128;
+                    acc = self.within(ty, acc);
                 }
-                vec![Value::Int(acc as i64)]
+                vec![self.typed_int(i, ty, acc)]
             }
             Kind::Add | Kind::Mul if ty == Type::Real => {
                 let add = b.def.kind == Kind::Add;
@@ -480,15 +509,15 @@ impl Reference {
             }
             Kind::Sub => match ty {
                 Type::Real => vec![self.real_result(i, (ro(0) as f32 - ro(1) as f32) as f64)],
-                t if t.is_int() => vec![self.typed_int(i, t, io(0) as i128 - io(1) as i128)],
+                t if t.is_int() => vec![self.typed_int(i, t, wide(0) - wide(1))],
                 _ => vec![self.real_result(i, ro(0) - ro(1))],
             },
             Kind::Div => match ty {
-                t if t.is_int() && io(1) == 0 => {
+                t if t.is_int() && wide(1) == 0 => {
                     self.fault(i, FaultKind::DivisionByZero);
-                    vec![Value::Int(0)]
+                    vec![self.typed_int(i, t, 0)]
                 }
-                t if t.is_int() => vec![self.typed_int(i, t, io(0) as i128 / io(1) as i128)],
+                t if t.is_int() => vec![self.typed_int(i, t, wide(0) / wide(1))],
                 _ if ro(1) == 0.0 => {
                     self.fault(i, FaultKind::DivisionByZero);
                     vec![Value::Real(0.0)]
@@ -505,18 +534,19 @@ impl Reference {
                 }
             }
             Kind::Abs => match ty {
-                t if t.is_int() => vec![self.typed_int(i, t, (io(0) as i128).abs())],
+                t if t.is_int() => vec![self.typed_int(i, t, wide(0).abs())],
                 _ => vec![self.real_result(i, ro(0).abs())],
             },
             Kind::Neg => match ty {
-                t if t.is_int() => vec![self.typed_int(i, t, -(io(0) as i128))],
+                t if t.is_int() => vec![self.typed_int(i, t, -wide(0))],
                 _ => vec![self.real_result(i, -ro(0))],
             },
             Kind::Min | Kind::Max => {
                 let min = b.def.kind == Kind::Min;
                 if ty.is_int() {
-                    let it = (0..ins.len()).map(io);
-                    vec![Value::Int(if min { it.min() } else { it.max() }.unwrap_or(0))]
+                    let it = (0..ins.len()).map(wide);
+                    let v = if min { it.min() } else { it.max() }.unwrap_or(0);
+                    vec![self.typed_int(i, ty, v)]
                 } else {
                     // matiec's fold: op1 := (op1 > tmp) ? tmp : op1 for MIN, `<` for MAX; a NaN
                     // first input stays, a later one is passed over.
@@ -538,14 +568,15 @@ impl Reference {
             // matiec's LIMIT: IN > MN ? (IN < MX ? IN : MX) : MN.
             Kind::Limit => match ty {
                 t if t.is_int() => {
-                    let (mn, x, mx) = (io(0), io(1), io(2));
-                    vec![Value::Int(if x <= mn {
+                    let (mn, x, mx) = (wide(0), wide(1), wide(2));
+                    let v = if x <= mn {
                         mn
                     } else if x >= mx {
                         mx
                     } else {
                         x
-                    })]
+                    };
+                    vec![self.typed_int(i, ty, v)]
                 }
                 _ => {
                     let (mn, x, mx) = (ro(0), ro(1), ro(2));
@@ -577,7 +608,7 @@ impl Reference {
                 vec![self.real_result(i, if ty == Type::Real { v as f32 as f64 } else { v })]
             }
             Kind::Shl | Kind::Shr | Kind::Rol | Kind::Ror => {
-                vec![Value::Int(shift(b.def.kind, ty, io(0), io(1)))]
+                vec![self.typed_int(i, ty, shift(b.def.kind, ty, wide(0), io(1)))]
             }
             Kind::Floor => vec![self.int_of(i, ro(0).floor())],
             Kind::Trunc => vec![self.int_of(i, ro(0).trunc())],
@@ -790,10 +821,13 @@ pub fn driver_type(net: &Netlist, d: &Driver) -> Type {
     }
 }
 
-/// An initial value as a signal of `ty` holds it: a REAL's as its nearest f32.
+/// An initial value as a signal of `ty` holds it: a REAL's as its nearest f32, a ULINT's as
+/// a ULINT.
 fn as_type(v: Value, ty: Type) -> Value {
     match v {
         Value::Real(r) if ty == Type::Real => Value::Real(r as f32 as f64),
+        Value::Int(n) if ty.is_u64() => Value::ULInt(n as u64),
+        Value::ULInt(u) if !ty.is_u64() && ty.is_int() => Value::Int(u as i64),
         v => v,
     }
 }
@@ -807,6 +841,7 @@ fn narrow_range(ty: Type) -> Option<(i128, i128)> {
         Type::USInt | Type::Byte => (0, 255),
         Type::UInt | Type::Word => (0, 65535),
         Type::UDInt | Type::DWord => (0, 4294967295),
+        Type::ULInt | Type::LWord => (0, u64::MAX as i128),
         _ => return None,
     };
     Some((lo, hi - lo + 1))
@@ -839,11 +874,10 @@ fn numeric(kind: Kind, x: f64, y: f64) -> f64 {
 
 /// SHL, SHR, ROL or ROR of `v`, a bit string of type `ty`, by `n`, in arithmetic rather than
 /// the engine's shifts.
-fn shift(kind: Kind, ty: Type, v: i64, n: i64) -> i64 {
+fn shift(kind: Kind, ty: Type, v: i128, n: i64) -> i128 {
     let bits = narrow_range(ty).map_or(32, |(_, size)| size.trailing_zeros() as i64);
     let size = 1i128 << bits;
-    let v = v as i128;
-    let out = match kind {
+    match kind {
         Kind::Shl if (0..bits).contains(&n) => (v * (1i128 << n)) % size,
         Kind::Shr if (0..bits).contains(&n) => v / (1i128 << n),
         Kind::Shl | Kind::Shr => 0,
@@ -855,6 +889,5 @@ fn shift(kind: Kind, ty: Type, v: i64, n: i64) -> i64 {
             }
             x
         }
-    };
-    out as i64
+    }
 }

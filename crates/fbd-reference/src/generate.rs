@@ -113,6 +113,13 @@ fn constant<R: Rng>(rng: &mut R, ty: Type) -> String {
     if ty.is_time() {
         return duration(rng, -3000, 3000);
     }
+    if ty.is_u64() {
+        return match rng.random_range(0..8) {
+            0 => u64::MAX.to_string(),
+            1 => (1u64 << 63).to_string(),
+            _ => rng.random_range(0u64..=12).to_string(),
+        };
+    }
     if ty == Type::Real {
         return match rng.random_range(0..10) {
             0 => "-0.0".into(),

@@ -55,6 +55,7 @@ impl GameIo {
 fn int(v: Value) -> i64 {
     match v {
         Value::Int(i) | Value::Time(i) => i,
+        Value::ULInt(u) => u as i64,
         Value::Bool(b) => b as i64,
         Value::Real(r) => r as i64,
     }

@@ -30,8 +30,8 @@ impl Slots {
                 self.init_b.push(b);
                 Slot { ty: Type::Bool, idx: self.init_b.len() as u32 - 1 }
             }
-            Value::Int(i) | Value::Time(i) => {
-                self.init_i.push(i);
+            Value::Int(_) | Value::Time(_) | Value::ULInt(_) => {
+                self.init_i.push(v.as_i64().unwrap_or(0));
                 Slot { ty: v.ty(), idx: self.init_i.len() as u32 - 1 }
             }
             Value::Real(r) => {
@@ -57,6 +57,7 @@ impl Slots {
         let bits = match v {
             Value::Bool(b) => b as u64,
             Value::Int(i) | Value::Time(i) => i as u64,
+            Value::ULInt(u) => u,
             Value::Real(r) => r.to_bits(),
         };
         if let Some(&idx) = self.consts.get(&(v.ty(), bits)) {

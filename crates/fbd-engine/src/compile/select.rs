@@ -3,7 +3,7 @@
 
 use super::emit::Slots;
 use crate::expand;
-use crate::instr::{BitOp, CmpOp, Instr, MathFn, ShiftOp, truth_table};
+use crate::instr::{BitOp, CmpOp, Instr, MathFn, ShiftOp, U64Bin, U64Op, truth_table};
 use crate::library::Kind;
 use crate::plan::{Commit, Slot};
 use crate::types::{Bank, Type, Value};
@@ -41,13 +41,17 @@ pub(crate) enum Family {
 pub(crate) fn family(b: &expand::NetBlock, ty: Option<Type>) -> Family {
     let two = b.inputs.len() == 2;
     // A narrow type's ADD/SUB is AddSubI followed by a wrap: another family.
-    let wide = ty.is_some_and(|t| t.width().is_none());
+    let wide = ty.is_some_and(|t| t.width().is_none() && !t.is_u64());
     match (b.def.kind, ty.map(Type::bank)) {
         (Kind::And | Kind::Or | Kind::Xor, Some(Bank::Bool)) if two => Family::Gate,
         (Kind::Not, Some(Bank::Bool)) | (Kind::Sr | Kind::Rs, _) => Family::Gate,
         (Kind::Eq | Kind::Ne | Kind::Gt | Kind::Ge | Kind::Lt | Kind::Le, Some(Bank::Bool)) => Family::Gate,
         (Kind::Sel | Kind::Move | Kind::Memory, Some(Bank::Bool)) => Family::Gate,
-        (Kind::Eq | Kind::Ne | Kind::Gt | Kind::Ge | Kind::Lt | Kind::Le, Some(Bank::Int)) => Family::CmpI,
+        (Kind::Eq | Kind::Ne | Kind::Gt | Kind::Ge | Kind::Lt | Kind::Le, Some(Bank::Int))
+            if !ty.is_some_and(Type::is_u64) =>
+        {
+            Family::CmpI
+        }
         (Kind::Add, Some(Bank::Int)) if two && wide => Family::AddSubI,
         (Kind::Sub, Some(Bank::Int)) if wide => Family::AddSubI,
         (Kind::Sel | Kind::Move | Kind::Memory, Some(Bank::Int)) => Family::SelI,
@@ -87,6 +91,7 @@ pub(super) fn select_instruction(
         |f: fn(bool, bool, bool) -> bool, a: u32, b: u32, c: u32, o: u32| Instr::Gate { t: truth_table(f), a, b, c, o };
     let bank = ty.bank();
     let cmp = |op: CmpOp| match ins[0].ty.bank() {
+        Bank::Int if ins[0].ty.is_u64() => Instr::CmpU { m: op.mask(), a: x(0), b: x(1), o: o(0) },
         Bank::Bool => Instr::Gate { t: bool_cmp_table(op), a: x(0), b: x(1), c: x(0), o: o(0) },
         Bank::Int => Instr::CmpI { m: op.mask(), a: x(0), b: x(1), o: o(0) },
         Bank::Real => Instr::CmpR { op, a: x(0), b: x(1), o: o(0) },
@@ -97,14 +102,36 @@ pub(super) fn select_instruction(
         Kind::Or => BitOp::Or,
         _ => BitOp::Xor,
     };
+    let u64_op = match b.def.kind {
+        Kind::Add => Some(U64Op::Add),
+        Kind::Mul => Some(U64Op::Mul),
+        Kind::Min => Some(U64Op::Min),
+        Kind::Max => Some(U64Op::Max),
+        _ => None,
+    };
     let instr: Option<Instr> = match b.def.kind {
+        // ULINT: unsigned, wrapping, as its C computes it (LINT's instructions compare signed
+        // and report a signed overflow).
+        Kind::Add | Kind::Mul | Kind::Min | Kind::Max if ty.is_u64() => {
+            let (args_, n_) = list(0, args);
+            u64_op.map(|op| Instr::U64N { op, args: args_, n: n_, o: o(0) })
+        }
+        Kind::Sub | Kind::Div if ty.is_u64() => {
+            let op = if b.def.kind == Kind::Sub { U64Bin::Sub } else { U64Bin::Div };
+            Some(Instr::U64Bin { op, a: x(0), b: x(1), o: o(0) })
+        }
+        Kind::Neg if ty.is_u64() => {
+            Some(Instr::U64Bin { op: U64Bin::Sub, a: slots.constant(Value::ULInt(0)).idx, b: x(0), o: o(0) })
+        }
+        Kind::Abs if ty.is_u64() => {
+            Some(Instr::SelI { g: slots.constant(Value::Bool(false)).idx, a: x(0), b: x(0), o: o(0) })
+        }
+        Kind::Limit if ty.is_u64() => Some(Instr::LimitU { mn: x(0), a: x(1), mx: x(2), o: o(0) }),
         Kind::And | Kind::Or | Kind::Xor if bank == Bank::Int => {
             let (args_, n_) = list(0, args);
             Some(Instr::BitsN { op: bit_op, args: args_, n: n_, o: o(0) })
         }
-        Kind::Not if bank == Bank::Int => {
-            Some(Instr::NotW { a: x(0), o: o(0), bits: ty.width().map_or(64, |(bits, _)| bits as u8) })
-        }
+        Kind::Not if bank == Bank::Int => Some(Instr::NotW { a: x(0), o: o(0), bits: bit_width(ty) }),
         Kind::And if ins.len() == 2 => Some(gate(|a, b, _| a & b, x(0), x(1), x(0), o(0))),
         Kind::Or if ins.len() == 2 => Some(gate(|a, b, _| a | b, x(0), x(1), x(0), o(0))),
         Kind::Xor if ins.len() == 2 => Some(gate(|a, b, _| a ^ b, x(0), x(1), x(0), o(0))),
@@ -182,10 +209,9 @@ pub(super) fn select_instruction(
         | Kind::Acos
         | Kind::Atan => math_fn(b.def.kind).map(|f| Instr::MathR { f, a: x(0), o: o(0) }),
         Kind::Expt => Some(Instr::ExptR { a: x(0), b: x(1), o: o(0) }),
-        Kind::Shl | Kind::Shr | Kind::Rol | Kind::Ror => shift_op(b.def.kind).map(|op| {
-            let bits = ty.width().map_or(32, |(b, _)| b as u8);
-            Instr::ShiftW { op, bits, a: x(0), n: x(1), o: o(0) }
-        }),
+        Kind::Shl | Kind::Shr | Kind::Rol | Kind::Ror => {
+            shift_op(b.def.kind).map(|op| Instr::ShiftW { op, bits: bit_width(ty), a: x(0), n: x(1), o: o(0) })
+        }
         Kind::Floor => Some(Instr::Floor { a: x(0), o: o(0) }),
         Kind::Trunc => Some(Instr::Trunc { a: x(0), o: o(0) }),
         Kind::Frac => Some(Instr::Frac { a: x(0), o: o(0) }),
@@ -312,6 +338,11 @@ fn math_fn(kind: Kind) -> Option<MathFn> {
     })
 }
 
+/// The bits of a bit string type (64 for LWORD).
+fn bit_width(ty: Type) -> u8 {
+    ty.width().map_or(64, |(bits, _)| bits as u8)
+}
+
 /// The shift or rotation a block kind does.
 fn shift_op(kind: Kind) -> Option<ShiftOp> {
     Some(match kind {
@@ -336,6 +367,7 @@ fn conversion(b: &expand::NetBlock, a: u32, o: u32, slots: &mut Slots) -> Instr 
         (Bank::Int, Bank::Int) if from.is_time() && !to.is_time() => Instr::TimeToInt { a, o },
         (Bank::Real, Bank::Int) if to.is_time() => Instr::RealToTime { a, o },
         (Bank::Int, Bank::Real) if from.is_time() => Instr::TimeToReal { a, o },
+        (Bank::Int, Bank::Real) if from.is_u64() => Instr::U64ToReal { a, o, r32: to == Type::Real },
         // A move: a select whose both inputs are the source.
         (Bank::Int, Bank::Int) => Instr::SelI { g: slots.constant(Value::Bool(false)).idx, a, b: a, o },
         (Bank::Int, Bank::Real) if to == Type::Real => Instr::IntToR32 { a, o },

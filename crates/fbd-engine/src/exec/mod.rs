@@ -9,6 +9,7 @@ use std::hint::select_unpredictable;
 
 use rand::Rng;
 
+use crate::instr::U64Bin;
 use crate::plan::{ScanPlan, Slot};
 use crate::types::{Bank, Value};
 
@@ -134,7 +135,36 @@ fn step(plan: &ScanPlan, st: &mut State, ctx: &mut Ctx, i: usize, ins: &Instr) {
             let first = l.first().map_or(0, |&s| n_[s as usize]);
             n_[*o as usize] = l.iter().skip(1).fold(first, |acc, &s| op.apply(acc, n_[s as usize]))
         }
-        Instr::NotW { a, o, bits } => n_[*o as usize] = !n_[*a as usize] & ((1i64 << *bits) - 1),
+        Instr::NotW { a, o, bits } => n_[*o as usize] = !n_[*a as usize] & crate::instr::width_mask(*bits as u32),
+        Instr::U64N { op, args, n, o } => {
+            let l = list!(args, n);
+            let first = l.first().map_or(0, |&s| n_[s as usize] as u64);
+            n_[*o as usize] = l.iter().skip(1).fold(first, |acc, &s| op.apply(acc, n_[s as usize] as u64)) as i64
+        }
+        Instr::U64Bin { op, a, b: bb, o } => {
+            let (x, y) = (n_[*a as usize] as u64, n_[*bb as usize] as u64);
+            n_[*o as usize] = match op {
+                U64Bin::Sub => x.wrapping_sub(y) as i64,
+                _ if y == 0 => {
+                    fault!(FaultKind::DivisionByZero);
+                    0
+                }
+                U64Bin::Div => (x / y) as i64,
+                U64Bin::Mod => (x % y) as i64,
+            }
+        }
+        Instr::CmpU { m, a, b: bb, o } => {
+            let (x, y) = (n_[*a as usize] as u64, n_[*bb as usize] as u64);
+            b[*o as usize] = (*m >> ((x >= y) as u32 + (x > y) as u32)) & 1 != 0
+        }
+        Instr::LimitU { mn, a, mx, o } => {
+            let (v, lo, hi) = (n_[*a as usize] as u64, n_[*mn as usize] as u64, n_[*mx as usize] as u64);
+            n_[*o as usize] = (if v > lo { v.min(hi) } else { lo }) as i64
+        }
+        Instr::U64ToReal { a, o, r32 } => {
+            let u = n_[*a as usize] as u64;
+            r[*o as usize] = if *r32 { u as f32 as f64 } else { u as f64 }
+        }
         Instr::AndN { args, n, o } => b[*o as usize] = list!(args, n).iter().all(|&s| b[s as usize]),
         Instr::OrN { args, n, o } => b[*o as usize] = list!(args, n).iter().any(|&s| b[s as usize]),
         Instr::XorN { args, n, o } => b[*o as usize] = list!(args, n).iter().fold(false, |acc, &s| acc ^ b[s as usize]),

@@ -148,6 +148,7 @@ impl State {
         match v {
             Value::Bool(b) => self.bools[s.idx as usize] = b,
             Value::Int(i) | Value::Time(i) => self.ints[s.idx as usize] = i,
+            Value::ULInt(u) => self.ints[s.idx as usize] = u as i64,
             Value::Real(r) => self.reals[s.idx as usize] = r,
         }
     }

@@ -54,6 +54,7 @@ impl Serialize for Const {
             Value::Int(i) => s.serialize_i64(i),
             Value::Real(r) => s.serialize_f64(r),
             Value::Time(_) => s.serialize_str(&self.0.to_string()),
+            Value::ULInt(u) => s.serialize_u64(u),
         }
     }
 }
@@ -130,9 +131,8 @@ impl<'de> Deserialize<'de> for Wire {
                 Ok(Wire::Const(Value::Int(v)))
             }
             fn visit_u64<E: de::Error>(self, v: u64) -> Result<Wire, E> {
-                i64::try_from(v)
-                    .map(|i| Wire::Const(Value::Int(i)))
-                    .map_err(|_| E::custom(format!("integer {v} does not fit in a 64-bit INT")))
+                // Above LINT's range: a ULINT (or LWORD) constant.
+                Ok(Wire::Const(i64::try_from(v).map_or(Value::ULInt(v), Value::Int)))
             }
             fn visit_f64<E: de::Error>(self, v: f64) -> Result<Wire, E> {
                 Ok(Wire::Const(Value::Real(v)))
@@ -199,11 +199,12 @@ pub fn number(text: &str) -> Result<Value, String> {
             _ => Err(format!("number {text} is out of the REAL range (about ±1.8e308)")),
         }
     } else {
-        text.parse::<i64>().map(Value::Int).map_err(|_| {
+        // Above LINT's range and within ULINT's: a ULINT constant.
+        text.parse::<i64>().map(Value::Int).or_else(|_| text.parse::<u64>().map(Value::ULInt)).map_err(|_| {
             format!(
-                "integer {text} is out of the INT range ({}..{}); write it with a fraction or an exponent (e.g. 1e20) for a REAL",
+                "integer {text} is out of the LINT and ULINT ranges ({}..{}); write it with a fraction or an exponent (e.g. 1e20) for a REAL",
                 i64::MIN,
-                i64::MAX
+                u64::MAX
             )
         })
     }

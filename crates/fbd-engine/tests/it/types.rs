@@ -203,6 +203,51 @@ fn logic_on_bit_strings_works_bit_by_bit() {
     assert!(e.to_string().contains("pin `in` of NOT `n` expects BOOL"), "{e}");
 }
 
+fn ulint(rt: &Runtime, name: &str) -> u64 {
+    match rt.output(name) {
+        Some(Value::ULInt(u)) => u,
+        v => panic!("{name}: {v:?}"),
+    }
+}
+
+/// ULINT and LWORD: 64 unsigned bits, compared, divided and converted as unsigned, wrapping
+/// as their C does; a constant above LINT's range is written as it is.
+#[test]
+fn ulint_and_lword_are_unsigned_64_bit() {
+    let mut rt = program(
+        r#"{"name": "a", "type": "ULINT", "default": 18446744073709551615}, {"name": "w", "type": "LWORD", "default": 9223372036854775808}"#,
+        r#"{"name": "sum", "type": "ULINT", "from": "s.out"}, {"name": "gt", "type": "BOOL", "from": "g.out"},
+           {"name": "half", "type": "ULINT", "from": "d.out"}, {"name": "r", "type": "LREAL", "from": "c.out"},
+           {"name": "bits", "type": "ULINT", "from": "l.out"}, {"name": "shr", "type": "LWORD", "from": "h.out"},
+           {"name": "not", "type": "LWORD", "from": "n.out"}, {"name": "back", "type": "LINT", "from": "b.out"},
+           {"name": "mx", "type": "ULINT", "from": "m.out"}"#,
+        r#"{"id": "s", "type": "ADD", "inputs": {"in1": "a", "in2": 2}},
+           {"id": "g", "type": "GT", "inputs": {"in1": "a", "in2": 1}},
+           {"id": "d", "type": "DIV", "inputs": {"in1": "a", "in2": 2}},
+           {"id": "c", "type": "ULINT_TO_LREAL", "inputs": {"in": "a"}},
+           {"id": "l", "type": "LINT_TO_ULINT", "inputs": {"in": -1}},
+           {"id": "h", "type": "SHR", "inputs": {"in": "w", "n": 63}},
+           {"id": "n", "type": "NOT", "inputs": {"in": "w"}},
+           {"id": "b", "type": "ULINT_TO_LINT", "inputs": {"in": "a"}},
+           {"id": "m", "type": "MAX", "inputs": {"in1": "a", "in2": 5}}"#,
+    );
+    rt.step();
+    assert_eq!(ulint(&rt, "sum"), 1, "wraps at 2^64, as C's unsigned arithmetic");
+    assert_eq!(rt.output("gt"), Some(Value::Bool(true)), "compared unsigned");
+    assert_eq!(ulint(&rt, "half"), u64::MAX / 2);
+    assert_eq!(real(&rt, "r"), u64::MAX as f64);
+    assert_eq!(ulint(&rt, "bits"), u64::MAX, "LINT -1 is ULINT 2^64 - 1, as a C cast");
+    assert_eq!(ulint(&rt, "shr"), 1, "the top bit shifts right as a zero");
+    assert_eq!(ulint(&rt, "not"), (1 << 63) - 1);
+    assert_eq!(int(&rt, "back"), -1);
+    assert_eq!(ulint(&rt, "mx"), u64::MAX);
+    assert_eq!(rt.faults().total, 0, "ULINT arithmetic wraps without a fault");
+    let e =
+        fbd_engine::compile(r#"{"fbd": 3, "inputs": [{"name": "u", "type": "ULINT", "default": -1}], "blocks": []}"#)
+            .expect_err("a negative ULINT");
+    assert!(e.to_string().contains("out of the ULINT range"), "{e}");
+}
+
 /// DINT and LINT on one ADD are a type error (matiec's rule: convert one); a DINT on a fixed
 /// LINT pin is IEC's implicit widening (the value is the same).
 #[test]

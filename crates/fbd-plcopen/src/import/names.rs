@@ -28,10 +28,10 @@ pub(super) fn map_type(ty: &str) -> Option<String> {
     if counter_type(&u).is_some() {
         return u.split_once('_').map(|(c, _)| c.to_string());
     }
-    // A conversion between types held as one (TIME_TO_LINT, ULINT_TO_LINT): a MOVE.
+    // A conversion: ours by its types (a type to itself is a MOVE).
     if let Some((a, b)) = u.split_once("_TO_") {
-        let (ta, _) = literal::elementary(a)?;
-        let (tb, _) = literal::elementary(b)?;
+        let ta = literal::elementary(a)?;
+        let tb = literal::elementary(b)?;
         if ta == tb {
             return Some("MOVE".into());
         }
@@ -97,9 +97,7 @@ pub(super) fn counter_type(ty: &str) -> Option<Type> {
     let u = ty.to_ascii_uppercase();
     match u.split_once('_') {
         None if matches!(u.as_str(), "CTU" | "CTD" | "CTUD") => Some(Type::Int),
-        Some(("CTU" | "CTD" | "CTUD", t)) => {
-            literal::elementary(t).filter(|(ty, widened)| ty.is_int() && !widened).map(|(ty, _)| ty)
-        }
+        Some(("CTU" | "CTD" | "CTUD", t)) => literal::elementary(t).filter(|ty| library::Generic::Int.admits(*ty)),
         _ => None,
     }
 }

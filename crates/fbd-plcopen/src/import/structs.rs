@@ -45,15 +45,7 @@ pub(super) fn struct_types(cx: &mut Ctx, root: Node) -> StructTypes {
             let (ty, derived) = match t {
                 Some(t) if t.tag_name().name() == "derived" => (None, t.attribute("name").map(str::to_string)),
                 Some(t) => match literal::elementary(t.tag_name().name()) {
-                    Some((ty, widened)) => {
-                        if widened {
-                            cx.warnings.push(format!(
-                                "member `{name}.{m}` is {}: it is held as a LINT here (a value above 2^63 does not fit)",
-                                t.tag_name().name()
-                            ));
-                        }
-                        (Some(ty), None)
-                    }
+                    Some(ty) => (Some(ty), None),
                     None => {
                         cx.err(t, format!("member `{name}.{m}`: type {} is not supported", t.tag_name().name()));
                         continue;

@@ -81,15 +81,7 @@ pub(super) fn variables(cx: &mut Ctx, iface: Option<Node>, section: &str) -> Vec
             let ty = match tnode {
                 Some(t) if t.tag_name().name() == "derived" => None,
                 Some(t) => match literal::elementary(t.tag_name().name()) {
-                    Some((ty, widened)) => {
-                        if widened {
-                            cx.warnings.push(format!(
-                                "variable `{name}` is {}: it is held as a LINT here (a value above 2^63 does not fit; unsigned division and comparison above it differ)",
-                                t.tag_name().name()
-                            ));
-                        }
-                        Some(ty)
-                    }
+                    Some(ty) => Some(ty),
                     None => {
                         cx.err(t, format!("variable `{name}`: type {} is not supported (BOOL, the integer types, REAL, LREAL, TIME)", t.tag_name().name()));
                         None
@@ -160,7 +152,7 @@ pub(super) fn function_result(
     let rt = iface.and_then(|i| child(i, "returnType"))?;
     let t = rt.children().find(|c| c.is_element())?;
     let ty = match literal::elementary(t.tag_name().name()) {
-        Some((ty, _)) => ty,
+        Some(ty) => ty,
         None => {
             let what = t.attribute("name").unwrap_or(t.tag_name().name());
             cx.err(
