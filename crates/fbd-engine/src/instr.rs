@@ -400,10 +400,6 @@ pub enum Instr {
         a: u32,
         o: u32,
     },
-    RealToInt {
-        a: u32,
-        o: u32,
-    },
     /// `o := g ? b : a` (INT; `g` a BOOL slot): also MOVE (`a` = `b`) and MEMORY (`a` = `o` =
     /// q, `b` = x, `g` = en), so a run of selects, moves and memories dispatches once.
     SelI {

@@ -49,7 +49,6 @@ pub enum Kind {
     Rol,
     Ror,
     IntToReal,
-    RealToInt,
     /// `A_TO_B`: the IEC conversions between the elementary types ([`conversion`]).
     Convert,
     Sel,
@@ -352,9 +351,6 @@ pub static LIBRARY: &[BlockDef] = &[
     def!("LINT_TO_LREAL", IntToReal, No, in [p("in", I)], var None, out [p("out", R)], varout None, state [], stateful false, params [],
         "Convert LINT to LREAL.", "out := in as LREAL (exact up to 2^53).",
         r#"{"id": "r", "type": "LINT_TO_LREAL", "inputs": {"in": "c.cv"}}"#),
-    def!("LREAL_TO_LINT", RealToInt, No, in [p("in", R)], var None, out [p("out", I)], varout None, state [], stateful false, params [],
-        "Convert LREAL to LINT, rounding to nearest.", "out := round(in), halves away from zero (as CODESYS; matiec rounds halves to even). NaN or out of range is reported as for FLOOR.",
-        r#"{"id": "i", "type": "LREAL_TO_LINT", "inputs": {"in": "x.out"}}"#),
     def!("SEL", Sel, Any, in [p("g", B), p("in0", T), p("in1", T)], var None, out [p("out", T)], varout None, state [], stateful false, params [],
         "Binary selection (the design's \"Choice\").", "out := in1 if g else in0.",
         r#"{"id": "two_four", "type": "SEL", "inputs": {"g": "four", "in0": 2, "in1": 4}}"#),
@@ -434,7 +430,7 @@ impl BlockDef {
             Add | Sub | Mul | Div | Mod | Abs | Neg | Min | Max | Limit | Floor | Trunc | Frac => "arithmetic",
             Sqrt | Ln | Log | Exp | Expt | Sin | Cos | Tan | Asin | Acos | Atan => "numeric functions",
             Shl | Shr | Rol | Ror => "bit shifts",
-            IntToReal | RealToInt | Convert => "conversion",
+            IntToReal | Convert => "conversion",
             Sel | Mux | Move | Selector => "selection",
             Memory | Delay | Sr | Rs | RTrig | FTrig => "memory and edges",
             Ton | Tof | Tp | Ctu | Ctd | Ctud => "timers and counters",
@@ -465,8 +461,8 @@ pub fn conversion(def: &BlockDef) -> Option<(Type, Type)> {
     }
 }
 
-/// Every `A_TO_B` between two different elementary types, except the two the static library
-/// defines (LINT_TO_LREAL, LREAL_TO_LINT): built once, one definition for the family.
+/// Every `A_TO_B` between two different elementary types, except the one the static library
+/// defines (LINT_TO_LREAL): built once, one definition for the family.
 fn conversions() -> &'static [BlockDef] {
     static ALL: std::sync::OnceLock<Vec<BlockDef>> = std::sync::OnceLock::new();
     ALL.get_or_init(|| {

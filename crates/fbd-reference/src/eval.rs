@@ -612,7 +612,6 @@ impl Reference {
             }
             Kind::Floor => vec![self.int_of(i, ro(0).floor())],
             Kind::Trunc => vec![self.int_of(i, ro(0).trunc())],
-            Kind::RealToInt => vec![self.int_of(i, ro(0).round())],
             Kind::Frac => vec![self.real_result(i, ro(0) - ro(0).trunc())],
             Kind::IntToReal => vec![Value::Real(io(0) as f64)],
             Kind::Convert => {

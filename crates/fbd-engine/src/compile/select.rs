@@ -216,7 +216,6 @@ pub(super) fn select_instruction(
         Kind::Trunc => Some(Instr::Trunc { a: x(0), o: o(0) }),
         Kind::Frac => Some(Instr::Frac { a: x(0), o: o(0) }),
         Kind::IntToReal => Some(Instr::IntToReal { a: x(0), o: o(0) }),
-        Kind::RealToInt => Some(Instr::RealToInt { a: x(0), o: o(0) }),
         Kind::Convert => Some(conversion(b, x(0), o(0), slots)),
         Kind::Sel => Some(match bank {
             Bank::Bool => gate(|g, a, b| if g { b } else { a }, x(0), x(1), x(2), o(0)),

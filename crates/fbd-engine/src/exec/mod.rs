@@ -345,7 +345,6 @@ fn step(plan: &ScanPlan, st: &mut State, ctx: &mut Ctx, i: usize, ins: &Instr) {
         }
         Instr::Floor { a, o } => n_[*o as usize] = to_int(r[*a as usize].floor(), ctx, i),
         Instr::Trunc { a, o } => n_[*o as usize] = to_int(r[*a as usize].trunc(), ctx, i),
-        Instr::RealToInt { a, o } => n_[*o as usize] = to_int(r[*a as usize].round(), ctx, i),
         Instr::Frac { a, o } => real_out!(o, r[*a as usize].fract()),
         Instr::IntToReal { a, o } => r[*o as usize] = n_[*a as usize] as f64,
         Instr::SelI { g, a, b: bb, o } => n_[*o as usize] = n_[select_unpredictable(b[*g as usize], *bb, *a) as usize],

@@ -364,6 +364,10 @@ impl Document {
         if moved > 0 {
             self.migration_notes.push(format!("its timers' presets are TIMEs now ({moved} moved: 500 → T#500ms)"));
         }
+        if self.block_lists().flatten().any(|b| b.ty == "LREAL_TO_LINT") {
+            self.migration_notes
+                .push("its LREAL_TO_LINT rounds halves to even now, as matiec's (2.5 → 2; version 2 gave 3)".into());
+        }
         if !wired.is_empty() {
             self.migration_notes.push(format!(
                 "pt and et of a timer are TIME now, not LINT ms: wire a TIME to {} (a LINT is refused)",

@@ -66,7 +66,6 @@ const STANDARD: &[&str] = &[
     "SR",
     "RS",
     "LINT_TO_LREAL",
-    "LREAL_TO_LINT",
     "TRUNC",
 ];
 
