@@ -110,8 +110,9 @@ def renamed_ports(xml_path):
 def driver(pous_h, program, instance, outputs, inputs, stimulus, scans, tick_ns, renamed=None):
     """A C main that runs the configuration `scans` times and prints a CSV like fbd's trace."""
     fields = dict(
-        (m.group(2).upper(), (m.group(1), m.group(0).startswith("__DECLARE_LOCATED")))
-        for m in re.finditer(r"__DECLARE_(?:LOCATED|VAR)\((\w+),(\w+)\)", pous_h.split(f"// PROGRAM {program}")[1].split("} " + program + ";")[0])
+        # A located variable and a VAR_EXTERNAL are pointers (to the I/O image, to the global).
+        (m.group(2).upper(), (m.group(1), not m.group(0).startswith("__DECLARE_VAR")))
+        for m in re.finditer(r"__DECLARE_(?:LOCATED|VAR|EXTERNAL)\((\w+),(\w+)\)", pous_h.split(f"// PROGRAM {program}")[1].split("} " + program + ";")[0])
     )
     inst = instance
 
@@ -188,6 +189,12 @@ def main():
         if r.returncode != 0:
             print(f"matiec refuses Beremiz's ST of {args.file}:\n{r.stdout}{r.stderr}")
             return 2
+        # This matiec writes the name of a non-located global into LOCATED_VARIABLES.h after
+        # its entries (a bare `COUNT`, which no C compiler takes): only the entries are kept.
+        located = os.path.join(w, "LOCATED_VARIABLES.h")
+        if os.path.exists(located):
+            entries = [ln for ln in open(located).read().split("\n") if ln.startswith("__LOCATED_VAR(")]
+            open(located, "w").write("".join(e + "\n" for e in entries))
         pous_h = open(os.path.join(w, "POUS.h")).read()
         programs = re.findall(r"^// PROGRAM (\w+)", pous_h, re.M)
         csrc = "".join(open(os.path.join(w, f)).read() for f in sorted(os.listdir(w)) if f.endswith(".c") and f != "POUS.c")

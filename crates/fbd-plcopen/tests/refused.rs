@@ -32,7 +32,7 @@ fn errors(xml: &str) -> String {
 }
 
 #[test]
-fn globals_and_undeclared_types_are_refused_each_at_its_declaration() {
+fn unresolved_globals_and_undeclared_types_are_refused_each_at_its_declaration() {
     let vars = r#"<externalVars><variable name="shared"><type><BOOL/></type></variable></externalVars>
         <globalVars><variable name="g"><type><INT/></type></variable></globalVars>
         <localVars>
@@ -40,13 +40,86 @@ fn globals_and_undeclared_types_are_refused_each_at_its_declaration() {
           <variable name="mode"><type><derived name="Mode"/></type></variable>
         </localVars>"#;
     let e = errors(&program(vars, ""));
-    assert!(e.contains("refused.xml:5:") && e.contains("`shared` is VAR_EXTERNAL"), "{e}");
-    assert!(e.contains("refused.xml:6:") && e.contains("`g` is VAR_GLOBAL"), "{e}");
+    assert!(
+        e.contains("refused.xml:5:")
+            && e.contains("`shared` is VAR_EXTERNAL, but no configuration or resource declares it"),
+        "{e}"
+    );
+    assert!(!e.contains("`g`"), "a program's own VAR_GLOBAL is its variable: {e}");
     assert!(
         e.contains("refused.xml:8:") && e.contains("`hmi` is of type `HMI_REAL`, which the file does not declare"),
         "{e}"
     );
     assert!(e.contains("refused.xml:9:") && e.contains("`mode` is of type `Mode`, an enumeration"), "{e}");
+}
+
+/// A configuration's globals, as Beremiz and OpenPLC projects declare their I/O and shared
+/// state: the program's VAR_EXTERNALs are them (a located one its input or output, another its
+/// variable with the global's initial value); in a function block a global is refused, and an
+/// external of another type than its global.
+#[test]
+fn configuration_globals_are_the_programs_variables() {
+    let xml = r#"<?xml version="1.0"?>
+<project xmlns="http://www.plcopen.org/xml/tc6_0201">
+  <types><pous>
+    <pou name="p" pouType="program">
+      <interface>
+        <outputVars><variable name="y"><type><INT/></type></variable></outputVars>
+        <externalVars>
+          <variable name="start"><type><BOOL/></type></variable>
+          <variable name="lamp"><type><BOOL/></type></variable>
+          <variable name="count"><type><INT/></type></variable>
+        </externalVars>
+      </interface>
+      <body><FBD>
+        <inVariable localId="1"><position x="0" y="0"/><connectionPointOut/><expression>count</expression></inVariable>
+        <inVariable localId="2"><position x="0" y="40"/><connectionPointOut/><expression>INT#1</expression></inVariable>
+        <block localId="3" typeName="ADD"><position x="80" y="0"/>
+          <inputVariables>
+            <variable formalParameter="IN1"><connectionPointIn><connection refLocalId="1"/></connectionPointIn></variable>
+            <variable formalParameter="IN2"><connectionPointIn><connection refLocalId="2"/></connectionPointIn></variable>
+          </inputVariables><inOutVariables/>
+          <outputVariables><variable formalParameter="OUT"><connectionPointOut/></variable></outputVariables>
+        </block>
+        <outVariable localId="4"><position x="200" y="0"/><connectionPointIn><connection refLocalId="3" formalParameter="OUT"/></connectionPointIn><expression>count</expression></outVariable>
+        <outVariable localId="7"><position x="200" y="40"/><connectionPointIn><connection refLocalId="3" formalParameter="OUT"/></connectionPointIn><expression>y</expression></outVariable>
+        <inVariable localId="5"><position x="0" y="80"/><connectionPointOut/><expression>start</expression></inVariable>
+        <outVariable localId="6"><position x="200" y="80"/><connectionPointIn><connection refLocalId="5"/></connectionPointIn><expression>lamp</expression></outVariable>
+      </FBD></body>
+    </pou>
+  </pous></types>
+  <instances><configurations><configuration name="config">
+    <resource name="res">
+      <task name="t" interval="T#10ms" priority="0"><pouInstance name="i" typeName="p"/></task>
+      <globalVars><variable name="count"><type><INT/></type><initialValue><simpleValue value="32765"/></initialValue></variable></globalVars>
+    </resource>
+    <globalVars>
+      <variable name="START" address="%IX0.0"><type><BOOL/></type></variable>
+      <variable name="lamp" address="%QX0.0"><type><BOOL/></type></variable>
+    </globalVars>
+  </configuration></configurations></instances>
+</project>"#;
+    let imported = fbd_plcopen::import(Path::new("globals.xml"), xml).expect("imports");
+    let names = |ps: Vec<&str>| ps.join(",");
+    assert_eq!(names(imported.doc.inputs.iter().map(|p| p.name.as_str()).collect()), "start", "%IX: an input");
+    assert!(imported.doc.outputs.iter().any(|p| p.name == "lamp"), "%QX: an output");
+    let mut rt = Runtime::new(compile_doc(&imported.doc));
+    rt.set_input("start", Value::Bool(true)).expect("start");
+    let mut counts = Vec::new();
+    for _ in 0..3 {
+        rt.step();
+        counts.push(rt.output("y").map(|v| v.to_string()));
+    }
+    assert_eq!(rt.output("lamp"), Some(Value::Bool(true)));
+    // The global's initial value, then an INT's wrap.
+    assert_eq!(counts, [Some("32766".into()), Some("32767".into()), Some("-32768".into())]);
+
+    let other_type = xml.replace(
+        r#"<variable name="count"><type><INT/></type></variable>"#,
+        r#"<variable name="count"><type><DINT/></type></variable>"#,
+    );
+    let e = errors(&other_type);
+    assert!(e.contains("`count` is VAR_EXTERNAL DINT but the global is INT"), "{e}");
 }
 
 #[test]

@@ -10,23 +10,73 @@ use super::names::map_type;
 use super::vars::Var;
 use super::{Ctx, children, structs};
 
-/// VAR_EXTERNAL and VAR_GLOBAL in a POU: the program would read a local of its own instead of
-/// the configuration's variable (inputs vanished, outputs were dropped).
-pub(super) fn refuse_globals(cx: &mut Ctx, iface: Option<Node>, pou: &str) {
-    let Some(iface) = iface else { return };
+/// The configuration's and the resource's globals (VAR_GLOBAL), by their name in upper case
+/// (IEC names ignore case): what a program's VAR_EXTERNAL refers to.
+pub(super) fn configuration_globals(cx: &mut Ctx, root: Node) -> HashMap<String, Var> {
+    let mut globals = HashMap::new();
+    let holders =
+        root.descendants().filter(|n| n.is_element() && matches!(n.tag_name().name(), "configuration" | "resource"));
+    for holder in holders.collect::<Vec<_>>() {
+        for v in super::vars::variables(cx, Some(holder), "globalVars") {
+            globals.entry(v.name.to_ascii_uppercase()).or_insert(v);
+        }
+    }
+    globals
+}
+
+/// The program's VAR_EXTERNALs as the configuration's variables they refer to (their type,
+/// initial value and address: a located one is an input or an output of the program like a
+/// located local); a program's own VAR_GLOBALs as its variables. With one program run, a
+/// global is that program's variable. Refused: an external no global declares, one of another
+/// type than the global's, and any external or global in a function block (nothing passes it to
+/// an instance here).
+pub(super) fn globals_of(
+    cx: &mut Ctx,
+    iface: Option<Node>,
+    pou: &str,
+    is_program: bool,
+    globals: &HashMap<String, Var>,
+) -> Vec<Var> {
+    let Some(iface) = iface else { return Vec::new() };
+    let mut out = Vec::new();
     for (section, what) in [("externalVars", "VAR_EXTERNAL"), ("globalVars", "VAR_GLOBAL")] {
-        for sec in children(iface, section) {
-            for v in children(sec, "variable") {
+        let vars = super::vars::variables(cx, Some(iface), section);
+        let nodes: Vec<Node> = children(iface, section).flat_map(|sec| children(sec, "variable")).collect();
+        for (v, node) in vars.into_iter().zip(nodes) {
+            if !is_program {
                 cx.err(
-                    v,
+                    node,
                     format!(
-                        "POU `{pou}`: `{}` is {what}, a variable of the configuration shared between POUs; globals are not imported: declare it in the program (VAR, or located %I/%Q/%M for I/O)",
-                        v.attribute("name").unwrap_or("")
+                        "function block `{pou}`: `{}` is {what}; a global inside a function block is not imported (nothing passes it to an instance here): make it an input or an output of `{pou}`",
+                        v.name
                     ),
                 );
+                continue;
+            }
+            if section == "globalVars" {
+                out.push(v);
+                continue;
+            }
+            match globals.get(&v.name.to_ascii_uppercase()) {
+                None => cx.err(
+                    node,
+                    format!("program `{pou}`: `{}` is VAR_EXTERNAL, but no configuration or resource declares it as VAR_GLOBAL", v.name),
+                ),
+                Some(g) if v.ty.is_some() && g.ty.is_some() && v.ty != g.ty => cx.err(
+                    node,
+                    format!(
+                        "program `{pou}`: `{}` is VAR_EXTERNAL {} but the global is {}",
+                        v.name,
+                        v.ty.map_or("?", |t| t.name()),
+                        g.ty.map_or("?", |t| t.name())
+                    ),
+                ),
+                // The program's name for it, the global's declaration.
+                Some(g) => out.push(Var { name: v.name.clone(), at: v.at, ..g.clone() }),
             }
         }
     }
+    out
 }
 
 /// A variable whose derived type is neither a POU of the file, a block this runtime has, nor a

@@ -125,6 +125,7 @@ pub fn import(path: &Path, text: &str) -> Result<Imported, Diagnostics> {
     };
     let pou_names: HashSet<String> = pous.iter().filter_map(|p| p.attribute("name")).map(str::to_string).collect();
     let types = structs::struct_types(&mut cx, root);
+    let globals = checks::configuration_globals(&mut cx, root);
     // Each POU's declared inputs: a POU that declares an input named EN has no implicit one.
     let mut declares_en: HashSet<String> = HashSet::new();
     for p in &pous {
@@ -149,11 +150,11 @@ pub fn import(path: &Path, text: &str) -> Result<Imported, Diagnostics> {
         if p.attribute("pouType") == Some("program") || p.attribute("name").and_then(helper).is_some() {
             continue;
         }
-        if let Some(m) = pou_body(&mut cx, *p, &pou_names, &declares_en, &types, false) {
+        if let Some(m) = pou_body(&mut cx, *p, &pou_names, &declares_en, &types, &globals, false) {
             doc.macros.push(m.0);
         }
     }
-    if let Some((m, inputs)) = pou_body(&mut cx, program, &pou_names, &declares_en, &types, true) {
+    if let Some((m, inputs)) = pou_body(&mut cx, program, &pou_names, &declares_en, &types, &globals, true) {
         // The program's own words (its documentation and comments), else where it came from.
         if m.description.is_some() {
             doc.description = m.description;
@@ -190,6 +191,7 @@ fn pou_body(
     pou_names: &HashSet<String>,
     declares_en: &HashSet<String>,
     types: &structs::StructTypes,
+    globals: &HashMap<String, Var>,
     is_program: bool,
 ) -> Option<(MacroDef, Vec<ProgramInput>)> {
     let name = pou.attribute("name").unwrap_or("").to_string();
@@ -200,8 +202,8 @@ fn pou_body(
     // A function's result (its `returnType`) is written, and read, by the function's name in
     // its body, and is the `OUT` pin of a call (as Beremiz and OpenPLC Editor name it).
     let result_of = function_result(cx, pou, iface, &name, &mut outs);
-    checks::refuse_globals(cx, iface, &name);
     let mut locals: Vec<Var> = ["localVars", "tempVars"].iter().flat_map(|s| variables(cx, iface, s)).collect();
+    locals.extend(checks::globals_of(cx, iface, &name, is_program, globals));
     checks::unknown_types(cx, pou, &ins.iter().chain(&outs).chain(&locals).collect::<Vec<_>>(), pou_names, types);
     // Located variables of the program are its I/O: %I… inputs, %Q… outputs (buttons, lamps
     // and numbers in the HMI); %M… stay signals.

@@ -10,6 +10,7 @@ use super::{Ctx, child, children};
 use crate::literal;
 
 /// One declared variable.
+#[derive(Clone)]
 pub(super) struct Var {
     pub(super) name: String,
     pub(super) ty: Option<Type>,
