@@ -38,11 +38,7 @@ pub(crate) fn import_cmd(file: &Path, output: Option<&Path>) -> ExitCode {
             }
             let text = fbd_edit::format::to_text(&imported.doc);
             // A diagram that does not compile is no import: nothing is written.
-            let as_imported = std::path::PathBuf::from(format!("{} (as imported)", file.display()));
-            let compiled =
-                fbd_engine::load::load_text(&fbd_engine::load::MemProvider::new(), &as_imported, text.clone())
-                    .and_then(|p| compile_project(&p, &CompileOptions::default()).map(|_| ()));
-            if let Err(e) = compiled {
+            if let Err(e) = fbd_plcopen::imported_project(&imported, file) {
                 out::error(&format!(
                     "{}: the program imported from it does not compile, so nothing was written (the import let through what it should have refused; please report it):\n{e}",
                     file.display()

@@ -15,7 +15,7 @@ pub use import::{Imported, import};
 use std::path::Path;
 
 use fbd_engine::load::{FsProvider, MemProvider, Project, load, load_text, read_text};
-use fbd_engine::{CompileOptions, Diagnostics, ScanPlan, compile_project_owned};
+use fbd_engine::{CompileOptions, Diagnostics, ScanPlan, compile_project, compile_project_owned};
 
 /// Loads a diagram from disk whatever its format: `.xml` is PLCopen XML (imported on the way
 /// in, its warnings returned), anything else the diagram format.
@@ -23,14 +23,57 @@ pub fn load_any(path: &Path) -> Result<(Project, Vec<String>), Diagnostics> {
     if path.extension().is_some_and(|e| e.eq_ignore_ascii_case("xml")) {
         let text = read_text(path)?;
         let imported = import(path, &text)?;
-        let json = serde_json::to_string(&imported.doc).expect("a document serialises");
-        Ok((load_text(&MemProvider::new(), &path.with_extension("json"), json)?, imported.warnings))
+        let project = imported_project(&imported, path)?;
+        Ok((project, imported.warnings))
     } else {
         // A file of an older format version is read as the current one: said, with how.
         let project = load(&FsProvider, path)?;
         let notices = project.files.iter().filter_map(|f| f.notice()).collect();
         Ok((project, notices))
     }
+}
+
+/// The program `imported` from the XML file `xml`, loaded and compiled once: an error the
+/// compiler finds in it points into the XML file (the element its block comes from), not
+/// into the diagram the import made, which the user has not seen.
+pub fn imported_project(imported: &Imported, xml: &Path) -> Result<Project, Diagnostics> {
+    let json = serde_json::to_string(&imported.doc).expect("a document serialises");
+    let project = load_text(&MemProvider::new(), xml, json).map_err(|e| relocate(e, imported, xml))?;
+    compile_project(&project, &CompileOptions::default()).map_err(|e| relocate(e, imported, xml))?;
+    Ok(project)
+}
+
+/// Diagnostics about the diagram imported from `xml` moved to the XML file: each at the element
+/// of its block (followed through macro instances), or without a place where it has no block.
+pub fn relocate(e: Diagnostics, imported: &Imported, xml: &Path) -> Diagnostics {
+    let doc = &imported.doc;
+    let blocks_of = |pou: &str| -> &[fbd_engine::model::Block] {
+        if pou.is_empty() { &doc.blocks } else { doc.macros.iter().find(|m| m.name == pou).map_or(&[], |m| &m.blocks) }
+    };
+    let place = |path: &str| -> Option<(usize, usize)> {
+        let segs: Vec<&str> = path.split('/').collect();
+        let (last, inner) = segs.split_last()?;
+        let mut pou = String::new();
+        let mut outer = None;
+        for seg in inner {
+            outer = outer.or_else(|| imported.places.get(&(pou.clone(), seg.to_string())).copied());
+            pou = blocks_of(&pou).iter().find(|b| b.id == *seg)?.ty.clone();
+        }
+        let id = last.split(':').next().unwrap_or(last);
+        imported.places.get(&(pou, id.to_string())).copied().or(outer)
+    };
+    Diagnostics(
+        e.0.into_iter()
+            .map(|mut d| {
+                if d.file == xml {
+                    let at = d.block.as_deref().and_then(place);
+                    d.line = at.map(|p| p.0);
+                    d.col = at.map(|p| p.1);
+                }
+                d
+            })
+            .collect(),
+    )
 }
 
 /// Loads and compiles a diagram in either format (see [`load_any`]).

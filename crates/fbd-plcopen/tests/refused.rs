@@ -122,6 +122,32 @@ fn configuration_globals_are_the_programs_variables() {
     assert!(e.contains("`count` is VAR_EXTERNAL DINT but the global is INT"), "{e}");
 }
 
+/// A program that imports but does not compile (an earlier export's timer with a LINT preset,
+/// a TIME here): the compiler's error points at the element in the XML file the block comes
+/// from, not into the diagram the import made.
+#[test]
+fn an_error_found_after_the_import_points_into_the_xml_file() {
+    let vars = r#"<localVars><variable name="t"><type><derived name="FBD_TON_OF_LINT"/></type></variable></localVars>
+        <outputVars><variable name="q"><type><BOOL/></type></variable></outputVars>"#;
+    let body = r#"<inVariable localId="1"><position x="0" y="0"/><connectionPointOut/><expression>TRUE</expression></inVariable>
+        <inVariable localId="2"><position x="0" y="40"/><connectionPointOut/><expression>100</expression></inVariable>
+        <block localId="3" typeName="FBD_TON_OF_LINT" instanceName="t"><position x="80" y="0"/>
+          <inputVariables>
+            <variable formalParameter="IN"><connectionPointIn><connection refLocalId="1"/></connectionPointIn></variable>
+            <variable formalParameter="PT"><connectionPointIn><connection refLocalId="2"/></connectionPointIn></variable>
+          </inputVariables><inOutVariables/>
+          <outputVariables><variable formalParameter="Q"><connectionPointOut/></variable><variable formalParameter="ET"><connectionPointOut/></variable></outputVariables>
+        </block>
+        <outVariable localId="4"><position x="200" y="0"/><connectionPointIn><connection refLocalId="3" formalParameter="Q"/></connectionPointIn><expression>q</expression></outVariable>"#;
+    let xml = program(vars, body);
+    let path = Path::new("old-export.xml");
+    let imported = fbd_plcopen::import(path, &xml).expect("imports");
+    let e = fbd_plcopen::imported_project(&imported, path).expect_err("a LINT preset on a TIME pin").to_string();
+    let line = xml.lines().position(|l| l.contains("<block localId=\"3\"")).expect("the block") + 1;
+    assert!(e.contains(&format!("old-export.xml:{line}:")) && e.contains("pin `pt` of TON `t` expects TIME"), "{e}");
+    assert!(!e.contains("as imported") && !e.contains(".json"), "{e}");
+}
+
 #[test]
 fn a_duplicate_local_id_and_a_duplicate_connector_are_refused() {
     let vars = r#"<outputVars><variable name="y"><type><BOOL/></type></variable></outputVars>"#;

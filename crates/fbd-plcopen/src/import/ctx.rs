@@ -11,6 +11,8 @@ pub(super) struct Ctx<'a> {
     pub(super) text: &'a str,
     pub(super) errors: Vec<Diagnostic>,
     pub(super) warnings: Vec<String>,
+    /// Each block made and the byte offset of the element it comes from: (POU, block id, offset).
+    pub(super) places: Vec<(String, String, usize)>,
     /// Where each line starts, built at the first error that needs a place.
     pub(super) line_starts: Vec<usize>,
     /// The last place computed (offset, line, column): errors come mostly in document order,
@@ -35,7 +37,7 @@ impl Ctx<'_> {
         self.offset_pos(node.range().start)
     }
 
-    fn offset_pos(&mut self, off: usize) -> (usize, usize) {
+    pub(super) fn offset_pos(&mut self, off: usize) -> (usize, usize) {
         let text = self.text;
         let off = off.min(text.len());
         if self.line_starts.is_empty() {

@@ -41,6 +41,9 @@ const NAMESPACES: [&str; 3] = [
 pub struct Imported {
     /// The program as one self-contained diagram (its POUs as macros).
     pub doc: Document,
+    /// The line and column in the XML file of the element each block comes from, by (macro
+    /// name, `""` for the program; block id): where an error the compiler finds points.
+    pub places: HashMap<(String, String), (usize, usize)>,
     /// Things that import but behave differently here (narrow integers widened, a second task
     /// ignored), one line each.
     pub warnings: Vec<String>,
@@ -59,7 +62,15 @@ pub fn import(path: &Path, text: &str) -> Result<Imported, Diagnostics> {
         };
         Diagnostics::from(Diagnostic::new(path, format!("not well-formed XML: {e}")).at(Some(at)))
     })?;
-    let mut cx = Ctx { path, text, errors: Vec::new(), warnings: Vec::new(), line_starts: Vec::new(), last: (0, 0, 0) };
+    let mut cx = Ctx {
+        path,
+        text,
+        errors: Vec::new(),
+        warnings: Vec::new(),
+        places: Vec::new(),
+        line_starts: Vec::new(),
+        last: (0, 0, 0),
+    };
     let root = xml.root_element();
     let ns = root.tag_name().namespace().unwrap_or("");
     if root.tag_name().name() != "project" || !NAMESPACES.contains(&ns) {
@@ -181,7 +192,12 @@ pub fn import(path: &Path, text: &str) -> Result<Imported, Diagnostics> {
         })
         .collect();
     crate::reserved::restore(&mut doc, &renames);
-    Ok(Imported { doc, warnings: cx.warnings })
+    let mut places = HashMap::new();
+    for (pou, id, off) in std::mem::take(&mut cx.places) {
+        let at = cx.offset_pos(off);
+        places.entry((pou, id)).or_insert(at);
+    }
+    Ok(Imported { doc, places, warnings: cx.warnings })
 }
 
 /// Converts one POU with an FBD body. For the program, also returns its program inputs.
@@ -271,6 +287,8 @@ fn pou_body(
     // Every read of a variable by a block, and each block's call in the sequence.
     let mut reads: Vec<Read> = Vec::new();
     let mut block_at: HashMap<String, usize> = HashMap::new();
+    // Where each block comes from in the file, for an error found after the import.
+    let pou_key = if is_program { String::new() } else { name.clone() };
     let mut extra = 0usize;
     // ENO of the blocks that have an EN: the EN's driver.
     let mut enos: HashMap<String, Wire> = HashMap::new();
@@ -464,6 +482,7 @@ fn pou_body(
         }
         for b in &blocks[first_new..] {
             block_at.insert(b.id.clone(), at);
+            cx.places.push((pou_key.clone(), b.id.clone(), e.range().start));
         }
     }
     // Variables written by outVariables.
@@ -510,6 +529,7 @@ fn pou_body(
         }
         for b in &blocks[first_new..] {
             block_at.insert(b.id.clone(), at);
+            cx.places.push((pou_key.clone(), b.id.clone(), e.range().start));
         }
         if writes.insert(var.clone(), (src, at)).is_some() {
             cx.err(*e, format!("`{var}` is written by two outVariables; one driver per variable"));
