@@ -170,6 +170,7 @@ impl App {
                 if let Some(d) = description {
                     l = l.on_hover_text(d);
                 }
+                type_cell(ui, *ty);
                 match (kind, *cur) {
                     (fbd_engine::model::InputKind::Button, _) => {
                         // A push button: TRUE while held, and for at least one scan however
@@ -247,6 +248,7 @@ impl App {
                 if let Some(d) = description {
                     l.on_hover_text(d);
                 }
+                type_cell(ui, *ty);
                 match *v {
                     Value::Bool(b) => {
                         lamp(ui, if b { Color32::from_rgb(0x20, 0xc0, 0x40) } else { Color32::GRAY });
@@ -259,6 +261,12 @@ impl App {
             }
         });
     }
+}
+
+/// A port's IEC type beside its name, as a PLC tool's watch list has it (an INT field wraps
+/// at 32767, a TIME takes T#500ms: the type says why).
+fn type_cell(ui: &mut egui::Ui, ty: fbd_engine::Type) {
+    ui.label(RichText::new(ty.name()).small().weak());
 }
 
 /// A selector switch's positions in a row (up to eight; a list beyond), `0` (off) first; the

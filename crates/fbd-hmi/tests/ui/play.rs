@@ -279,6 +279,9 @@ fn the_generic_panel_names_every_input_control_and_sets_the_input() {
     h.step();
     assert!(h.query_by_label("level").is_some(), "the number field is named by its input");
     assert!(h.query_by_label("42").is_none());
+    // Each port's IEC type beside its name (version 1's INT is a LINT).
+    assert_eq!(h.query_all_by_label("LINT").count(), 2, "level and out");
+    assert!(h.query_by_label("BOOL").is_some(), "enable");
     h.get_by_label("enable").click();
     h.step();
     h.state_mut().run_scans(2);
