@@ -453,7 +453,20 @@ impl Reference {
                 vec![Value::Bool(r)]
             }
             // Durations: exact nanoseconds; past ±2^63 ns wraps and is a fault, as LINT.
-            Kind::Add if ty.is_time() => vec![self.time_result(i, (0..ins.len()).map(dur).sum())],
+            Kind::Add if ty.is_time() => {
+                // Step by step in 64 bits, as LINT's ADD: an overflow on the way is one.
+                let mut acc = dur(0) as i64;
+                let mut over = false;
+                for k in 1..ins.len() {
+                    let exact = acc as i128 + dur(k);
+                    over |= exact < i64::MIN as i128 || exact > i64::MAX as i128;
+                    acc = exact as i64;
+                }
+                if over {
+                    self.fault(i, FaultKind::Overflow);
+                }
+                vec![Value::Time(acc)]
+            }
             Kind::Sub if ty.is_time() => vec![self.time_result(i, dur(0) - dur(1))],
             Kind::Min | Kind::Max | Kind::Limit if ty.is_time() => {
                 let v = match b.def.kind {

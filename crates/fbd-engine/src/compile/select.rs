@@ -304,6 +304,8 @@ pub(super) fn post_instruction(b: &expand::NetBlock, ty: Type, outs: &[Slot]) ->
         return match (from.bank(), to.width()) {
             (Bank::Int | Bank::Real, Some((bits, signed))) => Some(Instr::WrapI { o, bits: bits as u8, signed }),
             (Bank::Real, None) if to == Type::Real => Some(Instr::RoundR32 { o }),
+            // matiec's TIME_TO_REAL: the double of the seconds, then a float of it.
+            (Bank::Int, None) if to == Type::Real && from.is_time() => Some(Instr::RoundR32 { o }),
             _ => None,
         };
     }

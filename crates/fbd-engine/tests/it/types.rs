@@ -332,7 +332,7 @@ fn durations_add_compare_and_convert_as_matiec() {
         r#"{"name": "sum", "type": "TIME", "from": "s.out"}, {"name": "gt", "type": "BOOL", "from": "g.out"},
            {"name": "secs", "type": "DINT", "from": "c.out"}, {"name": "neg", "type": "DINT", "from": "n.out"},
            {"name": "r", "type": "LREAL", "from": "f.out"}, {"name": "back", "type": "TIME", "from": "b.out"},
-           {"name": "fine", "type": "TIME", "from": "x.out"}"#,
+           {"name": "fine", "type": "TIME", "from": "x.out"}, {"name": "r32", "type": "REAL", "from": "f32.out"}"#,
         r#"{"id": "s", "type": "ADD", "inputs": {"in1": "a", "in2": "T#2us"}},
            {"id": "g", "type": "GT", "inputs": {"in1": "s.out", "in2": "T#1.5s"}},
            {"id": "c", "type": "TIME_TO_DINT", "inputs": {"in": "a"}},
@@ -340,7 +340,8 @@ fn durations_add_compare_and_convert_as_matiec() {
            {"id": "n", "type": "TIME_TO_DINT", "inputs": {"in": "d.out"}},
            {"id": "f", "type": "TIME_TO_LREAL", "inputs": {"in": "s.out"}},
            {"id": "b", "type": "DINT_TO_TIME", "inputs": {"in": 3}},
-           {"id": "x", "type": "LREAL_TO_TIME", "inputs": {"in": 0.25}}"#,
+           {"id": "x", "type": "LREAL_TO_TIME", "inputs": {"in": 0.25}},
+           {"id": "f32", "type": "TIME_TO_REAL", "inputs": {"in": "T#2s599ms"}}"#,
     );
     rt.step();
     assert_eq!(time(&rt, "sum"), 1_500_002_000);
@@ -350,6 +351,7 @@ fn durations_add_compare_and_convert_as_matiec() {
     assert_eq!(real(&rt, "r"), 1.0 + 500_002_000.0 / 1e9, "seconds plus nanoseconds / 1e9, as matiec adds them");
     assert_eq!(time(&rt, "back"), 3_000_000_000, "DINT_TO_TIME reads seconds (matiec)");
     assert_eq!(time(&rt, "fine"), 250_000_000);
+    assert_eq!(real(&rt, "r32"), 2.599f32 as f64, "a REAL: the f32 of the seconds");
     assert_eq!(rt.faults().total, 0);
     assert_eq!(rt.output("sum").map(|v| v.to_string()).as_deref(), Some("T#1s500ms2us"));
 
