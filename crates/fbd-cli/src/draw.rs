@@ -141,6 +141,10 @@ pub(crate) fn svg(
         Ok(p) => p,
         Err(e) => return rejected(file, &e),
     };
+    if let Some(Err(e)) = output.map(|o| crate::guard::not_an_input(o, "-o", &crate::guard::project_inputs(&project))) {
+        out::error(&e);
+        return ExitCode::FAILURE;
+    }
     let body = match fbd_layout::from_model::body(&project, macro_name) {
         Ok(b) => b,
         Err(e) => {

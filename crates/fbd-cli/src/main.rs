@@ -14,6 +14,7 @@ mod bench_all;
 mod bench_c;
 mod draw;
 mod game;
+mod guard;
 mod mem;
 mod out;
 mod peers;
@@ -178,6 +179,10 @@ fn tui(file: Option<&std::path::Path>, wiring: Option<&str>, seed: u64, record: 
             return ExitCode::FAILURE;
         }
     };
+    if let Some(Err(e)) = record.map(|r| guard::not_an_input(r, "--record", &guard::project_inputs(&project))) {
+        out::error(&e);
+        return ExitCode::FAILURE;
+    }
     // Said on the status line while the game runs and printed once the terminal is back, on
     // every way out: printed before, the switch to the game's screen hid them at once.
     // The file as given: an imported XML file's project is named `.json`.

@@ -24,6 +24,10 @@ fn write_or_print(output: Option<&Path>, text: &str) -> ExitCode {
 }
 
 pub(crate) fn import_cmd(file: &Path, output: Option<&Path>) -> ExitCode {
+    if let Some(Err(e)) = output.map(|o| crate::guard::not_an_input(o, "-o", &[(file, "the XML file imported")])) {
+        out::error(&e);
+        return ExitCode::FAILURE;
+    }
     let text = match fbd_engine::load::read_text(file) {
         Ok(t) => t,
         Err(e) => {
@@ -64,6 +68,10 @@ pub(crate) fn export_cmd(file: &Path, output: Option<&Path>) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    if let Some(Err(e)) = output.map(|o| crate::guard::not_an_input(o, "-o", &crate::guard::project_inputs(&project))) {
+        out::error(&e);
+        return ExitCode::FAILURE;
+    }
     match compile_project(&project, &CompileOptions::default()) {
         Ok(plan) => write_or_print(output, &fbd_plcopen::export(&project, &plan)),
         Err(e) => {

@@ -17,6 +17,7 @@ pub(crate) fn check_destination(path: &Path) -> Result<(), String> {
 
 /// Stops `rt`'s recording and writes it to `path`.
 pub(crate) fn finish(rt: &mut Runtime, project: &Project, path: &Path) -> Result<(), String> {
+    crate::guard::not_an_input(path, "--record", &crate::guard::project_inputs(project))?;
     let rec = rt.stop_recording(ProgramId::of(project)).ok_or("the run was not being recorded")?;
     fbd_engine::load::write_text(path, &rec.to_json())
         .map_err(|e| format!("{}: cannot write the recording: {e}", path.display()))?;

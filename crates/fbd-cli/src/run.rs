@@ -193,9 +193,26 @@ fn run_inner(args: RunArgs) -> Result<(), String> {
             None => errors.push(format!("--watch: {}", rt.read(w).err().map(|e| e.to_string()).unwrap_or_default())),
         }
     }
+    // Outputs over inputs: the program, its libraries, the stimulus (and the trace over the
+    // recording).
+    let mut inputs = crate::guard::project_inputs(&project);
+    if let Some(st) = &args.stimulus {
+        inputs.push((st.as_path(), "the stimulus"));
+    }
+    if let Some(rec) = &args.record {
+        if let Err(e) = crate::guard::not_an_input(rec, "--record", &inputs) {
+            errors.push(e);
+        }
+        inputs.push((rec.as_path(), "the recording (--record)"));
+    }
+    if let Some(p) = args.trace.as_deref().filter(|p| p.as_os_str() != "-")
+        && let Err(e) = crate::guard::not_an_input(p, "--trace", &inputs)
+    {
+        errors.push(e);
+    }
     if let Some(p) = &args.trace
         && p.as_os_str() != "-"
-        && !matches!(p.extension().and_then(|e| e.to_str()), Some("jsonl" | "json" | "csv"))
+        && !matches!(p.extension().and_then(|e| e.to_str()), Some("jsonl" | "csv"))
     {
         errors.push(format!("{}: trace must end in .csv or .jsonl", p.display()));
     } else if let Some(p) = &args.trace
@@ -248,7 +265,7 @@ fn run_inner(args: RunArgs) -> Result<(), String> {
             // The extension is checked before the file is created: a wrong name must not
             // truncate a file that happens to exist.
             let jsonl = match p.extension().and_then(|e| e.to_str()) {
-                Some("jsonl") | Some("json") => true,
+                Some("jsonl") => true,
                 Some("csv") => false,
                 _ => return Err(format!("{}: trace must end in .csv or .jsonl", p.display())),
             };

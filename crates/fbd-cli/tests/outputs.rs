@@ -1,0 +1,69 @@
+//! No output over an input: every command that writes a file refuses one that is the program,
+//! a library it includes, the stimulus or the file imported — by any name (a symlink, `..`, a
+//! hard link) — and leaves it as it was.
+
+#[allow(dead_code)] // each test file uses what it needs
+mod common;
+use std::path::Path;
+
+use common::{fbd, root, temp, text};
+
+/// `fbd args...` is refused, says `says`, and `file` is byte for byte what it was.
+fn refused_and_kept(args: &[&str], file: &Path, says: &str) {
+    let before = std::fs::read(file).expect("the input");
+    let o = fbd(args);
+    assert_eq!(o.status.code(), Some(1), "{args:?} was not refused: {}", text(&o.stderr));
+    let e = text(&o.stderr);
+    assert!(e.contains(says), "{args:?}: {e}");
+    assert_eq!(std::fs::read(file).expect("the input"), before, "{args:?} changed {}", file.display());
+}
+
+#[test]
+fn an_output_that_is_an_input_is_refused_and_the_input_kept() {
+    let dir = temp("keep", "").with_file_name("work");
+    std::fs::create_dir_all(dir.join("lib")).expect("dir");
+    for f in ["examples/blinker.json", "examples/lib/timing.json"] {
+        let to = dir.join(f.trim_start_matches("examples/"));
+        std::fs::copy(root().join(f), &to).expect("copy");
+    }
+    let prog = dir.join("blinker.json");
+    let lib = dir.join("lib/timing.json");
+    let p = |x: &Path| x.to_str().expect("utf8").to_string();
+    let (prog_s, lib_s) = (p(&prog), p(&lib));
+    refused_and_kept(&["run", &prog_s, "--record", &prog_s], &prog, "--record would write over");
+    refused_and_kept(&["run", &prog_s, "--record", &lib_s], &lib, "a library the program includes");
+    // Through `..` and a symlink; the trace's name must be a trace's.
+    let dotted = p(&dir.join("lib/../blinker.json"));
+    refused_and_kept(&["export", &prog_s, "-o", &dotted], &prog, "-o would write over");
+    let link = dir.join("trace.csv");
+    std::os::unix::fs::symlink(&lib, &link).expect("symlink");
+    refused_and_kept(&["run", &prog_s, "--trace", &p(&link)], &lib, "--trace would write over");
+    refused_and_kept(&["svg", &prog_s, "-o", &prog_s], &prog, "-o would write over");
+    // A hard link of the stimulus.
+    let stim = dir.join("stim.txt");
+    std::fs::write(&stim, "0 start=true\n").expect("stimulus");
+    let hard = dir.join("hard.csv");
+    std::fs::hard_link(&stim, &hard).expect("hard link");
+    refused_and_kept(
+        &["run", &prog_s, "--stimulus", &p(&stim), "--trace", &p(&hard)],
+        &stim,
+        "the stimulus of this command",
+    );
+    // A trace named like a diagram is no trace.
+    let json = dir.join("lib/other.json");
+    std::fs::copy(&lib, &json).expect("copy");
+    refused_and_kept(&["run", &prog_s, "--trace", &p(&json)], &json, "trace must end in .csv or .jsonl");
+    // The XML file an import reads.
+    let xml = dir.join("blinker.xml");
+    let o = fbd(&["export", &prog_s, "-o", &p(&xml)]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    refused_and_kept(&["import", &p(&xml), "-o", &p(&xml)], &xml, "the XML file imported");
+    // A run refused for a bad --set leaves an existing trace as it was (it is opened only once
+    // every argument is valid).
+    let trace = dir.join("old.csv");
+    std::fs::write(&trace, "scan,kept\n0,1\n").expect("trace");
+    refused_and_kept(&["run", &prog_s, "--set", "start=maybe", "--trace", &p(&trace)], &trace, "is not a BOOL");
+    // What is no input is written as before.
+    let o = fbd(&["run", &prog_s, "--scans", "2", "--record", &p(&dir.join("run.rec.json"))]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+}
