@@ -234,15 +234,24 @@ pub(crate) fn layout_cmd(file: &std::path::Path, write: bool) -> ExitCode {
         ));
     }
     if write {
-        for (path, text) in fbd_layout::from_model::with_positions(&project) {
-            let text = match load::parse_document(&path, &text) {
-                Ok(doc) => fbd_edit::format::to_text(&doc),
-                Err(_) => text,
-            };
-            if let Err(e) = load::write_text(&path, &text) {
-                out::error(&format!("{}: cannot write: {e}", path.display()));
-                return ExitCode::FAILURE;
-            }
+        let files: Vec<(std::path::PathBuf, String)> = fbd_layout::from_model::with_positions(&project)
+            .into_iter()
+            .map(|(path, text)| {
+                let text = match load::parse_document(&path, &text) {
+                    Ok(doc) => fbd_edit::format::to_text(&doc),
+                    Err(_) => text,
+                };
+                (path, text)
+            })
+            .collect();
+        // The program and its libraries all or none: a library that cannot be written leaves
+        // the program as it was too.
+        let refs: Vec<(&std::path::Path, &str)> = files.iter().map(|(p, t)| (p.as_path(), t.as_str())).collect();
+        if let Err((path, e)) = load::write_texts(&refs) {
+            out::error(&format!("{}: cannot write: {e}", path.display()));
+            return ExitCode::FAILURE;
+        }
+        for (path, _) in &files {
             report.push_str(&format!("wrote positions into {}\n", path.display()));
         }
     }

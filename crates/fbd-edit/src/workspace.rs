@@ -345,13 +345,15 @@ impl Workspace {
         {
             return Err(std::io::Error::other(format!("{why}; choose where it goes with Save as")));
         }
+        // All changed files or none (a full disk at the library leaves the program as it was).
+        let changed: Vec<(&Path, &str)> =
+            self.files.iter().filter(|f| f.text != f.saved).map(|f| (f.path.as_path(), f.text.as_str())).collect();
+        fbd_engine::load::write_texts(&changed)
+            .map_err(|(p, e)| std::io::Error::new(e.kind(), format!("{}: {e}", p.display())))?;
         let mut written = Vec::new();
-        for f in &mut self.files {
-            if f.text != f.saved {
-                fbd_engine::load::write_text(&f.path, &f.text)?;
-                f.saved = f.text.clone();
-                written.push(f.path.clone());
-            }
+        for f in self.files.iter_mut().filter(|f| f.text != f.saved) {
+            f.saved = f.text.clone();
+            written.push(f.path.clone());
         }
         Ok(written)
     }

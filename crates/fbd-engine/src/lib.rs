@@ -29,6 +29,7 @@ pub mod stgen;
 pub mod synth;
 mod typecheck;
 pub mod types;
+mod write;
 
 pub use compile::{CompileOptions, compile, compile_file, compile_project, compile_project_owned, compile_str};
 pub use diag::{Diagnostic, Diagnostics};

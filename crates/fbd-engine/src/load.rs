@@ -81,50 +81,10 @@ pub fn read_text(path: &Path) -> Result<String, Diagnostic> {
     decode(path, bytes)
 }
 
-/// Writes `text` to `path` so that the file is either the old one or the new one, never half
-/// of the new: through a temporary file beside it (removed if anything fails, e.g. a full
-/// disk), flushed to the disk, then renamed over it. The file keeps its permissions. For every
-/// file the tools write that a user keeps: diagrams (`fbd fmt`, `fbd layout --write`, the
-/// editor's Save), exports, recordings.
-pub fn write_text(path: &Path, text: &str) -> std::io::Result<()> {
-    use std::io::Write;
-    let dir = directory_of(path)?;
-    let mut builder = tempfile::Builder::new();
-    builder.prefix(".fbd-write-").suffix(".tmp");
-    // A replaced file keeps its mode; a new one gets the usual one (0666 less the umask, where a
-    // temporary file would otherwise get 0600).
-    match std::fs::metadata(path) {
-        Ok(m) => {
-            builder.permissions(m.permissions());
-        }
-        Err(_) => {
-            #[cfg(unix)]
-            builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
-        }
-    }
-    // The temporary file is ours, not the user's: an error says what the system said, without
-    // its name (tempfile appends `at path ".fbd-write-….tmp"`).
-    let plain = |e: std::io::Error| {
-        let os = e.raw_os_error().or_else(|| {
-            let inner = e.get_ref()?.source()?.downcast_ref::<std::io::Error>()?;
-            inner.raw_os_error()
-        });
-        match os {
-            Some(code) => std::io::Error::from_raw_os_error(code),
-            None => std::io::Error::new(e.kind(), e.kind().to_string()),
-        }
-    };
-    let mut tmp = builder.tempfile_in(dir).map_err(|e| {
-        std::io::Error::new(e.kind(), format!("cannot create a file in {}: {}", dir.display(), plain(e)))
-    })?;
-    tmp.write_all(text.as_bytes()).map_err(plain)?;
-    tmp.as_file().sync_all().map_err(plain)?;
-    tmp.persist(path).map_err(|e| plain(e.error))?;
-    Ok(())
-}
+pub use crate::write::{write_text, write_texts};
 
 /// The directory `path` would be written in, if it is one.
-fn directory_of(path: &Path) -> std::io::Result<&Path> {
+pub(crate) fn directory_of(path: &Path) -> std::io::Result<&Path> {
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),

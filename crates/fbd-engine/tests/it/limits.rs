@@ -253,6 +253,52 @@ mod files {
         assert_eq!(left, ["new.json", "plain.json", "taken"], "no temporary file is left");
     }
 
+    /// `fbd fmt`, `layout --write` and Save write what the user has: through a symlink (the link
+    /// stays), into both names of a hard link, never over a read-only file, keeping the owner
+    /// and the mode; several files all or none.
+    #[test]
+    #[cfg(unix)]
+    fn a_rewrite_keeps_links_owner_mode_and_read_only_files() {
+        use fbd_engine::load::{write_text, write_texts};
+        use std::os::unix::fs::{MetadataExt, PermissionsExt};
+        let guard = dir("rewrite");
+        let d = guard.path();
+        let read = |p: &std::path::Path| std::fs::read_to_string(p).expect("read");
+        // A symlink: its target is written, the link stays a link.
+        std::fs::write(d.join("real.json"), "old").expect("write");
+        std::os::unix::fs::symlink("real.json", d.join("link.json")).expect("symlink");
+        write_text(&d.join("link.json"), "new").expect("through the link");
+        assert!(std::fs::symlink_metadata(d.join("link.json")).expect("link").file_type().is_symlink());
+        assert_eq!(read(&d.join("real.json")), "new");
+        // A hard link: both names see the new content.
+        std::fs::hard_link(d.join("real.json"), d.join("other.json")).expect("hard link");
+        write_text(&d.join("real.json"), "both").expect("in place");
+        assert_eq!(read(&d.join("other.json")), "both", "the other name is the same file still");
+        // A read-only file is refused and left as it is.
+        std::fs::write(d.join("ro.json"), "keep").expect("write");
+        std::fs::set_permissions(d.join("ro.json"), std::fs::Permissions::from_mode(0o444)).expect("chmod");
+        let e = write_text(&d.join("ro.json"), "lost").expect_err("read-only").to_string();
+        assert!(e.contains("is read-only (mode 444)"), "{e}");
+        assert_eq!(read(&d.join("ro.json")), "keep");
+        // Mode and, where this user may give it (root), another owner.
+        std::fs::write(d.join("owned.json"), "x").expect("write");
+        std::fs::set_permissions(d.join("owned.json"), std::fs::Permissions::from_mode(0o664)).expect("chmod");
+        let root = std::fs::metadata(d.join("owned.json")).expect("meta").uid() == 0;
+        if root {
+            std::os::unix::fs::chown(d.join("owned.json"), Some(65534), Some(65534)).expect("chown");
+        }
+        let before = std::fs::metadata(d.join("owned.json")).expect("meta");
+        write_text(&d.join("owned.json"), "y").expect("rewritten");
+        let after = std::fs::metadata(d.join("owned.json")).expect("meta");
+        assert_eq!((after.uid(), after.gid(), after.mode() & 0o7777), (before.uid(), before.gid(), 0o664));
+        // All or none: a second file that cannot be written leaves the first as it was.
+        std::fs::write(d.join("main.json"), "main").expect("write");
+        let e = write_texts(&[(&d.join("main.json"), "changed"), (&d.join("gone/lib.json"), "lib")])
+            .expect_err("no directory for the library");
+        assert!(e.0.ends_with("gone/lib.json") && e.1.to_string().contains("none of the files was changed"), "{e:?}");
+        assert_eq!(read(&d.join("main.json")), "main");
+    }
+
     #[test]
     fn a_bom_is_dropped_and_a_bad_byte_has_its_line_and_column() {
         let guard = dir("utf8");
