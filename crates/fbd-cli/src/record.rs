@@ -56,6 +56,13 @@ fn replay(path: &Path, check: bool) -> Result<ExitCode, String> {
         crate::source::project(None, Some(&root.path))
             .map_err(|_| format!("{}: the recorded program {} is not here", path.display(), root.path))?
     };
+    // A check of nothing is no check (it said "0 state hashes match" and succeeded).
+    if check && rec.checked_hashes() == 0 {
+        return Err(format!(
+            "{}: --check: the recording holds no state hash to compare (no end hash either); replay it without --check",
+            path.display()
+        ));
+    }
     if let Some(why) = rec.program_differs(&project) {
         return Err(format!("{}: {why}; the replay would not be the recorded run", path.display()));
     }

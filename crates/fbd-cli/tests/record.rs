@@ -152,3 +152,44 @@ fn a_recorded_run_replays_and_a_changed_one_is_caught_at_its_first_differing_sca
     assert!(o.status.success(), "{}", text(&o.stderr));
     assert!(text(&o.stdout).contains("state hashes match"), "{}", text(&o.stdout));
 }
+
+/// A run of a PLCopen file records the XML file as its program, so the recording replays (it
+/// named the intermediate `.json` the import made, which no replay found).
+#[test]
+fn a_recording_of_a_plcopen_program_replays() {
+    let rec = temp("xml.rec.json", "");
+    let rec_s = rec.to_str().expect("utf-8");
+    let xml = "crates/fbd-plcopen/tests/data/blink.xml";
+    let o = fbd(&["run", xml, "--scans", "50", "--record", rec_s]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(std::fs::read_to_string(&rec).expect("recording").contains("blink.xml"));
+    let o = fbd(&["replay", rec_s, "--check"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(text(&o.stdout).contains("state hashes match"), "{}", text(&o.stdout));
+}
+
+/// `replay --check` of a recording with nothing to check fails and says so; a recording that
+/// names another program than the one it finds is refused by the names.
+#[test]
+fn a_check_of_nothing_fails_and_another_programs_name_is_refused() {
+    let rec = temp("none.rec.json", "");
+    let rec_s = rec.to_str().expect("utf-8");
+    let o = fbd(&["run", "examples/blinker.json", "--scans", "3", "--record", rec_s]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let recorded = std::fs::read_to_string(&rec).expect("recording");
+    let v: serde_json::Value = serde_json::from_str(&recorded).expect("json");
+    // No state hash and no end hash: nothing a check could compare.
+    let mut bare = v.clone();
+    bare["hashes"] = serde_json::json!([]);
+    bare.as_object_mut().expect("object").remove("end_hash");
+    let bare_path = temp("bare.rec.json", &bare.to_string());
+    let o = fbd(&["replay", bare_path.to_str().expect("utf-8"), "--check"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(text(&o.stderr).contains("holds no state hash to compare"), "{}", text(&o.stderr));
+    let mut renamed = v;
+    renamed["program"]["name"] = serde_json::json!("another");
+    let renamed_path = temp("renamed.rec.json", &renamed.to_string());
+    let o = fbd(&["replay", renamed_path.to_str().expect("utf-8"), "--check"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(text(&o.stderr).contains("the recording is of `another`, the program is `blinker`"), "{}", text(&o.stderr));
+}

@@ -427,6 +427,9 @@ impl Recording {
     /// Whether `project` is the recorded program: the first file whose content differs.
     pub fn program_differs(&self, project: &Project) -> Option<String> {
         let now = ProgramId::of(project);
+        if now.name != self.program.name {
+            return Some(format!("the recording is of `{}`, the program is `{}`", self.program.name, now.name));
+        }
         if now.files.len() != self.program.files.len() {
             return Some(format!(
                 "the program has {} files now, the recording {}",
