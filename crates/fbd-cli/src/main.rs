@@ -148,6 +148,10 @@ enum Cmd {
         /// Compare the state hashes the recording holds.
         #[arg(long)]
         check: bool,
+        /// The recorded program, where it is now (default: where the recording says, from the
+        /// recording's directory, then where it was when recorded).
+        #[arg(long, value_name = "FILE")]
+        program: Option<PathBuf>,
     },
     /// Measure scan time (median, p99) and ns per block.
     Bench(bench::BenchArgs),
@@ -265,7 +269,7 @@ fn main() -> ExitCode {
         }
         Cmd::Layout { file, write } => draw::layout_cmd(&file, write),
         Cmd::Fmt { files, check } => draw::fmt_cmd(&files, check),
-        Cmd::Replay { file, check } => record::replay_cmd(&file, check),
+        Cmd::Replay { file, check, program } => record::replay_cmd(&file, check, program.as_deref()),
         Cmd::Tui { file, wiring, seed, record } => tui(file.as_deref(), wiring.as_deref(), seed, record.as_deref()),
         Cmd::Import { file, output } => plcopen::import_cmd(&file, output.as_deref()),
         Cmd::Export { file, output } => plcopen::export_cmd(&file, output.as_deref()),

@@ -18,7 +18,8 @@ pub(crate) fn check_destination(path: &Path) -> Result<(), String> {
 /// Stops `rt`'s recording and writes it to `path`.
 pub(crate) fn finish(rt: &mut Runtime, project: &Project, path: &Path) -> Result<(), String> {
     crate::guard::not_an_input(path, "--record", &crate::guard::project_inputs(project))?;
-    let rec = rt.stop_recording(ProgramId::of(project)).ok_or("the run was not being recorded")?;
+    let mut rec = rt.stop_recording(ProgramId::of(project)).ok_or("the run was not being recorded")?;
+    rec.place_files_for(path);
     fbd_engine::load::write_text(path, &rec.to_json())
         .map_err(|e| format!("{}: cannot write the recording: {e}", path.display()))?;
     eprintln!(
@@ -32,8 +33,8 @@ pub(crate) fn finish(rt: &mut Runtime, project: &Project, path: &Path) -> Result
 }
 
 /// `fbd replay REC [--check]`.
-pub(crate) fn replay_cmd(path: &Path, check: bool) -> ExitCode {
-    match replay(path, check) {
+pub(crate) fn replay_cmd(path: &Path, check: bool, program: Option<&Path>) -> ExitCode {
+    match replay(path, check, program) {
         Ok(code) => code,
         Err(e) => {
             out::error(&e);
@@ -42,19 +43,23 @@ pub(crate) fn replay_cmd(path: &Path, check: bool) -> ExitCode {
     }
 }
 
-fn replay(path: &Path, check: bool) -> Result<ExitCode, String> {
+fn replay(path: &Path, check: bool, program: Option<&Path>) -> Result<ExitCode, String> {
     // Bounded and regular files only, like a diagram: a device or a FIFO would never end.
     let text = fbd_engine::load::read_text(path).map_err(|d| d.to_string())?;
     let rec = Recording::from_json(&text).map_err(|e| format!("{}: {e}", path.display()))?;
     let root =
         rec.program.files.first().ok_or_else(|| format!("{}: the recording names no program file", path.display()))?;
-    let root_path = Path::new(&root.path);
     // The program as recorded: the file on disk, or a wiring embedded in this binary.
-    let project = if root_path.exists() {
-        crate::source::project(Some(root_path), None)?
-    } else {
-        crate::source::project(None, Some(&root.path))
-            .map_err(|_| format!("{}: the recorded program {} is not here", path.display(), root.path))?
+    let project = match program.map(Path::to_path_buf).or_else(|| rec.program_path(path)) {
+        Some(file) => crate::source::project(Some(&file), None)?,
+        None => crate::source::project(None, Some(&root.path)).map_err(|_| {
+            format!(
+                "{}: the recorded program {} is not here (nor at {}); give it with --program FILE",
+                path.display(),
+                root.path,
+                root.abs.as_deref().unwrap_or("its recorded place")
+            )
+        })?,
     };
     // A check of nothing is no check (it said "0 state hashes match" and succeeded).
     if check && rec.checked_hashes() == 0 {

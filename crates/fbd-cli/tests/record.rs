@@ -193,3 +193,40 @@ fn a_check_of_nothing_fails_and_another_programs_name_is_refused() {
     assert_eq!(o.status.code(), Some(1));
     assert!(text(&o.stderr).contains("the recording is of `another`, the program is `blinker`"), "{}", text(&o.stderr));
 }
+
+/// A recording finds its program from wherever it is replayed, and after the folder holding
+/// both moved (the path is stored relative to the recording, and absolute as a fallback);
+/// `--program` names a program that moved on its own.
+#[test]
+fn a_recording_replays_from_anywhere_and_after_moving_with_its_program() {
+    let base = temp("anchor", "").with_file_name("moves");
+    let proj = base.join("proj");
+    std::fs::create_dir_all(proj.join("lib")).expect("dir");
+    let root = common::root();
+    std::fs::copy(root.join("examples/blinker.json"), proj.join("blinker.json")).expect("copy");
+    std::fs::copy(root.join("examples/lib/timing.json"), proj.join("lib/timing.json")).expect("copy");
+    let s = |p: &std::path::Path| p.to_str().expect("utf-8").to_string();
+    let rec = proj.join("run.rec.json");
+    let o = fbd(&["run", &s(&proj.join("blinker.json")), "--scans", "300", "--record", &s(&rec)]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(std::fs::read_to_string(&rec).expect("rec").contains("\"path\":\"blinker.json\""), "relative to it");
+    let replay = |dir: &std::path::Path, args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_fbd")).args(args).current_dir(dir).output().expect("runs")
+    };
+    // From another directory.
+    let o = replay(&base, &["replay", "proj/run.rec.json", "--check"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    // The folder moved: found beside the recording.
+    let moved = base.join("elsewhere");
+    std::fs::rename(&proj, &moved).expect("move");
+    let o = replay(&moved, &["replay", "run.rec.json", "--check"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    // The recording alone moved away: --program says where the program is.
+    let alone = base.join("alone.rec.json");
+    std::fs::rename(moved.join("run.rec.json"), &alone).expect("move");
+    std::fs::rename(moved.join("blinker.json"), moved.join("renamed.json")).expect("rename");
+    let o = replay(&base, &["replay", "alone.rec.json", "--check"]);
+    assert!(!o.status.success() && text(&o.stderr).contains("give it with --program FILE"), "{}", text(&o.stderr));
+    let o = replay(&base, &["replay", "alone.rec.json", "--check", "--program", "elsewhere/renamed.json"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+}

@@ -57,6 +57,8 @@ impl App {
         } else {
             self.unsaved_recording.take().ok_or("nothing is being recorded")?
         };
+        let mut rec = rec;
+        rec.place_files_for(&path);
         if let Err(e) = fbd_engine::load::write_text(&path, &rec.to_json()) {
             self.unsaved_recording = Some(rec);
             return Err(format!(

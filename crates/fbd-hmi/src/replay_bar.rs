@@ -44,9 +44,8 @@ pub(crate) struct Seeking {
 fn recorded_origin(rec: &Recording, path: &Path) -> Result<Origin, String> {
     let root =
         rec.program.files.first().ok_or_else(|| format!("{}: the recording names no program file", path.display()))?;
-    let p = Path::new(&root.path);
-    if p.exists() {
-        return Ok(Origin::File(p.to_path_buf()));
+    if let Some(p) = rec.program_path(path) {
+        return Ok(Origin::File(p));
     }
     Wiring::parse(&root.path)
         .map(Origin::Embedded)

@@ -15,6 +15,8 @@
 //!  "hashes": [[10, "c4…"], [20, "01…"]], "end_hash": "7e…"}
 //! ```
 
+use std::path::{Path, PathBuf};
+
 use serde::{Deserialize, Serialize};
 
 use super::{Runtime, RuntimeError};
@@ -27,10 +29,15 @@ pub const RECORDING_VERSION: u32 = 2;
 /// One file of the recorded program.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RecordedFile {
-    /// Its path as loaded.
+    /// Its path: as loaded, or (as the `fbd` tool writes a recording) relative to the
+    /// recording's directory.
     pub path: String,
     /// FNV-1a 64 of its text, in hex.
     pub hash: String,
+    /// Its absolute path when recorded: where a replay looks when the relative one is not
+    /// there (the recording was moved without the program).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub abs: Option<String>,
 }
 
 /// Which program a recording is of.
@@ -50,7 +57,11 @@ impl ProgramId {
             files: project
                 .files
                 .iter()
-                .map(|f| RecordedFile { path: f.path.display().to_string(), hash: fnv_hex(f.text.as_bytes()) })
+                .map(|f| RecordedFile {
+                    path: f.path.display().to_string(),
+                    hash: fnv_hex(f.text.as_bytes()),
+                    abs: None,
+                })
                 .collect(),
         }
     }
@@ -424,6 +435,31 @@ impl Recording {
         serde_json::to_string(self).expect("a recording serialises")
     }
 
+    /// Writes the program's paths relative to the directory of the recording at `rec_path` (a
+    /// replay from another directory finds them), keeping each absolute one as a fallback (the
+    /// recording moved without them).
+    pub fn place_files_for(&mut self, rec_path: &Path) {
+        for f in &mut self.program.files {
+            if let Ok(abs) = std::path::absolute(&f.path) {
+                f.path = relative_to(&abs, rec_path).display().to_string();
+                f.abs = Some(abs.display().to_string());
+            }
+        }
+    }
+
+    /// Where the recorded program's file is now, for the recording at `rec_path`: its path from
+    /// the recording's directory, else its absolute path when recorded, else its path from the
+    /// working directory (recordings before paths were relative to them); `None` for none of
+    /// these (an embedded wiring's name).
+    pub fn program_path(&self, rec_path: &Path) -> Option<PathBuf> {
+        let file = self.program.files.first()?;
+        let dir = rec_path.parent().unwrap_or(Path::new(""));
+        [Some(dir.join(&file.path)), file.abs.as_ref().map(PathBuf::from), Some(PathBuf::from(&file.path))]
+            .into_iter()
+            .flatten()
+            .find(|p| p.is_file())
+    }
+
     /// Whether `project` is the recorded program: the first file whose content differs.
     pub fn program_differs(&self, project: &Project) -> Option<String> {
         let now = ProgramId::of(project);
@@ -443,6 +479,25 @@ impl Recording {
             .find(|(a, b)| a.hash != b.hash)
             .map(|(a, b)| format!("{} changed since the recording (hash {} now, {} then)", b.path, a.hash, b.hash))
     }
+}
+
+/// `file` (absolute) as a path from the directory of `recording` (`..` where it must go up),
+/// or `file` itself when they share no root.
+fn relative_to(file: &Path, recording: &Path) -> PathBuf {
+    let Some(dir) = std::path::absolute(recording).ok().and_then(|r| r.parent().map(Path::to_path_buf)) else {
+        return file.to_path_buf();
+    };
+    let (a, b): (Vec<_>, Vec<_>) = (file.components().collect(), dir.components().collect());
+    let common = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
+    if common == 0 {
+        return file.to_path_buf();
+    }
+    let mut rel = PathBuf::new();
+    for _ in common..b.len() {
+        rel.push("..");
+    }
+    rel.extend(&a[common..]);
+    rel
 }
 
 #[cfg(test)]

@@ -152,7 +152,12 @@ pub fn import(path: &Path, text: &str) -> Result<Imported, Diagnostics> {
     let mut doc = Document {
         fbd: fbd_engine::model::FORMAT_VERSION,
         name: names::program_name(root, program),
-        description: Some(format!("imported from PLCopen XML ({})", path.display())),
+        // The file's name, not the path it was given by: the program is the same wherever it is
+        // opened from (a recording of it compares its text).
+        description: Some(format!(
+            "imported from PLCopen XML ({})",
+            path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned())
+        )),
         cycle_ms,
         ..Document::default()
     };
