@@ -55,6 +55,13 @@ def cases(big):
         '<sfc><scaling x="1" y="1"/></sfc></coordinateInfo></contentHeader><types><dataTypes/><pous>'
         f'<pou name="main" pouType="program"><interface/><body><FBD>{xml_blocks}</FBD></body></pou></pous></types>'
         '</project>'))
+    # One element with 200,000 attributes, and one with 100,000 namespace declarations (the XML
+    # reader compares each with the others: refused at the element, in one pass).
+    head = '<?xml version="1.0"?><project xmlns="http://www.plcopen.org/xml/tc6_0201">'
+    yield "PLCopen XML, 200k attributes on one element", ("xml", head + "<types" + "".join(
+        f' a{i}="x"' for i in range(200000)) + "/></project>")
+    yield "PLCopen XML, 100k xmlns declarations", ("xml", head + "<types" + "".join(
+        f' xmlns:n{i}="urn:x{i}"' for i in range(100000)) + "/></project>")
     sizes = [100000, 1000000] if big else [100000]
     for n in sizes:
         text = subprocess.run(["cargo", "run", "-q", "--release", "-p", "fbd-engine", "--example", "synth", str(n)],

@@ -148,6 +148,22 @@ fn an_error_found_after_the_import_points_into_the_xml_file() {
     assert!(!e.contains("as imported") && !e.contains(".json"), "{e}");
 }
 
+/// An element with a hundred thousand attributes (or namespace declarations) is refused at its
+/// place in one pass over the file: the XML reader compares each new attribute with the others
+/// (minutes for such a file); a `>` or `=` inside a value or a comment counts for nothing.
+#[test]
+fn an_element_with_too_many_attributes_is_refused_at_its_place() {
+    let attrs: String = (0..100_000).map(|i| format!(" a{i}=\"x>y=z\"")).collect();
+    let xml = format!(
+        "<?xml version=\"1.0\"?>\n<!-- a=b -->\n<project xmlns=\"http://www.plcopen.org/xml/tc6_0201\">\n  <types{attrs}/></project>"
+    );
+    let e = errors(&xml);
+    assert!(e.contains("refused.xml:4:3: this element has more than 1000 attributes"), "{}", &e[..e.len().min(300)]);
+    let few: String = (0..1000).map(|i| format!(" a{i}=\"x\"")).collect();
+    let ok = xml.replace(&attrs, &few);
+    assert!(!errors(&ok).contains("attributes"), "1,000 are read");
+}
+
 #[test]
 fn a_duplicate_local_id_and_a_duplicate_connector_are_refused() {
     let vars = r#"<outputVars><variable name="y"><type><BOOL/></type></variable></outputVars>"#;

@@ -49,8 +49,68 @@ pub struct Imported {
     pub warnings: Vec<String>,
 }
 
+/// The most attributes (namespace declarations included) an element may have: the XML reader
+/// checks each new one against the others, which takes minutes for 100,000 of them.
+const MAX_ATTRIBUTES: usize = 1000;
+
+/// The first element with more than [`MAX_ATTRIBUTES`] attributes (its byte offset and the
+/// count reached), found in one pass: the `=` of a start tag outside its quoted values.
+fn crowded_element(text: &str) -> Option<(usize, usize)> {
+    let b = text.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] != b'<' {
+            i += 1;
+            continue;
+        }
+        // Comments, CDATA, declarations and processing instructions hold no attributes.
+        let rest = &text[i..];
+        let skip_to = |end: &str| rest.find(end).map_or(b.len(), |k| i + k + end.len());
+        if rest.starts_with("<!--") {
+            i = skip_to("-->");
+            continue;
+        }
+        if rest.starts_with("<![CDATA[") {
+            i = skip_to("]]>");
+            continue;
+        }
+        let start = i;
+        let mut quote = None;
+        let mut n = 0;
+        i += 1;
+        while i < b.len() {
+            match (quote, b[i]) {
+                (Some(q), c) if c == q => quote = None,
+                (Some(_), _) => {}
+                (None, c @ (b'"' | b'\'')) => quote = Some(c),
+                (None, b'=') => {
+                    n += 1;
+                    if n > MAX_ATTRIBUTES {
+                        return Some((start, n));
+                    }
+                }
+                (None, b'>') => break,
+                _ => {}
+            }
+            i += 1;
+        }
+        i += 1;
+    }
+    None
+}
+
 /// Reads a PLCopen XML file. Every independent problem is reported, each with its line:column.
 pub fn import(path: &Path, text: &str) -> Result<Imported, Diagnostics> {
+    if let Some((off, n)) = crowded_element(text) {
+        let line = text[..off].matches('\n').count() + 1;
+        let col = text[..off].rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+        return Err(Diagnostic::new(
+            path,
+            format!("this element has more than {} attributes; a PLCopen element has a few", n - 1),
+        )
+        .at(Some((line, col)))
+        .into());
+    }
     let xml = roxmltree::Document::parse(text).map_err(|e| {
         let p = e.pos();
         // A file cut short ends where it ends (the parser says 1:1 for it).
