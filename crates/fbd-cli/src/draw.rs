@@ -234,14 +234,19 @@ pub(crate) fn layout_cmd(file: &std::path::Path, write: bool) -> ExitCode {
         ));
     }
     if write {
-        let files: Vec<(std::path::PathBuf, String)> = fbd_layout::from_model::with_positions(&project)
-            .into_iter()
-            .map(|(path, text)| {
-                let text = match load::parse_document(&path, &text) {
+        // Every file whose positions moved or that is not in canonical form (one whose
+        // positions stayed was left as it was, though --write says canonical).
+        let moved = fbd_layout::from_model::with_positions(&project);
+        let files: Vec<(std::path::PathBuf, String)> = project
+            .files
+            .iter()
+            .filter_map(|f| {
+                let text = moved.iter().find(|(p, _)| *p == f.path).map_or(f.text.as_str(), |(_, t)| t.as_str());
+                let canonical = match load::parse_document(&f.path, text) {
                     Ok(doc) => fbd_edit::format::to_text(&doc),
-                    Err(_) => text,
+                    Err(_) => text.to_string(),
                 };
-                (path, text)
+                (canonical != f.text).then(|| (f.path.clone(), canonical))
             })
             .collect();
         // The program and its libraries all or none: a library that cannot be written leaves

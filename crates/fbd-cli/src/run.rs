@@ -174,9 +174,14 @@ fn run_inner(args: RunArgs) -> Result<(), String> {
             Ok((_, Some(_))) => {
                 errors.push(format!("{origin} `{f}`: a force holds for the whole run; `@SCAN` applies to --set only"))
             }
-            Ok((s, None)) => match value_for(&rt, &s.path, &s.value, &s.origin) {
-                Ok(v) => forces.push((s.path, v, origin)),
-                Err(e) => errors.push(e),
+            // One force per signal: a second one would replace the first without a word.
+            Ok((s, None)) => match forces.iter().find(|(p, _, _): &&(String, Value, String)| *p == s.path) {
+                Some((_, _, first)) => errors
+                    .push(format!("{origin} `{f}`: `{}` is forced by {first} already; one force per signal", s.path)),
+                None => match value_for(&rt, &s.path, &s.value, &s.origin) {
+                    Ok(v) => forces.push((s.path, v, origin)),
+                    Err(e) => errors.push(e),
+                },
             },
             Err(e) => errors.push(e),
         }
@@ -368,9 +373,17 @@ fn json_value(v: Value) -> serde_json::Value {
         // As a diagram writes a duration: its IEC literal.
         Value::Time(_) => v.to_string().into(),
         Value::ULInt(u) => u.into(),
-        Value::Real(r) => {
-            serde_json::Number::from_f64(r).map(serde_json::Value::Number).unwrap_or(serde_json::Value::Null)
-        }
+        // JSON has no infinity and no NaN: said as JavaScript says them, each its own.
+        Value::Real(r) => serde_json::Number::from_f64(r).map(serde_json::Value::Number).unwrap_or_else(|| {
+            let word = if r.is_nan() {
+                "NaN"
+            } else if r > 0.0 {
+                "Infinity"
+            } else {
+                "-Infinity"
+            };
+            serde_json::Value::String(word.into())
+        }),
     }
 }
 

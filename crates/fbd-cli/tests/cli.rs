@@ -477,3 +477,49 @@ fn tui_without_a_terminal_says_so_instead_of_panicking() {
         assert!(!err.contains("panicked"), "{args:?}: {err}");
     }
 }
+
+/// A JSONL trace tells NaN, +∞ and -∞ apart (all three were `null`); a second --force of one
+/// signal is refused (the last one won without a word).
+#[test]
+fn a_jsonl_trace_keeps_non_finite_values_apart_and_a_signal_is_forced_once() {
+    let p = temp(
+        "inf.json",
+        r#"{"fbd": 3, "outputs": [{"name": "nan", "type": "LREAL", "from": "s.out"},
+            {"name": "pinf", "type": "LREAL", "from": "p.out"}, {"name": "ninf", "type": "LREAL", "from": "n.out"}],
+          "blocks": [{"id": "s", "type": "SQRT", "inputs": {"in": -1.0}, "data_type": "LREAL"},
+                     {"id": "p", "type": "MUL", "inputs": {"in1": 1e308, "in2": 10.0}},
+                     {"id": "n", "type": "MUL", "inputs": {"in1": -1e308, "in2": 10.0}}]}"#,
+    );
+    let trace = p.with_file_name("inf.jsonl");
+    let o = fbd(&["run", p.to_str().expect("utf8"), "--scans", "1", "--trace", trace.to_str().expect("utf8")]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let line: serde_json::Value =
+        serde_json::from_str(std::fs::read_to_string(&trace).expect("trace").lines().next().expect("a line"))
+            .expect("json");
+    let v = &line["values"];
+    assert_eq!(
+        (v["nan"].as_str(), v["pinf"].as_str(), v["ninf"].as_str()),
+        (Some("NaN"), Some("Infinity"), Some("-Infinity"))
+    );
+    let o = fbd(&["run", p.to_str().expect("utf8"), "--force", "s.out=1.0", "--force", "s.out=2.0"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(text(&o.stderr).contains("`s.out` is forced by --force #1 already"), "{}", text(&o.stderr));
+}
+
+/// `layout --write` leaves every file it writes in canonical form, also one whose positions
+/// were already the layout's (it was left as it was, on one line).
+#[test]
+fn layout_write_leaves_the_files_canonical_even_when_no_position_moves() {
+    let dir = temp("anchor", "").with_file_name("lay");
+    std::fs::create_dir_all(dir.join("lib")).expect("dir");
+    let doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(root().join("examples/blinker.json")).expect("read"))
+            .expect("json");
+    std::fs::write(dir.join("blinker.json"), doc.to_string()).expect("compact");
+    std::fs::copy(root().join("examples/lib/timing.json"), dir.join("lib/timing.json")).expect("copy");
+    let prog = dir.join("blinker.json");
+    let o = fbd(&["layout", prog.to_str().expect("utf8"), "--write"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let o = fbd(&["fmt", "--check", prog.to_str().expect("utf8")]);
+    assert!(o.status.success(), "not canonical after layout --write: {}", text(&o.stdout));
+}
