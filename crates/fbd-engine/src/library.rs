@@ -295,10 +295,10 @@ pub static LIBRARY: &[BlockDef] = &[
         "Clamp in to [mn, mx].", "out := in > mn ? (in < mx ? in : mx) : mn, as matiec computes it: mn wins when mn > mx, and a REAL NaN gives mn (IEC's text, MIN(MAX(in, mn), mx), gives mx there).",
         r#"{"id": "l", "type": "LIMIT", "inputs": {"mn": 0, "in": "a.out", "mx": 10}}"#),
     def!("FLOOR", Floor, No, in [p("in", R)], var None, out [p("out", I)], varout None, state [], stateful false, params [],
-        "Round down to an INT.", "out := ⌊in⌋ as INT. NaN or out of range gives 0 (saturated for ±∞) and a fault.",
+        "Round down to a LINT.", "out := ⌊in⌋ as LINT. Beyond LINT's range (±∞ too) the result saturates at the nearest end and a NaN gives 0, each with a fault (C leaves both undefined: matiec's x86 code gives -2^63).",
         r#"{"id": "k", "type": "FLOOR", "inputs": {"in": "m.out"}}"#),
     def!("TRUNC", Trunc, No, in [p("in", R)], var None, out [p("out", I)], varout None, state [], stateful false, params [],
-        "Round toward zero to an INT.", "out := trunc(in) as INT. NaN or out of range is reported as for FLOOR.",
+        "Round toward zero to a LINT.", "out := trunc(in) as INT. NaN or out of range is reported as for FLOOR.",
         r#"{"id": "t", "type": "TRUNC", "inputs": {"in": "x.out"}}"#),
     def!("FRAC", Frac, No, in [p("in", R)], var None, out [p("out", R)], varout None, state [], stateful false, params [],
         "Fractional part.", "out := in - trunc(in) (keeps the sign of in). The design takes decimal digits with MUL then FRAC.",
@@ -494,7 +494,7 @@ fn conversions() -> &'static [BlockDef] {
                         "out := in rounded to the nearest integer, halves to even, 0 for a negative in, then wrapped into the type (as matiec)."
                     }
                     (crate::types::Bank::Real, crate::types::Bank::Int) => {
-                        "out := in rounded to the nearest integer, halves to even, then wrapped into the type (as matiec). NaN or beyond LINT is reported as for FLOOR."
+                        "out := in rounded to the nearest integer, halves to even, then wrapped into the type (as matiec). NaN or beyond LINT is reported and saturates as for FLOOR."
                     }
                     (crate::types::Bank::Int, crate::types::Bank::Real) => "out := in as the nearest value of the float type.",
                     (crate::types::Bank::Real, crate::types::Bank::Real) => "out := in (to REAL: the nearest f32).",

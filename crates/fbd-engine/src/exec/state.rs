@@ -12,9 +12,9 @@ use crate::types::{Bank, Value};
 pub enum FaultKind {
     /// DIV or MOD by zero; the result is 0.
     DivisionByZero,
-    /// INT overflow; the result wrapped (or saturated for conversions).
+    /// Integer overflow; the result wrapped (or, for a REAL converted to an integer, saturated).
     Overflow,
-    /// A REAL result is NaN.
+    /// A REAL result is NaN, or a NaN was converted to an integer (the result 0).
     NotANumber,
     /// A REAL result is ±infinity: it passed the largest REAL (1.8e308), or came from an
     /// infinite input, which only such an overflow makes (inputs and constants are finite).
@@ -30,8 +30,8 @@ impl FaultKind {
     pub fn describe(self) -> &'static str {
         match self {
             FaultKind::DivisionByZero => "division by zero (result 0)",
-            FaultKind::Overflow => "integer overflow (result wrapped)",
-            FaultKind::NotANumber => "REAL result is NaN",
+            FaultKind::Overflow => "integer overflow (result wrapped; a REAL beyond an integer type saturates)",
+            FaultKind::NotANumber => "NaN (a REAL result; converted to an integer, the result 0)",
             FaultKind::RealOverflow => "REAL overflow (result ±infinity)",
             FaultKind::IndexOutOfRange => "MUX index out of range (result 0)",
             FaultKind::BadArgument => "invalid argument",
