@@ -164,6 +164,55 @@ fn an_element_with_too_many_attributes_is_refused_at_its_place() {
     assert!(!errors(&ok).contains("attributes"), "1,000 are read");
 }
 
+/// A function block inside a FUNCTION is refused at the block (a function keeps no state
+/// between calls in IEC; here the timer kept it); two programs and no task: the import says
+/// which one it took.
+#[test]
+fn a_function_block_in_a_function_is_refused_and_the_program_taken_is_named() {
+    let xml = r#"<?xml version="1.0"?>
+<project xmlns="http://www.plcopen.org/xml/tc6_0201">
+  <types><pous>
+    <pou name="f" pouType="function">
+      <interface><returnType><BOOL/></returnType><inputVars><variable name="x"><type><BOOL/></type></variable></inputVars>
+        <localVars><variable name="t"><type><derived name="TON"/></type></variable></localVars></interface>
+      <body><FBD>
+        <inVariable localId="1"><position x="0" y="0"/><connectionPointOut/><expression>x</expression></inVariable>
+        <inVariable localId="2"><position x="0" y="40"/><connectionPointOut/><expression>T#1s</expression></inVariable>
+        <block localId="3" typeName="TON" instanceName="t"><position x="80" y="0"/>
+          <inputVariables>
+            <variable formalParameter="IN"><connectionPointIn><connection refLocalId="1"/></connectionPointIn></variable>
+            <variable formalParameter="PT"><connectionPointIn><connection refLocalId="2"/></connectionPointIn></variable>
+          </inputVariables><inOutVariables/>
+          <outputVariables><variable formalParameter="Q"><connectionPointOut/></variable><variable formalParameter="ET"><connectionPointOut/></variable></outputVariables>
+        </block>
+        <outVariable localId="4"><position x="200" y="0"/><connectionPointIn><connection refLocalId="3" formalParameter="Q"/></connectionPointIn><expression>f</expression></outVariable>
+      </FBD></body>
+    </pou>
+    <pou name="p" pouType="program"><interface/><body><FBD/></body></pou>
+  </pous></types>
+</project>"#;
+    let e = errors(xml);
+    let line = xml.lines().position(|l| l.contains("<block localId=\"3\"")).expect("block") + 1;
+    assert!(
+        e.contains(&format!("refused.xml:{line}:"))
+            && e.contains("function `f`: `t` (TON) is a function block instance"),
+        "{e}"
+    );
+    let two = r#"<?xml version="1.0"?>
+<project xmlns="http://www.plcopen.org/xml/tc6_0201">
+  <types><pous>
+    <pou name="first" pouType="program"><interface/><body><FBD/></body></pou>
+    <pou name="second" pouType="program"><interface/><body><FBD/></body></pou>
+  </pous></types>
+</project>"#;
+    let imported = fbd_plcopen::import(Path::new("two.xml"), two).expect("imports");
+    assert!(
+        imported.warnings.iter().any(|w| w.contains("imported `first`, the first of 2 programs (first, second)")),
+        "{:?}",
+        imported.warnings
+    );
+}
+
 #[test]
 fn a_duplicate_local_id_and_a_duplicate_connector_are_refused() {
     let vars = r#"<outputVars><variable name="y"><type><BOOL/></type></variable></outputVars>"#;

@@ -183,6 +183,15 @@ pub fn import(path: &Path, text: &str) -> Result<Imported, Diagnostics> {
         Some(name) => programs.iter().find(|p| p.attribute("name") == Some(name.as_str())).copied(),
         None => programs.first().copied(),
     };
+    if run.is_none() && programs.len() > 1 {
+        let names: Vec<&str> = programs.iter().map(|p| p.attribute("name").unwrap_or("?")).collect();
+        cx.warnings.push(format!(
+            "no task says which program runs; imported `{}`, the first of {} programs ({})",
+            names[0],
+            names.len(),
+            names.join(", ")
+        ));
+    }
     let Some(program) = program else {
         let d = match &run {
             Some(n) if n.trim().is_empty() => {
@@ -314,6 +323,21 @@ fn pou_body(
         return None;
     };
     let elems: Vec<Node> = fbd.children().filter(|c| c.is_element()).collect();
+    // A function has no state from one call to the next in IEC: a function block inside one
+    // (an instance: a timer, a counter) would keep it here.
+    if pou.attribute("pouType") == Some("function") {
+        for b in elems.iter().filter(|e| e.tag_name().name() == "block") {
+            if let Some(inst) = b.attribute("instanceName") {
+                cx.err(
+                    *b,
+                    format!(
+                        "function `{name}`: `{inst}` ({}) is a function block instance; a function keeps no state between calls: make `{name}` a function block",
+                        b.attribute("typeName").unwrap_or("?")
+                    ),
+                );
+            }
+        }
+    }
     modifiers::refuse_unsupported(cx, &elems);
     checks::ambiguous(cx, &name, &elems);
     let by_id: HashMap<&str, Node> = elems.iter().filter_map(|e| e.attribute("localId").map(|i| (i, *e))).collect();
