@@ -65,31 +65,149 @@ pub(crate) fn parse_set(text: &str, origin: String) -> Result<(Stim, Option<u64>
     Ok((Stim { scan: scan.unwrap_or(0), path: path.trim().to_string(), value: value.trim().to_string(), origin }, scan))
 }
 
-/// The stimulus file's lines; every line's error is reported, not only the first.
+/// Where a timed write comes from: the k-th `--set`, or a line of the stimulus file.
+#[derive(Copy, Clone)]
+enum Origin {
+    Set(u32),
+    Line(u32),
+}
+
+/// One timed write: 24 bytes (a 250 MB stimulus file of 13.6 million lines took 1.5 GB and
+/// more as strings per line).
+#[derive(Copy, Clone)]
+struct Event {
+    scan: u64,
+    /// The value's bits in its signal's bank (a BOOL as 0/1, an integer, a float's bits).
+    bits: u64,
+    /// Index of its signal in [`Timeline::paths`].
+    path: u32,
+    /// The `--set` number with the top bit set, or the stimulus line.
+    origin: u32,
+}
+
+/// Events per chunk: the timeline grows by chunks, never copied whole to grow.
+const CHUNK: usize = 1 << 16;
+
+/// The timed writes of a run, compact and grown by chunks (memory about 24 bytes a line, no
+/// doubling on growth), the stimulus file read line by line.
+#[derive(Default)]
+struct Timeline {
+    paths: Vec<String>,
+    types: Vec<fbd_engine::Type>,
+    index: std::collections::HashMap<String, u32>,
+    chunks: Vec<Vec<Event>>,
+    /// Whether the events came in scan order (a stimulus file usually is): then no sort.
+    unsorted: bool,
+    len: usize,
+}
+
+impl Timeline {
+    fn push(&mut self, scan: u64, path: &str, ty: fbd_engine::Type, origin: Origin, v: Value) {
+        let k = match self.index.get(path) {
+            Some(&k) => k,
+            None => {
+                self.paths.push(path.to_string());
+                self.types.push(ty);
+                self.index.insert(path.to_string(), self.paths.len() as u32 - 1);
+                self.paths.len() as u32 - 1
+            }
+        };
+        let bits = match v {
+            Value::Bool(b) => b as u64,
+            Value::Real(r) => r.to_bits(),
+            v => v.as_i64().unwrap_or(0) as u64,
+        };
+        let origin = match origin {
+            Origin::Set(n) => n | 1 << 31,
+            Origin::Line(n) => n,
+        };
+        if self.chunks.last().and_then(|c| c.last()).is_some_and(|e| e.scan > scan) {
+            self.unsorted = true;
+        }
+        if self.chunks.last().is_none_or(|c| c.len() == CHUNK) {
+            self.chunks.push(Vec::with_capacity(CHUNK));
+        }
+        if let Some(c) = self.chunks.last_mut() {
+            c.push(Event { scan, bits, path: k, origin });
+        }
+        self.len += 1;
+    }
+
+    /// The events in scan order (those of one scan in the order written).
+    fn into_ordered(mut self) -> (Vec<Vec<Event>>, Vec<String>, Vec<fbd_engine::Type>) {
+        if self.unsorted {
+            let mut all: Vec<Event> = self.chunks.drain(..).flatten().collect();
+            all.sort_by_key(|e| e.scan);
+            self.chunks = vec![all];
+        }
+        (self.chunks, self.paths, self.types)
+    }
+}
+
+/// An event's value, its origin's words.
+fn event_value(e: &Event, ty: fbd_engine::Type) -> Value {
+    match ty.bank() {
+        fbd_engine::Bank::Bool => Value::Bool(e.bits != 0),
+        fbd_engine::Bank::Real => Value::Real(f64::from_bits(e.bits)),
+        fbd_engine::Bank::Int => ty.int_value(e.bits as i64),
+    }
+}
+
+/// Reads the stimulus file `path` line by line into `timeline` (each line checked with
+/// `value`; every error into `errors`, with its line).
 fn load_stimulus(
     path: &std::path::Path,
     errors: &mut Vec<String>,
     value: impl Fn(&Stim) -> Result<Value, String>,
-) -> Vec<(Stim, Value)> {
-    let text = match fbd_engine::load::read_text(path) {
-        Ok(t) => t,
-        Err(d) => {
-            errors.push(format!("stimulus {d}"));
-            return Vec::new();
+    type_of: impl Fn(&str) -> fbd_engine::Type,
+    timeline: &mut Timeline,
+) {
+    use std::io::BufRead;
+    let file = match open_bounded(path) {
+        Ok(f) => f,
+        Err(e) => {
+            errors.push(format!("stimulus {}: cannot read the file: {e}", path.display()));
+            return;
         }
     };
-    let mut out = Vec::new();
-    for (i, line) in text.lines().enumerate() {
+    let mut reader = std::io::BufReader::with_capacity(1 << 16, file);
+    let mut buf = Vec::new();
+    let mut n: u32 = 0;
+    loop {
+        buf.clear();
+        match reader.read_until(b'\n', &mut buf) {
+            Ok(0) => break,
+            Ok(_) => {}
+            Err(e) => {
+                errors.push(format!("stimulus {}: cannot read the file: {e}", path.display()));
+                return;
+            }
+        }
+        n += 1;
+        let bytes = if n == 1 { buf.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&buf) } else { &buf[..] };
+        let line = match std::str::from_utf8(bytes) {
+            Ok(l) => l,
+            Err(e) => {
+                let col = String::from_utf8_lossy(&bytes[..e.valid_up_to()]).chars().count() + 1;
+                errors.push(format!(
+                    "stimulus {}:{n}:{col}: byte 0x{:02X} is not valid UTF-8",
+                    path.display(),
+                    bytes[e.valid_up_to()]
+                ));
+                continue;
+            }
+        };
         let line = line.split('#').next().unwrap_or("").trim();
         if line.is_empty() {
             continue;
         }
-        let origin = format!("{}:{}", path.display(), i + 1);
+        let origin = || format!("{}:{n}", path.display());
         let stim = (|| {
-            let (scan, rest) =
-                line.split_once(char::is_whitespace).ok_or_else(|| format!("{origin}: expected `SCAN PATH=VALUE`"))?;
-            let scan: u64 = scan.parse().map_err(|_| format!("{origin}: `{scan}` is not a scan number"))?;
-            let (mut s, at) = parse_set(rest.trim(), origin.clone())?;
+            let (scan, rest) = line
+                .split_once(char::is_whitespace)
+                .ok_or_else(|| format!("{}: expected `SCAN PATH=VALUE`", origin()))?;
+            let scan: u64 = scan.parse().map_err(|_| format!("{}: `{scan}` is not a scan number", origin()))?;
+            let (mut s, at) = parse_set(rest.trim(), origin())?;
             if at.is_some() {
                 return Err(format!("{}: the scan is the line's first field; remove `@SCAN`", s.origin));
             }
@@ -98,11 +216,30 @@ fn load_stimulus(
             Ok((s, v))
         })();
         match stim {
-            Ok(s) => out.push(s),
+            Ok((s, v)) => timeline.push(s.scan, &s.path, type_of(&s.path), Origin::Line(n), v),
             Err(e) => errors.push(e),
         }
     }
-    out
+}
+
+/// `path` opened for reading if it is a regular file within the size a stimulus may have.
+fn open_bounded(path: &std::path::Path) -> std::io::Result<std::fs::File> {
+    let meta = std::fs::metadata(path)?;
+    if !meta.is_file() {
+        let what = if meta.is_dir() { "a directory" } else { "not a regular file (a device, FIFO or socket)" };
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            format!("{what}; only regular files are read"),
+        ));
+    }
+    let limit = fbd_engine::limits::MAX_FILE_BYTES;
+    if meta.len() > limit {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            format!("{} bytes, more than the {} MiB a stimulus may have", meta.len(), limit >> 20),
+        ));
+    }
+    std::fs::File::open(path)
 }
 
 pub(crate) fn value_for(rt: &Runtime, path: &str, text: &str, origin: &str) -> Result<Value, String> {
@@ -155,18 +292,24 @@ fn run_inner(args: RunArgs) -> Result<(), String> {
     // Each --set and line is checked whole where it is written (an error on line 3 is said
     // before one on line 4), then applied in scan order.
     let value = |s: &Stim| value_for(&rt, &s.path, &s.value, &s.origin);
-    let mut stims = Vec::new();
+    let type_of = |p: &str| rt.plan().signal(p).map_or(fbd_engine::Type::Bool, |sig| sig.slot.ty);
+    let mut timeline = Timeline::default();
     for (i, s) in args.sets.iter().enumerate() {
         match parse_set(s, format!("--set #{}", i + 1)).and_then(|(s, _)| value(&s).map(|v| (s, v))) {
-            Ok(sv) => stims.push(sv),
+            Ok((s, v)) => timeline.push(s.scan, &s.path, type_of(&s.path), Origin::Set(i as u32 + 1), v),
             Err(e) => errors.push(e),
         }
     }
     if let Some(p) = &args.stimulus {
-        stims.extend(load_stimulus(p, &mut errors, value));
+        load_stimulus(p, &mut errors, value, type_of, &mut timeline);
     }
-    let mut resolved: Vec<_> = stims.into_iter().map(|(s, v)| (s.scan, s.path, v, s.origin)).collect();
-    resolved.sort_by_key(|r| r.0);
+    let total = timeline.len;
+    let (chunks, paths, types) = timeline.into_ordered();
+    let stimulus_name = args.stimulus.as_ref().map(|p| p.display().to_string()).unwrap_or_default();
+    let origin_text = |o: u32| {
+        if o & 1 << 31 != 0 { format!("--set #{}", o & !(1 << 31)) } else { format!("{stimulus_name}:{o}") }
+    };
+    let mut resolved = chunks.iter().flatten().peekable();
     let mut forces = Vec::new();
     for (i, f) in args.forces.iter().enumerate() {
         let origin = format!("--force #{}", i + 1);
@@ -234,7 +377,7 @@ fn run_inner(args: RunArgs) -> Result<(), String> {
     if args.realtime && args.scans == 0 {
         errors.push("--realtime --scans 0: no scan to run at the cycle".into());
     }
-    if args.realtime && (resolved.iter().any(|r| r.0 > 0) || args.trace.is_some()) {
+    if args.realtime && (chunks.iter().flatten().any(|e| e.scan > 0) || args.trace.is_some()) {
         errors.push("--realtime runs the task on its own: only --set at scan 0 and --force apply, no --trace".into());
     }
     if !errors.is_empty() {
@@ -244,8 +387,9 @@ fn run_inner(args: RunArgs) -> Result<(), String> {
         rt.force(path, *v).map_err(|e| format!("{origin}: {e}"))?;
     }
     if args.realtime {
-        for (_, path, v, origin) in &resolved {
-            rt.write(path, *v).map_err(|e| format!("{origin}: {e}"))?;
+        for e in resolved {
+            let v = event_value(e, types[e.path as usize]);
+            rt.write(&paths[e.path as usize], v).map_err(|x| format!("{}: {x}", origin_text(e.origin)))?;
         }
         let mut rt = realtime(rt, args.scans)?;
         return epilogue(&mut rt, &args, &project, &watches, &ids);
@@ -290,9 +434,9 @@ fn run_inner(args: RunArgs) -> Result<(), String> {
         if scan & 0xffff == 0 {
             bar.set_position(scan);
         }
-        while next < resolved.len() && resolved[next].0 == scan {
-            let (_, path, v, origin) = &resolved[next];
-            rt.write(path, *v).map_err(|e| format!("{origin}: {e}"))?;
+        while let Some(e) = resolved.next_if(|e| e.scan == scan) {
+            let v = event_value(e, types[e.path as usize]);
+            rt.write(&paths[e.path as usize], v).map_err(|x| format!("{}: {x}", origin_text(e.origin)))?;
             next += 1;
         }
         let t_ms = rt.clock_us() as f64 / 1000.0;
@@ -315,12 +459,8 @@ fn run_inner(args: RunArgs) -> Result<(), String> {
         }
     }
     bar.finish_and_clear();
-    if next < resolved.len() {
-        eprintln!(
-            "warning: {} stimulus line(s) at or after scan {} were not applied",
-            resolved.len() - next,
-            args.scans
-        );
+    if next < total {
+        eprintln!("warning: {} stimulus line(s) at or after scan {} were not applied", total - next, args.scans);
     }
     match sink {
         Sink::Csv(mut w) | Sink::Jsonl(mut w) => w.flush().map_err(io)?,

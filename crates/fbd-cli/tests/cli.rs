@@ -523,3 +523,47 @@ fn layout_write_leaves_the_files_canonical_even_when_no_position_moves() {
     let o = fbd(&["fmt", "--check", prog.to_str().expect("utf8")]);
     assert!(o.status.success(), "not canonical after layout --write: {}", text(&o.stdout));
 }
+
+/// The stimulus file, read line by line into a compact timeline: lines out of scan order are
+/// applied in scan order (those of one scan in the order written), and a byte that is no
+/// UTF-8 is named with its line and column among every other error.
+#[test]
+fn stimulus_lines_apply_in_scan_order_and_bad_bytes_are_placed() {
+    let p = temp(
+        "inc.json",
+        r#"{"fbd": 3, "inputs": [{"name": "x", "type": "DINT"}], "outputs": [{"name": "y", "type": "DINT", "from": "m.out"}],
+          "blocks": [{"id": "m", "type": "MOVE", "inputs": {"in": "x"}}]}"#,
+    );
+    let stim = temp("order.stim", "3 x=30\n1 x=10\n1 x=11\n2 x=20\n");
+    let trace = p.with_file_name("order.csv");
+    let o = fbd(&[
+        "run",
+        p.to_str().expect("utf8"),
+        "--scans",
+        "4",
+        "--stimulus",
+        stim.to_str().expect("utf8"),
+        "--trace",
+        trace.to_str().expect("utf8"),
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let ys: Vec<String> = std::fs::read_to_string(&trace)
+        .expect("trace")
+        .lines()
+        .skip(1)
+        .map(|l| l.rsplit(',').next().unwrap_or("").to_string())
+        .collect();
+    assert_eq!(ys, ["0", "11", "20", "30"], "scan order; at scan 1 the later line wins");
+    let bad = scratch_bytes("bad.stim", b"0 x=1\n1 x=\xff2\n2 x=zz\n");
+    let o = fbd(&["run", p.to_str().expect("utf8"), "--stimulus", bad.to_str().expect("utf8")]);
+    assert_eq!(o.status.code(), Some(1));
+    let e = text(&o.stderr);
+    assert!(e.contains("bad.stim:2:5: byte 0xFF is not valid UTF-8") && e.contains("bad.stim:3"), "{e}");
+}
+
+/// A file of raw bytes in the test's scratch directory.
+fn scratch_bytes(name: &str, bytes: &[u8]) -> std::path::PathBuf {
+    let p = temp(name, "");
+    std::fs::write(&p, bytes).expect("write");
+    p
+}
