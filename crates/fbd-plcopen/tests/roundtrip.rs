@@ -487,3 +487,17 @@ fn export_import_export_is_a_fixed_point() {
         }
     }
 }
+
+/// A description's spaces around its line breaks come back as written (each line was
+/// trimmed), while the indentation another tool's XML puts in front of every line is dropped.
+#[test]
+fn spaces_around_line_breaks_survive_a_round_trip() {
+    let text = r#"{"fbd": 3, "name": "d", "description": "first line \n  second  line\n\nthird",
+      "outputs": [{"name": "q", "type": "BOOL", "from": true}], "blocks": []}"#;
+    let project =
+        fbd_engine::load::load_text(&fbd_engine::load::MemProvider::new(), Path::new("d.json"), text.to_string())
+            .expect("loads");
+    let plan = compile_project(&project, &CompileOptions::default()).expect("compiles");
+    let back = fbd_plcopen::import(Path::new("d.xml"), &fbd_plcopen::export(&project, &plan)).expect("imports").doc;
+    assert_eq!(back.description.as_deref(), Some("first line \n  second  line\n\nthird"));
+}

@@ -11,14 +11,23 @@ pub(super) fn documentation(n: Node) -> Option<String> {
     child(n, "documentation").and_then(formatted)
 }
 
-/// The text of a formatted-text element: its text nodes, each line trimmed (editors indent the
-/// XML around it), blank lines at either end dropped.
+/// The text of a formatted-text element: its text nodes, blank lines at either end dropped and
+/// the indentation all its lines share removed (editors indent the XML around it); the spaces
+/// the author wrote stay, around line breaks too (this tool's export writes them as they are).
 pub(super) fn formatted(n: Node) -> Option<String> {
     let raw: String = n.descendants().filter(|d| d.is_text()).filter_map(|d| d.text()).collect();
-    let lines: Vec<&str> = raw.lines().map(str::trim).collect();
-    let first = lines.iter().position(|l| !l.is_empty())?;
-    let last = lines.iter().rposition(|l| !l.is_empty())?;
-    Some(lines[first..=last].join("\n"))
+    let lines: Vec<&str> = raw.lines().collect();
+    let first = lines.iter().position(|l| !l.trim().is_empty())?;
+    let last = lines.iter().rposition(|l| !l.trim().is_empty())?;
+    let lines = &lines[first..=last];
+    let indent = |l: &&str| l.len() - l.trim_start().len();
+    // A first line that follows the opening tag has no indentation of the XML's: the others
+    // say how deep the XML is indented.
+    let rest = if first == 0 && lines.len() > 1 { &lines[1..] } else { lines };
+    let common = rest.iter().filter(|l| !l.trim().is_empty()).map(indent).min().unwrap_or(0);
+    let text: Vec<&str> =
+        lines.iter().map(|l| if l.trim().is_empty() { "" } else { &l[common.min(indent(l))..] }).collect();
+    Some(text.join("\n").trim_end().to_string())
 }
 
 /// The free comment boxes of an FBD body (CODESYS's and Beremiz's network comments), top to
