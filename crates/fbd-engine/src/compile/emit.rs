@@ -147,6 +147,7 @@ pub(super) fn emit(
     let mut state_flat: Vec<Slot> = Vec::new();
     // Where an output is negated: its index in `out_slots` → the slot the block writes.
     let mut raw_out: HashMap<u32, Slot> = HashMap::default();
+    let mut negated_raw: HashMap<Slot, Slot> = HashMap::default();
     for &i in order {
         let b = &net.blocks[i];
         let tv = t[i];
@@ -170,7 +171,9 @@ pub(super) fn emit(
                 && let Value::Bool(x) = slots.init_of(out_slots[at])
             {
                 raw_out.insert(at as u32, out_slots[at]);
+                let raw = out_slots[at];
                 out_slots[at] = slots.alloc(Value::Bool(!x));
+                negated_raw.insert(out_slots[at], raw);
             }
             signals.push(&[&b.path, ".", &b.output_name(k)], out_slots[at], SignalKind::BlockOutput);
         }
@@ -399,6 +402,7 @@ pub(super) fn emit(
         blocks,
         instances: net.instances.clone(),
         negated,
+        negated_raw,
         stats,
     })
 }

@@ -411,6 +411,11 @@ impl Runtime {
             return self.set_input(path, v);
         }
         self.pending.push((s, v));
+        // A negated output: the readers see `v`, so the block's own state (behind the circle)
+        // is its inverse; the NOT after the block then keeps showing `v`.
+        if let (Some(&raw), Value::Bool(b)) = (self.plan.negated_raw.get(&s), v) {
+            self.pending.push((raw, Value::Bool(!b)));
+        }
         if self.recorder.is_some() {
             self.record(Stimulus::Write { path: path.into(), value: crate::model::Const(v) });
         }
@@ -427,6 +432,10 @@ impl Runtime {
         }
         self.state.set(s, v);
         self.history_note_now(s, v);
+        if let (Some(&raw), Value::Bool(b)) = (self.plan.negated_raw.get(&s), v) {
+            self.state.set(raw, Value::Bool(!b));
+            self.history_note_now(raw, Value::Bool(!b));
+        }
         if let Some(stage) = self.plan.stages.get(&s) {
             // A delayed slot takes its staged value at the start of the next scan.
             self.state.set(*stage, v);

@@ -367,3 +367,29 @@ fn a_pin_negated_three_times_points_at_its_first_entry() {
     assert_eq!(e.0.len(), 4, "{e}");
     assert!(e.0.iter().all(|d| d.message.contains("is negated twice (first at negated[0])")), "{e}");
 }
+
+/// A write to a negated stateful output is the value its readers see from then on: the block's
+/// own state behind the circle takes the inverse (the write landed in the pin's slot, which
+/// the NOT after the block overwrote every scan: nothing happened).
+#[test]
+fn a_write_to_a_negated_stateful_output_is_what_the_readers_see() {
+    let text = r#"{"fbd": 3, "outputs": [{"name": "y", "type": "BOOL", "from": "a.q1"}, {"name": "m", "type": "BOOL", "from": "mem.q"}],
+      "blocks": [{"id": "a", "type": "SR", "inputs": {"s1": false, "r": false}, "negated": ["q1"]},
+                 {"id": "mem", "type": "MEMORY", "inputs": {"in": false, "en": false}, "negated": ["q"]}]}"#;
+    let mut rt = Runtime::new(plan(text));
+    rt.step();
+    assert_eq!((rt.output("y"), rt.output("m")), (Some(b(true)), Some(b(true))), "inverses of FALSE");
+    rt.write("a.q1", b(false)).expect("write");
+    rt.write("mem.q", b(false)).expect("write");
+    for _ in 0..3 {
+        rt.step();
+        assert_eq!(
+            (rt.output("y"), rt.output("m")),
+            (Some(b(false)), Some(b(false))),
+            "held: the latch is TRUE behind the circle"
+        );
+    }
+    rt.write_now("a.q1", b(true)).expect("write now");
+    rt.step();
+    assert_eq!(rt.output("y"), Some(b(true)));
+}
