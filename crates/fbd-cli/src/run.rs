@@ -242,6 +242,45 @@ fn open_bounded(path: &std::path::Path) -> std::io::Result<std::fs::File> {
     std::fs::File::open(path)
 }
 
+/// A buffered writer that hands whole lines to the file (64 KiB at a time): a run stopped by
+/// Ctrl-C leaves a trace that ends on a whole line (a `BufWriter` wrote 8 KiB blocks, a line
+/// cut in two at the end).
+struct WholeLines<W: Write> {
+    inner: W,
+    buf: Vec<u8>,
+}
+
+impl<W: Write> WholeLines<W> {
+    fn new(inner: W) -> Self {
+        WholeLines { inner, buf: Vec::with_capacity(1 << 17) }
+    }
+}
+
+impl<W: Write> Write for WholeLines<W> {
+    fn write(&mut self, data: &[u8]) -> std::io::Result<usize> {
+        self.buf.extend_from_slice(data);
+        if self.buf.len() >= 1 << 16
+            && let Some(end) = self.buf.iter().rposition(|&c| c == b'\n')
+        {
+            self.inner.write_all(&self.buf[..=end])?;
+            self.buf.drain(..=end);
+        }
+        Ok(data.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.write_all(&self.buf)?;
+        self.buf.clear();
+        self.inner.flush()
+    }
+}
+
+impl<W: Write> Drop for WholeLines<W> {
+    fn drop(&mut self) {
+        let _ = self.flush();
+    }
+}
+
 pub(crate) fn value_for(rt: &Runtime, path: &str, text: &str, origin: &str) -> Result<Value, String> {
     let sig = rt
         .plan()
@@ -419,7 +458,7 @@ fn run_inner(args: RunArgs) -> Result<(), String> {
                 _ => return Err(format!("{}: trace must end in .csv or .jsonl", p.display())),
             };
             let f = File::create(p).map_err(|e| format!("{}: cannot create trace: {e}", p.display()))?;
-            let w: Box<dyn Write> = Box::new(BufWriter::new(f));
+            let w: Box<dyn Write> = Box::new(WholeLines::new(f));
             if jsonl { Sink::Jsonl(w) } else { Sink::Csv(w) }
         }
     };

@@ -67,3 +67,32 @@ fn an_output_that_is_an_input_is_refused_and_the_input_kept() {
     let o = fbd(&["run", &prog_s, "--scans", "2", "--record", &p(&dir.join("run.rec.json"))]);
     assert!(o.status.success(), "{}", text(&o.stderr));
 }
+
+/// A run stopped by Ctrl-C (SIGINT) leaves a trace of whole lines: the writer hands the file
+/// whole lines only (a block-buffered writer cut the last one in two).
+#[test]
+fn a_run_stopped_by_ctrl_c_leaves_whole_lines() {
+    let trace = temp("stopped.csv", "");
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_fbd"))
+        .args(["run", "examples/blinker.json", "--scans", "4000000000", "--trace", trace.to_str().expect("utf8")])
+        .current_dir(root())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("fbd runs");
+    // Until the trace holds a few blocks of lines (bounded: a minute).
+    let start = std::time::Instant::now();
+    while std::fs::metadata(&trace).map_or(0, |m| m.len()) < 300_000 {
+        assert!(start.elapsed() < std::time::Duration::from_secs(60), "the trace did not grow");
+        std::thread::yield_now();
+    }
+    let kill = std::process::Command::new("kill").args(["-INT", &child.id().to_string()]).status().expect("kill");
+    assert!(kill.success());
+    let status = child.wait().expect("waits");
+    assert!(!status.success(), "stopped by the signal");
+    let text = std::fs::read_to_string(&trace).expect("trace");
+    assert!(text.ends_with('\n'), "the trace ends on a whole line");
+    let fields = |l: &str| l.matches(',').count();
+    let header = text.lines().next().expect("header");
+    assert!(text.lines().all(|l| fields(l) == fields(header)), "every line whole");
+}
