@@ -221,6 +221,12 @@ impl App {
                             let _ = self.runner.with(|rt| rt.set_input(name, Value::Int(i)));
                         }
                     }
+                    // A drag field holds an f64: exact up to 2^53. Above it the value is shown as it
+                    // is (it showed 2^64 for 2^64 - 1); the debugger's write field takes any.
+                    (_, Value::ULInt(u)) if u > 1 << 53 => {
+                        ui.label(RichText::new(u.to_string()).monospace())
+                            .on_hover_text("beyond what a drag field holds exactly: write it from the debugger");
+                    }
                     (_, Value::ULInt(mut u)) => {
                         if ui.add(egui::DragValue::new(&mut u)).labelled_by(l.id).changed() {
                             let _ = self.runner.with(|rt| rt.set_input(name, Value::ULInt(u)));

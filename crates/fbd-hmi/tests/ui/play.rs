@@ -289,6 +289,23 @@ fn the_generic_panel_names_every_input_control_and_sets_the_input() {
     assert!(h.query_by_label("42").is_some(), "the checkbox set the input: SEL gives in1");
 }
 
+/// A ULINT above 2^53 is shown exactly (a drag field holds an f64 and showed 2^64 for
+/// 2^64 - 1); a TIME input has its field.
+#[test]
+fn a_ulint_input_shows_its_exact_value_and_a_time_its_milliseconds() {
+    let mut h = crate::file_window(
+        "ulint",
+        r#"{"fbd": 3, "name": "big",
+  "inputs": [{"name": "u", "type": "ULINT", "default": 18446744073709551615}, {"name": "t", "type": "TIME", "default": "T#1s500ms"}],
+  "outputs": [{"name": "y", "type": "ULINT", "from": "u"}],
+  "blocks": []}"#,
+    );
+    h.step();
+    assert_eq!(h.query_all_by_label("18446744073709551615").count(), 2, "the input and the output, exact");
+    assert!(h.query_by_label("18446744073709551616").is_none());
+    assert!(h.query_by_label("t").is_some(), "the TIME field is named by its input");
+}
+
 /// What a program and its macros are for, in their authors' words: the program's description in
 /// its panel, the shown body's (the program's, a macro's) above the online diagram with the
 /// whole text on hover. Neither was anywhere on screen.
