@@ -62,7 +62,30 @@ impl<'p> Expander<'p> {
                 si: usize,
             },
         }
+        /// A loop back to port `key` through ports only, with exactly one feedback wire on it
+        /// and no negation: it is legal (the feedback is its point) and holds the feedback's
+        /// initial value forever (x(n) = x(n-1)). The feedback's post is dropped (the value
+        /// is a constant now); `None` for any other loop, an error.
+        fn held_loop(posts: &mut Vec<Post>, visited_at: &[(PortKey, usize)], key: PortKey) -> Option<Value> {
+            let first = visited_at.iter().find(|(k, _)| *k == key)?.1;
+            let seg = &posts[first..];
+            let mut feedbacks = seg.iter().enumerate().filter(|(_, p)| matches!(p, Post::Feedback { .. }));
+            let (fb, _) = feedbacks.next()?;
+            if feedbacks.next().is_some() || seg.iter().any(|p| matches!(p, Post::Port { negate: Some(_), .. })) {
+                return None;
+            }
+            let ty = seg.iter().find_map(|p| if let Post::Port { ty, .. } = p { Some(*ty) } else { None })?;
+            let init = match &seg[fb] {
+                Post::Feedback { init, .. } => *init,
+                Post::Port { .. } => None,
+            };
+            posts.remove(first + fb);
+            Some(init.and_then(|v| ty.fit(v).ok()).unwrap_or(ty.zero()))
+        }
         let mut posts: Vec<Post> = Vec::new();
+        // Each port visited on this chase and how many posts preceded it: a loop back to one
+        // is the posts from there on.
+        let mut visited_at: Vec<(PortKey, usize)> = Vec::new();
         let mut si = si0;
         let mut w: Cow<'_, Wire> = Cow::Borrowed(w0);
         let mut owned_at: Option<At> = None;
@@ -137,8 +160,12 @@ impl<'p> Expander<'p> {
                                 let port_at =
                                     At::new(self.scopes[cs].file, json_path!["macros", mi, "outputs", k, "from"]);
                                 if !self.visiting.insert(key) {
-                                    return Err(self.port_loop(&port_at));
+                                    match held_loop(&mut posts, &visited_at, key) {
+                                        Some(v) => break Src::Const(v),
+                                        None => return Err(self.port_loop(&port_at)),
+                                    }
                                 }
+                                visited_at.push((key, posts.len()));
                                 let negate = self.negated_port(cs, pin);
                                 posts.push(Post::Port { key, ty: m.outputs[k].ty.0, assert: None, negate });
                                 si = cs;
@@ -180,8 +207,12 @@ impl<'p> Expander<'p> {
                                 let port = &m.inputs[k];
                                 let port_at = At::new(self.scopes[si].file, json_path!["macros", mi, "inputs", k]);
                                 if !self.visiting.insert(key) {
-                                    return Err(self.port_loop(&port_at));
+                                    match held_loop(&mut posts, &visited_at, key) {
+                                        Some(v) => break Src::Const(v),
+                                        None => return Err(self.port_loop(&port_at)),
+                                    }
                                 }
+                                visited_at.push((key, posts.len()));
                                 let (ps, pbi) = self.scopes[si].parent.expect("macro scope has a parent");
                                 let negate = self.negated_port(si, name);
                                 let inst = &self.scopes[ps].body[pbi];
@@ -295,7 +326,7 @@ impl<'p> Expander<'p> {
     fn port_loop(&self, port_at: &At) -> Diagnostic {
         self.project
             .diag(port_at.file, &port_at.path, "wire loops through macro ports without reaching a block")
-            .help("a macro output that passes an input straight through is wired back to that input; put a block (MOVE, DELAY) or a feedback wire on the loop")
+            .help("a macro output that passes an input straight through is wired back to that input; put a feedback wire on the loop, or a block (MOVE, DELAY) where it negates or has two feedback wires")
     }
 
     /// Index of input port `name` of macro `mi` of file `file` (hashed per macro on first use).

@@ -120,3 +120,28 @@ fn the_example_blinker_blinks_with_the_configured_periods() {
     assert_eq!(rt.output("slow_cycles"), Some(i(3)));
     assert_eq!(rt.output("slow_lamp"), Some(b(false)));
 }
+
+/// A loop through a pass-through macro closed by a feedback wire and no block is legal: its
+/// value is the feedback's initial value, held (x(n) = x(n-1)); it was refused as "a wire loops
+/// through macro ports". A negation on such a loop (a toggle needing a slot of its own) is
+/// still refused with the loop's place.
+#[test]
+fn a_feedback_loop_through_pass_through_ports_holds_its_initial_value() {
+    let text = |negated: &str| {
+        format!(
+            r#"{{"fbd": 3, "outputs": [{{"name": "q", "type": "DINT", "from": "p.y"}}],
+              "macros": [{{"name": "P", "inputs": [{{"name": "x", "type": "DINT"}}], "outputs": [{{"name": "y", "type": "DINT", "from": "x"}}], "blocks": []}}],
+              "blocks": [{{"id": "p", "type": "P", "inputs": {{"x": {{"from": "p.y", "feedback": true, "init": 7}}}}{negated}}}]}}"#
+        )
+    };
+    let mut rt = fbd_engine::Runtime::new(crate::harness::plan(&text("")));
+    for _ in 0..3 {
+        rt.step();
+        assert_eq!(rt.output("q"), Some(fbd_engine::Value::Int(7)));
+    }
+    let bool_loop = r#"{"fbd": 3, "outputs": [{"name": "q", "type": "BOOL", "from": "p.y"}],
+      "macros": [{"name": "P", "inputs": [{"name": "x", "type": "BOOL"}], "outputs": [{"name": "y", "type": "BOOL", "from": "x"}], "blocks": []}],
+      "blocks": [{"id": "p", "type": "P", "inputs": {"x": {"from": "p.y", "feedback": true}}, "negated": ["x"]}]}"#;
+    let e = fbd_engine::compile(bool_loop).expect_err("a toggle through ports").to_string();
+    assert!(e.contains("wire loops through macro ports"), "{e}");
+}
