@@ -133,14 +133,44 @@ impl Timeline {
         self.len += 1;
     }
 
-    /// The events in scan order (those of one scan in the order written).
-    fn into_ordered(mut self) -> (Vec<Vec<Event>>, Vec<String>, Vec<fbd_engine::Type>) {
+    /// The chunks, each in scan order (sorted in place, stably, when the events came out of
+    /// order), for [`Ordered`] to merge; the signals' paths and types.
+    fn into_sorted_chunks(mut self) -> (Vec<Vec<Event>>, Vec<String>, Vec<fbd_engine::Type>) {
         if self.unsorted {
-            let mut all: Vec<Event> = self.chunks.drain(..).flatten().collect();
-            all.sort_by_key(|e| e.scan);
-            self.chunks = vec![all];
+            for c in &mut self.chunks {
+                c.sort_by_key(|e| e.scan);
+            }
         }
         (self.chunks, self.paths, self.types)
+    }
+}
+
+/// The events of sorted chunks in scan order, those of one scan in the order written (chunk,
+/// then place in it): a merge of the chunks' heads, no copy of the timeline.
+struct Ordered<'a> {
+    chunks: &'a [Vec<Event>],
+    heads: std::collections::BinaryHeap<std::cmp::Reverse<(u64, usize, usize)>>,
+}
+
+impl<'a> Ordered<'a> {
+    fn new(chunks: &'a [Vec<Event>]) -> Self {
+        let heads = chunks
+            .iter()
+            .enumerate()
+            .filter_map(|(c, v)| v.first().map(|e| std::cmp::Reverse((e.scan, c, 0))))
+            .collect();
+        Ordered { chunks, heads }
+    }
+}
+
+impl<'a> Iterator for Ordered<'a> {
+    type Item = &'a Event;
+    fn next(&mut self) -> Option<&'a Event> {
+        let std::cmp::Reverse((_, c, i)) = self.heads.pop()?;
+        if let Some(e) = self.chunks[c].get(i + 1) {
+            self.heads.push(std::cmp::Reverse((e.scan, c, i + 1)));
+        }
+        Some(&self.chunks[c][i])
     }
 }
 
@@ -343,12 +373,12 @@ fn run_inner(args: RunArgs) -> Result<(), String> {
         load_stimulus(p, &mut errors, value, type_of, &mut timeline);
     }
     let total = timeline.len;
-    let (chunks, paths, types) = timeline.into_ordered();
+    let (chunks, paths, types) = timeline.into_sorted_chunks();
     let stimulus_name = args.stimulus.as_ref().map(|p| p.display().to_string()).unwrap_or_default();
     let origin_text = |o: u32| {
         if o & 1 << 31 != 0 { format!("--set #{}", o & !(1 << 31)) } else { format!("{stimulus_name}:{o}") }
     };
-    let mut resolved = chunks.iter().flatten().peekable();
+    let mut resolved = Ordered::new(&chunks).peekable();
     let mut forces = Vec::new();
     for (i, f) in args.forces.iter().enumerate() {
         let origin = format!("--force #{}", i + 1);

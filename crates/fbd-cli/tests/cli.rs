@@ -554,6 +554,30 @@ fn stimulus_lines_apply_in_scan_order_and_bad_bytes_are_placed() {
         .map(|l| l.rsplit(',').next().unwrap_or("").to_string())
         .collect();
     assert_eq!(ys, ["0", "11", "20", "30"], "scan order; at scan 1 the later line wins");
+    // Across the timeline's chunks (65,536 lines each): the later of two lines of one scan
+    // still wins, and an early scan written last still comes first.
+    let mut many = String::from("5 x=1\n");
+    many.push_str(&"1000000 x=9\n".repeat(70_000));
+    many.push_str("5 x=2\n3 x=3\n");
+    let stim = temp("chunks.stim", &many);
+    let o = fbd(&[
+        "run",
+        p.to_str().expect("utf8"),
+        "--scans",
+        "7",
+        "--stimulus",
+        stim.to_str().expect("utf8"),
+        "--trace",
+        trace.to_str().expect("utf8"),
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let ys: Vec<String> = std::fs::read_to_string(&trace)
+        .expect("trace")
+        .lines()
+        .skip(1)
+        .map(|l| l.rsplit(',').next().unwrap_or("").to_string())
+        .collect();
+    assert_eq!(ys, ["0", "0", "0", "3", "3", "2", "2"]);
     let bad = scratch_bytes("bad.stim", b"0 x=1\n1 x=\xff2\n2 x=zz\n");
     let o = fbd(&["run", p.to_str().expect("utf8"), "--stimulus", bad.to_str().expect("utf8")]);
     assert_eq!(o.status.code(), Some(1));
