@@ -45,8 +45,7 @@ pub(crate) fn replay_cmd(path: &Path, check: bool, program: Option<&Path>) -> Ex
 
 fn replay(path: &Path, check: bool, program: Option<&Path>) -> Result<ExitCode, String> {
     // Bounded and regular files only, like a diagram: a device or a FIFO would never end.
-    let text = fbd_engine::load::read_text(path).map_err(|d| d.to_string())?;
-    let rec = Recording::from_json(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    let rec = Recording::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let root =
         rec.program.files.first().ok_or_else(|| format!("{}: the recording names no program file", path.display()))?;
     // The program as recorded: the file on disk, or a wiring embedded in this binary.

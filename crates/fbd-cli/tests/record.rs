@@ -230,3 +230,18 @@ fn a_recording_replays_from_anywhere_and_after_moving_with_its_program() {
     let o = replay(&base, &["replay", "alone.rec.json", "--check", "--program", "elsewhere/renamed.json"]);
     assert!(o.status.success(), "{}", text(&o.stderr));
 }
+
+/// A recording is read from its file without holding its text (a 181 MB one took its size again
+/// as a string): one saved by an editor with a byte-order mark replays too.
+#[test]
+fn a_recording_with_a_byte_order_mark_replays() {
+    let rec = temp("bom.rec.json", "");
+    let rec_s = rec.to_str().expect("utf-8");
+    let o = fbd(&["run", "examples/blinker.json", "--scans", "200", "--record", rec_s]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let mut bytes = b"\xEF\xBB\xBF".to_vec();
+    bytes.extend(std::fs::read(&rec).expect("recording"));
+    std::fs::write(&rec, bytes).expect("write");
+    let o = fbd(&["replay", rec_s, "--check"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+}

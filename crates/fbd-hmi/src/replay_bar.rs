@@ -63,8 +63,7 @@ impl App {
             .or_else(|| rfd::FileDialog::new().add_filter("fbd recording", &["json"]).pick_file())
             .ok_or("no file chosen")?;
         // Bounded and regular files only, like a diagram: a device or a FIFO would never end.
-        let text = fbd_engine::load::read_text(&path).map_err(|d| d.to_string())?;
-        let rec = Recording::from_json(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+        let rec = Recording::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
         let origin = recorded_origin(&rec, &path)?;
         // The program as loaded now must be the recorded one, or the replay is another run.
         let project = crate::source::load(&origin).map_err(|e| format!("{}: {e}", origin.label()))?.0.project;

@@ -343,6 +343,58 @@ impl Recording {
         self.hashes.len() + usize::from(self.end_hash.is_some())
     }
 
+    /// Reads the recording at `path` without holding its text (a 181 MB file took its size
+    /// again in memory as a string): regular files only, within the size a file may have, a
+    /// byte-order mark dropped; the version checked first, then the recording parsed straight
+    /// into its types and its timeline checked.
+    pub fn read(path: &Path) -> Result<Recording, String> {
+        use std::io::Read;
+        let limit = crate::load::MAX_FILE_BYTES;
+        let open = || -> Result<Box<dyn Read>, String> {
+            let meta = std::fs::metadata(path).map_err(|e| format!("cannot read the file: {e}"))?;
+            if !meta.is_file() {
+                let what = if meta.is_dir() { "a directory" } else { "not a regular file (a device, FIFO or socket)" };
+                return Err(format!("cannot read the file: {what}; only regular files are read"));
+            }
+            if meta.len() > limit {
+                return Err(format!("the file is {} bytes, larger than the limit of {} MiB", meta.len(), limit >> 20));
+            }
+            let mut f = std::fs::File::open(path).map_err(|e| format!("cannot read the file: {e}"))?.take(limit);
+            let mut head = [0u8; 3];
+            let n = f.read(&mut head).map_err(|e| format!("cannot read the file: {e}"))?;
+            let keep = if head[..n] == *b"\xEF\xBB\xBF" { Vec::new() } else { head[..n].to_vec() };
+            Ok(Box::new(std::io::BufReader::with_capacity(1 << 16, std::io::Cursor::new(keep).chain(f))))
+        };
+        #[derive(Deserialize)]
+        struct Version {
+            fbd_recording: Option<serde_json::Value>,
+        }
+        // One pass for a good recording; the version is looked at first only to say why one
+        // does not parse (another version's, or none at all).
+        match serde_json::from_reader::<_, Recording>(open()?) {
+            Ok(rec) => {
+                Self::check_version(Some(&serde_json::Value::from(rec.fbd_recording)))?;
+                rec.check()?;
+                Ok(rec)
+            }
+            Err(e) => {
+                let v: Version = serde_json::from_reader(open()?).map_err(|e| format!("not a recording: {e}"))?;
+                Self::check_version(v.fbd_recording.as_ref())?;
+                Err(format!("corrupt recording: {e}"))
+            }
+        }
+    }
+
+    fn check_version(v: Option<&serde_json::Value>) -> Result<(), String> {
+        match v.and_then(|x| x.as_u64()) {
+            Some(1 | 2) => Ok(()),
+            Some(n) => {
+                Err(format!("recording format version {n}; this build reads versions 1 and {RECORDING_VERSION}"))
+            }
+            None => Err("not a recording: no `fbd_recording` version".into()),
+        }
+    }
+
     /// Reads a recording, checking its version.
     pub fn from_json(text: &str) -> Result<Recording, String> {
         // The version first, without building the document (a tree of a 250 MB recording took
@@ -352,15 +404,7 @@ impl Recording {
             fbd_recording: Option<serde_json::Value>,
         }
         let v: Version = serde_json::from_str(text).map_err(|e| format!("not a recording: {e}"))?;
-        match v.fbd_recording.as_ref().and_then(|x| x.as_u64()) {
-            Some(1 | 2) => {}
-            Some(n) => {
-                return Err(format!(
-                    "recording format version {n}; this build reads versions 1 and {RECORDING_VERSION}"
-                ));
-            }
-            None => return Err("not a recording: no `fbd_recording` version".into()),
-        }
+        Self::check_version(v.fbd_recording.as_ref())?;
         let rec: Recording = serde_json::from_str(text).map_err(|e| format!("corrupt recording: {e}"))?;
         rec.check()?;
         Ok(rec)
