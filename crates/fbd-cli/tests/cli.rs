@@ -534,50 +534,31 @@ fn stimulus_lines_apply_in_scan_order_and_bad_bytes_are_placed() {
         r#"{"fbd": 3, "inputs": [{"name": "x", "type": "DINT"}], "outputs": [{"name": "y", "type": "DINT", "from": "m.out"}],
           "blocks": [{"id": "m", "type": "MOVE", "inputs": {"in": "x"}}]}"#,
     );
-    let stim = temp("order.stim", "3 x=30\n1 x=10\n1 x=11\n2 x=20\n");
-    let trace = p.with_file_name("order.csv");
-    let o = fbd(&[
-        "run",
-        p.to_str().expect("utf8"),
-        "--scans",
-        "4",
-        "--stimulus",
-        stim.to_str().expect("utf8"),
-        "--trace",
-        trace.to_str().expect("utf8"),
-    ]);
-    assert!(o.status.success(), "{}", text(&o.stderr));
-    let ys: Vec<String> = std::fs::read_to_string(&trace)
-        .expect("trace")
-        .lines()
-        .skip(1)
-        .map(|l| l.rsplit(',').next().unwrap_or("").to_string())
-        .collect();
-    assert_eq!(ys, ["0", "11", "20", "30"], "scan order; at scan 1 the later line wins");
+    // `y` after each scan of a run of `scans` with the stimulus `lines`.
+    let ys = |name: &str, lines: &str, scans: &str| -> Vec<String> {
+        let stim = temp(name, lines);
+        let trace = p.with_file_name("order.csv");
+        let (p, stim, trace) = (p.to_str().expect("utf8"), stim.to_str().expect("utf8"), trace.to_str().expect("utf8"));
+        let o = fbd(&["run", p, "--scans", scans, "--stimulus", stim, "--trace", trace]);
+        assert!(o.status.success(), "{}", text(&o.stderr));
+        std::fs::read_to_string(trace)
+            .expect("trace")
+            .lines()
+            .skip(1)
+            .map(|l| l.rsplit(',').next().unwrap_or("").to_string())
+            .collect()
+    };
+    assert_eq!(
+        ys("order.stim", "3 x=30\n1 x=10\n1 x=11\n2 x=20\n", "4"),
+        ["0", "11", "20", "30"],
+        "scan order; at scan 1 the later line wins"
+    );
     // Across the timeline's chunks (65,536 lines each): the later of two lines of one scan
     // still wins, and an early scan written last still comes first.
     let mut many = String::from("5 x=1\n");
     many.push_str(&"1000000 x=9\n".repeat(70_000));
     many.push_str("5 x=2\n3 x=3\n");
-    let stim = temp("chunks.stim", &many);
-    let o = fbd(&[
-        "run",
-        p.to_str().expect("utf8"),
-        "--scans",
-        "7",
-        "--stimulus",
-        stim.to_str().expect("utf8"),
-        "--trace",
-        trace.to_str().expect("utf8"),
-    ]);
-    assert!(o.status.success(), "{}", text(&o.stderr));
-    let ys: Vec<String> = std::fs::read_to_string(&trace)
-        .expect("trace")
-        .lines()
-        .skip(1)
-        .map(|l| l.rsplit(',').next().unwrap_or("").to_string())
-        .collect();
-    assert_eq!(ys, ["0", "0", "0", "3", "3", "2", "2"]);
+    assert_eq!(ys("chunks.stim", &many, "7"), ["0", "0", "0", "3", "3", "2", "2"]);
     let bad = scratch_bytes("bad.stim", b"0 x=1\n1 x=\xff2\n2 x=zz\n");
     let o = fbd(&["run", p.to_str().expect("utf8"), "--stimulus", bad.to_str().expect("utf8")]);
     assert_eq!(o.status.code(), Some(1));

@@ -10,18 +10,26 @@ fn program(inputs: &str, outputs: &str, blocks: &str) -> Runtime {
     Runtime::new(plan(&format!(r#"{{"fbd": 3, "inputs": [{inputs}], "outputs": [{outputs}], "blocks": [{blocks}]}}"#)))
 }
 
+/// Output `name` as the value `pick` takes from it (panics naming it otherwise).
+fn output_as<T>(rt: &Runtime, name: &str, pick: impl Fn(Value) -> Option<T>) -> T {
+    let v = rt.output(name);
+    v.and_then(pick).unwrap_or_else(|| panic!("{name}: {v:?}"))
+}
+
 fn int(rt: &Runtime, name: &str) -> i64 {
-    match rt.output(name) {
-        Some(Value::Int(i)) => i,
-        v => panic!("{name}: {v:?}"),
-    }
+    output_as(rt, name, |v| if let Value::Int(i) = v { Some(i) } else { None })
 }
 
 fn real(rt: &Runtime, name: &str) -> f64 {
-    match rt.output(name) {
-        Some(Value::Real(r)) => r,
-        v => panic!("{name}: {v:?}"),
-    }
+    output_as(rt, name, |v| if let Value::Real(r) = v { Some(r) } else { None })
+}
+
+fn ulint(rt: &Runtime, name: &str) -> u64 {
+    output_as(rt, name, |v| if let Value::ULInt(u) = v { Some(u) } else { None })
+}
+
+fn time(rt: &Runtime, name: &str) -> i64 {
+    output_as(rt, name, |v| if let Value::Time(ns) = v { Some(ns) } else { None })
 }
 
 /// A CODESYS-style counter: an INT incremented every scan through a feedback wire goes from
@@ -203,13 +211,6 @@ fn logic_on_bit_strings_works_bit_by_bit() {
     assert!(e.to_string().contains("pin `in` of NOT `n` expects BOOL"), "{e}");
 }
 
-fn ulint(rt: &Runtime, name: &str) -> u64 {
-    match rt.output(name) {
-        Some(Value::ULInt(u)) => u,
-        v => panic!("{name}: {v:?}"),
-    }
-}
-
 /// ULINT and LWORD: 64 unsigned bits, compared, divided and converted as unsigned, wrapping
 /// as their C does; a constant above LINT's range is written as it is.
 #[test]
@@ -290,13 +291,6 @@ fn a_version_1_file_keeps_its_behaviour() {
     assert_eq!(doc.blocks[1].ty, "LINT_TO_LREAL");
     let notice = project.files[0].notice().expect("a notice");
     assert!(notice.contains("old.json: format version 1, read as version 3"), "{notice}");
-}
-
-fn time(rt: &Runtime, name: &str) -> i64 {
-    match rt.output(name) {
-        Some(Value::Time(ns)) => ns,
-        v => panic!("{name}: {v:?}"),
-    }
 }
 
 /// A timer on a 0.3 ms cycle: TON T#1ms fires on the fourth scan after its start (1.2 ms), not
