@@ -79,6 +79,25 @@ pub(super) fn globals_of(
     out
 }
 
+/// A function block instance inside a FUNCTION (a timer, a counter): a function keeps no state
+/// from one call to the next in IEC, an instance here would.
+pub(super) fn instances_in_function(cx: &mut Ctx, pou: Node, name: &str, elems: &[Node]) {
+    if pou.attribute("pouType") != Some("function") {
+        return;
+    }
+    for b in elems.iter().filter(|e| e.tag_name().name() == "block") {
+        if let Some(inst) = b.attribute("instanceName") {
+            cx.err(
+                *b,
+                format!(
+                    "function `{name}`: `{inst}` ({}) is a function block instance; a function keeps no state between calls: make `{name}` a function block",
+                    b.attribute("typeName").unwrap_or("?")
+                ),
+            );
+        }
+    }
+}
+
 /// A variable whose derived type is neither a POU of the file, a block this runtime has, nor a
 /// structure the file declares (HMI_REAL of an extension's library, say): it was read as 0 and
 /// its writes dropped.

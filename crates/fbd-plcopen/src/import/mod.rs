@@ -145,64 +145,8 @@ pub fn import(path: &Path, text: &str) -> Result<Imported, Diagnostics> {
     }
     let pous: Vec<Node> =
         child(root, "types").and_then(|t| child(t, "pous")).map(|p| children(p, "pou").collect()).unwrap_or_default();
-    // The program run: the program instance of the cyclic task (the first one, said if there
-    // are more), and its interval as the cycle.
-    let mut cycle_ms: Option<f64> = None;
-    let mut run: Option<String> = None;
-    let tasks: Vec<Node> = root.descendants().filter(|n| n.is_element() && n.tag_name().name() == "task").collect();
-    let cyclic: Vec<Node> = tasks.iter().copied().filter(|t| t.attribute("interval").is_some()).collect();
-    if let Some(t) = cyclic.first() {
-        let iv = t.attribute("interval").unwrap_or("");
-        match literal::interval_ms(iv) {
-            Some(ms) if ms > 0.0 => cycle_ms = Some(ms),
-            _ => cx.err(
-                *t,
-                format!(
-                    "task `{}`: interval `{iv}` is not a duration (T#20ms or 00:00:00.020)",
-                    t.attribute("name").unwrap_or("")
-                ),
-            ),
-        }
-        run = t
-            .descendants()
-            .find(|n| n.tag_name().name() == "pouInstance")
-            .and_then(|p| p.attribute("typeName"))
-            .map(str::to_string);
-        if cyclic.len() > 1 {
-            let names: Vec<&str> = cyclic.iter().map(|t| t.attribute("name").unwrap_or("?")).collect();
-            cx.warnings.push(format!(
-                "{} cyclic tasks ({}); imported `{}`, the first: this runtime has one task",
-                cyclic.len(),
-                names.join(", "),
-                names[0]
-            ));
-        }
-    }
-    let programs: Vec<Node> = pous.iter().copied().filter(|p| p.attribute("pouType") == Some("program")).collect();
-    let program = match &run {
-        Some(name) => programs.iter().find(|p| p.attribute("name") == Some(name.as_str())).copied(),
-        None => programs.first().copied(),
-    };
-    if run.is_none() && programs.len() > 1 {
-        let names: Vec<&str> = programs.iter().map(|p| p.attribute("name").unwrap_or("?")).collect();
-        cx.warnings.push(format!(
-            "no task says which program runs; imported `{}`, the first of {} programs ({})",
-            names[0],
-            names.len(),
-            names.join(", ")
-        ));
-    }
-    let Some(program) = program else {
-        let d = match &run {
-            Some(n) if n.trim().is_empty() => {
-                Diagnostic::new(path, "the task's pouInstance has an empty typeName: name the program POU it runs")
-            }
-            Some(n) => Diagnostic::new(path, format!("the task runs `{n}`, which is no program POU of the file")),
-            None => Diagnostic::new(path, "no program POU to run (types/pous/pou with pouType=\"program\")"),
-        };
-        let at = root.descendants().find(|n| n.tag_name().name() == "pouInstance").map(|n| cx.text_pos(n));
-        return Err(d.at(at).into());
-    };
+    let (cycle_ms, run) = cyclic_task(&mut cx, root);
+    let program = program_to_run(&mut cx, root, &pous, run.as_deref())?;
     let pou_names: HashSet<String> = pous.iter().filter_map(|p| p.attribute("name")).map(str::to_string).collect();
     let types = structs::struct_types(&mut cx, root);
     let globals = checks::configuration_globals(&mut cx, root);
@@ -274,6 +218,75 @@ pub fn import(path: &Path, text: &str) -> Result<Imported, Diagnostics> {
     Ok(Imported { doc, places, warnings: cx.warnings })
 }
 
+/// The cyclic task (the first one, said if there are more): its interval as the cycle, and the
+/// name of the program it runs.
+fn cyclic_task(cx: &mut Ctx, root: Node) -> (Option<f64>, Option<String>) {
+    let cyclic: Vec<Node> = root
+        .descendants()
+        .filter(|n| n.is_element() && n.tag_name().name() == "task" && n.attribute("interval").is_some())
+        .collect();
+    let Some(t) = cyclic.first() else { return (None, None) };
+    let iv = t.attribute("interval").unwrap_or("");
+    let cycle_ms = match literal::interval_ms(iv) {
+        Some(ms) if ms > 0.0 => Some(ms),
+        _ => {
+            let task = t.attribute("name").unwrap_or("");
+            cx.err(*t, format!("task `{task}`: interval `{iv}` is not a duration (T#20ms or 00:00:00.020)"));
+            None
+        }
+    };
+    let run = t
+        .descendants()
+        .find(|n| n.tag_name().name() == "pouInstance")
+        .and_then(|p| p.attribute("typeName"))
+        .map(str::to_string);
+    if cyclic.len() > 1 {
+        let names: Vec<&str> = cyclic.iter().map(|t| t.attribute("name").unwrap_or("?")).collect();
+        cx.warnings.push(format!(
+            "{} cyclic tasks ({}); imported `{}`, the first: this runtime has one task",
+            cyclic.len(),
+            names.join(", "),
+            names[0]
+        ));
+    }
+    (cycle_ms, run)
+}
+
+/// The program POU imported: the one the task runs (`run`), else the first (said if there are
+/// more); an error at the task's pouInstance if there is none.
+fn program_to_run<'a, 'i>(
+    cx: &mut Ctx,
+    root: Node<'a, 'i>,
+    pous: &[Node<'a, 'i>],
+    run: Option<&str>,
+) -> Result<Node<'a, 'i>, Diagnostics> {
+    let programs: Vec<Node> = pous.iter().copied().filter(|p| p.attribute("pouType") == Some("program")).collect();
+    let program = match run {
+        Some(name) => programs.iter().find(|p| p.attribute("name") == Some(name)).copied(),
+        None => programs.first().copied(),
+    };
+    if run.is_none() && programs.len() > 1 {
+        let names: Vec<&str> = programs.iter().map(|p| p.attribute("name").unwrap_or("?")).collect();
+        cx.warnings.push(format!(
+            "no task says which program runs; imported `{}`, the first of {} programs ({})",
+            names[0],
+            names.len(),
+            names.join(", ")
+        ));
+    }
+    program.ok_or_else(|| {
+        let d = match run {
+            Some(n) if n.trim().is_empty() => {
+                Diagnostic::new(cx.path, "the task's pouInstance has an empty typeName: name the program POU it runs")
+            }
+            Some(n) => Diagnostic::new(cx.path, format!("the task runs `{n}`, which is no program POU of the file")),
+            None => Diagnostic::new(cx.path, "no program POU to run (types/pous/pou with pouType=\"program\")"),
+        };
+        let at = root.descendants().find(|n| n.tag_name().name() == "pouInstance").map(|n| cx.text_pos(n));
+        d.at(at).into()
+    })
+}
+
 /// Converts one POU with an FBD body. For the program, also returns its program inputs.
 fn pou_body(
     cx: &mut Ctx,
@@ -323,21 +336,7 @@ fn pou_body(
         return None;
     };
     let elems: Vec<Node> = fbd.children().filter(|c| c.is_element()).collect();
-    // A function has no state from one call to the next in IEC: a function block inside one
-    // (an instance: a timer, a counter) would keep it here.
-    if pou.attribute("pouType") == Some("function") {
-        for b in elems.iter().filter(|e| e.tag_name().name() == "block") {
-            if let Some(inst) = b.attribute("instanceName") {
-                cx.err(
-                    *b,
-                    format!(
-                        "function `{name}`: `{inst}` ({}) is a function block instance; a function keeps no state between calls: make `{name}` a function block",
-                        b.attribute("typeName").unwrap_or("?")
-                    ),
-                );
-            }
-        }
-    }
+    checks::instances_in_function(cx, pou, &name, &elems);
     modifiers::refuse_unsupported(cx, &elems);
     checks::ambiguous(cx, &name, &elems);
     let by_id: HashMap<&str, Node> = elems.iter().filter_map(|e| e.attribute("localId").map(|i| (i, *e))).collect();
