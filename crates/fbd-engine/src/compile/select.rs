@@ -97,41 +97,12 @@ pub(super) fn select_instruction(
         Bank::Real => Instr::CmpR { op, a: x(0), b: x(1), o: o(0) },
     };
     let mut rng = None;
-    let bit_op = match b.def.kind {
-        Kind::And => BitOp::And,
-        Kind::Or => BitOp::Or,
-        _ => BitOp::Xor,
-    };
-    let u64_op = match b.def.kind {
-        Kind::Add => Some(U64Op::Add),
-        Kind::Mul => Some(U64Op::Mul),
-        Kind::Min => Some(U64Op::Min),
-        Kind::Max => Some(U64Op::Max),
-        _ => None,
-    };
+    // ULINT and the bit strings' logic first: their own instructions; the others by kind.
+    let own = if ty.is_u64() { ulint_instruction(b.def.kind, ins, o(0), args, slots) } else { None };
+    let own =
+        own.or_else(|| (bank == Bank::Int).then(|| bit_string_instruction(b.def.kind, ins, o(0), ty, args)).flatten());
     let instr: Option<Instr> = match b.def.kind {
-        // ULINT: unsigned, wrapping, as its C computes it (LINT's instructions compare signed
-        // and report a signed overflow).
-        Kind::Add | Kind::Mul | Kind::Min | Kind::Max if ty.is_u64() => {
-            let (args_, n_) = list(0, args);
-            u64_op.map(|op| Instr::U64N { op, args: args_, n: n_, o: o(0) })
-        }
-        Kind::Sub | Kind::Div if ty.is_u64() => {
-            let op = if b.def.kind == Kind::Sub { U64Bin::Sub } else { U64Bin::Div };
-            Some(Instr::U64Bin { op, a: x(0), b: x(1), o: o(0) })
-        }
-        Kind::Neg if ty.is_u64() => {
-            Some(Instr::U64Bin { op: U64Bin::Sub, a: slots.constant(Value::ULInt(0)).idx, b: x(0), o: o(0) })
-        }
-        Kind::Abs if ty.is_u64() => {
-            Some(Instr::SelI { g: slots.constant(Value::Bool(false)).idx, a: x(0), b: x(0), o: o(0) })
-        }
-        Kind::Limit if ty.is_u64() => Some(Instr::LimitU { mn: x(0), a: x(1), mx: x(2), o: o(0) }),
-        Kind::And | Kind::Or | Kind::Xor if bank == Bank::Int => {
-            let (args_, n_) = list(0, args);
-            Some(Instr::BitsN { op: bit_op, args: args_, n: n_, o: o(0) })
-        }
-        Kind::Not if bank == Bank::Int => Some(Instr::NotW { a: x(0), o: o(0), bits: bit_width(ty) }),
+        _ if own.is_some() => own,
         Kind::And if ins.len() == 2 => Some(gate(|a, b, _| a & b, x(0), x(1), x(0), o(0))),
         Kind::Or if ins.len() == 2 => Some(gate(|a, b, _| a | b, x(0), x(1), x(0), o(0))),
         Kind::Xor if ins.len() == 2 => Some(gate(|a, b, _| a ^ b, x(0), x(1), x(0), o(0))),
@@ -337,6 +308,43 @@ fn math_fn(kind: Kind) -> Option<MathFn> {
         Kind::Atan => MathFn::Atan,
         _ => return None,
     })
+}
+
+/// A ULINT block's instruction (unsigned, wrapping, as its C computes it: LINT's compare
+/// signed and report a signed overflow), or `None` for a kind whose LINT instruction serves.
+fn ulint_instruction(kind: Kind, ins: &[Slot], o: u32, args: &mut Vec<u32>, slots: &mut Slots) -> Option<Instr> {
+    let x = |k: usize| ins[k].idx;
+    let n_ary = |op, args: &mut Vec<u32>| {
+        let start = args.len() as u32;
+        args.extend(ins.iter().map(|s| s.idx));
+        Instr::U64N { op, args: start, n: ins.len() as u32, o }
+    };
+    Some(match kind {
+        Kind::Add => n_ary(U64Op::Add, args),
+        Kind::Mul => n_ary(U64Op::Mul, args),
+        Kind::Min => n_ary(U64Op::Min, args),
+        Kind::Max => n_ary(U64Op::Max, args),
+        Kind::Sub => Instr::U64Bin { op: U64Bin::Sub, a: x(0), b: x(1), o },
+        Kind::Div => Instr::U64Bin { op: U64Bin::Div, a: x(0), b: x(1), o },
+        Kind::Neg => Instr::U64Bin { op: U64Bin::Sub, a: slots.constant(Value::ULInt(0)).idx, b: x(0), o },
+        Kind::Abs => Instr::SelI { g: slots.constant(Value::Bool(false)).idx, a: x(0), b: x(0), o },
+        Kind::Limit => Instr::LimitU { mn: x(0), a: x(1), mx: x(2), o },
+        _ => return None,
+    })
+}
+
+/// AND, OR, XOR or NOT of bit strings (an integer bank's), bit by bit; `None` for other kinds.
+fn bit_string_instruction(kind: Kind, ins: &[Slot], o: u32, ty: Type, args: &mut Vec<u32>) -> Option<Instr> {
+    let op = match kind {
+        Kind::Not => return Some(Instr::NotW { a: ins[0].idx, o, bits: bit_width(ty) }),
+        Kind::And => BitOp::And,
+        Kind::Or => BitOp::Or,
+        Kind::Xor => BitOp::Xor,
+        _ => return None,
+    };
+    let start = args.len() as u32;
+    args.extend(ins.iter().map(|s| s.idx));
+    Some(Instr::BitsN { op, args: start, n: ins.len() as u32, o })
 }
 
 /// The bits of a bit string type (64 for LWORD).
