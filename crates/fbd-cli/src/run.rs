@@ -98,7 +98,6 @@ struct Timeline {
     chunks: Vec<Vec<Event>>,
     /// Whether the events came in scan order (a stimulus file usually is): then no sort.
     unsorted: bool,
-    len: usize,
 }
 
 impl Timeline {
@@ -130,7 +129,6 @@ impl Timeline {
         if let Some(c) = self.chunks.last_mut() {
             c.push(Event { scan, bits, path: k, origin });
         }
-        self.len += 1;
     }
 
     /// The chunks, each in scan order (sorted in place, stably, when the events came out of
@@ -372,7 +370,7 @@ fn run_inner(args: RunArgs) -> Result<(), String> {
     if let Some(p) = &args.stimulus {
         load_stimulus(p, &mut errors, value, type_of, &mut timeline);
     }
-    let total = timeline.len;
+    let total: usize = timeline.chunks.iter().map(Vec::len).sum();
     let (chunks, paths, types) = timeline.into_sorted_chunks();
     let stimulus_name = args.stimulus.as_ref().map(|p| p.display().to_string()).unwrap_or_default();
     let origin_text = |o: u32| {

@@ -192,44 +192,7 @@ pub fn duration_literal(ns: i64) -> String {
 }
 
 /// A duration in milliseconds, fractions kept (`500us` is 0.5): a task interval may be
-/// shorter than a millisecond.
+/// shorter than a millisecond. The same reading as [`duration_ns`].
 pub fn duration_exact_ms(s: &str) -> Option<f64> {
-    let s = s.trim().to_ascii_lowercase().replace('_', "");
-    let (neg, mut rest) = match s.strip_prefix('-') {
-        Some(r) => (true, r),
-        None => (false, s.as_str()),
-    };
-    if rest.is_empty() {
-        return None;
-    }
-    let mut total = 0.0f64;
-    let units = ["d", "h", "m", "s", "ms", "us", "ns"];
-    // Each unit once, largest first (`T#1m1m`, `T#1ms1s` are no durations).
-    let mut next_unit = 0;
-    while !rest.is_empty() {
-        let n = rest.find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap_or(rest.len());
-        if n == 0 {
-            return None;
-        }
-        let num: f64 = rest[..n].parse().ok()?;
-        rest = &rest[n..];
-        let unit = ["ms", "us", "ns", "d", "h", "m", "s"].into_iter().find(|u| rest.starts_with(u))?;
-        rest = &rest[unit.len()..];
-        let rank = units.iter().position(|u| *u == unit)?;
-        if rank < next_unit {
-            return None;
-        }
-        next_unit = rank + 1;
-        total += num
-            * match unit {
-                "d" => 86_400_000.0,
-                "h" => 3_600_000.0,
-                "m" => 60_000.0,
-                "s" => 1000.0,
-                "ms" => 1.0,
-                "us" => 0.001,
-                _ => 0.000_001,
-            };
-    }
-    Some(if neg { -total } else { total })
+    duration_ns(s).ok().map(|ns| ns as f64 / 1e6)
 }
