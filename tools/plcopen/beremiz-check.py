@@ -82,7 +82,53 @@ def beremiz_st(xml_path):
     return "".join(text for text, _ in program)
 
 
-C_TYPE = {"REAL": "real", "LREAL": "real", "TIME": "time", "LTIME": "time"}
+C_TYPE = {"REAL": "real", "LREAL": "real", "TIME": "time", "LTIME": "time", "STRING": "string"}
+
+# A STRING printed as fbd's trace writes it: its IEC literal, in CSV quotes when it holds a
+# comma or a double quote.
+PRINT_STRING = r"""
+static void print_string(STRING s) {
+  char lit[4 * STR_MAX_LEN + 3]; int n = 0, q = 0;
+  lit[n++] = '\'';
+  for (int i = 0; i < s.len; i++) {
+    unsigned char c = s.body[i];
+    if (c == '$') { lit[n++] = '$'; lit[n++] = '$'; }
+    else if (c == '\'') { lit[n++] = '$'; lit[n++] = '\''; }
+    else if (c == '\n') { lit[n++] = '$'; lit[n++] = 'N'; }
+    else if (c == '\r') { lit[n++] = '$'; lit[n++] = 'R'; }
+    else if (c == '\t') { lit[n++] = '$'; lit[n++] = 'T'; }
+    else if (c == 0x0c) { lit[n++] = '$'; lit[n++] = 'P'; }
+    else if (c >= 0x20 && c <= 0x7e) { lit[n++] = c; if (c == ',' || c == '"') q = 1; }
+    else { n += sprintf(lit + n, "$%02X", c); }
+  }
+  lit[n++] = '\''; lit[n] = 0;
+  if (!q) { printf(",%s", lit); return; }
+  printf(",\"");
+  for (int i = 0; i < n; i++) { if (lit[i] == '"') putchar('"'); putchar(lit[i]); }
+  printf("\"");
+}
+"""
+
+
+def string_bytes(literal):
+    """An IEC string literal (`'a$Nb'`, as fbd's stimulus takes it, or bare text) → its bytes."""
+    t = literal.strip()
+    if not (len(t) >= 2 and t[0] == t[-1] == "'"):
+        return t.encode()
+    out, i, body = bytearray(), 0, t[1:-1]
+    esc = {"$": 36, "'": 39, "L": 10, "N": 10, "R": 13, "T": 9, "P": 12}
+    while i < len(body):
+        c = body[i]
+        if c == "$" and body[i + 1].upper() in esc:
+            out.append(esc[body[i + 1].upper()])
+            i += 2
+        elif c == "$":
+            out.append(int(body[i + 1:i + 3], 16))
+            i += 3
+        else:
+            out.append(ord(c))
+            i += 1
+    return bytes(out)
 
 UNIT_NS = {"d": 86_400 * 10**9, "h": 3_600 * 10**9, "m": 60 * 10**9, "s": 10**9, "ms": 10**6, "us": 10**3, "ns": 1}
 
@@ -128,7 +174,7 @@ def driver(pous_h, program, instance, outputs, inputs, stimulus, scans, tick_ns,
              "#define __LOCATED_VAR(type, name, ...) type __##name; type *name = &__##name;",
              '#include "LOCATED_VARIABLES.h"', "#undef __LOCATED_VAR",
              f"extern {program} {inst};", "void config_init__(void); void config_run__(unsigned long tick);",
-             "static void print(unsigned long k) {", '  printf("%lu", k);']
+             PRINT_STRING, "static void print(unsigned long k) {", '  printf("%lu", k);']
     for o in outputs:
         ty, r = ref(o)
         kind = C_TYPE.get(ty)
@@ -136,6 +182,8 @@ def driver(pous_h, program, instance, outputs, inputs, stimulus, scans, tick_ns,
             lines.append(f'  printf(",%.17g", (double){r});')
         elif kind == "time":
             lines.append(f'  printf(",%lld", (long long){r}.tv_sec * 1000000000LL + {r}.tv_nsec);')
+        elif kind == "string":
+            lines.append(f'  print_string({r});')
         else:
             lines.append(f'  printf(",%lld", (long long){r});')
     lines.append('  printf("\\n"); }')
@@ -152,6 +200,9 @@ def driver(pous_h, program, instance, outputs, inputs, stimulus, scans, tick_ns,
             ns = duration_ns(value)
             sec = abs(ns) // 10**9 * (1 if ns >= 0 else -1)
             value = f"(TIME){{{sec}, {ns - sec * 10**9}}}"
+        elif C_TYPE.get(ty) == "string":
+            b = string_bytes(value)
+            value = "(STRING){%d, {%s}}" % (len(b), ", ".join(str(x) for x in b) or "0")
         lines.append(f"    if (k == {scan}UL) {r} = {value};")
     lines.append("    config_run__(k); print(k); }")
     lines.append("  return 0; }")

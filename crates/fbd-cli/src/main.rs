@@ -321,7 +321,8 @@ fn check(file: &std::path::Path, show_plan: bool, show_signals: bool) -> ExitCod
     let _ = writeln!(o, "  blocks      {} (after expansion)", s.blocks);
     let _ = writeln!(o, "  signals     {}", s.signals);
     let _ = writeln!(o, "  plan        {} instructions in {} data-flow levels", s.instructions, s.levels);
-    let _ = writeln!(o, "  slots       {} BOOL, {} INT, {} REAL", s.slots[0], s.slots[1], s.slots[2]);
+    let _ = write!(o, "  slots       {} BOOL, {} integer, {} REAL", s.slots[0], s.slots[1], s.slots[2]);
+    let _ = if s.slots[3] > 0 { writeln!(o, ", {} STRING", s.slots[3]) } else { writeln!(o) };
     let _ = writeln!(o, "  interface   {} inputs, {} outputs", plan.inputs.len(), plan.outputs.len());
     let _ = writeln!(o, "  cycle       {} ms", plan.cycle_us as f64 / 1000.0);
     let ph = &s.phases;

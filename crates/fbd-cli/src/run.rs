@@ -77,7 +77,8 @@ enum Origin {
 #[derive(Copy, Clone)]
 struct Event {
     scan: u64,
-    /// The value's bits in its signal's bank (a BOOL as 0/1, an integer, a float's bits).
+    /// The value's bits in its signal's bank (a BOOL as 0/1, an integer, a float's bits; a
+    /// STRING's index in [`Timeline::strings`]).
     bits: u64,
     /// Index of its signal in [`Timeline::paths`].
     path: u32,
@@ -96,6 +97,8 @@ struct Timeline {
     types: Vec<fbd_engine::Type>,
     index: std::collections::HashMap<String, u32>,
     chunks: Vec<Vec<Event>>,
+    /// The values of the STRING events, which do not fit in their 64 bits.
+    strings: Vec<fbd_engine::IecString>,
     /// Whether the events came in scan order (a stimulus file usually is): then no sort.
     unsorted: bool,
 }
@@ -114,6 +117,10 @@ impl Timeline {
         let bits = match v {
             Value::Bool(b) => b as u64,
             Value::Real(r) => r.to_bits(),
+            Value::Str(s) => {
+                self.strings.push(s);
+                self.strings.len() as u64 - 1
+            }
             v => v.as_i64().unwrap_or(0) as u64,
         };
         let origin = match origin {
@@ -133,13 +140,34 @@ impl Timeline {
 
     /// The chunks, each in scan order (sorted in place, stably, when the events came out of
     /// order), for [`Ordered`] to merge; the signals' paths and types.
-    fn into_sorted_chunks(mut self) -> (Vec<Vec<Event>>, Vec<String>, Vec<fbd_engine::Type>) {
+    fn into_sorted_chunks(mut self) -> SortedTimeline {
         if self.unsorted {
             for c in &mut self.chunks {
                 c.sort_by_key(|e| e.scan);
             }
         }
-        (self.chunks, self.paths, self.types)
+        SortedTimeline { chunks: self.chunks, paths: self.paths, types: self.types, strings: self.strings }
+    }
+}
+
+/// A timeline whose chunks are each in scan order.
+struct SortedTimeline {
+    chunks: Vec<Vec<Event>>,
+    paths: Vec<String>,
+    types: Vec<fbd_engine::Type>,
+    strings: Vec<fbd_engine::IecString>,
+}
+
+impl SortedTimeline {
+    /// An event's value.
+    fn value(&self, e: &Event) -> Value {
+        let ty = self.types[e.path as usize];
+        match ty.bank() {
+            fbd_engine::Bank::Bool => Value::Bool(e.bits != 0),
+            fbd_engine::Bank::Real => Value::Real(f64::from_bits(e.bits)),
+            fbd_engine::Bank::Int => ty.int_value(e.bits as i64),
+            fbd_engine::Bank::Str => Value::Str(self.strings[e.bits as usize]),
+        }
     }
 }
 
@@ -169,15 +197,6 @@ impl<'a> Iterator for Ordered<'a> {
             self.heads.push(std::cmp::Reverse((e.scan, c, i + 1)));
         }
         Some(&self.chunks[c][i])
-    }
-}
-
-/// An event's value, its origin's words.
-fn event_value(e: &Event, ty: fbd_engine::Type) -> Value {
-    match ty.bank() {
-        fbd_engine::Bank::Bool => Value::Bool(e.bits != 0),
-        fbd_engine::Bank::Real => Value::Real(f64::from_bits(e.bits)),
-        fbd_engine::Bank::Int => ty.int_value(e.bits as i64),
     }
 }
 
@@ -371,12 +390,13 @@ fn run_inner(args: RunArgs) -> Result<(), String> {
         load_stimulus(p, &mut errors, value, type_of, &mut timeline);
     }
     let total: usize = timeline.chunks.iter().map(Vec::len).sum();
-    let (chunks, paths, types) = timeline.into_sorted_chunks();
+    let sorted = timeline.into_sorted_chunks();
+    let (chunks, paths) = (&sorted.chunks, &sorted.paths);
     let stimulus_name = args.stimulus.as_ref().map(|p| p.display().to_string()).unwrap_or_default();
     let origin_text = |o: u32| {
         if o & 1 << 31 != 0 { format!("--set #{}", o & !(1 << 31)) } else { format!("{stimulus_name}:{o}") }
     };
-    let mut resolved = Ordered::new(&chunks).peekable();
+    let mut resolved = Ordered::new(chunks).peekable();
     let mut forces = Vec::new();
     for (i, f) in args.forces.iter().enumerate() {
         let origin = format!("--force #{}", i + 1);
@@ -455,7 +475,7 @@ fn run_inner(args: RunArgs) -> Result<(), String> {
     }
     if args.realtime {
         for e in resolved {
-            let v = event_value(e, types[e.path as usize]);
+            let v = sorted.value(e);
             rt.write(&paths[e.path as usize], v).map_err(|x| format!("{}: {x}", origin_text(e.origin)))?;
         }
         let mut rt = realtime(rt, args.scans)?;
@@ -502,7 +522,7 @@ fn run_inner(args: RunArgs) -> Result<(), String> {
             bar.set_position(scan);
         }
         while let Some(e) = resolved.next_if(|e| e.scan == scan) {
-            let v = event_value(e, types[e.path as usize]);
+            let v = sorted.value(e);
             rt.write(&paths[e.path as usize], v).map_err(|x| format!("{}: {x}", origin_text(e.origin)))?;
             next += 1;
         }
@@ -569,6 +589,11 @@ fn csv_value(v: Value, ty: fbd_engine::Type) -> String {
         Value::Bool(b) => (b as u8).to_string(),
         Value::Int(i) => i.to_string(),
         Value::Real(r) if ty != fbd_engine::Type::Real => format!("{r:?}"),
+        // Its IEC literal, in CSV's quotes when it holds a comma or a quote (RFC 4180).
+        Value::Str(_) => {
+            let t = v.to_string();
+            if t.contains([',', '"']) { format!("\"{}\"", t.replace('"', "\"\"")) } else { t }
+        }
         v => v.text_as(ty),
     }
 }
@@ -580,6 +605,8 @@ fn json_value(v: Value) -> serde_json::Value {
         // As a diagram writes a duration: its IEC literal.
         Value::Time(_) => v.to_string().into(),
         Value::ULInt(u) => u.into(),
+        // As a diagram writes a STRING: its IEC literal (quotes and $ escapes).
+        Value::Str(_) => v.to_string().into(),
         // JSON has no infinity and no NaN: said as JavaScript says them, each its own.
         Value::Real(r) => serde_json::Number::from_f64(r).map(serde_json::Value::Number).unwrap_or_else(|| {
             let word = if r.is_nan() {

@@ -9,11 +9,17 @@ pub fn elementary(name: &str) -> Option<Type> {
 }
 
 /// Parses a literal: `TRUE`, `FALSE`, `-7`, `16#FF`, `2#1010`, `8#17`, `1_000`, `1.5E3`,
-/// `INT#5`, `REAL#2.5`, `BOOL#1`, `T#1s500ms`, `TIME#2m`, `t#50ms`.
+/// `INT#5`, `REAL#2.5`, `BOOL#1`, `T#1s500ms`, `TIME#2m`, `t#50ms`, `'text'`, `STRING#'text'`.
 pub fn parse(text: &str) -> Result<Value, String> {
     let t = text.trim();
     if t.is_empty() {
         return Err("an empty literal".into());
+    }
+    if t.starts_with('\'') {
+        return crate::types::IecString::parse_literal(t).map(Value::Str);
+    }
+    if let Some(rest) = t.get(..7).filter(|p| p.eq_ignore_ascii_case("STRING#")).and(t.get(7..)) {
+        return crate::types::IecString::parse_literal(rest).map(Value::Str);
     }
     let upper = t.to_ascii_uppercase();
     if let Some(rest) = strip_any(&upper, &["T#", "TIME#", "LTIME#", "LT#"]) {

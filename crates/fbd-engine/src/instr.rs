@@ -190,9 +190,62 @@ pub fn truth_table(f: fn(bool, bool, bool) -> bool) -> u8 {
 
 /// One instruction. Field names are slot indices into the array of the instruction's type
 /// (`a`, `b`: operands, `o`: result); `args`/`n` index the plan's operand list for n-ary blocks.
+/// What a [`Instr::Str`] computes: every block with a STRING operand, one family (strings
+/// are copied 127 bytes at a time; dispatch is not what their cost is).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub enum StrOp {
+    /// Operands: in1..inN.
+    Concat,
+    /// in, l.
+    Left,
+    /// in, l.
+    Right,
+    /// in, l, p.
+    Mid,
+    /// in1, in2, p.
+    Insert,
+    /// in, l, p.
+    Delete,
+    /// in1, in2, l, p.
+    Replace,
+    /// in1, in2; an INT result.
+    Find,
+    /// in; an INT result.
+    Len,
+    /// a, b; a BOOL result: the [`CmpOp::mask`] of the comparison.
+    Cmp(u8),
+    /// g, in0, in1.
+    Sel,
+    /// k, in0..inN.
+    Mux,
+    /// in.
+    Move,
+    /// in, en; the result is also read (q := en ? in : q).
+    Memory,
+    /// in1..inN.
+    Min,
+    /// in1..inN.
+    Max,
+    /// mn, in, mx.
+    Limit,
+    /// in, of the type given; a STRING result.
+    ToString(crate::types::Type),
+    /// in; a result of the type given (before its wrap or rounding).
+    FromString(crate::types::Type),
+}
+
 #[allow(missing_docs)]
 #[derive(Copy, Clone, Debug)]
 pub enum Instr {
+    /// A block with a STRING operand: `args[..n]` are its operands' slot indices (each in its
+    /// own bank), `o` the result's.
+    Str {
+        op: StrOp,
+        args: u32,
+        n: u32,
+        o: u32,
+    },
     /// AND, OR or XOR of `n` bit strings (BYTE, WORD, DWORD), bit by bit.
     BitsN {
         op: BitOp,

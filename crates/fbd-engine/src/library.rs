@@ -48,6 +48,15 @@ pub enum Kind {
     Shr,
     Rol,
     Ror,
+    Len,
+    Left,
+    Right,
+    Mid,
+    Concat,
+    Insert,
+    Delete,
+    Replace,
+    Find,
     IntToReal,
     /// `A_TO_B`: the IEC conversions between the elementary types ([`conversion`]).
     Convert,
@@ -88,8 +97,11 @@ pub enum Generic {
     No,
     /// A number: an integer type (not a bit string) or REAL, LREAL (IEC's ANY_NUM).
     Num,
-    /// A number or a duration (IEC's ANY_MAGNITUDE: ADD, SUB, and here MIN, MAX, LIMIT).
+    /// A number or a duration (IEC's ANY_MAGNITUDE: ADD, SUB).
     Magnitude,
+    /// A number, a duration or a STRING: what MIN, MAX and LIMIT order (matiec has them for
+    /// each).
+    Ordered,
     /// An integer type, not a bit string (IEC's ANY_INT: the counters).
     Int,
     /// REAL or LREAL (IEC's ANY_REAL: the numeric functions).
@@ -109,6 +121,7 @@ impl Generic {
             Generic::No => "its fixed types",
             Generic::Num => "numbers",
             Generic::Magnitude => "numbers and durations",
+            Generic::Ordered => "numbers, durations and STRING",
             Generic::Int => "integers",
             Generic::Real => "REAL and LREAL",
             Generic::Bits => "bit strings (BYTE, WORD, DWORD)",
@@ -121,8 +134,9 @@ impl Generic {
     pub fn admits(self, t: Type) -> bool {
         match self {
             Generic::No => false,
-            Generic::Num => t != Type::Bool && !t.is_bit_string() && !t.is_time(),
-            Generic::Magnitude => t != Type::Bool && !t.is_bit_string(),
+            Generic::Num => t.is_int() && !t.is_bit_string() || t.is_real(),
+            Generic::Magnitude => t.is_int() && !t.is_bit_string() || t.is_real() || t.is_time(),
+            Generic::Ordered => Generic::Magnitude.admits(t) || t == Type::String,
             // matiec has no counter of ULINT; these count in a signed i64.
             Generic::Int => t.is_int() && !t.is_bit_string() && !t.is_u64(),
             Generic::Real => t.is_real(),
@@ -205,6 +219,12 @@ const B: PinTy = PinTy::Fixed(Type::Bool);
 const I: PinTy = PinTy::Fixed(Type::LInt);
 const R: PinTy = PinTy::Fixed(Type::LReal);
 const D: PinTy = PinTy::Fixed(Type::Time);
+const S: PinTy = PinTy::Fixed(Type::String);
+/// A string function's position or length: an INT, as IEC declares it (a wider integer is
+/// taken too: matiec's are ANY_INT).
+const N: PinTy = PinTy::Fixed(Type::LInt);
+/// LEN's and FIND's result: IEC's INT.
+const NI: PinTy = PinTy::Fixed(Type::Int);
 const T: PinTy = PinTy::T;
 
 const fn p(name: &'static str, ty: PinTy) -> PinDef {
@@ -285,13 +305,13 @@ pub static LIBRARY: &[BlockDef] = &[
     def!("NEG", Neg, Num, in [p("in", T)], var None, out [p("out", T)], varout None, state [], stateful false, params [],
         "Negation.", "out := -in. NEG of the most negative INT wraps and is reported.",
         r#"{"id": "n", "type": "NEG", "inputs": {"in": "d.out"}}"#),
-    def!("MIN", Min, Magnitude, in [], var var("in", 1, 2, T), out [p("out", T)], varout None, state [], stateful false, params [],
+    def!("MIN", Min, Ordered, in [], var var("in", 1, 2, T), out [p("out", T)], varout None, state [], stateful false, params [],
         "Smallest of in1..inN.", "out := MIN(in1, ..., inN), folded as matiec does: a later input replaces the minimum when smaller, so a NaN in1 gives NaN (a fault) and a later NaN is passed over.",
         r#"{"id": "lo", "type": "MIN", "inputs": {"in1": "a.out", "in2": 100}}"#),
-    def!("MAX", Max, Magnitude, in [], var var("in", 1, 2, T), out [p("out", T)], varout None, state [], stateful false, params [],
+    def!("MAX", Max, Ordered, in [], var var("in", 1, 2, T), out [p("out", T)], varout None, state [], stateful false, params [],
         "Largest of in1..inN.", "out := MAX(in1, ..., inN), folded as matiec does: a later input replaces the maximum when larger, so a NaN in1 gives NaN (a fault) and a later NaN is passed over.",
         r#"{"id": "hi", "type": "MAX", "inputs": {"in1": "a.out", "in2": 0}}"#),
-    def!("LIMIT", Limit, Magnitude, in [p("mn", T), p("in", T), p("mx", T)], var None, out [p("out", T)], varout None, state [], stateful false, params [],
+    def!("LIMIT", Limit, Ordered, in [p("mn", T), p("in", T), p("mx", T)], var None, out [p("out", T)], varout None, state [], stateful false, params [],
         "Clamp in to [mn, mx].", "out := in > mn ? (in < mx ? in : mx) : mn, as matiec computes it: mn wins when mn > mx, and a REAL NaN gives mn (IEC's text, MIN(MAX(in, mn), mx), gives mx there).",
         r#"{"id": "l", "type": "LIMIT", "inputs": {"mn": 0, "in": "a.out", "mx": 10}}"#),
     def!("FLOOR", Floor, No, in [p("in", R)], var None, out [p("out", I)], varout None, state [], stateful false, params [],
@@ -348,6 +368,33 @@ pub static LIBRARY: &[BlockDef] = &[
     def!("ROR", Ror, Bits, in [p("in", T), p("n", I)], var None, out [p("out", T)], varout None, state [], stateful false, params [],
         "Rotate right.", "out := in rotated right by n bits (n modulo the width, as matiec).",
         r#"{"id": "r", "type": "ROR", "inputs": {"in": "w.out", "n": 1}}"#),
+    def!("LEN", Len, No, in [p("in", S)], var None, out [p("out", NI)], varout None, state [], stateful false, params [],
+        "Length of a STRING.", "out := the number of characters of in.",
+        r#"{"id": "n", "type": "LEN", "inputs": {"in": "msg"}}"#),
+    def!("LEFT", Left, No, in [p("in", S), p("l", N)], var None, out [p("out", S)], varout None, state [], stateful false, params [],
+        "The first l characters.", "out := the first l characters of in (all of it when l is longer). A negative l gives '' and a fault (matiec: ENO FALSE).",
+        r#"{"id": "l", "type": "LEFT", "inputs": {"in": "msg", "l": 3}}"#),
+    def!("RIGHT", Right, No, in [p("in", S), p("l", N)], var None, out [p("out", S)], varout None, state [], stateful false, params [],
+        "The last l characters.", "out := the last l characters of in. A negative l gives '' and a fault.",
+        r#"{"id": "r", "type": "RIGHT", "inputs": {"in": "msg", "l": 2}}"#),
+    def!("MID", Mid, No, in [p("in", S), p("l", N), p("p", N)], var None, out [p("out", S)], varout None, state [], stateful false, params [],
+        "l characters from position p.", "out := l characters of in from position p (1 is the first); p past the end gives ''. p = 0 reads, as matiec's C does, the length byte before the first character, and is a fault. A negative l or p gives '' and a fault.",
+        r#"{"id": "m", "type": "MID", "inputs": {"in": "msg", "l": 2, "p": 3}}"#),
+    def!("CONCAT", Concat, No, in [], var var("in", 1, 2, S), out [p("out", S)], varout None, state [], stateful false, params [],
+        "in1..inN joined.", "out := in1 followed by in2 ... inN, cut at 126 characters (matiec's STR_MAX_LEN).",
+        r#"{"id": "c", "type": "CONCAT", "inputs": {"in1": "'T='", "in2": "t.out"}}"#),
+    def!("INSERT", Insert, No, in [p("in1", S), p("in2", S), p("p", N)], var None, out [p("out", S)], varout None, state [], stateful false, params [],
+        "in2 inserted after p characters of in1.", "out := the first p characters of in1, in2, then the rest of in1 (p past the end appends), cut at 126 characters. A negative p gives '' and a fault; a p above 127 (undefined in matiec, whose length is a signed byte) appends, with a fault.",
+        r#"{"id": "i", "type": "INSERT", "inputs": {"in1": "msg", "in2": "'-'", "p": 2}}"#),
+    def!("DELETE", Delete, No, in [p("in", S), p("l", N), p("p", N)], var None, out [p("out", S)], varout None, state [], stateful false, params [],
+        "l characters deleted from position p.", "out := in without the l characters from position p (1 is the first); p past the end leaves in. p = 0, or l or p above 127, is undefined in matiec: here p = 0 reads as 1 and the others are clamped to 127, with a fault. A negative l or p gives '' and a fault.",
+        r#"{"id": "d", "type": "DELETE", "inputs": {"in": "msg", "l": 1, "p": 1}}"#),
+    def!("REPLACE", Replace, No, in [p("in1", S), p("in2", S), p("l", N), p("p", N)], var None, out [p("out", S)], varout None, state [], stateful false, params [],
+        "l characters of in1 from position p replaced.", "out := in1 with its l characters from position p replaced by the first l characters of in2, as matiec computes it (IEC's text and CODESYS put all of in2 in: REPLACE('abcde', 'XYZ', 1, 2) is 'aXcde' here and in matiec, 'aXYZcde' there). p past the end appends. p = 0, or l or p above 127, is clamped with a fault as for DELETE.",
+        r#"{"id": "r", "type": "REPLACE", "inputs": {"in1": "msg", "in2": "'ab'", "l": 2, "p": 1}}"#),
+    def!("FIND", Find, No, in [p("in1", S), p("in2", S)], var None, out [p("out", NI)], varout None, state [], stateful false, params [],
+        "Position of in2 in in1.", "out := the position (1-based) of in2 in in1, 0 when absent or in2 is ''. As matiec's search, which does not backtrack after a partial match: FIND('aab', 'ab') is 0 here and in matiec, 2 in IEC's text and CODESYS.",
+        r#"{"id": "f", "type": "FIND", "inputs": {"in1": "msg", "in2": "','"}}"#),
     def!("LINT_TO_LREAL", IntToReal, No, in [p("in", I)], var None, out [p("out", R)], varout None, state [], stateful false, params [],
         "Convert LINT to LREAL.", "out := in as LREAL (exact up to 2^53).",
         r#"{"id": "r", "type": "LINT_TO_LREAL", "inputs": {"in": "c.cv"}}"#),
@@ -430,6 +477,7 @@ impl BlockDef {
             Add | Sub | Mul | Div | Mod | Abs | Neg | Min | Max | Limit | Floor | Trunc | Frac => "arithmetic",
             Sqrt | Ln | Log | Exp | Expt | Sin | Cos | Tan | Asin | Acos | Atan => "numeric functions",
             Shl | Shr | Rol | Ror => "bit shifts",
+            Len | Left | Right | Mid | Concat | Insert | Delete | Replace | Find => "strings",
             IntToReal | Convert => "conversion",
             Sel | Mux | Move | Selector => "selection",
             Memory | Delay | Sr | Rs | RTrig | FTrig => "memory and edges",
@@ -477,6 +525,8 @@ fn conversions() -> &'static [BlockDef] {
                     continue;
                 }
                 let rule = match (a.bank(), b.bank()) {
+                    (_, crate::types::Bank::Str) => string_rule(a),
+                    (crate::types::Bank::Str, _) => from_string_rule(b),
                     _ if a.is_time() && b.is_time() => "out := in (the same nanoseconds).",
                     _ if b.is_time() && a.is_real() => {
                         "out := in seconds (matiec: whole seconds plus the fraction's nanoseconds, truncated; CODESYS reads milliseconds). Beyond ±292 years saturates and is reported."
@@ -523,6 +573,37 @@ fn conversions() -> &'static [BlockDef] {
     })
 }
 
+/// How `A_TO_STRING` writes a value, as matiec's `*_to_string`.
+fn string_rule(a: Type) -> &'static str {
+    match a {
+        Type::Bool => "out := 'TRUE' or 'FALSE'.",
+        _ if a.is_bit_string() => "out := the value in hexadecimal, lower case, as matiec writes it ('16#ff').",
+        _ if a.is_real() => {
+            "out := the value as C's %.10g writes it, as matiec does (REAL_TO_STRING(0.1) is '0.1000000015': the f32's digits)."
+        }
+        _ if a.is_time() => {
+            "out := as matiec writes it: days first, then hours, minutes, seconds as far as needed, the rest as %g milliseconds ('T#0d0h0m1s500ms', 'T#2d')."
+        }
+        _ => "out := the value in decimal.",
+    }
+}
+
+/// How `STRING_TO_B` reads a string, as matiec's `__string_to_*`.
+fn from_string_rule(b: Type) -> &'static str {
+    match b {
+        Type::Bool => "out := in is '1' or 'TRUE' in any case.",
+        _ if b.is_real() => {
+            "out := with a '.' after the first character, C's atof (the longest prefix that reads as a number); else as STRING_TO_LINT. As matiec."
+        }
+        _ if b.is_time() => {
+            "out := whole seconds, as matiec reads them: with a '.', atof's value truncated; else as STRING_TO_LINT. CODESYS reads a duration literal."
+        }
+        _ => {
+            "out := as matiec reads it: 2#, 8#, 16# digits from the right; a decimal from the right over at most 20 digits, starting over at a '.' or a letter and skipping spaces and signs, the sign the first character's; then wrapped into the type. Never a fault."
+        }
+    }
+}
+
 /// The library reference as Markdown (`docs/blocks.md` is this text; a test keeps it fresh).
 pub fn markdown() -> String {
     use std::fmt::Write;
@@ -563,7 +644,10 @@ pub fn markdown() -> String {
         };
         let mut ins: Vec<String> = d.inputs.iter().map(pin).collect();
         if let Some(v) = d.var_inputs {
-            let ty = if v.ty == PinTy::T { "T" } else { "BOOL" };
+            let ty = match v.ty {
+                PinTy::T => "T",
+                PinTy::Fixed(t) => t.name(),
+            };
             ins.push(format!("`{0}{1}` .. `{0}N`: {2} (at least {3})", v.prefix, v.first, ty, v.min));
         }
         let mut outs: Vec<String> = d.outputs.iter().map(pin).collect();
@@ -574,6 +658,7 @@ pub fn markdown() -> String {
             Generic::No => String::new(),
             Generic::Num => "; T: Num".into(),
             Generic::Magnitude => "; T: Num or TIME".into(),
+            Generic::Ordered => "; T: Num, TIME or STRING".into(),
             Generic::Int => "; T: an integer type".into(),
             Generic::Real => "; T: REAL or LREAL".into(),
             Generic::Bits => "; T: BYTE, WORD or DWORD".into(),

@@ -353,6 +353,9 @@ fn check_src(
         (Bank::Int, Bank::Real) | (Bank::Real, Bank::Int) | (Bank::Int, Bank::Int) | (Bank::Real, Bank::Real) => {
             "convert with a conversion block (LINT_TO_LREAL, LREAL_TO_LINT; TRUNC or FLOOR for a REAL's whole part)"
         }
+        (Bank::Str, _) | (_, Bank::Str) => {
+            "convert with A_TO_STRING or STRING_TO_A (a STRING constant is written \"'text'\")"
+        }
         (_, Bank::Bool) => "compare with EQ/NE/GT... to get a BOOL",
         (Bank::Bool, _) => "select a number with SEL (g = the BOOL)",
     };

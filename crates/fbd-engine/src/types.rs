@@ -3,6 +3,8 @@
 
 use std::fmt;
 
+pub use crate::string::{IecString, STRING_CAPACITY};
+
 /// The type of a signal: an IEC 61131-3 elementary type.
 ///
 /// Every type lives in one of three slot banks ([`Bank`]): BOOL in the booleans, the integer
@@ -47,6 +49,8 @@ pub enum Type {
     Time,
     /// A long duration: nanoseconds too (CODESYS's LTIME; matiec has none).
     LTime,
+    /// A string of single-byte characters, up to [`STRING_CAPACITY`] of them.
+    String,
 }
 
 /// Where a type's values are stored: the executor's three slot arrays.
@@ -58,11 +62,13 @@ pub enum Bank {
     Int,
     /// `f64` slots.
     Real,
+    /// Fixed-capacity string slots ([`IecString`]).
+    Str,
 }
 
 impl Type {
     /// Every type, in the order menus list them.
-    pub const ALL: [Type; 17] = [
+    pub const ALL: [Type; 18] = [
         Type::Bool,
         Type::SInt,
         Type::Int,
@@ -80,6 +86,7 @@ impl Type {
         Type::LReal,
         Type::Time,
         Type::LTime,
+        Type::String,
     ];
 
     /// The IEC name used in diagrams (`BOOL`, `DINT`, `LREAL`, ...).
@@ -102,6 +109,7 @@ impl Type {
             Type::LReal => "LREAL",
             Type::Time => "TIME",
             Type::LTime => "LTIME",
+            Type::String => "STRING",
         }
     }
 
@@ -115,6 +123,7 @@ impl Type {
         match self {
             Type::Bool => Bank::Bool,
             Type::Real | Type::LReal => Bank::Real,
+            Type::String => Bank::Str,
             _ => Bank::Int,
         }
     }
@@ -216,6 +225,7 @@ impl Type {
             Bank::Bool => Value::Bool(false),
             Bank::Int => self.int_value(0),
             Bank::Real => Value::Real(0.0),
+            Bank::Str => Value::Str(IecString::EMPTY),
         }
     }
 
@@ -236,7 +246,7 @@ impl Type {
     /// through.
     pub fn admit(self, v: Value) -> Result<Value, String> {
         match (self.bank(), v) {
-            (Bank::Bool, Value::Bool(_)) => Ok(v),
+            (Bank::Bool, Value::Bool(_)) | (Bank::Str, Value::Str(_)) => Ok(v),
             (_, Value::Time(_)) if self.is_time() => Ok(v),
             // 64 unsigned bits: any value from 0 up, the literal's bits kept.
             (_, Value::ULInt(_)) if self.is_u64() => Ok(v),
@@ -294,6 +304,8 @@ pub enum Value {
     Time(i64),
     /// A ULINT (or LWORD) value, or an integer literal above LINT's range.
     ULInt(u64),
+    /// A STRING value.
+    Str(IecString),
 }
 
 impl Value {
@@ -305,6 +317,7 @@ impl Value {
             Value::Real(_) => Type::LReal,
             Value::Time(_) => Type::Time,
             Value::ULInt(_) => Type::ULInt,
+            Value::Str(_) => Type::String,
         }
     }
 
@@ -333,6 +346,7 @@ impl Value {
             Value::Int(i) | Value::Time(i) => i != 0,
             Value::ULInt(u) => u != 0,
             Value::Real(r) => r != 0.0,
+            Value::Str(s) => !s.is_empty(),
         }
     }
 
@@ -345,6 +359,8 @@ impl Value {
             Value::Real(r) => r,
             // Milliseconds: what a trend of a timer's et reads in.
             Value::Time(ns) => ns as f64 / 1e6,
+            // Its length: what a trend of a string can show.
+            Value::Str(s) => s.len() as f64,
         }
     }
 
@@ -427,6 +443,12 @@ impl Value {
             }),
             // Finite only, as a REAL literal in a diagram: `nan` and `inf` parse as floats, and
             // a NaN written into a running program was computed with until a block faulted.
+            // A quoted literal with its escapes (`'a$Nb'`), or the text as typed.
+            Bank::Str if t.starts_with('\'') => IecString::parse_literal(t).map(Value::Str),
+            Bank::Str if text.len() > STRING_CAPACITY => {
+                Err(format!("{} characters; a STRING holds {STRING_CAPACITY}", text.len()))
+            }
+            Bank::Str => Ok(Value::Str(IecString::new(text.as_bytes()))),
             Bank::Real => match t.parse::<f64>() {
                 Ok(r) if r.is_finite() && ty.round(r).is_finite() => Ok(Value::Real(r)),
                 Ok(_) => Err(format!("`{t}` is not a finite {ty}")),
@@ -449,6 +471,7 @@ impl fmt::Display for Value {
             Value::Real(r) => write!(f, "{r:?}"),
             Value::Time(ns) => f.write_str(&crate::iec::duration_literal(*ns)),
             Value::ULInt(u) => write!(f, "{u}"),
+            Value::Str(s) => f.write_str(&s.literal()),
         }
     }
 }

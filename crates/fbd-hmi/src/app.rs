@@ -61,6 +61,8 @@ pub struct App {
     pub(crate) win_ack: bool,
     /// The generic panel's push button held down: its input, and the scan count at the press.
     pub(crate) held_button: Option<(String, u64)>,
+    /// The generic panel's STRING inputs as being typed: written on Enter or when left.
+    pub(crate) string_edits: std::collections::HashMap<String, String>,
     /// The running program's best score (and its content hash, the key of its records).
     pub(crate) best: Best,
     pub(crate) seed: u64,
@@ -153,6 +155,7 @@ impl App {
             status,
             win_ack: false,
             held_button: None,
+            string_edits: Default::default(),
             best: Best::new(opts.best),
             seed: opts.seed,
             dbg: DebuggerState::default(),

@@ -30,6 +30,7 @@ impl Hints {
                     fbd_engine::Bank::Bool => "TRUE",
                     fbd_engine::Bank::Int => "4",
                     fbd_engine::Bank::Real => "1.5",
+                    fbd_engine::Bank::Str => "'OK'",
                 };
                 (format!("{}={v}", s.path), s.path.rsplit_once('.').map_or(s.path, |(b, _)| b).to_string())
             }

@@ -246,6 +246,28 @@ impl App {
                             let _ = self.runner.with(|rt| rt.set_input(name, Value::Real(r)));
                         }
                     }
+                    (_, Value::Str(s)) => {
+                        // The text as typed (no quotes needed; `'a$Nb'` reads its escapes),
+                        // written when Enter is pressed or the field is left.
+                        let text = self
+                            .string_edits
+                            .entry(name.clone())
+                            .or_insert_with(|| String::from_utf8_lossy(s.as_bytes()).into_owned());
+                        let r = ui.add(egui::TextEdit::singleline(text).desired_width(160.0)).labelled_by(l.id);
+                        if r.lost_focus() {
+                            match Value::parse(text, fbd_engine::Type::String) {
+                                Ok(v) => {
+                                    let _ = self.runner.with(|rt| rt.set_input(name, v));
+                                    self.string_edits.remove(name);
+                                }
+                                Err(e) => self.status = format!("{name}: {e}"),
+                            }
+                        } else if !r.has_focus()
+                            && self.string_edits.get(name).is_some_and(|t| t.as_bytes() != s.as_bytes())
+                        {
+                            self.string_edits.remove(name);
+                        }
+                    }
                 }
                 ui.end_row();
             }

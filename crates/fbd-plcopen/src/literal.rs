@@ -55,6 +55,7 @@ pub fn to_iec(v: Value) -> String {
         Value::Int(i) => i.to_string(),
         Value::Time(ns) => time_literal(ns),
         Value::ULInt(u) => u.to_string(),
+        Value::Str(s) => s.literal(),
         Value::Real(r) => {
             // IEC 61131-3 wants a point in every REAL literal, before an exponent too:
             // `1e300` is no literal there (matiec refuses it), `1.0e300` is.

@@ -180,3 +180,31 @@ fn the_execution_order_follows_the_data_flow() {
         }
     }
 }
+
+/// STRING goes out as TC6 writes it (`<string/>`, literals in single quotes, no `STRING#`,
+/// which matiec refuses) with the string functions under their IEC names and pins, and a
+/// declared length, which this engine and matiec do not hold, is refused where it stands.
+#[test]
+fn strings_go_out_as_iec_strings_and_a_declared_length_is_refused_with_its_place() {
+    let (_, xml) = exported("examples/part-label.json");
+    assert!(xml.contains("<variable name=\"part_id\"><type><string/></type>"), "{xml}");
+    assert!(xml.contains("'-'") && !xml.contains("STRING#"), "a bare string literal");
+    let doc = roxmltree::Document::parse(&xml).expect("well-formed");
+    let concat = doc
+        .descendants()
+        .find(|n| n.tag_name().name() == "block" && n.attribute("typeName") == Some("CONCAT"))
+        .expect("CONCAT under its IEC name");
+    let pins: Vec<&str> = concat
+        .descendants()
+        .filter(|n| n.tag_name().name() == "variable")
+        .filter_map(|n| n.attribute("formalParameter"))
+        .collect();
+    assert!(pins.contains(&"IN1") && pins.contains(&"IN7") && pins.contains(&"OUT"), "{pins:?}");
+    let sized = xml.replace(
+        "<variable name=\"part_id\"><type><string/></type>",
+        "<variable name=\"part_id\">\n<type><string length=\"5\"/></type>",
+    );
+    let e = fbd_plcopen::import(Path::new("sized.xml"), &sized).unwrap_err();
+    let d = e.0.iter().find(|d| d.message.contains("STRING[5]")).unwrap_or_else(|| panic!("{e}"));
+    assert!(d.line.is_some() && d.message.contains("part_id"), "{e}");
+}

@@ -62,6 +62,7 @@ fn same_trace_after_a_round_trip(scans: u64) {
         "diagrams/2048-original.json",
         "diagrams/2048-smart-spawn.json",
         "examples/blinker.json",
+        "examples/part-label.json",
     ];
     for f in files {
         let (project, xml) = exported(f);
@@ -86,6 +87,7 @@ fn same_trace_after_a_round_trip(scans: u64) {
                     fbd_engine::Bank::Bool => Value::Bool(x.is_multiple_of(2)),
                     fbd_engine::Bank::Int => Value::Int((x % 7) as i64),
                     fbd_engine::Bank::Real => Value::Real((x % 100) as f64 / 10.0),
+                    fbd_engine::Bank::Str => Value::Str(fbd_engine::IecString::new(format!("s{}", x % 5).as_bytes())),
                 };
                 a.set_input(name, v).expect("input");
                 b.set_input(name, v).expect("input");

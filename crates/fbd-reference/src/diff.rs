@@ -22,7 +22,7 @@ pub struct Covered {
 }
 
 /// A random value of `ty` for a program input: small numbers mostly, extremes, NaN and
-/// infinities sometimes.
+/// infinities sometimes; for a STRING, texts the conversions read in their several ways.
 fn input_value(rng: &mut ChaCha8Rng, ty: Type) -> Value {
     if ty.is_time() {
         return Value::Time(match rng.random_range(0..12) {
@@ -48,6 +48,14 @@ fn input_value(rng: &mut ChaCha8Rng, ty: Type) -> Value {
     }
     match ty {
         Type::Bool => Value::Bool(rng.random_bool(0.5)),
+        Type::String => {
+            const TEXTS: [&str; 9] = ["", "ab", "7", "-12", "3.75", "16#1f", "true", "x.y", "a,b'c$"];
+            let t = match rng.random_range(0..10) {
+                0 => "0123456789".repeat(rng.random_range(5..=13)),
+                _ => TEXTS[rng.random_range(0..TEXTS.len())].to_string(),
+            };
+            Value::Str(fbd_engine::IecString::new(t.as_bytes()))
+        }
         _ => {
             let r = match rng.random_range(0..14) {
                 0 => f64::NAN,

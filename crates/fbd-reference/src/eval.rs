@@ -282,6 +282,7 @@ impl Reference {
     fn convert(&mut self, i: usize, v: Value, to: Type) -> Value {
         const NS: i128 = 1_000_000_000;
         match (v, to) {
+            (Value::Str(_), _) => panic!("reference: a STRING conversion is `eval`'s"),
             (Value::Time(t), to) if to.is_time() => Value::Time(t),
             // A ULINT: its bits as C casts them (to LINT: the same 64 bits, no fault).
             (Value::ULInt(u), Type::Bool) => Value::Bool(u != 0),
@@ -343,6 +344,15 @@ impl Reference {
                 }
             }
         }
+    }
+
+    /// A string block's result; a fault where matiec refuses the arguments or is undefined.
+    fn string_block(&mut self, i: usize, kind: Kind, ins: &[Value]) -> Vec<Value> {
+        let (v, fault) = crate::strings::eval(kind, ins);
+        if fault {
+            self.fault(i, FaultKind::BadArgument);
+        }
+        vec![v]
     }
 
     /// A duration sum or difference computed exactly: beyond ±2^63 ns is a fault, and the value
@@ -414,6 +424,16 @@ impl Reference {
         let now_ns = now_us as i64 * 1000;
         let ty = b.ty.unwrap_or(Type::Bool);
         let out: Vec<Value> = match b.def.kind {
+            Kind::Len
+            | Kind::Left
+            | Kind::Right
+            | Kind::Mid
+            | Kind::Concat
+            | Kind::Insert
+            | Kind::Delete
+            | Kind::Replace
+            | Kind::Find => self.string_block(i, b.def.kind, &ins),
+            Kind::Min | Kind::Max | Kind::Limit if ty == Type::String => self.string_block(i, b.def.kind, &ins),
             // Bit strings: bit by bit, on the value as a row of the type's bits.
             Kind::And | Kind::Or | Kind::Xor if ty.is_bit_string() => {
                 let bits: Vec<u64> = (0..ins.len()).map(|k| wide(k) as u64).collect();
@@ -439,6 +459,7 @@ impl Reference {
                     (Value::Int(a), Value::Int(c)) | (Value::Time(a), Value::Time(c)) => Some(a.cmp(&c)),
                     (Value::ULInt(a), Value::ULInt(c)) => Some(a.cmp(&c)),
                     (Value::Real(a), Value::Real(c)) => a.partial_cmp(&c),
+                    (Value::Str(a), Value::Str(c)) => Some(a.as_bytes().cmp(c.as_bytes())),
                     (a, c) => panic!("reference: comparing {a:?} with {c:?}"),
                 };
                 let r = match (b.def.kind, ord) {
@@ -628,8 +649,24 @@ impl Reference {
             Kind::Frac => vec![self.real_result(i, ro(0) - ro(0).trunc())],
             Kind::IntToReal => vec![Value::Real(io(0) as f64)],
             Kind::Convert => {
-                let (_, to) = fbd_engine::library::conversion(b.def).expect("a conversion's types");
-                vec![self.convert(i, ins[0], to)]
+                let (from, to) = fbd_engine::library::conversion(b.def).expect("a conversion's types");
+                vec![match (from, to) {
+                    (_, Type::String) => crate::strings::to_string(ins[0], from),
+                    (Type::String, _) => match crate::strings::from_string(ins[0], to) {
+                        Value::Int(n) if to.is_u64() => Value::ULInt(n as u64),
+                        Value::Int(n) => self.typed_int(i, to, n as i128),
+                        // As LREAL_TO_REAL: an overflow the rounding makes is a fault.
+                        Value::Real(r) if to == Type::Real => {
+                            let x = r as f32 as f64;
+                            if x.is_infinite() && r.is_finite() {
+                                self.fault(i, FaultKind::RealOverflow);
+                            }
+                            Value::Real(x)
+                        }
+                        v => v,
+                    },
+                    _ => self.convert(i, ins[0], to),
+                }]
             }
             Kind::Sel => vec![if bo(0) { ins[2] } else { ins[1] }],
             Kind::Mux => {

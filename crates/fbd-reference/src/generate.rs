@@ -113,6 +113,9 @@ fn constant<R: Rng>(rng: &mut R, ty: Type) -> String {
     if ty.is_time() {
         return duration(rng, -3000, 3000);
     }
+    if ty == Type::String {
+        return string_constant(rng);
+    }
     if ty.is_u64() {
         return match rng.random_range(0..8) {
             0 => u64::MAX.to_string(),
@@ -146,6 +149,19 @@ fn constant<R: Rng>(rng: &mut R, ty: Type) -> String {
             _ => format!("{:?}", rng.random_range(-40i64..=40) as f64 / 4.0),
         },
     }
+}
+
+/// A STRING constant as JSON text: texts the conversions read in their several ways (numbers,
+/// bases, TRUE, a dot, a letter among digits), the empty string, and long ones that reach the
+/// capacity when joined.
+fn string_constant<R: Rng>(rng: &mut R) -> String {
+    const TEXTS: [&str; 14] =
+        ["", "a", "abc", "aab", "ab", "12", "-7", "2.5", "-0.25e2", "16#fF", "2#101", "TRUE", "1a2", "it$'s $$5"];
+    let text = match rng.random_range(0..8) {
+        0 => "xyz".repeat(rng.random_range(10..=30)),
+        _ => TEXTS[rng.random_range(0..TEXTS.len())].to_string(),
+    };
+    format!("\"'{text}'\"")
 }
 
 /// Generates a body: blocks wired from `avail` (inputs or ports), `instances` of earlier
@@ -208,6 +224,15 @@ fn body<R: Rng>(
                 | Shr
                 | Rol
                 | Ror
+                | Len
+                | Left
+                | Right
+                | Mid
+                | Concat
+                | Insert
+                | Delete
+                | Replace
+                | Find
         )
     };
     let defs: Vec<&'static BlockDef> = LIBRARY.iter().filter(|d| !iec_only || iec(d)).collect();
@@ -221,9 +246,15 @@ fn body<R: Rng>(
         // One block in ten an IEC conversion A_TO_B between two random types.
         let def = if rng.random_bool(0.1) {
             let (a, b) = (pick_type(rng, iec_only), pick_type(rng, iec_only));
+            // One in three to or from a STRING, whose texts each type reads and writes its way.
+            let (a, b) = match rng.random_range(0..6) {
+                0 => (a, Type::String),
+                1 => (Type::String, b),
+                _ => (a, b),
+            };
             // matiec's INT_TO_TIME never overflows (its TIME has 64-bit seconds): only the
             // sources whose every value fits a TIME's nanoseconds.
-            let big = matches!(a, Type::LInt | Type::Real | Type::LReal);
+            let big = matches!(a, Type::LInt | Type::Real | Type::LReal | Type::String);
             let a = if iec_only && b.is_time() && big { Type::DInt } else { a };
             fbd_engine::library::lookup(&format!("{a}_TO_{b}")).unwrap_or(defs[0])
         } else {
@@ -231,7 +262,7 @@ fn body<R: Rng>(
         };
         let t = match def.generic {
             Generic::No => None,
-            Generic::Num | Generic::Magnitude => Some(match rng.random_range(0..4) {
+            Generic::Num | Generic::Magnitude | Generic::Ordered => Some(match rng.random_range(0..4) {
                 0 => Type::LInt,
                 1 => Type::LReal,
                 _ => loop {
@@ -356,7 +387,12 @@ fn body<R: Rng>(
             let kind = p.def.map(|d| d.kind);
             // A shift by 32 or more, or by a negative count, is undefined in matiec's C.
             let shift_n = matches!(kind, Some(Kind::Shl | Kind::Shr | Kind::Rol | Kind::Ror)) && name == "n";
-            let choice = if iec_only && shift_n { 0 } else { rng.random_range(0..10) };
+            // So is a string position past 127 (matiec's length is a signed byte).
+            let string_n = matches!(
+                kind,
+                Some(Kind::Left | Kind::Right | Kind::Mid | Kind::Insert | Kind::Delete | Kind::Replace)
+            ) && matches!(name.as_str(), "l" | "p");
+            let choice = if iec_only && (shift_n || string_n) { 0 } else { rng.random_range(0..10) };
             let pick = |v: &[Sig], rng: &mut R| -> Option<Sig> {
                 let c: Vec<&Sig> = v.iter().filter(|s| s.ty == *ty).collect();
                 (!c.is_empty()).then(|| c[rng.random_range(0..c.len())].clone())
@@ -394,6 +430,9 @@ fn body<R: Rng>(
                     (Some(Kind::Shl | Kind::Shr | Kind::Rol | Kind::Ror), "n") => {
                         rng.random_range(-3i64..=40).to_string()
                     }
+                    // DELETE's and REPLACE's position 0 is undefined in matiec's C.
+                    (Some(Kind::Delete | Kind::Replace), "p") if iec_only => rng.random_range(1i64..=12).to_string(),
+                    (Some(_), "l" | "p") if string_n => rng.random_range(-1i64..=12).to_string(),
                     _ => constant(rng, *ty),
                 },
             };

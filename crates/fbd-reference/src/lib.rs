@@ -12,5 +12,6 @@
 pub mod diff;
 pub mod eval;
 pub mod generate;
+mod strings;
 
 pub use eval::Reference;

@@ -52,12 +52,14 @@ impl GameIo {
     }
 }
 
-fn int(v: Value) -> i64 {
+/// A signal of the 2048 program as a number (its signals are BOOL and DINT; a STRING reads 0).
+pub(crate) fn int(v: Value) -> i64 {
     match v {
         Value::Int(i) | Value::Time(i) => i,
         Value::ULInt(u) => u as i64,
         Value::Bool(b) => b as i64,
         Value::Real(r) => r as i64,
+        Value::Str(_) => 0,
     }
 }
 

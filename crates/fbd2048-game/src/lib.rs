@@ -190,12 +190,7 @@ impl FbdGame {
     }
 
     fn int(&self, id: usize) -> i64 {
-        match self.rt.read_signal(id) {
-            Value::Int(i) | Value::Time(i) => i,
-            Value::ULInt(u) => u as i64,
-            Value::Bool(b) => b as i64,
-            Value::Real(r) => r as i64,
-        }
+        front::int(self.rt.read_signal(id))
     }
 
     /// The 16 cell values, row-major.

@@ -13,13 +13,14 @@ use crate::plan::{
     BlockRec, Blocks, Commit, Names, PhaseTimes, PlanStats, PortInfo, ScanPlan, SignalKind, Signals, Slot,
 };
 use crate::typecheck::{Tvars, out_type};
-use crate::types::{Bank, Type, Value};
+use crate::types::{Bank, IecString, Type, Value};
 
 /// The slots allocated so far, as their initial values per bank; equal constants share one.
 pub(super) struct Slots {
     init_b: Vec<bool>,
     init_i: Vec<i64>,
     init_r: Vec<f64>,
+    init_s: Vec<IecString>,
     consts: HashMap<(Type, u64), u32>,
 }
 
@@ -38,6 +39,10 @@ impl Slots {
                 self.init_r.push(r);
                 Slot { ty: Type::LReal, idx: self.init_r.len() as u32 - 1 }
             }
+            Value::Str(t) => {
+                self.init_s.push(t);
+                Slot { ty: Type::String, idx: self.init_s.len() as u32 - 1 }
+            }
         }
     }
     /// A slot of type `ty` (its bank's array) holding `v` at first.
@@ -50,6 +55,7 @@ impl Slots {
             Bank::Bool => Value::Bool(self.init_b[s.idx as usize]),
             Bank::Int => s.ty.int_value(self.init_i[s.idx as usize]),
             Bank::Real => Value::Real(self.init_r[s.idx as usize]),
+            Bank::Str => Value::Str(self.init_s[s.idx as usize]),
         }
     }
 
@@ -59,6 +65,8 @@ impl Slots {
             Value::Int(i) | Value::Time(i) => i as u64,
             Value::ULInt(u) => u,
             Value::Real(r) => r.to_bits(),
+            // Strings are not shared: few programs hold two equal string constants.
+            Value::Str(_) => return self.alloc(v),
         };
         if let Some(&idx) = self.consts.get(&(v.ty(), bits)) {
             return Slot { ty: v.ty(), idx };
@@ -88,7 +96,13 @@ pub(super) fn emit(
     order: &[usize],
     levels: &[u32],
 ) -> Result<ScanPlan, Diagnostic> {
-    let mut slots = Slots { init_b: Vec::new(), init_i: Vec::new(), init_r: Vec::new(), consts: HashMap::default() };
+    let mut slots = Slots {
+        init_b: Vec::new(),
+        init_i: Vec::new(),
+        init_r: Vec::new(),
+        init_s: Vec::new(),
+        consts: HashMap::default(),
+    };
     let root = project.root();
     // Sized exactly: on a large program, doubling growth would leave up to half of the biggest
     // tables unused at the compiler's peak memory.
@@ -371,7 +385,7 @@ pub(super) fn emit(
         instances: net.instances.len(),
         signals: signals.len(),
         instructions: code.len(),
-        slots: [slots.init_b.len(), slots.init_i.len(), slots.init_r.len()],
+        slots: [slots.init_b.len(), slots.init_i.len(), slots.init_r.len(), slots.init_s.len()],
         levels: if n == 0 { 0 } else { max_level as usize + 1 },
         files: project.files.len(),
         phases: PhaseTimes::default(),
@@ -395,6 +409,7 @@ pub(super) fn emit(
         init_bool: slots.init_b,
         init_int: slots.init_i,
         init_real: slots.init_r,
+        init_str: slots.init_s,
         rng_keys,
         inputs,
         outputs,
@@ -493,7 +508,9 @@ struct SourceSlots<'a> {
     /// Per net block: where its output slots start in `out_slots`.
     out_first: Vec<u32>,
     out_slots: Vec<Slot>,
-    feedback: HashMap<(Slot, u64), Slot>,
+    /// By source and initial value (its exact text: two STRINGs, or two ULINTs above 2^53,
+    /// are two values).
+    feedback: HashMap<(Slot, String), Slot>,
     /// The feedback values' signals, named after their sources.
     fb_signals: Vec<(String, Slot)>,
 }
@@ -507,7 +524,7 @@ impl SourceSlots<'_> {
             Src::Feedback { src, init } => {
                 let from = self.slot(src, slots, commits);
                 let init = init.and_then(|v| from.ty.fit(v).ok()).unwrap_or(from.ty.zero());
-                let key = (from, init.as_f64().to_bits());
+                let key = (from, format!("{init:?}"));
                 if let Some(&d) = self.feedback.get(&key) {
                     return d;
                 }

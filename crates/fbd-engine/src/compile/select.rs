@@ -3,7 +3,7 @@
 
 use super::emit::Slots;
 use crate::expand;
-use crate::instr::{BitOp, CmpOp, Instr, MathFn, ShiftOp, U64Bin, U64Op, truth_table};
+use crate::instr::{BitOp, CmpOp, Instr, MathFn, ShiftOp, StrOp, U64Bin, U64Op, truth_table};
 use crate::library::Kind;
 use crate::plan::{Commit, Slot};
 use crate::types::{Bank, Type, Value};
@@ -78,6 +78,9 @@ pub(super) fn select_instruction(
     out: &mut Emitted,
 ) -> (Option<Instr>, Option<u32>) {
     let (ins, outs, st, ty) = (ops.ins, ops.outs, ops.state, ops.ty);
+    if let Some(op) = string_op(b, ins, outs, ty) {
+        return (Some(string_instruction(op, b.def.kind, ins, outs, out)), None);
+    }
     let x = |k: usize| ins[k].idx;
     let o = |k: usize| outs[k].idx;
     let Emitted { slots, args, commits, rng_keys } = out;
@@ -91,6 +94,7 @@ pub(super) fn select_instruction(
         |f: fn(bool, bool, bool) -> bool, a: u32, b: u32, c: u32, o: u32| Instr::Gate { t: truth_table(f), a, b, c, o };
     let bank = ty.bank();
     let cmp = |op: CmpOp| match ins[0].ty.bank() {
+        Bank::Str => unreachable!("a STRING comparison is a string instruction"),
         Bank::Int if ins[0].ty.is_u64() => Instr::CmpU { m: op.mask(), a: x(0), b: x(1), o: o(0) },
         Bank::Bool => Instr::Gate { t: bool_cmp_table(op), a: x(0), b: x(1), c: x(0), o: o(0) },
         Bank::Int => Instr::CmpI { m: op.mask(), a: x(0), b: x(1), o: o(0) },
@@ -187,11 +191,22 @@ pub(super) fn select_instruction(
         Kind::Trunc => Some(Instr::Trunc { a: x(0), o: o(0) }),
         Kind::Frac => Some(Instr::Frac { a: x(0), o: o(0) }),
         Kind::IntToReal => Some(Instr::IntToReal { a: x(0), o: o(0) }),
+        // Every operand of these is a STRING, or its result is: `string_op` took them.
+        Kind::Len
+        | Kind::Left
+        | Kind::Right
+        | Kind::Mid
+        | Kind::Concat
+        | Kind::Insert
+        | Kind::Delete
+        | Kind::Replace
+        | Kind::Find => None,
         Kind::Convert => Some(conversion(b, x(0), o(0), slots)),
         Kind::Sel => Some(match bank {
             Bank::Bool => gate(|g, a, b| if g { b } else { a }, x(0), x(1), x(2), o(0)),
             Bank::Int => Instr::SelI { g: x(0), a: x(1), b: x(2), o: o(0) },
             Bank::Real => Instr::SelR { g: x(0), a: x(1), b: x(2), o: o(0) },
+            Bank::Str => unreachable!("a STRING SEL is a string instruction"),
         }),
         Kind::Mux => {
             let (a_, n_) = list(1, args);
@@ -199,6 +214,7 @@ pub(super) fn select_instruction(
                 Bank::Bool => Instr::MuxB { k: x(0), args: a_, n: n_, o: o(0) },
                 Bank::Int => Instr::MuxI { k: x(0), args: a_, n: n_, o: o(0) },
                 Bank::Real => Instr::MuxR { k: x(0), args: a_, n: n_, o: o(0) },
+                Bank::Str => unreachable!("a STRING MUX is a string instruction"),
             })
         }
         Kind::Move => Some(match bank {
@@ -206,6 +222,7 @@ pub(super) fn select_instruction(
             // A select whose both inputs are the source; the guard is any BOOL slot.
             Bank::Int => Instr::SelI { g: slots.constant(Value::Bool(false)).idx, a: x(0), b: x(0), o: o(0) },
             Bank::Real => Instr::MoveR { a: x(0), o: o(0) },
+            Bank::Str => unreachable!("a STRING MOVE is a string instruction"),
         }),
         Kind::Memory => {
             let stage = slots.alloc(slots.init_of(outs[1]));
@@ -215,6 +232,7 @@ pub(super) fn select_instruction(
                 Bank::Bool => gate(|en, q, x| if en { x } else { q }, x(1), o(0), x(0), o(0)),
                 Bank::Int => Instr::SelI { g: x(1), a: o(0), b: x(0), o: o(0) },
                 Bank::Real => Instr::MemR { x: x(0), en: x(1), q: o(0) },
+                Bank::Str => unreachable!("a STRING MEMORY is a string instruction"),
             })
         }
         Kind::Delay => {
@@ -263,6 +281,56 @@ pub(super) fn select_instruction(
     (instr, rng)
 }
 
+/// The string operation of a block that has a STRING operand (its type variable, a fixed
+/// pin, a conversion's end), or `None`.
+fn string_op(b: &expand::NetBlock, ins: &[Slot], outs: &[Slot], ty: Type) -> Option<StrOp> {
+    let any_string = ty == Type::String || ins.iter().chain(outs).any(|s| s.ty == Type::String);
+    if !any_string {
+        return None;
+    }
+    Some(match b.def.kind {
+        Kind::Concat => StrOp::Concat,
+        Kind::Left => StrOp::Left,
+        Kind::Right => StrOp::Right,
+        Kind::Mid => StrOp::Mid,
+        Kind::Insert => StrOp::Insert,
+        Kind::Delete => StrOp::Delete,
+        Kind::Replace => StrOp::Replace,
+        Kind::Find => StrOp::Find,
+        Kind::Len => StrOp::Len,
+        Kind::Eq => StrOp::Cmp(CmpOp::Eq.mask()),
+        Kind::Ne => StrOp::Cmp(CmpOp::Ne.mask()),
+        Kind::Gt => StrOp::Cmp(CmpOp::Gt.mask()),
+        Kind::Ge => StrOp::Cmp(CmpOp::Ge.mask()),
+        Kind::Lt => StrOp::Cmp(CmpOp::Lt.mask()),
+        Kind::Le => StrOp::Cmp(CmpOp::Le.mask()),
+        Kind::Sel => StrOp::Sel,
+        Kind::Mux => StrOp::Mux,
+        Kind::Move => StrOp::Move,
+        Kind::Memory => StrOp::Memory,
+        Kind::Min => StrOp::Min,
+        Kind::Max => StrOp::Max,
+        Kind::Limit => StrOp::Limit,
+        Kind::Convert => match crate::library::conversion(b.def)? {
+            (from, Type::String) => StrOp::ToString(from),
+            (Type::String, to) => StrOp::FromString(to),
+            _ => return None,
+        },
+        _ => return None,
+    })
+}
+
+/// The instruction of a block with a STRING operand: its operands listed in `args`.
+fn string_instruction(op: StrOp, kind: Kind, ins: &[Slot], outs: &[Slot], out: &mut Emitted) -> Instr {
+    let start = out.args.len() as u32;
+    out.args.extend(ins.iter().map(|s| s.idx));
+    if kind == Kind::Memory {
+        let stage = out.slots.alloc(out.slots.init_of(outs[1]));
+        out.commits.push(Commit { ty: Type::String, from: outs[0].idx, to: outs[1].idx, stage: stage.idx });
+    }
+    Instr::Str { op, args: start, n: ins.len() as u32, o: outs[0].idx }
+}
+
 /// What follows a block's instruction when its type is narrower than the 64 bits the
 /// instruction computes in: a wrap of an INT, DINT, UINT... result into its range, a rounding
 /// of a REAL result to an f32. Only arithmetic needs it: a selection, a comparison, a MIN or a
@@ -273,8 +341,10 @@ pub(super) fn post_instruction(b: &expand::NetBlock, ty: Type, outs: &[Slot]) ->
     // A conversion into a narrow integer wraps; into REAL from LREAL rounds.
     if let Some((from, to)) = crate::library::conversion(b.def) {
         return match (from.bank(), to.width()) {
-            (Bank::Int | Bank::Real, Some((bits, signed))) => Some(Instr::WrapI { o, bits: bits as u8, signed }),
-            (Bank::Real, None) if to == Type::Real => Some(Instr::RoundR32 { o }),
+            (Bank::Int | Bank::Real | Bank::Str, Some((bits, signed))) => {
+                Some(Instr::WrapI { o, bits: bits as u8, signed })
+            }
+            (Bank::Real | Bank::Str, None) if to == Type::Real => Some(Instr::RoundR32 { o }),
             // matiec's TIME_TO_REAL: the double of the seconds, then a float of it.
             (Bank::Int, None) if to == Type::Real && from.is_time() => Some(Instr::RoundR32 { o }),
             _ => None,
@@ -368,6 +438,7 @@ fn shift_op(kind: Kind) -> Option<ShiftOp> {
 fn conversion(b: &expand::NetBlock, a: u32, o: u32, slots: &mut Slots) -> Instr {
     let (from, to) = crate::library::conversion(b.def).unwrap_or((Type::LInt, Type::LInt));
     match (from.bank(), to.bank()) {
+        (Bank::Str, _) | (_, Bank::Str) => unreachable!("a STRING conversion is a string instruction"),
         (Bank::Bool, Bank::Bool) => Instr::Gate { t: truth_table(|a, _, _| a), a, b: a, c: a, o },
         (Bank::Bool, _) => Instr::BoolToNum { a, o, real: to.is_real() },
         (Bank::Int, Bank::Bool) => Instr::CmpI { m: CmpOp::Ne.mask(), a, b: slots.constant(Value::Int(0)).idx, o },

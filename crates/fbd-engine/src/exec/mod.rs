@@ -16,6 +16,7 @@ use crate::types::{Bank, Value};
 pub use crate::instr::{CmpOp, Instr};
 
 mod state;
+mod strings;
 
 pub(crate) use state::random_key;
 pub use state::{Fault, FaultKind, FaultLog, State, random_stream};
@@ -67,6 +68,7 @@ fn commit_capture(plan: &ScanPlan, st: &mut State) {
             Bank::Bool => st.bools[c.stage as usize] = st.bools[c.from as usize],
             Bank::Int => st.ints[c.stage as usize] = st.ints[c.from as usize],
             Bank::Real => st.reals[c.stage as usize] = st.reals[c.from as usize],
+            Bank::Str => st.strs[c.stage as usize] = st.strs[c.from as usize],
         }
     }
 }
@@ -80,13 +82,14 @@ pub(crate) fn commit_apply(plan: &ScanPlan, st: &mut State) {
             Bank::Bool => st.bools[c.to as usize] = st.bools[c.stage as usize],
             Bank::Int => st.ints[c.to as usize] = st.ints[c.stage as usize],
             Bank::Real => st.reals[c.to as usize] = st.reals[c.stage as usize],
+            Bank::Str => st.strs[c.to as usize] = st.strs[c.stage as usize],
         }
     }
 }
 
 #[inline(always)]
 fn step(plan: &ScanPlan, st: &mut State, ctx: &mut Ctx, i: usize, ins: &Instr) {
-    let State { bools: b, ints: n_, reals: r, rngs } = st;
+    let State { bools: b, ints: n_, reals: r, strs, rngs } = st;
     macro_rules! fault {
         ($k:expr) => {
             ctx.faults.push(Fault { scan: ctx.scan, instr: i as u32, kind: $k })
@@ -118,6 +121,12 @@ fn step(plan: &ScanPlan, st: &mut State, ctx: &mut Ctx, i: usize, ins: &Instr) {
         }};
     }
     match ins {
+        Instr::Str { op, args, n, o } => {
+            let banks = strings::Banks { b, n: n_, r, s: strs };
+            if let Some(k) = strings::step(*op, list!(args, n), *o, banks) {
+                fault!(k);
+            }
+        }
         Instr::Gate { t, a, b: bb, c, o } => {
             let k = b[*a as usize] as u32 | (b[*bb as usize] as u32) << 1 | (b[*c as usize] as u32) << 2;
             b[*o as usize] = (*t >> k) & 1 != 0

@@ -5,7 +5,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use crate::plan::{ScanPlan, Slot};
-use crate::types::{Bank, Value};
+use crate::types::{Bank, IecString, Value};
 
 /// What went wrong in a block during a scan. The block still produced a value.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -102,13 +102,21 @@ pub struct State {
     pub ints: Vec<i64>,
     /// REAL slots.
     pub reals: Vec<f64>,
+    /// STRING slots.
+    pub strs: Vec<IecString>,
     /// One stream per RANDOM block.
     pub rngs: Vec<ChaCha8Rng>,
 }
 
 impl Clone for State {
     fn clone(&self) -> State {
-        State { bools: self.bools.clone(), ints: self.ints.clone(), reals: self.reals.clone(), rngs: self.rngs.clone() }
+        State {
+            bools: self.bools.clone(),
+            ints: self.ints.clone(),
+            reals: self.reals.clone(),
+            strs: self.strs.clone(),
+            rngs: self.rngs.clone(),
+        }
     }
 
     /// Field by field, so that a snapshot taken into a recycled one (or a restore) reuses the
@@ -117,6 +125,7 @@ impl Clone for State {
         self.bools.clone_from(&source.bools);
         self.ints.clone_from(&source.ints);
         self.reals.clone_from(&source.reals);
+        self.strs.clone_from(&source.strs);
         self.rngs.clone_from(&source.rngs);
     }
 }
@@ -128,6 +137,7 @@ impl State {
             bools: plan.init_bool.clone(),
             ints: plan.init_int.clone(),
             reals: plan.init_real.clone(),
+            strs: plan.init_str.clone(),
             rngs: plan.rng_keys.iter().map(|k| rng_for(seed, *k)).collect(),
         }
     }
@@ -139,6 +149,20 @@ impl State {
             Bank::Bool => Value::Bool(self.bools[s.idx as usize]),
             Bank::Int => s.ty.int_value(self.ints[s.idx as usize]),
             Bank::Real => Value::Real(self.reals[s.idx as usize]),
+            Bank::Str => Value::Str(self.strs[s.idx as usize]),
+        }
+    }
+
+    /// Whether slot `s` holds `v`, bit for bit (`v` of the slot's type).
+    #[inline]
+    pub fn holds(&self, s: Slot, v: &Value) -> bool {
+        let i = s.idx as usize;
+        match v {
+            Value::Bool(b) => self.bools[i] == *b,
+            Value::Int(x) | Value::Time(x) => self.ints[i] == *x,
+            Value::ULInt(u) => self.ints[i] == *u as i64,
+            Value::Real(r) => self.reals[i].to_bits() == r.to_bits(),
+            Value::Str(t) => self.strs[i] == *t,
         }
     }
 
@@ -150,6 +174,7 @@ impl State {
             Value::Int(i) | Value::Time(i) => self.ints[s.idx as usize] = i,
             Value::ULInt(u) => self.ints[s.idx as usize] = u as i64,
             Value::Real(r) => self.reals[s.idx as usize] = r,
+            Value::Str(t) => self.strs[s.idx as usize] = t,
         }
     }
 }

@@ -43,7 +43,7 @@ impl JsonSchema for TypeName {
 }
 
 /// A constant: `true`/`false` is BOOL, an integer is INT (accepted by REAL pins), a number with a
-/// fraction or exponent is REAL, a string `"T#1s500ms"` a TIME.
+/// fraction or exponent is REAL, a string `"T#1s500ms"` a TIME, a string `"'text'"` a STRING.
 #[derive(Copy, Clone, Debug, PartialEq)]
 pub struct Const(pub Value);
 
@@ -55,6 +55,7 @@ impl Serialize for Const {
             Value::Real(r) => s.serialize_f64(r),
             Value::Time(_) => s.serialize_str(&self.0.to_string()),
             Value::ULInt(u) => s.serialize_u64(u),
+            Value::Str(t) => s.serialize_str(&t.literal()),
         }
     }
 }
@@ -63,9 +64,9 @@ impl<'de> Deserialize<'de> for Const {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         match Wire::deserialize(d)? {
             Wire::Const(v) => Ok(Const(v)),
-            _ => {
-                Err(de::Error::custom("expected a constant (true, false, a number or a duration such as \"T#500ms\")"))
-            }
+            _ => Err(de::Error::custom(
+                "expected a constant (true, false, a number, a duration such as \"T#500ms\" or a STRING such as \"'text'\")",
+            )),
         }
     }
 }
@@ -144,6 +145,12 @@ impl<'de> Deserialize<'de> for Wire {
                 // A duration is written as its IEC literal; no name has a `#`.
                 if is_duration_literal(v) {
                     return crate::iec::parse(v).map(Wire::Const).map_err(E::custom);
+                }
+                // A STRING is written as its IEC literal, quoted: `"'text'"`; no name has a `'`.
+                if v.starts_with('\'') {
+                    return crate::types::IecString::parse_literal(v)
+                        .map(|s| Wire::Const(Value::Str(s)))
+                        .map_err(E::custom);
                 }
                 Ok(Wire::Ref(v.to_string()))
             }

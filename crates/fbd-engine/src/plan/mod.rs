@@ -94,8 +94,8 @@ pub struct PlanStats {
     pub signals: usize,
     /// Instructions in the plan.
     pub instructions: usize,
-    /// Slots: BOOL, INT, REAL.
-    pub slots: [usize; 3],
+    /// Slots: BOOL, integer, REAL, STRING banks.
+    pub slots: [usize; 4],
     /// Data-flow levels.
     pub levels: usize,
     /// Files read (the program and its includes).
@@ -140,6 +140,7 @@ pub struct ScanPlan {
     pub(crate) init_bool: Vec<bool>,
     pub(crate) init_int: Vec<i64>,
     pub(crate) init_real: Vec<f64>,
+    pub(crate) init_str: Vec<crate::types::IecString>,
     /// Per RANDOM block: the stream key (path hash mixed with params.seed).
     pub(crate) rng_keys: Vec<u64>,
     /// Program inputs.
@@ -217,6 +218,7 @@ impl ScanPlan {
             Bank::Bool => Value::Bool(self.init_bool[s.idx as usize]),
             Bank::Int => s.ty.int_value(self.init_int[s.idx as usize]),
             Bank::Real => Value::Real(self.init_real[s.idx as usize]),
+            Bank::Str => Value::Str(self.init_str[s.idx as usize]),
         }
     }
 

@@ -61,6 +61,7 @@ fn snapshot_bytes(s: &Snapshot) -> usize {
     s.state.bools.len()
         + 8 * (s.state.ints.len() + s.state.reals.len() + s.inputs.len())
         + 320 * s.state.rngs.len()
+        + std::mem::size_of::<crate::types::IecString>() * s.state.strs.len()
         + 64
 }
 

@@ -23,6 +23,7 @@ pub struct ScanImage {
     bools: Vec<bool>,
     ints: Vec<i64>,
     reals: Vec<f64>,
+    strs: Vec<crate::types::IecString>,
     inputs: Vec<Value>,
     outputs: Vec<Value>,
     forced: Arc<Vec<Slot>>,
@@ -39,6 +40,7 @@ impl ScanImage {
             Bank::Bool => Value::Bool(self.bools[s.idx as usize]),
             Bank::Int => s.ty.int_value(self.ints[s.idx as usize]),
             Bank::Real => Value::Real(self.reals[s.idx as usize]),
+            Bank::Str => Value::Str(self.strs[s.idx as usize]),
         }
     }
 
@@ -79,6 +81,7 @@ impl Runtime {
             bools: self.state.bools.clone(),
             ints: self.state.ints.clone(),
             reals: self.state.reals.clone(),
+            strs: self.state.strs.clone(),
             inputs: self.inputs.clone(),
             outputs: self.outputs.clone(),
             forced: self.forced_slots.clone(),
@@ -99,6 +102,7 @@ impl Runtime {
         copy(&mut into.bools, &self.state.bools);
         copy(&mut into.ints, &self.state.ints);
         copy(&mut into.reals, &self.state.reals);
+        copy(&mut into.strs, &self.state.strs);
         copy(&mut into.inputs, &self.inputs);
         copy(&mut into.outputs, &self.outputs);
         if !Arc::ptr_eq(&into.forced, &self.forced_slots) {

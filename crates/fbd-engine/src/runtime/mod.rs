@@ -278,9 +278,9 @@ impl Runtime {
         exec::run(plan, &mut self.state, &mut ctx, if forced { Some(&view) } else { None });
         self.outputs_changed = false;
         for (k, p) in plan.outputs.iter().enumerate() {
-            let v = self.state.get(p.slot);
-            if !v.same_bits(self.outputs[k]) {
-                self.outputs[k] = v;
+            // Compared in place: a value is 136 bytes (a STRING's), a slot mostly 8.
+            if !self.state.holds(p.slot, &self.outputs[k]) {
+                self.outputs[k] = self.state.get(p.slot);
                 self.outputs_changed = true;
             }
         }

@@ -211,6 +211,11 @@ impl Runtime {
         for r in &self.state.reals {
             fnv(&mut h, &r.to_bits().to_le_bytes());
         }
+        // Empty in every program older than STRING: their hashes stay what they were.
+        for s in &self.state.strs {
+            fnv(&mut h, &[s.len() as u8]);
+            fnv(&mut h, s.as_bytes());
+        }
         if version >= 2 {
             for g in &self.state.rngs {
                 fnv(&mut h, &g.get_word_pos().to_le_bytes());

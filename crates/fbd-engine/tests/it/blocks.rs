@@ -595,3 +595,60 @@ fn shifts_and_rotations_of_bit_strings() {
         assert_eq!(rt.output("y"), Some(fbd_engine::Value::Int(want)), "{op}({ty}#{v}, {n})");
     }
 }
+
+/// A STRING value.
+fn st(t: &str) -> Value {
+    Value::Str(fbd_engine::IecString::new(t.as_bytes()))
+}
+const S: &str = "STRING";
+const L: &str = "LINT";
+
+#[test]
+fn string_functions_compute_what_matiec_computes() {
+    let mut len = Harness::new("LEN", &[("in", S)], &[("out", "INT")], "");
+    len.expect(&[(&[st("")], &[i(0)]), (&[st("hello")], &[i(5)])]);
+    let mut left = Harness::new("LEFT", &[("in", S), ("l", L)], &[("out", S)], "");
+    left.expect(&[(&[st("hello"), i(2)], &[st("he")]), (&[st("hello"), i(9)], &[st("hello")])]);
+    let faults = left.faults();
+    left.expect(&[(&[st("hello"), i(-1)], &[st("")])]);
+    assert_eq!(left.faults(), faults + 1, "a negative length is a fault (matiec: ENO FALSE)");
+    let mut right = Harness::new("RIGHT", &[("in", S), ("l", L)], &[("out", S)], "");
+    right.expect(&[(&[st("hello"), i(3)], &[st("llo")])]);
+    let mut mid = Harness::new("MID", &[("in", S), ("l", L), ("p", L)], &[("out", S)], "");
+    mid.expect(&[(&[st("hello"), i(2), i(2)], &[st("el")]), (&[st("hello"), i(2), i(9)], &[st("")])]);
+    let mut concat = Harness::new("CONCAT", &[("in1", S), ("in2", S), ("in3", S)], &[("out", S)], "");
+    concat.expect(&[(&[st("a"), st("bc"), st("")], &[st("abc")])]);
+    let long = "x".repeat(100);
+    concat.expect(&[(&[st(&long), st(&long), st("y")], &[st(&"x".repeat(126))])]);
+    let mut insert = Harness::new("INSERT", &[("in1", S), ("in2", S), ("p", L)], &[("out", S)], "");
+    insert.expect(&[(&[st("abc"), st("XY"), i(1)], &[st("aXYbc")])]);
+    let mut delete = Harness::new("DELETE", &[("in", S), ("l", L), ("p", L)], &[("out", S)], "");
+    delete.expect(&[(&[st("abcde"), i(2), i(2)], &[st("ade")])]);
+    let mut replace = Harness::new("REPLACE", &[("in1", S), ("in2", S), ("l", L), ("p", L)], &[("out", S)], "");
+    replace.expect(&[(&[st("abcde"), st("XYZ"), i(1), i(2)], &[st("aXcde")])]);
+    let mut find = Harness::new("FIND", &[("in1", S), ("in2", S)], &[("out", "INT")], "");
+    find.expect(&[(&[st("hello"), st("ll")], &[i(3)]), (&[st("aab"), st("ab")], &[i(0)])]);
+}
+
+#[test]
+fn strings_compare_select_and_convert() {
+    let mut lt = Harness::new("LT", &[("in1", S), ("in2", S)], &[("out", B)], "");
+    lt.expect(&[
+        (&[st("ab"), st("b")], &[b(true)]),
+        (&[st("b"), st("ab")], &[b(false)]),
+        (&[st("a"), st("ab")], &[b(true)]),
+    ]);
+    let mut max = Harness::new("MAX", &[("in1", S), ("in2", S)], &[("out", S)], "");
+    max.expect(&[(&[st("pear"), st("apple")], &[st("pear")])]);
+    let mut sel = Harness::new("SEL", &[("g", B), ("in0", S), ("in1", S)], &[("out", S)], "");
+    sel.expect(&[(&[b(true), st("no"), st("yes")], &[st("yes")])]);
+    let mut mem = Harness::new("MEMORY", &[("in", S), ("en", B)], &[("q", S), ("prev", S)], "");
+    mem.expect(&[(&[st("a"), b(true)], &[st("a"), st("")]), (&[st("b"), b(false)], &[st("a"), st("a")])]);
+    let mut to = Harness::new("DINT_TO_STRING", &[("in", "DINT")], &[("out", S)], "");
+    to.expect(&[(&[i(-42)], &[st("-42")])]);
+    let mut from = Harness::new("STRING_TO_INT", &[("in", S)], &[("out", "INT")], "");
+    from.expect(&[(&[st("40000")], &[i(-25536)]), (&[st("16#ff")], &[i(255)])]);
+    // %.10g, as matiec writes it (the harness's REAL reads as an LREAL: a format-1 file).
+    let mut real = Harness::new("LREAL_TO_STRING", &[("in", "REAL")], &[("out", S)], "");
+    real.expect(&[(&[r(0.1)], &[st("0.1")]), (&[r(1e20)], &[st("1e+20")]), (&[r(2.0 / 3.0)], &[st("0.6666666667")])]);
+}

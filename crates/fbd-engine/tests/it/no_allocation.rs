@@ -55,6 +55,23 @@ fn a_scan_allocates_nothing() {
     syn.step();
     let n = allocations_during(|| syn.step_n(200));
     assert_eq!(n, 0, "synthetic scans allocated {n} times");
+    // Strings: fixed 127-byte values, copied; a watch and a force of one too.
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/part-label.json");
+    let mut st = fbd_engine::Runtime::new(fbd_engine::compile_file(path, &Default::default()).expect("compiles"));
+    st.watch("label.out", 16).expect("watch");
+    st.force("lot.out", fbd_engine::Value::parse("'FORCED'", fbd_engine::Type::String).expect("a literal"))
+        .expect("force");
+    st.set_input("print", fbd_engine::Value::Bool(true)).expect("input");
+    st.step();
+    let n = allocations_during(|| {
+        for k in 0..400 {
+            let _ = st.set_input("print", fbd_engine::Value::Bool(k % 2 == 0));
+            st.step();
+        }
+    });
+    assert_eq!(n, 0, "scans of string blocks allocated {n} times");
+    // One press before, then one every other scan from the third on: 1 + 199.
+    assert_eq!(st.output("printed"), Some(fbd_engine::Value::Int(200)), "the scans ran");
     // And the counter can see an allocation when there is one.
     assert!(allocations_during(|| drop(vec![1u8; 16])) > 0);
 }

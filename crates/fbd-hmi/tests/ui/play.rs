@@ -461,3 +461,33 @@ fn a_push_button_is_true_while_held_and_for_one_scan_at_least() {
     assert!(h.query_by_label("faults").is_some(), "the statistics are shown");
     assert!(h.query_by_label("scans per command (last / max)").is_none(), "no commands to count here");
 }
+
+/// A STRING input is a text field named by its input, written when Enter is pressed; the
+/// outputs show their literals.
+#[test]
+fn a_string_input_is_a_text_field_written_on_enter() {
+    let mut h = crate::file_window(
+        "string",
+        r#"{"fbd": 3, "name": "greet",
+  "inputs": [{"name": "who", "type": "STRING", "default": "'World'"}],
+  "outputs": [{"name": "line", "type": "STRING", "from": "c.out"}],
+  "blocks": [{"id": "c", "type": "CONCAT", "inputs": {"in1": "'Hello, '", "in2": "who"}}]}"#,
+    );
+    h.step();
+    h.state_mut().run_scans(1);
+    h.step();
+    assert!(h.query_by_label("'Hello, World'").is_some(), "the output's literal");
+    assert_eq!(h.query_all_by_label("STRING").count(), 2, "the ports' type");
+    let field = h.get_by_label("who");
+    field.click();
+    h.step();
+    h.key_press(egui::Key::End);
+    h.step();
+    h.get_by_label("who").type_text("!");
+    h.step();
+    h.key_press(egui::Key::Enter);
+    h.step();
+    h.state_mut().run_scans(1);
+    h.step();
+    assert!(h.query_by_label("'Hello, World!'").is_some(), "the typed text reached the program");
+}

@@ -87,8 +87,9 @@ impl Emitter<'_> {
         match w {
             Wire::Const(v) => {
                 let text = match want {
-                    // A duration literal carries its type (`T#…`).
-                    Some(t) if !t.is_time() => format!("{}#{}", t.name(), to_iec(*v)),
+                    // A duration literal carries its type (`T#…`), a string its quotes (and
+                    // matiec refuses `STRING#'…'`).
+                    Some(t) if !t.is_time() && t != Type::String => format!("{}#{}", t.name(), to_iec(*v)),
                     _ => to_iec(*v),
                 };
                 self.in_variable(&text, at, at)

@@ -23,11 +23,11 @@ use body::{Body, body_xml};
 
 /// Whether library block `ty` goes out under its own name, as IEC 61131-3 (and so CODESYS,
 /// Beremiz, OpenPLC) has it with the same pins: those of [`STANDARD`], the conversions, the
-/// numeric functions and the shifts; the others go out as stand-ins.
+/// numeric functions, the shifts and the string functions; the others go out as stand-ins.
 pub(crate) fn standard(ty: &str) -> bool {
     STANDARD.contains(&ty)
         || library::lookup(ty).is_some_and(|d| {
-            library::conversion(d).is_some() || matches!(d.category(), "numeric functions" | "bit shifts")
+            library::conversion(d).is_some() || matches!(d.category(), "numeric functions" | "bit shifts" | "strings")
         })
 }
 
@@ -83,7 +83,8 @@ fn documentation(indent: &str, text: Option<&str>) -> String {
 }
 
 fn iec_type(t: Type) -> &'static str {
-    t.name()
+    // TC6 writes the elementary types as their names, the strings as `string` and `wstring`.
+    if t == Type::String { "string" } else { t.name() }
 }
 
 /// A function block instance: its name, its type, its initial member values.

@@ -81,10 +81,15 @@ pub(super) fn variables(cx: &mut Ctx, iface: Option<Node>, section: &str) -> Vec
             let tnode = child(v, "type").and_then(|t| t.children().find(|c| c.is_element()));
             let ty = match tnode {
                 Some(t) if t.tag_name().name() == "derived" => None,
+                Some(t) if t.tag_name().name() == "string" && t.attribute("length").is_some() => {
+                    let n = t.attribute("length").unwrap_or_default();
+                    cx.err(t, format!("variable `{name}`: STRING[{n}]: a declared length is not supported: a STRING here holds {} characters, as matiec's (which refuses STRING[{n}] too); declare it STRING", fbd_engine::types::STRING_CAPACITY));
+                    None
+                }
                 Some(t) => match literal::elementary(t.tag_name().name()) {
                     Some(ty) => Some(ty),
                     None => {
-                        cx.err(t, format!("variable `{name}`: type {} is not supported (BOOL, the integer types, REAL, LREAL, TIME)", t.tag_name().name()));
+                        cx.err(t, format!("variable `{name}`: type {} is not supported (BOOL, the integer types, REAL, LREAL, TIME, STRING)", t.tag_name().name()));
                         None
                     }
                 },
