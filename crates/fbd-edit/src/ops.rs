@@ -477,7 +477,7 @@ impl Workspace {
             },
             _ => fbd_engine::model::number(t).map_err(EditError)?,
         };
-        self.set_input(body, block, pin, Wire::Const(v))
+        self.set_input(body, block, pin, Wire::constant(v))
     }
 }
 

@@ -83,9 +83,9 @@ fn changing_the_cell_definition_changes_all_sixteen_cells_and_undo_restores_it()
     assert_eq!(tiles, vec![4, 4], "a new game starts with two 4s");
     assert!(w.undo());
     assert!(w.dirty().is_empty(), "undo gives back the file as loaded");
-    assert_eq!(w.block(&cell, "two_four").unwrap().inputs.0[1].1, Wire::Const(Value::Int(2)));
+    assert_eq!(w.block(&cell, "two_four").unwrap().inputs.0[1].1, Wire::constant(Value::Int(2)));
     assert!(w.redo());
-    assert_eq!(w.block(&cell, "two_four").unwrap().inputs.0[1].1, Wire::Const(Value::Int(4)));
+    assert_eq!(w.block(&cell, "two_four").unwrap().inputs.0[1].1, Wire::constant(Value::Int(4)));
 }
 
 #[test]
@@ -329,7 +329,7 @@ fn copied_blocks_paste_with_their_wires_and_new_ids() {
     assert_eq!(input(&w, &p, "not3", "in"), Some(Wire::Ref("ton2.q".into())));
     assert_eq!(input(&w, &p, "and2", "in2"), Some(Wire::Feedback { from: "not3.out".into(), init: None }));
     assert_eq!(input(&w, &p, "and2", "in1"), Some(Wire::Ref(format!("{en}.out"))), "the outside wire stays");
-    assert_eq!(input(&w, &p, "ton2", "pt"), Some(Wire::Const(Value::Time(100_000_000))), "constants come along");
+    assert_eq!(input(&w, &p, "ton2", "pt"), Some(Wire::constant(Value::Time(100_000_000))), "constants come along");
     assert_eq!(w.block(&p, "ton2").expect("ton2").pos, Some([100.0, 300.0]), "moved by the offset");
     w.add_output_port(&p, "lamp2", Type::Bool, Wire::Ref("not3.out".into())).expect("lamp2");
     let plan = w.compile().expect("the program with the copy compiles");
@@ -348,7 +348,7 @@ fn copied_blocks_paste_with_their_wires_and_new_ids() {
     assert_eq!(pasted, vec!["done", "not_done"], "the ids are free there");
     assert_eq!(input(&w, &m, "not_done", "in"), Some(Wire::Ref("done.out".into())), "wired to the copy");
     assert_eq!(input(&w, &m, "done", "in1"), None, "the wire from `slow`, which is not in the macro, is dropped");
-    assert_eq!(input(&w, &m, "done", "in2"), Some(Wire::Const(Value::Int(3))));
+    assert_eq!(input(&w, &m, "done", "in2"), Some(Wire::constant(Value::Int(3))));
     for bad in [
         "hello",
         "{\"fbd_blocks\": 1, \"blocks\": [{\"id\": \"x\", \"type\": \"NOPE\"}]}",

@@ -151,7 +151,7 @@ pub fn netlist(project: &Project, opts: &CompileOptions) -> Result<Netlist, Diag
                     negated: net.out_negated(i, k),
                 })
                 .collect(),
-            init: b.params.init.map(|c| c.0),
+            init: b.params.init.as_deref().map(|c| c.0),
             seed: b.params.seed,
         })
         .collect();
@@ -175,9 +175,9 @@ pub fn netlist(project: &Project, opts: &CompileOptions) -> Result<Netlist, Diag
 
 fn driver(s: &Src) -> Driver {
     match s {
-        Src::Const(v) => Driver::Const(*v),
+        Src::Const(v) => Driver::Const(**v),
         Src::Input(i) => Driver::Input(*i),
         Src::Out { block, pin } => Driver::Out { block: *block, pin: *pin },
-        Src::Feedback { src, init } => Driver::Feedback { src: Box::new(driver(src)), init: *init },
+        Src::Feedback { src, init } => Driver::Feedback { src: Box::new(driver(src)), init: init.as_deref().copied() },
     }
 }

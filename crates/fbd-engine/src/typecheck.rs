@@ -35,7 +35,7 @@ fn src_type(project: &Project, net: &Net, t: &Tvars, s: &Src) -> Option<(Type, b
         Src::Out { block, pin } => out_type(net, t, *block, *pin).map(|ty| (ty, true)),
         Src::Feedback { src, init } => match src_type(project, net, t, src) {
             Some(x) => Some(x),
-            None => init.map(|v| (v.ty(), false)),
+            None => init.as_deref().map(|v| (v.ty(), false)),
         },
     }
 }
@@ -123,7 +123,7 @@ pub(crate) fn infer_types(project: &Project, net: &Net) -> Result<Tvars, Vec<Dia
     }
     for (i, b) in net.blocks.iter().enumerate().filter(|(_, b)| b.def.generic != Generic::No) {
         let r = find(&mut parent, i);
-        if let Some(c) = b.params.init {
+        if let Some(c) = b.params.init.as_deref() {
             add_soft(&mut soft, r, c.0.ty());
         }
         for p in b.inputs.iter().filter(|p| p.ty == PinTy::T) {
@@ -270,7 +270,7 @@ pub(crate) fn infer_types(project: &Project, net: &Net) -> Result<Tvars, Vec<Dia
                 errors.push(not_bool(project, b, &at, &format!("output `{name}`"), ty, "output", name.into_owned()));
             }
         }
-        if let Some(init) = b.params.init {
+        if let Some(init) = b.params.init.as_deref() {
             let want = t[bi].unwrap_or(Type::Bool);
             if let Err(why) =
                 init.0.coerce(want).ok_or_else(|| format!("{} is not a {want}", init.0)).and_then(|v| want.admit(v))
@@ -327,14 +327,14 @@ fn check_src(
     // value is one of that type's (40000 is no INT: refused, not wrapped).
     let fits = |v: Value| v.coerce(want).ok_or_else(|| format!("{v} is not a {want}")).and_then(|c| want.admit(c));
     if let Src::Feedback { init: Some(v), .. } = src
-        && let Err(why) = fits(*v)
+        && let Err(why) = fits(**v)
     {
         return Err(diag_at(project, &at(), format!("feedback init does not fit {} ({want}): {why}", what())));
     }
     if let Src::Const(v) = src
         && v.coerce(want).is_some()
     {
-        return fits(*v).map(|_| ()).map_err(|why| diag_at(project, &at(), format!("constant for {}: {why}", what())));
+        return fits(**v).map(|_| ()).map_err(|why| diag_at(project, &at(), format!("constant for {}: {why}", what())));
     }
     let Some((got, hard)) = src_type(project, net, t, src) else {
         return Ok(());
@@ -384,7 +384,7 @@ pub(crate) fn coerce_constants(net: &mut Net, t: &Tvars) {
             if let Src::Const(v) = &mut p.src
                 && let Some(Ok(c)) = v.coerce(want).map(|c| want.admit(c))
             {
-                *v = c;
+                **v = c;
             }
         }
     }

@@ -445,7 +445,7 @@ impl App {
             if let Some(Wire::Feedback { from, init }) = &current {
                 ui.horizontal(|ui| {
                     let l = ui.label("init");
-                    let hint = init.map_or("zero".to_string(), |v| format!("now {v}"));
+                    let hint = init.as_deref().map_or("zero".to_string(), |v| format!("now {v}"));
                     ui.add(
                         egui::TextEdit::singleline(&mut self.editor.feedback_init).hint_text(hint).desired_width(60.0),
                     )
@@ -461,7 +461,12 @@ impl App {
                         menu_result = Some(match v {
                             Ok(init) => self
                                 .editor_workspace()
-                                .set_input(body_id, &b, &p, Wire::Feedback { from: from.clone(), init })
+                                .set_input(
+                                    body_id,
+                                    &b,
+                                    &p,
+                                    Wire::Feedback { from: from.clone(), init: init.map(Box::new) },
+                                )
                                 .map(|()| format!("{b}.{p} starts at {}", if t.is_empty() { "zero" } else { &t }))
                                 .map_err(|e| e.0),
                             Err(e) => Err(e),

@@ -225,7 +225,7 @@ impl App {
             // A new output starts as a constant; connect it by editing `from` later or by
             // dragging to it once outputs take drops.
             if ui.button("Add output").clicked() {
-                let zero = Wire::Const(ty.zero());
+                let zero = Wire::constant(ty.zero());
                 out = Some(
                     ws.add_output_port(body, &name, ty, zero)
                         .map(|()| format!("output `{name}` added (fed by a constant until you wire it)"))

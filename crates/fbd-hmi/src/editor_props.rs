@@ -76,7 +76,7 @@ impl App {
         if p.block != id {
             p.block = id.clone();
             p.id = id.clone();
-            p.init = block.params.init.map(|c| c.0.to_string()).unwrap_or_default();
+            p.init = block.params.init.as_deref().map(|c| c.0.to_string()).unwrap_or_default();
             p.seed = block.params.seed.map(|s| s.to_string()).unwrap_or_default();
             p.n = block.params.n.map(|s| s.to_string()).unwrap_or_default();
             p.data_type = block.data_type.map(|t| t.0);
@@ -171,7 +171,7 @@ impl App {
         };
         let params = (|| -> Result<Params, String> {
             Ok(Params {
-                init: parse_init(&p.init)?,
+                init: parse_init(&p.init)?.map(Box::new),
                 seed: opt(&p.seed, "seed")?,
                 n: opt(&p.n, "n")?.map(|n| n.min(u32::MAX as u64) as u32),
             })

@@ -165,7 +165,7 @@ pub(super) fn emit(
     for &i in order {
         let b = &net.blocks[i];
         let tv = t[i];
-        let init = b.params.init.and_then(|c| tv.and_then(|ty| ty.fit(c.0).ok()).or(Some(c.0)));
+        let init = b.params.init.as_deref().and_then(|c| tv.and_then(|ty| ty.fit(c.0).ok()).or(Some(c.0)));
         out_first[i] = out_slots.len() as u32;
         // The slots the block writes, side by side (SELECTOR writes its outputs as a run).
         let first_raw = out_slots.len();
@@ -432,7 +432,9 @@ fn negation(
     instr_block: &mut Vec<u32>,
     rec: usize,
 ) -> Slot {
-    if let Src::Const(Value::Bool(v)) = src {
+    if let Src::Const(c) = src
+        && let Value::Bool(v) = **c
+    {
         return slots.constant(Value::Bool(!v));
     }
     let Value::Bool(init) = slots.init_of(s) else {
@@ -518,12 +520,12 @@ struct SourceSlots<'a> {
 impl SourceSlots<'_> {
     fn slot(&mut self, s: &Src, slots: &mut Slots, commits: &mut Vec<Commit>) -> Slot {
         match s {
-            Src::Const(v) => slots.constant(*v),
+            Src::Const(v) => slots.constant(**v),
             Src::Input(i) => self.input_slots[*i],
             Src::Out { block, pin } => self.out_slots[self.out_first[*block] as usize + *pin],
             Src::Feedback { src, init } => {
                 let from = self.slot(src, slots, commits);
-                let init = init.and_then(|v| from.ty.fit(v).ok()).unwrap_or(from.ty.zero());
+                let init = init.as_deref().and_then(|v| from.ty.fit(*v).ok()).unwrap_or(from.ty.zero());
                 let key = (from, format!("{init:?}"));
                 if let Some(&d) = self.feedback.get(&key) {
                     return d;

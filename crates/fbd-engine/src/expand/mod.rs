@@ -77,7 +77,7 @@ pub(crate) fn expand(project: &Project, max_blocks: u64) -> Result<Net, Vec<Diag
 /// type checker to report.
 fn coerce_const(src: Src, ty: Type) -> Src {
     match src {
-        Src::Const(v) => Src::Const(ty.fit(v).or_else(|_| v.coerce(ty).ok_or(())).unwrap_or(v)),
+        Src::Const(v) => Src::Const(Box::new(ty.fit(*v).or_else(|_| v.coerce(ty).ok_or(())).unwrap_or(*v))),
         other => other,
     }
 }
@@ -225,7 +225,7 @@ impl<'p> Expander<'p> {
                         }
                         None => {
                             let v = p.default.unwrap_or(Value::Bool(false));
-                            pins.push(NetPin { ty: p.ty, src: Src::Const(v), negate });
+                            pins.push(NetPin { ty: p.ty, src: Src::Const(Box::new(v)), negate });
                         }
                     }
                 }

@@ -91,19 +91,15 @@ impl Loc<'_> {
 /// What drives an input after resolution.
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) enum Src {
-    Const(Value),
+    /// Boxed: a value is 136 bytes (a STRING's), a source otherwise 24, and most are not
+    /// constants.
+    Const(Box<Value>),
     /// Output `pin` (index into the block's outputs, variadic ones last) of net block `block`.
-    Out {
-        block: usize,
-        pin: usize,
-    },
+    Out { block: usize, pin: usize },
     /// Program input by index.
     Input(usize),
     /// The previous scan's value of the inner source.
-    Feedback {
-        src: Box<Src>,
-        init: Option<Value>,
-    },
+    Feedback { src: Box<Src>, init: Option<Box<Value>> },
 }
 
 /// One input pin of a net block (its name: [`NetBlock::input_name`]).

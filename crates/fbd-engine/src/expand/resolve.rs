@@ -17,7 +17,7 @@ impl<'p> Expander<'p> {
             Ok(s) => s,
             Err(d) => {
                 self.errors.push(d);
-                Src::Const(Value::Bool(false))
+                Src::Const(Box::new(Value::Bool(false)))
             }
         }
     }
@@ -110,9 +110,9 @@ impl<'p> Expander<'p> {
                 d
             };
             match w.as_ref() {
-                Wire::Const(v) => break Src::Const(*v),
+                Wire::Const(v) => break Src::Const(v.clone()),
                 Wire::Feedback { from, init } => {
-                    posts.push(Post::Feedback { init: *init, at: at.at(), si });
+                    posts.push(Post::Feedback { init: init.as_deref().copied(), at: at.at(), si });
                     w = Cow::Owned(Wire::Ref(from.clone()));
                 }
                 Wire::Ref(r) => {
@@ -161,7 +161,7 @@ impl<'p> Expander<'p> {
                                     At::new(self.scopes[cs].file, json_path!["macros", mi, "outputs", k, "from"]);
                                 if !self.visiting.insert(key) {
                                     match held_loop(&mut posts, &visited_at, key) {
-                                        Some(v) => break Src::Const(v),
+                                        Some(v) => break Src::Const(Box::new(v)),
                                         None => return Err(self.port_loop(&port_at)),
                                     }
                                 }
@@ -208,7 +208,7 @@ impl<'p> Expander<'p> {
                                 let port_at = At::new(self.scopes[si].file, json_path!["macros", mi, "inputs", k]);
                                 if !self.visiting.insert(key) {
                                     match held_loop(&mut posts, &visited_at, key) {
-                                        Some(v) => break Src::Const(v),
+                                        Some(v) => break Src::Const(Box::new(v)),
                                         None => return Err(self.port_loop(&port_at)),
                                     }
                                 }
@@ -238,9 +238,9 @@ impl<'p> Expander<'p> {
                                     None => match port.default {
                                         Some(c) => match port.ty.0.fit(c.0).ok() {
                                             Some(Value::Bool(v)) if negate.is_some() => {
-                                                break Src::Const(Value::Bool(!v));
+                                                break Src::Const(Box::new(Value::Bool(!v)));
                                             }
-                                            Some(v) => break Src::Const(v),
+                                            Some(v) => break Src::Const(Box::new(v)),
                                             None => {
                                                 return Err(self.err(
                                                     Loc::At(&port_at),
@@ -249,7 +249,7 @@ impl<'p> Expander<'p> {
                                             }
                                         },
                                         // Reported once by check_bodies at the instance.
-                                        None => break Src::Const(port.ty.0.zero()),
+                                        None => break Src::Const(Box::new(port.ty.0.zero())),
                                     },
                                 }
                             }
@@ -283,7 +283,7 @@ impl<'p> Expander<'p> {
                         }
                         return Err(d);
                     }
-                    src = Src::Feedback { src: Box::new(src), init };
+                    src = Src::Feedback { src: Box::new(src), init: init.map(Box::new) };
                 }
             }
         }
@@ -306,8 +306,10 @@ impl<'p> Expander<'p> {
     /// `src` negated: a BOOL constant inverted, anything else through a NOT block of its own
     /// (after the program's blocks: `Net::first_negation`).
     pub(super) fn negation(&mut self, src: Src, path: String, at: BlockAt) -> Src {
-        if let Src::Const(Value::Bool(v)) = src {
-            return Src::Const(Value::Bool(!v));
+        if let Src::Const(c) = &src
+            && let Value::Bool(v) = **c
+        {
+            return Src::Const(Box::new(Value::Bool(!v)));
         }
         let def = library::lookup("NOT").expect("NOT is a library block");
         self.net.blocks.push(NetBlock {

@@ -254,8 +254,9 @@ fn de_pos<'de, D: Deserializer<'de>>(d: D) -> Result<Option<[f64; 2]>, D::Error>
 #[serde(deny_unknown_fields)]
 pub struct Params {
     /// Initial value of a stateful block's output (MEMORY, DELAY, SR, RS).
+    // Boxed: a value is 136 bytes (a STRING's), and few blocks have one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub init: Option<Const>,
+    pub init: Option<Box<Const>>,
     /// RANDOM: a seed mixed with the runtime seed (default: derived from the block path).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seed: Option<u64>,
@@ -352,8 +353,9 @@ impl Document {
                         continue;
                     }
                     match wire {
-                        Wire::Const(Value::Int(ms)) => {
-                            *wire = Wire::Const(Value::Time(ms.saturating_mul(1_000_000)));
+                        Wire::Const(c) if matches!(**c, Value::Int(_)) => {
+                            let ms = c.as_i64().unwrap_or(0);
+                            *wire = Wire::constant(Value::Time(ms.saturating_mul(1_000_000)));
                             moved += 1;
                         }
                         _ => wired.push(format!("{}.pt", b.id)),

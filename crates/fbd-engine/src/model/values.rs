@@ -63,7 +63,7 @@ impl Serialize for Const {
 impl<'de> Deserialize<'de> for Const {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         match Wire::deserialize(d)? {
-            Wire::Const(v) => Ok(Const(v)),
+            Wire::Const(v) => Ok(Const(*v)),
             _ => Err(de::Error::custom(
                 "expected a constant (true, false, a number, a duration such as \"T#500ms\" or a STRING such as \"'text'\")",
             )),
@@ -86,7 +86,8 @@ impl JsonSchema for Const {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Wire {
     /// A constant value.
-    Const(Value),
+    // Boxed: a value is 136 bytes (a STRING's), and most wires are references.
+    Const(Box<Value>),
     /// A reference: `block.pin` or an input name.
     Ref(String),
     /// A feedback wire: the previous scan's value of `from`.
@@ -94,22 +95,29 @@ pub enum Wire {
         /// The source reference.
         from: String,
         /// The value before the first scan (default: zero of the type).
-        init: Option<Value>,
+        init: Option<Box<Value>>,
     },
+}
+
+impl Wire {
+    /// A constant wire.
+    pub fn constant(v: Value) -> Wire {
+        Wire::Const(Box::new(v))
+    }
 }
 
 impl Serialize for Wire {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeMap;
         match self {
-            Wire::Const(v) => Const(*v).serialize(s),
+            Wire::Const(v) => Const(**v).serialize(s),
             Wire::Ref(r) => s.serialize_str(r),
             Wire::Feedback { from, init } => {
                 let mut m = s.serialize_map(None)?;
                 m.serialize_entry("from", from)?;
                 m.serialize_entry("feedback", &true)?;
                 if let Some(v) = init {
-                    m.serialize_entry("init", &Const(*v))?;
+                    m.serialize_entry("init", &Const(**v))?;
                 }
                 m.end()
             }
@@ -126,17 +134,17 @@ impl<'de> Deserialize<'de> for Wire {
                 f.write_str("a constant, \"block.pin\", an input name, or {\"from\": ..., \"feedback\": true}")
             }
             fn visit_bool<E: de::Error>(self, v: bool) -> Result<Wire, E> {
-                Ok(Wire::Const(Value::Bool(v)))
+                Ok(Wire::constant(Value::Bool(v)))
             }
             fn visit_i64<E: de::Error>(self, v: i64) -> Result<Wire, E> {
-                Ok(Wire::Const(Value::Int(v)))
+                Ok(Wire::constant(Value::Int(v)))
             }
             fn visit_u64<E: de::Error>(self, v: u64) -> Result<Wire, E> {
                 // Above LINT's range: a ULINT (or LWORD) constant.
-                Ok(Wire::Const(i64::try_from(v).map_or(Value::ULInt(v), Value::Int)))
+                Ok(Wire::constant(i64::try_from(v).map_or(Value::ULInt(v), Value::Int)))
             }
             fn visit_f64<E: de::Error>(self, v: f64) -> Result<Wire, E> {
-                Ok(Wire::Const(Value::Real(v)))
+                Ok(Wire::constant(Value::Real(v)))
             }
             fn visit_str<E: de::Error>(self, v: &str) -> Result<Wire, E> {
                 if v.is_empty() {
@@ -144,12 +152,12 @@ impl<'de> Deserialize<'de> for Wire {
                 }
                 // A duration is written as its IEC literal; no name has a `#`.
                 if is_duration_literal(v) {
-                    return crate::iec::parse(v).map(Wire::Const).map_err(E::custom);
+                    return crate::iec::parse(v).map(Wire::constant).map_err(E::custom);
                 }
                 // A STRING is written as its IEC literal, quoted: `"'text'"`; no name has a `'`.
                 if v.starts_with('\'') {
                     return crate::types::IecString::parse_literal(v)
-                        .map(|s| Wire::Const(Value::Str(s)))
+                        .map(|s| Wire::constant(Value::Str(s)))
                         .map_err(E::custom);
                 }
                 Ok(Wire::Ref(v.to_string()))
@@ -163,7 +171,7 @@ impl<'de> Deserialize<'de> for Wire {
                         // serde_json (arbitrary_precision) hands a number over as its text.
                         NUMBER_TOKEN if from.is_none() && feedback.is_none() && init.is_none() => {
                             let text: String = map.next_value()?;
-                            return number(&text).map(Wire::Const).map_err(de::Error::custom);
+                            return number(&text).map(Wire::constant).map_err(de::Error::custom);
                         }
                         "from" if from.is_none() => from = Some(map.next_value()?),
                         "feedback" if feedback.is_none() => feedback = Some(map.next_value()?),
@@ -180,7 +188,7 @@ impl<'de> Deserialize<'de> for Wire {
                 }
                 let from = from.ok_or_else(|| de::Error::custom("a wire object needs `from`"))?;
                 match feedback {
-                    Some(true) => Ok(Wire::Feedback { from, init: init.map(|c| c.0) }),
+                    Some(true) => Ok(Wire::Feedback { from, init: init.map(|c| Box::new(c.0)) }),
                     _ if init.is_some() => {
                         Err(de::Error::custom("`init` is only meaningful on a feedback wire; add \"feedback\": true"))
                     }

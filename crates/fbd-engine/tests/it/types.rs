@@ -375,7 +375,7 @@ fn a_version_2_timer_preset_becomes_a_time() {
     )
     .expect("loads");
     let doc = &project.files[0].doc;
-    assert_eq!(doc.blocks[0].inputs.get("pt"), Some(&fbd_engine::model::Wire::Const(Value::Time(20_000_000))));
+    assert_eq!(doc.blocks[0].inputs.get("pt"), Some(&fbd_engine::model::Wire::constant(Value::Time(20_000_000))));
     let notice = project.files[0].notice().expect("a notice");
     assert!(notice.contains("format version 2, read as version 3"), "{notice}");
     assert!(notice.contains("wire a TIME to u.pt"), "{notice}");

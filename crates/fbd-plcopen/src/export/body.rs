@@ -89,8 +89,8 @@ impl Emitter<'_> {
                 let text = match want {
                     // A duration literal carries its type (`T#…`), a string its quotes (and
                     // matiec refuses `STRING#'…'`).
-                    Some(t) if !t.is_time() && t != Type::String => format!("{}#{}", t.name(), to_iec(*v)),
-                    _ => to_iec(*v),
+                    Some(t) if !t.is_time() && t != Type::String => format!("{}#{}", t.name(), to_iec(**v)),
+                    _ => to_iec(**v),
                 };
                 self.in_variable(&text, at, at)
             }
@@ -141,8 +141,8 @@ impl Emitter<'_> {
                         }
                     }
                 });
-                let ty = ty.or_else(|| init.map(|v| v.ty())).unwrap_or(Type::LInt);
-                self.locals.push((var.clone(), ty, init.map(|v| ty.fit(v).unwrap_or(v)), None));
+                let ty = ty.or_else(|| init.as_deref().map(|v| v.ty())).unwrap_or(Type::LInt);
+                self.locals.push((var.clone(), ty, init.as_deref().map(|&v| ty.fit(v).unwrap_or(v)), None));
                 match from.split_once('.') {
                     Some((b, p)) if self.block_ids.contains_key(b) => {
                         let bi = self.block_ids[b];
@@ -258,7 +258,7 @@ pub(super) fn body_xml(
         let instance = if is_fb { instance_name(&b.id) } else { b.id.clone() };
         if is_fb {
             let mut members = Vec::new();
-            if let Some(init) = b.params.init {
+            if let Some(init) = b.params.init.as_deref() {
                 members.push((outs.first().cloned().unwrap_or_else(|| "q".into()), init.0));
                 if b.ty == "DELAY" {
                     members.push(("next".into(), init.0));
@@ -291,7 +291,7 @@ pub(super) fn body_xml(
                     Some(def) => def.inputs.iter().find(|q| q.name == p)?.default?,
                     None => project.macro_def(&b.ty)?.2.inputs.iter().find(|q| q.name == *p)?.default?.0,
                 };
-                Some(Wire::Const(d))
+                Some(Wire::constant(d))
             };
             let w = match b.inputs.0.iter().find(|(q, _)| q == p) {
                 Some((_, w)) => w.clone(),
@@ -304,7 +304,7 @@ pub(super) fn body_xml(
             // A constant as a literal of the pin's type (`7` on an LREAL pin is `7.0`: an INT
             // literal there is a type error in a strict compiler such as matiec).
             let w = match w {
-                Wire::Const(v) => Wire::Const(want.and_then(|t| t.fit(v).ok()).unwrap_or(v)),
+                Wire::Const(v) => Wire::constant(want.and_then(|t| t.fit(*v).ok()).unwrap_or(*v)),
                 w => w,
             };
             let at = em.geom.as_ref().map_or(origin, |g| g.in_at(order, k));
@@ -379,7 +379,7 @@ pub(super) fn body_xml(
         // A constant written as a literal of the output's type: `-1` on a REAL output is an
         // INT literal, which a strict compiler refuses there (matiec: incompatible types).
         let from = match &p.from {
-            Wire::Const(v) => Wire::Const(p.ty.0.fit(*v).unwrap_or(*v)),
+            Wire::Const(v) => Wire::constant(p.ty.0.fit(**v).unwrap_or(**v)),
             w => w.clone(),
         };
         let conn = em.connect(&from, &p.name, at, None);
@@ -503,7 +503,7 @@ fn wired_type(project: &Project, mac: &str, blocks: &[Block], k: usize, depth: u
         return Some(t.0);
     }
     // An initial value's type, like a constant's, is only a default (a DINT MEMORY has init 0).
-    let init = b.params.init.map(|i| i.0.ty());
+    let init = b.params.init.as_deref().map(|i| i.0.ty());
     let def = library::lookup(&b.ty)?;
     if depth == 0 || def.generic == library::Generic::No {
         return init;

@@ -198,8 +198,8 @@ pub(super) fn wired_or(
                 reads.push(Read::new(id, &pin, &n, seq_at));
                 Wire::Ref(n)
             }
-            Src::Const(v) => Wire::Const(v),
-            Src::Or(_) => Wire::Const(Value::Bool(false)), // nested wired ORs do not occur
+            Src::Const(v) => Wire::constant(v),
+            Src::Or(_) => Wire::constant(Value::Bool(false)), // nested wired ORs do not occur
         };
         ins.push((pin, w));
     }

@@ -429,7 +429,7 @@ fn pou_body(
                 }
                 en = match resolve(cx, cpi, 0) {
                     Some(Src::Out(r)) | Some(Src::Var(r)) => Some(Wire::Ref(r)),
-                    Some(Src::Const(c)) => Some(Wire::Const(c)),
+                    Some(Src::Const(c)) => Some(Wire::constant(c)),
                     _ => None,
                 };
                 if let Some(Wire::Ref(r)) = &en
@@ -467,7 +467,7 @@ fn pou_body(
             extra += 1;
             let mut wire = match &src {
                 Src::Out(r) | Src::Var(r) => Wire::Ref(r.clone()),
-                Src::Const(v) => Wire::Const(*v),
+                Src::Const(v) => Wire::constant(*v),
                 Src::Or(_) => continue, // made into an OR block above
             };
             let negated = v.attribute("negated") == Some("true");
@@ -532,7 +532,7 @@ fn pou_body(
                 match k.as_str() {
                     "seed" => b.params.seed = v.as_f64().max(0.0).to_string().parse::<f64>().ok().map(|x| x as u64),
                     _ if def.is_some_and(|d| d.outputs.first().is_some_and(|o| o.name == k)) => {
-                        b.params.init = Some(Const(*v))
+                        b.params.init = Some(Box::new(Const(*v)))
                     }
                     _ => {}
                 }
@@ -609,7 +609,7 @@ fn pou_body(
             let id = format!("not_{}", var.replace('.', "_"));
             let w = match src {
                 Src::Out(r) | Src::Var(r) => Wire::Ref(r),
-                Src::Const(v) => Wire::Const(v),
+                Src::Const(v) => Wire::constant(v),
                 Src::Or(_) => continue,
             };
             blocks.push(simple_block(&id, "NOT", vec![("in".into(), w)], e));
@@ -626,7 +626,7 @@ fn pou_body(
     // ENO: what drove EN (an open EN, always run: TRUE).
     let eno_of = |r: &str| -> Option<Wire> {
         let (b, p) = r.split_once('.')?;
-        (p == "eno").then(|| enos.get(b).cloned().unwrap_or(Wire::Const(Value::Bool(true))))
+        (p == "eno").then(|| enos.get(b).cloned().unwrap_or(Wire::constant(Value::Bool(true))))
     };
     for b in blocks.iter_mut() {
         for (_, w) in b.inputs.0.iter_mut() {
@@ -643,7 +643,7 @@ fn pou_body(
         {
             *src = match x {
                 Wire::Ref(r) => Src::Out(r),
-                Wire::Const(c) => Src::Const(c),
+                Wire::Const(c) => Src::Const(*c),
                 Wire::Feedback { from, .. } => Src::Out(from),
             };
         }

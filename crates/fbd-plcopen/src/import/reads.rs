@@ -69,7 +69,7 @@ impl<'a> Dataflow<'a> {
         match self.writes.get(var) {
             Some((_, q)) if *q < at => self.written(var),
             Some(_) => self.previous(var),
-            None => Wire::Const(self.init(var).unwrap_or_else(|| zero(self.declared.get(var).and_then(|d| d.ty)))),
+            None => Wire::constant(self.init(var).unwrap_or_else(|| zero(self.declared.get(var).and_then(|d| d.ty)))),
         }
     }
 
@@ -89,8 +89,8 @@ impl<'a> Dataflow<'a> {
                 let w = w.clone();
                 self.value_at(&w, q)
             }
-            Src::Const(c) => Wire::Const(*c),
-            Src::Or(_) => Wire::Const(Value::Bool(false)), // made into an OR block before
+            Src::Const(c) => Wire::constant(*c),
+            Src::Or(_) => Wire::constant(Value::Bool(false)), // made into an OR block before
         }
     }
 
@@ -106,12 +106,12 @@ impl<'a> Dataflow<'a> {
         if let Some((Src::Out(r), q)) = self.writes.get(var)
             && self.called_by(r, *q)
         {
-            return Wire::Feedback { from: r.clone(), init };
+            return Wire::Feedback { from: r.clone(), init: init.map(Box::new) };
         }
         if self.held_set.insert(var.to_string()) {
             self.held.push(var.to_string());
         }
-        Wire::Feedback { from: format!("{}.out", self.hold_id(var)), init }
+        Wire::Feedback { from: format!("{}.out", self.hold_id(var)), init: init.map(Box::new) }
     }
 
     fn hold_id(&self, var: &str) -> String {
