@@ -82,7 +82,8 @@ def beremiz_st(xml_path):
     return "".join(text for text, _ in program)
 
 
-C_TYPE = {"REAL": "real", "LREAL": "real", "TIME": "time", "LTIME": "time", "STRING": "string"}
+C_TYPE = {"REAL": "real", "LREAL": "real", "TIME": "time", "LTIME": "time", "STRING": "string",
+          "ULINT": "unsigned", "LWORD": "unsigned"}
 
 # A STRING printed as fbd's trace writes it: its IEC literal, in CSV quotes when it holds a
 # comma or a double quote.
@@ -184,6 +185,8 @@ def driver(pous_h, program, instance, outputs, inputs, stimulus, scans, tick_ns,
             lines.append(f'  printf(",%lld", (long long){r}.tv_sec * 1000000000LL + {r}.tv_nsec);')
         elif kind == "string":
             lines.append(f'  print_string({r});')
+        elif kind == "unsigned":
+            lines.append(f'  printf(",%llu", (unsigned long long){r});')
         else:
             lines.append(f'  printf(",%lld", (long long){r});')
     lines.append('  printf("\\n"); }')

@@ -556,6 +556,11 @@ fn pin_type(project: &Project, b: &Block, pin: &str, ty: Option<Type>) -> Option
 /// ANY, which matiec refuses.
 fn typed_literals(b: &Block, ins: &[String]) -> bool {
     let Some(def) = library::lookup(&b.ty) else { return false };
+    // matiec's EXPT takes its exponent as ANY_NUM, typed apart from the base: a bare `0.1`
+    // there is a REAL (0.100000001...) beside an LREAL base.
+    if def.kind == library::Kind::Expt {
+        return true;
+    }
     let is_t = |q: &str| {
         def.inputs.iter().any(|x| x.name == q && x.ty == library::PinTy::T)
             || def.var_inputs.is_some_and(|v| v.ty == library::PinTy::T && q.starts_with(v.prefix))
