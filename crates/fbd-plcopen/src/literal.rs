@@ -48,6 +48,16 @@ pub fn interval_ms(s: &str) -> Option<f64> {
     None
 }
 
+/// A variable's initial value as a PLCopen file writes it: a literal, or for a STRING the text
+/// itself when it is not quoted (Beremiz's editor writes `blup` for `'blup'`, and its
+/// generator quotes it so).
+pub fn initial_value(text: &str, ty: Option<fbd_engine::Type>) -> Result<Value, String> {
+    if ty == Some(fbd_engine::Type::String) && !text.starts_with('\'') && !text.ends_with('\'') {
+        return Value::parse(text, fbd_engine::Type::String);
+    }
+    parse(text)
+}
+
 /// A literal as IEC text (for export).
 pub fn to_iec(v: Value) -> String {
     match v {

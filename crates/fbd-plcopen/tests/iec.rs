@@ -207,4 +207,9 @@ fn strings_go_out_as_iec_strings_and_a_declared_length_is_refused_with_its_place
     let e = fbd_plcopen::import(Path::new("sized.xml"), &sized).unwrap_err();
     let d = e.0.iter().find(|d| d.message.contains("STRING[5]")).unwrap_or_else(|| panic!("{e}"));
     assert!(d.line.is_some() && d.message.contains("part_id"), "{e}");
+    // Beremiz's editor writes a STRING's initial value unquoted (its generator quotes it).
+    let bare = xml.replace("value=\"'LOT7-0042'\"", "value=\"XY-12\"");
+    let imported = fbd_plcopen::import(Path::new("bare.xml"), &bare).expect("imports");
+    let part = imported.doc.inputs.iter().find(|p| p.name == "part_id").expect("the input");
+    assert_eq!(part.default.map(|c| c.0.to_string()), Some("'XY-12'".to_string()));
 }

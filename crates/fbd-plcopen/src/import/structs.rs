@@ -58,7 +58,7 @@ pub(super) fn struct_types(cx: &mut Ctx, root: Node) -> StructTypes {
             };
             let init =
                 child(v, "initialValue").and_then(|i| child(i, "simpleValue")).and_then(|s| s.attribute("value"));
-            let init = match init.map(literal::parse) {
+            let init = match init.map(|t| literal::initial_value(t, ty)) {
                 Some(Ok(x)) => Some(x),
                 Some(Err(e)) => {
                     cx.err(v, format!("member `{name}.{m}`: initial value: {e}"));

@@ -98,7 +98,7 @@ pub(super) fn variables(cx: &mut Ctx, iface: Option<Node>, section: &str) -> Vec
             let init =
                 child(v, "initialValue").and_then(|i| child(i, "simpleValue")).and_then(|s| s.attribute("value"));
             let init = match init {
-                Some(t) => match literal::parse(t) {
+                Some(t) => match literal::initial_value(t, ty) {
                     Ok(v) => Some(v),
                     Err(e) => {
                         cx.err(v, format!("variable `{name}`: initial value: {e}"));
