@@ -36,6 +36,15 @@ pub enum RuntimeError {
         /// A close existing path, if any.
         suggestion: Option<String>,
     },
+    /// A program input was asked for by a name that is none (a block output, a typo).
+    NotAnInput {
+        /// The name given.
+        name: String,
+        /// A close input name, if any.
+        suggestion: Option<String>,
+        /// Whether the name is a signal of another kind (then it is written, not set).
+        is_signal: bool,
+    },
     /// A value of the right bank but outside the signal's type (40000 for an INT).
     OutOfRange {
         /// The signal.
@@ -78,6 +87,16 @@ impl fmt::Display for RuntimeError {
                 match suggestion {
                     Some(s) => write!(f, "; did you mean `{s}`?"),
                     None => write!(f, "; `fbd check --signals FILE` lists every path"),
+                }
+            }
+            RuntimeError::NotAnInput { name, suggestion, is_signal } => {
+                write!(f, "`{name}` is no program input")?;
+                if *is_signal {
+                    write!(f, " (it is a signal of the program: write it, `--set {name}=VALUE`, or force it)")?;
+                }
+                match suggestion {
+                    Some(s) => write!(f, "; did you mean the input `{s}`?"),
+                    None => Ok(()),
                 }
             }
             RuntimeError::TypeMismatch { path, expected, got } => {
@@ -323,7 +342,7 @@ impl Runtime {
     /// Sets a program input; it is latched at the start of every following scan.
     pub fn set_input(&mut self, name: &str, v: Value) -> Result<(), RuntimeError> {
         let Some(k) = self.plan.inputs.iter().position(|p| p.name == name) else {
-            return Err(self.unknown(name));
+            return Err(self.not_an_input(name));
         };
         self.inputs[k] = admit(name, self.plan.inputs[k].ty, v)?;
         if self.recorder.is_some() {
@@ -336,7 +355,7 @@ impl Runtime {
     /// turned to a position and released): the scan after sees the input's set value again.
     pub fn pulse_input(&mut self, name: &str, v: Value) -> Result<(), RuntimeError> {
         let Some(p) = self.plan.inputs.iter().find(|p| p.name == name) else {
-            return Err(self.unknown(name));
+            return Err(self.not_an_input(name));
         };
         let v = admit(name, p.ty, v)?;
         let slot = p.slot;
@@ -383,6 +402,17 @@ impl Runtime {
         let paths: Vec<&str> = self.plan.signals.iter().map(|s| s.path).collect();
         let best = crate::checks::closest(path, &paths);
         RuntimeError::UnknownSignal { path: path.to_string(), suggestion: best.map(str::to_string) }
+    }
+
+    /// Why `name` cannot be set as an input: the close input names are the suggestion (not
+    /// every signal: `and1.out` suggested itself).
+    fn not_an_input(&self, name: &str) -> RuntimeError {
+        let inputs: Vec<&str> = self.plan.inputs.iter().map(|p| p.name.as_str()).collect();
+        RuntimeError::NotAnInput {
+            name: name.to_string(),
+            suggestion: crate::checks::closest(name, &inputs).map(str::to_string),
+            is_signal: self.plan.signal_id(name).is_some(),
+        }
     }
 
     fn resolve(&self, path: &str) -> Result<(usize, Slot), RuntimeError> {

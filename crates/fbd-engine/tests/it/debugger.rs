@@ -54,7 +54,14 @@ fn a_pulse_lasts_one_scan() {
     rt.step_n(3);
     assert_eq!(rt.output("count"), Some(i(1)), "and not after");
     assert_eq!(rt.input("run"), Some(b(false)));
-    assert!(matches!(rt.pulse_input("nope", b(true)), Err(RuntimeError::UnknownSignal { .. })));
+    assert!(matches!(rt.pulse_input("nope", b(true)), Err(RuntimeError::NotAnInput { is_signal: false, .. })));
+    // An input event naming a block output was "unknown signal `m.q`; did you mean `m.q`?".
+    let e = rt.set_input("m.q", i(1)).expect_err("a block output is no input");
+    assert!(matches!(e, RuntimeError::NotAnInput { is_signal: true, .. }), "{e:?}");
+    assert!(!e.to_string().contains("did you mean `m.q`"), "{e}");
+    assert!(e.to_string().contains("write it"), "{e}");
+    let e = rt.set_input("rn", b(true)).expect_err("a typo");
+    assert!(e.to_string().contains("did you mean the input `run`?"), "{e}");
 }
 
 #[test]
