@@ -82,7 +82,7 @@ fn online_values(
     let mut sets = Vec::new();
     let mut errors = Vec::new();
     for (k, text) in o.sets.iter().enumerate() {
-        let set = crate::run::parse_set(text, format!("--set #{}", k + 1))
+        let set = crate::stimulus::parse_set(text, format!("--set #{}", k + 1))
             .and_then(|(s, _)| crate::run::value_for(&rt, &s.path, &s.value, &s.origin).map(|v| (s.scan, s.path, v)));
         match set {
             Ok(x) if x.0 >= o.scans && o.scans > 0 => {

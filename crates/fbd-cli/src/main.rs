@@ -22,6 +22,7 @@ mod plcopen;
 mod record;
 mod run;
 mod source;
+mod stimulus;
 
 use std::path::PathBuf;
 use std::process::ExitCode;

@@ -370,6 +370,12 @@ impl Recording {
             let keep = if head[..n] == *b"\xEF\xBB\xBF" { Vec::new() } else { head[..n].to_vec() };
             Ok(Box::new(std::io::BufReader::with_capacity(1 << 16, std::io::Cursor::new(keep).chain(f))))
         };
+        Self::from_reader(open)
+    }
+
+    /// Reads a recording from what `open` gives (called a second time only to say why a text
+    /// is no recording), streaming: [`Recording::read`] of a file, a fuzzer's bytes.
+    pub fn from_reader<R: std::io::Read>(open: impl Fn() -> Result<R, String>) -> Result<Recording, String> {
         #[derive(Deserialize)]
         struct Version {
             fbd_recording: Option<serde_json::Value>,
