@@ -20,7 +20,7 @@ pub(crate) fn finish(rt: &mut Runtime, project: &Project, path: &Path) -> Result
     crate::guard::not_an_input(path, "--record", &crate::guard::project_inputs(project))?;
     let mut rec = rt.stop_recording(ProgramId::of(project)).ok_or("the run was not being recorded")?;
     rec.place_files_for(path);
-    fbd_engine::load::write_text(path, &rec.to_json())
+    fbd_engine::load::write_with(path, |w| rec.write_json(w))
         .map_err(|e| format!("{}: cannot write the recording: {e}", path.display()))?;
     eprintln!(
         "recorded {} scans, {} events, {} state hashes to {}",

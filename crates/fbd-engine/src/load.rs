@@ -81,7 +81,7 @@ pub fn read_text(path: &Path) -> Result<String, Diagnostic> {
     decode(path, bytes)
 }
 
-pub use crate::write::{write_text, write_texts};
+pub use crate::write::{write_text, write_texts, write_with};
 
 /// The directory `path` would be written in, if it is one.
 pub(crate) fn directory_of(path: &Path) -> std::io::Result<&Path> {

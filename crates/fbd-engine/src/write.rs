@@ -18,12 +18,18 @@ pub fn write_text(path: &Path, text: &str) -> std::io::Result<()> {
     write_texts(&[(path, text)]).map_err(|(_, e)| e)
 }
 
+/// Writes to `path` what `content` writes (see the module's description): a large file (a
+/// recording) goes to the disk without a copy of it in memory first.
+pub fn write_with(path: &Path, content: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) -> std::io::Result<()> {
+    prepare(path, content)?.commit()
+}
+
 /// Writes every `(path, text)` or, on an error, none of them (the file the error is about
 /// returned with it). See the module's description.
 pub fn write_texts(files: &[(&Path, &str)]) -> Result<(), (PathBuf, std::io::Error)> {
     let mut prepared = Vec::new();
     for (path, text) in files {
-        let p = prepare(path, text).map_err(|e| {
+        let p = prepare(path, |w| w.write_all(text.as_bytes())).map_err(|e| {
             let none = if files.len() > 1 { "; none of the files was changed" } else { "" };
             (path.to_path_buf(), std::io::Error::new(e.kind(), format!("{e}{none}")))
         })?;
@@ -74,7 +80,7 @@ fn resolve(path: &Path) -> PathBuf {
     }
 }
 
-fn prepare(path: &Path, text: &str) -> std::io::Result<Prepared> {
+fn prepare(path: &Path, content: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) -> std::io::Result<Prepared> {
     use std::os::unix::fs::{MetadataExt, PermissionsExt};
     let target = resolve(path);
     let dir = directory_of(&target)?;
@@ -97,7 +103,10 @@ fn prepare(path: &Path, text: &str) -> std::io::Result<Prepared> {
     let mut tmp = builder.tempfile_in(dir).map_err(|e| {
         std::io::Error::new(e.kind(), format!("cannot create a file in {}: {}", dir.display(), plain(e)))
     })?;
-    tmp.write_all(text.as_bytes()).map_err(plain)?;
+    {
+        let mut w = std::io::BufWriter::with_capacity(1 << 16, tmp.as_file_mut());
+        content(&mut w).and_then(|()| w.flush()).map_err(plain)?;
+    }
     tmp.as_file().sync_all().map_err(plain)?;
     let mut in_place = false;
     if let Some(m) = &old {

@@ -24,7 +24,9 @@ pub use conditions::{BreakpointInfo, Condition, StopReason};
 pub use history::HistorySpan;
 pub use image::ScanImage;
 pub use playback::PlaybackStatus;
-pub use recording::{Divergence, Event, ProgramId, RECORDING_VERSION, RecordedFile, Recording, Stimulus};
+pub use recording::{
+    Divergence, Event, ProgramId, RECORDING_VERSION, RecordedFile, Recording, Scalar, Stimulus, StimulusValue,
+};
 
 /// What can go wrong when a client names a signal or a value.
 #[derive(Clone, Debug, PartialEq)]
@@ -346,7 +348,7 @@ impl Runtime {
         };
         self.inputs[k] = admit(name, self.plan.inputs[k].ty, v)?;
         if self.recorder.is_some() {
-            self.record(Stimulus::Input { name: name.into(), value: crate::model::Const(self.inputs[k]) });
+            self.record(Stimulus::Input { name: name.into(), value: self.inputs[k].into() });
         }
         Ok(())
     }
@@ -362,7 +364,7 @@ impl Runtime {
         self.pulses.retain(|(s, _)| *s != slot);
         self.pulses.push((slot, v));
         if self.recorder.is_some() {
-            self.record(Stimulus::Pulse { name: name.into(), value: crate::model::Const(v) });
+            self.record(Stimulus::Pulse { name: name.into(), value: v.into() });
         }
         Ok(())
     }
@@ -447,7 +449,7 @@ impl Runtime {
             self.pending.push((raw, Value::Bool(!b)));
         }
         if self.recorder.is_some() {
-            self.record(Stimulus::Write { path: path.into(), value: crate::model::Const(v) });
+            self.record(Stimulus::Write { path: path.into(), value: v.into() });
         }
         Ok(())
     }
@@ -458,7 +460,7 @@ impl Runtime {
         if self.plan.signals.at(i).kind == SignalKind::ProgramInput {
             self.set_input(path, v)?;
         } else if self.recorder.is_some() {
-            self.record(Stimulus::WriteNow { path: path.into(), value: crate::model::Const(v) });
+            self.record(Stimulus::WriteNow { path: path.into(), value: v.into() });
         }
         self.state.set(s, v);
         self.history_note_now(s, v);
@@ -485,7 +487,7 @@ impl Runtime {
         self.state.set(s, v);
         self.rebuild_forces();
         if self.recorder.is_some() {
-            self.record(Stimulus::Force { path: path.into(), value: crate::model::Const(v) });
+            self.record(Stimulus::Force { path: path.into(), value: v.into() });
         }
         Ok(())
     }

@@ -22,6 +22,7 @@ use serde::{Deserialize, Serialize};
 use super::{Runtime, RuntimeError};
 use crate::load::Project;
 use crate::model::Const;
+use crate::types::Value;
 
 /// The version this engine writes (it reads this one and version 1).
 pub const RECORDING_VERSION: u32 = 2;
@@ -76,35 +77,35 @@ pub enum Stimulus {
         /// The input.
         name: String,
         /// Its value.
-        value: Const,
+        value: StimulusValue,
     },
     /// A program input was pulsed for one scan.
     Pulse {
         /// The input.
         name: String,
         /// Its value for that scan.
-        value: Const,
+        value: StimulusValue,
     },
     /// A signal was written for the next scan.
     Write {
         /// The signal.
         path: String,
         /// The value.
-        value: Const,
+        value: StimulusValue,
     },
     /// A signal was written at once, between scans.
     WriteNow {
         /// The signal.
         path: String,
         /// The value.
-        value: Const,
+        value: StimulusValue,
     },
     /// A signal was forced.
     Force {
         /// The signal.
         path: String,
         /// The value.
-        value: Const,
+        value: StimulusValue,
     },
     /// A force was released.
     Release {
@@ -114,6 +115,70 @@ pub enum Stimulus {
     /// Every force was released.
     ReleaseAll,
 }
+
+/// A stimulus's value: 16 bytes, a STRING's characters boxed (a value is 136 bytes, and a long
+/// recording holds millions of stimuli). Written as a diagram writes a constant.
+#[derive(Clone, Debug, PartialEq)]
+pub enum StimulusValue {
+    /// A value of any type but STRING.
+    Scalar(Scalar),
+    /// A STRING.
+    Str(Box<crate::types::IecString>),
+}
+
+/// A [`Value`] that is no STRING, in 16 bytes.
+#[derive(Copy, Clone, Debug, PartialEq)]
+#[allow(missing_docs)]
+pub enum Scalar {
+    Bool(bool),
+    Int(i64),
+    Real(f64),
+    Time(i64),
+    ULInt(u64),
+}
+
+impl StimulusValue {
+    /// The value.
+    pub fn get(&self) -> Value {
+        match self {
+            StimulusValue::Scalar(Scalar::Bool(b)) => Value::Bool(*b),
+            StimulusValue::Scalar(Scalar::Int(i)) => Value::Int(*i),
+            StimulusValue::Scalar(Scalar::Real(r)) => Value::Real(*r),
+            StimulusValue::Scalar(Scalar::Time(t)) => Value::Time(*t),
+            StimulusValue::Scalar(Scalar::ULInt(u)) => Value::ULInt(*u),
+            StimulusValue::Str(s) => Value::Str(**s),
+        }
+    }
+}
+
+impl From<Value> for StimulusValue {
+    fn from(v: Value) -> StimulusValue {
+        match v {
+            Value::Bool(b) => StimulusValue::Scalar(Scalar::Bool(b)),
+            Value::Int(i) => StimulusValue::Scalar(Scalar::Int(i)),
+            Value::Real(r) => StimulusValue::Scalar(Scalar::Real(r)),
+            Value::Time(t) => StimulusValue::Scalar(Scalar::Time(t)),
+            Value::ULInt(u) => StimulusValue::Scalar(Scalar::ULInt(u)),
+            Value::Str(s) => StimulusValue::Str(Box::new(s)),
+        }
+    }
+}
+
+impl Serialize for StimulusValue {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        Const(self.get()).serialize(s)
+    }
+}
+
+impl<'de> Deserialize<'de> for StimulusValue {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Const::deserialize(d).map(|c| c.0.into())
+    }
+}
+
+// A recording of millions of stimuli is read into memory: an event stays within 64 bytes (its
+// value inline, 136 bytes since STRING, made reading one five times its file's size).
+const _: () = assert!(std::mem::size_of::<Event>() <= 64);
 
 /// A stimulus and the scan it came before.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -278,11 +343,11 @@ impl Runtime {
     /// Applies one recorded stimulus.
     pub(super) fn apply(&mut self, s: &Stimulus) -> Result<(), RuntimeError> {
         match s {
-            Stimulus::Input { name, value } => self.set_input(name, value.0),
-            Stimulus::Pulse { name, value } => self.pulse_input(name, value.0),
-            Stimulus::Write { path, value } => self.write(path, value.0),
-            Stimulus::WriteNow { path, value } => self.write_now(path, value.0),
-            Stimulus::Force { path, value } => self.force(path, value.0),
+            Stimulus::Input { name, value } => self.set_input(name, value.get()),
+            Stimulus::Pulse { name, value } => self.pulse_input(name, value.get()),
+            Stimulus::Write { path, value } => self.write(path, value.get()),
+            Stimulus::WriteNow { path, value } => self.write_now(path, value.get()),
+            Stimulus::Force { path, value } => self.force(path, value.get()),
             Stimulus::Release { path } => {
                 self.release(path);
                 Ok(())
@@ -494,6 +559,11 @@ impl Recording {
     /// The recording as JSON.
     pub fn to_json(&self) -> String {
         serde_json::to_string(self).expect("a recording serialises")
+    }
+
+    /// Writes the recording as JSON to `w`, without its text in memory (what `to_json` gives).
+    pub fn write_json(&self, w: &mut dyn std::io::Write) -> std::io::Result<()> {
+        serde_json::to_writer(w, self).map_err(std::io::Error::other)
     }
 
     /// Writes the program's paths relative to the directory of the recording at `rec_path` (a
