@@ -396,6 +396,13 @@ impl Value {
     /// reads as a REAL). `Display` gives every digit (`0.6799679474004608`), which ran across
     /// the blocks and wires of a drawing; the debugger's tree and the tooltips keep that.
     pub fn short(self) -> String {
+        // A STRING beside a pin: its first 20 characters (126 ran across the drawing).
+        if let Value::Str(t) = self
+            && t.len() > 20
+        {
+            let lit = IecString::new(&t.as_bytes()[..20]).literal();
+            return format!("{}…'", &lit[..lit.len() - 1]);
+        }
         let Value::Real(r) = self else { return self.to_string() };
         if r == 0.0 || !r.is_finite() {
             return self.to_string();
@@ -503,6 +510,9 @@ mod tests {
         assert_eq!(Value::Int(-1234567).short(), "-1234567");
         assert_eq!(Value::Bool(false).short(), "FALSE");
         assert_eq!(Value::Real(f64::INFINITY).short(), Value::Real(f64::INFINITY).to_string());
+        let long = Value::Str(IecString::new("abcdefghijklmnopqrstuvwxyz".as_bytes()));
+        assert_eq!(long.short(), "'abcdefghijklmnopqrst…'");
+        assert_eq!(Value::Str(IecString::new(b"it's")).short(), "'it$'s'");
     }
 
     #[test]
