@@ -43,6 +43,11 @@ import json, sys
 doc = json.load(open(sys.argv[1]))
 with open(sys.argv[2], "w") as f:
     for k, i in enumerate(doc.get("inputs", [])):
+        if i.get("type") == "STRING":
+            ids = ["'AB-12'", "'LOT7-0042'", "'X-'", "'-9'", "'nodash'", "''", "'A-B-C'"]
+            for n, s in enumerate(range(5, 2000, 53 + 7 * k)):
+                f.write(f"{s} {i['name']}={ids[n % len(ids)]}\n")
+            continue
         if i.get("type", "BOOL") != "BOOL":
             continue
         for s in range(0, 2000, 37 + 11 * k):
