@@ -29,7 +29,7 @@ fn generated_diagrams_agree_with_the_reference() {
     assert!(faults > 100, "only {faults} faults seen");
 }
 
-/// The long run reported in the README: `cargo test --release -p fbd-reference -- --ignored`.
+/// The long run reported in docs/correctness.md: `cargo test --release -p fbd-reference -- --ignored`.
 #[test]
 #[ignore]
 fn a_hundred_thousand_diagrams_agree_with_the_reference() {

@@ -95,7 +95,7 @@ fn the_example_blinker_blinks_with_the_configured_periods() {
     rt.step();
     rt.set_input("start", b(false)).expect("input");
     // The fast lamp over 2 s: exactly 100 ms on and 110 ms off (off_ms plus two scans: the TON
-    // restart and the feedback wire), as the macro's description and the README say.
+    // restart and the feedback wire), as the macro's description and the README's documentation list say.
     let mut rises = Vec::new();
     let mut falls = Vec::new();
     let mut last = rt.output("fast_lamp").expect("lamp");
