@@ -149,13 +149,12 @@ return 0;}
 
 /// The checksum the C program prints: FNV-1a style over the INT slots, then the BOOL slots.
 pub fn state_checksum(st: &crate::exec::State) -> u64 {
-    let mut h = 0xcbf2_9ce4_8422_2325u64;
+    let mut h = crate::fnv::Fnv64::new();
     // (The C arrays have at least one element each.)
     let ints = if st.ints.is_empty() { vec![0] } else { st.ints.iter().map(|&i| i as u64).collect() };
     let bools = if st.bools.is_empty() { vec![0] } else { st.bools.iter().map(|&b| b as u64).collect() };
     for v in ints.into_iter().chain(bools) {
-        h ^= v;
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+        h.write_word(v);
     }
-    h
+    h.finish()
 }

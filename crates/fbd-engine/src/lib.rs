@@ -13,6 +13,7 @@ pub mod diag;
 pub mod dot;
 pub mod exec;
 mod expand;
+pub mod fnv;
 pub mod iec;
 pub mod instr;
 pub mod library;

@@ -41,7 +41,8 @@ impl Values for NoValues {
     }
 }
 
-fn esc(s: &str) -> String {
+/// `s` as XML text or an attribute value (the SVG drawings' and the PLCopen export's).
+pub fn esc(s: &str) -> String {
     s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
 }
 

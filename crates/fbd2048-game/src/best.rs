@@ -17,14 +17,12 @@ use crate::front::Front;
 /// Identifies a program by its content: FNV-1a (64 bit) over the texts of its files, in load
 /// order. Stable across runs and builds (unlike `std`'s hasher).
 pub fn program_key<'a>(texts: impl IntoIterator<Item = &'a str>) -> String {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut h = fbd_engine::fnv::Fnv64::new();
     for t in texts {
-        for b in t.bytes().chain(std::iter::once(0u8)) {
-            h ^= b as u64;
-            h = h.wrapping_mul(0x0000_0100_0000_01b3);
-        }
+        h.write(t.as_bytes());
+        h.write(&[0]);
     }
-    format!("{h:016x}")
+    format!("{:016x}", h.finish())
 }
 
 /// Where the best scores live.

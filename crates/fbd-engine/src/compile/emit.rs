@@ -7,6 +7,7 @@ use super::select::{Emitted, Operands, select_instruction};
 use super::{cycle_us, diag_at};
 use crate::diag::Diagnostic;
 use crate::expand::{Net, Src};
+use crate::fnv::fnv1a;
 use crate::library::{Kind, PinTy};
 use crate::load::Project;
 use crate::plan::{
@@ -75,16 +76,6 @@ impl Slots {
         self.consts.insert((v.ty(), bits), s.idx);
         s
     }
-}
-
-/// FNV-1a, for the plan's fingerprint (stable across runs and platforms, unlike `Hash`).
-fn fnv1a(s: &str) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in s.bytes() {
-        h ^= b as u64;
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    h
 }
 
 /// The plan of an expanded, typed program whose blocks run in `order` (with their data-flow
@@ -390,9 +381,11 @@ pub(super) fn emit(
         files: project.files.len(),
         phases: PhaseTimes::default(),
     };
-    let mut fp = fnv1a(&format!("{}:{}", code.len(), signals.len()));
+    let mut fp = fnv1a(format!("{}:{}", code.len(), signals.len()).as_bytes());
     for s in signals.iter() {
-        fp = (fp ^ fnv1a(s.path)).wrapping_mul(0x0000_0100_0000_01b3) ^ (s.slot.idx as u64) << 2 ^ s.slot.ty as u64;
+        fp = (fp ^ fnv1a(s.path.as_bytes())).wrapping_mul(0x0000_0100_0000_01b3)
+            ^ (s.slot.idx as u64) << 2
+            ^ s.slot.ty as u64;
     }
     let stages = commits.iter().map(|c| (Slot { ty: c.ty, idx: c.to }, Slot { ty: c.ty, idx: c.stage })).collect();
     Ok(ScanPlan {

@@ -186,12 +186,7 @@ fn rng_for(seed: u64, key: u64) -> ChaCha8Rng {
 
 /// The stream key of a RANDOM block: a hash of its path mixed with its `params.seed`.
 pub(crate) fn random_key(path: &str, param_seed: Option<u64>) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in path.bytes() {
-        h ^= b as u64;
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    h ^ param_seed.unwrap_or(0).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+    crate::fnv::fnv1a(path.as_bytes()) ^ param_seed.unwrap_or(0).wrapping_mul(0x9E37_79B9_7F4A_7C15)
 }
 
 /// The random stream of the RANDOM block at `path` for runtime seed `seed`: part of the

@@ -236,17 +236,8 @@ pub(super) struct Recorder {
     start_scan: u64,
 }
 
-fn fnv(h: &mut u64, bytes: &[u8]) {
-    for b in bytes {
-        *h ^= *b as u64;
-        *h = h.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-}
-
 fn fnv_hex(bytes: &[u8]) -> String {
-    let mut h = 0xcbf2_9ce4_8422_2325u64;
-    fnv(&mut h, bytes);
-    format!("{h:016x}")
+    format!("{:016x}", crate::fnv::fnv1a(bytes))
 }
 
 impl Runtime {
@@ -266,29 +257,29 @@ impl Runtime {
     /// (two runs whose generators had drawn different numbers hashed alike until the numbers
     /// reached a slot).
     pub(super) fn state_hash_for(&self, version: u32) -> u64 {
-        let mut h = 0xcbf2_9ce4_8422_2325u64;
+        let mut h = crate::fnv::Fnv64::new();
         for b in &self.state.bools {
-            fnv(&mut h, &[*b as u8]);
+            h.write(&[*b as u8]);
         }
         for i in &self.state.ints {
-            fnv(&mut h, &i.to_le_bytes());
+            h.write(&i.to_le_bytes());
         }
         for r in &self.state.reals {
-            fnv(&mut h, &r.to_bits().to_le_bytes());
+            h.write(&r.to_bits().to_le_bytes());
         }
         // Empty in every program older than STRING: their hashes stay what they were.
         for s in &self.state.strs {
-            fnv(&mut h, &[s.len() as u8]);
-            fnv(&mut h, s.as_bytes());
+            h.write(&[s.len() as u8]);
+            h.write(s.as_bytes());
         }
         if version >= 2 {
             for g in &self.state.rngs {
-                fnv(&mut h, &g.get_word_pos().to_le_bytes());
+                h.write(&g.get_word_pos().to_le_bytes());
             }
         }
-        fnv(&mut h, &self.scan.to_le_bytes());
-        fnv(&mut h, &self.clock_us.to_le_bytes());
-        h
+        h.write(&self.scan.to_le_bytes());
+        h.write(&self.clock_us.to_le_bytes());
+        h.finish()
     }
 
     /// Starts recording what reaches the program, with a state hash every `hash_every` scans

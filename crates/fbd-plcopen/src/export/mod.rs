@@ -69,9 +69,7 @@ const STANDARD: &[&str] = &[
     "TRUNC",
 ];
 
-fn esc(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
-}
+use fbd_layout::svg::esc;
 
 /// A `documentation` element (formatted text: one XHTML paragraph) for a comment or
 /// description, or nothing. The importer reads it back, so comments survive a round trip.
