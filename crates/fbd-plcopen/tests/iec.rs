@@ -213,3 +213,54 @@ fn strings_go_out_as_iec_strings_and_a_declared_length_is_refused_with_its_place
     let part = imported.doc.inputs.iter().find(|p| p.name == "part_id").expect("the input");
     assert_eq!(part.default.map(|c| c.0.to_string()), Some("'XY-12'".to_string()));
 }
+
+/// Every library block goes out as something another tool runs: under its IEC name, or as a
+/// stand-in with a body (one without a body was a comment matiec compiled to nothing). Step 5
+/// of ARCHITECTURE.md's "Add a block kind".
+#[test]
+fn every_library_block_exports_with_a_body() {
+    use fbd_engine::Type;
+    use fbd_engine::library::{LIBRARY, PinTy};
+    for def in LIBRARY {
+        let t = [Type::LInt, Type::LReal, Type::Bool, Type::Time, Type::String, Type::Word]
+            .into_iter()
+            .find(|t| def.generic.admits(*t))
+            .unwrap_or(Type::LInt);
+        let ty = |p: PinTy| match p {
+            PinTy::Fixed(f) => f,
+            PinTy::T => t,
+        };
+        let mut pins: Vec<(String, Type)> = def.inputs.iter().map(|p| (p.name.to_string(), ty(p.ty))).collect();
+        if let Some(v) = def.var_inputs {
+            pins.extend((0..v.min).map(|k| (format!("{}{}", v.prefix, v.first + k), ty(v.ty))));
+        }
+        let mut outs: Vec<(String, Type)> = def.outputs.iter().map(|p| (p.name.to_string(), ty(p.ty))).collect();
+        if let Some(v) = def.var_outputs {
+            outs.extend((0..2).map(|k| (format!("{}{}", v.prefix, v.first + k), ty(v.ty))));
+        }
+        let inputs: Vec<String> = pins.iter().map(|(p, t)| format!(r#"{{"name": "i_{p}", "type": "{t}"}}"#)).collect();
+        let wires: Vec<String> = pins.iter().map(|(p, _)| format!(r#""{p}": "i_{p}""#)).collect();
+        let outputs: Vec<String> =
+            outs.iter().map(|(p, t)| format!(r#"{{"name": "o_{p}", "type": "{t}", "from": "x.{p}"}}"#)).collect();
+        let data_type = if def.generic == fbd_engine::library::Generic::No {
+            String::new()
+        } else {
+            format!(r#", "data_type": "{t}""#)
+        };
+        let params = if def.var_outputs.is_some() { r#", "params": {"n": 2}"# } else { "" };
+        let text = format!(
+            r#"{{"fbd": 3, "name": "one", "inputs": [{}], "outputs": [{}], "blocks": [{{"id": "x", "type": "{}", "inputs": {{{}}}{data_type}{params}}}]}}"#,
+            inputs.join(", "),
+            outputs.join(", "),
+            def.name,
+            wires.join(", ")
+        );
+        let project =
+            fbd_engine::load::load_text(&fbd_engine::load::MemProvider::new(), Path::new("one.json"), text.clone())
+                .unwrap_or_else(|e| panic!("{}: {e}\n{text}", def.name));
+        let plan = fbd_engine::compile_project(&project, &Default::default())
+            .unwrap_or_else(|e| panic!("{}: {e}\n{text}", def.name));
+        let xml = fbd_plcopen::export(&project, &plan);
+        assert!(!xml.contains("no IEC equivalent"), "{} goes out without a body", def.name);
+    }
+}
