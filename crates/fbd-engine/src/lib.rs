@@ -22,14 +22,12 @@ pub mod load;
 pub mod locate;
 pub mod model;
 pub mod netlist;
-mod order;
 pub mod plan;
 pub mod realtime;
 pub mod runtime;
 pub mod stgen;
 pub mod string;
 pub mod synth;
-mod typecheck;
 pub mod types;
 mod write;
 

@@ -6,11 +6,11 @@
 //! here, and converting it is the evaluator's job.
 
 use crate::compile::CompileOptions;
+use crate::compile::typecheck;
 use crate::diag::Diagnostics;
 use crate::expand::{self, Src};
 use crate::library::{BlockDef, PinTy};
 use crate::load::Project;
-use crate::typecheck;
 use crate::types::{Type, Value};
 
 /// What drives an input pin or an output port.

@@ -4,6 +4,7 @@
 use rustc_hash::FxHashMap as HashMap;
 
 use super::select::{Emitted, Operands, select_instruction};
+use super::typecheck::{Tvars, out_type};
 use super::{cycle_us, diag_at};
 use crate::diag::Diagnostic;
 use crate::expand::{Net, Src};
@@ -13,7 +14,6 @@ use crate::load::Project;
 use crate::plan::{
     BlockRec, Blocks, Commit, Names, PhaseTimes, PlanStats, PortInfo, ScanPlan, SignalKind, Signals, Slot,
 };
-use crate::typecheck::{Tvars, out_type};
 use crate::types::{Bank, IecString, Type, Value};
 
 /// The slots allocated so far, as their initial values per bank; equal constants share one.

@@ -8,7 +8,9 @@
 //! tables), `select.rs` (which instruction a block becomes).
 
 mod emit;
+mod order;
 mod select;
+pub(crate) mod typecheck;
 
 pub(crate) use select::{Family, family};
 
@@ -19,9 +21,7 @@ use std::path::Path;
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::expand::{self, At, Net};
 use crate::load::{self, FsProvider, MemProvider, Project, SourceProvider};
-use crate::order;
 use crate::plan::{PhaseTimes, ScanPlan};
-use crate::typecheck;
 
 /// Compiler settings.
 #[derive(Clone, Debug)]

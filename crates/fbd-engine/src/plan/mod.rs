@@ -4,7 +4,7 @@
 use rustc_hash::FxHashMap as HashMap;
 use std::path::PathBuf;
 
-use crate::exec::Instr;
+use crate::instr::Instr;
 use crate::model::InputKind;
 use crate::types::{Bank, Type, Value};
 

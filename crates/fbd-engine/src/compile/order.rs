@@ -6,12 +6,12 @@ use std::collections::VecDeque;
 
 use rustc_hash::FxHashMap as HashMap;
 
-use crate::compile::{CompileOptions, diag_at};
+use super::typecheck::Tvars;
+use super::{CompileOptions, diag_at};
 use crate::diag::Diagnostic;
 use crate::expand::{Net, Src};
 use crate::library::Kind;
 use crate::load::Project;
-use crate::typecheck::Tvars;
 
 /// Whether reading this source orders the reader after the source block in the same scan.
 fn ordering_pred(net: &Net, s: &Src) -> Option<usize> {
@@ -83,8 +83,8 @@ fn schedule_by_kind(net: &Net, t: &Tvars, succ: &[Vec<usize>]) -> Vec<usize> {
     use std::cmp::Reverse;
     use std::collections::BinaryHeap;
     let n = net.blocks.len();
-    let key = |i: usize| crate::compile::family(&net.blocks[i], t[i]);
-    let mut kinds: Vec<crate::compile::Family> = (0..n).map(key).collect();
+    let key = |i: usize| super::family(&net.blocks[i], t[i]);
+    let mut kinds: Vec<super::Family> = (0..n).map(key).collect();
     kinds.sort();
     kinds.dedup();
     let kind_of: Vec<usize> = (0..n).map(|i| kinds.binary_search(&key(i)).unwrap_or(0)).collect();

@@ -11,7 +11,7 @@ use crate::library::{Generic, PinTy};
 use crate::load::Project;
 use crate::types::{Bank, Type, Value};
 
-use crate::compile::diag_at;
+use super::diag_at;
 
 /// The resolved type variable of each block (`None` for non-generic blocks).
 pub(crate) type Tvars = Vec<Option<Type>>;
