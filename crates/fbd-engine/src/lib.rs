@@ -24,6 +24,7 @@ pub mod model;
 pub mod netlist;
 pub mod plan;
 pub mod realtime;
+pub mod ring;
 pub mod runtime;
 pub mod stgen;
 pub mod string;

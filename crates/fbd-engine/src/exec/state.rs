@@ -50,11 +50,10 @@ pub struct Fault {
     pub kind: FaultKind,
 }
 
-/// Fixed-capacity ring of the most recent faults, plus a total count.
+/// The most recent faults in a ring sized once, plus a total count.
 #[derive(Clone, Debug)]
 pub struct FaultLog {
-    ring: Vec<Fault>,
-    next: usize,
+    ring: crate::ring::Ring<Fault>,
     /// Faults ever recorded.
     pub total: u64,
 }
@@ -62,32 +61,23 @@ pub struct FaultLog {
 impl FaultLog {
     /// A log that keeps the last `capacity` faults.
     pub fn new(capacity: usize) -> FaultLog {
-        FaultLog { ring: Vec::with_capacity(capacity.max(1)), next: 0, total: 0 }
+        FaultLog { ring: crate::ring::Ring::new(capacity), total: 0 }
     }
 
     #[cold]
     pub(super) fn push(&mut self, f: Fault) {
         self.total += 1;
-        if self.ring.len() < self.ring.capacity() {
-            self.ring.push(f);
-        } else {
-            self.ring[self.next] = f;
-            self.next = (self.next + 1) % self.ring.len();
-        }
+        self.ring.push(f);
     }
 
     /// The kept faults, oldest first.
     pub fn recent(&self) -> Vec<Fault> {
-        let mut v = Vec::with_capacity(self.ring.len());
-        v.extend_from_slice(&self.ring[self.next..]);
-        v.extend_from_slice(&self.ring[..self.next]);
-        v
+        self.ring.to_vec()
     }
 
     /// Forgets everything.
     pub fn clear(&mut self) {
         self.ring.clear();
-        self.next = 0;
         self.total = 0;
     }
 }

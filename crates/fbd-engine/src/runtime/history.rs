@@ -277,12 +277,7 @@ impl Runtime {
         self.rebuild_forces();
         // The watch histories lose what lies after the snapshot; the replay writes it again.
         for w in &mut self.watches {
-            let mut keep: Vec<(u64, Value)> = Vec::with_capacity(w.ring.capacity());
-            let (a, b) = w.ring.split_at(w.next.min(w.ring.len()));
-            keep.extend(b.iter().chain(a.iter()).filter(|(s, _)| *s < snap.scan));
-            w.next = 0; // oldest first, as a ring that has not wrapped yet
-            w.ring.clear();
-            w.ring.extend(keep);
+            w.ring.retain(|(s, _)| *s < snap.scan);
         }
         let (hit_pending, last_hit) = (self.hit_pending, self.last_hit);
         let hits: Vec<u64> = self.breakpoints.iter().map(|b| b.hits).collect();

@@ -159,8 +159,7 @@ pub struct ChangeReport {
 struct Watch {
     path: String,
     slot: Slot,
-    ring: Vec<(u64, Value)>,
-    next: usize,
+    ring: crate::ring::Ring<(u64, Value)>,
 }
 
 /// A compiled program in execution, with the debugger API.
@@ -307,13 +306,7 @@ impl Runtime {
         }
         for w in &mut self.watches {
             let v = self.state.get(w.slot);
-            let cap = w.ring.capacity();
-            if w.ring.len() < cap {
-                w.ring.push((self.scan, v));
-            } else {
-                w.ring[w.next] = (self.scan, v);
-                w.next = (w.next + 1) % cap;
-            }
+            w.ring.push((self.scan, v));
         }
         let cycle = plan.cycle_us;
         self.check_breakpoints();
@@ -552,7 +545,7 @@ impl Runtime {
     pub fn watch(&mut self, path: &str, capacity: usize) -> Result<(), RuntimeError> {
         let (_, slot) = self.resolve(path)?;
         self.watches.retain(|w| w.path != path);
-        self.watches.push(Watch { path: path.to_string(), slot, ring: Vec::with_capacity(capacity.max(1)), next: 0 });
+        self.watches.push(Watch { path: path.to_string(), slot, ring: crate::ring::Ring::new(capacity) });
         Ok(())
     }
 
@@ -569,10 +562,7 @@ impl Runtime {
     /// The recorded history of a watched signal, oldest first: (scan number, value).
     pub fn history(&self, path: &str) -> Option<Vec<(u64, Value)>> {
         let w = self.watches.iter().find(|w| w.path == path)?;
-        let mut v = Vec::with_capacity(w.ring.len());
-        v.extend_from_slice(&w.ring[w.next..]);
-        v.extend_from_slice(&w.ring[..w.next]);
-        Some(v)
+        Some(w.ring.to_vec())
     }
 
     // ----- snapshots, restart, online change ----------------------------------------------------
@@ -628,7 +618,6 @@ impl Runtime {
         self.faults.clear();
         for w in &mut self.watches {
             w.ring.clear();
-            w.next = 0;
         }
         exec::apply_forces(&mut self.state, &self.force_values);
         for (k, p) in self.plan.outputs.iter().enumerate() {

@@ -90,7 +90,6 @@ impl Runtime {
                 w.slot = s.slot;
                 if !same_type {
                     w.ring.clear();
-                    w.next = 0;
                 }
                 watches.push(w);
             }
