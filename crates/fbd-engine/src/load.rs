@@ -331,6 +331,25 @@ pub fn load_text(provider: &dyn SourceProvider, path: &Path, text: String) -> Re
     if errors.is_empty() { Ok(project) } else { Err(Diagnostics(errors)) }
 }
 
+/// A project of one document built in memory (a PLCopen import): loaded as it is, not
+/// through a text and a parser. `text` is the document's text for those that keep one (the
+/// editor, a recording's file hash); an error found later is located by its block, which the
+/// builder of the document places (a JSON path into `text` is no place in the user's file).
+pub fn project_of_document(path: &Path, doc: Document, text: String) -> Result<Project, Diagnostics> {
+    let path = normalize(path);
+    if let Some(inc) = doc.include.first() {
+        return Err(Diagnostics::from(Diagnostic::new(
+            &path,
+            format!("a program built in memory includes no file (`{inc}`)"),
+        )));
+    }
+    let mut project =
+        Project { files: vec![SourceFile { path, text, doc, positions: Default::default() }], macros: HashMap::new() };
+    let mut errors = Vec::new();
+    collect_macros(&mut project, &mut errors);
+    if errors.is_empty() { Ok(project) } else { Err(Diagnostics(errors)) }
+}
+
 /// Depth-first include resolution. `stack` holds the chain of files being included, to name
 /// an include cycle; a file reached twice by different chains (a diamond) is loaded once.
 fn include_all(

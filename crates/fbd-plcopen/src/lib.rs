@@ -14,7 +14,7 @@ pub use import::{Imported, import};
 
 use std::path::Path;
 
-use fbd_engine::load::{FsProvider, MemProvider, Project, load, load_text, read_text};
+use fbd_engine::load::{FsProvider, Project, load, read_text};
 use fbd_engine::{CompileOptions, Diagnostics, ScanPlan, compile_project, compile_project_owned};
 
 /// Loads a diagram from disk whatever its format: `.xml` is PLCopen XML (imported on the way
@@ -37,8 +37,11 @@ pub fn load_any(path: &Path) -> Result<(Project, Vec<String>), Diagnostics> {
 /// compiler finds in it points into the XML file (the element its block comes from), not
 /// into the diagram the import made, which the user has not seen.
 pub fn imported_project(imported: &Imported, xml: &Path) -> Result<Project, Diagnostics> {
+    // The document as the import built it, not a parse of its text; the text is the program's
+    // for the editor and a recording's file hash.
     let json = serde_json::to_string(&imported.doc).expect("a document serialises");
-    let project = load_text(&MemProvider::new(), xml, json).map_err(|e| relocate(e, imported, xml))?;
+    let project = fbd_engine::load::project_of_document(xml, imported.doc.clone(), json)
+        .map_err(|e| relocate(e, imported, xml))?;
     compile_project(&project, &CompileOptions::default()).map_err(|e| relocate(e, imported, xml))?;
     Ok(project)
 }
