@@ -78,6 +78,123 @@ impl Slots {
     }
 }
 
+/// How many signals the plan names and the bytes of their names, and the bytes of the
+/// blocks' paths: the tables are sized exactly (on a large program, doubling growth would leave
+/// up to half of the biggest tables unused at the compiler's peak memory).
+struct NameBudget {
+    signals: usize,
+    signal_bytes: usize,
+    block_bytes: usize,
+}
+
+/// The names' sizes of the expanded program, or why they do not fit a plan: names are stored
+/// back to back with 32-bit offsets (`plan::Names`), so a program whose names might not fit is
+/// refused here rather than cut short.
+fn name_budget(project: &Project, net: &Net) -> Result<NameBudget, Diagnostic> {
+    let root = project.root();
+    // Block outputs and input pins are named `block.pin`; the aliases and feedback values
+    // come after.
+    let (mut n_sig, mut sig_bytes) = (root.inputs.len(), 0usize);
+    for b in &net.blocks {
+        n_sig += b.n_outputs() + b.inputs.len();
+        sig_bytes += (b.path.len() + 1) * (b.n_outputs() + b.inputs.len());
+        sig_bytes += (0..b.inputs.len()).map(|k| b.input_name(k).len()).sum::<usize>();
+        sig_bytes += (0..b.n_outputs()).map(|k| b.output_name(k).len()).sum::<usize>();
+    }
+    for a in net.macro_pins.iter().chain(&net.outputs) {
+        n_sig += 1;
+        sig_bytes += a.path.len();
+    }
+    sig_bytes += root.inputs.iter().map(|p| p.name.len()).sum::<usize>();
+    // The feedback values' names come later: each is a source's name plus `@prev`, at most one
+    // per pin, hence the bound.
+    let block_bytes: usize = net.blocks.iter().map(|b| b.path.len()).sum();
+    let sig_bound = sig_bytes.saturating_mul(2).saturating_add(n_sig.saturating_mul(5));
+    if let Some(bytes) = [sig_bound, block_bytes].into_iter().find(|&b| b > u32::MAX as usize) {
+        return Err(project
+            .diag(0, &[], format!("the expanded program's names take {bytes} bytes, more than the 4 GiB a plan holds"))
+            .help("shorten block ids and macro instance names, or nest macros less deeply"));
+    }
+    Ok(NameBudget { signals: n_sig, signal_bytes: sig_bytes, block_bytes })
+}
+
+/// The program inputs: a slot each, holding its default, and its signal.
+fn program_inputs(
+    root: &crate::model::Document,
+    slots: &mut Slots,
+    signals: &mut Signals,
+) -> (Vec<PortInfo>, Vec<Slot>) {
+    let mut inputs = Vec::with_capacity(root.inputs.len());
+    let mut input_slots = Vec::with_capacity(root.inputs.len());
+    for p in &root.inputs {
+        let ty = p.ty.0;
+        let default = p.default.and_then(|c| ty.fit(c.0).ok()).unwrap_or(ty.zero());
+        let slot = slots.alloc_typed(ty, default);
+        input_slots.push(slot);
+        signals.push(&[&p.name], slot, SignalKind::ProgramInput);
+        inputs.push(PortInfo {
+            name: p.name.clone(),
+            ty,
+            slot,
+            default,
+            kind: p.kind,
+            options: p.options.clone(),
+            description: p.description.clone(),
+        });
+    }
+    (inputs, input_slots)
+}
+
+/// The signals that name another's slot, after every block's: macro instance pins, the
+/// program outputs (returned as ports), the feedback values.
+fn alias_signals(
+    srcs: &mut SourceSlots,
+    slots: &mut Slots,
+    commits: &mut Vec<Commit>,
+    signals: &mut Signals,
+    negated: &mut rustc_hash::FxHashSet<u32>,
+) -> Vec<PortInfo> {
+    let (net, root) = (srcs.net, srcs.project.root());
+    for a in &net.macro_pins {
+        let slot = srcs.slot(&a.src, slots, commits);
+        let id = signals.push(&[&a.path], slot, SignalKind::MacroPin);
+        if a.negated {
+            negated.insert(id);
+        }
+    }
+    let mut outputs = Vec::with_capacity(net.outputs.len());
+    for (k, a) in net.outputs.iter().enumerate() {
+        let slot = srcs.slot(&a.src, slots, commits);
+        let p = &root.outputs[k];
+        signals.push(&[&a.path], slot, SignalKind::ProgramOutput);
+        outputs.push(PortInfo {
+            name: p.name.clone(),
+            ty: p.ty.0,
+            slot,
+            default: p.ty.0.zero(),
+            kind: Default::default(),
+            options: Vec::new(),
+            description: p.description.clone(),
+        });
+    }
+    for (path, slot) in std::mem::take(&mut srcs.fb_signals) {
+        signals.push(&[&path], slot, SignalKind::Feedback);
+    }
+    outputs
+}
+
+/// The plan's fingerprint: its code size and signal table, so a snapshot restores only into
+/// the plan it was taken from.
+fn fingerprint(code_len: usize, signals: &Signals) -> u64 {
+    let mut fp = fnv1a(format!("{code_len}:{}", signals.len()).as_bytes());
+    for s in signals.iter() {
+        fp = (fp ^ fnv1a(s.path.as_bytes())).wrapping_mul(0x0000_0100_0000_01b3)
+            ^ (s.slot.idx as u64) << 2
+            ^ s.slot.ty as u64;
+    }
+    fp
+}
+
 /// The plan of an expanded, typed program whose blocks run in `order` (with their data-flow
 /// `levels`).
 pub(super) fn emit(
@@ -95,53 +212,9 @@ pub(super) fn emit(
         consts: HashMap::default(),
     };
     let root = project.root();
-    // Sized exactly: on a large program, doubling growth would leave up to half of the biggest
-    // tables unused at the compiler's peak memory.
-    // The signal table's size, exactly: block outputs and input pins are named
-    // `block.pin`; the aliases and feedback values come after.
-    let (mut n_sig, mut sig_bytes) = (root.inputs.len(), 0usize);
-    for b in &net.blocks {
-        n_sig += b.n_outputs() + b.inputs.len();
-        sig_bytes += (b.path.len() + 1) * (b.n_outputs() + b.inputs.len());
-        sig_bytes += (0..b.inputs.len()).map(|k| b.input_name(k).len()).sum::<usize>();
-        sig_bytes += (0..b.n_outputs()).map(|k| b.output_name(k).len()).sum::<usize>();
-    }
-    for a in net.macro_pins.iter().chain(&net.outputs) {
-        n_sig += 1;
-        sig_bytes += a.path.len();
-    }
-    sig_bytes += root.inputs.iter().map(|p| p.name.len()).sum::<usize>();
-    // Names are stored back to back with 32-bit offsets (`plan::Names`); a program whose names
-    // might not fit is refused here rather than cut short. The feedback values' names come
-    // later: each is a source's name plus `@prev`, at most one per pin, hence the bound.
-    let block_bytes: usize = net.blocks.iter().map(|b| b.path.len()).sum();
-    let sig_bound = sig_bytes.saturating_mul(2).saturating_add(n_sig.saturating_mul(5));
-    if let Some(bytes) = [sig_bound, block_bytes].into_iter().find(|&b| b > u32::MAX as usize) {
-        return Err(project
-            .diag(0, &[], format!("the expanded program's names take {bytes} bytes, more than the 4 GiB a plan holds"))
-            .help("shorten block ids and macro instance names, or nest macros less deeply"));
-    }
+    let NameBudget { signals: n_sig, signal_bytes: sig_bytes, block_bytes } = name_budget(project, net)?;
     let mut signals = Signals::with_capacity(n_sig, sig_bytes);
-
-    // Program inputs.
-    let mut inputs = Vec::new();
-    let mut input_slots = Vec::new();
-    for p in &root.inputs {
-        let ty = p.ty.0;
-        let default = p.default.and_then(|c| ty.fit(c.0).ok()).unwrap_or(ty.zero());
-        let slot = slots.alloc_typed(ty, default);
-        input_slots.push(slot);
-        signals.push(&[&p.name], slot, SignalKind::ProgramInput);
-        inputs.push(PortInfo {
-            name: p.name.clone(),
-            ty,
-            slot,
-            default,
-            kind: p.kind,
-            options: p.options.clone(),
-            description: p.description.clone(),
-        });
-    }
+    let (inputs, input_slots) = program_inputs(root, &mut slots, &mut signals);
 
     // Outputs and state of every block, in plan order so that slots are touched in order.
     // Flat tables (a vector per block would cost more than the slots in it).
@@ -342,31 +415,7 @@ pub(super) fn emit(
     }
     drop(ins);
     drop(wired);
-    let mut outputs = Vec::new();
-    for a in &net.macro_pins {
-        let slot = srcs.slot(&a.src, &mut slots, &mut commits);
-        let id = signals.push(&[&a.path], slot, SignalKind::MacroPin);
-        if a.negated {
-            negated.insert(id);
-        }
-    }
-    for (k, a) in net.outputs.iter().enumerate() {
-        let slot = srcs.slot(&a.src, &mut slots, &mut commits);
-        let p = &root.outputs[k];
-        signals.push(&[&a.path], slot, SignalKind::ProgramOutput);
-        outputs.push(PortInfo {
-            name: p.name.clone(),
-            ty: p.ty.0,
-            slot,
-            default: p.ty.0.zero(),
-            kind: Default::default(),
-            options: Vec::new(),
-            description: p.description.clone(),
-        });
-    }
-    for (path, slot) in std::mem::take(&mut srcs.fb_signals) {
-        signals.push(&[&path], slot, SignalKind::Feedback);
-    }
+    let outputs = alias_signals(&mut srcs, &mut slots, &mut commits, &mut signals, &mut negated);
     drop(srcs);
     signals.finish();
     blocks.index = crate::plan::PathIndex::build(n, |i| blocks.names.get(i as usize));
@@ -381,12 +430,7 @@ pub(super) fn emit(
         files: project.files.len(),
         phases: PhaseTimes::default(),
     };
-    let mut fp = fnv1a(format!("{}:{}", code.len(), signals.len()).as_bytes());
-    for s in signals.iter() {
-        fp = (fp ^ fnv1a(s.path.as_bytes())).wrapping_mul(0x0000_0100_0000_01b3)
-            ^ (s.slot.idx as u64) << 2
-            ^ s.slot.ty as u64;
-    }
+    let fp = fingerprint(code.len(), &signals);
     let stages = commits.iter().map(|c| (Slot { ty: c.ty, idx: c.to }, Slot { ty: c.ty, idx: c.stage })).collect();
     Ok(ScanPlan {
         fingerprint: fp,
