@@ -145,6 +145,76 @@ fn program_inputs(
     (inputs, input_slots)
 }
 
+/// Every block's output and state slots, in flat tables (a vector per block would cost more
+/// than the slots in it).
+struct BlockSlots {
+    /// Per net block: where its output slots start in `out_slots`.
+    out_first: Vec<u32>,
+    /// The output pins' slots, what readers and the debugger see.
+    out_slots: Vec<Slot>,
+    /// Per net block: where its state slots start in `state_flat`.
+    state_first: Vec<u32>,
+    state_flat: Vec<Slot>,
+    /// Where an output is negated: its index in `out_slots` → the slot the block writes.
+    raw_out: HashMap<u32, Slot>,
+    /// A negated output's pin slot → the slot its block writes.
+    negated_raw: HashMap<Slot, Slot>,
+}
+
+/// The output and state slots of every block, allocated in plan order so that slots are
+/// touched in order, and the output signals.
+fn block_slots(
+    net: &Net,
+    t: &Tvars,
+    order: &[usize],
+    n_sig: usize,
+    slots: &mut Slots,
+    signals: &mut Signals,
+) -> BlockSlots {
+    let n = net.blocks.len();
+    let mut out_first = vec![0u32; n];
+    let mut out_slots: Vec<Slot> = Vec::with_capacity(n_sig);
+    let mut state_first = vec![0u32; n + 1];
+    let mut state_flat: Vec<Slot> = Vec::new();
+    let mut raw_out: HashMap<u32, Slot> = HashMap::default();
+    let mut negated_raw: HashMap<Slot, Slot> = HashMap::default();
+    for &i in order {
+        let b = &net.blocks[i];
+        let tv = t[i];
+        let init = b.params.init.as_deref().and_then(|c| tv.and_then(|ty| ty.fit(c.0).ok()).or(Some(c.0)));
+        out_first[i] = out_slots.len() as u32;
+        // The slots the block writes, side by side (SELECTOR writes its outputs as a run).
+        let first_raw = out_slots.len();
+        for k in 0..b.n_outputs() {
+            let ty = out_type(net, t, i, k).unwrap_or(Type::Bool);
+            let v = match (b.def.kind, init) {
+                (Kind::Memory | Kind::Delay | Kind::Sr | Kind::Rs, Some(v)) => v,
+                _ => ty.zero(),
+            };
+            out_slots.push(slots.alloc_typed(ty, v));
+        }
+        // A negated output keeps that slot (its state) to itself; the pin's slot, what every
+        // reader and the debugger see, is its inverse, written by a NOT after the block.
+        for k in 0..b.n_outputs() {
+            let at = first_raw + k;
+            if net.out_negated(i, k)
+                && let Value::Bool(x) = slots.init_of(out_slots[at])
+            {
+                raw_out.insert(at as u32, out_slots[at]);
+                let raw = out_slots[at];
+                out_slots[at] = slots.alloc(Value::Bool(!x));
+                negated_raw.insert(out_slots[at], raw);
+            }
+            signals.push(&[&b.path, ".", &b.output_name(k)], out_slots[at], SignalKind::BlockOutput);
+        }
+        state_first[i] = state_flat.len() as u32;
+        for (_, ty) in b.def.state {
+            state_flat.push(slots.alloc(ty.zero()));
+        }
+    }
+    BlockSlots { out_first, out_slots, state_first, state_flat, raw_out, negated_raw }
+}
+
 /// The signals that name another's slot, after every block's: macro instance pins, the
 /// program outputs (returned as ports), the feedback values.
 fn alias_signals(
@@ -216,50 +286,9 @@ pub(super) fn emit(
     let mut signals = Signals::with_capacity(n_sig, sig_bytes);
     let (inputs, input_slots) = program_inputs(root, &mut slots, &mut signals);
 
-    // Outputs and state of every block, in plan order so that slots are touched in order.
-    // Flat tables (a vector per block would cost more than the slots in it).
     let n = net.blocks.len();
-    let mut out_first = vec![0u32; n];
-    let mut out_slots: Vec<Slot> = Vec::with_capacity(n_sig);
-    let mut state_first = vec![0u32; n + 1];
-    let mut state_flat: Vec<Slot> = Vec::new();
-    // Where an output is negated: its index in `out_slots` → the slot the block writes.
-    let mut raw_out: HashMap<u32, Slot> = HashMap::default();
-    let mut negated_raw: HashMap<Slot, Slot> = HashMap::default();
-    for &i in order {
-        let b = &net.blocks[i];
-        let tv = t[i];
-        let init = b.params.init.as_deref().and_then(|c| tv.and_then(|ty| ty.fit(c.0).ok()).or(Some(c.0)));
-        out_first[i] = out_slots.len() as u32;
-        // The slots the block writes, side by side (SELECTOR writes its outputs as a run).
-        let first_raw = out_slots.len();
-        for k in 0..b.n_outputs() {
-            let ty = out_type(net, t, i, k).unwrap_or(Type::Bool);
-            let v = match (b.def.kind, init) {
-                (Kind::Memory | Kind::Delay | Kind::Sr | Kind::Rs, Some(v)) => v,
-                _ => ty.zero(),
-            };
-            out_slots.push(slots.alloc_typed(ty, v));
-        }
-        // A negated output keeps that slot (its state) to itself; the pin's slot, what every
-        // reader and the debugger see, is its inverse, written by a NOT after the block.
-        for k in 0..b.n_outputs() {
-            let at = first_raw + k;
-            if net.out_negated(i, k)
-                && let Value::Bool(x) = slots.init_of(out_slots[at])
-            {
-                raw_out.insert(at as u32, out_slots[at]);
-                let raw = out_slots[at];
-                out_slots[at] = slots.alloc(Value::Bool(!x));
-                negated_raw.insert(out_slots[at], raw);
-            }
-            signals.push(&[&b.path, ".", &b.output_name(k)], out_slots[at], SignalKind::BlockOutput);
-        }
-        state_first[i] = state_flat.len() as u32;
-        for (_, ty) in b.def.state {
-            state_flat.push(slots.alloc(ty.zero()));
-        }
-    }
+    let BlockSlots { out_first, out_slots, state_first, state_flat, raw_out, negated_raw } =
+        block_slots(net, t, order, n_sig, &mut slots, &mut signals);
     let state_of = |i: usize| {
         let first = state_first[i] as usize;
         &state_flat[first..first + net.blocks[i].def.state.len()]
