@@ -215,6 +215,34 @@ fn block_slots(
     BlockSlots { out_first, out_slots, state_first, state_flat, raw_out, negated_raw }
 }
 
+/// Every operand must sit in the bank its pin's type names: the executor indexes that bank
+/// without looking. A mismatch is a compiler bug; the plan is refused rather than run.
+fn operands_in_their_banks(
+    project: &Project,
+    b: &crate::expand::NetBlock,
+    ins: &[Slot],
+    ty: Type,
+) -> Result<(), Diagnostic> {
+    for (k, (p, s)) in b.inputs.iter().zip(ins).enumerate() {
+        let want = match p.ty {
+            PinTy::Fixed(w) => w,
+            PinTy::T => ty,
+        };
+        if s.ty.bank() != want.bank() {
+            let name = b.input_name(k);
+            return Err(diag_at(
+                project,
+                &b.at.join(crate::json_path!["inputs", name.as_ref()]),
+                format!("internal compiler error: pin `{name}` of `{}` reads a {} slot, expected {want}", b.path, s.ty),
+            )
+            .block(&b.path)
+            .pin(name.to_string())
+            .help("this is a bug in fbd-engine; please report it with this diagram"));
+        }
+    }
+    Ok(())
+}
+
 /// The signals that name another's slot, after every block's: macro instance pins, the
 /// program outputs (returned as ports), the feedback values.
 fn alias_signals(
@@ -356,28 +384,7 @@ pub(super) fn emit(
             &raw_outs
         };
         let ty = t[i].unwrap_or(Type::Bool);
-        // Every operand must sit in the bank its pin's type names: the executor indexes that
-        // bank without looking. A mismatch is a compiler bug; refuse the plan rather than run it.
-        for (k, (p, s)) in b.inputs.iter().zip(&ins).enumerate() {
-            let want = match p.ty {
-                PinTy::Fixed(w) => w,
-                PinTy::T => ty,
-            };
-            if s.ty.bank() != want.bank() {
-                let name = b.input_name(k);
-                return Err(diag_at(
-                    project,
-                    &b.at.join(crate::json_path!["inputs", name.as_ref()]),
-                    format!(
-                        "internal compiler error: pin `{name}` of `{}` reads a {} slot, expected {want}",
-                        b.path, s.ty
-                    ),
-                )
-                .block(&b.path)
-                .pin(name.to_string())
-                .help("this is a bug in fbd-engine; please report it with this diagram"));
-            }
-        }
+        operands_in_their_banks(project, b, &ins, ty)?;
         let ops = Operands { ins: &ins, outs, state: state_of(i), ty };
         let (instr, rng) = select_instruction(
             b,
