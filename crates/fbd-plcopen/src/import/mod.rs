@@ -287,26 +287,37 @@ fn program_to_run<'a, 'i>(
     })
 }
 
-/// Converts one POU with an FBD body. For the program, also returns its program inputs.
-fn pou_body(
+/// A POU's variables as the body sees them: inputs, outputs and locals (a program's located
+/// variables as its I/O, structures flattened into a variable per member).
+struct Interface {
+    ins: Vec<Var>,
+    outs: Vec<Var>,
+    locals: Vec<Var>,
+    /// `st.Run` → `st_Run`, for every member of a flattened structure.
+    member_paths: HashMap<String, String>,
+    /// A function's result variable (its name), read and written by that name in its body.
+    result_of: Option<String>,
+}
+
+/// The interface of POU `pou` (named `name`), with every problem of it reported.
+fn interface(
     cx: &mut Ctx,
     pou: Node,
+    name: &str,
     pou_names: &HashSet<String>,
-    declares_en: &HashSet<String>,
     types: &structs::StructTypes,
     globals: &HashMap<String, Var>,
     is_program: bool,
-) -> Option<(MacroDef, Vec<ProgramInput>)> {
-    let name = pou.attribute("name").unwrap_or("").to_string();
+) -> Interface {
     let iface = child(pou, "interface");
-    modifiers::refuse_in_outs(cx, iface, &name);
+    modifiers::refuse_in_outs(cx, iface, name);
     let mut ins = variables(cx, iface, "inputVars");
     let mut outs = variables(cx, iface, "outputVars");
     // A function's result (its `returnType`) is written, and read, by the function's name in
     // its body, and is the `OUT` pin of a call (as Beremiz and OpenPLC Editor name it).
-    let result_of = function_result(cx, pou, iface, &name, &mut outs);
+    let result_of = function_result(cx, pou, iface, name, &mut outs);
     let mut locals: Vec<Var> = ["localVars", "tempVars"].iter().flat_map(|s| variables(cx, iface, s)).collect();
-    locals.extend(checks::globals_of(cx, iface, &name, is_program, globals));
+    locals.extend(checks::globals_of(cx, iface, name, is_program, globals));
     checks::unknown_types(cx, pou, &ins.iter().chain(&outs).chain(&locals).collect::<Vec<_>>(), pou_names, types);
     // Located variables of the program are its I/O: %I… inputs, %Q… outputs (buttons, lamps
     // and numbers in the HMI); %M… stay signals.
@@ -325,6 +336,51 @@ fn pou_body(
     let outs = structs::flatten(cx, outs, types, &mut member_paths, pou);
     let locals = structs::flatten(cx, locals, types, &mut member_paths, pou);
     structs::check_collisions(cx, pou, [&ins, &outs, &locals], &member_paths);
+    Interface { ins, outs, locals, member_paths, result_of }
+}
+
+/// Every read of a block's ENO made a read of what drove its EN (an open EN, always run:
+/// TRUE), in the blocks' inputs and the variables' writes.
+fn substitute_enos(blocks: &mut [Block], writes: &mut BTreeMap<String, (Src, usize)>, enos: &HashMap<String, Wire>) {
+    let eno_of = |r: &str| -> Option<Wire> {
+        let (b, p) = r.split_once('.')?;
+        (p == "eno").then(|| enos.get(b).cloned().unwrap_or(Wire::constant(Value::Bool(true))))
+    };
+    for b in blocks.iter_mut() {
+        for (_, w) in b.inputs.0.iter_mut() {
+            if let Wire::Ref(r) = w
+                && let Some(x) = eno_of(r)
+            {
+                *w = x;
+            }
+        }
+    }
+    for (src, _) in writes.values_mut() {
+        if let Src::Out(r) = src
+            && let Some(x) = eno_of(r)
+        {
+            *src = match x {
+                Wire::Ref(r) => Src::Out(r),
+                Wire::Const(c) => Src::Const(*c),
+                Wire::Feedback { from, .. } => Src::Out(from),
+            };
+        }
+    }
+}
+
+/// Converts one POU with an FBD body. For the program, also returns its program inputs.
+fn pou_body(
+    cx: &mut Ctx,
+    pou: Node,
+    pou_names: &HashSet<String>,
+    declares_en: &HashSet<String>,
+    types: &structs::StructTypes,
+    globals: &HashMap<String, Var>,
+    is_program: bool,
+) -> Option<(MacroDef, Vec<ProgramInput>)> {
+    let name = pou.attribute("name").unwrap_or("").to_string();
+    let Interface { ins, outs, locals, member_paths, result_of } =
+        interface(cx, pou, &name, pou_names, types, globals, is_program);
     let Some(body) = child(pou, "body") else {
         cx.err(pou, format!("POU `{name}` has no body"));
         return None;
@@ -623,31 +679,7 @@ fn pou_body(
             cx.err(*e, format!("`{var}` is written by two outVariables; one driver per variable"));
         }
     }
-    // ENO: what drove EN (an open EN, always run: TRUE).
-    let eno_of = |r: &str| -> Option<Wire> {
-        let (b, p) = r.split_once('.')?;
-        (p == "eno").then(|| enos.get(b).cloned().unwrap_or(Wire::constant(Value::Bool(true))))
-    };
-    for b in blocks.iter_mut() {
-        for (_, w) in b.inputs.0.iter_mut() {
-            if let Wire::Ref(r) = w
-                && let Some(x) = eno_of(r)
-            {
-                *w = x;
-            }
-        }
-    }
-    for (src, _) in writes.values_mut() {
-        if let Src::Out(r) = src
-            && let Some(x) = eno_of(r)
-        {
-            *src = match x {
-                Wire::Ref(r) => Src::Out(r),
-                Wire::Const(c) => Src::Const(*c),
-                Wire::Feedback { from, .. } => Src::Out(from),
-            };
-        }
-    }
+    substitute_enos(&mut blocks, &mut writes, &enos);
     // What every read sees, by the sequence a PLC runs the body in (`order.rs`).
     let declared: HashMap<String, Declared> =
         ins.iter().chain(&outs).chain(&locals).map(|v| (v.name.clone(), Declared { ty: v.ty, init: v.init })).collect();
