@@ -96,3 +96,51 @@ fn compiling_an_owned_project_gives_the_same_plan() {
     assert_eq!(owned.to_string(), borrowed.to_string());
     assert_eq!(owned.0[0].line, Some(2), "{owned}");
 }
+
+/// The crates a `Cargo.toml` depends on (its `[dependencies]`, not the dev ones).
+fn dependencies(manifest: &str) -> std::collections::BTreeSet<String> {
+    let mut in_deps = false;
+    let mut out = std::collections::BTreeSet::new();
+    for line in manifest.lines() {
+        let line = line.trim();
+        if line.starts_with('[') {
+            in_deps = line == "[dependencies]";
+        } else if in_deps
+            && let Some(name) = line.split(['=', '.', ' ']).next().filter(|n| !n.is_empty() && !n.starts_with('#'))
+        {
+            out.insert(name.to_string());
+        }
+    }
+    out
+}
+
+/// ARCHITECTURE.md's crate table names each crate's dependencies as its Cargo.toml has them
+/// (it had drifted: tempfile, serde_json, players, mimalloc were missing from it).
+#[test]
+fn the_architecture_table_names_every_crate_s_dependencies() {
+    let arch = read("ARCHITECTURE.md");
+    let mut manifests: Vec<(String, String)> = vec![("root package `fbd2048`".into(), read("Cargo.toml"))];
+    for entry in std::fs::read_dir(root().join("crates")).expect("crates/") {
+        let dir = entry.expect("entry").path();
+        let name = dir.file_name().and_then(|n| n.to_str()).unwrap_or_default().to_string();
+        manifests.push((format!("`crates/{name}`"), read(format!("crates/{name}/Cargo.toml"))));
+    }
+    let every: std::collections::BTreeSet<String> = manifests.iter().flat_map(|(_, m)| dependencies(m)).collect();
+    for (row, manifest) in &manifests {
+        let line = arch
+            .lines()
+            .find(|l| l.starts_with(&format!("| {row} |")))
+            .unwrap_or_else(|| panic!("ARCHITECTURE.md's crate table has no row {row}"));
+        let column = line.trim_end_matches('|').rsplit('|').next().unwrap_or_default();
+        let named: std::collections::BTreeSet<String> = column
+            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '_'))
+            .filter(|w| every.contains(*w))
+            .map(str::to_string)
+            .collect();
+        assert_eq!(
+            named,
+            dependencies(manifest),
+            "ARCHITECTURE.md's row {row} names other dependencies than its Cargo.toml"
+        );
+    }
+}
