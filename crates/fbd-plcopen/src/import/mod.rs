@@ -287,6 +287,225 @@ fn program_to_run<'a, 'i>(
     })
 }
 
+/// What the blocks of a POU body build, element after element.
+#[derive(Default)]
+struct BodyBlocks {
+    /// The blocks, with edge inputs as R_TRIG / F_TRIG blocks in front.
+    blocks: Vec<Block>,
+    /// Every read of a variable by a block, and each block's call in the sequence.
+    reads: Vec<Read>,
+    /// Each block's call in the sequence.
+    block_at: HashMap<String, usize>,
+    /// ENO of the blocks that have an EN: the EN's driver.
+    enos: HashMap<String, Wire>,
+    /// A number for the blocks the import adds (`__or`, `__pre`).
+    extra: usize,
+}
+
+/// What a block of the body is read against.
+struct BlockEnv<'a, 'x, 'i> {
+    look: &'a Lookup<'a, 'x, 'i>,
+    seq: &'a order::Sequence,
+    declares_en: &'a HashSet<String>,
+    /// The POU's inputs (a read of one is of this scan's value, never delayed).
+    in_names: &'a HashSet<&'a str>,
+    locals: &'a [Var],
+    /// The key of the POU in `Ctx::places` (the program's is empty).
+    pou_key: &'a str,
+}
+
+/// Imports block element `e` into `out` (the block, and the R_TRIG, F_TRIG, NOT, OR and SEL
+/// blocks its edges, negations, wired ORs and EN make), or reports why it cannot be.
+fn import_block(cx: &mut Ctx, e: &Node, env: &BlockEnv, out: &mut BodyBlocks) {
+    let ty = e.attribute("typeName").unwrap_or("");
+    let Some(id) = e.attribute("localId").and_then(|l| env.look.block_ids.get(l)).cloned() else {
+        cx.err(*e, "a block without localId");
+        return;
+    };
+    let at = env.seq.at(e.attribute("localId"));
+    let first_new = out.blocks.len();
+    // A POU of the file first: a user's `Random` is not the library's RANDOM.
+    let our_ty = match map_type(ty) {
+        _ if env.look.pou_names.contains(ty) && helper(ty).is_none() => ty.to_string(),
+        Some(t) => t,
+        None => {
+            cx.err(*e, format!("block type `{ty}` is neither a standard block this runtime has nor a POU of the file"));
+            return;
+        }
+    };
+    let mut pins = Pins::default();
+    let mut negated_pins: Vec<String> = Vec::new();
+    let mut en: Option<Wire> = None;
+    // Connected inputs by our pin name: a pin listed twice would be two drivers.
+    let mut connected: Vec<(String, roxmltree::Node)> = Vec::new();
+    for v in child(*e, "inputVariables").into_iter().flat_map(|i| children(i, "variable")) {
+        let formal = v.attribute("formalParameter").unwrap_or("");
+        // A stand-in's renamed pins (ENABLE, POSITION) back to ours.
+        let formal = match helper(ty) {
+            Some((blk, _)) => crate::stand_in::pin(&blk, formal).unwrap_or(formal),
+            None => formal,
+        };
+        if formal.eq_ignore_ascii_case("EN") && helper(ty).is_none() && !env.declares_en.contains(ty) {
+            let Some(cpi) = child(v, "connectionPointIn").filter(|c| child(*c, "connection").is_some()) else {
+                continue; // an open EN: always executed
+            };
+            // A negated or edge-triggered EN ran the function when EN was FALSE (dropped).
+            if v.attribute("negated") == Some("true") || v.attribute("edge").is_some_and(|e| e != "none") {
+                cx.err(v, format!("block `{id}`: a negated or edge-triggered EN is not supported; negate or detect the edge before it (NOT, R_TRIG)"));
+                continue;
+            }
+            let stateless = library::lookup(&our_ty).is_some_and(|d| !d.stateful && d.outputs.len() == 1);
+            if !stateless {
+                cx.err(v, format!("block `{id}`: EN on a function block ({our_ty}) is not supported (its state would have to freeze); EN on functions is"));
+                continue;
+            }
+            en = match env.look.source(cx, cpi, 0) {
+                Some(Src::Out(r)) | Some(Src::Var(r)) => Some(Wire::Ref(r)),
+                Some(Src::Const(c)) => Some(Wire::constant(c)),
+                _ => None,
+            };
+            if let Some(Wire::Ref(r)) = &en
+                && !env.in_names.contains(r.as_str())
+                && !r.contains('.')
+            {
+                out.reads.push(Read::new(&id, "g", r, at));
+            }
+            continue;
+        }
+        let pin = in_pin(&our_ty, formal);
+        // A formal parameter the block does not have: which pin was meant is a guess.
+        if let Some(def) = library::lookup(&our_ty)
+            && helper(ty).is_none()
+            && !checks::library_input(def, &pin)
+        {
+            cx.err(v, format!("block `{id}`: {ty} has no input `{formal}`"));
+            continue;
+        }
+        let Some(cpi) = child(v, "connectionPointIn") else { continue };
+        if child(cpi, "connection").is_none() {
+            continue;
+        }
+        if let Some((_, first)) = connected.iter().find(|(p, _)| *p == pin) {
+            let (line, col) = cx.text_pos(*first);
+            cx.err(
+                v,
+                format!("block `{id}`: input `{formal}` is connected twice (first at {line}:{col}); an input has exactly one driver"),
+            );
+            continue;
+        }
+        connected.push((pin.clone(), v));
+        let Some(src) = env.look.source(cx, cpi, 0) else { continue };
+        let src = wired_or(src, &format!("{id}__or{}", out.extra), &mut out.blocks, &mut out.reads, e, at);
+        out.extra += 1;
+        let mut wire = match &src {
+            Src::Out(r) | Src::Var(r) => Wire::Ref(r.clone()),
+            Src::Const(v) => Wire::constant(*v),
+            Src::Or(_) => continue, // made into an OR block above
+        };
+        let negated = v.attribute("negated") == Some("true");
+        let edge = v.attribute("edge").filter(|e| *e != "none");
+        // A negated input is negated here too (the circle stays a circle), a library
+        // block's and a POU instance's alike.
+        if negated && edge.is_none() {
+            if let Src::Var(n) = &src {
+                out.reads.push(Read::new(&id, &pin, n, at));
+            }
+            negated_pins.push(pin.clone());
+        } else if negated || edge.is_some() {
+            let (kind, inpin, outpin) = match edge {
+                Some("rising") => ("R_TRIG", "clk", "q"),
+                Some("falling") => ("F_TRIG", "clk", "q"),
+                _ => ("NOT", "in", "out"),
+            };
+            let pre = format!("{id}__pre{}", out.extra);
+            out.extra += 1;
+            if let Src::Var(n) = &src {
+                out.reads.push(Read::new(&pre, inpin, n, at));
+            }
+            let mut pb = simple_block(&pre, kind, vec![(inpin.to_string(), wire)], e);
+            // In front of the block it feeds, not on top of it.
+            if let Some(p) = pb.pos.as_mut() {
+                p[0] -= 80.0;
+                p[1] += 20.0 * pins.0.len() as f64;
+            }
+            out.blocks.push(pb);
+            wire = Wire::Ref(format!("{pre}.{outpin}"));
+        } else if let Src::Var(n) = &src {
+            out.reads.push(Read::new(&id, &pin, n, at));
+        }
+        pins.0.push((pin, wire));
+    }
+    let mut b = simple_block(&id, &our_ty, Vec::new(), e);
+    b.comment = text::documentation(*e);
+    b.inputs = pins;
+    // Negated outputs stay negated pins: every reader gets the inverse (they were read as
+    // if not negated, a wrong value, before the engine had negated pins).
+    for v in child(*e, "outputVariables").into_iter().flat_map(|o| children(o, "variable")) {
+        if v.attribute("negated") != Some("true") {
+            continue;
+        }
+        let formal = v.attribute("formalParameter").unwrap_or("");
+        let formal = match helper(ty) {
+            Some((blk, _)) => crate::stand_in::pin(&blk, formal).unwrap_or(formal),
+            None => formal,
+        };
+        negated_pins.push(names::out_pin(ty, formal, env.look.pou_names));
+    }
+    b.negated = negated_pins.into();
+    let def = library::lookup(&our_ty);
+    if def.is_some_and(|d| d.generic != library::Generic::No) {
+        b.data_type = helper(ty).map(|(_, t)| TypeName(t)).or_else(|| names::counter_type(ty).map(TypeName));
+    }
+    // Parameters: an instance's initial member values; a SELECTOR's n from its outputs.
+    if let Some(inst) = e.attribute("instanceName")
+        && let Some(var) = env.locals.iter().find(|v| v.name == inst)
+    {
+        for (k, v) in &var.members {
+            match k.as_str() {
+                "seed" => b.params.seed = v.as_f64().max(0.0).to_string().parse::<f64>().ok().map(|x| x as u64),
+                _ if def.is_some_and(|d| d.outputs.first().is_some_and(|o| o.name == k)) => {
+                    b.params.init = Some(Box::new(Const(*v)))
+                }
+                _ => {}
+            }
+        }
+    }
+    if our_ty == "SELECTOR" {
+        let n = child(*e, "outputVariables").map_or(0, |o| children(o, "variable").count());
+        b.params.n = Some(n as u32);
+    }
+    // A function with EN: computed as `<id>__f`, and `<id>` holds its last result while EN
+    // is FALSE (the outputs of a call that does not run are not written), as a SEL with a
+    // feedback of itself; ENO is EN.
+    if let Some(enw) = en {
+        let out_pin = library::lookup(&our_ty).and_then(|d| d.outputs.first()).map_or("out", |p| p.name);
+        let f = format!("{id}__f");
+        b.id = f.clone();
+        // Reads of variables by the function's own pins follow it to its new id.
+        for r in out.reads.iter_mut().filter(|r| r.block == id && r.pin != "g") {
+            r.block = f.clone();
+        }
+        let mut hold = simple_block(&id, "SEL", Vec::new(), e);
+        hold.inputs = Pins(vec![
+            ("g".into(), enw.clone()),
+            ("in0".into(), Wire::Feedback { from: format!("{id}.out"), init: None }),
+            ("in1".into(), Wire::Ref(format!("{f}.{out_pin}"))),
+        ]);
+        if let Some(p) = hold.pos.as_mut() {
+            p[0] += 60.0;
+        }
+        out.enos.insert(id.clone(), enw);
+        out.blocks.push(b);
+        out.blocks.push(hold);
+    } else {
+        out.blocks.push(b);
+    }
+    for b in &out.blocks[first_new..] {
+        out.block_at.insert(b.id.clone(), at);
+        cx.places.push((env.pou_key.to_string(), b.id.clone(), e.range().start));
+    }
+}
+
 /// A POU's variables as the body sees them: inputs, outputs and locals (a program's located
 /// variables as its I/O, structures flattened into a variable per member).
 struct Interface {
@@ -426,209 +645,16 @@ fn pou_body(
     };
     let resolve = |cx: &mut Ctx, cpi: Node, depth: u32| -> Option<Src> { look.source(cx, cpi, depth) };
 
-    // Blocks, with edge inputs as R_TRIG / F_TRIG blocks in front.
-    let mut blocks: Vec<Block> = Vec::new();
-    // Every read of a variable by a block, and each block's call in the sequence.
-    let mut reads: Vec<Read> = Vec::new();
-    let mut block_at: HashMap<String, usize> = HashMap::new();
     // Where each block comes from in the file, for an error found after the import.
     let pou_key = if is_program { String::new() } else { name.clone() };
-    let mut extra = 0usize;
-    // ENO of the blocks that have an EN: the EN's driver.
-    let mut enos: HashMap<String, Wire> = HashMap::new();
     let in_names_all: HashSet<&str> = ins.iter().map(|v| v.name.as_str()).collect();
+    let env =
+        BlockEnv { look: &look, seq: &seq, declares_en, in_names: &in_names_all, locals: &locals, pou_key: &pou_key };
+    let mut built = BodyBlocks::default();
     for e in elems.iter().filter(|e| e.tag_name().name() == "block") {
-        let ty = e.attribute("typeName").unwrap_or("");
-        let Some(id) = e.attribute("localId").and_then(|l| block_ids.get(l)).cloned() else {
-            cx.err(*e, "a block without localId");
-            continue;
-        };
-        let at = seq.at(e.attribute("localId"));
-        let first_new = blocks.len();
-        // A POU of the file first: a user's `Random` is not the library's RANDOM.
-        let our_ty = match map_type(ty) {
-            _ if pou_names.contains(ty) && helper(ty).is_none() => ty.to_string(),
-            Some(t) => t,
-            None => {
-                cx.err(
-                    *e,
-                    format!("block type `{ty}` is neither a standard block this runtime has nor a POU of the file"),
-                );
-                continue;
-            }
-        };
-        let mut pins = Pins::default();
-        let mut negated_pins: Vec<String> = Vec::new();
-        let mut en: Option<Wire> = None;
-        // Connected inputs by our pin name: a pin listed twice would be two drivers.
-        let mut connected: Vec<(String, roxmltree::Node)> = Vec::new();
-        for v in child(*e, "inputVariables").into_iter().flat_map(|i| children(i, "variable")) {
-            let formal = v.attribute("formalParameter").unwrap_or("");
-            // A stand-in's renamed pins (ENABLE, POSITION) back to ours.
-            let formal = match helper(ty) {
-                Some((blk, _)) => crate::stand_in::pin(&blk, formal).unwrap_or(formal),
-                None => formal,
-            };
-            if formal.eq_ignore_ascii_case("EN") && helper(ty).is_none() && !declares_en.contains(ty) {
-                let Some(cpi) = child(v, "connectionPointIn").filter(|c| child(*c, "connection").is_some()) else {
-                    continue; // an open EN: always executed
-                };
-                // A negated or edge-triggered EN ran the function when EN was FALSE (dropped).
-                if v.attribute("negated") == Some("true") || v.attribute("edge").is_some_and(|e| e != "none") {
-                    cx.err(v, format!("block `{id}`: a negated or edge-triggered EN is not supported; negate or detect the edge before it (NOT, R_TRIG)"));
-                    continue;
-                }
-                let stateless = library::lookup(&our_ty).is_some_and(|d| !d.stateful && d.outputs.len() == 1);
-                if !stateless {
-                    cx.err(v, format!("block `{id}`: EN on a function block ({our_ty}) is not supported (its state would have to freeze); EN on functions is"));
-                    continue;
-                }
-                en = match resolve(cx, cpi, 0) {
-                    Some(Src::Out(r)) | Some(Src::Var(r)) => Some(Wire::Ref(r)),
-                    Some(Src::Const(c)) => Some(Wire::constant(c)),
-                    _ => None,
-                };
-                if let Some(Wire::Ref(r)) = &en
-                    && !in_names_all.contains(r.as_str())
-                    && !r.contains('.')
-                {
-                    reads.push(Read::new(&id, "g", r, at));
-                }
-                continue;
-            }
-            let pin = in_pin(&our_ty, formal);
-            // A formal parameter the block does not have: which pin was meant is a guess.
-            if let Some(def) = library::lookup(&our_ty)
-                && helper(ty).is_none()
-                && !checks::library_input(def, &pin)
-            {
-                cx.err(v, format!("block `{id}`: {ty} has no input `{formal}`"));
-                continue;
-            }
-            let Some(cpi) = child(v, "connectionPointIn") else { continue };
-            if child(cpi, "connection").is_none() {
-                continue;
-            }
-            if let Some((_, first)) = connected.iter().find(|(p, _)| *p == pin) {
-                let (line, col) = cx.text_pos(*first);
-                cx.err(
-                    v,
-                    format!("block `{id}`: input `{formal}` is connected twice (first at {line}:{col}); an input has exactly one driver"),
-                );
-                continue;
-            }
-            connected.push((pin.clone(), v));
-            let Some(src) = resolve(cx, cpi, 0) else { continue };
-            let src = wired_or(src, &format!("{id}__or{extra}"), &mut blocks, &mut reads, e, at);
-            extra += 1;
-            let mut wire = match &src {
-                Src::Out(r) | Src::Var(r) => Wire::Ref(r.clone()),
-                Src::Const(v) => Wire::constant(*v),
-                Src::Or(_) => continue, // made into an OR block above
-            };
-            let negated = v.attribute("negated") == Some("true");
-            let edge = v.attribute("edge").filter(|e| *e != "none");
-            // A negated input is negated here too (the circle stays a circle), a library
-            // block's and a POU instance's alike.
-            if negated && edge.is_none() {
-                if let Src::Var(n) = &src {
-                    reads.push(Read::new(&id, &pin, n, at));
-                }
-                negated_pins.push(pin.clone());
-            } else if negated || edge.is_some() {
-                let (kind, inpin, outpin) = match edge {
-                    Some("rising") => ("R_TRIG", "clk", "q"),
-                    Some("falling") => ("F_TRIG", "clk", "q"),
-                    _ => ("NOT", "in", "out"),
-                };
-                let pre = format!("{id}__pre{extra}");
-                extra += 1;
-                if let Src::Var(n) = &src {
-                    reads.push(Read::new(&pre, inpin, n, at));
-                }
-                let mut pb = simple_block(&pre, kind, vec![(inpin.to_string(), wire)], e);
-                // In front of the block it feeds, not on top of it.
-                if let Some(p) = pb.pos.as_mut() {
-                    p[0] -= 80.0;
-                    p[1] += 20.0 * pins.0.len() as f64;
-                }
-                blocks.push(pb);
-                wire = Wire::Ref(format!("{pre}.{outpin}"));
-            } else if let Src::Var(n) = &src {
-                reads.push(Read::new(&id, &pin, n, at));
-            }
-            pins.0.push((pin, wire));
-        }
-        let mut b = simple_block(&id, &our_ty, Vec::new(), e);
-        b.comment = text::documentation(*e);
-        b.inputs = pins;
-        // Negated outputs stay negated pins: every reader gets the inverse (they were read as
-        // if not negated, a wrong value, before the engine had negated pins).
-        for v in child(*e, "outputVariables").into_iter().flat_map(|o| children(o, "variable")) {
-            if v.attribute("negated") != Some("true") {
-                continue;
-            }
-            let formal = v.attribute("formalParameter").unwrap_or("");
-            let formal = match helper(ty) {
-                Some((blk, _)) => crate::stand_in::pin(&blk, formal).unwrap_or(formal),
-                None => formal,
-            };
-            negated_pins.push(names::out_pin(ty, formal, pou_names));
-        }
-        b.negated = negated_pins.into();
-        let def = library::lookup(&our_ty);
-        if def.is_some_and(|d| d.generic != library::Generic::No) {
-            b.data_type = helper(ty).map(|(_, t)| TypeName(t)).or_else(|| names::counter_type(ty).map(TypeName));
-        }
-        // Parameters: an instance's initial member values; a SELECTOR's n from its outputs.
-        if let Some(inst) = e.attribute("instanceName")
-            && let Some(var) = locals.iter().find(|v| v.name == inst)
-        {
-            for (k, v) in &var.members {
-                match k.as_str() {
-                    "seed" => b.params.seed = v.as_f64().max(0.0).to_string().parse::<f64>().ok().map(|x| x as u64),
-                    _ if def.is_some_and(|d| d.outputs.first().is_some_and(|o| o.name == k)) => {
-                        b.params.init = Some(Box::new(Const(*v)))
-                    }
-                    _ => {}
-                }
-            }
-        }
-        if our_ty == "SELECTOR" {
-            let n = child(*e, "outputVariables").map_or(0, |o| children(o, "variable").count());
-            b.params.n = Some(n as u32);
-        }
-        // A function with EN: computed as `<id>__f`, and `<id>` holds its last result while EN
-        // is FALSE (the outputs of a call that does not run are not written), as a SEL with a
-        // feedback of itself; ENO is EN.
-        if let Some(enw) = en {
-            let out = library::lookup(&our_ty).and_then(|d| d.outputs.first()).map_or("out", |p| p.name);
-            let f = format!("{id}__f");
-            b.id = f.clone();
-            // Reads of variables by the function's own pins follow it to its new id.
-            for r in reads.iter_mut().filter(|r| r.block == id && r.pin != "g") {
-                r.block = f.clone();
-            }
-            let mut hold = simple_block(&id, "SEL", Vec::new(), e);
-            hold.inputs = Pins(vec![
-                ("g".into(), enw.clone()),
-                ("in0".into(), Wire::Feedback { from: format!("{id}.out"), init: None }),
-                ("in1".into(), Wire::Ref(format!("{f}.{out}"))),
-            ]);
-            if let Some(p) = hold.pos.as_mut() {
-                p[0] += 60.0;
-            }
-            enos.insert(id.clone(), enw);
-            blocks.push(b);
-            blocks.push(hold);
-        } else {
-            blocks.push(b);
-        }
-        for b in &blocks[first_new..] {
-            block_at.insert(b.id.clone(), at);
-            cx.places.push((pou_key.clone(), b.id.clone(), e.range().start));
-        }
+        import_block(cx, e, &env, &mut built);
     }
+    let BodyBlocks { mut blocks, mut reads, mut block_at, enos, .. } = built;
     // Variables written by outVariables.
     let mut writes: BTreeMap<String, (Src, usize)> = BTreeMap::new();
     for e in elems.iter().filter(|e| matches!(e.tag_name().name(), "outVariable" | "inOutVariable")) {
