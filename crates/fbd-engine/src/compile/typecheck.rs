@@ -72,7 +72,9 @@ fn widest(types: impl Iterator<Item = Type>) -> Option<Type> {
     types.max_by_key(|t| t.bank())
 }
 
-pub(crate) fn infer_types(project: &Project, net: &Net) -> Result<Tvars, Vec<Diagnostic>> {
+/// The type of every generic block's type variable (`None` where nothing decides it), and each
+/// block's group (blocks whose `T` pins and outputs are wired together share one type).
+fn type_variables(project: &Project, net: &Net) -> (Tvars, Vec<usize>) {
     // A `T` pin driven by a `T` output makes the two blocks' type variables one: union them.
     // Each group then takes its first firm type (data_type, a fixed-type source wired to a T
     // pin, a declared port type bound to a T output) or, without one, the widest of its soft
@@ -177,8 +179,14 @@ pub(crate) fn infer_types(project: &Project, net: &Net) -> Result<Tvars, Vec<Dia
             }
         })
         .collect();
-    let generic: Vec<usize> = (0..n).filter(|&i| net.blocks[i].def.generic != Generic::No).collect();
     let group_of: Vec<usize> = (0..n).map(|i| find(&mut parent, i)).collect();
+    (t, group_of)
+}
+
+/// A generic block whose type nothing decides (said once per group), or whose type its
+/// generic group does not admit.
+fn undecided_or_inadmissible(project: &Project, net: &Net, t: &Tvars, group_of: &[usize]) -> Vec<Diagnostic> {
+    let generic: Vec<usize> = (0..net.blocks.len()).filter(|&i| net.blocks[i].def.generic != Generic::No).collect();
     let mut errors = Vec::new();
     let mut members: HashMap<usize, Vec<usize>> = HashMap::default();
     for &i in &generic {
@@ -222,6 +230,14 @@ pub(crate) fn infer_types(project: &Project, net: &Net) -> Result<Tvars, Vec<Dia
             _ => {}
         }
     }
+    errors
+}
+
+/// The type of every generic block, and every pin checked against its driver (ports first);
+/// all the problems at once.
+pub(crate) fn infer_types(project: &Project, net: &Net) -> Result<Tvars, Vec<Diagnostic>> {
+    let (t, group_of) = type_variables(project, net);
+    let mut errors = undecided_or_inadmissible(project, net, &t, &group_of);
     if !errors.is_empty() {
         return Err(errors);
     }
