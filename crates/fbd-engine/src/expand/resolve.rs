@@ -4,6 +4,44 @@
 
 use super::*;
 
+/// What a chase through macro ports does on its way back out: a port's type to check (and
+/// negate), or a feedback wire.
+enum Post {
+    /// `negate`: the instance has this port negated (the path and place of its NOT).
+    Port {
+        key: PortKey,
+        ty: Type,
+        assert: Option<(At, String)>,
+        negate: Option<(String, BlockAt)>,
+    },
+    Feedback {
+        init: Option<Value>,
+        at: At,
+        si: usize,
+    },
+}
+
+/// A loop back to port `key` through ports only, with exactly one feedback wire on it
+/// and no negation: it is legal (the feedback is its point) and holds the feedback's
+/// initial value forever (x(n) = x(n-1)). The feedback's post is dropped (the value
+/// is a constant now); `None` for any other loop, an error.
+fn held_loop(posts: &mut Vec<Post>, visited_at: &[(PortKey, usize)], key: PortKey) -> Option<Value> {
+    let first = visited_at.iter().find(|(k, _)| *k == key)?.1;
+    let seg = &posts[first..];
+    let mut feedbacks = seg.iter().enumerate().filter(|(_, p)| matches!(p, Post::Feedback { .. }));
+    let (fb, _) = feedbacks.next()?;
+    if feedbacks.next().is_some() || seg.iter().any(|p| matches!(p, Post::Port { negate: Some(_), .. })) {
+        return None;
+    }
+    let ty = seg.iter().find_map(|p| if let Post::Port { ty, .. } = p { Some(*ty) } else { None })?;
+    let init = match &seg[fb] {
+        Post::Feedback { init, .. } => *init,
+        Post::Port { .. } => None,
+    };
+    posts.remove(first + fb);
+    Some(init.and_then(|v| ty.fit(v).ok()).unwrap_or(ty.zero()))
+}
+
 impl<'p> Expander<'p> {
     fn err(&mut self, at: Loc, msg: String) -> Diagnostic {
         let at = at.at();
@@ -48,40 +86,6 @@ impl<'p> Expander<'p> {
     /// and type-asserted once however many readers it has. Crossing the same port twice in one
     /// resolution is a loop through ports that never reaches a block: an error, not a hang.
     fn resolve_inner(&mut self, si0: usize, w0: &Wire, at0: Loc) -> Result<Src, Diagnostic> {
-        enum Post {
-            /// `negate`: the instance has this port negated (the path and place of its NOT).
-            Port {
-                key: PortKey,
-                ty: Type,
-                assert: Option<(At, String)>,
-                negate: Option<(String, BlockAt)>,
-            },
-            Feedback {
-                init: Option<Value>,
-                at: At,
-                si: usize,
-            },
-        }
-        /// A loop back to port `key` through ports only, with exactly one feedback wire on it
-        /// and no negation: it is legal (the feedback is its point) and holds the feedback's
-        /// initial value forever (x(n) = x(n-1)). The feedback's post is dropped (the value
-        /// is a constant now); `None` for any other loop, an error.
-        fn held_loop(posts: &mut Vec<Post>, visited_at: &[(PortKey, usize)], key: PortKey) -> Option<Value> {
-            let first = visited_at.iter().find(|(k, _)| *k == key)?.1;
-            let seg = &posts[first..];
-            let mut feedbacks = seg.iter().enumerate().filter(|(_, p)| matches!(p, Post::Feedback { .. }));
-            let (fb, _) = feedbacks.next()?;
-            if feedbacks.next().is_some() || seg.iter().any(|p| matches!(p, Post::Port { negate: Some(_), .. })) {
-                return None;
-            }
-            let ty = seg.iter().find_map(|p| if let Post::Port { ty, .. } = p { Some(*ty) } else { None })?;
-            let init = match &seg[fb] {
-                Post::Feedback { init, .. } => *init,
-                Post::Port { .. } => None,
-            };
-            posts.remove(first + fb);
-            Some(init.and_then(|v| ty.fit(v).ok()).unwrap_or(ty.zero()))
-        }
         let mut posts: Vec<Post> = Vec::new();
         // Each port visited on this chase and how many posts preceded it: a loop back to one
         // is the posts from there on.
