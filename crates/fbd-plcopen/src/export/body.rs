@@ -157,6 +157,50 @@ impl Emitter<'_> {
     }
 }
 
+/// The IEC type a block goes out as, and whether it is a function block (an instance): a
+/// standard block by its name (a counter by its type: IEC 61131-3 ed. 3's CTU counts in INT,
+/// CTU_DINT in DINT), a macro by its own, anything else as a stand-in (noted in `helpers`,
+/// whose bodies the export writes) of the block's type `ty`.
+fn iec_type_name(b: &Block, ty: Option<Type>, helpers: &mut BTreeSet<(String, Type)>) -> (String, bool) {
+    if library::lookup(&b.ty).is_none() {
+        (b.ty.clone(), true)
+    } else if super::standard(&b.ty) {
+        // A block with state between scans is a function block (an instance) in IEC.
+        let fb = library::lookup(&b.ty).is_some_and(|d| d.stateful);
+        let name = match b.ty.as_str() {
+            "CTU" | "CTD" | "CTUD" => match ty.unwrap_or(Type::LInt) {
+                Type::Int => b.ty.clone(),
+                t => format!("{}_{t}", b.ty),
+            },
+            t => t.to_string(),
+        };
+        (name, fb)
+    } else {
+        let t = ty.unwrap_or(Type::LInt);
+        helpers.insert((b.ty.clone(), t));
+        (crate::stand_in::name(&b.ty, t), true)
+    }
+}
+
+/// A function block instance's initial member values: a stateful block's `init` as its first
+/// output's (a DELAY's `next` too), a RANDOM's seed.
+fn instance_members(b: &Block, outs: &[String]) -> Vec<(String, Value)> {
+    let mut members = Vec::new();
+    if let Some(init) = b.params.init.as_deref() {
+        members.push((outs.first().cloned().unwrap_or_else(|| "q".into()), init.0));
+        if b.ty == "DELAY" {
+            members.push(("next".into(), init.0));
+        }
+    }
+    if let Some(seed) = b.params.seed {
+        members.push(("seed".into(), Value::Int(seed as i64)));
+    }
+    members
+}
+
+/// The FBD body of the program (`mac` empty) or of macro `mac`: its blocks in execution order,
+/// their connections, the variables they read and write, where each stands, and the instances
+/// and locals it declares.
 pub(super) fn body_xml(
     project: &Project,
     types: &Types,
@@ -235,39 +279,10 @@ pub(super) fn body_xml(
             .map(|t| t.0)
             .or_else(|| types.block.get(&(mac.to_string(), b.id.clone())).copied())
             .or_else(|| wired_type(project, mac, blocks, order, 8));
-        let (type_name, is_fb) = if library::lookup(&b.ty).is_none() {
-            (b.ty.clone(), true)
-        } else if super::standard(&b.ty) {
-            // A block with state between scans is a function block (an instance) in IEC.
-            let fb = library::lookup(&b.ty).is_some_and(|d| d.stateful);
-            // The counters by their type (IEC 61131-3 ed. 3: CTU counts in INT, CTU_DINT in
-            // DINT, CTU_LINT in LINT).
-            let name = match b.ty.as_str() {
-                "CTU" | "CTD" | "CTUD" => match ty.unwrap_or(Type::LInt) {
-                    Type::Int => b.ty.clone(),
-                    t => format!("{}_{t}", b.ty),
-                },
-                t => t.to_string(),
-            };
-            (name, fb)
-        } else {
-            let t = ty.unwrap_or(Type::LInt);
-            helpers.insert((b.ty.clone(), t));
-            (crate::stand_in::name(&b.ty, t), true)
-        };
+        let (type_name, is_fb) = iec_type_name(b, ty, helpers);
         let instance = if is_fb { instance_name(&b.id) } else { b.id.clone() };
         if is_fb {
-            let mut members = Vec::new();
-            if let Some(init) = b.params.init.as_deref() {
-                members.push((outs.first().cloned().unwrap_or_else(|| "q".into()), init.0));
-                if b.ty == "DELAY" {
-                    members.push(("next".into(), init.0));
-                }
-            }
-            if let Some(seed) = b.params.seed {
-                members.push(("seed".into(), Value::Int(seed as i64)));
-            }
-            instances.push((instance.clone(), type_name.clone(), members));
+            instances.push((instance.clone(), type_name.clone(), instance_members(b, &outs)));
         }
         let [x, y] = em.geom.as_ref().map_or(b.pos.unwrap_or([0.0, 0.0]), |g| g.block_pos(order));
         let size = em.geom.as_ref().map_or(String::new(), |g| {
