@@ -619,7 +619,7 @@ pub fn markdown() -> String {
          (a DINT and a LINT on one ADD are a type error, as in matiec: convert one). \
          Num = every integer type but the bit strings, and REAL, LREAL (IEC's ANY_NUM: no ADD on a WORD, as matiec); Any = every type. \
          Types: BOOL; SINT, INT, DINT, LINT (8, 16, 32, 64-bit signed); USINT, UINT, UDINT, ULINT (unsigned); BYTE, WORD, DWORD, LWORD (bit strings); \
-         REAL (32-bit float), LREAL (64-bit); TIME, LTIME (durations). Arithmetic on a narrow type or ULINT wraps as the PLC's (INT: 32767 + 1 = -32768) and is no fault; \
+         REAL (32-bit float), LREAL (64-bit); TIME, LTIME (durations); STRING (up to 126 single-byte characters, matiec's STR_MAX_LEN; a constant is written \"'text'\"). Arithmetic on a narrow type or ULINT wraps as the PLC's (INT: 32767 + 1 = -32768) and is no fault; \
          a REAL result is rounded to an f32 after every operation (ADD of three REALs: pairwise). \
          A fixed-type pin (a LINT `k`) takes a narrower integer as it is (IEC's implicit widening). \
          TIME and LTIME are nanoseconds of the simulated clock (T#500ms). \
