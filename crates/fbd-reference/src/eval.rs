@@ -346,6 +346,79 @@ impl Reference {
         }
     }
 
+    /// CTU, CTD and CTUD as matiec counts: up to PV and not past it, down to 0; CTUD ignores
+    /// edges of both inputs in one scan.
+    fn counter(&mut self, i: usize, kind: Kind, ins: &[Value]) -> Vec<Value> {
+        let bo = |k: usize| matches!(ins[k], Value::Bool(true));
+        let io = |k: usize| match ins[k] {
+            Value::Int(x) => x,
+            v => panic!("reference: INT expected, got {v:?}"),
+        };
+        let cv_at = if kind == Kind::Ctud { 2 } else { 1 };
+        let Value::Int(mut cv) = self.outs[i][cv_at] else { unreachable!("a counter's cv is an integer") };
+        let h = &mut self.hidden[i];
+        match kind {
+            Kind::Ctu => {
+                let edge = bo(0) && !h.m1;
+                h.m1 = bo(0);
+                if bo(1) {
+                    cv = 0;
+                } else if edge && cv < io(2) {
+                    cv += 1;
+                }
+                vec![Value::Bool(cv >= io(2)), Value::Int(cv)]
+            }
+            Kind::Ctd => {
+                let edge = bo(0) && !h.m1;
+                h.m1 = bo(0);
+                if bo(1) {
+                    cv = io(2);
+                } else if edge && cv > 0 {
+                    cv -= 1;
+                }
+                vec![Value::Bool(cv <= 0), Value::Int(cv)]
+            }
+            _ => {
+                let up = bo(0) && !h.m1;
+                let down = bo(1) && !h.m2;
+                h.m1 = bo(0);
+                h.m2 = bo(1);
+                if bo(2) {
+                    cv = 0;
+                } else if bo(3) {
+                    cv = io(4);
+                } else if up && !down && cv < io(4) {
+                    cv += 1;
+                } else if down && !up && cv > 0 {
+                    cv -= 1;
+                }
+                vec![Value::Bool(cv >= io(4)), Value::Bool(cv <= 0), Value::Int(cv)]
+            }
+        }
+    }
+
+    /// RANDOM: with `en`, x uniform in [0, 1) from the top 53 bits of a draw, then n uniform in
+    /// [lo, hi] by a 128-bit multiply of a second draw; without, both hold.
+    fn random(&mut self, i: usize, ins: &[Value]) -> Vec<Value> {
+        let (Value::Bool(en), Value::Int(lo), Value::Int(hi)) = (ins[0], ins[1], ins[2]) else {
+            panic!("reference: RANDOM's pins are BOOL, INT, INT, got {ins:?}")
+        };
+        if !en {
+            return self.outs[i].clone();
+        }
+        let g = self.rngs[i].as_mut().expect("RANDOM has a stream");
+        let x = (g.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
+        let n = if hi < lo {
+            self.fault(i, FaultKind::BadArgument);
+            lo
+        } else {
+            let span = (hi as i128 - lo as i128 + 1) as u128;
+            let u = self.rngs[i].as_mut().expect("stream").next_u64() as u128;
+            (lo as i128 + ((u * span) >> 64) as i128) as i64
+        };
+        vec![Value::Real(x), Value::Int(n)]
+    }
+
     /// A string block's result; a fault where matiec refuses the arguments or is undefined.
     fn string_block(&mut self, i: usize, kind: Kind, ins: &[Value]) -> Vec<Value> {
         let (v, fault) = crate::strings::eval(kind, ins);
@@ -702,49 +775,7 @@ impl Reference {
                 vec![Value::Bool(q)]
             }
             Kind::Ton | Kind::Tof | Kind::Tp => self.timer(i, b.def.kind, bo(0), dur(1) as i64, now_ns),
-            Kind::Ctu => {
-                let h = &mut self.hidden[i];
-                let edge = bo(0) && !h.m1;
-                h.m1 = bo(0);
-                let Value::Int(mut cv) = self.outs[i][1] else { unreachable!() };
-                if bo(1) {
-                    cv = 0;
-                } else if edge && cv < io(2) {
-                    // matiec's CTU: up to PV, not past it.
-                    cv += 1;
-                }
-                vec![Value::Bool(cv >= io(2)), Value::Int(cv)]
-            }
-            Kind::Ctd => {
-                let h = &mut self.hidden[i];
-                let edge = bo(0) && !h.m1;
-                h.m1 = bo(0);
-                let Value::Int(mut cv) = self.outs[i][1] else { unreachable!() };
-                if bo(1) {
-                    cv = io(2);
-                } else if edge && cv > 0 {
-                    cv -= 1;
-                }
-                vec![Value::Bool(cv <= 0), Value::Int(cv)]
-            }
-            Kind::Ctud => {
-                let h = &mut self.hidden[i];
-                let up = bo(0) && !h.m1;
-                let down = bo(1) && !h.m2;
-                h.m1 = bo(0);
-                h.m2 = bo(1);
-                let Value::Int(mut cv) = self.outs[i][2] else { unreachable!() };
-                if bo(2) {
-                    cv = 0;
-                } else if bo(3) {
-                    cv = io(4);
-                } else if up && !down && cv < io(4) {
-                    cv += 1;
-                } else if down && !up && cv > 0 {
-                    cv -= 1;
-                }
-                vec![Value::Bool(cv >= io(4)), Value::Bool(cv <= 0), Value::Int(cv)]
-            }
+            Kind::Ctu | Kind::Ctd | Kind::Ctud => self.counter(i, b.def.kind, &ins),
             Kind::Now => vec![Value::Int(now_ms), Value::Real(now_us as f64 / 1e6)],
             Kind::Saw => {
                 let (period, lo, hi) = (io(0), ro(1), ro(2));
@@ -757,24 +788,7 @@ impl Reference {
                     vec![self.real_result(i, lo + (hi - lo) * phase)]
                 }
             }
-            Kind::Random => {
-                if bo(0) {
-                    let (lo, hi) = (io(1), io(2));
-                    let g = self.rngs[i].as_mut().expect("RANDOM has a stream");
-                    let x = (g.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
-                    let n = if hi < lo {
-                        self.fault(i, FaultKind::BadArgument);
-                        lo
-                    } else {
-                        let span = (hi as i128 - lo as i128 + 1) as u128;
-                        let u = self.rngs[i].as_mut().expect("stream").next_u64() as u128;
-                        (lo as i128 + ((u * span) >> 64) as i128) as i64
-                    };
-                    vec![Value::Real(x), Value::Int(n)]
-                } else {
-                    self.outs[i].clone()
-                }
-            }
+            Kind::Random => self.random(i, &ins),
             Kind::Selector => {
                 let sel = io(0);
                 (1..=b.outputs.len() as i64).map(|k| Value::Bool(sel == k)).collect()
