@@ -398,6 +398,46 @@ impl Runtime {
     }
 }
 
+/// A reader that passes on only UTF-8: serde_json's reader skips an unknown field's string
+/// without looking at its bytes, so a recording that is no text was read from a file where the
+/// same bytes as a text were refused.
+struct Utf8Checked<R> {
+    inner: R,
+    /// The bytes of a character cut by the end of the last read.
+    pending: Vec<u8>,
+    /// Bytes passed on so far (for the error's place).
+    offset: u64,
+}
+
+impl<R: std::io::Read> Utf8Checked<R> {
+    fn new(inner: R) -> Self {
+        Utf8Checked { inner, pending: Vec::new(), offset: 0 }
+    }
+}
+
+impl<R: std::io::Read> std::io::Read for Utf8Checked<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        let invalid =
+            |at: u64| std::io::Error::new(std::io::ErrorKind::InvalidData, format!("byte {at} is not UTF-8 text"));
+        if n == 0 {
+            return if self.pending.is_empty() { Ok(0) } else { Err(invalid(self.offset)) };
+        }
+        // The cut character's bytes first, then what came.
+        let mut check = std::mem::take(&mut self.pending);
+        let start = self.offset - check.len() as u64;
+        check.extend_from_slice(&buf[..n]);
+        match std::str::from_utf8(&check) {
+            Ok(_) => {}
+            // A character cut at the end: kept to be checked with the next read.
+            Err(e) if e.error_len().is_none() => self.pending = check[e.valid_up_to()..].to_vec(),
+            Err(e) => return Err(invalid(start + e.valid_up_to() as u64)),
+        }
+        self.offset += n as u64;
+        Ok(n)
+    }
+}
+
 impl Recording {
     /// How many state hashes a checked replay compares (the periodic ones and the end's).
     pub fn checked_hashes(&self) -> usize {
@@ -436,6 +476,7 @@ impl Recording {
         struct Version {
             fbd_recording: Option<serde_json::Value>,
         }
+        let open = || open().map(Utf8Checked::new);
         // One pass for a good recording; the version is looked at first only to say why one
         // does not parse (another version's, or none at all).
         match serde_json::from_reader::<_, Recording>(open()?) {
@@ -627,6 +668,29 @@ mod tests {
     use rand::Rng as _;
 
     use super::*;
+
+    /// The streaming reader refuses what is no UTF-8 text, wherever it stands (in a field it
+    /// would skip too), and takes a character cut by the reads' boundaries.
+    #[test]
+    fn the_streaming_reader_takes_only_utf8() {
+        /// Hands out one byte per read.
+        struct Trickle<'a>(&'a [u8]);
+        impl std::io::Read for Trickle<'_> {
+            fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+                let Some((first, rest)) = self.0.split_first() else { return Ok(0) };
+                buf[0] = *first;
+                self.0 = rest;
+                Ok(1)
+            }
+        }
+        let rec = r#"{"fbd_recording":2,"program":{"name":"p","files":[]},"seed":0,"cycle_us":5000,"scans":1,"hash_every":0,"events":[],"hashes":[],"note":"é"}"#;
+        assert!(Recording::from_reader(|| Ok(Trickle(rec.as_bytes()))).is_ok(), "é cut in two by the reads");
+        let mut bad = rec.as_bytes().to_vec();
+        let at = bad.len() - 4;
+        bad[at] = 0xFF;
+        let e = Recording::from_reader(|| Ok(Trickle(&bad))).expect_err("no text");
+        assert!(e.contains("not UTF-8"), "{e}");
+    }
 
     const DICE: &str = r#"{"fbd": 1, "name": "dice", "outputs": [{"name": "n", "type": "INT", "from": "r.n"}],
       "blocks": [{"id": "r", "type": "RANDOM", "inputs": {"lo": 1, "hi": 6}}]}"#;
