@@ -596,7 +596,7 @@ fn from_string_rule(b: Type) -> &'static str {
             "out := with a '.' after the first character, C's atof (the longest prefix that reads as a number); else as STRING_TO_LINT. As matiec."
         }
         _ if b.is_time() => {
-            "out := whole seconds, as matiec reads them: with a '.', atof's value truncated; else as STRING_TO_LINT. CODESYS reads a duration literal."
+            "out := whole seconds, as matiec reads them: with a '.', atof's value truncated; else as STRING_TO_LINT; beyond ±292 years saturates and is reported. CODESYS reads a duration literal."
         }
         _ => {
             "out := as matiec reads it: 2#, 8#, 16# digits from the right; a decimal from the right over at most 20 digits, starting over at a '.' or a letter and skipping spaces and signs, the sign the first character's; then wrapped into the type. Never a fault."

@@ -347,13 +347,6 @@ fn write_c_g(out: &mut StackText, x: f64, precision: usize) {
     }
 }
 
-/// C's `printf("%.{precision}g", x)`, as glibc writes it.
-pub fn c_g(x: f64, precision: usize) -> String {
-    let mut t = StackText::new();
-    write_c_g(&mut t, x, precision);
-    t.as_str().to_string()
-}
-
 /// A number as matiec's `*_TO_STRING` writes it: `%lld` for the signed, `%llu` for the
 /// unsigned, `16#%llx` for a bit string.
 pub fn int_to_string(v: i64, signed: bool, bit_string: bool) -> IecString {
@@ -572,19 +565,30 @@ pub fn string_to_real(s: &IecString) -> f64 {
 }
 
 /// STRING_TO_TIME: matiec reads whole seconds only: with a `.`, `atof`'s value truncated (the
-/// fraction is dropped by its C); else [`string_to_int`] seconds.
-pub fn string_to_time_ns(s: &IecString) -> i64 {
+/// fraction is dropped by its C); else [`string_to_int`] seconds. Beyond ±292 years (matiec's
+/// TIME holds them, a TIME here does not) it saturates, and that is a fault.
+pub fn string_to_time_ns(s: &IecString) -> Outcome<i64> {
     let b = s.as_bytes();
     let secs = match b.iter().rposition(|&c| c == b'.') {
         Some(k) if k > 0 => atof(b) as i64,
         _ => string_to_int(s),
     };
-    secs.saturating_mul(1_000_000_000)
+    match secs.checked_mul(1_000_000_000) {
+        Some(ns) => (ns, false),
+        None => (secs.saturating_mul(1_000_000_000), true),
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// C's `printf("%.{precision}g", x)`, as the conversions write it.
+    fn c_g(x: f64, precision: usize) -> String {
+        let mut t = StackText::new();
+        write_c_g(&mut t, x, precision);
+        t.as_str().to_string()
+    }
 
     fn s(t: &str) -> IecString {
         IecString::new(t.as_bytes())
@@ -668,7 +672,8 @@ mod tests {
         assert_eq!(string_to_real(&s("2.5")), 2.5);
         assert_eq!(string_to_real(&s("2.5e3x")), 2500.0);
         assert_eq!(string_to_real(&s("42")), 42.0);
-        assert_eq!(string_to_time_ns(&s("3.7")), 3_000_000_000);
+        assert_eq!(string_to_time_ns(&s("3.7")), (3_000_000_000, false));
+        assert_eq!(string_to_time_ns(&s("-99999999999")), (i64::MIN, true), "beyond a TIME: saturated, a fault");
         assert_eq!(string_to_real(&s(" -1.5")), -1.5);
         assert_eq!(string_to_real(&s("x.5")), 0.0, "atof reads no number");
         assert_eq!(string_to_real(&s("inf.")), f64::INFINITY);

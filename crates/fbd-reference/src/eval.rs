@@ -726,6 +726,11 @@ impl Reference {
                 vec![match (from, to) {
                     (_, Type::String) => crate::strings::to_string(ins[0], from),
                     (Type::String, _) => match crate::strings::from_string(ins[0], to) {
+                        // Seconds beyond a TIME's nanoseconds: saturated, and a fault.
+                        Value::Time(ns) if ns == i64::MIN || ns == i64::MAX => {
+                            self.fault(i, FaultKind::Overflow);
+                            Value::Time(ns)
+                        }
                         Value::Int(n) if to.is_u64() => Value::ULInt(n as u64),
                         Value::Int(n) => self.typed_int(i, to, n as i128),
                         // As LREAL_TO_REAL: an overflow the rounding makes is a fault.

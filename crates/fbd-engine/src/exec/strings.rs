@@ -70,7 +70,13 @@ pub(super) fn step(op: StrOp, a: &[u32], o: u32, k: Banks) -> Option<FaultKind> 
             match to.bank() {
                 Bank::Bool => b[o as usize] = s::string_to_bool(x),
                 Bank::Real => r[o as usize] = s::string_to_real(x),
-                Bank::Int if to.is_time() => n[o as usize] = s::string_to_time_ns(x),
+                Bank::Int if to.is_time() => {
+                    let (ns, over) = s::string_to_time_ns(x);
+                    n[o as usize] = ns;
+                    if over {
+                        return Some(FaultKind::Overflow);
+                    }
+                }
                 Bank::Int => n[o as usize] = s::string_to_int(x),
                 Bank::Str => strs[o as usize] = *x,
             }
