@@ -1,40 +1,23 @@
-//! fbd-engine: the soft-PLC core of fbd2048.
+//! fbd-engine: the soft-PLC core of fbd2048, one crate that gathers the pipeline's stages
+//! under the paths front ends and tests use.
 //!
-//! A diagram (JSON, see `docs/diagram-format.md`) is [loaded](load) with its includes,
-//! [compiled](mod@compile) into a flat [`ScanPlan`] (macro expansion, name resolution, type
-//! checking, data-flow order), and executed one scan at a time by a [`Runtime`], which also
+//! A diagram (JSON, see `docs/diagram-format.md`) is [loaded](load) with its includes
+//! (`fbd-model`), [compiled](mod@compile) into a flat [`ScanPlan`] (`fbd-compiler`: macro
+//! expansion, name resolution, type checking, data-flow order; the plan and its instruction set
+//! are `fbd-plan`), and executed one scan at a time by a [`Runtime`] (`fbd-vm`), which also
 //! offers the debugger API (step, run-until, write, force, watch, snapshot, online change).
-//! Nothing here depends on a GUI.
+//! Pacing is `fbd-realtime`, code generators `fbd-codegen`. Nothing here depends on a GUI.
 
-pub mod cgen;
-mod checks;
-pub mod compile;
-pub mod diag;
-pub mod dot;
-pub mod exec;
-mod expand;
-pub mod fnv;
-pub mod iec;
-pub mod instr;
-pub mod library;
-pub mod limits;
-pub mod load;
-pub mod locate;
-pub mod model;
-pub mod netlist;
-pub mod plan;
-pub mod realtime;
-pub mod ring;
-pub mod runtime;
-pub mod stgen;
-pub mod string;
-pub mod synth;
-pub mod types;
-mod write;
+pub use fbd_codegen::{cgen, dot, stgen, synth};
+pub use fbd_compiler as compile;
+pub use fbd_compiler::netlist;
+pub use fbd_model::{diag, fnv, iec, library, limits, load, locate, model, string, types};
+pub use fbd_plan as plan;
+pub use fbd_plan::instr;
+pub use fbd_realtime as realtime;
+pub use fbd_vm::{exec, ring, runtime};
 
-pub use compile::{CompileOptions, compile, compile_file, compile_project, compile_project_owned, compile_str};
-pub use diag::{Diagnostic, Diagnostics};
-pub use load::{FsProvider, MemProvider, SourceProvider};
-pub use plan::{ScanPlan, SignalKind, Slot};
-pub use runtime::{Condition, Recording, Runtime, ScanImage, StopReason};
-pub use types::{Bank, IecString, Type, Value};
+pub use fbd_compiler::{CompileOptions, compile, compile_file, compile_project, compile_project_owned, compile_str};
+pub use fbd_model::{Bank, Diagnostic, Diagnostics, FsProvider, IecString, MemProvider, SourceProvider, Type, Value};
+pub use fbd_plan::{ScanPlan, SignalKind, Slot};
+pub use fbd_vm::{Condition, Recording, Runtime, ScanImage, StopReason};

@@ -5,10 +5,10 @@
 
 use std::collections::HashMap;
 
-use fbd_engine::exec::FaultKind;
-use fbd_engine::library::Kind;
-use fbd_engine::netlist::{Driver, Netlist};
-use fbd_engine::{Type, Value};
+use fbd_compiler::netlist::{Driver, Netlist};
+use fbd_model::library::Kind;
+use fbd_model::{Type, Value};
+use fbd_plan::fault::FaultKind;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
@@ -70,7 +70,7 @@ impl Reference {
         let rngs = net
             .blocks
             .iter()
-            .map(|b| (b.def.kind == Kind::Random).then(|| fbd_engine::exec::random_stream(seed, &b.path, b.seed)))
+            .map(|b| (b.def.kind == Kind::Random).then(|| fbd_plan::random::random_stream(seed, &b.path, b.seed)))
             .collect();
         let mut feedback = HashMap::new();
         let collect = |d: &Driver, feedback: &mut HashMap<String, Value>| {
@@ -459,7 +459,7 @@ impl Reference {
     }
 
     /// What a block reads at input `p`: its driver's value, inverted on a negated pin.
-    fn pin(&self, p: &fbd_engine::netlist::NetPin) -> Value {
+    fn pin(&self, p: &fbd_compiler::netlist::NetPin) -> Value {
         match (self.read(&p.driver, p.ty), p.negated) {
             (Value::Bool(x), true) => Value::Bool(!x),
             (v, true) => panic!("reference: a negated pin reads BOOL, got {v:?}"),
@@ -722,7 +722,7 @@ impl Reference {
             Kind::Frac => vec![self.real_result(i, ro(0) - ro(0).trunc())],
             Kind::IntToReal => vec![Value::Real(io(0) as f64)],
             Kind::Convert => {
-                let (from, to) = fbd_engine::library::conversion(b.def).expect("a conversion's types");
+                let (from, to) = fbd_model::library::conversion(b.def).expect("a conversion's types");
                 vec![match (from, to) {
                     (_, Type::String) => crate::strings::to_string(ins[0], from),
                     (Type::String, _) => match crate::strings::from_string(ins[0], to) {

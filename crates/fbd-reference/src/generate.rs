@@ -5,8 +5,8 @@
 //! a diagram is well typed by construction; generic blocks get a `data_type` only when no
 //! grounded source already fixes their type, so type inference is exercised too.
 
-use fbd_engine::library::{BlockDef, Generic, Kind, LIBRARY, PinTy};
-use fbd_engine::{Type, Value};
+use fbd_model::library::{BlockDef, Generic, Kind, LIBRARY, PinTy};
+use fbd_model::{Type, Value};
 use rand::{Rng, RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -256,7 +256,7 @@ fn body<R: Rng>(
             // sources whose every value fits a TIME's nanoseconds.
             let big = matches!(a, Type::LInt | Type::Real | Type::LReal | Type::String);
             let a = if iec_only && b.is_time() && big { Type::DInt } else { a };
-            fbd_engine::library::lookup(&format!("{a}_TO_{b}")).unwrap_or(defs[0])
+            fbd_model::library::lookup(&format!("{a}_TO_{b}")).unwrap_or(defs[0])
         } else {
             defs[rng.random_range(0..defs.len())]
         };

@@ -4,7 +4,7 @@
 //! conversions, as matiec calls them.
 #![allow(unsafe_code)]
 
-use fbd_engine::{IecString, Type, Value};
+use fbd_model::{IecString, Type, Value};
 
 /// matiec's STR_MAX_LEN.
 const MAX: usize = 126;
@@ -30,8 +30,8 @@ fn string(mut b: Vec<u8>) -> Value {
 }
 
 /// A string block's result and whether it is a fault (matiec: ENO FALSE, or undefined C).
-pub fn eval(kind: fbd_engine::library::Kind, ins: &[Value]) -> (Value, bool) {
-    use fbd_engine::library::Kind::*;
+pub fn eval(kind: fbd_model::library::Kind, ins: &[Value]) -> (Value, bool) {
+    use fbd_model::library::Kind::*;
     let empty = || (string(Vec::new()), true);
     match kind {
         Len => (Value::Int(bytes(ins[0]).len() as i64), false),

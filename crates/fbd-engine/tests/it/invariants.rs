@@ -28,12 +28,48 @@ fn the_block_reference_is_generated_from_the_library() {
     );
 }
 
+/// The engine's crates, in pipeline order, with the engine crates each may depend on: a stage
+/// sees only the stages before it (the VM runs a plan; it never compiles one).
+const ENGINE_CRATES: [(&str, &[&str]); 7] = [
+    ("fbd-model", &[]),
+    ("fbd-plan", &["fbd-model"]),
+    ("fbd-compiler", &["fbd-model", "fbd-plan"]),
+    ("fbd-vm", &["fbd-model", "fbd-plan"]),
+    ("fbd-codegen", &["fbd-model", "fbd-plan", "fbd-vm"]),
+    ("fbd-realtime", &["fbd-model", "fbd-plan", "fbd-vm"]),
+    ("fbd-engine", &["fbd-model", "fbd-plan", "fbd-compiler", "fbd-vm", "fbd-codegen", "fbd-realtime"]),
+];
+
 #[test]
 fn the_engine_depends_on_no_gui_crate() {
-    let manifest = read("crates/fbd-engine/Cargo.toml");
-    let deps = manifest.split("[dependencies]").nth(1).unwrap_or("").split("\n[").next().unwrap_or("");
-    for gui in ["egui", "eframe", "winit", "wgpu", "glow", "rfd"] {
-        assert!(!deps.lines().any(|l| l.trim_start().starts_with(gui)), "fbd-engine depends on {gui}");
+    for (krate, _) in ENGINE_CRATES {
+        let deps = dependencies(&read(format!("crates/{krate}/Cargo.toml")));
+        for gui in ["egui", "eframe", "winit", "wgpu", "glow", "rfd"] {
+            assert!(!deps.iter().any(|d| d.starts_with(gui)), "{krate} depends on {gui}");
+        }
+    }
+}
+
+#[test]
+fn each_pipeline_stage_depends_only_on_the_stages_before_it() {
+    for (krate, allowed) in ENGINE_CRATES {
+        let deps = dependencies(&read(format!("crates/{krate}/Cargo.toml")));
+        for d in deps.iter().filter(|d| d.starts_with("fbd")) {
+            assert!(allowed.contains(&d.as_str()), "{krate} depends on {d}, which is not a stage before it");
+        }
+    }
+}
+
+/// The reference evaluator is a second reading of the blocks: it may share the model and the
+/// plan's definitions (faults, the RANDOM stream) and read the compiler's netlist, never run the
+/// executor it checks. Only `diff.rs`, the comparison, runs both.
+#[test]
+fn the_reference_evaluator_never_uses_the_executor() {
+    for file in ["eval.rs", "strings.rs", "generate.rs"] {
+        let text = read(format!("crates/fbd-reference/src/{file}"));
+        for executor in ["fbd_engine", "fbd_vm", "fbd_realtime"] {
+            assert!(!text.contains(executor), "crates/fbd-reference/src/{file} uses {executor}");
+        }
     }
 }
 

@@ -1,0 +1,298 @@
+//! Macro expansion and name resolution: turns a [`Project`] into a flat netlist of primitive
+//! blocks whose every input names its driver directly (a constant, a program input, another
+//! block's output, or a feedback wire around one of those).
+//!
+//! Files: this one (scopes, one per macro instance, and every block's pins), `net.rs` (what
+//! expansion produces), `resolve.rs` (a wire followed through macro ports to its driver).
+
+mod net;
+mod resolve;
+
+pub(crate) use net::{Alias, At, BlockAt, Loc, Net, NetBlock, NetPin, Src, TypeAssert};
+
+use std::borrow::Cow;
+
+use rustc_hash::FxHashMap as HashMap;
+
+use crate::checks::{check_bodies, list_or_none, output_names};
+use crate::hierarchy::check_recursion_and_size;
+use fbd_model::diag::Diagnostic;
+use fbd_model::diag::closest;
+use fbd_model::json_path;
+use fbd_model::library;
+use fbd_model::load::Project;
+use fbd_model::locate::Seg;
+use fbd_model::model::{Block, MacroDef, Wire};
+use fbd_model::types::{Type, Value};
+use fbd_plan::InstanceInfo;
+
+#[derive(Copy, Clone, Debug)]
+enum Entry {
+    Prim(usize),
+    Inst(usize),
+}
+
+struct Scope<'p> {
+    prefix: String,
+    file: usize,
+    body: &'p [Block],
+    /// JSON path of the body's `blocks` array.
+    body_at: Vec<Seg>,
+    mac: Option<(&'p MacroDef, usize)>,
+    /// Parent scope and the instance's index in the parent's body.
+    parent: Option<(usize, usize)>,
+    entries: HashMap<&'p str, Entry>,
+}
+
+/// Expands `project`, refusing programs that would grow past `max_blocks` primitive blocks.
+pub(crate) fn expand(project: &Project, max_blocks: u64) -> Result<Net, Vec<Diagnostic>> {
+    let mut errors = Vec::new();
+    check_bodies(project, &mut errors);
+    // Independent of the bodies' mistakes, so reported with them in one pass.
+    let (expanded, _) = check_recursion_and_size(project, max_blocks, &mut errors);
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    let input_index = project.root().inputs.iter().enumerate().rev().map(|(i, p)| (p.name.as_str(), i)).collect();
+    let mut ex = Expander {
+        project,
+        scopes: Vec::new(),
+        // Reserved once: growing by doubling would copy the largest table of the expansion.
+        net: Net { blocks: Vec::with_capacity(expanded.min(max_blocks) as usize), ..Net::default() },
+        errors,
+        memo: HashMap::default(),
+        visiting: Default::default(),
+        input_index,
+        port_names: HashMap::default(),
+    };
+    ex.build_scopes();
+    ex.net.first_negation = ex.net.blocks.len();
+    ex.resolve_all();
+    let Expander { net, mut errors, .. } = ex;
+    dedup(&mut errors);
+    if errors.is_empty() { Ok(net) } else { Err(errors) }
+}
+
+/// A constant bound to a typed port takes the port's type (an INT literal on a REAL port becomes
+/// REAL), so that what reads it finds it in the right slot bank; anything else is left for the
+/// type checker to report.
+fn coerce_const(src: Src, ty: Type) -> Src {
+    match src {
+        Src::Const(v) => Src::Const(Box::new(ty.fit(*v).or_else(|_| v.coerce(ty).ok_or(())).unwrap_or(*v))),
+        other => other,
+    }
+}
+
+/// A block's `negated` list, asked once per pin: a set only for a long list, so that a block
+/// of many variadic inputs, each negated, stays linear.
+enum Negated<'b> {
+    Few(&'b fbd_model::model::PinNames),
+    Many(std::collections::HashSet<&'b str>),
+}
+
+impl<'b> Negated<'b> {
+    fn of(b: &'b Block) -> Negated<'b> {
+        if b.negated.len() <= 16 {
+            Negated::Few(&b.negated)
+        } else {
+            Negated::Many(b.negated.iter().map(String::as_str).collect())
+        }
+    }
+    fn has(&self, pin: &str) -> bool {
+        match self {
+            Negated::Few(list) => list.has(pin),
+            Negated::Many(set) => set.contains(pin),
+        }
+    }
+}
+
+fn dedup(errors: &mut Vec<Diagnostic>) {
+    let mut seen = std::collections::HashSet::new();
+    errors.retain(|d| seen.insert(d.to_string()));
+}
+
+/// A macro port of one instance: the unit of memoised resolution.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+struct PortKey {
+    scope: usize,
+    output: bool,
+    port: usize,
+}
+
+struct Expander<'p> {
+    project: &'p Project,
+    scopes: Vec<Scope<'p>>,
+    net: Net,
+    errors: Vec<Diagnostic>,
+    /// What each instance port resolved to.
+    memo: HashMap<PortKey, Src>,
+    /// Ports crossed by the resolution in progress (loop detection).
+    visiting: rustc_hash::FxHashSet<PortKey>,
+    /// Program input name → index.
+    input_index: HashMap<&'p str, usize>,
+    /// (file, macro) → input port name → index.
+    port_names: HashMap<(usize, usize), HashMap<&'p str, usize>>,
+}
+
+impl<'p> Expander<'p> {
+    fn build_scopes(&mut self) {
+        let root = &self.project.files[0].doc;
+        self.scopes.push(Scope {
+            prefix: String::new(),
+            file: 0,
+            body: &root.blocks,
+            body_at: json_path!["blocks"].to_vec(),
+            mac: None,
+            parent: None,
+            entries: HashMap::default(),
+        });
+        let mut si = 0;
+        while si < self.scopes.len() {
+            let (prefix, file, body, mac_index) = {
+                let s = &self.scopes[si];
+                (s.prefix.clone(), s.file, s.body, s.mac.map(|(_, mi)| mi))
+            };
+            self.scopes[si].entries.reserve(body.len());
+            for (bi, b) in body.iter().enumerate() {
+                let at = BlockAt::new(file, mac_index, bi);
+                let mut path = String::with_capacity(prefix.len() + b.id.len());
+                path.push_str(&prefix);
+                path.push_str(&b.id);
+                let entry = if let Some(def) = library::lookup(&b.ty) {
+                    let n_out = b.params.n.unwrap_or(0) as usize;
+                    let n_var_out = if def.var_outputs.is_some() { n_out } else { 0 };
+                    let nb = NetBlock {
+                        path,
+                        def,
+                        at,
+                        inputs: Vec::new(),
+                        n_var_out,
+                        data_type: b.data_type.map(|t| t.0),
+                        params: b.params.clone(),
+                        order: b.order,
+                    };
+                    if !b.negated.is_empty() {
+                        let negated = Negated::of(b);
+                        let neg: Vec<bool> = (0..nb.n_outputs()).map(|k| negated.has(&nb.output_name(k))).collect();
+                        if neg.contains(&true) {
+                            self.net.neg_out.insert(self.net.blocks.len() as u32, neg.into_boxed_slice());
+                        }
+                    }
+                    self.net.blocks.push(nb);
+                    Entry::Prim(self.net.blocks.len() - 1)
+                } else {
+                    let (mf, mi, m) = self.project.macro_def(&b.ty).expect("checked by check_bodies");
+                    self.net.instances.push(InstanceInfo { path: path.clone(), macro_name: m.name.clone() });
+                    self.scopes.push(Scope {
+                        prefix: format!("{path}/"),
+                        file: mf,
+                        body: &m.blocks,
+                        body_at: json_path!["macros", mi, "blocks"].to_vec(),
+                        mac: Some((m, mi)),
+                        parent: Some((si, bi)),
+                        entries: HashMap::default(),
+                    });
+                    Entry::Inst(self.scopes.len() - 1)
+                };
+                self.scopes[si].entries.insert(&b.id, entry);
+            }
+            si += 1;
+        }
+    }
+
+    fn resolve_all(&mut self) {
+        // Primitive block inputs.
+        for si in 0..self.scopes.len() {
+            let (file, body, mac_index) = {
+                let s = &self.scopes[si];
+                (s.file, s.body, s.mac.map(|(_, mi)| mi))
+            };
+            for (bi, b) in body.iter().enumerate() {
+                let Some(Entry::Prim(ni)) = self.scopes[si].entries.get(b.id.as_str()).copied() else {
+                    continue;
+                };
+                let def = self.net.blocks[ni].def;
+                let block_at = BlockAt::new(file, mac_index, bi);
+                // Sized for the fixed pins, trimmed after the variadic ones: a large program
+                // holds one of these per block.
+                let mut pins = Vec::with_capacity(def.inputs.len());
+                let negated = Negated::of(b);
+                for p in def.inputs {
+                    let negate = negated.has(p.name);
+                    match b.inputs.get(p.name) {
+                        Some(w) => {
+                            let src = self.resolve(si, w, Loc::Pin { block: block_at, pin: p.name });
+                            pins.push(NetPin { ty: p.ty, src, negate });
+                        }
+                        None => {
+                            let v = p.default.unwrap_or(Value::Bool(false));
+                            pins.push(NetPin { ty: p.ty, src: Src::Const(Box::new(v)), negate });
+                        }
+                    }
+                }
+                if let Some(va) = def.var_inputs {
+                    for k in 0.. {
+                        let name = format!("{}{}", va.prefix, va.first + k);
+                        let Some(w) = b.inputs.get(&name) else { break };
+                        let src = self.resolve(si, w, Loc::Pin { block: block_at, pin: &name });
+                        pins.push(NetPin { ty: va.ty, src, negate: negated.has(&name) });
+                    }
+                }
+                pins.shrink_to_fit();
+                self.net.blocks[ni].inputs = pins;
+            }
+        }
+        // Macro instance pins, as aliases for the debugger (and to report bad output ports).
+        for si in 1..self.scopes.len() {
+            let (m, mi) = self.scopes[si].mac.expect("non-root scopes are instances");
+            let file = self.scopes[si].file;
+            let inst_path = self.scopes[si].prefix.trim_end_matches('/').to_string();
+            for (k, p) in m.inputs.iter().enumerate() {
+                let at = At::new(file, json_path!["macros", mi, "inputs", k]);
+                // A negated pin shows what the inside gets (after the circle): the instance's
+                // body, opened in the online view, shows its port so.
+                let src = self.resolve(si, &Wire::Ref(p.name.clone()), Loc::At(&at));
+                let negated = self.negated_port(si, &p.name).is_some();
+                self.net.macro_pins.push(Alias { path: format!("{inst_path}.{}", p.name), src, negated });
+            }
+            for (k, p) in m.outputs.iter().enumerate() {
+                let at = At::new(file, json_path!["macros", mi, "outputs", k, "from"]);
+                let mut src = coerce_const(self.resolve(si, &p.from, Loc::At(&at)), p.ty.0);
+                self.net.asserts.push(TypeAssert {
+                    src: src.clone(),
+                    ty: p.ty.0,
+                    at: at.clone(),
+                    what: format!("output `{}` of macro `{}`", p.name, m.name),
+                });
+                // A negated output shows what its readers get: the same NOT they read.
+                let negate = self.negated_port(si, &p.name);
+                let negated = negate.is_some();
+                if let Some((path, nat)) = negate {
+                    let key = PortKey { scope: si, output: true, port: k };
+                    src = match self.memo.get(&key) {
+                        Some(s) => s.clone(),
+                        None => {
+                            let n = self.negation(src, path, nat);
+                            self.memo.insert(key, n.clone());
+                            n
+                        }
+                    };
+                }
+                self.net.macro_pins.push(Alias { path: format!("{inst_path}.{}", p.name), src, negated });
+            }
+        }
+        // Program outputs.
+        let root = &self.project.files[0].doc;
+        for (k, p) in root.outputs.iter().enumerate() {
+            let at = At::new(0, json_path!["outputs", k, "from"]);
+            let src = coerce_const(self.resolve(0, &p.from, Loc::At(&at)), p.ty.0);
+            self.net.asserts.push(TypeAssert {
+                src: src.clone(),
+                ty: p.ty.0,
+                at,
+                what: format!("program output `{}`", p.name),
+            });
+            self.net.outputs.push(Alias { path: p.name.clone(), src, negated: false });
+        }
+    }
+}

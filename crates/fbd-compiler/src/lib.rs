@@ -1,0 +1,125 @@
+//! fbd-compiler: diagram → [`ScanPlan`], the middle stage of the pipeline.
+//!
+//! Stages: load (with includes; `fbd-model`) → check the bodies (`checks`) and the macro
+//! hierarchy (`hierarchy`) → expand macros and resolve names (`expand`) → infer and check types
+//! (`typecheck`) → order by data flow, rejecting loops without a feedback point (`order`) →
+//! allocate typed slots and emit instructions, grouped by kind inside each data-flow level
+//! (`emit`, with `select` choosing the instruction a block becomes). The [`netlist`] is the
+//! expanded program before emission, for evaluators that do not run a plan.
+//!
+//! Files: this one (the pipeline and its entry points), one per stage.
+
+mod checks;
+mod emit;
+mod expand;
+mod hierarchy;
+pub mod netlist;
+mod order;
+mod select;
+pub(crate) mod typecheck;
+
+pub(crate) use select::{Family, family};
+
+use std::time::Instant;
+
+use std::path::Path;
+
+use crate::expand::{At, Net};
+use fbd_model::diag::{Diagnostic, Diagnostics};
+use fbd_model::load::{self, FsProvider, MemProvider, Project, SourceProvider};
+use fbd_plan::{PhaseTimes, ScanPlan};
+
+/// Compiler settings.
+#[derive(Clone, Debug)]
+pub struct CompileOptions {
+    /// Largest number of primitive blocks a program may expand to (expansion-bomb guard).
+    pub max_blocks: u64,
+    /// Group instructions of one kind inside each data-flow level (faster; on by default).
+    pub group_by_kind: bool,
+}
+
+impl Default for CompileOptions {
+    fn default() -> Self {
+        CompileOptions { max_blocks: fbd_model::limits::MAX_BLOCKS, group_by_kind: true }
+    }
+}
+
+/// Loads and compiles the diagram at `path` from disk.
+pub fn compile_file(path: impl AsRef<Path>, opts: &CompileOptions) -> Result<ScanPlan, Diagnostics> {
+    let project = load::load(&FsProvider, path.as_ref())?;
+    compile_project_owned(project, opts)
+}
+
+/// Compiles diagram text; `path` names it in errors and anchors relative includes, which are
+/// read through `provider`.
+pub fn compile_str(
+    provider: &dyn SourceProvider,
+    path: impl AsRef<Path>,
+    text: &str,
+    opts: &CompileOptions,
+) -> Result<ScanPlan, Diagnostics> {
+    let project = load::load_text(provider, path.as_ref(), text.to_string())?;
+    compile_project_owned(project, opts)
+}
+
+/// Compiles a self-contained diagram given as text (no includes).
+pub fn compile(text: &str) -> Result<ScanPlan, Diagnostics> {
+    compile_str(&MemProvider::new(), "<memory>", text, &CompileOptions::default())
+}
+
+/// Compiles a loaded project.
+pub fn compile_project(project: &Project, opts: &CompileOptions) -> Result<ScanPlan, Diagnostics> {
+    let t0 = Instant::now();
+    let net = expand::expand(project, opts.max_blocks).map_err(Diagnostics)?;
+    compile_net(project, net, t0, opts)
+}
+
+/// Compiles a loaded project it takes over: the parsed bodies (blocks of the program and of
+/// every macro) are dropped as soon as they are expanded, so on a large program the document,
+/// the expanded netlist and the plan are never in memory all at once. Errors found later still
+/// point into the files' texts, which are kept.
+pub fn compile_project_owned(mut project: Project, opts: &CompileOptions) -> Result<ScanPlan, Diagnostics> {
+    let t0 = Instant::now();
+    let net = expand::expand(&project, opts.max_blocks).map_err(Diagnostics)?;
+    // From here on only the texts (error positions) and the program's ports are read.
+    for f in &mut project.files {
+        f.doc.blocks = Vec::new();
+        for m in &mut f.doc.macros {
+            m.blocks = Vec::new();
+        }
+    }
+    compile_net(&project, net, t0, opts)
+}
+
+/// Every stage after expansion.
+fn compile_net(project: &Project, mut net: Net, t0: Instant, opts: &CompileOptions) -> Result<ScanPlan, Diagnostics> {
+    let t1 = Instant::now();
+    let types = match typecheck::infer_types(project, &net) {
+        Ok(t) => t,
+        Err(mut errors) => {
+            // Loops without a feedback point do not depend on types: report both at once.
+            if let Err(loops) = order::order_blocks(project, &net, &vec![None; net.blocks.len()], opts) {
+                errors.extend(loops);
+                errors.sort_by(|a, b| (&a.file, a.line, a.col).cmp(&(&b.file, b.line, b.col)));
+            }
+            return Err(Diagnostics(errors));
+        }
+    };
+    typecheck::coerce_constants(&mut net, &types);
+    let t2 = Instant::now();
+    let (order, levels) = order::order_blocks(project, &net, &types, opts).map_err(Diagnostics)?;
+    let t3 = Instant::now();
+    let mut plan = emit::emit(project, &net, &types, &order, &levels).map_err(Diagnostics::from)?;
+    plan.stats.phases = PhaseTimes { expand: t1 - t0, types: t2 - t1, order: t3 - t2, emit: t3.elapsed() };
+    Ok(plan)
+}
+
+/// The scan cycle in µs for a document's `cycle_ms` (default 5 ms).
+pub(crate) fn cycle_us(cycle_ms: Option<f64>) -> u64 {
+    let ms = cycle_ms.filter(|c| c.is_finite() && *c > 0.0).unwrap_or(5.0);
+    ((ms * 1000.0).round() as u64).max(1)
+}
+
+pub(crate) fn diag_at(project: &Project, at: &At, msg: impl Into<String>) -> Diagnostic {
+    project.diag(at.file, &at.path, msg)
+}

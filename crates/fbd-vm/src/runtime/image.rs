@@ -1,0 +1,151 @@
+//! The scan image: what a UI shows of a running program (every slot's value, the scan count,
+//! the clock, the program inputs and outputs, which slots are forced), copied out of the
+//! runtime after a scan. The real-time task publishes one after every scan, so a UI reads its
+//! frame from the image and never holds the runtime: the task does not wait for the UI.
+
+use std::sync::Arc;
+
+use super::Runtime;
+use fbd_model::types::{Bank, Value};
+use fbd_plan::{ScanPlan, Slot};
+
+/// The values of a program after one scan.
+#[derive(Clone, Debug)]
+pub struct ScanImage {
+    /// The plan the values belong to (its signal table resolves paths and ids).
+    pub plan: Arc<ScanPlan>,
+    /// Scans run so far.
+    pub scan: u64,
+    /// The simulated clock in microseconds.
+    pub clock_us: u64,
+    /// A pulse is waiting for its scan.
+    pub pulse_pending: bool,
+    bools: Vec<bool>,
+    ints: Vec<i64>,
+    reals: Vec<f64>,
+    strs: Vec<fbd_model::types::IecString>,
+    inputs: Vec<Value>,
+    outputs: Vec<Value>,
+    forced: Arc<Vec<Slot>>,
+    /// The signal paths the enabled breakpoints watch.
+    pub breakpoint_paths: Arc<Vec<String>>,
+    /// Counts changes of the forces (a client re-reads its list of forces only when it moved).
+    pub forces_version: u64,
+}
+
+impl ScanImage {
+    /// The value of a slot.
+    pub fn get(&self, s: Slot) -> Value {
+        match s.ty.bank() {
+            Bank::Bool => Value::Bool(self.bools[s.idx as usize]),
+            Bank::Int => s.ty.int_value(self.ints[s.idx as usize]),
+            Bank::Real => Value::Real(self.reals[s.idx as usize]),
+            Bank::Str => Value::Str(self.strs[s.idx as usize]),
+        }
+    }
+
+    /// A signal by index in [`ScanPlan::signals`].
+    pub fn read_signal(&self, id: usize) -> Value {
+        self.get(self.plan.signals.at(id).slot)
+    }
+
+    /// A signal by path.
+    pub fn read(&self, path: &str) -> Option<Value> {
+        self.plan.signal_id(path).map(|i| self.read_signal(i))
+    }
+
+    /// Whether signal `id` (or the driver it aliases) is forced.
+    pub fn is_forced(&self, id: usize) -> bool {
+        self.forced.contains(&self.plan.signals.at(id).slot)
+    }
+
+    /// A program output.
+    pub fn output(&self, name: &str) -> Option<Value> {
+        self.plan.outputs.iter().position(|p| p.name == name).map(|k| self.outputs[k])
+    }
+
+    /// The value set for a program input.
+    pub fn input(&self, name: &str) -> Option<Value> {
+        self.plan.inputs.iter().position(|p| p.name == name).map(|k| self.inputs[k])
+    }
+}
+
+impl Runtime {
+    /// The scan image of the runtime as it is now.
+    pub fn image(&self) -> ScanImage {
+        ScanImage {
+            plan: self.plan.clone(),
+            scan: self.scan,
+            clock_us: self.clock_us,
+            pulse_pending: !self.pulses.is_empty(),
+            bools: self.state.bools.clone(),
+            ints: self.state.ints.clone(),
+            reals: self.state.reals.clone(),
+            strs: self.state.strs.clone(),
+            inputs: self.inputs.clone(),
+            outputs: self.outputs.clone(),
+            forced: self.forced_slots.clone(),
+            breakpoint_paths: self.break_paths.clone(),
+            forces_version: self.forces_version,
+        }
+    }
+
+    /// Copies the scan image into `into`, reusing its buffers: no allocation while the plan's
+    /// sizes stay the same (the real-time task calls this after every scan).
+    pub fn image_into(&self, into: &mut ScanImage) {
+        if !Arc::ptr_eq(&into.plan, &self.plan) {
+            into.plan = self.plan.clone();
+        }
+        into.scan = self.scan;
+        into.clock_us = self.clock_us;
+        into.pulse_pending = !self.pulses.is_empty();
+        copy(&mut into.bools, &self.state.bools);
+        copy(&mut into.ints, &self.state.ints);
+        copy(&mut into.reals, &self.state.reals);
+        copy(&mut into.strs, &self.state.strs);
+        copy(&mut into.inputs, &self.inputs);
+        copy(&mut into.outputs, &self.outputs);
+        if !Arc::ptr_eq(&into.forced, &self.forced_slots) {
+            into.forced = self.forced_slots.clone();
+        }
+        into.forces_version = self.forces_version;
+        if !Arc::ptr_eq(&into.breakpoint_paths, &self.break_paths) {
+            into.breakpoint_paths = self.break_paths.clone();
+        }
+    }
+}
+
+fn copy<T: Copy>(to: &mut Vec<T>, from: &[T]) {
+    if to.len() == from.len() {
+        to.copy_from_slice(from);
+    } else {
+        to.clear();
+        to.extend_from_slice(from);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_image_holds_the_values_after_the_scan_and_which_signals_are_forced() {
+        let plan = fbd_compiler::compile(
+            r#"{"fbd": 1, "outputs": [{"name": "count", "type": "INT", "from": "m.q"}],
+              "blocks": [{"id": "inc", "type": "ADD", "inputs": {"in1": "m.prev", "in2": 1}},
+                         {"id": "m", "type": "MEMORY", "inputs": {"in": "inc.out", "en": true}}]}"#,
+        )
+        .expect("compiles");
+        let mut rt = Runtime::new(plan);
+        rt.step_n(3);
+        let mut img = rt.image();
+        assert_eq!((img.scan, img.output("count"), img.read("m.q")), (3, Some(Value::Int(3)), Some(Value::Int(3))));
+        rt.force("inc.out", Value::Int(40)).expect("force");
+        rt.step();
+        rt.image_into(&mut img);
+        let id = img.plan.signal_id("inc.out").expect("a signal");
+        assert!(img.is_forced(id));
+        assert_eq!((img.scan, img.read("m.q")), (4, Some(Value::Int(40))));
+        assert!(!img.is_forced(img.plan.signal_id("m.q").expect("a signal")));
+    }
+}
