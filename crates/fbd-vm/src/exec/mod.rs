@@ -1,22 +1,32 @@
 //! The executor: runs a plan's instruction array over the slot arrays. Nothing else.
 //!
 //! Every operand is a slot index resolved at compile time; instructions are grouped by kind
-//! within each data-flow level so the `match` below predicts well (see
-//! `../shared/design/performance-notes.md`). Nothing here allocates: faults go to a ring that
-//! was sized when the runtime was built.
+//! within each data-flow level so the one `match` of [`Machine::step`] predicts well (see
+//! `../shared/design/performance-notes.md`). What each instruction computes lives with its
+//! family, as methods of [`Machine`] inlined into that match: `logic.rs` (gates, bit strings),
+//! `arith.rs` (integer and REAL arithmetic), `compare.rs` (comparisons, MIN/MAX/LIMIT),
+//! `select.rs` (SEL, MUX, MOVE, SELECTOR), `memory.rs` (MEMORY, edges), `timers.rs` (timers
+//! and counters), `convert.rs` (conversions between banks), `sources.rs` (NOW, SAW, RANDOM),
+//! `strings.rs` (every block with a STRING operand). Nothing here allocates: faults go to a
+//! ring that was sized when the runtime was built.
 
-use std::hint::select_unpredictable;
+use rand_chacha::ChaCha8Rng;
 
-use rand::Rng;
-
-use fbd_model::types::{Bank, Value};
-use fbd_plan::instr::U64Bin;
+use fbd_model::types::{Bank, IecString, Value};
 use fbd_plan::{ScanPlan, Slot};
 
 pub use fbd_plan::instr::{CmpOp, Instr};
 
+mod arith;
+mod compare;
+mod convert;
+mod logic;
+mod memory;
+mod select;
+mod sources;
 mod state;
 mod strings;
+mod timers;
 
 pub use fbd_plan::fault::FaultKind;
 pub use fbd_plan::random::random_stream;
@@ -38,17 +48,20 @@ pub(crate) struct ForceView<'a> {
 
 /// Runs every instruction once, then captures the sources of the delayed slots.
 pub(crate) fn run(plan: &ScanPlan, st: &mut State, ctx: &mut Ctx, forces: Option<&ForceView>) {
+    let mut m = Machine::new(plan, st, ctx);
     match forces {
         None => {
             for (i, ins) in plan.code.iter().enumerate() {
-                step(plan, st, ctx, i, ins);
+                m.i = i as u32;
+                m.step(ins);
             }
         }
         Some(f) => {
             for (i, ins) in plan.code.iter().enumerate() {
-                step(plan, st, ctx, i, ins);
+                m.i = i as u32;
+                m.step(ins);
                 if f.mask[i] {
-                    apply_forces(st, f.values);
+                    m.apply_forces(f.values);
                 }
             }
         }
@@ -88,519 +101,181 @@ pub(crate) fn commit_apply(plan: &ScanPlan, st: &mut State) {
     }
 }
 
-#[inline(always)]
-fn step(plan: &ScanPlan, st: &mut State, ctx: &mut Ctx, i: usize, ins: &Instr) {
-    let State { bools: b, ints: n_, reals: r, strs, rngs } = st;
-    macro_rules! fault {
-        ($k:expr) => {
-            ctx.faults.push(Fault { scan: ctx.scan, instr: i as u32, kind: $k })
-        };
-    }
-    macro_rules! list {
-        ($args:expr, $n:expr) => {
-            &plan.args[*$args as usize..(*$args + *$n) as usize]
-        };
-    }
-    macro_rules! real_out {
-        ($o:expr, $v:expr) => {{
-            let v: f64 = $v;
-            // One comparison for both: a NaN, or a REAL overflow (an infinite result was
-            // passed on without a word, and reported only where it later made a NaN).
-            if !v.is_finite() {
-                fault!(if v.is_nan() { FaultKind::NotANumber } else { FaultKind::RealOverflow });
-            }
-            r[*$o as usize] = v;
-        }};
-    }
-    macro_rules! int_ov {
-        ($o:expr, $pair:expr) => {{
-            let (v, ov) = $pair;
-            if ov {
-                fault!(FaultKind::Overflow);
-            }
-            n_[*$o as usize] = v;
-        }};
-    }
-    match ins {
-        Instr::Str { op, args, n, o } => {
-            let banks = strings::Banks { b, n: n_, r, s: strs };
-            if let Some(k) = strings::step(*op, list!(args, n), *o, banks) {
-                fault!(k);
-            }
-        }
-        Instr::Gate { t, a, b: bb, c, o } => {
-            let k = b[*a as usize] as u32 | (b[*bb as usize] as u32) << 1 | (b[*c as usize] as u32) << 2;
-            b[*o as usize] = (*t >> k) & 1 != 0
-        }
-        Instr::CmpI { m, a, b: bb, o } => {
-            let (x, y) = (n_[*a as usize], n_[*bb as usize]);
-            b[*o as usize] = (*m >> ((x >= y) as u32 + (x > y) as u32)) & 1 != 0
-        }
-        Instr::AddSubI { sub, a, b: bb, o } => {
-            let (x, y) = (n_[*a as usize], n_[*bb as usize]);
-            int_ov!(o, if *sub { x.overflowing_sub(y) } else { x.overflowing_add(y) })
-        }
-        Instr::BitsN { op, args, n, o } => {
-            let l = list!(args, n);
-            let first = l.first().map_or(0, |&s| n_[s as usize]);
-            n_[*o as usize] = l.iter().skip(1).fold(first, |acc, &s| op.apply(acc, n_[s as usize]))
-        }
-        Instr::NotW { a, o, bits } => n_[*o as usize] = !n_[*a as usize] & fbd_plan::instr::width_mask(*bits as u32),
-        Instr::U64N { op, args, n, o } => {
-            let l = list!(args, n);
-            let first = l.first().map_or(0, |&s| n_[s as usize] as u64);
-            n_[*o as usize] = l.iter().skip(1).fold(first, |acc, &s| op.apply(acc, n_[s as usize] as u64)) as i64
-        }
-        Instr::U64Bin { op, a, b: bb, o } => {
-            let (x, y) = (n_[*a as usize] as u64, n_[*bb as usize] as u64);
-            n_[*o as usize] = match op {
-                U64Bin::Sub => x.wrapping_sub(y) as i64,
-                _ if y == 0 => {
-                    fault!(FaultKind::DivisionByZero);
-                    0
-                }
-                U64Bin::Div => (x / y) as i64,
-                U64Bin::Mod => (x % y) as i64,
-            }
-        }
-        Instr::CmpU { m, a, b: bb, o } => {
-            let (x, y) = (n_[*a as usize] as u64, n_[*bb as usize] as u64);
-            b[*o as usize] = (*m >> ((x >= y) as u32 + (x > y) as u32)) & 1 != 0
-        }
-        Instr::LimitU { mn, a, mx, o } => {
-            let (v, lo, hi) = (n_[*a as usize] as u64, n_[*mn as usize] as u64, n_[*mx as usize] as u64);
-            n_[*o as usize] = (if v > lo { v.min(hi) } else { lo }) as i64
-        }
-        Instr::U64ToReal { a, o, r32 } => {
-            let u = n_[*a as usize] as u64;
-            r[*o as usize] = if *r32 { u as f32 as f64 } else { u as f64 }
-        }
-        Instr::AndN { args, n, o } => b[*o as usize] = list!(args, n).iter().all(|&s| b[s as usize]),
-        Instr::OrN { args, n, o } => b[*o as usize] = list!(args, n).iter().any(|&s| b[s as usize]),
-        Instr::XorN { args, n, o } => b[*o as usize] = list!(args, n).iter().fold(false, |acc, &s| acc ^ b[s as usize]),
-        Instr::CmpR { op, a, b: bb, o } => b[*o as usize] = op.apply(r[*a as usize], r[*bb as usize]),
-        Instr::AddIN { args, n, o } => {
-            let mut acc = 0i64;
-            let mut ov = false;
-            for &s in list!(args, n) {
-                let (v, f) = acc.overflowing_add(n_[s as usize]);
-                acc = v;
-                ov |= f;
-            }
-            int_ov!(o, (acc, ov))
-        }
-        Instr::MulIN { args, n, o } => {
-            let mut acc = 1i64;
-            let mut ov = false;
-            for &s in list!(args, n) {
-                let (v, f) = acc.overflowing_mul(n_[s as usize]);
-                acc = v;
-                ov |= f;
-            }
-            int_ov!(o, (acc, ov))
-        }
-        Instr::DivI { a, b: bb, o } => {
-            let d = n_[*bb as usize];
-            if d == 0 {
-                fault!(FaultKind::DivisionByZero);
-                n_[*o as usize] = 0;
-            } else {
-                int_ov!(o, n_[*a as usize].overflowing_div(d))
-            }
-        }
-        Instr::ModI { a, b: bb, o } => {
-            let d = n_[*bb as usize];
-            if d == 0 {
-                fault!(FaultKind::DivisionByZero);
-                n_[*o as usize] = 0;
-            } else {
-                // i64::MIN % -1 is 0 mathematically; overflowing_rem gives (0, true).
-                n_[*o as usize] = n_[*a as usize].wrapping_rem(d);
-            }
-        }
-        Instr::AbsI { a, o } => {
-            let v = n_[*a as usize];
-            int_ov!(o, v.overflowing_abs())
-        }
-        Instr::NegI { a, o } => {
-            let v = n_[*a as usize];
-            int_ov!(o, v.overflowing_neg())
-        }
-        Instr::MinIN { args, n, o } => {
-            n_[*o as usize] = list!(args, n).iter().map(|&s| n_[s as usize]).min().unwrap_or(0)
-        }
-        Instr::MaxIN { args, n, o } => {
-            n_[*o as usize] = list!(args, n).iter().map(|&s| n_[s as usize]).max().unwrap_or(0)
-        }
-        // As matiec: IN > MN ? (IN < MX ? IN : MX) : MN (mn wins when mn > mx).
-        Instr::LimitI { mn, a, mx, o } => {
-            let (v, lo, hi) = (n_[*a as usize], n_[*mn as usize], n_[*mx as usize]);
-            n_[*o as usize] = if v > lo { v.min(hi) } else { lo }
-        }
-        Instr::WrapI { o, bits, signed } => {
-            let v = n_[*o as usize];
-            let sh = 64 - *bits as u32;
-            n_[*o as usize] = if *signed { (v << sh) >> sh } else { v & ((1i64 << *bits) - 1) };
-        }
-        Instr::RoundR32 { o } => {
-            let v = r[*o as usize];
-            let x = v as f32 as f64;
-            // An f32 overflows where the f64 it came from did not (REAL: 3e38 * 10).
-            if !x.is_finite() && v.is_finite() {
-                fault!(FaultKind::RealOverflow);
-            }
-            r[*o as usize] = x;
-        }
-        Instr::MulINw { args, n, o, bits, signed } => {
-            let sh = 64 - *bits as u32;
-            let mask = (1i64 << *bits) - 1;
-            let mut acc = 1i64;
-            for &s in list!(args, n) {
-                let v = acc.wrapping_mul(n_[s as usize]);
-                acc = if *signed { (v << sh) >> sh } else { v & mask };
-            }
-            n_[*o as usize] = acc
-        }
-        Instr::MathR { f, a, o } => real_out!(o, f.apply(r[*a as usize])),
-        Instr::ShiftW { op, bits, a, n, o } => {
-            n_[*o as usize] = op.apply(n_[*a as usize], n_[*n as usize], *bits as u32)
-        }
-        Instr::ExptR { a, b: bb, o } => real_out!(o, r[*a as usize].powf(r[*bb as usize])),
-        Instr::IntToR32 { a, o } => r[*o as usize] = n_[*a as usize] as f32 as f64,
-        Instr::RealToIntEven { a, o, unsigned } => {
-            let v = r[*a as usize];
-            let v = if *unsigned && v < 0.0 { 0.0 } else { v.round_ties_even() };
-            n_[*o as usize] = to_int(v, ctx, i)
-        }
-        Instr::IntToTime { a, o } => {
-            let v = n_[*a as usize];
-            n_[*o as usize] = v.checked_mul(NS_PER_S).unwrap_or_else(|| {
-                fault!(FaultKind::Overflow);
-                if v < 0 { i64::MIN } else { i64::MAX }
-            })
-        }
-        Instr::RealToTime { a, o } => {
-            let v = r[*a as usize];
-            let secs = v.trunc();
-            let ns = ((v - secs) * 1e9) as i64;
-            let t = (secs.abs() < 1e10).then(|| (secs as i64).checked_mul(NS_PER_S)?.checked_add(ns)).flatten();
-            n_[*o as usize] = t.unwrap_or_else(|| {
-                fault!(if v.is_nan() { FaultKind::NotANumber } else { FaultKind::Overflow });
-                if v.is_nan() {
-                    0
-                } else if v < 0.0 {
-                    i64::MIN
-                } else {
-                    i64::MAX
-                }
-            })
-        }
-        Instr::TimeToInt { a, o } => n_[*o as usize] = n_[*a as usize] / NS_PER_S,
-        Instr::TimeToReal { a, o } => {
-            let v = n_[*a as usize];
-            r[*o as usize] = (v / NS_PER_S) as f64 + (v % NS_PER_S) as f64 / 1e9
-        }
-        Instr::BoolToNum { a, o, real } => {
-            let v = b[*a as usize];
-            if *real { r[*o as usize] = v as i64 as f64 } else { n_[*o as usize] = v as i64 }
-        }
-        Instr::AddR32N { args, n, o } => {
-            let l = list!(args, n);
-            let first = l.first().map_or(0.0, |&s| r[s as usize] as f32);
-            real_out!(o, l.iter().skip(1).fold(first, |acc, &s| acc + r[s as usize] as f32) as f64)
-        }
-        Instr::MulR32N { args, n, o } => {
-            real_out!(o, list!(args, n).iter().fold(1.0f32, |acc, &s| acc * r[s as usize] as f32) as f64)
-        }
-        Instr::AddR2 { a, b: bb, o } => real_out!(o, r[*a as usize] + r[*bb as usize]),
-        Instr::AddRN { args, n, o } => {
-            real_out!(o, list!(args, n).iter().map(|&s| r[s as usize]).sum())
-        }
-        Instr::SubR { a, b: bb, o } => real_out!(o, r[*a as usize] - r[*bb as usize]),
-        Instr::MulRN { args, n, o } => {
-            real_out!(o, list!(args, n).iter().map(|&s| r[s as usize]).product())
-        }
-        Instr::DivR { a, b: bb, o } => {
-            let d = r[*bb as usize];
-            if d == 0.0 {
-                fault!(FaultKind::DivisionByZero);
-                r[*o as usize] = 0.0;
-            } else {
-                real_out!(o, r[*a as usize] / d)
-            }
-        }
-        Instr::AbsR { a, o } => real_out!(o, r[*a as usize].abs()),
-        Instr::NegR { a, o } => real_out!(o, -r[*a as usize]),
-        // Folded from the first input, not from ±∞: MIN(NaN, NaN) is NaN (a fault), not +∞.
-        Instr::MinRN { args, n, o } => {
-            let l = list!(args, n);
-            // As matiec folds it: a later input replaces the minimum only when smaller, so a
-            // NaN first stays and a NaN later is passed over.
-            real_out!(
-                o,
-                l[1..].iter().fold(r[l[0] as usize], |m, &s| if m > r[s as usize] { r[s as usize] } else { m })
-            )
-        }
-        Instr::MaxRN { args, n, o } => {
-            let l = list!(args, n);
-            real_out!(
-                o,
-                l[1..].iter().fold(r[l[0] as usize], |m, &s| if m < r[s as usize] { r[s as usize] } else { m })
-            )
-        }
-        Instr::LimitR { mn, a, mx, o } => {
-            // As matiec, whose comparisons make a NaN in give mn.
-            let (v, lo, hi) = (r[*a as usize], r[*mn as usize], r[*mx as usize]);
-            real_out!(o, if v > lo { if v < hi { v } else { hi } } else { lo })
-        }
-        Instr::Floor { a, o } => n_[*o as usize] = to_int(r[*a as usize].floor(), ctx, i),
-        Instr::Trunc { a, o } => n_[*o as usize] = to_int(r[*a as usize].trunc(), ctx, i),
-        Instr::Frac { a, o } => real_out!(o, r[*a as usize].fract()),
-        Instr::IntToReal { a, o } => r[*o as usize] = n_[*a as usize] as f64,
-        Instr::SelI { g, a, b: bb, o } => n_[*o as usize] = n_[select_unpredictable(b[*g as usize], *bb, *a) as usize],
-        Instr::SelR { g, a, b: bb, o } => r[*o as usize] = r[select_unpredictable(b[*g as usize], *bb, *a) as usize],
-        Instr::MuxB { k, args, n, o } => {
-            b[*o as usize] = match mux_index(n_[*k as usize], *n) {
-                Some(j) => b[plan.args[(*args + j) as usize] as usize],
-                None => {
-                    fault!(FaultKind::IndexOutOfRange);
-                    false
-                }
-            }
-        }
-        Instr::MuxI { k, args, n, o } => {
-            n_[*o as usize] = match mux_index(n_[*k as usize], *n) {
-                Some(j) => n_[plan.args[(*args + j) as usize] as usize],
-                None => {
-                    fault!(FaultKind::IndexOutOfRange);
-                    0
-                }
-            }
-        }
-        Instr::MuxR { k, args, n, o } => {
-            r[*o as usize] = match mux_index(n_[*k as usize], *n) {
-                Some(j) => r[plan.args[(*args + j) as usize] as usize],
-                None => {
-                    fault!(FaultKind::IndexOutOfRange);
-                    0.0
-                }
-            }
-        }
-        Instr::MoveR { a, o } => r[*o as usize] = r[*a as usize],
-        Instr::MemR { x, en, q } => {
-            if b[*en as usize] {
-                r[*q as usize] = r[*x as usize]
-            }
-        }
-        Instr::RTrig { clk, m, q } => {
-            let c = b[*clk as usize];
-            b[*q as usize] = c && !b[*m as usize];
-            b[*m as usize] = c;
-        }
-        Instr::FTrig { clk, m, q } => {
-            let c = b[*clk as usize];
-            b[*q as usize] = !c && !b[*m as usize];
-            b[*m as usize] = !c;
-        }
-        Instr::Ton { aux } => {
-            let a = &plan.args[*aux as usize..*aux as usize + 7];
-            let (x, pt, q, et, s, start, prev) = (&a[0], &a[1], &a[2], &a[3], &a[4], &a[5], &a[6]);
-            let now = (ctx.now_us as i64).saturating_mul(1000);
-            let input = b[*x as usize];
-            let pt = preset(n_[*pt as usize], ctx, i);
-            if n_[*s as usize] == 0 && !b[*prev as usize] && input {
-                n_[*s as usize] = 1;
-                b[*q as usize] = false;
-                n_[*start as usize] = now;
-            } else if !input {
-                n_[*et as usize] = 0;
-                b[*q as usize] = false;
-                n_[*s as usize] = 0;
-            } else if n_[*s as usize] == 1 {
-                let t0 = n_[*start as usize];
-                if t0.saturating_add(pt) <= now {
-                    n_[*s as usize] = 2;
-                    b[*q as usize] = true;
-                    n_[*et as usize] = pt;
-                } else {
-                    n_[*et as usize] = now - t0;
-                }
-            }
-            b[*prev as usize] = input;
-        }
-        Instr::Tof { aux } => {
-            let a = &plan.args[*aux as usize..*aux as usize + 7];
-            let (x, pt, q, et, s, start, prev) = (&a[0], &a[1], &a[2], &a[3], &a[4], &a[5], &a[6]);
-            let now = (ctx.now_us as i64).saturating_mul(1000);
-            let input = b[*x as usize];
-            let pt = preset(n_[*pt as usize], ctx, i);
-            if n_[*s as usize] == 0 && b[*prev as usize] && !input {
-                n_[*s as usize] = 1;
-                n_[*start as usize] = now;
-            } else if input {
-                n_[*et as usize] = 0;
-                n_[*s as usize] = 0;
-            } else if n_[*s as usize] == 1 {
-                let t0 = n_[*start as usize];
-                if t0.saturating_add(pt) <= now {
-                    n_[*s as usize] = 2;
-                    n_[*et as usize] = pt;
-                } else {
-                    n_[*et as usize] = now - t0;
-                }
-            }
-            b[*q as usize] = input || n_[*s as usize] == 1;
-            b[*prev as usize] = input;
-        }
-        Instr::Tp { aux } => {
-            let a = &plan.args[*aux as usize..*aux as usize + 7];
-            let (x, pt, q, et, s, start, prev) = (&a[0], &a[1], &a[2], &a[3], &a[4], &a[5], &a[6]);
-            let now = (ctx.now_us as i64).saturating_mul(1000);
-            let input = b[*x as usize];
-            let pt = preset(n_[*pt as usize], ctx, i);
-            if n_[*s as usize] == 0 && !b[*prev as usize] && input {
-                n_[*s as usize] = 1;
-                b[*q as usize] = true;
-                n_[*start as usize] = now;
-            } else if n_[*s as usize] == 1 {
-                let t0 = n_[*start as usize];
-                if t0.saturating_add(pt) <= now {
-                    n_[*s as usize] = 2;
-                    b[*q as usize] = false;
-                    n_[*et as usize] = pt;
-                } else {
-                    n_[*et as usize] = now - t0;
-                }
-            }
-            if n_[*s as usize] == 2 && !input {
-                n_[*et as usize] = 0;
-                n_[*s as usize] = 0;
-            }
-            b[*prev as usize] = input;
-        }
-        Instr::Ctu { aux } => {
-            let a = &plan.args[*aux as usize..*aux as usize + 6];
-            let (cu, rr, pv, q, cv, m) = (&a[0], &a[1], &a[2], &a[3], &a[4], &a[5]);
-            let c = b[*cu as usize];
-            let edge = c && !b[*m as usize];
-            b[*m as usize] = c;
-            if b[*rr as usize] {
-                n_[*cv as usize] = 0;
-            } else if edge && n_[*cv as usize] < n_[*pv as usize] {
-                n_[*cv as usize] += 1;
-            }
-            b[*q as usize] = n_[*cv as usize] >= n_[*pv as usize];
-        }
-        Instr::Ctd { aux } => {
-            let a = &plan.args[*aux as usize..*aux as usize + 6];
-            let (cd, ld, pv, q, cv, m) = (&a[0], &a[1], &a[2], &a[3], &a[4], &a[5]);
-            let c = b[*cd as usize];
-            let edge = c && !b[*m as usize];
-            b[*m as usize] = c;
-            if b[*ld as usize] {
-                n_[*cv as usize] = n_[*pv as usize];
-            } else if edge && n_[*cv as usize] > 0 {
-                n_[*cv as usize] -= 1;
-            }
-            b[*q as usize] = n_[*cv as usize] <= 0;
-        }
-        Instr::Ctud { aux } => {
-            let o = &plan.args[*aux as usize..*aux as usize + 10];
-            let (cu, cd, rr, ld, pv, qu, qd, cv, mu, md) = (o[0], o[1], o[2], o[3], o[4], o[5], o[6], o[7], o[8], o[9]);
-            let (cu, cd) = (b[cu as usize], b[cd as usize]);
-            let up = cu && !b[mu as usize];
-            let down = cd && !b[md as usize];
-            b[mu as usize] = cu;
-            b[md as usize] = cd;
-            let preset = n_[pv as usize];
-            let v = &mut n_[cv as usize];
-            if b[rr as usize] {
-                *v = 0;
-            } else if b[ld as usize] {
-                *v = preset;
-            } else if !(up && down) {
-                if up && *v < preset {
-                    *v += 1;
-                } else if down && *v > 0 {
-                    *v -= 1;
-                }
-            }
-            let v = n_[cv as usize];
-            b[qu as usize] = v >= n_[pv as usize];
-            b[qd as usize] = v <= 0;
-        }
-        Instr::Now { ms, s } => {
-            n_[*ms as usize] = (ctx.now_us / 1000) as i64;
-            r[*s as usize] = ctx.now_us as f64 / 1e6;
-        }
-        Instr::Saw { period, lo, hi, o } => {
-            let p_ms = n_[*period as usize];
-            let (lo, hi) = (r[*lo as usize], r[*hi as usize]);
-            if p_ms <= 0 {
-                fault!(FaultKind::BadArgument);
-                r[*o as usize] = lo;
-            } else {
-                let p_us = (p_ms as u64).saturating_mul(1000);
-                let phase = (ctx.now_us % p_us) as f64 / p_us as f64;
-                real_out!(o, lo + (hi - lo) * phase);
-            }
-        }
-        Instr::Random { aux } => {
-            let a = &plan.args[*aux as usize..*aux as usize + 6];
-            let (rng, en, lo, hi, x, n) = (&a[0], &a[1], &a[2], &a[3], &a[4], &a[5]);
-            if b[*en as usize] {
-                let g = &mut rngs[*rng as usize];
-                // 53 random bits give every representable multiple of 2^-53 in [0, 1).
-                r[*x as usize] = (g.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64);
-                let (lo, hi) = (n_[*lo as usize], n_[*hi as usize]);
-                n_[*n as usize] = if hi < lo {
-                    fault!(FaultKind::BadArgument);
-                    lo
-                } else {
-                    let span = (hi as i128 - lo as i128 + 1) as u128;
-                    // Lemire's multiply-shift: unbiased enough for spans far below 2^64
-                    // and exactly reproducible.
-                    let pick = ((g.next_u64() as u128 * span) >> 64) as i128;
-                    (lo as i128 + pick) as i64
-                };
-            }
-        }
-        Instr::Selector { sel, first, n } => {
-            let k = n_[*sel as usize];
-            for j in 0..*n {
-                b[(*first + j) as usize] = k == j as i64 + 1;
-            }
-        }
-    }
+/// One scan's machine: the slot banks borrowed apart, the plan's operand lists, the clock and
+/// the fault log, and the index of the instruction running (a fault names it).
+pub(super) struct Machine<'a> {
+    b: &'a mut [bool],
+    n: &'a mut [i64],
+    r: &'a mut [f64],
+    s: &'a mut [IecString],
+    rngs: &'a mut [ChaCha8Rng],
+    args: &'a [u32],
+    now_us: u64,
+    scan: u64,
+    faults: &'a mut FaultLog,
+    i: u32,
 }
 
-/// A timer preset: a negative one counts as 0 and is a fault (else `et` would go negative).
-#[inline]
-fn preset(pt: i64, ctx: &mut Ctx, i: usize) -> i64 {
-    // Used as it is, as matiec's timers use it (elapsed at once, et := pt), and reported.
-    if pt < 0 {
-        ctx.faults.push(Fault { scan: ctx.scan, instr: i as u32, kind: FaultKind::BadArgument });
+impl<'a> Machine<'a> {
+    fn new(plan: &'a ScanPlan, st: &'a mut State, ctx: &'a mut Ctx<'_>) -> Machine<'a> {
+        let State { bools, ints, reals, strs, rngs } = st;
+        Machine {
+            b: bools,
+            n: ints,
+            r: reals,
+            s: strs,
+            rngs,
+            args: &plan.args,
+            now_us: ctx.now_us,
+            scan: ctx.scan,
+            faults: &mut *ctx.faults,
+            i: 0,
+        }
     }
-    pt
-}
 
-#[inline]
-fn mux_index(k: i64, n: u32) -> Option<u32> {
-    if k >= 0 && k < n as i64 { Some(k as u32) } else { None }
+    /// The dispatch: one arm per instruction, each a call into its family.
+    #[inline(always)]
+    fn step(&mut self, ins: &Instr) {
+        match *ins {
+            Instr::Str { op, args, n, o } => self.string(op, args, n, o),
+            Instr::Gate { t, a, b, c, o } => self.gate(t, a, b, c, o),
+            Instr::CmpI { m, a, b, o } => self.cmp_i(m, a, b, o),
+            Instr::AddSubI { sub, a, b, o } => self.add_sub_i(sub, a, b, o),
+            Instr::BitsN { op, args, n, o } => self.bits_n(op, args, n, o),
+            Instr::NotW { a, o, bits } => self.not_w(a, o, bits),
+            Instr::U64N { op, args, n, o } => self.u64_n(op, args, n, o),
+            Instr::U64Bin { op, a, b, o } => self.u64_bin(op, a, b, o),
+            Instr::CmpU { m, a, b, o } => self.cmp_u(m, a, b, o),
+            Instr::LimitU { mn, a, mx, o } => self.limit_u(mn, a, mx, o),
+            Instr::U64ToReal { a, o, r32 } => self.u64_to_real(a, o, r32),
+            Instr::AndN { args, n, o } => self.and_n(args, n, o),
+            Instr::OrN { args, n, o } => self.or_n(args, n, o),
+            Instr::XorN { args, n, o } => self.xor_n(args, n, o),
+            Instr::CmpR { op, a, b, o } => self.cmp_r(op, a, b, o),
+            Instr::AddIN { args, n, o } => self.add_i_n(args, n, o),
+            Instr::MulIN { args, n, o } => self.mul_i_n(args, n, o),
+            Instr::DivI { a, b, o } => self.div_i(a, b, o),
+            Instr::ModI { a, b, o } => self.mod_i(a, b, o),
+            Instr::AbsI { a, o } => self.abs_i(a, o),
+            Instr::NegI { a, o } => self.neg_i(a, o),
+            Instr::MinIN { args, n, o } => self.min_i_n(args, n, o),
+            Instr::MaxIN { args, n, o } => self.max_i_n(args, n, o),
+            Instr::LimitI { mn, a, mx, o } => self.limit_i(mn, a, mx, o),
+            Instr::WrapI { o, bits, signed } => self.wrap_i(o, bits, signed),
+            Instr::RoundR32 { o } => self.round_r32(o),
+            Instr::MulINw { args, n, o, bits, signed } => self.mul_i_n_wrapped(args, n, o, bits, signed),
+            Instr::MathR { f, a, o } => self.math_r(f, a, o),
+            Instr::ShiftW { op, bits, a, n, o } => self.shift_w(op, bits, a, n, o),
+            Instr::ExptR { a, b, o } => self.expt_r(a, b, o),
+            Instr::IntToR32 { a, o } => self.int_to_r32(a, o),
+            Instr::RealToIntEven { a, o, unsigned } => self.real_to_int_even(a, o, unsigned),
+            Instr::IntToTime { a, o } => self.int_to_time(a, o),
+            Instr::RealToTime { a, o } => self.real_to_time(a, o),
+            Instr::TimeToInt { a, o } => self.time_to_int(a, o),
+            Instr::TimeToReal { a, o } => self.time_to_real(a, o),
+            Instr::BoolToNum { a, o, real } => self.bool_to_num(a, o, real),
+            Instr::AddR32N { args, n, o } => self.add_r32_n(args, n, o),
+            Instr::MulR32N { args, n, o } => self.mul_r32_n(args, n, o),
+            Instr::AddR2 { a, b, o } => self.add_r2(a, b, o),
+            Instr::AddRN { args, n, o } => self.add_r_n(args, n, o),
+            Instr::SubR { a, b, o } => self.sub_r(a, b, o),
+            Instr::MulRN { args, n, o } => self.mul_r_n(args, n, o),
+            Instr::DivR { a, b, o } => self.div_r(a, b, o),
+            Instr::AbsR { a, o } => self.real_out(o, self.r[a as usize].abs()),
+            Instr::NegR { a, o } => self.real_out(o, -self.r[a as usize]),
+            Instr::MinRN { args, n, o } => self.min_r_n(args, n, o),
+            Instr::MaxRN { args, n, o } => self.max_r_n(args, n, o),
+            Instr::LimitR { mn, a, mx, o } => self.limit_r(mn, a, mx, o),
+            Instr::Floor { a, o } => self.floor(a, o),
+            Instr::Trunc { a, o } => self.trunc(a, o),
+            Instr::Frac { a, o } => self.real_out(o, self.r[a as usize].fract()),
+            Instr::IntToReal { a, o } => self.int_to_real(a, o),
+            Instr::SelI { g, a, b, o } => self.sel_i(g, a, b, o),
+            Instr::SelR { g, a, b, o } => self.sel_r(g, a, b, o),
+            Instr::MuxB { k, args, n, o } => self.mux_b(k, args, n, o),
+            Instr::MuxI { k, args, n, o } => self.mux_i(k, args, n, o),
+            Instr::MuxR { k, args, n, o } => self.mux_r(k, args, n, o),
+            Instr::MoveR { a, o } => self.r[o as usize] = self.r[a as usize],
+            Instr::MemR { x, en, q } => self.mem_r(x, en, q),
+            Instr::RTrig { clk, m, q } => self.r_trig(clk, m, q),
+            Instr::FTrig { clk, m, q } => self.f_trig(clk, m, q),
+            Instr::Ton { aux } => self.ton(aux),
+            Instr::Tof { aux } => self.tof(aux),
+            Instr::Tp { aux } => self.tp(aux),
+            Instr::Ctu { aux } => self.ctu(aux),
+            Instr::Ctd { aux } => self.ctd(aux),
+            Instr::Ctud { aux } => self.ctud(aux),
+            Instr::Now { ms, s } => self.now(ms, s),
+            Instr::Saw { period, lo, hi, o } => self.saw(period, lo, hi, o),
+            Instr::Random { aux } => self.random(aux),
+            Instr::Selector { sel, first, n } => self.selector(sel, first, n),
+        }
+    }
+
+    /// Records a fault of the running instruction.
+    #[inline(always)]
+    fn fault(&mut self, kind: FaultKind) {
+        self.faults.push(Fault { scan: self.scan, instr: self.i, kind });
+    }
+
+    /// The operand list `args..args + n` of a variadic instruction.
+    #[inline(always)]
+    fn list(&self, args: u32, n: u32) -> &'a [u32] {
+        &self.args[args as usize..(args + n) as usize]
+    }
+
+    /// Writes a REAL result; one comparison finds both a NaN and a REAL overflow (an infinite
+    /// result was passed on without a word, and reported only where it later made a NaN).
+    #[inline(always)]
+    fn real_out(&mut self, o: u32, v: f64) {
+        if !v.is_finite() {
+            self.fault(if v.is_nan() { FaultKind::NotANumber } else { FaultKind::RealOverflow });
+        }
+        self.r[o as usize] = v;
+    }
+
+    /// Writes an integer result computed with its overflow flag.
+    #[inline(always)]
+    fn int_out(&mut self, o: u32, (v, overflowed): (i64, bool)) {
+        if overflowed {
+            self.fault(FaultKind::Overflow);
+        }
+        self.n[o as usize] = v;
+    }
+
+    /// A forced value written again after the instruction that wrote its slot.
+    fn apply_forces(&mut self, values: &[(Slot, Value)]) {
+        for &(s, v) in values {
+            let i = s.idx as usize;
+            match v {
+                Value::Bool(b) => self.b[i] = b,
+                Value::Int(x) | Value::Time(x) => self.n[i] = x,
+                Value::ULInt(u) => self.n[i] = u as i64,
+                Value::Real(x) => self.r[i] = x,
+                Value::Str(t) => self.s[i] = t,
+            }
+        }
+    }
+
+    /// A timer preset: a negative one is used as it is, as matiec's timers use it (elapsed at
+    /// once, et := pt), and reported.
+    #[inline(always)]
+    fn preset(&mut self, pt: i64) -> i64 {
+        if pt < 0 {
+            self.fault(FaultKind::BadArgument);
+        }
+        pt
+    }
+
+    /// A REAL brought to LINT: `as` saturates (and maps NaN to 0); a fault says when it had to.
+    #[inline(always)]
+    fn saturate_to_lint(&mut self, v: f64) -> i64 {
+        if v.is_nan() || v < i64::MIN as f64 || v >= i64::MAX as f64 {
+            self.fault(if v.is_nan() { FaultKind::NotANumber } else { FaultKind::Overflow });
+        }
+        v as i64
+    }
 }
 
 /// Nanoseconds in a second: a TIME's unit.
 const NS_PER_S: i64 = 1_000_000_000;
-
-#[inline]
-fn to_int(v: f64, ctx: &mut Ctx, i: usize) -> i64 {
-    // `as` saturates (and maps NaN to 0); flag when it had to.
-    if v.is_nan() || v < i64::MIN as f64 || v >= i64::MAX as f64 {
-        ctx.faults.push(Fault {
-            scan: ctx.scan,
-            instr: i as u32,
-            kind: if v.is_nan() { FaultKind::NotANumber } else { FaultKind::Overflow },
-        });
-    }
-    v as i64
-}

@@ -2,7 +2,7 @@
 //! functions themselves are `crate::string`'s; this reads their operands from the banks and
 //! writes the result. Nothing allocates: a STRING is a fixed 127-byte value.
 
-use super::FaultKind;
+use super::{FaultKind, Machine};
 use fbd_model::string::{self as s, IecString};
 use fbd_model::types::{Bank, Type};
 use fbd_plan::instr::StrOp;
@@ -13,6 +13,19 @@ pub(super) struct Banks<'a> {
     pub n: &'a mut [i64],
     pub r: &'a mut [f64],
     pub s: &'a mut [IecString],
+}
+
+impl Machine<'_> {
+    /// The string family is called, not inlined: its operations copy 127-byte values and are
+    /// rare in a program; the dispatch loop stays small for the others.
+    #[inline(always)]
+    pub(super) fn string(&mut self, op: StrOp, args: u32, n: u32, o: u32) {
+        let list = self.list(args, n);
+        let banks = Banks { b: self.b, n: self.n, r: self.r, s: self.s };
+        if let Some(k) = step(op, list, o, banks) {
+            self.fault(k);
+        }
+    }
 }
 
 /// Runs one string operation over the operand slots `a` into slot `o`; the fault it is, if one
