@@ -307,190 +307,295 @@ pub(super) fn emit(
         init_s: Vec::new(),
         consts: HashMap::default(),
     };
-    let root = project.root();
     let NameBudget { signals: n_sig, signal_bytes: sig_bytes, block_bytes } = name_budget(project, net)?;
     let mut signals = Signals::with_capacity(n_sig, sig_bytes);
-    let (inputs, input_slots) = program_inputs(root, &mut slots, &mut signals);
-
+    let (inputs, input_slots) = program_inputs(project.root(), &mut slots, &mut signals);
     let n = net.blocks.len();
     let BlockSlots { out_first, out_slots, state_first, state_flat, raw_out, negated_raw } =
         block_slots(net, t, order, n_sig, &mut slots, &mut signals);
-    let state_of = |i: usize| {
-        let first = state_first[i] as usize;
-        &state_flat[first..first + net.blocks[i].def.state.len()]
-    };
-
-    // Sources to slots; feedback wires get a delayed slot each (shared by equal wires).
-    let mut commits: Vec<Commit> = Vec::new();
-    let mut srcs = SourceSlots {
-        project,
-        net,
-        input_slots,
-        out_first,
-        out_slots,
-        feedback: HashMap::default(),
-        fb_signals: Vec::new(),
-    };
-
-    let mut code = Vec::with_capacity(n);
-    let mut args: Vec<u32> = Vec::new();
-    let mut instr_block: Vec<u32> = Vec::with_capacity(n);
-    let mut rng_keys = Vec::new();
     let n_pins: usize = net.blocks.iter().map(|b| b.inputs.len()).sum();
-    let mut blocks = Blocks {
+    let blocks = Blocks {
         names: Names::with_capacity(n, block_bytes),
         recs: Vec::with_capacity(n),
         pins_in: Vec::with_capacity(n_pins),
-        pins_out: Vec::with_capacity(srcs.out_slots.len()),
+        pins_out: Vec::with_capacity(out_slots.len()),
         state: Vec::new(),
         index: Default::default(),
     };
-    let mut max_level = 0;
-    let mut positions: HashMap<usize, fbd_model::locate::BlockPositions> = HashMap::default();
-    let mut ins: Vec<Slot> = Vec::new();
-    let mut raw_outs: Vec<Slot> = Vec::new();
-    let mut negated: rustc_hash::FxHashSet<u32> = Default::default();
-    // What each input pin's signal shows: its driver, before a negation.
-    let mut wired: Vec<Slot> = Vec::new();
-
+    let mut e = Emitting {
+        project,
+        net,
+        t,
+        levels,
+        n_inputs: inputs.len(),
+        slots,
+        signals,
+        // Sources to slots; feedback wires get a delayed slot each (shared by equal wires).
+        srcs: SourceSlots {
+            project,
+            net,
+            input_slots,
+            out_first,
+            out_slots,
+            feedback: HashMap::default(),
+            fb_signals: Vec::new(),
+        },
+        state_first,
+        state_flat,
+        raw_out,
+        commits: Vec::new(),
+        code: Vec::with_capacity(n),
+        args: Vec::new(),
+        instr_block: Vec::with_capacity(n),
+        rng_keys: Vec::new(),
+        blocks,
+        max_level: 0,
+        positions: HashMap::default(),
+        negated: Default::default(),
+        ins: Vec::new(),
+        wired: Vec::new(),
+        outs: Vec::new(),
+    };
     for &i in order {
-        let b = &net.blocks[i];
-        ins.clear();
-        wired.clear();
+        e.block(i)?;
+    }
+    Ok(e.finish(inputs, negated_raw))
+}
+
+/// Emission under way: the plan's parts, built block after block in plan order.
+struct Emitting<'p> {
+    project: &'p Project,
+    net: &'p Net,
+    t: &'p Tvars,
+    levels: &'p [u32],
+    n_inputs: usize,
+    slots: Slots,
+    signals: Signals,
+    srcs: SourceSlots<'p>,
+    state_first: Vec<u32>,
+    state_flat: Vec<Slot>,
+    raw_out: HashMap<u32, Slot>,
+    commits: Vec<Commit>,
+    code: Vec<fbd_plan::instr::Instr>,
+    args: Vec<u32>,
+    instr_block: Vec<u32>,
+    rng_keys: Vec<u64>,
+    blocks: Blocks,
+    max_level: u32,
+    /// Block lines per file, indexed on first use.
+    positions: HashMap<usize, fbd_model::locate::BlockPositions>,
+    negated: rustc_hash::FxHashSet<u32>,
+    /// The slots the block reads (after its negations), reused block after block.
+    ins: Vec<Slot>,
+    /// What each input pin's signal shows: its driver, before a negation.
+    wired: Vec<Slot>,
+    /// The slots the block writes.
+    outs: Vec<Slot>,
+}
+
+impl Emitting<'_> {
+    /// Block `i`: its instructions, its pins' signals and its record.
+    fn block(&mut self, i: usize) -> Result<(), Diagnostic> {
+        let (instr, rng) = self.instructions(i)?;
+        let first_in = self.input_signals(i);
+        let first_out = self.output_signals(i);
+        self.record(i, [first_in, first_out], instr, rng);
+        Ok(())
+    }
+
+    /// The output pins' slots of block `i`, what readers and the debugger see.
+    fn pins_out(&self, i: usize) -> &[Slot] {
+        let first = self.srcs.out_first[i] as usize;
+        &self.srcs.out_slots[first..first + self.net.blocks[i].n_outputs()]
+    }
+
+    /// The instructions of block `i`: the NOTs of its negated inputs, its own (if it has one:
+    /// returned with its random stream), the wrap of a narrow result, the NOTs of its negated
+    /// outputs.
+    fn instructions(&mut self, i: usize) -> Result<(Option<u32>, Option<u32>), Diagnostic> {
+        let b = &self.net.blocks[i];
+        let rec = self.blocks.recs.len();
+        self.ins.clear();
+        self.wired.clear();
         // The NOTs of this block's negated inputs go from here to the block's instruction.
-        let (first_not, commits_before) = (code.len(), commits.len());
+        let (first_not, commits_before) = (self.code.len(), self.commits.len());
         for p in &b.inputs {
-            let s = srcs.slot(&p.src, &mut slots, &mut commits);
-            wired.push(s);
-            ins.push(if p.negate {
-                negation(s, &p.src, &mut slots, &mut code, &mut instr_block, blocks.recs.len())
+            let s = self.srcs.slot(&p.src, &mut self.slots, &mut self.commits);
+            self.wired.push(s);
+            let read = if p.negate {
+                negation(s, &p.src, &mut self.slots, &mut self.code, &mut self.instr_block, rec)
             } else {
                 s
-            });
+            };
+            self.ins.push(read);
         }
-        let first_out = srcs.out_first[i] as usize;
-        let pins_out = &srcs.out_slots[first_out..first_out + b.n_outputs()];
         // What the block writes: its pins' slots, or for a negated output the slot the NOT
         // after it reads.
-        let outs: &[Slot] = if !net.has_negated_output(i) {
-            pins_out
-        } else {
-            raw_outs.clear();
-            raw_outs.extend(
-                (0..pins_out.len()).map(|k| raw_out.get(&((first_out + k) as u32)).copied().unwrap_or(pins_out[k])),
-            );
-            &raw_outs
-        };
-        let ty = t[i].unwrap_or(Type::Bool);
-        operands_in_their_banks(project, b, &ins, ty)?;
-        let ops = Operands { ins: &ins, outs, state: state_of(i), ty };
+        let first_out = self.srcs.out_first[i] as usize;
+        let mut outs = std::mem::take(&mut self.outs);
+        outs.clear();
+        outs.extend(self.pins_out(i).iter().enumerate().map(|(k, &pin)| {
+            if self.net.has_negated_output(i) {
+                self.raw_out.get(&((first_out + k) as u32)).copied().unwrap_or(pin)
+            } else {
+                pin
+            }
+        }));
+        let ty = self.t[i].unwrap_or(Type::Bool);
+        operands_in_their_banks(self.project, b, &self.ins, ty)?;
+        let first_state = self.state_first[i] as usize;
+        let state = &self.state_flat[first_state..first_state + b.def.state.len()];
+        let ops = Operands { ins: &self.ins, outs: &outs, state, ty };
         let (instr, rng) = select_instruction(
             b,
             &ops,
-            &mut Emitted { slots: &mut slots, args: &mut args, commits: &mut commits, rng_keys: &mut rng_keys },
+            &mut Emitted {
+                slots: &mut self.slots,
+                args: &mut self.args,
+                commits: &mut self.commits,
+                rng_keys: &mut self.rng_keys,
+            },
         );
-        let instr = fold_negations(instr, &mut code, &mut instr_block, first_not, &commits[commits_before..]);
-        let instr_idx = instr.map(|ins| {
-            code.push(ins);
-            instr_block.push(blocks.recs.len() as u32);
-            code.len() as u32 - 1
-        });
+        let instr =
+            fold_negations(instr, &mut self.code, &mut self.instr_block, first_not, &self.commits[commits_before..]);
+        let instr_idx = instr.map(|ins| self.push(ins, rec));
         // A narrow integer or REAL result brought into its type, as the PLC computes it.
-        if let Some(post) = super::select::post_instruction(b, ty, outs) {
-            code.push(post);
-            instr_block.push(blocks.recs.len() as u32);
+        if let Some(post) = super::select::post_instruction(b, ty, &outs) {
+            self.push(post, rec);
         }
         // A negated output's pin (the only one whose slot is not the one the block writes).
-        for (raw, pin) in outs.iter().zip(pins_out).filter(|(raw, pin)| raw != pin) {
-            push_not(&mut code, &mut instr_block, *raw, *pin, blocks.recs.len());
-        }
-        // Signals of the input pins (aliases of their drivers): they follow every output
-        // signal, block after block in plan order.
-        let first_in = blocks.pins_in.len() as u32;
-        for (k, p) in b.inputs.iter().enumerate() {
-            let kind = if matches!(p.src, Src::Const(_)) { SignalKind::Constant } else { SignalKind::BlockInput };
-            let id = signals.push(&[&b.path, ".", &b.input_name(k)], wired[k], kind);
-            blocks.pins_in.push(id);
-            if p.negate {
-                negated.insert(id);
+        for (k, &raw) in outs.iter().enumerate() {
+            let pin = self.pins_out(i)[k];
+            if raw != pin {
+                push_not(&mut self.code, &mut self.instr_block, raw, pin, rec);
             }
         }
-        // Output signals were pushed first, in plan order, after the program inputs.
-        let first_out_pin = blocks.pins_out.len() as u32;
-        let first_out_sig = (inputs.len() + first_out) as u32;
-        blocks.pins_out.extend(first_out_sig..first_out_sig + b.n_outputs() as u32);
-        negated.extend((0..b.n_outputs()).filter(|&k| net.out_negated(i, k)).map(|k| first_out_sig + k as u32));
-        max_level = max_level.max(levels[i]);
-        let first_state = blocks.state.len() as u32;
-        if b.def.stateful {
-            blocks.state.extend_from_slice(outs);
-            blocks.state.extend_from_slice(state_of(i));
+        self.outs = outs;
+        Ok((instr_idx, rng))
+    }
+
+    /// Appends an instruction of the block record `rec`; its index.
+    fn push(&mut self, ins: fbd_plan::instr::Instr, rec: usize) -> u32 {
+        self.code.push(ins);
+        self.instr_block.push(rec as u32);
+        self.code.len() as u32 - 1
+    }
+
+    /// Signals of block `i`'s input pins (aliases of their drivers): they follow every output
+    /// signal, block after block in plan order. Returns the first one's index in `pins_in`.
+    fn input_signals(&mut self, i: usize) -> u32 {
+        let b = &self.net.blocks[i];
+        let first_in = self.blocks.pins_in.len() as u32;
+        for (k, p) in b.inputs.iter().enumerate() {
+            let kind = if matches!(p.src, Src::Const(_)) { SignalKind::Constant } else { SignalKind::BlockInput };
+            let id = self.signals.push(&[&b.path, ".", &b.input_name(k)], self.wired[k], kind);
+            self.blocks.pins_in.push(id);
+            if p.negate {
+                self.negated.insert(id);
+            }
         }
-        let file_pos = positions
+        first_in
+    }
+
+    /// Block `i`'s output signals, pushed first in plan order after the program inputs, listed
+    /// in `pins_out`; returns where its list starts.
+    fn output_signals(&mut self, i: usize) -> u32 {
+        let n_out = self.net.blocks[i].n_outputs();
+        let first_out_pin = self.blocks.pins_out.len() as u32;
+        let first_out_sig = (self.n_inputs + self.srcs.out_first[i] as usize) as u32;
+        self.blocks.pins_out.extend(first_out_sig..first_out_sig + n_out as u32);
+        let net = self.net;
+        self.negated.extend((0..n_out).filter(|&k| net.out_negated(i, k)).map(|k| first_out_sig + k as u32));
+        first_out_pin
+    }
+
+    /// Block `i`'s record: where its pins, state and instruction are, and its source line.
+    fn record(&mut self, i: usize, [first_in, first_out]: [u32; 2], instr: Option<u32>, rng: Option<u32>) {
+        let b = &self.net.blocks[i];
+        self.max_level = self.max_level.max(self.levels[i]);
+        let first_state = self.blocks.state.len() as u32;
+        if b.def.stateful {
+            let outs = std::mem::take(&mut self.outs);
+            self.blocks.state.extend_from_slice(&outs);
+            self.outs = outs;
+            let first = self.state_first[i] as usize;
+            self.blocks.state.extend_from_slice(&self.state_flat[first..first + b.def.state.len()]);
+        }
+        let project = self.project;
+        let file_pos = self
+            .positions
             .entry(b.at.file())
             .or_insert_with(|| fbd_model::locate::block_positions(&project.files[b.at.file()].text));
         let line = file_pos.get(&b.at.key()).map_or(0, |p| u32::try_from(p.0).unwrap_or(0));
-        blocks.names.push(&[&b.path]);
-        blocks.recs.push(BlockRec {
+        self.blocks.names.push(&[&b.path]);
+        self.blocks.recs.push(BlockRec {
             def: b.def,
-            data_type: t[i],
+            data_type: self.t[i],
             n_in: b.inputs.len() as u16,
             n_out: b.n_outputs() as u16,
-            n_state: (blocks.state.len() as u32 - first_state) as u16,
+            n_state: (self.blocks.state.len() as u32 - first_state) as u16,
             file: b.at.file,
             line,
             first_in,
-            first_out: first_out_pin,
+            first_out,
             first_state,
-            instr: instr_idx.unwrap_or(u32::MAX),
+            instr: instr.unwrap_or(u32::MAX),
             rng: rng.unwrap_or(u32::MAX),
-            level: levels[i],
+            level: self.levels[i],
         });
     }
-    drop(ins);
-    drop(wired);
-    let outputs = alias_signals(&mut srcs, &mut slots, &mut commits, &mut signals, &mut negated);
-    drop(srcs);
-    signals.finish();
-    blocks.index = fbd_plan::PathIndex::build(n, |i| blocks.names.get(i as usize));
-    let stats = PlanStats {
-        blocks: n,
-        macros: project.macros.len(),
-        instances: net.instances.len(),
-        signals: signals.len(),
-        instructions: code.len(),
-        slots: [slots.init_b.len(), slots.init_i.len(), slots.init_r.len(), slots.init_s.len()],
-        levels: if n == 0 { 0 } else { max_level as usize + 1 },
-        files: project.files.len(),
-        phases: PhaseTimes::default(),
-    };
-    let fp = fingerprint(code.len(), &signals);
-    let stages = commits.iter().map(|c| (Slot { ty: c.ty, idx: c.to }, Slot { ty: c.ty, idx: c.stage })).collect();
-    Ok(ScanPlan {
-        fingerprint: fp,
-        stages,
-        files: project.files.iter().map(|f| f.path.clone()).collect(),
-        slot_owner: Default::default(),
-        name: root.name.clone().unwrap_or_else(|| project.files[0].path.display().to_string()),
-        cycle_us: cycle_us(root.cycle_ms),
-        code,
-        args,
-        instr_block,
-        commits,
-        init_bool: slots.init_b,
-        init_int: slots.init_i,
-        init_real: slots.init_r,
-        init_str: slots.init_s,
-        rng_keys,
-        inputs,
-        outputs,
-        signals,
-        blocks,
-        instances: net.instances.clone(),
-        negated,
-        negated_raw,
-        stats,
-    })
+
+    /// The plan: the program outputs and the aliases added, the tables indexed.
+    fn finish(mut self, inputs: Vec<PortInfo>, negated_raw: HashMap<Slot, Slot>) -> ScanPlan {
+        let (project, net) = (self.project, self.net);
+        let n = net.blocks.len();
+        let outputs =
+            alias_signals(&mut self.srcs, &mut self.slots, &mut self.commits, &mut self.signals, &mut self.negated);
+        drop(self.srcs);
+        self.signals.finish();
+        let names = &self.blocks.names;
+        self.blocks.index = fbd_plan::PathIndex::build(n, |i| names.get(i as usize));
+        let slots = self.slots;
+        let stats = PlanStats {
+            blocks: n,
+            macros: project.macros.len(),
+            instances: net.instances.len(),
+            signals: self.signals.len(),
+            instructions: self.code.len(),
+            slots: [slots.init_b.len(), slots.init_i.len(), slots.init_r.len(), slots.init_s.len()],
+            levels: if n == 0 { 0 } else { self.max_level as usize + 1 },
+            files: project.files.len(),
+            phases: PhaseTimes::default(),
+        };
+        let root = project.root();
+        let stages =
+            self.commits.iter().map(|c| (Slot { ty: c.ty, idx: c.to }, Slot { ty: c.ty, idx: c.stage })).collect();
+        ScanPlan {
+            fingerprint: fingerprint(self.code.len(), &self.signals),
+            stages,
+            files: project.files.iter().map(|f| f.path.clone()).collect(),
+            slot_owner: Default::default(),
+            name: root.name.clone().unwrap_or_else(|| project.files[0].path.display().to_string()),
+            cycle_us: cycle_us(root.cycle_ms),
+            code: self.code,
+            args: self.args,
+            instr_block: self.instr_block,
+            commits: self.commits,
+            init_bool: slots.init_b,
+            init_int: slots.init_i,
+            init_real: slots.init_r,
+            init_str: slots.init_s,
+            rng_keys: self.rng_keys,
+            inputs,
+            outputs,
+            signals: self.signals,
+            blocks: self.blocks,
+            instances: net.instances.clone(),
+            negated: self.negated,
+            negated_raw,
+            stats,
+        }
+    }
 }
 
 /// The slot a negated input reads: a constant's inverse, or a slot of its own written by a

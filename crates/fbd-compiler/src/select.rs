@@ -71,109 +71,45 @@ fn bool_cmp_table(op: CmpOp) -> u8 {
 }
 
 /// The instruction of one block, specialised by kind, type and arity; `None` for DELAY, which is
-/// only an end-of-scan copy. Also returns the block's random stream index, for RANDOM.
+/// only an end-of-scan copy. Also returns the block's random stream index, for RANDOM. Each
+/// family of kinds is chosen by a function of its own, as the executor computes them.
 pub(super) fn select_instruction(
     b: &expand::NetBlock,
     ops: &Operands,
     out: &mut Emitted,
 ) -> (Option<Instr>, Option<u32>) {
-    let (ins, outs, st, ty) = (ops.ins, ops.outs, ops.state, ops.ty);
+    let (ins, outs, ty) = (ops.ins, ops.outs, ops.ty);
     if let Some(op) = string_op(b, ins, outs, ty) {
         return (Some(string_instruction(op, b.def.kind, ins, outs, out)), None);
     }
-    let x = |k: usize| ins[k].idx;
-    let o = |k: usize| outs[k].idx;
-    let Emitted { slots, args, commits, rng_keys } = out;
-    let list = |from: usize, args: &mut Vec<u32>| -> (u32, u32) {
-        let start = args.len() as u32;
-        args.extend(ins[from..].iter().map(|s| s.idx));
-        (start, (ins.len() - from) as u32)
-    };
-    // A gate over up to three BOOL operands (unused ones repeat `a`; the table ignores them).
-    let gate =
-        |f: fn(bool, bool, bool) -> bool, a: u32, b: u32, c: u32, o: u32| Instr::Gate { t: truth_table(f), a, b, c, o };
-    let bank = ty.bank();
-    let cmp = |op: CmpOp| match ins[0].ty.bank() {
-        Bank::Str => unreachable!("a STRING comparison is a string instruction"),
-        Bank::Int if ins[0].ty.is_u64() => Instr::CmpU { m: op.mask(), a: x(0), b: x(1), o: o(0) },
-        Bank::Bool => Instr::Gate { t: bool_cmp_table(op), a: x(0), b: x(1), c: x(0), o: o(0) },
-        Bank::Int => Instr::CmpI { m: op.mask(), a: x(0), b: x(1), o: o(0) },
-        Bank::Real => Instr::CmpR { op, a: x(0), b: x(1), o: o(0) },
-    };
-    let mut rng = None;
     // ULINT and the bit strings' logic first: their own instructions; the others by kind.
-    let own = if ty.is_u64() { ulint_instruction(b.def.kind, ins, o(0), args, slots) } else { None };
-    let own =
-        own.or_else(|| (bank == Bank::Int).then(|| bit_string_instruction(b.def.kind, ins, o(0), ty, args)).flatten());
-    let instr: Option<Instr> = match b.def.kind {
-        _ if own.is_some() => own,
-        Kind::And if ins.len() == 2 => Some(gate(|a, b, _| a & b, x(0), x(1), x(0), o(0))),
-        Kind::Or if ins.len() == 2 => Some(gate(|a, b, _| a | b, x(0), x(1), x(0), o(0))),
-        Kind::Xor if ins.len() == 2 => Some(gate(|a, b, _| a ^ b, x(0), x(1), x(0), o(0))),
-        Kind::And => {
-            let (args_, n_) = list(0, args);
-            Some(Instr::AndN { args: args_, n: n_, o: o(0) })
-        }
-        Kind::Or => {
-            let (args_, n_) = list(0, args);
-            Some(Instr::OrN { args: args_, n: n_, o: o(0) })
-        }
-        Kind::Xor => {
-            let (args_, n_) = list(0, args);
-            Some(Instr::XorN { args: args_, n: n_, o: o(0) })
-        }
-        Kind::Not => Some(gate(|a, _, _| !a, x(0), x(0), x(0), o(0))),
-        Kind::Eq => Some(cmp(CmpOp::Eq)),
-        Kind::Ne => Some(cmp(CmpOp::Ne)),
-        Kind::Gt => Some(cmp(CmpOp::Gt)),
-        Kind::Ge => Some(cmp(CmpOp::Ge)),
-        Kind::Lt => Some(cmp(CmpOp::Lt)),
-        Kind::Le => Some(cmp(CmpOp::Le)),
-        Kind::Add | Kind::Mul | Kind::Min | Kind::Max => {
-            let two = ins.len() == 2;
-            let (a_, n_) = list(0, args);
-            let f32n = ty == Type::Real && !two;
-            Some(match (b.def.kind, bank, ty.width()) {
-                (Kind::Add, Bank::Int, _) if two => Instr::AddSubI { sub: false, a: x(0), b: x(1), o: o(0) },
-                (Kind::Add, Bank::Real, _) if two => Instr::AddR2 { a: x(0), b: x(1), o: o(0) },
-                (Kind::Add, Bank::Int, _) => Instr::AddIN { args: a_, n: n_, o: o(0) },
-                (Kind::Add, _, _) if f32n => Instr::AddR32N { args: a_, n: n_, o: o(0) },
-                (Kind::Add, _, _) => Instr::AddRN { args: a_, n: n_, o: o(0) },
-                (Kind::Mul, Bank::Int, Some((bits, signed))) => {
-                    Instr::MulINw { args: a_, n: n_, o: o(0), bits: bits as u8, signed }
-                }
-                (Kind::Mul, Bank::Int, None) => Instr::MulIN { args: a_, n: n_, o: o(0) },
-                (Kind::Mul, _, _) if f32n => Instr::MulR32N { args: a_, n: n_, o: o(0) },
-                (Kind::Mul, _, _) => Instr::MulRN { args: a_, n: n_, o: o(0) },
-                (Kind::Min, Bank::Int, _) => Instr::MinIN { args: a_, n: n_, o: o(0) },
-                (Kind::Min, _, _) => Instr::MinRN { args: a_, n: n_, o: o(0) },
-                (Kind::Max, Bank::Int, _) => Instr::MaxIN { args: a_, n: n_, o: o(0) },
-                _ => Instr::MaxRN { args: a_, n: n_, o: o(0) },
-            })
-        }
-        Kind::Sub => Some(if bank == Bank::Int {
-            Instr::AddSubI { sub: true, a: x(0), b: x(1), o: o(0) }
-        } else {
-            Instr::SubR { a: x(0), b: x(1), o: o(0) }
-        }),
-        Kind::Div => Some(if bank == Bank::Int {
-            Instr::DivI { a: x(0), b: x(1), o: o(0) }
-        } else {
-            Instr::DivR { a: x(0), b: x(1), o: o(0) }
-        }),
-        Kind::Mod => Some(Instr::ModI { a: x(0), b: x(1), o: o(0) }),
-        Kind::Abs => {
-            Some(if bank == Bank::Int { Instr::AbsI { a: x(0), o: o(0) } } else { Instr::AbsR { a: x(0), o: o(0) } })
-        }
-        Kind::Neg => {
-            Some(if bank == Bank::Int { Instr::NegI { a: x(0), o: o(0) } } else { Instr::NegR { a: x(0), o: o(0) } })
-        }
-        Kind::Limit => Some(if bank == Bank::Int {
-            Instr::LimitI { mn: x(0), a: x(1), mx: x(2), o: o(0) }
-        } else {
-            Instr::LimitR { mn: x(0), a: x(1), mx: x(2), o: o(0) }
-        }),
-        Kind::Sqrt
+    let own = if ty.is_u64() { ulint_instruction(b.def.kind, ins, outs[0].idx, out.args, out.slots) } else { None };
+    let own = own.or_else(|| {
+        (ty.bank() == Bank::Int).then(|| bit_string_instruction(b.def.kind, ins, outs[0].idx, ty, out.args)).flatten()
+    });
+    if own.is_some() {
+        return (own, None);
+    }
+    let s = Selecting { b, ops };
+    let instr = match b.def.kind {
+        Kind::And | Kind::Or | Kind::Xor | Kind::Not | Kind::Sr | Kind::Rs => Some(s.logic(out.args)),
+        Kind::Eq | Kind::Ne | Kind::Gt | Kind::Ge | Kind::Lt | Kind::Le => Some(s.comparison()),
+        Kind::Add
+        | Kind::Mul
+        | Kind::Min
+        | Kind::Max
+        | Kind::Sub
+        | Kind::Div
+        | Kind::Mod
+        | Kind::Abs
+        | Kind::Neg
+        | Kind::Limit
+        | Kind::Expt
+        | Kind::Shl
+        | Kind::Shr
+        | Kind::Rol
+        | Kind::Ror
+        | Kind::Sqrt
         | Kind::Ln
         | Kind::Log
         | Kind::Exp
@@ -182,15 +118,13 @@ pub(super) fn select_instruction(
         | Kind::Tan
         | Kind::Asin
         | Kind::Acos
-        | Kind::Atan => math_fn(b.def.kind).map(|f| Instr::MathR { f, a: x(0), o: o(0) }),
-        Kind::Expt => Some(Instr::ExptR { a: x(0), b: x(1), o: o(0) }),
-        Kind::Shl | Kind::Shr | Kind::Rol | Kind::Ror => {
-            shift_op(b.def.kind).map(|op| Instr::ShiftW { op, bits: bit_width(ty), a: x(0), n: x(1), o: o(0) })
-        }
-        Kind::Floor => Some(Instr::Floor { a: x(0), o: o(0) }),
-        Kind::Trunc => Some(Instr::Trunc { a: x(0), o: o(0) }),
-        Kind::Frac => Some(Instr::Frac { a: x(0), o: o(0) }),
-        Kind::IntToReal => Some(Instr::IntToReal { a: x(0), o: o(0) }),
+        | Kind::Atan => s.arithmetic(out.args),
+        Kind::Floor | Kind::Trunc | Kind::Frac | Kind::IntToReal | Kind::Convert => Some(s.conversion(out.slots)),
+        Kind::Sel | Kind::Mux | Kind::Move => Some(s.selection(out)),
+        Kind::Memory | Kind::Delay | Kind::RTrig | Kind::FTrig => s.memory(out),
+        Kind::Ton | Kind::Tof | Kind::Tp | Kind::Ctu | Kind::Ctd | Kind::Ctud => Some(s.timer(out.args)),
+        Kind::Now | Kind::Saw | Kind::Selector => Some(s.source()),
+        Kind::Random => return s.random(out),
         // Every operand of these is a STRING, or its result is: `string_op` took them.
         Kind::Len
         | Kind::Left
@@ -201,84 +135,254 @@ pub(super) fn select_instruction(
         | Kind::Delete
         | Kind::Replace
         | Kind::Find => None,
-        Kind::Convert => Some(conversion(b, x(0), o(0), slots)),
-        Kind::Sel => Some(match bank {
-            Bank::Bool => gate(|g, a, b| if g { b } else { a }, x(0), x(1), x(2), o(0)),
-            Bank::Int => Instr::SelI { g: x(0), a: x(1), b: x(2), o: o(0) },
-            Bank::Real => Instr::SelR { g: x(0), a: x(1), b: x(2), o: o(0) },
-            Bank::Str => unreachable!("a STRING SEL is a string instruction"),
-        }),
-        Kind::Mux => {
-            let (a_, n_) = list(1, args);
-            Some(match bank {
-                Bank::Bool => Instr::MuxB { k: x(0), args: a_, n: n_, o: o(0) },
-                Bank::Int => Instr::MuxI { k: x(0), args: a_, n: n_, o: o(0) },
-                Bank::Real => Instr::MuxR { k: x(0), args: a_, n: n_, o: o(0) },
-                Bank::Str => unreachable!("a STRING MUX is a string instruction"),
-            })
-        }
-        Kind::Move => Some(match bank {
-            Bank::Bool => gate(|a, _, _| a, x(0), x(0), x(0), o(0)),
-            // A select whose both inputs are the source; the guard is any BOOL slot.
-            Bank::Int => Instr::SelI { g: slots.constant(Value::Bool(false)).idx, a: x(0), b: x(0), o: o(0) },
-            Bank::Real => Instr::MoveR { a: x(0), o: o(0) },
-            Bank::Str => unreachable!("a STRING MOVE is a string instruction"),
-        }),
-        Kind::Memory => {
-            let stage = slots.alloc(slots.init_of(outs[1]));
-            commits.push(Commit { ty, from: o(0), to: o(1), stage: stage.idx });
-            Some(match bank {
-                // q := en ? x : q.
-                Bank::Bool => gate(|en, q, x| if en { x } else { q }, x(1), o(0), x(0), o(0)),
-                Bank::Int => Instr::SelI { g: x(1), a: o(0), b: x(0), o: o(0) },
-                Bank::Real => Instr::MemR { x: x(0), en: x(1), q: o(0) },
-                Bank::Str => unreachable!("a STRING MEMORY is a string instruction"),
-            })
-        }
-        Kind::Delay => {
-            let stage = slots.alloc(slots.init_of(outs[0]));
-            commits.push(Commit { ty, from: x(0), to: o(0), stage: stage.idx });
-            None
-        }
-        // Set dominant: q := s OR (NOT r AND q); reset dominant: q := NOT r AND (s OR q).
-        Kind::Sr => Some(gate(|s, r, q| s || (!r && q), x(0), x(1), o(0), o(0))),
-        Kind::Rs => Some(gate(|s, r, q| !r && (s || q), x(0), x(1), o(0), o(0))),
-        Kind::RTrig => Some(Instr::RTrig { clk: x(0), m: st[0].idx, q: o(0) }),
-        Kind::FTrig => Some(Instr::FTrig { clk: x(0), m: st[0].idx, q: o(0) }),
-        Kind::Ton | Kind::Tof | Kind::Tp => {
-            let aux = args.len() as u32;
-            args.extend([x(0), x(1), o(0), o(1), st[0].idx, st[1].idx, st[2].idx]);
-            Some(match b.def.kind {
-                Kind::Ton => Instr::Ton { aux },
-                Kind::Tof => Instr::Tof { aux },
-                _ => Instr::Tp { aux },
-            })
-        }
-        Kind::Ctu | Kind::Ctd => {
-            let aux = args.len() as u32;
-            args.extend([x(0), x(1), x(2), o(0), o(1), st[0].idx]);
-            Some(if b.def.kind == Kind::Ctu { Instr::Ctu { aux } } else { Instr::Ctd { aux } })
-        }
-        Kind::Ctud => {
-            let aux = args.len() as u32;
-            args.extend([x(0), x(1), x(2), x(3), x(4), o(0), o(1), o(2), st[0].idx, st[1].idx]);
-            Some(Instr::Ctud { aux })
-        }
-        Kind::Now => Some(Instr::Now { ms: o(0), s: o(1) }),
-        Kind::Saw => Some(Instr::Saw { period: x(0), lo: x(1), hi: x(2), o: o(0) }),
-        Kind::Random => {
-            let key = fbd_plan::random::random_key(&b.path, b.params.seed);
-            rng_keys.push(key);
-            rng = Some(rng_keys.len() as u32 - 1);
-            let aux = args.len() as u32;
-            args.extend([rng_keys.len() as u32 - 1, x(0), x(1), x(2), o(0), o(1)]);
-            Some(Instr::Random { aux })
-        }
-        Kind::Selector => {
-            Some(Instr::Selector { sel: x(0), first: outs.first().map(|s| s.idx).unwrap_or(0), n: outs.len() as u32 })
-        }
     };
-    (instr, rng)
+    (instr, None)
+}
+
+/// One block being given its instruction: its operands and the helpers every family uses.
+struct Selecting<'a> {
+    b: &'a expand::NetBlock,
+    ops: &'a Operands<'a>,
+}
+
+/// A gate over up to three BOOL operands (unused ones repeat `a`; the table ignores them).
+fn gate(f: fn(bool, bool, bool) -> bool, a: u32, b: u32, c: u32, o: u32) -> Instr {
+    Instr::Gate { t: truth_table(f), a, b, c, o }
+}
+
+impl Selecting<'_> {
+    /// Input `k`'s slot index.
+    fn x(&self, k: usize) -> u32 {
+        self.ops.ins[k].idx
+    }
+
+    /// Output `k`'s slot index.
+    fn o(&self, k: usize) -> u32 {
+        self.ops.outs[k].idx
+    }
+
+    /// The bank of the block's type variable.
+    fn bank(&self) -> Bank {
+        self.ops.ty.bank()
+    }
+
+    /// The inputs from `from` on as an operand list appended to `args`: (start, count).
+    fn list(&self, from: usize, args: &mut Vec<u32>) -> (u32, u32) {
+        let ins = self.ops.ins;
+        let start = args.len() as u32;
+        args.extend(ins[from..].iter().map(|s| s.idx));
+        (start, (ins.len() - from) as u32)
+    }
+
+    /// AND, OR, XOR (two inputs a gate, more a list), NOT, SR, RS.
+    fn logic(&self, args: &mut Vec<u32>) -> Instr {
+        let (x, o) = (|k| self.x(k), self.o(0));
+        let two = self.ops.ins.len() == 2;
+        match self.b.def.kind {
+            Kind::And if two => gate(|a, b, _| a & b, x(0), x(1), x(0), o),
+            Kind::Or if two => gate(|a, b, _| a | b, x(0), x(1), x(0), o),
+            Kind::Xor if two => gate(|a, b, _| a ^ b, x(0), x(1), x(0), o),
+            Kind::And | Kind::Or | Kind::Xor => {
+                let (args, n) = self.list(0, args);
+                match self.b.def.kind {
+                    Kind::And => Instr::AndN { args, n, o },
+                    Kind::Or => Instr::OrN { args, n, o },
+                    _ => Instr::XorN { args, n, o },
+                }
+            }
+            // Set dominant: q := s OR (NOT r AND q); reset dominant: q := NOT r AND (s OR q).
+            Kind::Sr => gate(|s, r, q| s || (!r && q), x(0), x(1), o, o),
+            Kind::Rs => gate(|s, r, q| !r && (s || q), x(0), x(1), o, o),
+            _ => gate(|a, _, _| !a, x(0), x(0), x(0), o),
+        }
+    }
+
+    /// EQ, NE, GT, GE, LT, LE by the bank of their operands.
+    fn comparison(&self) -> Instr {
+        let op = match self.b.def.kind {
+            Kind::Eq => CmpOp::Eq,
+            Kind::Ne => CmpOp::Ne,
+            Kind::Gt => CmpOp::Gt,
+            Kind::Ge => CmpOp::Ge,
+            Kind::Lt => CmpOp::Lt,
+            _ => CmpOp::Le,
+        };
+        let (a, b, o) = (self.x(0), self.x(1), self.o(0));
+        let first = self.ops.ins[0].ty;
+        match first.bank() {
+            Bank::Str => unreachable!("a STRING comparison is a string instruction"),
+            Bank::Int if first.is_u64() => Instr::CmpU { m: op.mask(), a, b, o },
+            Bank::Bool => Instr::Gate { t: bool_cmp_table(op), a, b, c: a, o },
+            Bank::Int => Instr::CmpI { m: op.mask(), a, b, o },
+            Bank::Real => Instr::CmpR { op, a, b, o },
+        }
+    }
+
+    /// ADD, MUL, MIN, MAX (two inputs or a list), SUB, DIV, MOD, ABS, NEG, LIMIT, EXPT, the
+    /// shifts and the numeric functions.
+    fn arithmetic(&self, args: &mut Vec<u32>) -> Option<Instr> {
+        let (x, o, kind, int) = (|k| self.x(k), self.o(0), self.b.def.kind, self.bank() == Bank::Int);
+        Some(match kind {
+            Kind::Add | Kind::Mul | Kind::Min | Kind::Max => self.variadic(args),
+            Kind::Sub if int => Instr::AddSubI { sub: true, a: x(0), b: x(1), o },
+            Kind::Sub => Instr::SubR { a: x(0), b: x(1), o },
+            Kind::Div if int => Instr::DivI { a: x(0), b: x(1), o },
+            Kind::Div => Instr::DivR { a: x(0), b: x(1), o },
+            Kind::Mod => Instr::ModI { a: x(0), b: x(1), o },
+            Kind::Abs if int => Instr::AbsI { a: x(0), o },
+            Kind::Abs => Instr::AbsR { a: x(0), o },
+            Kind::Neg if int => Instr::NegI { a: x(0), o },
+            Kind::Neg => Instr::NegR { a: x(0), o },
+            Kind::Limit if int => Instr::LimitI { mn: x(0), a: x(1), mx: x(2), o },
+            Kind::Limit => Instr::LimitR { mn: x(0), a: x(1), mx: x(2), o },
+            Kind::Expt => Instr::ExptR { a: x(0), b: x(1), o },
+            Kind::Shl | Kind::Shr | Kind::Rol | Kind::Ror => {
+                let op = shift_op(kind)?;
+                Instr::ShiftW { op, bits: bit_width(self.ops.ty), a: x(0), n: x(1), o }
+            }
+            _ => Instr::MathR { f: math_fn(kind)?, a: x(0), o },
+        })
+    }
+
+    /// ADD, MUL, MIN, MAX: two integer or LREAL inputs a binary instruction, more a list; a
+    /// REAL list folded in f32 as matiec does; a narrow integer MUL wrapped at every step.
+    fn variadic(&self, args: &mut Vec<u32>) -> Instr {
+        let (x, o, ty) = (|k| self.x(k), self.o(0), self.ops.ty);
+        let two = self.ops.ins.len() == 2;
+        let (a_, n_) = self.list(0, args);
+        let f32n = ty == Type::Real && !two;
+        match (self.b.def.kind, self.bank(), ty.width()) {
+            (Kind::Add, Bank::Int, _) if two => Instr::AddSubI { sub: false, a: x(0), b: x(1), o },
+            (Kind::Add, Bank::Real, _) if two => Instr::AddR2 { a: x(0), b: x(1), o },
+            (Kind::Add, Bank::Int, _) => Instr::AddIN { args: a_, n: n_, o },
+            (Kind::Add, _, _) if f32n => Instr::AddR32N { args: a_, n: n_, o },
+            (Kind::Add, _, _) => Instr::AddRN { args: a_, n: n_, o },
+            (Kind::Mul, Bank::Int, Some((bits, signed))) => {
+                Instr::MulINw { args: a_, n: n_, o, bits: bits as u8, signed }
+            }
+            (Kind::Mul, Bank::Int, None) => Instr::MulIN { args: a_, n: n_, o },
+            (Kind::Mul, _, _) if f32n => Instr::MulR32N { args: a_, n: n_, o },
+            (Kind::Mul, _, _) => Instr::MulRN { args: a_, n: n_, o },
+            (Kind::Min, Bank::Int, _) => Instr::MinIN { args: a_, n: n_, o },
+            (Kind::Min, _, _) => Instr::MinRN { args: a_, n: n_, o },
+            (Kind::Max, Bank::Int, _) => Instr::MaxIN { args: a_, n: n_, o },
+            _ => Instr::MaxRN { args: a_, n: n_, o },
+        }
+    }
+
+    /// FLOOR, TRUNC, FRAC, the implicit INT → REAL, and the `A_TO_B` conversions.
+    fn conversion(&self, slots: &mut Slots) -> Instr {
+        let (a, o) = (self.x(0), self.o(0));
+        match self.b.def.kind {
+            Kind::Floor => Instr::Floor { a, o },
+            Kind::Trunc => Instr::Trunc { a, o },
+            Kind::Frac => Instr::Frac { a, o },
+            Kind::IntToReal => Instr::IntToReal { a, o },
+            _ => conversion(self.b, a, o, slots),
+        }
+    }
+
+    /// SEL, MUX, MOVE by bank (STRING ones are string instructions).
+    fn selection(&self, out: &mut Emitted) -> Instr {
+        let (x, o, bank) = (|k| self.x(k), self.o(0), self.bank());
+        match self.b.def.kind {
+            Kind::Sel => match bank {
+                Bank::Bool => gate(|g, a, b| if g { b } else { a }, x(0), x(1), x(2), o),
+                Bank::Int => Instr::SelI { g: x(0), a: x(1), b: x(2), o },
+                Bank::Real => Instr::SelR { g: x(0), a: x(1), b: x(2), o },
+                Bank::Str => unreachable!("a STRING SEL is a string instruction"),
+            },
+            Kind::Mux => {
+                let (args, n) = self.list(1, out.args);
+                match bank {
+                    Bank::Bool => Instr::MuxB { k: x(0), args, n, o },
+                    Bank::Int => Instr::MuxI { k: x(0), args, n, o },
+                    Bank::Real => Instr::MuxR { k: x(0), args, n, o },
+                    Bank::Str => unreachable!("a STRING MUX is a string instruction"),
+                }
+            }
+            _ => match bank {
+                Bank::Bool => gate(|a, _, _| a, x(0), x(0), x(0), o),
+                // A select whose both inputs are the source; the guard is any BOOL slot.
+                Bank::Int => Instr::SelI { g: out.slots.constant(Value::Bool(false)).idx, a: x(0), b: x(0), o },
+                Bank::Real => Instr::MoveR { a: x(0), o },
+                Bank::Str => unreachable!("a STRING MOVE is a string instruction"),
+            },
+        }
+    }
+
+    /// MEMORY (its `prev` a delayed copy), DELAY (only a delayed copy: no instruction), and
+    /// the edge detectors.
+    fn memory(&self, out: &mut Emitted) -> Option<Instr> {
+        let (x, o, ty, st) = (|k| self.x(k), |k| self.o(k), self.ops.ty, self.ops.state);
+        match self.b.def.kind {
+            Kind::Memory => {
+                let stage = out.slots.alloc(out.slots.init_of(self.ops.outs[1]));
+                out.commits.push(Commit { ty, from: o(0), to: o(1), stage: stage.idx });
+                Some(match self.bank() {
+                    // q := en ? x : q.
+                    Bank::Bool => gate(|en, q, x| if en { x } else { q }, x(1), o(0), x(0), o(0)),
+                    Bank::Int => Instr::SelI { g: x(1), a: o(0), b: x(0), o: o(0) },
+                    Bank::Real => Instr::MemR { x: x(0), en: x(1), q: o(0) },
+                    Bank::Str => unreachable!("a STRING MEMORY is a string instruction"),
+                })
+            }
+            Kind::Delay => {
+                let stage = out.slots.alloc(out.slots.init_of(self.ops.outs[0]));
+                out.commits.push(Commit { ty, from: x(0), to: o(0), stage: stage.idx });
+                None
+            }
+            Kind::RTrig => Some(Instr::RTrig { clk: x(0), m: st[0].idx, q: o(0) }),
+            _ => Some(Instr::FTrig { clk: x(0), m: st[0].idx, q: o(0) }),
+        }
+    }
+
+    /// TON, TOF, TP, CTU, CTD, CTUD: their operands as one run in `args`.
+    fn timer(&self, args: &mut Vec<u32>) -> Instr {
+        let (x, o, st) = (|k| self.x(k), |k| self.o(k), self.ops.state);
+        let aux = args.len() as u32;
+        match self.b.def.kind {
+            Kind::Ton | Kind::Tof | Kind::Tp => {
+                args.extend([x(0), x(1), o(0), o(1), st[0].idx, st[1].idx, st[2].idx]);
+                match self.b.def.kind {
+                    Kind::Ton => Instr::Ton { aux },
+                    Kind::Tof => Instr::Tof { aux },
+                    _ => Instr::Tp { aux },
+                }
+            }
+            Kind::Ctu | Kind::Ctd => {
+                args.extend([x(0), x(1), x(2), o(0), o(1), st[0].idx]);
+                if self.b.def.kind == Kind::Ctu { Instr::Ctu { aux } } else { Instr::Ctd { aux } }
+            }
+            _ => {
+                args.extend([x(0), x(1), x(2), x(3), x(4), o(0), o(1), o(2), st[0].idx, st[1].idx]);
+                Instr::Ctud { aux }
+            }
+        }
+    }
+
+    /// NOW, SAW, SELECTOR.
+    fn source(&self) -> Instr {
+        let (x, o) = (|k| self.x(k), |k| self.o(k));
+        match self.b.def.kind {
+            Kind::Now => Instr::Now { ms: o(0), s: o(1) },
+            Kind::Saw => Instr::Saw { period: x(0), lo: x(1), hi: x(2), o: o(0) },
+            _ => {
+                let outs = self.ops.outs;
+                Instr::Selector { sel: x(0), first: outs.first().map(|s| s.idx).unwrap_or(0), n: outs.len() as u32 }
+            }
+        }
+    }
+
+    /// RANDOM: its stream keyed by its path and `params.seed`; returns the stream's index too.
+    fn random(&self, out: &mut Emitted) -> (Option<Instr>, Option<u32>) {
+        let key = fbd_plan::random::random_key(&self.b.path, self.b.params.seed);
+        out.rng_keys.push(key);
+        let rng = out.rng_keys.len() as u32 - 1;
+        let aux = out.args.len() as u32;
+        out.args.extend([rng, self.x(0), self.x(1), self.x(2), self.o(0), self.o(1)]);
+        (Some(Instr::Random { aux }), Some(rng))
+    }
 }
 
 /// The string operation of a block that has a STRING operand (its type variable, a fixed

@@ -21,6 +21,22 @@ enum Post {
     },
 }
 
+/// Where a chase through macro ports goes next.
+enum Step<'w> {
+    /// The driver is found.
+    Found(Src),
+    /// Follow `wire`, written in scope `si` at `at` (`None`: where the last one was).
+    Follow { si: usize, wire: Cow<'w, Wire>, at: Option<At> },
+}
+
+/// A chase in progress: what to do on the way back out, and each port crossed with how many
+/// posts preceded it (a loop back to one is the posts from there on).
+#[derive(Default)]
+struct Chase {
+    posts: Vec<Post>,
+    visited_at: Vec<(PortKey, usize)>,
+}
+
 /// A loop back to port `key` through ports only, with exactly one feedback wire on it
 /// and no negation: it is legal (the feedback is its point) and holds the feedback's
 /// initial value forever (x(n) = x(n-1)). The feedback's post is dropped (the value
@@ -85,183 +101,206 @@ impl<'p> Expander<'p> {
     /// memoised with its result, so each (instance, port) is resolved, coerced to the port's type
     /// and type-asserted once however many readers it has. Crossing the same port twice in one
     /// resolution is a loop through ports that never reaches a block: an error, not a hang.
-    fn resolve_inner(&mut self, si0: usize, w0: &Wire, at0: Loc) -> Result<Src, Diagnostic> {
-        let mut posts: Vec<Post> = Vec::new();
-        // Each port visited on this chase and how many posts preceded it: a loop back to one
-        // is the posts from there on.
-        let mut visited_at: Vec<(PortKey, usize)> = Vec::new();
-        let mut si = si0;
-        let mut w: Cow<'_, Wire> = Cow::Borrowed(w0);
-        let mut owned_at: Option<At> = None;
+    fn resolve_inner<'w>(&mut self, si0: usize, w0: &'w Wire, at0: Loc) -> Result<Src, Diagnostic>
+    where
+        'p: 'w,
+    {
+        let mut chase = Chase::default();
+        let (mut si, mut w, mut owned_at): (usize, Cow<'w, Wire>, Option<At>) = (si0, Cow::Borrowed(w0), None);
         self.visiting.clear();
         let base: Src = loop {
-            let at = match &owned_at {
-                Some(a) => Loc::At(a),
-                None => at0,
-            };
-            let decorate = |this: &Self, d: Diagnostic| {
-                let mut d = d;
-                if d.block.is_none()
-                    && let Some(b) = this.scope_block_label(si, &at.at())
-                {
-                    d = d.block(b);
-                }
-                if d.pin.is_none()
-                    && let Some(p) = Self::pin_label(&at.at())
-                {
-                    d = d.pin(p);
-                }
-                d
-            };
-            match w.as_ref() {
-                Wire::Const(v) => break Src::Const(v.clone()),
+            let at = owned_at.as_ref().map_or(at0, Loc::At);
+            let step = match w.as_ref() {
+                Wire::Const(v) => Step::Found(Src::Const(v.clone())),
                 Wire::Feedback { from, init } => {
-                    posts.push(Post::Feedback { init: init.as_deref().copied(), at: at.at(), si });
-                    w = Cow::Owned(Wire::Ref(from.clone()));
+                    chase.posts.push(Post::Feedback { init: init.as_deref().copied(), at: at.at(), si });
+                    Step::Follow { si, wire: Cow::Owned(Wire::Ref(from.clone())), at: None }
                 }
-                Wire::Ref(r) => {
-                    if let Some((blk, pin)) = r.split_once('.') {
-                        let entry = self.scopes[si].entries.get(blk).copied();
-                        match entry {
-                            None => {
-                                let ids: Vec<&str> = self.scopes[si].body.iter().map(|b| b.id.as_str()).collect();
-                                let mut d = self.err(at, format!("unknown block `{blk}` in `{r}`"));
-                                if let Some(c) = closest(blk, &ids) {
-                                    d = d.help(format!("did you mean `{c}.{pin}`?"));
-                                } else {
-                                    d = d
-                                        .help("references name a block of the same program or macro body: `block.pin`");
-                                }
-                                return Err(decorate(self, d));
-                            }
-                            Some(Entry::Prim(ni)) => {
-                                let nb = &self.net.blocks[ni];
-                                match nb.output_index(pin) {
-                                    Some(p) => break Src::Out { block: ni, pin: p },
-                                    None => {
-                                        let outs = output_names(nb.def, nb.n_var_out).join(", ");
-                                        let ty = nb.def.name;
-                                        let d = self
-                                            .err(at, format!("block `{blk}` ({ty}) has no output `{pin}`"))
-                                            .help(format!("its outputs are: {outs}"));
-                                        return Err(decorate(self, d));
-                                    }
-                                }
-                            }
-                            Some(Entry::Inst(cs)) => {
-                                let (m, mi) = self.scopes[cs].mac.expect("instance scope");
-                                let Some(k) = m.outputs.iter().position(|o| o.name == pin) else {
-                                    let outs: Vec<&str> = m.outputs.iter().map(|o| o.name.as_str()).collect();
-                                    let d = self
-                                        .err(at, format!("macro instance `{blk}` ({}) has no output `{pin}`", m.name))
-                                        .help(format!("its outputs are: {}", list_or_none(&outs)));
-                                    return Err(decorate(self, d));
-                                };
-                                let key = PortKey { scope: cs, output: true, port: k };
-                                if let Some(s) = self.memo.get(&key) {
-                                    break s.clone();
-                                }
-                                let port_at =
-                                    At::new(self.scopes[cs].file, json_path!["macros", mi, "outputs", k, "from"]);
-                                if !self.visiting.insert(key) {
-                                    match held_loop(&mut posts, &visited_at, key) {
-                                        Some(v) => break Src::Const(Box::new(v)),
-                                        None => return Err(self.port_loop(&port_at)),
-                                    }
-                                }
-                                visited_at.push((key, posts.len()));
-                                let negate = self.negated_port(cs, pin);
-                                posts.push(Post::Port { key, ty: m.outputs[k].ty.0, assert: None, negate });
-                                si = cs;
-                                w = Cow::Borrowed(&m.outputs[k].from);
-                                owned_at = Some(port_at);
-                            }
-                        }
-                    } else {
-                        let name = r.as_str();
-                        match self.scopes[si].mac {
-                            None => match self.input_index.get(name) {
-                                Some(&i) => break Src::Input(i),
-                                None => {
-                                    let root = &self.project.files[0].doc;
-                                    let names: Vec<&str> = root.inputs.iter().map(|p| p.name.as_str()).collect();
-                                    let mut d = self.err(at, format!("unknown program input `{name}`"));
-                                    d = match closest(name, &names) {
-                                        Some(c) => d.help(format!("did you mean `{c}`?")),
-                                        None => d.help("block outputs are written `block.pin`; program inputs are declared in `inputs`"),
-                                    };
-                                    return Err(decorate(self, d));
-                                }
-                            },
-                            Some((m, mi)) => {
-                                let Some(k) = self.port_index(mi, self.scopes[si].file, name) else {
-                                    let names: Vec<&str> = m.inputs.iter().map(|p| p.name.as_str()).collect();
-                                    let d = self.err(at, format!("macro `{}` has no input `{name}`", m.name)).help(
-                                        format!(
-                                            "its inputs are: {}; block outputs are written `block.pin`",
-                                            list_or_none(&names)
-                                        ),
-                                    );
-                                    return Err(decorate(self, d));
-                                };
-                                let key = PortKey { scope: si, output: false, port: k };
-                                if let Some(s) = self.memo.get(&key) {
-                                    break s.clone();
-                                }
-                                let port = &m.inputs[k];
-                                let port_at = At::new(self.scopes[si].file, json_path!["macros", mi, "inputs", k]);
-                                if !self.visiting.insert(key) {
-                                    match held_loop(&mut posts, &visited_at, key) {
-                                        Some(v) => break Src::Const(Box::new(v)),
-                                        None => return Err(self.port_loop(&port_at)),
-                                    }
-                                }
-                                visited_at.push((key, posts.len()));
-                                let (ps, pbi) = self.scopes[si].parent.expect("macro scope has a parent");
-                                let negate = self.negated_port(si, name);
-                                let inst = &self.scopes[ps].body[pbi];
-                                match inst.inputs.get(name) {
-                                    Some(iw) => {
-                                        let wat = At::new(self.scopes[ps].file, self.scopes[ps].body_at.clone())
-                                            .join([Seg::Index(pbi)])
-                                            .join(json_path!["inputs", name]);
-                                        let what = format!(
-                                            "input `{name}` of macro `{}` (instance `{}{}`)",
-                                            m.name, self.scopes[ps].prefix, inst.id
-                                        );
-                                        posts.push(Post::Port {
-                                            key,
-                                            ty: port.ty.0,
-                                            assert: Some((wat.clone(), what)),
-                                            negate,
-                                        });
-                                        si = ps;
-                                        w = Cow::Borrowed(iw);
-                                        owned_at = Some(wat);
-                                    }
-                                    None => match port.default {
-                                        Some(c) => match port.ty.0.fit(c.0).ok() {
-                                            Some(Value::Bool(v)) if negate.is_some() => {
-                                                break Src::Const(Box::new(Value::Bool(!v)));
-                                            }
-                                            Some(v) => break Src::Const(Box::new(v)),
-                                            None => {
-                                                return Err(self.err(
-                                                    Loc::At(&port_at),
-                                                    format!("default {} of port `{name}` is not a {}", c.0, port.ty.0),
-                                                ));
-                                            }
-                                        },
-                                        // Reported once by check_bodies at the instance.
-                                        None => break Src::Const(Box::new(port.ty.0.zero())),
-                                    },
-                                }
-                            }
-                        }
+                Wire::Ref(r) => match r.split_once('.') {
+                    Some((blk, pin)) => self.block_output(si, r, (blk, pin), at, &mut chase)?,
+                    None => match self.scopes[si].mac {
+                        None => Step::Found(self.program_input(si, r, at)?),
+                        Some((m, mi)) => self.macro_input(si, (m, mi), r, at, &mut chase)?,
+                    },
+                },
+            };
+            match step {
+                Step::Found(src) => break src,
+                Step::Follow { si: next, wire, at } => {
+                    si = next;
+                    w = wire;
+                    if at.is_some() {
+                        owned_at = at;
                     }
                 }
             }
         };
+        self.unwind(base, chase.posts)
+    }
+
+    /// An error at `at` in scope `si`, with the block and pin it names when it has none yet.
+    fn decorate(&self, si: usize, at: Loc, mut d: Diagnostic) -> Diagnostic {
+        if d.block.is_none()
+            && let Some(b) = self.scope_block_label(si, &at.at())
+        {
+            d = d.block(b);
+        }
+        if d.pin.is_none()
+            && let Some(p) = Self::pin_label(&at.at())
+        {
+            d = d.pin(p);
+        }
+        d
+    }
+
+    /// Crossing port `key` (written at `port_at`) on this chase: its memoised source, or the
+    /// value a legal loop through ports holds, or `None` to follow on (the port noted as
+    /// visited); an illegal loop is an error.
+    fn cross_port(&mut self, key: PortKey, port_at: &At, chase: &mut Chase) -> Result<Option<Src>, Diagnostic> {
+        if let Some(s) = self.memo.get(&key) {
+            return Ok(Some(s.clone()));
+        }
+        if !self.visiting.insert(key) {
+            return match held_loop(&mut chase.posts, &chase.visited_at, key) {
+                Some(v) => Ok(Some(Src::Const(Box::new(v)))),
+                None => Err(self.port_loop(port_at)),
+            };
+        }
+        chase.visited_at.push((key, chase.posts.len()));
+        Ok(None)
+    }
+
+    /// `blk.pin` in scope `si`: a primitive block's output, or a macro instance's output port
+    /// followed into the instance.
+    fn block_output<'w>(
+        &mut self,
+        si: usize,
+        r: &str,
+        (blk, pin): (&str, &str),
+        at: Loc,
+        chase: &mut Chase,
+    ) -> Result<Step<'w>, Diagnostic>
+    where
+        'p: 'w,
+    {
+        match self.scopes[si].entries.get(blk).copied() {
+            None => {
+                let ids: Vec<&str> = self.scopes[si].body.iter().map(|b| b.id.as_str()).collect();
+                let mut d = self.err(at, format!("unknown block `{blk}` in `{r}`"));
+                d = match closest(blk, &ids) {
+                    Some(c) => d.help(format!("did you mean `{c}.{pin}`?")),
+                    None => d.help("references name a block of the same program or macro body: `block.pin`"),
+                };
+                Err(self.decorate(si, at, d))
+            }
+            Some(Entry::Prim(ni)) => {
+                let nb = &self.net.blocks[ni];
+                match nb.output_index(pin) {
+                    Some(p) => Ok(Step::Found(Src::Out { block: ni, pin: p })),
+                    None => {
+                        let outs = output_names(nb.def, nb.n_var_out).join(", ");
+                        let ty = nb.def.name;
+                        let d = self
+                            .err(at, format!("block `{blk}` ({ty}) has no output `{pin}`"))
+                            .help(format!("its outputs are: {outs}"));
+                        Err(self.decorate(si, at, d))
+                    }
+                }
+            }
+            Some(Entry::Inst(cs)) => {
+                let (m, mi) = self.scopes[cs].mac.expect("instance scope");
+                let Some(k) = m.outputs.iter().position(|o| o.name == pin) else {
+                    let outs: Vec<&str> = m.outputs.iter().map(|o| o.name.as_str()).collect();
+                    let d = self
+                        .err(at, format!("macro instance `{blk}` ({}) has no output `{pin}`", m.name))
+                        .help(format!("its outputs are: {}", list_or_none(&outs)));
+                    return Err(self.decorate(si, at, d));
+                };
+                let key = PortKey { scope: cs, output: true, port: k };
+                let port_at = At::new(self.scopes[cs].file, json_path!["macros", mi, "outputs", k, "from"]);
+                if let Some(src) = self.cross_port(key, &port_at, chase)? {
+                    return Ok(Step::Found(src));
+                }
+                let negate = self.negated_port(cs, pin);
+                chase.posts.push(Post::Port { key, ty: m.outputs[k].ty.0, assert: None, negate });
+                Ok(Step::Follow { si: cs, wire: Cow::Borrowed(&m.outputs[k].from), at: Some(port_at) })
+            }
+        }
+    }
+
+    /// A program input by name (in the program's own body).
+    fn program_input(&mut self, si: usize, name: &str, at: Loc) -> Result<Src, Diagnostic> {
+        if let Some(&i) = self.input_index.get(name) {
+            return Ok(Src::Input(i));
+        }
+        let root = &self.project.files[0].doc;
+        let names: Vec<&str> = root.inputs.iter().map(|p| p.name.as_str()).collect();
+        let mut d = self.err(at, format!("unknown program input `{name}`"));
+        d = match closest(name, &names) {
+            Some(c) => d.help(format!("did you mean `{c}`?")),
+            None => d.help("block outputs are written `block.pin`; program inputs are declared in `inputs`"),
+        };
+        Err(self.decorate(si, at, d))
+    }
+
+    /// A macro's input port by name, in the body of instance scope `si`: followed out to the
+    /// wire the instance has on it, or its default (negated when the instance negates it).
+    fn macro_input<'w>(
+        &mut self,
+        si: usize,
+        (m, mi): (&'p MacroDef, usize),
+        name: &str,
+        at: Loc,
+        chase: &mut Chase,
+    ) -> Result<Step<'w>, Diagnostic>
+    where
+        'p: 'w,
+    {
+        let Some(k) = self.port_index(mi, self.scopes[si].file, name) else {
+            let names: Vec<&str> = m.inputs.iter().map(|p| p.name.as_str()).collect();
+            let d = self.err(at, format!("macro `{}` has no input `{name}`", m.name)).help(format!(
+                "its inputs are: {}; block outputs are written `block.pin`",
+                list_or_none(&names)
+            ));
+            return Err(self.decorate(si, at, d));
+        };
+        let key = PortKey { scope: si, output: false, port: k };
+        let port = &m.inputs[k];
+        let port_at = At::new(self.scopes[si].file, json_path!["macros", mi, "inputs", k]);
+        if let Some(src) = self.cross_port(key, &port_at, chase)? {
+            return Ok(Step::Found(src));
+        }
+        let (ps, pbi) = self.scopes[si].parent.expect("macro scope has a parent");
+        let negate = self.negated_port(si, name);
+        let inst: &'p Block = &self.scopes[ps].body[pbi];
+        if let Some(iw) = inst.inputs.get(name) {
+            let wat = At::new(self.scopes[ps].file, self.scopes[ps].body_at.clone())
+                .join([Seg::Index(pbi)])
+                .join(json_path!["inputs", name]);
+            let what =
+                format!("input `{name}` of macro `{}` (instance `{}{}`)", m.name, self.scopes[ps].prefix, inst.id);
+            chase.posts.push(Post::Port { key, ty: port.ty.0, assert: Some((wat.clone(), what)), negate });
+            return Ok(Step::Follow { si: ps, wire: Cow::Borrowed(iw), at: Some(wat) });
+        }
+        let value = match port.default {
+            Some(c) => match port.ty.0.fit(c.0).ok() {
+                Some(Value::Bool(v)) if negate.is_some() => Value::Bool(!v),
+                Some(v) => v,
+                None => {
+                    let msg = format!("default {} of port `{name}` is not a {}", c.0, port.ty.0);
+                    return Err(self.err(Loc::At(&port_at), msg));
+                }
+            },
+            // Reported once by check_bodies at the instance.
+            None => port.ty.0.zero(),
+        };
+        Ok(Step::Found(Src::Const(Box::new(value))))
+    }
+
+    /// The way back out of a chase: each port crossed coerces the source to its type (and
+    /// negates it, and asserts the type of the instance's wire) and memoises it; a feedback
+    /// wire delays it.
+    fn unwind(&mut self, base: Src, posts: Vec<Post>) -> Result<Src, Diagnostic> {
         let mut src = base;
         for post in posts.into_iter().rev() {
             match post {
@@ -277,15 +316,8 @@ impl<'p> Expander<'p> {
                 }
                 Post::Feedback { init, at, si } => {
                     if let Src::Const(_) = src {
-                        let mut d =
-                            self.project.diag(at.file, &at.path, "a feedback wire needs a signal, not a constant");
-                        if let Some(b) = self.scope_block_label(si, &at) {
-                            d = d.block(b);
-                        }
-                        if let Some(p) = Self::pin_label(&at) {
-                            d = d.pin(p);
-                        }
-                        return Err(d);
+                        let d = self.project.diag(at.file, &at.path, "a feedback wire needs a signal, not a constant");
+                        return Err(self.decorate(si, Loc::At(&at), d));
                     }
                     src = Src::Feedback { src: Box::new(src), init: init.map(Box::new) };
                 }
