@@ -154,6 +154,51 @@ fn run_inner(args: RunArgs) -> Result<(), String> {
         if o & 1 << 31 != 0 { format!("--set #{}", o & !(1 << 31)) } else { format!("{stimulus_name}:{o}") }
     };
     let mut resolved = Ordered::new(chunks).peekable();
+    let forces = forces_of(&args, &rt, &mut errors);
+    let (watches, ids) = watched(&args, &rt, &mut errors);
+    let late = chunks.iter().flatten().any(|e| e.scan > 0);
+    check_destinations(&args, &project, late, &mut errors);
+    if !errors.is_empty() {
+        return Err(format!("{}\n{} error(s); nothing was run", errors.join("\nerror: "), errors.len()));
+    }
+    for (path, v, origin) in &forces {
+        rt.force(path, *v).map_err(|e| format!("{origin}: {e}"))?;
+    }
+    if args.realtime {
+        for e in resolved {
+            let v = sorted.value(e);
+            rt.write(&paths[e.path as usize], v).map_err(|x| format!("{}: {x}", origin_text(e.origin)))?;
+        }
+        let mut rt = realtime(rt, args.scans)?;
+        return epilogue(&mut rt, &args, &project, &watches, &ids);
+    }
+    let mut sink = open_trace(&args, &watches)?;
+    let mut next = 0;
+    // A billion scans take minutes.
+    let bar = crate::out::scan_bar("running", args.scans);
+    for scan in 0..args.scans {
+        if scan & 0xffff == 0 {
+            bar.set_position(scan);
+        }
+        while let Some(e) = resolved.next_if(|e| e.scan == scan) {
+            let v = sorted.value(e);
+            rt.write(&paths[e.path as usize], v).map_err(|x| format!("{}: {x}", origin_text(e.origin)))?;
+            next += 1;
+        }
+        let t_ms = rt.clock_us() as f64 / 1000.0;
+        rt.step();
+        sink.line(scan, t_ms, &rt, &watches, &ids)?;
+    }
+    bar.finish_and_clear();
+    if next < total {
+        eprintln!("warning: {} stimulus line(s) at or after scan {} were not applied", total - next, args.scans);
+    }
+    sink.finish()?;
+    epilogue(&mut rt, &args, &project, &watches, &ids)
+}
+
+/// The `--force` options, each checked: one per signal, none at a scan.
+fn forces_of(args: &RunArgs, rt: &Runtime, errors: &mut Vec<String>) -> Vec<(String, Value, String)> {
     let mut forces = Vec::new();
     for (i, f) in args.forces.iter().enumerate() {
         let origin = format!("--force #{}", i + 1);
@@ -165,7 +210,7 @@ fn run_inner(args: RunArgs) -> Result<(), String> {
             Ok((s, None)) => match forces.iter().find(|(p, _, _): &&(String, Value, String)| *p == s.path) {
                 Some((_, _, first)) => errors
                     .push(format!("{origin} `{f}`: `{}` is forced by {first} already; one force per signal", s.path)),
-                None => match value_for(&rt, &s.path, &s.value, &s.origin) {
+                None => match value_for(rt, &s.path, &s.value, &s.origin) {
                     Ok(v) => forces.push((s.path, v, origin)),
                     Err(e) => errors.push(e),
                 },
@@ -173,6 +218,11 @@ fn run_inner(args: RunArgs) -> Result<(), String> {
             Err(e) => errors.push(e),
         }
     }
+    forces
+}
+
+/// The watched signals (the program's outputs when none is given) and their ids.
+fn watched(args: &RunArgs, rt: &Runtime, errors: &mut Vec<String>) -> (Vec<String>, Vec<usize>) {
     let watches: Vec<String> = if args.watches.is_empty() {
         rt.plan().outputs.iter().map(|p| p.name.clone()).collect()
     } else {
@@ -185,9 +235,15 @@ fn run_inner(args: RunArgs) -> Result<(), String> {
             None => errors.push(format!("--watch: {}", rt.read(w).err().map(|e| e.to_string()).unwrap_or_default())),
         }
     }
+    (watches, ids)
+}
+
+/// Every file the run writes checked before it runs: never one of its inputs, a trace's
+/// name, a recording's place; and what `--realtime` cannot do (`late`: a `--set` after scan 0).
+fn check_destinations(args: &RunArgs, project: &fbd_engine::load::Project, late: bool, errors: &mut Vec<String>) {
     // Outputs over inputs: the program, its libraries, the stimulus (and the trace over the
     // recording).
-    let mut inputs = crate::guard::project_inputs(&project);
+    let mut inputs = crate::guard::project_inputs(project);
     if let Some(st) = &args.stimulus {
         inputs.push((st.as_path(), "the stimulus"));
     }
@@ -221,28 +277,25 @@ fn run_inner(args: RunArgs) -> Result<(), String> {
     if args.realtime && args.scans == 0 {
         errors.push("--realtime --scans 0: no scan to run at the cycle".into());
     }
-    if args.realtime && (chunks.iter().flatten().any(|e| e.scan > 0) || args.trace.is_some()) {
+    if args.realtime && (late || args.trace.is_some()) {
         errors.push("--realtime runs the task on its own: only --set at scan 0 and --force apply, no --trace".into());
     }
-    if !errors.is_empty() {
-        return Err(format!("{}\n{} error(s); nothing was run", errors.join("\nerror: "), errors.len()));
-    }
-    for (path, v, origin) in &forces {
-        rt.force(path, *v).map_err(|e| format!("{origin}: {e}"))?;
-    }
-    if args.realtime {
-        for e in resolved {
-            let v = sorted.value(e);
-            rt.write(&paths[e.path as usize], v).map_err(|x| format!("{}: {x}", origin_text(e.origin)))?;
-        }
-        let mut rt = realtime(rt, args.scans)?;
-        return epilogue(&mut rt, &args, &project, &watches, &ids);
-    }
-    enum Sink {
-        None,
-        Csv(Box<dyn Write>),
-        Jsonl(Box<dyn Write>),
-    }
+}
+
+/// Where the trace goes.
+enum Sink {
+    None,
+    Csv(Box<dyn Write>),
+    Jsonl(Box<dyn Write>),
+}
+
+fn io(e: std::io::Error) -> String {
+    format!("writing the trace: {e}")
+}
+
+/// The trace of `--trace` opened (its header written): standard output for `-`, a CSV or a
+/// JSON Lines file by its extension.
+fn open_trace(args: &RunArgs, watches: &[String]) -> Result<Sink, String> {
     let mut sink = match &args.trace {
         None => Sink::None,
         Some(p) if p.as_os_str() == "-" => {
@@ -267,25 +320,16 @@ fn run_inner(args: RunArgs) -> Result<(), String> {
             if jsonl { Sink::Jsonl(w) } else { Sink::Csv(w) }
         }
     };
-    let io = |e: std::io::Error| format!("writing the trace: {e}");
     if let Sink::Csv(w) = &mut sink {
         writeln!(w, "scan,time_ms,{}", watches.join(",")).map_err(io)?;
     }
-    let mut next = 0;
-    // A billion scans take minutes.
-    let bar = crate::out::scan_bar("running", args.scans);
-    for scan in 0..args.scans {
-        if scan & 0xffff == 0 {
-            bar.set_position(scan);
-        }
-        while let Some(e) = resolved.next_if(|e| e.scan == scan) {
-            let v = sorted.value(e);
-            rt.write(&paths[e.path as usize], v).map_err(|x| format!("{}: {x}", origin_text(e.origin)))?;
-            next += 1;
-        }
-        let t_ms = rt.clock_us() as f64 / 1000.0;
-        rt.step();
-        match &mut sink {
+    Ok(sink)
+}
+
+impl Sink {
+    /// One scan's line: the watched values after scan `scan`, which started at `t_ms`.
+    fn line(&mut self, scan: u64, t_ms: f64, rt: &Runtime, watches: &[String], ids: &[usize]) -> Result<(), String> {
+        match self {
             Sink::None => {}
             Sink::Csv(w) => {
                 let vals: Vec<String> =
@@ -301,16 +345,16 @@ fn run_inner(args: RunArgs) -> Result<(), String> {
                 writeln!(w, "{line}").map_err(io)?;
             }
         }
+        Ok(())
     }
-    bar.finish_and_clear();
-    if next < total {
-        eprintln!("warning: {} stimulus line(s) at or after scan {} were not applied", total - next, args.scans);
+
+    /// Flushes the trace.
+    fn finish(self) -> Result<(), String> {
+        match self {
+            Sink::Csv(mut w) | Sink::Jsonl(mut w) => w.flush().map_err(io),
+            Sink::None => Ok(()),
+        }
     }
-    match sink {
-        Sink::Csv(mut w) | Sink::Jsonl(mut w) => w.flush().map_err(io)?,
-        Sink::None => {}
-    }
-    epilogue(&mut rt, &args, &project, &watches, &ids)
 }
 
 /// After the run, headless or real-time: the recording written, the watched values and the

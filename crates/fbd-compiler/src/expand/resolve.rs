@@ -258,10 +258,9 @@ impl<'p> Expander<'p> {
     {
         let Some(k) = self.port_index(mi, self.scopes[si].file, name) else {
             let names: Vec<&str> = m.inputs.iter().map(|p| p.name.as_str()).collect();
-            let d = self.err(at, format!("macro `{}` has no input `{name}`", m.name)).help(format!(
-                "its inputs are: {}; block outputs are written `block.pin`",
-                list_or_none(&names)
-            ));
+            let d = self
+                .err(at, format!("macro `{}` has no input `{name}`", m.name))
+                .help(format!("its inputs are: {}; block outputs are written `block.pin`", list_or_none(&names)));
             return Err(self.decorate(si, at, d));
         };
         let key = PortKey { scope: si, output: false, port: k };
