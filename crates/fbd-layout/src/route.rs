@@ -33,9 +33,47 @@ pub(crate) fn route(body: &Body, g: &Graph, top: &[i64], opts: &Options) -> Layo
     // Tracks start right of the room kept for values beside the pins, on the grid.
     let room = (opts.value_room.max(0.0) / PITCH).ceil() * PITCH;
     let ncols = g.cols.len();
+    let (lane_of, mut lanes) = back_lanes(g);
+    let colw = column_widths(body, g);
+    let label_w = label_widths(body, g);
+    let present_in = channels_of_nets(g, ncols.saturating_sub(1));
+    let mut chan = presence(g, top, &lane_of, &present_in, ncols.saturating_sub(1));
+    let (track, detours) = order_tracks(&chan, &mut lanes);
+    // The detours' own tracks come after every other track of their channel.
+    for (c, ds) in detours.iter().enumerate() {
+        for d in ds {
+            let p = chan[c].get_mut(&d.net).expect("a detoured net is present");
+            p.right.retain(|r| !d.rows.contains(r));
+            p.detours.push(d.lane);
+        }
+    }
+    let (col_x, chan_x) = column_x(g, &colw, &label_w, &track, &detours, room);
+    let grid = Grid {
+        g,
+        top,
+        base: (lanes as f64 + 2.0) * PITCH,
+        room,
+        colw,
+        col_x,
+        chan_x,
+        chan,
+        track,
+        detours,
+        present_in,
+        lane_of,
+    };
+    let nodes = grid.node_geometry(body);
+    let nets: Vec<NetGeom> = (0..g.nets.len()).map(|k| grid.net_geometry(k, &nodes)).collect();
     let last = ncols - 1;
-    let row_of = |e: (usize, usize)| top[e.0] + e.1 as i64;
-    // Lanes above the drawing for nets with back targets.
+    let width = grid.col_x[last] + grid.colw[last] + PITCH;
+    let height = nodes.max_y + PITCH;
+    let stats = stats(&nets);
+    let NodeGeometry { blocks, in_anchors, out_anchors, input_ports, output_ports, .. } = nodes;
+    Layout { blocks, in_anchors, out_anchors, input_ports, output_ports, nets, width, height, stats }
+}
+
+/// A lane above the drawing for each net with back targets; the lanes' count.
+fn back_lanes(g: &Graph) -> (Vec<Option<i64>>, i64) {
     let mut lane_of: Vec<Option<i64>> = vec![None; g.nets.len()];
     let mut lanes = 0;
     for (k, net) in g.nets.iter().enumerate() {
@@ -44,9 +82,12 @@ pub(crate) fn route(body: &Body, g: &Graph, top: &[i64], opts: &Options) -> Layo
             lanes += 1;
         }
     }
+    (lane_of, lanes)
+}
 
-    // Column widths.
-    let mut colw = vec![0.0f64; ncols];
+/// Each column's width: its widest node, on the grid.
+fn column_widths(body: &Body, g: &Graph) -> Vec<f64> {
+    let mut colw = vec![0.0f64; g.cols.len()];
     for nd in &g.nodes {
         let w = match nd.kind {
             Kind::Block(i) => node_width(&body.nodes[i]),
@@ -59,8 +100,13 @@ pub(crate) fn route(body: &Body, g: &Graph, top: &[i64], opts: &Options) -> Layo
     for w in &mut colw {
         *w = (*w / PITCH).ceil() * PITCH;
     }
-    // Constant labels sit left of their pins, in the channel before the column.
-    let mut label_w = vec![0.0f64; ncols];
+    colw
+}
+
+/// The room constant labels take in each channel: they sit left of their pins, in the channel
+/// before the column.
+fn label_widths(body: &Body, g: &Graph) -> Vec<f64> {
+    let mut label_w = vec![0.0f64; g.cols.len()];
     for nd in &g.nodes {
         let consts: Vec<usize> = match nd.kind {
             // A negated pin's constant stands a character further left, beyond the circle.
@@ -78,35 +124,55 @@ pub(crate) fn route(body: &Body, g: &Graph, top: &[i64], opts: &Options) -> Layo
             }
         }
     }
+    label_w
+}
 
-    // What each net does in each channel.
-    let mut chan: Vec<BTreeMap<usize, Presence>> = vec![BTreeMap::new(); ncols.saturating_sub(1)];
-    // The channels each net can be present in: from the one before its source to the one
-    // before its last column, and the ones before its back targets (every other channel would
-    // come out empty; visiting them all made this quadratic).
-    let mut present_in: Vec<Vec<usize>> = Vec::with_capacity(g.nets.len());
-    for net in &g.nets {
-        let sc = g.nodes[net.src.0].col;
-        let reach = net.fwd.iter().map(|t| g.nodes[t.0].col).chain(net.dummies.iter().map(|d| d.0)).max().unwrap_or(sc);
-        let mut cs: Vec<usize> = (sc.saturating_sub(1)..reach.max(sc) + 1).collect();
-        cs.extend(net.back.iter().map(|t| g.nodes[t.0].col.saturating_sub(1)));
-        cs.retain(|&c| c < chan.len());
-        cs.sort_unstable();
-        cs.dedup();
-        present_in.push(cs);
-    }
+/// The channels each net can be present in: from the one before its source to the one before
+/// its last column, and the ones before its back targets (every other channel would come out
+/// empty; visiting them all made this quadratic).
+fn channels_of_nets(g: &Graph, nchan: usize) -> Vec<Vec<usize>> {
+    g.nets
+        .iter()
+        .map(|net| {
+            let sc = g.nodes[net.src.0].col;
+            let reach =
+                net.fwd.iter().map(|t| g.nodes[t.0].col).chain(net.dummies.iter().map(|d| d.0)).max().unwrap_or(sc);
+            let mut cs: Vec<usize> = (sc.saturating_sub(1)..reach.max(sc) + 1).collect();
+            cs.extend(net.back.iter().map(|t| g.nodes[t.0].col.saturating_sub(1)));
+            cs.retain(|&c| c < nchan);
+            cs.sort_unstable();
+            cs.dedup();
+            cs
+        })
+        .collect()
+}
+
+/// The row of a node's pin `e` = (node, pin).
+fn row_of(top: &[i64], e: (usize, usize)) -> i64 {
+    top[e.0] + e.1 as i64
+}
+
+/// What each net does in each channel: the rows it leaves the column before at, enters the
+/// column after at, and whether it climbs to its back lane there.
+fn presence(
+    g: &Graph,
+    top: &[i64],
+    lane_of: &[Option<i64>],
+    present_in: &[Vec<usize>],
+    nchan: usize,
+) -> Vec<BTreeMap<usize, Presence>> {
+    let mut chan: Vec<BTreeMap<usize, Presence>> = vec![BTreeMap::new(); nchan];
     for (k, net) in g.nets.iter().enumerate() {
         let sc = g.nodes[net.src.0].col;
         // Dummies sit in the columns right after the source, one per column.
         let at = |c: usize| -> Option<i64> {
             if c == sc {
-                Some(row_of(net.src))
+                Some(row_of(top, net.src))
             } else {
                 c.checked_sub(sc + 1).and_then(|i| net.dummies.get(i)).filter(|d| d.0 == c).map(|d| top[d.1])
             }
         };
         for &c in &present_in[k] {
-            let chan_c = &mut chan[c];
             let mut p = Presence::default();
             if let Some(r) = at(c)
                 && (at(c + 1).is_some() || net.fwd.iter().any(|t| g.nodes[t.0].col == c + 1))
@@ -120,17 +186,17 @@ pub(crate) fn route(body: &Body, g: &Graph, top: &[i64], opts: &Options) -> Layo
             }
             for &t in &net.fwd {
                 if g.nodes[t.0].col == c + 1 {
-                    p.right.push(row_of(t));
+                    p.right.push(row_of(top, t));
                 }
             }
             if let Some(l) = lane_of[k] {
                 if c == sc {
-                    p.left.push(row_of(net.src));
+                    p.left.push(row_of(top, net.src));
                     p.lane = Some(l);
                 }
                 for &t in &net.back {
                     if g.nodes[t.0].col == c + 1 {
-                        p.right.push(row_of(t));
+                        p.right.push(row_of(top, t));
                         p.lane = Some(l);
                     }
                 }
@@ -140,91 +206,104 @@ pub(crate) fn route(body: &Body, g: &Graph, top: &[i64], opts: &Options) -> Layo
             p.right.sort_unstable();
             p.right.dedup();
             if !p.left.is_empty() || !p.right.is_empty() {
-                chan_c.insert(k, p);
+                chan[c].insert(k, p);
             }
         }
     }
+    chan
+}
 
-    // Tracks per channel.
+/// Each channel's tracks (net → track index from the left), and the detours a cycle of
+/// constraints needed, each with a lane of its own (counted on from `lanes`).
+fn order_tracks(
+    chan: &[BTreeMap<usize, Presence>],
+    lanes: &mut i64,
+) -> (Vec<BTreeMap<usize, usize>>, Vec<Vec<Detour>>) {
     let mut track: Vec<BTreeMap<usize, usize>> = vec![BTreeMap::new(); chan.len()];
     let mut detours: Vec<Vec<Detour>> = (0..chan.len()).map(|_| Vec::new()).collect();
     for (c, nets) in chan.iter().enumerate() {
-        let needs: Vec<usize> = nets
-            .iter()
-            .filter(|(_, p)| !(p.lane.is_none() && p.left.len() == 1 && p.right.len() == 1 && p.left[0] == p.right[0]))
-            .map(|(k, _)| *k)
-            .collect();
-        // a before b when a leaves at a row where b arrives.
-        let mut before: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
-        let mut indeg: BTreeMap<usize, usize> = needs.iter().map(|&k| (k, 0)).collect();
-        for &a in &needs {
-            for &b in &needs {
-                if a != b && nets[&a].left.iter().any(|r| nets[&b].right.contains(r)) {
-                    before.entry(a).or_default().push(b);
-                    *indeg.get_mut(&b).expect("needs a track") += 1;
-                }
-            }
-        }
-        // Ties: a wire that goes down takes a track further left the lower it starts, one that
-        // goes up the higher it starts; that keeps their pieces from crossing each other.
-        let key = |k: usize| -> (i64, i64) {
-            let p = &nets[&k];
-            let l = p.left.iter().sum::<i64>() * 2 / (p.left.len().max(1) as i64);
-            let r = match p.lane {
-                Some(lane) => lane * 2,
-                None => p.right.iter().sum::<i64>() * 2 / (p.right.len().max(1) as i64),
-            };
-            if r >= l { (0, -l) } else { (1, l) }
-        };
-        let mut placed: Vec<usize> = Vec::new();
-        let mut left: Vec<usize> = needs.clone();
-        while !left.is_empty() {
-            let ready: Vec<usize> = left.iter().copied().filter(|k| indeg[k] == 0).collect();
-            let pick = if ready.is_empty() {
-                // A cycle of constraints: the least constrained net is placed now, and its
-                // entries at rows where a net not yet placed leaves take a detour.
-                let pick = *left.iter().min_by_key(|k| (indeg[k], key(**k), **k)).expect("non-empty");
-                let rows: Vec<i64> = nets[&pick]
-                    .right
-                    .iter()
-                    .copied()
-                    .filter(|r| left.iter().any(|&a| a != pick && nets[&a].left.contains(r)))
-                    .collect();
-                detours[c].push(Detour { net: pick, lane: -2 - lanes, rows });
-                lanes += 1;
-                pick
-            } else {
-                *ready.iter().min_by_key(|k| (key(**k), **k)).expect("non-empty")
-            };
-            left.retain(|&k| k != pick);
-            placed.push(pick);
-            for b in before.get(&pick).cloned().unwrap_or_default() {
-                if let Some(d) = indeg.get_mut(&b) {
-                    *d = d.saturating_sub(1);
-                }
-            }
-        }
-        for (i, k) in placed.into_iter().enumerate() {
+        for (i, k) in channel_order(nets, &mut detours[c], lanes).into_iter().enumerate() {
             track[c].insert(k, i);
         }
     }
-    // The detours' own tracks come after every other track of their channel.
-    for (c, ds) in detours.iter().enumerate() {
-        for d in ds {
-            let p = chan[c].get_mut(&d.net).expect("a detoured net is present");
-            p.right.retain(|r| !d.rows.contains(r));
-            p.detours.push(d.lane);
+    (track, detours)
+}
+
+/// The order of the tracks of one channel's nets that must turn in it: a topological order of
+/// "a before b when a leaves at a row where b arrives", ties broken so that fewer wires cross.
+fn channel_order(nets: &BTreeMap<usize, Presence>, detours: &mut Vec<Detour>, lanes: &mut i64) -> Vec<usize> {
+    let needs: Vec<usize> = nets
+        .iter()
+        .filter(|(_, p)| !(p.lane.is_none() && p.left.len() == 1 && p.right.len() == 1 && p.left[0] == p.right[0]))
+        .map(|(k, _)| *k)
+        .collect();
+    let mut before: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+    let mut indeg: BTreeMap<usize, usize> = needs.iter().map(|&k| (k, 0)).collect();
+    for &a in &needs {
+        for &b in &needs {
+            if a != b && nets[&a].left.iter().any(|r| nets[&b].right.contains(r)) {
+                before.entry(a).or_default().push(b);
+                *indeg.get_mut(&b).expect("needs a track") += 1;
+            }
         }
     }
-    let base = (lanes as f64 + 2.0) * PITCH;
-    let y = |row: i64| base + row as f64 * PITCH;
+    // Ties: a wire that goes down takes a track further left the lower it starts, one that
+    // goes up the higher it starts; that keeps their pieces from crossing each other.
+    let key = |k: usize| -> (i64, i64) {
+        let p = &nets[&k];
+        let l = p.left.iter().sum::<i64>() * 2 / (p.left.len().max(1) as i64);
+        let r = match p.lane {
+            Some(lane) => lane * 2,
+            None => p.right.iter().sum::<i64>() * 2 / (p.right.len().max(1) as i64),
+        };
+        if r >= l { (0, -l) } else { (1, l) }
+    };
+    let mut placed: Vec<usize> = Vec::new();
+    let mut left: Vec<usize> = needs.clone();
+    while !left.is_empty() {
+        let ready: Vec<usize> = left.iter().copied().filter(|k| indeg[k] == 0).collect();
+        let pick = if ready.is_empty() {
+            // A cycle of constraints: the least constrained net is placed now, and its
+            // entries at rows where a net not yet placed leaves take a detour.
+            let pick = *left.iter().min_by_key(|k| (indeg[k], key(**k), **k)).expect("non-empty");
+            let rows: Vec<i64> = nets[&pick]
+                .right
+                .iter()
+                .copied()
+                .filter(|r| left.iter().any(|&a| a != pick && nets[&a].left.contains(r)))
+                .collect();
+            detours.push(Detour { net: pick, lane: -2 - *lanes, rows });
+            *lanes += 1;
+            pick
+        } else {
+            *ready.iter().min_by_key(|k| (key(**k), **k)).expect("non-empty")
+        };
+        left.retain(|&k| k != pick);
+        placed.push(pick);
+        for b in before.get(&pick).cloned().unwrap_or_default() {
+            if let Some(d) = indeg.get_mut(&b) {
+                *d = d.saturating_sub(1);
+            }
+        }
+    }
+    placed
+}
 
-    // x of columns and channels.
+/// The x of every column and of every channel. Stored positions: the whole drawing moves by
+/// one offset (set by the first stored column), so each column stands where the user put it
+/// relative to the others, as in the editor; a column moves further right only where the
+/// channel before it needs the room.
+fn column_x(
+    g: &Graph,
+    colw: &[f64],
+    label_w: &[f64],
+    track: &[BTreeMap<usize, usize>],
+    detours: &[Vec<Detour>],
+    room: f64,
+) -> (Vec<f64>, Vec<f64>) {
+    let ncols = g.cols.len();
     let mut col_x = vec![PITCH; ncols];
     let mut chan_x = vec![0.0f64; ncols.saturating_sub(1)];
-    // Stored positions: the whole drawing moves by one offset (set by the first stored
-    // column), so each column stands where the user put it relative to the others, as in the
-    // editor; a column moves further right only where the channel before it needs the room.
     let mut shift: Option<f64> = None;
     for c in 0..ncols - 1 {
         chan_x[c] = col_x[c] + colw[c];
@@ -235,126 +314,158 @@ pub(crate) fn route(body: &Body, g: &Graph, top: &[i64], opts: &Options) -> Layo
         }
         col_x[c + 1] = x;
     }
-    let track_x = |c: usize, k: usize| chan_x[c] + room + (track[c][&k] + 1) as f64 * PITCH;
+    (col_x, chan_x)
+}
 
-    // Node geometry.
-    let mut blocks = vec![Rect { x: 0.0, y: 0.0, w: 0.0, h: 0.0 }; body.nodes.len()];
-    let mut in_anchors = vec![Vec::new(); body.nodes.len()];
-    let mut out_anchors = vec![Vec::new(); body.nodes.len()];
-    let mut input_ports = vec![Point { x: 0.0, y: 0.0 }; body.inputs.len()];
-    let mut output_ports = vec![Point { x: 0.0, y: 0.0 }; body.outputs.len()];
-    let mut max_y = 0.0f64;
-    for (v, nd) in g.nodes.iter().enumerate() {
-        let x = col_x[nd.col];
-        match nd.kind {
-            Kind::Block(i) => {
-                let n = &body.nodes[i];
-                let w = node_width(n);
-                let r = Rect { x, y: y(top[v]) - PITCH / 2.0, w, h: nd.rows as f64 * PITCH };
-                max_y = max_y.max(r.y + r.h);
-                blocks[i] = r;
-                in_anchors[i] = (0..n.inputs.len()).map(|k| Point { x, y: y(top[v] + 1 + k as i64) }).collect();
-                out_anchors[i] =
-                    (0..n.outputs.len()).map(|k| Point { x: x + w, y: y(top[v] + 1 + k as i64) }).collect();
-            }
-            Kind::InPort(k) => input_ports[k] = Point { x: x + colw[0], y: y(top[v]) },
-            Kind::OutPort(k) => output_ports[k] = Point { x, y: y(top[v]) },
-            Kind::Dummy(_) => {}
-        }
-        max_y = max_y.max(y(top[v]) + PITCH / 2.0);
+/// Where the nodes stand.
+struct NodeGeometry {
+    blocks: Vec<Rect>,
+    in_anchors: Vec<Vec<Point>>,
+    out_anchors: Vec<Vec<Point>>,
+    input_ports: Vec<Point>,
+    output_ports: Vec<Point>,
+    max_y: f64,
+}
+
+/// The drawing's grid once tracks are chosen: columns, channels, tracks and lanes.
+struct Grid<'a> {
+    g: &'a Graph,
+    top: &'a [i64],
+    /// y of row 0 (the lanes above it).
+    base: f64,
+    room: f64,
+    colw: Vec<f64>,
+    col_x: Vec<f64>,
+    chan_x: Vec<f64>,
+    chan: Vec<BTreeMap<usize, Presence>>,
+    track: Vec<BTreeMap<usize, usize>>,
+    detours: Vec<Vec<Detour>>,
+    present_in: Vec<Vec<usize>>,
+    lane_of: Vec<Option<i64>>,
+}
+
+impl Grid<'_> {
+    fn y(&self, row: i64) -> f64 {
+        self.base + row as f64 * PITCH
     }
-    // Where a net leaves a column at a row (its source's right edge, or a dummy's right end)
-    // and where it enters the next column.
-    let leave_x = |k: usize, c: usize, row: i64| -> f64 {
-        let net = &g.nets[k];
-        if g.nodes[net.src.0].col == c && row_of(net.src) == row {
+
+    fn track_x(&self, c: usize, k: usize) -> f64 {
+        self.chan_x[c] + self.room + (self.track[c][&k] + 1) as f64 * PITCH
+    }
+
+    fn node_geometry(&self, body: &Body) -> NodeGeometry {
+        let (g, top) = (self.g, self.top);
+        let mut geo = NodeGeometry {
+            blocks: vec![Rect { x: 0.0, y: 0.0, w: 0.0, h: 0.0 }; body.nodes.len()],
+            in_anchors: vec![Vec::new(); body.nodes.len()],
+            out_anchors: vec![Vec::new(); body.nodes.len()],
+            input_ports: vec![Point { x: 0.0, y: 0.0 }; body.inputs.len()],
+            output_ports: vec![Point { x: 0.0, y: 0.0 }; body.outputs.len()],
+            max_y: 0.0,
+        };
+        for (v, nd) in g.nodes.iter().enumerate() {
+            let x = self.col_x[nd.col];
+            match nd.kind {
+                Kind::Block(i) => {
+                    let n = &body.nodes[i];
+                    let w = node_width(n);
+                    let r = Rect { x, y: self.y(top[v]) - PITCH / 2.0, w, h: nd.rows as f64 * PITCH };
+                    geo.max_y = geo.max_y.max(r.y + r.h);
+                    geo.blocks[i] = r;
+                    geo.in_anchors[i] =
+                        (0..n.inputs.len()).map(|k| Point { x, y: self.y(top[v] + 1 + k as i64) }).collect();
+                    geo.out_anchors[i] =
+                        (0..n.outputs.len()).map(|k| Point { x: x + w, y: self.y(top[v] + 1 + k as i64) }).collect();
+                }
+                Kind::InPort(k) => geo.input_ports[k] = Point { x: x + self.colw[0], y: self.y(top[v]) },
+                Kind::OutPort(k) => geo.output_ports[k] = Point { x, y: self.y(top[v]) },
+                Kind::Dummy(_) => {}
+            }
+            geo.max_y = geo.max_y.max(self.y(top[v]) + PITCH / 2.0);
+        }
+        geo
+    }
+
+    /// Where net `k` leaves column `c` at `row` (its source's right edge, or a dummy's right
+    /// end).
+    fn leave_x(&self, k: usize, c: usize, row: i64, nodes: &NodeGeometry) -> f64 {
+        let (g, net) = (self.g, &self.g.nets[k]);
+        if g.nodes[net.src.0].col == c && row_of(self.top, net.src) == row {
             match g.nodes[net.src.0].kind {
-                Kind::Block(i) => blocks[i].x + blocks[i].w,
-                Kind::InPort(p) => input_ports[p].x,
-                _ => col_x[c] + colw[c],
+                Kind::Block(i) => nodes.blocks[i].x + nodes.blocks[i].w,
+                Kind::InPort(p) => nodes.input_ports[p].x,
+                _ => self.col_x[c] + self.colw[c],
             }
         } else {
-            col_x[c] + colw[c]
+            self.col_x[c] + self.colw[c]
         }
-    };
-    let enter_x = |c: usize| col_x[c];
+    }
 
-    let mut nets = Vec::new();
-    for (k, net) in g.nets.iter().enumerate() {
+    /// Net `k`'s segments: through the columns it crosses, in each channel straight or over
+    /// its track (and detours), and along its back lane.
+    fn net_geometry(&self, k: usize, nodes: &NodeGeometry) -> NetGeom {
+        let (top, net) = (self.top, &self.g.nets[k]);
+        let y = |row: i64| self.y(row);
         let mut segs: Vec<Segment> = Vec::new();
         let mut push = |a: Point, b: Point| {
             if a != b {
                 segs.push((a, b));
             }
         };
-        // Through the columns it crosses.
         for &(c, d) in &net.dummies {
-            push(Point { x: col_x[c], y: y(top[d]) }, Point { x: col_x[c] + colw[c], y: y(top[d]) });
+            push(Point { x: self.col_x[c], y: y(top[d]) }, Point { x: self.col_x[c] + self.colw[c], y: y(top[d]) });
         }
         let mut lane_span: Option<(f64, f64)> = None;
-        for &c in &present_in[k] {
-            let Some(p) = chan[c].get(&k) else { continue };
-            match track[c].get(&k) {
-                None => {
-                    // Straight through the channel.
-                    let r = p.left[0];
-                    push(Point { x: leave_x(k, c, r), y: y(r) }, Point { x: enter_x(c + 1), y: y(r) });
-                }
-                Some(_) => {
-                    let tx = track_x(c, k);
-                    let mut lo = i64::MAX;
-                    let mut hi = i64::MIN;
-                    for &r in &p.left {
-                        push(Point { x: leave_x(k, c, r), y: y(r) }, Point { x: tx, y: y(r) });
-                        lo = lo.min(r);
-                        hi = hi.max(r);
-                    }
-                    for &r in &p.right {
-                        push(Point { x: tx, y: y(r) }, Point { x: enter_x(c + 1), y: y(r) });
-                        lo = lo.min(r);
-                        hi = hi.max(r);
-                    }
-                    if let Some(l) = p.lane {
-                        lo = lo.min(l);
-                        hi = hi.max(l);
-                        lane_span = Some(match lane_span {
-                            None => (tx, tx),
-                            Some((a, b)) => (a.min(tx), b.max(tx)),
-                        });
-                    }
-                    for &l in &p.detours {
-                        lo = lo.min(l);
-                    }
-                    push(Point { x: tx, y: y(lo) }, Point { x: tx, y: y(hi) });
-                    for (i, d) in detours[c].iter().enumerate().filter(|(_, d)| d.net == k) {
-                        let dx = chan_x[c] + room + (track[c].len() + i + 1) as f64 * PITCH;
-                        let bottom = d.rows.iter().copied().max().unwrap_or(d.lane);
-                        push(Point { x: tx, y: y(d.lane) }, Point { x: dx, y: y(d.lane) });
-                        push(Point { x: dx, y: y(d.lane) }, Point { x: dx, y: y(bottom) });
-                        for &r in &d.rows {
-                            push(Point { x: dx, y: y(r) }, Point { x: enter_x(c + 1), y: y(r) });
-                        }
-                    }
+        for &c in &self.present_in[k] {
+            let Some(p) = self.chan[c].get(&k) else { continue };
+            let enter = self.col_x[c + 1];
+            if !self.track[c].contains_key(&k) {
+                // Straight through the channel.
+                let r = p.left[0];
+                push(Point { x: self.leave_x(k, c, r, nodes), y: y(r) }, Point { x: enter, y: y(r) });
+                continue;
+            }
+            let tx = self.track_x(c, k);
+            let (mut lo, mut hi) = (i64::MAX, i64::MIN);
+            for &r in &p.left {
+                push(Point { x: self.leave_x(k, c, r, nodes), y: y(r) }, Point { x: tx, y: y(r) });
+                (lo, hi) = (lo.min(r), hi.max(r));
+            }
+            for &r in &p.right {
+                push(Point { x: tx, y: y(r) }, Point { x: enter, y: y(r) });
+                (lo, hi) = (lo.min(r), hi.max(r));
+            }
+            if let Some(l) = p.lane {
+                (lo, hi) = (lo.min(l), hi.max(l));
+                lane_span = Some(lane_span.map_or((tx, tx), |(a, b)| (a.min(tx), b.max(tx))));
+            }
+            for &l in &p.detours {
+                lo = lo.min(l);
+            }
+            push(Point { x: tx, y: y(lo) }, Point { x: tx, y: y(hi) });
+            for (i, d) in self.detours[c].iter().enumerate().filter(|(_, d)| d.net == k) {
+                let dx = self.chan_x[c] + self.room + (self.track[c].len() + i + 1) as f64 * PITCH;
+                let bottom = d.rows.iter().copied().max().unwrap_or(d.lane);
+                push(Point { x: tx, y: y(d.lane) }, Point { x: dx, y: y(d.lane) });
+                push(Point { x: dx, y: y(d.lane) }, Point { x: dx, y: y(bottom) });
+                for &r in &d.rows {
+                    push(Point { x: dx, y: y(r) }, Point { x: enter, y: y(r) });
                 }
             }
         }
-        if let (Some((a, b)), Some(l)) = (lane_span, lane_of[k]) {
+        if let (Some((a, b)), Some(l)) = (lane_span, self.lane_of[k]) {
             push(Point { x: a, y: y(l) }, Point { x: b, y: y(l) });
         }
         let junctions = junctions(&segs);
-        nets.push(NetGeom {
+        NetGeom {
             source: net.source,
             targets: net.targets.clone(),
             segments: segs,
             junctions,
             delayed: net.delayed,
             late: Vec::new(), // set by `late::mark`
-        });
+        }
     }
-    let width = col_x[last] + colw[last] + PITCH;
-    let height = max_y + PITCH;
-    let stats = stats(&nets);
-    Layout { blocks, in_anchors, out_anchors, input_ports, output_ports, nets, width, height, stats }
 }
 
 /// The pieces of one net indexed by the points they pass: how many end at a point (horizontal,

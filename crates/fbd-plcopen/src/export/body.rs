@@ -209,44 +209,7 @@ pub(super) fn body_xml(
     outputs: &[fbd_engine::model::PortOut],
     helpers: &mut BTreeSet<(String, Type)>,
 ) -> Body {
-    let mut xml = String::new();
-    // IEC names are one namespace per POU and ignore case: an instance `worked` beside the
-    // output `Worked` (the 2048 processing macro) is one name twice there. Such an instance
-    // gets a free name; its id goes along in `addData` and comes back on import.
-    let mut taken: BTreeSet<String> = match mac {
-        "" => {
-            let r = project.root();
-            r.inputs.iter().map(|p| p.name.clone()).chain(r.outputs.iter().map(|p| p.name.clone())).collect::<Vec<_>>()
-        }
-        m => project
-            .macro_def(m)
-            .map(|(_, _, d)| {
-                d.inputs
-                    .iter()
-                    .map(|p| p.name.clone())
-                    .chain(d.outputs.iter().map(|p| p.name.clone()))
-                    .collect::<Vec<_>>()
-            })
-            .unwrap_or_default(),
-    }
-    .into_iter()
-    // The function blocks' names too: an instance `processing` of an SR beside the macro
-    // `Processing` (the multi-scan wiring) is a variable named as a type.
-    .chain(project.files.iter().flat_map(|f| f.doc.macros.iter().map(|m| m.name.clone())))
-    .map(|n| n.to_ascii_uppercase())
-    .collect();
-    // A block id another tool cannot take as a variable (`sr` is the type SR there, `a-b` a
-    // subtraction) goes out as an IEC name too, its id in `addData` as for the others.
-    let mut instance_name = |id: &str| -> String {
-        let base = crate::reserved::iec_name(id);
-        let mut name = base.clone();
-        let mut k = 1;
-        while !taken.insert(name.to_ascii_uppercase()) {
-            name = format!("{base}_{k}");
-            k += 1;
-        }
-        name
-    };
+    let mut names = InstanceNames::of(project, mac);
     let block_ids: HashMap<&str, u64> = blocks.iter().enumerate().map(|(k, b)| (b.id.as_str(), k as u64 + 1)).collect();
     // The drawing: stored positions kept, the rest laid out, so that it opens readable in
     // other tools.
@@ -267,88 +230,114 @@ pub(super) fn body_xml(
         rank: execution_order(blocks),
         reader_rank: usize::MAX,
     };
-    let origin = Point { x: 0.0, y: 0.0 };
+    let mut xml = String::new();
     let mut instances = Vec::new();
-    let rank = em.rank.clone();
     for (order, b) in blocks.iter().enumerate() {
-        em.reader_rank = rank[order];
-        let bi = order as u64 + 1;
-        let (ins, outs) = project.block_pins(b);
+        em.reader_rank = em.rank[order];
         let ty = b
             .data_type
             .map(|t| t.0)
             .or_else(|| types.block.get(&(mac.to_string(), b.id.clone())).copied())
             .or_else(|| wired_type(project, mac, blocks, order, 8));
         let (type_name, is_fb) = iec_type_name(b, ty, helpers);
-        let instance = if is_fb { instance_name(&b.id) } else { b.id.clone() };
+        let instance = if is_fb { names.name(&b.id) } else { b.id.clone() };
         if is_fb {
+            let (_, outs) = project.block_pins(b);
             instances.push((instance.clone(), type_name.clone(), instance_members(b, &outs)));
         }
-        let [x, y] = em.geom.as_ref().map_or(b.pos.unwrap_or([0.0, 0.0]), |g| g.block_pos(order));
-        let size = em.geom.as_ref().map_or(String::new(), |g| {
+        em.block_xml(&mut xml, order, ty, &type_name, is_fb.then_some(instance.as_str()));
+    }
+    em.reader_rank = usize::MAX;
+    let taken = em.output_boxes(&mut xml, outputs);
+    em.feedback_writes(&mut xml, taken);
+    xml.push_str(&em.reads);
+    Body { xml, locals: em.locals, instances }
+}
+
+/// The instance names of one POU. IEC names are one namespace per POU and ignore case: an
+/// instance `worked` beside the output `Worked` (the 2048 processing macro) is one name twice
+/// there. Such an instance gets a free name; its id goes along in `addData` and comes back on
+/// import.
+struct InstanceNames {
+    /// Upper case.
+    taken: BTreeSet<String>,
+}
+
+impl InstanceNames {
+    /// The POU's ports, and the function blocks' names too: an instance `processing` of an SR
+    /// beside the macro `Processing` (the multi-scan wiring) is a variable named as a type.
+    fn of(project: &Project, mac: &str) -> InstanceNames {
+        let ports: Vec<String> = match mac {
+            "" => {
+                let r = project.root();
+                r.inputs.iter().map(|p| p.name.clone()).chain(r.outputs.iter().map(|p| p.name.clone())).collect()
+            }
+            m => project
+                .macro_def(m)
+                .map(|(_, _, d)| {
+                    d.inputs.iter().map(|p| p.name.clone()).chain(d.outputs.iter().map(|p| p.name.clone())).collect()
+                })
+                .unwrap_or_default(),
+        };
+        let macros = project.files.iter().flat_map(|f| f.doc.macros.iter().map(|m| m.name.clone()));
+        InstanceNames { taken: ports.into_iter().chain(macros).map(|n| n.to_ascii_uppercase()).collect() }
+    }
+
+    /// A free name for the instance `id`. A block id another tool cannot take as a variable
+    /// (`sr` is the type SR there, `a-b` a subtraction) goes out as an IEC name too, its id in
+    /// `addData` as for the others.
+    fn name(&mut self, id: &str) -> String {
+        let base = crate::reserved::iec_name(id);
+        let mut name = base.clone();
+        let mut k = 1;
+        while !self.taken.insert(name.to_ascii_uppercase()) {
+            name = format!("{base}_{k}");
+            k += 1;
+        }
+        name
+    }
+}
+
+impl Emitter<'_> {
+    /// The `<block>` of block `order`: its type (`instance`: its instance name, for a function
+    /// block), where it stands, its input variables connected, its output variables.
+    fn block_xml(&mut self, xml: &mut String, order: usize, ty: Option<Type>, type_name: &str, instance: Option<&str>) {
+        let b = &self.blocks[order];
+        let (ins, outs) = self.project.block_pins(b);
+        let [x, y] = self.geom.as_ref().map_or(b.pos.unwrap_or([0.0, 0.0]), |g| g.block_pos(order));
+        let size = self.geom.as_ref().map_or(String::new(), |g| {
             let (w, h) = g.block_size(order);
             format!(" width=\"{w}\" height=\"{h}\"")
         });
         let _ = write!(
             xml,
-            "            <block localId=\"{bi}\"{size} typeName=\"{}\"{} executionOrderId=\"{}\">\n              <position x=\"{x}\" y=\"{y}\"/>\n              <inputVariables>\n",
-            esc(&type_name),
-            if is_fb { format!(" instanceName=\"{}\"", esc(&instance)) } else { String::new() },
-            rank[order] + 1
+            "            <block localId=\"{}\"{size} typeName=\"{}\"{} executionOrderId=\"{}\">\n              <position x=\"{x}\" y=\"{y}\"/>\n              <inputVariables>\n",
+            order + 1,
+            esc(type_name),
+            instance.map_or(String::new(), |i| format!(" instanceName=\"{}\"", esc(i))),
+            self.rank[order] + 1
         );
         let typed = typed_literals(b, &ins);
         for (k, p) in ins.iter().enumerate() {
-            let negated = b.negated.has(p);
-            // An unconnected negated pin is the negation of its default: written as that
-            // constant, since an open input reads the callee's own default elsewhere.
-            let default = || {
-                let d = match library::lookup(&b.ty) {
-                    Some(def) => def.inputs.iter().find(|q| q.name == p)?.default?,
-                    None => project.macro_def(&b.ty)?.2.inputs.iter().find(|q| q.name == *p)?.default?.0,
-                };
-                Some(Wire::constant(d))
-            };
-            let w = match b.inputs.0.iter().find(|(q, _)| q == p) {
-                Some((_, w)) => w.clone(),
-                None => match default().filter(|_| negated) {
-                    Some(w) => w,
-                    None => continue,
-                },
-            };
-            let want = pin_type(project, b, p, ty);
-            // A constant as a literal of the pin's type (`7` on an LREAL pin is `7.0`: an INT
-            // literal there is a type error in a strict compiler such as matiec).
-            let w = match w {
-                Wire::Const(v) => Wire::constant(want.and_then(|t| t.fit(*v).ok()).unwrap_or(*v)),
-                w => w,
-            };
-            let at = em.geom.as_ref().map_or(origin, |g| g.in_at(order, k));
-            let rel = em.geom.as_ref().map_or(String::new(), |g| relative(g.in_rel(order, k)));
-            let conn = em.connect(&w, &format!("{}_{p}", b.id), at, want.filter(|_| typed));
-            let _ = writeln!(
-                xml,
-                "                <variable formalParameter=\"{}\"{}><connectionPointIn>{rel}{conn}</connectionPointIn></variable>",
-                esc(&formal_in(b, p)),
-                if negated { " negated=\"true\"" } else { "" }
-            );
+            self.input_variable(xml, order, (k, p), ty, typed);
         }
         let _ = writeln!(
             xml,
             "              </inputVariables>\n              <inOutVariables/>\n              <outputVariables>"
         );
         for (k, p) in outs.iter().enumerate() {
-            let rel = em.geom.as_ref().map_or(String::new(), |g| relative(g.out_rel(order, k)));
+            let rel = self.geom.as_ref().map_or(String::new(), |g| relative(g.out_rel(order, k)));
             let negated = b.negated.has(p);
             let _ = writeln!(
                 xml,
                 "                <variable formalParameter=\"{}\"{}><connectionPointOut>{rel}</connectionPointOut></variable>",
-                esc(&formal_out(blocks, &em.block_ids, &b.id, p)),
+                esc(&formal_out(self.blocks, &self.block_ids, &b.id, p)),
                 if negated { " negated=\"true\"" } else { "" }
             );
         }
         // DELAY's stand-in has a second output, `next`, read by blocks that run before it.
         if b.ty == "DELAY" {
-            let rel = em.geom.as_ref().map_or(String::new(), |g| {
+            let rel = self.geom.as_ref().map_or(String::new(), |g| {
                 let (w, h) = g.block_size(order);
                 relative(Point { x: w, y: h })
             });
@@ -359,7 +348,7 @@ pub(super) fn body_xml(
         }
         // A function has no instance name, so its id goes along here too (it came back as
         // `sel_2`, and a watch on `set_empty.out` found nothing after a round trip).
-        let renamed = if !is_fb || instance != b.id {
+        let renamed = if instance != Some(b.id.as_str()) {
             format!(
                 "              <addData><data name=\"{}\" handleUnknown=\"discard\"><id value=\"{}\"/></data></addData>\n",
                 super::ID_DATA,
@@ -374,53 +363,110 @@ pub(super) fn body_xml(
             documentation("              ", b.comment.as_deref())
         );
     }
-    em.reader_rank = usize::MAX;
-    let last = blocks.len() + 1;
-    // What stands where so far, as [left, top, right, bottom]: the blocks, then the output
-    // boxes; a feedback write keeps clear of them.
-    let mut taken: Vec<[f64; 4]> = em.geom.as_ref().map_or(Vec::new(), |g| {
-        (0..blocks.len())
-            .map(|k| {
-                let ([x, y], (w, h)) = (g.block_pos(k), g.block_size(k));
-                [x, y, x + w, y + h]
-            })
-            .collect()
-    });
-    let var_rect = |at: Point, w: f64| [at.x, at.y - BOX_H / 2.0, at.x + w, at.y + BOX_H / 2.0];
-    for (k, p) in outputs.iter().enumerate() {
-        // The box stands where the drawing has the output's port (its left end, the
-        // connection point).
-        let at = em.geom.as_ref().and_then(|g| g.output_port(k)).unwrap_or(origin);
-        // A constant written as a literal of the output's type: `-1` on a REAL output is an
-        // INT literal, which a strict compiler refuses there (matiec: incompatible types).
-        let from = match &p.from {
-            Wire::Const(v) => Wire::constant(p.ty.0.fit(**v).unwrap_or(**v)),
-            w => w.clone(),
+
+    /// Input `p` (the `k`th) of block `order`: its wire (an unconnected negated pin the
+    /// negation of its default), a constant as a literal of the pin's type when `typed`.
+    fn input_variable(
+        &mut self,
+        xml: &mut String,
+        order: usize,
+        (k, p): (usize, &String),
+        ty: Option<Type>,
+        typed: bool,
+    ) {
+        let (project, b) = (self.project, &self.blocks[order]);
+        let negated = b.negated.has(p);
+        // An unconnected negated pin is the negation of its default: written as that
+        // constant, since an open input reads the callee's own default elsewhere.
+        let default = || {
+            let d = match library::lookup(&b.ty) {
+                Some(def) => def.inputs.iter().find(|q| q.name == p)?.default?,
+                None => project.macro_def(&b.ty)?.2.inputs.iter().find(|q| q.name == *p)?.default?.0,
+            };
+            Some(Wire::constant(d))
         };
-        let conn = em.connect(&from, &p.name, at, None);
-        let i = em.id();
-        let _ = writeln!(xml, "            {}", out_variable(i, last, at, &conn, &p.name));
-        taken.push(var_rect(at, box_width(&p.name)));
+        let w = match b.inputs.0.iter().find(|(q, _)| q == p) {
+            Some((_, w)) => w.clone(),
+            None => match default().filter(|_| negated) {
+                Some(w) => w,
+                None => return,
+            },
+        };
+        let want = pin_type(project, b, p, ty);
+        // A constant as a literal of the pin's type (`7` on an LREAL pin is `7.0`: an INT
+        // literal there is a type error in a strict compiler such as matiec).
+        let w = match w {
+            Wire::Const(v) => Wire::constant(want.and_then(|t| t.fit(*v).ok()).unwrap_or(*v)),
+            w => w,
+        };
+        let at = self.geom.as_ref().map_or(Point { x: 0.0, y: 0.0 }, |g| g.in_at(order, k));
+        let rel = self.geom.as_ref().map_or(String::new(), |g| relative(g.in_rel(order, k)));
+        let conn = self.connect(&w, &format!("{}_{p}", b.id), at, want.filter(|_| typed));
+        let _ = writeln!(
+            xml,
+            "                <variable formalParameter=\"{}\"{}><connectionPointIn>{rel}{conn}</connectionPointIn></variable>",
+            esc(&formal_in(b, p)),
+            if negated { " negated=\"true\"" } else { "" }
+        );
     }
-    for (var, bi, formal, from) in std::mem::take(&mut em.late) {
-        let i = em.id();
-        // Just right of the pin it reads, moved down past whatever stands there (the
-        // program's output fed by the same pin, the next block).
-        let mut at = Point { x: from.x + PITCH_GAP, y: from.y };
-        let w = box_width(&var);
+
+    /// The body's output variables, each at its port; returns what stands where so far, as
+    /// [left, top, right, bottom] (the blocks, then the output boxes), for the feedback writes
+    /// to keep clear of.
+    fn output_boxes(&mut self, xml: &mut String, outputs: &[fbd_engine::model::PortOut]) -> Vec<[f64; 4]> {
+        let last = self.blocks.len() + 1;
+        let mut taken: Vec<[f64; 4]> = self.geom.as_ref().map_or(Vec::new(), |g| {
+            (0..self.blocks.len())
+                .map(|k| {
+                    let ([x, y], (w, h)) = (g.block_pos(k), g.block_size(k));
+                    [x, y, x + w, y + h]
+                })
+                .collect()
+        });
+        for (k, p) in outputs.iter().enumerate() {
+            // The box stands where the drawing has the output's port (its left end, the
+            // connection point).
+            let at = self.geom.as_ref().and_then(|g| g.output_port(k)).unwrap_or(Point { x: 0.0, y: 0.0 });
+            // A constant written as a literal of the output's type: `-1` on a REAL output is an
+            // INT literal, which a strict compiler refuses there (matiec: incompatible types).
+            let from = match &p.from {
+                Wire::Const(v) => Wire::constant(p.ty.0.fit(**v).unwrap_or(**v)),
+                w => w.clone(),
+            };
+            let conn = self.connect(&from, &p.name, at, None);
+            let i = self.id();
+            let _ = writeln!(xml, "            {}", out_variable(i, last, at, &conn, &p.name));
+            taken.push(var_rect(at, box_width(&p.name)));
+        }
+        taken
+    }
+
+    /// The feedback variables written at the end of the body, each just right of the pin it
+    /// reads, moved down past whatever stands there (the program's output fed by the same pin,
+    /// the next block).
+    fn feedback_writes(&mut self, xml: &mut String, mut taken: Vec<[f64; 4]>) {
+        let last = self.blocks.len() + 1;
         let clash =
             |r: [f64; 4], t: &[[f64; 4]]| t.iter().any(|o| r[0] < o[2] && o[0] < r[2] && r[1] < o[3] && o[1] < r[3]);
-        if em.geom.is_some() {
-            while clash(var_rect(at, w), &taken) {
-                at.y += BOX_H / 2.0;
+        for (var, bi, formal, from) in std::mem::take(&mut self.late) {
+            let i = self.id();
+            let mut at = Point { x: from.x + PITCH_GAP, y: from.y };
+            let w = box_width(&var);
+            if self.geom.is_some() {
+                while clash(var_rect(at, w), &taken) {
+                    at.y += BOX_H / 2.0;
+                }
             }
+            taken.push(var_rect(at, w));
+            let conn = link(bi, Some(&formal), at, from);
+            let _ = writeln!(xml, "            {}", out_variable(i, last + 1, at, &conn, &var));
         }
-        taken.push(var_rect(at, w));
-        let conn = link(bi, Some(&formal), at, from);
-        let _ = writeln!(xml, "            {}", out_variable(i, last + 1, at, &conn, &var));
     }
-    xml.push_str(&em.reads);
-    Body { xml, locals: em.locals, instances }
+}
+
+/// A variable box's rectangle (connection point `at`, width `w`) as [left, top, right, bottom].
+fn var_rect(at: Point, w: f64) -> [f64; 4] {
+    [at.x, at.y - BOX_H / 2.0, at.x + w, at.y + BOX_H / 2.0]
 }
 
 /// How far right of the pin it reads a feedback write's box stands.

@@ -314,6 +314,69 @@ struct BlockEnv<'a, 'x, 'i> {
     pou_key: &'a str,
 }
 
+/// The variables the body's outVariables (and inOutVariables) write: each one's source
+/// (through the OR of a wired OR and the NOT of a negated write, blocks added to `built`).
+fn variable_writes(
+    cx: &mut Ctx,
+    elems: &[Node],
+    env: &BlockEnv,
+    (name, vars): (&str, &[&Var]),
+    built: &mut BodyBlocks,
+) -> BTreeMap<String, (Src, usize)> {
+    let (look, seq) = (env.look, env.seq);
+    let BodyBlocks { blocks, reads, block_at, .. } = built;
+    let mut writes: BTreeMap<String, (Src, usize)> = BTreeMap::new();
+    for e in elems.iter().filter(|e| matches!(e.tag_name().name(), "outVariable" | "inOutVariable")) {
+        let var = child(*e, "expression").and_then(|x| x.text()).unwrap_or("").trim();
+        let var = look.variable(var);
+        let Some(cpi) = child(*e, "connectionPointIn") else { continue };
+        if child(cpi, "connection").is_none() {
+            continue;
+        }
+        if e.attribute("storage").is_some_and(|s| s != "none") {
+            cx.err(*e, format!("`{var}`: set/reset coils (storage) are not supported; use an SR or RS block"));
+            continue;
+        }
+        // Resolved first: the source's own problems are reported whatever the variable.
+        let src = look.source(cx, cpi, 0);
+        if look.whole_structure(&var) {
+            cx.err(*e, format!("`{var}` is a whole structure; it is imported as a variable per member (`{var}.x` is `{var}_x`), so write its members"));
+            continue;
+        }
+        if !look.var_names.contains(var.as_str()) {
+            let whole = var.split_once('.').map(|(v, _)| v);
+            let why = match whole.and_then(|w| vars.iter().find(|v| v.name == w)) {
+                Some(v) => member_error(&var, &v.name, v.derived.as_deref()),
+                None => format!("`{var}` is written but not declared in POU `{name}`"),
+            };
+            cx.err(*e, why);
+            continue;
+        }
+        let Some(src) = src else { continue };
+        let at = seq.at(e.attribute("localId"));
+        let first_new = blocks.len();
+        let mut src = wired_or(src, &format!("or_{}", var.replace('.', "_")), blocks, reads, e, at);
+        if e.attribute("negated") == Some("true") {
+            let id = format!("not_{}", var.replace('.', "_"));
+            let w = match src {
+                Src::Out(r) | Src::Var(r) => Wire::Ref(r),
+                Src::Const(v) => Wire::constant(v),
+                Src::Or(_) => continue,
+            };
+            blocks.push(simple_block(&id, "NOT", vec![("in".into(), w)], e));
+            src = Src::Out(format!("{id}.out"));
+        }
+        for b in &blocks[first_new..] {
+            block_at.insert(b.id.clone(), at);
+            cx.places.push((env.pou_key.to_string(), b.id.clone(), e.range().start));
+        }
+        if writes.insert(var.clone(), (src, at)).is_some() {
+            cx.err(*e, format!("`{var}` is written by two outVariables; one driver per variable"));
+        }
+    }
+    writes
+}
+
 /// Imports block element `e` into `out` (the block, and the R_TRIG, F_TRIG, NOT, OR and SEL
 /// blocks its edges, negations, wired ORs and EN make), or reports why it cannot be.
 fn import_block(cx: &mut Ctx, e: &Node, env: &BlockEnv, out: &mut BodyBlocks) {
@@ -322,7 +385,6 @@ fn import_block(cx: &mut Ctx, e: &Node, env: &BlockEnv, out: &mut BodyBlocks) {
         cx.err(*e, "a block without localId");
         return;
     };
-    let at = env.seq.at(e.attribute("localId"));
     let first_new = out.blocks.len();
     // A POU of the file first: a user's `Random` is not the library's RANDOM.
     let our_ty = match map_type(ty) {
@@ -333,159 +395,223 @@ fn import_block(cx: &mut Ctx, e: &Node, env: &BlockEnv, out: &mut BodyBlocks) {
             return;
         }
     };
-    let mut pins = Pins::default();
-    let mut negated_pins: Vec<String> = Vec::new();
-    let mut en: Option<Wire> = None;
-    // Connected inputs by our pin name: a pin listed twice would be two drivers.
-    let mut connected: Vec<(String, roxmltree::Node)> = Vec::new();
+    let mut bi = BlockImport {
+        e: *e,
+        ty,
+        our_ty,
+        at: env.seq.at(e.attribute("localId")),
+        id,
+        pins: Pins::default(),
+        negated_pins: Vec::new(),
+        en: None,
+        connected: Vec::new(),
+    };
     for v in child(*e, "inputVariables").into_iter().flat_map(|i| children(i, "variable")) {
+        bi.input(cx, v, env, out);
+    }
+    let at = bi.at;
+    let b = bi.block(env);
+    match bi.en.take() {
+        Some(enw) => bi.with_enable(b, enw, out),
+        None => out.blocks.push(b),
+    }
+    for b in &out.blocks[first_new..] {
+        out.block_at.insert(b.id.clone(), at);
+        cx.places.push((env.pou_key.to_string(), b.id.clone(), e.range().start));
+    }
+}
+
+/// One block element being imported.
+struct BlockImport<'x, 'i> {
+    e: Node<'x, 'i>,
+    /// Its type name in the file, and ours.
+    ty: &'x str,
+    our_ty: String,
+    at: usize,
+    id: String,
+    pins: Pins,
+    negated_pins: Vec<String>,
+    /// The wire of its EN, when it has one (a function only).
+    en: Option<Wire>,
+    /// Connected inputs by our pin name: a pin listed twice would be two drivers.
+    connected: Vec<(String, Node<'x, 'i>)>,
+}
+
+impl<'x, 'i> BlockImport<'x, 'i> {
+    /// A formal parameter of the file as ours: a stand-in's renamed pins (ENABLE, POSITION)
+    /// back to ours.
+    fn formal(&self, v: Node<'x, 'i>) -> &'x str {
         let formal = v.attribute("formalParameter").unwrap_or("");
-        // A stand-in's renamed pins (ENABLE, POSITION) back to ours.
-        let formal = match helper(ty) {
+        match helper(self.ty) {
             Some((blk, _)) => crate::stand_in::pin(&blk, formal).unwrap_or(formal),
             None => formal,
-        };
-        if formal.eq_ignore_ascii_case("EN") && helper(ty).is_none() && !env.declares_en.contains(ty) {
-            let Some(cpi) = child(v, "connectionPointIn").filter(|c| child(*c, "connection").is_some()) else {
-                continue; // an open EN: always executed
-            };
-            // A negated or edge-triggered EN ran the function when EN was FALSE (dropped).
-            if v.attribute("negated") == Some("true") || v.attribute("edge").is_some_and(|e| e != "none") {
-                cx.err(v, format!("block `{id}`: a negated or edge-triggered EN is not supported; negate or detect the edge before it (NOT, R_TRIG)"));
-                continue;
-            }
-            let stateless = library::lookup(&our_ty).is_some_and(|d| !d.stateful && d.outputs.len() == 1);
-            if !stateless {
-                cx.err(v, format!("block `{id}`: EN on a function block ({our_ty}) is not supported (its state would have to freeze); EN on functions is"));
-                continue;
-            }
-            en = match env.look.source(cx, cpi, 0) {
-                Some(Src::Out(r)) | Some(Src::Var(r)) => Some(Wire::Ref(r)),
-                Some(Src::Const(c)) => Some(Wire::constant(c)),
-                _ => None,
-            };
-            if let Some(Wire::Ref(r)) = &en
-                && !env.in_names.contains(r.as_str())
-                && !r.contains('.')
-            {
-                out.reads.push(Read::new(&id, "g", r, at));
-            }
-            continue;
         }
-        let pin = in_pin(&our_ty, formal);
+    }
+
+    /// Input variable `v`: its EN, or a pin connected to its source (through the NOT,
+    /// R_TRIG or F_TRIG its negation or edge needs, and the OR of a wired OR).
+    fn input(&mut self, cx: &mut Ctx, v: Node<'x, 'i>, env: &BlockEnv, out: &mut BodyBlocks) {
+        let (ty, id) = (self.ty, self.id.clone());
+        let formal = self.formal(v);
+        if formal.eq_ignore_ascii_case("EN") && helper(ty).is_none() && !env.declares_en.contains(ty) {
+            self.enable(cx, v, env, out);
+            return;
+        }
+        let pin = in_pin(&self.our_ty, formal);
         // A formal parameter the block does not have: which pin was meant is a guess.
-        if let Some(def) = library::lookup(&our_ty)
+        if let Some(def) = library::lookup(&self.our_ty)
             && helper(ty).is_none()
             && !checks::library_input(def, &pin)
         {
             cx.err(v, format!("block `{id}`: {ty} has no input `{formal}`"));
-            continue;
+            return;
         }
-        let Some(cpi) = child(v, "connectionPointIn") else { continue };
+        let Some(cpi) = child(v, "connectionPointIn") else { return };
         if child(cpi, "connection").is_none() {
-            continue;
+            return;
         }
-        if let Some((_, first)) = connected.iter().find(|(p, _)| *p == pin) {
+        if let Some((_, first)) = self.connected.iter().find(|(p, _)| *p == pin) {
             let (line, col) = cx.text_pos(*first);
             cx.err(
                 v,
                 format!("block `{id}`: input `{formal}` is connected twice (first at {line}:{col}); an input has exactly one driver"),
             );
-            continue;
+            return;
         }
-        connected.push((pin.clone(), v));
-        let Some(src) = env.look.source(cx, cpi, 0) else { continue };
-        let src = wired_or(src, &format!("{id}__or{}", out.extra), &mut out.blocks, &mut out.reads, e, at);
+        self.connected.push((pin.clone(), v));
+        let Some(src) = env.look.source(cx, cpi, 0) else { return };
+        let src = wired_or(src, &format!("{id}__or{}", out.extra), &mut out.blocks, &mut out.reads, &self.e, self.at);
         out.extra += 1;
-        let mut wire = match &src {
+        let wire = match &src {
             Src::Out(r) | Src::Var(r) => Wire::Ref(r.clone()),
             Src::Const(v) => Wire::constant(*v),
-            Src::Or(_) => continue, // made into an OR block above
+            Src::Or(_) => return, // made into an OR block above
         };
+        let wire = self.negation_or_edge(v, &pin, &src, wire, out);
+        self.pins.0.push((pin, wire));
+    }
+
+    /// A negated input is negated here too (the circle stays a circle), a library block's and
+    /// a POU instance's alike; an edge (or a negation with one) is an R_TRIG, F_TRIG or NOT in
+    /// front of the block. The wire the pin then reads.
+    fn negation_or_edge(&mut self, v: Node, pin: &str, src: &Src, wire: Wire, out: &mut BodyBlocks) -> Wire {
+        let (id, at) = (&self.id, self.at);
         let negated = v.attribute("negated") == Some("true");
         let edge = v.attribute("edge").filter(|e| *e != "none");
-        // A negated input is negated here too (the circle stays a circle), a library
-        // block's and a POU instance's alike.
         if negated && edge.is_none() {
-            if let Src::Var(n) = &src {
-                out.reads.push(Read::new(&id, &pin, n, at));
+            if let Src::Var(n) = src {
+                out.reads.push(Read::new(id, pin, n, at));
             }
-            negated_pins.push(pin.clone());
-        } else if negated || edge.is_some() {
-            let (kind, inpin, outpin) = match edge {
-                Some("rising") => ("R_TRIG", "clk", "q"),
-                Some("falling") => ("F_TRIG", "clk", "q"),
-                _ => ("NOT", "in", "out"),
-            };
-            let pre = format!("{id}__pre{}", out.extra);
-            out.extra += 1;
-            if let Src::Var(n) = &src {
-                out.reads.push(Read::new(&pre, inpin, n, at));
-            }
-            let mut pb = simple_block(&pre, kind, vec![(inpin.to_string(), wire)], e);
-            // In front of the block it feeds, not on top of it.
-            if let Some(p) = pb.pos.as_mut() {
-                p[0] -= 80.0;
-                p[1] += 20.0 * pins.0.len() as f64;
-            }
-            out.blocks.push(pb);
-            wire = Wire::Ref(format!("{pre}.{outpin}"));
-        } else if let Src::Var(n) = &src {
-            out.reads.push(Read::new(&id, &pin, n, at));
+            self.negated_pins.push(pin.to_string());
+            return wire;
         }
-        pins.0.push((pin, wire));
-    }
-    let mut b = simple_block(&id, &our_ty, Vec::new(), e);
-    b.comment = text::documentation(*e);
-    b.inputs = pins;
-    // Negated outputs stay negated pins: every reader gets the inverse (they were read as
-    // if not negated, a wrong value, before the engine had negated pins).
-    for v in child(*e, "outputVariables").into_iter().flat_map(|o| children(o, "variable")) {
-        if v.attribute("negated") != Some("true") {
-            continue;
+        if !negated && edge.is_none() {
+            if let Src::Var(n) = src {
+                out.reads.push(Read::new(id, pin, n, at));
+            }
+            return wire;
         }
-        let formal = v.attribute("formalParameter").unwrap_or("");
-        let formal = match helper(ty) {
-            Some((blk, _)) => crate::stand_in::pin(&blk, formal).unwrap_or(formal),
-            None => formal,
+        let (kind, inpin, outpin) = match edge {
+            Some("rising") => ("R_TRIG", "clk", "q"),
+            Some("falling") => ("F_TRIG", "clk", "q"),
+            _ => ("NOT", "in", "out"),
         };
-        negated_pins.push(names::out_pin(ty, formal, env.look.pou_names));
+        let pre = format!("{id}__pre{}", out.extra);
+        out.extra += 1;
+        if let Src::Var(n) = src {
+            out.reads.push(Read::new(&pre, inpin, n, at));
+        }
+        let mut pb = simple_block(&pre, kind, vec![(inpin.to_string(), wire)], &self.e);
+        // In front of the block it feeds, not on top of it.
+        if let Some(p) = pb.pos.as_mut() {
+            p[0] -= 80.0;
+            p[1] += 20.0 * self.pins.0.len() as f64;
+        }
+        out.blocks.push(pb);
+        Wire::Ref(format!("{pre}.{outpin}"))
     }
-    b.negated = negated_pins.into();
-    let def = library::lookup(&our_ty);
-    if def.is_some_and(|d| d.generic != library::Generic::No) {
-        b.data_type = helper(ty).map(|(_, t)| TypeName(t)).or_else(|| names::counter_type(ty).map(TypeName));
-    }
-    // Parameters: an instance's initial member values; a SELECTOR's n from its outputs.
-    if let Some(inst) = e.attribute("instanceName")
-        && let Some(var) = env.locals.iter().find(|v| v.name == inst)
-    {
-        for (k, v) in &var.members {
-            match k.as_str() {
-                "seed" => b.params.seed = v.as_f64().max(0.0).to_string().parse::<f64>().ok().map(|x| x as u64),
-                _ if def.is_some_and(|d| d.outputs.first().is_some_and(|o| o.name == k)) => {
-                    b.params.init = Some(Box::new(Const(*v)))
-                }
-                _ => {}
-            }
+
+    /// An EN input: kept for a function (its wire), refused on a function block and when
+    /// negated or edge-triggered; an open EN is always executed.
+    fn enable(&mut self, cx: &mut Ctx, v: Node, env: &BlockEnv, out: &mut BodyBlocks) {
+        let (id, our_ty) = (&self.id, &self.our_ty);
+        let Some(cpi) = child(v, "connectionPointIn").filter(|c| child(*c, "connection").is_some()) else {
+            return;
+        };
+        // A negated or edge-triggered EN ran the function when EN was FALSE (dropped).
+        if v.attribute("negated") == Some("true") || v.attribute("edge").is_some_and(|e| e != "none") {
+            cx.err(v, format!("block `{id}`: a negated or edge-triggered EN is not supported; negate or detect the edge before it (NOT, R_TRIG)"));
+            return;
+        }
+        let stateless = library::lookup(our_ty).is_some_and(|d| !d.stateful && d.outputs.len() == 1);
+        if !stateless {
+            cx.err(v, format!("block `{id}`: EN on a function block ({our_ty}) is not supported (its state would have to freeze); EN on functions is"));
+            return;
+        }
+        self.en = match env.look.source(cx, cpi, 0) {
+            Some(Src::Out(r)) | Some(Src::Var(r)) => Some(Wire::Ref(r)),
+            Some(Src::Const(c)) => Some(Wire::constant(c)),
+            _ => None,
+        };
+        if let Some(Wire::Ref(r)) = &self.en
+            && !env.in_names.contains(r.as_str())
+            && !r.contains('.')
+        {
+            out.reads.push(Read::new(id, "g", r, self.at));
         }
     }
-    if our_ty == "SELECTOR" {
-        let n = child(*e, "outputVariables").map_or(0, |o| children(o, "variable").count());
-        b.params.n = Some(n as u32);
+
+    /// The block itself: its pins, negated outputs (every reader gets the inverse), type,
+    /// and parameters (an instance's initial member values; a SELECTOR's n from its outputs).
+    fn block(&mut self, env: &BlockEnv) -> Block {
+        let (e, ty, our_ty) = (self.e, self.ty, self.our_ty.as_str());
+        let mut b = simple_block(&self.id, our_ty, Vec::new(), &e);
+        b.comment = text::documentation(e);
+        b.inputs = std::mem::take(&mut self.pins);
+        for v in child(e, "outputVariables").into_iter().flat_map(|o| children(o, "variable")) {
+            if v.attribute("negated") == Some("true") {
+                let formal = self.formal(v);
+                self.negated_pins.push(names::out_pin(ty, formal, env.look.pou_names));
+            }
+        }
+        b.negated = std::mem::take(&mut self.negated_pins).into();
+        let def = library::lookup(our_ty);
+        if def.is_some_and(|d| d.generic != library::Generic::No) {
+            b.data_type = helper(ty).map(|(_, t)| TypeName(t)).or_else(|| names::counter_type(ty).map(TypeName));
+        }
+        if let Some(inst) = e.attribute("instanceName")
+            && let Some(var) = env.locals.iter().find(|v| v.name == inst)
+        {
+            for (k, v) in &var.members {
+                match k.as_str() {
+                    "seed" => b.params.seed = v.as_f64().max(0.0).to_string().parse::<f64>().ok().map(|x| x as u64),
+                    _ if def.is_some_and(|d| d.outputs.first().is_some_and(|o| o.name == k)) => {
+                        b.params.init = Some(Box::new(Const(*v)))
+                    }
+                    _ => {}
+                }
+            }
+        }
+        if our_ty == "SELECTOR" {
+            let n = child(e, "outputVariables").map_or(0, |o| children(o, "variable").count());
+            b.params.n = Some(n as u32);
+        }
+        b
     }
-    // A function with EN: computed as `<id>__f`, and `<id>` holds its last result while EN
-    // is FALSE (the outputs of a call that does not run are not written), as a SEL with a
-    // feedback of itself; ENO is EN.
-    if let Some(enw) = en {
-        let out_pin = library::lookup(&our_ty).and_then(|d| d.outputs.first()).map_or("out", |p| p.name);
+
+    /// A function with EN: computed as `<id>__f`, and `<id>` holds its last result while EN
+    /// is FALSE (the outputs of a call that does not run are not written), as a SEL with a
+    /// feedback of itself; ENO is EN.
+    fn with_enable(&self, mut b: Block, enw: Wire, out: &mut BodyBlocks) {
+        let id = &self.id;
+        let out_pin = library::lookup(&self.our_ty).and_then(|d| d.outputs.first()).map_or("out", |p| p.name);
         let f = format!("{id}__f");
         b.id = f.clone();
         // Reads of variables by the function's own pins follow it to its new id.
-        for r in out.reads.iter_mut().filter(|r| r.block == id && r.pin != "g") {
+        for r in out.reads.iter_mut().filter(|r| r.block == *id && r.pin != "g") {
             r.block = f.clone();
         }
-        let mut hold = simple_block(&id, "SEL", Vec::new(), e);
+        let mut hold = simple_block(id, "SEL", Vec::new(), &self.e);
         hold.inputs = Pins(vec![
             ("g".into(), enw.clone()),
             ("in0".into(), Wire::Feedback { from: format!("{id}.out"), init: None }),
@@ -497,12 +623,6 @@ fn import_block(cx: &mut Ctx, e: &Node, env: &BlockEnv, out: &mut BodyBlocks) {
         out.enos.insert(id.clone(), enw);
         out.blocks.push(b);
         out.blocks.push(hold);
-    } else {
-        out.blocks.push(b);
-    }
-    for b in &out.blocks[first_new..] {
-        out.block_at.insert(b.id.clone(), at);
-        cx.places.push((env.pou_key.to_string(), b.id.clone(), e.range().start));
     }
 }
 
@@ -643,7 +763,6 @@ fn pou_body(
         result_of: result_of.as_deref(),
         members: &member_paths,
     };
-    let resolve = |cx: &mut Ctx, cpi: Node, depth: u32| -> Option<Src> { look.source(cx, cpi, depth) };
 
     // Where each block comes from in the file, for an error found after the import.
     let pou_key = if is_program { String::new() } else { name.clone() };
@@ -654,57 +773,9 @@ fn pou_body(
     for e in elems.iter().filter(|e| e.tag_name().name() == "block") {
         import_block(cx, e, &env, &mut built);
     }
-    let BodyBlocks { mut blocks, mut reads, mut block_at, enos, .. } = built;
-    // Variables written by outVariables.
-    let mut writes: BTreeMap<String, (Src, usize)> = BTreeMap::new();
-    for e in elems.iter().filter(|e| matches!(e.tag_name().name(), "outVariable" | "inOutVariable")) {
-        let var = child(*e, "expression").and_then(|x| x.text()).unwrap_or("").trim();
-        let var = look.variable(var);
-        let Some(cpi) = child(*e, "connectionPointIn") else { continue };
-        if child(cpi, "connection").is_none() {
-            continue;
-        }
-        if e.attribute("storage").is_some_and(|s| s != "none") {
-            cx.err(*e, format!("`{var}`: set/reset coils (storage) are not supported; use an SR or RS block"));
-            continue;
-        }
-        // Resolved first: the source's own problems are reported whatever the variable.
-        let src = resolve(cx, cpi, 0);
-        if look.whole_structure(&var) {
-            cx.err(*e, format!("`{var}` is a whole structure; it is imported as a variable per member (`{var}.x` is `{var}_x`), so write its members"));
-            continue;
-        }
-        if !var_names.contains(var.as_str()) {
-            let whole = var.split_once('.').map(|(v, _)| v);
-            let why = match whole.and_then(|w| ins.iter().chain(&outs).chain(&locals).find(|v| v.name == w)) {
-                Some(v) => member_error(&var, &v.name, v.derived.as_deref()),
-                None => format!("`{var}` is written but not declared in POU `{name}`"),
-            };
-            cx.err(*e, why);
-            continue;
-        }
-        let Some(src) = src else { continue };
-        let at = seq.at(e.attribute("localId"));
-        let first_new = blocks.len();
-        let mut src = wired_or(src, &format!("or_{}", var.replace('.', "_")), &mut blocks, &mut reads, e, at);
-        if e.attribute("negated") == Some("true") {
-            let id = format!("not_{}", var.replace('.', "_"));
-            let w = match src {
-                Src::Out(r) | Src::Var(r) => Wire::Ref(r),
-                Src::Const(v) => Wire::constant(v),
-                Src::Or(_) => continue,
-            };
-            blocks.push(simple_block(&id, "NOT", vec![("in".into(), w)], e));
-            src = Src::Out(format!("{id}.out"));
-        }
-        for b in &blocks[first_new..] {
-            block_at.insert(b.id.clone(), at);
-            cx.places.push((pou_key.clone(), b.id.clone(), e.range().start));
-        }
-        if writes.insert(var.clone(), (src, at)).is_some() {
-            cx.err(*e, format!("`{var}` is written by two outVariables; one driver per variable"));
-        }
-    }
+    let vars: Vec<&Var> = ins.iter().chain(&outs).chain(&locals).collect();
+    let mut writes = variable_writes(cx, &elems, &env, (&name, &vars), &mut built);
+    let BodyBlocks { mut blocks, reads, block_at, enos, .. } = built;
     substitute_enos(&mut blocks, &mut writes, &enos);
     // What every read sees, by the sequence a PLC runs the body in (`order.rs`).
     let declared: HashMap<String, Declared> =
