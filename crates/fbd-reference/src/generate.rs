@@ -164,6 +164,68 @@ fn string_constant<R: Rng>(rng: &mut R) -> String {
     format!("\"'{text}'\"")
 }
 
+/// The IEC blocks: what a standard toolchain computes as the standard says (DIV and MOD left
+/// out too: an integer division by zero traps in matiec's C, gives 0 and a fault here).
+fn is_iec(kind: Kind) -> bool {
+    use Kind::*;
+    matches!(
+        kind,
+        And | Or
+            | Xor
+            | Not
+            | Eq
+            | Ne
+            | Gt
+            | Ge
+            | Lt
+            | Le
+            | Add
+            | Sub
+            | Mul
+            | Abs
+            | Min
+            | Max
+            | Limit
+            | Sel
+            | Move
+            | Sr
+            | Rs
+            | RTrig
+            | FTrig
+            | Ctu
+            | Ctd
+            | Ctud
+            | Ton
+            | Tof
+            | Tp
+            | IntToReal
+            | Sqrt
+            | Ln
+            | Log
+            | Exp
+            | Expt
+            | Sin
+            | Cos
+            | Tan
+            | Asin
+            | Acos
+            | Atan
+            | Shl
+            | Shr
+            | Rol
+            | Ror
+            | Len
+            | Left
+            | Right
+            | Mid
+            | Concat
+            | Insert
+            | Delete
+            | Replace
+            | Find
+    )
+}
+
 /// Generates a body: blocks wired from `avail` (inputs or ports), `instances` of earlier
 /// macros, constants, earlier outputs, feedback wires and delayed outputs from anywhere.
 /// Returns the block objects as JSON and every block output as a signal.
@@ -174,338 +236,327 @@ fn body<R: Rng>(
     macros: &[MacroSig],
     iec_only: bool,
 ) -> (Vec<String>, Vec<Sig>) {
-    // The IEC blocks: what a standard toolchain computes as the standard says (DIV and MOD
-    // left out too: an integer division by zero traps in matiec's C, gives 0 and a fault here).
-    let iec = |d: &&BlockDef| {
-        use Kind::*;
-        matches!(
-            d.kind,
-            And | Or
-                | Xor
-                | Not
-                | Eq
-                | Ne
-                | Gt
-                | Ge
-                | Lt
-                | Le
-                | Add
-                | Sub
-                | Mul
-                | Abs
-                | Min
-                | Max
-                | Limit
-                | Sel
-                | Move
-                | Sr
-                | Rs
-                | RTrig
-                | FTrig
-                | Ctu
-                | Ctd
-                | Ctud
-                | Ton
-                | Tof
-                | Tp
-                | IntToReal
-                | Sqrt
-                | Ln
-                | Log
-                | Exp
-                | Expt
-                | Sin
-                | Cos
-                | Tan
-                | Asin
-                | Acos
-                | Atan
-                | Shl
-                | Shr
-                | Rol
-                | Ror
-                | Len
-                | Left
-                | Right
-                | Mid
-                | Concat
-                | Insert
-                | Delete
-                | Replace
-                | Find
-        )
-    };
-    let defs: Vec<&'static BlockDef> = LIBRARY.iter().filter(|d| !iec_only || iec(d)).collect();
-    let mut plan: Vec<Planned> = Vec::new();
-    for k in 0..n_blocks {
-        if !macros.is_empty() && rng.random_bool(0.2) {
-            let m = rng.random_range(0..macros.len());
-            plan.push(Planned { id: format!("b{k}"), def: None, mac: Some(m), t: None, n_var_in: 0, n_var_out: 0 });
-            continue;
-        }
-        // One block in ten an IEC conversion A_TO_B between two random types.
-        let def = if rng.random_bool(0.1) {
-            let (a, b) = (pick_type(rng, iec_only), pick_type(rng, iec_only));
-            // One in three to or from a STRING, whose texts each type reads and writes its way.
-            let (a, b) = match rng.random_range(0..6) {
-                0 => (a, Type::String),
-                1 => (Type::String, b),
-                _ => (a, b),
-            };
-            // matiec's INT_TO_TIME never overflows (its TIME has 64-bit seconds): only the
-            // sources whose every value fits a TIME's nanoseconds.
-            let big = matches!(a, Type::LInt | Type::Real | Type::LReal | Type::String);
-            let a = if iec_only && b.is_time() && big { Type::DInt } else { a };
-            fbd_model::library::lookup(&format!("{a}_TO_{b}")).unwrap_or(defs[0])
-        } else {
-            defs[rng.random_range(0..defs.len())]
-        };
-        let t = match def.generic {
-            Generic::No => None,
-            Generic::Num | Generic::Magnitude | Generic::Ordered => Some(match rng.random_range(0..4) {
-                0 => Type::LInt,
-                1 => Type::LReal,
-                _ => loop {
-                    let t = pick_num(rng, iec_only);
-                    if def.generic.admits(t) {
-                        break t;
-                    }
-                },
-            }),
-            // matiec has no comparison of BOOLs (EQ__BOOL__BOOL does not link).
-            Generic::Any
-                if iec_only && matches!(def.kind, Kind::Eq | Kind::Ne | Kind::Gt | Kind::Ge | Kind::Lt | Kind::Le) =>
-            {
-                Some(loop {
-                    let t = pick_type(rng, iec_only);
-                    if t != Type::Bool {
-                        break t;
-                    }
-                })
-            }
-            Generic::Any => Some(pick_type(rng, iec_only)),
-            // matiec has counters of INT, DINT, LINT and UDINT only (CTU, CTU_DINT...).
-            Generic::Real => Some(if rng.random_bool(0.5) { Type::Real } else { Type::LReal }),
-            Generic::Bits => Some([Type::Byte, Type::Word, Type::DWord][rng.random_range(0..3)]),
-            Generic::Logic if rng.random_bool(0.6) => Some(Type::Bool),
-            Generic::Logic => Some([Type::Byte, Type::Word, Type::DWord][rng.random_range(0..3)]),
-            Generic::Int if iec_only => Some([Type::Int, Type::DInt, Type::LInt, Type::UDInt][rng.random_range(0..4)]),
-            Generic::Int => Some(loop {
-                let t = pick_num(rng, iec_only);
-                if Generic::Int.admits(t) {
-                    break t;
-                }
-            }),
-        };
-        // matiec adds two TIMEs at a time (ADD__TIME__TIME__TIME).
-        let two = iec_only && def.kind == Kind::Add && t.is_some_and(|t| t.is_time());
-        let n_var_in = def.var_inputs.map(|v| v.min + if two { 0 } else { rng.random_range(0..3) }).unwrap_or(0);
-        let n_var_out = def.var_outputs.map(|_| rng.random_range(1..5)).unwrap_or(0);
-        plan.push(Planned { id: format!("b{k}"), def: Some(def), mac: None, t, n_var_in, n_var_out });
-    }
-    // Every output of every planned block, with whether it is delayed.
-    let outputs_of = |j: usize| -> Vec<(String, Type, bool)> {
-        let p = &plan[j];
-        match (p.def, p.mac) {
-            (Some(def), _) => {
-                let mut v: Vec<(String, Type, bool)> =
-                    def.outputs.iter().map(|o| (o.name.to_string(), p.pin_ty(o.ty), o.delayed)).collect();
-                if let Some(vo) = def.var_outputs {
-                    v.extend((0..p.n_var_out).map(|k| (format!("{}{}", vo.prefix, vo.first + k), Type::Bool, false)));
-                }
-                v
-            }
-            (None, Some(m)) => macros[m].outputs.iter().map(|(n, t)| (n.clone(), *t, false)).collect(),
-            _ => unreachable!(),
-        }
-    };
+    let defs: Vec<&'static BlockDef> = LIBRARY.iter().filter(|d| !iec_only || is_iec(d.kind)).collect();
+    let plan: Vec<Planned> = (0..n_blocks).map(|k| plan_block(rng, k, macros, &defs, iec_only)).collect();
     let mut blocks = Vec::new();
     let mut sigs = Vec::new();
     for j in 0..plan.len() {
-        // What pins of block j may read.
-        let mut same_scan: Vec<Sig> = avail.to_vec();
-        for (jj, p) in plan.iter().enumerate().take(j) {
-            for (name, ty, _) in outputs_of(jj) {
-                // A macro's output may pass a constant through, which is typed only loosely
-                // (a constant, whatever port it passes): it fixes nothing but the 64-bit types.
-                let grounded = p.mac.is_none() || loose_ok(ty);
-                same_scan.push(Sig { wire: format!("{}.{name}", p.id), ty, grounded });
-            }
-        }
-        let mut delayed: Vec<Sig> = Vec::new();
-        let mut any_out: Vec<Sig> = Vec::new();
-        for (jj, p) in plan.iter().enumerate() {
-            for (name, ty, is_delayed) in outputs_of(jj) {
-                let fixed_type = p.def.is_some_and(|d| {
-                    d.generic == Generic::No || d.outputs.iter().any(|o| o.name == name && o.ty != PinTy::T)
-                }) || p.mac.is_some();
-                let s = Sig {
-                    wire: format!("{}.{name}", p.id),
-                    ty,
-                    grounded: (jj < j || fixed_type) && (p.mac.is_none() || loose_ok(ty)),
-                };
-                if is_delayed && jj >= j {
-                    delayed.push(s.clone());
-                }
-                // A macro output may pass a constant through, and a feedback wire needs a signal.
-                if p.mac.is_none() {
-                    any_out.push(s);
-                }
-            }
-        }
-        let p = &plan[j];
-        let mut pins: Vec<(String, Type, bool)> = Vec::new(); // name, type, is a T pin
-        let mut macro_inputs = Vec::new();
-        match (p.def, p.mac) {
-            (Some(def), _) => {
-                for i in def.inputs {
-                    if i.default.is_some() && rng.random_bool(0.3) {
-                        continue;
-                    }
-                    pins.push((i.name.to_string(), p.pin_ty(i.ty), i.ty == PinTy::T));
-                }
-                if let Some(v) = def.var_inputs {
-                    for k in 0..p.n_var_in {
-                        pins.push((format!("{}{}", v.prefix, v.first + k), p.pin_ty(v.ty), v.ty == PinTy::T));
-                    }
-                }
-            }
-            (None, Some(m)) => {
-                for (name, ty, has_default) in &macros[m].inputs {
-                    if *has_default && rng.random_bool(0.3) {
-                        continue;
-                    }
-                    macro_inputs.push(name.clone());
-                    pins.push((name.clone(), *ty, false));
-                }
-            }
-            _ => unreachable!(),
-        }
-        let mut wires = Vec::new();
-        let mut grounded_t = false;
-        for (name, ty, is_t) in &pins {
-            let kind = p.def.map(|d| d.kind);
-            // A shift by 32 or more, or by a negative count, is undefined in matiec's C.
-            let shift_n = matches!(kind, Some(Kind::Shl | Kind::Shr | Kind::Rol | Kind::Ror)) && name == "n";
-            // So is a string position past 127 (matiec's length is a signed byte).
-            let string_n = matches!(
-                kind,
-                Some(Kind::Left | Kind::Right | Kind::Mid | Kind::Insert | Kind::Delete | Kind::Replace)
-            ) && matches!(name.as_str(), "l" | "p");
-            let choice = if iec_only && (shift_n || string_n) { 0 } else { rng.random_range(0..10) };
-            let pick = |v: &[Sig], rng: &mut R| -> Option<Sig> {
-                let c: Vec<&Sig> = v.iter().filter(|s| s.ty == *ty).collect();
-                (!c.is_empty()).then(|| c[rng.random_range(0..c.len())].clone())
-            };
-            let wire = match choice {
-                0..=2 => None,
-                3..=6 => pick(&same_scan, rng),
-                7 => pick(&delayed, rng),
-                _ => pick(&any_out, rng).map(|s| {
-                    let init = if rng.random_bool(0.5) {
-                        format!(", \"init\": {}", constant(rng, *ty))
-                    } else {
-                        String::new()
-                    };
-                    Sig {
-                        wire: format!("{{\"from\": \"{}\", \"feedback\": true{init}}}", s.wire),
-                        ty: s.ty,
-                        grounded: s.grounded,
-                    }
-                }),
-            };
-            let text = match wire {
-                Some(s) => {
-                    grounded_t |= *is_t && s.grounded;
-                    if s.wire.starts_with('{') { s.wire } else { format!("\"{}\"", s.wire) }
-                }
-                None => match (kind, name.as_str()) {
-                    (Some(Kind::Mux), "k") => rng.random_range(-1i64..=4).to_string(),
-                    (Some(Kind::Ton | Kind::Tof | Kind::Tp), "pt") => duration(rng, -20, 60),
-                    (Some(Kind::Saw), "period") => rng.random_range(-5i64..=80).to_string(),
-                    (Some(Kind::Random), "lo" | "hi") => rng.random_range(-3i64..=6).to_string(),
-                    (Some(Kind::Shl | Kind::Shr | Kind::Rol | Kind::Ror), "n") if iec_only => {
-                        rng.random_range(0i64..=31).to_string()
-                    }
-                    (Some(Kind::Shl | Kind::Shr | Kind::Rol | Kind::Ror), "n") => {
-                        rng.random_range(-3i64..=40).to_string()
-                    }
-                    // DELETE's and REPLACE's position 0 is undefined in matiec's C.
-                    (Some(Kind::Delete | Kind::Replace), "p") if iec_only => rng.random_range(1i64..=12).to_string(),
-                    (Some(_), "l" | "p") if string_n => rng.random_range(-1i64..=12).to_string(),
-                    _ => constant(rng, *ty),
-                },
-            };
-            wires.push(format!("\"{name}\": {text}"));
-        }
-        let mut obj = format!(
-            "{{\"id\": \"{}\", \"type\": \"{}\", \"inputs\": {{{}}}",
-            p.id,
-            p.def.map(|d| d.name.to_string()).unwrap_or_else(|| macros[p.mac.unwrap_or(0)].name.clone()),
-            wires.join(", ")
-        );
-        if let Some(def) = p.def {
-            if let Some(t) = p.t
-                && (!grounded_t || rng.random_bool(0.2))
-            {
-                obj.push_str(&format!(", \"data_type\": \"{}\"", t.name()));
-            }
-            let mut params = Vec::new();
-            // Beremiz's generator drops a function block instance's initial values (an SR
-            // set at the start is not in its ST); MEMORY and DELAY are not in the IEC set.
-            let init_kept = !iec_only || !matches!(def.kind, Kind::Sr | Kind::Rs);
-            if def.params.contains(&"init") && init_kept && rng.random_bool(0.5) {
-                params.push(format!("\"init\": {}", constant(rng, p.t.unwrap_or(Type::Bool))));
-            }
-            if def.params.contains(&"seed") && rng.random_bool(0.5) {
-                params.push(format!("\"seed\": {}", rng.random_range(0u64..1000)));
-            }
-            if def.var_outputs.is_some() {
-                params.push(format!("\"n\": {}", p.n_var_out));
-            }
-            if !params.is_empty() {
-                obj.push_str(&format!(", \"params\": {{{}}}", params.join(", ")));
-            }
-            // Negated BOOL inputs, wired or left at their default.
-            let bool_pins = def
-                .inputs
-                .iter()
-                .filter(|i| i.default.is_some() || pins.iter().any(|(n, _, _)| n == i.name))
-                .map(|i| (i.name.to_string(), p.pin_ty(i.ty)))
-                .chain(
-                    pins.iter()
-                        .filter(|(n, _, _)| def.inputs.iter().all(|i| i.name != n))
-                        .map(|(n, t, _)| (n.clone(), *t)),
-                )
-                .filter(|(_, t)| *t == Type::Bool);
-            // And negated BOOL outputs (not the delayed ones, which cannot be).
-            let bool_outs = outputs_of(j).into_iter().filter(|(_, t, delayed)| *t == Type::Bool && !delayed);
-            let negated: Vec<String> = bool_pins
-                .chain(bool_outs.map(|(n, t, _)| (n, t)))
-                .filter(|_| rng.random_bool(0.15))
-                .map(|(n, _)| format!("\"{n}\""))
-                .collect();
-            if !negated.is_empty() {
-                obj.push_str(&format!(", \"negated\": [{}]", negated.join(", ")));
-            }
-        }
-        if let Some(m) = p.mac {
-            // A macro instance's BOOL ports, negated as a library block's pins are.
-            let ins = pins.iter().filter(|(_, t, _)| *t == Type::Bool).map(|(n, _, _)| n.clone());
-            let outs = macros[m].outputs.iter().filter(|(_, t)| *t == Type::Bool).map(|(n, _)| n.clone());
-            let negated: Vec<String> =
-                ins.chain(outs).filter(|_| rng.random_bool(0.15)).map(|n| format!("\"{n}\"")).collect();
-            if !negated.is_empty() {
-                obj.push_str(&format!(", \"negated\": [{}]", negated.join(", ")));
-            }
-        }
-        obj.push('}');
-        blocks.push(obj);
-        for (name, ty, _) in outputs_of(j) {
-            sigs.push(Sig { wire: format!("{}.{name}", p.id), ty, grounded: true });
+        let sources = sources_for(&plan, macros, avail, j);
+        blocks.push(block_object(rng, &plan, macros, j, &sources, iec_only));
+        for (name, ty, _) in outputs_of(&plan, macros, j) {
+            sigs.push(Sig { wire: format!("{}.{name}", plan[j].id), ty, grounded: true });
         }
     }
     (blocks, sigs)
+}
+
+/// Block `k` planned: an instance of an earlier macro, an IEC conversion `A_TO_B` (one block
+/// in ten), or a library block, with its type and the counts of its variadic pins.
+fn plan_block<R: Rng>(
+    rng: &mut R,
+    k: usize,
+    macros: &[MacroSig],
+    defs: &[&'static BlockDef],
+    iec_only: bool,
+) -> Planned {
+    if !macros.is_empty() && rng.random_bool(0.2) {
+        let m = rng.random_range(0..macros.len());
+        return Planned { id: format!("b{k}"), def: None, mac: Some(m), t: None, n_var_in: 0, n_var_out: 0 };
+    }
+    let def = if rng.random_bool(0.1) {
+        let (a, b) = (pick_type(rng, iec_only), pick_type(rng, iec_only));
+        // One in three to or from a STRING, whose texts each type reads and writes its way.
+        let (a, b) = match rng.random_range(0..6) {
+            0 => (a, Type::String),
+            1 => (Type::String, b),
+            _ => (a, b),
+        };
+        // matiec's INT_TO_TIME never overflows (its TIME has 64-bit seconds): only the
+        // sources whose every value fits a TIME's nanoseconds.
+        let big = matches!(a, Type::LInt | Type::Real | Type::LReal | Type::String);
+        let a = if iec_only && b.is_time() && big { Type::DInt } else { a };
+        fbd_model::library::lookup(&format!("{a}_TO_{b}")).unwrap_or(defs[0])
+    } else {
+        defs[rng.random_range(0..defs.len())]
+    };
+    let t = type_of(rng, def, iec_only);
+    // matiec adds two TIMEs at a time (ADD__TIME__TIME__TIME).
+    let two = iec_only && def.kind == Kind::Add && t.is_some_and(|t| t.is_time());
+    let n_var_in = def.var_inputs.map(|v| v.min + if two { 0 } else { rng.random_range(0..3) }).unwrap_or(0);
+    let n_var_out = def.var_outputs.map(|_| rng.random_range(1..5)).unwrap_or(0);
+    Planned { id: format!("b{k}"), def: Some(def), mac: None, t, n_var_in, n_var_out }
+}
+
+/// The type a generic block is given (`None`: not generic).
+fn type_of<R: Rng>(rng: &mut R, def: &BlockDef, iec_only: bool) -> Option<Type> {
+    let pick_admitted = |rng: &mut R, g: Generic| loop {
+        let t = pick_num(rng, iec_only);
+        if g.admits(t) {
+            break t;
+        }
+    };
+    match def.generic {
+        Generic::No => None,
+        Generic::Num | Generic::Magnitude | Generic::Ordered => Some(match rng.random_range(0..4) {
+            0 => Type::LInt,
+            1 => Type::LReal,
+            _ => pick_admitted(rng, def.generic),
+        }),
+        // matiec has no comparison of BOOLs (EQ__BOOL__BOOL does not link).
+        Generic::Any
+            if iec_only && matches!(def.kind, Kind::Eq | Kind::Ne | Kind::Gt | Kind::Ge | Kind::Lt | Kind::Le) =>
+        {
+            Some(loop {
+                let t = pick_type(rng, iec_only);
+                if t != Type::Bool {
+                    break t;
+                }
+            })
+        }
+        Generic::Any => Some(pick_type(rng, iec_only)),
+        // matiec has counters of INT, DINT, LINT and UDINT only (CTU, CTU_DINT...).
+        Generic::Real => Some(if rng.random_bool(0.5) { Type::Real } else { Type::LReal }),
+        Generic::Bits => Some([Type::Byte, Type::Word, Type::DWord][rng.random_range(0..3)]),
+        Generic::Logic if rng.random_bool(0.6) => Some(Type::Bool),
+        Generic::Logic => Some([Type::Byte, Type::Word, Type::DWord][rng.random_range(0..3)]),
+        Generic::Int if iec_only => Some([Type::Int, Type::DInt, Type::LInt, Type::UDInt][rng.random_range(0..4)]),
+        Generic::Int => Some(pick_admitted(rng, Generic::Int)),
+    }
+}
+
+/// Every output of planned block `j`, with whether it is delayed.
+fn outputs_of(plan: &[Planned], macros: &[MacroSig], j: usize) -> Vec<(String, Type, bool)> {
+    let p = &plan[j];
+    match (p.def, p.mac) {
+        (Some(def), _) => {
+            let mut v: Vec<(String, Type, bool)> =
+                def.outputs.iter().map(|o| (o.name.to_string(), p.pin_ty(o.ty), o.delayed)).collect();
+            if let Some(vo) = def.var_outputs {
+                v.extend((0..p.n_var_out).map(|k| (format!("{}{}", vo.prefix, vo.first + k), Type::Bool, false)));
+            }
+            v
+        }
+        (None, Some(m)) => macros[m].outputs.iter().map(|(n, t)| (n.clone(), *t, false)).collect(),
+        _ => unreachable!(),
+    }
+}
+
+/// What the pins of block `j` may read: this scan's signals (the body's own and earlier
+/// blocks' outputs), delayed outputs of any block from `j` on, and any block output for a
+/// feedback wire.
+struct Sources {
+    same_scan: Vec<Sig>,
+    delayed: Vec<Sig>,
+    any_out: Vec<Sig>,
+}
+
+fn sources_for(plan: &[Planned], macros: &[MacroSig], avail: &[Sig], j: usize) -> Sources {
+    let mut same_scan: Vec<Sig> = avail.to_vec();
+    for (jj, p) in plan.iter().enumerate().take(j) {
+        for (name, ty, _) in outputs_of(plan, macros, jj) {
+            // A macro's output may pass a constant through, which is typed only loosely
+            // (a constant, whatever port it passes): it fixes nothing but the 64-bit types.
+            let grounded = p.mac.is_none() || loose_ok(ty);
+            same_scan.push(Sig { wire: format!("{}.{name}", p.id), ty, grounded });
+        }
+    }
+    let mut delayed: Vec<Sig> = Vec::new();
+    let mut any_out: Vec<Sig> = Vec::new();
+    for (jj, p) in plan.iter().enumerate() {
+        for (name, ty, is_delayed) in outputs_of(plan, macros, jj) {
+            let fixed_type = p.def.is_some_and(|d| {
+                d.generic == Generic::No || d.outputs.iter().any(|o| o.name == name && o.ty != PinTy::T)
+            }) || p.mac.is_some();
+            let s = Sig {
+                wire: format!("{}.{name}", p.id),
+                ty,
+                grounded: (jj < j || fixed_type) && (p.mac.is_none() || loose_ok(ty)),
+            };
+            if is_delayed && jj >= j {
+                delayed.push(s.clone());
+            }
+            // A macro output may pass a constant through, and a feedback wire needs a signal.
+            if p.mac.is_none() {
+                any_out.push(s);
+            }
+        }
+    }
+    Sources { same_scan, delayed, any_out }
+}
+
+/// The pins of planned block `p` that get a wire or a constant (name, type, is a T pin): an
+/// input with a default is left open three times in ten.
+fn pins_of<R: Rng>(rng: &mut R, p: &Planned, macros: &[MacroSig]) -> Vec<(String, Type, bool)> {
+    let mut pins: Vec<(String, Type, bool)> = Vec::new();
+    match (p.def, p.mac) {
+        (Some(def), _) => {
+            for i in def.inputs {
+                if i.default.is_some() && rng.random_bool(0.3) {
+                    continue;
+                }
+                pins.push((i.name.to_string(), p.pin_ty(i.ty), i.ty == PinTy::T));
+            }
+            if let Some(v) = def.var_inputs {
+                for k in 0..p.n_var_in {
+                    pins.push((format!("{}{}", v.prefix, v.first + k), p.pin_ty(v.ty), v.ty == PinTy::T));
+                }
+            }
+        }
+        (None, Some(m)) => {
+            for (name, ty, has_default) in &macros[m].inputs {
+                if *has_default && rng.random_bool(0.3) {
+                    continue;
+                }
+                pins.push((name.clone(), *ty, false));
+            }
+        }
+        _ => unreachable!(),
+    }
+    pins
+}
+
+/// Planned block `j` as a JSON object: its pins wired, its type when it needs one (or one
+/// time in five), its parameters and negated pins.
+fn block_object<R: Rng>(
+    rng: &mut R,
+    plan: &[Planned],
+    macros: &[MacroSig],
+    j: usize,
+    sources: &Sources,
+    iec_only: bool,
+) -> String {
+    let p = &plan[j];
+    let pins = pins_of(rng, p, macros);
+    let mut wires = Vec::new();
+    let mut grounded_t = false;
+    for (name, ty, is_t) in &pins {
+        let (text, grounded) = pin_wire(rng, p.def.map(|d| d.kind), (name, *ty), sources, iec_only);
+        grounded_t |= *is_t && grounded;
+        wires.push(format!("\"{name}\": {text}"));
+    }
+    let mut obj = format!(
+        "{{\"id\": \"{}\", \"type\": \"{}\", \"inputs\": {{{}}}",
+        p.id,
+        p.def.map(|d| d.name.to_string()).unwrap_or_else(|| macros[p.mac.unwrap_or(0)].name.clone()),
+        wires.join(", ")
+    );
+    if let Some(def) = p.def {
+        if let Some(t) = p.t
+            && (!grounded_t || rng.random_bool(0.2))
+        {
+            obj.push_str(&format!(", \"data_type\": \"{}\"", t.name()));
+        }
+        obj.push_str(&params_of(rng, p, def, iec_only));
+        // Negated BOOL inputs, wired or left at their default.
+        let bool_pins = def
+            .inputs
+            .iter()
+            .filter(|i| i.default.is_some() || pins.iter().any(|(n, _, _)| n == i.name))
+            .map(|i| (i.name.to_string(), p.pin_ty(i.ty)))
+            .chain(
+                pins.iter().filter(|(n, _, _)| def.inputs.iter().all(|i| i.name != n)).map(|(n, t, _)| (n.clone(), *t)),
+            )
+            .filter(|(_, t)| *t == Type::Bool);
+        // And negated BOOL outputs (not the delayed ones, which cannot be).
+        let bool_outs = outputs_of(plan, macros, j).into_iter().filter(|(_, t, delayed)| *t == Type::Bool && !delayed);
+        let negated: Vec<String> = bool_pins
+            .chain(bool_outs.map(|(n, t, _)| (n, t)))
+            .filter(|_| rng.random_bool(0.15))
+            .map(|(n, _)| format!("\"{n}\""))
+            .collect();
+        if !negated.is_empty() {
+            obj.push_str(&format!(", \"negated\": [{}]", negated.join(", ")));
+        }
+    }
+    if let Some(m) = p.mac {
+        // A macro instance's BOOL ports, negated as a library block's pins are.
+        let ins = pins.iter().filter(|(_, t, _)| *t == Type::Bool).map(|(n, _, _)| n.clone());
+        let outs = macros[m].outputs.iter().filter(|(_, t)| *t == Type::Bool).map(|(n, _)| n.clone());
+        let negated: Vec<String> =
+            ins.chain(outs).filter(|_| rng.random_bool(0.15)).map(|n| format!("\"{n}\"")).collect();
+        if !negated.is_empty() {
+            obj.push_str(&format!(", \"negated\": [{}]", negated.join(", ")));
+        }
+    }
+    obj.push('}');
+    obj
+}
+
+/// What pin `name` of type `ty` of a block of `kind` reads, as JSON: a signal of `sources`
+/// (this scan's, a delayed output, a feedback wire) or a constant; and whether the signal's
+/// type is grounded.
+fn pin_wire<R: Rng>(
+    rng: &mut R,
+    kind: Option<Kind>,
+    (name, ty): (&str, Type),
+    sources: &Sources,
+    iec_only: bool,
+) -> (String, bool) {
+    // A shift by 32 or more, or by a negative count, is undefined in matiec's C.
+    let shift_n = matches!(kind, Some(Kind::Shl | Kind::Shr | Kind::Rol | Kind::Ror)) && name == "n";
+    // So is a string position past 127 (matiec's length is a signed byte).
+    let string_n =
+        matches!(kind, Some(Kind::Left | Kind::Right | Kind::Mid | Kind::Insert | Kind::Delete | Kind::Replace))
+            && matches!(name, "l" | "p");
+    let choice = if iec_only && (shift_n || string_n) { 0 } else { rng.random_range(0..10) };
+    let pick = |v: &[Sig], rng: &mut R| -> Option<Sig> {
+        let c: Vec<&Sig> = v.iter().filter(|s| s.ty == ty).collect();
+        (!c.is_empty()).then(|| c[rng.random_range(0..c.len())].clone())
+    };
+    let wire = match choice {
+        0..=2 => None,
+        3..=6 => pick(&sources.same_scan, rng),
+        7 => pick(&sources.delayed, rng),
+        _ => pick(&sources.any_out, rng).map(|s| {
+            let init = if rng.random_bool(0.5) { format!(", \"init\": {}", constant(rng, ty)) } else { String::new() };
+            Sig {
+                wire: format!("{{\"from\": \"{}\", \"feedback\": true{init}}}", s.wire),
+                ty: s.ty,
+                grounded: s.grounded,
+            }
+        }),
+    };
+    match wire {
+        Some(s) => {
+            let text = if s.wire.starts_with('{') { s.wire } else { format!("\"{}\"", s.wire) };
+            (text, s.grounded)
+        }
+        None => {
+            let text = match (kind, name) {
+                (Some(Kind::Mux), "k") => rng.random_range(-1i64..=4).to_string(),
+                (Some(Kind::Ton | Kind::Tof | Kind::Tp), "pt") => duration(rng, -20, 60),
+                (Some(Kind::Saw), "period") => rng.random_range(-5i64..=80).to_string(),
+                (Some(Kind::Random), "lo" | "hi") => rng.random_range(-3i64..=6).to_string(),
+                (Some(Kind::Shl | Kind::Shr | Kind::Rol | Kind::Ror), "n") if iec_only => {
+                    rng.random_range(0i64..=31).to_string()
+                }
+                (Some(Kind::Shl | Kind::Shr | Kind::Rol | Kind::Ror), "n") => rng.random_range(-3i64..=40).to_string(),
+                // DELETE's and REPLACE's position 0 is undefined in matiec's C.
+                (Some(Kind::Delete | Kind::Replace), "p") if iec_only => rng.random_range(1i64..=12).to_string(),
+                (Some(_), "l" | "p") if string_n => rng.random_range(-1i64..=12).to_string(),
+                _ => constant(rng, ty),
+            };
+            (text, false)
+        }
+    }
+}
+
+/// The `params` of a planned library block, as `, "params": {...}` (or nothing).
+fn params_of<R: Rng>(rng: &mut R, p: &Planned, def: &BlockDef, iec_only: bool) -> String {
+    let mut params = Vec::new();
+    // Beremiz's generator drops a function block instance's initial values (an SR set at the
+    // start is not in its ST); MEMORY and DELAY are not in the IEC set.
+    let init_kept = !iec_only || !matches!(def.kind, Kind::Sr | Kind::Rs);
+    if def.params.contains(&"init") && init_kept && rng.random_bool(0.5) {
+        params.push(format!("\"init\": {}", constant(rng, p.t.unwrap_or(Type::Bool))));
+    }
+    if def.params.contains(&"seed") && rng.random_bool(0.5) {
+        params.push(format!("\"seed\": {}", rng.random_range(0u64..1000)));
+    }
+    if def.var_outputs.is_some() {
+        params.push(format!("\"n\": {}", p.n_var_out));
+    }
+    if params.is_empty() { String::new() } else { format!(", \"params\": {{{}}}", params.join(", ")) }
 }
 
 /// A random well-typed diagram (JSON text) from `seed`.
