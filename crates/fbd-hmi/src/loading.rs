@@ -114,6 +114,9 @@ impl App {
             rt.start_recording(100);
         }
         self.runner.replace(rt);
+        // Its scans count from 0 again: a command waiting on a scan of the old run would wait
+        // until the new one got that far.
+        self.front.restarted();
         self.replay = None;
         self.runner.set_period(period);
         self.runner.reset_stats();

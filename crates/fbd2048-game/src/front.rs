@@ -166,7 +166,15 @@ impl Front {
     /// Forgets queued and in-flight commands (another program was loaded).
     pub fn clear(&mut self) {
         self.queue.clear();
+        self.restarted();
+    }
+
+    /// Forgets the pulse in flight and when the last one went: the runtime started again
+    /// from scan 0 (a cold start, a recording begun, a program reopened), so scans counted
+    /// before mean nothing now. Queued commands stay queued.
+    pub fn restarted(&mut self) {
         self.awaiting = None;
+        self.last_pulse_scan = None;
     }
 
     /// Whether a command is in flight (sent, lockout not yet released).
@@ -204,6 +212,11 @@ impl Front {
     /// restarts from at a new game.
     pub fn pump(&mut self, runner: &RealtimeRunner, view: &View, best_record: i64) -> Pumped {
         let mut out = Pumped::default();
+        // A scan counter behind the last pulse: the runtime was started again under us. Waiting
+        // for it to pass that scan again would leave the keys dead for as long as it ran before.
+        if self.last_pulse_scan.is_some_and(|s| view.scan < s) || self.awaiting.is_some_and(|s| view.scan < s) {
+            self.restarted();
+        }
         if let Some(sent) = self.awaiting
             && !view.busy
             && !view.pulse_pending
@@ -305,5 +318,51 @@ mod tests {
             runner.with(|rt| rt.step());
         }
         assert!(front.autoplay_moves >= 5, "{} moves", front.autoplay_moves);
+    }
+
+    /// After a cold start (the runtime replaced, its scans counted from 0 again) the next key
+    /// goes out at once, not when the scan counter passes the scan of the last command before.
+    #[test]
+    fn a_cold_start_does_not_hold_the_queue() {
+        let plan = Wiring::Upd1.compile().expect("compiles");
+        let io = GameIo::find(&plan).expect("a 2048 program");
+        let mut runner = RealtimeRunner::start_with(Runtime::with_seed(plan.clone(), 3), None, true);
+        let mut front = Front::default();
+        // A game well on its way: the last pulse goes out late in the run.
+        runner.with(|rt| {
+            for _ in 0..5_000 {
+                rt.step();
+            }
+        });
+        front.send(Command::Start);
+        let mut sent_at = None;
+        for _ in 0..200 {
+            let view = View::read(Some(&io), &runner.image());
+            if front.pump(&runner, &view, 0).sent.is_some() {
+                sent_at = Some(view.scan);
+            }
+            if front.settled(&view) && sent_at.is_some() {
+                break;
+            }
+            runner.with(|rt| rt.step());
+        }
+        assert!(sent_at.is_some_and(|s| s >= 5_000), "the first command went out late in the run: {sent_at:?}");
+        // Cold start, with a command in the queue and another one pressed after it.
+        runner.replace(Runtime::with_seed(plan, 3));
+        front.send(Command::Start);
+        front.send(Command::Move(ref2048::Dir::Left));
+        let mut sent = Vec::new();
+        for _ in 0..100 {
+            let view = View::read(Some(&io), &runner.image());
+            if let Some(c) = front.pump(&runner, &view, 0).sent {
+                sent.push((c, view.scan));
+            }
+            if front.settled(&view) && sent.len() == 2 {
+                break;
+            }
+            runner.with(|rt| rt.step());
+        }
+        assert_eq!(sent.len(), 2, "both commands went out within 100 scans of the cold start: {sent:?}");
+        assert!(sent.iter().all(|(_, scan)| *scan < 100), "{sent:?}");
     }
 }

@@ -491,3 +491,25 @@ fn a_string_input_is_a_text_field_written_on_enter() {
     h.step();
     assert!(h.query_by_label("'Hello, World!'").is_some(), "the typed text reached the program");
 }
+
+/// After a cold start the keys work at once: they used to wait until the scan counter, back at
+/// 0, passed the scan of the last command before the restart (minutes to hours of play).
+#[test]
+fn keys_work_right_after_a_cold_start() {
+    let mut h = harness(Wiring::Upd1, false, "cold-keys");
+    h.get_by_label("Start").click();
+    settle(&mut h);
+    h.state_mut().run_scans(3_000);
+    h.key_press(egui::Key::ArrowLeft);
+    settle(&mut h);
+    assert!(h.state().scan_count() > 3_000);
+    h.state_mut().reset_cold().expect("reset");
+    h.step();
+    assert_eq!((h.state().scan_count(), tiles(h.state())), (0, 0), "a cold start");
+    h.get_by_label("Start").click();
+    settle(&mut h);
+    h.key_press(egui::Key::ArrowUp);
+    settle(&mut h);
+    assert!(tiles(h.state()) >= 2, "Start after the cold start placed tiles");
+    assert!(h.state().scan_count() < 200, "both commands went out at once: {} scans", h.state().scan_count());
+}
