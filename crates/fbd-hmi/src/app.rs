@@ -33,6 +33,9 @@ pub struct Options {
     pub settings: crate::settings::SettingsStore,
     /// A recording to play back at start (its program is loaded instead of `origin`).
     pub replay: Option<std::path::PathBuf>,
+    /// Offer the desktop's file dialogs (through its portal). Without them, or when one gives
+    /// no file, a window of the HMI's own asks for the path to type.
+    pub native_dialogs: bool,
 }
 
 impl Default for Options {
@@ -45,6 +48,7 @@ impl Default for Options {
             show_debugger: false,
             settings: crate::settings::SettingsStore::default_location(),
             replay: None,
+            native_dialogs: true,
         }
     }
 }
@@ -92,6 +96,10 @@ pub struct App {
     /// The Open path window was just opened: its field takes the keyboard (typed keys went to
     /// the game as moves).
     pub(crate) open_path_focus: bool,
+    /// Offer the desktop's file dialogs ([`Options::native_dialogs`]).
+    pub(crate) native_dialogs: bool,
+    /// The typed-path window a file dialog fell back to, while it is open.
+    pub(crate) path_prompt: Option<crate::path_prompt::PathPrompt>,
     /// What waits for an answer about the editor's unsaved edits.
     pub(crate) discarding: Option<crate::unsaved::Discarding>,
     /// Why saving them from that question failed.
@@ -174,6 +182,8 @@ impl App {
             open_path: String::new(),
             show_open_path: false,
             open_path_focus: false,
+            native_dialogs: opts.native_dialogs,
+            path_prompt: None,
             discarding: None,
             unsaved_message: String::new(),
             quit_now: false,
@@ -352,6 +362,7 @@ impl eframe::App for App {
         });
         self.error_window(&ctx);
         self.open_path_window(&ctx);
+        self.path_prompt_window(&ctx);
         self.unsaved_modal(&ctx);
         if let Some(every) = self.poll_interval() {
             ctx.request_repaint_after(every);

@@ -36,6 +36,8 @@ pub struct EditorState {
     pub(crate) fit_hold: crate::canvas::FitHold,
     pub(crate) palette: String,
     pub(crate) save_as: String,
+    /// Save as was asked to write over this existing file: the next click on Overwrite does.
+    pub(crate) overwrite: Option<std::path::PathBuf>,
     /// The input whose menu is open: (block, pin), and the constant typed there.
     pub(crate) pin_menu: Option<(String, String)>,
     /// The pin of `pin_menu` is an output (its menu offers only the negation).
@@ -91,6 +93,19 @@ impl EditorState {
         self.selected.clear();
         self.errors.clear();
         self.error_blocks.clear();
+    }
+
+    /// Forgets what was typed and said for the program before, and its view (another program
+    /// was loaded): a path left in the Save as field wrote the new program over the old one's
+    /// file, and the old view showed an empty part of the new canvas.
+    pub(crate) fn another_program(&mut self) {
+        self.save_as.clear();
+        self.overwrite = None;
+        self.message.clear();
+        self.details.clear();
+        self.pin_menu = None;
+        self.fit = true;
+        self.pan = Vec2::ZERO;
     }
 }
 
@@ -462,23 +477,17 @@ impl App {
             ui.add(egui::TextEdit::singleline(&mut self.editor.save_as).hint_text("path.json").desired_width(120.0))
                 .labelled_by(l.id);
             if ui.button("Save as").clicked() {
-                let p = self.editor.save_as.trim().to_string();
-                let ws = self.editor.ws.as_mut().expect("made");
-                act = Some(if p.is_empty() {
-                    Err("type a path to save as".to_string())
-                } else {
-                    let r = ws.save_as(&p);
-                    if r.is_ok() {
-                        self.editor_saved();
-                        // A file written with Save as is one to open again (File > Open recent).
-                        let main = self.editor.ws.as_ref().expect("made").path().to_path_buf();
-                        self.remember_recent(main);
-                    }
-                    r.map(|w| {
-                        format!("wrote {}", w.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", "))
-                    })
-                    .map_err(|e| format!("{p}: {e}"))
-                });
+                act = Some(self.editor_save_as(false));
+            }
+            if let Some(target) = self.editor.overwrite.clone() {
+                ui.colored_label(Color32::from_rgb(0xe0, 0x90, 0x30), format!("{} exists", target.display()));
+                if ui.button("Overwrite").clicked() {
+                    act = Some(self.editor_save_as(true));
+                }
+                if ui.button("Cancel").clicked() {
+                    self.editor.overwrite = None;
+                    act = Some(Ok("not saved".into()));
+                }
             }
             let apply = ui.add_enabled(self.editor.errors.is_empty(), egui::Button::new("Apply"));
             if apply.on_hover_text("load the edited program into the running one (online change)").clicked() {
@@ -552,5 +561,31 @@ impl App {
             self.loaded.origin = Origin::File(ws.path().to_path_buf());
             self.loaded.unsaved = false;
         }
+    }
+}
+
+impl App {
+    /// Save as the path typed in the editor's field (`~` is the home directory, as in a
+    /// shell). An existing file other than the program's own is written over only when
+    /// `overwrite` confirms it: the first click asks.
+    pub(crate) fn editor_save_as(&mut self, overwrite: bool) -> Result<String, String> {
+        let typed = self.editor.save_as.trim().to_string();
+        if typed.is_empty() {
+            return Err("type a path to save as".to_string());
+        }
+        let target = fbd_engine::load::normalize(&crate::paths::typed_path(&typed));
+        let ws = self.editor.ws.as_mut().expect("made");
+        let own = ws.has_file() && fbd_engine::load::normalize(ws.path()) == target;
+        if target.exists() && !own && !(overwrite && self.editor.overwrite.as_ref() == Some(&target)) {
+            self.editor.overwrite = Some(target.clone());
+            return Err(format!("{} exists: Overwrite replaces it, Cancel keeps it", target.display()));
+        }
+        self.editor.overwrite = None;
+        let written = ws.save_as(&target).map_err(|e| format!("{}: {e}", target.display()))?;
+        self.editor_saved();
+        // A file written with Save as is one to open again (File > Open recent).
+        let main = self.editor.ws.as_ref().expect("made").path().to_path_buf();
+        self.remember_recent(main);
+        Ok(format!("wrote {}", written.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")))
     }
 }

@@ -38,9 +38,9 @@ impl App {
             return;
         }
         let Some(path) = path.or_else(|| {
-            rfd::FileDialog::new().add_filter("PLCopen XML", &["xml"]).set_file_name("program.xml").save_file()
+            self.save_path(crate::path_prompt::PathAction::ExportPlcopen, ("PLCopen XML", &["xml"]), "program.xml")
         }) else {
-            self.status = "no file chosen: nothing exported".into();
+            self.status = "type the path to export to".into();
             return;
         };
         let plan = self.runner.with(|rt| rt.plan().clone());

@@ -27,6 +27,8 @@ mod layout_job;
 mod loading;
 mod menu;
 mod online;
+mod path_prompt;
+mod paths;
 mod play_panel;
 mod replay_bar;
 pub mod settings;

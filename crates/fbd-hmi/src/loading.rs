@@ -43,12 +43,17 @@ impl App {
         }
         let path = path
             .or_else(|| {
-                rfd::FileDialog::new()
-                    .add_filter("fbd recording", &["json"])
-                    .set_file_name("recording.json")
-                    .save_file()
+                self.save_path(
+                    crate::path_prompt::PathAction::SaveRecording,
+                    ("fbd recording", &["json"]),
+                    "recording.json",
+                )
             })
-            .ok_or(if self.recording { "no file chosen: still recording" } else { "no file chosen: still unsaved" })?;
+            .ok_or(if self.recording {
+                "type the path to save the recording at (still recording)"
+            } else {
+                "type the path to save the recording at (still unsaved)"
+            })?;
         let rec = if self.recording {
             let id = fbd_engine::runtime::ProgramId::of(&self.loaded.project);
             let rec = self.runner.with(|rt| rt.stop_recording(id)).ok_or("nothing is being recorded")?;
@@ -133,6 +138,8 @@ impl App {
         self.attach();
         if self.best.key() == old_key {
             self.restore_program_settings(&old_key);
+        } else {
+            self.editor.another_program();
         }
         note
     }
@@ -280,22 +287,11 @@ impl App {
             });
         });
         if go {
-            let p = typed_path(self.open_path.trim(), std::env::var_os("HOME"));
+            let p = crate::paths::typed_path(self.open_path.trim());
             self.open_file(p);
             open = false;
         }
         self.show_open_path = open;
-    }
-}
-
-/// A path as typed in Open path: `~` or `~/…` is the home directory, as a shell reads it (it
-/// was looked for as a folder named `~` in the working directory).
-fn typed_path(text: &str, home: Option<std::ffi::OsString>) -> PathBuf {
-    match (text.strip_prefix('~'), home) {
-        (Some(rest), Some(home)) if rest.is_empty() || rest.starts_with('/') => {
-            PathBuf::from(home).join(rest.trim_start_matches('/'))
-        }
-        _ => PathBuf::from(text),
     }
 }
 
@@ -339,21 +335,5 @@ impl App {
                 self.errors_open = true;
             }
         });
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::typed_path;
-    use std::path::PathBuf;
-
-    #[test]
-    fn a_typed_tilde_is_the_home_directory() {
-        let home = Some("/home/ada".into());
-        assert_eq!(typed_path("~/plc/blink.json", home.clone()), PathBuf::from("/home/ada/plc/blink.json"));
-        assert_eq!(typed_path("~", home.clone()), PathBuf::from("/home/ada"));
-        assert_eq!(typed_path("~bob/x.json", home.clone()), PathBuf::from("~bob/x.json"), "another user's: as typed");
-        assert_eq!(typed_path("/srv/x.json", home), PathBuf::from("/srv/x.json"));
-        assert_eq!(typed_path("~/x.json", None), PathBuf::from("~/x.json"), "no home: as typed");
     }
 }

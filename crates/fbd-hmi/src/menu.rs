@@ -14,15 +14,18 @@ impl App {
             ui.menu_button("File", |ui| {
                 if ui.button("Open...").clicked() {
                     ui.close();
-                    let picked = rfd::FileDialog::new()
-                        .add_filter("FBD diagram", &["json"])
-                        .add_filter("PLCopen XML", &["xml"])
-                        .pick_file();
-                    match picked {
+                    let picked = self.native_dialogs.then(|| {
+                        rfd::FileDialog::new()
+                            .add_filter("FBD diagram", &["json"])
+                            .add_filter("PLCopen XML", &["xml"])
+                            .pick_file()
+                    });
+                    match picked.flatten() {
                         Some(p) => self.open(Origin::File(p)),
+                        // No dialog (or no file from it): the path is typed.
                         None => {
-                            self.status =
-                                "no file chosen (if no dialog appeared, use Open path... or drop a file)".into()
+                            self.show_open_path = true;
+                            self.open_path_focus = true;
                         }
                     }
                 }

@@ -60,8 +60,8 @@ impl App {
             return Err("the editor has unsaved changes: save them (Ctrl+S) or undo them before playing a recording, which loads its own program".into());
         }
         let path = path
-            .or_else(|| rfd::FileDialog::new().add_filter("fbd recording", &["json"]).pick_file())
-            .ok_or("no file chosen")?;
+            .or_else(|| self.open_path(crate::path_prompt::PathAction::OpenRecording, ("fbd recording", &["json"])))
+            .ok_or("type the path of the recording to open")?;
         // Bounded and regular files only, like a diagram: a device or a FIFO would never end.
         let rec = Recording::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
         let origin = recorded_origin(&rec, &path)?;

@@ -534,3 +534,51 @@ fn the_editor_does_not_poll_while_the_online_view_does() {
     h.step();
     assert_eq!(ms(&h), None, "paused: nothing changes");
 }
+
+/// Save as never writes over a file without asking: an existing file other than the program's
+/// own asks Overwrite or Cancel first. And the path typed for one program is not left in the
+/// field for the next one (one click wrote the 2048 program over the blinker's file).
+#[test]
+fn save_as_asks_before_writing_over_a_file_and_forgets_another_program_s_path() {
+    let mut h = harness(Wiring::Upd1, false, "save-as-ask");
+    h.step();
+    into_the_editor(&mut h);
+    add_block(&mut h, "NOT");
+    let dir = temp_dir("save-as-ask");
+    let other = dir.join("someone-elses.json");
+    std::fs::write(&other, "keep me").expect("write");
+    save_as(&mut h, &other);
+    assert_eq!(std::fs::read_to_string(&other).expect("read"), "keep me", "written over without asking");
+    assert!(h.state().editor_message().contains("exists"), "{}", h.state().editor_message());
+    h.get_by_label("Cancel").click();
+    h.step();
+    h.step();
+    assert_eq!(std::fs::read_to_string(&other).expect("read"), "keep me", "Cancel kept it");
+    h.get_by_label("Save as").click();
+    h.step();
+    h.step();
+    h.get_by_label("Overwrite").click();
+    h.step();
+    h.step();
+    let text = std::fs::read_to_string(&other).expect("read");
+    assert!(text.contains("\"not1\""), "Overwrite wrote the program: {text}");
+    // Its own file again: no question.
+    add_block(&mut h, "NOT");
+    h.get_by_label("Save as").click();
+    h.step();
+    h.step();
+    assert!(std::fs::read_to_string(&other).expect("read").contains("\"not2\""), "{}", h.state().editor_message());
+    // Another program: the field is empty, Save as asks for a path.
+    let label = dir.join("part-label.json");
+    std::fs::copy(concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/part-label.json"), &label).expect("copy");
+    h.state_mut().open(fbd_hmi::source::Origin::File(label.clone()));
+    h.step();
+    h.step();
+    assert!(h.state().status().contains("part-label"), "{}", h.state().status());
+    into_the_editor(&mut h);
+    h.get_by_label("Save as").click();
+    h.step();
+    h.step();
+    assert!(h.state().editor_message().contains("type a path"), "{}", h.state().editor_message());
+    assert!(std::fs::read_to_string(&other).expect("read").contains("\"not2\""), "the other program's file kept");
+}

@@ -111,6 +111,7 @@ fn watches_breakpoints_and_panels_persist_between_runs() {
         show_debugger: false,
         settings: settings.clone(),
         replay: None,
+        native_dialogs: false,
     };
     let mut h = window(opts, 0.25);
     h.step();
@@ -459,4 +460,66 @@ fn the_warnings_of_a_plcopen_import_are_on_the_status_line() {
     h.step();
     h.step();
     assert!(h.query_by_label("1 import warning").is_some(), "the count beside the status line");
+}
+
+/// Opens the File menu and clicks `item`.
+fn file_menu(h: &mut egui_kittest::Harness<'static, fbd_hmi::App>, item: &str) {
+    h.get_by_label("File").click();
+    h.step();
+    h.step();
+    h.get_by_label(item).click();
+    h.step();
+    h.step();
+}
+
+/// Without the desktop's dialogs (no portal) a recording is still saved: the path is typed in
+/// a window of the HMI's own, `~` read as home, and a file that exists is written over only
+/// after Overwrite. Closing the window with a recording not saved asks first (it was dropped).
+#[test]
+fn a_recording_is_saved_by_a_typed_path_and_closing_asks_about_one_not_saved() {
+    let mut h = harness(Wiring::Upd1, false, "rec-typed");
+    h.step();
+    file_menu(&mut h, "Record (restarts the program)");
+    h.state_mut().run_scans(50);
+    // Closing the window now asks.
+    let close = |h: &mut egui_kittest::Harness<'static, fbd_hmi::App>| {
+        h.input_mut().viewports.entry(egui::ViewportId::ROOT).or_default().events.push(egui::ViewportEvent::Close);
+        h.step();
+        h.step();
+    };
+    close(&mut h);
+    assert!(h.query_by_label_contains("A recording is under way").is_some(), "closing asked about the recording");
+    h.get_by_label("Save the recording...").click();
+    h.step();
+    h.step();
+    // No dialog here: the typed-path window.
+    let dir = temp_dir("rec-typed");
+    let taken = dir.join("taken.json");
+    std::fs::write(&taken, "keep me").expect("write");
+    h.step(); // a window's first frame only measures it
+    assert!(
+        h.query_by_label_contains("Save the recording as").is_some(),
+        "the typed-path window: {}",
+        h.state().status()
+    );
+    h.get_by_label("path").click();
+    h.step();
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+    h.get_by_label("path").type_text(taken.to_str().expect("utf-8"));
+    h.step();
+    h.get_by_label("Save").click();
+    h.step();
+    h.step();
+    assert_eq!(std::fs::read_to_string(&taken).expect("read"), "keep me", "not written over without asking");
+    assert!(h.query_by_label_contains("exists").is_some());
+    h.get_by_label("Overwrite").click();
+    h.step();
+    h.step();
+    let text = std::fs::read_to_string(&taken).expect("read");
+    assert!(text.contains("fbd_recording"), "Overwrite saved the recording: {}", h.state().status());
+    assert!(!h.state().unsaved_recording(), "{}", h.state().status());
+    // Saved: closing does not ask any more.
+    close(&mut h);
+    assert!(h.query_by_label_contains("A recording is under way").is_none());
+    assert!(h.query_by_label_contains("A recording is not saved").is_none());
 }

@@ -69,6 +69,7 @@ pub(crate) fn harness_dt(w: Wiring, debugger: bool, name: &str, dt: f32) -> Harn
         show_debugger: debugger,
         settings,
         replay: None,
+        native_dialogs: false,
     };
     window(opts, dt)
 }
@@ -108,6 +109,7 @@ pub(crate) fn file_window_as(name: &str, file: &str, text: &str, dt: f32) -> Har
         show_debugger: false,
         settings: SettingsStore::at(temp_dir(name).join("settings.json")),
         replay: None,
+        native_dialogs: false,
     };
     window(opts, dt)
 }

@@ -176,6 +176,7 @@ fn the_best_score_is_per_program_and_games_changed_from_outside_do_not_count() {
         show_debugger: false,
         settings: SettingsStore::none(),
         replay: None,
+        native_dialogs: false,
     };
     let mut h = window(opts, 0.25);
     h.state_mut().run_scans(3);
@@ -232,6 +233,7 @@ fn the_board_and_the_diagram_stay_clear_of_the_debugger_panel() {
             show_debugger: true,
             settings: SettingsStore::at(temp_dir("narrow").join("settings.json")),
             replay: None,
+            native_dialogs: false,
         };
         let mut h = egui_kittest::Harness::builder()
             .with_size(egui::vec2(w, hgt))

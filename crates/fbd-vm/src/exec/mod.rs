@@ -1,9 +1,9 @@
 //! The executor: runs a plan's instruction array over the slot arrays. Nothing else.
 //!
 //! Every operand is a slot index resolved at compile time; instructions are grouped by kind
-//! within each data-flow level so the one `match` of [`Machine::step`] predicts well (see
+//! within each data-flow level so the one `match` of `Machine::step` predicts well (see
 //! `../shared/design/performance-notes.md`). What each instruction computes lives with its
-//! family, as methods of [`Machine`] inlined into that match: `logic.rs` (gates, bit strings),
+//! family, as methods of `Machine` inlined into that match: `logic.rs` (gates, bit strings),
 //! `arith.rs` (integer and REAL arithmetic), `compare.rs` (comparisons, MIN/MAX/LIMIT),
 //! `select.rs` (SEL, MUX, MOVE, SELECTOR), `memory.rs` (MEMORY, edges), `timers.rs` (timers
 //! and counters), `convert.rs` (conversions between banks), `sources.rs` (NOW, SAW, RANDOM),

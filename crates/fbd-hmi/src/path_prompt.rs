@@ -1,0 +1,170 @@
+//! The typed-path window every file dialog falls back to. The desktop's dialogs come through
+//! its portal; without one (a bare X server, a remote session, a kiosk) a dialog gives no file,
+//! and saving a recording or exporting was impossible ("no file chosen: still recording").
+//! Here the user types the path (`~` is the home directory); a file that exists is written
+//! over only after Overwrite, as a save dialog asks.
+
+use std::path::PathBuf;
+
+use eframe::egui::{self, Color32};
+
+use crate::app::App;
+
+/// What the typed path is for.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum PathAction {
+    /// File > Stop recording and save / Save the unsaved recording.
+    SaveRecording,
+    /// File > Open recording.
+    OpenRecording,
+    /// File > Export PLCopen XML.
+    ExportPlcopen,
+}
+
+impl PathAction {
+    fn title(self) -> &'static str {
+        match self {
+            PathAction::SaveRecording => "Save the recording as",
+            PathAction::OpenRecording => "Open a recording",
+            PathAction::ExportPlcopen => "Export PLCopen XML as",
+        }
+    }
+
+    fn verb(self) -> &'static str {
+        match self {
+            PathAction::SaveRecording => "Save",
+            PathAction::OpenRecording => "Open",
+            PathAction::ExportPlcopen => "Export",
+        }
+    }
+
+    /// Whether it writes the file (and so asks before writing over one).
+    fn writes(self) -> bool {
+        self != PathAction::OpenRecording
+    }
+}
+
+/// The window's state while it is open.
+pub(crate) struct PathPrompt {
+    pub(crate) action: PathAction,
+    text: String,
+    /// The field takes the keyboard when the window opens (typed keys went to the game).
+    focus: bool,
+    /// The existing file the last confirmation would write over.
+    overwrite: Option<PathBuf>,
+}
+
+/// What the user did in the window this frame.
+enum Outcome {
+    Nothing,
+    Cancel,
+    Go(PathBuf),
+}
+
+impl PathPrompt {
+    pub(crate) fn new(action: PathAction, suggested: &str) -> PathPrompt {
+        PathPrompt { action, text: suggested.to_string(), focus: true, overwrite: None }
+    }
+
+    fn show(&mut self, ctx: &egui::Context) -> Outcome {
+        let mut open = true;
+        let mut outcome = Outcome::Nothing;
+        egui::Window::new(self.action.title()).open(&mut open).collapsible(false).show(ctx, |ui| {
+            let mut go = false;
+            ui.horizontal(|ui| {
+                let l = ui.label("path");
+                let r = ui.add(egui::TextEdit::singleline(&mut self.text).desired_width(320.0)).labelled_by(l.id);
+                if std::mem::take(&mut self.focus) {
+                    r.request_focus();
+                }
+                if r.changed() {
+                    self.overwrite = None;
+                }
+                go = r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+            });
+            let target = crate::paths::typed_path(self.text.trim());
+            let asking = self.overwrite.as_ref().is_some_and(|p| *p == target);
+            if asking {
+                ui.colored_label(Color32::from_rgb(0xe0, 0x90, 0x30), format!("{} exists", target.display()));
+            }
+            ui.horizontal(|ui| {
+                let verb = if asking { "Overwrite" } else { self.action.verb() };
+                go |= ui.button(verb).clicked();
+                if ui.button("Cancel").clicked() {
+                    outcome = Outcome::Cancel;
+                }
+            });
+            if go && !self.text.trim().is_empty() {
+                if self.action.writes() && target.exists() && !asking {
+                    self.overwrite = Some(target);
+                } else {
+                    outcome = Outcome::Go(target);
+                }
+            }
+        });
+        if !open {
+            outcome = Outcome::Cancel;
+        }
+        outcome
+    }
+}
+
+impl App {
+    /// The path of a file to write, from the desktop's save dialog; without one (or when it
+    /// gives none) the typed-path window opens for `action` and this returns `None`.
+    pub(crate) fn save_path(&mut self, action: PathAction, filter: (&str, &[&str]), name: &str) -> Option<PathBuf> {
+        let picked = if self.native_dialogs {
+            rfd::FileDialog::new().add_filter(filter.0, filter.1).set_file_name(name).save_file()
+        } else {
+            None
+        };
+        if picked.is_none() {
+            self.path_prompt = Some(PathPrompt::new(action, name));
+        }
+        picked
+    }
+
+    /// The path of a file to read, from the desktop's open dialog, or (as `save_path`) the
+    /// typed-path window.
+    pub(crate) fn open_path(&mut self, action: PathAction, filter: (&str, &[&str])) -> Option<PathBuf> {
+        let picked =
+            if self.native_dialogs { rfd::FileDialog::new().add_filter(filter.0, filter.1).pick_file() } else { None };
+        if picked.is_none() {
+            self.path_prompt = Some(PathPrompt::new(action, ""));
+        }
+        picked
+    }
+
+    /// The typed-path window, while open; a confirmed path does what it was asked for.
+    pub(crate) fn path_prompt_window(&mut self, ctx: &egui::Context) {
+        let Some(prompt) = self.path_prompt.as_mut() else { return };
+        let action = prompt.action;
+        match prompt.show(ctx) {
+            Outcome::Nothing => {}
+            Outcome::Cancel => {
+                self.path_prompt = None;
+                self.status = match action {
+                    PathAction::SaveRecording if self.recording => "not saved: still recording".into(),
+                    PathAction::SaveRecording => {
+                        "not saved: the recording is kept (File > Save the unsaved recording)".into()
+                    }
+                    _ => "cancelled".into(),
+                };
+            }
+            Outcome::Go(path) => {
+                self.path_prompt = None;
+                let result = match action {
+                    PathAction::SaveRecording => self.stop_recording(Some(path)).map(|_| ()),
+                    PathAction::OpenRecording => self.open_recording(Some(path)),
+                    PathAction::ExportPlcopen => {
+                        self.export_plcopen(Some(path));
+                        Ok(())
+                    }
+                };
+                if let Err(e) = result {
+                    self.status = e;
+                }
+            }
+        }
+    }
+}
