@@ -95,7 +95,7 @@ impl App {
 
     /// Watches a signal: its history feeds the trend plot.
     pub fn watch(&mut self, path: &str) -> Result<(), String> {
-        self.runner.with(|rt| rt.watch(path, 600)).map_err(|e| e.to_string())
+        self.watch_signal(path)
     }
 
     /// Forces a signal (the debugger does the same from the tree).

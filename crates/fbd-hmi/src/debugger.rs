@@ -471,8 +471,10 @@ impl App {
             }
         }
         ui.horizontal_wrapped(|ui| {
-            if ui.button("Watch").clicked() {
-                let _ = self.runner.with(|rt| rt.watch(&path, 600));
+            if ui.button("Watch").clicked()
+                && let Err(e) = self.watch_signal(&path)
+            {
+                self.dbg.message = e;
             }
         });
         ui.separator();

@@ -37,11 +37,7 @@ impl App {
             } else {
                 format!("{path} was not forced")
             }),
-            MenuAction::Watch => self
-                .runner
-                .with(|rt| rt.watch(path, 600))
-                .map_err(|e| e.to_string())
-                .map(|()| format!("watching {path}")),
+            MenuAction::Watch => self.watch_signal(path).map(|()| format!("watching {path}")),
             MenuAction::Select => {
                 self.dbg.selected = Some(path.to_string());
                 self.dbg.filter = path.rsplit_once('.').map(|(b, _)| format!("{b}.")).unwrap_or_default();

@@ -38,26 +38,58 @@ impl App {
             if m.shift { self.online_n_cycles() } else { self.online_one_cycle() }
         }
         // Moves are plain keys on the board or the online diagram: a Ctrl/Alt chord (Ctrl+S
-        // saves, Ctrl+A) and the editor's keys are not moves (they moved the game unseen).
-        if self.editing() || ctx.input(|i| i.modifiers.ctrl || i.modifiers.command || i.modifiers.alt) {
+        // saves, Ctrl+A) and the editor's keys are not moves (they moved the game unseen). Each
+        // key press is read with the modifiers it was pressed with (the frame's modifiers are
+        // those at its end: a Ctrl released within the frame made Ctrl+A a move), and the moves
+        // go out in the order they were pressed (they went Up, Right, Down, Left).
+        if self.editing() {
             return;
         }
-        let pressed: Vec<Dir> = ctx.input(|i| {
-            let mut v = Vec::new();
-            for (keys, d) in [
-                ([egui::Key::ArrowUp, egui::Key::W], Dir::Up),
-                ([egui::Key::ArrowRight, egui::Key::D], Dir::Right),
-                ([egui::Key::ArrowDown, egui::Key::S], Dir::Down),
-                ([egui::Key::ArrowLeft, egui::Key::A], Dir::Left),
-            ] {
-                if keys.iter().any(|k| i.key_pressed(*k)) {
-                    v.push(d);
-                }
-            }
-            v
-        });
+        let pressed: Vec<Dir> = ctx.input(|i| i.events.iter().filter_map(move_of).collect());
         for d in pressed {
             self.send(Command::Move(d));
         }
+    }
+}
+
+/// The move a key event is: a plain press (no Ctrl, Command or Alt) of an arrow or WASD.
+fn move_of(e: &egui::Event) -> Option<Dir> {
+    let egui::Event::Key { key, pressed: true, modifiers, .. } = e else { return None };
+    if modifiers.ctrl || modifiers.command || modifiers.alt {
+        return None;
+    }
+    match key {
+        egui::Key::ArrowUp | egui::Key::W => Some(Dir::Up),
+        egui::Key::ArrowRight | egui::Key::D => Some(Dir::Right),
+        egui::Key::ArrowDown | egui::Key::S => Some(Dir::Down),
+        egui::Key::ArrowLeft | egui::Key::A => Some(Dir::Left),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn key(key: egui::Key, modifiers: egui::Modifiers) -> egui::Event {
+        egui::Event::Key { key, physical_key: None, pressed: true, repeat: false, modifiers }
+    }
+
+    /// A chord is read with its own modifiers, whatever the frame's are at its end.
+    #[test]
+    fn a_chord_is_not_a_move_and_a_plain_key_is() {
+        assert_eq!(move_of(&key(egui::Key::A, egui::Modifiers::CTRL)), None);
+        assert_eq!(move_of(&key(egui::Key::A, egui::Modifiers::COMMAND)), None);
+        assert_eq!(move_of(&key(egui::Key::ArrowDown, egui::Modifiers::ALT)), None);
+        assert_eq!(move_of(&key(egui::Key::A, egui::Modifiers::NONE)), Some(Dir::Left));
+        assert_eq!(move_of(&key(egui::Key::ArrowUp, egui::Modifiers::SHIFT)), Some(Dir::Up));
+        let released = egui::Event::Key {
+            key: egui::Key::W,
+            physical_key: None,
+            pressed: false,
+            repeat: false,
+            modifiers: egui::Modifiers::NONE,
+        };
+        assert_eq!(move_of(&released), None);
     }
 }

@@ -111,10 +111,10 @@ impl App {
     /// no longer exist are dropped quietly: the program changed).
     pub(crate) fn restore_program_settings(&mut self, key: &str) {
         let Some(ps) = self.prefs.programs.get(key).cloned() else { return };
+        for w in &ps.watches {
+            let _ = self.watch_signal(w);
+        }
         self.runner.with(|rt| {
-            for w in &ps.watches {
-                let _ = rt.watch(w, 600);
-            }
             for (c, on) in &ps.breakpoints {
                 if let Ok(cond) = fbd_engine::Condition::parse(c)
                     && let Ok(i) = rt.add_breakpoint(cond)
@@ -130,12 +130,10 @@ impl App {
         if key.is_empty() {
             return;
         }
-        let (watches, breakpoints) = self.runner.with(|rt| {
-            (
-                rt.watched().into_iter().filter(|w| w != "busy").collect::<Vec<_>>(),
-                rt.breakpoints().into_iter().map(|b| (b.condition.to_string(), b.enabled)).collect::<Vec<_>>(),
-            )
-        });
+        let watches = self.user_watches();
+        let breakpoints = self
+            .runner
+            .with(|rt| rt.breakpoints().into_iter().map(|b| (b.condition.to_string(), b.enabled)).collect::<Vec<_>>());
         let ps = ProgramSettings { watches, breakpoints };
         if ps == ProgramSettings::default() {
             self.prefs.programs.remove(key);

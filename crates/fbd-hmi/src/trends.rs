@@ -18,18 +18,49 @@ pub struct TrendState {
     frozen: Vec<(String, Vec<[f64; 2]>)>,
     /// Where Export CSV writes.
     pub(crate) csv_path: String,
+    /// The user watches the 2048 program's `busy` too: the front end's own watch of it (which
+    /// the list leaves out) is theirs as well.
+    pub(crate) busy_by_user: bool,
 }
 
 impl Default for TrendState {
     fn default() -> Self {
-        TrendState { window_ms: 1000.0, follow: true, frozen: Vec::new(), csv_path: "trends.csv".into() }
+        TrendState {
+            window_ms: 1000.0,
+            follow: true,
+            frozen: Vec::new(),
+            csv_path: "trends.csv".into(),
+            busy_by_user: false,
+        }
     }
 }
 
 impl App {
-    /// The watched signals the user chose (the HMI's own lockout watch is not listed).
-    fn user_watches(&self) -> Vec<String> {
-        self.runner.with(|rt| rt.watched()).into_iter().filter(|p| p != "busy" || self.game.is_none()).collect()
+    /// The watched signals the user chose (the HMI's own lockout watch is listed only when the
+    /// user watches `busy` too).
+    pub(crate) fn user_watches(&self) -> Vec<String> {
+        let own = |p: &String| p == "busy" && self.game.is_some() && !self.dbg.trends.busy_by_user;
+        self.runner.with(|rt| rt.watched()).into_iter().filter(|p| !own(p)).collect()
+    }
+
+    /// Watches `path` for the trends (the last 600 samples). The 2048 program's `busy` is
+    /// watched by the front end already, with a longer history: that watch is shared (a
+    /// second one replaced it, and the list hid it: watching `busy` did nothing visible).
+    pub(crate) fn watch_signal(&mut self, path: &str) -> Result<(), String> {
+        if path == "busy" && self.game.is_some() {
+            self.dbg.trends.busy_by_user = true;
+            return self.runner.with(|rt| rt.read("busy")).map(|_| ()).map_err(|e| e.to_string());
+        }
+        self.runner.with(|rt| rt.watch(path, 600)).map_err(|e| e.to_string())
+    }
+
+    /// Stops the trend of `path` (the front end's own watch of `busy` stays).
+    pub(crate) fn unwatch_signal(&mut self, path: &str) {
+        if path == "busy" && self.game.is_some() {
+            self.dbg.trends.busy_by_user = false;
+        } else {
+            self.runner.with(|rt| rt.unwatch(path));
+        }
     }
 
     /// The watched history as CSV: `scan,time_ms,<signal>...`, one row per scan any watch
@@ -154,7 +185,7 @@ impl App {
                 }
             });
         if let Some(r) = remove {
-            self.runner.with(|rt| rt.unwatch(&r));
+            self.unwatch_signal(&r);
         }
     }
 }

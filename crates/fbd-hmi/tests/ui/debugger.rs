@@ -186,6 +186,22 @@ fn the_watched_history_exports_as_csv() {
     assert_eq!(last[2], "2", "the cell's value in the last sampled scan: {csv}");
 }
 
+/// Watching the 2048 program's `busy` shows it in the trends and its CSV (the front end's own
+/// watch of the lockout hid it: watching `busy` did nothing visible, `busy.out` worked), and
+/// removing that trend keeps the front end measuring scans per command.
+#[test]
+fn watching_busy_shows_it_and_the_front_end_keeps_its_own_watch() {
+    let mut h = harness(Wiring::Upd1, true, "watch-busy");
+    h.step();
+    h.state_mut().watch("busy").expect("watch");
+    h.get_by_label("Start").click();
+    settle(&mut h);
+    h.step();
+    let csv = h.state().trends_csv();
+    assert_eq!(csv.lines().next(), Some("scan,time_ms,busy"), "{csv}");
+    assert!(csv.lines().skip(1).any(|l| l.ends_with(",TRUE") || l.ends_with(",1")), "the lockout's pulse: {csv}");
+}
+
 /// Stepping back from the debugger returns the board and the scan count of that moment.
 #[test]
 fn the_debugger_steps_back_to_an_earlier_scan() {
