@@ -28,7 +28,7 @@ pub struct AutoplayArgs {
     #[arg(long, conflicts_with_all = ["file", "diagram"])]
     wiring: Option<String>,
     /// Seed of the games (game k uses seed + k for the player and the runtime).
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 0)]
     seed: u64,
     /// Play on the native reference alone instead of through the FBD program.
     #[arg(long)]

@@ -48,8 +48,8 @@ pub struct PlayArgs {
     /// Runtime seed (RANDOM blocks).
     #[arg(long, default_value_t = 0)]
     seed: u64,
-    /// Moves to play: letters U, R, D, L (e.g. ULDRUL).
-    #[arg(long, default_value = "")]
+    /// Moves to play: letters U, R, D, L (e.g. ULDRUL); none: only the new game (or --board).
+    #[arg(long, default_value = "", hide_default_value = true)]
     moves: String,
     /// Start from this board instead of a new game: 16 values, row-major, comma-separated.
     #[arg(long, value_delimiter = ',')]
@@ -162,7 +162,7 @@ pub struct LatencyArgs {
     #[arg(long, default_value_t = 1000)]
     games: u64,
     /// Seed of the moves and of the runtime.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 0)]
     seed: u64,
     /// Stop a game after this many moves.
     #[arg(long, default_value_t = 100_000)]

@@ -141,8 +141,9 @@ enum Cmd {
         #[arg(long, value_name = "FILE")]
         record: Option<PathBuf>,
     },
-    /// Re-execute a recording (`--record` of run or play) and, with --check, verify its state
-    /// hashes; a difference names the first scan where the state differs.
+    /// Re-execute a recording (`--record` of run, play, autoplay or tui, or File > Record in
+    /// the window) and, with --check, verify its state hashes; a difference names the state
+    /// check where the state first differs and the scans since the last check that matched.
     Replay {
         /// The recording (JSON).
         file: PathBuf,
@@ -316,7 +317,12 @@ fn check(file: &std::path::Path, show_plan: bool, show_signals: bool) -> ExitCod
     let s = &plan.stats;
     use std::fmt::Write as _;
     let mut o = String::new();
-    let _ = writeln!(o, "{}: ok ({})", file.display(), plan.name);
+    // A diagram without a name is named after its file: said once.
+    if plan.name == file.display().to_string() {
+        let _ = writeln!(o, "{}: ok", file.display());
+    } else {
+        let _ = writeln!(o, "{}: ok ({})", file.display(), plan.name);
+    }
     let _ = writeln!(o, "  files       {}", s.files);
     let _ = writeln!(o, "  macros      {} defined, {} instances", s.macros, s.instances);
     let _ = writeln!(o, "  blocks      {} (after expansion)", s.blocks);

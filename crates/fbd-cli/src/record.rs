@@ -100,9 +100,15 @@ fn replay(path: &Path, check: bool, program: Option<&Path>) -> Result<ExitCode, 
             Ok(out::print(&report))
         }
         Some(d) => {
+            // The state is hashed every `hash_every` scans: what changed, changed after the last
+            // check that matched.
+            let matched = rec.hashes.iter().map(|(scan, _)| *scan).filter(|&s| s < d.scan).max().unwrap_or(0);
             out::error(&format!(
-                "{}: the replay differs from the recording after scan {} (state hash {} recorded, {} now)",
+                "{}: the replay differs from the recording at the state check after scan {}; the check after \
+                 scan {matched} matched, so the difference arose in scans {}..={} (state hash {} recorded, {} now)",
                 path.display(),
+                d.scan,
+                matched + 1,
                 d.scan,
                 d.expected,
                 d.got

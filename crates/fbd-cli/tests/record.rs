@@ -108,6 +108,9 @@ fn a_recorded_run_replays_and_a_changed_one_is_caught_at_its_first_differing_sca
     let o = fbd(&["replay", rs, "--check"]);
     assert!(o.status.success(), "{}", text(&o.stderr));
     assert!(text(&o.stdout).contains("10 state hashes match"), "{}", text(&o.stdout));
+    // A recording given where a diagram goes says what it is and what reads it.
+    let o = fbd(&["run", rs, "--scans", "1"]);
+    assert!(!o.status.success() && text(&o.stderr).contains("fbd replay"), "{}", text(&o.stderr));
     // The start press removed: the blinkers never run, the first hash (after 100 scans) differs.
     let t = std::fs::read_to_string(&rec).expect("read");
     let v: serde_json::Value = serde_json::from_str(&t).expect("json");
@@ -117,7 +120,12 @@ fn a_recorded_run_replays_and_a_changed_one_is_caught_at_its_first_differing_sca
     std::fs::write(&bad, v2.to_string()).expect("write");
     let o = fbd(&["replay", bad.to_str().expect("utf-8"), "--check"]);
     assert!(!o.status.success());
-    assert!(text(&o.stderr).contains("differs from the recording after scan 100"), "{}", text(&o.stderr));
+    let err = text(&o.stderr);
+    assert!(err.contains("differs from the recording at the state check after scan 100"), "{err}");
+    assert!(
+        err.contains("the difference arose in scans 1..=100"),
+        "the scans since the last check that matched: {err}"
+    );
     // Not a recording at all: a device is refused before reading, a reordered timeline by name.
     let o = fbd(&["replay", "/dev/zero"]);
     assert!(!o.status.success() && text(&o.stderr).contains("not a regular file"), "{}", text(&o.stderr));

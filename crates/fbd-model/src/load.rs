@@ -281,6 +281,10 @@ pub fn parse_document(path: &Path, text: &str) -> Result<Document, Diagnostic> {
             serde_json::error::Category::Syntax | serde_json::error::Category::Eof => {
                 Some("the file is not valid JSON; check commas, quotes and brackets near this place")
             }
+            // A recording is JSON too, and its first key is not a diagram's.
+            _ if msg.contains("unknown field `fbd_recording`") => Some(
+                "this file is a recording, not a diagram: replay it with `fbd replay FILE` (or File > Open recording)",
+            ),
             _ => None,
         };
         let mut d = Diagnostic::new(path, msg).at(pos);
