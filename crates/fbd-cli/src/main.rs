@@ -125,7 +125,7 @@ enum Cmd {
         #[arg(short, long)]
         output: Option<PathBuf>,
     },
-    /// Play 2048 through an FBD program in the terminal (arrows/WASD, Enter/S start, R reset, X/Y/Z/E
+    /// Play 2048 through an FBD program in the terminal (arrows/WASD, Enter start, R reset, X/Y/Z/E
     /// players, Space stops, Q quits); any other program as a panel of its inputs and outputs.
     Tui {
         /// A diagram (default: the embedded diagrams/2048.json); one without the 2048 interface

@@ -36,15 +36,15 @@ pub enum Action {
     Quit,
 }
 
-/// The action of a key: arrows/WASD move, Enter/S start, R reset, X/Y/Z/E players, Space stops, Q quits.
+/// The action of a key: arrows/WASD move, Enter starts, R resets, X/Y/Z/E players, Space stops, Q quits.
 pub fn action(code: KeyCode) -> Option<Action> {
     Some(match code {
         KeyCode::Up | KeyCode::Char('w' | 'W') => Action::Command(Command::Move(Dir::Up)),
-        KeyCode::Down | KeyCode::Char('s') => Action::Command(Command::Move(Dir::Down)),
+        KeyCode::Down | KeyCode::Char('s' | 'S') => Action::Command(Command::Move(Dir::Down)),
         KeyCode::Left | KeyCode::Char('a' | 'A') => Action::Command(Command::Move(Dir::Left)),
         KeyCode::Right | KeyCode::Char('d' | 'D') => Action::Command(Command::Move(Dir::Right)),
-        // Capital S starts (lower-case s is down, as in WASD).
-        KeyCode::Char('S') | KeyCode::Enter => Action::Command(Command::Start),
+        // Enter starts; S is Down whatever its case (Shift+S started a game, Caps Lock too).
+        KeyCode::Enter => Action::Command(Command::Start),
         KeyCode::Char('r' | 'R') => Action::Command(Command::Reset),
         KeyCode::Char('x' | 'X') => Action::Player("greedy"),
         KeyCode::Char('y' | 'Y') => Action::Player("pattern"),
@@ -103,32 +103,47 @@ impl Palette {
             Palette::Ansi16 => basic,
         }
     }
+
+    /// A colour of the 2048 palette: its RGB in true colour, a chosen index of the xterm
+    /// 256-colour set (rounding each RGB to the 6-level cube made 2 and 4 one pink), the
+    /// nearest of the 16 basic ones.
+    fn pick(self, rgb: (u8, u8, u8), ansi256: u8, basic: Color) -> Color {
+        match self {
+            Palette::TrueColor => Color::Rgb(rgb.0, rgb.1, rgb.2),
+            Palette::Ansi256 => Color::Indexed(ansi256),
+            Palette::Ansi16 => basic,
+        }
+    }
 }
 
 /// The board between the tiles, in the 2048 palette.
 const BOARD_RGB: (u8, u8, u8) = (0xbb, 0xad, 0xa0);
 
-/// Background and text colour of a tile, in the 2048 palette.
+/// Background and text colour of a tile, in the 2048 palette. With 256 colours each value has
+/// an index of its own: the tiles up to 2048 are twelve colours apart, light to warm.
 pub fn tile_colors(v: i64, p: Palette) -> (Color, Color) {
-    let (rgb, basic) = match v {
-        0 => ((0xcd, 0xc1, 0xb4), Color::DarkGray),
-        2 => ((0xee, 0xe4, 0xda), Color::White),
-        4 => ((0xed, 0xe0, 0xc8), Color::Gray),
-        8 => ((0xf2, 0xb1, 0x79), Color::LightRed),
-        16 => ((0xf5, 0x95, 0x63), Color::LightRed),
-        32 => ((0xf6, 0x7c, 0x5f), Color::Red),
-        64 => ((0xf6, 0x5e, 0x3b), Color::Red),
-        128 => ((0xed, 0xcf, 0x72), Color::LightYellow),
-        256 => ((0xed, 0xcc, 0x61), Color::LightYellow),
-        512 => ((0xed, 0xc8, 0x50), Color::Yellow),
-        1024 => ((0xed, 0xc5, 0x3f), Color::Yellow),
-        2048 => ((0xed, 0xc2, 0x2e), Color::Yellow),
-        _ => ((0x3c, 0x3a, 0x32), Color::Black),
+    let (rgb, ansi256, basic) = match v {
+        0 => ((0xcd, 0xc1, 0xb4), 250, Color::DarkGray),
+        2 => ((0xee, 0xe4, 0xda), 255, Color::White),
+        4 => ((0xed, 0xe0, 0xc8), 230, Color::Gray),
+        8 => ((0xf2, 0xb1, 0x79), 216, Color::LightRed),
+        16 => ((0xf5, 0x95, 0x63), 209, Color::LightRed),
+        32 => ((0xf6, 0x7c, 0x5f), 203, Color::Red),
+        64 => ((0xf6, 0x5e, 0x3b), 196, Color::Red),
+        128 => ((0xed, 0xcf, 0x72), 229, Color::LightYellow),
+        256 => ((0xed, 0xcc, 0x61), 228, Color::LightYellow),
+        512 => ((0xed, 0xc8, 0x50), 227, Color::Yellow),
+        1024 => ((0xed, 0xc5, 0x3f), 226, Color::Yellow),
+        2048 => ((0xed, 0xc2, 0x2e), 220, Color::Yellow),
+        _ => ((0x3c, 0x3a, 0x32), 236, Color::Black),
     };
     let dark_text = matches!(v, 2 | 4);
-    let fg =
-        if dark_text { p.color((0x77, 0x6e, 0x65), Color::Black) } else { p.color((0xf9, 0xf6, 0xf2), Color::White) };
-    (p.color(rgb, basic), fg)
+    let fg = if dark_text {
+        p.pick((0x77, 0x6e, 0x65), 241, Color::Black)
+    } else {
+        p.pick((0xf9, 0xf6, 0xf2), 231, Color::White)
+    };
+    (p.pick(rgb, ansi256, basic), fg)
 }
 
 /// What the screen shows.
@@ -165,37 +180,33 @@ pub fn draw(f: &mut Frame, s: &Screen) {
         return;
     }
     let [main, status] = Layout::vertical([Constraint::Min(14), Constraint::Length(1)]).areas(area);
-    let [board_column, panel] = Layout::horizontal([Constraint::Length(31), Constraint::Min(20)]).areas(main);
+    let tile = tile_size(main);
+    // Tiles a column apart, a column at each side; borders around.
+    let board_w = 4 * (tile.0 + 1) + 1 + 2;
+    let [board_column, panel] = Layout::horizontal([Constraint::Length(board_w), Constraint::Min(20)]).areas(main);
     // The board is as tall as its tiles; below it the terminal's own background.
-    let [board_area, _] = Layout::vertical([Constraint::Length(14), Constraint::Min(0)]).areas(board_column);
+    let [board_area, _] =
+        Layout::vertical([Constraint::Length(4 * tile.1 + 2), Constraint::Min(0)]).areas(board_column);
     let board = Block::default().borders(Borders::ALL).title(" 2048 ");
     let inner = board.inner(board_area);
     f.render_widget(board, board_area);
     // Tiles stand apart on the board's colour, as in the game: a column between two tiles, and
     // half a row above and below each (half blocks), so that two neighbours of one colour (2
     // and 4 are nearly alike) read as two tiles, not one bar.
-    let felt = s.palette.color(BOARD_RGB, Color::Black);
+    let felt = s.palette.pick(BOARD_RGB, 246, Color::Black);
     f.render_widget(Paragraph::new("").style(Style::default().bg(felt)), inner);
     for r in 0..4u16 {
         for c in 0..4u16 {
-            let v = s.view.values[(r * 4 + c) as usize];
-            let (bg, fg) = tile_colors(v, s.palette);
-            let cell = Rect { x: inner.x + c * 7 + 1, y: inner.y + r * 3, width: 6, height: 3 };
+            let k = (r * 4 + c) as usize;
+            let cell =
+                Rect { x: inner.x + c * (tile.0 + 1) + 1, y: inner.y + r * tile.1, width: tile.0, height: tile.1 };
             if cell.right() > inner.right() || cell.bottom() > inner.bottom() {
                 continue;
             }
-            let text = if v == 0 { String::new() } else { v.to_string() };
-            let mut style = Style::default().bg(bg).fg(fg).add_modifier(Modifier::BOLD);
-            if s.view.forced[(r * 4 + c) as usize] {
-                style = style.add_modifier(Modifier::UNDERLINED);
-            }
-            let edge = Style::default().fg(bg).bg(felt);
-            let lines = vec![
-                Line::styled("\u{2584}".repeat(6), edge),
-                Line::styled(format!("{text:^6}"), style),
-                Line::styled("\u{2580}".repeat(6), edge),
-            ];
-            f.render_widget(Paragraph::new(lines), cell);
+            f.render_widget(
+                Paragraph::new(tile_lines(s.view.values[k], s.view.forced[k], tile, felt, s.palette)),
+                cell,
+            );
         }
     }
     let lamp = if s.view.busy {
@@ -212,7 +223,7 @@ pub fn draw(f: &mut Frame, s: &Screen) {
         Line::from(format!("cycle {} ms", s.cycle_ms)),
         Line::from(format!("player {}", s.player.unwrap_or("-"))),
         Line::from(""),
-        Line::from("arrows/WASD move  Enter/S start  R reset"),
+        Line::from("arrows/WASD move  Enter start  R reset"),
         Line::from("X greedy  Y pattern  Z Monte-Carlo"),
         Line::from("E expectimax  Space stop  Q quit"),
     ];
@@ -229,6 +240,37 @@ pub fn draw(f: &mut Frame, s: &Screen) {
     }
     f.render_widget(Paragraph::new(lines).block(Block::default().borders(Borders::ALL)), panel);
     f.render_widget(Paragraph::new(s.status.to_string()), status);
+}
+
+/// The tiles' size (columns, rows): 6×3 in an 80×24 terminal, growing with the terminal up to
+/// 14×7, the panel keeping the 40 columns its key help takes.
+fn tile_size(main: Rect) -> (u16, u16) {
+    let w = (main.width.saturating_sub(40 + 3) / 4).saturating_sub(1).clamp(6, 14);
+    let h = (main.height.saturating_sub(2) / 4).clamp(3, 7);
+    // Wide and low or narrow and tall tiles read badly: at most twice as wide as tall, plus one.
+    (w.min(2 * h + 1), h)
+}
+
+/// The lines of one tile of `size`: half a row of the board's colour above and below (half
+/// blocks), the value in the middle row, underlined when forced.
+fn tile_lines(v: i64, forced: bool, size: (u16, u16), felt: Color, p: Palette) -> Vec<Line<'static>> {
+    let (w, h) = (size.0 as usize, size.1 as usize);
+    let (bg, fg) = tile_colors(v, p);
+    let text = if v == 0 { String::new() } else { v.to_string() };
+    let mut style = Style::default().bg(bg).fg(fg).add_modifier(Modifier::BOLD);
+    if forced {
+        style = style.add_modifier(Modifier::UNDERLINED);
+    }
+    let edge = Style::default().fg(bg).bg(felt);
+    let fill = Style::default().bg(bg);
+    (0..h)
+        .map(|row| match row {
+            0 => Line::styled("\u{2584}".repeat(w), edge),
+            _ if row == h - 1 => Line::styled("\u{2580}".repeat(w), edge),
+            _ if row == h / 2 => Line::styled(format!("{text:^w$}"), style),
+            _ => Line::styled(" ".repeat(w), fill),
+        })
+        .collect()
 }
 
 /// Takes over the terminal (alternate screen, raw mode), or says why it cannot: ratatui's
@@ -275,7 +317,7 @@ pub fn run(
     let runner = RealtimeRunner::start(rt, None);
     let mut front = Front::default();
     let palette = Palette::detect();
-    let mut status = with_notice("Enter or capital S starts a game", notice);
+    let mut status = with_notice("Enter starts a game", notice);
     let result = (|| -> std::io::Result<()> {
         let mut last_draw = Instant::now() - Duration::from_secs(1);
         loop {
@@ -338,7 +380,7 @@ pub(crate) fn with_notice(first: &str, notice: Option<&str>) -> String {
 fn command_status(c: Command) -> Option<&'static str> {
     match c {
         Command::Start => Some("new game: arrows or WASD move"),
-        Command::Reset => Some("board cleared: Enter or capital S starts a game"),
+        Command::Reset => Some("board cleared: Enter starts a game"),
         Command::Move(_) => None,
     }
 }
@@ -361,7 +403,7 @@ mod tests {
     /// so an 80-column terminal shows it whole: after the start hint it was cut off.
     #[test]
     fn a_notice_leads_the_first_status_line_and_fits_80_columns() {
-        let status = with_notice("Enter or capital S starts a game", Some("2 import warnings, printed when you quit"));
+        let status = with_notice("Enter starts a game", Some("2 import warnings, printed when you quit"));
         let view = View::default();
         let mut t = Terminal::new(TestBackend::new(80, 24)).expect("terminal");
         let screen = Screen {
@@ -374,7 +416,7 @@ mod tests {
         };
         t.draw(|f| draw(f, &screen)).expect("draws");
         let text: String = t.backend().buffer().content().iter().map(|c| c.symbol()).collect();
-        assert!(text.contains("2 import warnings, printed when you quit · Enter or capital S"), "{text}");
+        assert!(text.contains("2 import warnings, printed when you quit · Enter starts"), "{text}");
         assert_eq!(with_notice("hint", None), "hint", "no notice, the line as it was");
     }
 
@@ -395,14 +437,34 @@ mod tests {
         let view = View { values: [2, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], ..View::default() };
         let buf = render_80x24(&view);
         let (two, _) = tile_colors(2, Palette::TrueColor);
-        let felt = Palette::TrueColor.color(BOARD_RGB, Color::Black);
-        // Inside the board's border (x 1.., y 1..): tile 1 spans x 2..8, tile 2 x 9..15.
-        assert_eq!((buf[(4, 2)].bg, buf[(11, 2)].bg), (two, two), "both tiles, middle row");
-        assert_eq!(buf[(8, 2)].bg, felt, "the board between them");
-        assert_eq!((buf[(4, 1)].symbol(), buf[(4, 1)].fg, buf[(4, 1)].bg), ("\u{2584}", two, felt), "half a row above");
-        assert_eq!((buf[(4, 3)].symbol(), buf[(4, 3)].fg), ("\u{2580}", two), "and below");
-        let row: String = (2..16).map(|x| buf[(x, 2)].symbol()).collect();
+        let felt = Palette::TrueColor.pick(BOARD_RGB, 246, Color::Black);
+        // Inside the board's border (x 1.., y 1..): tile 1 from x 2, tile 2 a column after it.
+        let (w, h) = tile_size(Rect::new(0, 0, 80, 23));
+        let (x1, x2, mid) = (2 + w / 2, 2 + w + 1 + w / 2, 1 + h / 2);
+        assert_eq!((buf[(x1, mid)].bg, buf[(x2, mid)].bg), (two, two), "both tiles, middle row");
+        assert_eq!(buf[(2 + w, mid)].bg, felt, "the board between them");
+        assert_eq!(
+            (buf[(x1, 1)].symbol(), buf[(x1, 1)].fg, buf[(x1, 1)].bg),
+            ("\u{2584}", two, felt),
+            "half a row above"
+        );
+        assert_eq!((buf[(x1, h)].symbol(), buf[(x1, h)].fg), ("\u{2580}", two), "and below");
+        let row: String = (2..2 + 2 * (w + 1)).map(|x| buf[(x, mid)].symbol()).collect();
         assert_eq!(row.split_whitespace().collect::<Vec<_>>(), ["2", "2"], "two numbers, not one bar: {row:?}");
+    }
+
+    /// The board grows with the terminal (it stayed 31x14 in a 100x32 one), and every tile
+    /// value up to 2048 has a colour of its own in 256 colours (2 and 4 were one pink).
+    #[test]
+    fn the_board_grows_with_the_terminal_and_each_tile_has_its_colour() {
+        assert_eq!(tile_size(Rect::new(0, 0, MIN_SIZE.0, MIN_SIZE.1 - 1)), (6, 3), "the smallest terminal");
+        let (w80, h80) = tile_size(Rect::new(0, 0, 80, 23));
+        let (w100, h100) = tile_size(Rect::new(0, 0, 100, 31));
+        assert!(w100 > w80 && h100 > h80, "80x24: {w80}x{h80}, 100x32: {w100}x{h100}");
+        let values = [0, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096];
+        let colours: std::collections::HashSet<String> =
+            values.iter().map(|&v| format!("{:?}", tile_colors(v, Palette::Ansi256).0)).collect();
+        assert_eq!(colours.len(), values.len(), "one 256-colour index per tile value");
     }
 
     #[test]
@@ -420,8 +482,9 @@ mod tests {
         }
         // The tile of 8 (row 1, column 3) has the 2048 palette's orange behind it.
         let (bg8, _) = tile_colors(8, Palette::TrueColor);
-        let x = 1 + 2 * 7 + 3; // inside the third tile of the first row
-        assert_eq!(buf[(x, 2)].bg, bg8);
+        let (w, h) = tile_size(Rect::new(0, 0, 80, 23));
+        let x = 2 + 2 * (w + 1) + w / 2; // inside the third tile of the first row
+        assert_eq!(buf[(x, 1 + h / 2)].bg, bg8);
         assert_eq!(bg8, Color::Rgb(0xf2, 0xb1, 0x79));
         // 256 and 16 colours fall back.
         assert!(matches!(tile_colors(8, Palette::Ansi256).0, Color::Indexed(_)));
@@ -468,7 +531,8 @@ mod tests {
         assert_eq!(action(KeyCode::Left), Some(Action::Command(Command::Move(Dir::Left))));
         assert_eq!(action(KeyCode::Char('w')), Some(Action::Command(Command::Move(Dir::Up))));
         assert_eq!(action(KeyCode::Char('s')), Some(Action::Command(Command::Move(Dir::Down))));
-        assert_eq!(action(KeyCode::Char('S')), Some(Action::Command(Command::Start)));
+        assert_eq!(action(KeyCode::Char('S')), Some(Action::Command(Command::Move(Dir::Down))));
+        assert_eq!(action(KeyCode::Enter), Some(Action::Command(Command::Start)));
         assert_eq!(action(KeyCode::Char('x')), Some(Action::Player("greedy")));
         assert_eq!(action(KeyCode::Char('z')), Some(Action::Player("montecarlo")));
         assert_eq!(action(KeyCode::Char(' ')), Some(Action::StopPlayer));
@@ -479,7 +543,7 @@ mod tests {
         assert_eq!(chord('d', KeyModifiers::CONTROL), Some(Action::Quit), "Ctrl+D quits");
         assert_eq!(chord('r', KeyModifiers::CONTROL), None, "Ctrl+R is not Reset");
         assert_eq!(chord('a', KeyModifiers::ALT), None, "Alt+A is not a move");
-        assert_eq!(chord('S', KeyModifiers::SHIFT), Some(Action::Command(Command::Start)), "Shift is part of a letter");
+        assert_eq!(chord('S', KeyModifiers::SHIFT), action(KeyCode::Char('s')), "Shift+S is s: Down");
         assert_eq!(key_action(KeyEvent::new(KeyCode::Left, KeyModifiers::NONE)), action(KeyCode::Left));
     }
 }
