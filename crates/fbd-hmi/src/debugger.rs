@@ -316,12 +316,19 @@ impl App {
             ui.label("scan time min / avg / max");
             ui.label(format!("{:.1} / {:.1} / {:.1} us", us(s.exec_min), us(s.exec_avg), us(s.exec_max)));
             ui.end_row();
-            ui.label("jitter p50 / p99 / max");
-            ui.label(format!("{:.0} / {:.0} / {:.0} us", us(s.jitter_p50), us(s.jitter_p99), us(s.jitter_max)))
-                .on_hover_text("lateness of scan starts against the schedule (10 us buckets)");
+            ui.label("jitter p50 / p99 / p99.9 / max");
+            ui.label(format!(
+                "{:.0} / {:.0} / {:.0} / {:.0} us",
+                us(s.jitter_p50),
+                us(s.jitter_p99),
+                us(s.jitter_p999),
+                us(s.jitter_max)
+            ))
+            .on_hover_text("lateness of scan starts against the schedule (10 us buckets)");
             ui.end_row();
             ui.label("overruns");
-            ui.label(format!("{} ({:.1} per 10,000 scans)", s.overruns, s.overruns as f64 * 1e4 / s.scans.max(1) as f64));
+            ui.label(format!("{} ({:.1} per 10,000 scans)", s.overruns, s.overruns as f64 * 1e4 / s.scans.max(1) as f64))
+                .on_hover_text("scans that started a whole period late or more");
             ui.end_row();
             ui.label("task priority");
             ui.label(if s.realtime_priority { "real-time" } else { "normal" }).on_hover_text(

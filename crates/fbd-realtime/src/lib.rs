@@ -33,7 +33,10 @@ pub struct TaskStats {
     pub jitter_p50: Duration,
     /// 99th percentile of the lateness (10 µs resolution; updated every 100 scans).
     pub jitter_p99: Duration,
-    /// Cycles where the scan could not start on time (the schedule was behind by a period).
+    /// 99.9th percentile of the lateness (10 µs resolution; updated every 100 scans).
+    pub jitter_p999: Duration,
+    /// Scans that started a whole period late or more: their start fell into the next cycle
+    /// (so `jitter_max` ≥ the period means at least one overrun).
     pub overruns: u64,
     /// The pacing period.
     pub period: Duration,
@@ -239,6 +242,49 @@ fn spawn(shared: &Arc<Shared>, on_change: Option<Arc<OnChange>>) -> JoinHandle<(
 /// How long before a scan is due the task stops sleeping and spins on the clock.
 const SPIN: Duration = Duration::from_micros(300);
 
+/// What the task sums to compute its statistics, cleared with them.
+struct Counters {
+    total_exec: Duration,
+    total_jitter: Duration,
+    hist: Box<Histogram>,
+}
+
+impl Counters {
+    fn new() -> Counters {
+        Counters { total_exec: Duration::ZERO, total_jitter: Duration::ZERO, hist: Box::new(Histogram([0; 4096])) }
+    }
+
+    fn clear(&mut self) {
+        self.total_exec = Duration::ZERO;
+        self.total_jitter = Duration::ZERO;
+        self.hist.0.fill(0);
+    }
+
+    /// One scan that ran for `exec` and started `jitter` after its schedule, at `period`: an
+    /// overrun when it started a whole period late or more (its start fell into the next
+    /// cycle). The percentiles are brought up to date every 100 scans.
+    fn record(&mut self, stats: &mut TaskStats, exec: Duration, jitter: Duration, period: Duration) {
+        stats.scans += 1;
+        self.total_exec += exec;
+        self.total_jitter += jitter;
+        stats.exec_last = exec;
+        stats.exec_min = if stats.scans == 1 { exec } else { stats.exec_min.min(exec) };
+        stats.exec_max = stats.exec_max.max(exec);
+        stats.exec_avg = self.total_exec / stats.scans.min(u32::MAX as u64) as u32;
+        stats.jitter_max = stats.jitter_max.max(jitter);
+        stats.jitter_avg = self.total_jitter / stats.scans.min(u32::MAX as u64) as u32;
+        self.hist.add(jitter);
+        if stats.scans.is_multiple_of(100) || stats.scans < 100 {
+            stats.jitter_p50 = self.hist.quantile_within(0.5, stats.jitter_max);
+            stats.jitter_p99 = self.hist.quantile_within(0.99, stats.jitter_max);
+            stats.jitter_p999 = self.hist.quantile_within(0.999, stats.jitter_max);
+        }
+        if jitter >= period {
+            stats.overruns += 1;
+        }
+    }
+}
+
 /// Lateness histogram: 10 µs buckets up to 40.95 ms (the last bucket holds everything later).
 /// Fixed size and owned by the task, so counting costs no allocation.
 struct Histogram([u32; 4096]);
@@ -307,10 +353,8 @@ fn task(s: &Shared, on_change: Option<Arc<OnChange>>) {
     let realtime_priority = raise_priority();
     lock(&s.stats).realtime_priority = realtime_priority;
     let mut next = Instant::now();
-    let mut total_exec = Duration::ZERO;
-    let mut total_jitter = Duration::ZERO;
     let mut stats = lock(&s.stats).clone();
-    let mut hist = Box::new(Histogram([0; 4096]));
+    let mut counters = Counters::new();
     // Spare images the task fills and swaps in; one the UI still holds is skipped, so
     // publishing never allocates after the first scans.
     let mut spares: Vec<Arc<ScanImage>> = {
@@ -327,9 +371,7 @@ fn task(s: &Shared, on_change: Option<Arc<OnChange>>) {
                 if ctl.reset_stats {
                     ctl.reset_stats = false;
                     stats = TaskStats { period: ctl.period, realtime_priority, ..TaskStats::default() };
-                    total_exec = Duration::ZERO;
-                    total_jitter = Duration::ZERO;
-                    hist.0.fill(0);
+                    counters.clear();
                 }
                 if ctl.paused {
                     // Paused, the task waits anyway: the statistics of its last scan are
@@ -403,28 +445,13 @@ fn task(s: &Shared, on_change: Option<Arc<OnChange>>) {
                 return;
             }
         };
-        let exec = start.elapsed();
-        stats.scans += 1;
-        total_exec += exec;
-        total_jitter += jitter;
-        stats.exec_last = exec;
-        stats.exec_min = if stats.scans == 1 { exec } else { stats.exec_min.min(exec) };
-        stats.exec_max = stats.exec_max.max(exec);
-        stats.exec_avg = total_exec / stats.scans.min(u32::MAX as u64) as u32;
-        stats.jitter_max = stats.jitter_max.max(jitter);
-        stats.jitter_avg = total_jitter / stats.scans.min(u32::MAX as u64) as u32;
-        hist.add(jitter);
-        if stats.scans.is_multiple_of(100) || stats.scans < 100 {
-            stats.jitter_p50 = hist.quantile_within(0.5, stats.jitter_max);
-            stats.jitter_p99 = hist.quantile_within(0.99, stats.jitter_max);
-        }
+        counters.record(&mut stats, start.elapsed(), jitter, period);
         stats.period = period;
         next += period;
         let now = Instant::now();
         if now > next + period {
-            // More than a whole period behind: count it and start a fresh schedule rather than
-            // running a burst of catch-up scans.
-            stats.overruns += 1;
+            // More than a whole period behind: a fresh schedule rather than a burst of catch-up
+            // scans (the next scan starts late by less than a period; this one was counted).
             next = now;
         }
         // Never wait for a reader of the statistics: if one holds them, the next scan publishes.
@@ -439,6 +466,31 @@ fn task(s: &Shared, on_change: Option<Arc<OnChange>>) {
 
 #[cfg(test)]
 mod tests {
+    /// An overrun is a start a whole period late or more, whatever the schedule did after it
+    /// (a start 5.9 ms late at a 5 ms period was counted as none); p99.9 sees the rare ones.
+    #[test]
+    fn a_start_a_period_late_is_an_overrun_and_p999_sees_it() {
+        let mut c = super::Counters::new();
+        let mut stats = super::TaskStats::default();
+        let (us, period) = (Duration::from_micros, Duration::from_millis(5));
+        for k in 0..10_000 {
+            let late = if k % 500 == 0 {
+                us(5_900)
+            } else if k % 100 == 0 {
+                us(4_000)
+            } else {
+                us(8)
+            };
+            c.record(&mut stats, us(50), late, period);
+        }
+        assert_eq!(stats.overruns, 20, "the starts 5.9 ms late");
+        assert_eq!(stats.jitter_max, us(5_900));
+        assert_eq!(stats.jitter_p99, us(10), "99 % started within 10 us");
+        assert!(stats.jitter_p999 >= us(4_000), "p99.9 sees the late starts: {:?}", stats.jitter_p999);
+        c.clear();
+        assert_eq!(c.hist.0.iter().sum::<u32>(), 0);
+    }
+
     use super::*;
     use std::time::{Duration, Instant};
 
