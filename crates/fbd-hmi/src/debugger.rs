@@ -158,7 +158,11 @@ impl App {
                 };
             }
         });
-        let (list, hit) = self.runner.with(|rt| (rt.breakpoints(), rt.last_breakpoint_hit()));
+        let (list, hit, scans) = self.runner.with(|rt| (rt.breakpoints(), rt.last_breakpoint_hit(), rt.scan_count()));
+        // The task is paused by that hit only if no scan ran since (a manual Pause later, or a
+        // disabled breakpoint's old hit, is not "paused here").
+        let holding =
+            hit.filter(|&(i, scan)| scan == scans && self.runner.is_paused() && list.get(i).is_some_and(|b| b.enabled));
         let mut remove = None;
         for (i, b) in list.iter().enumerate() {
             ui.horizontal(|ui| {
@@ -167,7 +171,7 @@ impl App {
                     self.runner.with(|rt| rt.enable_breakpoint(i, on));
                 }
                 ui.label(RichText::new(format!("{} hits", b.hits)).weak());
-                if hit.is_some_and(|(h, _)| h == i) && self.runner.is_paused() {
+                if holding.is_some_and(|(h, _)| h == i) {
                     ui.label(RichText::new("< paused here").color(Color32::from_rgb(0xd0, 0x80, 0x20)).strong());
                 }
                 if ui.small_button("remove").clicked() {
@@ -175,12 +179,11 @@ impl App {
                 }
             });
         }
-        if let Some((i, scan)) = hit
-            && self.runner.is_paused()
+        if let Some((i, scan)) = holding
             && let Some(b) = list.get(i)
         {
             ui.label(
-                RichText::new(format!("breakpoint `{}` held after scan {scan}; Run (F5) continues", b.condition))
+                RichText::new(format!("breakpoint `{}` held in scan {scan}; Run (F5) continues", b.condition))
                     .color(Color32::from_rgb(0xd0, 0x80, 0x20)),
             );
         }

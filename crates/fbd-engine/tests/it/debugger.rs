@@ -285,11 +285,12 @@ fn breakpoints_hold_after_the_scan_that_meets_them_and_pause_the_task() {
     assert!(!rt.take_breakpoint_hit());
     rt.step();
     assert!(rt.take_breakpoint_hit(), "count is 3 after the third scan");
-    assert_eq!(rt.last_breakpoint_hit(), Some((first, 2)));
+    assert_eq!(rt.last_breakpoint_hit(), Some((first, 3)), "in the third scan, as scan_count says");
+    assert_eq!(rt.scan_count(), 3);
     assert!(!rt.take_breakpoint_hit(), "taken once");
     rt.enable_breakpoint(first, false);
     rt.step_n(2);
-    assert_eq!(rt.last_breakpoint_hit(), Some((j, 4)), "big rises when the count reaches 5");
+    assert_eq!(rt.last_breakpoint_hit(), Some((j, 5)), "big rises when the count reaches 5");
     assert_eq!(rt.breakpoints().iter().map(|b| b.hits).collect::<Vec<_>>(), [1, 1]);
     assert_eq!(rt.breakpoints()[0].condition.to_string(), "m.q=3");
     assert!(matches!(

@@ -64,8 +64,18 @@ fn a_breakpoint_pauses_the_running_task_and_says_where() {
         h.step();
     }
     h.step();
-    assert_eq!(h.state().scan_count(), before + 1);
-    assert!(h.query_by_label_contains(&format!("held after scan {before}")).is_some(), "the hit is shown");
+    let now = h.state().scan_count();
+    assert_eq!(now, before + 1);
+    // One number for the scan: the header's count is the scan the breakpoint held in.
+    assert!(h.query_by_label_contains(&format!("held in scan {now}")).is_some(), "the hit is shown");
+    assert!(h.query_by_label_contains("paused here").is_some());
+    // Disabled and a scan later: its old hit is not where the task is paused.
+    h.get_by_label("score=0").click();
+    h.step();
+    h.state_mut().run_scans(1);
+    h.step();
+    assert!(h.query_by_label_contains("paused here").is_none(), "an old hit is not where the task is paused");
+    assert!(h.query_by_label_contains("held in scan").is_none());
 }
 
 /// Where the signal tree's header is.

@@ -191,7 +191,9 @@ impl Runtime {
             .collect()
     }
 
-    /// The last breakpoint hit: its index and the scan (0-based) after which it held.
+    /// The last breakpoint hit: its index and the scan it held in, counted as
+    /// [`Runtime::scan_count`] counts (the third scan is 3), so that it equals the scan count
+    /// while the task is paused right after it.
     pub fn last_breakpoint_hit(&self) -> Option<(usize, u64)> {
         self.last_hit
     }
@@ -211,7 +213,8 @@ impl Runtime {
             if hit {
                 b.hits += 1;
                 if !self.hit_pending {
-                    self.last_hit = Some((i, self.scan));
+                    // The scan counts when it ends (check_breakpoints runs just before).
+                    self.last_hit = Some((i, self.scan + 1));
                     self.hit_pending = true;
                 }
             }
