@@ -192,6 +192,11 @@ impl App {
         Rect::from_min_size(self.diagram.canvas_min, self.diagram.canvas)
     }
 
+    /// The zoom of the drawing (screen points per layout unit).
+    pub fn diagram_zoom(&self) -> f32 {
+        self.diagram.zoom
+    }
+
     /// The instance whose body is shown ("" for the program).
     pub fn diagram_instance(&self) -> &str {
         &self.diagram.instance

@@ -196,7 +196,12 @@ impl App {
             ui.label(egui::RichText::new(&self.diagram.message).weak());
         });
         if let Some(p) = open {
-            self.diagram_open(&p);
+            // The rest of this frame would draw (and fit) the body it began with: the new one
+            // is drawn, and fitted, from the next frame (it kept the parent's zoom).
+            if self.diagram_open(&p) {
+                ui.ctx().request_repaint();
+                return;
+            }
         }
         // What the body is for, in its author's words (the program's or the macro's
         // description): one line, the whole text on hover. It was nowhere on screen.

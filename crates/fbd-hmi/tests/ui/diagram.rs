@@ -291,3 +291,26 @@ fn a_blocks_comment_shows_on_hover_online_and_in_the_editor() {
     }
     assert!(h.query_all_by_label_contains(text).next().is_some(), "editor: the comment on hover");
 }
+
+/// A macro opened from the instance list is fitted to the view, as the program was (it kept
+/// the program's zoom: the Processing macro showed as a thin strip).
+#[test]
+fn an_instance_opened_from_the_list_is_fitted() {
+    let mut h = harness(Wiring::Upd1, false, "instance-fit");
+    h.step();
+    h.get_by_label("Diagram").click();
+    for _ in 0..4 {
+        h.step();
+    }
+    let top = h.state().diagram_zoom();
+    h.get_by_value("instance…").click();
+    h.step();
+    h.step();
+    h.get_by_label_contains("proc_2 (Processing)").click();
+    for _ in 0..4 {
+        h.step();
+    }
+    assert_eq!(h.state().diagram_instance(), "proc_2");
+    let zoom = h.state().diagram_zoom();
+    assert!((zoom / top - 1.0).abs() > 0.05, "fitted to its own drawing: {zoom} (the program's {top})");
+}
