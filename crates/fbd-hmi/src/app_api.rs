@@ -136,4 +136,15 @@ impl App {
     pub fn status(&self) -> &str {
         &self.status
     }
+
+    /// How many times the window has taken the runtime's lock (a frame is meant never to).
+    pub fn runtime_locks(&self) -> u64 {
+        self.runner.client_locks()
+    }
+
+    /// Sets a breakpoint written as the Breakpoint field takes it (`score=4`, `rises:busy`).
+    pub fn add_breakpoint_text(&mut self, text: &str) -> Result<usize, String> {
+        let c = fbd_engine::Condition::parse(text)?;
+        self.runner.with(|rt| rt.add_breakpoint(c)).map_err(|e| e.to_string())
+    }
 }

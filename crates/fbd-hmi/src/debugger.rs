@@ -158,7 +158,9 @@ impl App {
                 };
             }
         });
-        let (list, hit, scans) = self.runner.with(|rt| (rt.breakpoints(), rt.last_breakpoint_hit(), rt.scan_count()));
+        // From the published image: a frame does not take the runtime's lock.
+        let img = self.image();
+        let (list, hit, scans) = (img.breakpoints(), img.last_breakpoint_hit, img.scan);
         // The task is paused by that hit only if no scan ran since (a manual Pause later, or a
         // disabled breakpoint's old hit, is not "paused here").
         let holding =
@@ -351,12 +353,12 @@ impl App {
                 ));
                 ui.end_row();
             }
-            let (total, recent) = self.runner.with(|rt| (rt.faults().total, rt.faults().recent()));
+            let img = self.image();
             ui.label("faults");
-            ui.label(total.to_string());
+            ui.label(img.faults_total.to_string());
             ui.end_row();
-            if let Some(f) = recent.last() {
-                let block = self.runner.with(|rt| rt.plan().instr_block(f.instr as usize).path.to_string());
+            if let Some(f) = img.last_fault {
+                let block = img.plan.instr_block(f.instr as usize).path.to_string();
                 ui.label("last fault");
                 ui.label(format!("scan {}: {block}: {}", f.scan, f.kind.describe()));
                 ui.end_row();

@@ -64,7 +64,7 @@ impl App {
         if inst.is_empty() {
             return Some(String::new());
         }
-        self.runner.with(|rt| rt.plan().instances.iter().find(|i| &i.path == inst).map(|i| i.macro_name.clone()))
+        self.image().plan.instances.iter().find(|i| &i.path == inst).map(|i| i.macro_name.clone())
     }
 
     /// The description of the body shown: the program's, or the macro's of the shown instance.

@@ -146,9 +146,9 @@ impl App {
             egui::ComboBox::from_id_salt("diagram_instance").selected_text("instance…").height(400.0).show_ui(
                 ui,
                 |ui| {
-                    let instances: Vec<(String, String)> = self.runner.with(|rt| {
-                        rt.plan().instances.iter().map(|i| (i.path.clone(), i.macro_name.clone())).collect()
-                    });
+                    let plan = self.image().plan.clone();
+                    let instances: Vec<(String, String)> =
+                        plan.instances.iter().map(|i| (i.path.clone(), i.macro_name.clone())).collect();
                     for (p, m) in &instances {
                         if ui.selectable_label(*p == self.diagram.instance, format!("{p} ({m})")).clicked() {
                             open = Some(p.clone());

@@ -40,7 +40,7 @@ impl App {
     /// user watches `busy` too).
     pub(crate) fn user_watches(&self) -> Vec<String> {
         let own = |p: &String| p == "busy" && self.game.is_some() && !self.dbg.trends.busy_by_user;
-        self.runner.with(|rt| rt.watched()).into_iter().filter(|p| !own(p)).collect()
+        self.image().watched.iter().filter(|p| !own(p)).cloned().collect()
     }
 
     /// Watches `path` for the trends (the last 600 samples). The 2048 program's `busy` is

@@ -60,6 +60,9 @@ struct Control {
 
 struct Shared {
     rt: Mutex<Runtime>,
+    /// How many times a client took `rt` ([`RealtimeRunner::with`]): what a test of "a frame
+    /// never takes the runtime's lock" counts.
+    client_locks: std::sync::atomic::AtomicU64,
     /// The newest scan image; the task swaps a fresh one in after every scan.
     image: Mutex<Arc<ScanImage>>,
     ctl: Mutex<Control>,
@@ -96,6 +99,7 @@ impl RealtimeRunner {
         let shared = Arc::new(Shared {
             image,
             rt: Mutex::new(rt),
+            client_locks: Default::default(),
             ctl: Mutex::new(Control { paused, stop: false, period, reset_stats: false, pause_at: None }),
             wake: Condvar::new(),
             stats: Mutex::new(TaskStats { period, ..TaskStats::default() }),
@@ -125,6 +129,7 @@ impl RealtimeRunner {
     /// [`RealtimeRunner::image`] instead. While the task is paused the image is refreshed
     /// afterwards, so a step or a force shows at once.
     pub fn with<R>(&self, f: impl FnOnce(&mut Runtime) -> R) -> R {
+        self.shared.client_locks.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let mut rt = lock(&self.shared.rt);
         let r = f(&mut rt);
         // A running task publishes the next image within a period anyway; a paused one
@@ -135,6 +140,12 @@ impl RealtimeRunner {
             *lock(&self.shared.image) = img;
         }
         r
+    }
+
+    /// How many times a client has taken the runtime's lock ([`RealtimeRunner::with`]) since
+    /// the runner started. The scan task's own locks are not counted.
+    pub fn client_locks(&self) -> u64 {
+        self.shared.client_locks.load(std::sync::atomic::Ordering::Relaxed)
     }
 
     /// The newest scan image (published by the task after every scan): what a UI reads each

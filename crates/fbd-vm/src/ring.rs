@@ -34,6 +34,15 @@ impl<T: Clone> Ring<T> {
         older.iter().chain(newer)
     }
 
+    /// The newest item (read after every scan: no walk over the ring).
+    pub fn last(&self) -> Option<&T> {
+        if self.items.len() < self.capacity {
+            self.items.last()
+        } else {
+            self.items.get((self.next + self.capacity - 1) % self.capacity)
+        }
+    }
+
     /// The items, oldest first, as a vector.
     pub fn to_vec(&self) -> Vec<T> {
         self.iter().cloned().collect()
@@ -67,6 +76,17 @@ impl<T: Clone> Ring<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_newest_item_is_the_last_pushed() {
+        let mut r = Ring::new(3);
+        assert_eq!(r.last(), None);
+        for x in 1..=7 {
+            r.push(x);
+            assert_eq!(r.last(), Some(&x));
+            assert_eq!(r.iter().last(), Some(&x));
+        }
+    }
 
     #[test]
     fn it_keeps_the_newest_oldest_first() {

@@ -44,6 +44,11 @@ impl FaultLog {
         self.ring.to_vec()
     }
 
+    /// The newest fault kept.
+    pub fn last(&self) -> Option<Fault> {
+        self.ring.last().copied()
+    }
+
     /// Forgets everything.
     pub fn clear(&mut self) {
         self.ring.clear();

@@ -181,6 +181,7 @@ impl Runtime {
         self.break_paths = std::sync::Arc::new(
             self.breakpoints.iter().filter(|b| b.enabled).map(|b| b.cond.path().to_string()).collect(),
         );
+        self.break_list = std::sync::Arc::new(self.breakpoints.iter().map(|b| (b.cond.clone(), b.enabled)).collect());
     }
 
     /// The breakpoints, in order.

@@ -5,7 +5,8 @@
 
 use std::sync::Arc;
 
-use super::Runtime;
+use super::{BreakpointInfo, Condition, Runtime};
+use crate::exec::Fault;
 use fbd_model::types::{Bank, Value};
 use fbd_plan::{ScanPlan, Slot};
 
@@ -31,6 +32,18 @@ pub struct ScanImage {
     pub breakpoint_paths: Arc<Vec<String>>,
     /// Counts changes of the forces (a client re-reads its list of forces only when it moved).
     pub forces_version: u64,
+    /// Every breakpoint's condition and whether it is enabled.
+    breakpoint_list: Arc<Vec<(Condition, bool)>>,
+    /// Each breakpoint's hits, in the order of `breakpoint_list`.
+    breakpoint_hits: Vec<u64>,
+    /// The last breakpoint hit (see [`Runtime::last_breakpoint_hit`]).
+    pub last_breakpoint_hit: Option<(usize, u64)>,
+    /// Faults recorded since the start.
+    pub faults_total: u64,
+    /// The newest fault.
+    pub last_fault: Option<Fault>,
+    /// The watched paths.
+    pub watched: Arc<Vec<String>>,
 }
 
 impl ScanImage {
@@ -64,6 +77,15 @@ impl ScanImage {
         self.plan.outputs.iter().position(|p| p.name == name).map(|k| self.outputs[k])
     }
 
+    /// The breakpoints, in order, with their hits.
+    pub fn breakpoints(&self) -> Vec<BreakpointInfo> {
+        self.breakpoint_list
+            .iter()
+            .zip(&self.breakpoint_hits)
+            .map(|((c, on), &hits)| BreakpointInfo { condition: c.clone(), enabled: *on, hits })
+            .collect()
+    }
+
     /// The value set for a program input.
     pub fn input(&self, name: &str) -> Option<Value> {
         self.plan.inputs.iter().position(|p| p.name == name).map(|k| self.inputs[k])
@@ -87,6 +109,12 @@ impl Runtime {
             forced: self.forced_slots.clone(),
             breakpoint_paths: self.break_paths.clone(),
             forces_version: self.forces_version,
+            breakpoint_list: self.break_list.clone(),
+            breakpoint_hits: self.breakpoints.iter().map(|b| b.hits).collect(),
+            last_breakpoint_hit: self.last_hit,
+            faults_total: self.faults.total,
+            last_fault: self.faults.last(),
+            watched: self.watch_list.clone(),
         }
     }
 
@@ -111,6 +139,23 @@ impl Runtime {
         into.forces_version = self.forces_version;
         if !Arc::ptr_eq(&into.breakpoint_paths, &self.break_paths) {
             into.breakpoint_paths = self.break_paths.clone();
+        }
+        if !Arc::ptr_eq(&into.breakpoint_list, &self.break_list) {
+            into.breakpoint_list = self.break_list.clone();
+        }
+        if into.breakpoint_hits.len() == self.breakpoints.len() {
+            for (to, b) in into.breakpoint_hits.iter_mut().zip(&self.breakpoints) {
+                *to = b.hits;
+            }
+        } else {
+            into.breakpoint_hits.clear();
+            into.breakpoint_hits.extend(self.breakpoints.iter().map(|b| b.hits));
+        }
+        into.last_breakpoint_hit = self.last_hit;
+        into.faults_total = self.faults.total;
+        into.last_fault = self.faults.last();
+        if !Arc::ptr_eq(&into.watched, &self.watch_list) {
+            into.watched = self.watch_list.clone();
         }
     }
 }

@@ -180,6 +180,11 @@ pub struct Runtime {
     forced_slots: Arc<Vec<Slot>>,
     /// The paths the enabled breakpoints watch, shared with scan images.
     break_paths: Arc<Vec<String>>,
+    /// Every breakpoint's condition and whether it is enabled, shared with scan images
+    /// (rebuilt when one is added, removed, enabled or disabled; hits are counted apart).
+    break_list: Arc<Vec<(Condition, bool)>>,
+    /// The watched paths, shared with scan images (rebuilt when the watches change).
+    watch_list: Arc<Vec<String>>,
     /// Counts changes of the forces.
     forces_version: u64,
     /// Snapshots and stimuli for stepping back, when enabled.
@@ -224,6 +229,8 @@ impl Runtime {
             force_values: Vec::new(),
             forced_slots: Arc::new(Vec::new()),
             break_paths: Arc::new(Vec::new()),
+            break_list: Arc::new(Vec::new()),
+            watch_list: Arc::new(Vec::new()),
             forces_version: 0,
             history: None,
             recorder: None,
@@ -546,12 +553,19 @@ impl Runtime {
         let (_, slot) = self.resolve(path)?;
         self.watches.retain(|w| w.path != path);
         self.watches.push(Watch { path: path.to_string(), slot, ring: crate::ring::Ring::new(capacity) });
+        self.rebuild_watch_list();
         Ok(())
+    }
+
+    /// The watched paths as scan images show them.
+    pub(super) fn rebuild_watch_list(&mut self) {
+        self.watch_list = Arc::new(self.watches.iter().map(|w| w.path.clone()).collect());
     }
 
     /// Stops recording `path`.
     pub fn unwatch(&mut self, path: &str) {
         self.watches.retain(|w| w.path != path);
+        self.rebuild_watch_list();
     }
 
     /// Watched paths.

@@ -107,6 +107,7 @@ impl Runtime {
         self.inputs = inputs;
         self.forces = forces;
         self.watches = watches;
+        self.rebuild_watch_list();
         self.pending.clear();
         self.pulses.clear();
         self.rebuild_forces();
