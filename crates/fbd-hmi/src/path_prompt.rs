@@ -119,7 +119,7 @@ impl App {
             None
         };
         if picked.is_none() {
-            self.path_prompt = Some(PathPrompt::new(action, name));
+            self.path_prompt = Some(PathPrompt::new(action, &format!("~/{name}")));
         }
         picked
     }

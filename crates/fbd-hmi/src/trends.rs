@@ -14,8 +14,9 @@ pub struct TrendState {
     pub(crate) window_ms: f64,
     /// The plot follows the newest samples; stopped, it keeps what it showed.
     pub(crate) follow: bool,
-    /// The series as last drawn (what a stopped plot keeps showing).
-    frozen: Vec<(String, Vec<[f64; 2]>)>,
+    /// The series as last drawn (what a stopped plot keeps showing), each with whether it is
+    /// a BOOL (drawn as a digital lane under the numbers, not on their axis).
+    frozen: Vec<(String, Vec<[f64; 2]>, bool)>,
     /// Where Export CSV writes.
     pub(crate) csv_path: String,
     /// The user watches the 2048 program's `busy` too: the front end's own watch of it (which
@@ -129,8 +130,12 @@ impl App {
         let mut remove = None;
         let ms = self.dbg.plan.as_ref().map_or(1.0, |p| p.cycle_us as f64 / 1000.0);
         let mut series = Vec::new();
-        for w in &watched {
-            let (v, h) = self.runner.with(|rt| (rt.read(w).ok(), rt.history(w).unwrap_or_default()));
+        // The histories are not in the scan image yet: one lock for all of them, not one each.
+        let histories: Vec<Vec<(u64, fbd_engine::Value)>> =
+            self.runner.with(|rt| watched.iter().map(|w| rt.history(w).unwrap_or_default()).collect());
+        let img = self.image();
+        for (w, h) in watched.iter().zip(histories) {
+            let v = img.read(w);
             ui.horizontal(|ui| {
                 if ui.small_button("x").clicked() {
                     remove = Some(w.clone());
@@ -145,47 +150,76 @@ impl App {
             // Simulated time in ms on the x axis: what timers and presets are written in.
             // (The program's cycle, not the slow-motion pacing.)
             let pts: Vec<[f64; 2]> = h.iter().map(|(s, v)| [*s as f64 * ms, v.as_f64()]).collect();
-            series.push((w.clone(), pts));
+            let is_bool = h.first().is_some_and(|(_, v)| matches!(v, fbd_engine::Value::Bool(_)));
+            series.push((w.clone(), pts, is_bool));
         }
         let t = &mut self.dbg.trends;
         if t.follow || t.frozen.is_empty() {
             if t.window_ms > 0.0 {
-                let newest = series.iter().filter_map(|(_, p)| p.last().map(|q| q[0])).fold(0.0, f64::max);
-                for (_, p) in series.iter_mut() {
+                let newest = series.iter().filter_map(|(_, p, _)| p.last().map(|q| q[0])).fold(0.0, f64::max);
+                for (_, p, _) in series.iter_mut() {
                     p.retain(|q| q[0] >= newest - t.window_ms);
                 }
             }
             t.frozen = series;
         }
         let follow = t.follow;
-        // Following, the plot leaves the wheel to the panel (it once captured it and stopped
-        // following); stopped, it can be dragged and zoomed. It takes the panel's width.
-        Plot::new("trends")
-            .height(160.0)
-            .width(ui.available_width())
-            .legend(Legend::default())
-            .x_axis_label("simulated time (ms)")
-            .allow_scroll(!follow)
-            .allow_zoom(!follow)
-            .allow_drag(!follow)
-            .allow_boxed_zoom(!follow)
-            .label_formatter(|hover| match hover {
-                egui_plot::HoverPosition::NearDataPoint { plot_name, position, .. } => {
-                    Some(format!("{plot_name}\n{} at {:.0} ms", position.y, position.x))
-                }
-                _ => None,
-            })
-            .coordinates_formatter(Corner::RightBottom, CoordinatesFormatter::new(|p, _| format!("{:.0} ms", p.x)))
-            .show(ui, |p| {
+        let numbers: Vec<&(String, Vec<[f64; 2]>, bool)> = t.frozen.iter().filter(|s| !s.2).collect();
+        let bools: Vec<&(String, Vec<[f64; 2]>, bool)> = t.frozen.iter().filter(|s| s.2).collect();
+        // The plots share their x axis (time); they stay inside the panel, axis labels included.
+        let width = (ui.available_width() - 12.0).max(100.0);
+        let link = egui::Id::unique("trend_time");
+        if !numbers.is_empty() {
+            // Following, the plot leaves the wheel to the panel (it once captured it and stopped
+            // following); stopped, it can be dragged and zoomed.
+            trend_plot("trends", follow, width, 160.0, link, bools.is_empty()).show(ui, |p| {
                 if follow {
                     p.set_auto_bounds(true);
                 }
-                for (name, pts) in &self.dbg.trends.frozen {
+                for (name, pts, _) in &numbers {
                     p.line(Line::new(name.clone(), PlotPoints::from(pts.clone())));
                 }
             });
+        }
+        if !bools.is_empty() {
+            // BOOLs as digital lanes, one above the other (on the numbers' axis a BOOL was a flat
+            // line under a score of 60,000): lane k is k*1.5 (FALSE) to k*1.5+1 (TRUE).
+            let height = 30.0 + 24.0 * bools.len() as f32;
+            trend_plot("trend_bools", follow, width, height, link, true).show_y(false).show(ui, |p| {
+                if follow {
+                    p.set_auto_bounds(true);
+                }
+                for (k, (name, pts, _)) in bools.iter().enumerate() {
+                    let lane = (bools.len() - 1 - k) as f64 * 1.5;
+                    let pts: Vec<[f64; 2]> = pts.iter().map(|q| [q[0], lane + q[1]]).collect();
+                    p.line(Line::new(name.clone(), PlotPoints::from(pts)));
+                }
+            });
+        }
         if let Some(r) = remove {
             self.unwatch_signal(&r);
         }
     }
+}
+
+/// A trend plot: simulated time on its x axis (shared by the numbers' and the BOOLs' plots),
+/// following the newest samples or, stopped, dragged and zoomed.
+fn trend_plot(id: &str, follow: bool, width: f32, height: f32, link: egui::Id, x_label: bool) -> Plot<'static> {
+    let plot = Plot::new(id)
+        .height(height)
+        .width(width)
+        .legend(Legend::default())
+        .link_axis(link, [true, false])
+        .allow_scroll(!follow)
+        .allow_zoom(!follow)
+        .allow_drag(!follow)
+        .allow_boxed_zoom(!follow)
+        .label_formatter(|hover| match hover {
+            egui_plot::HoverPosition::NearDataPoint { plot_name, position, .. } => {
+                Some(format!("{plot_name}\n{} at {:.0} ms", position.y, position.x))
+            }
+            _ => None,
+        })
+        .coordinates_formatter(Corner::RightBottom, CoordinatesFormatter::new(|p, _| format!("{:.0} ms", p.x)));
+    if x_label { plot.x_axis_label("simulated time (ms)") } else { plot }
 }
