@@ -116,6 +116,8 @@ pub(crate) fn value_text(v: Value) -> RichText {
 impl App {
     pub(crate) fn debugger_ui(&mut self, ui: &mut egui::Ui) {
         egui::ScrollArea::vertical().id_salt("dbg_scroll").show(ui, |ui| {
+            // Rows wrap inside the panel: a wide one (a BOOL's editor) widened the panel.
+            ui.set_max_width(ui.available_width());
             self.controls(ui);
             ui.separator();
             self.stats_ui(ui);
@@ -181,14 +183,13 @@ impl App {
                 }
             });
         }
-        if let Some((i, scan)) = holding
-            && let Some(b) = list.get(i)
-        {
-            ui.label(
-                RichText::new(format!("breakpoint `{}` held in scan {scan}; Run (F5) continues", b.condition))
-                    .color(Color32::from_rgb(0xd0, 0x80, 0x20)),
-            );
-        }
+        // One line whether or not a breakpoint holds: a line that came and went moved every row
+        // below it (a click landed on the wrong control).
+        let held = holding
+            .and_then(|(i, scan)| Some((list.get(i)?, scan)))
+            .map(|(b, scan)| format!("breakpoint `{}` held in scan {scan}; Run (F5) continues", b.condition))
+            .unwrap_or_default();
+        ui.add(egui::Label::new(RichText::new(held).color(Color32::from_rgb(0xd0, 0x80, 0x20))).truncate());
         if let Some(i) = remove {
             self.runner.with(|rt| rt.remove_breakpoint(i));
         }

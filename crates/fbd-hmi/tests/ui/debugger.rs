@@ -463,3 +463,34 @@ fn the_debugger_keeps_a_cycle_outside_the_sliders_range() {
         assert_eq!(h.state().task_period(), period, "{ms} ms: the debugger's slider changed the task's cycle");
     }
 }
+
+/// Selecting a BOOL keeps the debugger panel's width (its editor's row widened the panel to
+/// ~60 % of the window), and a breakpoint's message does not push the statistics down.
+#[test]
+fn selecting_a_bool_and_a_breakpoint_hit_do_not_move_the_panel() {
+    let mut h = harness(Wiring::Upd1, true, "panel-stays");
+    for _ in 0..3 {
+        h.step();
+    }
+    let left = |h: &egui_kittest::Harness<'static, fbd_hmi::App>| h.get_by_label("Step").rect().left();
+    let stats = |h: &egui_kittest::Harness<'static, fbd_hmi::App>| h.get_by_label_contains("scan time").rect().top();
+    let x0 = left(&h);
+    for path in ["game_over", "cell_1_1/mem.q", "busy"] {
+        assert!(h.state_mut().select_signal(path), "{path}");
+        for _ in 0..3 {
+            h.step();
+        }
+        assert_eq!(left(&h), x0, "selecting {path} moved the panel's edge");
+    }
+    h.state_mut().add_breakpoint_text("score=0").expect("breakpoint");
+    for _ in 0..3 {
+        h.step();
+    }
+    let listed = stats(&h);
+    h.state_mut().run_scans(1);
+    for _ in 0..3 {
+        h.step();
+    }
+    assert!(h.query_by_label_contains("held in scan").is_some());
+    assert_eq!(stats(&h), listed, "the breakpoint's message moved the statistics");
+}
