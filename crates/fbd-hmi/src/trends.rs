@@ -22,7 +22,13 @@ pub struct TrendState {
     /// The user watches the 2048 program's `busy` too: the front end's own watch of it (which
     /// the list leaves out) is theirs as well.
     pub(crate) busy_by_user: bool,
+    /// Each watched path's samples (scan, value as a number), gathered from the scan images'
+    /// tails frame after frame: the plot reads these, not the runtime.
+    samples: std::collections::HashMap<String, std::collections::VecDeque<(u64, f64)>>,
 }
+
+/// Samples a trend keeps per signal (the runtime's watches keep as many).
+const TREND_SAMPLES: usize = 600;
 
 impl Default for TrendState {
     fn default() -> Self {
@@ -32,6 +38,7 @@ impl Default for TrendState {
             frozen: Vec::new(),
             csv_path: "trends.csv".into(),
             busy_by_user: false,
+            samples: Default::default(),
         }
     }
 }
@@ -42,6 +49,41 @@ impl App {
     pub(crate) fn user_watches(&self) -> Vec<String> {
         let own = |p: &String| p == "busy" && self.game.is_some() && !self.dbg.trends.busy_by_user;
         self.image().watched.iter().filter(|p| !own(p)).cloned().collect()
+    }
+
+    /// Adds the samples of `img`'s trend tails that the trends have not seen. Where the tail does
+    /// not reach back to the last sample seen (a window late by more than the tail, a watch just
+    /// added) or goes back in time (a step back, a cold start), the whole history is read once
+    /// from the runtime.
+    fn gather_samples(&mut self, img: &fbd_engine::ScanImage) {
+        let samples = &mut self.dbg.trends.samples;
+        samples.retain(|p, _| img.watched.contains(p));
+        let mut refill = Vec::new();
+        for (path, tail) in img.watched.iter().zip(&img.trend_tails) {
+            let buf = samples.entry(path.clone()).or_default();
+            let last = buf.back().map(|s| s.0);
+            let (Some(first), Some(newest)) = (tail.first(), tail.last()) else { continue };
+            // A tail shorter than the image carries is the watch's whole history.
+            let whole = last.is_none() && tail.len() < fbd_engine::runtime::TREND_TAIL;
+            let joins = whole || last.is_some_and(|l| first.0 <= l + 1 && newest.0 >= l);
+            if !joins {
+                refill.push(path.clone());
+                continue;
+            }
+            buf.extend(tail.iter().filter(|s| last.is_none_or(|l| s.0 > l)));
+            while buf.len() > TREND_SAMPLES {
+                buf.pop_front();
+            }
+        }
+        if refill.is_empty() {
+            return;
+        }
+        let histories: Vec<Vec<(u64, fbd_engine::Value)>> =
+            self.runner.with(|rt| refill.iter().map(|w| rt.history(w).unwrap_or_default()).collect());
+        for (path, h) in refill.into_iter().zip(histories) {
+            let skip = h.len().saturating_sub(TREND_SAMPLES);
+            self.dbg.trends.samples.insert(path, h.iter().skip(skip).map(|(s, v)| (*s, v.as_f64())).collect());
+        }
     }
 
     /// Watches `path` for the trends (the last 600 samples). The 2048 program's `busy` is
@@ -130,12 +172,11 @@ impl App {
         let mut remove = None;
         let ms = self.dbg.plan.as_ref().map_or(1.0, |p| p.cycle_us as f64 / 1000.0);
         let mut series = Vec::new();
-        // The histories are not in the scan image yet: one lock for all of them, not one each.
-        let histories: Vec<Vec<(u64, fbd_engine::Value)>> =
-            self.runner.with(|rt| watched.iter().map(|w| rt.history(w).unwrap_or_default()).collect());
         let img = self.image();
-        for (w, h) in watched.iter().zip(histories) {
+        self.gather_samples(&img);
+        for w in &watched {
             let v = img.read(w);
+            let h = self.dbg.trends.samples.get(w).cloned().unwrap_or_default();
             ui.horizontal(|ui| {
                 if ui.small_button("x").clicked() {
                     remove = Some(w.clone());
@@ -149,8 +190,8 @@ impl App {
             });
             // Simulated time in ms on the x axis: what timers and presets are written in.
             // (The program's cycle, not the slow-motion pacing.)
-            let pts: Vec<[f64; 2]> = h.iter().map(|(s, v)| [*s as f64 * ms, v.as_f64()]).collect();
-            let is_bool = h.first().is_some_and(|(_, v)| matches!(v, fbd_engine::Value::Bool(_)));
+            let pts: Vec<[f64; 2]> = h.iter().map(|(s, v)| [*s as f64 * ms, *v]).collect();
+            let is_bool = matches!(v, Some(fbd_engine::Value::Bool(_)));
             series.push((w.clone(), pts, is_bool));
         }
         let t = &mut self.dbg.trends;

@@ -44,9 +44,22 @@ pub struct ScanImage {
     pub last_fault: Option<Fault>,
     /// The watched paths.
     pub watched: Arc<Vec<String>>,
+    /// Per watched path (in the order of `watched`), its newest samples as (scan, value as a
+    /// number), at most [`TREND_TAIL`]: a trend plot adds what it has not seen yet, frame
+    /// after frame, without taking the runtime's lock.
+    pub trend_tails: Vec<Vec<(u64, f64)>>,
 }
 
+/// How many of each watch's newest samples a scan image carries: 64 scans, 320 ms at a 5 ms
+/// cycle, several frames of a window that is late.
+pub const TREND_TAIL: usize = 64;
+
 impl ScanImage {
+    fn with_tails(mut self, rt: &Runtime) -> ScanImage {
+        rt.tails_into(&mut self.trend_tails);
+        self
+    }
+
     /// The value of a slot.
     pub fn get(&self, s: Slot) -> Value {
         match s.ty.bank() {
@@ -115,7 +128,9 @@ impl Runtime {
             faults_total: self.faults.total,
             last_fault: self.faults.last(),
             watched: self.watch_list.clone(),
+            trend_tails: Vec::new(),
         }
+        .with_tails(self)
     }
 
     /// Copies the scan image into `into`, reusing its buffers: no allocation while the plan's
@@ -156,6 +171,21 @@ impl Runtime {
         into.last_fault = self.faults.last();
         if !Arc::ptr_eq(&into.watched, &self.watch_list) {
             into.watched = self.watch_list.clone();
+        }
+        self.tails_into(&mut into.trend_tails);
+    }
+
+    /// Each watch's newest samples into `tails`, reusing its vectors (sized once to
+    /// [`TREND_TAIL`]: no allocation after the first scans while the watches stay).
+    fn tails_into(&self, tails: &mut Vec<Vec<(u64, f64)>>) {
+        tails.truncate(self.watches.len());
+        while tails.len() < self.watches.len() {
+            tails.push(Vec::with_capacity(TREND_TAIL));
+        }
+        for (t, w) in tails.iter_mut().zip(&self.watches) {
+            t.clear();
+            let skip = w.ring.len().saturating_sub(TREND_TAIL);
+            t.extend(w.ring.iter().skip(skip).map(|(scan, v)| (*scan, v.as_f64())));
         }
     }
 }

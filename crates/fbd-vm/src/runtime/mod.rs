@@ -22,7 +22,7 @@ mod recording;
 use conditions::Breakpoint;
 pub use conditions::{BreakpointInfo, Condition, StopReason};
 pub use history::HistorySpan;
-pub use image::ScanImage;
+pub use image::{ScanImage, TREND_TAIL};
 pub use playback::PlaybackStatus;
 pub use recording::{
     Divergence, Event, ProgramId, RECORDING_VERSION, RecordedFile, Recording, Scalar, Stimulus, StimulusValue,
