@@ -29,7 +29,7 @@ impl<T: Clone> Ring<T> {
     }
 
     /// The items, oldest first.
-    pub fn iter(&self) -> impl Iterator<Item = &T> {
+    pub fn iter(&self) -> impl DoubleEndedIterator<Item = &T> {
         let (newer, older) = self.items.split_at(self.next);
         older.iter().chain(newer)
     }

@@ -183,8 +183,23 @@ impl Runtime {
             tails.push(Vec::with_capacity(TREND_TAIL));
         }
         for (t, w) in tails.iter_mut().zip(&self.watches) {
-            t.clear();
-            let skip = w.ring.len().saturating_sub(TREND_TAIL);
+            // Only the samples since this image's last one are converted and appended (the
+            // pooled images are a few scans old); a tail that does not join is written anew.
+            let seen = t.last().map(|s| s.0);
+            let fresh = match seen {
+                Some(s) => w.ring.iter().rev().take_while(|(scan, _)| *scan > s).count(),
+                None => usize::MAX,
+            };
+            let joins = seen.is_some() && w.ring.iter().rev().nth(fresh).is_some_and(|(scan, _)| Some(*scan) == seen);
+            if !joins || fresh >= TREND_TAIL {
+                t.clear();
+                let skip = w.ring.len().saturating_sub(TREND_TAIL);
+                t.extend(w.ring.iter().skip(skip).map(|(scan, v)| (*scan, v.as_f64())));
+                continue;
+            }
+            let over = (t.len() + fresh).saturating_sub(TREND_TAIL);
+            t.drain(..over);
+            let skip = w.ring.len() - fresh;
             t.extend(w.ring.iter().skip(skip).map(|(scan, v)| (*scan, v.as_f64())));
         }
     }
@@ -222,5 +237,29 @@ mod tests {
         assert!(img.is_forced(id));
         assert_eq!((img.scan, img.read("m.q")), (4, Some(Value::Int(40))));
         assert!(!img.is_forced(img.plan.signal_id("m.q").expect("a signal")));
+    }
+
+    /// Pooled images filled in turn carry each watch's newest samples, as its history has them
+    /// (the tail is brought up to date from where the image left it).
+    #[test]
+    fn a_trend_tail_is_the_watch_s_newest_samples() {
+        let plan = fbd_compiler::compile(
+            r#"{"fbd": 1, "outputs": [{"name": "count", "type": "INT", "from": "m.q"}],
+              "blocks": [{"id": "inc", "type": "ADD", "inputs": {"in1": "m.prev", "in2": 1}},
+                         {"id": "m", "type": "MEMORY", "inputs": {"in": "inc.out", "en": true}}]}"#,
+        )
+        .expect("compiles");
+        let mut rt = Runtime::new(plan);
+        rt.watch("count", 100).expect("watch");
+        let mut pool = [rt.image(), rt.image(), rt.image()];
+        for k in 0..500 {
+            rt.step_n(1 + (k % 7) as u64);
+            let img = &mut pool[k % 3];
+            rt.image_into(img);
+            let h = rt.history("count").expect("watched");
+            let want: Vec<(u64, f64)> =
+                h[h.len().saturating_sub(TREND_TAIL)..].iter().map(|(s, v)| (*s, v.as_f64())).collect();
+            assert_eq!(img.trend_tails[0], want, "after {} scans", rt.scan_count());
+        }
     }
 }
