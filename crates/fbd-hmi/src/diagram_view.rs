@@ -9,7 +9,7 @@ use std::collections::HashMap;
 
 use eframe::egui::{self, Align2, Color32, FontId, Pos2, Rect, Sense, Shape, Stroke, Vec2};
 use fbd_engine::Value;
-use fbd_layout::Source;
+use fbd_layout::{Body, Layout, Source};
 
 use crate::diagram_menu::{MenuAction, value_actions};
 
@@ -81,120 +81,14 @@ impl App {
         let (_, out_ids, in_ids) = self.diagram.ids.clone().expect("just set");
         // Everything shown comes from the scan image: the scan task never waits for a frame.
         let img = self.image();
-        let (in_vals, forced, order, breaks): Live = {
-            let plan = &img.plan;
-            let prefix =
-                if self.diagram.instance.is_empty() { String::new() } else { format!("{}/", self.diagram.instance) };
-            let order = if self.diagram.show_order {
-                plan.blocks
-                    .iter()
-                    .enumerate()
-                    .filter_map(|(i, b)| {
-                        b.path.strip_prefix(&prefix).filter(|r| !r.contains('/')).map(|r| (r.to_string(), i))
-                    })
-                    .collect()
-            } else {
-                HashMap::new()
-            };
-            let valid = |i: usize| i < plan.signals.len();
-            let mut forced = Vec::new();
-            for (n, ids) in out_ids.iter().enumerate() {
-                for (p, id) in ids.iter().enumerate() {
-                    if id.is_some_and(|i| valid(i) && img.is_forced(i)) {
-                        forced.push(self.net_path(body, Source::Out { node: n, pin: p }));
-                    }
-                }
-            }
-            for (k, id) in in_ids.iter().enumerate() {
-                if id.is_some_and(|i| valid(i) && img.is_forced(i)) {
-                    forced.push(self.net_path(body, Source::Port(k)));
-                }
-            }
-            (
-                in_ids.iter().map(|id| id.filter(|&i| valid(i)).map(|i| img.read_signal(i))).collect(),
-                forced,
-                order,
-                img.breakpoint_paths.to_vec(),
-            )
-        };
+        let (in_vals, forced, order, breaks): Live = self.live_values(body, &img, &out_ids, &in_ids);
         // A block output's value, read from the image when drawn (not every output of the body
         // every frame).
         let out_val = |n: usize, p: usize| -> Option<Value> {
             out_ids[n][p].filter(|&i| i < img.plan.signals.len()).map(|i| img.read_signal(i))
         };
 
-        // Header: breadcrumb, search, fit, order numbers. It wraps: a header wider than the
-        // panel would widen the canvas under the debugger panel.
-        let mut open: Option<String> = None;
-        ui.horizontal_wrapped(|ui| {
-            if ui.link("program").clicked() {
-                open = Some(String::new());
-            }
-            let mut acc = String::new();
-            for part in self.diagram.instance.split('/').filter(|p| !p.is_empty()) {
-                if !acc.is_empty() {
-                    acc.push('/');
-                }
-                acc.push_str(part);
-                ui.label("›");
-                if ui.link(part).clicked() {
-                    open = Some(acc.clone());
-                }
-            }
-            ui.separator();
-            // The instance picker: a shortcut to any macro instance of the program.
-            egui::ComboBox::from_id_salt("diagram_instance").selected_text("instance…").height(400.0).show_ui(
-                ui,
-                |ui| {
-                    let plan = self.image().plan.clone();
-                    let instances: Vec<(String, String)> =
-                        plan.instances.iter().map(|i| (i.path.clone(), i.macro_name.clone())).collect();
-                    for (p, m) in &instances {
-                        if ui.selectable_label(*p == self.diagram.instance, format!("{p} ({m})")).clicked() {
-                            open = Some(p.clone());
-                        }
-                    }
-                },
-            );
-            let l = ui.label("Find");
-            let r = ui
-                .add(egui::TextEdit::singleline(&mut self.diagram.search).hint_text("block id").desired_width(120.0))
-                .labelled_by(l.id);
-            if r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)) {
-                let q = self.diagram.search.trim().to_string();
-                match body
-                    .nodes
-                    .iter()
-                    .position(|n| n.id == q)
-                    .or_else(|| body.nodes.iter().position(|n| n.id.contains(&q)))
-                {
-                    Some(i) => {
-                        let c = layout.blocks[i];
-                        // Centred at a readable size.
-                        self.diagram.zoom = self.diagram.zoom.max(1.0);
-                        self.diagram.pan = self.diagram.canvas / 2.0
-                            - Vec2::new(c.x as f32 + c.w as f32 / 2.0, c.y as f32 + c.h as f32 / 2.0)
-                                * self.diagram.zoom;
-                        self.diagram.message = format!("found `{}`", body.nodes[i].id);
-                    }
-                    None => self.diagram.message = format!("no block `{q}` here"),
-                }
-            }
-            if ui.button("Fit").on_hover_text("fit the drawing to the view (F)").clicked() {
-                self.diagram.fit = true;
-            }
-            ui.checkbox(&mut self.diagram.show_order, "execution order");
-            if ui
-                .checkbox(&mut self.diagram.auto_layout, "auto layout")
-                .on_hover_text("lay the body out afresh instead of keeping the stored block positions")
-                .changed()
-            {
-                self.diagram.cache.clear();
-                self.diagram.job = None;
-                self.diagram.fit = true;
-            }
-            ui.label(egui::RichText::new(&self.diagram.message).weak());
-        });
+        let open = self.diagram_header(ui, body, layout);
         if let Some(p) = open {
             // The rest of this frame would draw (and fit) the body it began with: the new one
             // is drawn, and fitted, from the next frame (it kept the parent's zoom).
@@ -472,10 +366,158 @@ its dashed part is a feedback wire: where it closes a loop, the value it had at 
         if let Some((path, v)) = port_toggle {
             self.diagram_act(&path, MenuAction::Write(v));
         }
+        let (act, open_inst) = self.diagram_menu(&resp, body, (&in_vals, &forced), &img, &out_ids);
+        if let Some((path, a)) = act {
+            self.diagram_act(&path, a);
+        }
+        if let Some(i) = open_inst.or(double) {
+            let id = &body.nodes[i].id;
+            let path =
+                if self.diagram.instance.is_empty() { id.clone() } else { format!("{}/{id}", self.diagram.instance) };
+            self.diagram_open(&path);
+        }
+    }
+
+    /// What the shown body's drawing reads of the scan image besides the block outputs: the
+    /// inputs' values, the forced nets' paths, the execution order of its blocks (when shown)
+    /// and the breakpoints' paths.
+    fn live_values(
+        &self,
+        body: &Body,
+        img: &fbd_engine::ScanImage,
+        out_ids: &[Vec<Option<usize>>],
+        in_ids: &[Option<usize>],
+    ) -> Live {
+        let plan = &img.plan;
+        let prefix =
+            if self.diagram.instance.is_empty() { String::new() } else { format!("{}/", self.diagram.instance) };
+        let order = if self.diagram.show_order {
+            plan.blocks
+                .iter()
+                .enumerate()
+                .filter_map(|(i, b)| {
+                    b.path.strip_prefix(&prefix).filter(|r| !r.contains('/')).map(|r| (r.to_string(), i))
+                })
+                .collect()
+        } else {
+            HashMap::new()
+        };
+        let valid = |i: usize| i < plan.signals.len();
+        let mut forced = Vec::new();
+        for (n, ids) in out_ids.iter().enumerate() {
+            for (p, id) in ids.iter().enumerate() {
+                if id.is_some_and(|i| valid(i) && img.is_forced(i)) {
+                    forced.push(self.net_path(body, Source::Out { node: n, pin: p }));
+                }
+            }
+        }
+        for (k, id) in in_ids.iter().enumerate() {
+            if id.is_some_and(|i| valid(i) && img.is_forced(i)) {
+                forced.push(self.net_path(body, Source::Port(k)));
+            }
+        }
+        (
+            in_ids.iter().map(|id| id.filter(|&i| valid(i)).map(|i| img.read_signal(i))).collect(),
+            forced,
+            order,
+            img.breakpoint_paths.to_vec(),
+        )
+    }
+
+    /// The header: breadcrumb, instance picker, search, fit, execution order, auto layout. It
+    /// wraps: a header wider than the panel would widen the canvas under the debugger panel.
+    /// Returns the instance to open, if one was chosen.
+    fn diagram_header(&mut self, ui: &mut egui::Ui, body: &Body, layout: &Layout) -> Option<String> {
+        let mut open: Option<String> = None;
+        ui.horizontal_wrapped(|ui| {
+            if ui.link("program").clicked() {
+                open = Some(String::new());
+            }
+            let mut acc = String::new();
+            for part in self.diagram.instance.split('/').filter(|p| !p.is_empty()) {
+                if !acc.is_empty() {
+                    acc.push('/');
+                }
+                acc.push_str(part);
+                ui.label("›");
+                if ui.link(part).clicked() {
+                    open = Some(acc.clone());
+                }
+            }
+            ui.separator();
+            // The instance picker: a shortcut to any macro instance of the program.
+            egui::ComboBox::from_id_salt("diagram_instance").selected_text("instance…").height(400.0).show_ui(
+                ui,
+                |ui| {
+                    let plan = self.image().plan.clone();
+                    let instances: Vec<(String, String)> =
+                        plan.instances.iter().map(|i| (i.path.clone(), i.macro_name.clone())).collect();
+                    for (p, m) in &instances {
+                        if ui.selectable_label(*p == self.diagram.instance, format!("{p} ({m})")).clicked() {
+                            open = Some(p.clone());
+                        }
+                    }
+                },
+            );
+            let l = ui.label("Find");
+            let r = ui
+                .add(egui::TextEdit::singleline(&mut self.diagram.search).hint_text("block id").desired_width(120.0))
+                .labelled_by(l.id);
+            if r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)) {
+                let q = self.diagram.search.trim().to_string();
+                match body
+                    .nodes
+                    .iter()
+                    .position(|n| n.id == q)
+                    .or_else(|| body.nodes.iter().position(|n| n.id.contains(&q)))
+                {
+                    Some(i) => {
+                        let c = layout.blocks[i];
+                        // Centred at a readable size.
+                        self.diagram.zoom = self.diagram.zoom.max(1.0);
+                        self.diagram.pan = self.diagram.canvas / 2.0
+                            - Vec2::new(c.x as f32 + c.w as f32 / 2.0, c.y as f32 + c.h as f32 / 2.0)
+                                * self.diagram.zoom;
+                        self.diagram.message = format!("found `{}`", body.nodes[i].id);
+                    }
+                    None => self.diagram.message = format!("no block `{q}` here"),
+                }
+            }
+            if ui.button("Fit").on_hover_text("fit the drawing to the view (F)").clicked() {
+                self.diagram.fit = true;
+            }
+            ui.checkbox(&mut self.diagram.show_order, "execution order");
+            if ui
+                .checkbox(&mut self.diagram.auto_layout, "auto layout")
+                .on_hover_text("lay the body out afresh instead of keeping the stored block positions")
+                .changed()
+            {
+                self.diagram.cache.clear();
+                self.diagram.job = None;
+                self.diagram.fit = true;
+            }
+            ui.label(egui::RichText::new(&self.diagram.message).weak());
+        });
+        open
+    }
+
+    /// The context menu of a block (its outputs' write, force, watch...) or of an input port;
+    /// returns the action chosen and the block to open.
+    fn diagram_menu(
+        &mut self,
+        resp: &egui::Response,
+        body: &Body,
+        (in_vals, forced): (&[Option<Value>], &[String]),
+        img: &fbd_engine::ScanImage,
+        out_ids: &[Vec<Option<usize>>],
+    ) -> (Option<(String, MenuAction)>, Option<usize>) {
+        let out_val = |n: usize, p: usize| -> Option<Value> {
+            out_ids[n][p].filter(|&i| i < img.plan.signals.len()).map(|i| img.read_signal(i))
+        };
         let mut act: Option<(String, MenuAction)> = None;
         let mut open_inst: Option<usize> = None;
         // Clicks inside stay in the menu (the number field); buttons close it themselves.
-        egui::Popup::context_menu(&resp).close_behavior(egui::PopupCloseBehavior::CloseOnClickOutside).show(|ui| {
+        egui::Popup::context_menu(resp).close_behavior(egui::PopupCloseBehavior::CloseOnClickOutside).show(|ui| {
             if let Some(k) = self.diagram.menu_port.filter(|&k| k < body.inputs.len()) {
                 let path = self.net_path(body, Source::Port(k));
                 ui.label(egui::RichText::new(&body.inputs[k]).strong());
@@ -543,15 +585,7 @@ its dashed part is a feedback wire: where it closes a loop, the value it had at 
                 });
             }
         });
-        if let Some((path, a)) = act {
-            self.diagram_act(&path, a);
-        }
-        if let Some(i) = open_inst.or(double) {
-            let id = &body.nodes[i].id;
-            let path =
-                if self.diagram.instance.is_empty() { id.clone() } else { format!("{}/{id}", self.diagram.instance) };
-            self.diagram_open(&path);
-        }
+        (act, open_inst)
     }
 }
 
