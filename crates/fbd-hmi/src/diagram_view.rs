@@ -82,12 +82,6 @@ impl App {
         // Everything shown comes from the scan image: the scan task never waits for a frame.
         let img = self.image();
         let (in_vals, forced, order, breaks): Live = self.live_values(body, &img, &out_ids, &in_ids);
-        // A block output's value, read from the image when drawn (not every output of the body
-        // every frame).
-        let out_val = |n: usize, p: usize| -> Option<Value> {
-            out_ids[n][p].filter(|&i| i < img.plan.signals.len()).map(|i| img.read_signal(i))
-        };
-
         let open = self.diagram_header(ui, body, layout);
         if let Some(p) = open {
             // The rest of this frame would draw (and fit) the body it began with: the new one
@@ -124,236 +118,19 @@ impl App {
             self.diagram.pan += resp.drag_delta();
         }
         crate::canvas::wheel_zoom(ui, &resp, &mut self.diagram.pan, &mut self.diagram.zoom);
-        let z = self.diagram.zoom;
-        let pan = self.diagram.pan;
-        self.diagram.origin = rect.min + pan;
-        let to = |x: f64, y: f64| rect.min + pan + Vec2::new(x as f32, y as f32) * z;
-        let painter = painter.with_clip_rect(rect);
-        painter.rect_filled(rect, 0.0, if dark { Color32::from_gray(24) } else { Color32::from_gray(250) });
-        let font = FontId::monospace((11.0 * z).clamp(6.0, 22.0));
-        let small = FontId::monospace((9.5 * z).clamp(5.0, 20.0));
-        let ink = if dark { Color32::from_gray(220) } else { Color32::from_gray(30) };
-        let text_ok = z > 0.35;
-
-        let hover_net = resp.hover_pos().and_then(|hp| net_under(&layout.nets, &to, hp));
-        let source_value = |s: Source| -> Option<Value> {
-            match s {
-                Source::Port(k) => in_vals[k],
-                Source::Out { node, pin } => out_val(node, pin),
-            }
-        };
-        // Only what is in view is drawn: a net none of whose pieces reaches the view costs a
-        // bounds test per piece (a large body's view holds a small part of it).
-        let seen = |a: &fbd_layout::Point, b: &fbd_layout::Point| {
-            Rect::from_two_pos(to(a.x, a.y), to(b.x, b.y)).expand(4.0).intersects(rect)
-        };
-        for (k, n) in layout.nets.iter().enumerate() {
-            if !n.segments.iter().any(|(a, b)| seen(a, b)) {
-                continue;
-            }
-            let v = source_value(n.source);
-            let is_forced = !forced.is_empty() && forced.contains(&self.net_path(body, n.source));
-            let color = if is_forced { FORCED } else { wire_color(v, dark) };
-            // A late piece of a non-BOOL wire is red (a BOOL's colour is its value).
-            let late_color = if !is_forced && !matches!(v, Some(Value::Bool(_))) {
-                Color32::from_rgb(0xc0, 0x40, 0x40)
-            } else {
-                color
-            };
-            let width = if hover_net == Some(k) { 3.0 } else { 1.4 } * z.clamp(0.5, 1.5);
-            for (i, (a, b)) in n.segments.iter().enumerate().filter(|(_, (a, b))| seen(a, b)) {
-                let (pa, pb) = (to(a.x, a.y), to(b.x, b.y));
-                if n.late.get(i).copied().unwrap_or(n.delayed) {
-                    painter.extend(Shape::dashed_line(&[pa, pb], Stroke::new(width, late_color), 6.0 * z, 4.0 * z));
-                } else {
-                    painter.line_segment([pa, pb], Stroke::new(width, color));
-                }
-            }
-            let color = if n.delayed && n.late.iter().all(|l| *l) { late_color } else { color };
-            for j in n.junctions.iter().filter(|j| rect.expand(4.0).contains(to(j.x, j.y))) {
-                painter.circle_filled(to(j.x, j.y), 3.0 * z.clamp(0.5, 1.5), color);
-            }
-        }
-        // The wire under the pointer says what it is: its signal and value, and for a dashed
-        // (feedback) wire what the dashes mean; they had no legend anywhere on screen.
-        if let Some(k) = hover_net
-            && !resp.dragged()
-        {
-            let n = &layout.nets[k];
-            let value = source_value(n.source).map_or_else(|| "-".to_string(), |v| v.to_string());
-            let mut text = format!("{} = {value}", self.net_path(body, n.source));
-            if n.delayed {
-                text.push_str(if n.late.iter().all(|l| *l) {
-                    "
-feedback wire (dashed): where it closes a loop, the value it had at the end of the previous scan is read"
-                } else {
-                    "
-its dashed part is a feedback wire: where it closes a loop, the value it had at the end of the previous scan is read"
-                });
-            }
-            resp.clone().on_hover_text_at_pointer(text);
-        }
+        self.diagram.origin = rect.min + self.diagram.pan;
+        let pen = Pen::new(painter.with_clip_rect(rect), rect, self.diagram.origin, self.diagram.zoom, dark);
+        pen.painter.rect_filled(rect, 0.0, if dark { Color32::from_gray(24) } else { Color32::from_gray(250) });
+        let shown =
+            Shown { in_vals: &in_vals, out_ids: &out_ids, img: &img, forced: &forced, order: &order, breaks: &breaks };
+        let hover_net = resp.hover_pos().and_then(|hp| net_under(&layout.nets, &|x, y| pen.to(x, y), hp));
+        self.draw_wires(&pen, body, layout, &shown, hover_net);
+        self.wire_tooltip(&resp, body, layout, &shown, hover_net);
         let mut badges: Vec<(Pos2, String, Color32)> = Vec::new();
-        // A value's badge beside the pin at `pa`: short, orange with an F when forced.
-        let badge = |pa: Pos2, v: Value, f: bool| {
-            (
-                pa + Vec2::new(3.0, -8.0 * z.clamp(0.6, 1.2)),
-                format!("{}{}", if f { "F " } else { "" }, v.short()),
-                if f { FORCED } else { wire_color(Some(v), dark) },
-            )
-        };
-        let mut double: Option<usize> = None;
-        let mut context: Option<usize> = None;
-        let mut port_menu: Option<usize> = None;
-        let mut port_toggle: Option<(String, Value)> = None;
-        for (i, (n, r)) in body.nodes.iter().zip(&layout.blocks).enumerate() {
-            let br = Rect::from_min_max(to(r.x, r.y), to(r.x + r.w, r.y + r.h));
-            if !br.intersects(rect) {
-                continue;
-            }
-            let is_macro = fbd_engine::library::lookup(&n.label).is_none();
-            let fill = match (is_macro, dark) {
-                (true, false) => Color32::from_rgb(0xdd, 0xe8, 0xff),
-                (true, true) => Color32::from_rgb(0x28, 0x34, 0x50),
-                (false, false) => Color32::from_rgb(0xfd, 0xfd, 0xf6),
-                (false, true) => Color32::from_gray(44),
-            };
-            painter.rect_filled(br, 3.0 * z, fill);
-            painter.rect_stroke(br, 3.0 * z, Stroke::new(1.2, ink), egui::StrokeKind::Inside);
-            if text_ok {
-                crate::canvas::block_titles(&painter, br, &n.label, &n.id, z, &font, &small, ink);
-                if let Some(o) = order.get(&n.id) {
-                    painter.text(
-                        br.right_top() + Vec2::new(-2.0, 2.0),
-                        Align2::RIGHT_TOP,
-                        format!("#{o}"),
-                        small.clone(),
-                        Color32::from_rgb(0x80, 0x60, 0xc0),
-                    );
-                }
-                for (k, (p, c)) in n.inputs.iter().enumerate() {
-                    let a = layout.in_anchors[i][k];
-                    let pa = to(a.x, a.y);
-                    painter.text(pa + Vec2::new(4.0 * z, 0.0), Align2::LEFT_CENTER, p, small.clone(), ink);
-                    if n.is_negated(k) {
-                        crate::canvas::negation_circle(&painter, pa, -1.0, z, fill, ink);
-                    }
-                    if let Some(c) = c {
-                        painter.text(
-                            pa - Vec2::new(4.0 * z + crate::canvas::negation_room(n.is_negated(k), z), 0.0),
-                            Align2::RIGHT_CENTER,
-                            c,
-                            small.clone(),
-                            Color32::from_rgb(0xa0, 0x60, 0x00),
-                        );
-                    }
-                }
-            }
-            for (k, p) in n.outputs.iter().enumerate() {
-                let a = layout.out_anchors[i][k];
-                let pa = to(a.x, a.y);
-                if text_ok {
-                    painter.text(pa - Vec2::new(4.0 * z, 0.0), Align2::RIGHT_CENTER, p, small.clone(), ink);
-                }
-                let path = self.net_path(body, Source::Out { node: i, pin: k });
-                if breaks.contains(&path) {
-                    // A breakpoint on this output: a red dot on the pin, as in a code editor's gutter.
-                    painter.circle_filled(pa + Vec2::new(0.0, 0.0), 4.0 * z.clamp(0.6, 1.5), BREAKPOINT);
-                }
-                let negated = n.is_negated_output(k);
-                if negated && text_ok {
-                    crate::canvas::negation_circle(&painter, pa, 1.0, z, fill, ink);
-                }
-                if let Some(v) = out_val(i, k) {
-                    // Beside the circle of a negated output: the value is the pin's, after it.
-                    let at = pa + Vec2::new(crate::canvas::negation_room(negated, z), 0.0);
-                    badges.push(badge(at, v, forced.contains(&path)));
-                }
-            }
-            if let Some(pp) = resp.interact_pointer_pos()
-                && br.contains(pp)
-            {
-                if resp.double_clicked() && is_macro {
-                    double = Some(i);
-                }
-                if resp.secondary_clicked() {
-                    context = Some(i);
-                }
-            }
-            // A block's comment says what it is for (the 2048 macros explain each block so; it
-            // was nowhere on screen).
-            if hover_net.is_none()
-                && !resp.dragged()
-                && let Some(c) = &n.comment
-                && resp.hover_pos().is_some_and(|p| br.contains(p))
-            {
-                resp.clone().on_hover_text_at_pointer(format!("{} ({}): {c}", n.id, n.label));
-            }
-        }
-        for (k, name) in body.inputs.iter().enumerate() {
-            let a = layout.input_ports[k];
-            let pa = to(a.x, a.y);
-            let r = Rect::from_min_max(
-                pa - Vec2::new((name.len() as f32 * 7.0 + 14.0) * z, 7.0 * z),
-                pa + Vec2::new(0.0, 7.0 * z),
-            );
-            painter.rect_filled(
-                r,
-                2.0,
-                if dark { Color32::from_rgb(0x30, 0x30, 0x50) } else { Color32::from_rgb(0xe8, 0xe8, 0xf4) },
-            );
-            if text_ok {
-                painter.text(r.left_center() + Vec2::new(3.0, 0.0), Align2::LEFT_CENTER, name, small.clone(), ink);
-            }
-            let path = self.net_path(body, Source::Port(k));
-            if let Some(v) = in_vals[k] {
-                badges.push(badge(pa, v, forced.contains(&path)));
-            }
-            // An input is written from the drawing as in CODESYS's online mode: a double-click
-            // toggles a BOOL, a right-click opens its menu (write, force, watch, break).
-            if let Some(pp) = resp.interact_pointer_pos()
-                && r.expand(2.0).contains(pp)
-            {
-                if resp.secondary_clicked() {
-                    port_menu = Some(k);
-                }
-                if resp.double_clicked()
-                    && self.diagram.instance.is_empty()
-                    && let Some(Value::Bool(b)) = in_vals[k]
-                {
-                    port_toggle = Some((path.clone(), Value::Bool(!b)));
-                }
-            }
-        }
-        for (k, (name, _)) in body.outputs.iter().enumerate() {
-            let a = layout.output_ports[k];
-            let pa = to(a.x, a.y);
-            let r = Rect::from_min_max(
-                pa - Vec2::new(0.0, 7.0 * z),
-                pa + Vec2::new((name.len() as f32 * 7.0 + 14.0) * z, 7.0 * z),
-            );
-            painter.rect_filled(
-                r,
-                2.0,
-                if dark { Color32::from_rgb(0x30, 0x30, 0x50) } else { Color32::from_rgb(0xe8, 0xe8, 0xf4) },
-            );
-            if text_ok {
-                painter.text(r.left_center() + Vec2::new(8.0, 0.0), Align2::LEFT_CENTER, name, small.clone(), ink);
-            }
-        }
-        // Value badges last, on top; each in its own box so neighbours never overprint.
-        if text_ok {
-            let mut taken: Vec<Rect> = Vec::new();
-            for (p, text, color) in badges {
-                let galley = painter.layout_no_wrap(text, small.clone(), Color32::WHITE);
-                let mut r = Rect::from_min_size(p, galley.size() + Vec2::new(6.0, 2.0));
-                while taken.iter().any(|t| t.intersects(r)) {
-                    r = r.translate(Vec2::new(0.0, -r.height()));
-                }
-                taken.push(r);
-                painter.rect_filled(r, 3.0, color);
-                painter.galley(r.min + Vec2::new(3.0, 1.0), galley, Color32::WHITE);
-            }
+        let (double, context) = self.draw_blocks(&pen, (body, layout), &shown, (&resp, hover_net), &mut badges);
+        let (port_menu, port_toggle) = self.draw_ports(&pen, (body, layout), &shown, &resp, &mut badges);
+        if pen.text_ok {
+            pen.badges(badges);
         }
         if let Some(i) = context {
             self.diagram.menu_block = Some(i);
@@ -586,6 +363,320 @@ its dashed part is a feedback wire: where it closes a loop, the value it had at 
             }
         });
         (act, open_inst)
+    }
+
+    /// The wires in view, coloured by value (forced orange; a feedback piece dashed), thicker
+    /// under the pointer, with their junctions.
+    fn draw_wires(&self, pen: &Pen, body: &Body, layout: &Layout, shown: &Shown, hover_net: Option<usize>) {
+        let (z, dark, rect) = (pen.z, pen.dark, pen.rect);
+        // Only what is in view is drawn: a net none of whose pieces reaches the view costs a
+        // bounds test per piece (a large body's view holds a small part of it).
+        let seen = |a: &fbd_layout::Point, b: &fbd_layout::Point| {
+            Rect::from_two_pos(pen.to(a.x, a.y), pen.to(b.x, b.y)).expand(4.0).intersects(rect)
+        };
+        for (k, n) in layout.nets.iter().enumerate() {
+            if !n.segments.iter().any(|(a, b)| seen(a, b)) {
+                continue;
+            }
+            let v = shown.source(n.source);
+            let is_forced = !shown.forced.is_empty() && shown.forced.contains(&self.net_path(body, n.source));
+            let color = if is_forced { FORCED } else { wire_color(v, dark) };
+            // A late piece of a non-BOOL wire is red (a BOOL's colour is its value).
+            let late_color = if !is_forced && !matches!(v, Some(Value::Bool(_))) {
+                Color32::from_rgb(0xc0, 0x40, 0x40)
+            } else {
+                color
+            };
+            let width = if hover_net == Some(k) { 3.0 } else { 1.4 } * z.clamp(0.5, 1.5);
+            for (i, (a, b)) in n.segments.iter().enumerate().filter(|(_, (a, b))| seen(a, b)) {
+                let (pa, pb) = (pen.to(a.x, a.y), pen.to(b.x, b.y));
+                if n.late.get(i).copied().unwrap_or(n.delayed) {
+                    pen.painter.extend(Shape::dashed_line(&[pa, pb], Stroke::new(width, late_color), 6.0 * z, 4.0 * z));
+                } else {
+                    pen.painter.line_segment([pa, pb], Stroke::new(width, color));
+                }
+            }
+            let color = if n.delayed && n.late.iter().all(|l| *l) { late_color } else { color };
+            for j in n.junctions.iter().filter(|j| rect.expand(4.0).contains(pen.to(j.x, j.y))) {
+                pen.painter.circle_filled(pen.to(j.x, j.y), 3.0 * z.clamp(0.5, 1.5), color);
+            }
+        }
+    }
+
+    /// The wire under the pointer says what it is: its signal and value, and for a dashed
+    /// (feedback) wire what the dashes mean; they had no legend anywhere on screen.
+    fn wire_tooltip(
+        &self,
+        resp: &egui::Response,
+        body: &Body,
+        layout: &Layout,
+        shown: &Shown,
+        hover_net: Option<usize>,
+    ) {
+        let Some(k) = hover_net.filter(|_| !resp.dragged()) else { return };
+        let n = &layout.nets[k];
+        let value = shown.source(n.source).map_or_else(|| "-".to_string(), |v| v.to_string());
+        let mut text = format!("{} = {value}", self.net_path(body, n.source));
+        if n.delayed {
+            text.push_str(if n.late.iter().all(|l| *l) {
+                "\nfeedback wire (dashed): where it closes a loop, the value it had at the end of the previous scan is read"
+            } else {
+                "\nits dashed part is a feedback wire: where it closes a loop, the value it had at the end of the previous scan is read"
+            });
+        }
+        resp.clone().on_hover_text_at_pointer(text);
+    }
+
+    /// The blocks in view: box, titles, execution order, pins (negations, constants,
+    /// breakpoints), their values' badges; returns the block double-clicked (to open) and the
+    /// one right-clicked (its menu).
+    fn draw_blocks(
+        &self,
+        pen: &Pen,
+        (body, layout): (&Body, &Layout),
+        shown: &Shown,
+        (resp, hover_net): (&egui::Response, Option<usize>),
+        badges: &mut Vec<(Pos2, String, Color32)>,
+    ) -> (Option<usize>, Option<usize>) {
+        let (z, dark, ink, painter) = (pen.z, pen.dark, pen.ink, &pen.painter);
+        let (mut double, mut context) = (None, None);
+        for (i, (n, r)) in body.nodes.iter().zip(&layout.blocks).enumerate() {
+            let br = Rect::from_min_max(pen.to(r.x, r.y), pen.to(r.x + r.w, r.y + r.h));
+            if !br.intersects(pen.rect) {
+                continue;
+            }
+            let is_macro = fbd_engine::library::lookup(&n.label).is_none();
+            let fill = match (is_macro, dark) {
+                (true, false) => Color32::from_rgb(0xdd, 0xe8, 0xff),
+                (true, true) => Color32::from_rgb(0x28, 0x34, 0x50),
+                (false, false) => Color32::from_rgb(0xfd, 0xfd, 0xf6),
+                (false, true) => Color32::from_gray(44),
+            };
+            painter.rect_filled(br, 3.0 * z, fill);
+            painter.rect_stroke(br, 3.0 * z, Stroke::new(1.2, ink), egui::StrokeKind::Inside);
+            if pen.text_ok {
+                crate::canvas::block_titles(painter, br, &n.label, &n.id, z, &pen.font, &pen.small, ink);
+                if let Some(o) = shown.order.get(&n.id) {
+                    painter.text(
+                        br.right_top() + Vec2::new(-2.0, 2.0),
+                        Align2::RIGHT_TOP,
+                        format!("#{o}"),
+                        pen.small.clone(),
+                        Color32::from_rgb(0x80, 0x60, 0xc0),
+                    );
+                }
+                pen.input_pins(n, &layout.in_anchors[i], fill);
+            }
+            for (k, p) in n.outputs.iter().enumerate() {
+                let a = layout.out_anchors[i][k];
+                let pa = pen.to(a.x, a.y);
+                if pen.text_ok {
+                    painter.text(pa - Vec2::new(4.0 * z, 0.0), Align2::RIGHT_CENTER, p, pen.small.clone(), ink);
+                }
+                let path = self.net_path(body, Source::Out { node: i, pin: k });
+                if shown.breaks.contains(&path) {
+                    // A breakpoint on this output: a red dot on the pin, as in a code editor's gutter.
+                    painter.circle_filled(pa, 4.0 * z.clamp(0.6, 1.5), BREAKPOINT);
+                }
+                let negated = n.is_negated_output(k);
+                if negated && pen.text_ok {
+                    crate::canvas::negation_circle(painter, pa, 1.0, z, fill, ink);
+                }
+                if let Some(v) = shown.out(i, k) {
+                    // Beside the circle of a negated output: the value is the pin's, after it.
+                    let at = pa + Vec2::new(crate::canvas::negation_room(negated, z), 0.0);
+                    badges.push(pen.badge(at, v, shown.forced.contains(&path)));
+                }
+            }
+            if let Some(pp) = resp.interact_pointer_pos()
+                && br.contains(pp)
+            {
+                if resp.double_clicked() && is_macro {
+                    double = Some(i);
+                }
+                if resp.secondary_clicked() {
+                    context = Some(i);
+                }
+            }
+            // A block's comment says what it is for (the 2048 macros explain each block so; it
+            // was nowhere on screen).
+            if hover_net.is_none()
+                && !resp.dragged()
+                && let Some(c) = &n.comment
+                && resp.hover_pos().is_some_and(|p| br.contains(p))
+            {
+                resp.clone().on_hover_text_at_pointer(format!("{} ({}): {c}", n.id, n.label));
+            }
+        }
+        (double, context)
+    }
+
+    /// The body's input and output ports (the inputs with their values); returns the input
+    /// right-clicked (its menu) and a BOOL input double-clicked (toggled, as in CODESYS's
+    /// online mode).
+    fn draw_ports(
+        &self,
+        pen: &Pen,
+        (body, layout): (&Body, &Layout),
+        shown: &Shown,
+        resp: &egui::Response,
+        badges: &mut Vec<(Pos2, String, Color32)>,
+    ) -> (Option<usize>, Option<(String, Value)>) {
+        let (z, ink, painter) = (pen.z, pen.ink, &pen.painter);
+        let port_fill =
+            if pen.dark { Color32::from_rgb(0x30, 0x30, 0x50) } else { Color32::from_rgb(0xe8, 0xe8, 0xf4) };
+        let (mut port_menu, mut port_toggle) = (None, None);
+        for (k, name) in body.inputs.iter().enumerate() {
+            let a = layout.input_ports[k];
+            let pa = pen.to(a.x, a.y);
+            let r = Rect::from_min_max(
+                pa - Vec2::new((name.len() as f32 * 7.0 + 14.0) * z, 7.0 * z),
+                pa + Vec2::new(0.0, 7.0 * z),
+            );
+            painter.rect_filled(r, 2.0, port_fill);
+            if pen.text_ok {
+                painter.text(r.left_center() + Vec2::new(3.0, 0.0), Align2::LEFT_CENTER, name, pen.small.clone(), ink);
+            }
+            let path = self.net_path(body, Source::Port(k));
+            if let Some(v) = shown.in_vals[k] {
+                badges.push(pen.badge(pa, v, shown.forced.contains(&path)));
+            }
+            if let Some(pp) = resp.interact_pointer_pos()
+                && r.expand(2.0).contains(pp)
+            {
+                if resp.secondary_clicked() {
+                    port_menu = Some(k);
+                }
+                if resp.double_clicked()
+                    && self.diagram.instance.is_empty()
+                    && let Some(Value::Bool(b)) = shown.in_vals[k]
+                {
+                    port_toggle = Some((path.clone(), Value::Bool(!b)));
+                }
+            }
+        }
+        for (k, (name, _)) in body.outputs.iter().enumerate() {
+            let a = layout.output_ports[k];
+            let pa = pen.to(a.x, a.y);
+            let r = Rect::from_min_max(
+                pa - Vec2::new(0.0, 7.0 * z),
+                pa + Vec2::new((name.len() as f32 * 7.0 + 14.0) * z, 7.0 * z),
+            );
+            painter.rect_filled(r, 2.0, port_fill);
+            if pen.text_ok {
+                painter.text(r.left_center() + Vec2::new(8.0, 0.0), Align2::LEFT_CENTER, name, pen.small.clone(), ink);
+            }
+        }
+        (port_menu, port_toggle)
+    }
+}
+
+/// How the shown body is drawn this frame: where it stands on screen, its scale and its ink.
+struct Pen {
+    painter: egui::Painter,
+    /// The canvas.
+    rect: Rect,
+    /// Where the drawing's (0, 0) is on screen.
+    origin: Pos2,
+    z: f32,
+    dark: bool,
+    ink: Color32,
+    font: FontId,
+    small: FontId,
+    /// Text is legible at this zoom (below, only boxes and wires are drawn).
+    text_ok: bool,
+}
+
+impl Pen {
+    fn new(painter: egui::Painter, rect: Rect, origin: Pos2, z: f32, dark: bool) -> Pen {
+        Pen {
+            painter,
+            rect,
+            origin,
+            z,
+            dark,
+            ink: if dark { Color32::from_gray(220) } else { Color32::from_gray(30) },
+            font: FontId::monospace((11.0 * z).clamp(6.0, 22.0)),
+            small: FontId::monospace((9.5 * z).clamp(5.0, 20.0)),
+            text_ok: z > 0.35,
+        }
+    }
+
+    /// A point of the drawing on screen.
+    fn to(&self, x: f64, y: f64) -> Pos2 {
+        self.origin + Vec2::new(x as f32, y as f32) * self.z
+    }
+
+    /// A value's badge beside the pin at `pa`: short, orange with an F when forced.
+    fn badge(&self, pa: Pos2, v: Value, forced: bool) -> (Pos2, String, Color32) {
+        (
+            pa + Vec2::new(3.0, -8.0 * self.z.clamp(0.6, 1.2)),
+            format!("{}{}", if forced { "F " } else { "" }, v.short()),
+            if forced { FORCED } else { wire_color(Some(v), self.dark) },
+        )
+    }
+
+    /// A block's input pins: names, negation circles, constants left of the pin.
+    fn input_pins(&self, n: &fbd_layout::Node, anchors: &[fbd_layout::Point], fill: Color32) {
+        let (z, ink) = (self.z, self.ink);
+        for (k, (p, c)) in n.inputs.iter().enumerate() {
+            let a = anchors[k];
+            let pa = self.to(a.x, a.y);
+            self.painter.text(pa + Vec2::new(4.0 * z, 0.0), Align2::LEFT_CENTER, p, self.small.clone(), ink);
+            if n.is_negated(k) {
+                crate::canvas::negation_circle(&self.painter, pa, -1.0, z, fill, ink);
+            }
+            if let Some(c) = c {
+                self.painter.text(
+                    pa - Vec2::new(4.0 * z + crate::canvas::negation_room(n.is_negated(k), z), 0.0),
+                    Align2::RIGHT_CENTER,
+                    c,
+                    self.small.clone(),
+                    Color32::from_rgb(0xa0, 0x60, 0x00),
+                );
+            }
+        }
+    }
+
+    /// Value badges last, on top; each in its own box so neighbours never overprint.
+    fn badges(&self, badges: Vec<(Pos2, String, Color32)>) {
+        let mut taken: Vec<Rect> = Vec::new();
+        for (p, text, color) in badges {
+            let galley = self.painter.layout_no_wrap(text, self.small.clone(), Color32::WHITE);
+            let mut r = Rect::from_min_size(p, galley.size() + Vec2::new(6.0, 2.0));
+            while taken.iter().any(|t| t.intersects(r)) {
+                r = r.translate(Vec2::new(0.0, -r.height()));
+            }
+            taken.push(r);
+            self.painter.rect_filled(r, 3.0, color);
+            self.painter.galley(r.min + Vec2::new(3.0, 1.0), galley, Color32::WHITE);
+        }
+    }
+}
+
+/// What the drawing shows of the scan image.
+struct Shown<'a> {
+    in_vals: &'a [Option<Value>],
+    out_ids: &'a [Vec<Option<usize>>],
+    img: &'a fbd_engine::ScanImage,
+    forced: &'a [String],
+    order: &'a HashMap<String, usize>,
+    breaks: &'a [String],
+}
+
+impl Shown<'_> {
+    /// A block output's value, read from the image when drawn (not every output of the body
+    /// every frame).
+    fn out(&self, n: usize, p: usize) -> Option<Value> {
+        self.out_ids[n][p].filter(|&i| i < self.img.plan.signals.len()).map(|i| self.img.read_signal(i))
+    }
+
+    /// The value a wire from `s` carries.
+    fn source(&self, s: Source) -> Option<Value> {
+        match s {
+            Source::Port(k) => self.in_vals[k],
+            Source::Out { node, pin } => self.out(node, pin),
+        }
     }
 }
 
