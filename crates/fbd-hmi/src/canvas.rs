@@ -71,3 +71,78 @@ pub(crate) fn block_titles(
     painter.text(br.center_top() + Vec2::new(0.0, 10.0 * z), Align2::CENTER_CENTER, label, font.clone(), ink);
     painter.text(br.center_top() - Vec2::new(0.0, 2.0), Align2::CENTER_BOTTOM, id, small.clone(), Color32::GRAY);
 }
+
+/// How a body is drawn this frame (the online diagram and the editor): where it stands on
+/// screen, its scale and its ink.
+pub(crate) struct Pen {
+    pub(crate) painter: egui::Painter,
+    /// The canvas.
+    pub(crate) rect: Rect,
+    /// Where the drawing's (0, 0) is on screen.
+    pub(crate) origin: Pos2,
+    pub(crate) z: f32,
+    pub(crate) dark: bool,
+    pub(crate) ink: Color32,
+    pub(crate) font: FontId,
+    pub(crate) small: FontId,
+    /// Text is legible at this zoom (below, only boxes and wires are drawn).
+    pub(crate) text_ok: bool,
+}
+
+impl Pen {
+    pub(crate) fn new(painter: egui::Painter, rect: Rect, origin: Pos2, z: f32, dark: bool) -> Pen {
+        Pen {
+            painter,
+            rect,
+            origin,
+            z,
+            dark,
+            ink: if dark { Color32::from_gray(220) } else { Color32::from_gray(30) },
+            font: FontId::monospace((11.0 * z).clamp(6.0, 22.0)),
+            small: FontId::monospace((9.5 * z).clamp(5.0, 20.0)),
+            text_ok: z > 0.35,
+        }
+    }
+
+    /// A point of the drawing on screen.
+    pub(crate) fn to(&self, x: f64, y: f64) -> Pos2 {
+        self.origin + Vec2::new(x as f32, y as f32) * self.z
+    }
+
+    /// A block's input pins: names, negation circles, constants left of the pin.
+    pub(crate) fn input_pins(&self, n: &fbd_layout::Node, anchors: &[fbd_layout::Point], fill: Color32) {
+        let (z, ink) = (self.z, self.ink);
+        for (k, (p, c)) in n.inputs.iter().enumerate() {
+            let a = anchors[k];
+            let pa = self.to(a.x, a.y);
+            self.painter.text(pa + Vec2::new(4.0 * z, 0.0), Align2::LEFT_CENTER, p, self.small.clone(), ink);
+            if n.is_negated(k) {
+                negation_circle(&self.painter, pa, -1.0, z, fill, ink);
+            }
+            if let Some(c) = c {
+                self.painter.text(
+                    pa - Vec2::new(4.0 * z + negation_room(n.is_negated(k), z), 0.0),
+                    Align2::RIGHT_CENTER,
+                    c,
+                    self.small.clone(),
+                    Color32::from_rgb(0xa0, 0x60, 0x00),
+                );
+            }
+        }
+    }
+
+    /// Value badges last, on top; each in its own box so neighbours never overprint.
+    pub(crate) fn badges(&self, badges: Vec<(Pos2, String, Color32)>) {
+        let mut taken: Vec<Rect> = Vec::new();
+        for (p, text, color) in badges {
+            let galley = self.painter.layout_no_wrap(text, self.small.clone(), Color32::WHITE);
+            let mut r = Rect::from_min_size(p, galley.size() + Vec2::new(6.0, 2.0));
+            while taken.iter().any(|t| t.intersects(r)) {
+                r = r.translate(Vec2::new(0.0, -r.height()));
+            }
+            taken.push(r);
+            self.painter.rect_filled(r, 3.0, color);
+            self.painter.galley(r.min + Vec2::new(3.0, 1.0), galley, Color32::WHITE);
+        }
+    }
+}

@@ -7,13 +7,14 @@
 
 use std::collections::HashMap;
 
-use eframe::egui::{self, Align2, Color32, FontId, Pos2, Rect, Sense, Shape, Stroke, Vec2};
+use eframe::egui::{self, Align2, Color32, Pos2, Rect, Sense, Shape, Stroke, Vec2};
 use fbd_engine::Value;
 use fbd_layout::{Body, Layout, Source};
 
 use crate::diagram_menu::{MenuAction, value_actions};
 
 use crate::app::App;
+use crate::canvas::Pen;
 
 /// What one frame reads from the image up front: the input ports' values, the forced paths,
 /// the plan order of the shown blocks, and the paths breakpoints watch (block outputs are read
@@ -485,7 +486,7 @@ impl App {
                 if let Some(v) = shown.out(i, k) {
                     // Beside the circle of a negated output: the value is the pin's, after it.
                     let at = pa + Vec2::new(crate::canvas::negation_room(negated, z), 0.0);
-                    badges.push(pen.badge(at, v, shown.forced.contains(&path)));
+                    badges.push(badge(pen, at, v, shown.forced.contains(&path)));
                 }
             }
             if let Some(pp) = resp.interact_pointer_pos()
@@ -539,7 +540,7 @@ impl App {
             }
             let path = self.net_path(body, Source::Port(k));
             if let Some(v) = shown.in_vals[k] {
-                badges.push(pen.badge(pa, v, shown.forced.contains(&path)));
+                badges.push(badge(pen, pa, v, shown.forced.contains(&path)));
             }
             if let Some(pp) = resp.interact_pointer_pos()
                 && r.expand(2.0).contains(pp)
@@ -571,87 +572,13 @@ impl App {
     }
 }
 
-/// How the shown body is drawn this frame: where it stands on screen, its scale and its ink.
-struct Pen {
-    painter: egui::Painter,
-    /// The canvas.
-    rect: Rect,
-    /// Where the drawing's (0, 0) is on screen.
-    origin: Pos2,
-    z: f32,
-    dark: bool,
-    ink: Color32,
-    font: FontId,
-    small: FontId,
-    /// Text is legible at this zoom (below, only boxes and wires are drawn).
-    text_ok: bool,
-}
-
-impl Pen {
-    fn new(painter: egui::Painter, rect: Rect, origin: Pos2, z: f32, dark: bool) -> Pen {
-        Pen {
-            painter,
-            rect,
-            origin,
-            z,
-            dark,
-            ink: if dark { Color32::from_gray(220) } else { Color32::from_gray(30) },
-            font: FontId::monospace((11.0 * z).clamp(6.0, 22.0)),
-            small: FontId::monospace((9.5 * z).clamp(5.0, 20.0)),
-            text_ok: z > 0.35,
-        }
-    }
-
-    /// A point of the drawing on screen.
-    fn to(&self, x: f64, y: f64) -> Pos2 {
-        self.origin + Vec2::new(x as f32, y as f32) * self.z
-    }
-
-    /// A value's badge beside the pin at `pa`: short, orange with an F when forced.
-    fn badge(&self, pa: Pos2, v: Value, forced: bool) -> (Pos2, String, Color32) {
-        (
-            pa + Vec2::new(3.0, -8.0 * self.z.clamp(0.6, 1.2)),
-            format!("{}{}", if forced { "F " } else { "" }, v.short()),
-            if forced { FORCED } else { wire_color(Some(v), self.dark) },
-        )
-    }
-
-    /// A block's input pins: names, negation circles, constants left of the pin.
-    fn input_pins(&self, n: &fbd_layout::Node, anchors: &[fbd_layout::Point], fill: Color32) {
-        let (z, ink) = (self.z, self.ink);
-        for (k, (p, c)) in n.inputs.iter().enumerate() {
-            let a = anchors[k];
-            let pa = self.to(a.x, a.y);
-            self.painter.text(pa + Vec2::new(4.0 * z, 0.0), Align2::LEFT_CENTER, p, self.small.clone(), ink);
-            if n.is_negated(k) {
-                crate::canvas::negation_circle(&self.painter, pa, -1.0, z, fill, ink);
-            }
-            if let Some(c) = c {
-                self.painter.text(
-                    pa - Vec2::new(4.0 * z + crate::canvas::negation_room(n.is_negated(k), z), 0.0),
-                    Align2::RIGHT_CENTER,
-                    c,
-                    self.small.clone(),
-                    Color32::from_rgb(0xa0, 0x60, 0x00),
-                );
-            }
-        }
-    }
-
-    /// Value badges last, on top; each in its own box so neighbours never overprint.
-    fn badges(&self, badges: Vec<(Pos2, String, Color32)>) {
-        let mut taken: Vec<Rect> = Vec::new();
-        for (p, text, color) in badges {
-            let galley = self.painter.layout_no_wrap(text, self.small.clone(), Color32::WHITE);
-            let mut r = Rect::from_min_size(p, galley.size() + Vec2::new(6.0, 2.0));
-            while taken.iter().any(|t| t.intersects(r)) {
-                r = r.translate(Vec2::new(0.0, -r.height()));
-            }
-            taken.push(r);
-            self.painter.rect_filled(r, 3.0, color);
-            self.painter.galley(r.min + Vec2::new(3.0, 1.0), galley, Color32::WHITE);
-        }
-    }
+/// A value's badge beside the pin at `pa`: short, orange with an F when forced.
+fn badge(pen: &Pen, pa: Pos2, v: Value, forced: bool) -> (Pos2, String, Color32) {
+    (
+        pa + Vec2::new(3.0, -8.0 * pen.z.clamp(0.6, 1.2)),
+        format!("{}{}", if forced { "F " } else { "" }, v.short()),
+        if forced { FORCED } else { wire_color(Some(v), pen.dark) },
+    )
 }
 
 /// What the drawing shows of the scan image.

@@ -7,6 +7,7 @@ use fbd_engine::model::Wire;
 use fbd_layout::{Body, Layout};
 
 use crate::app::App;
+use crate::canvas::Pen;
 use crate::editor::Drag;
 
 impl App {
@@ -46,9 +47,8 @@ impl App {
                 y += step;
             }
         }
-        let ink = if dark { Color32::from_gray(220) } else { Color32::from_gray(30) };
+        // The small font the pins' labels are written in (what a click on a label hits).
         let small = FontId::monospace((9.5 * z).clamp(5.0, 20.0));
-        let font = FontId::monospace((11.0 * z).clamp(6.0, 22.0));
         let pointer = ui.input(|i| i.pointer.interact_pos());
         // What is under the pointer: an output pin, an input pin, a body input, a block.
         // The nearest pin within reach: zoomed out, pins stand closer than the reach, and the
@@ -256,113 +256,8 @@ impl App {
                 .unwrap_or_default();
         }
 
-        // Drawing: wires, blocks, ports, then what is being dragged.
-        let (plain, late) = (Color32::from_rgb(0x70, 0x90, 0xc0), Color32::from_rgb(0xc0, 0x50, 0x50));
-        for n in &layout.nets {
-            for (i, (a, b)) in n.segments.iter().enumerate() {
-                let (pa, pb) = (to(a.x, a.y), to(b.x, b.y));
-                // Dashed as in the online diagram and the SVG: the previous scan's value.
-                if n.late.get(i).copied().unwrap_or(n.delayed) {
-                    painter.extend(egui::Shape::dashed_line(&[pa, pb], Stroke::new(1.3, late), 6.0 * z, 4.0 * z));
-                } else {
-                    painter.line_segment([pa, pb], Stroke::new(1.3, plain));
-                }
-            }
-            let color = if n.late.iter().all(|l| *l) && n.delayed { late } else { plain };
-            for j in &n.junctions {
-                painter.circle_filled(to(j.x, j.y), 3.0 * z.clamp(0.5, 1.5), color);
-            }
-        }
-        let moving = matches!(self.editor.drag, Some(Drag::Move));
-        let mut errors_drawn = Vec::new();
-        for (i, (n, r)) in body.nodes.iter().zip(&layout.blocks).enumerate() {
-            let mut br = Rect::from_min_max(to(r.x, r.y), to(r.x + r.w, r.y + r.h));
-            let sel = self.editor.selected.contains(&n.id);
-            if moving && sel {
-                br = br.translate(drag_delta);
-            }
-            let fill = if dark { Color32::from_gray(44) } else { Color32::from_rgb(0xfd, 0xfd, 0xf6) };
-            painter.rect_filled(br, 3.0 * z, fill);
-            let error = self.editor.error_blocks.iter().find(|(b, _)| *b == n.id).map(|(_, m)| m.as_str());
-            let bad = error.is_some();
-            if let Some(m) = error {
-                // The message under the block it is about, on its own ground so that it stays
-                // readable over wires and neighbours.
-                let g = painter.layout_no_wrap(m.to_string(), small.clone(), Color32::WHITE);
-                let r = Rect::from_min_size(br.left_bottom() + Vec2::new(0.0, 3.0), g.size() + Vec2::new(6.0, 2.0));
-                errors_drawn.push((r, g));
-            }
-            let stroke = match (sel, bad) {
-                (_, true) => Stroke::new(2.5, Color32::from_rgb(0xe0, 0x40, 0x40)),
-                (true, _) => Stroke::new(2.5, Color32::from_rgb(0x40, 0x90, 0xff)),
-                _ => Stroke::new(1.2, ink),
-            };
-            painter.rect_stroke(br, 3.0 * z, stroke, egui::StrokeKind::Inside);
-            if z > 0.35 {
-                crate::canvas::block_titles(&painter, br, &n.label, &n.id, z, &font, &small, ink);
-                for (k, (p, c)) in n.inputs.iter().enumerate() {
-                    let a = to(layout.in_anchors[i][k].x, layout.in_anchors[i][k].y);
-                    let a = if moving && sel { a + drag_delta } else { a };
-                    painter.text(a + Vec2::new(4.0 * z, 0.0), Align2::LEFT_CENTER, p, small.clone(), ink);
-                    // A stub outside the block marks where a wire lands (outputs have a dot); a
-                    // negated pin has its circle there.
-                    let negated = n.is_negated(k);
-                    if negated {
-                        crate::canvas::negation_circle(&painter, a, -1.0, z, fill, ink);
-                    } else {
-                        painter.line_segment([a - Vec2::new(4.0 * z, 0.0), a], Stroke::new(1.0, ink));
-                    }
-                    if let Some(c) = c {
-                        painter.text(
-                            a - Vec2::new(6.0 * z + crate::canvas::negation_room(negated, z), 0.0),
-                            Align2::RIGHT_CENTER,
-                            c,
-                            small.clone(),
-                            Color32::from_rgb(0xa0, 0x60, 0x00),
-                        );
-                    }
-                    if hit_in.as_ref().is_some_and(|(b, q)| *b == n.id && q == p) {
-                        painter.circle_stroke(a, 5.0, Stroke::new(2.0, Color32::from_rgb(0x40, 0xc0, 0x60)));
-                    }
-                }
-                for (k, p) in n.outputs.iter().enumerate() {
-                    let a = to(layout.out_anchors[i][k].x, layout.out_anchors[i][k].y);
-                    let a = if moving && sel { a + drag_delta } else { a };
-                    painter.text(a - Vec2::new(4.0 * z, 0.0), Align2::RIGHT_CENTER, p, small.clone(), ink);
-                    if n.is_negated_output(k) {
-                        crate::canvas::negation_circle(&painter, a, 1.0, z, fill, ink);
-                    } else {
-                        painter.circle_filled(a, 2.5, ink);
-                    }
-                }
-            }
-        }
-        for (r, g) in errors_drawn {
-            painter.rect_filled(r, 2.0, Color32::from_rgb(0xb0, 0x20, 0x20));
-            painter.galley(r.min + Vec2::new(3.0, 1.0), g, Color32::WHITE);
-        }
-        for (k, name) in body.inputs.iter().enumerate() {
-            let a = to(layout.input_ports[k].x, layout.input_ports[k].y);
-            painter.text(a - Vec2::new(4.0, 0.0), Align2::RIGHT_CENTER, name, small.clone(), ink);
-            painter.circle_filled(a, 3.0, ink);
-        }
-        for (k, (name, _)) in body.outputs.iter().enumerate() {
-            let a = to(layout.output_ports[k].x, layout.output_ports[k].y);
-            painter.text(a + Vec2::new(4.0, 0.0), Align2::LEFT_CENTER, name, small.clone(), ink);
-        }
-        if let (Some(Drag::Wire(_, from) | Drag::WireBack(_, _, from)), Some(p)) = (&self.editor.drag, pointer) {
-            painter.line_segment([*from, p], Stroke::new(2.0, Color32::from_rgb(0x40, 0xc0, 0x60)));
-        }
-        if let (Some(Drag::Select(from)), Some(p)) = (&self.editor.drag, pointer) {
-            let band = Rect::from_two_pos(*from, p);
-            painter.rect_filled(band, 0.0, Color32::from_rgba_unmultiplied(0x40, 0x90, 0xff, 30));
-            painter.rect_stroke(
-                band,
-                0.0,
-                Stroke::new(1.0, Color32::from_rgb(0x40, 0x90, 0xff)),
-                egui::StrokeKind::Inside,
-            );
-        }
+        let pen = Pen::new(painter.clone(), rect, origin, z, dark);
+        self.editor_draw(&pen, (body, layout), drag_delta, hit_in.as_ref(), pointer);
 
         // A block's comment, on hover (the properties column edits it).
         if self.editor.drag.is_none()
@@ -373,10 +268,139 @@ impl App {
             resp.clone().on_hover_text_at_pointer(format!("{} ({}): {c}", body.nodes[i].id, body.nodes[i].label));
         }
 
-        // The menu of an input pin: a constant typed by the pin, a feedback wire, negation, or
-        // disconnect.
+        let menu_result = self.editor_pin_menu(&resp, body_id);
+        if let Some(r) = result.or(menu_result) {
+            self.editor_after(r);
+        }
+    }
+}
+
+impl App {
+    /// The editor's drawing: wires (dashed where they carry the previous scan's value), blocks
+    /// (selected, moved, with their errors under them), pins with the wire stubs, ports, and
+    /// what is being dragged (a wire, a selection band).
+    fn editor_draw(
+        &self,
+        pen: &Pen,
+        (body, layout): (&Body, &Layout),
+        drag_delta: Vec2,
+        hit_in: Option<&(String, String)>,
+        pointer: Option<Pos2>,
+    ) {
+        let (z, dark) = (pen.z, pen.dark);
+        let (plain, late) = (Color32::from_rgb(0x70, 0x90, 0xc0), Color32::from_rgb(0xc0, 0x50, 0x50));
+        for n in &layout.nets {
+            for (i, (a, b)) in n.segments.iter().enumerate() {
+                let (pa, pb) = (pen.to(a.x, a.y), pen.to(b.x, b.y));
+                // Dashed as in the online diagram and the SVG: the previous scan's value.
+                if n.late.get(i).copied().unwrap_or(n.delayed) {
+                    pen.painter.extend(egui::Shape::dashed_line(&[pa, pb], Stroke::new(1.3, late), 6.0 * z, 4.0 * z));
+                } else {
+                    pen.painter.line_segment([pa, pb], Stroke::new(1.3, plain));
+                }
+            }
+            let color = if n.late.iter().all(|l| *l) && n.delayed { late } else { plain };
+            for j in &n.junctions {
+                pen.painter.circle_filled(pen.to(j.x, j.y), 3.0 * z.clamp(0.5, 1.5), color);
+            }
+        }
+        let moving = matches!(self.editor.drag, Some(Drag::Move));
+        let mut errors_drawn = Vec::new();
+        for (i, (n, r)) in body.nodes.iter().zip(&layout.blocks).enumerate() {
+            let mut br = Rect::from_min_max(pen.to(r.x, r.y), pen.to(r.x + r.w, r.y + r.h));
+            let sel = self.editor.selected.contains(&n.id);
+            if moving && sel {
+                br = br.translate(drag_delta);
+            }
+            let fill = if dark { Color32::from_gray(44) } else { Color32::from_rgb(0xfd, 0xfd, 0xf6) };
+            pen.painter.rect_filled(br, 3.0 * z, fill);
+            let error = self.editor.error_blocks.iter().find(|(b, _)| *b == n.id).map(|(_, m)| m.as_str());
+            let bad = error.is_some();
+            if let Some(m) = error {
+                // The message under the block it is about, on its own ground so that it stays
+                // readable over wires and neighbours.
+                let g = pen.painter.layout_no_wrap(m.to_string(), pen.small.clone(), Color32::WHITE);
+                let r = Rect::from_min_size(br.left_bottom() + Vec2::new(0.0, 3.0), g.size() + Vec2::new(6.0, 2.0));
+                errors_drawn.push((r, g));
+            }
+            let stroke = match (sel, bad) {
+                (_, true) => Stroke::new(2.5, Color32::from_rgb(0xe0, 0x40, 0x40)),
+                (true, _) => Stroke::new(2.5, Color32::from_rgb(0x40, 0x90, 0xff)),
+                _ => Stroke::new(1.2, pen.ink),
+            };
+            pen.painter.rect_stroke(br, 3.0 * z, stroke, egui::StrokeKind::Inside);
+            if z > 0.35 {
+                crate::canvas::block_titles(&pen.painter, br, &n.label, &n.id, z, &pen.font, &pen.small, pen.ink);
+                for (k, (p, c)) in n.inputs.iter().enumerate() {
+                    let a = pen.to(layout.in_anchors[i][k].x, layout.in_anchors[i][k].y);
+                    let a = if moving && sel { a + drag_delta } else { a };
+                    pen.painter.text(a + Vec2::new(4.0 * z, 0.0), Align2::LEFT_CENTER, p, pen.small.clone(), pen.ink);
+                    // A stub outside the block marks where a wire lands (outputs have a dot); a
+                    // negated pin has its circle there.
+                    let negated = n.is_negated(k);
+                    if negated {
+                        crate::canvas::negation_circle(&pen.painter, a, -1.0, z, fill, pen.ink);
+                    } else {
+                        pen.painter.line_segment([a - Vec2::new(4.0 * z, 0.0), a], Stroke::new(1.0, pen.ink));
+                    }
+                    if let Some(c) = c {
+                        pen.painter.text(
+                            a - Vec2::new(6.0 * z + crate::canvas::negation_room(negated, z), 0.0),
+                            Align2::RIGHT_CENTER,
+                            c,
+                            pen.small.clone(),
+                            Color32::from_rgb(0xa0, 0x60, 0x00),
+                        );
+                    }
+                    if hit_in.as_ref().is_some_and(|(b, q)| *b == n.id && q == p) {
+                        pen.painter.circle_stroke(a, 5.0, Stroke::new(2.0, Color32::from_rgb(0x40, 0xc0, 0x60)));
+                    }
+                }
+                for (k, p) in n.outputs.iter().enumerate() {
+                    let a = pen.to(layout.out_anchors[i][k].x, layout.out_anchors[i][k].y);
+                    let a = if moving && sel { a + drag_delta } else { a };
+                    pen.painter.text(a - Vec2::new(4.0 * z, 0.0), Align2::RIGHT_CENTER, p, pen.small.clone(), pen.ink);
+                    if n.is_negated_output(k) {
+                        crate::canvas::negation_circle(&pen.painter, a, 1.0, z, fill, pen.ink);
+                    } else {
+                        pen.painter.circle_filled(a, 2.5, pen.ink);
+                    }
+                }
+            }
+        }
+        for (r, g) in errors_drawn {
+            pen.painter.rect_filled(r, 2.0, Color32::from_rgb(0xb0, 0x20, 0x20));
+            pen.painter.galley(r.min + Vec2::new(3.0, 1.0), g, Color32::WHITE);
+        }
+        for (k, name) in body.inputs.iter().enumerate() {
+            let a = pen.to(layout.input_ports[k].x, layout.input_ports[k].y);
+            pen.painter.text(a - Vec2::new(4.0, 0.0), Align2::RIGHT_CENTER, name, pen.small.clone(), pen.ink);
+            pen.painter.circle_filled(a, 3.0, pen.ink);
+        }
+        for (k, (name, _)) in body.outputs.iter().enumerate() {
+            let a = pen.to(layout.output_ports[k].x, layout.output_ports[k].y);
+            pen.painter.text(a + Vec2::new(4.0, 0.0), Align2::LEFT_CENTER, name, pen.small.clone(), pen.ink);
+        }
+        if let (Some(Drag::Wire(_, from) | Drag::WireBack(_, _, from)), Some(p)) = (&self.editor.drag, pointer) {
+            pen.painter.line_segment([*from, p], Stroke::new(2.0, Color32::from_rgb(0x40, 0xc0, 0x60)));
+        }
+        if let (Some(Drag::Select(from)), Some(p)) = (&self.editor.drag, pointer) {
+            let band = Rect::from_two_pos(*from, p);
+            pen.painter.rect_filled(band, 0.0, Color32::from_rgba_unmultiplied(0x40, 0x90, 0xff, 30));
+            pen.painter.rect_stroke(
+                band,
+                0.0,
+                Stroke::new(1.0, Color32::from_rgb(0x40, 0x90, 0xff)),
+                egui::StrokeKind::Inside,
+            );
+        }
+    }
+
+    /// The menu of an input pin: a constant typed by the pin, a feedback wire, negation, or
+    /// disconnect; of an output pin: its negation. What it did, once something was chosen.
+    fn editor_pin_menu(&mut self, resp: &egui::Response, body_id: &BodyId) -> Option<Result<String, String>> {
         let mut menu_result: Option<Result<String, String>> = None;
-        egui::Popup::context_menu(&resp).close_behavior(egui::PopupCloseBehavior::CloseOnClickOutside).show(|ui| {
+        egui::Popup::context_menu(resp).close_behavior(egui::PopupCloseBehavior::CloseOnClickOutside).show(|ui| {
             let Some((b, p)) = self.editor.pin_menu.clone() else {
                 ui.label("right-click a pin");
                 return;
@@ -488,9 +512,7 @@ impl App {
                 ui.close();
             }
         });
-        if let Some(r) = result.or(menu_result) {
-            self.editor_after(r);
-        }
+        menu_result
     }
 }
 
