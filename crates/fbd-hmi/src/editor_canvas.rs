@@ -189,7 +189,17 @@ impl App {
                             .connect(body_id, &src, b, p)
                             .map(|()| format!("connected {src} -> {b}.{p}"))
                             .map_err(|e| format!("not connected: {}", e.0)),
-                        None => match pointer.and_then(|p| layout.output_ports.iter().position(|a| near(p, *a))) {
+                        // On the port's point or its name: the name is where the eye aims.
+                        None => match pointer.and_then(|p| {
+                            layout.output_ports.iter().zip(&body.outputs).position(|(a, (name, _))| {
+                                let at = to(a.x, a.y);
+                                let label = Rect::from_min_size(
+                                    at - Vec2::new(0.0, small.size),
+                                    Vec2::new(6.0 + name.chars().count() as f32 * char_w, 2.0 * small.size),
+                                );
+                                near(p, *a) || label.contains(p)
+                            })
+                        }) {
                             Some(k) => {
                                 let port = body.outputs[k].0.clone();
                                 self.editor_workspace()
@@ -379,7 +389,9 @@ impl App {
         }
         for (k, (name, _)) in body.outputs.iter().enumerate() {
             let a = pen.to(layout.output_ports[k].x, layout.output_ports[k].y);
-            pen.painter.text(a + Vec2::new(4.0, 0.0), Align2::LEFT_CENTER, name, pen.small.clone(), pen.ink);
+            pen.painter.text(a + Vec2::new(6.0, 0.0), Align2::LEFT_CENTER, name, pen.small.clone(), pen.ink);
+            // Where a wire lands, wired or not (an unwired output had no mark at all).
+            pen.painter.circle_stroke(a, 3.0, Stroke::new(1.2, pen.ink));
         }
         if let (Some(Drag::Wire(_, from) | Drag::WireBack(_, _, from)), Some(p)) = (&self.editor.drag, pointer) {
             pen.painter.line_segment([*from, p], Stroke::new(2.0, Color32::from_rgb(0x40, 0xc0, 0x60)));

@@ -203,8 +203,9 @@ fn a_blinker_drawn_from_scratch_in_the_editor_is_saved_and_blinks() {
     h.step();
     let lamp = h.state_mut().editor_anchor_pos("", "lamp").expect("the output port is drawn");
     let not_out = h.state_mut().editor_anchor_pos("not1", "out").expect("not1.out drawn");
-    drag(&mut h, not_out, lamp);
-    assert!(h.query_by_label_contains("connected not1.out -> output lamp").is_some());
+    // Dropped on the port's name, not on its point: where the eye aims (it was refused).
+    drag(&mut h, not_out, lamp + egui::Vec2::new(16.0, 0.0));
+    assert!(h.query_by_label_contains("connected not1.out -> output lamp").is_some(), "{}", h.state().editor_message());
     save_as(&mut h, &file);
     assert!(file.exists(), "Save as wrote the file");
     let plan = fbd_engine::compile_file(&file, &Default::default()).expect("the saved blinker compiles");
