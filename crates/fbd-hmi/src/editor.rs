@@ -445,13 +445,25 @@ impl App {
                 let c = (centre - self.editor.origin) / self.editor.zoom;
                 let mut pos = fbd_layout::snap([c.x as f64, c.y as f64]);
                 self.editor.palette.clear();
-                let ws = self.editor.ws.as_mut().expect("made");
-                // Not on top of a block already there: below it.
-                let taken: Vec<[f64; 2]> =
-                    ws.blocks(body).map(|bs| bs.iter().filter_map(|b| b.pos).collect()).unwrap_or_default();
-                while taken.iter().any(|p| (p[0] - pos[0]).abs() < 100.0 && (p[1] - pos[1]).abs() < 80.0) {
-                    pos[1] += 80.0;
+                // Not on or under a block already there (as drawn, whatever its size, with the
+                // line its error message takes below it): the first free place down the view.
+                let taken: Vec<fbd_layout::Rect> = self.editor_drawn().map(|d| d.1.blocks.clone()).unwrap_or_default();
+                let clear = |p: [f64; 2]| {
+                    let (w, h, gap, error_line) = (140.0, 100.0, 20.0, 30.0);
+                    taken.iter().all(|r| {
+                        p[0] + w + gap <= r.x
+                            || r.x + r.w + gap <= p[0]
+                            || p[1] + h + gap <= r.y
+                            || r.y + r.h + gap + error_line <= p[1]
+                    })
+                };
+                for _ in 0..1000 {
+                    if clear(pos) {
+                        break;
+                    }
+                    pos[1] += 20.0;
                 }
+                let ws = self.editor.ws.as_mut().expect("made");
                 act = Some(ws.add_block(body, &t, pos).map(|id| format!("added `{id}`")).map_err(|e| e.0));
             }
             ui.separator();

@@ -583,3 +583,30 @@ fn save_as_asks_before_writing_over_a_file_and_forgets_another_program_s_path() 
     assert!(h.state().editor_message().contains("type a path"), "{}", h.state().editor_message());
     assert!(std::fs::read_to_string(&other).expect("read").contains("\"not2\""), "the other program's file kept");
 }
+
+/// Blocks added one after another at the view's centre stand apart, each clear of the one
+/// before and of the line its error takes below it (the second landed under the first, and its
+/// error bar hid the id).
+#[test]
+fn blocks_added_in_a_row_do_not_land_on_each_other() {
+    let mut h = harness(Wiring::Upd1, false, "add-apart");
+    h.step();
+    into_the_editor(&mut h);
+    h.get_by_label("New").click();
+    h.step();
+    h.step();
+    for _ in 0..3 {
+        add_block(&mut h, "MUX");
+    }
+    let mut ys = Vec::new();
+    for id in ["mux1", "mux2", "mux3"] {
+        let out = h.state_mut().editor_anchor_pos(id, "out").unwrap_or_else(|| panic!("{id} drawn"));
+        ys.push(out.y);
+    }
+    ys.sort_by(f32::total_cmp);
+    // A MUX of three inputs is 100 units tall at the editor's zoom 1; apart means more than
+    // that plus the error line.
+    for w in ys.windows(2) {
+        assert!(w[1] - w[0] > 100.0, "blocks on each other: {ys:?}");
+    }
+}
