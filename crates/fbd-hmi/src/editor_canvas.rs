@@ -29,7 +29,6 @@ impl App {
         let z = self.editor.zoom;
         let origin = rect.min + self.editor.pan;
         self.editor.origin = origin;
-        let to = |x: f64, y: f64| origin + Vec2::new(x as f32, y as f32) * z;
         let painter = painter.with_clip_rect(rect);
         painter.rect_filled(rect, 0.0, if dark { Color32::from_gray(20) } else { Color32::from_gray(252) });
         // The grid: blocks snap to it with their left edges and pins on its lines (`fbd_layout::snap`).
@@ -47,50 +46,10 @@ impl App {
                 y += step;
             }
         }
-        // The small font the pins' labels are written in (what a click on a label hits).
-        let small = FontId::monospace((9.5 * z).clamp(5.0, 20.0));
         let pointer = ui.input(|i| i.pointer.interact_pos());
-        // What is under the pointer: an output pin, an input pin, a body input, a block.
-        // The nearest pin within reach: zoomed out, pins stand closer than the reach, and the
-        // first one listed was taken (a drag could wire the pin next to the one pointed at).
-        let reach = 8.0_f32.max(5.0 * z);
-        let dist = |p: Pos2, a: &fbd_layout::Point| (to(a.x, a.y) - p).length();
-        let near = |p: Pos2, a: fbd_layout::Point| dist(p, &a) < reach;
-        let out_at = |p: Pos2| {
-            let pins = (0..body.nodes.len()).flat_map(|i| {
-                layout.out_anchors[i]
-                    .iter()
-                    .enumerate()
-                    .map(move |(k, a)| (dist(p, a), format!("{}.{}", body.nodes[i].id, body.nodes[i].outputs[k])))
-            });
-            let ports = layout.input_ports.iter().enumerate().map(|(k, a)| (dist(p, a), body.inputs[k].clone()));
-            pins.chain(ports).filter(|(d, _)| *d < reach).min_by(|a, b| a.0.total_cmp(&b.0)).map(|(_, s)| s)
-        };
-        let block_at = |p: Pos2| {
-            layout.blocks.iter().position(|r| Rect::from_min_max(to(r.x, r.y), to(r.x + r.w, r.y + r.h)).contains(p))
-        };
-        let in_at = |p: Pos2| {
-            (0..body.nodes.len())
-                .flat_map(|i| layout.in_anchors[i].iter().enumerate().map(move |(k, a)| (dist(p, a), i, k)))
-                .filter(|(d, _, _)| *d < reach)
-                .min_by(|a, b| a.0.total_cmp(&b.0))
-                .map(|(_, i, k)| (body.nodes[i].id.clone(), body.nodes[i].inputs[k].0.clone()))
-        };
-        // An input's name inside the block and its constant outside stand for the pin too, for
-        // its menu: a right-click on `pt` did nothing unless it hit the block's very edge.
-        let char_w = small.size * 0.62;
-        let in_label_at = |p: Pos2| {
-            (0..body.nodes.len()).find_map(|i| {
-                layout.in_anchors[i].iter().zip(&body.nodes[i].inputs).find_map(|(a, (name, c))| {
-                    let a = to(a.x, a.y);
-                    let left = a.x - 6.0 * z - c.as_ref().map_or(0.0, |c| c.chars().count() as f32 * char_w);
-                    let right = a.x + 4.0 * z + name.chars().count() as f32 * char_w;
-                    let half = (fbd_layout::PITCH as f32 / 2.0 - 1.0) * z;
-                    (p.x >= left && p.x <= right && (p.y - a.y).abs() <= half)
-                        .then(|| (body.nodes[i].id.clone(), name.clone()))
-                })
-            })
-        };
+        let ht = HitTest::new(body, layout, origin, z);
+        let (out_at, in_at, block_at) = (|p| ht.out_at(p), |p| ht.in_at(p), |p| ht.block_at(p));
+        let in_label_at = |p| ht.in_label_at(p);
         let hit_in = pointer.and_then(in_at);
         let menu_in = pointer.and_then(|p| in_at(p).or_else(|| in_label_at(p)));
         let hit_block = pointer.and_then(block_at);
@@ -140,81 +99,10 @@ impl App {
             self.editor.pan += resp.drag_delta();
         }
         let mut result: Option<Result<String, String>> = None;
-        if resp.drag_stopped() {
-            match self.editor.drag.take() {
-                Some(Drag::Move) if drag_delta.length() > 2.0 => {
-                    let d = drag_delta / z;
-                    let moves: Vec<(String, [f64; 2])> = body
-                        .nodes
-                        .iter()
-                        .zip(&layout.blocks)
-                        .filter(|(n, _)| self.editor.selected.contains(&n.id))
-                        .map(|(n, r)| (n.id.clone(), fbd_layout::snap([r.x + d.x as f64, r.y + d.y as f64])))
-                        .collect();
-                    let n = moves.len();
-                    result = Some(
-                        self.editor_workspace()
-                            .move_blocks(body_id, &moves)
-                            .map(|()| format!("moved {n} block(s)"))
-                            .map_err(|e| e.0),
-                    );
-                }
-                Some(Drag::Select(from)) => {
-                    let band = Rect::from_two_pos(from, pointer.unwrap_or(from));
-                    if !shift {
-                        self.editor.selected.clear();
-                    }
-                    for (n, r) in body.nodes.iter().zip(&layout.blocks) {
-                        let br = Rect::from_min_max(to(r.x, r.y), to(r.x + r.w, r.y + r.h));
-                        if band.intersects(br) && !self.editor.selected.contains(&n.id) {
-                            self.editor.selected.push(n.id.clone());
-                        }
-                    }
-                    self.editor.message = format!("{} block(s) selected", self.editor.selected.len());
-                }
-                Some(Drag::WireBack(b, p, _)) => {
-                    result = Some(match pointer.and_then(out_at) {
-                        Some(src) => self
-                            .editor_workspace()
-                            .set_input(body_id, &b, &p, Wire::Ref(src.clone()))
-                            .map(|()| format!("connected {src} -> {b}.{p}"))
-                            .map_err(|e| format!("not connected: {}", e.0)),
-                        None => Err("drop on an output pin (the right side of a block) or a body input".into()),
-                    });
-                }
-                Some(Drag::Wire(src, _)) => {
-                    result = Some(match &hit_in {
-                        Some((b, p)) => self
-                            .editor_workspace()
-                            .connect(body_id, &src, b, p)
-                            .map(|()| format!("connected {src} -> {b}.{p}"))
-                            .map_err(|e| format!("not connected: {}", e.0)),
-                        // On the port's point or its name: the name is where the eye aims.
-                        None => match pointer.and_then(|p| {
-                            layout.output_ports.iter().zip(&body.outputs).position(|(a, (name, _))| {
-                                let at = to(a.x, a.y);
-                                let label = Rect::from_min_size(
-                                    at - Vec2::new(0.0, small.size),
-                                    Vec2::new(6.0 + name.chars().count() as f32 * char_w, 2.0 * small.size),
-                                );
-                                near(p, *a) || label.contains(p)
-                            })
-                        }) {
-                            Some(k) => {
-                                let port = body.outputs[k].0.clone();
-                                self.editor_workspace()
-                                    .connect_output(body_id, &port, &src)
-                                    .map(|()| format!("connected {src} -> output {port}"))
-                                    .map_err(|e| format!("not connected: {}", e.0))
-                            }
-                            None => {
-                                Err("drop a wire on an input pin (the left side of a block) or an output port".into())
-                            }
-                        },
-                    });
-                }
-                _ => {}
-            }
+        if resp.drag_stopped()
+            && let Some(drag) = self.editor.drag.take()
+        {
+            result = self.editor_drop(drag, &ht, body_id, (pointer, hit_in.as_ref()), (drag_delta, shift));
         }
         if resp.clicked() {
             match hit_block {
@@ -282,6 +170,86 @@ impl App {
         if let Some(r) = result.or(menu_result) {
             self.editor_after(r);
         }
+    }
+}
+
+impl App {
+    /// A drag that ended: blocks moved (snapped to the grid), a selection band, or a wire
+    /// dropped on a pin or a port. What it did, or why it was refused.
+    fn editor_drop(
+        &mut self,
+        drag: Drag,
+        ht: &HitTest,
+        body_id: &BodyId,
+        (pointer, hit_in): (Option<Pos2>, Option<&(String, String)>),
+        (drag_delta, shift): (Vec2, bool),
+    ) -> Option<Result<String, String>> {
+        let (body, layout, z) = (ht.body, ht.layout, ht.z);
+        let to = |x: f64, y: f64| ht.to(x, y);
+        match drag {
+            Drag::Move if drag_delta.length() > 2.0 => {
+                let d = drag_delta / z;
+                let moves: Vec<(String, [f64; 2])> = body
+                    .nodes
+                    .iter()
+                    .zip(&layout.blocks)
+                    .filter(|(n, _)| self.editor.selected.contains(&n.id))
+                    .map(|(n, r)| (n.id.clone(), fbd_layout::snap([r.x + d.x as f64, r.y + d.y as f64])))
+                    .collect();
+                let n = moves.len();
+                return Some(
+                    self.editor_workspace()
+                        .move_blocks(body_id, &moves)
+                        .map(|()| format!("moved {n} block(s)"))
+                        .map_err(|e| e.0),
+                );
+            }
+            Drag::Select(from) => {
+                let band = Rect::from_two_pos(from, pointer.unwrap_or(from));
+                if !shift {
+                    self.editor.selected.clear();
+                }
+                for (n, r) in body.nodes.iter().zip(&layout.blocks) {
+                    let br = Rect::from_min_max(to(r.x, r.y), to(r.x + r.w, r.y + r.h));
+                    if band.intersects(br) && !self.editor.selected.contains(&n.id) {
+                        self.editor.selected.push(n.id.clone());
+                    }
+                }
+                self.editor.message = format!("{} block(s) selected", self.editor.selected.len());
+            }
+            Drag::WireBack(b, p, _) => {
+                return Some(match pointer.and_then(|p| ht.out_at(p)) {
+                    Some(src) => self
+                        .editor_workspace()
+                        .set_input(body_id, &b, &p, Wire::Ref(src.clone()))
+                        .map(|()| format!("connected {src} -> {b}.{p}"))
+                        .map_err(|e| format!("not connected: {}", e.0)),
+                    None => Err("drop on an output pin (the right side of a block) or a body input".into()),
+                });
+            }
+            Drag::Wire(src, _) => {
+                return Some(match hit_in {
+                    Some((b, p)) => self
+                        .editor_workspace()
+                        .connect(body_id, &src, b, p)
+                        .map(|()| format!("connected {src} -> {b}.{p}"))
+                        .map_err(|e| format!("not connected: {}", e.0)),
+                    // On the port's point or its name: the name is where the eye aims.
+                    None => match pointer.and_then(|p| ht.output_port_at(p)) {
+                        Some(k) => {
+                            let port = body.outputs[k].0.clone();
+                            self.editor_workspace()
+                                .connect_output(body_id, &port, &src)
+                                .map(|()| format!("connected {src} -> output {port}"))
+                                .map_err(|e| format!("not connected: {}", e.0))
+                        }
+                        None => Err("drop a wire on an input pin (the left side of a block) or an output port".into()),
+                    },
+                });
+            }
+            _ => {}
+        }
+        None
     }
 }
 
@@ -553,5 +521,94 @@ impl App {
             (false, true) => format!("{b}.{p} gives the inverse of what the block computes"),
         };
         Some(self.editor_workspace().set_negated(body_id, b, p, !negated).map(|()| msg).map_err(|e| e.0))
+    }
+}
+
+/// What is under a point of the editor's canvas: an output pin, an input pin (or its name and
+/// constant, for its menu), a body port, a block. The nearest pin within reach: zoomed out,
+/// pins stand closer than the reach, and the first one listed was taken (a drag could wire the
+/// pin next to the one pointed at).
+struct HitTest<'a> {
+    body: &'a Body,
+    layout: &'a Layout,
+    origin: Pos2,
+    z: f32,
+    reach: f32,
+    /// The width of a character of the pins' labels.
+    char_w: f32,
+}
+
+impl<'a> HitTest<'a> {
+    fn new(body: &'a Body, layout: &'a Layout, origin: Pos2, z: f32) -> HitTest<'a> {
+        let small = FontId::monospace((9.5 * z).clamp(5.0, 20.0));
+        HitTest { body, layout, origin, z, reach: 8.0_f32.max(5.0 * z), char_w: small.size * 0.62 }
+    }
+
+    fn to(&self, x: f64, y: f64) -> Pos2 {
+        self.origin + Vec2::new(x as f32, y as f32) * self.z
+    }
+
+    fn dist(&self, p: Pos2, a: &fbd_layout::Point) -> f32 {
+        (self.to(a.x, a.y) - p).length()
+    }
+
+    /// The output pin (`block.pin`) or body input nearest `p`, within reach.
+    fn out_at(&self, p: Pos2) -> Option<String> {
+        let (body, layout) = (self.body, self.layout);
+        let pins = (0..body.nodes.len()).flat_map(|i| {
+            layout.out_anchors[i]
+                .iter()
+                .enumerate()
+                .map(move |(k, a)| (self.dist(p, a), format!("{}.{}", body.nodes[i].id, body.nodes[i].outputs[k])))
+        });
+        let ports = layout.input_ports.iter().enumerate().map(|(k, a)| (self.dist(p, a), body.inputs[k].clone()));
+        pins.chain(ports).filter(|(d, _)| *d < self.reach).min_by(|a, b| a.0.total_cmp(&b.0)).map(|(_, s)| s)
+    }
+
+    /// The block whose box holds `p`.
+    fn block_at(&self, p: Pos2) -> Option<usize> {
+        self.layout
+            .blocks
+            .iter()
+            .position(|r| Rect::from_min_max(self.to(r.x, r.y), self.to(r.x + r.w, r.y + r.h)).contains(p))
+    }
+
+    /// The input pin (block, pin) nearest `p`, within reach.
+    fn in_at(&self, p: Pos2) -> Option<(String, String)> {
+        let (body, layout) = (self.body, self.layout);
+        (0..body.nodes.len())
+            .flat_map(|i| layout.in_anchors[i].iter().enumerate().map(move |(k, a)| (self.dist(p, a), i, k)))
+            .filter(|(d, _, _)| *d < self.reach)
+            .min_by(|a, b| a.0.total_cmp(&b.0))
+            .map(|(_, i, k)| (body.nodes[i].id.clone(), body.nodes[i].inputs[k].0.clone()))
+    }
+
+    /// An input's name inside the block and its constant outside stand for the pin too, for
+    /// its menu: a right-click on `pt` did nothing unless it hit the block's very edge.
+    fn in_label_at(&self, p: Pos2) -> Option<(String, String)> {
+        let (body, layout, z) = (self.body, self.layout, self.z);
+        (0..body.nodes.len()).find_map(|i| {
+            layout.in_anchors[i].iter().zip(&body.nodes[i].inputs).find_map(|(a, (name, c))| {
+                let a = self.to(a.x, a.y);
+                let left = a.x - 6.0 * z - c.as_ref().map_or(0.0, |c| c.chars().count() as f32 * self.char_w);
+                let right = a.x + 4.0 * z + name.chars().count() as f32 * self.char_w;
+                let half = (fbd_layout::PITCH as f32 / 2.0 - 1.0) * z;
+                (p.x >= left && p.x <= right && (p.y - a.y).abs() <= half)
+                    .then(|| (body.nodes[i].id.clone(), name.clone()))
+            })
+        })
+    }
+
+    /// The body output whose point or name `p` is on (the name is where the eye aims).
+    fn output_port_at(&self, p: Pos2) -> Option<usize> {
+        let font = 9.5 * self.z.clamp(5.0 / 9.5, 20.0 / 9.5);
+        self.layout.output_ports.iter().zip(&self.body.outputs).position(|(a, (name, _))| {
+            let at = self.to(a.x, a.y);
+            let label = Rect::from_min_size(
+                at - Vec2::new(0.0, font),
+                Vec2::new(6.0 + name.chars().count() as f32 * self.char_w, 2.0 * font),
+            );
+            self.dist(p, a) < self.reach || label.contains(p)
+        })
     }
 }
