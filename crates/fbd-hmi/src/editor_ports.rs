@@ -106,99 +106,12 @@ impl App {
                     continue;
                 }
                 shown += 1;
-                ui.horizontal(|ui| {
-                    ui.label(RichText::new(side).weak());
-                    match &mut p.rename {
-                        Some((old, new)) if old == name => {
-                            ui.add(egui::TextEdit::singleline(new).desired_width(90.0));
-                            if ui.small_button("ok").clicked() {
-                                let (o, n) = (old.clone(), new.trim().to_string());
-                                out = Some(
-                                    self.editor
-                                        .ws
-                                        .as_mut()
-                                        .expect("made")
-                                        .rename_port(body, &o, &n)
-                                        .map(|()| {
-                                            if o == n {
-                                                format!("port `{o}` has that name already")
-                                            } else {
-                                                format!("port `{o}` renamed to `{n}`")
-                                            }
-                                        })
-                                        .map_err(|e| e.0),
-                                );
-                                p.rename = None;
-                            }
-                        }
-                        _ => {
-                            if ui.link(name).on_hover_text("rename").clicked() {
-                                p.rename = Some((name.clone(), name.clone()));
-                            }
-                        }
-                    }
-                    let mut t = *ty;
-                    egui::ComboBox::from_id_salt(("port_type", side, name))
-                        .selected_text(t.name())
-                        .width(60.0)
-                        .show_ui(ui, |ui| {
-                            for x in TYPES {
-                                ui.selectable_value(&mut t, x, x.name());
-                            }
-                        });
-                    if t != *ty {
-                        out = Some(
-                            self.editor
-                                .ws
-                                .as_mut()
-                                .expect("made")
-                                .retype_port(body, name, t)
-                                .map(|()| format!("`{name}` is {} now", t.name()))
-                                .map_err(|e| e.0),
-                        );
-                    }
-                    let open = p.details.as_ref().is_some_and(|d| d.port == *name);
-                    if ui
-                        .selectable_label(open, "details")
-                        .on_hover_text("how the panel shows it, its default, what it is for")
-                        .clicked()
-                    {
-                        p.details = if open {
-                            None
-                        } else {
-                            self.editor.ws.as_ref().and_then(|ws| ws.port_details(body, name)).map(|d| DetailsDraft {
-                                port: name.clone(),
-                                kind: d.kind,
-                                default: d.default.map(|v| v.to_string()).unwrap_or_default(),
-                                options: d.options.join(", "),
-                                description: d.description.unwrap_or_default(),
-                            })
-                        };
-                    }
-                });
-                if let Some(d) = p.details.as_mut().filter(|d| d.port == *name) {
-                    let program_input = side == "in" && *body == BodyId::Program;
-                    let ws = self.editor.ws.as_mut().expect("made");
-                    match details_ui(ui, d, side == "in", program_input, *ty) {
-                        None => {}
-                        Some(Action::Set(details)) => {
-                            out = Some(
-                                ws.set_port_details(body, name, details)
-                                    .map(|()| format!("details of `{name}` set"))
-                                    .map_err(|e| e.0),
-                            )
-                        }
-                        Some(Action::Remove) => {
-                            out = Some(
-                                ws.remove_port(body, name).map(|()| format!("port `{name}` removed")).map_err(|e| e.0),
-                            );
-                            p.details = None;
-                        }
-                        Some(Action::Invalid(e)) => out = Some(Err(e)),
-                    }
+                if let Some(r) = self.port_row(ui, body, (side, name), *ty) {
+                    out = Some(r);
                 }
             }
         }
+        let p = &mut self.editor.props.ports;
         if hidden > 0 {
             ui.label(RichText::new(format!("{hidden} more of {total} ports: type part of a name in find port")).weak());
         }
@@ -237,6 +150,109 @@ impl App {
         // A port added: the field is ready for the next name (typing appended to the last one).
         if added {
             p.port_name.clear();
+        }
+        out
+    }
+
+    /// One port's row: its side, its name (a link: rename), its type (a choice: retype), and its
+    /// details (kind, default, options, description) when open. What an edit did.
+    fn port_row(
+        &mut self,
+        ui: &mut egui::Ui,
+        body: &BodyId,
+        (side, name): (&str, &String),
+        ty: Type,
+    ) -> Option<Result<String, String>> {
+        let mut out = None;
+        let p = &mut self.editor.props.ports;
+        ui.horizontal(|ui| {
+            ui.label(RichText::new(side).weak());
+            match &mut p.rename {
+                Some((old, new)) if old == name => {
+                    ui.add(egui::TextEdit::singleline(new).desired_width(90.0));
+                    if ui.small_button("ok").clicked() {
+                        let (o, n) = (old.clone(), new.trim().to_string());
+                        out = Some(
+                            self.editor
+                                .ws
+                                .as_mut()
+                                .expect("made")
+                                .rename_port(body, &o, &n)
+                                .map(|()| {
+                                    if o == n {
+                                        format!("port `{o}` has that name already")
+                                    } else {
+                                        format!("port `{o}` renamed to `{n}`")
+                                    }
+                                })
+                                .map_err(|e| e.0),
+                        );
+                        p.rename = None;
+                    }
+                }
+                _ => {
+                    if ui.link(name).on_hover_text("rename").clicked() {
+                        p.rename = Some((name.clone(), name.clone()));
+                    }
+                }
+            }
+            let mut t = ty;
+            egui::ComboBox::from_id_salt(("port_type", side, name)).selected_text(t.name()).width(60.0).show_ui(
+                ui,
+                |ui| {
+                    for x in TYPES {
+                        ui.selectable_value(&mut t, x, x.name());
+                    }
+                },
+            );
+            if t != ty {
+                out = Some(
+                    self.editor
+                        .ws
+                        .as_mut()
+                        .expect("made")
+                        .retype_port(body, name, t)
+                        .map(|()| format!("`{name}` is {} now", t.name()))
+                        .map_err(|e| e.0),
+                );
+            }
+            let open = p.details.as_ref().is_some_and(|d| d.port == *name);
+            if ui
+                .selectable_label(open, "details")
+                .on_hover_text("how the panel shows it, its default, what it is for")
+                .clicked()
+            {
+                p.details = if open {
+                    None
+                } else {
+                    self.editor.ws.as_ref().and_then(|ws| ws.port_details(body, name)).map(|d| DetailsDraft {
+                        port: name.clone(),
+                        kind: d.kind,
+                        default: d.default.map(|v| v.to_string()).unwrap_or_default(),
+                        options: d.options.join(", "),
+                        description: d.description.unwrap_or_default(),
+                    })
+                };
+            }
+        });
+        if let Some(d) = p.details.as_mut().filter(|d| d.port == *name) {
+            let program_input = side == "in" && *body == BodyId::Program;
+            let ws = self.editor.ws.as_mut().expect("made");
+            match details_ui(ui, d, side == "in", program_input, ty) {
+                None => {}
+                Some(Action::Set(details)) => {
+                    out = Some(
+                        ws.set_port_details(body, name, details)
+                            .map(|()| format!("details of `{name}` set"))
+                            .map_err(|e| e.0),
+                    )
+                }
+                Some(Action::Remove) => {
+                    out = Some(ws.remove_port(body, name).map(|()| format!("port `{name}` removed")).map_err(|e| e.0));
+                    p.details = None;
+                }
+                Some(Action::Invalid(e)) => out = Some(Err(e)),
+            }
         }
         out
     }
