@@ -87,6 +87,18 @@ pub fn svg(body: &Body, l: &Layout, title: &str, values: &dyn Values) -> String 
         -PITCH / 2.0 + 4.0,
         esc(title)
     );
+    svg_nets(&mut s, body, l);
+    for i in 0..body.nodes.len() {
+        svg_block(&mut s, body, l, i, values);
+    }
+    svg_ports(&mut s, body, l, values);
+    s.push_str("</svg>\n");
+    s
+}
+
+/// Each net as a group of its pieces (dashed where they carry the previous scan's value) and
+/// junctions, named after its source.
+fn svg_nets(s: &mut String, body: &Body, l: &Layout) {
     for (k, n) in l.nets.iter().enumerate() {
         let name = esc(&net_name(body, n.source));
         let _ = writeln!(s, r##"<g class="net" data-net="{name}" data-index="{k}">"##);
@@ -103,75 +115,74 @@ pub fn svg(body: &Body, l: &Layout, title: &str, values: &dyn Values) -> String 
         }
         s.push_str("</g>\n");
     }
-    for (i, (n, r)) in body.nodes.iter().zip(&l.blocks).enumerate() {
-        let _ = writeln!(s, r##"<g class="block" data-id="{}">"##, esc(&n.id));
-        // The comment as the block's title: a browser shows it on hover.
-        if let Some(c) = &n.comment {
-            let _ = writeln!(s, "<title>{}: {}</title>", esc(&n.id), esc(c));
+}
+
+/// Block `i`: its box, type, id above it, pins (negations, constants) and output values.
+fn svg_block(s: &mut String, body: &Body, l: &Layout, i: usize, values: &dyn Values) {
+    let (n, r) = (&body.nodes[i], &l.blocks[i]);
+    let _ = writeln!(s, r##"<g class="block" data-id="{}">"##, esc(&n.id));
+    // The comment as the block's title: a browser shows it on hover.
+    if let Some(c) = &n.comment {
+        let _ = writeln!(s, "<title>{}: {}</title>", esc(&n.id), esc(c));
+    }
+    let _ = writeln!(s, r##"<rect x="{}" y="{}" width="{}" height="{}" rx="3"/>"##, r.x, r.y, r.w, r.h);
+    let _ = writeln!(
+        s,
+        r##"<text class="title" x="{}" y="{}" text-anchor="middle">{}</text>"##,
+        r.x + r.w / 2.0,
+        r.y + PITCH / 2.0 + 4.0,
+        esc(&n.label)
+    );
+    let _ = writeln!(
+        s,
+        r##"<text class="pin" x="{}" y="{}" text-anchor="middle" font-size="9" fill="#707070">{}</text>"##,
+        r.x + r.w / 2.0,
+        r.y - 3.0,
+        esc(&n.id)
+    );
+    for (k, (p, c)) in n.inputs.iter().enumerate() {
+        let a = l.in_anchors[i][k];
+        let _ = writeln!(s, r##"<text class="pin" x="{}" y="{}">{}</text>"##, a.x + 4.0, a.y + 4.0, esc(p));
+        // IEC 61131-3's negation: a circle at the pin, over the wire's end.
+        let negated = n.is_negated(k);
+        if negated {
+            let _ =
+                writeln!(s, r##"<circle class="negation" cx="{}" cy="{}" r="{NEGATION_R}"/>"##, a.x - NEGATION_R, a.y);
         }
-        let _ = writeln!(s, r##"<rect x="{}" y="{}" width="{}" height="{}" rx="3"/>"##, r.x, r.y, r.w, r.h);
-        let _ = writeln!(
-            s,
-            r##"<text class="title" x="{}" y="{}" text-anchor="middle">{}</text>"##,
-            r.x + r.w / 2.0,
-            r.y + PITCH / 2.0 + 4.0,
-            esc(&n.label)
-        );
-        let _ = writeln!(
-            s,
-            r##"<text class="pin" x="{}" y="{}" text-anchor="middle" font-size="9" fill="#707070">{}</text>"##,
-            r.x + r.w / 2.0,
-            r.y - 3.0,
-            esc(&n.id)
-        );
-        for (k, (p, c)) in n.inputs.iter().enumerate() {
-            let a = l.in_anchors[i][k];
-            let _ = writeln!(s, r##"<text class="pin" x="{}" y="{}">{}</text>"##, a.x + 4.0, a.y + 4.0, esc(p));
-            // IEC 61131-3's negation: a circle at the pin, over the wire's end.
-            let negated = n.is_negated(k);
-            if negated {
-                let _ = writeln!(
-                    s,
-                    r##"<circle class="negation" cx="{}" cy="{}" r="{NEGATION_R}"/>"##,
-                    a.x - NEGATION_R,
-                    a.y
-                );
-            }
-            if let Some(c) = c {
-                let _ = writeln!(
-                    s,
-                    r##"<text class="const" x="{}" y="{}" text-anchor="end">{}</text>"##,
-                    a.x - 4.0 - if negated { 2.0 * NEGATION_R } else { 0.0 },
-                    a.y + 4.0,
-                    esc(c)
-                );
-            }
-        }
-        for (k, p) in n.outputs.iter().enumerate() {
-            let a = l.out_anchors[i][k];
+        if let Some(c) = c {
             let _ = writeln!(
                 s,
-                r##"<text class="pin" x="{}" y="{}" text-anchor="end">{}</text>"##,
-                a.x - 4.0,
+                r##"<text class="const" x="{}" y="{}" text-anchor="end">{}</text>"##,
+                a.x - 4.0 - if negated { 2.0 * NEGATION_R } else { 0.0 },
                 a.y + 4.0,
-                esc(p)
+                esc(c)
             );
-            let negated = n.is_negated_output(k);
-            if negated {
-                let _ = writeln!(
-                    s,
-                    r##"<circle class="negation" cx="{}" cy="{}" r="{NEGATION_R}"/>"##,
-                    a.x + NEGATION_R,
-                    a.y
-                );
-            }
-            if let Some(v) = values.output(i, k) {
-                let x = a.x + 3.0 + if negated { 2.0 * NEGATION_R } else { 0.0 };
-                value_text(&mut s, x, a.y - 3.0, &v, values.output_exact(i, k));
-            }
         }
-        s.push_str("</g>\n");
     }
+    for (k, p) in n.outputs.iter().enumerate() {
+        let a = l.out_anchors[i][k];
+        let _ = writeln!(
+            s,
+            r##"<text class="pin" x="{}" y="{}" text-anchor="end">{}</text>"##,
+            a.x - 4.0,
+            a.y + 4.0,
+            esc(p)
+        );
+        let negated = n.is_negated_output(k);
+        if negated {
+            let _ =
+                writeln!(s, r##"<circle class="negation" cx="{}" cy="{}" r="{NEGATION_R}"/>"##, a.x + NEGATION_R, a.y);
+        }
+        if let Some(v) = values.output(i, k) {
+            let x = a.x + 3.0 + if negated { 2.0 * NEGATION_R } else { 0.0 };
+            value_text(s, x, a.y - 3.0, &v, values.output_exact(i, k));
+        }
+    }
+    s.push_str("</g>\n");
+}
+
+/// The body's input ports (with their values) and output ports (with a constant they are set to).
+fn svg_ports(s: &mut String, body: &Body, l: &Layout, values: &dyn Values) {
     for (k, name) in body.inputs.iter().enumerate() {
         let a = l.input_ports[k];
         let x0 = a.x - name.chars().count() as f64 * CHAR_W - PITCH;
@@ -189,7 +200,7 @@ pub fn svg(body: &Body, l: &Layout, title: &str, values: &dyn Values) -> String 
             a.y + 4.0
         );
         if let Some(v) = values.input_port(k) {
-            value_text(&mut s, a.x + 3.0, a.y - 3.0, &v, values.input_port_exact(k));
+            value_text(s, a.x + 3.0, a.y - 3.0, &v, values.input_port_exact(k));
         }
     }
     for (k, (name, c)) in body.outputs.iter().enumerate() {
@@ -218,6 +229,4 @@ pub fn svg(body: &Body, l: &Layout, title: &str, values: &dyn Values) -> String 
             );
         }
     }
-    s.push_str("</svg>\n");
-    s
 }
