@@ -17,6 +17,52 @@ const AVOID_UP_TO: usize = 1_500;
 /// put below the others). Body inputs stand in a column left of the leftmost block, outputs
 /// right of the rightmost one.
 pub fn layout_free(body: &Body, pos: &[Option<[f64; 2]>]) -> Layout {
+    let Placed { blocks, in_anchors, out_anchors, left } = place_blocks(body, pos);
+    let (input_ports, output_ports, top) = place_ports(body, &blocks, (&in_anchors, &out_anchors), left);
+    let mut nets = nets_by_source(body);
+    let ends = Ends {
+        input_ports: &input_ports,
+        output_ports: &output_ports,
+        in_anchors: &in_anchors,
+        out_anchors: &out_anchors,
+    };
+    let (bends, length) = route_nets(&mut nets, &blocks, &ends);
+    let mut width =
+        output_ports.iter().map(|p| p.x + 6.0 * PITCH).fold(right_edge(&blocks, left) + 4.0 * PITCH, f64::max);
+    let mut height = blocks
+        .iter()
+        .map(|r| r.y + r.h)
+        .fold(top + PITCH * (body.inputs.len().max(body.outputs.len()) as f64 + 2.0), f64::max);
+    for (a, b) in nets.iter().flat_map(|n| n.segments.iter()) {
+        width = width.max(a.x.max(b.x) + PITCH);
+        height = height.max(a.y.max(b.y) + PITCH);
+    }
+    let mut l = Layout {
+        blocks,
+        in_anchors,
+        out_anchors,
+        input_ports,
+        output_ports,
+        nets,
+        width,
+        height,
+        stats: Stats { crossings: 0, bends, length },
+    };
+    crate::late::mark(body, &mut l);
+    l
+}
+
+/// The blocks where their positions put them, and their pins.
+struct Placed {
+    blocks: Vec<Rect>,
+    in_anchors: Vec<Vec<Point>>,
+    out_anchors: Vec<Vec<Point>>,
+    /// The leftmost block's left edge (the input ports stand left of it).
+    left: f64,
+}
+
+/// Every block at its position (a block without one below the others), with its pins.
+fn place_blocks(body: &Body, pos: &[Option<[f64; 2]>]) -> Placed {
     let n = body.nodes.len();
     let pos: Vec<Option<[f64; 2]>> = pos.iter().map(|p| crate::usable(*p)).collect();
     let pos = &pos[..];
@@ -43,7 +89,23 @@ pub fn layout_free(body: &Body, pos: &[Option<[f64; 2]>]) -> Layout {
         in_anchors.push((0..node.inputs.len()).map(|k| Point { x, y: pin_y(k) }).collect());
         out_anchors.push((0..node.outputs.len()).map(|k| Point { x: x + w, y: pin_y(k) }).collect());
     }
-    let right = blocks.iter().map(|r| r.x + r.w).fold(left + 4.0 * PITCH, f64::max);
+    Placed { blocks, in_anchors, out_anchors, left }
+}
+
+/// The rightmost block's right edge (the output ports stand right of it).
+fn right_edge(blocks: &[Rect], left: f64) -> f64 {
+    blocks.iter().map(|r| r.x + r.w).fold(left + 4.0 * PITCH, f64::max)
+}
+
+/// The body's input ports left of the blocks and output ports right of them; and the topmost
+/// block's top.
+fn place_ports(
+    body: &Body,
+    blocks: &[Rect],
+    (in_anchors, out_anchors): (&[Vec<Point>], &[Vec<Point>]),
+    left: f64,
+) -> (Vec<Point>, Vec<Point>, f64) {
+    let right = right_edge(blocks, left);
     let top = blocks.iter().map(|r| r.y).fold(f64::INFINITY, f64::min);
     let top = if top.is_finite() { top } else { 2.0 * PITCH };
     // A port stands level with the pin it is wired to, so that wire is straight (they stood in
@@ -63,8 +125,11 @@ pub fn layout_free(body: &Body, pos: &[Option<[f64; 2]>]) -> Layout {
         port_column(&wanted_in, top).into_iter().map(|y| Point { x: left - 4.0 * PITCH, y }).collect();
     let output_ports: Vec<Point> =
         port_column(&wanted_out, top).into_iter().map(|y| Point { x: right + 3.0 * PITCH, y }).collect();
+    (input_ports, output_ports, top)
+}
 
-    // One net per source; each target reached by its own path from the source's stub.
+/// One net per source, its targets in the order of the body's edges.
+fn nets_by_source(body: &Body) -> Vec<NetGeom> {
     let mut by_source: HashMap<Source, usize> = HashMap::new();
     let mut nets: Vec<NetGeom> = Vec::new();
     for e in &body.edges {
@@ -81,19 +146,33 @@ pub fn layout_free(body: &Body, pos: &[Option<[f64; 2]>]) -> Layout {
         });
         nets[k].targets.push(e.to);
     }
+    nets
+}
+
+/// Where the wires end: the ports and the blocks' pins.
+struct Ends<'a> {
+    input_ports: &'a [Point],
+    output_ports: &'a [Point],
+    in_anchors: &'a [Vec<Point>],
+    out_anchors: &'a [Vec<Point>],
+}
+
+/// Each target reached by its own path from the source's stub; returns the bends and the
+/// length of the wires.
+fn route_nets(nets: &mut [NetGeom], blocks: &[Rect], e: &Ends) -> (usize, f64) {
     let source_at = |s: Source| match s {
-        Source::Port(k) => input_ports[k],
-        Source::Out { node, pin } => out_anchors[node][pin],
+        Source::Port(k) => e.input_ports[k],
+        Source::Out { node, pin } => e.out_anchors[node][pin],
     };
     let target_at = |t: Target| match t {
-        Target::Port(k) => output_ports[k],
-        Target::In { node, pin } => in_anchors[node][pin],
+        Target::Port(k) => e.output_ports[k],
+        Target::In { node, pin } => e.in_anchors[node][pin],
     };
     let mut bends = 0;
     let mut length = 0.0;
     // Wires find their way around blocks in bodies of an editable size; the test is a scan of
     // every block per piece tried, so a body of thousands (a generated one) is drawn plainly.
-    let obstacles = Obstacles::new(if blocks.len() <= AVOID_UP_TO { &blocks } else { &[] });
+    let obstacles = Obstacles::new(if blocks.len() <= AVOID_UP_TO { blocks } else { &[] });
     let obstacles = &obstacles;
     // Pieces already drawn, by row and column: a piece of another net on the same line over
     // the same stretch would read as one wire (the nets merged on screen).
@@ -150,28 +229,7 @@ pub fn layout_free(body: &Body, pos: &[Option<[f64; 2]>]) -> Layout {
         }
         net.segments = segs;
     }
-    let mut width = output_ports.iter().map(|p| p.x + 6.0 * PITCH).fold(right + 4.0 * PITCH, f64::max);
-    let mut height = blocks
-        .iter()
-        .map(|r| r.y + r.h)
-        .fold(top + PITCH * (body.inputs.len().max(body.outputs.len()) as f64 + 2.0), f64::max);
-    for (a, b) in nets.iter().flat_map(|n| n.segments.iter()) {
-        width = width.max(a.x.max(b.x) + PITCH);
-        height = height.max(a.y.max(b.y) + PITCH);
-    }
-    let mut l = Layout {
-        blocks,
-        in_anchors,
-        out_anchors,
-        input_ports,
-        output_ports,
-        nets,
-        width,
-        height,
-        stats: Stats { crossings: 0, bends, length },
-    };
-    crate::late::mark(body, &mut l);
-    l
+    (bends, length)
 }
 
 /// The heights of a column of ports: each at the height it wants (that of the pin it is wired
