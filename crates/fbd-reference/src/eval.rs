@@ -5,7 +5,7 @@
 
 use std::collections::HashMap;
 
-use fbd_compiler::netlist::{Driver, Netlist};
+use fbd_compiler::netlist::{Driver, NetBlock, Netlist};
 use fbd_model::library::Kind;
 use fbd_model::{Type, Value};
 use fbd_plan::fault::FaultKind;
@@ -471,31 +471,8 @@ impl Reference {
     fn eval(&mut self, i: usize, now_us: u64) {
         let b = self.net.blocks[i].clone();
         let ins: Vec<Value> = b.inputs.iter().map(|p| self.pin(p)).collect();
-        let bo = |k: usize| match ins[k] {
-            Value::Bool(x) => x,
-            v => panic!("reference: BOOL expected, got {v:?}"),
-        };
-        let io = |k: usize| match ins[k] {
-            Value::Int(x) => x,
-            v => panic!("reference: INT expected, got {v:?}"),
-        };
-        let ro = |k: usize| match ins[k] {
-            Value::Real(x) => x,
-            v => panic!("reference: REAL expected, got {v:?}"),
-        };
-        // An integer input as its mathematical value (a ULINT's above 2^63 too).
-        let wide = |k: usize| match ins[k] {
-            Value::Int(x) => x as i128,
-            Value::ULInt(u) => u as i128,
-            v => panic!("reference: an integer expected, got {v:?}"),
-        };
-        let dur = |k: usize| match ins[k] {
-            Value::Time(x) => x as i128,
-            v => panic!("reference: TIME expected, got {v:?}"),
-        };
-        let now_ms = (now_us / 1000) as i64;
-        let now_ns = now_us as i64 * 1000;
         let ty = b.ty.unwrap_or(Type::Bool);
+        use Kind::*;
         let out: Vec<Value> = match b.def.kind {
             Kind::Len
             | Kind::Left
@@ -508,6 +485,27 @@ impl Reference {
             | Kind::Find => self.string_block(i, b.def.kind, &ins),
             Kind::Min | Kind::Max | Kind::Limit if ty == Type::String => self.string_block(i, b.def.kind, &ins),
             // Bit strings: bit by bit, on the value as a row of the type's bits.
+            And | Or | Xor | Not => self.logic(i, &b, ty, &ins),
+            Eq | Ne | Gt | Ge | Lt | Le => self.comparison(i, &b, ty, &ins),
+            Add | Sub | Mul | Div | Mod | Abs | Neg | Min | Max | Limit | Sqrt | Ln | Log | Exp | Expt | Sin | Cos
+            | Tan | Asin | Acos | Atan | Shl | Shr | Rol | Ror => self.arithmetic(i, &b, ty, &ins),
+            Floor | Trunc | Frac | IntToReal | Convert => self.conversion(i, &b, ty, &ins),
+            Sel | Mux | Move | Memory | Delay | Sr | Rs | RTrig | FTrig => self.selection(i, &b, ty, &ins),
+            Ton | Tof | Tp | Ctu | Ctd | Ctud | Now | Saw | Random | Selector => {
+                self.timers_and_sources(i, &b, ty, &ins, now_us)
+            }
+        };
+        for (k, v) in out.into_iter().enumerate() {
+            self.outs[i][k] = v;
+        }
+    }
+
+    /// AND, OR, XOR, NOT: of BOOLs, or bit by bit of bit strings.
+    #[allow(unused_variables)]
+    fn logic(&mut self, i: usize, b: &NetBlock, ty: Type, ins: &[Value]) -> Vec<Value> {
+        let a = Ins(ins);
+        let (bo, io, ro, wide, dur) = (|k| a.bo(k), |k| a.io(k), |k| a.ro(k), |k| a.wide(k), |k| a.dur(k));
+        match b.def.kind {
             Kind::And | Kind::Or | Kind::Xor if ty.is_bit_string() => {
                 let bits: Vec<u64> = (0..ins.len()).map(|k| wide(k) as u64).collect();
                 let v = match b.def.kind {
@@ -525,6 +523,16 @@ impl Reference {
             Kind::Or => vec![Value::Bool((0..ins.len()).any(bo))],
             Kind::Xor => vec![Value::Bool((0..ins.len()).filter(|&k| bo(k)).count() % 2 == 1)],
             Kind::Not => vec![Value::Bool(!bo(0))],
+            k => unreachable!("{k:?} is not of this family"),
+        }
+    }
+
+    /// EQ, NE, GT, GE, LT, LE of any two values of one type (a NaN compares as NE only).
+    #[allow(unused_variables)]
+    fn comparison(&mut self, i: usize, b: &NetBlock, ty: Type, ins: &[Value]) -> Vec<Value> {
+        let a = Ins(ins);
+        let (bo, io, ro, wide, dur) = (|k| a.bo(k), |k| a.io(k), |k| a.ro(k), |k| a.wide(k), |k| a.dur(k));
+        match b.def.kind {
             Kind::Eq | Kind::Ne | Kind::Gt | Kind::Ge | Kind::Lt | Kind::Le => {
                 use std::cmp::Ordering::*;
                 let ord = match (ins[0], ins[1]) {
@@ -547,6 +555,16 @@ impl Reference {
                 vec![Value::Bool(r)]
             }
             // Durations: exact nanoseconds; past ±2^63 ns wraps and is a fault, as LINT.
+            k => unreachable!("{k:?} is not of this family"),
+        }
+    }
+
+    /// Arithmetic of every type: TIMEs exact in ns, narrow integers in their range, REALs rounded to f32, the numeric functions and the shifts.
+    #[allow(unused_variables)]
+    fn arithmetic(&mut self, i: usize, b: &NetBlock, ty: Type, ins: &[Value]) -> Vec<Value> {
+        let a = Ins(ins);
+        let (bo, io, ro, wide, dur) = (|k| a.bo(k), |k| a.io(k), |k| a.ro(k), |k| a.wide(k), |k| a.dur(k));
+        match b.def.kind {
             Kind::Add if ty.is_time() => {
                 // Step by step in 64 bits, as LINT's ADD: an overflow on the way is one.
                 let mut acc = dur(0) as i64;
@@ -717,6 +735,16 @@ impl Reference {
             Kind::Shl | Kind::Shr | Kind::Rol | Kind::Ror => {
                 vec![self.typed_int(i, ty, shift(b.def.kind, ty, wide(0), io(1)))]
             }
+            k => unreachable!("{k:?} is not of this family"),
+        }
+    }
+
+    /// FLOOR, TRUNC, FRAC, the implicit INT → REAL and the `A_TO_B` conversions.
+    #[allow(unused_variables)]
+    fn conversion(&mut self, i: usize, b: &NetBlock, ty: Type, ins: &[Value]) -> Vec<Value> {
+        let a = Ins(ins);
+        let (bo, io, ro, wide, dur) = (|k| a.bo(k), |k| a.io(k), |k| a.ro(k), |k| a.wide(k), |k| a.dur(k));
+        match b.def.kind {
             Kind::Floor => vec![self.int_of(i, ro(0).floor())],
             Kind::Trunc => vec![self.int_of(i, ro(0).trunc())],
             Kind::Frac => vec![self.real_result(i, ro(0) - ro(0).trunc())],
@@ -746,6 +774,16 @@ impl Reference {
                     _ => self.convert(i, ins[0], to),
                 }]
             }
+            k => unreachable!("{k:?} is not of this family"),
+        }
+    }
+
+    /// SEL, MUX, MOVE, MEMORY, SR, RS and the edge detectors.
+    #[allow(unused_variables)]
+    fn selection(&mut self, i: usize, b: &NetBlock, ty: Type, ins: &[Value]) -> Vec<Value> {
+        let a = Ins(ins);
+        let (bo, io, ro, wide, dur) = (|k| a.bo(k), |k| a.io(k), |k| a.ro(k), |k| a.wide(k), |k| a.dur(k));
+        match b.def.kind {
             Kind::Sel => vec![if bo(0) { ins[2] } else { ins[1] }],
             Kind::Mux => {
                 let k = io(0);
@@ -779,9 +817,19 @@ impl Reference {
                 };
                 vec![Value::Bool(q)]
             }
-            Kind::Ton | Kind::Tof | Kind::Tp => self.timer(i, b.def.kind, bo(0), dur(1) as i64, now_ns),
-            Kind::Ctu | Kind::Ctd | Kind::Ctud => self.counter(i, b.def.kind, &ins),
-            Kind::Now => vec![Value::Int(now_ms), Value::Real(now_us as f64 / 1e6)],
+            k => unreachable!("{k:?} is not of this family"),
+        }
+    }
+
+    /// Timers, counters, NOW, SAW, RANDOM, SELECTOR.
+    #[allow(unused_variables)]
+    fn timers_and_sources(&mut self, i: usize, b: &NetBlock, ty: Type, ins: &[Value], now_us: u64) -> Vec<Value> {
+        let a = Ins(ins);
+        let (bo, io, ro, wide, dur) = (|k| a.bo(k), |k| a.io(k), |k| a.ro(k), |k| a.wide(k), |k| a.dur(k));
+        match b.def.kind {
+            Kind::Ton | Kind::Tof | Kind::Tp => self.timer(i, b.def.kind, bo(0), dur(1) as i64, now_us as i64 * 1000),
+            Kind::Ctu | Kind::Ctd | Kind::Ctud => self.counter(i, b.def.kind, ins),
+            Kind::Now => vec![Value::Int((now_us / 1000) as i64), Value::Real(now_us as f64 / 1e6)],
             Kind::Saw => {
                 let (period, lo, hi) = (io(0), ro(1), ro(2));
                 if period <= 0 {
@@ -793,14 +841,12 @@ impl Reference {
                     vec![self.real_result(i, lo + (hi - lo) * phase)]
                 }
             }
-            Kind::Random => self.random(i, &ins),
+            Kind::Random => self.random(i, ins),
             Kind::Selector => {
                 let sel = io(0);
                 (1..=b.outputs.len() as i64).map(|k| Value::Bool(sel == k)).collect()
             }
-        };
-        for (k, v) in out.into_iter().enumerate() {
-            self.outs[i][k] = v;
+            k => unreachable!("{k:?} is not of this family"),
         }
     }
 
@@ -956,6 +1002,49 @@ fn shift(kind: Kind, ty: Type, v: i128, n: i64) -> i128 {
                 x = if kind == Kind::Rol { (x * 2) % size + x / (size / 2) } else { x / 2 + (x % 2) * (size / 2) };
             }
             x
+        }
+    }
+}
+
+/// A block's input values, read as the type its pin has (a wrong one is a bug of the reference
+/// or of the netlist: it panics with the value found).
+struct Ins<'a>(&'a [Value]);
+
+impl Ins<'_> {
+    fn bo(&self, k: usize) -> bool {
+        match self.0[k] {
+            Value::Bool(x) => x,
+            v => panic!("reference: BOOL expected, got {v:?}"),
+        }
+    }
+
+    fn io(&self, k: usize) -> i64 {
+        match self.0[k] {
+            Value::Int(x) => x,
+            v => panic!("reference: INT expected, got {v:?}"),
+        }
+    }
+
+    fn ro(&self, k: usize) -> f64 {
+        match self.0[k] {
+            Value::Real(x) => x,
+            v => panic!("reference: REAL expected, got {v:?}"),
+        }
+    }
+
+    /// An integer input as its mathematical value (a ULINT's above 2^63 too).
+    fn wide(&self, k: usize) -> i128 {
+        match self.0[k] {
+            Value::Int(x) => x as i128,
+            Value::ULInt(u) => u as i128,
+            v => panic!("reference: an integer expected, got {v:?}"),
+        }
+    }
+
+    fn dur(&self, k: usize) -> i128 {
+        match self.0[k] {
+            Value::Time(x) => x as i128,
+            v => panic!("reference: TIME expected, got {v:?}"),
         }
     }
 }
