@@ -511,8 +511,8 @@ fn a_right_click_on_an_input_name_or_its_constant_opens_the_pin_menu() {
 
 /// The editor shows nothing live: with the task running it does not redraw on its own (it
 /// polled 30 times a second like the online view, a whole core without a GPU). The online
-/// view polls at 30 frames a second, the board's scan counter at 4, and the debugger opened
-/// in the editor (live values) at 30 again.
+/// view's live values are refreshed 10 times a second, the board's scan counter 4, and the
+/// debugger opened in the editor (live values) 10 again.
 #[test]
 fn the_editor_does_not_poll_while_the_online_view_does() {
     let mut h = harness(Wiring::Upd1, false, "poll");
@@ -523,14 +523,14 @@ fn the_editor_does_not_poll_while_the_online_view_does() {
     assert_eq!(ms(&h), Some(250), "the board: the scan counter");
     h.get_by_label("Diagram").click();
     h.step();
-    assert_eq!(ms(&h), Some(33), "the online view: live values");
+    assert_eq!(ms(&h), Some(100), "the online view: live values");
     h.get_by_label("Edit").click();
     h.step();
     assert!(h.state().editing());
     assert_eq!(ms(&h), None, "the editor: nothing live");
     h.key_press(egui::Key::F12);
     h.step();
-    assert_eq!(ms(&h), Some(33), "the debugger in the editor: live values");
+    assert_eq!(ms(&h), Some(100), "the debugger in the editor: live values");
     h.state_mut().pause();
     h.step();
     assert_eq!(ms(&h), None, "paused: nothing changes");
