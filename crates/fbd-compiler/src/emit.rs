@@ -11,7 +11,7 @@ use fbd_model::diag::Diagnostic;
 use fbd_model::fnv::fnv1a;
 use fbd_model::library::{Kind, PinTy};
 use fbd_model::load::Project;
-use fbd_model::types::{Bank, IecString, Type, Value};
+use fbd_model::types::{Bank, IecString, Literal, Type, Value};
 use fbd_plan::{BlockRec, Blocks, Commit, Names, PhaseTimes, PlanStats, PortInfo, ScanPlan, SignalKind, Signals, Slot};
 
 /// The slots allocated so far, as their initial values per bank; equal constants share one.
@@ -609,7 +609,7 @@ fn negation(
     rec: usize,
 ) -> Slot {
     if let Src::Const(c) = src
-        && let Value::Bool(v) = **c
+        && let Literal::Bool(v) = *c
     {
         return slots.constant(Value::Bool(!v));
     }
@@ -696,7 +696,7 @@ struct SourceSlots<'a> {
 impl SourceSlots<'_> {
     fn slot(&mut self, s: &Src, slots: &mut Slots, commits: &mut Vec<Commit>) -> Slot {
         match s {
-            Src::Const(v) => slots.constant(**v),
+            Src::Const(v) => slots.constant(v.value()),
             Src::Input(i) => self.input_slots[*i],
             Src::Out { block, pin } => self.out_slots[self.out_first[*block] as usize + *pin],
             Src::Feedback { src, init } => {

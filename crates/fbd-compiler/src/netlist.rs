@@ -175,7 +175,7 @@ pub fn netlist(project: &Project, opts: &CompileOptions) -> Result<Netlist, Diag
 
 fn driver(s: &Src) -> Driver {
     match s {
-        Src::Const(v) => Driver::Const(**v),
+        Src::Const(v) => Driver::Const(v.value()),
         Src::Input(i) => Driver::Input(*i),
         Src::Out { block, pin } => Driver::Out { block: *block, pin: *pin },
         Src::Feedback { src, init } => Driver::Feedback { src: Box::new(driver(src)), init: init.as_deref().copied() },

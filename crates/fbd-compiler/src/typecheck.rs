@@ -348,9 +348,11 @@ fn check_src(
         return Err(diag_at(project, &at(), format!("feedback init does not fit {} ({want}): {why}", what())));
     }
     if let Src::Const(v) = src
-        && v.coerce(want).is_some()
+        && v.value().coerce(want).is_some()
     {
-        return fits(**v).map(|_| ()).map_err(|why| diag_at(project, &at(), format!("constant for {}: {why}", what())));
+        return fits(v.value())
+            .map(|_| ())
+            .map_err(|why| diag_at(project, &at(), format!("constant for {}: {why}", what())));
     }
     let Some((got, hard)) = src_type(project, net, t, src) else {
         return Ok(());
@@ -398,9 +400,9 @@ pub(crate) fn coerce_constants(net: &mut Net, t: &Tvars) {
                 PinTy::T => t[bi].unwrap_or(Type::Bool),
             };
             if let Src::Const(v) = &mut p.src
-                && let Some(Ok(c)) = v.coerce(want).map(|c| want.admit(c))
+                && let Some(Ok(c)) = v.value().coerce(want).map(|c| want.admit(c))
             {
-                **v = c;
+                *v = c.into();
             }
         }
     }

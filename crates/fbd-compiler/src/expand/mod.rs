@@ -23,7 +23,7 @@ use fbd_model::library;
 use fbd_model::load::Project;
 use fbd_model::locate::Seg;
 use fbd_model::model::{Block, MacroDef, Wire};
-use fbd_model::types::{Type, Value};
+use fbd_model::types::{Literal, Type, Value};
 use fbd_plan::InstanceInfo;
 
 #[derive(Copy, Clone, Debug)]
@@ -78,7 +78,10 @@ pub(crate) fn expand(project: &Project, max_blocks: u64) -> Result<Net, Vec<Diag
 /// type checker to report.
 fn coerce_const(src: Src, ty: Type) -> Src {
     match src {
-        Src::Const(v) => Src::Const(Box::new(ty.fit(*v).or_else(|_| v.coerce(ty).ok_or(())).unwrap_or(*v))),
+        Src::Const(v) => {
+            let v = v.value();
+            Src::Const(ty.fit(v).or_else(|_| v.coerce(ty).ok_or(())).unwrap_or(v).into())
+        }
         other => other,
     }
 }
@@ -226,7 +229,7 @@ impl<'p> Expander<'p> {
                         }
                         None => {
                             let v = p.default.unwrap_or(Value::Bool(false));
-                            pins.push(NetPin { ty: p.ty, src: Src::Const(Box::new(v)), negate });
+                            pins.push(NetPin { ty: p.ty, src: Src::Const(v.into()), negate });
                         }
                     }
                 }

@@ -7,7 +7,7 @@ use fbd_model::json_path;
 use fbd_model::library::{BlockDef, PinTy, Variadic};
 use fbd_model::locate::Seg;
 use fbd_model::model::Params;
-use fbd_model::types::{Type, Value};
+use fbd_model::types::{Literal, Type, Value};
 use fbd_plan::InstanceInfo;
 
 /// A place in a source file: file index and JSON path.
@@ -91,9 +91,9 @@ impl Loc<'_> {
 /// What drives an input after resolution.
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) enum Src {
-    /// Boxed: a value is 136 bytes (a STRING's), a source otherwise 24, and most are not
-    /// constants.
-    Const(Box<Value>),
+    /// A [`Literal`]: 16 bytes where a value is 136 (a STRING's); a large program has one per
+    /// constant pin.
+    Const(Literal),
     /// Output `pin` (index into the block's outputs, variadic ones last) of net block `block`.
     Out { block: usize, pin: usize },
     /// Program input by index.

@@ -71,7 +71,7 @@ impl<'p> Expander<'p> {
             Ok(s) => s,
             Err(d) => {
                 self.errors.push(d);
-                Src::Const(Box::new(Value::Bool(false)))
+                Src::Const(Literal::Bool(false))
             }
         }
     }
@@ -111,7 +111,7 @@ impl<'p> Expander<'p> {
         let base: Src = loop {
             let at = owned_at.as_ref().map_or(at0, Loc::At);
             let step = match w.as_ref() {
-                Wire::Const(v) => Step::Found(Src::Const(v.clone())),
+                Wire::Const(v) => Step::Found(Src::Const(Literal::from(**v))),
                 Wire::Feedback { from, init } => {
                     chase.posts.push(Post::Feedback { init: init.as_deref().copied(), at: at.at(), si });
                     Step::Follow { si, wire: Cow::Owned(Wire::Ref(from.clone())), at: None }
@@ -162,7 +162,7 @@ impl<'p> Expander<'p> {
         }
         if !self.visiting.insert(key) {
             return match held_loop(&mut chase.posts, &chase.visited_at, key) {
-                Some(v) => Ok(Some(Src::Const(Box::new(v)))),
+                Some(v) => Ok(Some(Src::Const(v.into()))),
                 None => Err(self.port_loop(port_at)),
             };
         }
@@ -293,7 +293,7 @@ impl<'p> Expander<'p> {
             // Reported once by check_bodies at the instance.
             None => port.ty.0.zero(),
         };
-        Ok(Step::Found(Src::Const(Box::new(value))))
+        Ok(Step::Found(Src::Const(value.into())))
     }
 
     /// The way back out of a chase: each port crossed coerces the source to its type (and
@@ -342,9 +342,9 @@ impl<'p> Expander<'p> {
     /// (after the program's blocks: `Net::first_negation`).
     pub(super) fn negation(&mut self, src: Src, path: String, at: BlockAt) -> Src {
         if let Src::Const(c) = &src
-            && let Value::Bool(v) = **c
+            && let Literal::Bool(v) = *c
         {
-            return Src::Const(Box::new(Value::Bool(!v)));
+            return Src::Const(Literal::Bool(!v));
         }
         let def = library::lookup("NOT").expect("NOT is a library block");
         self.net.blocks.push(NetBlock {
