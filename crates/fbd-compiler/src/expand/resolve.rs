@@ -111,7 +111,7 @@ impl<'p> Expander<'p> {
         let base: Src = loop {
             let at = owned_at.as_ref().map_or(at0, Loc::At);
             let step = match w.as_ref() {
-                Wire::Const(v) => Step::Found(Src::Const(Literal::from(**v))),
+                Wire::Const(v) => Step::Found(Src::Const(v.clone())),
                 Wire::Feedback { from, init } => {
                     chase.posts.push(Post::Feedback { init: init.as_deref().copied(), at: at.at(), si });
                     Step::Follow { si, wire: Cow::Owned(Wire::Ref(from.clone())), at: None }

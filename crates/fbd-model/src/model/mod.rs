@@ -343,7 +343,7 @@ impl Document {
     /// the nanosecond). A constant preset becomes the same duration (`500` → `T#500ms`); a
     /// wired one needs a TIME signal, which only its author can choose: it is named in a note.
     fn migrate_v2_to_v3(&mut self) {
-        use crate::types::Value;
+        use crate::types::{Literal, Value};
         let mut wired = Vec::new();
         let mut moved = 0;
         for bs in self.block_lists() {
@@ -353,8 +353,8 @@ impl Document {
                         continue;
                     }
                     match wire {
-                        Wire::Const(c) if matches!(**c, Value::Int(_)) => {
-                            let ms = c.as_i64().unwrap_or(0);
+                        Wire::Const(Literal::Int(ms)) => {
+                            let ms = *ms;
                             *wire = Wire::constant(Value::Time(ms.saturating_mul(1_000_000)));
                             moved += 1;
                         }

@@ -9,7 +9,7 @@ use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 use serde::de::{self, MapAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use crate::types::{Type, Value};
+use crate::types::{Literal, Type, Value};
 
 /// A type name in a diagram: an IEC 61131-3 elementary type (`BOOL`, `SINT`, `INT`, `DINT`,
 /// `LINT`, `USINT`, `UINT`, `UDINT`, `BYTE`, `WORD`, `DWORD`, `REAL`, `LREAL`).
@@ -63,7 +63,7 @@ impl Serialize for Const {
 impl<'de> Deserialize<'de> for Const {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         match Wire::deserialize(d)? {
-            Wire::Const(v) => Ok(Const(*v)),
+            Wire::Const(v) => Ok(Const(v.value())),
             _ => Err(de::Error::custom(
                 "expected a constant (true, false, a number, a duration such as \"T#500ms\" or a STRING such as \"'text'\")",
             )),
@@ -85,9 +85,9 @@ impl JsonSchema for Const {
 /// (it carries the source's value of the previous scan, starting at `init`).
 #[derive(Clone, Debug, PartialEq)]
 pub enum Wire {
-    /// A constant value.
-    // Boxed: a value is 136 bytes (a STRING's), and most wires are references.
-    Const(Box<Value>),
+    /// A constant value: a [`Literal`], 16 bytes (a `Value` is 136, a STRING's; a large
+    /// program has one per constant pin).
+    Const(Literal),
     /// A reference: `block.pin` or an input name.
     Ref(String),
     /// A feedback wire: the previous scan's value of `from`.
@@ -102,7 +102,7 @@ pub enum Wire {
 impl Wire {
     /// A constant wire.
     pub fn constant(v: Value) -> Wire {
-        Wire::Const(Box::new(v))
+        Wire::Const(v.into())
     }
 }
 
@@ -110,7 +110,7 @@ impl Serialize for Wire {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeMap;
         match self {
-            Wire::Const(v) => Const(**v).serialize(s),
+            Wire::Const(v) => Const(v.value()).serialize(s),
             Wire::Ref(r) => s.serialize_str(r),
             Wire::Feedback { from, init } => {
                 let mut m = s.serialize_map(None)?;

@@ -89,8 +89,8 @@ impl Emitter<'_> {
                 let text = match want {
                     // A duration literal carries its type (`T#…`), a string its quotes (and
                     // matiec refuses `STRING#'…'`).
-                    Some(t) if !t.is_time() && t != Type::String => format!("{}#{}", t.name(), to_iec(**v)),
-                    _ => to_iec(**v),
+                    Some(t) if !t.is_time() && t != Type::String => format!("{}#{}", t.name(), to_iec(v.value())),
+                    _ => to_iec(v.value()),
                 };
                 self.in_variable(&text, at, at)
             }
@@ -396,7 +396,10 @@ impl Emitter<'_> {
         // A constant as a literal of the pin's type (`7` on an LREAL pin is `7.0`: an INT
         // literal there is a type error in a strict compiler such as matiec).
         let w = match w {
-            Wire::Const(v) => Wire::constant(want.and_then(|t| t.fit(*v).ok()).unwrap_or(*v)),
+            Wire::Const(v) => {
+                let v = v.value();
+                Wire::constant(want.and_then(|t| t.fit(v).ok()).unwrap_or(v))
+            }
             w => w,
         };
         let at = self.geom.as_ref().map_or(Point { x: 0.0, y: 0.0 }, |g| g.in_at(order, k));
@@ -430,7 +433,7 @@ impl Emitter<'_> {
             // A constant written as a literal of the output's type: `-1` on a REAL output is an
             // INT literal, which a strict compiler refuses there (matiec: incompatible types).
             let from = match &p.from {
-                Wire::Const(v) => Wire::constant(p.ty.0.fit(**v).unwrap_or(**v)),
+                Wire::Const(v) => Wire::constant(p.ty.0.fit(v.value()).unwrap_or(v.value())),
                 w => w.clone(),
             };
             let conn = self.connect(&from, &p.name, at, None);

@@ -700,7 +700,7 @@ fn substitute_enos(blocks: &mut [Block], writes: &mut BTreeMap<String, (Src, usi
         {
             *src = match x {
                 Wire::Ref(r) => Src::Out(r),
-                Wire::Const(c) => Src::Const(*c),
+                Wire::Const(c) => Src::Const(c.value()),
                 Wire::Feedback { from, .. } => Src::Out(from),
             };
         }
