@@ -379,132 +379,26 @@ impl App {
         self.editor_canvas(ui, &body, b, l);
     }
 
+    /// The editor's header: which body, the palette, undo/redo, the file buttons, Apply; under
+    /// it the check's status and the first error.
     fn editor_header(&mut self, ui: &mut egui::Ui, body: &BodyId) {
         let mut act: Option<Result<String, String>> = None;
         let mut new = false;
         ui.horizontal_wrapped(|ui| {
-            let ws = self.editor.ws.as_ref().expect("made");
-            let mut open: Option<BodyId> = None;
-            egui::ComboBox::from_id_salt("edit_body").selected_text(body.to_string()).show_ui(ui, |ui| {
-                if ui.selectable_label(*body == BodyId::Program, "the program").clicked() {
-                    open = Some(BodyId::Program);
-                }
-                for (m, f) in ws.macros() {
-                    let here = *body == BodyId::Macro(m.clone());
-                    let file = f.file_name().map(|x| x.to_string_lossy().to_string()).unwrap_or_default();
-                    if ui.selectable_label(here, format!("macro {m}  ({file})")).clicked() {
-                        open = Some(BodyId::Macro(m));
-                    }
-                }
-            });
-            // The palette: library blocks by kind, then the project's macros; type to filter.
-            let l = ui.label("Add");
-            let typed = ui
-                .add(egui::TextEdit::singleline(&mut self.editor.palette).hint_text("block type").desired_width(90.0))
-                .labelled_by(l.id);
-            // Enter in the field: the type typed, or the only one that matches.
-            let entered = typed.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
-            let q = self.editor.palette.trim().to_uppercase();
-            // (category, type), library blocks by category, then the project's macros.
-            // Every conversion too (type `DINT_TO` to find them).
-            let mut types: Vec<(&str, String)> =
-                fbd_engine::library::all().map(|d| (d.category(), d.name.to_string())).collect();
-            types.sort_by_key(|(c, _)| *c);
-            types.extend(ws.macros().into_iter().map(|(m, _)| ("macros of this project", m)));
-            let entries: Vec<(&str, String)> =
-                types.into_iter().filter(|(_, t)| q.is_empty() || t.to_uppercase().contains(&q)).collect();
-            let matches: Vec<String> = entries.iter().map(|(_, t)| t.clone()).collect();
-            let mut add: Option<String> = None;
-            egui::ComboBox::from_id_salt("edit_palette")
-                .selected_text(format!("{} types", matches.len()))
-                .height(360.0)
-                .show_ui(ui, |ui| {
-                    let mut heading = "";
-                    for (c, t) in &entries {
-                        if *c != heading {
-                            heading = c;
-                            ui.label(egui::RichText::new(*c).weak().small());
-                        }
-                        if ui.selectable_label(false, t).clicked() {
-                            add = Some(t.clone());
-                        }
-                    }
-                });
+            let open = self.editor_body_picker(ui, body);
+            let add = self.editor_palette(ui);
             if let Some(open) = open {
                 self.editor_open(open);
             }
-            let exact = matches.iter().find(|t| t.to_uppercase() == q).cloned();
-            if entered && exact.is_none() && matches.len() != 1 {
-                self.editor.message = format!("{} types match `{}`: pick one from the list", matches.len(), q);
-            }
-            if let Some(t) = add.or_else(|| {
-                entered.then(|| exact.or_else(|| (matches.len() == 1).then(|| matches[0].clone()))).flatten()
-            }) {
-                // At the centre of the view, on the grid.
-                let centre = self.editor.canvas.map_or(Pos2::new(400.0, 300.0), |r| r.center());
-                let c = (centre - self.editor.origin) / self.editor.zoom;
-                let mut pos = fbd_layout::snap([c.x as f64, c.y as f64]);
-                self.editor.palette.clear();
-                // Not on or under a block already there (as drawn, whatever its size, with the
-                // line its error message takes below it): the first free place down the view.
-                let taken: Vec<fbd_layout::Rect> = self.editor_drawn().map(|d| d.1.blocks.clone()).unwrap_or_default();
-                let clear = |p: [f64; 2]| {
-                    let (w, h, gap, error_line) = (140.0, 100.0, 20.0, 30.0);
-                    taken.iter().all(|r| {
-                        p[0] + w + gap <= r.x
-                            || r.x + r.w + gap <= p[0]
-                            || p[1] + h + gap <= r.y
-                            || r.y + r.h + gap + error_line <= p[1]
-                    })
-                };
-                for _ in 0..1000 {
-                    if clear(pos) {
-                        break;
-                    }
-                    pos[1] += 20.0;
-                }
-                let ws = self.editor.ws.as_mut().expect("made");
-                act = Some(ws.add_block(body, &t, pos).map(|id| format!("added `{id}`")).map_err(|e| e.0));
+            if let Some(t) = add {
+                act = Some(self.editor_add_block(body, &t));
             }
             ui.separator();
-            let ws = self.editor.ws.as_ref().expect("made");
-            let (u, r) = (ws.undo_label().map(str::to_string), ws.redo_label().map(str::to_string));
-            if ui
-                .add_enabled(u.is_some(), egui::Button::new("Undo"))
-                .on_hover_text(u.clone().unwrap_or_default())
-                .clicked()
-            {
-                act = Some(self.editor_undo(true));
+            let (a, n) = self.editor_file_buttons(ui);
+            if a.is_some() {
+                act = a;
             }
-            if ui.add_enabled(r.is_some(), egui::Button::new("Redo")).on_hover_text(r.unwrap_or_default()).clicked() {
-                act = Some(self.editor_undo(false));
-            }
-            if ui.button("New").on_hover_text("a new, empty program (the running one keeps running)").clicked() {
-                new = true;
-            }
-            if ui.button("Save").on_hover_text("Ctrl+S: write the changed files").clicked() {
-                act = Some(self.editor_save());
-            }
-            let l = ui.label("file");
-            ui.add(egui::TextEdit::singleline(&mut self.editor.save_as).hint_text("path.json").desired_width(120.0))
-                .labelled_by(l.id);
-            if ui.button("Save as").clicked() {
-                act = Some(self.editor_save_as(false));
-            }
-            if let Some(target) = self.editor.overwrite.clone() {
-                ui.colored_label(Color32::from_rgb(0xe0, 0x90, 0x30), format!("{} exists", target.display()));
-                if ui.button("Overwrite").clicked() {
-                    act = Some(self.editor_save_as(true));
-                }
-                if ui.button("Cancel").clicked() {
-                    self.editor.overwrite = None;
-                    act = Some(Ok("not saved".into()));
-                }
-            }
-            let apply = ui.add_enabled(self.editor.errors.is_empty(), egui::Button::new("Apply"));
-            if apply.on_hover_text("load the edited program into the running one (online change)").clicked() {
-                self.editor_apply();
-            }
+            new = n;
         });
         if new {
             self.unless_unsaved(crate::unsaved::Discarding::New);
@@ -512,6 +406,147 @@ impl App {
         if let Some(a) = act {
             self.editor_after(a);
         }
+        self.editor_status(ui);
+    }
+
+    /// The body being edited: the program or a macro of the project. The one chosen.
+    fn editor_body_picker(&mut self, ui: &mut egui::Ui, body: &BodyId) -> Option<BodyId> {
+        let ws = self.editor.ws.as_ref().expect("made");
+        let mut open: Option<BodyId> = None;
+        egui::ComboBox::from_id_salt("edit_body").selected_text(body.to_string()).show_ui(ui, |ui| {
+            if ui.selectable_label(*body == BodyId::Program, "the program").clicked() {
+                open = Some(BodyId::Program);
+            }
+            for (m, f) in ws.macros() {
+                let here = *body == BodyId::Macro(m.clone());
+                let file = f.file_name().map(|x| x.to_string_lossy().to_string()).unwrap_or_default();
+                if ui.selectable_label(here, format!("macro {m}  ({file})")).clicked() {
+                    open = Some(BodyId::Macro(m));
+                }
+            }
+        });
+        open
+    }
+
+    /// The palette: library blocks by kind, then the project's macros; type to filter, Enter
+    /// takes the type typed or the only one that matches. The type to add, if one was chosen.
+    fn editor_palette(&mut self, ui: &mut egui::Ui) -> Option<String> {
+        let ws = self.editor.ws.as_ref().expect("made");
+        // The palette: library blocks by kind, then the project's macros; type to filter.
+        let l = ui.label("Add");
+        let typed = ui
+            .add(egui::TextEdit::singleline(&mut self.editor.palette).hint_text("block type").desired_width(90.0))
+            .labelled_by(l.id);
+        // Enter in the field: the type typed, or the only one that matches.
+        let entered = typed.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+        let q = self.editor.palette.trim().to_uppercase();
+        // (category, type), library blocks by category, then the project's macros.
+        // Every conversion too (type `DINT_TO` to find them).
+        let mut types: Vec<(&str, String)> =
+            fbd_engine::library::all().map(|d| (d.category(), d.name.to_string())).collect();
+        types.sort_by_key(|(c, _)| *c);
+        types.extend(ws.macros().into_iter().map(|(m, _)| ("macros of this project", m)));
+        let entries: Vec<(&str, String)> =
+            types.into_iter().filter(|(_, t)| q.is_empty() || t.to_uppercase().contains(&q)).collect();
+        let matches: Vec<String> = entries.iter().map(|(_, t)| t.clone()).collect();
+        let mut add: Option<String> = None;
+        egui::ComboBox::from_id_salt("edit_palette")
+            .selected_text(format!("{} types", matches.len()))
+            .height(360.0)
+            .show_ui(ui, |ui| {
+                let mut heading = "";
+                for (c, t) in &entries {
+                    if *c != heading {
+                        heading = c;
+                        ui.label(egui::RichText::new(*c).weak().small());
+                    }
+                    if ui.selectable_label(false, t).clicked() {
+                        add = Some(t.clone());
+                    }
+                }
+            });
+        let exact = matches.iter().find(|t| t.to_uppercase() == q).cloned();
+        if entered && exact.is_none() && matches.len() != 1 {
+            self.editor.message = format!("{} types match `{}`: pick one from the list", matches.len(), q);
+        }
+        add.or_else(|| entered.then(|| exact.or_else(|| (matches.len() == 1).then(|| matches[0].clone()))).flatten())
+    }
+
+    /// Adds a block of type `t` at the centre of the view, on the grid, in the first free place
+    /// down from there.
+    fn editor_add_block(&mut self, body: &BodyId, t: &str) -> Result<String, String> {
+        // At the centre of the view, on the grid.
+        let centre = self.editor.canvas.map_or(Pos2::new(400.0, 300.0), |r| r.center());
+        let c = (centre - self.editor.origin) / self.editor.zoom;
+        let mut pos = fbd_layout::snap([c.x as f64, c.y as f64]);
+        self.editor.palette.clear();
+        // Not on or under a block already there (as drawn, whatever its size, with the
+        // line its error message takes below it): the first free place down the view.
+        let taken: Vec<fbd_layout::Rect> = self.editor_drawn().map(|d| d.1.blocks.clone()).unwrap_or_default();
+        let clear = |p: [f64; 2]| {
+            let (w, h, gap, error_line) = (140.0, 100.0, 20.0, 30.0);
+            taken.iter().all(|r| {
+                p[0] + w + gap <= r.x
+                    || r.x + r.w + gap <= p[0]
+                    || p[1] + h + gap <= r.y
+                    || r.y + r.h + gap + error_line <= p[1]
+            })
+        };
+        for _ in 0..1000 {
+            if clear(pos) {
+                break;
+            }
+            pos[1] += 20.0;
+        }
+        let ws = self.editor.ws.as_mut().expect("made");
+        ws.add_block(body, t, pos).map(|id| format!("added `{id}`")).map_err(|e| e.0)
+    }
+
+    /// Undo, Redo, New, Save, Save as (with its Overwrite question) and Apply: what one did,
+    /// and whether New was asked for.
+    fn editor_file_buttons(&mut self, ui: &mut egui::Ui) -> (Option<Result<String, String>>, bool) {
+        let (mut act, mut new) = (None, false);
+        let ws = self.editor.ws.as_ref().expect("made");
+        let (u, r) = (ws.undo_label().map(str::to_string), ws.redo_label().map(str::to_string));
+        if ui.add_enabled(u.is_some(), egui::Button::new("Undo")).on_hover_text(u.clone().unwrap_or_default()).clicked()
+        {
+            act = Some(self.editor_undo(true));
+        }
+        if ui.add_enabled(r.is_some(), egui::Button::new("Redo")).on_hover_text(r.unwrap_or_default()).clicked() {
+            act = Some(self.editor_undo(false));
+        }
+        if ui.button("New").on_hover_text("a new, empty program (the running one keeps running)").clicked() {
+            new = true;
+        }
+        if ui.button("Save").on_hover_text("Ctrl+S: write the changed files").clicked() {
+            act = Some(self.editor_save());
+        }
+        let l = ui.label("file");
+        ui.add(egui::TextEdit::singleline(&mut self.editor.save_as).hint_text("path.json").desired_width(120.0))
+            .labelled_by(l.id);
+        if ui.button("Save as").clicked() {
+            act = Some(self.editor_save_as(false));
+        }
+        if let Some(target) = self.editor.overwrite.clone() {
+            ui.colored_label(Color32::from_rgb(0xe0, 0x90, 0x30), format!("{} exists", target.display()));
+            if ui.button("Overwrite").clicked() {
+                act = Some(self.editor_save_as(true));
+            }
+            if ui.button("Cancel").clicked() {
+                self.editor.overwrite = None;
+                act = Some(Ok("not saved".into()));
+            }
+        }
+        let apply = ui.add_enabled(self.editor.errors.is_empty(), egui::Button::new("Apply"));
+        if apply.on_hover_text("load the edited program into the running one (online change)").clicked() {
+            self.editor_apply();
+        }
+        (act, new)
+    }
+
+    /// Whether the edited program compiles (or its errors), the unsaved files, the last
+    /// message; then the first error on a line of its own.
+    fn editor_status(&mut self, ui: &mut egui::Ui) {
         let dirty = self.editor.ws.as_ref().map_or(0, |w| w.dirty().len());
         ui.horizontal(|ui| {
             if self.editor.checker.as_ref().is_some_and(|c| c.pending()) {

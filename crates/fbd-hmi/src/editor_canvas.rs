@@ -16,36 +16,14 @@ impl App {
         let rect = resp.rect;
         self.editor.canvas = Some(rect);
         let dark = ui.visuals().dark_mode;
-        if self.editor.fit || self.editor.fit_hold.refit(rect.size(), self.editor.pan, self.editor.zoom) {
-            // A 10-point margin on every side.
-            let sx = (rect.width() - 20.0).max(1.0) / layout.width.max(1.0) as f32;
-            let sy = (rect.height() - 20.0).max(1.0) / (layout.height + 20.0).max(1.0) as f32;
-            self.editor.zoom = sx.min(sy).clamp(0.05, 1.2);
-            self.editor.pan = Vec2::new(10.0, 10.0);
-            self.editor.fit = false;
-            self.editor.fit_hold.fitted(rect.size(), self.editor.pan, self.editor.zoom);
-        }
+        self.editor_fit(rect, layout);
         crate::canvas::wheel_zoom(ui, &resp, &mut self.editor.pan, &mut self.editor.zoom);
         let z = self.editor.zoom;
         let origin = rect.min + self.editor.pan;
         self.editor.origin = origin;
         let painter = painter.with_clip_rect(rect);
         painter.rect_filled(rect, 0.0, if dark { Color32::from_gray(20) } else { Color32::from_gray(252) });
-        // The grid: blocks snap to it with their left edges and pins on its lines (`fbd_layout::snap`).
-        let grid = if dark { Color32::from_gray(34) } else { Color32::from_gray(232) };
-        let step = 20.0 * z;
-        if step > 6.0 {
-            let mut x = origin.x.rem_euclid(step) + rect.left();
-            while x < rect.right() {
-                painter.line_segment([Pos2::new(x, rect.top()), Pos2::new(x, rect.bottom())], Stroke::new(1.0, grid));
-                x += step;
-            }
-            let mut y = origin.y.rem_euclid(step) + rect.top();
-            while y < rect.bottom() {
-                painter.line_segment([Pos2::new(rect.left(), y), Pos2::new(rect.right(), y)], Stroke::new(1.0, grid));
-                y += step;
-            }
-        }
+        draw_grid(&painter, rect, origin, z, dark);
         let pointer = ui.input(|i| i.pointer.interact_pos());
         let ht = HitTest::new(body, layout, origin, z);
         let (out_at, in_at, block_at) = (|p| ht.out_at(p), |p| ht.in_at(p), |p| ht.block_at(p));
@@ -64,26 +42,13 @@ impl App {
         let shift = ui.input(|i| i.modifiers.shift);
         let middle = ui.input(|i| i.pointer.middle_down());
         if resp.drag_started() {
-            self.editor.drag = if middle {
-                Some(Drag::Pan)
-            } else if let Some(src) = &hit_out {
-                Some(Drag::Wire(src.clone(), press.unwrap_or_default()))
-            } else if let Some((b, p)) = &press_in {
-                // From an input back to an output: connects it, or reconnects it if it had a
-                // driver.
-                Some(Drag::WireBack(b.clone(), p.clone(), press.unwrap_or_default()))
-            } else if let Some(i) = press_block {
-                let id = body.nodes[i].id.clone();
-                if !self.editor.selected.contains(&id) {
-                    if !shift {
-                        self.editor.selected.clear();
-                    }
-                    self.editor.selected.push(id);
-                }
-                Some(Drag::Move)
-            } else {
-                Some(Drag::Select(press.unwrap_or_default()))
-            };
+            self.editor.drag = Some(self.editor_drag_start(
+                &ht,
+                press,
+                (hit_out.as_ref(), press_in.as_ref(), press_block),
+                shift,
+                middle,
+            ));
         }
         // Summed here: egui's total drag delta is gone in the frame the drag stops.
         if resp.drag_started() {
@@ -105,21 +70,7 @@ impl App {
             result = self.editor_drop(drag, &ht, body_id, (pointer, hit_in.as_ref()), (drag_delta, shift));
         }
         if resp.clicked() {
-            match hit_block {
-                Some(i) => {
-                    let id = body.nodes[i].id.clone();
-                    if shift {
-                        if let Some(k) = self.editor.selected.iter().position(|s| *s == id) {
-                            self.editor.selected.remove(k);
-                        } else {
-                            self.editor.selected.push(id);
-                        }
-                    } else {
-                        self.editor.selected = vec![id];
-                    }
-                }
-                None => self.editor.selected.clear(),
-            }
+            self.editor_select(body, hit_block, shift);
         }
         if resp.double_clicked()
             && let Some(i) = hit_block
@@ -130,28 +81,7 @@ impl App {
             return;
         }
         if resp.secondary_clicked() {
-            // An output pin's menu offers its negation (block ids hold no `.`; a port name none).
-            let menu_out = match &menu_in {
-                None => pointer.and_then(out_at).and_then(|s| s.split_once('.').map(|(b, p)| (b.into(), p.into()))),
-                Some(_) => None,
-            };
-            self.editor.pin_menu_output = menu_out.is_some();
-            self.editor.pin_menu = menu_in.clone().or(menu_out);
-            self.editor.constant_focus = true;
-            // The field is empty; its hint shows the constant the pin has, if it has one.
-            self.editor.constant.clear();
-            self.editor.feedback_init.clear();
-            self.editor.constant_now = menu_in
-                .as_ref()
-                .and_then(|(b, p)| {
-                    let w =
-                        self.editor.ws.as_ref()?.block(body_id, b)?.inputs.0.iter().find(|(q, _)| q == p)?.1.clone();
-                    match w {
-                        Wire::Const(v) => Some(v.to_string()),
-                        _ => None,
-                    }
-                })
-                .unwrap_or_default();
+            self.editor_open_pin_menu(&ht, body_id, pointer, menu_in);
         }
 
         let pen = Pen::new(painter.clone(), rect, origin, z, dark);
@@ -169,6 +99,126 @@ impl App {
         let menu_result = self.editor_pin_menu(&resp, body_id);
         if let Some(r) = result.or(menu_result) {
             self.editor_after(r);
+        }
+    }
+}
+
+impl App {
+    /// Fits the drawing to the canvas (asked for, or the canvas resized since a fit the user
+    /// has not moved away from), with a 10-point margin on every side.
+    fn editor_fit(&mut self, rect: Rect, layout: &Layout) {
+        if self.editor.fit || self.editor.fit_hold.refit(rect.size(), self.editor.pan, self.editor.zoom) {
+            // A 10-point margin on every side.
+            let sx = (rect.width() - 20.0).max(1.0) / layout.width.max(1.0) as f32;
+            let sy = (rect.height() - 20.0).max(1.0) / (layout.height + 20.0).max(1.0) as f32;
+            self.editor.zoom = sx.min(sy).clamp(0.05, 1.2);
+            self.editor.pan = Vec2::new(10.0, 10.0);
+            self.editor.fit = false;
+            self.editor.fit_hold.fitted(rect.size(), self.editor.pan, self.editor.zoom);
+        }
+    }
+
+    /// What a drag that starts now does: pan (middle button), draw a wire from an output or
+    /// back from an input, move the selection (the block under the press joins it), or select
+    /// with a band.
+    fn editor_drag_start(
+        &mut self,
+        ht: &HitTest,
+        press: Option<Pos2>,
+        (hit_out, press_in, press_block): (Option<&String>, Option<&(String, String)>, Option<usize>),
+        shift: bool,
+        middle: bool,
+    ) -> Drag {
+        if middle {
+            Drag::Pan
+        } else if let Some(src) = hit_out {
+            Drag::Wire(src.clone(), press.unwrap_or_default())
+        } else if let Some((b, p)) = press_in {
+            // From an input back to an output: connects it, or reconnects it if it had a
+            // driver.
+            Drag::WireBack(b.clone(), p.clone(), press.unwrap_or_default())
+        } else if let Some(i) = press_block {
+            let id = ht.body.nodes[i].id.clone();
+            if !self.editor.selected.contains(&id) {
+                if !shift {
+                    self.editor.selected.clear();
+                }
+                self.editor.selected.push(id);
+            }
+            Drag::Move
+        } else {
+            Drag::Select(press.unwrap_or_default())
+        }
+    }
+
+    /// A click selects the block under it (Shift adds or removes it), or nothing.
+    fn editor_select(&mut self, body: &Body, hit_block: Option<usize>, shift: bool) {
+        match hit_block {
+            Some(i) => {
+                let id = body.nodes[i].id.clone();
+                if shift {
+                    if let Some(k) = self.editor.selected.iter().position(|s| *s == id) {
+                        self.editor.selected.remove(k);
+                    } else {
+                        self.editor.selected.push(id);
+                    }
+                } else {
+                    self.editor.selected = vec![id];
+                }
+            }
+            None => self.editor.selected.clear(),
+        }
+    }
+
+    /// A right-click opens the menu of the pin under it: an input's (its constant shown as
+    /// the field's hint) or an output's (its negation).
+    fn editor_open_pin_menu(
+        &mut self,
+        ht: &HitTest,
+        body_id: &BodyId,
+        pointer: Option<Pos2>,
+        menu_in: Option<(String, String)>,
+    ) {
+        // An output pin's menu offers its negation (block ids hold no `.`; a port name none).
+        let menu_out = match &menu_in {
+            None => {
+                pointer.and_then(|p| ht.out_at(p)).and_then(|s| s.split_once('.').map(|(b, p)| (b.into(), p.into())))
+            }
+            Some(_) => None,
+        };
+        self.editor.pin_menu_output = menu_out.is_some();
+        self.editor.pin_menu = menu_in.clone().or(menu_out);
+        self.editor.constant_focus = true;
+        // The field is empty; its hint shows the constant the pin has, if it has one.
+        self.editor.constant.clear();
+        self.editor.feedback_init.clear();
+        self.editor.constant_now = menu_in
+            .as_ref()
+            .and_then(|(b, p)| {
+                let w = self.editor.ws.as_ref()?.block(body_id, b)?.inputs.0.iter().find(|(q, _)| q == p)?.1.clone();
+                match w {
+                    Wire::Const(v) => Some(v.to_string()),
+                    _ => None,
+                }
+            })
+            .unwrap_or_default();
+    }
+}
+
+/// The grid blocks snap to with their left edges and pins on its lines (`fbd_layout::snap`).
+fn draw_grid(painter: &egui::Painter, rect: Rect, origin: Pos2, z: f32, dark: bool) {
+    let grid = if dark { Color32::from_gray(34) } else { Color32::from_gray(232) };
+    let step = 20.0 * z;
+    if step > 6.0 {
+        let mut x = origin.x.rem_euclid(step) + rect.left();
+        while x < rect.right() {
+            painter.line_segment([Pos2::new(x, rect.top()), Pos2::new(x, rect.bottom())], Stroke::new(1.0, grid));
+            x += step;
+        }
+        let mut y = origin.y.rem_euclid(step) + rect.top();
+        while y < rect.bottom() {
+            painter.line_segment([Pos2::new(rect.left(), y), Pos2::new(rect.right(), y)], Stroke::new(1.0, grid));
+            y += step;
         }
     }
 }
