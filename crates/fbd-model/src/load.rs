@@ -269,31 +269,7 @@ pub fn parse_document(path: &Path, text: &str) -> Result<Document, Diagnostic> {
         .at(Some(crate::locate::line_col(text, i)))
         .help("see docs/diagram-format.md for the layout of a diagram file"));
     }
-    let doc: Document = serde_json::from_str(text).map_err(|e| {
-        let pos = if e.line() > 0 { Some((e.line(), e.column().max(1))) } else { None };
-        // serde_json appends " at line L column C"; we print the place in front instead.
-        let msg = e.to_string();
-        let msg = match msg.rfind(" at line ") {
-            Some(i) => msg[..i].to_string(),
-            None => msg,
-        };
-        let help = match e.classify() {
-            serde_json::error::Category::Syntax | serde_json::error::Category::Eof => {
-                Some("the file is not valid JSON; check commas, quotes and brackets near this place")
-            }
-            // A recording is JSON too, and its first key is not a diagram's.
-            _ if msg.contains("unknown field `fbd_recording`") => Some(
-                "this file is a recording, not a diagram: replay it with `fbd replay FILE` (or File > Open recording)",
-            ),
-            _ => None,
-        };
-        let mut d = Diagnostic::new(path, msg).at(pos);
-        if let Some(h) = help {
-            d = d.help(h);
-        }
-        d
-    })?;
-    let mut doc = doc;
+    let mut doc: Document = serde_json::from_str(text).map_err(|e| json_error(path, &e))?;
     match doc.fbd {
         FORMAT_VERSION => {}
         1 | 2 => doc.migrate(),
@@ -306,6 +282,33 @@ pub fn parse_document(path: &Path, text: &str) -> Result<Document, Diagnostic> {
         }
     }
     Ok(doc)
+}
+
+/// A serde error as a diagnostic at its line:col, with what to do about it (a syntax error, a
+/// recording given for a diagram).
+fn json_error(path: &Path, e: &serde_json::Error) -> Diagnostic {
+    let pos = if e.line() > 0 { Some((e.line(), e.column().max(1))) } else { None };
+    // serde_json appends " at line L column C"; we print the place in front instead.
+    let msg = e.to_string();
+    let msg = match msg.rfind(" at line ") {
+        Some(i) => msg[..i].to_string(),
+        None => msg,
+    };
+    let help = match e.classify() {
+        serde_json::error::Category::Syntax | serde_json::error::Category::Eof => {
+            Some("the file is not valid JSON; check commas, quotes and brackets near this place")
+        }
+        // A recording is JSON too, and its first key is not a diagram's.
+        _ if msg.contains("unknown field `fbd_recording`") => {
+            Some("this file is a recording, not a diagram: replay it with `fbd replay FILE` (or File > Open recording)")
+        }
+        _ => None,
+    };
+    let mut d = Diagnostic::new(path, msg).at(pos);
+    if let Some(h) = help {
+        d = d.help(h);
+    }
+    d
 }
 
 /// Loads `path` and everything it includes.
