@@ -559,9 +559,22 @@ impl Reference {
         }
     }
 
-    /// Arithmetic of every type: TIMEs exact in ns, narrow integers in their range, REALs rounded to f32, the numeric functions and the shifts.
-    #[allow(unused_variables)]
+    /// Arithmetic of every type: TIMEs exact in ns, narrow integers in their range, REALs
+    /// rounded to f32, the numeric functions and the shifts.
     fn arithmetic(&mut self, i: usize, b: &NetBlock, ty: Type, ins: &[Value]) -> Vec<Value> {
+        use Kind::*;
+        match b.def.kind {
+            Add | Sub | Min | Max | Limit if ty.is_time() => self.time_arithmetic(i, b, ty, ins),
+            Add | Mul => self.add_mul(i, b, ty, ins),
+            Sub | Div | Mod | Abs | Neg => self.sub_div(i, b, ty, ins),
+            Min | Max | Limit => self.extremes(i, b, ty, ins),
+            _ => self.functions_and_shifts(i, b, ty, ins),
+        }
+    }
+
+    /// ADD, SUB, MIN, MAX, LIMIT of TIMEs: exact nanoseconds; past ±2^63 ns wraps and is a fault, as LINT.
+    #[allow(unused_variables)]
+    fn time_arithmetic(&mut self, i: usize, b: &NetBlock, ty: Type, ins: &[Value]) -> Vec<Value> {
         let a = Ins(ins);
         let (bo, io, ro, wide, dur) = (|k| a.bo(k), |k| a.io(k), |k| a.ro(k), |k| a.wide(k), |k| a.dur(k));
         match b.def.kind {
@@ -591,6 +604,16 @@ impl Reference {
                 };
                 vec![Value::Time(v.unwrap_or(0) as i64)]
             }
+            k => unreachable!("{k:?} is not of this family"),
+        }
+    }
+
+    /// ADD and MUL: narrow integers wrapped at every step, REALs in f32 as matiec folds them, the rest exactly (an overflow a fault).
+    #[allow(unused_variables)]
+    fn add_mul(&mut self, i: usize, b: &NetBlock, ty: Type, ins: &[Value]) -> Vec<Value> {
+        let a = Ins(ins);
+        let (bo, io, ro, wide, dur) = (|k| a.bo(k), |k| a.io(k), |k| a.ro(k), |k| a.wide(k), |k| a.dur(k));
+        match b.def.kind {
             Kind::Add | Kind::Mul if narrow_range(ty).is_some() => {
                 let add = b.def.kind == Kind::Add;
                 let mut acc = wide(0);
@@ -632,6 +655,16 @@ impl Reference {
                     vec![self.real_result(i, acc)]
                 }
             }
+            k => unreachable!("{k:?} is not of this family"),
+        }
+    }
+
+    /// SUB, DIV, MOD, ABS, NEG.
+    #[allow(unused_variables)]
+    fn sub_div(&mut self, i: usize, b: &NetBlock, ty: Type, ins: &[Value]) -> Vec<Value> {
+        let a = Ins(ins);
+        let (bo, io, ro, wide, dur) = (|k| a.bo(k), |k| a.io(k), |k| a.ro(k), |k| a.wide(k), |k| a.dur(k));
+        match b.def.kind {
             Kind::Sub => match ty {
                 Type::Real => vec![self.real_result(i, (ro(0) as f32 - ro(1) as f32) as f64)],
                 t if t.is_int() => vec![self.typed_int(i, t, wide(0) - wide(1))],
@@ -666,6 +699,16 @@ impl Reference {
                 t if t.is_int() => vec![self.typed_int(i, t, -wide(0))],
                 _ => vec![self.real_result(i, -ro(0))],
             },
+            k => unreachable!("{k:?} is not of this family"),
+        }
+    }
+
+    /// MIN, MAX and LIMIT, folded as matiec folds them.
+    #[allow(unused_variables)]
+    fn extremes(&mut self, i: usize, b: &NetBlock, ty: Type, ins: &[Value]) -> Vec<Value> {
+        let a = Ins(ins);
+        let (bo, io, ro, wide, dur) = (|k| a.bo(k), |k| a.io(k), |k| a.ro(k), |k| a.wide(k), |k| a.dur(k));
+        match b.def.kind {
             Kind::Min | Kind::Max => {
                 let min = b.def.kind == Kind::Min;
                 if ty.is_int() {
@@ -717,6 +760,16 @@ impl Reference {
                     vec![self.real_result(i, v)]
                 }
             },
+            k => unreachable!("{k:?} is not of this family"),
+        }
+    }
+
+    /// The numeric functions (a REAL's result rounded to f32) and the shifts and rotations.
+    #[allow(unused_variables)]
+    fn functions_and_shifts(&mut self, i: usize, b: &NetBlock, ty: Type, ins: &[Value]) -> Vec<Value> {
+        let a = Ins(ins);
+        let (bo, io, ro, wide, dur) = (|k| a.bo(k), |k| a.io(k), |k| a.ro(k), |k| a.wide(k), |k| a.dur(k));
+        match b.def.kind {
             Kind::Sqrt
             | Kind::Ln
             | Kind::Log

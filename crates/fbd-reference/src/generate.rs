@@ -522,22 +522,35 @@ fn pin_wire<R: Rng>(
             (text, s.grounded)
         }
         None => {
-            let text = match (kind, name) {
-                (Some(Kind::Mux), "k") => rng.random_range(-1i64..=4).to_string(),
-                (Some(Kind::Ton | Kind::Tof | Kind::Tp), "pt") => duration(rng, -20, 60),
-                (Some(Kind::Saw), "period") => rng.random_range(-5i64..=80).to_string(),
-                (Some(Kind::Random), "lo" | "hi") => rng.random_range(-3i64..=6).to_string(),
-                (Some(Kind::Shl | Kind::Shr | Kind::Rol | Kind::Ror), "n") if iec_only => {
-                    rng.random_range(0i64..=31).to_string()
-                }
-                (Some(Kind::Shl | Kind::Shr | Kind::Rol | Kind::Ror), "n") => rng.random_range(-3i64..=40).to_string(),
-                // DELETE's and REPLACE's position 0 is undefined in matiec's C.
-                (Some(Kind::Delete | Kind::Replace), "p") if iec_only => rng.random_range(1i64..=12).to_string(),
-                (Some(_), "l" | "p") if string_n => rng.random_range(-1i64..=12).to_string(),
-                _ => constant(rng, ty),
-            };
+            let text = constant_for(rng, kind, (name, ty), iec_only, string_n);
             (text, false)
         }
+    }
+}
+
+/// A constant for pin `name` of type `ty` of a block of `kind`: the values that exercise the
+/// block (indices just out of range, presets and periods around 0, counts around a word's
+/// width) and, for the IEC set, none that matiec's C leaves undefined.
+fn constant_for<R: Rng>(
+    rng: &mut R,
+    kind: Option<Kind>,
+    (name, ty): (&str, Type),
+    iec_only: bool,
+    string_n: bool,
+) -> String {
+    match (kind, name) {
+        (Some(Kind::Mux), "k") => rng.random_range(-1i64..=4).to_string(),
+        (Some(Kind::Ton | Kind::Tof | Kind::Tp), "pt") => duration(rng, -20, 60),
+        (Some(Kind::Saw), "period") => rng.random_range(-5i64..=80).to_string(),
+        (Some(Kind::Random), "lo" | "hi") => rng.random_range(-3i64..=6).to_string(),
+        (Some(Kind::Shl | Kind::Shr | Kind::Rol | Kind::Ror), "n") if iec_only => {
+            rng.random_range(0i64..=31).to_string()
+        }
+        (Some(Kind::Shl | Kind::Shr | Kind::Rol | Kind::Ror), "n") => rng.random_range(-3i64..=40).to_string(),
+        // DELETE's and REPLACE's position 0 is undefined in matiec's C.
+        (Some(Kind::Delete | Kind::Replace), "p") if iec_only => rng.random_range(1i64..=12).to_string(),
+        (Some(_), "l" | "p") if string_n => rng.random_range(-1i64..=12).to_string(),
+        _ => constant(rng, ty),
     }
 }
 
