@@ -651,7 +651,7 @@ impl<'a> HitTest<'a> {
 
     /// The body output whose point or name `p` is on (the name is where the eye aims).
     fn output_port_at(&self, p: Pos2) -> Option<usize> {
-        let font = 9.5 * self.z.clamp(5.0 / 9.5, 20.0 / 9.5);
+        let font = (9.5 * self.z).clamp(5.0, 20.0);
         self.layout.output_ports.iter().zip(&self.body.outputs).position(|(a, (name, _))| {
             let at = self.to(a.x, a.y);
             let label = Rect::from_min_size(

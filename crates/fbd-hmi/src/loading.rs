@@ -119,9 +119,6 @@ impl App {
             rt.start_recording(100);
         }
         self.runner.replace(rt);
-        // Its scans count from 0 again: a command waiting on a scan of the old run would wait
-        // until the new one got that far.
-        self.front.restarted();
         // A new runtime: the program's watches are set again below, the user's `busy` with them.
         self.dbg.trends.busy_by_user = false;
         self.replay = None;

@@ -246,14 +246,7 @@ impl<'a> Machine<'a> {
     /// A forced value written again after the instruction that wrote its slot.
     fn apply_forces(&mut self, values: &[(Slot, Value)]) {
         for &(s, v) in values {
-            let i = s.idx as usize;
-            match v {
-                Value::Bool(b) => self.b[i] = b,
-                Value::Int(x) | Value::Time(x) => self.n[i] = x,
-                Value::ULInt(u) => self.n[i] = u as i64,
-                Value::Real(x) => self.r[i] = x,
-                Value::Str(t) => self.s[i] = t,
-            }
+            state::set_slot((&mut *self.b, &mut *self.n, &mut *self.r, &mut *self.s), s.idx as usize, v);
         }
     }
 

@@ -133,12 +133,18 @@ impl State {
     /// Writes a slot; the value must already have the slot's type.
     #[inline]
     pub fn set(&mut self, s: Slot, v: Value) {
-        match v {
-            Value::Bool(b) => self.bools[s.idx as usize] = b,
-            Value::Int(i) | Value::Time(i) => self.ints[s.idx as usize] = i,
-            Value::ULInt(u) => self.ints[s.idx as usize] = u as i64,
-            Value::Real(r) => self.reals[s.idx as usize] = r,
-            Value::Str(t) => self.strs[s.idx as usize] = t,
-        }
+        set_slot((&mut self.bools, &mut self.ints, &mut self.reals, &mut self.strs), s.idx as usize, v);
+    }
+}
+
+/// Writes `v` into slot `i` of the bank its type lives in (the banks as the executor borrows
+/// them): the one place a value goes into the slot arrays.
+pub(super) fn set_slot((b, n, r, s): (&mut [bool], &mut [i64], &mut [f64], &mut [IecString]), i: usize, v: Value) {
+    match v {
+        Value::Bool(x) => b[i] = x,
+        Value::Int(x) | Value::Time(x) => n[i] = x,
+        Value::ULInt(u) => n[i] = u as i64,
+        Value::Real(x) => r[i] = x,
+        Value::Str(t) => s[i] = t,
     }
 }

@@ -16,11 +16,15 @@ struct Timer {
 }
 
 impl Machine<'_> {
+    /// A timer's operands, the clock in ns, its input and its preset (a negative one reported).
     #[inline(always)]
-    fn timer(&self, aux: u32) -> Timer {
+    fn timer(&mut self, aux: u32) -> (Timer, i64, bool, i64) {
         let a = &self.args[aux as usize..aux as usize + 7];
         let at = |k: usize| a[k] as usize;
-        Timer { x: at(0), pt: at(1), q: at(2), et: at(3), s: at(4), start: at(5), prev: at(6) }
+        let t = Timer { x: at(0), pt: at(1), q: at(2), et: at(3), s: at(4), start: at(5), prev: at(6) };
+        let (now, input) = (self.now_ns(), self.b[t.x]);
+        let pt = self.preset(self.n[t.pt]);
+        (t, now, input, pt)
     }
 
     /// The simulated clock in ns.
@@ -47,10 +51,7 @@ impl Machine<'_> {
 
     #[inline(always)]
     pub(super) fn ton(&mut self, aux: u32) {
-        let t = self.timer(aux);
-        let now = self.now_ns();
-        let input = self.b[t.x];
-        let pt = self.preset(self.n[t.pt]);
+        let (t, now, input, pt) = self.timer(aux);
         if self.n[t.s] == 0 && !self.b[t.prev] && input {
             self.n[t.s] = 1;
             self.b[t.q] = false;
@@ -67,10 +68,7 @@ impl Machine<'_> {
 
     #[inline(always)]
     pub(super) fn tof(&mut self, aux: u32) {
-        let t = self.timer(aux);
-        let now = self.now_ns();
-        let input = self.b[t.x];
-        let pt = self.preset(self.n[t.pt]);
+        let (t, now, input, pt) = self.timer(aux);
         if self.n[t.s] == 0 && self.b[t.prev] && !input {
             self.n[t.s] = 1;
             self.n[t.start] = now;
@@ -86,10 +84,7 @@ impl Machine<'_> {
 
     #[inline(always)]
     pub(super) fn tp(&mut self, aux: u32) {
-        let t = self.timer(aux);
-        let now = self.now_ns();
-        let input = self.b[t.x];
-        let pt = self.preset(self.n[t.pt]);
+        let (t, now, input, pt) = self.timer(aux);
         if self.n[t.s] == 0 && !self.b[t.prev] && input {
             self.n[t.s] = 1;
             self.b[t.q] = true;

@@ -218,15 +218,21 @@ fn copy<T: Copy>(to: &mut Vec<T>, from: &[T]) {
 mod tests {
     use super::*;
 
+    /// A counter: `count` is the number of scans run.
+    fn counter() -> Runtime {
+        Runtime::new(
+            fbd_compiler::compile(
+                r#"{"fbd": 1, "outputs": [{"name": "count", "type": "INT", "from": "m.q"}],
+                  "blocks": [{"id": "inc", "type": "ADD", "inputs": {"in1": "m.prev", "in2": 1}},
+                             {"id": "m", "type": "MEMORY", "inputs": {"in": "inc.out", "en": true}}]}"#,
+            )
+            .expect("compiles"),
+        )
+    }
+
     #[test]
     fn an_image_holds_the_values_after_the_scan_and_which_signals_are_forced() {
-        let plan = fbd_compiler::compile(
-            r#"{"fbd": 1, "outputs": [{"name": "count", "type": "INT", "from": "m.q"}],
-              "blocks": [{"id": "inc", "type": "ADD", "inputs": {"in1": "m.prev", "in2": 1}},
-                         {"id": "m", "type": "MEMORY", "inputs": {"in": "inc.out", "en": true}}]}"#,
-        )
-        .expect("compiles");
-        let mut rt = Runtime::new(plan);
+        let mut rt = counter();
         rt.step_n(3);
         let mut img = rt.image();
         assert_eq!((img.scan, img.output("count"), img.read("m.q")), (3, Some(Value::Int(3)), Some(Value::Int(3))));
@@ -243,13 +249,7 @@ mod tests {
     /// (the tail is brought up to date from where the image left it).
     #[test]
     fn a_trend_tail_is_the_watch_s_newest_samples() {
-        let plan = fbd_compiler::compile(
-            r#"{"fbd": 1, "outputs": [{"name": "count", "type": "INT", "from": "m.q"}],
-              "blocks": [{"id": "inc", "type": "ADD", "inputs": {"in1": "m.prev", "in2": 1}},
-                         {"id": "m", "type": "MEMORY", "inputs": {"in": "inc.out", "en": true}}]}"#,
-        )
-        .expect("compiles");
-        let mut rt = Runtime::new(plan);
+        let mut rt = counter();
         rt.watch("count", 100).expect("watch");
         let mut pool = [rt.image(), rt.image(), rt.image()];
         for k in 0..500 {
