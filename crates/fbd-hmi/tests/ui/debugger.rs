@@ -464,8 +464,10 @@ fn the_debugger_keeps_a_cycle_outside_the_sliders_range() {
     }
 }
 
-/// Selecting a BOOL keeps the debugger panel's width (its editor's row widened the panel to
-/// ~60 % of the window), and a breakpoint's message does not push the statistics down.
+/// A breakpoint's message does not push the statistics down (a line that came and went moved
+/// every row below it), and selecting signals keeps the debugger panel's width (in the window a
+/// BOOL's editor widened it to ~60 %; the harness's panel did not show that, the check keeps
+/// it from coming back here).
 #[test]
 fn selecting_a_bool_and_a_breakpoint_hit_do_not_move_the_panel() {
     let mut h = harness(Wiring::Upd1, true, "panel-stays");
