@@ -5,11 +5,18 @@
 //! [`Runtime::step`]; only the wall-clock pacing differs. The simulated clock still advances
 //! one plan cycle per scan, so slowing the pacing down (slow motion) changes nothing the
 //! program computes.
+//!
+//! The task owns the runtime: a front end reads the image the task publishes after every scan
+//! and sends [requests](fbd_vm::requests) through one queue ([`RealtimeRunner::call`],
+//! [`RealtimeRunner::send`]) that the task drains between two scans, so no frame of a front end
+//! ever waits for a scan or makes a scan wait for it.
 
+use std::sync::mpsc;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
+use fbd_vm::Request;
 use fbd_vm::runtime::{Runtime, ScanImage};
 
 /// Execution statistics of the scan task.
@@ -56,6 +63,26 @@ struct Control {
     reset_stats: bool,
     /// Pause after the scan that brings the runtime's scan count to this.
     pause_at: Option<u64>,
+    /// Requests waiting for the gap before the next scan. In the control, so that a request
+    /// queued just before the task goes to sleep wakes it (the queue and the wait share a lock).
+    queue: Vec<Job>,
+}
+
+/// A queued request, type-erased: it applies the request and returns what hands the reply to
+/// the caller (run after the image is published, so the caller sees the request's effect).
+type Job = Box<dyn FnOnce(&mut Runtime) -> Deliver + Send>;
+type Deliver = Box<dyn FnOnce() + Send>;
+
+fn job<R: Request>(r: R, reply: Option<mpsc::SyncSender<R::Reply>>) -> Job {
+    Box::new(move |rt: &mut Runtime| {
+        let answer = r.apply(rt);
+        Box::new(move || {
+            if let Some(tx) = reply {
+                // The caller may have given up waiting (it never does today): nothing to do.
+                let _ = tx.send(answer);
+            }
+        }) as Deliver
+    })
 }
 
 struct Shared {
@@ -100,7 +127,14 @@ impl RealtimeRunner {
             image,
             rt: Mutex::new(rt),
             client_locks: Default::default(),
-            ctl: Mutex::new(Control { paused, stop: false, period, reset_stats: false, pause_at: None }),
+            ctl: Mutex::new(Control {
+                paused,
+                stop: false,
+                period,
+                reset_stats: false,
+                pause_at: None,
+                queue: Vec::new(),
+            }),
             wake: Condvar::new(),
             stats: Mutex::new(TaskStats { period, ..TaskStats::default() }),
         });
@@ -124,9 +158,63 @@ impl RealtimeRunner {
         }
     }
 
-    /// Locks the runtime for a command (write, force, step, breakpoints): the scan thread
-    /// waits meanwhile, so keep it short. What a UI shows every frame comes from
-    /// [`RealtimeRunner::image`] instead. While the task is paused the image is refreshed
+    /// Sends a request through the queue and waits for its reply. The task applies it in the
+    /// gap before its next scan (at once when it is waiting or paused; after the scan under
+    /// way otherwise) and publishes a fresh image before it replies, so what the request did
+    /// shows in [`RealtimeRunner::image`] as soon as this returns.
+    pub fn call<R: Request>(&self, r: R) -> R::Reply {
+        let (tx, rx) = mpsc::sync_channel(1);
+        self.enqueue(job(r, Some(tx)));
+        loop {
+            match rx.recv_timeout(Duration::from_millis(50)) {
+                Ok(answer) => return answer,
+                // No task to drain the queue (it halted on an internal error, or is being
+                // replaced): the caller applies what waits itself.
+                Err(mpsc::RecvTimeoutError::Timeout) if self.task_gone() => self.drain_here(),
+                Err(mpsc::RecvTimeoutError::Timeout) => {}
+                // The request itself failed and stopped the task (see `halted`): an engine bug,
+                // as a scan that panics is; the caller cannot be given an answer.
+                Err(mpsc::RecvTimeoutError::Disconnected) => {
+                    panic!("{}", self.halted().unwrap_or_else(|| "the scan task stopped".into()))
+                }
+            }
+        }
+    }
+
+    /// Sends a request through the queue without waiting for it (its reply is dropped): a key
+    /// press, a setting. It lands in the gap before the next scan, in the order sent.
+    pub fn send<R: Request>(&self, r: R) {
+        self.enqueue(job(r, None));
+        if self.task_gone() {
+            self.drain_here();
+        }
+    }
+
+    fn enqueue(&self, j: Job) {
+        lock(&self.shared.ctl).queue.push(j);
+        self.shared.wake.notify_all();
+    }
+
+    fn task_gone(&self) -> bool {
+        self.thread.as_ref().is_none_or(|t| t.is_finished())
+    }
+
+    /// Applies the queued requests on the caller's thread: only when no task runs.
+    fn drain_here(&self) {
+        let jobs = std::mem::take(&mut lock(&self.shared.ctl).queue);
+        if jobs.is_empty() {
+            return;
+        }
+        let mut rt = lock(&self.shared.rt);
+        let delivers: Vec<Deliver> = jobs.into_iter().map(|j| j(&mut rt)).collect();
+        *lock(&self.shared.image) = Arc::new(rt.image());
+        drop(rt);
+        delivers.into_iter().for_each(|d| d());
+    }
+
+    /// Locks the runtime and runs `f` on it: for tests and tools that own the runner (a
+    /// front end sends requests instead: [`RealtimeRunner::call`]). The scan thread waits
+    /// meanwhile, so keep it short. While the task is paused the image is refreshed
     /// afterwards, so a step or a force shows at once.
     pub fn with<R>(&self, f: impl FnOnce(&mut Runtime) -> R) -> R {
         self.shared.client_locks.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
@@ -163,8 +251,13 @@ impl RealtimeRunner {
     /// Resumes scanning on a fresh schedule (a breakpoint hit while stepping by hand does not
     /// pause it again at once).
     pub fn resume(&self) {
-        lock(&self.shared.rt).take_breakpoint_hit();
-        lock(&self.shared.ctl).paused = false;
+        let mut ctl = lock(&self.shared.ctl);
+        ctl.queue.push(Box::new(|rt: &mut Runtime| {
+            rt.take_breakpoint_hit();
+            Box::new(|| {}) as Deliver
+        }));
+        ctl.paused = false;
+        drop(ctl);
         self.shared.wake.notify_all();
     }
 
@@ -360,6 +453,49 @@ fn raise_priority() -> bool {
     }
 }
 
+/// Applies the queued requests (between two scans) and publishes an image before the replies
+/// go out, so a caller sees what its request did. A request that panics stops the task as a
+/// failed scan does; its caller's reply channel closes.
+fn drain(s: &Shared, jobs: &mut Vec<Job>, delivers: &mut Vec<Deliver>) -> Result<(), String> {
+    std::mem::swap(jobs, &mut lock(&s.ctl).queue);
+    if jobs.is_empty() {
+        return Ok(());
+    }
+    let mut rt = lock(&s.rt);
+    let applied = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        for j in jobs.drain(..) {
+            delivers.push(j(&mut rt));
+        }
+    }));
+    if let Err(p) = applied {
+        jobs.clear();
+        delivers.clear();
+        return Err(format!("the scan task stopped with an internal error in a request: {}", panic_text(&*p)));
+    }
+    let img = Arc::new(rt.image());
+    drop(rt);
+    *lock(&s.image) = img;
+    delivers.drain(..).for_each(|d| d());
+    Ok(())
+}
+
+fn panic_text(p: &(dyn std::any::Any + Send)) -> String {
+    p.downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| p.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "unknown panic".into())
+}
+
+/// Stops the task for good after an internal error: the reason in the statistics, paused.
+fn halt_with(s: &Shared, stats: &mut TaskStats, msg: String, on_change: Option<&Arc<OnChange>>) {
+    stats.halted = Some(msg);
+    *lock(&s.stats) = stats.clone();
+    lock(&s.ctl).paused = true;
+    if let Some(cb) = on_change {
+        cb();
+    }
+}
+
 fn task(s: &Shared, on_change: Option<Arc<OnChange>>) {
     let realtime_priority = raise_priority();
     lock(&s.stats).realtime_priority = realtime_priority;
@@ -372,12 +508,27 @@ fn task(s: &Shared, on_change: Option<Arc<OnChange>>) {
         let rt = lock(&s.rt);
         (0..3).map(|_| Arc::new(rt.image())).collect()
     };
+    // The queue's buffers, swapped with the control's: draining allocates nothing.
+    let mut jobs: Vec<Job> = Vec::new();
+    let mut delivers: Vec<Deliver> = Vec::new();
     loop {
         let period = {
             let mut ctl = lock(&s.ctl);
             loop {
                 if ctl.stop {
+                    drop(ctl);
+                    let _ = drain(s, &mut jobs, &mut delivers);
                     return;
+                }
+                if !ctl.queue.is_empty() {
+                    // Between two scans: requests first (a paused task wakes for them).
+                    drop(ctl);
+                    if let Err(msg) = drain(s, &mut jobs, &mut delivers) {
+                        halt_with(s, &mut stats, msg, on_change.as_ref());
+                        return;
+                    }
+                    ctl = lock(&s.ctl);
+                    continue;
                 }
                 if ctl.reset_stats {
                     ctl.reset_stats = false;
@@ -435,24 +586,12 @@ fn task(s: &Shared, on_change: Option<Arc<OnChange>>) {
                 }
                 changed
             }))
-            .map_err(|p| {
-                let what = p
-                    .downcast_ref::<&str>()
-                    .map(|s| s.to_string())
-                    .or_else(|| p.downcast_ref::<String>().cloned())
-                    .unwrap_or_else(|| "unknown panic".into());
-                format!("the scan task stopped with an internal error in scan {scan}: {what}")
-            })
+            .map_err(|p| format!("the scan task stopped with an internal error in scan {scan}: {}", panic_text(&*p)))
         };
         let changed = match outcome {
             Ok(c) => c,
             Err(msg) => {
-                stats.halted = Some(msg);
-                *lock(&s.stats) = stats;
-                lock(&s.ctl).paused = true;
-                if let Some(cb) = &on_change {
-                    cb();
-                }
+                halt_with(s, &mut stats, msg, on_change.as_ref());
                 return;
             }
         };
@@ -603,5 +742,82 @@ mod tests {
             std::thread::yield_now();
         }
         assert_eq!(runner.stop().output("count").map(|v| v.as_f64() >= 3.0), Some(true));
+    }
+
+    #[test]
+    fn a_request_is_applied_between_scans_and_its_effect_is_in_the_image_when_it_returns() {
+        use fbd_model::Value;
+        use fbd_vm::requests::{Force, Release, Step, Write};
+        let runner =
+            RealtimeRunner::start_with(Runtime::new(fbd_compiler::compile(COUNTER).expect("compiles")), None, true);
+        // Paused: the task wakes for the request, and the reply comes after a fresh image.
+        runner.call(Step(5));
+        assert_eq!(runner.image().scan, 5);
+        assert_eq!(runner.image().output("count"), Some(Value::Int(5)));
+        runner.call(Write { path: "m.q".into(), value: Value::Int(100) }).expect("a known signal");
+        runner.call(Step(1));
+        // The same on a runtime driven directly.
+        let mut direct = Runtime::new(fbd_compiler::compile(COUNTER).expect("compiles"));
+        direct.step_n(5);
+        direct.write("m.q", Value::Int(100)).expect("a known signal");
+        direct.step();
+        assert_eq!(runner.image().output("count"), direct.output("count"), "the write landed before the scan");
+        let err = runner.call(Force { path: "m.qq".into(), value: Value::Int(1) }).expect_err("no such signal");
+        assert!(err.to_string().contains("m.qq"), "{err}");
+        // Running: requests land between scans, in the order sent.
+        runner.resume();
+        runner.call(Force { path: "m.q".into(), value: Value::Int(7) }).expect("forces");
+        let forced_at = runner.image().scan;
+        assert!(
+            runner.image().is_forced(runner.image().plan.signal_id("m.q").expect("m.q")),
+            "the image shows the force"
+        );
+        assert!(runner.call(Release("m.q".into())));
+        runner.pause();
+        assert!(runner.image().scan >= forced_at);
+        assert_eq!(runner.client_locks(), 0, "no request took the runtime's lock");
+    }
+
+    #[test]
+    fn requests_sent_without_waiting_keep_their_order_and_a_batch_lands_in_one_gap() {
+        use fbd_model::Value;
+        use fbd_vm::requests::{SetInput, Step, Write};
+        const SUM: &str = r#"{"fbd": 1, "inputs": [{"name": "x", "type": "INT"}],
+          "outputs": [{"name": "sum", "type": "INT", "from": "m.q"}],
+          "blocks": [{"id": "add", "type": "ADD", "inputs": {"in1": "m.prev", "in2": "x"}},
+                     {"id": "m", "type": "MEMORY", "inputs": {"in": "add.out", "en": true}}]}"#;
+        let runner =
+            RealtimeRunner::start_with(Runtime::new(fbd_compiler::compile(SUM).expect("compiles")), None, true);
+        for k in 0..10 {
+            runner.send(SetInput { name: "x".into(), value: Value::Int(k * k) });
+            runner.send(Step(1));
+        }
+        runner.call(Step(0));
+        assert_eq!(runner.image().scan, 10);
+        // Each value for its own scan: 0 + 1 + 4 + ... + 81.
+        assert_eq!(runner.image().output("sum"), Some(Value::Int(285)), "in the order sent");
+        let writes = vec![
+            Write { path: "m.q".into(), value: Value::Int(1) },
+            Write { path: "nope".into(), value: Value::Int(1) },
+        ];
+        let replies = runner.call(writes);
+        assert!(replies[0].is_ok() && replies[1].is_err(), "{replies:?}");
+    }
+
+    #[test]
+    fn a_request_to_a_halted_task_is_still_answered() {
+        use fbd_vm::requests::{Step, TakeImage};
+        let mut bad = fbd_compiler::compile(COUNTER).expect("compiles");
+        bad.code.push(fbd_plan::instr::Instr::Gate { t: 0, a: u32::MAX, b: 0, c: 0, o: 0 });
+        let runner = RealtimeRunner::start(Runtime::new(bad), None);
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while runner.halted().is_none() {
+            assert!(Instant::now() < deadline, "the bad scan did not halt the task");
+            std::thread::yield_now();
+        }
+        // The thread is gone: the caller applies the request itself instead of waiting forever.
+        assert_eq!(runner.call(TakeImage).scan, 0);
+        runner.send(Step(0));
+        assert_eq!(runner.image().scan, 0);
     }
 }

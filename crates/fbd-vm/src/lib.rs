@@ -11,4 +11,5 @@ pub mod exec;
 pub mod ring;
 pub mod runtime;
 
+pub use runtime::requests::{self, Request};
 pub use runtime::{Condition, Recording, Runtime, ScanImage, StopReason};

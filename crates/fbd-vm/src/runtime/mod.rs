@@ -18,6 +18,7 @@ mod image;
 mod online_change;
 mod playback;
 mod recording;
+pub mod requests;
 
 use conditions::Breakpoint;
 pub use conditions::{BreakpointInfo, Condition, StopReason};
