@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use eframe::egui;
 use fbd_engine::realtime::RealtimeRunner;
+use fbd_engine::runtime::requests::{TakeImage, Watch};
 use fbd_engine::{Runtime, ScanImage, ScanPlan};
 use fbd2048_game::front::{Front, GameIo, View};
 use fbd2048_game::{Command, Wiring};
@@ -230,15 +231,13 @@ impl App {
             self.restore_program_settings(&key);
         }
         let best = &self.best;
-        self.game = self.runner.with(|rt| {
-            let g = GameIo::find(rt.plan());
-            if g.is_some() {
-                best.write_into(rt);
-                let _ = rt.watch("busy", BUSY_HISTORY);
-            }
-            g
-        });
-        let plan = self.runner.with(|rt| rt.plan().clone());
+        let img = self.runner.call(TakeImage);
+        self.game = GameIo::find(&img.plan);
+        if self.game.is_some() {
+            self.runner.call(best.restore_request());
+            let _ = self.runner.call(Watch { path: "busy".into(), capacity: BUSY_HISTORY });
+        }
+        let plan = Arc::clone(&img.plan);
         self.plan = Some(plan.clone());
         self.dbg.rebuild(plan);
         self.diagram.reset();
@@ -252,7 +251,7 @@ impl App {
     pub(crate) fn image(&self) -> Arc<ScanImage> {
         let img = self.runner.image();
         match &self.plan {
-            Some(p) if !Arc::ptr_eq(p, &img.plan) => Arc::new(self.runner.with(|rt| rt.image())),
+            Some(p) if !Arc::ptr_eq(p, &img.plan) => Arc::new(self.runner.call(TakeImage)),
             _ => img,
         }
     }

@@ -5,6 +5,7 @@
 use std::time::Duration;
 
 use fbd_engine::Value;
+use fbd_engine::runtime::requests::{AddBreakpoint, Force, WriteNow};
 use fbd2048_game::Command;
 use ref2048::Board;
 
@@ -69,9 +70,7 @@ impl App {
 
     /// The signal paths the enabled breakpoints watch.
     pub fn breakpoint_paths(&self) -> Vec<String> {
-        self.runner.with(|rt| {
-            rt.breakpoints().into_iter().filter(|b| b.enabled).map(|b| b.condition.path().to_string()).collect()
-        })
+        self.image().breakpoint_paths.to_vec()
     }
 
     /// Whether every queued command has been sent and the lockout has released.
@@ -83,12 +82,9 @@ impl App {
     pub fn set_board(&mut self, b: Board) {
         self.note_altered();
         let v = ref2048::to_values(b);
-        self.runner.with(|rt| {
-            for (i, x) in v.iter().enumerate() {
-                let _ = rt.write_now(&format!("cell_{}_{}/mem.q", i / 4 + 1, i % 4 + 1), Value::Int(*x as i64));
-            }
-            rt.step();
-        });
+        let values = v.iter().enumerate();
+        let values = values.map(|(i, x)| (format!("cell_{}_{}/mem.q", i / 4 + 1, i % 4 + 1), Value::Int(*x as i64)));
+        self.runner.call(WriteNow { values: values.collect(), then_step: true });
         self.win_ack = false;
         self.refresh();
     }
@@ -101,7 +97,7 @@ impl App {
     /// Forces a signal (the debugger does the same from the tree).
     pub fn force(&mut self, path: &str, v: Value) -> Result<(), String> {
         self.note_altered();
-        let r = self.runner.with(|rt| rt.force(path, v)).map_err(|e| e.to_string());
+        let r = self.runner.call(Force { path: path.to_string(), value: v }).map_err(|e| e.to_string());
         self.refresh();
         r
     }
@@ -145,6 +141,6 @@ impl App {
     /// Sets a breakpoint written as the Breakpoint field takes it (`score=4`, `rises:busy`).
     pub fn add_breakpoint_text(&mut self, text: &str) -> Result<usize, String> {
         let c = fbd_engine::Condition::parse(text)?;
-        self.runner.with(|rt| rt.add_breakpoint(c)).map_err(|e| e.to_string())
+        self.runner.call(AddBreakpoint(c)).map_err(|e| e.to_string())
     }
 }

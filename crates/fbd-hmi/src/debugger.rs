@@ -6,6 +6,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use eframe::egui::{self, Color32, RichText};
+use fbd_engine::runtime::requests::{
+    AddBreakpoint, EnableBreakpoint, Release, RemoveBreakpoint, RunBackUntil, TakeImage, Write,
+};
 use fbd_engine::{Condition, ScanPlan, SignalKind, StopReason, Value};
 
 use crate::app::App;
@@ -149,7 +152,7 @@ impl App {
             if ui.button("Add").clicked() {
                 let text = self.dbg.breakpoint.trim().to_string();
                 self.dbg.message = match fbd_engine::Condition::parse(&text) {
-                    Ok(c) => match self.runner.with(|rt| rt.add_breakpoint(c)) {
+                    Ok(c) => match self.runner.call(AddBreakpoint(c)) {
                         Ok(_) => {
                             self.dbg.breakpoint.clear();
                             format!("breakpoint `{text}` set: the task pauses after a scan where it holds")
@@ -172,7 +175,7 @@ impl App {
             ui.horizontal(|ui| {
                 let mut on = b.enabled;
                 if ui.checkbox(&mut on, b.condition.to_string()).changed() {
-                    self.runner.with(|rt| rt.enable_breakpoint(i, on));
+                    self.runner.call(EnableBreakpoint { index: i, on });
                 }
                 ui.label(RichText::new(format!("{} hits", b.hits)).weak());
                 if holding.is_some_and(|(h, _)| h == i) {
@@ -191,7 +194,7 @@ impl App {
             .unwrap_or_default();
         ui.add(egui::Label::new(RichText::new(held).color(Color32::from_rgb(0xd0, 0x80, 0x20))).truncate());
         if let Some(i) = remove {
-            self.runner.with(|rt| rt.remove_breakpoint(i));
+            self.runner.call(RemoveBreakpoint(i));
         }
     }
 
@@ -296,7 +299,7 @@ impl App {
         };
         self.pause();
         let limit = self.dbg.until_limit;
-        let r = self.runner.with(|rt| rt.run_back_until(std::slice::from_ref(&cond), limit));
+        let r = self.runner.call(RunBackUntil { cond, limit });
         self.note_altered();
         self.refresh();
         self.dbg.message = match r {
@@ -381,9 +384,12 @@ impl App {
             );
             return;
         };
-        let info = self
-            .runner
-            .with(|rt| rt.plan().signal(&path).map(|s| (s.kind, s.slot.ty, rt.read(&path).ok(), rt.is_forced(&path))));
+        // From the published image, as every frame's values.
+        let img = self.image();
+        let info = img.plan.signal_id(&path).map(|id| {
+            let s = img.plan.signals.at(id);
+            (s.kind, s.slot.ty, Some(img.read_signal(id)), img.is_forced(id))
+        });
         let Some((kind, ty, value, forced)) = info else {
             self.dbg.selected = None;
             return;
@@ -411,7 +417,7 @@ impl App {
                         self.note_altered();
                         self.dbg.message = self
                             .runner
-                            .with(|rt| rt.write(&path, Value::Bool(v)))
+                            .call(Write { path: path.clone(), value: Value::Bool(v) })
                             .map(|_| format!("{path} := {name} at the next scan"))
                             .unwrap_or_else(|e| e.to_string());
                     }
@@ -431,7 +437,7 @@ impl App {
                     }
                 }
                 if forced && ui.button("Release").clicked() {
-                    self.runner.with(|rt| rt.release(&path));
+                    self.runner.call(Release(path.clone()));
                     self.dbg.message = format!("{path} released");
                 }
             });
@@ -444,7 +450,7 @@ impl App {
                     self.dbg.message = match parsed.clone() {
                         Ok(v) => self
                             .runner
-                            .with(|rt| rt.write(&path, v))
+                            .call(Write { path: path.clone(), value: v })
                             .map(|_| format!("{path} := {v} at the next scan"))
                             .unwrap_or_else(|e| e.to_string()),
                         Err(e) => e,
@@ -467,12 +473,12 @@ impl App {
                     }
                 }
                 if forced && ui.button("Release").clicked() {
-                    self.runner.with(|rt| rt.release(&path));
+                    self.runner.call(Release(path.clone()));
                     self.dbg.message = format!("{path} released");
                 }
             });
         } else {
-            let driver = self.runner.with(|rt| rt.plan().signal(&path).and_then(|s| rt.plan().driver(s)));
+            let driver = img.plan.signal(&path).and_then(|s| img.plan.driver(s));
             if let Some(d) = driver {
                 ui.horizontal_wrapped(|ui| {
                     ui.label("read-only: it shows");
@@ -562,7 +568,8 @@ impl App {
         let (v, forced) = if Arc::ptr_eq(&img.plan, self.dbg.plan.as_ref().expect("a tree has its plan")) {
             (img.read_signal(id), img.is_forced(id))
         } else {
-            self.runner.with(|rt| (rt.read_signal(id), rt.is_forced(s.path)))
+            let fresh = self.runner.call(TakeImage);
+            (fresh.read_signal(id), fresh.is_forced(id))
         };
         ui.horizontal(|ui| {
             let selected = self.dbg.selected.as_deref() == Some(s.path);

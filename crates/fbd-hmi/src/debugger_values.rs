@@ -4,6 +4,8 @@
 
 use eframe::egui::{self, Color32, RichText};
 use fbd_engine::Value;
+use fbd_engine::runtime::RuntimeError;
+use fbd_engine::runtime::requests::{Force, Forced, Release, ReleaseAll, Write};
 
 use crate::app::App;
 
@@ -24,9 +26,8 @@ impl App {
     pub fn write_prepared(&mut self) {
         let list = std::mem::take(&mut self.dbg.prepared);
         self.note_altered();
-        let errors: Vec<String> = self
-            .runner
-            .with(|rt| list.iter().filter_map(|(p, v)| rt.write(p, *v).err().map(|e| format!("{p}: {e}"))).collect());
+        let writes = list.iter().map(|(p, v)| Write { path: p.clone(), value: *v }).collect::<Vec<_>>();
+        let errors = failures(&list, self.runner.call(writes));
         self.dbg.message = if errors.is_empty() {
             format!("{} prepared values written at the next scan", list.len())
         } else {
@@ -34,13 +35,12 @@ impl App {
         };
     }
 
-    /// Forces every prepared value, together (one lock of the runtime: the same scan).
+    /// Forces every prepared value, together (one request: the same scan).
     pub fn force_prepared(&mut self) {
         let list = std::mem::take(&mut self.dbg.prepared);
         self.note_altered();
-        let errors: Vec<String> = self
-            .runner
-            .with(|rt| list.iter().filter_map(|(p, v)| rt.force(p, *v).err().map(|e| format!("{p}: {e}"))).collect());
+        let forces = list.iter().map(|(p, v)| Force { path: p.clone(), value: *v }).collect::<Vec<_>>();
+        let errors = failures(&list, self.runner.call(forces));
         self.dbg.message =
             if errors.is_empty() { format!("{} prepared values forced", list.len()) } else { errors.join("; ") };
         self.refresh();
@@ -50,7 +50,7 @@ impl App {
     pub fn forces(&mut self) -> Vec<(String, Value)> {
         let stamp = self.image().forces_version;
         if self.dbg.forces_stamp != Some(stamp) {
-            self.dbg.forces = self.runner.with(|rt| rt.forced());
+            self.dbg.forces = self.runner.call(Forced);
             self.dbg.forces_stamp = Some(stamp);
         }
         self.dbg.forces.clone()
@@ -128,12 +128,17 @@ impl App {
             self.force_prepared();
         }
         if let Some(p) = release {
-            self.runner.with(|rt| rt.release(&p));
+            self.runner.call(Release(p.clone()));
             self.dbg.message = format!("{p} released");
         }
         if release_all {
-            self.runner.with(|rt| rt.release_all());
+            self.runner.call(ReleaseAll);
             self.dbg.message = "all forces released".into();
         }
     }
+}
+
+/// The failed ones of a batch of prepared values, each named by its path.
+fn failures(list: &[(String, Value)], replies: Vec<Result<(), RuntimeError>>) -> Vec<String> {
+    list.iter().zip(replies).filter_map(|((p, _), r)| r.err().map(|e| format!("{p}: {e}"))).collect()
 }

@@ -3,6 +3,7 @@
 //! watch, breakpoints, select in the debugger).
 
 use eframe::egui;
+use fbd_engine::runtime::requests::{AddBreakpoint, Release, Write};
 use fbd_engine::{Condition, Value};
 
 use crate::app::App;
@@ -16,7 +17,7 @@ impl App {
         let result: Result<String, String> = match a {
             MenuAction::Write(v) => self
                 .runner
-                .with(|rt| rt.write(path, v))
+                .call(Write { path: path.to_string(), value: v })
                 .map(|()| format!("{path} := {v} at the next scan"))
                 .map_err(|e| e.to_string()),
             MenuAction::Break(on) => {
@@ -27,12 +28,12 @@ impl App {
                 };
                 let text = cond.to_string();
                 self.runner
-                    .with(|rt| rt.add_breakpoint(cond))
+                    .call(AddBreakpoint(cond))
                     .map(|_| format!("breakpoint `{text}` set: the task pauses after a scan where it holds"))
                     .map_err(|e| e.to_string())
             }
             MenuAction::Force(v) => self.force(path, v).map(|()| format!("{path} forced to {v}")),
-            MenuAction::Release => Ok(if self.runner.with(|rt| rt.release(path)) {
+            MenuAction::Release => Ok(if self.runner.call(Release(path.to_string())) {
                 format!("{path} released")
             } else {
                 format!("{path} was not forced")

@@ -210,6 +210,6 @@ impl App {
         let k = body.outputs.iter().position(|(n, _)| n == port)?;
         let e = body.edges.iter().find(|e| e.to == fbd_layout::Target::Port(k))?;
         let path = self.net_path(body, e.from);
-        self.runner.with(|rt| rt.read(&path).ok())
+        self.image().read(&path)
     }
 }

@@ -70,13 +70,10 @@ impl App {
                 })
                 .collect();
             let ins: Vec<String> = (0..body.inputs.len()).map(|k| self.net_path(body, Source::Port(k))).collect();
-            let (o, i) = self.runner.with(|rt| {
-                let plan = rt.plan();
-                (
-                    outs.iter().map(|v| v.iter().map(|p| plan.signal_id(p)).collect()).collect(),
-                    ins.iter().map(|p| plan.signal_id(p)).collect(),
-                )
-            });
+            let img = self.image();
+            let plan = &img.plan;
+            let o = outs.iter().map(|v| v.iter().map(|p| plan.signal_id(p)).collect()).collect();
+            let i = ins.iter().map(|p| plan.signal_id(p)).collect();
             self.diagram.ids = Some((key, o, i));
         }
         let (_, out_ids, in_ids) = self.diagram.ids.clone().expect("just set");

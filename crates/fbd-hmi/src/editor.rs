@@ -126,7 +126,7 @@ impl App {
                 Origin::File(_) => {}
                 Origin::Editor(_) => ws.set_no_file("the program applied from the editor has no file yet"),
             }
-            self.runner.with(|rt| ws.learn_types(rt.plan()));
+            ws.learn_types(&self.image().plan);
             self.editor.ws = Some(ws);
             self.editor.version += 1;
         }

@@ -43,7 +43,7 @@ impl App {
             self.status = "type the path to export to".into();
             return;
         };
-        let plan = self.runner.with(|rt| rt.plan().clone());
+        let plan = std::sync::Arc::clone(&self.image().plan);
         let project = self.loaded.project.clone();
         let (tx, done) = channel();
         let to = path.clone();
@@ -56,7 +56,7 @@ impl App {
                 self.export = Some(ExportJob { path, done });
             }
             // No thread to be had: written here and now, the window waits.
-            Err(_) => self.status = write(&self.loaded.project, &self.runner.with(|rt| rt.plan().clone()), &path),
+            Err(_) => self.status = write(&self.loaded.project, &self.image().plan, &path),
         }
     }
 

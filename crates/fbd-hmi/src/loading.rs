@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use eframe::egui::{self, Color32, RichText};
 use fbd_engine::Runtime;
+use fbd_engine::runtime::requests::{OnlineChange, StopPlayback, StopRecording};
 
 use crate::app::{App, HISTORY_BYTES, HISTORY_EVERY};
 use crate::source::{self, Origin};
@@ -56,7 +57,7 @@ impl App {
             })?;
         let rec = if self.recording {
             let id = fbd_engine::runtime::ProgramId::of(&self.loaded.project);
-            let rec = self.runner.with(|rt| rt.stop_recording(id)).ok_or("nothing is being recorded")?;
+            let rec = self.runner.call(StopRecording(id)).ok_or("nothing is being recorded")?;
             self.recording = false;
             rec
         } else {
@@ -152,7 +153,7 @@ impl App {
         }
         self.recording = false;
         let id = fbd_engine::runtime::ProgramId::of(&self.loaded.project);
-        let Some(rec) = self.runner.with(|rt| rt.stop_recording(id)) else { return String::new() };
+        let Some(rec) = self.runner.call(StopRecording(id)) else { return String::new() };
         if self.unsaved_recording.replace(rec).is_some() {
             "; the recording until then is kept (in place of the unsaved one): File > Save the unsaved recording".into()
         } else {
@@ -166,7 +167,7 @@ impl App {
     pub(crate) fn before_online_change(&mut self) -> String {
         let mut note = self.end_recording();
         if let Some(r) = self.replay.take() {
-            self.runner.with(|rt| rt.stop_playback());
+            self.runner.call(StopPlayback);
             note.push_str(&format!(
                 "; the playback of {} ended (it plays the recorded program only)",
                 r.path.display()
@@ -179,9 +180,9 @@ impl App {
     /// [`Self::before_online_change`]). The task follows the program's cycle (the simulated
     /// clock advances by it each scan), unless the debugger has set a slow-motion period.
     pub(crate) fn change_program(&mut self, plan: fbd_engine::ScanPlan) -> fbd_engine::runtime::ChangeReport {
-        let old_cycle = self.runner.with(|rt| Duration::from_micros(rt.plan().cycle_us));
+        let old_cycle = Duration::from_micros(self.image().plan.cycle_us);
         let new_cycle = Duration::from_micros(plan.cycle_us);
-        let report = self.runner.with(|rt| rt.online_change(plan));
+        let report = self.runner.call(OnlineChange(Box::new(plan)));
         if self.runner.period() == old_cycle {
             self.runner.set_period(new_cycle);
         }

@@ -3,6 +3,8 @@
 //! cold. The hotkeys (`keys.rs`), the Debug menu (`menu.rs`) and the debugger's buttons call
 //! these, so a key and its menu item cannot drift apart.
 
+use fbd_engine::runtime::requests::{ReleaseAll, Step, StepBack};
+
 use crate::app::App;
 use crate::source;
 
@@ -10,7 +12,7 @@ impl App {
     /// Steps `n` scans back (the task pauses first), as if they had not run.
     pub fn step_back(&mut self, n: u64) -> Result<u64, String> {
         self.pause();
-        let r = self.runner.with(|rt| rt.step_back(n)).map_err(|e| e.to_string());
+        let r = self.runner.call(StepBack(n)).map_err(|e| e.to_string());
         self.note_altered();
         self.refresh();
         r
@@ -20,7 +22,7 @@ impl App {
     pub fn run_scans(&mut self, n: u64) {
         self.cancel_seek();
         self.cancel_forward();
-        self.runner.with(|rt| rt.step_n(n));
+        self.runner.call(Step(n));
         self.refresh();
     }
 
@@ -86,7 +88,7 @@ impl App {
 
     /// Alt+F7: releases every force.
     pub fn online_release_all(&mut self) {
-        self.runner.with(|rt| rt.release_all());
+        self.runner.call(ReleaseAll);
         self.dbg.message = "all forces released".into();
         self.refresh();
     }

@@ -3,6 +3,7 @@
 
 use eframe::egui::{self, Color32, RichText};
 use fbd_engine::Value;
+use fbd_engine::runtime::requests::{PressButton, PulseInput, ReleaseButton, SetInput};
 use fbd2048_game::Command;
 
 use crate::app::App;
@@ -121,7 +122,7 @@ impl App {
     }
 
     pub(crate) fn generic_panel(&mut self, ui: &mut egui::Ui) {
-        ui.heading(self.runner.with(|rt| rt.plan().name.clone()));
+        ui.heading(self.image().plan.name.clone());
         // What the program is for, in its author's words (it was nowhere on screen).
         if let Some(d) = self.loaded.project.root().description.as_deref().filter(|d| !d.trim().is_empty()) {
             ui.label(d);
@@ -130,7 +131,10 @@ impl App {
         // One row per port, in a scrolled list that lays out only the rows in view: a program
         // with thousands of inputs drew every row every frame, past the window's bottom where
         // no one could reach them.
-        let (n_in, n_out) = self.runner.with(|rt| (rt.plan().inputs.len(), rt.plan().outputs.len()));
+        let (n_in, n_out) = {
+            let img = self.image();
+            (img.plan.inputs.len(), img.plan.outputs.len())
+        };
         let row = ui.spacing().interact_size.y + ui.spacing().item_spacing.y;
         egui::ScrollArea::vertical().auto_shrink([false, true]).show_rows(ui, row, n_in + n_out, |ui, rows| {
             self.generic_rows(ui, rows, n_in);
@@ -141,15 +145,16 @@ impl App {
     fn generic_rows(&mut self, ui: &mut egui::Ui, rows: std::ops::Range<usize>, n_in: usize) {
         // Only the ports in view, not a copy of the plan (a large program's plan is megabytes,
         // and this runs every frame).
-        let (inputs, outputs) = self.runner.with(|rt| {
-            let plan = rt.plan();
+        let (inputs, outputs) = {
+            let img = self.image();
+            let plan = &img.plan;
             let ins: Vec<_> = plan
                 .inputs
                 .get(rows.start.min(n_in)..rows.end.min(n_in))
                 .unwrap_or_default()
                 .iter()
                 .map(|p| {
-                    let cur = rt.input(&p.name).unwrap_or(p.default);
+                    let cur = img.input(&p.name).unwrap_or(p.default);
                     (p.name.clone(), p.kind, cur, p.options.clone(), p.description.clone(), p.ty)
                 })
                 .collect::<Vec<_>>();
@@ -158,10 +163,10 @@ impl App {
                 .get(rows.start.saturating_sub(n_in)..rows.end.saturating_sub(n_in))
                 .unwrap_or_default()
                 .iter()
-                .map(|p| (p.name.clone(), rt.output(&p.name).unwrap_or(p.default), p.description.clone(), p.ty))
+                .map(|p| (p.name.clone(), img.output(&p.name).unwrap_or(p.default), p.description.clone(), p.ty))
                 .collect();
             (ins, outs)
-        });
+        };
         egui::Grid::new("io").striped(true).min_row_height(ui.spacing().interact_size.y).show(ui, |ui| {
             for (name, kind, cur, options, description, ty) in &inputs {
                 // The input's name labels its control, for screen readers; its description
@@ -183,27 +188,20 @@ impl App {
                         let down = r.is_pointer_button_down_on();
                         let held = self.held_button.as_ref().is_some_and(|(n, _)| n == name);
                         if down && !held {
-                            let at = self.runner.with(|rt| {
-                                let _ = rt.set_input(name, Value::Bool(true));
-                                rt.scan_count()
-                            });
-                            self.held_button = Some((name.clone(), at));
+                            if let Ok(at) = self.runner.call(PressButton(name.clone())) {
+                                self.held_button = Some((name.clone(), at));
+                            }
                         } else if !down && held {
                             let at = self.held_button.take().map_or(0, |(_, at)| at);
-                            self.runner.with(|rt| {
-                                if rt.scan_count() == at {
-                                    let _ = rt.pulse_input(name, Value::Bool(true));
-                                }
-                                let _ = rt.set_input(name, Value::Bool(false));
-                            });
+                            self.runner.send(ReleaseButton { name: name.clone(), pressed_at: at });
                         } else if r.clicked() {
                             // From the keyboard or a screen reader: one scan.
-                            let _ = self.runner.with(|rt| rt.pulse_input(name, Value::Bool(true)));
+                            self.runner.send(PulseInput { name: name.clone(), value: Value::Bool(true) });
                         }
                     }
                     (_, Value::Bool(mut b)) => {
                         if ui.checkbox(&mut b, "").labelled_by(l.id).changed() {
-                            let _ = self.runner.with(|rt| rt.set_input(name, Value::Bool(b)));
+                            let _ = self.runner.call(SetInput { name: name.clone(), value: Value::Bool(b) });
                         }
                     }
                     (fbd_engine::model::InputKind::Selector, Value::Int(i)) if !options.is_empty() => {
@@ -211,14 +209,14 @@ impl App {
                         // `options`, positions 1..=n; 0 selects nothing). It was a number field
                         // that took any integer and showed none of the labels.
                         if let Some(k) = selector(ui, name, l.id, i, options) {
-                            let _ = self.runner.with(|rt| rt.set_input(name, Value::Int(k)));
+                            let _ = self.runner.call(SetInput { name: name.clone(), value: Value::Int(k) });
                         }
                     }
                     (_, Value::Int(mut i)) => {
                         // Within the input's type: an INT's drag stops at 32767.
                         let (lo, hi) = ty.int_range().unwrap_or((i64::MIN, i64::MAX));
                         if ui.add(egui::DragValue::new(&mut i).range(lo..=hi)).labelled_by(l.id).changed() {
-                            let _ = self.runner.with(|rt| rt.set_input(name, Value::Int(i)));
+                            let _ = self.runner.call(SetInput { name: name.clone(), value: Value::Int(i) });
                         }
                     }
                     // A drag field holds an f64: exact up to 2^53. Above it the value is shown as it
@@ -229,7 +227,7 @@ impl App {
                     }
                     (_, Value::ULInt(mut u)) => {
                         if ui.add(egui::DragValue::new(&mut u)).labelled_by(l.id).changed() {
-                            let _ = self.runner.with(|rt| rt.set_input(name, Value::ULInt(u)));
+                            let _ = self.runner.call(SetInput { name: name.clone(), value: Value::ULInt(u) });
                         }
                     }
                     (_, Value::Time(ns)) => {
@@ -238,12 +236,12 @@ impl App {
                         let field = egui::DragValue::new(&mut ms).suffix(" ms").max_decimals(3).range(0.0..=1e12);
                         if ui.add(field).labelled_by(l.id).changed() {
                             let ns = (ms * 1e6).round() as i64;
-                            let _ = self.runner.with(|rt| rt.set_input(name, Value::Time(ns)));
+                            let _ = self.runner.call(SetInput { name: name.clone(), value: Value::Time(ns) });
                         }
                     }
                     (_, Value::Real(mut r)) => {
                         if ui.add(egui::DragValue::new(&mut r).speed(0.01)).labelled_by(l.id).changed() {
-                            let _ = self.runner.with(|rt| rt.set_input(name, Value::Real(r)));
+                            let _ = self.runner.call(SetInput { name: name.clone(), value: Value::Real(r) });
                         }
                     }
                     (_, Value::Str(s)) => {
@@ -257,7 +255,7 @@ impl App {
                         if r.lost_focus() {
                             match Value::parse(text, fbd_engine::Type::String) {
                                 Ok(v) => {
-                                    let _ = self.runner.with(|rt| rt.set_input(name, v));
+                                    let _ = self.runner.call(SetInput { name: name.clone(), value: v });
                                     self.string_edits.remove(name);
                                 }
                                 Err(e) => self.status = format!("{name}: {e}"),

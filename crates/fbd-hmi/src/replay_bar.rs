@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use eframe::egui::{self, Color32, RichText, Sense};
 use fbd_engine::Recording;
 use fbd_engine::runtime::PlaybackStatus;
+use fbd_engine::runtime::requests::{Playback, SeekToward, StartPlayback, StopPlayback};
 use fbd2048_game::Wiring;
 
 use crate::app::App;
@@ -84,7 +85,7 @@ impl App {
             seeking: None,
         };
         self.runner.pause();
-        self.runner.with(|rt| rt.start_playback(rec)).map_err(|e| format!("{}: {e}", path.display()))?;
+        self.runner.call(StartPlayback(Box::new(rec))).map_err(|e| format!("{}: {e}", path.display()))?;
         self.runner.resume();
         // A replayed game is not a new best.
         self.note_altered();
@@ -121,7 +122,7 @@ impl App {
     fn seek_slice(&mut self, mut s: Seeking) -> Result<u64, String> {
         let runner = &self.runner;
         let target = s.target;
-        let r = s.slicer.run(|n| runner.with(|rt| rt.seek_toward(target, n))).map_err(|e| e.to_string());
+        let r = s.slicer.run(|n| runner.call(SeekToward { target, at_most: n })).map_err(|e| e.to_string());
         if let Some(replay) = self.replay.as_mut() {
             replay.seeking = match &r {
                 Ok(at) if *at != s.target => Some(s),
@@ -134,7 +135,7 @@ impl App {
 
     /// Ends the replay; the program runs on live from where it is.
     pub fn stop_replay(&mut self) {
-        self.runner.with(|rt| rt.stop_playback());
+        self.runner.call(StopPlayback);
         if let Some(r) = self.replay.take() {
             self.status = format!("replay of {} ended; running live", r.path.display());
         }
@@ -143,7 +144,7 @@ impl App {
     /// The replay's status: the scan reached, the first differing scan (while paused).
     pub fn replay_status(&self) -> Option<PlaybackStatus> {
         self.replay.as_ref()?;
-        self.runner.with(|rt| rt.playback())
+        self.runner.call(Playback)
     }
 
     /// The replay bar, when a recording is being played back.
@@ -152,9 +153,10 @@ impl App {
         let (scans, cycle_us) = (r.scans, r.cycle_us);
         let at = self.image().scan;
         let paused = self.runner.is_paused();
-        // The task pauses on a difference or at the end: that is when the status can change.
-        if paused {
-            let st = self.runner.with(|rt| rt.playback());
+        // The task pauses on a difference or at the end: that is when the status can change
+        // (asked once per scan reached, not every frame).
+        if paused && r.status.as_ref().is_none_or(|st| st.at != at) {
+            let st = self.runner.call(Playback);
             if let Some(r) = self.replay.as_mut() {
                 r.status = st;
             }

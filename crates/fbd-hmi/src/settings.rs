@@ -10,6 +10,8 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
+use fbd_engine::runtime::requests::RestoreBreakpoints;
+
 use crate::app::App;
 
 /// The most recent files kept.
@@ -114,15 +116,8 @@ impl App {
         for w in &ps.watches {
             let _ = self.watch_signal(w);
         }
-        self.runner.with(|rt| {
-            for (c, on) in &ps.breakpoints {
-                if let Ok(cond) = fbd_engine::Condition::parse(c)
-                    && let Ok(i) = rt.add_breakpoint(cond)
-                {
-                    rt.enable_breakpoint(i, *on);
-                }
-            }
-        });
+        let parsed = ps.breakpoints.iter().filter_map(|(c, on)| Some((fbd_engine::Condition::parse(c).ok()?, *on)));
+        self.runner.call(RestoreBreakpoints(parsed.collect()));
     }
 
     /// Takes the running program's watches and breakpoints into the settings.
@@ -131,9 +126,8 @@ impl App {
             return;
         }
         let watches = self.user_watches();
-        let breakpoints = self
-            .runner
-            .with(|rt| rt.breakpoints().into_iter().map(|b| (b.condition.to_string(), b.enabled)).collect::<Vec<_>>());
+        let breakpoints =
+            self.image().breakpoints().into_iter().map(|b| (b.condition.to_string(), b.enabled)).collect();
         let ps = ProgramSettings { watches, breakpoints };
         if ps == ProgramSettings::default() {
             self.prefs.programs.remove(key);

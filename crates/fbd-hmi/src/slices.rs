@@ -6,6 +6,7 @@
 use std::time::{Duration, Instant};
 
 use eframe::egui;
+use fbd_engine::runtime::requests::RunUntil;
 use fbd_engine::{Condition, StopReason};
 
 use crate::app::App;
@@ -66,16 +67,7 @@ impl App {
         let (cond, left) = (&f.cond, f.limit - f.done);
         let (ran, r) = f.slicer.run(|n| {
             let n = n.min(left);
-            (
-                n,
-                runner.with(|rt| match cond {
-                    Some(c) => rt.run_until(std::slice::from_ref(c), n),
-                    None => {
-                        rt.step_n(n);
-                        Ok(StopReason::Limit)
-                    }
-                }),
-            )
+            (n, runner.call(RunUntil { cond: cond.clone(), limit: n }))
         });
         self.refresh();
         match r {

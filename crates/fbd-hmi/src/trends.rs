@@ -5,6 +5,8 @@
 use eframe::egui::{self, RichText};
 use egui_plot::{CoordinatesFormatter, Corner, Legend, Line, Plot, PlotPoints};
 
+use fbd_engine::runtime::requests::{Histories, Unwatch, Watch};
+
 use crate::app::App;
 use crate::debugger::value_text;
 
@@ -78,8 +80,7 @@ impl App {
         if refill.is_empty() {
             return;
         }
-        let histories: Vec<Vec<(u64, fbd_engine::Value)>> =
-            self.runner.with(|rt| refill.iter().map(|w| rt.history(w).unwrap_or_default()).collect());
+        let histories = self.runner.call(Histories(refill.clone()));
         for (path, h) in refill.into_iter().zip(histories) {
             let skip = h.len().saturating_sub(TREND_SAMPLES);
             self.dbg.trends.samples.insert(path, h.iter().skip(skip).map(|(s, v)| (*s, v.as_f64())).collect());
@@ -92,9 +93,9 @@ impl App {
     pub(crate) fn watch_signal(&mut self, path: &str) -> Result<(), String> {
         if path == "busy" && self.game.is_some() {
             self.dbg.trends.busy_by_user = true;
-            return self.runner.with(|rt| rt.read("busy")).map(|_| ()).map_err(|e| e.to_string());
+            return self.image().plan.signal_id("busy").map(|_| ()).ok_or_else(|| "busy: no such signal".into());
         }
-        self.runner.with(|rt| rt.watch(path, 600)).map_err(|e| e.to_string())
+        self.runner.call(Watch { path: path.to_string(), capacity: 600 }).map_err(|e| e.to_string())
     }
 
     /// Stops the trend of `path` (the front end's own watch of `busy` stays).
@@ -102,7 +103,7 @@ impl App {
         if path == "busy" && self.game.is_some() {
             self.dbg.trends.busy_by_user = false;
         } else {
-            self.runner.with(|rt| rt.unwatch(path));
+            self.runner.call(Unwatch(path.to_string()));
         }
     }
 
@@ -110,8 +111,7 @@ impl App {
     /// sampled, empty where a signal has no sample for that scan.
     pub fn trends_csv(&self) -> String {
         let watched = self.user_watches();
-        let hist: Vec<Vec<(u64, fbd_engine::Value)>> =
-            self.runner.with(|rt| watched.iter().map(|w| rt.history(w).unwrap_or_default()).collect());
+        let hist = self.runner.call(Histories(watched.clone()));
         let ms = self.dbg.plan.as_ref().map_or(1.0, |p| p.cycle_us as f64 / 1000.0);
         let mut scans: Vec<u64> = hist.iter().flatten().map(|(s, _)| *s).collect();
         scans.sort_unstable();

@@ -12,6 +12,7 @@ use crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifier
 use fbd_engine::model::InputKind;
 use fbd_engine::plan::PortInfo;
 use fbd_engine::realtime::RealtimeRunner;
+use fbd_engine::runtime::requests::Request;
 use fbd_engine::{Runtime, ScanPlan, Value};
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout};
@@ -100,13 +101,25 @@ fn step_tenth(r: f64, up: bool) -> f64 {
 }
 
 /// Applies key `key` to input `p` of the program `runner` runs, and says what it did. The
-/// value it steps from is the one set last, read under the runtime's lock: the scan image
+/// value it steps from is the one set last, read when the request is applied: the scan image
 /// is a scan old, so keys faster than the scans (a held `+` on a slow cycle, a paste) were
 /// each applied to the same old value and all but one lost.
 pub fn apply_key(runner: &RealtimeRunner, p: &PortInfo, key: PanelKey) -> String {
-    runner.with(|rt| {
+    runner.call(KeyOnInput { port: p.clone(), key })
+}
+
+/// A panel key on one input, as a request to the scan task.
+struct KeyOnInput {
+    port: PortInfo,
+    key: PanelKey,
+}
+
+impl Request for KeyOnInput {
+    type Reply = String;
+    fn apply(self, rt: &mut Runtime) -> String {
+        let p = &self.port;
         let cur = rt.input(&p.name).unwrap_or(p.default);
-        match change(p, cur, key) {
+        match change(p, cur, self.key) {
             Some(Change::Set(v)) => match rt.set_input(&p.name, v) {
                 Ok(()) => format!("{} := {}", p.name, shown(p, v)),
                 Err(e) => e.to_string(),
@@ -117,7 +130,7 @@ pub fn apply_key(runner: &RealtimeRunner, p: &PortInfo, key: PanelKey) -> String
             },
             None => format!("{}: that key does nothing to a {}", p.name, p.kind.name()),
         }
-    })
+    }
 }
 
 /// An input's value as the panel shows it: a selector's position with its label.
@@ -241,17 +254,9 @@ pub fn run_panel(
                     .collect();
                 let outs: Vec<(String, String)> =
                     outputs.iter().map(|(n, id)| (n.clone(), value(*id, Value::Bool(false)).short())).collect();
-                let faults = runner.with(|rt| {
-                    let log = rt.faults();
-                    let last = log.recent().last().map(|f| {
-                        format!(
-                            "scan {}: {}: {}",
-                            f.scan,
-                            rt.plan().instr_block(f.instr as usize).path,
-                            f.kind.describe()
-                        )
-                    });
-                    last.map(|l| (log.total, l))
+                let faults = img.last_fault.as_ref().map(|f| {
+                    let at = img.plan.instr_block(f.instr as usize).path;
+                    (img.faults_total, format!("scan {}: {}: {}", f.scan, at, f.kind.describe()))
                 });
                 let screen = PanelScreen {
                     name: &title,

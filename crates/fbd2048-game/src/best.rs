@@ -165,8 +165,17 @@ impl Best {
     /// Writes the stored best into the program's best memory (both the memory and its
     /// previous-scan copy, or the next scan forgets it). Programs without one are left alone.
     pub fn write_into(&self, rt: &mut fbd_engine::Runtime) {
-        let _ = rt.write_now("best.q", fbd_engine::Value::Int(self.saved));
-        let _ = rt.write_now("best.prev", fbd_engine::Value::Int(self.saved));
+        use fbd_engine::runtime::requests::Request;
+        let _ = self.restore_request().apply(rt);
+    }
+
+    /// What puts the record into the program's best memory, as a request to a running task.
+    pub fn restore_request(&self) -> fbd_engine::runtime::requests::WriteNow {
+        let v = fbd_engine::Value::Int(self.saved);
+        fbd_engine::runtime::requests::WriteNow {
+            values: vec![("best.q".into(), v), ("best.prev".into(), v)],
+            then_step: false,
+        }
     }
 
     /// Offers the score of the game on screen: a game played through the program (not altered

@@ -7,6 +7,8 @@ use std::collections::VecDeque;
 use std::time::Instant;
 
 use fbd_engine::realtime::RealtimeRunner;
+use fbd_engine::runtime::requests::{Histories, Request};
+use fbd_engine::runtime::{Runtime, RuntimeError};
 use fbd_engine::{ScanImage, ScanPlan, Value};
 
 use crate::Command;
@@ -222,7 +224,7 @@ impl Front {
             && !view.pulse_pending
             && view.scan > sent
         {
-            let hist = runner.with(|rt| rt.history("busy")).unwrap_or_default();
+            let hist = runner.call(Histories(vec!["busy".into()])).pop().unwrap_or_default();
             if let Some(r) = hist.iter().find(|(s, v)| *s >= sent && !v.as_bool()).map(|(s, _)| *s) {
                 let n = r - sent + 1;
                 self.scans_last = Some(n);
@@ -258,22 +260,38 @@ impl Front {
             && self.last_pulse_scan.is_none_or(|s| view.scan >= s + 2);
         if ready && let Some(c) = self.queue.pop_front() {
             let scan = view.scan;
-            if runner.with(|rt| rt.pulse_input("command", Value::Int(c.position())).is_ok()) {
+            let start_best = (c == Command::Start).then_some(best_record);
+            if let Ok(forces_held) = runner.call(PulseCommand { position: c.position(), start_best }) {
                 self.last_pulse_scan = Some(scan);
                 self.awaiting = Some(scan);
                 if c == Command::Start {
-                    // A new game counts, unless a force still holds; the program's best memory
-                    // restarts from the record (an altered game before may have raised it).
-                    self.game_altered = runner.with(|rt| {
-                        let _ = rt.write_now("best.q", Value::Int(best_record));
-                        let _ = rt.write_now("best.prev", Value::Int(best_record));
-                        !rt.forced().is_empty()
-                    });
+                    // A new game counts, unless a force still holds.
+                    self.game_altered = forces_held;
                 }
                 out.sent = Some(c);
             }
         }
         out
+    }
+}
+
+/// A game command as the program reads it: a pulse of its `command` input for one scan. For
+/// Start, the program's best memory restarts from the record (a game altered before may have
+/// raised it), in the same gap between scans. Answers whether any force holds.
+struct PulseCommand {
+    position: i64,
+    start_best: Option<i64>,
+}
+
+impl Request for PulseCommand {
+    type Reply = Result<bool, RuntimeError>;
+    fn apply(self, rt: &mut Runtime) -> Self::Reply {
+        rt.pulse_input("command", Value::Int(self.position))?;
+        if let Some(best) = self.start_best {
+            let _ = rt.write_now("best.q", Value::Int(best));
+            let _ = rt.write_now("best.prev", Value::Int(best));
+        }
+        Ok(!rt.forced().is_empty())
     }
 }
 

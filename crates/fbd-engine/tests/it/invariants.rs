@@ -180,3 +180,36 @@ fn the_architecture_table_names_every_crate_s_dependencies() {
         );
     }
 }
+
+/// Front ends never hold the runtime: they read the scan image the task publishes and send
+/// requests through its queue (`RealtimeRunner::call`/`send`). `RealtimeRunner::with` takes
+/// the runtime's lock; only tests and tools that own the runner may call it.
+#[test]
+fn front_ends_send_requests_and_never_take_the_runtime_s_lock() {
+    let mut checked = 0;
+    for dir in ["crates/fbd-hmi/src", "crates/fbd-tui/src", "crates/fbd2048-game/src"] {
+        for entry in std::fs::read_dir(root().join(dir)).expect("a source directory") {
+            let path = entry.expect("an entry").path();
+            if path.extension().is_none_or(|e| e != "rs") {
+                continue;
+            }
+            let text = read(&path);
+            // Unit tests below `#[cfg(test)]` drive a runner of their own.
+            let code = text.split("#[cfg(test)]").next().unwrap_or_default();
+            for (n, line) in code.lines().enumerate() {
+                let t = line.trim_start();
+                if t.starts_with("//") {
+                    continue;
+                }
+                assert!(
+                    !(t.contains("runner.with(") || t.contains(".with(|rt|")),
+                    "{}:{}: a front end takes the runtime's lock: {t}",
+                    path.display(),
+                    n + 1
+                );
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked > 30, "only {checked} front-end files found");
+}

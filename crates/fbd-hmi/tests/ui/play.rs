@@ -518,7 +518,9 @@ fn keys_work_right_after_a_cold_start() {
 
 /// A frame reads the published scan image and never takes the runtime's lock (the scan task
 /// would wait for it): the board, the debugger (statistics, faults, breakpoints, the signal
-/// tree, trends) and the online diagram, over 400 frames with scans between them.
+/// tree, trends) and the online diagram, over 400 frames with scans between them; and every
+/// action (keys, breakpoints, watches, forces, steps back and forth) goes through the task's
+/// request queue, so the whole session takes the lock not once.
 #[test]
 fn frames_of_the_board_the_debugger_and_the_diagram_take_no_runtime_lock() {
     let mut h = harness(Wiring::Upd1, true, "no-locks");
@@ -546,4 +548,10 @@ fn frames_of_the_board_the_debugger_and_the_diagram_take_no_runtime_lock() {
     frames(&mut h, "online diagram and debugger");
     assert!(h.state_mut().diagram_open("cell_1_1"));
     frames(&mut h, "a macro's online diagram");
+    h.state_mut().force("cell_1_1/mem.q", fbd_engine::Value::Int(2)).expect("a force");
+    h.state_mut().online_release_all();
+    h.state_mut().step_back(2).expect("the history goes back");
+    h.key_press(egui::Key::ArrowDown);
+    settle(&mut h);
+    assert_eq!(h.state().runtime_locks(), 0, "an action took the runtime's lock");
 }
