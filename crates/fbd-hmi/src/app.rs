@@ -14,6 +14,7 @@ use fbd2048_game::front::{Front, GameIo, View};
 use fbd2048_game::{Command, Wiring};
 
 use crate::debugger::DebuggerState;
+use crate::link::Link;
 use crate::source::{self, Loaded, Origin};
 use fbd2048_game::best::{Best, BestStore};
 
@@ -64,10 +65,8 @@ pub struct App {
     pub(crate) errors_open: bool,
     pub(crate) status: String,
     pub(crate) win_ack: bool,
-    /// The generic panel's push button held down: its input, and the scan count at the press.
-    pub(crate) held_button: Option<(String, u64)>,
-    /// The generic panel's STRING inputs as being typed: written on Enter or when left.
-    pub(crate) string_edits: std::collections::HashMap<String, String>,
+    /// The inputs and outputs of a program without a 2048 interface.
+    pub(crate) generic: crate::generic_panel::GenericPanel,
     /// The running program's best score (and its content hash, the key of its records).
     pub(crate) best: Best,
     pub(crate) seed: u64,
@@ -163,8 +162,7 @@ impl App {
             errors,
             status,
             win_ack: false,
-            held_button: None,
-            string_edits: Default::default(),
+            generic: Default::default(),
             best: Best::new(opts.best),
             seed: opts.seed,
             dbg: DebuggerState::default(),
@@ -356,7 +354,11 @@ impl eframe::App for App {
             } else if self.game.is_some() {
                 self.play_panel(ui);
             } else {
-                self.generic_panel(ui);
+                let img = self.image();
+                let description = self.loaded.project.root().description.as_deref();
+                if let Some(refused) = self.generic.ui(ui, &img, description, Link::new(&self.runner)) {
+                    self.status = refused;
+                }
             }
         });
         self.error_window(&ctx);

@@ -289,6 +289,7 @@ fn the_generic_panel_names_every_input_control_and_sets_the_input() {
     h.state_mut().run_scans(2);
     h.step();
     assert!(h.query_by_label("42").is_some(), "the checkbox set the input: SEL gives in1");
+    assert_eq!(h.state().runtime_locks(), 0, "the panel reads the image and sends requests");
 }
 
 /// A ULINT above 2^53 is shown exactly (a drag field holds an f64 and showed 2^64 for

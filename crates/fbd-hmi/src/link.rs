@@ -1,0 +1,26 @@
+//! What a panel holds to change the running program: a handle on the scan task's request
+//! queue, and nothing else. The runtime is not reachable from it (a panel cannot lock it), so
+//! every change a panel makes lands between two scans, in the order sent.
+
+use fbd_engine::realtime::RealtimeRunner;
+use fbd_engine::runtime::requests::Request;
+
+/// A panel's way to the running program.
+#[derive(Clone, Copy)]
+pub(crate) struct Link<'a>(&'a RealtimeRunner);
+
+impl<'a> Link<'a> {
+    pub(crate) fn new(runner: &'a RealtimeRunner) -> Link<'a> {
+        Link(runner)
+    }
+
+    /// Sends `r` and waits for its reply (the image shows its effect when this returns).
+    pub(crate) fn call<R: Request>(self, r: R) -> R::Reply {
+        self.0.call(r)
+    }
+
+    /// Sends `r` without waiting.
+    pub(crate) fn send<R: Request>(self, r: R) {
+        self.0.send(r)
+    }
+}
