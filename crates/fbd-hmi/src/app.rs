@@ -64,7 +64,8 @@ pub struct App {
     pub(crate) errors: Vec<String>,
     pub(crate) errors_open: bool,
     pub(crate) status: String,
-    pub(crate) win_ack: bool,
+    /// The 2048 board with its controls and overlays.
+    pub(crate) board: crate::play_panel::BoardPanel,
     /// The inputs and outputs of a program without a 2048 interface.
     pub(crate) generic: crate::generic_panel::GenericPanel,
     /// The running program's best score (and its content hash, the key of its records).
@@ -161,7 +162,7 @@ impl App {
             errors_open: !errors.is_empty(),
             errors,
             status,
-            win_ack: false,
+            board: Default::default(),
             generic: Default::default(),
             best: Best::new(opts.best),
             seed: opts.seed,
@@ -270,7 +271,7 @@ impl App {
         }
         if let Some(c) = p.sent {
             if c == Command::Start {
-                self.win_ack = false;
+                self.board.new_game();
             }
             self.refresh();
         }
@@ -352,7 +353,15 @@ impl eframe::App for App {
             } else if self.dbg.show_diagram {
                 self.diagram_panel(ui);
             } else if self.game.is_some() {
-                self.play_panel(ui);
+                let game = crate::play_panel::Game {
+                    view: &self.view,
+                    front: &mut self.front,
+                    best: self.best.saved(),
+                    seed: self.seed,
+                };
+                if let Some(c) = self.board.ui(ui, game) {
+                    self.send(c);
+                }
             } else {
                 let img = self.image();
                 let description = self.loaded.project.root().description.as_deref();

@@ -85,7 +85,7 @@ impl App {
         let values = v.iter().enumerate();
         let values = values.map(|(i, x)| (format!("cell_{}_{}/mem.q", i / 4 + 1, i % 4 + 1), Value::Int(*x as i64)));
         self.runner.call(WriteNow { values: values.collect(), then_step: true });
-        self.win_ack = false;
+        self.board.new_game();
         self.refresh();
     }
 

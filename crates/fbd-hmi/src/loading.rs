@@ -132,7 +132,7 @@ impl App {
         self.errors.clear();
         self.errors_open = false;
         self.loaded = l;
-        self.win_ack = false;
+        self.board.new_game();
         self.front.scans_last = None;
         self.front.scans_max = 0;
         self.attach();
