@@ -1,4 +1,5 @@
-//! The watch list and its trend plot: simulated time on the x axis, a window length, follow or
+//! The watch list and its trend plot (a panel struct, `TrendState`, lent the scan image and a
+//! link to the request queue each frame): simulated time on the x axis, a window length, follow or
 //! stop (a stopped plot can be dragged and zoomed), a cursor readout of the nearest sample, and
 //! the watched history exported as CSV.
 
@@ -7,8 +8,11 @@ use egui_plot::{CoordinatesFormatter, Corner, Legend, Line, Plot, PlotPoints};
 
 use fbd_engine::runtime::requests::{Histories, Unwatch, Watch};
 
+use fbd_engine::ScanImage;
+
 use crate::app::App;
 use crate::debugger::value_text;
+use crate::link::Link;
 
 /// What the trend plot keeps between frames.
 pub struct TrendState {
@@ -45,20 +49,39 @@ impl Default for TrendState {
     }
 }
 
-impl App {
+/// What the trends ask of the debugger after a frame.
+#[derive(Default)]
+pub(crate) struct TrendsOut {
+    /// For the debugger's message line.
+    pub message: Option<String>,
+    /// A watched signal clicked: select it in the debugger.
+    pub select: Option<String>,
+}
+
+/// What the trends are lent for one frame.
+#[derive(Clone, Copy)]
+pub(crate) struct TrendsCtx<'a> {
+    pub img: &'a ScanImage,
+    pub link: Link<'a>,
+    /// The program is the 2048 game, whose front end watches `busy` for itself.
+    pub game: bool,
+}
+
+impl TrendState {
     /// The watched signals the user chose (the HMI's own lockout watch is listed only when the
     /// user watches `busy` too).
-    pub(crate) fn user_watches(&self) -> Vec<String> {
-        let own = |p: &String| p == "busy" && self.game.is_some() && !self.dbg.trends.busy_by_user;
-        self.image().watched.iter().filter(|p| !own(p)).cloned().collect()
+    pub(crate) fn user_watches(&self, cx: TrendsCtx<'_>) -> Vec<String> {
+        let own = |p: &String| p == "busy" && cx.game && !self.busy_by_user;
+        cx.img.watched.iter().filter(|p| !own(p)).cloned().collect()
     }
 
-    /// Adds the samples of `img`'s trend tails that the trends have not seen. Where the tail does
-    /// not reach back to the last sample seen (a window late by more than the tail, a watch just
-    /// added) or goes back in time (a step back, a cold start), the whole history is read once
-    /// from the runtime.
-    fn gather_samples(&mut self, img: &fbd_engine::ScanImage) {
-        let samples = &mut self.dbg.trends.samples;
+    /// Adds the samples of the image's trend tails that the trends have not seen. Where the tail
+    /// does not reach back to the last sample seen (a window late by more than the tail, a watch
+    /// just added) or goes back in time (a step back, a cold start), the whole history is asked
+    /// for once.
+    fn gather_samples(&mut self, cx: TrendsCtx<'_>) {
+        let img = cx.img;
+        let samples = &mut self.samples;
         samples.retain(|p, _| img.watched.contains(p));
         let mut refill = Vec::new();
         for (path, tail) in img.watched.iter().zip(&img.trend_tails) {
@@ -80,39 +103,39 @@ impl App {
         if refill.is_empty() {
             return;
         }
-        let histories = self.runner.call(Histories(refill.clone()));
+        let histories = cx.link.call(Histories(refill.clone()));
         for (path, h) in refill.into_iter().zip(histories) {
             let skip = h.len().saturating_sub(TREND_SAMPLES);
-            self.dbg.trends.samples.insert(path, h.iter().skip(skip).map(|(s, v)| (*s, v.as_f64())).collect());
+            self.samples.insert(path, h.iter().skip(skip).map(|(s, v)| (*s, v.as_f64())).collect());
         }
     }
 
     /// Watches `path` for the trends (the last 600 samples). The 2048 program's `busy` is
     /// watched by the front end already, with a longer history: that watch is shared (a
     /// second one replaced it, and the list hid it: watching `busy` did nothing visible).
-    pub(crate) fn watch_signal(&mut self, path: &str) -> Result<(), String> {
-        if path == "busy" && self.game.is_some() {
-            self.dbg.trends.busy_by_user = true;
-            return self.image().plan.signal_id("busy").map(|_| ()).ok_or_else(|| "busy: no such signal".into());
+    pub(crate) fn watch(&mut self, path: &str, cx: TrendsCtx<'_>) -> Result<(), String> {
+        if path == "busy" && cx.game {
+            self.busy_by_user = true;
+            return cx.img.plan.signal_id("busy").map(|_| ()).ok_or_else(|| "busy: no such signal".into());
         }
-        self.runner.call(Watch { path: path.to_string(), capacity: 600 }).map_err(|e| e.to_string())
+        cx.link.call(Watch { path: path.to_string(), capacity: 600 }).map_err(|e| e.to_string())
     }
 
     /// Stops the trend of `path` (the front end's own watch of `busy` stays).
-    pub(crate) fn unwatch_signal(&mut self, path: &str) {
-        if path == "busy" && self.game.is_some() {
-            self.dbg.trends.busy_by_user = false;
+    pub(crate) fn unwatch(&mut self, path: &str, cx: TrendsCtx<'_>) {
+        if path == "busy" && cx.game {
+            self.busy_by_user = false;
         } else {
-            self.runner.call(Unwatch(path.to_string()));
+            cx.link.call(Unwatch(path.to_string()));
         }
     }
 
     /// The watched history as CSV: `scan,time_ms,<signal>...`, one row per scan any watch
     /// sampled, empty where a signal has no sample for that scan.
-    pub fn trends_csv(&self) -> String {
-        let watched = self.user_watches();
-        let hist = self.runner.call(Histories(watched.clone()));
-        let ms = self.dbg.plan.as_ref().map_or(1.0, |p| p.cycle_us as f64 / 1000.0);
+    pub(crate) fn csv(&self, cx: TrendsCtx<'_>) -> String {
+        let watched = self.user_watches(cx);
+        let hist = cx.link.call(Histories(watched.clone()));
+        let ms = cx.img.plan.cycle_us as f64 / 1000.0;
         let mut scans: Vec<u64> = hist.iter().flatten().map(|(s, _)| *s).collect();
         scans.sort_unstable();
         scans.dedup();
@@ -134,55 +157,56 @@ impl App {
         out
     }
 
-    pub(crate) fn watches_ui(&mut self, ui: &mut egui::Ui) {
-        let watched = self.user_watches();
+    /// The watch list and its plots; what the debugger should do afterwards.
+    pub(crate) fn ui(&mut self, ui: &mut egui::Ui, cx: TrendsCtx<'_>) -> TrendsOut {
+        let mut out = TrendsOut::default();
+        let watched = self.user_watches(cx);
         if watched.is_empty() {
-            return;
+            return out;
         }
         ui.horizontal(|ui| {
             ui.label(RichText::new("Watch").strong());
             let l = ui.label("window");
             egui::ComboBox::from_id_salt("trend_window")
-                .selected_text(if self.dbg.trends.window_ms == 0.0 {
+                .selected_text(if self.window_ms == 0.0 {
                     "all".to_string()
                 } else {
-                    format!("{} s", self.dbg.trends.window_ms / 1000.0)
+                    format!("{} s", self.window_ms / 1000.0)
                 })
                 .width(60.0)
                 .show_ui(ui, |ui| {
                     for w in [500.0, 1000.0, 2000.0, 0.0] {
                         let text = if w == 0.0 { "all".to_string() } else { format!("{} s", w / 1000.0) };
-                        ui.selectable_value(&mut self.dbg.trends.window_ms, w, text);
+                        ui.selectable_value(&mut self.window_ms, w, text);
                     }
                 })
                 .response
                 .labelled_by(l.id);
-            ui.checkbox(&mut self.dbg.trends.follow, "follow")
-                .on_hover_text("off: the plot stops and can be dragged and zoomed");
+            ui.checkbox(&mut self.follow, "follow").on_hover_text("off: the plot stops and can be dragged and zoomed");
             let l = ui.label("CSV file");
-            ui.add(egui::TextEdit::singleline(&mut self.dbg.trends.csv_path).desired_width(110.0)).labelled_by(l.id);
+            ui.add(egui::TextEdit::singleline(&mut self.csv_path).desired_width(110.0)).labelled_by(l.id);
             if ui.button("Export CSV").clicked() {
-                let path = self.dbg.trends.csv_path.trim().to_string();
-                self.dbg.message = match fbd_engine::load::write_text(std::path::Path::new(&path), &self.trends_csv()) {
+                let path = self.csv_path.trim().to_string();
+                out.message = Some(match fbd_engine::load::write_text(std::path::Path::new(&path), &self.csv(cx)) {
                     Ok(()) => format!("watched history written to {path}"),
                     Err(e) => format!("{path}: cannot write: {e}"),
-                };
+                });
             }
         });
         let mut remove = None;
-        let ms = self.dbg.plan.as_ref().map_or(1.0, |p| p.cycle_us as f64 / 1000.0);
+        let img = cx.img;
+        let ms = img.plan.cycle_us as f64 / 1000.0;
         let mut series = Vec::new();
-        let img = self.image();
-        self.gather_samples(&img);
+        self.gather_samples(cx);
         for w in &watched {
             let v = img.read(w);
-            let h = self.dbg.trends.samples.get(w).cloned().unwrap_or_default();
+            let h = self.samples.get(w).cloned().unwrap_or_default();
             ui.horizontal(|ui| {
                 if ui.small_button("x").clicked() {
                     remove = Some(w.clone());
                 }
                 if ui.link(w).clicked() {
-                    self.dbg.selected = Some(w.clone());
+                    out.select = Some(w.clone());
                 }
                 if let Some(v) = v {
                     ui.label(value_text(v));
@@ -194,7 +218,7 @@ impl App {
             let is_bool = matches!(v, Some(fbd_engine::Value::Bool(_)));
             series.push((w.clone(), pts, is_bool));
         }
-        let t = &mut self.dbg.trends;
+        let t = &mut *self;
         if t.follow || t.frozen.is_empty() {
             if t.window_ms > 0.0 {
                 let newest = series.iter().filter_map(|(_, p, _)| p.last().map(|q| q[0])).fold(0.0, f64::max);
@@ -238,7 +262,47 @@ impl App {
             });
         }
         if let Some(r) = remove {
-            self.unwatch_signal(&r);
+            self.unwatch(&r, cx);
+        }
+        out
+    }
+}
+
+impl App {
+    /// What the trends are lent this frame.
+    fn trends_cx<'a>(&'a self, img: &'a ScanImage) -> TrendsCtx<'a> {
+        TrendsCtx { img, link: Link::new(&self.runner), game: self.game.is_some() }
+    }
+
+    /// The watched signals the user chose.
+    pub(crate) fn user_watches(&self) -> Vec<String> {
+        let img = self.image();
+        self.dbg.trends.user_watches(self.trends_cx(&img))
+    }
+
+    /// Watches `path` for the trends.
+    pub(crate) fn watch_signal(&mut self, path: &str) -> Result<(), String> {
+        let img = self.image();
+        let cx = TrendsCtx { img: &img, link: Link::new(&self.runner), game: self.game.is_some() };
+        self.dbg.trends.watch(path, cx)
+    }
+
+    /// The watched history as CSV.
+    pub fn trends_csv(&self) -> String {
+        let img = self.image();
+        self.dbg.trends.csv(self.trends_cx(&img))
+    }
+
+    /// The watch list and trends in the debugger.
+    pub(crate) fn watches_ui(&mut self, ui: &mut egui::Ui) {
+        let img = self.image();
+        let cx = TrendsCtx { img: &img, link: Link::new(&self.runner), game: self.game.is_some() };
+        let out = self.dbg.trends.ui(ui, cx);
+        if let Some(m) = out.message {
+            self.dbg.message = m;
+        }
+        if let Some(s) = out.select {
+            self.dbg.selected = Some(s);
         }
     }
 }

@@ -1,6 +1,6 @@
 //! Requests: every action a front end asks of a running program, as a value. A front end (the
 //! HMI, the terminal, a network server) never holds the [`Runtime`]: it reads the published
-//! [`ScanImage`](super::ScanImage) and sends a request through the scan task's queue
+//! [`ScanImage`] and sends a request through the scan task's queue
 //! (`fbd_realtime::RealtimeRunner::call`); the task applies it between two scans and sends the
 //! reply back. A request is plain data, so a front end names what it wants done, not how the
 //! runtime does it, and every write of one request lands in the same gap between scans.
