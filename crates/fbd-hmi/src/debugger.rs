@@ -1,17 +1,15 @@
 //! The online view, after CODESYS: run/pause/step, run until, cycle time, task statistics, the
 //! tree of instances, blocks and pins with live values, write and force, watches with trends.
 
-use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Duration;
 
 use eframe::egui::{self, Color32, RichText};
-use fbd_engine::runtime::requests::{
-    AddBreakpoint, EnableBreakpoint, Release, RemoveBreakpoint, RunBackUntil, TakeImage, Write,
-};
+use fbd_engine::runtime::requests::{AddBreakpoint, EnableBreakpoint, Release, RemoveBreakpoint, RunBackUntil, Write};
 use fbd_engine::{Condition, ScanPlan, SignalKind, StopReason, Value};
 
 use crate::app::App;
+use crate::link::Link;
 
 /// The debugger's own state.
 #[derive(Default)]
@@ -30,10 +28,8 @@ pub struct DebuggerState {
     /// The central panel shows the online diagram instead of the board.
     pub(crate) show_diagram: bool,
     pub(crate) message: String,
-    /// Parent path ("" for the top) → child instance paths and block indices.
-    children: BTreeMap<String, (Vec<String>, Vec<usize>)>,
-    /// Instance path → its macro-pin signals.
-    instance_pins: BTreeMap<String, Vec<usize>>,
+    /// The signal tree's index of the plan.
+    pub(crate) tree: crate::debugger_tree::TreeIndex,
     pub(crate) plan: Option<Arc<ScanPlan>>,
     /// Values prepared to be written or forced together.
     pub(crate) prepared: Vec<(String, Value)>,
@@ -48,33 +44,11 @@ pub struct DebuggerState {
     pub(crate) hints: crate::debugger_hints::Hints,
 }
 
-fn parent_of(path: &str) -> &str {
-    path.rsplit_once('/').map(|(p, _)| p).unwrap_or("")
-}
-
 impl DebuggerState {
     /// Indexes a newly loaded plan for the tree.
     pub(crate) fn rebuild(&mut self, plan: Arc<ScanPlan>) {
         self.forces_stamp = None;
-        self.children.clear();
-        self.instance_pins.clear();
-        for inst in &plan.instances {
-            self.children.entry(parent_of(&inst.path).to_string()).or_default().0.push(inst.path.clone());
-        }
-        for (i, b) in plan.blocks.iter().enumerate() {
-            self.children.entry(parent_of(b.path).to_string()).or_default().1.push(i);
-        }
-        for (i, s) in plan.signals.iter().enumerate() {
-            if s.kind == SignalKind::MacroPin
-                && let Some((inst, _)) = s.path.rsplit_once('.')
-            {
-                self.instance_pins.entry(inst.to_string()).or_default().push(i);
-            }
-        }
-        for v in self.children.values_mut() {
-            v.0.sort();
-            v.1.sort_by(|a, b| plan.blocks.at(*a).path.cmp(plan.blocks.at(*b).path));
-        }
+        self.tree = crate::debugger_tree::TreeIndex::of(&plan);
         if self.step_n == 0 {
             self.step_n = 10;
         }
@@ -135,7 +109,8 @@ impl App {
             ui.separator();
             self.watches_ui(ui);
             ui.separator();
-            self.tree_ui(ui);
+            let img = self.image();
+            self.dbg.tree_ui(ui, &img, Link::new(&self.runner));
         });
     }
 
@@ -497,97 +472,5 @@ impl App {
             }
         });
         ui.separator();
-    }
-
-    fn tree_ui(&mut self, ui: &mut egui::Ui) {
-        ui.horizontal(|ui| {
-            let l = ui.label("Signals");
-            ui.add(
-                egui::TextEdit::singleline(&mut self.dbg.filter)
-                    .hint_text(self.dbg.hints.filter.as_str())
-                    .desired_width(200.0),
-            )
-            .labelled_by(l.id);
-        });
-        let Some(plan) = self.dbg.plan.clone() else { return };
-        if !self.dbg.filter.is_empty() {
-            let f = self.dbg.filter.to_lowercase();
-            let hits: Vec<usize> = plan
-                .signals
-                .iter()
-                .enumerate()
-                .filter(|(_, s)| s.path.to_lowercase().contains(&f))
-                .map(|(i, _)| i)
-                .take(300)
-                .collect();
-            for i in hits {
-                self.signal_row(ui, &plan, i, plan.signals.at(i).path);
-            }
-            return;
-        }
-        self.tree_level(ui, &plan, "");
-    }
-
-    fn tree_level(&mut self, ui: &mut egui::Ui, plan: &ScanPlan, parent: &str) {
-        let Some((insts, blocks)) = self.dbg.children.get(parent).cloned() else { return };
-        for inst in insts {
-            let macro_name =
-                plan.instances.iter().find(|i| i.path == inst).map(|i| i.macro_name.as_str()).unwrap_or("");
-            let name = inst.rsplit('/').next().unwrap_or(&inst).to_string();
-            egui::CollapsingHeader::new(format!("{name}  ({macro_name})")).id_salt(&inst).show(ui, |ui| {
-                if let Some(pins) = self.dbg.instance_pins.get(&inst).cloned() {
-                    for i in pins {
-                        let label = plan.signals.at(i).path.rsplit('.').next().unwrap_or("").to_string();
-                        let negated = if plan.is_negated_pin(i as u32) { " (negated)" } else { "" };
-                        self.signal_row(ui, plan, i, &format!(".{label}{negated}"));
-                    }
-                }
-                self.tree_level(ui, plan, &inst);
-            });
-        }
-        for bi in blocks {
-            let b = plan.blocks.at(bi);
-            let name = b.path.rsplit('/').next().unwrap_or(b.path).to_string();
-            egui::CollapsingHeader::new(format!("{name}  {}", b.type_name)).id_salt(b.path).show(ui, |ui| {
-                for &s in b.inputs.iter().chain(b.outputs) {
-                    // A negated pin says so: an input's value is its wire's, before the circle
-                    // (the block reads the inverse), an output's is what its readers get.
-                    let pin = match plan.is_negated_pin(s) {
-                        true => format!("{} (negated)", plan.pin_name(s)),
-                        false => plan.pin_name(s).to_string(),
-                    };
-                    self.signal_row(ui, plan, s as usize, &pin);
-                }
-            });
-        }
-    }
-
-    fn signal_row(&mut self, ui: &mut egui::Ui, plan: &ScanPlan, id: usize, label: &str) {
-        let s = plan.signals.at(id);
-        let img = self.image();
-        let (v, forced) = if Arc::ptr_eq(&img.plan, self.dbg.plan.as_ref().expect("a tree has its plan")) {
-            (img.read_signal(id), img.is_forced(id))
-        } else {
-            let fresh = self.runner.call(TakeImage);
-            (fresh.read_signal(id), fresh.is_forced(id))
-        };
-        ui.horizontal(|ui| {
-            let selected = self.dbg.selected.as_deref() == Some(s.path);
-            if ui.selectable_label(selected, label).on_hover_text(s.path).clicked() {
-                self.dbg.selected = Some(s.path.to_string());
-                self.dbg.edit = v.to_string().to_lowercase();
-            }
-            ui.label(value_text(v));
-            if forced {
-                ui.label(RichText::new("F").color(Color32::from_rgb(0xd0, 0x20, 0x20)).strong())
-                    .on_hover_text("forced");
-            }
-            if img.breakpoint_paths.iter().any(|p| p == s.path) {
-                // The gutter mark of a breakpoint, as on the pin in the online diagram.
-                let (r, _) = ui.allocate_exact_size(egui::vec2(10.0, 10.0), egui::Sense::hover());
-                ui.painter().circle_filled(r.center(), 4.0, Color32::from_rgb(0xd0, 0x20, 0x20));
-                ui.label(RichText::new("breakpoint").small().color(Color32::from_rgb(0xd0, 0x20, 0x20)));
-            }
-        });
     }
 }

@@ -11,6 +11,7 @@ mod board;
 mod canvas;
 mod debugger;
 mod debugger_hints;
+mod debugger_tree;
 mod debugger_values;
 mod diagram_menu;
 mod diagram_state;
