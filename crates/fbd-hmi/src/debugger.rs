@@ -5,11 +5,13 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use eframe::egui::{self, Color32, RichText};
-use fbd_engine::runtime::requests::{AddBreakpoint, EnableBreakpoint, Release, RemoveBreakpoint, RunBackUntil, Write};
+use fbd_engine::runtime::requests::{
+    AddBreakpoint, EnableBreakpoint, Force, Release, RemoveBreakpoint, RunBackUntil, Write,
+};
 use fbd_engine::{Condition, ScanPlan, SignalKind, StopReason, Value};
 
 use crate::app::App;
-use crate::link::Link;
+use crate::link::{FrameCtx, Link};
 
 /// The debugger's own state.
 #[derive(Default)]
@@ -103,7 +105,11 @@ impl App {
             // selecting one never moves the tree under the pointer.
             ui.scope(|ui| {
                 ui.set_min_height(130.0);
-                self.selected_ui(ui);
+                let img = self.image();
+                let cx = FrameCtx { img: &img, link: Link::new(&self.runner), game: self.game.is_some() };
+                if self.dbg.selected_ui(ui, cx) {
+                    self.note_altered();
+                }
             });
             self.prepared_ui(ui);
             ui.separator();
@@ -112,65 +118,6 @@ impl App {
             let img = self.image();
             self.dbg.tree_ui(ui, &img, Link::new(&self.runner));
         });
-    }
-
-    /// Breakpoints: conditions checked after every scan of the running task; a hit pauses it.
-    fn breakpoints_ui(&mut self, ui: &mut egui::Ui) {
-        ui.horizontal_wrapped(|ui| {
-            let l = ui.label("Breakpoint");
-            ui.add(
-                egui::TextEdit::singleline(&mut self.dbg.breakpoint)
-                    .hint_text(self.dbg.hints.breakpoint.as_str())
-                    .desired_width(200.0),
-            )
-            .labelled_by(l.id);
-            if ui.button("Add").clicked() {
-                let text = self.dbg.breakpoint.trim().to_string();
-                self.dbg.message = match fbd_engine::Condition::parse(&text) {
-                    Ok(c) => match self.runner.call(AddBreakpoint(c)) {
-                        Ok(_) => {
-                            self.dbg.breakpoint.clear();
-                            format!("breakpoint `{text}` set: the task pauses after a scan where it holds")
-                        }
-                        Err(e) => e.to_string(),
-                    },
-                    Err(e) => e,
-                };
-            }
-        });
-        // From the published image: a frame does not take the runtime's lock.
-        let img = self.image();
-        let (list, hit, scans) = (img.breakpoints(), img.last_breakpoint_hit, img.scan);
-        // The task is paused by that hit only if no scan ran since (a manual Pause later, or a
-        // disabled breakpoint's old hit, is not "paused here").
-        let holding =
-            hit.filter(|&(i, scan)| scan == scans && self.runner.is_paused() && list.get(i).is_some_and(|b| b.enabled));
-        let mut remove = None;
-        for (i, b) in list.iter().enumerate() {
-            ui.horizontal(|ui| {
-                let mut on = b.enabled;
-                if ui.checkbox(&mut on, b.condition.to_string()).changed() {
-                    self.runner.call(EnableBreakpoint { index: i, on });
-                }
-                ui.label(RichText::new(format!("{} hits", b.hits)).weak());
-                if holding.is_some_and(|(h, _)| h == i) {
-                    ui.label(RichText::new("< paused here").color(Color32::from_rgb(0xd0, 0x80, 0x20)).strong());
-                }
-                if ui.small_button("remove").clicked() {
-                    remove = Some(i);
-                }
-            });
-        }
-        // One line whether or not a breakpoint holds: a line that came and went moved every row
-        // below it (a click landed on the wrong control).
-        let held = holding
-            .and_then(|(i, scan)| Some((list.get(i)?, scan)))
-            .map(|(b, scan)| format!("breakpoint `{}` held in scan {scan}; Run (F5) continues", b.condition))
-            .unwrap_or_default();
-        ui.add(egui::Label::new(RichText::new(held).color(Color32::from_rgb(0xd0, 0x80, 0x20))).truncate());
-        if let Some(i) = remove {
-            self.runner.call(RemoveBreakpoint(i));
-        }
     }
 
     fn controls(&mut self, ui: &mut egui::Ui) {
@@ -212,7 +159,8 @@ impl App {
                 RichText::new("running")
             });
         });
-        self.breakpoints_ui(ui);
+        let paused = self.runner.is_paused();
+        self.dbg.breakpoints_ui(ui, Link::new(&self.runner), paused);
         ui.horizontal_wrapped(|ui| {
             let l = ui.label("Fast-forward until").on_hover_text(
                 "runs scans as fast as the machine can until the condition holds (not at the real cycle; for that, set a breakpoint)",
@@ -348,26 +296,90 @@ impl App {
             self.front.scans_max = 0;
         }
     }
+}
 
-    fn selected_ui(&mut self, ui: &mut egui::Ui) {
-        let Some(path) = self.dbg.selected.clone() else {
+impl DebuggerState {
+    /// Breakpoints: conditions checked after every scan of the running task; a hit pauses it.
+    pub(crate) fn breakpoints_ui(&mut self, ui: &mut egui::Ui, link: Link<'_>, paused: bool) {
+        ui.horizontal_wrapped(|ui| {
+            let l = ui.label("Breakpoint");
+            ui.add(
+                egui::TextEdit::singleline(&mut self.breakpoint)
+                    .hint_text(self.hints.breakpoint.as_str())
+                    .desired_width(200.0),
+            )
+            .labelled_by(l.id);
+            if ui.button("Add").clicked() {
+                let text = self.breakpoint.trim().to_string();
+                self.message = match fbd_engine::Condition::parse(&text) {
+                    Ok(c) => match link.call(AddBreakpoint(c)) {
+                        Ok(_) => {
+                            self.breakpoint.clear();
+                            format!("breakpoint `{text}` set: the task pauses after a scan where it holds")
+                        }
+                        Err(e) => e.to_string(),
+                    },
+                    Err(e) => e,
+                };
+            }
+        });
+        // Read after the Add above: a breakpoint just set is listed in this frame.
+        let img = link.image();
+        let (list, hit, scans) = (img.breakpoints(), img.last_breakpoint_hit, img.scan);
+        // The task is paused by that hit only if no scan ran since (a manual Pause later, or a
+        // disabled breakpoint's old hit, is not "paused here").
+        let holding = hit.filter(|&(i, scan)| scan == scans && paused && list.get(i).is_some_and(|b| b.enabled));
+        let mut remove = None;
+        for (i, b) in list.iter().enumerate() {
+            ui.horizontal(|ui| {
+                let mut on = b.enabled;
+                if ui.checkbox(&mut on, b.condition.to_string()).changed() {
+                    link.call(EnableBreakpoint { index: i, on });
+                }
+                ui.label(RichText::new(format!("{} hits", b.hits)).weak());
+                if holding.is_some_and(|(h, _)| h == i) {
+                    ui.label(RichText::new("< paused here").color(Color32::from_rgb(0xd0, 0x80, 0x20)).strong());
+                }
+                if ui.small_button("remove").clicked() {
+                    remove = Some(i);
+                }
+            });
+        }
+        // One line whether or not a breakpoint holds: a line that came and went moved every row
+        // below it (a click landed on the wrong control).
+        let held = holding
+            .and_then(|(i, scan)| Some((list.get(i)?, scan)))
+            .map(|(b, scan)| format!("breakpoint `{}` held in scan {scan}; Run (F5) continues", b.condition))
+            .unwrap_or_default();
+        ui.add(egui::Label::new(RichText::new(held).color(Color32::from_rgb(0xd0, 0x80, 0x20))).truncate());
+        if let Some(i) = remove {
+            link.call(RemoveBreakpoint(i));
+        }
+    }
+
+    /// The selected signal: its type, kind and value, and what can be done to it (write,
+    /// force, prepare, release; a read-only signal names what drives it). Returns whether the
+    /// program was changed from outside (a game so changed is not a best).
+    pub(crate) fn selected_ui(&mut self, ui: &mut egui::Ui, cx: FrameCtx<'_>) -> bool {
+        let mut altered = false;
+        let Some(path) = self.selected.clone() else {
             ui.label(
                 RichText::new(
                     "Select a signal in the tree (or right-click a block in the diagram) to write, force or watch it.",
                 )
                 .weak(),
             );
-            return;
+            return false;
         };
         // From the published image, as every frame's values.
-        let img = self.image();
+        let (img, link) = (cx.img, cx.link);
         let info = img.plan.signal_id(&path).map(|id| {
             let s = img.plan.signals.at(id);
             (s.kind, s.slot.ty, Some(img.read_signal(id)), img.is_forced(id))
         });
         let Some((kind, ty, value, forced)) = info else {
-            self.dbg.selected = None;
-            return;
+            self.selected = None;
+            return false;
         };
         ui.label(RichText::new(&path).strong());
         ui.horizontal(|ui| {
@@ -379,9 +391,9 @@ impl App {
                 ui.label(RichText::new("FORCED").color(Color32::from_rgb(0xd0, 0x20, 0x20)).strong());
             }
         });
-        if self.dbg.edit_for != path {
-            self.dbg.edit = value.map(|v| v.to_string().to_lowercase()).unwrap_or_default();
-            self.dbg.edit_for = path.clone();
+        if self.edit_for != path {
+            self.edit = value.map(|v| v.to_string().to_lowercase()).unwrap_or_default();
+            self.edit_for = path.clone();
         }
         if kind.writable() && ty == fbd_engine::Type::Bool {
             // BOOL: one click per value, as in CODESYS.
@@ -389,9 +401,8 @@ impl App {
                 for v in [true, false] {
                     let name = if v { "TRUE" } else { "FALSE" };
                     if ui.button(format!("Write {name}")).clicked() {
-                        self.note_altered();
-                        self.dbg.message = self
-                            .runner
+                        altered = true;
+                        self.message = link
                             .call(Write { path: path.clone(), value: Value::Bool(v) })
                             .map(|_| format!("{path} := {name} at the next scan"))
                             .unwrap_or_else(|e| e.to_string());
@@ -400,10 +411,11 @@ impl App {
                 for v in [true, false] {
                     let name = if v { "TRUE" } else { "FALSE" };
                     if ui.button(format!("Force {name}")).clicked() {
-                        self.dbg.message = self
-                            .force(&path, Value::Bool(v))
+                        altered = true;
+                        self.message = link
+                            .call(Force { path: path.clone(), value: Value::Bool(v) })
                             .map(|_| format!("{path} forced to {name}"))
-                            .unwrap_or_else(|e| e);
+                            .unwrap_or_else(|e| e.to_string());
                     }
                 }
                 for v in [true, false] {
@@ -412,19 +424,18 @@ impl App {
                     }
                 }
                 if forced && ui.button("Release").clicked() {
-                    self.runner.call(Release(path.clone()));
-                    self.dbg.message = format!("{path} released");
+                    link.call(Release(path.clone()));
+                    self.message = format!("{path} released");
                 }
             });
         } else if kind.writable() {
             ui.horizontal_wrapped(|ui| {
-                ui.add(egui::TextEdit::singleline(&mut self.dbg.edit).desired_width(90.0));
-                let parsed = Value::parse(&self.dbg.edit, ty);
+                ui.add(egui::TextEdit::singleline(&mut self.edit).desired_width(90.0));
+                let parsed = Value::parse(&self.edit, ty);
                 if ui.button("Write").clicked() {
-                    self.note_altered();
-                    self.dbg.message = match parsed.clone() {
-                        Ok(v) => self
-                            .runner
+                    altered = true;
+                    self.message = match parsed.clone() {
+                        Ok(v) => link
                             .call(Write { path: path.clone(), value: v })
                             .map(|_| format!("{path} := {v} at the next scan"))
                             .unwrap_or_else(|e| e.to_string()),
@@ -432,8 +443,13 @@ impl App {
                     };
                 }
                 if ui.button("Force").clicked() {
-                    self.dbg.message = match parsed.clone() {
-                        Ok(v) => self.force(&path, v).map(|_| format!("{path} forced to {v}")).unwrap_or_else(|e| e),
+                    self.message = match parsed.clone() {
+                        Ok(v) => {
+                            altered = true;
+                            link.call(Force { path: path.clone(), value: v })
+                                .map(|_| format!("{path} forced to {v}"))
+                                .unwrap_or_else(|e| e.to_string())
+                        }
                         Err(e) => e,
                     };
                 }
@@ -444,12 +460,12 @@ impl App {
                 {
                     match parsed {
                         Ok(v) => self.prepare(&path, v),
-                        Err(e) => self.dbg.message = e,
+                        Err(e) => self.message = e,
                     }
                 }
                 if forced && ui.button("Release").clicked() {
-                    self.runner.call(Release(path.clone()));
-                    self.dbg.message = format!("{path} released");
+                    link.call(Release(path.clone()));
+                    self.message = format!("{path} released");
                 }
             });
         } else {
@@ -458,7 +474,7 @@ impl App {
                 ui.horizontal_wrapped(|ui| {
                     ui.label("read-only: it shows");
                     if ui.link(&d).on_hover_text("select it to write or force it").clicked() {
-                        self.dbg.selected = Some(d.clone());
+                        self.selected = Some(d.clone());
                     }
                     ui.label("(write or force that)");
                 });
@@ -466,11 +482,12 @@ impl App {
         }
         ui.horizontal_wrapped(|ui| {
             if ui.button("Watch").clicked()
-                && let Err(e) = self.watch_signal(&path)
+                && let Err(e) = self.trends.watch(&path, cx)
             {
-                self.dbg.message = e;
+                self.message = e;
             }
         });
         ui.separator();
+        altered
     }
 }

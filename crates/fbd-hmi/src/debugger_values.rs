@@ -8,6 +8,7 @@ use fbd_engine::runtime::RuntimeError;
 use fbd_engine::runtime::requests::{Force, Forced, Release, ReleaseAll, Write};
 
 use crate::app::App;
+use crate::debugger::DebuggerState;
 
 /// Height of the section, fixed so that what is below never moves when a list grows.
 const HEIGHT: f32 = 96.0;
@@ -15,11 +16,7 @@ const HEIGHT: f32 = 96.0;
 impl App {
     /// Prepares `v` for `path` (replacing a value prepared for it before).
     pub fn prepare(&mut self, path: &str, v: Value) {
-        match self.dbg.prepared.iter_mut().find(|(p, _)| p == path) {
-            Some(e) => e.1 = v,
-            None => self.dbg.prepared.push((path.to_string(), v)),
-        }
-        self.dbg.message = format!("{path} := {v} prepared ({} prepared)", self.dbg.prepared.len());
+        self.dbg.prepare(path, v);
     }
 
     /// Writes every prepared value: all are applied at the start of the same next scan.
@@ -141,4 +138,15 @@ impl App {
 /// The failed ones of a batch of prepared values, each named by its path.
 fn failures(list: &[(String, Value)], replies: Vec<Result<(), RuntimeError>>) -> Vec<String> {
     list.iter().zip(replies).filter_map(|((p, _), r)| r.err().map(|e| format!("{p}: {e}"))).collect()
+}
+
+impl DebuggerState {
+    /// Prepares `v` for `path` (replacing a value prepared for it before).
+    pub(crate) fn prepare(&mut self, path: &str, v: Value) {
+        match self.prepared.iter_mut().find(|(p, _)| p == path) {
+            Some(e) => e.1 = v,
+            None => self.prepared.push((path.to_string(), v)),
+        }
+        self.message = format!("{path} := {v} prepared ({} prepared)", self.prepared.len());
+    }
 }

@@ -2,6 +2,7 @@
 //! queue, and nothing else. The runtime is not reachable from it (a panel cannot lock it), so
 //! every change a panel makes lands between two scans, in the order sent.
 
+use fbd_engine::ScanImage;
 use fbd_engine::realtime::RealtimeRunner;
 use fbd_engine::runtime::requests::Request;
 
@@ -19,8 +20,22 @@ impl<'a> Link<'a> {
         self.0.call(r)
     }
 
+    /// The newest published scan image (after a request, it shows the request's effect).
+    pub(crate) fn image(self) -> std::sync::Arc<ScanImage> {
+        self.0.image()
+    }
+
     /// Sends `r` without waiting.
     pub(crate) fn send<R: Request>(self, r: R) {
         self.0.send(r)
     }
+}
+
+/// What a panel is lent for one frame: the newest scan image, the way to the program, and
+/// whether the program is the 2048 game (whose front end keeps a watch of `busy` for itself).
+#[derive(Clone, Copy)]
+pub(crate) struct FrameCtx<'a> {
+    pub img: &'a ScanImage,
+    pub link: Link<'a>,
+    pub game: bool,
 }

@@ -12,7 +12,7 @@ use fbd_engine::ScanImage;
 
 use crate::app::App;
 use crate::debugger::value_text;
-use crate::link::Link;
+use crate::link::{FrameCtx, Link};
 
 /// What the trend plot keeps between frames.
 pub struct TrendState {
@@ -58,19 +58,10 @@ pub(crate) struct TrendsOut {
     pub select: Option<String>,
 }
 
-/// What the trends are lent for one frame.
-#[derive(Clone, Copy)]
-pub(crate) struct TrendsCtx<'a> {
-    pub img: &'a ScanImage,
-    pub link: Link<'a>,
-    /// The program is the 2048 game, whose front end watches `busy` for itself.
-    pub game: bool,
-}
-
 impl TrendState {
     /// The watched signals the user chose (the HMI's own lockout watch is listed only when the
     /// user watches `busy` too).
-    pub(crate) fn user_watches(&self, cx: TrendsCtx<'_>) -> Vec<String> {
+    pub(crate) fn user_watches(&self, cx: FrameCtx<'_>) -> Vec<String> {
         let own = |p: &String| p == "busy" && cx.game && !self.busy_by_user;
         cx.img.watched.iter().filter(|p| !own(p)).cloned().collect()
     }
@@ -79,7 +70,7 @@ impl TrendState {
     /// does not reach back to the last sample seen (a window late by more than the tail, a watch
     /// just added) or goes back in time (a step back, a cold start), the whole history is asked
     /// for once.
-    fn gather_samples(&mut self, cx: TrendsCtx<'_>) {
+    fn gather_samples(&mut self, cx: FrameCtx<'_>) {
         let img = cx.img;
         let samples = &mut self.samples;
         samples.retain(|p, _| img.watched.contains(p));
@@ -113,7 +104,7 @@ impl TrendState {
     /// Watches `path` for the trends (the last 600 samples). The 2048 program's `busy` is
     /// watched by the front end already, with a longer history: that watch is shared (a
     /// second one replaced it, and the list hid it: watching `busy` did nothing visible).
-    pub(crate) fn watch(&mut self, path: &str, cx: TrendsCtx<'_>) -> Result<(), String> {
+    pub(crate) fn watch(&mut self, path: &str, cx: FrameCtx<'_>) -> Result<(), String> {
         if path == "busy" && cx.game {
             self.busy_by_user = true;
             return cx.img.plan.signal_id("busy").map(|_| ()).ok_or_else(|| "busy: no such signal".into());
@@ -122,7 +113,7 @@ impl TrendState {
     }
 
     /// Stops the trend of `path` (the front end's own watch of `busy` stays).
-    pub(crate) fn unwatch(&mut self, path: &str, cx: TrendsCtx<'_>) {
+    pub(crate) fn unwatch(&mut self, path: &str, cx: FrameCtx<'_>) {
         if path == "busy" && cx.game {
             self.busy_by_user = false;
         } else {
@@ -132,7 +123,7 @@ impl TrendState {
 
     /// The watched history as CSV: `scan,time_ms,<signal>...`, one row per scan any watch
     /// sampled, empty where a signal has no sample for that scan.
-    pub(crate) fn csv(&self, cx: TrendsCtx<'_>) -> String {
+    pub(crate) fn csv(&self, cx: FrameCtx<'_>) -> String {
         let watched = self.user_watches(cx);
         let hist = cx.link.call(Histories(watched.clone()));
         let ms = cx.img.plan.cycle_us as f64 / 1000.0;
@@ -158,7 +149,7 @@ impl TrendState {
     }
 
     /// The watch list and its plots; what the debugger should do afterwards.
-    pub(crate) fn ui(&mut self, ui: &mut egui::Ui, cx: TrendsCtx<'_>) -> TrendsOut {
+    pub(crate) fn ui(&mut self, ui: &mut egui::Ui, cx: FrameCtx<'_>) -> TrendsOut {
         let mut out = TrendsOut::default();
         let watched = self.user_watches(cx);
         if watched.is_empty() {
@@ -270,8 +261,8 @@ impl TrendState {
 
 impl App {
     /// What the trends are lent this frame.
-    fn trends_cx<'a>(&'a self, img: &'a ScanImage) -> TrendsCtx<'a> {
-        TrendsCtx { img, link: Link::new(&self.runner), game: self.game.is_some() }
+    fn trends_cx<'a>(&'a self, img: &'a ScanImage) -> FrameCtx<'a> {
+        FrameCtx { img, link: Link::new(&self.runner), game: self.game.is_some() }
     }
 
     /// The watched signals the user chose.
@@ -283,7 +274,7 @@ impl App {
     /// Watches `path` for the trends.
     pub(crate) fn watch_signal(&mut self, path: &str) -> Result<(), String> {
         let img = self.image();
-        let cx = TrendsCtx { img: &img, link: Link::new(&self.runner), game: self.game.is_some() };
+        let cx = FrameCtx { img: &img, link: Link::new(&self.runner), game: self.game.is_some() };
         self.dbg.trends.watch(path, cx)
     }
 
@@ -296,7 +287,7 @@ impl App {
     /// The watch list and trends in the debugger.
     pub(crate) fn watches_ui(&mut self, ui: &mut egui::Ui) {
         let img = self.image();
-        let cx = TrendsCtx { img: &img, link: Link::new(&self.runner), game: self.game.is_some() };
+        let cx = FrameCtx { img: &img, link: Link::new(&self.runner), game: self.game.is_some() };
         let out = self.dbg.trends.ui(ui, cx);
         if let Some(m) = out.message {
             self.dbg.message = m;
