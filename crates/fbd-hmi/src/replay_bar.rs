@@ -13,6 +13,7 @@ use fbd_engine::runtime::requests::{Playback, SeekToward, StartPlayback, StopPla
 use fbd2048_game::Wiring;
 
 use crate::app::App;
+use crate::link::Link;
 use crate::slices::Slicer;
 use crate::source::Origin;
 
@@ -146,50 +147,89 @@ impl App {
         self.replay.as_ref()?;
         self.runner.call(Playback)
     }
-
-    /// The replay bar, when a recording is being played back.
+    /// The replay bar, when a recording is being played back: the panel draws, the
+    /// application carries out what was asked (pacing and seeking are its).
     pub(crate) fn replay_bar(&mut self, ui: &mut egui::Ui) {
-        let Some(r) = self.replay.as_ref() else { return };
-        let (scans, cycle_us) = (r.scans, r.cycle_us);
-        let at = self.image().scan;
+        let img = self.image();
         let paused = self.runner.is_paused();
+        let link = Link::new(&self.runner);
+        let Some(r) = self.replay.as_mut() else { return };
+        let asked = r.bar_ui(ui, img.scan, paused, link);
+        if asked.play {
+            self.resume();
+        }
+        if asked.pause {
+            self.pause();
+        }
+        if asked.go_live {
+            self.stop_replay();
+        }
+        if asked.stop_seek {
+            self.cancel_seek();
+        }
+        // A seek under way goes on by a slice per frame, unless a new one replaces it.
+        let seek = asked.seek_to.map(|t| self.seek(t)).or_else(|| {
+            let s = self.replay.as_mut()?.seeking.take()?;
+            Some(self.seek_slice(s))
+        });
+        if let Some(Err(e)) = seek {
+            self.status = e;
+        }
+        if self.seek_target().is_some() {
+            ui.ctx().request_repaint();
+        }
+    }
+}
+
+/// What the replay bar was asked in a frame.
+#[derive(Default)]
+pub(crate) struct ReplayAsked {
+    play: bool,
+    pause: bool,
+    go_live: bool,
+    stop_seek: bool,
+    seek_to: Option<u64>,
+}
+
+impl Replay {
+    /// Draws the bar at scan `at`; asks the task for the playback's status when paused at a
+    /// scan it has not been asked at.
+    fn bar_ui(&mut self, ui: &mut egui::Ui, at: u64, paused: bool, link: Link<'_>) -> ReplayAsked {
+        let mut asked = ReplayAsked::default();
+        let (scans, cycle_us) = (self.scans, self.cycle_us);
         // The task pauses on a difference or at the end: that is when the status can change
         // (asked once per scan reached, not every frame).
-        if paused && r.status.as_ref().is_none_or(|st| st.at != at) {
-            let st = self.runner.call(Playback);
-            if let Some(r) = self.replay.as_mut() {
-                r.status = st;
-            }
+        if paused && self.status.as_ref().is_none_or(|st| st.at != at) {
+            self.status = link.call(Playback);
         }
-        let mut seek_to = None;
-        let seeking = self.seek_target();
+        let seeking = self.seeking.as_ref().map(|s| s.target);
         ui.horizontal(|ui| {
             ui.label(RichText::new("Replay").strong());
             if paused {
                 if ui.button("Play").on_hover_text("at the program's cycle (F5)").clicked() {
                     if at >= scans {
-                        seek_to = Some(0);
+                        asked.seek_to = Some(0);
                     }
-                    self.resume();
+                    asked.play = true;
                 }
             } else if ui.button("Pause").on_hover_text("F5").clicked() {
-                self.pause();
+                asked.pause = true;
             }
             if ui.button("|<").on_hover_text("to the start").clicked() {
-                seek_to = Some(0);
+                asked.seek_to = Some(0);
             }
             if ui.button("<").on_hover_text("one scan back").clicked() {
-                seek_to = Some(at.saturating_sub(1));
+                asked.seek_to = Some(at.saturating_sub(1));
             }
             if ui.button(">").on_hover_text("one scan forward").clicked() {
-                seek_to = Some(at + 1);
+                asked.seek_to = Some(at + 1);
             }
             if ui.button(">|").on_hover_text("to the end").clicked() {
-                seek_to = Some(scans);
+                asked.seek_to = Some(scans);
             }
             // Before the position, whose width changes as it plays: buttons stay put.
             if ui.button("Go live").on_hover_text("end the replay; the program runs on from here").clicked() {
-                self.stop_replay();
+                asked.go_live = true;
             }
             let secs = |s: u64| s as f64 * cycle_us as f64 / 1e6;
             ui.label(format!("scan {at} / {scans} ({:.2} s of {:.2} s)", secs(at), secs(scans)));
@@ -202,16 +242,16 @@ impl App {
                 if ui.button("Stop here").on_hover_text("end the seek at the scan it reached (Esc)").clicked()
                     || ui.input(|i| i.key_pressed(egui::Key::Escape))
                 {
-                    self.cancel_seek();
+                    asked.stop_seek = true;
                 }
                 let done = 100.0 * at as f64 / target.max(1) as f64;
                 ui.label(format!("going to scan {target}: at {at} ({done:.0} %)"));
             });
         }
         if let Some(t) = self.timeline(ui, at, scans) {
-            seek_to = Some(t);
+            asked.seek_to = Some(t);
         }
-        if let Some(st) = self.replay.as_ref().and_then(|r| r.status.as_ref()) {
+        if let Some(st) = self.status.as_ref() {
             let red = Color32::from_rgb(0xe0, 0x40, 0x40);
             if let Some(d) = &st.divergence {
                 ui.label(
@@ -226,17 +266,7 @@ impl App {
                 ui.label(RichText::new(format!("a recorded event failed: {p}")).color(red));
             }
         }
-        // A seek under way goes on by a slice per frame, unless a new one replaces it.
-        let seek = seek_to.map(|t| self.seek(t)).or_else(|| {
-            let s = self.replay.as_mut()?.seeking.take()?;
-            Some(self.seek_slice(s))
-        });
-        if let Some(Err(e)) = seek {
-            self.status = e;
-        }
-        if self.seek_target().is_some() {
-            ui.ctx().request_repaint();
-        }
+        asked
     }
 
     /// The timeline: events as ticks, the position as a bar; a click or drag seeks.
@@ -253,15 +283,13 @@ impl App {
             visuals.selection.bg_fill.gamma_multiply(0.5),
         );
         let tick = visuals.weak_text_color();
-        if let Some(r) = self.replay.as_ref() {
-            for s in &r.event_scans {
-                let x = x_of(*s);
-                p.line_segment([egui::pos2(x, rect.bottom() - 7.0), egui::pos2(x, rect.bottom())], (1.0, tick));
-            }
-            if let Some(d) = r.status.as_ref().and_then(|s| s.divergence.as_ref()) {
-                let x = x_of(d.scan);
-                p.line_segment([egui::pos2(x, rect.top()), egui::pos2(x, rect.bottom())], (2.0, Color32::RED));
-            }
+        for s in &self.event_scans {
+            let x = x_of(*s);
+            p.line_segment([egui::pos2(x, rect.bottom() - 7.0), egui::pos2(x, rect.bottom())], (1.0, tick));
+        }
+        if let Some(d) = self.status.as_ref().and_then(|s| s.divergence.as_ref()) {
+            let x = x_of(d.scan);
+            p.line_segment([egui::pos2(x, rect.top()), egui::pos2(x, rect.bottom())], (2.0, Color32::RED));
         }
         let x = x_of(at);
         p.line_segment([egui::pos2(x, rect.top()), egui::pos2(x, rect.bottom())], (2.0, visuals.strong_text_color()));
