@@ -1,6 +1,8 @@
 //! What the online diagram shows and keeps between frames: the instance, the view (pan, zoom),
 //! the laid-out bodies (a large one laid out off the UI thread), the signal ids of what is
-//! shown, and the paths of its nets. The drawing itself is `diagram_view.rs`.
+//! shown, and the paths of its nets. The drawing itself is `diagram_view.rs`: the panel is this
+//! struct, lent a `DiagramCtx` (the scan image, the project) each frame; its menu actions go
+//! back to the application, which carries them out.
 
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -8,6 +10,11 @@ use std::rc::Rc;
 use eframe::egui::{Pos2, Rect, Vec2};
 use fbd_engine::Value;
 use fbd_layout::{Body, Layout, Source};
+
+use std::sync::Arc;
+
+use fbd_engine::ScanImage;
+use fbd_engine::load::Project;
 
 use crate::app::App;
 
@@ -47,6 +54,13 @@ pub struct DiagramState {
     pub(crate) canvas_min: Pos2,
 }
 
+/// What the diagram is lent for one frame: the newest scan image and the loaded project (the
+/// bodies it draws).
+pub(crate) struct DiagramCtx<'a> {
+    pub img: &'a Arc<ScanImage>,
+    pub project: &'a Project,
+}
+
 impl DiagramState {
     /// Forgets the layouts and signal ids of the previous program.
     pub(crate) fn reset(&mut self) {
@@ -57,20 +71,20 @@ impl DiagramState {
     }
 }
 
-impl App {
+impl DiagramState {
     /// The macro shown for the current instance ("" for the top level), if the instance exists.
-    pub(crate) fn diagram_macro(&self) -> Option<String> {
-        let inst = &self.diagram.instance;
+    pub(crate) fn macro_shown(&self, img: &ScanImage) -> Option<String> {
+        let inst = &self.instance;
         if inst.is_empty() {
             return Some(String::new());
         }
-        self.image().plan.instances.iter().find(|i| &i.path == inst).map(|i| i.macro_name.clone())
+        img.plan.instances.iter().find(|i| &i.path == inst).map(|i| i.macro_name.clone())
     }
 
     /// The description of the body shown: the program's, or the macro's of the shown instance.
-    pub(crate) fn shown_body_description(&self) -> Option<String> {
-        let mac = self.diagram_macro()?;
-        let project = &self.loaded.project;
+    pub(crate) fn description(&self, cx: &DiagramCtx<'_>) -> Option<String> {
+        let mac = self.macro_shown(cx.img)?;
+        let project = cx.project;
         let d = if mac.is_empty() {
             project.root().description.clone()
         } else {
@@ -80,49 +94,49 @@ impl App {
     }
 
     /// Opens the body of instance `path` ("" for the top level). Returns false if there is none.
-    pub fn diagram_open(&mut self, path: &str) -> bool {
-        let old = std::mem::replace(&mut self.diagram.instance, path.to_string());
-        if self.diagram_macro().is_none() {
-            self.diagram.instance = old;
+    pub(crate) fn open(&mut self, path: &str, img: &ScanImage) -> bool {
+        let old = std::mem::replace(&mut self.instance, path.to_string());
+        if self.macro_shown(img).is_none() {
+            self.instance = old;
             return false;
         }
-        self.diagram.ids = None;
-        self.diagram.fit = true;
+        self.ids = None;
+        self.fit = true;
         true
     }
 
     /// The laid-out body of the shown instance; `None` also while a large one is being laid
-    /// out (`self.diagram.job`).
-    pub(crate) fn diagram_body(&mut self) -> Option<Rc<(Body, Layout)>> {
+    /// out (`job`).
+    pub(crate) fn body(&mut self, cx: &DiagramCtx<'_>) -> Option<Rc<(Body, Layout)>> {
         use crate::layout_job::{BACKGROUND_FROM, LayoutJob};
-        let mac = self.diagram_macro()?;
-        if let Some(b) = self.diagram.cache.get(&mac) {
+        let mac = self.macro_shown(cx.img)?;
+        if let Some(b) = self.cache.get(&mac) {
             return Some(b.clone());
         }
-        if let Some(job) = self.diagram.job.take_if(|j| j.key == mac) {
+        if let Some(job) = self.job.take_if(|j| j.key == mac) {
             return match job.poll() {
                 Ok(Some(l)) => {
                     let rc = Rc::new((job.body, l));
-                    self.diagram.cache.insert(mac, rc.clone());
+                    self.cache.insert(mac, rc.clone());
                     Some(rc)
                 }
                 Ok(None) => {
-                    self.diagram.job = Some(job);
+                    self.job = Some(job);
                     None
                 }
                 Err(()) => {
-                    self.diagram.message = "the layout of this body failed".into();
+                    self.message = "the layout of this body failed".into();
                     None
                 }
             };
         }
         let name = (!mac.is_empty()).then_some(mac.as_str());
-        let mut body = fbd_layout::from_model::body(&self.loaded.project, name).ok()?;
-        let kept = (!self.diagram.auto_layout).then(|| fbd_layout::from_model::positions(&self.loaded.project, name));
+        let mut body = fbd_layout::from_model::body(cx.project, name).ok()?;
+        let kept = (!self.auto_layout).then(|| fbd_layout::from_model::positions(cx.project, name));
         if body.nodes.len() >= BACKGROUND_FROM {
             match LayoutJob::start(mac.clone(), body, kept.clone()) {
                 Ok(job) => {
-                    self.diagram.job = Some(job);
+                    self.job = Some(job);
                     return None;
                 }
                 Err(b) => body = b,
@@ -130,12 +144,12 @@ impl App {
         }
         let l = crate::layout_job::online_layout(&body, kept.as_deref());
         let rc = Rc::new((body, l));
-        self.diagram.cache.insert(mac, rc.clone());
+        self.cache.insert(mac, rc.clone());
         Some(rc)
     }
 
     pub(crate) fn net_path(&self, body: &Body, s: Source) -> String {
-        let inst = &self.diagram.instance;
+        let inst = &self.instance;
         match s {
             Source::Port(k) if inst.is_empty() => body.inputs[k].clone(),
             Source::Port(k) => format!("{inst}.{}", body.inputs[k]),
@@ -144,6 +158,20 @@ impl App {
                 format!("{prefix}{}.{}", body.nodes[node].id, body.nodes[node].outputs[pin])
             }
         }
+    }
+}
+
+impl App {
+    /// The laid-out body of the shown instance (see [`DiagramState::body`]).
+    pub(crate) fn diagram_body(&mut self) -> Option<Rc<(Body, Layout)>> {
+        let img = self.image();
+        self.diagram.body(&DiagramCtx { img: &img, project: &self.loaded.project })
+    }
+
+    /// Opens the body of instance `path` ("" for the top level). Returns false if there is none.
+    pub fn diagram_open(&mut self, path: &str) -> bool {
+        let img = self.image();
+        self.diagram.open(path, &img)
     }
 
     /// A point on the wire from output `pin` of block `id` of the shown body, as drawn in the
@@ -209,7 +237,7 @@ impl App {
         let (body, _) = &*bl;
         let k = body.outputs.iter().position(|(n, _)| n == port)?;
         let e = body.edges.iter().find(|e| e.to == fbd_layout::Target::Port(k))?;
-        let path = self.net_path(body, e.from);
+        let path = self.diagram.net_path(body, e.from);
         self.image().read(&path)
     }
 }

@@ -13,8 +13,13 @@ use fbd_layout::{Body, Layout, Source};
 
 use crate::diagram_menu::{MenuAction, value_actions};
 
+use std::sync::Arc;
+
+use fbd_engine::ScanImage;
+
 use crate::app::App;
 use crate::canvas::Pen;
+use crate::diagram_state::{DiagramCtx, DiagramState};
 
 /// What one frame reads from the image up front: the input ports' values, the forced paths,
 /// the plan order of the shown blocks, and the paths breakpoints watch (block outputs are read
@@ -41,27 +46,41 @@ fn wire_color(v: Option<Value>, dark: bool) -> Color32 {
 }
 
 impl App {
+    /// The online diagram: drawn by [`DiagramState::ui`], whose menu actions are carried out
+    /// here (writes, forces, breakpoints, watches, selection in the debugger).
     pub(crate) fn diagram_panel(&mut self, ui: &mut egui::Ui) {
-        let Some(bl) = self.diagram_body() else {
-            if let Some(job) = &self.diagram.job {
+        let img = self.image();
+        let acts = self.diagram.ui(ui, &DiagramCtx { img: &img, project: &self.loaded.project });
+        for (path, a) in acts {
+            self.diagram_act(&path, a);
+        }
+    }
+}
+
+impl DiagramState {
+    /// Draws the shown body with its live values; returns the menu actions chosen.
+    pub(crate) fn ui(&mut self, ui: &mut egui::Ui, cx: &DiagramCtx<'_>) -> Vec<(String, MenuAction)> {
+        let mut acts = Vec::new();
+        let Some(bl) = self.body(cx) else {
+            if let Some(job) = &self.job {
                 ui.horizontal(|ui| {
                     ui.spinner();
                     ui.label(format!("Laying out {} blocks...", job.body.nodes.len()));
                 });
                 ui.ctx().request_repaint_after(std::time::Duration::from_millis(50));
             } else {
-                self.diagram.instance.clear();
+                self.instance.clear();
             }
-            return;
+            return acts;
         };
         let (body, layout) = &*bl;
-        if self.diagram.zoom == 0.0 {
-            self.diagram.zoom = 1.0;
-            self.diagram.fit = true;
+        if self.zoom == 0.0 {
+            self.zoom = 1.0;
+            self.fit = true;
         }
         // Signal ids of what is shown, resolved once per instance.
-        let key = self.diagram.instance.clone();
-        if self.diagram.ids.as_ref().is_none_or(|(k, _, _)| *k != key) {
+        let key = self.instance.clone();
+        if self.ids.as_ref().is_none_or(|(k, _, _)| *k != key) {
             let outs: Vec<Vec<String>> = (0..body.nodes.len())
                 .map(|n| {
                     (0..body.nodes[n].outputs.len())
@@ -70,28 +89,28 @@ impl App {
                 })
                 .collect();
             let ins: Vec<String> = (0..body.inputs.len()).map(|k| self.net_path(body, Source::Port(k))).collect();
-            let img = self.image();
+            let img = Arc::clone(cx.img);
             let plan = &img.plan;
             let o = outs.iter().map(|v| v.iter().map(|p| plan.signal_id(p)).collect()).collect();
             let i = ins.iter().map(|p| plan.signal_id(p)).collect();
-            self.diagram.ids = Some((key, o, i));
+            self.ids = Some((key, o, i));
         }
-        let (_, out_ids, in_ids) = self.diagram.ids.clone().expect("just set");
+        let (_, out_ids, in_ids) = self.ids.clone().expect("just set");
         // Everything shown comes from the scan image: the scan task never waits for a frame.
-        let img = self.image();
+        let img = Arc::clone(cx.img);
         let (in_vals, forced, order, breaks): Live = self.live_values(body, &img, &out_ids, &in_ids);
-        let open = self.diagram_header(ui, body, layout);
+        let open = self.diagram_header(ui, body, layout, &img);
         if let Some(p) = open {
             // The rest of this frame would draw (and fit) the body it began with: the new one
             // is drawn, and fitted, from the next frame (it kept the parent's zoom).
-            if self.diagram_open(&p) {
+            if self.open(&p, &img) {
                 ui.ctx().request_repaint();
-                return;
+                return acts;
             }
         }
         // What the body is for, in its author's words (the program's or the macro's
         // description): one line, the whole text on hover. It was nowhere on screen.
-        if let Some(d) = self.shown_body_description() {
+        if let Some(d) = self.description(cx) {
             let first = d.lines().next().unwrap_or_default();
             ui.add(egui::Label::new(egui::RichText::new(first).weak().italics()).truncate()).on_hover_text(d);
         }
@@ -99,25 +118,25 @@ impl App {
         let view = ui.available_rect_before_wrap();
         let (resp, painter) = ui.allocate_painter(view.size(), Sense::click_and_drag());
         let rect = resp.rect;
-        self.diagram.canvas = rect.size();
-        self.diagram.canvas_min = rect.min;
+        self.canvas = rect.size();
+        self.canvas_min = rect.min;
         let dark = ui.visuals().dark_mode;
-        let refit = self.diagram.fit_hold.refit(rect.size(), self.diagram.pan, self.diagram.zoom);
-        if self.diagram.fit || refit || (resp.hovered() && ui.input(|i| i.key_pressed(egui::Key::F))) {
+        let refit = self.fit_hold.refit(rect.size(), self.pan, self.zoom);
+        if self.fit || refit || (resp.hovered() && ui.input(|i| i.key_pressed(egui::Key::F))) {
             let sx = rect.width() / layout.width.max(1.0) as f32;
             let sy = rect.height() / (layout.height + 20.0).max(1.0) as f32;
-            self.diagram.zoom = sx.min(sy).clamp(0.05, 2.0);
-            let drawn = Vec2::new(layout.width as f32, layout.height as f32) * self.diagram.zoom;
-            self.diagram.pan = (rect.size() - drawn) / 2.0;
-            self.diagram.fit = false;
-            self.diagram.fit_hold.fitted(rect.size(), self.diagram.pan, self.diagram.zoom);
+            self.zoom = sx.min(sy).clamp(0.05, 2.0);
+            let drawn = Vec2::new(layout.width as f32, layout.height as f32) * self.zoom;
+            self.pan = (rect.size() - drawn) / 2.0;
+            self.fit = false;
+            self.fit_hold.fitted(rect.size(), self.pan, self.zoom);
         }
         if resp.dragged() {
-            self.diagram.pan += resp.drag_delta();
+            self.pan += resp.drag_delta();
         }
-        crate::canvas::wheel_zoom(ui, &resp, &mut self.diagram.pan, &mut self.diagram.zoom);
-        self.diagram.origin = rect.min + self.diagram.pan;
-        let pen = Pen::new(painter.with_clip_rect(rect), rect, self.diagram.origin, self.diagram.zoom, dark);
+        crate::canvas::wheel_zoom(ui, &resp, &mut self.pan, &mut self.zoom);
+        self.origin = rect.min + self.pan;
+        let pen = Pen::new(painter.with_clip_rect(rect), rect, self.origin, self.zoom, dark);
         pen.painter.rect_filled(rect, 0.0, if dark { Color32::from_gray(24) } else { Color32::from_gray(250) });
         let shown =
             Shown { in_vals: &in_vals, out_ids: &out_ids, img: &img, forced: &forced, order: &order, breaks: &breaks };
@@ -131,26 +150,24 @@ impl App {
             pen.badges(badges);
         }
         if let Some(i) = context {
-            self.diagram.menu_block = Some(i);
-            self.diagram.menu_port = None;
+            self.menu_block = Some(i);
+            self.menu_port = None;
         }
         if let Some(k) = port_menu {
-            self.diagram.menu_port = Some(k);
-            self.diagram.menu_block = None;
+            self.menu_port = Some(k);
+            self.menu_block = None;
         }
         if let Some((path, v)) = port_toggle {
-            self.diagram_act(&path, MenuAction::Write(v));
+            acts.push((path, MenuAction::Write(v)));
         }
         let (act, open_inst) = self.diagram_menu(&resp, body, (&in_vals, &forced), &img, &out_ids);
-        if let Some((path, a)) = act {
-            self.diagram_act(&path, a);
-        }
+        acts.extend(act);
         if let Some(i) = open_inst.or(double) {
             let id = &body.nodes[i].id;
-            let path =
-                if self.diagram.instance.is_empty() { id.clone() } else { format!("{}/{id}", self.diagram.instance) };
-            self.diagram_open(&path);
+            let path = if self.instance.is_empty() { id.clone() } else { format!("{}/{id}", self.instance) };
+            self.open(&path, &img);
         }
+        acts
     }
 
     /// What the shown body's drawing reads of the scan image besides the block outputs: the
@@ -164,9 +181,8 @@ impl App {
         in_ids: &[Option<usize>],
     ) -> Live {
         let plan = &img.plan;
-        let prefix =
-            if self.diagram.instance.is_empty() { String::new() } else { format!("{}/", self.diagram.instance) };
-        let order = if self.diagram.show_order {
+        let prefix = if self.instance.is_empty() { String::new() } else { format!("{}/", self.instance) };
+        let order = if self.show_order {
             plan.blocks
                 .iter()
                 .enumerate()
@@ -202,14 +218,14 @@ impl App {
     /// The header: breadcrumb, instance picker, search, fit, execution order, auto layout. It
     /// wraps: a header wider than the panel would widen the canvas under the debugger panel.
     /// Returns the instance to open, if one was chosen.
-    fn diagram_header(&mut self, ui: &mut egui::Ui, body: &Body, layout: &Layout) -> Option<String> {
+    fn diagram_header(&mut self, ui: &mut egui::Ui, body: &Body, layout: &Layout, img: &ScanImage) -> Option<String> {
         let mut open: Option<String> = None;
         ui.horizontal_wrapped(|ui| {
             if ui.link("program").clicked() {
                 open = Some(String::new());
             }
             let mut acc = String::new();
-            for part in self.diagram.instance.split('/').filter(|p| !p.is_empty()) {
+            for part in self.instance.split('/').filter(|p| !p.is_empty()) {
                 if !acc.is_empty() {
                     acc.push('/');
                 }
@@ -224,11 +240,11 @@ impl App {
             egui::ComboBox::from_id_salt("diagram_instance").selected_text("instance…").height(400.0).show_ui(
                 ui,
                 |ui| {
-                    let plan = self.image().plan.clone();
+                    let plan = img.plan.clone();
                     let instances: Vec<(String, String)> =
                         plan.instances.iter().map(|i| (i.path.clone(), i.macro_name.clone())).collect();
                     for (p, m) in &instances {
-                        if ui.selectable_label(*p == self.diagram.instance, format!("{p} ({m})")).clicked() {
+                        if ui.selectable_label(*p == self.instance, format!("{p} ({m})")).clicked() {
                             open = Some(p.clone());
                         }
                     }
@@ -236,10 +252,10 @@ impl App {
             );
             let l = ui.label("Find");
             let r = ui
-                .add(egui::TextEdit::singleline(&mut self.diagram.search).hint_text("block id").desired_width(120.0))
+                .add(egui::TextEdit::singleline(&mut self.search).hint_text("block id").desired_width(120.0))
                 .labelled_by(l.id);
             if r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)) {
-                let q = self.diagram.search.trim().to_string();
+                let q = self.search.trim().to_string();
                 match body
                     .nodes
                     .iter()
@@ -249,29 +265,28 @@ impl App {
                     Some(i) => {
                         let c = layout.blocks[i];
                         // Centred at a readable size.
-                        self.diagram.zoom = self.diagram.zoom.max(1.0);
-                        self.diagram.pan = self.diagram.canvas / 2.0
-                            - Vec2::new(c.x as f32 + c.w as f32 / 2.0, c.y as f32 + c.h as f32 / 2.0)
-                                * self.diagram.zoom;
-                        self.diagram.message = format!("found `{}`", body.nodes[i].id);
+                        self.zoom = self.zoom.max(1.0);
+                        self.pan = self.canvas / 2.0
+                            - Vec2::new(c.x as f32 + c.w as f32 / 2.0, c.y as f32 + c.h as f32 / 2.0) * self.zoom;
+                        self.message = format!("found `{}`", body.nodes[i].id);
                     }
-                    None => self.diagram.message = format!("no block `{q}` here"),
+                    None => self.message = format!("no block `{q}` here"),
                 }
             }
             if ui.button("Fit").on_hover_text("fit the drawing to the view (F)").clicked() {
-                self.diagram.fit = true;
+                self.fit = true;
             }
-            ui.checkbox(&mut self.diagram.show_order, "execution order");
+            ui.checkbox(&mut self.show_order, "execution order");
             if ui
-                .checkbox(&mut self.diagram.auto_layout, "auto layout")
+                .checkbox(&mut self.auto_layout, "auto layout")
                 .on_hover_text("lay the body out afresh instead of keeping the stored block positions")
                 .changed()
             {
-                self.diagram.cache.clear();
-                self.diagram.job = None;
-                self.diagram.fit = true;
+                self.cache.clear();
+                self.job = None;
+                self.fit = true;
             }
-            ui.label(egui::RichText::new(&self.diagram.message).weak());
+            ui.label(egui::RichText::new(&self.message).weak());
         });
         open
     }
@@ -293,12 +308,12 @@ impl App {
         let mut open_inst: Option<usize> = None;
         // Clicks inside stay in the menu (the number field); buttons close it themselves.
         egui::Popup::context_menu(resp).close_behavior(egui::PopupCloseBehavior::CloseOnClickOutside).show(|ui| {
-            if let Some(k) = self.diagram.menu_port.filter(|&k| k < body.inputs.len()) {
+            if let Some(k) = self.menu_port.filter(|&k| k < body.inputs.len()) {
                 let path = self.net_path(body, Source::Port(k));
                 ui.label(egui::RichText::new(&body.inputs[k]).strong());
                 // Inside a macro an input port is the instance's pin: an alias of what drives it
                 // outside (written there), so only watched, selected and broken on here.
-                let writable = self.diagram.instance.is_empty();
+                let writable = self.instance.is_empty();
                 let cur = if writable {
                     in_vals[k]
                 } else {
@@ -308,13 +323,12 @@ impl App {
                 if matches!(cur, Some(Value::Int(_) | Value::Real(_))) {
                     ui.horizontal(|ui| {
                         let l = ui.label("value");
-                        ui.add(egui::TextEdit::singleline(&mut self.diagram.menu_value).desired_width(80.0))
-                            .labelled_by(l.id);
+                        ui.add(egui::TextEdit::singleline(&mut self.menu_value).desired_width(80.0)).labelled_by(l.id);
                     });
                 }
                 ui.horizontal_wrapped(|ui| {
                     ui.set_max_width(260.0);
-                    for (label, a) in value_actions(ui, cur, forced.contains(&path), &self.diagram.menu_value) {
+                    for (label, a) in value_actions(ui, cur, forced.contains(&path), &self.menu_value) {
                         if ui.small_button(label).clicked() {
                             act = Some((path.clone(), a));
                             ui.close();
@@ -323,7 +337,7 @@ impl App {
                 });
                 return;
             }
-            let Some(i) = self.diagram.menu_block.filter(|&i| i < body.nodes.len()) else {
+            let Some(i) = self.menu_block.filter(|&i| i < body.nodes.len()) else {
                 ui.label("right-click a block or an input");
                 return;
             };
@@ -336,8 +350,7 @@ impl App {
             if numeric {
                 ui.horizontal(|ui| {
                     let l = ui.label("value");
-                    ui.add(egui::TextEdit::singleline(&mut self.diagram.menu_value).desired_width(80.0))
-                        .labelled_by(l.id);
+                    ui.add(egui::TextEdit::singleline(&mut self.menu_value).desired_width(80.0)).labelled_by(l.id);
                 });
             }
             for (k, pin) in body.nodes[i].outputs.iter().enumerate() {
@@ -349,7 +362,7 @@ impl App {
                 // past the edge could not be clicked.
                 ui.horizontal_wrapped(|ui| {
                     ui.set_max_width(260.0);
-                    let actions = value_actions(ui, cur, forced.contains(&path), &self.diagram.menu_value);
+                    let actions = value_actions(ui, cur, forced.contains(&path), &self.menu_value);
                     for (label, a) in actions {
                         let rr = ui.small_button(label.clone());
                         if rr.clicked() {
@@ -546,7 +559,7 @@ impl App {
                     port_menu = Some(k);
                 }
                 if resp.double_clicked()
-                    && self.diagram.instance.is_empty()
+                    && self.instance.is_empty()
                     && let Some(Value::Bool(b)) = shown.in_vals[k]
                 {
                     port_toggle = Some((path.clone(), Value::Bool(!b)));
