@@ -577,6 +577,8 @@ fn save_as_asks_before_writing_over_a_file_and_forgets_another_program_s_path() 
     h.step();
     assert!(h.state().status().contains("part-label"), "{}", h.state().status());
     into_the_editor(&mut h);
+    // Nothing said of the program before ("wrote …" of the other file stood there).
+    assert!(!h.state().editor_message().contains("wrote"), "{}", h.state().editor_message());
     h.get_by_label("Save as").click();
     h.step();
     h.step();
