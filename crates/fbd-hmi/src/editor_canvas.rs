@@ -6,21 +6,21 @@ use fbd_edit::BodyId;
 use fbd_engine::model::Wire;
 use fbd_layout::{Body, Layout};
 
-use crate::app::App;
 use crate::canvas::Pen;
 use crate::editor::Drag;
+use crate::editor::EditorState;
 
-impl App {
-    pub(crate) fn editor_canvas(&mut self, ui: &mut egui::Ui, body_id: &BodyId, body: &Body, layout: &Layout) {
+impl EditorState {
+    pub(crate) fn canvas_ui(&mut self, ui: &mut egui::Ui, body_id: &BodyId, body: &Body, layout: &Layout) {
         let (resp, painter) = ui.allocate_painter(ui.available_size(), Sense::click_and_drag());
         let rect = resp.rect;
-        self.editor.canvas = Some(rect);
+        self.canvas = Some(rect);
         let dark = ui.visuals().dark_mode;
-        self.editor_fit(rect, layout);
-        crate::canvas::wheel_zoom(ui, &resp, &mut self.editor.pan, &mut self.editor.zoom);
-        let z = self.editor.zoom;
-        let origin = rect.min + self.editor.pan;
-        self.editor.origin = origin;
+        self.fit_view(rect, layout);
+        crate::canvas::wheel_zoom(ui, &resp, &mut self.pan, &mut self.zoom);
+        let z = self.zoom;
+        let origin = rect.min + self.pan;
+        self.origin = origin;
         let painter = painter.with_clip_rect(rect);
         painter.rect_filled(rect, 0.0, if dark { Color32::from_gray(20) } else { Color32::from_gray(252) });
         draw_grid(&painter, rect, origin, z, dark);
@@ -42,53 +42,48 @@ impl App {
         let shift = ui.input(|i| i.modifiers.shift);
         let middle = ui.input(|i| i.pointer.middle_down());
         if resp.drag_started() {
-            self.editor.drag = Some(self.editor_drag_start(
-                &ht,
-                press,
-                (hit_out.as_ref(), press_in.as_ref(), press_block),
-                shift,
-                middle,
-            ));
+            self.drag =
+                Some(self.drag_start(&ht, press, (hit_out.as_ref(), press_in.as_ref(), press_block), shift, middle));
         }
         // Summed here: egui's total drag delta is gone in the frame the drag stops.
         if resp.drag_started() {
-            self.editor.drag_offset = Vec2::ZERO;
+            self.drag_offset = Vec2::ZERO;
         }
         if resp.dragged() {
-            self.editor.drag_offset += resp.drag_delta();
+            self.drag_offset += resp.drag_delta();
         }
-        let drag_delta = self.editor.drag_offset;
-        if let Some(Drag::Pan) = self.editor.drag
+        let drag_delta = self.drag_offset;
+        if let Some(Drag::Pan) = self.drag
             && resp.dragged()
         {
-            self.editor.pan += resp.drag_delta();
+            self.pan += resp.drag_delta();
         }
         let mut result: Option<Result<String, String>> = None;
         if resp.drag_stopped()
-            && let Some(drag) = self.editor.drag.take()
+            && let Some(drag) = self.drag.take()
         {
-            result = self.editor_drop(drag, &ht, body_id, (pointer, hit_in.as_ref()), (drag_delta, shift));
+            result = self.drop_at(drag, &ht, body_id, (pointer, hit_in.as_ref()), (drag_delta, shift));
         }
         if resp.clicked() {
-            self.editor_select(body, hit_block, shift);
+            self.select(body, hit_block, shift);
         }
         if resp.double_clicked()
             && let Some(i) = hit_block
-            && self.editor.ws.as_ref().is_some_and(|w| w.macro_def(&body.nodes[i].label).is_some())
+            && self.ws.as_ref().is_some_and(|w| w.macro_def(&body.nodes[i].label).is_some())
         {
             let m = body.nodes[i].label.clone();
-            self.editor_open(BodyId::Macro(m));
+            self.open_body(BodyId::Macro(m));
             return;
         }
         if resp.secondary_clicked() {
-            self.editor_open_pin_menu(&ht, body_id, pointer, menu_in);
+            self.open_pin_menu(&ht, body_id, pointer, menu_in);
         }
 
         let pen = Pen::new(painter.clone(), rect, origin, z, dark);
-        self.editor_draw(&pen, (body, layout), drag_delta, hit_in.as_ref(), pointer);
+        self.draw(&pen, (body, layout), drag_delta, hit_in.as_ref(), pointer);
 
         // A block's comment, on hover (the properties column edits it).
-        if self.editor.drag.is_none()
+        if self.drag.is_none()
             && hit_in.is_none()
             && let Some(i) = hit_block
             && let Some(c) = &body.nodes[i].comment
@@ -96,32 +91,32 @@ impl App {
             resp.clone().on_hover_text_at_pointer(format!("{} ({}): {c}", body.nodes[i].id, body.nodes[i].label));
         }
 
-        let menu_result = self.editor_pin_menu(&resp, body_id);
+        let menu_result = self.pin_menu_ui(&resp, body_id);
         if let Some(r) = result.or(menu_result) {
-            self.editor_after(r);
+            self.after(r);
         }
     }
 }
 
-impl App {
+impl EditorState {
     /// Fits the drawing to the canvas (asked for, or the canvas resized since a fit the user
     /// has not moved away from), with a 10-point margin on every side.
-    fn editor_fit(&mut self, rect: Rect, layout: &Layout) {
-        if self.editor.fit || self.editor.fit_hold.refit(rect.size(), self.editor.pan, self.editor.zoom) {
+    fn fit_view(&mut self, rect: Rect, layout: &Layout) {
+        if self.fit || self.fit_hold.refit(rect.size(), self.pan, self.zoom) {
             // A 10-point margin on every side.
             let sx = (rect.width() - 20.0).max(1.0) / layout.width.max(1.0) as f32;
             let sy = (rect.height() - 20.0).max(1.0) / (layout.height + 20.0).max(1.0) as f32;
-            self.editor.zoom = sx.min(sy).clamp(0.05, 1.2);
-            self.editor.pan = Vec2::new(10.0, 10.0);
-            self.editor.fit = false;
-            self.editor.fit_hold.fitted(rect.size(), self.editor.pan, self.editor.zoom);
+            self.zoom = sx.min(sy).clamp(0.05, 1.2);
+            self.pan = Vec2::new(10.0, 10.0);
+            self.fit = false;
+            self.fit_hold.fitted(rect.size(), self.pan, self.zoom);
         }
     }
 
     /// What a drag that starts now does: pan (middle button), draw a wire from an output or
     /// back from an input, move the selection (the block under the press joins it), or select
     /// with a band.
-    fn editor_drag_start(
+    fn drag_start(
         &mut self,
         ht: &HitTest,
         press: Option<Pos2>,
@@ -139,11 +134,11 @@ impl App {
             Drag::WireBack(b.clone(), p.clone(), press.unwrap_or_default())
         } else if let Some(i) = press_block {
             let id = ht.body.nodes[i].id.clone();
-            if !self.editor.selected.contains(&id) {
+            if !self.selected.contains(&id) {
                 if !shift {
-                    self.editor.selected.clear();
+                    self.selected.clear();
                 }
-                self.editor.selected.push(id);
+                self.selected.push(id);
             }
             Drag::Move
         } else {
@@ -152,27 +147,27 @@ impl App {
     }
 
     /// A click selects the block under it (Shift adds or removes it), or nothing.
-    fn editor_select(&mut self, body: &Body, hit_block: Option<usize>, shift: bool) {
+    fn select(&mut self, body: &Body, hit_block: Option<usize>, shift: bool) {
         match hit_block {
             Some(i) => {
                 let id = body.nodes[i].id.clone();
                 if shift {
-                    if let Some(k) = self.editor.selected.iter().position(|s| *s == id) {
-                        self.editor.selected.remove(k);
+                    if let Some(k) = self.selected.iter().position(|s| *s == id) {
+                        self.selected.remove(k);
                     } else {
-                        self.editor.selected.push(id);
+                        self.selected.push(id);
                     }
                 } else {
-                    self.editor.selected = vec![id];
+                    self.selected = vec![id];
                 }
             }
-            None => self.editor.selected.clear(),
+            None => self.selected.clear(),
         }
     }
 
     /// A right-click opens the menu of the pin under it: an input's (its constant shown as
     /// the field's hint) or an output's (its negation).
-    fn editor_open_pin_menu(
+    fn open_pin_menu(
         &mut self,
         ht: &HitTest,
         body_id: &BodyId,
@@ -186,16 +181,16 @@ impl App {
             }
             Some(_) => None,
         };
-        self.editor.pin_menu_output = menu_out.is_some();
-        self.editor.pin_menu = menu_in.clone().or(menu_out);
-        self.editor.constant_focus = true;
+        self.pin_menu_output = menu_out.is_some();
+        self.pin_menu = menu_in.clone().or(menu_out);
+        self.constant_focus = true;
         // The field is empty; its hint shows the constant the pin has, if it has one.
-        self.editor.constant.clear();
-        self.editor.feedback_init.clear();
-        self.editor.constant_now = menu_in
+        self.constant.clear();
+        self.feedback_init.clear();
+        self.constant_now = menu_in
             .as_ref()
             .and_then(|(b, p)| {
-                let w = self.editor.ws.as_ref()?.block(body_id, b)?.inputs.0.iter().find(|(q, _)| q == p)?.1.clone();
+                let w = self.ws.as_ref()?.block(body_id, b)?.inputs.0.iter().find(|(q, _)| q == p)?.1.clone();
                 match w {
                     Wire::Const(v) => Some(v.to_string()),
                     _ => None,
@@ -223,10 +218,10 @@ fn draw_grid(painter: &egui::Painter, rect: Rect, origin: Pos2, z: f32, dark: bo
     }
 }
 
-impl App {
+impl EditorState {
     /// A drag that ended: blocks moved (snapped to the grid), a selection band, or a wire
     /// dropped on a pin or a port. What it did, or why it was refused.
-    fn editor_drop(
+    fn drop_at(
         &mut self,
         drag: Drag,
         ht: &HitTest,
@@ -243,12 +238,12 @@ impl App {
                     .nodes
                     .iter()
                     .zip(&layout.blocks)
-                    .filter(|(n, _)| self.editor.selected.contains(&n.id))
+                    .filter(|(n, _)| self.selected.contains(&n.id))
                     .map(|(n, r)| (n.id.clone(), fbd_layout::snap([r.x + d.x as f64, r.y + d.y as f64])))
                     .collect();
                 let n = moves.len();
                 return Some(
-                    self.editor_workspace()
+                    self.workspace()
                         .move_blocks(body_id, &moves)
                         .map(|()| format!("moved {n} block(s)"))
                         .map_err(|e| e.0),
@@ -257,20 +252,20 @@ impl App {
             Drag::Select(from) => {
                 let band = Rect::from_two_pos(from, pointer.unwrap_or(from));
                 if !shift {
-                    self.editor.selected.clear();
+                    self.selected.clear();
                 }
                 for (n, r) in body.nodes.iter().zip(&layout.blocks) {
                     let br = Rect::from_min_max(to(r.x, r.y), to(r.x + r.w, r.y + r.h));
-                    if band.intersects(br) && !self.editor.selected.contains(&n.id) {
-                        self.editor.selected.push(n.id.clone());
+                    if band.intersects(br) && !self.selected.contains(&n.id) {
+                        self.selected.push(n.id.clone());
                     }
                 }
-                self.editor.message = format!("{} block(s) selected", self.editor.selected.len());
+                self.message = format!("{} block(s) selected", self.selected.len());
             }
             Drag::WireBack(b, p, _) => {
                 return Some(match pointer.and_then(|p| ht.out_at(p)) {
                     Some(src) => self
-                        .editor_workspace()
+                        .workspace()
                         .set_input(body_id, &b, &p, Wire::Ref(src.clone()))
                         .map(|()| format!("connected {src} -> {b}.{p}"))
                         .map_err(|e| format!("not connected: {}", e.0)),
@@ -280,7 +275,7 @@ impl App {
             Drag::Wire(src, _) => {
                 return Some(match hit_in {
                     Some((b, p)) => self
-                        .editor_workspace()
+                        .workspace()
                         .connect(body_id, &src, b, p)
                         .map(|()| format!("connected {src} -> {b}.{p}"))
                         .map_err(|e| format!("not connected: {}", e.0)),
@@ -288,7 +283,7 @@ impl App {
                     None => match pointer.and_then(|p| ht.output_port_at(p)) {
                         Some(k) => {
                             let port = body.outputs[k].0.clone();
-                            self.editor_workspace()
+                            self.workspace()
                                 .connect_output(body_id, &port, &src)
                                 .map(|()| format!("connected {src} -> output {port}"))
                                 .map_err(|e| format!("not connected: {}", e.0))
@@ -303,11 +298,11 @@ impl App {
     }
 }
 
-impl App {
+impl EditorState {
     /// The editor's drawing: wires (dashed where they carry the previous scan's value), blocks
     /// (selected, moved, with their errors under them), pins with the wire stubs, ports, and
     /// what is being dragged (a wire, a selection band).
-    fn editor_draw(
+    fn draw(
         &self,
         pen: &Pen,
         (body, layout): (&Body, &Layout),
@@ -332,17 +327,17 @@ impl App {
                 pen.painter.circle_filled(pen.to(j.x, j.y), 3.0 * z.clamp(0.5, 1.5), color);
             }
         }
-        let moving = matches!(self.editor.drag, Some(Drag::Move));
+        let moving = matches!(self.drag, Some(Drag::Move));
         let mut errors_drawn = Vec::new();
         for (i, (n, r)) in body.nodes.iter().zip(&layout.blocks).enumerate() {
             let mut br = Rect::from_min_max(pen.to(r.x, r.y), pen.to(r.x + r.w, r.y + r.h));
-            let sel = self.editor.selected.contains(&n.id);
+            let sel = self.selected.contains(&n.id);
             if moving && sel {
                 br = br.translate(drag_delta);
             }
             let fill = if dark { Color32::from_gray(44) } else { Color32::from_rgb(0xfd, 0xfd, 0xf6) };
             pen.painter.rect_filled(br, 3.0 * z, fill);
-            let error = self.editor.error_blocks.iter().find(|(b, _)| *b == n.id).map(|(_, m)| m.as_str());
+            let error = self.error_blocks.iter().find(|(b, _)| *b == n.id).map(|(_, m)| m.as_str());
             let bad = error.is_some();
             if let Some(m) = error {
                 // The message under the block it is about, on its own ground so that it stays
@@ -411,10 +406,10 @@ impl App {
             // Where a wire lands, wired or not (an unwired output had no mark at all).
             pen.painter.circle_stroke(a, 3.0, Stroke::new(1.2, pen.ink));
         }
-        if let (Some(Drag::Wire(_, from) | Drag::WireBack(_, _, from)), Some(p)) = (&self.editor.drag, pointer) {
+        if let (Some(Drag::Wire(_, from) | Drag::WireBack(_, _, from)), Some(p)) = (&self.drag, pointer) {
             pen.painter.line_segment([*from, p], Stroke::new(2.0, Color32::from_rgb(0x40, 0xc0, 0x60)));
         }
-        if let (Some(Drag::Select(from)), Some(p)) = (&self.editor.drag, pointer) {
+        if let (Some(Drag::Select(from)), Some(p)) = (&self.drag, pointer) {
             let band = Rect::from_two_pos(*from, p);
             pen.painter.rect_filled(band, 0.0, Color32::from_rgba_unmultiplied(0x40, 0x90, 0xff, 30));
             pen.painter.rect_stroke(
@@ -428,15 +423,15 @@ impl App {
 
     /// The menu of an input pin: a constant typed by the pin, a feedback wire, negation, or
     /// disconnect; of an output pin: its negation. What it did, once something was chosen.
-    fn editor_pin_menu(&mut self, resp: &egui::Response, body_id: &BodyId) -> Option<Result<String, String>> {
+    fn pin_menu_ui(&mut self, resp: &egui::Response, body_id: &BodyId) -> Option<Result<String, String>> {
         let mut menu_result: Option<Result<String, String>> = None;
         egui::Popup::context_menu(resp).close_behavior(egui::PopupCloseBehavior::CloseOnClickOutside).show(|ui| {
-            let Some((b, p)) = self.editor.pin_menu.clone() else {
+            let Some((b, p)) = self.pin_menu.clone() else {
                 ui.label("right-click a pin");
                 return;
             };
             ui.label(egui::RichText::new(format!("{b}.{p}")).strong());
-            if self.editor.pin_menu_output {
+            if self.pin_menu_output {
                 menu_result = self.negation_button(ui, body_id, &b, &p);
                 return;
             }
@@ -444,25 +439,25 @@ impl App {
                 let l = ui.label("constant");
                 let field = ui
                     .add(
-                        egui::TextEdit::singleline(&mut self.editor.constant)
-                            .hint_text(if self.editor.constant_now.is_empty() {
+                        egui::TextEdit::singleline(&mut self.constant)
+                            .hint_text(if self.constant_now.is_empty() {
                                 "TRUE, 4, 2.5".to_string()
                             } else {
-                                format!("now {}", self.editor.constant_now)
+                                format!("now {}", self.constant_now)
                             })
                             .desired_width(80.0),
                     )
                     .labelled_by(l.id);
                 // Typed at once and set with Enter, as a value is in an IDE's property field
                 // (the field had to be clicked first, and Enter did nothing).
-                if std::mem::take(&mut self.editor.constant_focus) {
+                if std::mem::take(&mut self.constant_focus) {
                     field.request_focus();
                 }
                 let entered = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
                 if ui.button("set").clicked() || entered {
-                    let text = self.editor.constant.clone();
+                    let text = self.constant.clone();
                     menu_result = Some(
-                        self.editor_workspace()
+                        self.workspace()
                             .set_constant(body_id, &b, &p, &text)
                             .map(|()| format!("{b}.{p} := {}", text.trim()))
                             .map_err(|e| e.0),
@@ -472,7 +467,7 @@ impl App {
             });
             // A wire can carry the previous scan's value (a feedback wire, drawn dashed): the
             // way to close a loop.
-            let current = self.editor.ws.as_ref().and_then(|w| {
+            let current = self.ws.as_ref().and_then(|w| {
                 w.block(body_id, &b).and_then(|x| x.inputs.0.iter().find(|(q, _)| *q == p).map(|(_, w)| w.clone()))
             });
             let toggle = match &current {
@@ -491,8 +486,7 @@ impl App {
             if let Some((label, w, msg)) = toggle
                 && ui.button(label).clicked()
             {
-                menu_result =
-                    Some(self.editor_workspace().set_input(body_id, &b, &p, w).map(|()| msg).map_err(|e| e.0));
+                menu_result = Some(self.workspace().set_input(body_id, &b, &p, w).map(|()| msg).map_err(|e| e.0));
                 ui.close();
             }
             // A feedback wire's value before the first scan.
@@ -500,12 +494,10 @@ impl App {
                 ui.horizontal(|ui| {
                     let l = ui.label("init");
                     let hint = init.as_deref().map_or("zero".to_string(), |v| format!("now {v}"));
-                    ui.add(
-                        egui::TextEdit::singleline(&mut self.editor.feedback_init).hint_text(hint).desired_width(60.0),
-                    )
-                    .labelled_by(l.id);
+                    ui.add(egui::TextEdit::singleline(&mut self.feedback_init).hint_text(hint).desired_width(60.0))
+                        .labelled_by(l.id);
                     if ui.button("set init").clicked() {
-                        let t = self.editor.feedback_init.trim().to_string();
+                        let t = self.feedback_init.trim().to_string();
                         let v = match t.to_ascii_lowercase().as_str() {
                             "" => Ok(None),
                             "true" => Ok(Some(fbd_engine::Value::Bool(true))),
@@ -514,7 +506,7 @@ impl App {
                         };
                         menu_result = Some(match v {
                             Ok(init) => self
-                                .editor_workspace()
+                                .workspace()
                                 .set_input(
                                     body_id,
                                     &b,
@@ -534,7 +526,7 @@ impl App {
             }
             if ui.button("disconnect").clicked() {
                 menu_result = Some(
-                    self.editor_workspace()
+                    self.workspace()
                         .disconnect(body_id, &b, &p)
                         .map(|()| format!("disconnected {b}.{p}"))
                         .map_err(|e| e.0),
@@ -546,7 +538,7 @@ impl App {
     }
 }
 
-impl App {
+impl EditorState {
     /// IEC 61131-3's negation in a pin's menu (a library block's pin or a macro instance's):
     /// the circle put on or taken off; what it did, or why it was refused, once clicked.
     fn negation_button(
@@ -556,9 +548,9 @@ impl App {
         b: &str,
         p: &str,
     ) -> Option<Result<String, String>> {
-        let block = self.editor.ws.as_ref().and_then(|w| w.block(body_id, b))?;
+        let block = self.ws.as_ref().and_then(|w| w.block(body_id, b))?;
         let negated = block.negated.has(p);
-        let output = self.editor.pin_menu_output;
+        let output = self.pin_menu_output;
         let label = if negated { "remove the negation" } else { "negate (circle at the pin)" };
         if !ui.button(label).clicked() {
             return None;
@@ -570,7 +562,7 @@ impl App {
             (true, true) => format!("{b}.{p} gives what the block computes"),
             (false, true) => format!("{b}.{p} gives the inverse of what the block computes"),
         };
-        Some(self.editor_workspace().set_negated(body_id, b, p, !negated).map(|()| msg).map_err(|e| e.0))
+        Some(self.workspace().set_negated(body_id, b, p, !negated).map(|()| msg).map_err(|e| e.0))
     }
 }
 

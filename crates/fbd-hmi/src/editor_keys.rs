@@ -5,10 +5,10 @@
 use eframe::egui;
 use fbd_edit::BodyId;
 
-use crate::app::App;
+use crate::editor::EditorState;
 
-impl App {
-    pub(crate) fn editor_keys(&mut self, ui: &egui::Ui, body: &BodyId) {
+impl EditorState {
+    pub(crate) fn keys(&mut self, ui: &egui::Ui, body: &BodyId) {
         if ui.memory(|m| m.focused().is_some()) {
             return; // typing in a field
         }
@@ -37,28 +37,28 @@ impl App {
             (i.consume_key(egui::Modifiers::COMMAND, egui::Key::A), i.key_pressed(egui::Key::Escape), d)
         });
         if all {
-            self.editor.selected =
-                self.editor_workspace().blocks(body).map_or(Vec::new(), |bs| bs.iter().map(|b| b.id.clone()).collect());
-            self.editor.message = format!("{} block(s) selected", self.editor.selected.len());
+            self.selected =
+                self.workspace().blocks(body).map_or(Vec::new(), |bs| bs.iter().map(|b| b.id.clone()).collect());
+            self.message = format!("{} block(s) selected", self.selected.len());
         }
         if escape {
-            self.editor.selected.clear();
+            self.selected.clear();
         }
-        if nudge != [0.0, 0.0] && !self.editor.selected.is_empty() {
-            let r = self.editor_nudge(body, nudge);
-            self.editor_after(r);
+        if nudge != [0.0, 0.0] && !self.selected.is_empty() {
+            let r = self.nudge(body, nudge);
+            self.after(r);
         }
         // Ctrl+Shift+Z is checked first by egui's matching of modifiers; undo only without Shift.
         let r = if redo {
-            Some(self.editor_undo(false))
+            Some(self.undo(false))
         } else if undo {
-            Some(self.editor_undo(true))
+            Some(self.undo(true))
         } else if save {
-            Some(self.editor_save())
-        } else if del && !self.editor.selected.is_empty() {
-            let ids = std::mem::take(&mut self.editor.selected);
+            Some(self.save())
+        } else if del && !self.selected.is_empty() {
+            let ids = std::mem::take(&mut self.selected);
             Some(
-                self.editor_workspace()
+                self.workspace()
                     .remove_blocks(body, &ids)
                     .map(|()| format!("deleted {}", ids.join(", ")))
                     .map_err(|e| e.0),
@@ -67,16 +67,16 @@ impl App {
             None
         };
         if let Some(r) = r {
-            self.editor_after(r);
+            self.after(r);
         }
     }
 
     /// Moves the selected blocks by `d` (one undo step); a block drawn without a stored
     /// position starts from where it is drawn.
-    fn editor_nudge(&mut self, body: &BodyId, d: [f64; 2]) -> Result<String, String> {
-        let drawn = self.editor_drawn();
-        let selected = self.editor.selected.clone();
-        let ws = self.editor_workspace();
+    fn nudge(&mut self, body: &BodyId, d: [f64; 2]) -> Result<String, String> {
+        let drawn = self.drawn_body();
+        let selected = self.selected.clone();
+        let ws = self.workspace();
         let mut moves = Vec::new();
         for id in &selected {
             let stored = ws.block(body, id).and_then(|b| b.pos);

@@ -7,7 +7,7 @@ use fbd_edit::{BodyId, PortDetails};
 use fbd_engine::model::{InputKind, Wire};
 use fbd_engine::{Type, Value};
 
-use crate::app::App;
+use crate::editor::EditorState;
 use crate::editor_props::TYPES;
 
 /// A port as listed: name and type.
@@ -42,9 +42,9 @@ struct DetailsDraft {
     description: String,
 }
 
-impl App {
+impl EditorState {
     pub(crate) fn port_props(&mut self, ui: &mut egui::Ui, body: &BodyId) -> Option<Result<String, String>> {
-        let ws = self.editor.ws.as_ref()?;
+        let ws = self.ws.as_ref()?;
         let (ins, outs): (Vec<Port>, Vec<Port>) = match body {
             BodyId::Program => (
                 ws.root().inputs.iter().map(|p| (p.name.clone(), p.ty.0)).collect(),
@@ -60,7 +60,7 @@ impl App {
         };
         let saved = ws.description(body).unwrap_or_default().to_string();
         let mut out: Option<Result<String, String>> = None;
-        let p = &mut self.editor.props.ports;
+        let p = &mut self.props.ports;
         // What the body is for: the panel and the online diagram show it.
         let key = body.to_string();
         // Filled again when another body is shown or the description changed under the field
@@ -73,8 +73,7 @@ impl App {
             ui.add(egui::TextEdit::multiline(text).desired_rows(2).desired_width(f32::INFINITY)).labelled_by(l.id);
             if *text != saved && ui.button("Set description").clicked() {
                 out = Some(
-                    self.editor
-                        .ws
+                    self.ws
                         .as_mut()
                         .expect("made")
                         .set_description(body, text)
@@ -111,7 +110,7 @@ impl App {
                 }
             }
         }
-        let p = &mut self.editor.props.ports;
+        let p = &mut self.props.ports;
         if hidden > 0 {
             ui.label(RichText::new(format!("{hidden} more of {total} ports: type part of a name in find port")).weak());
         }
@@ -129,7 +128,7 @@ impl App {
         ui.horizontal(|ui| {
             let name = p.port_name.trim().to_string();
             let ty = p.port_type.unwrap_or(Type::Bool);
-            let ws = self.editor.ws.as_mut().expect("made");
+            let ws = self.ws.as_mut().expect("made");
             if ui.button("Add input").clicked() {
                 out =
                     Some(ws.add_input_port(body, &name, ty).map(|()| format!("input `{name}` added")).map_err(|e| e.0));
@@ -164,7 +163,7 @@ impl App {
         ty: Type,
     ) -> Option<Result<String, String>> {
         let mut out = None;
-        let p = &mut self.editor.props.ports;
+        let p = &mut self.props.ports;
         ui.horizontal(|ui| {
             ui.label(RichText::new(side).weak());
             match &mut p.rename {
@@ -173,8 +172,7 @@ impl App {
                     if ui.small_button("ok").clicked() {
                         let (o, n) = (old.clone(), new.trim().to_string());
                         out = Some(
-                            self.editor
-                                .ws
+                            self.ws
                                 .as_mut()
                                 .expect("made")
                                 .rename_port(body, &o, &n)
@@ -207,8 +205,7 @@ impl App {
             );
             if t != ty {
                 out = Some(
-                    self.editor
-                        .ws
+                    self.ws
                         .as_mut()
                         .expect("made")
                         .retype_port(body, name, t)
@@ -225,7 +222,7 @@ impl App {
                 p.details = if open {
                     None
                 } else {
-                    self.editor.ws.as_ref().and_then(|ws| ws.port_details(body, name)).map(|d| DetailsDraft {
+                    self.ws.as_ref().and_then(|ws| ws.port_details(body, name)).map(|d| DetailsDraft {
                         port: name.clone(),
                         kind: d.kind,
                         default: d.default.map(|v| v.to_string()).unwrap_or_default(),
@@ -237,7 +234,7 @@ impl App {
         });
         if let Some(d) = p.details.as_mut().filter(|d| d.port == *name) {
             let program_input = side == "in" && *body == BodyId::Program;
-            let ws = self.editor.ws.as_mut().expect("made");
+            let ws = self.ws.as_mut().expect("made");
             match details_ui(ui, d, side == "in", program_input, ty) {
                 None => {}
                 Some(Action::Set(details)) => {

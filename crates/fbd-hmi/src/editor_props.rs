@@ -6,7 +6,7 @@ use fbd_edit::BodyId;
 use fbd_engine::Type;
 use fbd_engine::model::{Const, Params};
 
-use crate::app::App;
+use crate::editor::EditorState;
 
 /// What the properties column is editing (the text fields keep what is typed until applied).
 #[derive(Default)]
@@ -26,37 +26,37 @@ pub struct PropsState {
 
 pub(crate) const TYPES: [Type; Type::ALL.len()] = Type::ALL;
 
-impl App {
+impl EditorState {
     /// The properties column of the editor.
-    pub(crate) fn editor_props(&mut self, ui: &mut egui::Ui, body: &BodyId) {
+    pub(crate) fn props(&mut self, ui: &mut egui::Ui, body: &BodyId) {
         let mut result: Option<Result<String, String>> = None;
         egui::ScrollArea::vertical().show(ui, |ui| {
-            if self.editor.selected.len() == 1 {
+            if self.selected.len() == 1 {
                 result = result.take().or(self.block_props(ui, body));
-            } else if self.editor.selected.is_empty() {
+            } else if self.selected.is_empty() {
                 ui.label(RichText::new("Click a block to edit it; drag on the grid to select several.").weak());
             } else {
-                ui.label(format!("{} blocks selected", self.editor.selected.len()));
+                ui.label(format!("{} blocks selected", self.selected.len()));
             }
-            if !self.editor.selected.is_empty() {
+            if !self.selected.is_empty() {
                 ui.separator();
                 ui.label(RichText::new("Make a macro of the selection").strong());
                 ui.horizontal(|ui| {
                     let l = ui.label("name");
-                    ui.add(egui::TextEdit::singleline(&mut self.editor.props.macro_name).desired_width(110.0))
+                    ui.add(egui::TextEdit::singleline(&mut self.props.macro_name).desired_width(110.0))
                         .labelled_by(l.id);
                     if ui.button("Make macro").clicked() {
-                        let name = self.editor.props.macro_name.trim().to_string();
-                        let ids = self.editor.selected.clone();
+                        let name = self.props.macro_name.trim().to_string();
+                        let ids = self.selected.clone();
                         result = Some(
-                            self.editor_workspace()
+                            self.workspace()
                                 .extract_macro(body, &ids, &name)
                                 .map(|inst| {
                                     format!("macro `{name}` made of {} blocks; `{inst}` is its instance", ids.len())
                                 })
                                 .map_err(|e| e.0),
                         );
-                        self.editor.selected.clear();
+                        self.selected.clear();
                     }
                 });
             }
@@ -64,15 +64,15 @@ impl App {
             result = result.take().or(self.port_props(ui, body));
         });
         if let Some(r) = result {
-            self.editor_after(r);
+            self.after(r);
         }
     }
 
     fn block_props(&mut self, ui: &mut egui::Ui, body: &BodyId) -> Option<Result<String, String>> {
-        let id = self.editor.selected[0].clone();
-        let ws = self.editor.ws.as_ref()?;
+        let id = self.selected[0].clone();
+        let ws = self.ws.as_ref()?;
         let block = ws.block(body, &id)?.clone();
-        let p = &mut self.editor.props;
+        let p = &mut self.props;
         if p.block != id {
             p.block = id.clone();
             p.id = id.clone();
@@ -134,7 +134,7 @@ impl App {
             out = Some((false, String::new()));
         }
         let (rename, new_id) = out?;
-        let ws = self.editor.ws.as_mut()?;
+        let ws = self.ws.as_mut()?;
         if rename {
             let r = ws
                 .rename_block(body, &id, &new_id)
@@ -147,11 +147,11 @@ impl App {
                 })
                 .map_err(|e| e.0);
             if r.is_ok() {
-                self.editor.selected = vec![new_id];
+                self.selected = vec![new_id];
             }
             return Some(r);
         }
-        let p = &self.editor.props;
+        let p = &self.props;
         let parse_init = |t: &str| -> Result<Option<Const>, String> {
             let t = t.trim();
             match t.to_ascii_lowercase().as_str() {
