@@ -8,7 +8,7 @@ use eframe::egui::{self, Color32, RichText};
 use fbd_engine::runtime::requests::{
     AddBreakpoint, EnableBreakpoint, Force, Release, RemoveBreakpoint, RunBackUntil, Write,
 };
-use fbd_engine::{Condition, ScanPlan, SignalKind, StopReason, Value};
+use fbd_engine::{Condition, ScanImage, ScanPlan, SignalKind, StopReason, Value};
 
 use crate::app::App;
 use crate::link::{FrameCtx, Link};
@@ -97,9 +97,20 @@ impl App {
         egui::ScrollArea::vertical().id_salt("dbg_scroll").show(ui, |ui| {
             // Rows wrap inside the panel: a wide one (a BOOL's editor) widened the panel.
             ui.set_max_width(ui.available_width());
-            self.controls(ui);
+            let task = TaskView {
+                paused: self.runner.is_paused(),
+                halted: self.runner.halted(),
+                stats: self.runner.stats(),
+                scans_per_command: self.game.is_some().then_some((self.front.scans_last, self.front.scans_max)),
+            };
+            let asks = self.dbg.controls(ui, &task, Link::new(&self.runner));
+            self.debugger_asks(asks);
             ui.separator();
-            self.stats_ui(ui);
+            let img = self.image();
+            if self.dbg.stats_ui(ui, &task, &img) {
+                self.runner.reset_stats();
+                self.front.scans_max = 0;
+            }
             ui.separator();
             // The selection's editor keeps one height whether or not a signal is selected, so
             // selecting one never moves the tree under the pointer.
@@ -120,84 +131,25 @@ impl App {
         });
     }
 
-    fn controls(&mut self, ui: &mut egui::Ui) {
-        ui.horizontal_wrapped(|ui| {
-            let paused = self.runner.is_paused();
-            if paused {
-                if ui.button("Run").on_hover_text("F5").clicked() {
-                    self.resume();
-                }
-            } else if ui.button("Pause").on_hover_text("F5").clicked() {
-                self.pause();
-            }
-            ui.add_enabled_ui(paused, |ui| {
-                if ui.button("Step").on_hover_text("one scan (F10)").clicked() {
-                    self.run_scans(1);
-                }
-                let l = ui.label("N");
-                ui.add(egui::DragValue::new(&mut self.dbg.step_n).range(1..=1_000_000)).labelled_by(l.id);
-                if ui.button("Step N").on_hover_text("N scans (Shift+F10)").clicked() {
-                    let n = self.dbg.step_n;
-                    self.fast_forward(None, n);
-                }
-                // No PLC debugger steps back; a deterministic runtime can (snapshots every 100
-                // scans, re-executed to the scan asked for).
-                for (label, n) in [("Back", 1), ("Back N", self.dbg.step_n)] {
-                    if ui.button(label).on_hover_text(format!("{n} scan(s) back: the state as it was")).clicked() {
-                        self.dbg.message = match self.step_back(n) {
-                            Ok(s) => format!("back at scan {s}"),
-                            Err(e) => e,
-                        };
+    /// Carries out what the debugger's controls asked for.
+    fn debugger_asks(&mut self, asks: Vec<DebuggerAsk>) {
+        for a in asks {
+            match a {
+                DebuggerAsk::Run => self.resume(),
+                DebuggerAsk::Pause => self.pause(),
+                DebuggerAsk::Step => self.run_scans(1),
+                DebuggerAsk::StepN(n) => self.fast_forward(None, n),
+                DebuggerAsk::Back(n) => {
+                    self.dbg.message = match self.step_back(n) {
+                        Ok(s) => format!("back at scan {s}"),
+                        Err(e) => e,
                     }
                 }
-            });
-            ui.label(if let Some(why) = self.runner.halted() {
-                RichText::new(format!("halted: {why}")).color(Color32::from_rgb(0xe0, 0x40, 0x40)).strong()
-            } else if paused {
-                RichText::new("paused").color(Color32::from_rgb(0xc0, 0x80, 0x20))
-            } else {
-                RichText::new("running")
-            });
-        });
-        let paused = self.runner.is_paused();
-        self.dbg.breakpoints_ui(ui, Link::new(&self.runner), paused);
-        ui.horizontal_wrapped(|ui| {
-            let l = ui.label("Fast-forward until").on_hover_text(
-                "runs scans as fast as the machine can until the condition holds (not at the real cycle; for that, set a breakpoint)",
-            );
-            ui.add(
-                egui::TextEdit::singleline(&mut self.dbg.until)
-                    .hint_text(self.dbg.hints.until.as_str())
-                    .desired_width(180.0),
-            )
-            .labelled_by(l.id);
-            let l = ui.label("max scans");
-            ui.add(egui::DragValue::new(&mut self.dbg.until_limit).range(1..=10_000_000)).labelled_by(l.id);
-            if ui.button("Go").clicked() {
-                self.run_until();
+                DebuggerAsk::RunUntil => self.run_until(),
+                DebuggerAsk::RunBackUntil => self.run_back_until(),
+                DebuggerAsk::Period(p) => self.runner.set_period(p),
+                DebuggerAsk::StopForward => self.cancel_forward(),
             }
-            if ui
-                .button("Go back")
-                .on_hover_text("back to just after the latest earlier scan in which the condition held")
-                .clicked()
-            {
-                self.run_back_until();
-            }
-        });
-        ui.horizontal(|ui| {
-            let r = ui.add(
-                egui::Slider::new(&mut self.dbg.cycle_ms, 5.0..=1000.0)
-                    .logarithmic(true)
-                    .suffix(" ms")
-                    .text("cycle time"),
-            );
-            if r.changed() {
-                self.runner.set_period(Duration::from_secs_f64(self.dbg.cycle_ms / 1000.0));
-            }
-        });
-        self.forward_ui(ui);
-        if !self.dbg.message.is_empty() {
-            ui.label(RichText::new(&self.dbg.message).weak());
         }
     }
 
@@ -238,62 +190,6 @@ impl App {
         match Condition::parse(self.dbg.until.trim()) {
             Ok(c) => self.fast_forward(Some(c), self.dbg.until_limit),
             Err(e) => self.dbg.message = e,
-        }
-    }
-
-    fn stats_ui(&mut self, ui: &mut egui::Ui) {
-        let s = self.runner.stats();
-        let us = |d: Duration| d.as_secs_f64() * 1e6;
-        egui::Grid::new("stats").num_columns(2).show(ui, |ui| {
-            ui.label("scan time min / avg / max");
-            ui.label(format!("{:.1} / {:.1} / {:.1} us", us(s.exec_min), us(s.exec_avg), us(s.exec_max)));
-            ui.end_row();
-            ui.label("jitter p50 / p99 / p99.9 / max");
-            ui.label(format!(
-                "{:.0} / {:.0} / {:.0} / {:.0} us",
-                us(s.jitter_p50),
-                us(s.jitter_p99),
-                us(s.jitter_p999),
-                us(s.jitter_max)
-            ))
-            .on_hover_text("lateness of scan starts against the schedule (10 us buckets)");
-            ui.end_row();
-            ui.label("overruns");
-            ui.label(format!("{} ({:.1} per 10,000 scans)", s.overruns, s.overruns as f64 * 1e4 / s.scans.max(1) as f64))
-                .on_hover_text("scans that started a whole period late or more");
-            ui.end_row();
-            ui.label("task priority");
-            ui.label(if s.realtime_priority { "real-time" } else { "normal" }).on_hover_text(
-                "without a real-time class the system may wake the task milliseconds late; allow it with `ulimit -r` or CAP_SYS_NICE",
-            );
-            ui.end_row();
-            ui.label("task scans, period");
-            ui.label(format!("{}, {:.1} ms", s.scans, s.period.as_secs_f64() * 1e3));
-            ui.end_row();
-            // Commands are the 2048 interface's; another program has none to count.
-            if self.game.is_some() {
-                ui.label("scans per command (last / max)");
-                ui.label(format!(
-                    "{} / {}",
-                    self.front.scans_last.map(|n| n.to_string()).unwrap_or("-".into()),
-                    self.front.scans_max
-                ));
-                ui.end_row();
-            }
-            let img = self.image();
-            ui.label("faults");
-            ui.label(img.faults_total.to_string());
-            ui.end_row();
-            if let Some(f) = img.last_fault {
-                let block = img.plan.instr_block(f.instr as usize).path.to_string();
-                ui.label("last fault");
-                ui.label(format!("scan {}: {block}: {}", f.scan, f.kind.describe()));
-                ui.end_row();
-            }
-        });
-        if ui.button("Reset statistics").clicked() {
-            self.runner.reset_stats();
-            self.front.scans_max = 0;
         }
     }
 }
@@ -490,4 +386,157 @@ impl DebuggerState {
         ui.separator();
         altered
     }
+
+    /// Run, pause, step (forward and back), breakpoints, fast-forward, the cycle time, a
+    /// fast-forward's progress and the message line; what was asked, for the application.
+    pub(crate) fn controls(&mut self, ui: &mut egui::Ui, task: &TaskView, link: Link<'_>) -> Vec<DebuggerAsk> {
+        let mut asks = Vec::new();
+        let paused = task.paused;
+        ui.horizontal_wrapped(|ui| {
+            if paused {
+                if ui.button("Run").on_hover_text("F5").clicked() {
+                    asks.push(DebuggerAsk::Run);
+                }
+            } else if ui.button("Pause").on_hover_text("F5").clicked() {
+                asks.push(DebuggerAsk::Pause);
+            }
+            ui.add_enabled_ui(paused, |ui| {
+                if ui.button("Step").on_hover_text("one scan (F10)").clicked() {
+                    asks.push(DebuggerAsk::Step);
+                }
+                let l = ui.label("N");
+                ui.add(egui::DragValue::new(&mut self.step_n).range(1..=1_000_000)).labelled_by(l.id);
+                if ui.button("Step N").on_hover_text("N scans (Shift+F10)").clicked() {
+                    asks.push(DebuggerAsk::StepN(self.step_n));
+                }
+                // No PLC debugger steps back; a deterministic runtime can (snapshots every 100
+                // scans, re-executed to the scan asked for).
+                for (label, n) in [("Back", 1), ("Back N", self.step_n)] {
+                    if ui.button(label).on_hover_text(format!("{n} scan(s) back: the state as it was")).clicked() {
+                        asks.push(DebuggerAsk::Back(n));
+                    }
+                }
+            });
+            ui.label(if let Some(why) = &task.halted {
+                RichText::new(format!("halted: {why}")).color(Color32::from_rgb(0xe0, 0x40, 0x40)).strong()
+            } else if paused {
+                RichText::new("paused").color(Color32::from_rgb(0xc0, 0x80, 0x20))
+            } else {
+                RichText::new("running")
+            });
+        });
+        self.breakpoints_ui(ui, link, paused);
+        ui.horizontal_wrapped(|ui| {
+            let l = ui.label("Fast-forward until").on_hover_text(
+                "runs scans as fast as the machine can until the condition holds (not at the real cycle; for that, set a breakpoint)",
+            );
+            ui.add(
+                egui::TextEdit::singleline(&mut self.until)
+                    .hint_text(self.hints.until.as_str())
+                    .desired_width(180.0),
+            )
+            .labelled_by(l.id);
+            let l = ui.label("max scans");
+            ui.add(egui::DragValue::new(&mut self.until_limit).range(1..=10_000_000)).labelled_by(l.id);
+            if ui.button("Go").clicked() {
+                asks.push(DebuggerAsk::RunUntil);
+            }
+            if ui
+                .button("Go back")
+                .on_hover_text("back to just after the latest earlier scan in which the condition held")
+                .clicked()
+            {
+                asks.push(DebuggerAsk::RunBackUntil);
+            }
+        });
+        ui.horizontal(|ui| {
+            let r = ui.add(
+                egui::Slider::new(&mut self.cycle_ms, 5.0..=1000.0).logarithmic(true).suffix(" ms").text("cycle time"),
+            );
+            if r.changed() {
+                asks.push(DebuggerAsk::Period(Duration::from_secs_f64(self.cycle_ms / 1000.0)));
+            }
+        });
+        if self.forward_ui(ui) {
+            asks.push(DebuggerAsk::StopForward);
+        }
+        if !self.message.is_empty() {
+            ui.label(RichText::new(&self.message).weak());
+        }
+        asks
+    }
+
+    /// The task's statistics (CODESYS's Task_Info), the game's scans per command, the faults;
+    /// whether Reset statistics was clicked.
+    pub(crate) fn stats_ui(&mut self, ui: &mut egui::Ui, task: &TaskView, img: &ScanImage) -> bool {
+        let s = &task.stats;
+        let us = |d: Duration| d.as_secs_f64() * 1e6;
+        egui::Grid::new("stats").num_columns(2).show(ui, |ui| {
+            ui.label("scan time min / avg / max");
+            ui.label(format!("{:.1} / {:.1} / {:.1} us", us(s.exec_min), us(s.exec_avg), us(s.exec_max)));
+            ui.end_row();
+            ui.label("jitter p50 / p99 / p99.9 / max");
+            ui.label(format!(
+                "{:.0} / {:.0} / {:.0} / {:.0} us",
+                us(s.jitter_p50),
+                us(s.jitter_p99),
+                us(s.jitter_p999),
+                us(s.jitter_max)
+            ))
+            .on_hover_text("lateness of scan starts against the schedule (10 us buckets)");
+            ui.end_row();
+            ui.label("overruns");
+            ui.label(format!("{} ({:.1} per 10,000 scans)", s.overruns, s.overruns as f64 * 1e4 / s.scans.max(1) as f64))
+                .on_hover_text("scans that started a whole period late or more");
+            ui.end_row();
+            ui.label("task priority");
+            ui.label(if s.realtime_priority { "real-time" } else { "normal" }).on_hover_text(
+                "without a real-time class the system may wake the task milliseconds late; allow it with `ulimit -r` or CAP_SYS_NICE",
+            );
+            ui.end_row();
+            ui.label("task scans, period");
+            ui.label(format!("{}, {:.1} ms", s.scans, s.period.as_secs_f64() * 1e3));
+            ui.end_row();
+            // Commands are the 2048 interface's; another program has none to count.
+            if let Some((last, max)) = task.scans_per_command {
+                ui.label("scans per command (last / max)");
+                ui.label(format!("{} / {max}", last.map(|n| n.to_string()).unwrap_or("-".into())));
+                ui.end_row();
+            }
+            ui.label("faults");
+            ui.label(img.faults_total.to_string());
+            ui.end_row();
+            if let Some(f) = &img.last_fault {
+                let block = img.plan.instr_block(f.instr as usize).path.to_string();
+                ui.label("last fault");
+                ui.label(format!("scan {}: {block}: {}", f.scan, f.kind.describe()));
+                ui.end_row();
+            }
+        });
+        ui.button("Reset statistics").clicked()
+    }
+}
+
+/// The scan task as the debugger's controls and statistics show it, read once per frame.
+pub(crate) struct TaskView {
+    pub paused: bool,
+    /// Why the task stopped for good, if it did.
+    pub halted: Option<String>,
+    pub stats: fbd_engine::realtime::TaskStats,
+    /// The 2048 program's scans per command, last and most (another program has no commands).
+    pub scans_per_command: Option<(Option<u64>, u64)>,
+}
+
+/// What the debugger's controls asked for: pacing and runs are the application's.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum DebuggerAsk {
+    Run,
+    Pause,
+    Step,
+    StepN(u64),
+    Back(u64),
+    RunUntil,
+    RunBackUntil,
+    Period(Duration),
+    StopForward,
 }

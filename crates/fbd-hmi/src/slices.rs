@@ -97,10 +97,14 @@ impl App {
             self.dbg.message = format!("stopped after {} of {} scans (paused)", f.done, f.limit);
         }
     }
+}
 
+impl crate::debugger::DebuggerState {
     /// How far a fast-forward under way got, with a button that stops it.
-    pub(crate) fn forward_ui(&mut self, ui: &mut egui::Ui) {
-        let Some(f) = self.dbg.forward.as_ref() else { return };
+    /// Whether it was stopped.
+    pub(crate) fn forward_ui(&self, ui: &mut egui::Ui) -> bool {
+        let mut stop = false;
+        let Some(f) = self.forward.as_ref() else { return false };
         let what = if f.cond.is_some() { "fast-forward" } else { "Step N" };
         let text = format!("{what}: {} of at most {} scans", f.done, f.limit);
         ui.horizontal_wrapped(|ui| {
@@ -109,9 +113,10 @@ impl App {
             if ui.button("Stop here").on_hover_text("stop where it got to (Esc)").clicked()
                 || ui.input(|i| i.key_pressed(egui::Key::Escape))
             {
-                self.cancel_forward();
+                stop = true;
             }
             ui.label(text);
         });
+        stop
     }
 }
