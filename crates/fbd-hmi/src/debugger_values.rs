@@ -3,12 +3,13 @@
 //! its value and can be released one by one or all at once.
 
 use eframe::egui::{self, Color32, RichText};
-use fbd_engine::Value;
 use fbd_engine::runtime::RuntimeError;
 use fbd_engine::runtime::requests::{Force, Forced, Release, ReleaseAll, Write};
+use fbd_engine::{ScanImage, Value};
 
 use crate::app::App;
 use crate::debugger::DebuggerState;
+use crate::link::Link;
 
 /// Height of the section, fixed so that what is below never moves when a list grows.
 const HEIGHT: f32 = 96.0;
@@ -45,24 +46,59 @@ impl App {
 
     /// The active forces (re-read only when they changed: the scan image says when).
     pub fn forces(&mut self) -> Vec<(String, Value)> {
-        let stamp = self.image().forces_version;
-        if self.dbg.forces_stamp != Some(stamp) {
-            self.dbg.forces = self.runner.call(Forced);
-            self.dbg.forces_stamp = Some(stamp);
+        let img = self.image();
+        self.dbg.forces(&img, Link::new(&self.runner))
+    }
+
+    /// The prepared values and the forces; Write all and Force all are carried out here.
+    pub(crate) fn prepared_ui(&mut self, ui: &mut egui::Ui) {
+        let img = self.image();
+        let asked = self.dbg.prepared_ui(ui, &img, Link::new(&self.runner));
+        if asked.write {
+            self.write_prepared();
         }
-        self.dbg.forces.clone()
+        if asked.force {
+            self.force_prepared();
+        }
+    }
+}
+
+/// The failed ones of a batch of prepared values, each named by its path.
+fn failures(list: &[(String, Value)], replies: Vec<Result<(), RuntimeError>>) -> Vec<String> {
+    list.iter().zip(replies).filter_map(|((p, _), r)| r.err().map(|e| format!("{p}: {e}"))).collect()
+}
+
+impl DebuggerState {
+    /// Prepares `v` for `path` (replacing a value prepared for it before).
+    pub(crate) fn prepare(&mut self, path: &str, v: Value) {
+        match self.prepared.iter_mut().find(|(p, _)| p == path) {
+            Some(e) => e.1 = v,
+            None => self.prepared.push((path.to_string(), v)),
+        }
+        self.message = format!("{path} := {v} prepared ({} prepared)", self.prepared.len());
+    }
+
+    /// The active forces (re-read only when they changed: the scan image says when).
+    pub(crate) fn forces(&mut self, img: &ScanImage, link: Link<'_>) -> Vec<(String, Value)> {
+        let stamp = img.forces_version;
+        if self.forces_stamp != Some(stamp) {
+            self.forces = link.call(Forced);
+            self.forces_stamp = Some(stamp);
+        }
+        self.forces.clone()
     }
 
     /// The section: prepared values on the left, active forces on the right.
-    pub(crate) fn prepared_ui(&mut self, ui: &mut egui::Ui) {
-        let forces = self.forces();
+    /// Whether Write all or Force all was clicked, for the application (an altered game).
+    pub(crate) fn prepared_ui(&mut self, ui: &mut egui::Ui, img: &ScanImage, link: Link<'_>) -> PreparedAsk {
+        let forces = self.forces(img, link);
         let mut remove: Option<usize> = None;
         let mut release: Option<String> = None;
         let (mut write, mut force, mut clear, mut release_all) = (false, false, false, false);
         ui.columns(2, |cols| {
             cols[0].horizontal_wrapped(|ui| {
-                ui.label(RichText::new(format!("Prepared ({})", self.dbg.prepared.len())).strong());
-                let any = !self.dbg.prepared.is_empty();
+                ui.label(RichText::new(format!("Prepared ({})", self.prepared.len())).strong());
+                let any = !self.prepared.is_empty();
                 write = ui.add_enabled(any, egui::Button::new("Write all").small()).on_hover_text("Ctrl+F7").clicked();
                 force = ui.add_enabled(any, egui::Button::new("Force all").small()).on_hover_text("F7").clicked();
                 clear = ui.add_enabled(any, egui::Button::new("Clear").small()).clicked();
@@ -71,13 +107,13 @@ impl App {
                 &mut cols[0],
                 |ui| {
                     ui.set_min_height(HEIGHT);
-                    if self.dbg.prepared.is_empty() {
+                    if self.prepared.is_empty() {
                         ui.label(
                             RichText::new("Prepare values in the editor above, then write or force them together.")
                                 .weak(),
                         );
                     }
-                    for (i, (p, v)) in self.dbg.prepared.iter().enumerate() {
+                    for (i, (p, v)) in self.prepared.iter().enumerate() {
                         ui.horizontal(|ui| {
                             if ui.small_button("x").on_hover_text("remove").clicked() {
                                 remove = Some(i);
@@ -113,40 +149,25 @@ impl App {
             );
         });
         if let Some(i) = remove {
-            self.dbg.prepared.remove(i);
+            self.prepared.remove(i);
         }
         if clear {
-            self.dbg.prepared.clear();
-        }
-        if write {
-            self.write_prepared();
-        }
-        if force {
-            self.force_prepared();
+            self.prepared.clear();
         }
         if let Some(p) = release {
-            self.runner.call(Release(p.clone()));
-            self.dbg.message = format!("{p} released");
+            link.call(Release(p.clone()));
+            self.message = format!("{p} released");
         }
         if release_all {
-            self.runner.call(ReleaseAll);
-            self.dbg.message = "all forces released".into();
+            link.call(ReleaseAll);
+            self.message = "all forces released".into();
         }
+        PreparedAsk { write, force }
     }
 }
 
-/// The failed ones of a batch of prepared values, each named by its path.
-fn failures(list: &[(String, Value)], replies: Vec<Result<(), RuntimeError>>) -> Vec<String> {
-    list.iter().zip(replies).filter_map(|((p, _), r)| r.err().map(|e| format!("{p}: {e}"))).collect()
-}
-
-impl DebuggerState {
-    /// Prepares `v` for `path` (replacing a value prepared for it before).
-    pub(crate) fn prepare(&mut self, path: &str, v: Value) {
-        match self.prepared.iter_mut().find(|(p, _)| p == path) {
-            Some(e) => e.1 = v,
-            None => self.prepared.push((path.to_string(), v)),
-        }
-        self.message = format!("{path} := {v} prepared ({} prepared)", self.prepared.len());
-    }
+/// What the prepared values' buttons asked for.
+pub(crate) struct PreparedAsk {
+    write: bool,
+    force: bool,
 }
