@@ -90,96 +90,9 @@ impl GenericPanel {
                     l = l.on_hover_text(d);
                 }
                 type_cell(ui, *ty);
-                match (kind, *cur) {
-                    (fbd_engine::model::InputKind::Button, _) => {
-                        // A push button: TRUE while held, and for at least one scan however
-                        // short the press (it was one scan always: a timer on a held button
-                        // never ran out).
-                        let r = ui
-                            .button("press")
-                            .labelled_by(l.id)
-                            .on_hover_text("TRUE while held down (at least one scan)");
-                        let down = r.is_pointer_button_down_on();
-                        let held = self.held_button.as_ref().is_some_and(|(n, _)| n == name);
-                        if down && !held {
-                            if let Ok(at) = link.call(PressButton(name.clone())) {
-                                self.held_button = Some((name.clone(), at));
-                            }
-                        } else if !down && held {
-                            let at = self.held_button.take().map_or(0, |(_, at)| at);
-                            link.send(ReleaseButton { name: name.clone(), pressed_at: at });
-                        } else if r.clicked() {
-                            // From the keyboard or a screen reader: one scan.
-                            link.send(PulseInput { name: name.clone(), value: Value::Bool(true) });
-                        }
-                    }
-                    (_, Value::Bool(mut b)) => {
-                        if ui.checkbox(&mut b, "").labelled_by(l.id).changed() {
-                            let _ = link.call(SetInput { name: name.clone(), value: Value::Bool(b) });
-                        }
-                    }
-                    (fbd_engine::model::InputKind::Selector, Value::Int(i)) if !options.is_empty() => {
-                        // A selector switch: its positions by their labels (the diagram's
-                        // `options`, positions 1..=n; 0 selects nothing). It was a number field
-                        // that took any integer and showed none of the labels.
-                        if let Some(k) = selector(ui, name, l.id, i, options) {
-                            let _ = link.call(SetInput { name: name.clone(), value: Value::Int(k) });
-                        }
-                    }
-                    (_, Value::Int(mut i)) => {
-                        // Within the input's type: an INT's drag stops at 32767.
-                        let (lo, hi) = ty.int_range().unwrap_or((i64::MIN, i64::MAX));
-                        if ui.add(egui::DragValue::new(&mut i).range(lo..=hi)).labelled_by(l.id).changed() {
-                            let _ = link.call(SetInput { name: name.clone(), value: Value::Int(i) });
-                        }
-                    }
-                    // A drag field holds an f64: exact up to 2^53. Above it the value is shown as it
-                    // is (it showed 2^64 for 2^64 - 1); the debugger's write field takes any.
-                    (_, Value::ULInt(u)) if u > 1 << 53 => {
-                        ui.label(RichText::new(u.to_string()).monospace())
-                            .on_hover_text("beyond what a drag field holds exactly: write it from the debugger");
-                    }
-                    (_, Value::ULInt(mut u)) => {
-                        if ui.add(egui::DragValue::new(&mut u)).labelled_by(l.id).changed() {
-                            let _ = link.call(SetInput { name: name.clone(), value: Value::ULInt(u) });
-                        }
-                    }
-                    (_, Value::Time(ns)) => {
-                        // A duration in milliseconds (what a preset is thought in), to the µs.
-                        let mut ms = ns as f64 / 1e6;
-                        let field = egui::DragValue::new(&mut ms).suffix(" ms").max_decimals(3).range(0.0..=1e12);
-                        if ui.add(field).labelled_by(l.id).changed() {
-                            let ns = (ms * 1e6).round() as i64;
-                            let _ = link.call(SetInput { name: name.clone(), value: Value::Time(ns) });
-                        }
-                    }
-                    (_, Value::Real(mut r)) => {
-                        if ui.add(egui::DragValue::new(&mut r).speed(0.01)).labelled_by(l.id).changed() {
-                            let _ = link.call(SetInput { name: name.clone(), value: Value::Real(r) });
-                        }
-                    }
-                    (_, Value::Str(s)) => {
-                        // The text as typed (no quotes needed; `'a$Nb'` reads its escapes),
-                        // written when Enter is pressed or the field is left.
-                        let text = self
-                            .string_edits
-                            .entry(name.clone())
-                            .or_insert_with(|| String::from_utf8_lossy(s.as_bytes()).into_owned());
-                        let r = ui.add(egui::TextEdit::singleline(text).desired_width(160.0)).labelled_by(l.id);
-                        if r.lost_focus() {
-                            match Value::parse(text, fbd_engine::Type::String) {
-                                Ok(v) => {
-                                    let _ = link.call(SetInput { name: name.clone(), value: v });
-                                    self.string_edits.remove(name);
-                                }
-                                Err(e) => refused = Some(format!("{name}: {e}")),
-                            }
-                        } else if !r.has_focus()
-                            && self.string_edits.get(name).is_some_and(|t| t.as_bytes() != s.as_bytes())
-                        {
-                            self.string_edits.remove(name);
-                        }
-                    }
+                let row = InputRow { name, kind: *kind, cur: *cur, options, ty: *ty, label: l.id };
+                if let Some(r) = self.input_control(ui, &row, link) {
+                    refused = Some(r);
                 }
                 ui.end_row();
             }
@@ -202,6 +115,109 @@ impl GenericPanel {
         });
         refused
     }
+
+    /// The control of one input, by its kind and type; what was refused, if anything.
+    fn input_control(&mut self, ui: &mut egui::Ui, row: &InputRow<'_>, link: Link<'_>) -> Option<String> {
+        let InputRow { name, kind, cur, options, ty, label } = *row;
+        match (kind, cur) {
+            (fbd_engine::model::InputKind::Button, _) => {
+                // A push button: TRUE while held, and for at least one scan however
+                // short the press (it was one scan always: a timer on a held button
+                // never ran out).
+                let r = ui.button("press").labelled_by(label).on_hover_text("TRUE while held down (at least one scan)");
+                let down = r.is_pointer_button_down_on();
+                let held = self.held_button.as_ref().is_some_and(|(n, _)| n == name);
+                if down && !held {
+                    if let Ok(at) = link.call(PressButton(name.clone())) {
+                        self.held_button = Some((name.clone(), at));
+                    }
+                } else if !down && held {
+                    let at = self.held_button.take().map_or(0, |(_, at)| at);
+                    link.send(ReleaseButton { name: name.clone(), pressed_at: at });
+                } else if r.clicked() {
+                    // From the keyboard or a screen reader: one scan.
+                    link.send(PulseInput { name: name.clone(), value: Value::Bool(true) });
+                }
+            }
+            (_, Value::Bool(mut b)) => {
+                if ui.checkbox(&mut b, "").labelled_by(label).changed() {
+                    let _ = link.call(SetInput { name: name.clone(), value: Value::Bool(b) });
+                }
+            }
+            (fbd_engine::model::InputKind::Selector, Value::Int(i)) if !options.is_empty() => {
+                // A selector switch: its positions by their labels (the diagram's
+                // `options`, positions 1..=n; 0 selects nothing). It was a number field
+                // that took any integer and showed none of the labels.
+                if let Some(k) = selector(ui, name, label, i, options) {
+                    let _ = link.call(SetInput { name: name.clone(), value: Value::Int(k) });
+                }
+            }
+            (_, Value::Int(mut i)) => {
+                // Within the input's type: an INT's drag stops at 32767.
+                let (lo, hi) = ty.int_range().unwrap_or((i64::MIN, i64::MAX));
+                if ui.add(egui::DragValue::new(&mut i).range(lo..=hi)).labelled_by(label).changed() {
+                    let _ = link.call(SetInput { name: name.clone(), value: Value::Int(i) });
+                }
+            }
+            // A drag field holds an f64: exact up to 2^53. Above it the value is shown as it
+            // is (it showed 2^64 for 2^64 - 1); the debugger's write field takes any.
+            (_, Value::ULInt(u)) if u > 1 << 53 => {
+                ui.label(RichText::new(u.to_string()).monospace())
+                    .on_hover_text("beyond what a drag field holds exactly: write it from the debugger");
+            }
+            (_, Value::ULInt(mut u)) => {
+                if ui.add(egui::DragValue::new(&mut u)).labelled_by(label).changed() {
+                    let _ = link.call(SetInput { name: name.clone(), value: Value::ULInt(u) });
+                }
+            }
+            (_, Value::Time(ns)) => {
+                // A duration in milliseconds (what a preset is thought in), to the µs.
+                let mut ms = ns as f64 / 1e6;
+                let field = egui::DragValue::new(&mut ms).suffix(" ms").max_decimals(3).range(0.0..=1e12);
+                if ui.add(field).labelled_by(label).changed() {
+                    let ns = (ms * 1e6).round() as i64;
+                    let _ = link.call(SetInput { name: name.clone(), value: Value::Time(ns) });
+                }
+            }
+            (_, Value::Real(mut r)) => {
+                if ui.add(egui::DragValue::new(&mut r).speed(0.01)).labelled_by(label).changed() {
+                    let _ = link.call(SetInput { name: name.clone(), value: Value::Real(r) });
+                }
+            }
+            (_, Value::Str(s)) => {
+                // The text as typed (no quotes needed; `'a$Nb'` reads its escapes),
+                // written when Enter is pressed or the field is left.
+                let text = self
+                    .string_edits
+                    .entry(name.clone())
+                    .or_insert_with(|| String::from_utf8_lossy(s.as_bytes()).into_owned());
+                let r = ui.add(egui::TextEdit::singleline(text).desired_width(160.0)).labelled_by(label);
+                if r.lost_focus() {
+                    match Value::parse(text, fbd_engine::Type::String) {
+                        Ok(v) => {
+                            let _ = link.call(SetInput { name: name.clone(), value: v });
+                            self.string_edits.remove(name);
+                        }
+                        Err(e) => return Some(format!("{name}: {e}")),
+                    }
+                } else if !r.has_focus() && self.string_edits.get(name).is_some_and(|t| t.as_bytes() != s.as_bytes()) {
+                    self.string_edits.remove(name);
+                }
+            }
+        }
+        None
+    }
+}
+
+/// One input row's port, as its control needs it.
+struct InputRow<'a> {
+    name: &'a String,
+    kind: fbd_engine::model::InputKind,
+    cur: Value,
+    options: &'a [String],
+    ty: fbd_engine::Type,
+    /// The id of the name's label, which names the control.
+    label: egui::Id,
 }
 
 /// A port's IEC type beside its name, as a PLC tool's watch list has it (an INT field wraps
