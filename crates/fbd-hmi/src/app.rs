@@ -313,7 +313,9 @@ impl eframe::App for App {
             *self.debugger_shown_mut() = !shown;
         }
         self.refresh();
-        self.handle_keys(&ctx);
+        for c in crate::keys::commands_of_keys(&ctx, self.editing()) {
+            self.execute(c, &ctx);
+        }
         // A fast-forward or Step N under way: its next slice (with the debugger shown or not).
         if self.dbg.forward.is_some() {
             self.forward_slice();
@@ -323,7 +325,10 @@ impl eframe::App for App {
         self.save_best();
         self.poll_export(&ctx);
 
-        egui::Panel::top("menu").show(ui, |ui| self.menu(ui));
+        let view = self.menu_view();
+        if let Some(c) = egui::Panel::top("menu").show(ui, |ui| crate::menu::menu_bar(ui, &view)).inner {
+            self.execute(c, &ctx);
+        }
         egui::Panel::bottom("status").show(ui, |ui| self.status_bar(ui));
         if self.replay.is_some() {
             egui::Panel::bottom("replay").show(ui, |ui| self.replay_bar(ui));

@@ -1,55 +1,44 @@
 //! The keyboard: the debugger's hotkeys (as in an IDE's online mode) and the moves.
 
 use eframe::egui;
-use fbd2048_game::Command;
 use ref2048::Dir;
 
-use crate::app::App;
+use crate::commands::UiCommand;
 
-impl App {
-    pub(crate) fn handle_keys(&mut self, ctx: &egui::Context) {
-        if ctx.egui_wants_keyboard_input() {
-            return;
-        }
-        // Debugger hotkeys, as in an IDE's online mode: F5 run/pause, F10 one scan, Shift+F10
-        // the debugger's N scans (stepping pauses first); and CODESYS's own: Ctrl+F5 one cycle,
-        // Shift+F8 stop, Ctrl+F7 write the prepared values, F7 force them, Alt+F7 release every
-        // force.
-        let (f5, f7, f8, f10, m) = ctx.input(|i| {
-            let k = |key| i.key_pressed(key);
-            (k(egui::Key::F5), k(egui::Key::F7), k(egui::Key::F8), k(egui::Key::F10), i.modifiers)
-        });
-        if f5 && m.ctrl {
-            self.online_one_cycle();
-        } else if f5 {
-            self.online_run_or_pause();
-        }
-        if f8 && m.shift {
-            self.online_stop();
-        }
-        if f7 {
-            if m.alt {
-                self.online_release_all();
-            } else {
-                self.online_prepared(!m.ctrl);
-            }
-        }
-        if f10 {
-            if m.shift { self.online_n_cycles() } else { self.online_one_cycle() }
-        }
-        // Moves are plain keys on the board or the online diagram: a Ctrl/Alt chord (Ctrl+S
-        // saves, Ctrl+A) and the editor's keys are not moves (they moved the game unseen). Each
-        // key press is read with the modifiers it was pressed with (the frame's modifiers are
-        // those at its end: a Ctrl released within the frame made Ctrl+A a move), and the moves
-        // go out in the order they were pressed (they went Up, Right, Down, Left).
-        if self.editing() {
-            return;
-        }
-        let pressed: Vec<Dir> = ctx.input(|i| i.events.iter().filter_map(move_of).collect());
-        for d in pressed {
-            self.send(Command::Move(d));
-        }
+/// The commands of this frame's key presses. Debugger hotkeys, as in an IDE's online mode: F5
+/// run/pause, F10 one scan, Shift+F10 the debugger's N scans (stepping pauses first); and
+/// CODESYS's own: Ctrl+F5 one cycle, Shift+F8 stop, Ctrl+F7 write the prepared values, F7 force
+/// them, Alt+F7 release every force. None while a text field has the keyboard.
+pub(crate) fn commands_of_keys(ctx: &egui::Context, editing: bool) -> Vec<UiCommand> {
+    let mut out = Vec::new();
+    if ctx.egui_wants_keyboard_input() {
+        return out;
     }
+    let (f5, f7, f8, f10, m) = ctx.input(|i| {
+        let k = |key| i.key_pressed(key);
+        (k(egui::Key::F5), k(egui::Key::F7), k(egui::Key::F8), k(egui::Key::F10), i.modifiers)
+    });
+    if f5 {
+        out.push(if m.ctrl { UiCommand::OneCycle } else { UiCommand::RunOrPause });
+    }
+    if f8 && m.shift {
+        out.push(UiCommand::Stop);
+    }
+    if f7 {
+        out.push(if m.alt { UiCommand::ReleaseAll } else { UiCommand::Prepared(!m.ctrl) });
+    }
+    if f10 {
+        out.push(if m.shift { UiCommand::NCycles } else { UiCommand::OneCycle });
+    }
+    // Moves are plain keys on the board or the online diagram: a Ctrl/Alt chord (Ctrl+S
+    // saves, Ctrl+A) and the editor's keys are not moves (they moved the game unseen). Each
+    // key press is read with the modifiers it was pressed with (the frame's modifiers are
+    // those at its end: a Ctrl released within the frame made Ctrl+A a move), and the moves
+    // go out in the order they were pressed (they went Up, Right, Down, Left).
+    if !editing {
+        out.extend(ctx.input(|i| i.events.iter().filter_map(move_of).map(UiCommand::Move).collect::<Vec<_>>()));
+    }
+    out
 }
 
 /// The move a key event is: a plain press (no Ctrl, Command or Alt) of an arrow or WASD.

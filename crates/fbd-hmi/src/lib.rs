@@ -9,6 +9,7 @@ mod app_api;
 pub use fbd2048_game::best;
 mod board;
 mod canvas;
+mod commands;
 mod debugger;
 mod debugger_hints;
 mod debugger_tree;

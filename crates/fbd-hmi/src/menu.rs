@@ -5,163 +5,139 @@
 use eframe::egui::{self, RichText};
 use fbd2048_game::Wiring;
 
-use crate::app::App;
+use crate::commands::{MenuView, UiCommand};
 use crate::source::Origin;
 
-impl App {
-    pub(crate) fn menu(&mut self, ui: &mut egui::Ui) {
-        egui::MenuBar::new().ui(ui, |ui| {
-            ui.menu_button("File", |ui| {
-                if ui.button("Open...").clicked() {
-                    ui.close();
-                    let picked = self.native_dialogs.then(|| {
-                        rfd::FileDialog::new()
-                            .add_filter("FBD diagram", &["json"])
-                            .add_filter("PLCopen XML", &["xml"])
-                            .pick_file()
-                    });
-                    match picked.flatten() {
-                        Some(p) => self.open(Origin::File(p)),
-                        // No dialog (or no file from it): the path is typed.
-                        None => {
-                            self.show_open_path = true;
-                            self.open_path_focus = true;
-                        }
-                    }
-                }
-                if ui.button("Open path...").clicked() {
-                    ui.close();
-                    self.show_open_path = true;
-                    self.open_path_focus = true;
-                }
-                if ui.button("Reload (online change)").clicked() {
-                    ui.close();
-                    self.reload();
-                }
-                if !self.recording && ui.button("Record (restarts the program)").clicked() {
-                    ui.close();
-                    self.start_recording();
-                }
-                let save = if self.recording { "Stop recording and save..." } else { "Save the unsaved recording..." };
-                if (self.recording || self.unsaved_recording.is_some()) && ui.button(save).clicked() {
-                    ui.close();
-                    if let Err(e) = self.stop_recording(None) {
-                        self.status = e;
-                    }
-                }
-                if ui.button("Open recording...").on_hover_text("plays a recorded run back, with a timeline").clicked()
-                {
-                    ui.close();
-                    if let Err(e) = self.open_recording(None) {
-                        self.status = e;
-                    }
-                }
-                if ui.button("Export PLCopen XML...").clicked() {
-                    ui.close();
-                    self.export_plcopen(None);
-                }
-                let recent = self.prefs.recent.clone();
-                ui.add_enabled_ui(!recent.is_empty(), |ui| {
-                    ui.menu_button("Open recent", |ui| {
-                        for p in recent {
-                            if ui.button(p.display().to_string()).clicked() {
-                                ui.close();
-                                self.open(Origin::File(p));
-                            }
-                        }
-                    });
-                });
-                ui.separator();
-                ui.label("Embedded wirings (online change):");
-                for w in Wiring::ALL {
-                    if ui.button(format!("diagrams/{}", w.file_name())).clicked() {
-                        ui.close();
-                        self.online_change(Origin::Embedded(w));
-                    }
-                }
-                ui.separator();
-                if ui.button("Quit").clicked() {
-                    ui.ctx().send_viewport_cmd(egui::ViewportCommand::Close);
-                }
-            });
-            ui.menu_button("Debug", |ui| self.debug_menu(ui));
-            ui.menu_button("View", |ui| {
-                let label = if self.editing() { "Debugger while editing (F12)" } else { "Debugger (F12)" };
-                ui.checkbox(self.debugger_shown_mut(), label);
-                ui.checkbox(&mut self.dbg.show_diagram, "Diagram (online view)");
-                ui.separator();
-                // Words, not egui's emoji buttons: the default fonts have no emoji glyphs.
-                let mut pref = ui.ctx().options(|o| o.theme_preference);
-                ui.horizontal(|ui| {
-                    ui.label("Theme");
-                    ui.selectable_value(&mut pref, egui::ThemePreference::System, "System");
-                    ui.selectable_value(&mut pref, egui::ThemePreference::Light, "Light");
-                    ui.selectable_value(&mut pref, egui::ThemePreference::Dark, "Dark");
-                });
-                if pref != ui.ctx().options(|o| o.theme_preference) {
-                    self.prefs.theme = Some(
-                        match pref {
-                            egui::ThemePreference::Light => "light",
-                            egui::ThemePreference::Dark => "dark",
-                            egui::ThemePreference::System => "system",
-                        }
-                        .into(),
-                    );
-                }
-                ui.ctx().set_theme(pref);
-            });
-            ui.separator();
-            ui.label(RichText::new(self.loaded.label()).weak());
-        });
-    }
+/// The menu bar: it shows `view` and returns the command chosen, if one was.
+pub(crate) fn menu_bar(ui: &mut egui::Ui, view: &MenuView) -> Option<UiCommand> {
+    let mut chosen = None;
+    egui::MenuBar::new().ui(ui, |ui| {
+        chosen = file_menu_button(ui, view)
+            .or_else(|| ui.menu_button("Debug", |ui| debug_menu(ui, view)).inner.flatten())
+            .or_else(|| view_menu_button(ui, view));
+        ui.separator();
+        ui.label(RichText::new(&view.label).weak());
+    });
+    chosen
+}
 
-    /// The Debug menu: the debugger's commands with their keys, as CODESYS's Online and Debug
-    /// menus list them (the keys alone were not to be found without the README). Not called
-    /// "Online": the Diagram tab's Online mode has that name.
-    fn debug_menu(&mut self, ui: &mut egui::Ui) {
-        let item =
-            |ui: &mut egui::Ui, text: &str, key: &str| ui.add(egui::Button::new(text).shortcut_text(key)).clicked();
-        let paused = self.is_paused();
-        if item(ui, if paused { "Run" } else { "Pause" }, "F5") {
-            ui.close();
-            self.online_run_or_pause();
+/// A menu item that closes its menu when clicked.
+fn item(ui: &mut egui::Ui, b: egui::Button<'_>) -> bool {
+    let clicked = ui.add(b).clicked();
+    if clicked {
+        ui.close();
+    }
+    clicked
+}
+
+fn file_menu_button(ui: &mut egui::Ui, view: &MenuView) -> Option<UiCommand> {
+    ui.menu_button("File", |ui| {
+        let mut c = None;
+        let mut pick = |ui: &mut egui::Ui, text: &str, cmd: UiCommand| {
+            if item(ui, egui::Button::new(text)) {
+                c = Some(cmd);
+            }
+        };
+        pick(ui, "Open...", UiCommand::OpenDialog);
+        pick(ui, "Open path...", UiCommand::OpenPath);
+        pick(ui, "Reload (online change)", UiCommand::Reload);
+        if !view.recording {
+            pick(ui, "Record (restarts the program)", UiCommand::Record);
         }
-        if item(ui, "One cycle", "Ctrl+F5") {
-            ui.close();
-            self.online_one_cycle();
+        if view.recording {
+            pick(ui, "Stop recording and save...", UiCommand::SaveRecording);
+        } else if view.unsaved_recording {
+            pick(ui, "Save the unsaved recording...", UiCommand::SaveRecording);
         }
-        let n = self.dbg.step_n.max(1);
-        if item(ui, &format!("{n} cycles"), "Shift+F10") {
+        if ui.button("Open recording...").on_hover_text("plays a recorded run back, with a timeline").clicked() {
             ui.close();
-            self.online_n_cycles();
+            c = Some(UiCommand::OpenRecording);
         }
-        if ui.add_enabled(!paused, egui::Button::new("Stop").shortcut_text("Shift+F8")).clicked() {
-            ui.close();
-            self.online_stop();
+        if item(ui, egui::Button::new("Export PLCopen XML...")) {
+            c = Some(UiCommand::ExportPlcopen);
         }
+        ui.add_enabled_ui(!view.recent.is_empty(), |ui| {
+            ui.menu_button("Open recent", |ui| {
+                for p in &view.recent {
+                    if item(ui, egui::Button::new(p.display().to_string())) {
+                        c = Some(UiCommand::Open(Origin::File(p.clone())));
+                    }
+                }
+            });
+        });
         ui.separator();
-        let prepared = !self.dbg.prepared.is_empty();
-        if ui.add_enabled(prepared, egui::Button::new("Write values").shortcut_text("Ctrl+F7")).clicked() {
-            ui.close();
-            self.online_prepared(false);
-        }
-        if ui.add_enabled(prepared, egui::Button::new("Force values").shortcut_text("F7")).clicked() {
-            ui.close();
-            self.online_prepared(true);
-        }
-        if item(ui, "Release all forces", "Alt+F7") {
-            ui.close();
-            self.online_release_all();
-        }
-        ui.separator();
-        let reset = ui
-            .button("Reset cold")
-            .on_hover_text("start the running program again from its initial values, at scan 0, without forces");
-        if reset.clicked() {
-            ui.close();
-            if let Err(e) = self.reset_cold() {
-                self.status = e;
+        ui.label("Embedded wirings (online change):");
+        for w in Wiring::ALL {
+            if item(ui, egui::Button::new(format!("diagrams/{}", w.file_name()))) {
+                c = Some(UiCommand::Embedded(w));
             }
         }
+        ui.separator();
+        if ui.button("Quit").clicked() {
+            c = Some(UiCommand::Quit);
+        }
+        c
+    })
+    .inner
+    .flatten()
+}
+
+fn view_menu_button(ui: &mut egui::Ui, view: &MenuView) -> Option<UiCommand> {
+    ui.menu_button("View", |ui| {
+        let mut c = None;
+        let label = if view.editing { "Debugger while editing (F12)" } else { "Debugger (F12)" };
+        let mut shown = view.debugger_shown;
+        if ui.checkbox(&mut shown, label).changed() {
+            c = Some(UiCommand::ShowDebugger(shown));
+        }
+        let mut diagram = view.diagram_shown;
+        if ui.checkbox(&mut diagram, "Diagram (online view)").changed() {
+            c = Some(UiCommand::ShowDiagram(diagram));
+        }
+        ui.separator();
+        // Words, not egui's emoji buttons: the default fonts have no emoji glyphs.
+        let mut pref = ui.ctx().options(|o| o.theme_preference);
+        ui.horizontal(|ui| {
+            ui.label("Theme");
+            ui.selectable_value(&mut pref, egui::ThemePreference::System, "System");
+            ui.selectable_value(&mut pref, egui::ThemePreference::Light, "Light");
+            ui.selectable_value(&mut pref, egui::ThemePreference::Dark, "Dark");
+        });
+        if pref != ui.ctx().options(|o| o.theme_preference) {
+            c = Some(UiCommand::Theme(pref));
+        }
+        c
+    })
+    .inner
+    .flatten()
+}
+
+/// The Debug menu: the debugger's commands with their keys, as CODESYS's Online and Debug
+/// menus list them (the keys alone were not to be found without the README). Not called
+/// "Online": the Diagram tab's Online mode has that name.
+fn debug_menu(ui: &mut egui::Ui, view: &MenuView) -> Option<UiCommand> {
+    let mut c = None;
+    let mut pick = |ui: &mut egui::Ui, enabled: bool, text: &str, key: &str, cmd: UiCommand| {
+        if ui.add_enabled(enabled, egui::Button::new(text).shortcut_text(key)).clicked() {
+            ui.close();
+            c = Some(cmd);
+        }
+    };
+    pick(ui, true, if view.paused { "Run" } else { "Pause" }, "F5", UiCommand::RunOrPause);
+    pick(ui, true, "One cycle", "Ctrl+F5", UiCommand::OneCycle);
+    pick(ui, true, &format!("{} cycles", view.step_n.max(1)), "Shift+F10", UiCommand::NCycles);
+    pick(ui, !view.paused, "Stop", "Shift+F8", UiCommand::Stop);
+    ui.separator();
+    pick(ui, view.prepared, "Write values", "Ctrl+F7", UiCommand::Prepared(false));
+    pick(ui, view.prepared, "Force values", "F7", UiCommand::Prepared(true));
+    pick(ui, true, "Release all forces", "Alt+F7", UiCommand::ReleaseAll);
+    ui.separator();
+    let reset = ui
+        .button("Reset cold")
+        .on_hover_text("start the running program again from its initial values, at scan 0, without forces");
+    if reset.clicked() {
+        ui.close();
+        c = Some(UiCommand::ResetCold);
     }
+    c
 }
