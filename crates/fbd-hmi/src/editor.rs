@@ -722,7 +722,8 @@ impl App {
         self.editor.open_body(body);
     }
 
-    /// Records the outcome of an edit (see [`EditorState::after`]).
+    /// Records the outcome of an edit: on success the edited program is compiled and its
+    /// errors listed; on a refusal the reason is shown.
     pub fn editor_after(&mut self, what: Result<String, String>) {
         self.editor_workspace();
         self.editor.after(what);
