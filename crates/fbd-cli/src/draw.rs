@@ -130,12 +130,20 @@ fn online_values(
     })
 }
 
+/// How `fbd svg` lays the body out.
+pub(crate) struct How {
+    /// Afresh, not at the stored positions.
+    pub auto: bool,
+    /// Long nets as connector pairs.
+    pub connectors: bool,
+}
+
 pub(crate) fn svg(
     file: &std::path::Path,
     macro_name: Option<&str>,
     output: Option<&std::path::Path>,
     online: Option<Online>,
-    auto: bool,
+    how: How,
 ) -> ExitCode {
     let project = match crate::source::load_file(file) {
         Ok(p) => p,
@@ -153,8 +161,11 @@ pub(crate) fn svg(
         }
     };
     // Values are written beside the output pins: the channels keep room for them.
-    let opts = if online.is_some() { fbd_layout::Options::WITH_VALUES } else { fbd_layout::Options::default() };
-    let l = if auto {
+    let mut opts = if online.is_some() { fbd_layout::Options::WITH_VALUES } else { fbd_layout::Options::default() };
+    if how.connectors {
+        opts = opts.with_connectors(fbd_layout::ConnectorRule::DEFAULT);
+    }
+    let l = if how.auto {
         fbd_layout::layout_with(&body, &opts)
     } else {
         fbd_layout::layout_kept_with(&body, &fbd_layout::from_model::positions(&project, macro_name), &opts)
@@ -204,7 +215,7 @@ pub(crate) fn svg(
     }
 }
 
-pub(crate) fn layout_cmd(file: &std::path::Path, write: bool) -> ExitCode {
+pub(crate) fn layout_cmd(file: &std::path::Path, write: bool, connectors: bool) -> ExitCode {
     if write && file.extension().is_some_and(|e| e.eq_ignore_ascii_case("xml")) {
         out::error(&format!("{}: --write stores positions in diagram files; `fbd import` it first", file.display()));
         return ExitCode::FAILURE;
@@ -223,9 +234,12 @@ pub(crate) fn layout_cmd(file: &std::path::Path, write: bool) -> ExitCode {
         if b.nodes.is_empty() {
             continue;
         }
-        let l = fbd_layout::layout(&b);
+        let opts = fbd_layout::Options::default();
+        let opts = if connectors { opts.with_connectors(fbd_layout::ConnectorRule::DEFAULT) } else { opts };
+        let l = fbd_layout::layout_with(&b, &opts);
+        let pairs = if connectors { format!(" {:>4} connectors", l.connectors.len()) } else { String::new() };
         report.push_str(&format!(
-            "{:<24} {:>5} blocks {:>6} crossings {:>5} bends  wire length {:.0}\n",
+            "{:<24} {:>5} blocks {:>6} crossings {:>5} bends  wire length {:.0}{pairs}\n",
             name.unwrap_or("(program)"),
             b.nodes.len(),
             l.stats.crossings,

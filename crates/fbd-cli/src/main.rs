@@ -88,6 +88,11 @@ enum Cmd {
         /// Lay the body out afresh instead of keeping the blocks' stored positions.
         #[arg(long)]
         auto: bool,
+        /// Draw long nets (crossing more than 12 other wires, or longer than 120 grid steps)
+        /// as a connector at the source and a continuation at each target, named after the
+        /// source, instead of a wire across the page.
+        #[arg(long)]
+        connectors: bool,
     },
     /// Lay out every body (the program and each macro) and report crossings, bends and wire
     /// length; with --write, store the positions as the blocks' `pos` (and write the files in
@@ -98,6 +103,10 @@ enum Cmd {
         /// Write the positions into the diagram and the library files it includes.
         #[arg(long)]
         write: bool,
+        /// Report the figures with long nets drawn as connector pairs (as `fbd svg --connectors`
+        /// and the window's online view draw them), and how many nets became connectors.
+        #[arg(long)]
+        connectors: bool,
     },
     /// Rewrite diagram files in the canonical form the editor saves (two-space indentation,
     /// a block per line); with --check, only list the files that are not in it.
@@ -265,11 +274,11 @@ fn main() -> ExitCode {
         Cmd::Check { file, plan, signals } => check(&file, plan, signals),
         Cmd::Run(args) => run::run(args),
         Cmd::Dot { file, macro_name } => dot(&file, macro_name.as_deref()),
-        Cmd::Svg { file, macro_name, output, after, seed, sets, instance, auto } => {
+        Cmd::Svg { file, macro_name, output, after, seed, sets, instance, auto, connectors } => {
             let online = after.map(|n| draw::Online { scans: n, seed, sets, instance });
-            draw::svg(&file, macro_name.as_deref(), output.as_deref(), online, auto)
+            draw::svg(&file, macro_name.as_deref(), output.as_deref(), online, draw::How { auto, connectors })
         }
-        Cmd::Layout { file, write } => draw::layout_cmd(&file, write),
+        Cmd::Layout { file, write, connectors } => draw::layout_cmd(&file, write, connectors),
         Cmd::Fmt { files, check } => draw::fmt_cmd(&files, check),
         Cmd::Replay { file, check, program } => record::replay_cmd(&file, check, program.as_deref()),
         Cmd::Tui { file, wiring, seed, record } => tui(file.as_deref(), wiring.as_deref(), seed, record.as_deref()),

@@ -49,6 +49,8 @@ pub struct DiagramState {
     pub(crate) menu_value: String,
     /// Lay bodies out afresh instead of keeping the blocks' stored positions.
     pub(crate) auto_layout: bool,
+    /// Every net drawn as a wire: long nets are not turned into connector pairs.
+    pub(crate) wires_only: bool,
     /// Screen position of the drawing's origin and the zoom in the last frame.
     pub(crate) origin: Pos2,
     pub(crate) canvas_min: Pos2,
@@ -134,7 +136,7 @@ impl DiagramState {
         let mut body = fbd_layout::from_model::body(cx.project, name).ok()?;
         let kept = (!self.auto_layout).then(|| fbd_layout::from_model::positions(cx.project, name));
         if body.nodes.len() >= BACKGROUND_FROM {
-            match LayoutJob::start(mac.clone(), body, kept.clone()) {
+            match LayoutJob::start(mac.clone(), body, kept.clone(), !self.wires_only) {
                 Ok(job) => {
                     self.job = Some(job);
                     return None;
@@ -142,7 +144,7 @@ impl DiagramState {
                 Err(b) => body = b,
             }
         }
-        let l = crate::layout_job::online_layout(&body, kept.as_deref());
+        let l = crate::layout_job::online_layout(&body, kept.as_deref(), !self.wires_only);
         let rc = Rc::new((body, l));
         self.cache.insert(mac, rc.clone());
         Some(rc)

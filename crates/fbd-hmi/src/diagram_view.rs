@@ -142,6 +142,7 @@ impl DiagramState {
             Shown { in_vals: &in_vals, out_ids: &out_ids, img: &img, forced: &forced, order: &order, breaks: &breaks };
         let hover_net = resp.hover_pos().and_then(|hp| net_under(&layout.nets, &|x, y| pen.to(x, y), hp));
         self.draw_wires(&pen, body, layout, &shown, hover_net);
+        self.draw_connectors(&pen, layout, &shown);
         self.wire_tooltip(&resp, body, layout, &shown, hover_net);
         let mut badges: Vec<(Pos2, String, Color32)> = Vec::new();
         let (double, context) = self.draw_blocks(&pen, (body, layout), &shown, (&resp, hover_net), &mut badges);
@@ -286,6 +287,17 @@ impl DiagramState {
                 self.job = None;
                 self.fit = true;
             }
+            let mut connectors = !self.wires_only;
+            if ui
+                .checkbox(&mut connectors, "connectors")
+                .on_hover_text("draw long nets as a connector at the source and a continuation at each reader, named after the source")
+                .changed()
+            {
+                self.wires_only = !connectors;
+                self.cache.clear();
+                self.job = None;
+                self.fit = true;
+            }
             ui.label(egui::RichText::new(&self.message).weak());
         });
         open
@@ -410,6 +422,50 @@ impl DiagramState {
             let color = if n.delayed && n.late.iter().all(|l| *l) { late_color } else { color };
             for j in n.junctions.iter().filter(|j| rect.expand(4.0).contains(pen.to(j.x, j.y))) {
                 pen.painter.circle_filled(pen.to(j.x, j.y), 3.0 * z.clamp(0.5, 1.5), color);
+            }
+        }
+    }
+
+    /// Nets drawn as labels: a connector tag beside the source, a continuation tag beside each
+    /// target, both naming the source and, on the continuations, showing its live value (the
+    /// source's own value is on its pin already).
+    fn draw_connectors(&self, pen: &Pen, layout: &Layout, shown: &Shown) {
+        let (z, dark) = (pen.z, pen.dark);
+        let fill = if dark { Color32::from_rgb(0x4a, 0x3c, 0x10) } else { Color32::from_rgb(0xff, 0xf4, 0xd8) };
+        let edge = Color32::from_rgb(0x80, 0x60, 0x00);
+        let tag = |x: f64, y: f64, w: f64, text: &str| {
+            let r = Rect::from_min_max(pen.to(x, y - 8.0), pen.to(x + w, y + 8.0));
+            if !r.intersects(pen.rect) {
+                return;
+            }
+            pen.painter.rect(r, 2.0 * z, fill, Stroke::new(1.0, edge), egui::StrokeKind::Inside);
+            if pen.text_ok {
+                pen.painter.text(
+                    r.left_center() + Vec2::new(3.0 * z, 0.0),
+                    Align2::LEFT_CENTER,
+                    text,
+                    pen.small.clone(),
+                    pen.ink,
+                );
+            }
+        };
+        for c in &layout.connectors {
+            let v = shown.source(c.source);
+            let stroke = Stroke::new(1.4 * z.clamp(0.5, 1.5), wire_color(v, dark));
+            let a = layout.source_anchor(c.source);
+            let t = fbd_layout::connector_tag(a);
+            pen.painter.line_segment([pen.to(a.x, a.y), pen.to(t.x, t.y)], stroke);
+            tag(t.x, t.y, fbd_layout::tag_width(&c.label), &c.label);
+            let text = match v {
+                Some(v) => format!("{} = {}", c.label, v.short()),
+                None => c.label.clone(),
+            };
+            let w = fbd_layout::tag_width(&text);
+            for &target in &c.targets {
+                let b = layout.target_anchor(target);
+                let e = fbd_layout::continuation_tag(b);
+                pen.painter.line_segment([pen.to(e.x, e.y), pen.to(b.x, b.y)], stroke);
+                tag(e.x - w, e.y, w, &text);
             }
         }
     }

@@ -21,11 +21,16 @@ pub(crate) struct LayoutJob {
 impl LayoutJob {
     /// Starts laying `body` out (keeping the blocks at `kept`, if given). Gives the body back
     /// if no thread can be started, to be laid out at once instead.
-    pub(crate) fn start(key: String, body: Body, kept: Option<Vec<Option<[f64; 2]>>>) -> Result<LayoutJob, Body> {
+    pub(crate) fn start(
+        key: String,
+        body: Body,
+        kept: Option<Vec<Option<[f64; 2]>>>,
+        connectors: bool,
+    ) -> Result<LayoutJob, Body> {
         let (tx, done) = channel();
         let input = body.clone();
         let spawned = std::thread::Builder::new().name("fbd-layout".into()).spawn(move || {
-            let l = online_layout(&input, kept.as_deref());
+            let l = online_layout(&input, kept.as_deref(), connectors);
             // The view may have moved on (another program, another body): then nobody waits.
             let _ = tx.send(l);
         });
@@ -48,8 +53,9 @@ impl LayoutJob {
 /// The online view's layout of `body`: the blocks where the file keeps them (`kept`) or laid out
 /// anew, with room beside every output pin for its value badge (a wire of another net running
 /// under a badge read as a branch of that output).
-pub(crate) fn online_layout(body: &Body, kept: Option<&[Option<[f64; 2]>]>) -> Layout {
+pub(crate) fn online_layout(body: &Body, kept: Option<&[Option<[f64; 2]>]>, connectors: bool) -> Layout {
     let opts = fbd_layout::Options::WITH_VALUES;
+    let opts = if connectors { opts.with_connectors(fbd_layout::ConnectorRule::DEFAULT) } else { opts };
     match kept {
         Some(pos) => fbd_layout::layout_kept_with(body, pos, &opts),
         None => fbd_layout::layout_with(body, &opts),

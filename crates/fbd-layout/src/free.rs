@@ -44,6 +44,7 @@ pub fn layout_free(body: &Body, pos: &[Option<[f64; 2]>]) -> Layout {
         input_ports,
         output_ports,
         nets,
+        connectors: Vec::new(),
         width,
         height,
         stats: Stats { crossings: 0, bends, length },

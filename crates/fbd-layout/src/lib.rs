@@ -211,6 +211,9 @@ pub struct Layout {
     pub output_ports: Vec<Point>,
     /// The wires, one per source.
     pub nets: Vec<NetGeom>,
+    /// Nets drawn as a connector at their source and a continuation at each target instead of
+    /// a wire (see [`ConnectorRule`]); they are not in `nets`.
+    pub connectors: Vec<ConnectorGeom>,
     /// The drawing's extent: everything lies in `[0, width] × [0, height]`.
     pub width: f64,
     /// See `width`.
@@ -264,13 +267,49 @@ pub struct Options {
     /// another net ran up or down under the value box, where it read as a branch of that
     /// output. Zero for the drawing alone (the editor, SVG, stored positions).
     pub value_room: f64,
+    /// Long nets drawn as connector pairs (PLCopen's connector and continuation, CODESYS's
+    /// connection marks) instead of wires across the page; `None` draws every net as a wire.
+    pub connectors: Option<ConnectorRule>,
 }
 
 impl Options {
     /// Room for live values beside the pins, as the HMI's online view and `fbd svg` with values
     /// draw them: `FALSE`, or a number of up to eight characters (a REAL is drawn to five
     /// significant digits: `0.67997`), in the drawing's 11-unit monospace font.
-    pub const WITH_VALUES: Options = Options { value_room: 3.0 * PITCH };
+    pub const WITH_VALUES: Options = Options { value_room: 3.0 * PITCH, connectors: None };
+
+    /// These options with long nets drawn as connector pairs by `rule`.
+    pub const fn with_connectors(self, rule: ConnectorRule) -> Options {
+        Options { connectors: Some(rule), ..self }
+    }
+}
+
+/// Which nets a layout draws as connector pairs: those whose wire, laid out as a wire, crosses
+/// more than `crossings` other wires or is longer than `length` drawing units.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct ConnectorRule {
+    /// Crossings with other nets above which a net becomes a connector pair.
+    pub crossings: usize,
+    /// Wire length (drawing units) above which a net becomes a connector pair.
+    pub length: f64,
+}
+
+impl ConnectorRule {
+    /// What the online view and `fbd svg --connectors` use: a wire crossing more than 12 others,
+    /// or longer than 120 grid steps (about two screen widths at a readable zoom).
+    pub const DEFAULT: ConnectorRule = ConnectorRule { crossings: 12, length: 120.0 * PITCH };
+}
+
+/// A net drawn as labels: a connector beside its source, a continuation beside each target,
+/// each naming the source (`block.pin`, or the input port's name).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ConnectorGeom {
+    /// The driver.
+    pub source: Source,
+    /// The label both ends show.
+    pub label: String,
+    /// The targets, each drawn with a continuation.
+    pub targets: Vec<Target>,
 }
 
 /// Lays out `body`. Deterministic: the same body gives the same geometry.
@@ -280,6 +319,11 @@ pub fn layout(body: &Body) -> Layout {
 
 /// [`layout`] with room for what a view draws beside the pins.
 pub fn layout_with(body: &Body, opts: &Options) -> Layout {
+    with_connectors(body, opts, wired)
+}
+
+/// Lays out `body` with every net a wire.
+fn wired(body: &Body, opts: &Options) -> Layout {
     let g = layers::build(body, None);
     let rows = place::rows(&g, &vec![None; g.nodes.len()]);
     let mut l = route::route(body, &g, &rows, opts);
@@ -301,9 +345,14 @@ pub fn layout_kept(body: &Body, pos: &[Option<[f64; 2]>]) -> Layout {
 /// [`layout_kept`] with room for what a view draws beside the pins (the columns move further
 /// apart where a channel needs it).
 pub fn layout_kept_with(body: &Body, pos: &[Option<[f64; 2]>], opts: &Options) -> Layout {
+    with_connectors(body, opts, |b, o| wired_kept(b, pos, o))
+}
+
+/// [`layout_kept_with`] with every net a wire.
+fn wired_kept(body: &Body, pos: &[Option<[f64; 2]>], opts: &Options) -> Layout {
     let all: Option<Vec<[f64; 2]>> = pos.iter().map(|p| usable(*p)).collect();
     let Some(all) = all.filter(|a| a.len() == body.nodes.len() && !a.is_empty()) else {
-        return layout_with(body, opts);
+        return wired(body, opts);
     };
     let g = layers::build(body, Some(&all));
     let kept: Vec<Option<i64>> = g
@@ -319,4 +368,63 @@ pub fn layout_kept_with(body: &Body, pos: &[Option<[f64; 2]>], opts: &Options) -
     let mut l = route::route(body, &g, &rows, opts);
     late::mark(body, &mut l);
     l
+}
+
+/// Lays `body` out with `lay`; with a connector rule, lays it out again without the nets the
+/// rule picks, which are then drawn as connector pairs. The blocks are placed for the wires
+/// that remain (stored positions stay stored), so a wire that was short can grow long: the
+/// rule is applied again to the new drawing, up to three rounds. The channels keep room for
+/// the tags (a continuation's tag stands left of its pin, a connector's right of its source).
+fn with_connectors(body: &Body, opts: &Options, lay: impl Fn(&Body, &Options) -> Layout) -> Layout {
+    let mut l = lay(body, opts);
+    let Some(rule) = opts.connectors else { return l };
+    let mut cut: Vec<Source> = Vec::new();
+    for _ in 0..3 {
+        let crossings = route::net_crossings(&l.nets);
+        let long = |n: &NetGeom| {
+            n.segments.iter().map(|s| (s.0.x - s.1.x).abs() + (s.0.y - s.1.y).abs()).sum::<f64>() > rule.length
+        };
+        let more: Vec<Source> = l
+            .nets
+            .iter()
+            .zip(&crossings)
+            .filter(|(n, c)| **c > rule.crossings || long(n))
+            .map(|(n, _)| n.source)
+            .collect();
+        if more.is_empty() {
+            break;
+        }
+        cut.extend(more);
+        let mut wired_only = body.clone();
+        wired_only.edges.retain(|e| !cut.contains(&e.from));
+        let widest = cut.iter().map(|&s| tag_width(&svg::net_name(body, s))).fold(0.0, f64::max);
+        let room = Options { value_room: opts.value_room.max(4.0 * PITCH + 2.0 * widest), ..*opts };
+        l = lay(&wired_only, &room);
+    }
+    l.connectors = cut
+        .iter()
+        .map(|&source| ConnectorGeom {
+            source,
+            label: svg::net_name(body, source),
+            targets: body.edges.iter().filter(|e| e.from == source).map(|e| e.to).collect(),
+        })
+        .collect();
+    l
+}
+
+/// Where a connector's tag is drawn: the stub from the source anchor runs right to the tag,
+/// past the room an online view keeps for the pin's value. Returns the tag's left end.
+pub fn connector_tag(source_anchor: Point) -> Point {
+    Point { x: source_anchor.x + 3.0 * PITCH, y: source_anchor.y }
+}
+
+/// Where a continuation's tag ends: one grid step left of the target anchor, the stub between.
+/// Returns the tag's right end; the tag is [`tag_width`] wide.
+pub fn continuation_tag(target_anchor: Point) -> Point {
+    Point { x: target_anchor.x - PITCH, y: target_anchor.y }
+}
+
+/// The width of a connector's or continuation's tag for `label`.
+pub fn tag_width(label: &str) -> f64 {
+    label.chars().count() as f64 * CHAR_W + PITCH
 }

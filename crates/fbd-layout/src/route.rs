@@ -69,7 +69,18 @@ pub(crate) fn route(body: &Body, g: &Graph, top: &[i64], opts: &Options) -> Layo
     let height = nodes.max_y + PITCH;
     let stats = stats(&nets);
     let NodeGeometry { blocks, in_anchors, out_anchors, input_ports, output_ports, .. } = nodes;
-    Layout { blocks, in_anchors, out_anchors, input_ports, output_ports, nets, width, height, stats }
+    Layout {
+        blocks,
+        in_anchors,
+        out_anchors,
+        input_ports,
+        output_ports,
+        nets,
+        connectors: Vec::new(),
+        width,
+        height,
+        stats,
+    }
 }
 
 /// A lane above the drawing for each net with back targets; the lanes' count.
@@ -582,6 +593,11 @@ fn stats(nets: &[NetGeom]) -> Stats {
 /// by height, O(n log n) where every pair would be quadratic (a 20k-block body has ~10^5
 /// pieces).
 fn crossings(hs: &[(f64, f64, f64)], vs: &[(f64, f64, f64)]) -> usize {
+    per_vertical(hs, vs).iter().sum()
+}
+
+/// [`crossings`] per vertical piece: how many horizontals each crosses.
+fn per_vertical(hs: &[(f64, f64, f64)], vs: &[(f64, f64, f64)]) -> Vec<usize> {
     let mut ys: Vec<f64> = hs.iter().map(|h| h.2).collect();
     ys.sort_by(f64::total_cmp);
     ys.dedup();
@@ -617,7 +633,7 @@ fn crossings(hs: &[(f64, f64, f64)], vs: &[(f64, f64, f64)]) -> usize {
         n
     };
     let rank = |y: f64| ys.partition_point(|&v| v < y);
-    let mut total = 0i64;
+    let mut counts = vec![0usize; vs.len()];
     for (_, kind, k) in events {
         match kind {
             OPEN => add(&mut tree, rank(hs[k].2), 1),
@@ -625,9 +641,85 @@ fn crossings(hs: &[(f64, f64, f64)], vs: &[(f64, f64, f64)]) -> usize {
             _ => {
                 let (_, y0, y1) = vs[k];
                 let lo = ys.partition_point(|&v| v <= y0);
-                total += below(&tree, rank(y1)) - below(&tree, lo);
+                counts[k] = (below(&tree, rank(y1)) - below(&tree, lo)).max(0) as usize;
             }
         }
     }
-    total.max(0) as usize
+    counts
+}
+
+/// How many crossings with other nets each net has (a crossing counts for both nets): the
+/// vertical pieces' crossings with every horizontal, and the horizontals' with every vertical
+/// (the same sweep, the axes swapped), less the net's crossings with itself.
+pub(crate) fn net_crossings(nets: &[NetGeom]) -> Vec<usize> {
+    let horizontal = |s: &Segment| s.0.y == s.1.y;
+    let (mut hs, mut vs, mut h_net, mut v_net) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    for (k, n) in nets.iter().enumerate() {
+        for s in &n.segments {
+            if horizontal(s) {
+                hs.push((s.0.x.min(s.1.x), s.0.x.max(s.1.x), s.0.y));
+                h_net.push(k);
+            } else {
+                vs.push((s.0.x, s.0.y.min(s.1.y), s.0.y.max(s.1.y)));
+                v_net.push(k);
+            }
+        }
+    }
+    let mut count = vec![0usize; nets.len()];
+    for (k, c) in per_vertical(&hs, &vs).into_iter().enumerate() {
+        count[v_net[k]] += c;
+    }
+    // Horizontals as the verticals of the transposed drawing.
+    let t_vs: Vec<(f64, f64, f64)> = hs.iter().map(|&(x0, x1, y)| (y, x0, x1)).collect();
+    let t_hs: Vec<(f64, f64, f64)> = vs.iter().map(|&(x, y0, y1)| (y0, y1, x)).collect();
+    for (k, c) in per_vertical(&t_hs, &t_vs).into_iter().enumerate() {
+        count[h_net[k]] += c;
+    }
+    for (k, n) in nets.iter().enumerate() {
+        let (mut h, mut v) = (Vec::new(), Vec::new());
+        for s in &n.segments {
+            if horizontal(s) {
+                h.push((s.0.x.min(s.1.x), s.0.x.max(s.1.x), s.0.y));
+            } else {
+                v.push((s.0.x, s.0.y.min(s.1.y), s.0.y.max(s.1.y)));
+            }
+        }
+        count[k] -= 2 * crossings(&h, &v);
+    }
+    count
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Source;
+
+    fn net(k: usize, segs: &[((f64, f64), (f64, f64))]) -> NetGeom {
+        NetGeom {
+            source: Source::Port(k),
+            targets: Vec::new(),
+            segments: segs.iter().map(|&((a, b), (c, d))| (Point { x: a, y: b }, Point { x: c, y: d })).collect(),
+            junctions: Vec::new(),
+            delayed: false,
+            late: Vec::new(),
+        }
+    }
+
+    /// A crossing counts for both nets; a net crossing itself counts for neither; pieces that
+    /// only touch do not cross.
+    #[test]
+    fn each_net_counts_its_crossings_with_the_others() {
+        let nets = [
+            // A horizontal from x 0 to 100 at y 50, and a vertical of its own crossing it.
+            net(0, &[((0.0, 50.0), (100.0, 50.0)), ((20.0, 0.0), (20.0, 100.0))]),
+            // A vertical at x 60 crossing net 0's horizontal.
+            net(1, &[((60.0, 0.0), (60.0, 100.0))]),
+            // A horizontal at y 10 crossing net 0's vertical and net 1's.
+            net(2, &[((0.0, 10.0), (100.0, 10.0))]),
+            // A vertical ending on net 0's horizontal: touching, not crossing.
+            net(3, &[((80.0, 50.0), (80.0, 90.0))]),
+        ];
+        assert_eq!(net_crossings(&nets), vec![2, 2, 2, 0]);
+        assert_eq!(stats(&nets).crossings, 3, "the total counts each crossing once");
+    }
 }

@@ -77,6 +77,9 @@ pub fn svg(body: &Body, l: &Layout, title: &str, values: &dyn Values) -> String 
 .negation {{ fill: #fdfdf8; stroke: #303030; stroke-width: 1.2; }}
 .port text {{ fill: #202060; }}
 .port path {{ fill: #e8e8f4; stroke: #303030; }}
+.connector path {{ fill: #fff4d8; stroke: #806000; }}
+.connector text {{ fill: #604800; }}
+.connector line {{ stroke: #303030; stroke-width: 1.2; }}
 </style>"##
     );
     let _ = writeln!(s, r##"<rect x="0" y="{}" width="{w}" height="{h}" fill="#ffffff"/>"##, -PITCH);
@@ -88,6 +91,7 @@ pub fn svg(body: &Body, l: &Layout, title: &str, values: &dyn Values) -> String 
         esc(title)
     );
     svg_nets(&mut s, body, l);
+    svg_connectors(&mut s, l);
     for i in 0..body.nodes.len() {
         svg_block(&mut s, body, l, i, values);
     }
@@ -115,6 +119,45 @@ fn svg_nets(s: &mut String, body: &Body, l: &Layout) {
         }
         s.push_str("</g>\n");
     }
+}
+
+/// Each net drawn as labels: a connector (a tag pointing right) beside its source, a
+/// continuation (a tag pointing at the pin) beside each target, both naming the source.
+fn svg_connectors(s: &mut String, l: &Layout) {
+    for c in &l.connectors {
+        let name = esc(&c.label);
+        let w = crate::tag_width(&c.label);
+        let _ = writeln!(s, r##"<g class="connector" data-net="{name}">"##);
+        let a = l.source_anchor(c.source);
+        let t = crate::connector_tag(a);
+        let _ = writeln!(s, r##"<line x1="{}" y1="{}" x2="{}" y2="{}"/>"##, a.x, a.y, t.x, t.y);
+        tag(s, t.x, t.y, w, &name);
+        for &target in &c.targets {
+            let b = l.target_anchor(target);
+            let e = crate::continuation_tag(b);
+            let _ = writeln!(s, r##"<line x1="{}" y1="{}" x2="{}" y2="{}"/>"##, e.x, e.y, b.x, b.y);
+            tag(s, e.x - w, e.y, w, &name);
+        }
+        s.push_str("</g>\n");
+    }
+}
+
+/// A tag `w` wide from `x` at height `y`, its right end pointed, with `name` in it.
+fn tag(s: &mut String, x: f64, y: f64, w: f64, name: &str) {
+    let h = PITCH * 0.4;
+    let _ = writeln!(
+        s,
+        r##"<path d="M{x},{} L{},{} L{},{y} L{},{} L{x},{} Z"/><text x="{}" y="{}">{name}</text>"##,
+        y - h,
+        x + w - h,
+        y - h,
+        x + w,
+        x + w - h,
+        y + h,
+        y + h,
+        x + 3.0,
+        y + 4.0
+    );
 }
 
 /// Block `i`: its box, type, id above it, pins (negations, constants) and output values.

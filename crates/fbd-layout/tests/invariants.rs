@@ -87,7 +87,12 @@ fn the_drawings_in_docs_are_fresh() {
             Some(m) => format!("{m} ({file})"),
             None => p.root().name.clone().unwrap_or_else(|| file.to_string()),
         };
-        let kept = fbd_layout::layout_kept(&b, &fbd_layout::from_model::positions(&p, name));
+        // The top level with its long nets as connector pairs, as the online view draws it.
+        let opts = match name {
+            None => fbd_layout::Options::default().with_connectors(fbd_layout::ConnectorRule::DEFAULT),
+            Some(_) => fbd_layout::Options::default(),
+        };
+        let kept = fbd_layout::layout_kept_with(&b, &fbd_layout::from_model::positions(&p, name), &opts);
         let want = fbd_layout::svg::svg(&b, &kept, &title, &fbd_layout::svg::NoValues);
         let path = root().join(format!("docs/diagrams/{out}.svg"));
         let have = std::fs::read_to_string(&path).unwrap_or_default();
@@ -333,4 +338,44 @@ fn a_negated_pin_is_drawn_with_a_circle() {
     let circle = format!(r#"cx="{}" cy="{}" r="{}""#, a.x + fbd_layout::NEGATION_R, a.y, fbd_layout::NEGATION_R);
     assert_eq!(svg.matches(r#"<circle class="negation""#).count(), 1, "{svg}");
     assert!(svg.contains(&circle), "{circle}\n{svg}");
+}
+
+/// Long nets drawn as connector pairs: the 2048 top levels (4,466, 4,082 and 3,244 crossings as
+/// wires) come down to a handful; every connector names its source and lists exactly the
+/// source's readers, none of those nets is also drawn as a wire, and the drawing keeps every
+/// invariant. A body whose wires are all short (the Cell) is left alone.
+#[test]
+fn long_nets_become_connector_pairs_and_the_crossings_go() {
+    let rule = fbd_layout::ConnectorRule::DEFAULT;
+    let opts = fbd_layout::Options::default().with_connectors(rule);
+    for f in ["diagrams/2048.json", "diagrams/2048-original.json", "diagrams/2048-smart-spawn.json"] {
+        let p = load(&FsProvider, &root().join(f)).expect("loads");
+        let b = body(&p, None).expect("body");
+        let wires = fbd_layout::layout_with(&b, &fbd_layout::Options::default());
+        let l = fbd_layout::layout_with(&b, &opts);
+        assert!(wires.stats.crossings > 3000, "{f}: {} crossings as wires", wires.stats.crossings);
+        assert!(l.stats.crossings <= 150, "{f}: {} crossings with connectors", l.stats.crossings);
+        assert!(!l.connectors.is_empty());
+        for c in &l.connectors {
+            assert_eq!(c.label, fbd_layout::svg::net_name(&b, c.source), "{f}");
+            let readers: Vec<_> = b.edges.iter().filter(|e| e.from == c.source).map(|e| e.to).collect();
+            assert_eq!(c.targets, readers, "{f}: {}", c.label);
+            assert!(l.nets.iter().all(|n| n.source != c.source), "{f}: {} is a wire too", c.label);
+        }
+        // Every other net is still drawn as a wire.
+        let wired: std::collections::BTreeSet<String> =
+            l.nets.iter().map(|n| fbd_layout::svg::net_name(&b, n.source)).collect();
+        for e in &b.edges {
+            let name = fbd_layout::svg::net_name(&b, e.from);
+            assert!(
+                wired.contains(&name) || l.connectors.iter().any(|c| c.label == name),
+                "{f}: {name} is drawn nowhere"
+            );
+        }
+        let bad = check(&b, &l);
+        assert!(bad.is_empty(), "{f}: {:#?}", &bad[..bad.len().min(5)]);
+    }
+    let p = load(&FsProvider, &root().join("diagrams/2048.json")).expect("loads");
+    let cell = body(&p, Some("Cell")).expect("Cell");
+    assert!(fbd_layout::layout_with(&cell, &opts).connectors.is_empty(), "the Cell's wires are all short");
 }
