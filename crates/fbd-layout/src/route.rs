@@ -694,7 +694,10 @@ mod tests {
     use super::*;
     use crate::Source;
 
-    fn net(k: usize, segs: &[((f64, f64), (f64, f64))]) -> NetGeom {
+    /// A piece from one (x, y) to another.
+    type Piece = ((f64, f64), (f64, f64));
+
+    fn net(k: usize, segs: &[Piece]) -> NetGeom {
         NetGeom {
             source: Source::Port(k),
             targets: Vec::new(),
