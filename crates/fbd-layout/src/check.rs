@@ -137,3 +137,23 @@ pub fn value_room(body: &Body, l: &Layout, room: f64) -> Vec<String> {
     }
     bad
 }
+
+/// Wires clear of the blocks' ids, which are drawn centred just above each frame (up to 6
+/// units a character, 10 high): a promise of the automatic layouts (`layout`, `layout_kept`),
+/// not of the editor's, where blocks stand wherever the user put them.
+pub fn ids_clear(body: &Body, l: &Layout) -> Vec<String> {
+    let mut bad = Vec::new();
+    for (k, n) in l.nets.iter().enumerate() {
+        for s in n.segments.iter().filter(|s| horizontal(s)) {
+            let (x0, x1) = span(s.0.x, s.1.x);
+            for (i, r) in l.blocks.iter().enumerate() {
+                let half = body.nodes[i].id.chars().count() as f64 * 3.0;
+                let cx = r.x + r.w / 2.0;
+                if s.0.y > r.y - 12.0 && s.0.y < r.y - 2.0 && x0 < cx + half && x1 > cx - half {
+                    bad.push(format!("net {k} runs through the id of block `{}`: {s:?}", body.nodes[i].id));
+                }
+            }
+        }
+    }
+    bad
+}

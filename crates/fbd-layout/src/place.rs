@@ -4,11 +4,12 @@
 
 use crate::layers::{Graph, Kind};
 
-/// Rows between two nodes of a column: blocks keep a free row between them; a dummy or a port
-/// may sit right under a block (its wire then runs half a row below the block's frame).
-fn gap(g: &Graph, a: usize, b: usize) -> i64 {
+/// Rows between two nodes of a column: a block keeps the row above it free, for its id (a wire
+/// there ran through the id); a dummy or a port may sit right under a block (its wire then runs
+/// half a row below the block's frame).
+fn gap(g: &Graph, _a: usize, b: usize) -> i64 {
     let block = |v: usize| matches!(g.nodes[v].kind, Kind::Block(_));
-    if block(a) && block(b) { 1 } else { 0 }
+    if block(b) { 1 } else { 0 }
 }
 
 /// The top row of every node. `kept` gives the rows the file asks for (blocks with a stored

@@ -312,5 +312,11 @@ fn an_instance_opened_from_the_list_is_fitted() {
     }
     assert_eq!(h.state().diagram_instance(), "proc_2");
     let zoom = h.state().diagram_zoom();
-    assert!((zoom / top - 1.0).abs() > 0.05, "fitted to its own drawing: {zoom} (the program's {top})");
+    assert_ne!(zoom, top, "it kept the program's zoom");
+    // Fitting again changes nothing: it was fitted to its own drawing.
+    h.state_mut().diagram_fit();
+    for _ in 0..2 {
+        h.step();
+    }
+    assert!((h.state().diagram_zoom() - zoom).abs() < 1e-4, "not fitted: {zoom}, fitted {}", h.state().diagram_zoom());
 }
