@@ -24,6 +24,8 @@ pub(crate) enum UiCommand {
     SaveRecording,
     OpenRecording,
     ExportPlcopen,
+    /// The shown body's drawing as SVG.
+    ExportDrawing,
     /// An embedded wiring, loaded by online change.
     Embedded(Wiring),
     Quit,
@@ -77,6 +79,7 @@ impl App {
                 }
             }
             UiCommand::ExportPlcopen => self.export_plcopen(None),
+            UiCommand::ExportDrawing => self.export_drawing(None),
             UiCommand::Embedded(w) => self.online_change(Origin::Embedded(w)),
             UiCommand::Quit => ctx.send_viewport_cmd(egui::ViewportCommand::Close),
             UiCommand::RunOrPause => self.online_run_or_pause(),

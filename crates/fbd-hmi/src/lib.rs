@@ -17,6 +17,7 @@ mod debugger_values;
 mod diagram_menu;
 mod diagram_state;
 mod diagram_view;
+mod drawing_export;
 mod editor;
 mod editor_canvas;
 mod editor_clipboard;

@@ -56,6 +56,14 @@ fn file_menu_button(ui: &mut egui::Ui, view: &MenuView) -> Option<UiCommand> {
         if item(ui, egui::Button::new("Export PLCopen XML...")) {
             c = Some(UiCommand::ExportPlcopen);
         }
+        if ui
+            .button("Export drawing...")
+            .on_hover_text("the body the Diagram tab shows, as SVG, with the values of the moment")
+            .clicked()
+        {
+            ui.close();
+            c = Some(UiCommand::ExportDrawing);
+        }
         ui.add_enabled_ui(!view.recent.is_empty(), |ui| {
             ui.menu_button("Open recent", |ui| {
                 for p in &view.recent {

@@ -19,6 +19,8 @@ pub(crate) enum PathAction {
     OpenRecording,
     /// File > Export PLCopen XML.
     ExportPlcopen,
+    /// File > Export drawing.
+    ExportDrawing,
 }
 
 impl PathAction {
@@ -27,6 +29,7 @@ impl PathAction {
             PathAction::SaveRecording => "Save the recording as",
             PathAction::OpenRecording => "Open a recording",
             PathAction::ExportPlcopen => "Export PLCopen XML as",
+            PathAction::ExportDrawing => "Export the drawing as",
         }
     }
 
@@ -34,7 +37,7 @@ impl PathAction {
         match self {
             PathAction::SaveRecording => "Save",
             PathAction::OpenRecording => "Open",
-            PathAction::ExportPlcopen => "Export",
+            PathAction::ExportPlcopen | PathAction::ExportDrawing => "Export",
         }
     }
 
@@ -158,6 +161,10 @@ impl App {
                     PathAction::OpenRecording => self.open_recording(Some(path)),
                     PathAction::ExportPlcopen => {
                         self.export_plcopen(Some(path));
+                        Ok(())
+                    }
+                    PathAction::ExportDrawing => {
+                        self.export_drawing(Some(path));
                         Ok(())
                     }
                 };

@@ -320,3 +320,36 @@ fn an_instance_opened_from_the_list_is_fitted() {
     }
     assert!((h.state().diagram_zoom() - zoom).abs() < 1e-4, "not fitted: {zoom}, fitted {}", h.state().diagram_zoom());
 }
+
+/// File > Export drawing writes the body the Diagram tab shows as SVG, as drawn on screen: the
+/// top level's long nets as connector pairs, the values of the moment beside the pins; a macro
+/// instance's body when one is open.
+#[test]
+fn the_shown_body_exports_as_an_svg_drawing_with_its_connectors_and_values() {
+    let mut h = harness(Wiring::Upd1, false, "export-drawing");
+    h.step();
+    h.get_by_label("Start").click();
+    settle(&mut h);
+    h.get_by_label("Diagram").click();
+    for _ in 0..4 {
+        h.step();
+    }
+    let dir = temp_dir("export-drawing");
+    let top = dir.join("top.svg");
+    h.state_mut().export_drawing(Some(top.clone()));
+    assert!(h.state().status().starts_with("drawing written to"), "{}", h.state().status());
+    let svg = std::fs::read_to_string(&top).expect("written");
+    assert!(svg.starts_with("<svg"), "{}", &svg[..svg.len().min(80)]);
+    assert_eq!(svg.matches("<g class=\"block\" data-id=").count(), 156, "every block of the top level");
+    assert!(svg.matches("<g class=\"connector\"").count() > 100, "the long nets as connector pairs");
+    assert!(svg.contains("class=\"value\""), "the values beside the pins");
+    assert!(h.state_mut().diagram_open("cell_2_3"));
+    for _ in 0..3 {
+        h.step();
+    }
+    let cell = dir.join("cell.svg");
+    h.state_mut().export_drawing(Some(cell.clone()));
+    let svg = std::fs::read_to_string(&cell).expect("written");
+    assert!(svg.contains("cell_2_3"), "titled by the instance");
+    assert_eq!(svg.matches("<g class=\"block\" data-id=").count(), 10, "the Cell's blocks");
+}
