@@ -395,10 +395,7 @@ fn with_connectors(body: &Body, opts: &Options, lay: impl Fn(&Body, &Options) ->
             break;
         }
         cut.extend(more);
-        let mut wired_only = body.clone();
-        wired_only.edges.retain(|e| !cut.contains(&e.from));
-        let widest = cut.iter().map(|&s| tag_width(&svg::net_name(body, s))).fold(0.0, f64::max);
-        let room = Options { value_room: opts.value_room.max(4.0 * PITCH + 2.0 * widest), ..*opts };
+        let (wired_only, room) = without_cut_nets(body, &cut, opts);
         l = lay(&wired_only, &room);
     }
     l.connectors = cut
@@ -410,6 +407,31 @@ fn with_connectors(body: &Body, opts: &Options, lay: impl Fn(&Body, &Options) ->
         })
         .collect();
     l
+}
+
+/// `body` without the nets of `cut`, and the options that keep room for their tags: a
+/// connector's tag right of its source (the room every channel keeps right of the pins), a
+/// continuation's left of its reader, as much as that channel needs (held like a constant's
+/// label: the pin gets a blank one as long as the tag, and the value an online view adds).
+fn without_cut_nets(body: &Body, cut: &[Source], opts: &Options) -> (Body, Options) {
+    let mut b = body.clone();
+    b.edges.retain(|e| !cut.contains(&e.from));
+    let value_chars = if opts.value_room > 0.0 { 10 } else { 0 };
+    for e in body.edges.iter().filter(|e| cut.contains(&e.from)) {
+        // A tag is its label and a grid step; it ends a grid step left of the pin.
+        let blank =
+            " ".repeat(svg::net_name(body, e.from).chars().count() + value_chars + (2.0 * PITCH / CHAR_W) as usize);
+        match e.to {
+            Target::In { node, pin } => b.nodes[node].inputs[pin].1 = Some(blank),
+            Target::Port(k) => b.outputs[k].1 = Some(blank),
+        }
+    }
+    let widest = cut.iter().map(|&s| tag_width(&svg::net_name(body, s))).fold(0.0, f64::max);
+    let room = Options {
+        value_room: opts.value_room.max(connector_tag(Point { x: 0.0, y: 0.0 }).x + widest + PITCH),
+        ..*opts
+    };
+    (b, room)
 }
 
 /// Where a connector's tag is drawn: the stub from the source anchor runs right to the tag,
