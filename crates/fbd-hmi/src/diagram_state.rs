@@ -19,6 +19,8 @@ use fbd_engine::load::Project;
 use crate::app::App;
 
 /// Signal ids of the shown instance: its path, per node the outputs' ids, the input ports' ids.
+/// Per node, the signal of each output pin; and the signal of each input port.
+pub(crate) type SignalIds = (Vec<Vec<Option<usize>>>, Vec<Option<usize>>);
 type ShownIds = (String, Vec<Vec<Option<usize>>>, Vec<Option<usize>>);
 
 /// What the diagram view keeps between frames.
@@ -148,6 +150,19 @@ impl DiagramState {
         let rc = Rc::new((body, l));
         self.cache.insert(mac, rc.clone());
         Some(rc)
+    }
+
+    /// The signal of every output pin of the shown body (per node) and of every input port, in
+    /// `plan` (`None` where a pin has no signal of its own).
+    pub(crate) fn signal_ids(&self, body: &Body, plan: &fbd_engine::ScanPlan) -> SignalIds {
+        let outs = (0..body.nodes.len())
+            .map(|n| {
+                let pins = 0..body.nodes[n].outputs.len();
+                pins.map(|p| plan.signal_id(&self.net_path(body, Source::Out { node: n, pin: p }))).collect()
+            })
+            .collect();
+        let ins = (0..body.inputs.len()).map(|k| plan.signal_id(&self.net_path(body, Source::Port(k)))).collect();
+        (outs, ins)
     }
 
     pub(crate) fn net_path(&self, body: &Body, s: Source) -> String {

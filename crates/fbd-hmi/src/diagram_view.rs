@@ -81,18 +81,7 @@ impl DiagramState {
         // Signal ids of what is shown, resolved once per instance.
         let key = self.instance.clone();
         if self.ids.as_ref().is_none_or(|(k, _, _)| *k != key) {
-            let outs: Vec<Vec<String>> = (0..body.nodes.len())
-                .map(|n| {
-                    (0..body.nodes[n].outputs.len())
-                        .map(|p| self.net_path(body, Source::Out { node: n, pin: p }))
-                        .collect()
-                })
-                .collect();
-            let ins: Vec<String> = (0..body.inputs.len()).map(|k| self.net_path(body, Source::Port(k))).collect();
-            let img = Arc::clone(cx.img);
-            let plan = &img.plan;
-            let o = outs.iter().map(|v| v.iter().map(|p| plan.signal_id(p)).collect()).collect();
-            let i = ins.iter().map(|p| plan.signal_id(p)).collect();
+            let (o, i) = self.signal_ids(body, &cx.img.plan);
             self.ids = Some((key, o, i));
         }
         let (_, out_ids, in_ids) = self.ids.clone().expect("just set");

@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 
 use fbd_engine::ScanImage;
-use fbd_layout::{Body, Source};
+use fbd_layout::Body;
 
 use crate::app::App;
 
@@ -65,15 +65,7 @@ impl App {
     }
 
     fn values_of<'a>(&self, body: &Body, img: &'a ScanImage) -> ImageValues<'a> {
-        let out_ids = (0..body.nodes.len())
-            .map(|n| {
-                (0..body.nodes[n].outputs.len())
-                    .map(|p| img.plan.signal_id(&self.diagram.net_path(body, Source::Out { node: n, pin: p })))
-                    .collect()
-            })
-            .collect();
-        let in_ids =
-            (0..body.inputs.len()).map(|k| img.plan.signal_id(&self.diagram.net_path(body, Source::Port(k)))).collect();
+        let (out_ids, in_ids) = self.diagram.signal_ids(body, &img.plan);
         ImageValues { img, out_ids, in_ids }
     }
 }
