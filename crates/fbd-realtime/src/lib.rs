@@ -456,7 +456,7 @@ fn raise_priority() -> bool {
 /// Applies the queued requests (between two scans) and publishes an image before the replies
 /// go out, so a caller sees what its request did. A request that panics stops the task as a
 /// failed scan does; its caller's reply channel closes.
-fn drain(s: &Shared, jobs: &mut Vec<Job>, delivers: &mut Vec<Deliver>) -> Result<(), String> {
+fn drain(s: &Shared, spares: &mut Spares, jobs: &mut Vec<Job>, delivers: &mut Vec<Deliver>) -> Result<(), String> {
     std::mem::swap(jobs, &mut lock(&s.ctl).queue);
     if jobs.is_empty() {
         return Ok(());
@@ -472,11 +472,42 @@ fn drain(s: &Shared, jobs: &mut Vec<Job>, delivers: &mut Vec<Deliver>) -> Result
         delivers.clear();
         return Err(format!("the scan task stopped with an internal error in a request: {}", panic_text(&*p)));
     }
-    let img = Arc::new(rt.image());
+    spares.publish(s, &rt, true);
     drop(rt);
-    *lock(&s.image) = img;
     delivers.drain(..).for_each(|d| d());
     Ok(())
+}
+
+/// Spare images the task fills and swaps in; one the UI still holds is skipped, so publishing
+/// never allocates after the first scans.
+struct Spares(Vec<Arc<ScanImage>>);
+
+impl Spares {
+    fn new(rt: &Runtime) -> Spares {
+        Spares((0..3).map(|_| Arc::new(rt.image())).collect())
+    }
+
+    /// Publishes `rt`'s image into a free spare. After a scan (`must` false) a UI holding the
+    /// image's lock or every spare only delays it to the next scan; after requests (`must`
+    /// true) their caller is to see it, so the task waits the moment the UI holds the lock,
+    /// and takes a new image if every spare is still in a UI's hands.
+    fn publish(&mut self, s: &Shared, rt: &Runtime, must: bool) {
+        let spare = self.0.iter_mut().position(|a| Arc::get_mut(a).is_some());
+        let k = match spare {
+            Some(k) => k,
+            None if must => {
+                self.0.push(Arc::new(rt.image()));
+                self.0.len() - 1
+            }
+            None => return,
+        };
+        rt.image_into(Arc::get_mut(&mut self.0[k]).expect("free"));
+        // The UI only clones the Arc under this lock: never more than a moment.
+        let img = if must { Some(lock(&s.image)) } else { s.image.try_lock().ok() };
+        if let Some(mut img) = img {
+            std::mem::swap(&mut *img, &mut self.0[k]);
+        }
+    }
 }
 
 fn panic_text(p: &(dyn std::any::Any + Send)) -> String {
@@ -502,12 +533,7 @@ fn task(s: &Shared, on_change: Option<Arc<OnChange>>) {
     let mut next = Instant::now();
     let mut stats = lock(&s.stats).clone();
     let mut counters = Counters::new();
-    // Spare images the task fills and swaps in; one the UI still holds is skipped, so
-    // publishing never allocates after the first scans.
-    let mut spares: Vec<Arc<ScanImage>> = {
-        let rt = lock(&s.rt);
-        (0..3).map(|_| Arc::new(rt.image())).collect()
-    };
+    let mut spares = Spares::new(&lock(&s.rt));
     // The queue's buffers, swapped with the control's: draining allocates nothing.
     let mut jobs: Vec<Job> = Vec::new();
     let mut delivers: Vec<Deliver> = Vec::new();
@@ -517,13 +543,13 @@ fn task(s: &Shared, on_change: Option<Arc<OnChange>>) {
             loop {
                 if ctl.stop {
                     drop(ctl);
-                    let _ = drain(s, &mut jobs, &mut delivers);
+                    let _ = drain(s, &mut spares, &mut jobs, &mut delivers);
                     return;
                 }
                 if !ctl.queue.is_empty() {
                     // Between two scans: requests first (a paused task wakes for them).
                     drop(ctl);
-                    if let Err(msg) = drain(s, &mut jobs, &mut delivers) {
+                    if let Err(msg) = drain(s, &mut spares, &mut jobs, &mut delivers) {
                         halt_with(s, &mut stats, msg, on_change.as_ref());
                         return;
                     }
@@ -577,13 +603,7 @@ fn task(s: &Shared, on_change: Option<Arc<OnChange>>) {
                 }
                 drop(ctl);
                 let changed = rt.outputs_changed();
-                if let Some(k) = spares.iter_mut().position(|a| Arc::get_mut(a).is_some()) {
-                    rt.image_into(Arc::get_mut(&mut spares[k]).expect("checked"));
-                    // The UI only clones the Arc under this lock: never more than a moment.
-                    if let Ok(mut img) = s.image.try_lock() {
-                        std::mem::swap(&mut *img, &mut spares[k]);
-                    }
-                }
+                spares.publish(s, &rt, false);
                 changed
             }))
             .map_err(|p| format!("the scan task stopped with an internal error in scan {scan}: {}", panic_text(&*p)))
