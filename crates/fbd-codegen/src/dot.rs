@@ -5,17 +5,18 @@ use std::fmt::Write;
 
 use fbd_model::library;
 use fbd_model::load::Project;
-use fbd_model::model::{Block, Wire};
+use fbd_model::model::{Block, Connector, Wire};
 
 /// Renders the program (`macro_name` = None) or the named macro as a DOT digraph.
 pub fn to_dot(project: &Project, macro_name: Option<&str>) -> Result<String, String> {
-    type Body<'a> = (String, &'a [Block], Vec<String>, Vec<(String, Wire)>);
-    let (title, blocks, ins, outs): Body = match macro_name {
+    type Body<'a> = (String, &'a [Block], &'a [Connector], Vec<String>, Vec<(String, Wire)>);
+    let (title, blocks, connectors, ins, outs): Body = match macro_name {
         None => {
             let d = project.root();
             (
                 d.name.clone().unwrap_or_else(|| "program".into()),
                 &d.blocks,
+                &d.connectors,
                 d.inputs.iter().map(|p| p.name.clone()).collect(),
                 d.outputs.iter().map(|p| (p.name.clone(), p.from.clone())).collect(),
             )
@@ -30,6 +31,7 @@ pub fn to_dot(project: &Project, macro_name: Option<&str>) -> Result<String, Str
             (
                 def.name.clone(),
                 &def.blocks,
+                &def.connectors,
                 def.inputs.iter().map(|p| p.name.clone()).collect(),
                 def.outputs.iter().map(|p| (p.name.clone(), p.from.clone())).collect(),
             )
@@ -66,6 +68,10 @@ pub fn to_dot(project: &Project, macro_name: Option<&str>) -> Result<String, Str
         let (from, fb) = match w {
             Wire::Ref(r) => (r.clone(), false),
             Wire::Feedback { from, .. } => (from.clone(), true),
+            Wire::Connector(name) => {
+                let _ = writeln!(s, "  \"conn:{}\" -> {to};", esc(name));
+                return;
+            }
             Wire::Const(v) => {
                 consts += 1;
                 let _ =
@@ -87,6 +93,12 @@ pub fn to_dot(project: &Project, macro_name: Option<&str>) -> Result<String, Str
     }
     for (o, w) in &outs {
         edge(&mut s, w, &format!("\"out:{}\"", esc(o)));
+    }
+    // A connector is a node of its own, as a drawing shows it: its continuations leave it.
+    for c in connectors {
+        let node = format!("\"conn:{}\"", esc(&c.name));
+        let _ = writeln!(s, "  {node} [shape=rarrow, label=\"{}\"];", esc(&c.name));
+        edge(&mut s, &c.from, &node);
     }
     s.push_str("}\n");
     Ok(s)

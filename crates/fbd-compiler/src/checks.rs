@@ -10,7 +10,7 @@ use fbd_model::library::{self, BlockDef};
 use fbd_model::limits::{MAX_CYCLE_MS, MAX_PINS, MAX_POS, MIN_CYCLE_MS};
 use fbd_model::load::{IDENT_HELP, Project, valid_ident};
 use fbd_model::locate::Seg;
-use fbd_model::model::{Block, Params};
+use fbd_model::model::{Block, Connector, Params};
 
 /// The bodies of the program and of every macro: ids, types, pins, params.
 pub(crate) fn check_bodies(project: &Project, errors: &mut Vec<Diagnostic>) {
@@ -89,7 +89,12 @@ pub(crate) fn check_bodies(project: &Project, errors: &mut Vec<Diagnostic>) {
                 }
             }
             check_body(project, fi, &doc.blocks, &json_path!["blocks"], errors);
-        } else if !doc.blocks.is_empty() || !doc.inputs.is_empty() || !doc.outputs.is_empty() {
+            check_connectors(project, fi, &doc.connectors, &json_path!["connectors"], errors);
+        } else if !doc.blocks.is_empty()
+            || !doc.inputs.is_empty()
+            || !doc.outputs.is_empty()
+            || !doc.connectors.is_empty()
+        {
             errors.push(
                 project
                     .diag(fi, &json_path!["blocks"], "an included file may only define macros")
@@ -126,6 +131,30 @@ pub(crate) fn check_bodies(project: &Project, errors: &mut Vec<Diagnostic>) {
                 }
             }
             check_body(project, fi, &m.blocks, &json_path!["macros", mi, "blocks"], errors);
+            check_connectors(project, fi, &m.connectors, &json_path!["macros", mi, "connectors"], errors);
+        }
+    }
+}
+
+/// The connectors of one body: each a valid name, none twice (its continuations would read
+/// either).
+fn check_connectors(project: &Project, fi: usize, list: &[Connector], list_at: &[Seg], errors: &mut Vec<Diagnostic>) {
+    let mut names: HashMap<&str, usize> = HashMap::default();
+    for (k, c) in list.iter().enumerate() {
+        let mut at = list_at.to_vec();
+        at.extend([Seg::Index(k), Seg::Key("name".into())]);
+        if !valid_ident(&c.name) {
+            errors.push(project.diag(fi, &at, format!("invalid connector name `{}`", c.name)).help(IDENT_HELP));
+        } else if let Some(first) = names.insert(&c.name, k) {
+            errors.push(
+                project
+                    .diag(
+                        fi,
+                        &at,
+                        format!("two connectors named `{}` (the first is #{first}): a net has one source", c.name),
+                    )
+                    .help("rename one; its continuations (`{\"connector\": name}`) then say which net they read"),
+            );
         }
     }
 }

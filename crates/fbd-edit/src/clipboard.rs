@@ -107,6 +107,10 @@ impl Workspace {
                     Wire::Const(v) => Some(Wire::Const(v)),
                     Wire::Ref(r) => rewire(&r).map(Wire::Ref),
                     Wire::Feedback { from, init } => rewire(&from).map(|from| Wire::Feedback { from, init }),
+                    // A continuation keeps reading where the body has the connector.
+                    Wire::Connector(n) => {
+                        self.connectors(body).iter().any(|c| c.name == n).then_some(Wire::Connector(n))
+                    }
                 };
                 if let Some(w) = wire {
                     kept.push((pin, w));

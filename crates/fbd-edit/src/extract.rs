@@ -5,7 +5,7 @@ use std::collections::HashSet;
 
 use fbd_engine::library;
 use fbd_engine::load::valid_ident;
-use fbd_engine::model::{Block, MacroDef, Params, Pins, PortIn, PortOut, TypeName, Wire};
+use fbd_engine::model::{Block, Connector, MacroDef, Params, Pins, PortIn, PortOut, TypeName, Wire};
 
 use crate::ops::PinType;
 use crate::workspace::{BodyId, EditError, Workspace, err, wire_ref};
@@ -48,8 +48,14 @@ impl Workspace {
         for b in blocks.iter().filter(|b| inside.contains(b.id.as_str())) {
             let mut nb = b.clone();
             for (_, w) in nb.inputs.0.iter_mut() {
-                let Some(r) = wire_ref(w).map(str::to_string) else { continue };
+                let Some(r) = self.wire_source(body, w).map(str::to_string) else { continue };
                 if is_inside(&r) {
+                    // A continuation of a connector whose source moves inside: the wire itself.
+                    if matches!(w, Wire::Connector(_))
+                        && let Some(direct) = self.wire_through(body, w)
+                    {
+                        *w = direct.clone();
+                    }
                     continue;
                 }
                 let port = match in_ports.iter().find(|(src, _, _)| *src == r) {
@@ -117,6 +123,15 @@ impl Workspace {
                 set_ref(&mut p.from, format!("{inst}.{port}"));
             }
         }
+        let mut new_connectors: Vec<Connector> = self.connectors(body).to_vec();
+        for c in new_connectors.iter_mut() {
+            if let Some(r) = wire_ref(&c.from).map(str::to_string)
+                && is_inside(&r)
+            {
+                let port = note_out(self, &r)?;
+                set_ref(&mut c.from, format!("{inst}.{port}"));
+            }
+        }
         // The new body keeps its drawing: shifted so that it starts near the origin.
         let min_x = new_blocks.iter().filter_map(|b| b.pos.map(|p| p[0])).fold(f64::INFINITY, f64::min);
         let min_y = new_blocks.iter().filter_map(|b| b.pos.map(|p| p[1])).fold(f64::INFINITY, f64::min);
@@ -144,6 +159,7 @@ impl Workspace {
             inputs: in_ports.into_iter().map(|(_, _, p)| p).collect(),
             outputs: out_ports,
             blocks: new_blocks,
+            connectors: Vec::new(),
         };
         let n = ids.len();
         self.edit(format!("make macro `{name}` of {n} blocks"), |w| {
@@ -153,6 +169,7 @@ impl Workspace {
             rewired.push(instance);
             *b.blocks = rewired;
             *b.outputs = new_body_outputs;
+            *b.connectors = new_connectors;
             Ok(inst.clone())
         })
     }
@@ -162,7 +179,7 @@ fn set_ref(w: &mut Wire, to: String) {
     match w {
         Wire::Ref(r) => *r = to,
         Wire::Feedback { from, .. } => *from = to,
-        Wire::Const(_) => {}
+        Wire::Const(_) | Wire::Connector(_) => {}
     }
 }
 

@@ -5,6 +5,7 @@
 
 pub mod check;
 mod clipboard;
+mod connectors;
 mod extract;
 pub mod format;
 pub mod ops;
@@ -13,6 +14,7 @@ pub mod workspace;
 
 pub use check::Checker;
 pub use clipboard::copied_origin;
+pub use connectors::ConnectorUse;
 pub use ops::{PinList, PinType};
 pub use ports::PortDetails;
 pub use workspace::{BodyId, EditError, Workspace};

@@ -176,13 +176,18 @@ impl Workspace {
         let label =
             if ids.len() == 1 { format!("delete `{}`", ids[0]) } else { format!("delete {} blocks", ids.len()) };
         self.edit(label, |w| {
-            let b = w.body_mut(body)?;
+            let mut b = w.body_mut(body)?;
             b.blocks.retain(|x| !ids.contains(&x.id));
+            let reads_removed = |wire: &Wire| {
+                wire_ref(wire).and_then(|r| r.split_once('.')).is_some_and(|(src, _)| ids.iter().any(|i| i == src))
+            };
             for x in b.blocks.iter_mut() {
-                x.inputs.0.retain(|(_, wire)| {
-                    wire_ref(wire).and_then(|r| r.split_once('.')).is_none_or(|(src, _)| !ids.iter().any(|i| i == src))
-                });
+                x.inputs.0.retain(|(_, wire)| !reads_removed(wire));
             }
+            // A connector of a removed block's output goes with its continuations.
+            let gone: Vec<String> =
+                b.connectors.iter().filter(|c| reads_removed(&c.from)).map(|c| c.name.clone()).collect();
+            crate::connectors::remove_connectors(&mut b, &gone);
             Ok(())
         })
     }
@@ -214,6 +219,7 @@ impl Workspace {
         if let Some((_, w)) = target.inputs.0.iter().find(|(n, _)| n == pin) {
             let by = match w {
                 Wire::Const(v) => format!("the constant {v}"),
+                Wire::Connector(n) => format!("connector `{n}`"),
                 other => format!("`{}`", wire_ref(other).unwrap_or_default()),
             };
             return err(format!(
@@ -281,7 +287,7 @@ impl Workspace {
                     PinType::Fixed(t)
                 }
             }
-            other => self.source_type(body, wire_ref(other).unwrap_or_default())?,
+            other => self.source_type(body, self.wire_source(body, other).unwrap_or_default())?,
         };
         if !want.admits(have) {
             let hint = if want.admits(PinType::Fixed(Type::Time)) && matches!(wire, Wire::Const(_)) {
@@ -432,6 +438,9 @@ impl Workspace {
             for p in b.outputs.iter_mut() {
                 rename_in_wire(&mut p.from, &follow);
             }
+            for c in b.connectors.iter_mut() {
+                rename_in_wire(&mut c.from, &follow);
+            }
             Ok(())
         })
     }
@@ -485,6 +494,6 @@ pub(crate) fn rename_in_wire(w: &mut Wire, follow: &impl Fn(&mut String)) {
     match w {
         Wire::Ref(r) => follow(r),
         Wire::Feedback { from, .. } => follow(from),
-        Wire::Const(_) => {}
+        Wire::Const(_) | Wire::Connector(_) => {}
     }
 }

@@ -91,10 +91,13 @@ impl Workspace {
             if !found {
                 return err(format!("{body} has no port `{name}`"));
             }
-            let b = w.body_mut(body)?;
+            let mut b = w.body_mut(body)?;
             for x in b.blocks.iter_mut() {
                 x.inputs.0.retain(|(_, wire)| wire_ref(wire) != Some(name));
             }
+            let gone: Vec<String> =
+                b.connectors.iter().filter(|c| wire_ref(&c.from) == Some(name)).map(|c| c.name.clone()).collect();
+            crate::connectors::remove_connectors(&mut b, &gone);
             Ok(())
         })
     }
@@ -149,15 +152,18 @@ impl Workspace {
                 for p in b.outputs.iter_mut() {
                     rename_in_wire(&mut p.from, &follow);
                 }
+                for c in b.connectors.iter_mut() {
+                    rename_in_wire(&mut c.from, &follow);
+                }
             }
             if let BodyId::Macro(m) = body {
                 // Every body that instantiates the macro: its pins and the references to
                 // its outputs.
                 for f in w.files_mut() {
                     let d = &mut f.doc;
-                    let bodies = std::iter::once((&mut d.blocks, &mut d.outputs))
-                        .chain(d.macros.iter_mut().map(|x| (&mut x.blocks, &mut x.outputs)));
-                    for (blocks, outputs) in bodies {
+                    let bodies = std::iter::once((&mut d.blocks, &mut d.outputs, &mut d.connectors))
+                        .chain(d.macros.iter_mut().map(|x| (&mut x.blocks, &mut x.outputs, &mut x.connectors)));
+                    for (blocks, outputs, connectors) in bodies {
                         let instances: Vec<String> =
                             blocks.iter().filter(|x| x.ty == *m).map(|x| x.id.clone()).collect();
                         if instances.is_empty() {
@@ -194,6 +200,9 @@ impl Workspace {
                         if is_output {
                             for p in outputs.iter_mut() {
                                 rename_in_wire(&mut p.from, &follow);
+                            }
+                            for c in connectors.iter_mut() {
+                                rename_in_wire(&mut c.from, &follow);
                             }
                         }
                     }

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 use fbd_engine::compile::{CompileOptions, compile_project};
 use fbd_engine::load::{self, MemProvider, Project};
-use fbd_engine::model::{Block, Document, MacroDef, PortOut, Wire};
+use fbd_engine::model::{Block, Connector, Document, MacroDef, PortOut, Wire};
 use fbd_engine::{Diagnostics, ScanPlan, Type};
 
 use crate::format::to_text;
@@ -89,6 +89,8 @@ pub(crate) struct BodyMut<'a> {
     pub blocks: &'a mut Vec<Block>,
     /// Its output ports (the program's outputs or the macro's).
     pub outputs: &'a mut Vec<PortOut>,
+    /// Its connectors.
+    pub connectors: &'a mut Vec<Connector>,
     /// Names of its input ports (program inputs or macro inputs).
     pub inputs: Vec<String>,
 }
@@ -180,6 +182,36 @@ impl Workspace {
         self.files.iter().flat_map(|f| f.doc.macros.iter()).find(|m| m.name == name)
     }
 
+    /// The connectors of `body` (none for a body that does not exist).
+    pub fn connectors(&self, body: &BodyId) -> &[Connector] {
+        match body {
+            BodyId::Program => &self.files[0].doc.connectors,
+            BodyId::Macro(m) => self.macro_def(m).map_or(&[], |d| d.connectors.as_slice()),
+        }
+    }
+
+    /// The reference (`block.pin` or an input name) a wire of `body` reads, through the
+    /// connector a continuation names (and its connectors) to its source; `None` for a constant
+    /// or a continuation of no connector.
+    pub fn wire_source<'a>(&'a self, body: &BodyId, w: &'a Wire) -> Option<&'a str> {
+        self.wire_through(body, w).and_then(wire_ref)
+    }
+
+    /// The wire a continuation of `body` stands for (its connector's `from`, through
+    /// connectors of connectors); any other wire itself. `None` for a continuation of no
+    /// connector or a circle of them.
+    pub fn wire_through<'a>(&'a self, body: &BodyId, w: &'a Wire) -> Option<&'a Wire> {
+        let list = self.connectors(body);
+        let mut at = w;
+        for _ in 0..=list.len() {
+            match at {
+                Wire::Connector(n) => at = &list.iter().find(|c| c.name == *n)?.from,
+                other => return Some(other),
+            }
+        }
+        None
+    }
+
     /// The blocks of `body`.
     pub fn blocks(&self, body: &BodyId) -> Option<&[Block]> {
         match body {
@@ -266,7 +298,7 @@ impl Workspace {
             BodyId::Program => {
                 let d = &mut self.files[0].doc;
                 let inputs = d.inputs.iter().map(|p| p.name.clone()).collect();
-                Ok(BodyMut { blocks: &mut d.blocks, outputs: &mut d.outputs, inputs })
+                Ok(BodyMut { blocks: &mut d.blocks, outputs: &mut d.outputs, connectors: &mut d.connectors, inputs })
             }
             BodyId::Macro(m) => {
                 let def = self
@@ -276,7 +308,12 @@ impl Workspace {
                     .find(|d| d.name == *m)
                     .ok_or_else(|| EditError(format!("no macro `{m}` in this project")))?;
                 let inputs = def.inputs.iter().map(|p| p.name.clone()).collect();
-                Ok(BodyMut { blocks: &mut def.blocks, outputs: &mut def.outputs, inputs })
+                Ok(BodyMut {
+                    blocks: &mut def.blocks,
+                    outputs: &mut def.outputs,
+                    connectors: &mut def.connectors,
+                    inputs,
+                })
             }
         }
     }
@@ -414,6 +451,6 @@ pub(crate) fn wire_ref(w: &Wire) -> Option<&str> {
     match w {
         Wire::Ref(r) => Some(r),
         Wire::Feedback { from, .. } => Some(from),
-        Wire::Const(_) => None,
+        Wire::Const(_) | Wire::Connector(_) => None,
     }
 }

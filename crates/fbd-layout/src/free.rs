@@ -492,6 +492,7 @@ mod tests {
     #[test]
     fn blocks_stay_exactly_where_they_were_put_and_every_wire_reaches_its_pin() {
         let body = Body {
+            connectors: Vec::new(),
             nodes: vec![node("a"), node("b")],
             inputs: vec!["x".into()],
             outputs: vec![("y".into(), None)],
@@ -525,6 +526,7 @@ mod tests {
     #[test]
     fn wires_go_around_the_blocks_in_their_way() {
         let body = Body {
+            connectors: Vec::new(),
             nodes: vec![node("a"), node("wall"), node("b"), node("c")],
             inputs: Vec::new(),
             outputs: Vec::new(),
@@ -558,6 +560,7 @@ mod tests {
     #[test]
     fn ports_stand_level_with_their_pins() {
         let body = Body {
+            connectors: Vec::new(),
             nodes: vec![node("a"), node("b")],
             inputs: vec!["x".into(), "y".into(), "unwired".into()],
             outputs: vec![("q".into(), None), ("r".into(), None)],

@@ -6,9 +6,9 @@ use std::collections::HashMap;
 
 use fbd_engine::library;
 use fbd_engine::load::Project;
-use fbd_engine::model::{Block, PortOut, Wire};
+use fbd_engine::model::{Block, Connector, PortOut, Wire};
 
-use crate::{Body, Edge, Node, Source, Target};
+use crate::{Body, Edge, NamedNet, Node, Source, Target};
 
 /// The body of macro `name`, or of the program when `name` is `None`.
 pub fn body(project: &Project, name: Option<&str>) -> Result<Body, String> {
@@ -27,7 +27,7 @@ fn body_with(project: &Project, name: Option<&str>, spare: bool) -> Result<Body,
         None => {
             let root = project.root();
             let inputs = root.inputs.iter().map(|p| p.name.clone()).collect();
-            Ok(build(project, &root.blocks, inputs, &root.outputs, spare))
+            Ok(build(project, (&root.blocks, &root.connectors), inputs, &root.outputs, spare))
         }
         Some(n) => {
             let (_, _, m) = project.macro_def(n).ok_or_else(|| {
@@ -36,12 +36,35 @@ fn body_with(project: &Project, name: Option<&str>, spare: bool) -> Result<Body,
                 format!("no macro `{n}`; the macros of this diagram are: {}", names.join(", "))
             })?;
             let inputs = m.inputs.iter().map(|p| p.name.clone()).collect();
-            Ok(build(project, &m.blocks, inputs, &m.outputs, spare))
+            Ok(build(project, (&m.blocks, &m.connectors), inputs, &m.outputs, spare))
         }
     }
 }
 
-fn build(project: &Project, blocks: &[Block], inputs: Vec<String>, outputs: &[PortOut], spare: bool) -> Body {
+/// What a wire of the body reads, with a continuation followed to its connector's `from`
+/// (through connectors of connectors, a circle left out): the wire and the connector's name.
+fn through_connectors<'w>(connectors: &'w [Connector], w: &'w Wire) -> (&'w Wire, Option<&'w str>) {
+    let Wire::Connector(name) = w else { return (w, None) };
+    let mut at = w;
+    for _ in 0..=connectors.len() {
+        match at {
+            Wire::Connector(n) => match connectors.iter().find(|c| c.name == *n) {
+                Some(c) => at = &c.from,
+                None => return (at, Some(name)),
+            },
+            other => return (other, Some(name)),
+        }
+    }
+    (at, Some(name))
+}
+
+fn build(
+    project: &Project,
+    (blocks, connectors): (&[Block], &[Connector]),
+    inputs: Vec<String>,
+    outputs: &[PortOut],
+    spare: bool,
+) -> Body {
     let index: HashMap<&str, usize> = blocks.iter().enumerate().map(|(i, b)| (b.id.as_str(), i)).collect();
     let pins: Vec<(Vec<String>, Vec<String>)> = blocks
         .iter()
@@ -54,7 +77,7 @@ fn build(project: &Project, blocks: &[Block], inputs: Vec<String>, outputs: &[Po
         let (r, fb) = match w {
             Wire::Ref(r) => (r, false),
             Wire::Feedback { from, .. } => (from, true),
-            Wire::Const(_) => return None,
+            Wire::Const(_) | Wire::Connector(_) => return None,
         };
         match r.split_once('.') {
             Some((blk, pin)) => {
@@ -69,12 +92,25 @@ fn build(project: &Project, blocks: &[Block], inputs: Vec<String>, outputs: &[Po
     };
     let mut nodes = Vec::new();
     let mut edges = Vec::new();
+    // Each connector of the body, with the readers of its continuations.
+    let mut named: Vec<NamedNet> = Vec::new();
+    let mut add_edge = |edges: &mut Vec<Edge>, w: &Wire, to: Target| {
+        let (w, name) = through_connectors(connectors, w);
+        let Some((from, delayed)) = source(w) else { return };
+        edges.push(Edge { from, to, delayed });
+        if let Some(name) = name {
+            match named.iter_mut().find(|n| n.name == name) {
+                Some(n) => n.targets.push(to),
+                None => named.push(NamedNet { name: name.to_string(), source: from, targets: vec![to] }),
+            }
+        }
+    };
     for (i, b) in blocks.iter().enumerate() {
         let ins: Vec<(String, Option<String>)> = pins[i]
             .0
             .iter()
             .map(|p| {
-                let c = match b.inputs.get(p) {
+                let c = match b.inputs.get(p).map(|w| through_connectors(connectors, w).0) {
                     Some(Wire::Const(v)) => Some(v.to_string()),
                     _ => None,
                 };
@@ -82,10 +118,8 @@ fn build(project: &Project, blocks: &[Block], inputs: Vec<String>, outputs: &[Po
             })
             .collect();
         for (k, p) in pins[i].0.iter().enumerate() {
-            if let Some(w) = b.inputs.get(p)
-                && let Some((from, delayed)) = source(w)
-            {
-                edges.push(Edge { from, to: Target::In { node: i, pin: k }, delayed });
+            if let Some(w) = b.inputs.get(p) {
+                add_edge(&mut edges, w, Target::In { node: i, pin: k });
             }
         }
         nodes.push(Node {
@@ -108,16 +142,22 @@ fn build(project: &Project, blocks: &[Block], inputs: Vec<String>, outputs: &[Po
     }
     let mut outs = Vec::new();
     for (k, o) in outputs.iter().enumerate() {
-        let c = match &o.from {
+        let c = match through_connectors(connectors, &o.from).0 {
             Wire::Const(v) => Some(v.to_string()),
             _ => None,
         };
-        if let Some((from, delayed)) = source(&o.from) {
-            edges.push(Edge { from, to: Target::Port(k), delayed });
-        }
+        add_edge(&mut edges, &o.from, Target::Port(k));
         outs.push((o.name.clone(), c));
     }
-    Body { nodes, inputs, outputs: outs, edges }
+    // A connector no continuation reads is still drawn at its source.
+    for c in connectors {
+        if !named.iter().any(|n| n.name == c.name)
+            && let Some((from, _)) = source(through_connectors(connectors, &c.from).0)
+        {
+            named.push(NamedNet { name: c.name.clone(), source: from, targets: Vec::new() });
+        }
+    }
+    Body { nodes, inputs, outputs: outs, edges, connectors: named }
 }
 
 /// `ins` (a library block's pins) with its input family as the editor shows it

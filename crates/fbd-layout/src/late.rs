@@ -102,6 +102,7 @@ mod tests {
     #[test]
     fn only_the_way_to_a_feedback_input_is_late() {
         let body = Body {
+            connectors: Vec::new(),
             nodes: vec![node("done", &["in1"]), node("count", &["cu"])],
             inputs: Vec::new(),
             outputs: vec![("cycles".into(), None)],

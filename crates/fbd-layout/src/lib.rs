@@ -160,6 +160,21 @@ pub struct Body {
     pub outputs: Vec<(String, Option<String>)>,
     /// Its wires.
     pub edges: Vec<Edge>,
+    /// Nets the author named with a connector: these edges (also in `edges`) are drawn as a
+    /// connector and continuations with the author's name, whatever the options.
+    pub connectors: Vec<NamedNet>,
+}
+
+/// A connector of a body as its author wrote it: a name for the edges from `source` to
+/// `targets`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NamedNet {
+    /// The connector's name.
+    pub name: String,
+    /// What it carries.
+    pub source: Source,
+    /// Its continuations' readers.
+    pub targets: Vec<Target>,
 }
 
 /// One axis-parallel segment of a wire.
@@ -370,63 +385,75 @@ fn wired_kept(body: &Body, pos: &[Option<[f64; 2]>], opts: &Options) -> Layout {
     l
 }
 
-/// Lays `body` out with `lay`; with a connector rule, lays it out again without the nets the
-/// rule picks, which are then drawn as connector pairs. The blocks are placed for the wires
-/// that remain (stored positions stay stored), so a wire that was short can grow long: the
-/// rule is applied again to the new drawing, up to three rounds. The channels keep room for
-/// the tags (a continuation's tag stands left of its pin, a connector's right of its source).
+/// Lays `body` out with `lay`, the nets its author named with connectors drawn as connector
+/// pairs; with a connector rule, lays it out again without the nets the rule picks, which are
+/// then drawn as connector pairs too. The blocks are placed for the wires that remain (stored
+/// positions stay stored), so a wire that was short can grow long: the rule is applied again
+/// to the new drawing, up to three rounds. The channels keep room for the tags (a
+/// continuation's tag stands left of its pin, a connector's right of its source).
 fn with_connectors(body: &Body, opts: &Options, lay: impl Fn(&Body, &Options) -> Layout) -> Layout {
-    let mut l = lay(body, opts);
-    let Some(rule) = opts.connectors else { return l };
-    let mut cut: Vec<Source> = Vec::new();
-    for _ in 0..3 {
-        let crossings = route::net_crossings(&l.nets);
-        let long = |n: &NetGeom| {
-            n.segments.iter().map(|s| (s.0.x - s.1.x).abs() + (s.0.y - s.1.y).abs()).sum::<f64>() > rule.length
-        };
-        let more: Vec<Source> = l
-            .nets
-            .iter()
-            .zip(&crossings)
-            .filter(|(n, c)| **c > rule.crossings || long(n))
-            .map(|(n, _)| n.source)
-            .collect();
-        if more.is_empty() {
-            break;
-        }
-        cut.extend(more);
-        let (wired_only, room) = without_cut_nets(body, &cut, opts);
-        l = lay(&wired_only, &room);
-    }
-    l.connectors = cut
+    let mut cut: Vec<ConnectorGeom> = body
+        .connectors
         .iter()
-        .map(|&source| ConnectorGeom {
-            source,
-            label: svg::net_name(body, source),
-            targets: body.edges.iter().filter(|e| e.from == source).map(|e| e.to).collect(),
-        })
+        .map(|n| ConnectorGeom { source: n.source, label: n.name.clone(), targets: n.targets.clone() })
         .collect();
+    let relay = |cut: &[ConnectorGeom]| {
+        let (wired_only, room) = without_cut_nets(body, cut, opts);
+        lay(&wired_only, &room)
+    };
+    let mut l = if cut.is_empty() { lay(body, opts) } else { relay(&cut) };
+    if let Some(rule) = opts.connectors {
+        for _ in 0..3 {
+            let crossings = route::net_crossings(&l.nets);
+            let long = |n: &NetGeom| {
+                n.segments.iter().map(|s| (s.0.x - s.1.x).abs() + (s.0.y - s.1.y).abs()).sum::<f64>() > rule.length
+            };
+            let more: Vec<ConnectorGeom> = l
+                .nets
+                .iter()
+                .zip(&crossings)
+                .filter(|(n, c)| **c > rule.crossings || long(n))
+                .map(|(n, _)| ConnectorGeom {
+                    source: n.source,
+                    label: svg::net_name(body, n.source),
+                    targets: n.targets.clone(),
+                })
+                .collect();
+            if more.is_empty() {
+                break;
+            }
+            cut.extend(more);
+            l = relay(&cut);
+        }
+    }
+    l.connectors = cut;
     l
 }
 
-/// `body` without the nets of `cut`, and the options that keep room for their tags: a
+/// Whether `cut` draws the edge from `from` to `to` as a connector pair.
+fn is_cut(cut: &[ConnectorGeom], from: Source, to: Target) -> bool {
+    cut.iter().any(|c| c.source == from && c.targets.contains(&to))
+}
+
+/// `body` without the edges of `cut`, and the options that keep room for their tags: a
 /// connector's tag right of its source (the room every channel keeps right of the pins), a
 /// continuation's left of its reader, as much as that channel needs (held like a constant's
 /// label: the pin gets a blank one as long as the tag, and the value an online view adds).
-fn without_cut_nets(body: &Body, cut: &[Source], opts: &Options) -> (Body, Options) {
+fn without_cut_nets(body: &Body, cut: &[ConnectorGeom], opts: &Options) -> (Body, Options) {
     let mut b = body.clone();
-    b.edges.retain(|e| !cut.contains(&e.from));
+    b.edges.retain(|e| !is_cut(cut, e.from, e.to));
     let value_chars = if opts.value_room > 0.0 { 10 } else { 0 };
-    for e in body.edges.iter().filter(|e| cut.contains(&e.from)) {
+    for c in cut {
         // A tag is its label and a grid step; it ends a grid step left of the pin.
-        let blank =
-            " ".repeat(svg::net_name(body, e.from).chars().count() + value_chars + (2.0 * PITCH / CHAR_W) as usize);
-        match e.to {
-            Target::In { node, pin } => b.nodes[node].inputs[pin].1 = Some(blank),
-            Target::Port(k) => b.outputs[k].1 = Some(blank),
+        let blank = " ".repeat(c.label.chars().count() + value_chars + (2.0 * PITCH / CHAR_W) as usize);
+        for t in &c.targets {
+            match *t {
+                Target::In { node, pin } => b.nodes[node].inputs[pin].1 = Some(blank.clone()),
+                Target::Port(k) => b.outputs[k].1 = Some(blank.clone()),
+            }
         }
     }
-    let widest = cut.iter().map(|&s| tag_width(&svg::net_name(body, s))).fold(0.0, f64::max);
+    let widest = cut.iter().map(|c| tag_width(&c.label)).fold(0.0, f64::max);
     let room = Options {
         value_room: opts.value_room.max(connector_tag(Point { x: 0.0, y: 0.0 }).x + widest + PITCH),
         ..*opts

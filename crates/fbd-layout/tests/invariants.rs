@@ -15,9 +15,13 @@ fn root() -> std::path::PathBuf {
 /// Every (file, body name, body) of the repository's diagrams.
 fn bodies() -> Vec<(String, String, fbd_layout::Body)> {
     let mut out = Vec::new();
-    for f in
-        ["diagrams/2048.json", "diagrams/2048-original.json", "diagrams/2048-smart-spawn.json", "examples/blinker.json"]
-    {
+    for f in [
+        "diagrams/2048.json",
+        "diagrams/2048-original.json",
+        "diagrams/2048-smart-spawn.json",
+        "examples/blinker.json",
+        "examples/tank.json",
+    ] {
         let p = load(&FsProvider, &root().join(f)).unwrap_or_else(|e| panic!("{f}: {e}"));
         out.push((f.to_string(), "(program)".to_string(), body(&p, None).expect("program")));
         let mut names: Vec<&String> = p.macros.keys().collect();
@@ -47,6 +51,26 @@ fn every_body_of_the_repository_is_laid_out_cleanly() {
         ));
     }
     eprintln!("{}", report.join("\n"));
+}
+
+#[test]
+fn the_author_s_connectors_are_drawn_as_labels_with_their_names() {
+    let p = load(&FsProvider, &root().join("examples/tank.json")).expect("loads");
+    let b = body(&p, None).expect("program");
+    let l = layout(&b);
+    let mut names: Vec<(&str, usize)> = l.connectors.iter().map(|c| (c.label.as_str(), c.targets.len())).collect();
+    names.sort();
+    assert_eq!(names, [("is_high", 1), ("is_low", 2), ("run", 2)]);
+    // No wire runs from a connector's source to a continuation's reader.
+    for c in &l.connectors {
+        for n in l.nets.iter().filter(|n| n.source == c.source) {
+            assert!(n.targets.iter().all(|t| !c.targets.contains(t)), "{}: drawn as a wire too", c.label);
+        }
+    }
+    // Wires remain for level, enable, fill.q1, starved.out and alarm.q; the output port `pump`
+    // reads a continuation.
+    assert_eq!(l.nets.len(), 5, "{:#?}", l.nets.iter().map(|n| n.source).collect::<Vec<_>>());
+    assert!(l.connectors.iter().any(|c| c.label == "run" && c.targets.contains(&fbd_layout::Target::Port(0))));
 }
 
 #[test]
@@ -107,9 +131,13 @@ fn the_drawings_in_docs_are_fresh() {
 
 #[test]
 fn the_stored_positions_of_the_repository_are_the_layouts_and_are_kept() {
-    for f in
-        ["diagrams/2048.json", "diagrams/2048-original.json", "diagrams/2048-smart-spawn.json", "examples/blinker.json"]
-    {
+    for f in [
+        "diagrams/2048.json",
+        "diagrams/2048-original.json",
+        "diagrams/2048-smart-spawn.json",
+        "examples/blinker.json",
+        "examples/tank.json",
+    ] {
         let p = load(&FsProvider, &root().join(f)).expect("loads");
         let stale: Vec<String> = fbd_layout::from_model::with_positions(&p)
             .into_iter()
@@ -257,9 +285,13 @@ fn wires_keep_clear_of_the_values_beside_the_pins() {
         assert!(bad.is_empty(), "{what}: {} violations, first: {:#?}", bad.len(), &bad[..bad.len().min(5)]);
         checked += 1;
     };
-    for f in
-        ["diagrams/2048.json", "diagrams/2048-original.json", "diagrams/2048-smart-spawn.json", "examples/blinker.json"]
-    {
+    for f in [
+        "diagrams/2048.json",
+        "diagrams/2048-original.json",
+        "diagrams/2048-smart-spawn.json",
+        "examples/blinker.json",
+        "examples/tank.json",
+    ] {
         let p = load(&FsProvider, &root().join(f)).expect("loads");
         let mut names: Vec<Option<&str>> = vec![None];
         names.extend(p.macros.keys().map(|m| Some(m.as_str())));

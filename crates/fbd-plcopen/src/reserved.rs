@@ -344,7 +344,7 @@ fn rename_pins(blocks: &mut [Block], outputs: &mut [fbd_engine::model::PortOut],
         let r = match w {
             Wire::Ref(r) => r,
             Wire::Feedback { from, .. } => from,
-            Wire::Const(_) => return,
+            Wire::Const(_) | Wire::Connector(_) => return,
         };
         if let Some((blk, pin)) = r.split_once('.')
             && pin == old

@@ -63,6 +63,7 @@ fn same_trace_after_a_round_trip(scans: u64) {
         "diagrams/2048-smart-spawn.json",
         "examples/blinker.json",
         "examples/part-label.json",
+        "examples/tank.json",
     ];
     for f in files {
         let (project, xml) = exported(f);

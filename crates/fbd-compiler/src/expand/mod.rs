@@ -22,7 +22,7 @@ use fbd_model::json_path;
 use fbd_model::library;
 use fbd_model::load::Project;
 use fbd_model::locate::Seg;
-use fbd_model::model::{Block, MacroDef, Wire};
+use fbd_model::model::{Block, Connector, MacroDef, Wire};
 use fbd_model::types::{Literal, Type, Value};
 use fbd_plan::InstanceInfo;
 
@@ -64,6 +64,8 @@ pub(crate) fn expand(project: &Project, max_blocks: u64) -> Result<Net, Vec<Diag
         visiting: Default::default(),
         input_index,
         port_names: HashMap::default(),
+        conn_memo: HashMap::default(),
+        conn_names: HashMap::default(),
     };
     ex.build_scopes();
     ex.net.first_negation = ex.net.blocks.len();
@@ -135,6 +137,10 @@ struct Expander<'p> {
     input_index: HashMap<&'p str, usize>,
     /// (file, macro) → input port name → index.
     port_names: HashMap<(usize, usize), HashMap<&'p str, usize>>,
+    /// What each connector of each scope resolved to.
+    conn_memo: HashMap<resolve::ConnKey, Src>,
+    /// (file, macro or `None` for the program) → connector name → index.
+    conn_names: HashMap<(usize, Option<usize>), HashMap<&'p str, usize>>,
 }
 
 impl<'p> Expander<'p> {
@@ -243,6 +249,23 @@ impl<'p> Expander<'p> {
                 }
                 pins.shrink_to_fit();
                 self.net.blocks[ni].inputs = pins;
+            }
+        }
+        // Connectors no continuation reads: their `from` is checked all the same.
+        for si in 0..self.scopes.len() {
+            let (file, mac) = (self.scopes[si].file, self.scopes[si].mac);
+            let list: &'p [Connector] = match mac {
+                None => &self.project.files[0].doc.connectors,
+                Some((m, _)) => &m.connectors,
+            };
+            for (k, c) in list.iter().enumerate() {
+                if !self.conn_memo.contains_key(&(si, k)) {
+                    let at = match mac {
+                        None => At::new(file, json_path!["connectors", k, "name"]),
+                        Some((_, mi)) => At::new(file, json_path!["macros", mi, "connectors", k, "name"]),
+                    };
+                    self.resolve(si, &Wire::Connector(c.name.clone()), Loc::At(&at));
+                }
             }
         }
         // Macro instance pins, as aliases for the debugger (and to report bad output ports).

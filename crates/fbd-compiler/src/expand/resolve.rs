@@ -19,7 +19,14 @@ enum Post {
         at: At,
         si: usize,
     },
+    /// A connector crossed: its value is memoised for its other continuations.
+    Connector {
+        key: ConnKey,
+    },
 }
+
+/// A connector of one scope (macro instance): the scope and its index in the body's list.
+pub(super) type ConnKey = (usize, usize);
 
 /// Where a chase through macro ports goes next.
 enum Step<'w> {
@@ -35,6 +42,8 @@ enum Step<'w> {
 struct Chase {
     posts: Vec<Post>,
     visited_at: Vec<(PortKey, usize)>,
+    /// Connectors crossed (coming back to one is a circle of connectors).
+    connectors: Vec<ConnKey>,
 }
 
 /// A loop back to port `key` through ports only, with exactly one feedback wire on it
@@ -52,7 +61,7 @@ fn held_loop(posts: &mut Vec<Post>, visited_at: &[(PortKey, usize)], key: PortKe
     let ty = seg.iter().find_map(|p| if let Post::Port { ty, .. } = p { Some(*ty) } else { None })?;
     let init = match &seg[fb] {
         Post::Feedback { init, .. } => *init,
-        Post::Port { .. } => None,
+        Post::Port { .. } | Post::Connector { .. } => None,
     };
     posts.remove(first + fb);
     Some(init.and_then(|v| ty.fit(v).ok()).unwrap_or(ty.zero()))
@@ -116,6 +125,7 @@ impl<'p> Expander<'p> {
                     chase.posts.push(Post::Feedback { init: init.as_deref().copied(), at: at.at(), si });
                     Step::Follow { si, wire: Cow::Owned(Wire::Ref(from.clone())), at: None }
                 }
+                Wire::Connector(name) => self.connector(si, name, at, &mut chase)?,
                 Wire::Ref(r) => match r.split_once('.') {
                     Some((blk, pin)) => self.block_output(si, r, (blk, pin), at, &mut chase)?,
                     None => match self.scopes[si].mac {
@@ -228,6 +238,56 @@ impl<'p> Expander<'p> {
         }
     }
 
+    /// A continuation of connector `name` of scope `si`'s body: followed to the connector's
+    /// `from`, in the same scope.
+    fn connector<'w>(&mut self, si: usize, name: &str, at: Loc, chase: &mut Chase) -> Result<Step<'w>, Diagnostic>
+    where
+        'p: 'w,
+    {
+        let (file, mac) = (self.scopes[si].file, self.scopes[si].mac);
+        let (list, list_at): (&'p [Connector], Vec<Seg>) = match mac {
+            None => (&self.project.files[0].doc.connectors, json_path!["connectors"].to_vec()),
+            Some((m, mi)) => (&m.connectors, json_path!["macros", mi, "connectors"].to_vec()),
+        };
+        let Some(k) = self.connector_index(file, mac.map(|(_, mi)| mi), list, name) else {
+            let names: Vec<&str> = list.iter().map(|c| c.name.as_str()).collect();
+            let mut d = self.err(at, format!("no connector `{name}` in this body"));
+            d = match closest(name, &names) {
+                Some(c) => d.help(format!("did you mean `{c}`?")),
+                None => d.help(format!(
+                    "a continuation reads a connector of its own body (program or macro), declared in its `connectors`: {{\"name\": \"{name}\", \"from\": \"block.pin\"}}; this body has {}",
+                    list_or_none(&names)
+                )),
+            };
+            return Err(self.decorate(si, at, d));
+        };
+        let key = (si, k);
+        if let Some(s) = self.conn_memo.get(&key) {
+            return Ok(Step::Found(s.clone()));
+        }
+        let from_at = At::new(file, list_at).join([Seg::Index(k)]).join(json_path!["from"]);
+        if chase.connectors.contains(&key) {
+            let d = self
+                .project
+                .diag(from_at.file, &from_at.path, format!("connector `{name}` leads round in a circle of connectors"))
+                .help("a connector's `from` names what drives the net: a block's output, an input, or a constant");
+            return Err(d);
+        }
+        chase.connectors.push(key);
+        chase.posts.push(Post::Connector { key });
+        Ok(Step::Follow { si, wire: Cow::Borrowed(&list[k].from), at: Some(from_at) })
+    }
+
+    /// Index of connector `name` in `list`, the connectors of macro `mac` of `file` (of the
+    /// program for `None`), hashed per body on first use.
+    fn connector_index(&mut self, file: usize, mac: Option<usize>, list: &'p [Connector], name: &str) -> Option<usize> {
+        let names = self
+            .conn_names
+            .entry((file, mac))
+            .or_insert_with(|| list.iter().enumerate().rev().map(|(k, c)| (c.name.as_str(), k)).collect());
+        names.get(name).copied()
+    }
+
     /// A program input by name (in the program's own body).
     fn program_input(&mut self, si: usize, name: &str, at: Loc) -> Result<Src, Diagnostic> {
         if let Some(&i) = self.input_index.get(name) {
@@ -319,6 +379,9 @@ impl<'p> Expander<'p> {
                         return Err(self.decorate(si, Loc::At(&at), d));
                     }
                     src = Src::Feedback { src: Box::new(src), init: init.map(Box::new) };
+                }
+                Post::Connector { key } => {
+                    self.conn_memo.insert(key, src.clone());
                 }
             }
         }

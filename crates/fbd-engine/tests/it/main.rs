@@ -2,6 +2,7 @@
 
 mod blocks;
 mod cgen;
+mod connectors;
 mod constants;
 mod debugger;
 mod determinism;

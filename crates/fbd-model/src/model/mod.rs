@@ -60,6 +60,9 @@ pub struct Document {
     /// The program's blocks (empty for a pure library file).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub blocks: Vec<Block>,
+    /// The program body's connectors: named nets its blocks read as `{"connector": name}`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub connectors: Vec<Connector>,
 }
 
 /// How an HMI should present a program input. The engine treats all kinds alike.
@@ -179,6 +182,23 @@ pub struct MacroDef {
     pub outputs: Vec<PortOut>,
     /// The body.
     pub blocks: Vec<Block>,
+    /// The body's connectors: named nets its blocks read as `{"connector": name}`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub connectors: Vec<Connector>,
+}
+
+/// A connector (PLCopen's `connector`, CODESYS's connection mark, LOGO!'s flag): a name for a
+/// net of one body. Where the net is read, a continuation `{"connector": name}` stands for it,
+/// and a drawing shows two labels instead of a wire across the page. Only a name: it costs no
+/// instruction, and the value read is the value of `from`, in the same scan.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Connector {
+    /// Unique among the body's connectors; no `/` or `.`.
+    pub name: String,
+    /// What it carries: `block.pin`, an input name, a constant, a feedback wire, or another
+    /// connector.
+    pub from: Wire,
 }
 
 /// One block: a library block or a macro instance.

@@ -80,9 +80,11 @@ impl JsonSchema for Const {
     }
 }
 
-/// What drives an input pin (or a port): a constant, `block.pin`, a bare input name, or the
+/// What drives an input pin (or a port): a constant, `block.pin`, a bare input name, the
 /// object form `{"from": "block.pin", "feedback": true, "init": 0}` that marks a feedback wire
-/// (it carries the source's value of the previous scan, starting at `init`).
+/// (it carries the source's value of the previous scan, starting at `init`), or
+/// `{"connector": "name"}`, a continuation of the body's connector of that name (PLCopen's
+/// `continuation`: the net is drawn as two labels instead of a wire).
 #[derive(Clone, Debug, PartialEq)]
 pub enum Wire {
     /// A constant value: a [`Literal`], 16 bytes (a `Value` is 136, a STRING's; a large
@@ -97,6 +99,8 @@ pub enum Wire {
         /// The value before the first scan (default: zero of the type).
         init: Option<Box<Value>>,
     },
+    /// A continuation: reads what the body's connector of this name carries.
+    Connector(String),
 }
 
 impl Wire {
@@ -121,6 +125,11 @@ impl Serialize for Wire {
                 }
                 m.end()
             }
+            Wire::Connector(name) => {
+                let mut m = s.serialize_map(Some(1))?;
+                m.serialize_entry("connector", name)?;
+                m.end()
+            }
         }
     }
 }
@@ -131,7 +140,9 @@ impl<'de> Deserialize<'de> for Wire {
         impl<'de> Visitor<'de> for V {
             type Value = Wire;
             fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a constant, \"block.pin\", an input name, or {\"from\": ..., \"feedback\": true}")
+                f.write_str(
+                    "a constant, \"block.pin\", an input name, {\"from\": ..., \"feedback\": true} or {\"connector\": name}",
+                )
             }
             fn visit_bool<E: de::Error>(self, v: bool) -> Result<Wire, E> {
                 Ok(Wire::constant(Value::Bool(v)))
@@ -166,27 +177,42 @@ impl<'de> Deserialize<'de> for Wire {
                 let mut from: Option<String> = None;
                 let mut feedback: Option<bool> = None;
                 let mut init: Option<Const> = None;
+                let mut connector: Option<String> = None;
                 while let Some(k) = map.next_key::<String>()? {
                     match k.as_str() {
                         // serde_json (arbitrary_precision) hands a number over as its text.
-                        NUMBER_TOKEN if from.is_none() && feedback.is_none() && init.is_none() => {
+                        NUMBER_TOKEN
+                            if from.is_none() && feedback.is_none() && init.is_none() && connector.is_none() =>
+                        {
                             let text: String = map.next_value()?;
                             return number(&text).map(Wire::constant).map_err(de::Error::custom);
                         }
                         "from" if from.is_none() => from = Some(map.next_value()?),
                         "feedback" if feedback.is_none() => feedback = Some(map.next_value()?),
                         "init" if init.is_none() => init = Some(map.next_value()?),
-                        "from" | "feedback" | "init" => {
+                        "connector" if connector.is_none() => connector = Some(map.next_value()?),
+                        "from" | "feedback" | "init" | "connector" => {
                             return Err(de::Error::custom(format!("duplicate field `{k}`")));
                         }
                         other => {
                             return Err(de::Error::custom(format!(
-                                "unknown field `{other}` in a wire, expected `from`, `feedback` or `init`"
+                                "unknown field `{other}` in a wire, expected `from`, `feedback`, `init` or `connector`"
                             )));
                         }
                     }
                 }
-                let from = from.ok_or_else(|| de::Error::custom("a wire object needs `from`"))?;
+                if let Some(name) = connector {
+                    if from.is_some() || feedback.is_some() || init.is_some() {
+                        return Err(de::Error::custom(
+                            "a continuation is {\"connector\": name} alone; to delay a connector's value, mark its `from` as a feedback wire",
+                        ));
+                    }
+                    if name.is_empty() {
+                        return Err(de::Error::custom("empty connector name"));
+                    }
+                    return Ok(Wire::Connector(name));
+                }
+                let from = from.ok_or_else(|| de::Error::custom("a wire object needs `from` (or `connector`)"))?;
                 match feedback {
                     Some(true) => Ok(Wire::Feedback { from, init: init.map(|c| Box::new(c.0)) }),
                     _ if init.is_some() => {
@@ -244,6 +270,12 @@ impl JsonSchema for Wire {
                         "feedback": { "type": "boolean" },
                         "init": { "type": ["boolean", "number"] }
                     }
+                },
+                {
+                    "type": "object",
+                    "required": ["connector"],
+                    "additionalProperties": false,
+                    "properties": { "connector": { "type": "string", "minLength": 1 } }
                 }
             ]
         })

@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 
 use fbd_engine::library;
 use fbd_engine::load::Project;
-use fbd_engine::model::{Block, Wire};
+use fbd_engine::model::{Block, Connector, Wire};
 use fbd_engine::{Type, Value};
 use fbd_layout::Point;
 
@@ -33,6 +33,7 @@ struct Emitter<'a> {
     /// where the pin it reads stands).
     late: Vec<(String, u64, String, Point)>,
     blocks: &'a [Block],
+    connectors: &'a [Connector],
     project: &'a Project,
     block_ids: HashMap<&'a str, u64>,
     types: &'a Types,
@@ -85,6 +86,20 @@ impl Emitter<'_> {
     /// the result of a function of literals `ANY`, which matiec refuses.
     fn connect(&mut self, w: &Wire, what: &str, at: Point, want: Option<Type>) -> String {
         match w {
+            Wire::Connector(name) => {
+                // A continuation of its own beside the pin, as the tools draw one per reader.
+                let i = self.id();
+                let w = box_width(name);
+                let _ = writeln!(
+                    self.reads,
+                    "            <continuation localId=\"{i}\" name=\"{}\" height=\"{BOX_H}\" width=\"{w}\"><position x=\"{}\" y=\"{}\"/><connectionPointOut><relPosition x=\"{w}\" y=\"{}\"/></connectionPointOut></continuation>",
+                    esc(name),
+                    at.x - w - PITCH_GAP,
+                    at.y - BOX_H / 2.0,
+                    BOX_H / 2.0
+                );
+                link(i, None, at, Point { x: at.x - PITCH_GAP, y: at.y })
+            }
             Wire::Const(v) => {
                 let text = match want {
                     // A duration literal carries its type (`T#…`), a string its quotes (and
@@ -205,7 +220,7 @@ pub(super) fn body_xml(
     project: &Project,
     types: &Types,
     mac: &str,
-    blocks: &[Block],
+    (blocks, connectors): (&[Block], &[Connector]),
     outputs: &[fbd_engine::model::PortOut],
     helpers: &mut BTreeSet<(String, Type)>,
 ) -> Body {
@@ -220,6 +235,7 @@ pub(super) fn body_xml(
         locals: Vec::new(),
         late: Vec::new(),
         blocks,
+        connectors,
         project,
         block_ids,
         types,
@@ -227,7 +243,7 @@ pub(super) fn body_xml(
         pins: blocks.iter().map(|b| project.block_pins(b)).collect(),
         geom,
         input_vars: HashMap::new(),
-        rank: execution_order(blocks),
+        rank: execution_order(blocks, connectors),
         reader_rank: usize::MAX,
     };
     let mut xml = String::new();
@@ -250,6 +266,7 @@ pub(super) fn body_xml(
     em.reader_rank = usize::MAX;
     let taken = em.output_boxes(&mut xml, outputs);
     em.feedback_writes(&mut xml, taken);
+    em.connector_elements(&mut xml);
     xml.push_str(&em.reads);
     Body { xml, locals: em.locals, instances }
 }
@@ -444,6 +461,31 @@ impl Emitter<'_> {
         taken
     }
 
+    /// The body's connectors, each just right of the pin that drives it (PLCopen's
+    /// `connector`; its continuations stand beside their readers).
+    fn connector_elements(&mut self, xml: &mut String) {
+        for c in self.connectors {
+            let i = self.id();
+            let w = box_width(&c.name);
+            let from = match through(self.connectors, &c.from) {
+                Wire::Ref(r) | Wire::Feedback { from: r, .. } => {
+                    r.split_once('.').and_then(|(b, p)| self.out_point(b, p)).unwrap_or(Point { x: 0.0, y: 0.0 })
+                }
+                _ => Point { x: 0.0, y: 0.0 },
+            };
+            let at = Point { x: from.x + 2.0 * PITCH_GAP, y: from.y };
+            let conn = self.connect(&c.from, &c.name, at, None);
+            let _ = writeln!(
+                xml,
+                "            <connector localId=\"{i}\" name=\"{}\" height=\"{BOX_H}\" width=\"{w}\"><position x=\"{}\" y=\"{}\"/><connectionPointIn>{}{conn}</connectionPointIn></connector>",
+                esc(&c.name),
+                at.x,
+                at.y - BOX_H / 2.0,
+                relative(Point { x: 0.0, y: BOX_H / 2.0 })
+            );
+        }
+    }
+
     /// The feedback variables written at the end of the body, each just right of the pin it
     /// reads, moved down past whatever stands there (the program's output fed by the same pin,
     /// the next block).
@@ -507,7 +549,7 @@ fn out_variable(i: u64, order: usize, at: Point, conn: &str, expr: &str) -> Stri
 /// scan (a feedback wire, MEMORY.prev and a DELAY read the previous scan's value and order
 /// nothing), ties in the order of the file. The export wrote the file's order, so a tool that runs by `executionOrderId`
 /// ran a block before the one it reads and saw last scan's value.
-fn execution_order(blocks: &[Block]) -> Vec<usize> {
+fn execution_order(blocks: &[Block], connectors: &[Connector]) -> Vec<usize> {
     let index: HashMap<&str, usize> = blocks.iter().enumerate().map(|(k, b)| (b.id.as_str(), k)).collect();
     let mut readers: Vec<Vec<usize>> = vec![Vec::new(); blocks.len()];
     let mut waits = vec![0usize; blocks.len()];
@@ -516,7 +558,7 @@ fn execution_order(blocks: &[Block]) -> Vec<usize> {
             .inputs
             .0
             .iter()
-            .filter_map(|(_, w)| match w {
+            .filter_map(|(_, w)| match through(connectors, w) {
                 Wire::Ref(r) => r.split_once('.').and_then(|(blk, pin)| {
                     let f = *index.get(blk)?;
                     // MEMORY.prev and a DELAY's q are last scan's values: they order nothing.
@@ -557,6 +599,22 @@ fn execution_order(blocks: &[Block]) -> Vec<usize> {
     rank
 }
 
+/// What a wire of a body reads: a continuation followed to its connector's `from` (through
+/// connectors of connectors); a continuation of none, or a circle, as it is.
+fn through<'w>(connectors: &'w [Connector], w: &'w Wire) -> &'w Wire {
+    let mut at = w;
+    for _ in 0..=connectors.len() {
+        match at {
+            Wire::Connector(n) => match connectors.iter().find(|c| c.name == *n) {
+                Some(c) => at = &c.from,
+                None => return at,
+            },
+            other => return other,
+        }
+    }
+    at
+}
+
 /// The type variable of generic block `k` read from its wiring, for a body the plan does not
 /// type (a macro of the library no instance uses): its `init`, or what drives a pin of type
 /// `T` (a constant, a port, another block's output). Such a MEMORY of BOOL went out as
@@ -585,7 +643,7 @@ fn wired_type(project: &Project, mac: &str, blocks: &[Block], k: usize, depth: u
     // A wired source first: a constant's type is only its default (an integer on a REAL pin).
     let t_inputs: Vec<&(String, Wire)> = b.inputs.0.iter().filter(|(pin, _)| t_pin(pin)).collect();
     let wired = t_inputs.iter().filter(|(_, w)| !matches!(w, Wire::Const(_))).find_map(|(_, w)| match w {
-        Wire::Const(_) => None,
+        Wire::Const(_) | Wire::Connector(_) => None,
         Wire::Ref(r) | Wire::Feedback { from: r, .. } => match r.split_once('.') {
             None => ports.iter().find(|(n, _)| n == r).map(|p| p.1),
             Some((blk, pin)) => {

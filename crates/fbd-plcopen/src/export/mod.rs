@@ -227,7 +227,7 @@ fn export_project(project: &Project, plan: &ScanPlan, renames: &[crate::reserved
                 .collect();
             let outs: Vec<_> =
                 m.outputs.iter().map(|p| (p.name.clone(), p.ty.0, None, p.description.clone())).collect();
-            let body = body_xml(project, &types, &m.name, &m.blocks, &m.outputs, &mut helpers);
+            let body = body_xml(project, &types, &m.name, (&m.blocks, &m.connectors), &m.outputs, &mut helpers);
             pous.push_str(&pou_xml(
                 &m.name,
                 "functionBlock",
@@ -246,7 +246,7 @@ fn export_project(project: &Project, plan: &ScanPlan, renames: &[crate::reserved
         .map(|p| (p.name.clone(), p.ty.0, p.default.map(|c| p.ty.0.fit(c.0).unwrap_or(c.0)), p.description.clone()))
         .collect();
     let outs: Vec<_> = root.outputs.iter().map(|p| (p.name.clone(), p.ty.0, None, p.description.clone())).collect();
-    let body = body_xml(project, &types, "", &root.blocks, &root.outputs, &mut helpers);
+    let body = body_xml(project, &types, "", (&root.blocks, &root.connectors), &root.outputs, &mut helpers);
     let hmi_in = |n: &str| root.inputs.iter().find(|p| p.name == n).map(hmi_data).unwrap_or_default();
     let hmi_out = |n: &str| {
         let kind = root.outputs.iter().find(|p| p.name == n).and_then(|p| p.kind.as_deref());

@@ -702,6 +702,8 @@ fn substitute_enos(blocks: &mut [Block], writes: &mut BTreeMap<String, (Src, usi
                 Wire::Ref(r) => Src::Out(r),
                 Wire::Const(c) => Src::Const(c.value()),
                 Wire::Feedback { from, .. } => Src::Out(from),
+                // An import's EN wires name their sources directly.
+                Wire::Connector(_) => continue,
             };
         }
     }
@@ -808,5 +810,5 @@ fn pou_body(
     blocks.extend(flow.hold_blocks());
     let (prog_inputs, macro_inputs) = vars::input_ports(cx, pou, &name, &ins, is_program);
     let description = text::description(pou, fbd);
-    Some((MacroDef { name, description, inputs: macro_inputs, outputs, blocks }, prog_inputs))
+    Some((MacroDef { name, description, inputs: macro_inputs, outputs, blocks, connectors: Vec::new() }, prog_inputs))
 }
