@@ -12,16 +12,19 @@ fn root() -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
+/// The repository's diagrams with stored positions.
+const DIAGRAMS: [&str; 5] = [
+    "diagrams/2048.json",
+    "diagrams/2048-original.json",
+    "diagrams/2048-smart-spawn.json",
+    "examples/blinker.json",
+    "examples/tank.json",
+];
+
 /// Every (file, body name, body) of the repository's diagrams.
 fn bodies() -> Vec<(String, String, fbd_layout::Body)> {
     let mut out = Vec::new();
-    for f in [
-        "diagrams/2048.json",
-        "diagrams/2048-original.json",
-        "diagrams/2048-smart-spawn.json",
-        "examples/blinker.json",
-        "examples/tank.json",
-    ] {
+    for f in DIAGRAMS {
         let p = load(&FsProvider, &root().join(f)).unwrap_or_else(|e| panic!("{f}: {e}"));
         out.push((f.to_string(), "(program)".to_string(), body(&p, None).expect("program")));
         let mut names: Vec<&String> = p.macros.keys().collect();
@@ -131,13 +134,7 @@ fn the_drawings_in_docs_are_fresh() {
 
 #[test]
 fn the_stored_positions_of_the_repository_are_the_layouts_and_are_kept() {
-    for f in [
-        "diagrams/2048.json",
-        "diagrams/2048-original.json",
-        "diagrams/2048-smart-spawn.json",
-        "examples/blinker.json",
-        "examples/tank.json",
-    ] {
+    for f in DIAGRAMS {
         let p = load(&FsProvider, &root().join(f)).expect("loads");
         let stale: Vec<String> = fbd_layout::from_model::with_positions(&p)
             .into_iter()
@@ -285,13 +282,7 @@ fn wires_keep_clear_of_the_values_beside_the_pins() {
         assert!(bad.is_empty(), "{what}: {} violations, first: {:#?}", bad.len(), &bad[..bad.len().min(5)]);
         checked += 1;
     };
-    for f in [
-        "diagrams/2048.json",
-        "diagrams/2048-original.json",
-        "diagrams/2048-smart-spawn.json",
-        "examples/blinker.json",
-        "examples/tank.json",
-    ] {
+    for f in DIAGRAMS {
         let p = load(&FsProvider, &root().join(f)).expect("loads");
         let mut names: Vec<Option<&str>> = vec![None];
         names.extend(p.macros.keys().map(|m| Some(m.as_str())));
