@@ -53,6 +53,8 @@ pub struct DiagramState {
     pub(crate) auto_layout: bool,
     /// Every net drawn as a wire: long nets are not turned into connector pairs.
     pub(crate) wires_only: bool,
+    /// The connector label Find found: its tags are drawn marked.
+    pub(crate) found_connector: Option<String>,
     /// Screen position of the drawing's origin and the zoom in the last frame.
     pub(crate) origin: Pos2,
     pub(crate) canvas_min: Pos2,
@@ -213,6 +215,20 @@ impl App {
         let r = layout.blocks[i];
         let z = self.diagram.zoom;
         Some(self.diagram.origin + Vec2::new((r.x + r.w / 2.0) as f32, (r.y + r.h / 2.0) as f32) * z)
+    }
+
+    /// The connector Find marked, and where its tags were drawn in the last frame (the
+    /// connector's, then each continuation's), for tests.
+    pub fn diagram_found_connector(&mut self) -> Option<(String, Vec<Pos2>)> {
+        let label = self.diagram.found_connector.clone()?;
+        let bl = self.diagram_body()?;
+        let (_, layout) = &*bl;
+        let c = layout.connectors.iter().find(|c| c.label == label)?;
+        let z = self.diagram.zoom;
+        let at = |p: fbd_layout::Point| self.diagram.origin + Vec2::new(p.x as f32, p.y as f32) * z;
+        let mut points = vec![at(fbd_layout::connector_tag(layout.source_anchor(c.source)))];
+        points.extend(c.targets.iter().map(|&t| at(fbd_layout::continuation_tag(layout.target_anchor(t)))));
+        Some((label, points))
     }
 
     /// Where the box of input port `name` of the shown body was drawn in the last frame (its

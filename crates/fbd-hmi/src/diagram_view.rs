@@ -246,12 +246,14 @@ impl DiagramState {
                 .labelled_by(l.id);
             if r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)) {
                 let q = self.search.trim().to_string();
-                match body
-                    .nodes
-                    .iter()
-                    .position(|n| n.id == q)
-                    .or_else(|| body.nodes.iter().position(|n| n.id.contains(&q)))
-                {
+                self.found_connector = None;
+                // A block's id first, then a connector's name, each whole before in part.
+                let exact = body.nodes.iter().position(|n| n.id == q);
+                let by_connector = exact.is_none()
+                    && (self.find_connector(layout, &q, true)
+                        || (!body.nodes.iter().any(|n| n.id.contains(&q)) && self.find_connector(layout, &q, false)));
+                let found = if by_connector { None } else { exact.or_else(|| body.nodes.iter().position(|n| n.id.contains(&q))) };
+                match found {
                     Some(i) => {
                         let c = layout.blocks[i];
                         // Centred at a readable size.
@@ -260,7 +262,8 @@ impl DiagramState {
                             - Vec2::new(c.x as f32 + c.w as f32 / 2.0, c.y as f32 + c.h as f32 / 2.0) * self.zoom;
                         self.message = format!("found `{}`", body.nodes[i].id);
                     }
-                    None => self.message = format!("no block `{q}` here"),
+                    None if by_connector => {}
+                    None => self.message = format!("no block or connector `{q}` here"),
                 }
             }
             if ui.button("Fit").on_hover_text("fit the drawing to the view (F)").clicked() {
@@ -415,6 +418,34 @@ impl DiagramState {
         }
     }
 
+    /// Find on a connector's name (the author's, or the `block.pin` an automatic one shows):
+    /// its tags are marked and the view fits them all, so that where a signal goes reads at a
+    /// glance. Whether one was found.
+    fn find_connector(&mut self, layout: &Layout, q: &str, whole: bool) -> bool {
+        let Some(c) =
+            layout.connectors.iter().find(|c| if whole { c.label == q } else { !q.is_empty() && c.label.contains(q) })
+        else {
+            return false;
+        };
+        let src = fbd_layout::connector_tag(layout.source_anchor(c.source));
+        let mut lo = (src.x, src.y - 10.0);
+        let mut hi = (src.x + fbd_layout::tag_width(&c.label), src.y + 10.0);
+        for &t in &c.targets {
+            let p = layout.target_anchor(t);
+            let w = fbd_layout::tag_width(&c.label) + 12.0 * fbd_layout::CHAR_W;
+            lo = (lo.0.min(p.x - w - fbd_layout::PITCH), lo.1.min(p.y - 10.0));
+            hi = (hi.0.max(p.x), hi.1.max(p.y + 10.0));
+        }
+        let (w, h) = ((hi.0 - lo.0) as f32 + 80.0, (hi.1 - lo.1) as f32 + 80.0);
+        // Every tag in view, at a readable size where they fit (no closer than 1.5).
+        self.zoom = (self.canvas.x / w).min(self.canvas.y / h).min(1.5);
+        let centre = Vec2::new((lo.0 + hi.0) as f32 / 2.0, (lo.1 + hi.1) as f32 / 2.0);
+        self.pan = self.canvas / 2.0 - centre * self.zoom;
+        self.message = format!("connector `{}`: its source and {} continuation(s) marked", c.label, c.targets.len());
+        self.found_connector = Some(c.label.clone());
+        true
+    }
+
     /// Nets drawn as labels: a connector tag beside the source, a continuation tag beside each
     /// target, both naming the source and, on the continuations, showing its live value (the
     /// source's own value is on its pin already).
@@ -422,12 +453,14 @@ impl DiagramState {
         let (z, dark) = (pen.z, pen.dark);
         let fill = if dark { Color32::from_rgb(0x4a, 0x3c, 0x10) } else { Color32::from_rgb(0xff, 0xf4, 0xd8) };
         let edge = Color32::from_rgb(0x80, 0x60, 0x00);
-        let tag = |x: f64, y: f64, w: f64, text: &str| {
+        let marked = Color32::from_rgb(0xe0, 0x40, 0x10);
+        let tag = |x: f64, y: f64, w: f64, text: &str, found: bool| {
             let r = Rect::from_min_max(pen.to(x, y - 8.0), pen.to(x + w, y + 8.0));
             if !r.intersects(pen.rect) {
                 return;
             }
-            pen.painter.rect(r, 2.0 * z, fill, Stroke::new(1.0, edge), egui::StrokeKind::Inside);
+            let outline = if found { Stroke::new(3.0, marked) } else { Stroke::new(1.0, edge) };
+            pen.painter.rect(r, 2.0 * z, fill, outline, egui::StrokeKind::Outside);
             if pen.text_ok {
                 pen.painter.text(
                     r.left_center() + Vec2::new(3.0 * z, 0.0),
@@ -439,12 +472,13 @@ impl DiagramState {
             }
         };
         for c in &layout.connectors {
+            let found = self.found_connector.as_deref() == Some(c.label.as_str());
             let v = shown.source(c.source);
             let stroke = Stroke::new(1.4 * z.clamp(0.5, 1.5), wire_color(v, dark));
             let a = layout.source_anchor(c.source);
             let t = fbd_layout::connector_tag(a);
             pen.painter.line_segment([pen.to(a.x, a.y), pen.to(t.x, t.y)], stroke);
-            tag(t.x, t.y, fbd_layout::tag_width(&c.label), &c.label);
+            tag(t.x, t.y, fbd_layout::tag_width(&c.label), &c.label, found);
             let text = match v {
                 Some(v) => format!("{} = {}", c.label, v.short()),
                 None => c.label.clone(),
@@ -454,7 +488,7 @@ impl DiagramState {
                 let b = layout.target_anchor(target);
                 let e = fbd_layout::continuation_tag(b);
                 pen.painter.line_segment([pen.to(e.x, e.y), pen.to(b.x, b.y)], stroke);
-                tag(e.x - w, e.y, w, &text);
+                tag(e.x - w, e.y, w, &text, found);
             }
         }
     }

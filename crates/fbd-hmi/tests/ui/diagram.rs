@@ -353,3 +353,29 @@ fn the_shown_body_exports_as_an_svg_drawing_with_its_connectors_and_values() {
     assert!(svg.contains("cell_2_3"), "titled by the instance");
     assert_eq!(svg.matches("<g class=\"block\" data-id=").count(), 10, "the Cell's blocks");
 }
+
+/// "Where does cell_2_3's value go?": Find on the connector's name marks its tag at the source
+/// and every continuation, all of them in view.
+#[test]
+fn find_on_a_connector_name_marks_its_source_and_every_continuation_in_view() {
+    let mut h = harness(Wiring::Upd1, false, "diagram-connector");
+    h.step();
+    h.get_by_label("Diagram").click();
+    h.step();
+    h.step();
+    h.get_by_label("Find").click();
+    h.step();
+    h.get_by_label("Find").type_text("cell_2_3.Value");
+    h.step();
+    h.key_press(egui::Key::Enter);
+    h.step();
+    h.step();
+    let (label, points) = h.state_mut().diagram_found_connector().expect("a connector was found");
+    assert_eq!(label, "cell_2_3.Value");
+    assert!(points.len() >= 3, "the connector and its continuations: {points:?}");
+    let view = h.state().diagram_canvas();
+    for p in &points {
+        assert!(view.contains(*p), "every tag in view: {p:?} outside {view:?}");
+    }
+    assert!(h.query_by_label_contains("connector `cell_2_3.Value`").is_some(), "the message says what was found");
+}
