@@ -6,6 +6,17 @@ use fbd2048_game::Wiring;
 
 use crate::*;
 
+/// Types `q` into the diagram's Find box and presses Enter.
+fn find(h: &mut egui_kittest::Harness<'_, fbd_hmi::App>, q: &str) {
+    h.get_by_label("Find").click();
+    h.step();
+    h.get_by_label("Find").type_text(q);
+    h.step();
+    h.key_press(egui::Key::Enter);
+    h.step();
+    h.step();
+}
+
 #[test]
 fn the_online_diagram_opens_a_cell_and_shows_its_value_live() {
     let mut h = harness(Wiring::Upd1, false, "diagram");
@@ -15,13 +26,7 @@ fn the_online_diagram_opens_a_cell_and_shows_its_value_live() {
     h.step();
     h.step();
     // Find cell_4_4 (Enter in the search box centres it) and double-click it.
-    h.get_by_label("Find").click();
-    h.step();
-    h.get_by_label("Find").type_text("cell_4_4");
-    h.step();
-    h.key_press(egui::Key::Enter);
-    h.step();
-    h.step();
+    find(&mut h, "cell_4_4");
     assert!(h.query_by_label_contains("found `cell_4_4`").is_some(), "the search found the block");
     let at = h.state_mut().diagram_block_pos("cell_4_4").expect("drawn");
     let view = h.state().diagram_canvas();
@@ -78,13 +83,7 @@ fn the_diagram_is_driven_by_the_pointer_double_click_in_and_context_menu_force()
     h.state_mut().set_board(board([8, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4]));
     h.get_by_label("Diagram").click();
     h.step();
-    h.get_by_label("Find").click();
-    h.step();
-    h.get_by_label("Find").type_text("cell_4_4");
-    h.step();
-    h.key_press(egui::Key::Enter);
-    h.step();
-    h.step();
+    find(&mut h, "cell_4_4");
     let at = h.state_mut().diagram_block_pos("cell_4_4").expect("drawn");
     // A double click on the block opens its body (half a second after the last click, so
     // egui does not count a triple click).
@@ -363,13 +362,7 @@ fn find_on_a_connector_name_marks_its_source_and_every_continuation_in_view() {
     h.get_by_label("Diagram").click();
     h.step();
     h.step();
-    h.get_by_label("Find").click();
-    h.step();
-    h.get_by_label("Find").type_text("cell_2_3.Value");
-    h.step();
-    h.key_press(egui::Key::Enter);
-    h.step();
-    h.step();
+    find(&mut h, "cell_2_3.Value");
     let (label, points) = h.state_mut().diagram_found_connector().expect("a connector was found");
     assert_eq!(label, "cell_2_3.Value");
     assert!(points.len() >= 3, "the connector and its continuations: {points:?}");
