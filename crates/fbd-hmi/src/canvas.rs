@@ -1,5 +1,5 @@
 //! What the two drawing canvases share (the online diagram and the editor): zooming around the
-//! pointer, the titles of a block and the circle of a negated input.
+//! pointer, the titles of a block, the circle of a negated input and the tags of connectors.
 
 use eframe::egui::{self, Align2, Color32, FontId, Painter, Pos2, Rect, Stroke, Vec2};
 
@@ -9,6 +9,57 @@ pub(crate) fn negation_circle(painter: &Painter, pin: Pos2, side: f32, z: f32, f
     let r = fbd_layout::NEGATION_R as f32 * z;
     let c = pin + Vec2::new(side * r, 0.0);
     painter.circle(c, r, fill, Stroke::new(1.2, ink));
+}
+
+/// How a connector's tags show its source: the stubs' colour and the value, if there is one.
+pub(crate) type TagLook<'a> =
+    (&'a dyn Fn(fbd_layout::Source) -> Color32, &'a dyn Fn(fbd_layout::Source) -> Option<String>);
+
+/// Nets drawn as labels: a connector tag beside the source, a continuation tag beside each
+/// target, both naming the net and, on the continuations, `value` of its source (the source's
+/// own value is on its pin already); `color` is the stubs' colour. The tags of the connector
+/// named `found` (by Find) are outlined.
+pub(crate) fn connector_tags(pen: &Pen, layout: &fbd_layout::Layout, (color, value): TagLook<'_>, found: Option<&str>) {
+    let (z, dark) = (pen.z, pen.dark);
+    let fill = if dark { Color32::from_rgb(0x4a, 0x3c, 0x10) } else { Color32::from_rgb(0xff, 0xf4, 0xd8) };
+    let edge = Color32::from_rgb(0x80, 0x60, 0x00);
+    let marked = Color32::from_rgb(0xe0, 0x40, 0x10);
+    let tag = |x: f64, y: f64, w: f64, text: &str, found: bool| {
+        let r = Rect::from_min_max(pen.to(x, y - 8.0), pen.to(x + w, y + 8.0));
+        if !r.intersects(pen.rect) {
+            return;
+        }
+        let outline = if found { Stroke::new(3.0, marked) } else { Stroke::new(1.0, edge) };
+        pen.painter.rect(r, 2.0 * z, fill, outline, egui::StrokeKind::Outside);
+        if pen.text_ok {
+            pen.painter.text(
+                r.left_center() + Vec2::new(3.0 * z, 0.0),
+                Align2::LEFT_CENTER,
+                text,
+                pen.small.clone(),
+                pen.ink,
+            );
+        }
+    };
+    for c in &layout.connectors {
+        let found = found == Some(c.label.as_str());
+        let stroke = Stroke::new(1.4 * z.clamp(0.5, 1.5), color(c.source));
+        let a = layout.source_anchor(c.source);
+        let t = fbd_layout::connector_tag(a);
+        pen.painter.line_segment([pen.to(a.x, a.y), pen.to(t.x, t.y)], stroke);
+        tag(t.x, t.y, fbd_layout::tag_width(&c.label), &c.label, found);
+        let text = match value(c.source) {
+            Some(v) => format!("{} = {v}", c.label),
+            None => c.label.clone(),
+        };
+        let w = fbd_layout::tag_width(&text);
+        for &target in &c.targets {
+            let b = layout.target_anchor(target);
+            let e = fbd_layout::continuation_tag(b);
+            pen.painter.line_segment([pen.to(e.x, e.y), pen.to(b.x, b.y)], stroke);
+            tag(e.x - w, e.y, w, &text, found);
+        }
+    }
 }
 
 /// How much further left a negated pin's constant stands (beyond the circle).

@@ -450,47 +450,9 @@ impl DiagramState {
     /// target, both naming the source and, on the continuations, showing its live value (the
     /// source's own value is on its pin already).
     fn draw_connectors(&self, pen: &Pen, layout: &Layout, shown: &Shown) {
-        let (z, dark) = (pen.z, pen.dark);
-        let fill = if dark { Color32::from_rgb(0x4a, 0x3c, 0x10) } else { Color32::from_rgb(0xff, 0xf4, 0xd8) };
-        let edge = Color32::from_rgb(0x80, 0x60, 0x00);
-        let marked = Color32::from_rgb(0xe0, 0x40, 0x10);
-        let tag = |x: f64, y: f64, w: f64, text: &str, found: bool| {
-            let r = Rect::from_min_max(pen.to(x, y - 8.0), pen.to(x + w, y + 8.0));
-            if !r.intersects(pen.rect) {
-                return;
-            }
-            let outline = if found { Stroke::new(3.0, marked) } else { Stroke::new(1.0, edge) };
-            pen.painter.rect(r, 2.0 * z, fill, outline, egui::StrokeKind::Outside);
-            if pen.text_ok {
-                pen.painter.text(
-                    r.left_center() + Vec2::new(3.0 * z, 0.0),
-                    Align2::LEFT_CENTER,
-                    text,
-                    pen.small.clone(),
-                    pen.ink,
-                );
-            }
-        };
-        for c in &layout.connectors {
-            let found = self.found_connector.as_deref() == Some(c.label.as_str());
-            let v = shown.source(c.source);
-            let stroke = Stroke::new(1.4 * z.clamp(0.5, 1.5), wire_color(v, dark));
-            let a = layout.source_anchor(c.source);
-            let t = fbd_layout::connector_tag(a);
-            pen.painter.line_segment([pen.to(a.x, a.y), pen.to(t.x, t.y)], stroke);
-            tag(t.x, t.y, fbd_layout::tag_width(&c.label), &c.label, found);
-            let text = match v {
-                Some(v) => format!("{} = {}", c.label, v.short()),
-                None => c.label.clone(),
-            };
-            let w = fbd_layout::tag_width(&text);
-            for &target in &c.targets {
-                let b = layout.target_anchor(target);
-                let e = fbd_layout::continuation_tag(b);
-                pen.painter.line_segment([pen.to(e.x, e.y), pen.to(b.x, b.y)], stroke);
-                tag(e.x - w, e.y, w, &text, found);
-            }
-        }
+        let stroke = |s: Source| wire_color(shown.source(s), pen.dark);
+        let value = |s: Source| shown.source(s).map(|v| v.short());
+        crate::canvas::connector_tags(pen, layout, (&stroke, &value), self.found_connector.as_deref());
     }
 
     /// The wire under the pointer says what it is: its signal and value, and for a dashed

@@ -50,6 +50,8 @@ pub struct EditorState {
     pub(crate) constant: String,
     /// The initial value typed for a feedback wire in the pin menu.
     pub(crate) feedback_init: String,
+    /// The connector name typed in an output pin's menu.
+    pub(crate) connector_name: String,
     /// The constant the pin of the open menu has (shown as the field's hint).
     pub(crate) constant_now: String,
     /// The pin menu just opened: its constant field takes the keyboard.

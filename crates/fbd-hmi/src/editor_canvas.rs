@@ -187,6 +187,7 @@ impl EditorState {
         // The field is empty; its hint shows the constant the pin has, if it has one.
         self.constant.clear();
         self.feedback_init.clear();
+        self.connector_name.clear();
         self.constant_now = menu_in
             .as_ref()
             .and_then(|(b, p)| {
@@ -327,6 +328,7 @@ impl EditorState {
                 pen.painter.circle_filled(pen.to(j.x, j.y), 3.0 * z.clamp(0.5, 1.5), color);
             }
         }
+        crate::canvas::connector_tags(pen, layout, (&|_| plain, &|_| None), None);
         let moving = matches!(self.drag, Some(Drag::Move));
         let mut errors_drawn = Vec::new();
         for (i, (n, r)) in body.nodes.iter().zip(&layout.blocks).enumerate() {
@@ -433,6 +435,9 @@ impl EditorState {
             ui.label(egui::RichText::new(format!("{b}.{p}")).strong());
             if self.pin_menu_output {
                 menu_result = self.negation_button(ui, body_id, &b, &p);
+                if let Some(r) = self.connector_menu(ui, body_id, &b, &p) {
+                    menu_result = Some(r);
+                }
                 return;
             }
             ui.horizontal(|ui| {

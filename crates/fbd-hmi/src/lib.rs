@@ -21,6 +21,7 @@ mod drawing_export;
 mod editor;
 mod editor_canvas;
 mod editor_clipboard;
+mod editor_connectors;
 mod editor_keys;
 mod editor_ports;
 mod editor_props;

@@ -44,7 +44,11 @@ pub fn layout_free(body: &Body, pos: &[Option<[f64; 2]>]) -> Layout {
         input_ports,
         output_ports,
         nets,
-        connectors: Vec::new(),
+        connectors: body
+            .connectors
+            .iter()
+            .map(|c| crate::ConnectorGeom { source: c.source, label: c.name.clone(), targets: c.targets.clone() })
+            .collect(),
         width,
         height,
         stats: Stats { crossings: 0, bends, length },
@@ -133,7 +137,9 @@ fn place_ports(
 fn nets_by_source(body: &Body) -> Vec<NetGeom> {
     let mut by_source: HashMap<Source, usize> = HashMap::new();
     let mut nets: Vec<NetGeom> = Vec::new();
-    for e in &body.edges {
+    // A net the author named with a connector is drawn as its labels, not routed.
+    let named = |e: &&crate::Edge| body.connectors.iter().any(|c| c.source == e.from && c.targets.contains(&e.to));
+    for e in body.edges.iter().filter(|e| !named(e)) {
         let k = *by_source.entry(e.from).or_insert_with(|| {
             nets.push(NetGeom {
                 source: e.from,

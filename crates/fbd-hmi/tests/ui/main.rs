@@ -14,6 +14,7 @@ use ref2048::from_values;
 mod debugger;
 mod diagram;
 mod editor;
+mod editor_connectors;
 mod editor_keys;
 mod editor_negate;
 mod editor_ports;
