@@ -278,7 +278,7 @@ fn rename_all(docs: &mut [&mut Document], mut new_name: impl FnMut(Option<&str>,
             for p in root.outputs.iter_mut().filter(|p| p.name == old) {
                 p.name = new.clone();
             }
-            rename_reads(&mut root.blocks, &mut root.outputs, &old, &new);
+            rename_reads((&mut root.blocks, &mut root.outputs, &mut root.connectors), &old, &new);
         }
     }
     // Each macro's ports: inside its body, and at every instance in every body.
@@ -303,11 +303,11 @@ fn rename_all(docs: &mut [&mut Document], mut new_name: impl FnMut(Option<&str>,
                     for p in m.outputs.iter_mut().filter(|p| &p.name == old) {
                         p.name = new.clone();
                     }
-                    rename_reads(&mut m.blocks, &mut m.outputs, old, new);
+                    rename_reads((&mut m.blocks, &mut m.outputs, &mut m.connectors), old, new);
                 }
-                rename_pins(&mut d.blocks, &mut d.outputs, mac, old, new);
+                rename_pins((&mut d.blocks, &mut d.outputs, &mut d.connectors), mac, old, new);
                 for m in d.macros.iter_mut() {
-                    rename_pins(&mut m.blocks, &mut m.outputs, mac, old, new);
+                    rename_pins((&mut m.blocks, &mut m.outputs, &mut m.connectors), mac, old, new);
                 }
             }
         }
@@ -316,7 +316,7 @@ fn rename_all(docs: &mut [&mut Document], mut new_name: impl FnMut(Option<&str>,
 }
 
 /// A body's reads of its port `old` (a bare name in a wire) become reads of `new`.
-fn rename_reads(blocks: &mut [Block], outputs: &mut [fbd_engine::model::PortOut], old: &str, new: &str) {
+fn rename_reads((blocks, outputs, connectors): BodyWires<'_>, old: &str, new: &str) {
     let follow = |w: &mut Wire| {
         if let Wire::Ref(r) = w
             && r == old
@@ -326,11 +326,15 @@ fn rename_reads(blocks: &mut [Block], outputs: &mut [fbd_engine::model::PortOut]
     };
     blocks.iter_mut().flat_map(|b| b.inputs.0.iter_mut()).for_each(|(_, w)| follow(w));
     outputs.iter_mut().for_each(|p| follow(&mut p.from));
+    connectors.iter_mut().for_each(|c| follow(&mut c.from));
 }
+
+/// Where a body's wires are: its blocks' pins, its output ports and its connectors.
+type BodyWires<'a> = (&'a mut [Block], &'a mut [fbd_engine::model::PortOut], &'a mut [fbd_engine::model::Connector]);
 
 /// In a body, the pin `old` of every instance of macro `mac` becomes `new`: where it is
 /// wired, and where its output is read (`inst.old`).
-fn rename_pins(blocks: &mut [Block], outputs: &mut [fbd_engine::model::PortOut], mac: &str, old: &str, new: &str) {
+fn rename_pins((blocks, outputs, connectors): BodyWires<'_>, mac: &str, old: &str, new: &str) {
     let instances: Vec<String> = blocks.iter().filter(|b| b.ty == mac).map(|b| b.id.clone()).collect();
     if instances.is_empty() {
         return;
@@ -355,4 +359,5 @@ fn rename_pins(blocks: &mut [Block], outputs: &mut [fbd_engine::model::PortOut],
     };
     blocks.iter_mut().flat_map(|b| b.inputs.0.iter_mut()).for_each(|(_, w)| follow(w));
     outputs.iter_mut().for_each(|p| follow(&mut p.from));
+    connectors.iter_mut().for_each(|c| follow(&mut c.from));
 }

@@ -141,3 +141,39 @@ fn a_direct_loop_between_function_block_instances_reads_the_last_call() {
         vec![vec![b(true), b(false)], vec![b(true), b(true)], vec![b(true), b(true)]]
     );
 }
+
+/// The same loop drawn with a connector and a continuation reads the same values: a
+/// continuation read before its source's call is the last call's value as a wire would be
+/// (imported as a feedback wire, not as a continuation of this scan's value).
+#[test]
+fn a_continuation_is_read_in_the_body_s_order_as_the_wire_it_stands_for() {
+    let vars = r#"<outputVars><variable name="qa"><type><BOOL/></type></variable><variable name="qb"><type><BOOL/></type></variable></outputVars>
+        <localVars><variable name="a"><type><derived name="SR"/></type></variable><variable name="b"><type><derived name="SR"/></type></variable></localVars>"#;
+    let continuation = |id: u32, name: &str| {
+        format!(
+            r#"<continuation localId="{id}" name="{name}"><position x="0" y="0"/><connectionPointOut><relPosition x="0" y="0"/></connectionPointOut></continuation>"#
+        )
+    };
+    let connector = |id: u32, name: &str, from: u32, param: &str| {
+        format!(
+            r#"<connector localId="{id}" name="{name}"><position x="0" y="0"/><connectionPointIn><connection refLocalId="{from}" formalParameter="{param}"><position x="0" y="0"/></connection></connectionPointIn></connector>"#
+        )
+    };
+    let body = [
+        var_in(1, 0, "TRUE"),
+        var_in(2, 100, "FALSE"),
+        block(3, "SR", Some("a"), 0, &[("S1", 1, None), ("R", 4, Some("Q1"))], &["Q1"]),
+        block(4, "SR", Some("b"), 100, &[("S1", 7, None), ("R", 2, None)], &["Q1"]),
+        var_out(5, 0, 3, Some("Q1"), "qa"),
+        var_out(6, 100, 4, Some("Q1"), "qb"),
+        continuation(7, "a_q"),
+        connector(8, "a_q", 3, "Q1"),
+    ]
+    .concat();
+    let b = Value::Bool;
+    assert_eq!(
+        trace(&project("p", vars, &body), &["qa", "qb"], 3),
+        vec![vec![b(true), b(false)], vec![b(true), b(true)], vec![b(true), b(true)]],
+        "as the loop wired directly (the test above)"
+    );
+}

@@ -504,3 +504,29 @@ fn spaces_around_line_breaks_survive_a_round_trip() {
     let back = fbd_plcopen::import(Path::new("d.xml"), &fbd_plcopen::export(&project, &plan)).expect("imports").doc;
     assert_eq!(back.description.as_deref(), Some("first line \n  second  line\n\nthird"));
 }
+
+/// The author's connectors survive a round trip through PLCopen: exported as `connector` and
+/// `continuation` elements and imported back as the same connectors, read by the same pins.
+#[test]
+fn connectors_go_out_as_connector_and_continuation_and_come_back() {
+    let (project, xml) = exported("examples/tank.json");
+    let root = project.root();
+    assert_eq!(xml.matches("<connector localId=").count(), root.connectors.len(), "a connector element each");
+    for c in &root.connectors {
+        assert!(xml.contains(&format!("name=\"{}\"", c.name)), "{} is in the XML", c.name);
+    }
+    assert_eq!(xml.matches("<continuation ").count(), 5, "one per reader (4 pins and the output `pump`)");
+    let back = fbd_plcopen::import(Path::new("tank.xml"), &xml).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(back.doc.connectors, root.connectors, "the same names carrying the same outputs");
+    let pins = |doc: &fbd_engine::model::Document| -> Vec<(String, String, fbd_engine::model::Wire)> {
+        let mut v: Vec<_> = doc
+            .blocks
+            .iter()
+            .flat_map(|b| b.inputs.0.iter().map(|(p, w)| (b.id.clone(), p.clone(), w.clone())))
+            .filter(|(_, _, w)| matches!(w, fbd_engine::model::Wire::Connector(_)))
+            .collect();
+        v.sort_by(|a, b| (&a.0, &a.1).cmp(&(&b.0, &b.1)));
+        v
+    };
+    assert_eq!(pins(&back.doc), pins(root), "every continuation is read by the same pin");
+}

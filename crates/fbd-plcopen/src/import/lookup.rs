@@ -20,6 +20,23 @@ pub(super) enum Src {
     Const(Value),
     /// Several outputs on one input: their OR (a "wired OR").
     Or(Vec<Src>),
+    /// A block output `out` read through the continuation of `connector`: a pin reading it
+    /// keeps the continuation (`{"connector": name}`) where the order allows.
+    Via {
+        connector: String,
+        out: String,
+    },
+}
+
+impl Src {
+    /// The source without the connector it was read through.
+    pub(super) fn direct(self) -> Src {
+        match self {
+            Src::Via { out, .. } => Src::Out(out),
+            Src::Or(list) => Src::Or(list.into_iter().map(Src::direct).collect()),
+            other => other,
+        }
+    }
 }
 
 /// What a body's connections are resolved against.
@@ -141,7 +158,8 @@ impl Lookup<'_, '_, '_> {
             "continuation" => {
                 // Followed hop by hop without recursion: a long chain of connectors is legal; only
                 // one that comes back to a connector it passed is a circle.
-                let mut n = src.attribute("name").unwrap_or("");
+                let first = src.attribute("name").unwrap_or("");
+                let mut n = first;
                 let mut passed: HashSet<&str> = HashSet::new();
                 loop {
                     let Some(conn) = self.connectors.get(n) else {
@@ -167,7 +185,12 @@ impl Lookup<'_, '_, '_> {
                             cx.err(*src, format!("continuation `{n}`: wired ORs nested more than 64 deep"));
                             return None;
                         }
-                        None => return self.source(cx, cpi, depth + 1),
+                        None => {
+                            return self.source(cx, cpi, depth + 1).map(|s| match s {
+                                Src::Out(out) => Src::Via { connector: first.to_string(), out },
+                                other => other,
+                            });
+                        }
                     }
                 }
             }
@@ -190,7 +213,7 @@ pub(super) fn wired_or(
 ) -> Src {
     let Src::Or(list) = src else { return src };
     let mut ins = Vec::new();
-    for (k, s) in list.into_iter().enumerate() {
+    for (k, s) in list.into_iter().map(Src::direct).enumerate() {
         let pin = format!("in{}", k + 1);
         let w = match s {
             Src::Out(r) => Wire::Ref(r),
@@ -199,7 +222,7 @@ pub(super) fn wired_or(
                 Wire::Ref(n)
             }
             Src::Const(v) => Wire::constant(v),
-            Src::Or(_) => Wire::constant(Value::Bool(false)), // nested wired ORs do not occur
+            Src::Or(_) | Src::Via { .. } => Wire::constant(Value::Bool(false)), // nested wired ORs do not occur
         };
         ins.push((pin, w));
     }

@@ -191,6 +191,7 @@ pub fn import(path: &Path, text: &str) -> Result<Imported, Diagnostics> {
         doc.inputs = inputs;
         doc.outputs = m.outputs;
         doc.blocks = m.blocks;
+        doc.connectors = m.connectors;
     }
     if !cx.errors.is_empty() {
         return Err(Diagnostics(cx.errors));
@@ -300,6 +301,8 @@ struct BodyBlocks {
     enos: HashMap<String, Wire>,
     /// A number for the blocks the import adds (`__or`, `__pre`).
     extra: usize,
+    /// The connectors the blocks' continuations read: name → the block output it carries.
+    connectors: BTreeMap<String, String>,
 }
 
 /// What a block of the body is read against.
@@ -338,7 +341,7 @@ fn variable_writes(
             continue;
         }
         // Resolved first: the source's own problems are reported whatever the variable.
-        let src = look.source(cx, cpi, 0);
+        let src = look.source(cx, cpi, 0).map(Src::direct);
         if look.whole_structure(&var) {
             cx.err(*e, format!("`{var}` is a whole structure; it is imported as a variable per member (`{var}.x` is `{var}_x`), so write its members"));
             continue;
@@ -361,7 +364,7 @@ fn variable_writes(
             let w = match src {
                 Src::Out(r) | Src::Var(r) => Wire::Ref(r),
                 Src::Const(v) => Wire::constant(v),
-                Src::Or(_) => continue,
+                Src::Or(_) | Src::Via { .. } => continue,
             };
             blocks.push(simple_block(&id, "NOT", vec![("in".into(), w)], e));
             src = Src::Out(format!("{id}.out"));
@@ -485,6 +488,12 @@ impl<'x, 'i> BlockImport<'x, 'i> {
         let wire = match &src {
             Src::Out(r) | Src::Var(r) => Wire::Ref(r.clone()),
             Src::Const(v) => Wire::constant(*v),
+            // An ENO is not an output here (it is replaced by what drives EN): read directly.
+            Src::Via { connector, out: r } if !r.ends_with(".eno") => {
+                out.connectors.insert(connector.clone(), r.clone());
+                Wire::Connector(connector.clone())
+            }
+            Src::Via { out: r, .. } => Wire::Ref(r.clone()),
             Src::Or(_) => return, // made into an OR block above
         };
         let wire = self.negation_or_edge(v, &pin, &src, wire, out);
@@ -548,7 +557,7 @@ impl<'x, 'i> BlockImport<'x, 'i> {
             cx.err(v, format!("block `{id}`: EN on a function block ({our_ty}) is not supported (its state would have to freeze); EN on functions is"));
             return;
         }
-        self.en = match env.look.source(cx, cpi, 0) {
+        self.en = match env.look.source(cx, cpi, 0).map(Src::direct) {
             Some(Src::Out(r)) | Some(Src::Var(r)) => Some(Wire::Ref(r)),
             Some(Src::Const(c)) => Some(Wire::constant(c)),
             _ => None,
@@ -777,7 +786,7 @@ fn pou_body(
     }
     let vars: Vec<&Var> = ins.iter().chain(&outs).chain(&locals).collect();
     let mut writes = variable_writes(cx, &elems, &env, (&name, &vars), &mut built);
-    let BodyBlocks { mut blocks, reads, block_at, enos, .. } = built;
+    let BodyBlocks { mut blocks, reads, block_at, enos, connectors: carried, .. } = built;
     substitute_enos(&mut blocks, &mut writes, &enos);
     // What every read sees, by the sequence a PLC runs the body in (`order.rs`).
     let declared: HashMap<String, Declared> =
@@ -789,7 +798,8 @@ fn pou_body(
         let wire = flow.value_at(&r.var, r.at);
         set_pin(&mut blocks, &r.block, &r.pin, wire);
     }
-    reads::last_scan_outputs(&mut blocks, &block_at);
+    reads::last_scan_outputs(&mut blocks, &block_at, &carried);
+    let connectors = reads::kept_connectors(&blocks, &carried);
     lookup::drop_unusable_positions(cx, &name, &mut blocks);
     // Outputs of the POU.
     let mut outputs = Vec::new();
@@ -810,5 +820,5 @@ fn pou_body(
     blocks.extend(flow.hold_blocks());
     let (prog_inputs, macro_inputs) = vars::input_ports(cx, pou, &name, &ins, is_program);
     let description = text::description(pou, fbd);
-    Some((MacroDef { name, description, inputs: macro_inputs, outputs, blocks, connectors: Vec::new() }, prog_inputs))
+    Some((MacroDef { name, description, inputs: macro_inputs, outputs, blocks, connectors }, prog_inputs))
 }

@@ -5,7 +5,7 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
-use fbd_engine::model::{Block, TypeName, Wire};
+use fbd_engine::model::{Block, Connector, TypeName, Wire};
 use fbd_engine::{Type, Value, library};
 
 use super::lookup::Src;
@@ -90,7 +90,8 @@ impl<'a> Dataflow<'a> {
                 self.value_at(&w, q)
             }
             Src::Const(c) => Wire::constant(*c),
-            Src::Or(_) => Wire::constant(Value::Bool(false)), // made into an OR block before
+            // Made into an OR block before; writes are stored without their connectors.
+            Src::Or(_) | Src::Via { .. } => Wire::constant(Value::Bool(false)),
         }
     }
 
@@ -154,13 +155,26 @@ fn zero(ty: Option<Type>) -> Value {
 
 /// A block output read by a statement that comes before the block's call (or by the block
 /// itself) is the previous scan's value: IEC keeps a function block's outputs between calls.
-/// Outputs that already carry the previous scan's value (MEMORY.prev, DELAY.q) stay.
-pub(super) fn last_scan_outputs(blocks: &mut [Block], block_at: &HashMap<String, usize>) {
+/// Outputs that already carry the previous scan's value (MEMORY.prev, DELAY.q) stay. A
+/// continuation (of a connector in `connectors`: name → block output) read so is such a
+/// feedback wire instead: a connector carries the value of this scan.
+pub(super) fn last_scan_outputs(
+    blocks: &mut [Block],
+    block_at: &HashMap<String, usize>,
+    connectors: &BTreeMap<String, String>,
+) {
     let types: HashMap<String, String> = blocks.iter().map(|b| (b.id.clone(), b.ty.clone())).collect();
     for b in blocks.iter_mut() {
         let Some(mine) = block_at.get(&b.id).copied() else { continue };
         for (_, w) in b.inputs.0.iter_mut() {
-            let Wire::Ref(r) = w else { continue };
+            let r = match w {
+                Wire::Ref(r) => r.clone(),
+                Wire::Connector(n) => match connectors.get(n) {
+                    Some(r) => r.clone(),
+                    None => continue,
+                },
+                _ => continue,
+            };
             let Some((src, pin)) = r.split_once('.') else { continue };
             let Some(theirs) = block_at.get(src).copied() else { continue };
             if theirs < mine || (theirs == mine && src != b.id) {
@@ -175,4 +189,19 @@ pub(super) fn last_scan_outputs(blocks: &mut [Block], block_at: &HashMap<String,
             }
         }
     }
+}
+
+/// The connectors of `carried` (name → block output) that a block still reads, as the body's
+/// connectors.
+pub(super) fn kept_connectors(blocks: &[Block], carried: &BTreeMap<String, String>) -> Vec<Connector> {
+    let read: std::collections::BTreeSet<&str> = blocks
+        .iter()
+        .flat_map(|b| b.inputs.0.iter())
+        .filter_map(|(_, w)| if let Wire::Connector(n) = w { Some(n.as_str()) } else { None })
+        .collect();
+    carried
+        .iter()
+        .filter(|(n, _)| read.contains(n.as_str()))
+        .map(|(n, r)| Connector { name: n.clone(), from: Wire::Ref(r.clone()) })
+        .collect()
 }
