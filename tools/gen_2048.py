@@ -24,6 +24,17 @@ class Body:
         self.blocks = []
         self.ids = set()
         self.cols = cols_per_row
+        # Pages (sheets) of the drawing, in order: name -> ids; blocks go to the current one.
+        self.pages = {}
+        self.current = None
+
+    def page(self, name):
+        """Blocks added from now on are drawn on page `name`."""
+        self.current = name
+        self.pages.setdefault(name, [])
+
+    def page_list(self):
+        return [{"name": n, "blocks": ids} for n, ids in self.pages.items() if ids]
 
     def add(self, id, type, inputs=None, params=None, data_type=None, comment=None):
         assert id not in self.ids, id
@@ -40,6 +51,8 @@ class Body:
         if comment:
             b["comment"] = comment
         self.blocks.append(b)
+        if self.current is not None:
+            self.pages[self.current].append(id)
         return id
 
     def o(self, id, pin="out"):
@@ -298,6 +311,12 @@ def cell_sources(r, c):
 
 def program(variant):
     b = Body(cols_per_row=12)
+    # The design's four quarters as pages, in the order the whole drawing arranges them two by
+    # two: control top left, the processors top right, the board bottom left, the re-ordering
+    # bottom right, and below them the score and the game's end (and the smart spawn's page).
+    for name in ["Control", "Processing", "Board", "Re-ordering", "Score and game over"]:
+        b.pages[name] = []
+    b.page("Control")
     # Control block: the one-of-six selector, edges, lockout.
     b.add("selector", "SELECTOR", {"sel": "command"}, params={"n": 6}, comment="1 up, 2 right, 3 down, 4 left, 5 start, 6 reset")
     for k in range(1, 7):
@@ -315,6 +334,7 @@ def program(variant):
     b.add("dir", "MEMORY", {"in": "code.out", "en": "move.out"}, params={"init": 0}, comment="the direction being processed")
 
     proc_type = "ProcessingMultiScan" if variant == "original" else "Processing"
+    b.page("Processing")
     # The re-ordering of values for each direction, and the four processors.
     for i in range(1, 5):
         inputs = {"Command": "move.out"}
@@ -343,6 +363,7 @@ def program(variant):
     b.add("moved", "AND", {"in1": go, "in2": "worked_any.out"}, comment="a move that changed the board")
     b.add("gain", "ADD", {f"in{i}": f"proc_{i}.Score" for i in range(1, 5)})
 
+    b.page("Re-ordering")
     # The processed value for each cell.
     for r in range(1, 5):
         for c in range(1, 5):
@@ -352,6 +373,7 @@ def program(variant):
             b.add(f"post_{r}_{c}", "MUX", mux)
 
     if variant == "smart":
+        b.page("Spawn")
         # The spawn chooses among the empty cells: number them, draw one (uniformly, seeded),
         # and put the tile into the processed values before the cells take them: one scan.
         b.add("spawn1", "OR", {"in1": "moved.out", "in2": "start.out"}, comment="one new tile: after a move that changed something, or the first of a new game")
@@ -388,14 +410,19 @@ def program(variant):
                 b.add(f"hit2_{r}_{c}", "AND", {"in1": f"e_{r}_{c}.out", "in2": f"eq2_{r}_{c}.out", "in3": "start.out"})
                 b.add(f"in2_{r}_{c}", "SEL", {"g": f"hit2_{r}_{c}.out", "in0": f"base_{r}_{c}.out", "in1": "tile2.out"})
                 b.add(f"in_{r}_{c}", "SEL", {"g": f"hit1_{r}_{c}.out", "in0": f"in2_{r}_{c}.out", "in1": "tile1.out"})
+        b.page("Board")
+        for r in range(1, 5):
+            for c in range(1, 5):
                 b.add(
                     f"cell_{r}_{c}",
                     "Cell",
                     {"Set": False, "Four": False, "Clear": "reset.out", "Go": "go_cells.out", "Input": f"in_{r}_{c}.out", "Start": False},
                 )
+        b.page("Control")
         b.add("lock", "MOVE", {"in": False}, comment="no lockout needed: a command and its spawn complete in the scan that accepts it")
         busy = "lock.out"
     else:
+        b.page("Control")
         # Tiles still to place: 2 after start, 1 after a move that changed something, minus one
         # for each cell that took a tile (seen one scan later, through feedback).
         b.add("done_any", "OR", {f"in{4 * (r - 1) + c}": f"cell_{r}_{c}.Done" for r in range(1, 5) for c in range(1, 5)})
@@ -411,6 +438,7 @@ def program(variant):
         b.add("opening", "EQ", {"in1": "dec.out", "in2": 2}, comment="the first tile of a new game")
         b.add("rnd", "Random")
         b.add("inst", "Installation", {"work": "work.out", "row": "rnd.row", "col": "rnd.col"})
+        b.page("Board")
         for r in range(1, 5):
             for c in range(1, 5):
                 b.add(
@@ -425,6 +453,7 @@ def program(variant):
                         "Start": "opening.out",
                     },
                 )
+        b.page("Control")
         if variant == "original":
             b.add("lock", "OR", {"in1": "pending.out", "in2": fb("processing.q1", False)}, comment="lockout: a move or its spawn is in progress")
         else:
@@ -436,6 +465,7 @@ def program(variant):
             b.add("busy", "OR", {"in1": "lock.out", "in2": "busy_now.out"})
         busy = "busy.out"
 
+    b.page("Score and game over")
     # Score and best.
     b.add("add_gain", "SEL", {"g": "moved.out", "in0": 0, "in1": "gain.out"})
     b.add("score_sum", "ADD", {"in1": "score.prev", "in2": "add_gain.out"})
@@ -484,9 +514,10 @@ def program(variant):
         "description": desc,
         "cycle_ms": 5,
         "include": ["lib/2048-macros.json"],
-        "inputs": [{"name": "command", "type": "DINT", "kind": "selector", "options": CMD_OPTIONS, "description": "1 up, 2 right, 3 down, 4 left, 5 start, 6 reset; acts on the change to a position"}],
+        "inputs": [{"name": "command", "type": "LINT", "kind": "selector", "options": CMD_OPTIONS, "description": "1 up, 2 right, 3 down, 4 left, 5 start, 6 reset; acts on the change to a position"}],
         "outputs": outputs,
         "blocks": b.blocks,
+        "pages": b.page_list(),
     }
 
 

@@ -10,3 +10,9 @@ $fbd svg diagrams/2048.json --connectors -o docs/diagrams/program.svg
 for m in Cell Installation Random Processing ProcessingMultiScan; do
   $fbd svg diagrams/2048.json --macro "$m" -o "docs/diagrams/$m.svg"
 done
+# The top level page by page (`pages` in the file), as the online view opens it.
+rm -f docs/diagrams/program-page-*.svg
+k=1
+while $fbd svg diagrams/2048.json --page "$k" -o "docs/diagrams/program-page-$k.svg" 2>/dev/null; do
+  k=$((k + 1))
+done

@@ -136,6 +136,34 @@ pub(crate) struct How {
     pub auto: bool,
     /// Long nets as connector pairs.
     pub connectors: bool,
+    /// One page (number from 1, or name) of a body drawn on pages.
+    pub page: Option<String>,
+}
+
+/// A page drawn alone: its body, its blocks' stored positions and its name.
+type PickedPage = (fbd_layout::Body, Vec<Option<[f64; 2]>>, String);
+
+/// The page `which` (its number from 1, or its name) of `body` among `pages`, with the stored
+/// positions of its blocks; an error lists the pages.
+fn pick_page(
+    body: &fbd_layout::Body,
+    pages: &[(String, Vec<usize>)],
+    positions: &[Option<[f64; 2]>],
+    which: &str,
+) -> Result<PickedPage, String> {
+    if pages.is_empty() {
+        return Err(format!("this body has no pages (a body lists them in `pages`); drop --page {which}"));
+    }
+    let k = match which.parse::<usize>() {
+        Ok(n) if (1..=pages.len()).contains(&n) => n - 1,
+        _ => pages.iter().position(|(name, _)| name == which).ok_or_else(|| {
+            let list: Vec<String> = pages.iter().enumerate().map(|(k, (n, _))| format!("{} {n}", k + 1)).collect();
+            format!("no page `{which}`; the pages are: {}", list.join(", "))
+        })?,
+    };
+    let (page, back) = fbd_layout::page::page_body(body, &pages[k].1);
+    let pos = back.iter().map(|&n| positions.get(n).copied().flatten()).collect();
+    Ok((page, pos, pages[k].0.clone()))
 }
 
 pub(crate) fn svg(
@@ -160,6 +188,22 @@ pub(crate) fn svg(
             return ExitCode::FAILURE;
         }
     };
+    let mut positions = fbd_layout::from_model::positions(&project, macro_name);
+    let (body, page_name) = match how.page.as_deref() {
+        None => (body, None),
+        Some(which) => {
+            match pick_page(&body, &fbd_layout::from_model::pages(&project, macro_name), &positions, which) {
+                Ok((page, pos, name)) => {
+                    positions = pos;
+                    (page, Some(name))
+                }
+                Err(e) => {
+                    out::error(&e);
+                    return ExitCode::FAILURE;
+                }
+            }
+        }
+    };
     // Values are written beside the output pins: the channels keep room for them.
     let mut opts = if online.is_some() { fbd_layout::Options::WITH_VALUES } else { fbd_layout::Options::default() };
     if how.connectors {
@@ -168,12 +212,15 @@ pub(crate) fn svg(
     let l = if how.auto {
         fbd_layout::layout_with(&body, &opts)
     } else {
-        fbd_layout::layout_kept_with(&body, &fbd_layout::from_model::positions(&project, macro_name), &opts)
+        fbd_layout::layout_kept_with(&body, &positions, &opts)
     };
-    let title = match macro_name {
+    let mut title = match macro_name {
         Some(m) => format!("{m} ({})", file.display()),
         None => project.root().name.clone().unwrap_or_else(|| file.display().to_string()),
     };
+    if let Some(p) = page_name {
+        title = format!("{title}, page {p}");
+    }
     let text = match online {
         None => fbd_layout::svg::svg(&body, &l, &title, &fbd_layout::svg::NoValues),
         Some(o) => {

@@ -93,6 +93,10 @@ enum Cmd {
         /// source, instead of a wire across the page.
         #[arg(long)]
         connectors: bool,
+        /// Draw one page of a body drawn on pages: its number (from 1) or its name. Nets to and
+        /// from other pages are drawn as connectors named after their source.
+        #[arg(long)]
+        page: Option<String>,
     },
     /// Lay out every body (the program and each macro) and report crossings, bends and wire
     /// length; with --write, store the positions as the blocks' `pos` (and write the files in
@@ -274,9 +278,9 @@ fn main() -> ExitCode {
         Cmd::Check { file, plan, signals } => check(&file, plan, signals),
         Cmd::Run(args) => run::run(args),
         Cmd::Dot { file, macro_name } => dot(&file, macro_name.as_deref()),
-        Cmd::Svg { file, macro_name, output, after, seed, sets, instance, auto, connectors } => {
+        Cmd::Svg { file, macro_name, output, after, seed, sets, instance, auto, connectors, page } => {
             let online = after.map(|n| draw::Online { scans: n, seed, sets, instance });
-            draw::svg(&file, macro_name.as_deref(), output.as_deref(), online, draw::How { auto, connectors })
+            draw::svg(&file, macro_name.as_deref(), output.as_deref(), online, draw::How { auto, connectors, page })
         }
         Cmd::Layout { file, write, connectors } => draw::layout_cmd(&file, write, connectors),
         Cmd::Fmt { files, check } => draw::fmt_cmd(&files, check),

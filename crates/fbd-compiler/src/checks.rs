@@ -10,7 +10,7 @@ use fbd_model::library::{self, BlockDef};
 use fbd_model::limits::{MAX_CYCLE_MS, MAX_PINS, MAX_POS, MIN_CYCLE_MS};
 use fbd_model::load::{IDENT_HELP, Project, valid_ident};
 use fbd_model::locate::Seg;
-use fbd_model::model::{Block, Connector, Params};
+use fbd_model::model::{Block, Connector, Page, Params};
 
 /// The bodies of the program and of every macro: ids, types, pins, params.
 pub(crate) fn check_bodies(project: &Project, errors: &mut Vec<Diagnostic>) {
@@ -90,10 +90,12 @@ pub(crate) fn check_bodies(project: &Project, errors: &mut Vec<Diagnostic>) {
             }
             check_body(project, fi, &doc.blocks, &json_path!["blocks"], errors);
             check_connectors(project, fi, &doc.connectors, &json_path!["connectors"], errors);
+            check_pages(project, fi, (&doc.pages, &doc.blocks), &json_path!["pages"], errors);
         } else if !doc.blocks.is_empty()
             || !doc.inputs.is_empty()
             || !doc.outputs.is_empty()
             || !doc.connectors.is_empty()
+            || !doc.pages.is_empty()
         {
             errors.push(
                 project
@@ -132,6 +134,7 @@ pub(crate) fn check_bodies(project: &Project, errors: &mut Vec<Diagnostic>) {
             }
             check_body(project, fi, &m.blocks, &json_path!["macros", mi, "blocks"], errors);
             check_connectors(project, fi, &m.connectors, &json_path!["macros", mi, "connectors"], errors);
+            check_pages(project, fi, (&m.pages, &m.blocks), &json_path!["macros", mi, "pages"], errors);
         }
     }
 }
@@ -155,6 +158,51 @@ fn check_connectors(project: &Project, fi: usize, list: &[Connector], list_at: &
                     )
                     .help("rename one; its continuations (`{\"connector\": name}`) then say which net they read"),
             );
+        }
+    }
+}
+
+/// The pages of one body: each named once, each block of the body on one page at most, and
+/// no id that is not a block of the body.
+fn check_pages(
+    project: &Project,
+    fi: usize,
+    (pages, blocks): (&[Page], &[Block]),
+    list_at: &[Seg],
+    errors: &mut Vec<Diagnostic>,
+) {
+    let ids: HashMap<&str, ()> = blocks.iter().map(|b| (b.id.as_str(), ())).collect();
+    let mut names: HashMap<&str, usize> = HashMap::default();
+    let mut placed: HashMap<&str, &str> = HashMap::default();
+    for (k, page) in pages.iter().enumerate() {
+        let mut at = list_at.to_vec();
+        at.push(Seg::Index(k));
+        let name_at = [at.clone(), vec![Seg::Key("name".into())]].concat();
+        if page.name.trim().is_empty() {
+            errors.push(project.diag(fi, &name_at, "a page needs a name (its title)"));
+        } else if let Some(first) = names.insert(&page.name, k) {
+            errors.push(project.diag(fi, &name_at, format!("two pages named `{}` (the first is #{first})", page.name)));
+        }
+        for (j, id) in page.blocks.iter().enumerate() {
+            let id_at = [at.clone(), vec![Seg::Key("blocks".into()), Seg::Index(j)]].concat();
+            if !ids.contains_key(id.as_str()) {
+                let all: Vec<&str> = blocks.iter().map(|b| b.id.as_str()).collect();
+                let mut d = project.diag(
+                    fi,
+                    &id_at,
+                    format!("page `{}` lists `{id}`, which is no block of this body", page.name),
+                );
+                if let Some(c) = closest(id, &all) {
+                    d = d.help(format!("did you mean `{c}`?"));
+                }
+                errors.push(d);
+            } else if let Some(other) = placed.insert(id, &page.name) {
+                errors.push(
+                    project
+                        .diag(fi, &id_at, format!("block `{id}` is on two pages, `{other}` and `{}`", page.name))
+                        .help("a block is drawn once: list it on one page"),
+                );
+            }
         }
     }
 }

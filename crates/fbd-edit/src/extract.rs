@@ -160,6 +160,7 @@ impl Workspace {
             outputs: out_ports,
             blocks: new_blocks,
             connectors: Vec::new(),
+            pages: Vec::new(),
         };
         let n = ids.len();
         self.edit(format!("make macro `{name}` of {n} blocks"), |w| {
@@ -170,6 +171,14 @@ impl Workspace {
             *b.blocks = rewired;
             *b.outputs = new_body_outputs;
             *b.connectors = new_connectors;
+            // The instance is drawn on the page of the first block it takes in.
+            let home = b.pages.iter().position(|p| p.blocks.iter().any(|id| inside.contains(id.as_str())));
+            for page in b.pages.iter_mut() {
+                page.blocks.retain(|id| !inside.contains(id.as_str()));
+            }
+            if let Some(k) = home {
+                b.pages[k].blocks.push(inst.clone());
+            }
             Ok(inst.clone())
         })
     }

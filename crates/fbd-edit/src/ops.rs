@@ -178,6 +178,9 @@ impl Workspace {
         self.edit(label, |w| {
             let mut b = w.body_mut(body)?;
             b.blocks.retain(|x| !ids.contains(&x.id));
+            for page in b.pages.iter_mut() {
+                page.blocks.retain(|id| !ids.contains(id));
+            }
             let reads_removed = |wire: &Wire| {
                 wire_ref(wire).and_then(|r| r.split_once('.')).is_some_and(|(src, _)| ids.iter().any(|i| i == src))
             };
@@ -427,6 +430,9 @@ impl Workspace {
                     *r = format!("{new}.{pin}");
                 }
             };
+            for id in b.pages.iter_mut().flat_map(|p| p.blocks.iter_mut()).filter(|id| *id == old) {
+                *id = new.to_string();
+            }
             for x in b.blocks.iter_mut() {
                 if x.id == old {
                     x.id = new.to_string();

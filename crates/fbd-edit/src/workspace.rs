@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 use fbd_engine::compile::{CompileOptions, compile_project};
 use fbd_engine::load::{self, MemProvider, Project};
-use fbd_engine::model::{Block, Connector, Document, MacroDef, PortOut, Wire};
+use fbd_engine::model::{Block, Connector, Document, MacroDef, Page, PortOut, Wire};
 use fbd_engine::{Diagnostics, ScanPlan, Type};
 
 use crate::format::to_text;
@@ -91,6 +91,8 @@ pub(crate) struct BodyMut<'a> {
     pub outputs: &'a mut Vec<PortOut>,
     /// Its connectors.
     pub connectors: &'a mut Vec<Connector>,
+    /// Its pages.
+    pub pages: &'a mut Vec<Page>,
     /// Names of its input ports (program inputs or macro inputs).
     pub inputs: Vec<String>,
 }
@@ -298,7 +300,13 @@ impl Workspace {
             BodyId::Program => {
                 let d = &mut self.files[0].doc;
                 let inputs = d.inputs.iter().map(|p| p.name.clone()).collect();
-                Ok(BodyMut { blocks: &mut d.blocks, outputs: &mut d.outputs, connectors: &mut d.connectors, inputs })
+                Ok(BodyMut {
+                    blocks: &mut d.blocks,
+                    outputs: &mut d.outputs,
+                    connectors: &mut d.connectors,
+                    pages: &mut d.pages,
+                    inputs,
+                })
             }
             BodyId::Macro(m) => {
                 let def = self
@@ -312,6 +320,7 @@ impl Workspace {
                     blocks: &mut def.blocks,
                     outputs: &mut def.outputs,
                     connectors: &mut def.connectors,
+                    pages: &mut def.pages,
                     inputs,
                 })
             }

@@ -499,6 +499,7 @@ mod tests {
     fn blocks_stay_exactly_where_they_were_put_and_every_wire_reaches_its_pin() {
         let body = Body {
             connectors: Vec::new(),
+            remote_inputs: 0,
             nodes: vec![node("a"), node("b")],
             inputs: vec!["x".into()],
             outputs: vec![("y".into(), None)],
@@ -533,6 +534,7 @@ mod tests {
     fn wires_go_around_the_blocks_in_their_way() {
         let body = Body {
             connectors: Vec::new(),
+            remote_inputs: 0,
             nodes: vec![node("a"), node("wall"), node("b"), node("c")],
             inputs: Vec::new(),
             outputs: Vec::new(),
@@ -567,6 +569,7 @@ mod tests {
     fn ports_stand_level_with_their_pins() {
         let body = Body {
             connectors: Vec::new(),
+            remote_inputs: 0,
             nodes: vec![node("a"), node("b")],
             inputs: vec!["x".into(), "y".into(), "unwired".into()],
             outputs: vec![("q".into(), None), ("r".into(), None)],

@@ -157,7 +157,7 @@ fn build(
             named.push(NamedNet { name: c.name.clone(), source: from, targets: Vec::new() });
         }
     }
-    Body { nodes, inputs, outputs: outs, edges, connectors: named }
+    Body { nodes, inputs, outputs: outs, edges, connectors: named, remote_inputs: 0 }
 }
 
 /// `ins` (a library block's pins) with its input family as the editor shows it
@@ -167,6 +167,73 @@ fn with_spare_inputs(b: &Block, ins: Vec<String>) -> Vec<String> {
     let family = v.editable(ins.iter().map(String::as_str));
     let mut out: Vec<String> = ins.into_iter().filter(|p| !family.contains(p)).collect();
     out.extend(family);
+    out
+}
+
+/// Where the automatic layout puts each block of `b` (top-left corners, in node order). A body
+/// with `pages` is laid out page by page, the pages side by side in two columns in their order
+/// (the first top left, the second top right, ...), so that the whole body shows them as the
+/// sheets they are and each page keeps its own drawing.
+fn laid_out_positions(b: &Body, pages: &[(String, Vec<usize>)]) -> Vec<[f64; 2]> {
+    if pages.is_empty() {
+        return crate::layout(b).blocks.iter().map(|r| [r.x, r.y]).collect();
+    }
+    let laid: Vec<(Vec<usize>, crate::Layout)> = pages
+        .iter()
+        .map(|(_, nodes)| {
+            let (page, back) = crate::page::page_body(b, nodes);
+            (back, crate::layout(&page))
+        })
+        .collect();
+    let gap = 4.0 * crate::PITCH;
+    let col_w = [0, 1].map(|c| laid.iter().skip(c).step_by(2).map(|(_, l)| l.width).fold(0.0, f64::max));
+    let mut pos = vec![[0.0, 0.0]; b.nodes.len()];
+    let on_grid = |v: f64| (v / crate::PITCH).ceil() * crate::PITCH;
+    let mut y = 0.0;
+    for pair in laid.chunks(2) {
+        for (c, (back, l)) in pair.iter().enumerate() {
+            let x0 = if c == 0 { 0.0 } else { on_grid(col_w[0] + gap) };
+            for (k, r) in l.blocks.iter().enumerate() {
+                pos[back[k]] = [x0 + r.x, y + r.y];
+            }
+        }
+        y = on_grid(y + pair.iter().map(|(_, l)| l.height).fold(0.0, f64::max) + gap);
+    }
+    pos
+}
+
+/// The pages of the program's body (`name` `None`) or of macro `name`: each page's title and
+/// its blocks as indices into [`Body::nodes`], in the page's order; blocks on no page make a
+/// last page, "more". Empty for a body without pages (and for an unknown macro).
+pub fn pages(project: &Project, name: Option<&str>) -> Vec<(String, Vec<usize>)> {
+    let (blocks, pages) = match name {
+        None => (&project.root().blocks, &project.root().pages),
+        Some(n) => match project.macro_def(n) {
+            Some((_, _, m)) => (&m.blocks, &m.pages),
+            None => return Vec::new(),
+        },
+    };
+    if pages.is_empty() {
+        return Vec::new();
+    }
+    let index: HashMap<&str, usize> = blocks.iter().enumerate().map(|(i, b)| (b.id.as_str(), i)).collect();
+    let mut placed = vec![false; blocks.len()];
+    let mut out: Vec<(String, Vec<usize>)> = pages
+        .iter()
+        .map(|p| {
+            let nodes: Vec<usize> = p
+                .blocks
+                .iter()
+                .filter_map(|id| index.get(id.as_str()).copied())
+                .filter(|&i| !std::mem::replace(&mut placed[i], true))
+                .collect();
+            (p.name.clone(), nodes)
+        })
+        .collect();
+    let rest: Vec<usize> = (0..blocks.len()).filter(|&i| !placed[i]).collect();
+    if !rest.is_empty() {
+        out.push(("more".to_string(), rest));
+    }
     out
 }
 
@@ -202,9 +269,8 @@ pub fn with_positions(project: &Project) -> Vec<(std::path::PathBuf, String)> {
         let mut edits: Vec<(usize, usize, String)> = Vec::new();
         for (name, prefix) in bodies {
             let Ok(b) = body(project, name) else { continue };
-            let l = crate::layout(&b);
-            for (bi, r) in l.blocks.iter().enumerate() {
-                let pos = format!("[{}, {}]", r.x, r.y);
+            for (bi, [x, y]) in laid_out_positions(&b, &pages(project, name)).into_iter().enumerate() {
+                let pos = format!("[{x}, {y}]");
                 let mut at = prefix.clone();
                 at.push(Seg::Index(bi));
                 let mut pos_at = at.clone();

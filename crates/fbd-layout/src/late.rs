@@ -103,6 +103,7 @@ mod tests {
     fn only_the_way_to_a_feedback_input_is_late() {
         let body = Body {
             connectors: Vec::new(),
+            remote_inputs: 0,
             nodes: vec![node("done", &["in1"]), node("count", &["cu"])],
             inputs: Vec::new(),
             outputs: vec![("cycles".into(), None)],

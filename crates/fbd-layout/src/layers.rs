@@ -53,6 +53,9 @@ pub(crate) struct Graph {
     /// blocks), when the layout keeps stored positions; `None` for the ports' columns and
     /// when it does not.
     pub want_x: Vec<Option<f64>>,
+    /// Rows the automatic layout holds nodes at: the blocks of a grid of lone blocks
+    /// ([`wrap_lone_blocks`]), so that its rows stay rows.
+    pub grid_rows: Vec<Option<i64>>,
 }
 
 impl Graph {
@@ -94,6 +97,33 @@ impl Graph {
     }
 }
 
+/// Blocks that no wire ties to another block or an input port (a page of 16 Cells read only
+/// through continuations) would stand in one tall column: six or more of them fill a square
+/// grid instead, row by row in body order (`cell_1_1` .. `cell_1_4` across the first row).
+fn wrap_lone_blocks(body: &Body, layer: &mut [usize]) -> Vec<(usize, usize)> {
+    let mut linked = vec![false; body.nodes.len()];
+    for e in &body.edges {
+        if let Target::In { node: v, .. } = e.to {
+            linked[v] = true;
+            if let Source::Out { node: u, .. } = e.from {
+                linked[u] = true;
+            }
+        }
+    }
+    let lone: Vec<usize> = (0..body.nodes.len()).filter(|&i| !linked[i]).collect();
+    if lone.len() < 6 {
+        return Vec::new();
+    }
+    let k = (lone.len() as f64).sqrt().ceil() as usize;
+    lone.iter()
+        .enumerate()
+        .map(|(j, &i)| {
+            layer[i] = j % k;
+            (i, j / k)
+        })
+        .collect()
+}
+
 /// Builds the layered graph of `body` and orders its columns. With `pos` (a position for every
 /// block), the columns are the blocks' distinct x positions and their order the y positions;
 /// only ports and dummies are ordered.
@@ -129,6 +159,7 @@ pub(crate) fn build(body: &Body, pos: Option<&[[f64; 2]]>) -> Graph {
             }
         }
     }
+    let grid = if pos.is_none() { wrap_lone_blocks(body, &mut layer) } else { Vec::new() };
     if let Some(pos) = pos {
         let mut xs: Vec<f64> = pos.iter().map(|p| p[0]).collect();
         xs.sort_by(f64::total_cmp);
@@ -140,10 +171,14 @@ pub(crate) fn build(body: &Body, pos: Option<&[[f64; 2]]>) -> Graph {
     let last = layer.iter().copied().max().map_or(1, |m| m + 2);
     let mut nodes = Vec::new();
     let mut of_in = Vec::new();
-    for k in 0..body.inputs.len() {
+    let own = body.inputs.len() - body.remote_inputs;
+    for k in 0..own {
         of_in.push(nodes.len());
         nodes.push(GNode { kind: Kind::InPort(k), col: 0, rows: 1 });
     }
+    // Another page's signals take no place: they are read only through continuations (their
+    // edges are connector pairs, never wires), so nothing routes from them.
+    of_in.extend(std::iter::repeat_n(usize::MAX, body.remote_inputs));
     let mut of_block = Vec::new();
     for (i, b) in body.nodes.iter().enumerate() {
         of_block.push(nodes.len());
@@ -162,7 +197,12 @@ pub(crate) fn build(body: &Body, pos: Option<&[[f64; 2]]>) -> Graph {
             *w = Some(w.map_or(p[0], |x| x.min(p[0])));
         }
     }
-    let mut g = Graph { nodes, cols: Vec::new(), nets: Vec::new(), of_block, of_in, of_out, want_x };
+    let mut grid_rows = vec![None; nodes.len()];
+    let grid_pitch = grid.iter().map(|&(i, _)| nodes[of_block[i]].rows).max().unwrap_or(0) as i64 + 2;
+    for &(i, r) in &grid {
+        grid_rows[of_block[i]] = Some(r as i64 * grid_pitch);
+    }
+    let mut g = Graph { nodes, cols: Vec::new(), nets: Vec::new(), of_block, of_in, of_out, want_x, grid_rows };
     // Nets: one per source, in first-use order.
     // Each source's edges in edge order (grouped in one pass: a body of 100k blocks has as
     // many sources).

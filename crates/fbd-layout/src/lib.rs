@@ -26,6 +26,7 @@ mod free;
 pub mod from_model;
 mod late;
 mod layers;
+pub mod page;
 mod place;
 mod route;
 pub mod svg;
@@ -163,6 +164,16 @@ pub struct Body {
     /// Nets the author named with a connector: these edges (also in `edges`) are drawn as a
     /// connector and continuations with the author's name, whatever the options.
     pub connectors: Vec<NamedNet>,
+    /// The last `remote_inputs` of `inputs` are signals of other pages of the body that this
+    /// page reads (named `block.pin`), drawn only as the continuations of their connectors.
+    pub remote_inputs: usize,
+}
+
+impl Body {
+    /// Whether `s` is on another page (a remote input).
+    pub fn is_remote(&self, s: Source) -> bool {
+        matches!(s, Source::Port(k) if k + self.remote_inputs >= self.inputs.len())
+    }
 }
 
 /// A connector of a body as its author wrote it: a name for the edges from `source` to
@@ -340,7 +351,10 @@ pub fn layout_with(body: &Body, opts: &Options) -> Layout {
 /// Lays out `body` with every net a wire.
 fn wired(body: &Body, opts: &Options) -> Layout {
     let g = layers::build(body, None);
-    let rows = place::rows(&g, &vec![None; g.nodes.len()]);
+    // Dummies (added after the grid was set) are free.
+    let mut held = g.grid_rows.clone();
+    held.resize(g.nodes.len(), None);
+    let rows = place::rows(&g, &held);
     let mut l = route::route(body, &g, &rows, opts);
     late::mark(body, &mut l);
     l

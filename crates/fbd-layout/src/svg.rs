@@ -91,7 +91,7 @@ pub fn svg(body: &Body, l: &Layout, title: &str, values: &dyn Values) -> String 
         esc(title)
     );
     svg_nets(&mut s, body, l);
-    svg_connectors(&mut s, l);
+    svg_connectors(&mut s, body, l);
     for i in 0..body.nodes.len() {
         svg_block(&mut s, body, l, i, values);
     }
@@ -123,15 +123,18 @@ fn svg_nets(s: &mut String, body: &Body, l: &Layout) {
 
 /// Each net drawn as labels: a connector (a tag pointing right) beside its source, a
 /// continuation (a tag pointing at the pin) beside each target, both naming the source.
-fn svg_connectors(s: &mut String, l: &Layout) {
+fn svg_connectors(s: &mut String, body: &Body, l: &Layout) {
     for c in &l.connectors {
         let name = esc(&c.label);
         let w = crate::tag_width(&c.label);
         let _ = writeln!(s, r##"<g class="connector" data-net="{name}">"##);
-        let a = l.source_anchor(c.source);
-        let t = crate::connector_tag(a);
-        let _ = writeln!(s, r##"<line x1="{}" y1="{}" x2="{}" y2="{}"/>"##, a.x, a.y, t.x, t.y);
-        tag(s, t.x, t.y, w, &name);
+        // A source on another page has its connector there.
+        if !body.is_remote(c.source) {
+            let a = l.source_anchor(c.source);
+            let t = crate::connector_tag(a);
+            let _ = writeln!(s, r##"<line x1="{}" y1="{}" x2="{}" y2="{}"/>"##, a.x, a.y, t.x, t.y);
+            tag(s, t.x, t.y, w, &name);
+        }
         for &target in &c.targets {
             let b = l.target_anchor(target);
             let e = crate::continuation_tag(b);
@@ -226,7 +229,7 @@ fn svg_block(s: &mut String, body: &Body, l: &Layout, i: usize, values: &dyn Val
 
 /// The body's input ports (with their values) and output ports (with a constant they are set to).
 fn svg_ports(s: &mut String, body: &Body, l: &Layout, values: &dyn Values) {
-    for (k, name) in body.inputs.iter().enumerate() {
+    for (k, name) in body.inputs.iter().enumerate().filter(|(k, _)| !body.is_remote(Source::Port(*k))) {
         let a = l.input_ports[k];
         let x0 = a.x - name.chars().count() as f64 * CHAR_W - PITCH;
         let _ = writeln!(

@@ -130,6 +130,21 @@ fn the_drawings_in_docs_are_fresh() {
         assert_eq!(want.matches("<g class=\"block\" data-id=").count(), b.nodes.len());
         assert!(want.contains("<polyline class=\"wire") || b.edges.is_empty());
     }
+    // The top level's pages, each as `fbd svg --page K` draws it.
+    let b = body(&p, None).expect("program");
+    let pos = fbd_layout::from_model::positions(&p, None);
+    let pages = fbd_layout::from_model::pages(&p, None);
+    assert!(pages.len() >= 4, "the design's quarters: {pages:?}");
+    for (k, (title, nodes)) in pages.iter().enumerate() {
+        let (page, back) = fbd_layout::page::page_body(&b, nodes);
+        let page_pos: Vec<Option<[f64; 2]>> = back.iter().map(|&n| pos[n]).collect();
+        let l = fbd_layout::layout_kept(&page, &page_pos);
+        let name = p.root().name.clone().unwrap_or_default();
+        let want = fbd_layout::svg::svg(&page, &l, &format!("{name}, page {title}"), &fbd_layout::svg::NoValues);
+        let path = root().join(format!("docs/diagrams/program-page-{}.svg", k + 1));
+        let have = std::fs::read_to_string(&path).unwrap_or_default();
+        assert!(have == want, "{} is stale: run tools/render-diagrams.sh", path.display());
+    }
 }
 
 #[test]
@@ -146,33 +161,42 @@ fn the_stored_positions_of_the_repository_are_the_layouts_and_are_kept() {
         for name in names {
             let b = body(&p, name).expect("body");
             let pos = fbd_layout::from_model::positions(&p, name);
-            // On the grid the editor snaps to: a block moved by hand lines up with these.
-            for q in pos.iter().flatten() {
-                assert_eq!(fbd_layout::snap(*q), *q, "{f} {name:?}: {q:?} is off the editor's grid");
+            let pages = fbd_layout::from_model::pages(&p, name);
+            if pages.is_empty() {
+                kept_as_laid_out(&format!("{f} {name:?}"), &b, &pos);
             }
-            let kept = fbd_layout::layout_kept(&b, &pos);
-            let mut bad = check(&b, &kept);
-            // The online view draws these: no wire through a block's id (the Cell's `write`
-            // and `choice3`, Processing's `s1_nz3` had one).
-            bad.extend(fbd_layout::check::ids_clear(&b, &kept));
-            assert!(bad.is_empty(), "{f} {name:?} kept: {:#?}", &bad[..bad.len().min(5)]);
-            // Stored positions that came from the layout give its rows and columns back (the
-            // channels' widths may differ where ports and wires are ordered anew).
-            let auto = layout(&b);
-            for i in 0..b.nodes.len() {
-                let rel = |l: &fbd_layout::Layout| l.blocks[i].y - l.blocks[0].y;
-                assert_eq!(rel(&kept), rel(&auto), "{f} {name:?} block {}", b.nodes[i].id);
-                for j in 0..b.nodes.len() {
-                    let same = |l: &fbd_layout::Layout| l.blocks[i].x.total_cmp(&l.blocks[j].x);
-                    assert_eq!(
-                        same(&kept),
-                        same(&auto),
-                        "{f} {name:?}: columns of {} and {}",
-                        b.nodes[i].id,
-                        b.nodes[j].id
-                    );
-                }
+            // A body on pages is laid out page by page: each page keeps its own drawing.
+            for (title, nodes) in pages {
+                let (page, back) = fbd_layout::page::page_body(&b, &nodes);
+                let page_pos: Vec<Option<[f64; 2]>> = back.iter().map(|&n| pos[n]).collect();
+                kept_as_laid_out(&format!("{f} {name:?} page {title}"), &page, &page_pos);
             }
+        }
+    }
+}
+
+/// `pos` (stored positions of `b`'s blocks) are on the editor's grid, lay `b` out cleanly, and
+/// are where the automatic layout puts the blocks (same rows and column order).
+fn kept_as_laid_out(what: &str, b: &fbd_layout::Body, pos: &[Option<[f64; 2]>]) {
+    // On the grid the editor snaps to: a block moved by hand lines up with these.
+    for q in pos.iter().flatten() {
+        assert_eq!(fbd_layout::snap(*q), *q, "{what}: {q:?} is off the editor's grid");
+    }
+    let kept = fbd_layout::layout_kept(b, pos);
+    let mut bad = check(b, &kept);
+    // The online view draws these: no wire through a block's id (the Cell's `write` and
+    // `choice3`, Processing's `s1_nz3` had one).
+    bad.extend(fbd_layout::check::ids_clear(b, &kept));
+    assert!(bad.is_empty(), "{what} kept: {:#?}", &bad[..bad.len().min(5)]);
+    // Stored positions that came from the layout give its rows and columns back (the
+    // channels' widths may differ where ports and wires are ordered anew).
+    let auto = layout(b);
+    for i in 0..b.nodes.len() {
+        let rel = |l: &fbd_layout::Layout| l.blocks[i].y - l.blocks[0].y;
+        assert_eq!(rel(&kept), rel(&auto), "{what} block {}", b.nodes[i].id);
+        for j in 0..b.nodes.len() {
+            let same = |l: &fbd_layout::Layout| l.blocks[i].x.total_cmp(&l.blocks[j].x);
+            assert_eq!(same(&kept), same(&auto), "{what}: columns of {} and {}", b.nodes[i].id, b.nodes[j].id);
         }
     }
 }

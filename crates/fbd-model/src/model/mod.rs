@@ -63,6 +63,9 @@ pub struct Document {
     /// The program body's connectors: named nets its blocks read as `{"connector": name}`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub connectors: Vec<Connector>,
+    /// The program body drawn on several pages (sheets), each with some of its blocks.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pages: Vec<Page>,
 }
 
 /// How an HMI should present a program input. The engine treats all kinds alike.
@@ -185,6 +188,22 @@ pub struct MacroDef {
     /// The body's connectors: named nets its blocks read as `{"connector": name}`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub connectors: Vec<Connector>,
+    /// The body drawn on several pages (sheets), each with some of its blocks.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pages: Vec<Page>,
+}
+
+/// A page (sheet) of a body's drawing, as CODESYS and printed FBD split a large network: the
+/// blocks drawn on it. A net between two pages is drawn as a connector on the page of its
+/// source and a continuation on each page that reads it. Only drawing: the program is the same
+/// with or without pages. A block of the body on no page is drawn on a last page of its own.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Page {
+    /// Its title (the tab or sheet name), unique among the body's pages.
+    pub name: String,
+    /// The ids of the blocks on it, each on one page.
+    pub blocks: Vec<String>,
 }
 
 /// A connector (PLCopen's `connector`, CODESYS's connection mark, LOGO!'s flag): a name for a

@@ -160,6 +160,9 @@ impl Types {
             root.inputs = inputs;
             root.outputs = Vec::new();
             root.blocks = vec![block];
+            // The program's drawing does not fit the one-block program.
+            root.connectors = Vec::new();
+            root.pages = Vec::new();
             let alone = Project { files, macros: project.macros.clone() };
             // A macro that does not compile on its own keeps the export's guesses.
             if let Ok(p) = fbd_engine::compile_project(&alone, &fbd_engine::CompileOptions::default()) {

@@ -820,5 +820,8 @@ fn pou_body(
     blocks.extend(flow.hold_blocks());
     let (prog_inputs, macro_inputs) = vars::input_ports(cx, pou, &name, &ins, is_program);
     let description = text::description(pou, fbd);
-    Some((MacroDef { name, description, inputs: macro_inputs, outputs, blocks, connectors }, prog_inputs))
+    Some((
+        MacroDef { name, description, inputs: macro_inputs, outputs, blocks, connectors, pages: Vec::new() },
+        prog_inputs,
+    ))
 }
