@@ -19,7 +19,12 @@ pub(crate) type TagLook<'a> =
 /// target, both naming the net and, on the continuations, `value` of its source (the source's
 /// own value is on its pin already); `color` is the stubs' colour. The tags of the connector
 /// named `found` (by Find) are outlined.
-pub(crate) fn connector_tags(pen: &Pen, layout: &fbd_layout::Layout, (color, value): TagLook<'_>, found: Option<&str>) {
+pub(crate) fn connector_tags(
+    pen: &Pen,
+    (body, layout): (&fbd_layout::Body, &fbd_layout::Layout),
+    (color, value): TagLook<'_>,
+    found: Option<&str>,
+) {
     let (z, dark) = (pen.z, pen.dark);
     let fill = if dark { Color32::from_rgb(0x4a, 0x3c, 0x10) } else { Color32::from_rgb(0xff, 0xf4, 0xd8) };
     let edge = Color32::from_rgb(0x80, 0x60, 0x00);
@@ -44,10 +49,13 @@ pub(crate) fn connector_tags(pen: &Pen, layout: &fbd_layout::Layout, (color, val
     for c in &layout.connectors {
         let found = found == Some(c.label.as_str());
         let stroke = Stroke::new(1.4 * z.clamp(0.5, 1.5), color(c.source));
-        let a = layout.source_anchor(c.source);
-        let t = fbd_layout::connector_tag(a);
-        pen.painter.line_segment([pen.to(a.x, a.y), pen.to(t.x, t.y)], stroke);
-        tag(t.x, t.y, fbd_layout::tag_width(&c.label), &c.label, found);
+        // A source on another page has its connector there.
+        if !body.is_remote(c.source) {
+            let a = layout.source_anchor(c.source);
+            let t = fbd_layout::connector_tag(a);
+            pen.painter.line_segment([pen.to(a.x, a.y), pen.to(t.x, t.y)], stroke);
+            tag(t.x, t.y, fbd_layout::tag_width(&c.label), &c.label, found);
+        }
         let text = match value(c.source) {
             Some(v) => format!("{} = {v}", c.label),
             None => c.label.clone(),

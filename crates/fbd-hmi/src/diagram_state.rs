@@ -55,6 +55,13 @@ pub struct DiagramState {
     pub(crate) wires_only: bool,
     /// The connector label Find found: its tags are drawn marked.
     pub(crate) found_connector: Option<String>,
+    /// The page shown of a body drawn on pages (from 0), unless `whole` shows all of it.
+    pub(crate) page: usize,
+    pub(crate) whole: bool,
+    /// A search to run again on the page it switched to.
+    pub(crate) refind: Option<String>,
+    /// The found connector whose pages the message names already.
+    pub(crate) cross_ref_for: Option<String>,
     /// Screen position of the drawing's origin and the zoom in the last frame.
     pub(crate) origin: Pos2,
     pub(crate) canvas_min: Pos2,
@@ -108,7 +115,78 @@ impl DiagramState {
         }
         self.ids = None;
         self.fit = true;
+        self.page = 0;
+        self.whole = false;
         true
+    }
+
+    /// The pages of the body shown (title and blocks), empty for a body without pages.
+    pub(crate) fn pages(&self, cx: &DiagramCtx<'_>) -> Vec<(String, Vec<usize>)> {
+        let Some(mac) = self.macro_shown(cx.img) else { return Vec::new() };
+        fbd_layout::from_model::pages(cx.project, (!mac.is_empty()).then_some(mac.as_str()))
+    }
+
+    /// The pages of the body shown with the ids of their blocks.
+    pub(crate) fn page_ids(&self, cx: &DiagramCtx<'_>) -> Vec<(String, Vec<String>)> {
+        let Some(mac) = self.macro_shown(cx.img) else { return Vec::new() };
+        let blocks = if mac.is_empty() {
+            &cx.project.root().blocks
+        } else {
+            match cx.project.macro_def(&mac) {
+                Some((_, _, m)) => &m.blocks,
+                None => return Vec::new(),
+            }
+        };
+        self.pages(cx)
+            .into_iter()
+            .map(|(title, nodes)| (title, nodes.iter().map(|&i| blocks[i].id.clone()).collect()))
+            .collect()
+    }
+
+    /// The pages (by number and title) with a block that reads `signal` (`block.pin` or an input
+    /// of the body shown), directly or through a connector.
+    pub(crate) fn pages_reading(
+        &self,
+        cx: &DiagramCtx<'_>,
+        signal: &str,
+        pages: &[(String, Vec<String>)],
+    ) -> Vec<String> {
+        use fbd_engine::model::Wire;
+        let Some(mac) = self.macro_shown(cx.img) else { return Vec::new() };
+        let (blocks, connectors) = if mac.is_empty() {
+            (&cx.project.root().blocks, &cx.project.root().connectors)
+        } else {
+            match cx.project.macro_def(&mac) {
+                Some((_, _, m)) => (&m.blocks, &m.connectors),
+                None => return Vec::new(),
+            }
+        };
+        let named: Vec<&str> = connectors
+            .iter()
+            .filter(|c| matches!(&c.from, Wire::Ref(r) if r == signal))
+            .map(|c| c.name.as_str())
+            .collect();
+        let reads = |w: &Wire| match w {
+            Wire::Ref(r) | Wire::Feedback { from: r, .. } => r == signal,
+            Wire::Connector(n) => named.contains(&n.as_str()),
+            Wire::Const(_) => false,
+        };
+        let readers: Vec<&str> =
+            blocks.iter().filter(|b| b.inputs.0.iter().any(|(_, w)| reads(w))).map(|b| b.id.as_str()).collect();
+        pages
+            .iter()
+            .enumerate()
+            .filter(|(_, (_, ids))| ids.iter().any(|id| readers.contains(&id.as_str())))
+            .map(|(k, (title, _))| format!("page {} {title}", k + 1))
+            .collect()
+    }
+
+    /// Shows page `k` of the body (`None`: the whole body).
+    pub(crate) fn show_page(&mut self, k: Option<usize>) {
+        self.whole = k.is_none();
+        self.page = k.unwrap_or(0);
+        self.ids = None;
+        self.fit = true;
     }
 
     /// The laid-out body of the shown instance; `None` also while a large one is being laid
@@ -116,6 +194,10 @@ impl DiagramState {
     pub(crate) fn body(&mut self, cx: &DiagramCtx<'_>) -> Option<Rc<(Body, Layout)>> {
         use crate::layout_job::{BACKGROUND_FROM, LayoutJob};
         let mac = self.macro_shown(cx.img)?;
+        let pages = self.pages(cx);
+        if !self.whole && !pages.is_empty() {
+            return self.page_body(cx, &mac, &pages);
+        }
         if let Some(b) = self.cache.get(&mac) {
             return Some(b.clone());
         }
@@ -154,6 +236,31 @@ impl DiagramState {
         Some(rc)
     }
 
+    /// The shown page of a body drawn on `pages`, laid out (cached by body and page).
+    fn page_body(
+        &mut self,
+        cx: &DiagramCtx<'_>,
+        mac: &str,
+        pages: &[(String, Vec<usize>)],
+    ) -> Option<Rc<(Body, Layout)>> {
+        let k = self.page.min(pages.len() - 1);
+        let key = format!("{mac}#page{k}");
+        if let Some(b) = self.cache.get(&key) {
+            return Some(b.clone());
+        }
+        let name = (!mac.is_empty()).then_some(mac);
+        let whole = fbd_layout::from_model::body(cx.project, name).ok()?;
+        let (page, back) = fbd_layout::page::page_body(&whole, &pages[k].1);
+        let kept = (!self.auto_layout).then(|| {
+            let pos = fbd_layout::from_model::positions(cx.project, name);
+            back.iter().map(|&n| pos.get(n).copied().flatten()).collect::<Vec<_>>()
+        });
+        let l = crate::layout_job::online_layout(&page, kept.as_deref(), !self.wires_only);
+        let rc = Rc::new((page, l));
+        self.cache.insert(key, rc.clone());
+        Some(rc)
+    }
+
     /// The signal of every output pin of the shown body (per node) and of every input port, in
     /// `plan` (`None` where a pin has no signal of its own).
     pub(crate) fn signal_ids(&self, body: &Body, plan: &fbd_engine::ScanPlan) -> SignalIds {
@@ -171,6 +278,8 @@ impl DiagramState {
         let inst = &self.instance;
         match s {
             Source::Port(k) if inst.is_empty() => body.inputs[k].clone(),
+            // Another page's `block.pin`: a signal inside the instance.
+            Source::Port(k) if body.is_remote(s) => format!("{inst}/{}", body.inputs[k]),
             Source::Port(k) => format!("{inst}.{}", body.inputs[k]),
             Source::Out { node, pin } => {
                 let prefix = if inst.is_empty() { String::new() } else { format!("{inst}/") };
@@ -256,6 +365,11 @@ impl App {
     /// The zoom of the drawing (screen points per layout unit).
     pub fn diagram_zoom(&self) -> f32 {
         self.diagram.zoom
+    }
+
+    /// What the Diagram tab's header says (what Find found, ...).
+    pub fn diagram_message(&self) -> &str {
+        &self.diagram.message
     }
 
     /// The instance whose body is shown ("" for the program).

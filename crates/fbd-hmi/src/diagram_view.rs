@@ -88,7 +88,23 @@ impl DiagramState {
         // Everything shown comes from the scan image: the scan task never waits for a frame.
         let img = Arc::clone(cx.img);
         let (in_vals, forced, order, breaks): Live = self.live_values(body, &img, &out_ids, &in_ids);
-        let open = self.diagram_header(ui, body, layout, &img);
+        let pages = self.page_ids(cx);
+        if let Some(q) = self.refind.take()
+            && !self.find_here((body, layout), &q, false)
+        {
+            self.message = format!("no block or connector `{q}` here");
+        }
+        let open = self.diagram_header(ui, (body, layout), &pages, &img);
+        if !pages.is_empty()
+            && let Some(label) = self.found_connector.clone().filter(|l| self.cross_ref_for.as_ref() != Some(l))
+        {
+            // The cross reference a printed page gives: where else the signal is read.
+            let on = self.pages_reading(cx, &label, &pages);
+            if !on.is_empty() {
+                self.message = format!("{} · read on {}", self.message, on.join(", "));
+            }
+            self.cross_ref_for = Some(label);
+        }
         if let Some(p) = open {
             // The rest of this frame would draw (and fit) the body it began with: the new one
             // is drawn, and fitted, from the next frame (it kept the parent's zoom).
@@ -131,7 +147,7 @@ impl DiagramState {
             Shown { in_vals: &in_vals, out_ids: &out_ids, img: &img, forced: &forced, order: &order, breaks: &breaks };
         let hover_net = resp.hover_pos().and_then(|hp| net_under(&layout.nets, &|x, y| pen.to(x, y), hp));
         self.draw_wires(&pen, body, layout, &shown, hover_net);
-        self.draw_connectors(&pen, layout, &shown);
+        self.draw_connectors(&pen, (body, layout), &shown);
         self.wire_tooltip(&resp, body, layout, &shown, hover_net);
         let mut badges: Vec<(Pos2, String, Color32)> = Vec::new();
         let (double, context) = self.draw_blocks(&pen, (body, layout), &shown, (&resp, hover_net), &mut badges);
@@ -208,7 +224,13 @@ impl DiagramState {
     /// The header: breadcrumb, instance picker, search, fit, execution order, auto layout. It
     /// wraps: a header wider than the panel would widen the canvas under the debugger panel.
     /// Returns the instance to open, if one was chosen.
-    fn diagram_header(&mut self, ui: &mut egui::Ui, body: &Body, layout: &Layout, img: &ScanImage) -> Option<String> {
+    fn diagram_header(
+        &mut self,
+        ui: &mut egui::Ui,
+        (body, layout): (&Body, &Layout),
+        pages: &[(String, Vec<String>)],
+        img: &ScanImage,
+    ) -> Option<String> {
         let mut open: Option<String> = None;
         ui.horizontal_wrapped(|ui| {
             if ui.link("program").clicked() {
@@ -240,30 +262,28 @@ impl DiagramState {
                     }
                 },
             );
+            if !pages.is_empty() {
+                self.page_picker(ui, pages);
+            }
             let l = ui.label("Find");
             let r = ui
                 .add(egui::TextEdit::singleline(&mut self.search).hint_text("block id").desired_width(120.0))
                 .labelled_by(l.id);
             if r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)) {
                 let q = self.search.trim().to_string();
-                self.found_connector = None;
-                // A block's id first, then a connector's name, each whole before in part.
-                let exact = body.nodes.iter().position(|n| n.id == q);
-                let by_connector = exact.is_none()
-                    && (self.find_connector(layout, &q, true)
-                        || (!body.nodes.iter().any(|n| n.id.contains(&q)) && self.find_connector(layout, &q, false)));
-                let found = if by_connector { None } else { exact.or_else(|| body.nodes.iter().position(|n| n.id.contains(&q))) };
-                match found {
-                    Some(i) => {
-                        let c = layout.blocks[i];
-                        // Centred at a readable size.
-                        self.zoom = self.zoom.max(1.0);
-                        self.pan = self.canvas / 2.0
-                            - Vec2::new(c.x as f32 + c.w as f32 / 2.0, c.y as f32 + c.h as f32 / 2.0) * self.zoom;
-                        self.message = format!("found `{}`", body.nodes[i].id);
+                // Whole names here, then a block of another page (or the block a `block.pin`
+                // connector names: that page, and the search again there), then parts of names.
+                if !self.find_here((body, layout), &q, true) {
+                    let block = q.split_once('.').map_or(q.as_str(), |(b, _)| b);
+                    match pages.iter().position(|(_, ids)| ids.iter().any(|id| id == block)) {
+                        Some(k) if body.nodes.iter().all(|n| n.id != block) => {
+                            self.show_page(Some(k));
+                            self.fit = false;
+                            self.refind = Some(q);
+                        }
+                        _ if self.find_here((body, layout), &q, false) => {}
+                        _ => self.message = format!("no block or connector `{q}` here"),
                     }
-                    None if by_connector => {}
-                    None => self.message = format!("no block or connector `{q}` here"),
                 }
             }
             if ui.button("Fit").on_hover_text("fit the drawing to the view (F)").clicked() {
@@ -418,6 +438,60 @@ impl DiagramState {
         }
     }
 
+    /// Find on the body shown: a block's id first, then a connector's name, each whole, and
+    /// unless `whole`, then each in part; the found block is centred, the found connector's tags
+    /// marked. Whether one was found (the message says which).
+    pub(crate) fn find_here(&mut self, (body, layout): (&Body, &Layout), q: &str, whole: bool) -> bool {
+        self.found_connector = None;
+        self.cross_ref_for = None;
+        let exact = body.nodes.iter().position(|n| n.id == q);
+        if exact.is_none() && self.find_connector(layout, q, true) {
+            return true;
+        }
+        let part = || body.nodes.iter().position(|n| n.id.contains(q));
+        let found = match exact {
+            Some(i) => Some(i),
+            None if whole => None,
+            None => part(),
+        };
+        if found.is_none() && !whole && self.find_connector(layout, q, false) {
+            return true;
+        }
+        let Some(i) = found else { return false };
+        let c = layout.blocks[i];
+        // Centred at a readable size.
+        self.zoom = self.zoom.max(1.0);
+        self.pan =
+            self.canvas / 2.0 - Vec2::new(c.x as f32 + c.w as f32 / 2.0, c.y as f32 + c.h as f32 / 2.0) * self.zoom;
+        self.message = format!("found `{}`", body.nodes[i].id);
+        true
+    }
+
+    /// The page picker of a body drawn on pages: each page by number and title, or the whole
+    /// body (its pages two by two, as `fbd layout` stores them).
+    fn page_picker(&mut self, ui: &mut egui::Ui, pages: &[(String, Vec<String>)]) {
+        let shown = if self.whole {
+            "whole body".to_string()
+        } else {
+            let k = self.page.min(pages.len() - 1);
+            format!("page {}/{}: {}", k + 1, pages.len(), pages[k].0)
+        };
+        let mut pick = None;
+        egui::ComboBox::from_id_salt("diagram_page").selected_text(shown).show_ui(ui, |ui| {
+            for (k, (title, _)) in pages.iter().enumerate() {
+                if ui.selectable_label(!self.whole && self.page == k, format!("{} {title}", k + 1)).clicked() {
+                    pick = Some(Some(k));
+                }
+            }
+            if ui.selectable_label(self.whole, "whole body").clicked() {
+                pick = Some(None);
+            }
+        });
+        if let Some(k) = pick {
+            self.show_page(k);
+        }
+    }
+
     /// Find on a connector's name (the author's, or the `block.pin` an automatic one shows):
     /// its tags are marked and the view fits them all, so that where a signal goes reads at a
     /// glance. Whether one was found.
@@ -441,7 +515,10 @@ impl DiagramState {
         self.zoom = (self.canvas.x / w).min(self.canvas.y / h).min(1.5);
         let centre = Vec2::new((lo.0 + hi.0) as f32 / 2.0, (lo.1 + hi.1) as f32 / 2.0);
         self.pan = self.canvas / 2.0 - centre * self.zoom;
-        self.message = format!("connector `{}`: its source and {} continuation(s) marked", c.label, c.targets.len());
+        self.message = match c.targets.len() {
+            0 => format!("connector `{}` marked at its source", c.label),
+            n => format!("connector `{}`: its source and {n} continuation(s) marked", c.label),
+        };
         self.found_connector = Some(c.label.clone());
         true
     }
@@ -449,10 +526,10 @@ impl DiagramState {
     /// Nets drawn as labels: a connector tag beside the source, a continuation tag beside each
     /// target, both naming the source and, on the continuations, showing its live value (the
     /// source's own value is on its pin already).
-    fn draw_connectors(&self, pen: &Pen, layout: &Layout, shown: &Shown) {
+    fn draw_connectors(&self, pen: &Pen, (body, layout): (&Body, &Layout), shown: &Shown) {
         let stroke = |s: Source| wire_color(shown.source(s), pen.dark);
         let value = |s: Source| shown.source(s).map(|v| v.short());
-        crate::canvas::connector_tags(pen, layout, (&stroke, &value), self.found_connector.as_deref());
+        crate::canvas::connector_tags(pen, (body, layout), (&stroke, &value), self.found_connector.as_deref());
     }
 
     /// The wire under the pointer says what it is: its signal and value, and for a dashed
@@ -578,7 +655,8 @@ impl DiagramState {
         let port_fill =
             if pen.dark { Color32::from_rgb(0x30, 0x30, 0x50) } else { Color32::from_rgb(0xe8, 0xe8, 0xf4) };
         let (mut port_menu, mut port_toggle) = (None, None);
-        for (k, name) in body.inputs.iter().enumerate() {
+        // Another page's signals are drawn only as the continuations of their connectors.
+        for (k, name) in body.inputs.iter().enumerate().filter(|(k, _)| !body.is_remote(Source::Port(*k))) {
             let a = layout.input_ports[k];
             let pa = pen.to(a.x, a.y);
             let r = Rect::from_min_max(

@@ -328,7 +328,7 @@ impl EditorState {
                 pen.painter.circle_filled(pen.to(j.x, j.y), 3.0 * z.clamp(0.5, 1.5), color);
             }
         }
-        crate::canvas::connector_tags(pen, layout, (&|_| plain, &|_| None), None);
+        crate::canvas::connector_tags(pen, (body, layout), (&|_| plain, &|_| None), None);
         let moving = matches!(self.drag, Some(Drag::Move));
         let mut errors_drawn = Vec::new();
         for (i, (n, r)) in body.nodes.iter().zip(&layout.blocks).enumerate() {

@@ -6,9 +6,11 @@ use fbd2048_game::Wiring;
 
 use crate::*;
 
-/// Types `q` into the diagram's Find box and presses Enter.
+/// Types `q` into the diagram's Find box (over what it held) and presses Enter.
 fn find(h: &mut egui_kittest::Harness<'_, fbd_hmi::App>, q: &str) {
     h.get_by_label("Find").click();
+    h.step();
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
     h.step();
     h.get_by_label("Find").type_text(q);
     h.step();
@@ -27,6 +29,7 @@ fn the_online_diagram_opens_a_cell_and_shows_its_value_live() {
     h.step();
     // Find cell_4_4 (Enter in the search box centres it) and double-click it.
     find(&mut h, "cell_4_4");
+    h.step();
     assert!(h.query_by_label_contains("found `cell_4_4`").is_some(), "the search found the block");
     let at = h.state_mut().diagram_block_pos("cell_4_4").expect("drawn");
     let view = h.state().diagram_canvas();
@@ -43,9 +46,14 @@ fn the_online_diagram_opens_a_cell_and_shows_its_value_live() {
     h.step();
     assert_eq!(h.state_mut().diagram_output_value("Value"), Some(Value::Int(64)));
     assert_eq!(h.state().values()[15], 64);
-    // Back to the program through the breadcrumb.
+    // Back to the program through the breadcrumb: its first page; the board's page has v44.
     h.get_by_label("program").click();
     h.step();
+    h.step();
+    assert!(h.query_by_value("page 1/5: Control").is_some(), "the top level opens at its first page");
+    find(&mut h, "cell_4_4");
+    h.step();
+    assert!(h.query_by_value("page 3/5: Board").is_some(), "Find went to the page of the block");
     assert_eq!(h.state_mut().diagram_output_value("v44"), Some(Value::Int(64)));
     assert!(!h.state_mut().diagram_open("no_such_instance"));
 }
@@ -197,11 +205,11 @@ fn a_fitted_diagram_refits_when_its_canvas_changes_size_until_the_user_moves_it(
     h.get_by_label("Diagram").click();
     h.step();
     h.step();
-    let narrow = (h.state().diagram_canvas(), h.state_mut().diagram_block_pos("cell_4_4").expect("drawn"));
+    let narrow = (h.state().diagram_canvas(), h.state_mut().diagram_block_pos("work").expect("drawn"));
     h.key_press(egui::Key::F12); // the debugger closes: the canvas widens
     h.step();
     h.step();
-    let wide = (h.state().diagram_canvas(), h.state_mut().diagram_block_pos("cell_4_4").expect("drawn"));
+    let wide = (h.state().diagram_canvas(), h.state_mut().diagram_block_pos("work").expect("drawn"));
     assert!(wide.0.width() > narrow.0.width() + 100.0, "{narrow:?} → {wide:?}");
     assert!(wide.1.x > narrow.1.x + 20.0, "the drawing grew with the canvas: {narrow:?} → {wide:?}");
     // The user zooms in: the view is theirs, and stays when the canvas narrows again.
@@ -210,13 +218,16 @@ fn a_fitted_diagram_refits_when_its_canvas_changes_size_until_the_user_moves_it(
     for _ in 0..20 {
         h.step(); // the wheel's scrolling is smoothed over frames
     }
-    let zoomed = h.state_mut().diagram_block_pos("cell_4_4").expect("drawn");
+    let zoomed = h.state_mut().diagram_block_pos("work").expect("drawn");
     assert!(zoomed.distance(wide.1) > 5.0, "the wheel zoomed: {:?} → {zoomed:?}", wide.1);
     h.key_press(egui::Key::F12);
     h.step();
     h.step();
     assert!(h.state().diagram_canvas().width() < wide.0.width() - 100.0);
-    assert_eq!(h.state_mut().diagram_block_pos("cell_4_4"), Some(zoomed), "the user's view is kept");
+    // Where the canvas starts may move (the header wraps at another width): the view in it is kept.
+    let narrow_again = h.state().diagram_canvas().min;
+    let at = h.state_mut().diagram_block_pos("work").expect("drawn");
+    assert_eq!(at - narrow_again, zoomed - wide.0.min, "the user's view is kept");
 }
 
 /// The pointer on a wire says which signal it carries and its value; on a dashed (feedback)
@@ -333,6 +344,14 @@ fn the_shown_body_exports_as_an_svg_drawing_with_its_connectors_and_values() {
     for _ in 0..4 {
         h.step();
     }
+    // The whole top level (it opens at its first page).
+    h.get_by_value("page 1/5: Control").click();
+    h.step();
+    h.step();
+    h.get_by_label_contains("whole body").click();
+    for _ in 0..4 {
+        h.step();
+    }
     let dir = temp_dir("export-drawing");
     let top = dir.join("top.svg");
     h.state_mut().export_drawing(Some(top.clone()));
@@ -363,12 +382,30 @@ fn find_on_a_connector_name_marks_its_source_and_every_continuation_in_view() {
     h.step();
     h.step();
     find(&mut h, "cell_2_3.Value");
+    h.step();
+    // The top level is drawn on pages: Find went to the page of cell_2_3 (the board), where the
+    // connector stands at the cell's output, and names the pages that read it.
     let (label, points) = h.state_mut().diagram_found_connector().expect("a connector was found");
     assert_eq!(label, "cell_2_3.Value");
-    assert!(points.len() >= 3, "the connector and its continuations: {points:?}");
+    assert!(h.query_by_value("page 3/5: Board").is_some());
     let view = h.state().diagram_canvas();
     for p in &points {
         assert!(view.contains(*p), "every tag in view: {p:?} outside {view:?}");
+    }
+    assert!(
+        h.state().diagram_message()
+            == "connector `cell_2_3.Value` marked at its source · read on page 2 Processing, page 5 Score and game over",
+        "the cross reference: {}",
+        h.state().diagram_message()
+    );
+    // On a page that reads it, Find marks its continuations.
+    find(&mut h, "line2_3");
+    find(&mut h, "cell_2_3.Value");
+    let (_, points) = h.state_mut().diagram_found_connector().expect("found again");
+    assert!(points.len() >= 3, "the continuations on the processors' page: {points:?}");
+    let view = h.state().diagram_canvas();
+    for p in &points[1..] {
+        assert!(view.contains(*p), "every continuation in view: {p:?} outside {view:?}");
     }
     assert!(h.query_by_label_contains("connector `cell_2_3.Value`").is_some(), "the message says what was found");
 }
