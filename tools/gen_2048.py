@@ -312,11 +312,12 @@ def cell_sources(r, c):
 def program(variant):
     b = Body(cols_per_row=12)
     # The design's four quarters as pages, in the order the whole drawing arranges them two by
-    # two: control top left, the processors top right, the board bottom left, the re-ordering
-    # bottom right, and below them the score and the game's end (and the smart spawn's page).
-    for name in ["Control", "Processing", "Board", "Re-ordering", "Score and game over"]:
+    # two: the commands top left, the processors top right, the board bottom left, the
+    # re-ordering bottom right; below them the lockout, the score and the game's end (and the
+    # smart spawn's page), each a page a screen shows legibly.
+    for name in ["Commands", "Processing", "Board", "Re-ordering", "Lockout", "Score", "Full", "Win", "Pairs and game over"]:
         b.pages[name] = []
-    b.page("Control")
+    b.page("Commands")
     # Control block: the one-of-six selector, edges, lockout.
     b.add("selector", "SELECTOR", {"sel": "command"}, params={"n": 6}, comment="1 up, 2 right, 3 down, 4 left, 5 start, 6 reset")
     for k in range(1, 7):
@@ -418,11 +419,11 @@ def program(variant):
                     "Cell",
                     {"Set": False, "Four": False, "Clear": "reset.out", "Go": "go_cells.out", "Input": f"in_{r}_{c}.out", "Start": False},
                 )
-        b.page("Control")
+        b.page("Lockout")
         b.add("lock", "MOVE", {"in": False}, comment="no lockout needed: a command and its spawn complete in the scan that accepts it")
         busy = "lock.out"
     else:
-        b.page("Control")
+        b.page("Lockout")
         # Tiles still to place: 2 after start, 1 after a move that changed something, minus one
         # for each cell that took a tile (seen one scan later, through feedback).
         b.add("done_any", "OR", {f"in{4 * (r - 1) + c}": f"cell_{r}_{c}.Done" for r in range(1, 5) for c in range(1, 5)})
@@ -453,7 +454,7 @@ def program(variant):
                         "Start": "opening.out",
                     },
                 )
-        b.page("Control")
+        b.page("Lockout")
         if variant == "original":
             b.add("lock", "OR", {"in1": "pending.out", "in2": fb("processing.q1", False)}, comment="lockout: a move or its spawn is in progress")
         else:
@@ -465,7 +466,7 @@ def program(variant):
             b.add("busy", "OR", {"in1": "lock.out", "in2": "busy_now.out"})
         busy = "busy.out"
 
-    b.page("Score and game over")
+    b.page("Score")
     # Score and best.
     b.add("add_gain", "SEL", {"g": "moved.out", "in0": 0, "in1": "gain.out"})
     b.add("score_sum", "ADD", {"in1": "score.prev", "in2": "add_gain.out"})
@@ -476,7 +477,9 @@ def program(variant):
     # Game over: all occupied and no two equal neighbours. Win: a 2048 tile.
     for r in range(1, 5):
         for c in range(1, 5):
+            b.page("Full")
             b.add(f"full_{r}_{c}", "NE", {"in1": cell_ref(r, c), "in2": 0})
+            b.page("Win")
             b.add(f"won_{r}_{c}", "GE", {"in1": cell_ref(r, c), "in2": 2048})
     pairs = []
     for r in range(1, 5):
@@ -485,13 +488,17 @@ def program(variant):
                 pairs.append(((r, c), (r, c + 1)))
             if r < 4:
                 pairs.append(((r, c), (r + 1, c)))
+    b.page("Pairs and game over")
     for (a, bb) in pairs:
         b.add(f"same_{a[0]}{a[1]}_{bb[0]}{bb[1]}", "EQ", {"in1": cell_ref(*a), "in2": cell_ref(*bb)})
+    b.page("Full")
     b.add("all_full", "AND", {f"in{4 * (r - 1) + c}": f"full_{r}_{c}.out" for r in range(1, 5) for c in range(1, 5)})
+    b.page("Pairs and game over")
     b.add("any_pair", "OR", {f"in{k + 1}": f"same_{a[0]}{a[1]}_{bb[0]}{bb[1]}.out" for k, (a, bb) in enumerate(pairs)})
     b.add("no_pair", "NOT", {"in": "any_pair.out"})
     b.add("idle", "NOT", {"in": busy})
     b.add("game_over", "AND", {"in1": "all_full.out", "in2": "no_pair.out", "in3": "idle.out"})
+    b.page("Win")
     b.add("win", "OR", {f"in{4 * (r - 1) + c}": f"won_{r}_{c}.out" for r in range(1, 5) for c in range(1, 5)})
 
     outputs = [out(f"v{r}{c}", "DINT", cell_ref(r, c), kind="display") for r in range(1, 5) for c in range(1, 5)]

@@ -162,7 +162,7 @@ fn pick_page(
         })?,
     };
     let (page, back) = fbd_layout::page::page_body(body, &pages[k].1);
-    let pos = back.iter().map(|&n| positions.get(n).copied().flatten()).collect();
+    let pos = fbd_layout::page::page_positions(positions, &back);
     Ok((page, pos, pages[k].0.clone()))
 }
 

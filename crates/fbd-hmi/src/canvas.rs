@@ -36,12 +36,13 @@ pub(crate) fn connector_tags(
         }
         let outline = if found { Stroke::new(3.0, marked) } else { Stroke::new(1.0, edge) };
         pen.painter.rect(r, 2.0 * z, fill, outline, egui::StrokeKind::Outside);
+        // In the block types' size: a connector's name is what a reader follows.
         if pen.text_ok {
             pen.painter.text(
                 r.left_center() + Vec2::new(3.0 * z, 0.0),
                 Align2::LEFT_CENTER,
                 text,
-                pen.small.clone(),
+                pen.font.clone(),
                 pen.ink,
             );
         }

@@ -62,6 +62,9 @@ pub struct DiagramState {
     pub(crate) refind: Option<String>,
     /// The found connector whose pages the message names already.
     pub(crate) cross_ref_for: Option<String>,
+    /// The size of block types and connector names in the last frame (`None`: too small to be
+    /// drawn, only boxes and wires are).
+    pub(crate) text_px: Option<f32>,
     /// Screen position of the drawing's origin and the zoom in the last frame.
     pub(crate) origin: Pos2,
     pub(crate) canvas_min: Pos2,
@@ -251,10 +254,8 @@ impl DiagramState {
         let name = (!mac.is_empty()).then_some(mac);
         let whole = fbd_layout::from_model::body(cx.project, name).ok()?;
         let (page, back) = fbd_layout::page::page_body(&whole, &pages[k].1);
-        let kept = (!self.auto_layout).then(|| {
-            let pos = fbd_layout::from_model::positions(cx.project, name);
-            back.iter().map(|&n| pos.get(n).copied().flatten()).collect::<Vec<_>>()
-        });
+        let kept = (!self.auto_layout)
+            .then(|| fbd_layout::page::page_positions(&fbd_layout::from_model::positions(cx.project, name), &back));
         let l = crate::layout_job::online_layout(&page, kept.as_deref(), !self.wires_only);
         let rc = Rc::new((page, l));
         self.cache.insert(key, rc.clone());
@@ -365,6 +366,24 @@ impl App {
     /// The zoom of the drawing (screen points per layout unit).
     pub fn diagram_zoom(&self) -> f32 {
         self.diagram.zoom
+    }
+
+    /// The height in pixels of block types and connector names as drawn in the last frame;
+    /// `None` when the zoom is too small for any text.
+    pub fn diagram_text_px(&self) -> Option<f32> {
+        self.diagram.text_px
+    }
+
+    /// The pages of the body shown (their titles), empty for a body without pages.
+    pub fn diagram_pages(&mut self) -> Vec<String> {
+        let img = self.image();
+        let cx = DiagramCtx { img: &img, project: &self.loaded.project };
+        self.diagram.pages(&cx).into_iter().map(|(t, _)| t).collect()
+    }
+
+    /// Shows page `k` (from 0) of the body shown, or the whole body (`None`), fitted.
+    pub fn diagram_show_page(&mut self, k: Option<usize>) {
+        self.diagram.show_page(k);
     }
 
     /// What the Diagram tab's header says (what Find found, ...).

@@ -142,6 +142,7 @@ impl DiagramState {
         crate::canvas::wheel_zoom(ui, &resp, &mut self.pan, &mut self.zoom);
         self.origin = rect.min + self.pan;
         let pen = Pen::new(painter.with_clip_rect(rect), rect, self.origin, self.zoom, dark);
+        self.text_px = pen.text_ok.then_some(pen.font.size);
         pen.painter.rect_filled(rect, 0.0, if dark { Color32::from_gray(24) } else { Color32::from_gray(250) });
         let shown =
             Shown { in_vals: &in_vals, out_ids: &out_ids, img: &img, forced: &forced, order: &order, breaks: &breaks };
@@ -477,14 +478,14 @@ impl DiagramState {
             format!("page {}/{}: {}", k + 1, pages.len(), pages[k].0)
         };
         let mut pick = None;
-        egui::ComboBox::from_id_salt("diagram_page").selected_text(shown).show_ui(ui, |ui| {
+        egui::ComboBox::from_id_salt("diagram_page").selected_text(shown).height(400.0).show_ui(ui, |ui| {
+            if ui.selectable_label(self.whole, "whole body").clicked() {
+                pick = Some(None);
+            }
             for (k, (title, _)) in pages.iter().enumerate() {
                 if ui.selectable_label(!self.whole && self.page == k, format!("{} {title}", k + 1)).clicked() {
                     pick = Some(Some(k));
                 }
-            }
-            if ui.selectable_label(self.whole, "whole body").clicked() {
-                pick = Some(None);
             }
         });
         if let Some(k) = pick {

@@ -114,3 +114,19 @@ pub fn page_body(body: &Body, nodes: &[usize]) -> (Body, Vec<usize>) {
     page.connectors = named;
     (page, nodes.to_vec())
 }
+
+/// The stored positions of a page's blocks (`back`: per page node, its index in the body's
+/// `pos`), moved together so that the page starts where a drawing does: `fbd layout` stores
+/// the pages side by side, and a page drawn alone keeps its own drawing, not its place among
+/// the others (the rows of a lower page were kept below an empty sheet).
+pub fn page_positions(pos: &[Option<[f64; 2]>], back: &[usize]) -> Vec<Option<[f64; 2]>> {
+    let mine: Vec<Option<[f64; 2]>> = back.iter().map(|&n| pos.get(n).copied().flatten()).collect();
+    let min = |axis: usize| mine.iter().flatten().map(|p| p[axis]).fold(f64::INFINITY, f64::min);
+    let (x0, y0) = (min(0), min(1));
+    if !x0.is_finite() || !y0.is_finite() {
+        return mine;
+    }
+    // The first column and row where a page laid out alone has them.
+    let to = |v: f64, first: f64| v - first + crate::PITCH * 4.0;
+    mine.into_iter().map(|p| p.map(|[x, y]| crate::snap([to(x, x0), to(y, y0)]))).collect()
+}

@@ -137,7 +137,7 @@ fn the_drawings_in_docs_are_fresh() {
     assert!(pages.len() >= 4, "the design's quarters: {pages:?}");
     for (k, (title, nodes)) in pages.iter().enumerate() {
         let (page, back) = fbd_layout::page::page_body(&b, nodes);
-        let page_pos: Vec<Option<[f64; 2]>> = back.iter().map(|&n| pos[n]).collect();
+        let page_pos = fbd_layout::page::page_positions(&pos, &back);
         let l = fbd_layout::layout_kept(&page, &page_pos);
         let name = p.root().name.clone().unwrap_or_default();
         let want = fbd_layout::svg::svg(&page, &l, &format!("{name}, page {title}"), &fbd_layout::svg::NoValues);
@@ -168,7 +168,7 @@ fn the_stored_positions_of_the_repository_are_the_layouts_and_are_kept() {
             // A body on pages is laid out page by page: each page keeps its own drawing.
             for (title, nodes) in pages {
                 let (page, back) = fbd_layout::page::page_body(&b, &nodes);
-                let page_pos: Vec<Option<[f64; 2]>> = back.iter().map(|&n| pos[n]).collect();
+                let page_pos = fbd_layout::page::page_positions(&pos, &back);
                 kept_as_laid_out(&format!("{f} {name:?} page {title}"), &page, &page_pos);
             }
         }

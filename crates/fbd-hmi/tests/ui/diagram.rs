@@ -50,10 +50,10 @@ fn the_online_diagram_opens_a_cell_and_shows_its_value_live() {
     h.get_by_label("program").click();
     h.step();
     h.step();
-    assert!(h.query_by_value("page 1/5: Control").is_some(), "the top level opens at its first page");
+    assert!(h.query_by_value("page 1/9: Commands").is_some(), "the top level opens at its first page");
     find(&mut h, "cell_4_4");
     h.step();
-    assert!(h.query_by_value("page 3/5: Board").is_some(), "Find went to the page of the block");
+    assert!(h.query_by_value("page 3/9: Board").is_some(), "Find went to the page of the block");
     assert_eq!(h.state_mut().diagram_output_value("v44"), Some(Value::Int(64)));
     assert!(!h.state_mut().diagram_open("no_such_instance"));
 }
@@ -205,11 +205,11 @@ fn a_fitted_diagram_refits_when_its_canvas_changes_size_until_the_user_moves_it(
     h.get_by_label("Diagram").click();
     h.step();
     h.step();
-    let narrow = (h.state().diagram_canvas(), h.state_mut().diagram_block_pos("work").expect("drawn"));
+    let narrow = (h.state().diagram_canvas(), h.state_mut().diagram_block_pos("code").expect("drawn"));
     h.key_press(egui::Key::F12); // the debugger closes: the canvas widens
     h.step();
     h.step();
-    let wide = (h.state().diagram_canvas(), h.state_mut().diagram_block_pos("work").expect("drawn"));
+    let wide = (h.state().diagram_canvas(), h.state_mut().diagram_block_pos("code").expect("drawn"));
     assert!(wide.0.width() > narrow.0.width() + 100.0, "{narrow:?} → {wide:?}");
     assert!(wide.1.x > narrow.1.x + 20.0, "the drawing grew with the canvas: {narrow:?} → {wide:?}");
     // The user zooms in: the view is theirs, and stays when the canvas narrows again.
@@ -218,7 +218,7 @@ fn a_fitted_diagram_refits_when_its_canvas_changes_size_until_the_user_moves_it(
     for _ in 0..20 {
         h.step(); // the wheel's scrolling is smoothed over frames
     }
-    let zoomed = h.state_mut().diagram_block_pos("work").expect("drawn");
+    let zoomed = h.state_mut().diagram_block_pos("code").expect("drawn");
     assert!(zoomed.distance(wide.1) > 5.0, "the wheel zoomed: {:?} → {zoomed:?}", wide.1);
     h.key_press(egui::Key::F12);
     h.step();
@@ -226,7 +226,7 @@ fn a_fitted_diagram_refits_when_its_canvas_changes_size_until_the_user_moves_it(
     assert!(h.state().diagram_canvas().width() < wide.0.width() - 100.0);
     // Where the canvas starts may move (the header wraps at another width): the view in it is kept.
     let narrow_again = h.state().diagram_canvas().min;
-    let at = h.state_mut().diagram_block_pos("work").expect("drawn");
+    let at = h.state_mut().diagram_block_pos("code").expect("drawn");
     assert_eq!(at - narrow_again, zoomed - wide.0.min, "the user's view is kept");
 }
 
@@ -345,7 +345,7 @@ fn the_shown_body_exports_as_an_svg_drawing_with_its_connectors_and_values() {
         h.step();
     }
     // The whole top level (it opens at its first page).
-    h.get_by_value("page 1/5: Control").click();
+    h.get_by_value("page 1/9: Commands").click();
     h.step();
     h.step();
     h.get_by_label_contains("whole body").click();
@@ -387,14 +387,14 @@ fn find_on_a_connector_name_marks_its_source_and_every_continuation_in_view() {
     // connector stands at the cell's output, and names the pages that read it.
     let (label, points) = h.state_mut().diagram_found_connector().expect("a connector was found");
     assert_eq!(label, "cell_2_3.Value");
-    assert!(h.query_by_value("page 3/5: Board").is_some());
+    assert!(h.query_by_value("page 3/9: Board").is_some());
     let view = h.state().diagram_canvas();
     for p in &points {
         assert!(view.contains(*p), "every tag in view: {p:?} outside {view:?}");
     }
     assert!(
         h.state().diagram_message()
-            == "connector `cell_2_3.Value` marked at its source · read on page 2 Processing, page 5 Score and game over",
+            == "connector `cell_2_3.Value` marked at its source · read on page 2 Processing, page 7 Full, page 8 Win, page 9 Pairs and game over",
         "the cross reference: {}",
         h.state().diagram_message()
     );
@@ -408,4 +408,35 @@ fn find_on_a_connector_name_marks_its_source_and_every_continuation_in_view() {
         assert!(view.contains(*p), "every continuation in view: {p:?} outside {view:?}");
     }
     assert!(h.query_by_label_contains("connector `cell_2_3.Value`").is_some(), "the message says what was found");
+}
+
+/// At Fit on a 1600×1000 window, each page of the 2048 top level is drawn several times larger
+/// than the whole body and with its text (block types, connector names), where the whole body
+/// is too small for any (figures in docs/hmi.md).
+#[test]
+fn every_page_of_the_top_level_is_drawn_larger_at_fit_than_the_whole_body() {
+    let mut h = crate::harness_sized(Wiring::Upd1, "legible", egui::vec2(1600.0, 1000.0));
+    h.step();
+    h.get_by_label("Diagram").click();
+    for _ in 0..3 {
+        h.step();
+    }
+    let pages = h.state_mut().diagram_pages();
+    assert_eq!(pages.len(), 9, "{pages:?}");
+    h.state_mut().diagram_show_page(None);
+    for _ in 0..3 {
+        h.step();
+    }
+    let whole = h.state().diagram_zoom();
+    assert_eq!(h.state().diagram_text_px(), None, "the whole top level at Fit has no legible text");
+    for (k, title) in pages.iter().enumerate() {
+        h.state_mut().diagram_show_page(Some(k));
+        for _ in 0..3 {
+            h.step();
+        }
+        let z = h.state().diagram_zoom();
+        eprintln!("page {title}: zoom {z:.2}, text {:?} px (whole body {whole:.2})", h.state().diagram_text_px());
+        assert!(z > 2.5 * whole, "page {title} at Fit: zoom {z} against {whole} for the whole body");
+        assert!(h.state().diagram_text_px().is_some_and(|px| px >= 6.0), "page {title} at Fit draws its text");
+    }
 }

@@ -60,9 +60,20 @@ pub(crate) fn harness(w: Wiring, debugger: bool, name: &str) -> Harness<'static,
 /// A harness whose frames are `dt` seconds apart (1/60 for double clicks: egui counts two
 /// clicks within 0.3 s as one double click, and each event takes one frame).
 pub(crate) fn harness_dt(w: Wiring, debugger: bool, name: &str, dt: f32) -> Harness<'static, App> {
+    window(embedded(w, debugger, name), dt)
+}
+
+/// [`harness`] in a window of `size` (without the debugger).
+pub(crate) fn harness_sized(w: Wiring, name: &str, size: egui::Vec2) -> Harness<'static, App> {
+    let opts = embedded(w, false, name);
+    Harness::builder().with_size(size).with_step_dt(0.25).build_eframe(move |cc| App::new(cc, opts))
+}
+
+/// The options of a window on the embedded wiring `w`, its files in a scratch directory.
+fn embedded(w: Wiring, debugger: bool, name: &str) -> Options {
     let best = BestStore::at(temp_dir(name).join("best.json"));
     let settings = SettingsStore::at(temp_dir(name).join("settings.json"));
-    let opts = Options {
+    Options {
         origin: Origin::Embedded(w),
         seed: 5,
         start_paused: true,
@@ -71,8 +82,7 @@ pub(crate) fn harness_dt(w: Wiring, debugger: bool, name: &str, dt: f32) -> Harn
         settings,
         replay: None,
         native_dialogs: false,
-    };
-    window(opts, dt)
+    }
 }
 
 /// A window on the diagram `text`, written to a scratch file `name`/diagram.json, paused,
