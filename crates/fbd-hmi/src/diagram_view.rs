@@ -94,7 +94,14 @@ impl DiagramState {
         {
             self.message = format!("no block or connector `{q}` here");
         }
+        let page_before = (self.page, self.whole);
         let open = self.diagram_header(ui, (body, layout), &pages, &img);
+        if (self.page, self.whole) != page_before {
+            // Another page: drawn, and fitted, from the next frame (this one began with the
+            // page before, and would take the fit).
+            ui.ctx().request_repaint();
+            return acts;
+        }
         if !pages.is_empty()
             && let Some(label) = self.found_connector.clone().filter(|l| self.cross_ref_for.as_ref() != Some(l))
         {
