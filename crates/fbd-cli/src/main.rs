@@ -23,6 +23,7 @@ mod record;
 mod run;
 mod source;
 mod stimulus;
+mod tables;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -41,6 +42,18 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Cmd {
+    /// Run test tables (`*.test.json`): every test of every file under PATHS (default `.`),
+    /// in parallel; exit status 1 when a test fails or a file does not load.
+    Test {
+        /// Table files, or directories searched for `*.test.json`.
+        paths: Vec<PathBuf>,
+        /// Also write a JUnit XML report here (for CI systems).
+        #[arg(long, value_name = "FILE")]
+        junit: Option<PathBuf>,
+        /// Print the results as JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
     /// Validate a diagram and print a summary (blocks, macros, instances, signals, plan length).
     Check {
         /// The diagram (JSON), or a PLCopen XML file (`.xml`).
@@ -182,8 +195,12 @@ enum Cmd {
         #[arg(long)]
         markdown: bool,
     },
-    /// Print the JSON Schema of the diagram format.
-    Schema,
+    /// Print the JSON Schema of the diagram format (with --tests: of the test table format).
+    Schema {
+        /// The schema of test tables (`*.test.json`) instead.
+        #[arg(long)]
+        tests: bool,
+    },
 }
 
 fn tui(file: Option<&std::path::Path>, wiring: Option<&str>, seed: u64, record: Option<&std::path::Path>) -> ExitCode {
@@ -283,6 +300,7 @@ fn main() -> ExitCode {
             draw::svg(&file, macro_name.as_deref(), output.as_deref(), online, draw::How { auto, connectors, page })
         }
         Cmd::Layout { file, write, connectors } => draw::layout_cmd(&file, write, connectors),
+        Cmd::Test { paths, junit, json } => tables::test_cmd(&paths, junit.as_deref(), json),
         Cmd::Fmt { files, check } => draw::fmt_cmd(&files, check),
         Cmd::Replay { file, check, program } => record::replay_cmd(&file, check, program.as_deref()),
         Cmd::Tui { file, wiring, seed, record } => tui(file.as_deref(), wiring.as_deref(), seed, record.as_deref()),
@@ -301,7 +319,8 @@ fn main() -> ExitCode {
                 out::print(&lines)
             }
         }
-        Cmd::Schema => out::print(&fbd_engine::model::json_schema()),
+        Cmd::Schema { tests: false } => out::print(&fbd_engine::model::json_schema()),
+        Cmd::Schema { tests: true } => out::print(&fbd_test::json_schema()),
     }
 }
 

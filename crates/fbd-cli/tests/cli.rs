@@ -572,3 +572,35 @@ fn scratch_bytes(name: &str, bytes: &[u8]) -> std::path::PathBuf {
     std::fs::write(&p, bytes).expect("write");
     p
 }
+
+#[test]
+fn test_passes_the_repository_s_tables_and_fails_a_wrong_one_with_its_row() {
+    let o = fbd(&["test", "examples"]);
+    assert!(o.status.success(), "{}{}", text(&o.stdout), text(&o.stderr));
+    assert!(text(&o.stdout).contains("6 tests: 6 passed, 0 failed"), "{}", text(&o.stdout));
+    // The fast lamp is on for 20 scans, not 21: the row fails at the 21st.
+    let program = root().join("examples/blinker.json");
+    let wrong = temp(
+        "wrong.test.json",
+        &format!(
+            r#"{{"fbd_test": 1, "program": {:?},
+  "tests": [{{"name": "on for 21 scans", "steps": [
+    {{"pulse": {{"start": true}}, "run": 21,
+     "expect": {{"fast_lamp": {{"=": true, "throughout": true}}}}}}]}}]}}"#,
+            program.display().to_string()
+        ),
+    );
+    let junit = temp("report.xml", "");
+    let o = fbd(&["test", wrong.to_str().expect("utf8"), "--junit", junit.to_str().expect("utf8")]);
+    assert_eq!(o.status.code(), Some(1), "a failed test is a failed run");
+    let s = text(&o.stdout);
+    assert!(s.contains("FAILED") && s.contains("on for 21 scans"), "{s}");
+    assert!(
+        s.contains(&format!("{}:4:", wrong.display()))
+            && s.contains("row 1, scan 21: `fast_lamp` = FALSE at scan 21, expected TRUE throughout scans 1..21"),
+        "the place, the row, the scan, both values: {s}"
+    );
+    assert!(s.contains("scan 20: fast_lamp=TRUE") && s.contains("scan 21: fast_lamp=FALSE"), "the trace: {s}");
+    let xml = std::fs::read_to_string(&junit).expect("the JUnit report is written");
+    assert!(xml.contains("failures=\"1\"") && xml.contains("<failure message="), "{xml}");
+}

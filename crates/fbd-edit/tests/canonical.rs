@@ -8,7 +8,8 @@ fn json_files(dir: &Path, out: &mut Vec<PathBuf>) {
         let p = e.expect("entry").path();
         if p.is_dir() {
             json_files(&p, out);
-        } else if p.extension().is_some_and(|x| x == "json") {
+        } else if p.extension().is_some_and(|x| x == "json") && !p.to_string_lossy().ends_with(".test.json") {
+            // Test tables (`*.test.json`) sit beside the diagrams; they are no diagrams.
             out.push(p);
         }
     }

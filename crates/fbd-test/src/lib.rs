@@ -1,0 +1,22 @@
+//! Test tables for FBD programs, as CODESYS Test Manager's test tables and TcUnit's assertions
+//! do for PLC code: a table names a program (or one macro of it, instantiated alone with its
+//! ports as the table's columns) and a seed; each test is rows of steps that set inputs, pulse
+//! them or force signals, run for a number of scans or a time, and state what must hold. A run
+//! is deterministic to the bit, so a failing row fails the same way every time, at the same
+//! scan.
+//!
+//! Files: `table.rs` (the format), `load.rs` (a table file read and its program compiled),
+//! `run.rs` (a table run on a runtime, with the failures and a short trace of each),
+//! `report.rs` (the text and JUnit XML reports), `find.rs` (test files under a directory).
+
+mod find;
+mod load;
+mod report;
+mod run;
+mod table;
+
+pub use find::test_files;
+pub use load::{Loaded, load};
+pub use report::{junit, text};
+pub use run::{Failure, Outcome, TestResult, run_file, run_table};
+pub use table::{Check, Expect, Step, TableFile, TestCase, json_schema};

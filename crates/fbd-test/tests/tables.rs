@@ -1,0 +1,141 @@
+//! The runner on the repository's tables, on tables that must fail or not load, and its JUnit
+//! report read by a JUnit reader nobody here wrote (PyPI `junitparser`).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use fbd_test::{Outcome, run_file, test_files};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// A table file in a scratch directory (kept alive by the returned guard).
+fn table(text: &str) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::Builder::new().prefix("fbd-test-").tempdir().expect("temp dir");
+    let p = dir.path().join("t.test.json");
+    std::fs::write(&p, text).expect("writes");
+    (dir, p)
+}
+
+fn blinker() -> String {
+    root().join("examples/blinker.json").display().to_string()
+}
+
+#[test]
+fn every_table_of_the_repository_passes() {
+    let files = test_files(&[root().join("examples"), root().join("diagrams")]).expect("found");
+    assert!(files.len() >= 2, "{files:?}");
+    let mut tests = 0;
+    for f in &files {
+        for r in run_file(f).unwrap_or_else(|e| panic!("{e}")) {
+            assert_eq!(r.outcome, Outcome::Passed, "{}: {}", f.display(), r.name);
+            tests += 1;
+        }
+    }
+    assert!(tests >= 6, "{tests} tests");
+}
+
+#[test]
+fn each_kind_of_check_fails_when_its_expectation_is_wrong() {
+    let cases = [
+        (r#"{"fast_lamp": false}"#, "`fast_lamp` = TRUE at scan 1, expected FALSE"),
+        (r#"{"slow_cycles": {"min": 1}}"#, "`slow_cycles` = 0 at scan 1, expected at least 1"),
+        (r#"{"slow_cycles": {"max": -1}}"#, "expected at most -1"),
+        (r#"{"running": {"falls": true}}"#, "no falling edge of `running` in scan 1; at the end it was TRUE"),
+        (r#"{"fast_lamp": {"becomes": false}}"#, "`fast_lamp` never became FALSE in scan 1; at the end it was TRUE"),
+    ];
+    for (expect, message) in cases {
+        let (_d, p) = table(&format!(
+            r#"{{"fbd_test": 1, "program": {:?}, "tests": [{{"name": "t", "steps": [{{"pulse": {{"start": true}}, "expect": {expect}}}]}}]}}"#,
+            blinker()
+        ));
+        let r = run_file(&p).expect("loads");
+        let Outcome::Failed(fs) = &r[0].outcome else { panic!("{expect} must fail") };
+        assert!(fs[0].message.contains(message), "{expect}: {}", fs[0].message);
+        assert_eq!((fs[0].row, fs[0].scan), (1, 1));
+    }
+}
+
+#[test]
+fn a_bad_table_is_refused_with_its_place_and_a_bad_row_fails_at_its_place() {
+    let (_d, p) = table(r#"{"fbd_test": 1, "program": "x.json", "tests": [{"name": "t", "stepz": []}]}"#);
+    let e = run_file(&p).expect_err("refused");
+    assert!(e.starts_with(&format!("{}:1:", p.display())) && e.contains("unknown field `stepz`"), "{e}");
+    let (_d, p) = table(r#"{"fbd_test": 1, "program": "nowhere.json", "tests": [{"name": "t", "steps": []}]}"#);
+    let e = run_file(&p).expect_err("refused");
+    assert!(e.contains("the program under test does not load") && e.contains("nowhere.json"), "{e}");
+    let (_d, p) = table(&format!(
+        "{{\"fbd_test\": 1, \"program\": {:?},\n \"tests\": [{{\"name\": \"t\", \"steps\": [\n  {{\"set\": {{\"strat\": true}}, \"expect\": {{\"lamp\": true}}}}]}}]}}",
+        blinker()
+    ));
+    let r = run_file(&p).expect("loads");
+    let Outcome::Failed(fs) = &r[0].outcome else { panic!("must fail") };
+    assert!(
+        fs.iter().any(|f| f.message.contains("cannot set `strat`") && f.place.is_some_and(|(l, _)| l == 3)),
+        "{fs:?}"
+    );
+    assert!(fs.iter().any(|f| f.message.contains("`lamp`")), "{fs:?}");
+    let (_d, p) = table(&format!(
+        r#"{{"fbd_test": 1, "program": {:?}, "tests": [{{"name": "t", "steps": [{{"expect": {{"q": {{"rises": true, "=": true}}}}}}]}}]}}"#,
+        blinker()
+    ));
+    let e = run_file(&p).expect_err("refused");
+    assert!(e.contains("one kind of check per expectation"), "{e}");
+}
+
+#[test]
+fn a_macro_is_tested_alone_through_its_ports() {
+    let (_d, p) = table(&format!(
+        r#"{{"fbd_test": 1, "program": {:?}, "macro": "Blinkr", "tests": [{{"name": "t", "steps": []}}]}}"#,
+        root().join("examples/lib/timing.json").display().to_string()
+    ));
+    let e = run_file(&p).expect_err("refused");
+    assert!(e.contains("no macro `Blinkr` to test; the diagram's macros are: Blinker"), "{e}");
+}
+
+/// The JUnit report as a JUnit consumer reads it: PyPI's `junitparser` (installed by the
+/// README's test command).
+#[test]
+fn the_junit_report_is_read_by_a_junit_parser() {
+    let (_d, wrong) = table(&format!(
+        r#"{{"fbd_test": 1, "program": {:?}, "tests": [
+  {{"name": "passes", "steps": [{{"pulse": {{"start": true}}, "expect": {{"running": true}}}}]}},
+  {{"name": "fails <here> & \"there\"", "steps": [{{"expect": {{"running": true}}}}]}}]}}"#,
+        blinker()
+    ));
+    let results = run_file(&wrong).expect("loads");
+    let xml = fbd_test::junit(&results, &["broken.test.json: does not load".to_string()]);
+    let dir = tempfile::tempdir().expect("temp");
+    let path = dir.path().join("report.xml");
+    std::fs::write(&path, &xml).expect("writes");
+    let script = r#"
+import sys
+from junitparser import JUnitXml, Failure, Error
+xml = JUnitXml.fromfile(sys.argv[1])
+cases = [(s.name, c.name, [type(r).__name__ for r in c.result]) for s in xml for c in s]
+for s, c, r in cases:
+    print(f"{c}|{','.join(r)}")
+"#;
+    let out = Command::new("python3")
+        .args(["-c", script])
+        .arg(&path)
+        .output()
+        .expect("python3 runs (the JUnit check needs `pip install junitparser`)");
+    let text = String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.success(),
+        "junitparser refused the report (or is not installed: `pip install junitparser`):\n{text}\n{xml}"
+    );
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines, ["passes|", "fails <here> & \"there\"|Failure", "load|Error"], "{text}");
+}
+
+#[test]
+fn the_committed_schema_is_the_format() {
+    let committed = std::fs::read_to_string(root().join("schema/test.schema.json")).expect("committed");
+    assert!(
+        committed == fbd_test::json_schema(),
+        "schema/test.schema.json is stale: `fbd schema --tests > schema/test.schema.json`"
+    );
+}
