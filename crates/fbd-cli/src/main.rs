@@ -53,6 +53,14 @@ enum Cmd {
         /// Print the results as JSON instead of text.
         #[arg(long)]
         json: bool,
+        /// Also print what the tests covered: per program and macro, the share of goals met
+        /// (each BOOL output TRUE and FALSE, SEL's g both ways, every MUX input) and those missed.
+        #[arg(long)]
+        coverage: bool,
+        /// Write each table file's coverage drawing into this directory: the body it tests,
+        /// every block with a goal not met outlined in red (its title says which).
+        #[arg(long, value_name = "DIR")]
+        coverage_svg: Option<PathBuf>,
     },
     /// Validate a diagram and print a summary (blocks, macros, instances, signals, plan length).
     Check {
@@ -300,7 +308,9 @@ fn main() -> ExitCode {
             draw::svg(&file, macro_name.as_deref(), output.as_deref(), online, draw::How { auto, connectors, page })
         }
         Cmd::Layout { file, write, connectors } => draw::layout_cmd(&file, write, connectors),
-        Cmd::Test { paths, junit, json } => tables::test_cmd(&paths, junit.as_deref(), json),
+        Cmd::Test { paths, junit, json, coverage, coverage_svg } => {
+            tables::test_cmd(&paths, junit.as_deref(), json, coverage, coverage_svg.as_deref())
+        }
         Cmd::Fmt { files, check } => draw::fmt_cmd(&files, check),
         Cmd::Replay { file, check, program } => record::replay_cmd(&file, check, program.as_deref()),
         Cmd::Tui { file, wiring, seed, record } => tui(file.as_deref(), wiring.as_deref(), seed, record.as_deref()),

@@ -8,7 +8,13 @@ use fbd_test::{Outcome, TestResult};
 
 use crate::out;
 
-pub(crate) fn test_cmd(paths: &[PathBuf], junit: Option<&Path>, json: bool) -> ExitCode {
+pub(crate) fn test_cmd(
+    paths: &[PathBuf],
+    junit: Option<&Path>,
+    json: bool,
+    coverage: bool,
+    svg_dir: Option<&Path>,
+) -> ExitCode {
     let paths = if paths.is_empty() { vec![PathBuf::from(".")] } else { paths.to_vec() };
     let files = match fbd_test::test_files(&paths) {
         Ok(f) => f,
@@ -24,16 +30,26 @@ pub(crate) fn test_cmd(paths: &[PathBuf], junit: Option<&Path>, json: bool) -> E
         ));
         return ExitCode::FAILURE;
     }
-    let (results, errors) = run_all(&files);
+    let (runs, errors) = run_all(&files, svg_dir.is_some());
+    let results: Vec<TestResult> = runs.iter().flat_map(|(r, ..)| r.iter().cloned()).collect();
     if json {
         out::print(&to_json(&results, &errors));
     } else {
         out::print(&fbd_test::text(&results, &errors));
+        if coverage {
+            out::print(&coverage_text(&runs));
+        }
     }
     if let Some(j) = junit
         && let Err(e) = fbd_engine::load::write_text(j, &fbd_test::junit(&results, &errors))
     {
         out::error(&format!("{}: cannot write: {e}", j.display()));
+        return ExitCode::FAILURE;
+    }
+    if let Some(dir) = svg_dir
+        && let Err(e) = write_drawings(dir, &runs)
+    {
+        out::error(&e);
         return ExitCode::FAILURE;
     }
     if errors.is_empty() && results.iter().all(|r| r.outcome == Outcome::Passed) {
@@ -43,11 +59,14 @@ pub(crate) fn test_cmd(paths: &[PathBuf], junit: Option<&Path>, json: bool) -> E
     }
 }
 
+/// One file's run: its results, the coverage (and its drawing), and the file.
+type Run = (Vec<TestResult>, Vec<fbd_test::Scope>, PathBuf, Option<Result<String, String>>);
+
 /// Every file's tests, the files spread over the machine's cores; the results in file order.
-fn run_all(files: &[PathBuf]) -> (Vec<TestResult>, Vec<String>) {
+fn run_all(files: &[PathBuf], draw: bool) -> (Vec<Run>, Vec<String>) {
     let workers = std::thread::available_parallelism().map_or(1, |n| n.get()).min(files.len()).max(1);
     let next = std::sync::atomic::AtomicUsize::new(0);
-    let mut slots: Vec<Option<Result<Vec<TestResult>, String>>> = Vec::new();
+    let mut slots: Vec<Option<Result<Run, String>>> = Vec::new();
     slots.resize_with(files.len(), || None);
     let slots = std::sync::Mutex::new(slots);
     std::thread::scope(|s| {
@@ -56,21 +75,61 @@ fn run_all(files: &[PathBuf]) -> (Vec<TestResult>, Vec<String>) {
                 loop {
                     let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                     let Some(f) = files.get(k) else { break };
-                    let r = fbd_test::run_file(f);
+                    let r = fbd_test::load(f).map(|l| {
+                        let (results, coverage) = fbd_test::run_table(&l);
+                        let svg = draw.then(|| fbd_test::coverage_svg(&l, &coverage));
+                        (results, coverage.scopes(&l.plan), f.clone(), svg)
+                    });
                     slots.lock().expect("no worker panics holding it")[k] = Some(r);
                 }
             });
         }
     });
-    let mut results = Vec::new();
+    let mut runs = Vec::new();
     let mut errors = Vec::new();
     for r in slots.into_inner().expect("workers done").into_iter().flatten() {
         match r {
-            Ok(mut rs) => results.append(&mut rs),
+            Ok(run) => runs.push(run),
             Err(e) => errors.push(e),
         }
     }
-    (results, errors)
+    (runs, errors)
+}
+
+/// Each table file's coverage drawing into `dir`, named after the file (`blinker.svg` for
+/// `blinker.test.json`).
+fn write_drawings(dir: &Path, runs: &[Run]) -> Result<(), String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: cannot create: {e}", dir.display()))?;
+    for (_, _, file, svg) in runs {
+        let Some(svg) = svg else { continue };
+        let svg = svg.as_ref().map_err(|e| format!("{}: {e}", file.display()))?;
+        let stem = file
+            .file_name()
+            .map_or_else(String::new, |n| n.to_string_lossy().trim_end_matches(".test.json").to_string());
+        let out = dir.join(format!("{stem}.svg"));
+        fbd_engine::load::write_text(&out, svg).map_err(|e| format!("{}: cannot write: {e}", out.display()))?;
+        eprintln!("{}: coverage of {}", out.display(), file.display());
+    }
+    Ok(())
+}
+
+/// Coverage per table file: each scope's percentage and the first goals it missed.
+fn coverage_text(runs: &[Run]) -> String {
+    use std::fmt::Write as _;
+    let mut s = String::from("\ncoverage (each BOOL output TRUE and FALSE, SEL's g both ways, every MUX input):\n");
+    for (_, scopes, file, _) in runs {
+        let _ = writeln!(s, "  {}", file.display());
+        for sc in scopes {
+            let _ = writeln!(s, "    {:<24} {:>5.1} % ({}/{})", sc.name, sc.percent(), sc.met, sc.total);
+            for m in sc.missed.iter().take(8) {
+                let _ = writeln!(s, "      not seen: {m}");
+            }
+            if sc.missed.len() > 8 {
+                let _ = writeln!(s, "      ... and {} more", sc.missed.len() - 8);
+            }
+        }
+    }
+    s
 }
 
 fn to_json(results: &[TestResult], errors: &[String]) -> String {

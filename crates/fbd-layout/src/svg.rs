@@ -24,6 +24,11 @@ pub trait Values {
     fn input_port_exact(&self, _k: usize) -> Option<String> {
         None
     }
+    /// A note that marks node `node` (drawn outlined in red, the note as its title): what a
+    /// coverage report says a block missed.
+    fn marked(&self, _node: usize) -> Option<String> {
+        None
+    }
 }
 
 /// A value's `<text>`, with every digit in its `<title>` where the drawn text is shorter.
@@ -67,6 +72,7 @@ pub fn svg(body: &Body, l: &Layout, title: &str, values: &dyn Values) -> String 
         s,
         r##"<style>
 .block rect {{ fill: #fdfdf8; stroke: #303030; stroke-width: 1.2; }}
+.block.marked rect {{ fill: #fff0ec; stroke: #d03010; stroke-width: 3; }}
 .block .title {{ font-weight: bold; fill: #202060; }}
 .pin {{ fill: #303030; }}
 .const {{ fill: #7a4a00; }}
@@ -166,10 +172,18 @@ fn tag(s: &mut String, x: f64, y: f64, w: f64, name: &str) {
 /// Block `i`: its box, type, id above it, pins (negations, constants) and output values.
 fn svg_block(s: &mut String, body: &Body, l: &Layout, i: usize, values: &dyn Values) {
     let (n, r) = (&body.nodes[i], &l.blocks[i]);
-    let _ = writeln!(s, r##"<g class="block" data-id="{}">"##, esc(&n.id));
-    // The comment as the block's title: a browser shows it on hover.
-    if let Some(c) = &n.comment {
-        let _ = writeln!(s, "<title>{}: {}</title>", esc(&n.id), esc(c));
+    let mark = values.marked(i);
+    let class = if mark.is_some() { "block marked" } else { "block" };
+    let _ = writeln!(s, r##"<g class="{class}" data-id="{}">"##, esc(&n.id));
+    // The comment (or the mark's note) as the block's title: a browser shows it on hover.
+    match (&mark, &n.comment) {
+        (Some(m), _) => {
+            let _ = writeln!(s, "<title>{}: {}</title>", esc(&n.id), esc(m));
+        }
+        (None, Some(c)) => {
+            let _ = writeln!(s, "<title>{}: {}</title>", esc(&n.id), esc(c));
+        }
+        (None, None) => {}
     }
     let _ = writeln!(s, r##"<rect x="{}" y="{}" width="{}" height="{}" rx="3"/>"##, r.x, r.y, r.w, r.h);
     let _ = writeln!(

@@ -18,6 +18,8 @@ pub struct Loaded {
     pub table: TableFile,
     /// The program under test, compiled (for a macro: a program of one instance, `uut`).
     pub plan: ScanPlan,
+    /// The program under test as loaded (for a macro: that program of one instance).
+    pub project: Project,
 }
 
 /// Reads the table file at `path` and compiles what it tests. An error names the file and the
@@ -45,7 +47,7 @@ pub fn load(path: &Path) -> Result<Loaded, String> {
     };
     let plan = compile_project(&project, &CompileOptions::default())
         .map_err(|d| format!("{}: the program under test does not compile:\n{d}", path.display()))?;
-    Ok(Loaded { path: path.to_path_buf(), text, table, plan })
+    Ok(Loaded { path: path.to_path_buf(), text, table, plan, project })
 }
 
 /// `project` with its program replaced by one instance `uut` of macro `name`: every input port

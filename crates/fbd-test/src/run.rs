@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 use fbd_engine::locate::{Seg, line_col, value_span};
 use fbd_engine::{Runtime, Value};
 
+use crate::coverage::Coverage;
 use crate::load::{Loaded, load};
 use crate::table::{Check, Expect, Run, Step, TestCase};
 
@@ -56,22 +57,27 @@ pub struct TestResult {
     pub elapsed: Duration,
 }
 
+/// What a table file's run gives: each test's result and the coverage of them all.
+pub type FileRun = (Vec<TestResult>, Coverage);
+
 /// Loads the table file at `path` and runs every test in it.
-pub fn run_file(path: &Path) -> Result<Vec<TestResult>, String> {
+pub fn run_file(path: &Path) -> Result<FileRun, String> {
     Ok(run_table(&load(path)?))
 }
 
 /// Runs every test of a loaded table file.
-pub fn run_table(l: &Loaded) -> Vec<TestResult> {
-    l.table.tests.iter().enumerate().map(|(k, t)| run_test(l, k, t)).collect()
+pub fn run_table(l: &Loaded) -> FileRun {
+    let mut coverage = Coverage::of(&l.plan);
+    let results = l.table.tests.iter().enumerate().map(|(k, t)| run_test(l, k, t, &mut coverage)).collect();
+    (results, coverage)
 }
 
-fn run_test(l: &Loaded, k: usize, t: &TestCase) -> TestResult {
+fn run_test(l: &Loaded, k: usize, t: &TestCase, coverage: &mut Coverage) -> TestResult {
     let started = Instant::now();
     let mut rt = Runtime::with_seed(l.plan.clone(), t.seed.unwrap_or(l.table.seed));
     let mut outcome = Outcome::Passed;
     for (j, step) in t.steps.iter().enumerate() {
-        let failures = run_row(l, &mut rt, (k, j), step);
+        let failures = run_row(l, &mut rt, (k, j), step, coverage);
         if !failures.is_empty() {
             outcome = Outcome::Failed(failures);
             break;
@@ -109,7 +115,7 @@ struct Watch<'s> {
     failed: Option<(u64, String)>,
 }
 
-fn run_row(l: &Loaded, rt: &mut Runtime, at: (usize, usize), step: &Step) -> Vec<Failure> {
+fn run_row(l: &Loaded, rt: &mut Runtime, at: (usize, usize), step: &Step, coverage: &mut Coverage) -> Vec<Failure> {
     let fail_at = |what: &[&str], scan: u64, message: String| Failure {
         row: at.1 + 1,
         place: place(l, at, what),
@@ -162,6 +168,7 @@ fn run_row(l: &Loaded, rt: &mut Runtime, at: (usize, usize), step: &Step) -> Vec
     let mut trace: VecDeque<String> = VecDeque::new();
     for i in 0..scans {
         rt.step();
+        coverage.observe(rt);
         let scan = rt.scan_count();
         let line: Vec<String> =
             shown.iter().map(|s| format!("{s}={}", read(rt, s).map_or("?".into(), |v| v.short()))).collect();

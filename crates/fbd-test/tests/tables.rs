@@ -28,7 +28,7 @@ fn every_table_of_the_repository_passes() {
     assert!(files.len() >= 2, "{files:?}");
     let mut tests = 0;
     for f in &files {
-        for r in run_file(f).unwrap_or_else(|e| panic!("{e}")) {
+        for r in run_file(f).unwrap_or_else(|e| panic!("{e}")).0 {
             assert_eq!(r.outcome, Outcome::Passed, "{}: {}", f.display(), r.name);
             tests += 1;
         }
@@ -50,7 +50,7 @@ fn each_kind_of_check_fails_when_its_expectation_is_wrong() {
             r#"{{"fbd_test": 1, "program": {:?}, "tests": [{{"name": "t", "steps": [{{"pulse": {{"start": true}}, "expect": {expect}}}]}}]}}"#,
             blinker()
         ));
-        let r = run_file(&p).expect("loads");
+        let (r, _) = run_file(&p).expect("loads");
         let Outcome::Failed(fs) = &r[0].outcome else { panic!("{expect} must fail") };
         assert!(fs[0].message.contains(message), "{expect}: {}", fs[0].message);
         assert_eq!((fs[0].row, fs[0].scan), (1, 1));
@@ -69,7 +69,7 @@ fn a_bad_table_is_refused_with_its_place_and_a_bad_row_fails_at_its_place() {
         "{{\"fbd_test\": 1, \"program\": {:?},\n \"tests\": [{{\"name\": \"t\", \"steps\": [\n  {{\"set\": {{\"strat\": true}}, \"expect\": {{\"lamp\": true}}}}]}}]}}",
         blinker()
     ));
-    let r = run_file(&p).expect("loads");
+    let (r, _) = run_file(&p).expect("loads");
     let Outcome::Failed(fs) = &r[0].outcome else { panic!("must fail") };
     assert!(
         fs.iter().any(|f| f.message.contains("cannot set `strat`") && f.place.is_some_and(|(l, _)| l == 3)),
@@ -104,7 +104,7 @@ fn the_junit_report_is_read_by_a_junit_parser() {
   {{"name": "fails <here> & \"there\"", "steps": [{{"expect": {{"running": true}}}}]}}]}}"#,
         blinker()
     ));
-    let results = run_file(&wrong).expect("loads");
+    let (results, _) = run_file(&wrong).expect("loads");
     let xml = fbd_test::junit(&results, &["broken.test.json: does not load".to_string()]);
     let dir = tempfile::tempdir().expect("temp");
     let path = dir.path().join("report.xml");
@@ -138,4 +138,31 @@ fn the_committed_schema_is_the_format() {
         committed == fbd_test::json_schema(),
         "schema/test.schema.json is stale: `fbd schema --tests > schema/test.schema.json`"
     );
+}
+
+#[test]
+fn coverage_counts_what_the_tests_made_the_blocks_do() {
+    // The committed blinker tables: every goal of the top level, and of the Blinker all but a
+    // counter's q (its preset is a million periods).
+    let l = fbd_test::load(&root().join("examples/blinker.test.json")).expect("loads");
+    let (_, c) = fbd_test::run_table(&l);
+    let scopes = c.scopes(&l.plan);
+    assert_eq!(scopes[0].name, "(program)");
+    assert_eq!((scopes[0].met, scopes[0].total), (8, 8), "{scopes:?}");
+    assert_eq!(scopes[1].name, "Blinker");
+    assert_eq!(scopes[1].missed, ["count.q TRUE"], "{scopes:?}");
+    // One row that only presses start covers half, and names what it missed.
+    let (_d, p) = table(&format!(
+        r#"{{"fbd_test": 1, "program": {:?}, "tests": [{{"name": "t", "steps": [{{"pulse": {{"start": true}}, "run": 5}}]}}]}}"#,
+        blinker()
+    ));
+    let l = fbd_test::load(&p).expect("loads");
+    let (_, c) = fbd_test::run_table(&l);
+    let scopes = c.scopes(&l.plan);
+    assert_eq!((scopes[0].met, scopes[0].total), (4, 8), "{scopes:?}");
+    assert!(scopes[0].missed.contains(&"latch.q1 FALSE".to_string()), "{scopes:?}");
+    // The drawing marks every block with a goal not met, and says which.
+    let svg = fbd_test::coverage_svg(&l, &c).expect("drawn");
+    assert_eq!(svg.matches("<g class=\"block marked\"").count(), 6, "every block of the top level misses one");
+    assert!(svg.contains("latch: not covered: q1 FALSE"), "{svg}");
 }
