@@ -166,3 +166,21 @@ fn coverage_counts_what_the_tests_made_the_blocks_do() {
     assert_eq!(svg.matches("<g class=\"block marked\"").count(), 6, "every block of the top level misses one");
     assert!(svg.contains("latch: not covered: q1 FALSE"), "{svg}");
 }
+
+/// The flagship's macros: the Cell covered fully; Processing, over every line of four tiles
+/// from {0, 2, 4, 8}, all but three goals, which no line can reach (the unrolled shift steps 2
+/// and 3 test for a gap the steps before them have already closed).
+#[test]
+fn the_2048_macros_tables_cover_the_cell_and_processing() {
+    let cover = |f: &str| {
+        let l = fbd_test::load(&root().join(f)).expect("loads");
+        let (results, c) = fbd_test::run_table(&l);
+        assert!(results.iter().all(|r| r.outcome == Outcome::Passed), "{f}");
+        c.scopes(&l.plan).remove(0)
+    };
+    let cell = cover("diagrams/lib/cell.test.json");
+    assert_eq!((cell.name.as_str(), cell.met, cell.total), ("Cell", 18, 18));
+    let p = cover("diagrams/lib/processing.test.json");
+    assert_eq!((p.name.as_str(), p.met, p.total), ("Processing", 159, 162));
+    assert_eq!(p.missed, ["s2_e2.out TRUE", "s3_e2.out TRUE", "s3_e3.out TRUE"]);
+}

@@ -1,0 +1,65 @@
+#!/usr/bin/env python3
+"""Writes the test tables of the 2048 macros (`fbd test diagrams`): every line of four tiles
+from {0, 2, 4, 8} through Processing (4^4 = 256 rows: every pattern of empty, equal and
+different neighbours), the expected line computed here by the game's rule, independently of
+the diagram. Rerun after changing the rule or the patterns."""
+
+import itertools
+import json
+import os
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+
+
+def merged(line):
+    """The line after a move toward x4: tiles slide to x4, equal neighbours merge once, from
+    the x4 end. Returns the new line and the score (the sum of the merged tiles)."""
+    tiles = [t for t in reversed(line) if t]
+    out, score, k = [], 0, 0
+    while k < len(tiles):
+        if k + 1 < len(tiles) and tiles[k] == tiles[k + 1]:
+            out.append(2 * tiles[k])
+            score += 2 * tiles[k]
+            k += 2
+        else:
+            out.append(tiles[k])
+            k += 1
+    out += [0] * (4 - len(out))
+    return list(reversed(out)), score
+
+
+def processing():
+    rows = []
+    for line in itertools.product([0, 2, 4, 8], repeat=4):
+        y, score = merged(list(line))
+        rows.append({
+            "set": {f"x{k + 1}": v for k, v in enumerate(line)},
+            "pulse": {"Command": True},
+            "expect": {**{f"y{k + 1}": v for k, v in enumerate(y)}, "Score": score, "Worked": y != list(line), "Finish": True},
+        })
+    return {
+        "fbd_test": 1,
+        "program": "2048-macros.json",
+        "macro": "Processing",
+        "description": "Every line of four tiles from {0, 2, 4, 8} (written by tools/gen_2048_tables.py): after a Command the outputs are the line moved toward x4, Score the merged tiles, Worked whether it changed.",
+        "tests": [
+            {"name": "every line of four tiles from {0, 2, 4, 8} moves and merges toward x4", "steps": rows},
+            {
+                "name": "without a Command the outputs hold",
+                "steps": [
+                    {"set": {"x1": 2, "x2": 2, "x3": 0, "x4": 0}, "pulse": {"Command": True}, "expect": {"y4": 4, "Finish": True}},
+                    {"set": {"x1": 8, "x2": 8, "x3": 8, "x4": 8}, "run": 5, "expect": {"y4": {"=": 4, "throughout": True}, "y3": 0, "Finish": {"=": False, "throughout": True}}},
+                ],
+            },
+        ],
+    }
+
+
+def write(path, doc):
+    with open(os.path.join(ROOT, path), "w") as f:
+        json.dump(doc, f, indent=1)
+        f.write("\n")
+
+
+if __name__ == "__main__":
+    write("diagrams/lib/processing.test.json", processing())
