@@ -76,6 +76,9 @@ fn run_all(files: &[PathBuf], draw: bool) -> (Vec<Run>, Vec<String>) {
                     let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                     let Some(f) = files.get(k) else { break };
                     let r = fbd_test::load(f).map(|l| {
+                        for w in &l.warnings {
+                            eprintln!("warning: {}: {w}", f.display());
+                        }
                         let (results, coverage) = fbd_test::run_table(&l);
                         let svg = draw.then(|| fbd_test::coverage_svg(&l, &coverage));
                         (results, coverage.scopes(&l.plan), f.clone(), svg)

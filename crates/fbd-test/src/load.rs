@@ -2,7 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
-use fbd_engine::load::{FsProvider, Project, SourceFile};
+use fbd_engine::load::{Project, SourceFile};
 use fbd_engine::model::{Block, PinNames, Pins, PortOut, ProgramInput, TypeName, Wire};
 use fbd_engine::{CompileOptions, ScanPlan, compile_project};
 
@@ -20,6 +20,8 @@ pub struct Loaded {
     pub plan: ScanPlan,
     /// The program under test as loaded (for a macro: that program of one instance).
     pub project: Project,
+    /// What importing it said (a PLCopen program's warnings).
+    pub warnings: Vec<String>,
 }
 
 /// Reads the table file at `path` and compiles what it tests. An error names the file and the
@@ -39,7 +41,8 @@ pub fn load(path: &Path) -> Result<Loaded, String> {
         return Err(format!("{}: no tests (`tests` is empty)", path.display()));
     }
     let program = path.parent().unwrap_or(Path::new(".")).join(&table.program);
-    let project = fbd_engine::load::load(&FsProvider, &program)
+    // A diagram, or a PLCopen project imported on the way in (its POUs are macros to test).
+    let (project, warnings) = fbd_plcopen::load_any(&program)
         .map_err(|d| format!("{}: the program under test does not load:\n{d}", path.display()))?;
     let project = match &table.macro_name {
         None => project,
@@ -47,7 +50,7 @@ pub fn load(path: &Path) -> Result<Loaded, String> {
     };
     let plan = compile_project(&project, &CompileOptions::default())
         .map_err(|d| format!("{}: the program under test does not compile:\n{d}", path.display()))?;
-    Ok(Loaded { path: path.to_path_buf(), text, table, plan, project })
+    Ok(Loaded { path: path.to_path_buf(), text, table, plan, project, warnings })
 }
 
 /// `project` with its program replaced by one instance `uut` of macro `name`: every input port

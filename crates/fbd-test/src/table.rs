@@ -18,7 +18,8 @@ pub const FORMAT_VERSION: u32 = 1;
 pub struct TableFile {
     /// Format version: 1.
     pub fbd_test: u32,
-    /// The diagram under test, relative to this file (its includes come along).
+    /// The diagram under test, relative to this file (its includes come along), or a PLCopen
+    /// XML project (`.xml`), imported on the way in.
     pub program: String,
     /// A macro of that diagram to test alone: instantiated once, its input ports are the
     /// table's inputs and its output ports its outputs (`None`: the program itself).

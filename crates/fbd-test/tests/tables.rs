@@ -184,3 +184,18 @@ fn the_2048_macros_tables_cover_the_cell_and_processing() {
     assert_eq!((p.name.as_str(), p.met, p.total), ("Processing", 159, 162));
     assert_eq!(p.missed, ["s2_e2.out TRUE", "s3_e2.out TRUE", "s3_e3.out TRUE"]);
 }
+
+/// A function block of a PLCopen project (OpenPLC's and Beremiz's format), tested alone like a
+/// macro: `Pulse` of `lights.xml` is a TOF of 60 ms (three scans of its 20 ms task).
+#[test]
+fn a_plcopen_function_block_is_tested_like_a_macro() {
+    let (_d, p) = table(&format!(
+        r#"{{"fbd_test": 1, "program": {:?}, "macro": "Pulse", "tests": [{{"name": "q holds 60 ms after start falls", "steps": [
+  {{"set": {{"start": true}}, "expect": {{"q": true}}}},
+  {{"set": {{"start": false}}, "run": "T#60ms", "expect": {{"q": {{"=": true, "throughout": true}}}}}},
+  {{"run": 1, "expect": {{"q": {{"falls": true}}}}}}]}}]}}"#,
+        root().join("crates/fbd-plcopen/tests/data/lights.xml").display().to_string()
+    ));
+    let (results, _) = run_file(&p).expect("the project imports");
+    assert_eq!(results[0].outcome, Outcome::Passed, "{:?}", results[0].outcome);
+}
