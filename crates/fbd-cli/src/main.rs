@@ -62,6 +62,18 @@ enum Cmd {
         #[arg(long, value_name = "DIR")]
         coverage_svg: Option<PathBuf>,
     },
+    /// Turn a recording into a test table: a row per stretch between two stimuli, each row
+    /// expecting every output as the replay shows it (then correct the one that was wrong).
+    TestFromRecording {
+        /// The recording (`fbd run --record`, the HMI's File → Record).
+        recording: PathBuf,
+        /// The table file to write (`*.test.json`; an existing file is not replaced).
+        #[arg(short, long)]
+        output: PathBuf,
+        /// The recorded program, when it is not where the recording says.
+        #[arg(long)]
+        program: Option<PathBuf>,
+    },
     /// Validate a diagram and print a summary (blocks, macros, instances, signals, plan length).
     Check {
         /// The diagram (JSON), or a PLCopen XML file (`.xml`).
@@ -308,6 +320,9 @@ fn main() -> ExitCode {
             draw::svg(&file, macro_name.as_deref(), output.as_deref(), online, draw::How { auto, connectors, page })
         }
         Cmd::Layout { file, write, connectors } => draw::layout_cmd(&file, write, connectors),
+        Cmd::TestFromRecording { recording, output, program } => {
+            tables::from_recording_cmd(&recording, &output, program.as_deref())
+        }
         Cmd::Test { paths, junit, json, coverage, coverage_svg } => {
             tables::test_cmd(&paths, junit.as_deref(), json, coverage, coverage_svg.as_deref())
         }

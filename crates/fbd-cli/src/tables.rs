@@ -59,6 +59,69 @@ pub(crate) fn test_cmd(
     }
 }
 
+/// `fbd test-from-recording`: the table of a recording, written next to nothing it would
+/// replace, then run (it passes on the program as recorded).
+pub(crate) fn from_recording_cmd(rec_path: &Path, output: &Path, program: Option<&Path>) -> ExitCode {
+    match from_recording(rec_path, output, program) {
+        Ok(()) => test_cmd(&[output.to_path_buf()], None, false, false, None),
+        Err(e) => {
+            out::error(&e);
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn from_recording(rec_path: &Path, output: &Path, program: Option<&Path>) -> Result<(), String> {
+    if output.exists() {
+        return Err(format!("{}: exists; the table is not written over a file (give another -o)", output.display()));
+    }
+    let rec = fbd_engine::Recording::read(rec_path).map_err(|e| format!("{}: {e}", rec_path.display()))?;
+    let file = program.map(Path::to_path_buf).or_else(|| rec.program_path(rec_path)).ok_or_else(|| {
+        format!("{}: the recorded program is not here; give its file with --program", rec_path.display())
+    })?;
+    let project = crate::source::load_file(&file).map_err(|e| e.to_string())?;
+    if let Some(d) = rec.program_differs(&project) {
+        return Err(format!("{}: {d}; the table would test another program", rec_path.display()));
+    }
+    let plan = fbd_engine::compile_project_owned(project, &fbd_engine::CompileOptions::default())
+        .map_err(|e| e.to_string())?;
+    // The program as the table's directory reaches it.
+    let dir = output.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let program_ref = relative(&file, dir);
+    let name =
+        format!("as recorded in {}", rec_path.file_name().map_or(String::new(), |n| n.to_string_lossy().into_owned()));
+    let table = fbd_test::table_from_recording(&rec, plan, &program_ref, &name);
+    let text = serde_json::to_string_pretty(&table).expect("JSON") + "\n";
+    fbd_engine::load::write_text(output, &text).map_err(|e| format!("{}: cannot write: {e}", output.display()))?;
+    eprintln!(
+        "{}: {} rows from {} scans",
+        output.display(),
+        table["tests"][0]["steps"].as_array().map_or(0, Vec::len),
+        rec.scans
+    );
+    Ok(())
+}
+
+/// `file` as a path from `dir` (absolute when they share no root).
+fn relative(file: &Path, dir: &Path) -> String {
+    let (Ok(f), Ok(d)) = (std::fs::canonicalize(file), std::fs::canonicalize(dir)) else {
+        return file.display().to_string();
+    };
+    let common = f.components().zip(d.components()).take_while(|(a, b)| a == b).count();
+    if common == 0 {
+        return f.display().to_string();
+    }
+    let ups = d.components().count() - common;
+    let mut p = std::path::PathBuf::new();
+    for _ in 0..ups {
+        p.push("..");
+    }
+    for c in f.components().skip(common) {
+        p.push(c);
+    }
+    p.display().to_string()
+}
+
 /// One file's run: its results, the coverage (and its drawing), and the file.
 type Run = (Vec<TestResult>, Vec<fbd_test::Scope>, PathBuf, Option<Result<String, String>>);
 

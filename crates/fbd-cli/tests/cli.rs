@@ -604,3 +604,37 @@ fn test_passes_the_repository_s_tables_and_fails_a_wrong_one_with_its_row() {
     let xml = std::fs::read_to_string(&junit).expect("the JUnit report is written");
     assert!(xml.contains("failures=\"1\"") && xml.contains("<failure message="), "{xml}");
 }
+
+#[test]
+fn a_recording_becomes_a_test_table_that_passes_and_is_not_written_over_a_file() {
+    let stim = temp("stim-rt.txt", "0 start=true\n1 start=false\n150 stop=true\n151 stop=false\n");
+    let rec = temp("session.json", "");
+    std::fs::remove_file(&rec).expect("fresh");
+    let o = fbd(&[
+        "run",
+        "examples/blinker.json",
+        "--scans",
+        "300",
+        "--stimulus",
+        stim.to_str().expect("utf8"),
+        "--record",
+        rec.to_str().expect("utf8"),
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let table = rec.with_file_name("session.test.json");
+    let _ = std::fs::remove_file(&table);
+    let o = fbd(&["test-from-recording", rec.to_str().expect("utf8"), "-o", table.to_str().expect("utf8")]);
+    assert!(o.status.success(), "{}{}", text(&o.stdout), text(&o.stderr));
+    assert!(text(&o.stderr).contains("4 rows from 300 scans"), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stdout).contains("1 tests: 1 passed"),
+        "the table passes on the recorded program: {}",
+        text(&o.stdout)
+    );
+    let t: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&table).expect("written")).expect("JSON");
+    assert_eq!(t["tests"][0]["steps"][1]["run"], 149);
+    assert_eq!(t["tests"][0]["steps"][2]["expect"]["running"], false, "stop pressed: not running");
+    let o = fbd(&["test-from-recording", rec.to_str().expect("utf8"), "-o", table.to_str().expect("utf8")]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(text(&o.stderr).contains("exists; the table is not written over a file"), "{}", text(&o.stderr));
+}

@@ -7,12 +7,14 @@
 //!
 //! Files: `table.rs` (the format), `load.rs` (a table file read and its program compiled),
 //! `run.rs` (a table run on a runtime, with the failures and a short trace of each),
-//! `coverage.rs` (what the tests made each block's outputs do), `report.rs` (the text and
+//! `coverage.rs` (what the tests made each block's outputs do), `record.rs` (a recording
+//! turned into a table), `report.rs` (the text and
 //! JUnit XML reports), `find.rs` (test files under a directory).
 
 mod coverage;
 mod find;
 mod load;
+mod record;
 mod report;
 mod run;
 mod table;
@@ -20,6 +22,7 @@ mod table;
 pub use coverage::{Coverage, Scope, coverage_svg};
 pub use find::test_files;
 pub use load::{Loaded, load};
+pub use record::table_from_recording;
 pub use report::{junit, text};
 pub use run::{Failure, FileRun, Outcome, TestResult, run_file, run_table};
 pub use table::{Check, Expect, Step, TableFile, TestCase, json_schema};

@@ -129,6 +129,11 @@ fn run_row(l: &Loaded, rt: &mut Runtime, at: (usize, usize), step: &Step, covera
     for p in &step.release {
         rt.release(p);
     }
+    for (p, v) in &step.write {
+        if let Err(e) = rt.write(p, v.0) {
+            refused.push(fail_at(&["write", p], rt.scan_count(), format!("cannot write `{p}`: {e}")));
+        }
+    }
     for (p, v) in &step.force {
         if let Err(e) = rt.force(p, v.0) {
             refused.push(fail_at(&["force", p], rt.scan_count(), format!("cannot force `{p}`: {e}")));

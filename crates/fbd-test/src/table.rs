@@ -61,6 +61,10 @@ pub struct Step {
     /// Inputs set for the row's first scan only (a push button pressed for one scan).
     #[serde(default)]
     pub pulse: BTreeMap<String, Const>,
+    /// Signals (any path) written once, before the row's first scan (a debugger's write: the
+    /// program may overwrite them in that scan).
+    #[serde(default)]
+    pub write: BTreeMap<String, Const>,
     /// Signals (any path: `block.pin`, `inst/block.pin`) forced from this row on.
     #[serde(default)]
     pub force: BTreeMap<String, Const>,
