@@ -101,6 +101,8 @@ pub struct App {
     pub(crate) native_dialogs: bool,
     /// The typed-path window a file dialog fell back to, while it is open.
     pub(crate) path_prompt: Option<crate::path_prompt::PathPrompt>,
+    /// The results of the last test table run, while their window is open.
+    pub(crate) tests: Option<crate::tests_panel::TestsPanel>,
     /// What waits for an answer about the editor's unsaved edits.
     pub(crate) discarding: Option<crate::unsaved::Discarding>,
     /// Why saving them from that question failed.
@@ -184,6 +186,7 @@ impl App {
             open_path_focus: false,
             native_dialogs: opts.native_dialogs,
             path_prompt: None,
+            tests: None,
             discarding: None,
             unsaved_message: String::new(),
             quit_now: false,
@@ -378,6 +381,7 @@ impl eframe::App for App {
         self.error_window(&ctx);
         self.open_path_window(&ctx);
         self.path_prompt_window(&ctx);
+        self.tests_window(&ctx);
         self.unsaved_modal(&ctx);
         if let Some(every) = self.poll_interval() {
             ctx.request_repaint_after(every);

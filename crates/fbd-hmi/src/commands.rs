@@ -24,6 +24,8 @@ pub(crate) enum UiCommand {
     SaveRecording,
     OpenRecording,
     ExportPlcopen,
+    /// Debug > Run test table...: a table file run on its own runtime, the results shown.
+    RunTests,
     /// The shown body's drawing as SVG.
     ExportDrawing,
     /// An embedded wiring, loaded by online change.
@@ -79,6 +81,7 @@ impl App {
                 }
             }
             UiCommand::ExportPlcopen => self.export_plcopen(None),
+            UiCommand::RunTests => self.run_tests(None),
             UiCommand::ExportDrawing => self.export_drawing(None),
             UiCommand::Embedded(w) => self.online_change(Origin::Embedded(w)),
             UiCommand::Quit => ctx.send_viewport_cmd(egui::ViewportCommand::Close),

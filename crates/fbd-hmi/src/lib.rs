@@ -40,6 +40,7 @@ mod replay_bar;
 pub mod settings;
 mod slices;
 pub mod source;
+mod tests_panel;
 mod trends;
 mod unsaved;
 

@@ -57,6 +57,14 @@ fn file_menu_button(ui: &mut egui::Ui, view: &MenuView) -> Option<UiCommand> {
             c = Some(UiCommand::ExportPlcopen);
         }
         if ui
+            .button("Run test table...")
+            .on_hover_text("runs a *.test.json on its own runtime; a failing row can be shown at its scan")
+            .clicked()
+        {
+            ui.close();
+            c = Some(UiCommand::RunTests);
+        }
+        if ui
             .button("Export drawing...")
             .on_hover_text("the body the Diagram tab shows, as SVG, with the values of the moment")
             .clicked()

@@ -21,6 +21,8 @@ pub(crate) enum PathAction {
     ExportPlcopen,
     /// File > Export drawing.
     ExportDrawing,
+    /// File > Run test table.
+    RunTests,
 }
 
 impl PathAction {
@@ -30,6 +32,7 @@ impl PathAction {
             PathAction::OpenRecording => "Open a recording",
             PathAction::ExportPlcopen => "Export PLCopen XML as",
             PathAction::ExportDrawing => "Export the drawing as",
+            PathAction::RunTests => "Run a test table",
         }
     }
 
@@ -38,12 +41,13 @@ impl PathAction {
             PathAction::SaveRecording => "Save",
             PathAction::OpenRecording => "Open",
             PathAction::ExportPlcopen | PathAction::ExportDrawing => "Export",
+            PathAction::RunTests => "Run",
         }
     }
 
     /// Whether it writes the file (and so asks before writing over one).
     fn writes(self) -> bool {
-        self != PathAction::OpenRecording
+        !matches!(self, PathAction::OpenRecording | PathAction::RunTests)
     }
 }
 
@@ -165,6 +169,10 @@ impl App {
                     }
                     PathAction::ExportDrawing => {
                         self.export_drawing(Some(path));
+                        Ok(())
+                    }
+                    PathAction::RunTests => {
+                        self.run_tests(Some(path));
                         Ok(())
                     }
                 };

@@ -24,5 +24,5 @@ pub use find::test_files;
 pub use load::{Loaded, load};
 pub use record::table_from_recording;
 pub use report::{junit, text};
-pub use run::{Failure, FileRun, Outcome, TestResult, run_file, run_table};
+pub use run::{Failure, FileRun, Outcome, TestResult, recording_of, run_file, run_table};
 pub use table::{Check, Expect, Step, TableFile, TestCase, json_schema};

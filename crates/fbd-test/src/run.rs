@@ -286,3 +286,22 @@ fn equal(got: &Value, want: &Value, tol: Option<f64>) -> bool {
         _ => got == want,
     }
 }
+
+/// Test `k` of a loaded table run again with a recorder on: its rows as a recording of the
+/// program, to replay in the HMI and stop at the scan where it failed. `None` for a macro
+/// tested alone (its program of one instance has no file to load).
+pub fn recording_of(l: &Loaded, k: usize) -> Option<fbd_engine::Recording> {
+    if l.table.macro_name.is_some() {
+        return None;
+    }
+    let t = l.table.tests.get(k)?;
+    let mut rt = Runtime::with_seed(l.plan.clone(), t.seed.unwrap_or(l.table.seed));
+    rt.start_recording(0);
+    let mut coverage = Coverage::of(&l.plan);
+    for (j, step) in t.steps.iter().enumerate() {
+        if !run_row(l, &mut rt, (k, j), step, &mut coverage).is_empty() {
+            break;
+        }
+    }
+    rt.stop_recording(fbd_engine::runtime::ProgramId::of(&l.project))
+}

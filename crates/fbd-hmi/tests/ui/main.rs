@@ -20,6 +20,7 @@ mod editor_negate;
 mod editor_ports;
 mod files;
 mod play;
+mod tests_panel;
 
 thread_local! {
     /// The running test's scratch directories by name: libtest runs each test on its own
