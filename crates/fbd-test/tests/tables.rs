@@ -171,7 +171,7 @@ fn coverage_counts_what_the_tests_made_the_blocks_do() {
 /// from {0, 2, 4, 8}, all but three goals, which no line can reach (the unrolled shift steps 2
 /// and 3 test for a gap the steps before them have already closed).
 #[test]
-fn the_2048_macros_tables_cover_the_cell_and_processing() {
+fn the_2048_macros_tables_cover_the_macros() {
     let cover = |f: &str| {
         let l = fbd_test::load(&root().join(f)).expect("loads");
         let (results, c) = fbd_test::run_table(&l);
@@ -180,6 +180,10 @@ fn the_2048_macros_tables_cover_the_cell_and_processing() {
     };
     let cell = cover("diagrams/lib/cell.test.json");
     assert_eq!((cell.name.as_str(), cell.met, cell.total), ("Cell", 18, 18));
+    let inst = cover("diagrams/lib/installation.test.json");
+    assert_eq!((inst.name.as_str(), inst.met, inst.total), ("Installation", 48, 48));
+    let random = cover("diagrams/lib/random.test.json");
+    assert_eq!((random.name.as_str(), random.met, random.total), ("Random", 2, 2));
     let p = cover("diagrams/lib/processing.test.json");
     assert_eq!((p.name.as_str(), p.met, p.total), ("Processing", 159, 162));
     assert_eq!(p.missed, ["s2_e2.out TRUE", "s3_e2.out TRUE", "s3_e3.out TRUE"]);
