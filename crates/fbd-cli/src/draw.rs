@@ -240,9 +240,19 @@ pub(crate) fn svg(
             }
         }
     };
+    // A `.png` output is the drawing rendered to fit A4 landscape at 300 dpi.
+    let png = output.is_some_and(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("png")));
+    let written = |p: &std::path::Path| {
+        if png {
+            let bytes = fbd_layout::png::render_a4(&text).map_err(std::io::Error::other)?;
+            fbd_engine::load::write_with(p, |w| w.write_all(&bytes))
+        } else {
+            fbd_engine::load::write_text(p, &text)
+        }
+    };
     match output {
         None => out::print(&text),
-        Some(p) => match fbd_engine::load::write_text(p, &text) {
+        Some(p) => match written(p) {
             Ok(()) => {
                 eprintln!(
                     "{}: {} blocks, {} crossings, {} bends, wire length {:.0}",

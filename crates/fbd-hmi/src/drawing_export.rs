@@ -42,7 +42,11 @@ impl App {
         let name = if self.diagram.instance.is_empty() { "program".to_string() } else { self.diagram.instance.clone() };
         let file = format!("{}.svg", name.replace('/', "_"));
         let Some(path) = path.or_else(|| {
-            self.save_path(crate::path_prompt::PathAction::ExportDrawing, ("SVG drawing", &["svg"]), &file)
+            self.save_path(
+                crate::path_prompt::PathAction::ExportDrawing,
+                ("SVG or PNG drawing", &["svg", "png"]),
+                &file,
+            )
         }) else {
             self.status = "type the path to export the drawing to".into();
             return;
@@ -58,7 +62,16 @@ impl App {
         );
         let text = fbd_layout::svg::svg(body, layout, &title, &values);
         let path = crate::paths::typed_path(&path.display().to_string());
-        self.status = match fbd_engine::load::write_text(&path, &text) {
+        // A `.png` is the drawing rendered to fit A4 landscape at 300 dpi, to print.
+        let png = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("png"));
+        let written = if png {
+            fbd_layout::png::render_a4(&text)
+                .map_err(std::io::Error::other)
+                .and_then(|bytes| fbd_engine::load::write_with(&path, |w| w.write_all(&bytes)))
+        } else {
+            fbd_engine::load::write_text(&path, &text)
+        };
+        self.status = match written {
             Ok(()) => format!("drawing written to {}", path.display()),
             Err(e) => format!("{}: cannot write: {e}", path.display()),
         };

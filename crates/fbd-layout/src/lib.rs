@@ -28,6 +28,8 @@ mod late;
 mod layers;
 pub mod page;
 mod place;
+#[cfg(feature = "png")]
+pub mod png;
 mod route;
 pub mod svg;
 

@@ -1,0 +1,39 @@
+//! A drawing as a PNG image, to print or paste where SVG is not taken: the SVG of
+//! [`crate::svg`] rendered by resvg, its text in egui's own monospace font (Hack, bundled), so
+//! the image is the same on every machine whatever fonts it has.
+
+use resvg::{tiny_skia, usvg};
+
+/// The pixels of A4 landscape's long side at 300 dots per inch: the size [`render_a4`] fits.
+pub const A4_LONG_SIDE_PX: f32 = 3508.0;
+
+/// `svg` rendered `scale` times its size, as PNG bytes.
+pub fn render(svg: &str, scale: f32) -> Result<Vec<u8>, String> {
+    let mut opt = usvg::Options::default();
+    let fonts = opt.fontdb_mut();
+    fonts.load_font_data(epaint_default_fonts::HACK_REGULAR.to_vec());
+    fonts.set_monospace_family("Hack");
+    fonts.set_sans_serif_family("Hack");
+    fonts.set_serif_family("Hack");
+    let tree = usvg::Tree::from_str(svg, &opt).map_err(|e| format!("the drawing does not parse as SVG: {e}"))?;
+    let size = tree.size().to_int_size().scale_by(scale).ok_or("the drawing is empty")?;
+    if size.width() > 30_000 || size.height() > 30_000 {
+        return Err(format!(
+            "the image would be {}×{} pixels; draw a page (`--page`) or a macro instead of the whole body",
+            size.width(),
+            size.height()
+        ));
+    }
+    let mut pixmap = tiny_skia::Pixmap::new(size.width(), size.height()).ok_or("the image is too large")?;
+    resvg::render(&tree, tiny_skia::Transform::from_scale(scale, scale), &mut pixmap.as_mut());
+    pixmap.encode_png().map_err(|e| format!("PNG: {e}"))
+}
+
+/// `svg` rendered to fit A4 landscape at 300 dpi (its long side 3,508 pixels; never smaller
+/// than its own size), as PNG bytes.
+pub fn render_a4(svg: &str) -> Result<Vec<u8>, String> {
+    let tree = usvg::Tree::from_str(svg, &usvg::Options::default())
+        .map_err(|e| format!("the drawing does not parse as SVG: {e}"))?;
+    let long = tree.size().width().max(tree.size().height());
+    render(svg, (A4_LONG_SIDE_PX / long).max(1.0))
+}
