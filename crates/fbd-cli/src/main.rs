@@ -21,6 +21,7 @@ mod peers;
 mod plcopen;
 mod record;
 mod run;
+mod serve;
 mod source;
 mod stimulus;
 mod tables;
@@ -61,6 +62,30 @@ enum Cmd {
         /// every block with a goal not met outlined in red (its title says which).
         #[arg(long, value_name = "DIR")]
         coverage_svg: Option<PathBuf>,
+    },
+    /// Run a program on the real-time task and serve it on the network: Modbus TCP (reads from
+    /// the published scan, writes between scans), until interrupted (Ctrl-C).
+    Serve {
+        /// A diagram or PLCopen project (default: the embedded diagrams/2048.json).
+        file: Option<PathBuf>,
+        /// An embedded wiring instead of a file: upd1, original, smart-spawn.
+        #[arg(long, conflicts_with = "file")]
+        wiring: Option<String>,
+        /// Where the Modbus TCP server listens (port 0: any free port, printed).
+        #[arg(long, default_value = "127.0.0.1:502", value_name = "ADDR:PORT")]
+        modbus: String,
+        /// Accept writes (coils, holding registers); refused with ILLEGAL FUNCTION otherwise.
+        #[arg(long)]
+        allow_write: bool,
+        /// Print the Modbus map and exit.
+        #[arg(long)]
+        print_map: bool,
+        /// Runtime seed (RANDOM blocks).
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Stop after this many seconds (default: run until interrupted).
+        #[arg(long, value_name = "SECONDS")]
+        for_seconds: Option<f64>,
     },
     /// Turn a recording into a test table: a row per stretch between two stimuli, each row
     /// expecting every output as the replay shows it (then correct the one that was wrong).
@@ -320,6 +345,9 @@ fn main() -> ExitCode {
             draw::svg(&file, macro_name.as_deref(), output.as_deref(), online, draw::How { auto, connectors, page })
         }
         Cmd::Layout { file, write, connectors } => draw::layout_cmd(&file, write, connectors),
+        Cmd::Serve { file, wiring, modbus, allow_write, print_map, seed, for_seconds } => {
+            serve::serve_cmd(serve::ServeArgs { file, wiring, modbus, allow_write, print_map, seed, for_seconds })
+        }
         Cmd::TestFromRecording { recording, output, program } => {
             tables::from_recording_cmd(&recording, &output, program.as_deref())
         }

@@ -1,0 +1,70 @@
+//! `fbd serve`: a program on the real-time task, served on the network by Modbus TCP.
+
+use std::io::Write as _;
+use std::net::TcpListener;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use fbd_engine::realtime::RealtimeRunner;
+use fbd_engine::{CompileOptions, Runtime};
+use fbd_serve::{Limits, ModbusMap, ModbusServer};
+
+use crate::out;
+
+pub(crate) struct ServeArgs {
+    pub(crate) file: Option<PathBuf>,
+    pub(crate) wiring: Option<String>,
+    pub(crate) modbus: String,
+    pub(crate) allow_write: bool,
+    pub(crate) print_map: bool,
+    pub(crate) seed: u64,
+    pub(crate) for_seconds: Option<f64>,
+}
+
+pub(crate) fn serve_cmd(a: ServeArgs) -> ExitCode {
+    match serve(a) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            out::error(&e);
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn serve(a: ServeArgs) -> Result<(), String> {
+    let project = crate::source::project(a.file.as_deref(), a.wiring.as_deref())?;
+    let plan = fbd_engine::compile_project_owned(project, &CompileOptions::default()).map_err(|e| e.to_string())?;
+    let map = ModbusMap::of(&plan);
+    if a.print_map {
+        out::print(&map.text(&plan));
+        return Ok(());
+    }
+    let listener = TcpListener::bind(&a.modbus).map_err(|e| {
+        format!(
+            "cannot listen on {} for Modbus: {e} (port 502 needs privileges: give --modbus 127.0.0.1:5020)",
+            a.modbus
+        )
+    })?;
+    let addr = listener.local_addr().map_err(|e| e.to_string())?;
+    if !addr.ip().is_loopback() {
+        eprintln!("warning: Modbus on {addr} is open to the network, and Modbus has no authentication");
+    }
+    let runner = Arc::new(RealtimeRunner::start(Runtime::with_seed(plan, a.seed), None));
+    let server = ModbusServer::start(listener, Arc::clone(&runner), map, a.allow_write, Limits::default())
+        .map_err(|e| e.to_string())?;
+    println!(
+        "modbus: listening on {} ({}; `fbd serve --print-map` lists the addresses)",
+        server.addr,
+        if a.allow_write { "writes allowed" } else { "writes refused" }
+    );
+    let _ = std::io::stdout().flush();
+    match a.for_seconds {
+        Some(s) => std::thread::sleep(std::time::Duration::from_secs_f64(s.max(0.0))),
+        None => loop {
+            std::thread::park();
+        },
+    }
+    drop(server);
+    Ok(())
+}

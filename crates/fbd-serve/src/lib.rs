@@ -1,0 +1,13 @@
+//! The soft-PLC on the network: a Modbus TCP server (as OpenPLC's runtime serves its
+//! variables) over the real-time task. Reads answer from the task's published scan image; writes
+//! go through the task's request queue and land together between two scans; the scan task never
+//! waits on the network.
+//!
+//! Files: `map.rs` (which register or bit is which signal: the 2048 program's map, or one
+//! generated from a program's ports), `server.rs` (the TCP server: connections, limits, frames).
+
+mod map;
+mod server;
+
+pub use map::{Entry, Item, ModbusMap, Table};
+pub use server::{Limits, ModbusServer};

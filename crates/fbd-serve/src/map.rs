@@ -1,0 +1,239 @@
+//! Which Modbus register or bit is which signal. The 2048 program has a map of its own (the
+//! six commands as coils, the board, score and best as input registers, the lamps as discrete
+//! inputs); any other program gets one generated from its ports: BOOL inputs as coils, BOOL
+//! outputs as discrete inputs, numeric inputs as holding registers, numeric outputs as input
+//! registers, each from address 0 in declaration order. A value wider than 16 bits spans
+//! registers, the most significant word first; REAL is IEEE 754 in two registers.
+
+use std::fmt::Write as _;
+
+use fbd_engine::{ScanImage, ScanPlan, Type, Value};
+use fbd2048_game::Command;
+
+/// The four Modbus tables.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Table {
+    /// Read-write bits (functions 1, 5, 15).
+    Coil,
+    /// Read-only bits (function 2).
+    Discrete,
+    /// Read-write registers (functions 3, 6, 16).
+    Holding,
+    /// Read-only registers (function 4).
+    Input,
+}
+
+impl Table {
+    fn name(self) -> &'static str {
+        match self {
+            Table::Coil => "coil",
+            Table::Discrete => "discrete input",
+            Table::Holding => "holding register",
+            Table::Input => "input register",
+        }
+    }
+}
+
+/// What an address holds.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Item {
+    /// A 2048 command: writing TRUE presses it (queued during the lockout, as a key press).
+    Command(Command),
+    /// A signal of the plan.
+    Signal {
+        /// Its index in the plan's signals.
+        id: usize,
+        /// Its type.
+        ty: Type,
+        /// The registers it takes (0: a bit).
+        words: u16,
+        /// The program input it is, when it can be written.
+        input: Option<String>,
+    },
+    /// The scan count (four registers, most significant first).
+    Scans,
+}
+
+/// One mapped item.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Entry {
+    /// Its table.
+    pub table: Table,
+    /// Its first address.
+    pub address: u16,
+    /// The signal's name (or the command's).
+    pub name: String,
+    /// What it is.
+    pub item: Item,
+}
+
+impl Entry {
+    fn span(&self) -> u16 {
+        match &self.item {
+            Item::Command(_) => 1,
+            Item::Signal { words, .. } => (*words).max(1),
+            Item::Scans => 4,
+        }
+    }
+}
+
+/// A program's Modbus map.
+#[derive(Clone, Debug, Default)]
+pub struct ModbusMap {
+    /// Every item, by table and address.
+    pub entries: Vec<Entry>,
+}
+
+/// How many registers a value of `ty` takes (0: a bit).
+fn words(ty: Type) -> u16 {
+    match ty {
+        Type::Bool => 0,
+        Type::SInt | Type::Int | Type::USInt | Type::UInt | Type::Byte | Type::Word => 1,
+        Type::DInt | Type::UDInt | Type::DWord | Type::Real => 2,
+        _ => 4,
+    }
+}
+
+impl ModbusMap {
+    /// The map of `plan`: the 2048 program's own, or one generated from its ports.
+    pub fn of(plan: &ScanPlan) -> ModbusMap {
+        if fbd2048_game::front::GameIo::find(plan).is_some() { Self::game(plan) } else { Self::generated(plan) }
+    }
+
+    fn game(plan: &ScanPlan) -> ModbusMap {
+        let mut m = ModbusMap::default();
+        let commands = [
+            Command::Move(ref2048::Dir::Up),
+            Command::Move(ref2048::Dir::Right),
+            Command::Move(ref2048::Dir::Down),
+            Command::Move(ref2048::Dir::Left),
+            Command::Start,
+            Command::Reset,
+        ];
+        for (k, (c, name)) in commands.into_iter().zip(["up", "right", "down", "left", "start", "reset"]).enumerate() {
+            m.entries.push(Entry { table: Table::Coil, address: k as u16, name: name.into(), item: Item::Command(c) });
+        }
+        let sig = |name: &str, words: u16| {
+            plan.signal_id(name).map(|id| Item::Signal { id, ty: plan.signals.at(id).slot.ty, words, input: None })
+        };
+        let mut reg = 0u16;
+        for r in 1..=4 {
+            for c in 1..=4 {
+                let name = format!("v{r}{c}");
+                if let Some(item) = sig(&name, 1) {
+                    m.entries.push(Entry { table: Table::Input, address: reg, name, item });
+                }
+                reg += 1;
+            }
+        }
+        for name in ["score", "best"] {
+            if let Some(item) = sig(name, 2) {
+                m.entries.push(Entry { table: Table::Input, address: reg, name: name.into(), item });
+            }
+            reg += 2;
+        }
+        m.entries.push(Entry { table: Table::Input, address: reg, name: "scan".into(), item: Item::Scans });
+        for (k, name) in ["busy", "game_over", "win"].into_iter().enumerate() {
+            if let Some(item) = sig(name, 0) {
+                m.entries.push(Entry { table: Table::Discrete, address: k as u16, name: name.into(), item });
+            }
+        }
+        m
+    }
+
+    fn generated(plan: &ScanPlan) -> ModbusMap {
+        let mut m = ModbusMap::default();
+        let mut next = [0u16; 4];
+        let mut add = |m: &mut ModbusMap, table: Table, name: &str, item: Item, span: u16| {
+            let k = table as usize;
+            m.entries.push(Entry { table, address: next[k], name: name.into(), item });
+            next[k] += span;
+        };
+        for p in &plan.inputs {
+            let Some(id) = plan.signal_id(&p.name) else { continue };
+            let w = words(p.ty);
+            let table = if w == 0 { Table::Coil } else { Table::Holding };
+            add(&mut m, table, &p.name, Item::Signal { id, ty: p.ty, words: w, input: Some(p.name.clone()) }, w.max(1));
+        }
+        for p in &plan.outputs {
+            let Some(id) = plan.signal_id(&p.name) else { continue };
+            let w = words(p.ty);
+            let table = if w == 0 { Table::Discrete } else { Table::Input };
+            add(&mut m, table, &p.name, Item::Signal { id, ty: p.ty, words: w, input: None }, w.max(1));
+        }
+        add(&mut m, Table::Input, "scan", Item::Scans, 4);
+        m
+    }
+
+    /// The item at `address` of `table` and the word of it that address is.
+    pub fn find(&self, table: Table, address: u16) -> Option<(&Entry, u16)> {
+        self.entries
+            .iter()
+            .filter(|e| e.table == table)
+            .find(|e| (e.address..e.address + e.span()).contains(&address))
+            .map(|e| (e, address - e.address))
+    }
+
+    /// The map as `fbd serve --print-map` prints it.
+    pub fn text(&self, plan: &ScanPlan) -> String {
+        let mut s = String::from("table             address  words  access  name (type)\n");
+        for e in &self.entries {
+            let (ty, access) = match &e.item {
+                Item::Command(_) => ("command".to_string(), "write"),
+                Item::Signal { ty, input, .. } => {
+                    (ty.name().to_string(), if input.is_some() { "read/write" } else { "read" })
+                }
+                Item::Scans => ("ULINT".to_string(), "read"),
+            };
+            let _ =
+                writeln!(s, "{:<17} {:>7}  {:>5}  {access:<7} {} ({ty})", e.table.name(), e.address, e.span(), e.name);
+        }
+        let _ = plan;
+        s
+    }
+
+    /// Register `word` of `e` as the image shows it now.
+    pub fn read_word(&self, e: &Entry, word: u16, img: &ScanImage) -> u16 {
+        match &e.item {
+            Item::Command(_) => 0,
+            Item::Scans => (img.scan >> (16 * (3 - word))) as u16,
+            Item::Signal { id, words, .. } => {
+                let raw: u64 = match img.read_signal(*id) {
+                    Value::Bool(b) => b as u64,
+                    Value::Int(i) | Value::Time(i) => i as u64,
+                    Value::ULInt(u) => u,
+                    Value::Real(r) if *words == 2 => (r as f32).to_bits() as u64,
+                    Value::Real(r) => r.to_bits(),
+                    Value::Str(_) => 0,
+                };
+                let words = (*words).max(1);
+                if words == 1 && !matches!(img.read_signal(*id), Value::Real(_)) {
+                    // One register: a 2048 tile (at most 131,072) saturates rather than wraps.
+                    return raw.min(u64::from(u16::MAX)) as u16;
+                }
+                (raw >> (16 * (words - 1 - word))) as u16
+            }
+        }
+    }
+
+    /// Bit `e` as the image shows it.
+    pub fn read_bit(&self, e: &Entry, img: &ScanImage) -> bool {
+        match &e.item {
+            Item::Signal { id, .. } => img.read_signal(*id) == Value::Bool(true),
+            _ => false,
+        }
+    }
+
+    /// A value of `ty` from its registers (most significant first).
+    pub fn value_of(ty: Type, regs: &[u16]) -> Value {
+        let raw = regs.iter().fold(0u64, |a, r| (a << 16) | u64::from(*r));
+        match ty {
+            Type::Real if regs.len() == 2 => Value::Real(f64::from(f32::from_bits(raw as u32))),
+            Type::Real | Type::LReal => Value::Real(f64::from_bits(raw)),
+            Type::SInt | Type::Int if regs.len() == 1 => Value::Int(i64::from(raw as u16 as i16)),
+            Type::DInt if regs.len() == 2 => Value::Int(i64::from(raw as u32 as i32)),
+            Type::ULInt | Type::LWord => Value::ULInt(raw),
+            _ => Value::Int(raw as i64),
+        }
+    }
+}
