@@ -90,3 +90,22 @@ fn writes_are_refused_without_allow_write() {
     assert_eq!(lines[0]["write_exception"], 1, "ILLEGAL FUNCTION: {lines:?}");
     assert!(lines[0]["board"].as_array().expect("cells").iter().all(|c| c == 0), "nothing started: {lines:?}");
 }
+
+/// An OpenPLC project's located variables answer where OpenPLC serves them: `%IX0.0` discrete
+/// input 0, `%QX0.1` coil 1; a port without an address is not served.
+#[test]
+fn located_variables_are_served_at_openplc_s_addresses() {
+    let out = Command::new(env!("CARGO_BIN_EXE_fbd"))
+        .current_dir(root())
+        .args(["serve", "crates/fbd-plcopen/tests/data/lights.xml", "--print-map"])
+        .output()
+        .expect("runs");
+    let map = String::from_utf8_lossy(&out.stdout);
+    for want in [
+        "discrete input          0      1  read    b1 (BOOL)",
+        "coil                    1      1  read    green (BOOL)",
+    ] {
+        assert!(map.contains(want), "{want} in\n{map}");
+    }
+    assert!(!map.contains("count"), "no address, not served:\n{map}");
+}

@@ -88,6 +88,7 @@ pub(crate) fn check_bodies(project: &Project, errors: &mut Vec<Diagnostic>) {
                     );
                 }
             }
+            check_addresses(project, errors);
             check_body(project, fi, &doc.blocks, &json_path!["blocks"], errors);
             check_connectors(project, fi, &doc.connectors, &json_path!["connectors"], errors);
             check_pages(project, fi, (&doc.pages, &doc.blocks), &json_path!["pages"], errors);
@@ -135,6 +136,68 @@ pub(crate) fn check_bodies(project: &Project, errors: &mut Vec<Diagnostic>) {
             check_body(project, fi, &m.blocks, &json_path!["macros", mi, "blocks"], errors);
             check_connectors(project, fi, &m.connectors, &json_path!["macros", mi, "connectors"], errors);
             check_pages(project, fi, (&m.pages, &m.blocks), &json_path!["macros", mi, "pages"], errors);
+        }
+    }
+}
+
+/// The located addresses of the program's ports: each one OpenPLC has, an input where a
+/// program reads (`%I`, `%M`) and an output where it writes (`%Q`, `%M`), none over another;
+/// a macro's ports have none.
+fn check_addresses(project: &Project, errors: &mut Vec<Diagnostic>) {
+    let doc = &project.files[0].doc;
+    let mut taken: Vec<(fbd_model::located::Located, &str)> = Vec::new();
+    let ports = doc
+        .inputs
+        .iter()
+        .map(|p| (true, &p.name, &p.address))
+        .chain(doc.outputs.iter().map(|p| (false, &p.name, &p.address)));
+    for (k, (input, name, address)) in ports.enumerate() {
+        let Some(a) = address else { continue };
+        let at = if input {
+            json_path!["inputs", k, "address"]
+        } else {
+            json_path!["outputs", k - doc.inputs.len(), "address"]
+        };
+        let loc = match fbd_model::located::parse(a) {
+            Ok(l) => l,
+            Err(e) => {
+                errors.push(project.diag(0, &at, format!("{} `{name}`: {e}", if input { "input" } else { "output" })));
+                continue;
+            }
+        };
+        let area = a.trim().to_ascii_uppercase().chars().nth(1).unwrap_or(' ');
+        if (input && area == 'Q') || (!input && area == 'I') {
+            let (what, wants) = if input { ("input", "%I or %M") } else { ("output", "%Q or %M") };
+            errors.push(
+                project
+                    .diag(0, &at, format!("{what} `{name}` at {a}: a program {what} is located at {wants}"))
+                    .help("%I is what the PLC reads, %Q what it writes, %M its memory"),
+            );
+            continue;
+        }
+        let span = |l: &fbd_model::located::Located| l.address..l.address + l.words.max(1);
+        if let Some((_, other)) = taken
+            .iter()
+            .find(|(o, _)| o.table == loc.table && span(o).start < span(&loc).end && span(&loc).start < span(o).end)
+        {
+            errors.push(project.diag(0, &at, format!("`{name}` at {a} overlaps `{other}`")));
+            continue;
+        }
+        taken.push((loc, name));
+    }
+    for (fi, f) in project.files.iter().enumerate() {
+        for (mi, m) in f.doc.macros.iter().enumerate() {
+            for (k, p) in m.outputs.iter().enumerate().filter(|(_, p)| p.address.is_some()) {
+                errors.push(
+                    project
+                        .diag(
+                            fi,
+                            &json_path!["macros", mi, "outputs", k, "address"],
+                            format!("output `{}` of macro `{}` has an address", p.name, m.name),
+                        )
+                        .help("only the program's ports are located"),
+                );
+            }
         }
     }
 }

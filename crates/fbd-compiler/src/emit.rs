@@ -138,6 +138,7 @@ fn program_inputs(
             kind: p.kind,
             options: p.options.clone(),
             description: p.description.clone(),
+            address: p.address.clone(),
         });
     }
     (inputs, input_slots)
@@ -271,6 +272,7 @@ fn alias_signals(
             kind: Default::default(),
             options: Vec::new(),
             description: p.description.clone(),
+            address: p.address.clone(),
         });
     }
     for (path, slot) in std::mem::take(&mut srcs.fb_signals) {

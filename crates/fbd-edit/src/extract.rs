@@ -85,6 +85,7 @@ impl Workspace {
             let ty = known(ws.source_type(body, r)?, r)?;
             let pname = unique(r.replace('.', "_"), out_ports.iter().map(|p| p.name.as_str()));
             out_ports.push(PortOut {
+                address: None,
                 name: pname.clone(),
                 ty: TypeName(ty),
                 from: Wire::Ref(r.to_string()),

@@ -22,6 +22,7 @@ impl Workspace {
             }
             match body {
                 BodyId::Program => w.files_root_mut().inputs.push(ProgramInput {
+                    address: None,
                     name: name.to_string(),
                     ty: TypeName(ty),
                     kind: Default::default(),
@@ -51,6 +52,7 @@ impl Workspace {
                 return err(format!("{body} already has an output `{name}`"));
             }
             b.outputs.push(PortOut {
+                address: None,
                 name: name.to_string(),
                 ty: TypeName(ty),
                 from: from.clone(),

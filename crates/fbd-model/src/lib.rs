@@ -13,6 +13,7 @@ pub mod library;
 pub mod limits;
 pub mod load;
 pub mod locate;
+pub mod located;
 pub mod model;
 pub mod string;
 pub mod types;

@@ -76,6 +76,8 @@ pub struct PortInfo {
     pub options: Vec<String>,
     /// What the diagram says the port is for (shown on hover in a panel).
     pub description: Option<String>,
+    /// Its IEC 61131-3 location (`%IX0.0`), where `fbd serve` puts it in the Modbus map.
+    pub address: Option<String>,
 }
 
 /// A copy made at the end of every scan: feedback wires, DELAY and MEMORY.prev.

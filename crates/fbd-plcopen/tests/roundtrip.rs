@@ -530,3 +530,26 @@ fn connectors_go_out_as_connector_and_continuation_and_come_back() {
     };
     assert_eq!(pins(&back.doc), pins(root), "every continuation is read by the same pin");
 }
+
+/// Located variables keep their addresses through the import and back out (`fbd serve` puts
+/// them where OpenPLC does).
+#[test]
+fn located_addresses_survive_a_round_trip() {
+    let (p, t) = common::data("lights.xml");
+    let first = fbd_plcopen::import(&p, &t).expect("imports");
+    let addresses = |d: &fbd_engine::model::Document| -> Vec<Option<String>> {
+        d.inputs.iter().map(|p| p.address.clone()).chain(d.outputs.iter().map(|p| p.address.clone())).collect()
+    };
+    assert_eq!(addresses(&first.doc).iter().flatten().count(), 4, "{:?}", addresses(&first.doc));
+    let plan = common::compile_doc(&first.doc);
+    let project = fbd_engine::load::load_text(
+        &fbd_engine::MemProvider::new(),
+        Path::new("lights.json"),
+        serde_json::to_string(&first.doc).expect("JSON"),
+    )
+    .expect("loads");
+    let xml = fbd_plcopen::export(&project, &plan);
+    assert!(xml.contains("<variable name=\"b1\" address=\"%IX0.0\">"), "the address goes out");
+    let back = fbd_plcopen::import(Path::new("x.xml"), &xml).expect("imports again");
+    assert_eq!(addresses(&back.doc), addresses(&first.doc));
+}

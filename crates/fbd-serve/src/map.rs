@@ -97,7 +97,34 @@ fn words(ty: Type) -> u16 {
 impl ModbusMap {
     /// The map of `plan`: the 2048 program's own, or one generated from its ports.
     pub fn of(plan: &ScanPlan) -> ModbusMap {
-        if fbd2048_game::front::GameIo::find(plan).is_some() { Self::game(plan) } else { Self::generated(plan) }
+        if fbd2048_game::front::GameIo::find(plan).is_some() {
+            Self::game(plan)
+        } else if plan.inputs.iter().chain(&plan.outputs).any(|p| p.address.is_some()) {
+            Self::located(plan)
+        } else {
+            Self::generated(plan)
+        }
+    }
+
+    /// The ports at their located addresses, where OpenPLC serves them (a program imported from
+    /// OpenPLC or Beremiz answers where its SCADA already reads); ports without one are not
+    /// served.
+    fn located(plan: &ScanPlan) -> ModbusMap {
+        let mut m = ModbusMap::default();
+        let ports = plan.inputs.iter().map(|p| (p, true)).chain(plan.outputs.iter().map(|p| (p, false)));
+        for (p, input) in ports {
+            let (Some(a), Some(id)) = (&p.address, plan.signal_id(&p.name)) else { continue };
+            let Ok(l) = fbd_engine::located::parse(a) else { continue };
+            let table = [Table::Coil, Table::Discrete, Table::Holding, Table::Input][usize::from(l.table)];
+            let writable = input && matches!(table, Table::Coil | Table::Holding);
+            m.entries.push(Entry {
+                table,
+                address: l.address,
+                name: p.name.clone(),
+                item: Item::Signal { id, ty: p.ty, words: l.words, input: writable.then(|| p.name.clone()) },
+            });
+        }
+        m
     }
 
     fn game(plan: &ScanPlan) -> ModbusMap {
@@ -207,9 +234,18 @@ impl ModbusMap {
                     Value::Str(_) => 0,
                 };
                 let words = (*words).max(1);
-                if words == 1 && !matches!(img.read_signal(*id), Value::Real(_)) {
-                    // One register: a 2048 tile (at most 131,072) saturates rather than wraps.
-                    return raw.min(u64::from(u16::MAX)) as u16;
+                if words == 1
+                    && let Value::Int(i) = img.read_signal(*id)
+                {
+                    // One register: an INT's two's complement, a UINT; a wider value (a 2048
+                    // tile of 131,072) saturates rather than wraps.
+                    return if (-32768..=65535).contains(&i) {
+                        i as u16
+                    } else if i > 0 {
+                        u16::MAX
+                    } else {
+                        i16::MIN as u16
+                    };
                 }
                 (raw >> (16 * (words - 1 - word))) as u16
             }

@@ -65,6 +65,7 @@ fn alone(mut project: Project, name: &str) -> Result<Project, String> {
         .inputs
         .iter()
         .map(|p| ProgramInput {
+            address: None,
             name: p.name.clone(),
             ty: p.ty,
             kind: Default::default(),
@@ -77,6 +78,7 @@ fn alone(mut project: Project, name: &str) -> Result<Project, String> {
         .outputs
         .iter()
         .map(|p| PortOut {
+            address: None,
             name: p.name.clone(),
             ty: TypeName(p.ty.0),
             from: Wire::Ref(format!("uut.{}", p.name)),

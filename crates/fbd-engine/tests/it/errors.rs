@@ -692,3 +692,20 @@ fn the_rendered_form_is_file_line_col_message() {
         "{s}"
     );
 }
+
+#[test]
+fn located_addresses_are_checked_where_they_are_written() {
+    let e = fbd_engine::compile(
+        r#"{"fbd": 3,
+  "inputs": [{"name": "a", "type": "BOOL", "address": "%QX0.0"}, {"name": "b", "type": "INT", "address": "%MW1"},
+             {"name": "c", "type": "DINT", "address": "%MD0"}, {"name": "d", "type": "BOOL", "address": "%IX100.0"}],
+  "outputs": [{"name": "q", "type": "BOOL", "from": "a", "address": "%IX0.0"}, {"name": "r", "type": "INT", "from": "b", "address": "%MW0"}]}"#,
+    )
+    .expect_err("refused")
+    .to_string();
+    assert!(e.contains("input `a` at %QX0.0: a program input is located at %I or %M"), "{e}");
+    assert!(e.contains("`d`: `%IX100.0`: OpenPLC's bits are %IX0.0 to %IX99.7"), "{e}");
+    assert!(e.contains("output `q` at %IX0.0: a program output is located at %Q or %M"), "{e}");
+    assert!(!e.contains("`c`"), "%MD0 is holding registers 2048-2049, no overlap with %MW1 (1025): {e}");
+    assert!(e.contains("<memory>:2:"), "{e}");
+}

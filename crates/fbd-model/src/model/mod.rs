@@ -127,6 +127,10 @@ pub struct ProgramInput {
     /// Labels of the selector positions 1..=n (for `selector` inputs).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub options: Vec<String>,
+    /// Its IEC 61131-3 location (`%IX0.0`, `%IW2`, `%MW0`): where `fbd serve` puts it in the
+    /// Modbus map, as OpenPLC would.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub address: Option<String>,
     /// Free text.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
@@ -163,6 +167,10 @@ pub struct PortOut {
     /// How an HMI presents it (`lamp`, `display`, ...); free text to the engine.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub kind: Option<String>,
+    /// A program output's IEC 61131-3 location (`%QX0.0`, `%QW1`, `%MD0`): where `fbd serve`
+    /// puts it in the Modbus map, as OpenPLC would.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub address: Option<String>,
     /// Free text.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,

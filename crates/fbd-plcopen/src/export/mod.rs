@@ -250,16 +250,22 @@ fn export_project(project: &Project, plan: &ScanPlan, renames: &[crate::reserved
         .collect();
     let outs: Vec<_> = root.outputs.iter().map(|p| (p.name.clone(), p.ty.0, None, p.description.clone())).collect();
     let body = body_xml(project, &types, "", (&root.blocks, &root.connectors), &root.outputs, &mut helpers);
-    let hmi_in = |n: &str| root.inputs.iter().find(|p| p.name == n).map(hmi_data).unwrap_or_default();
+    let hmi_in = |n: &str| {
+        let p = root.inputs.iter().find(|p| p.name == n);
+        (p.and_then(|p| p.address.clone()), p.map(hmi_data).unwrap_or_default())
+    };
     let hmi_out = |n: &str| {
-        let kind = root.outputs.iter().find(|p| p.name == n).and_then(|p| p.kind.as_deref());
-        kind.map(|k| {
-            format!(
-                "<addData><data name=\"{HMI_DATA}\" handleUnknown=\"discard\"><output kind=\"{}\"/></data></addData>",
-                esc(k)
-            )
-        })
-        .unwrap_or_default()
+        let p = root.outputs.iter().find(|p| p.name == n);
+        let kind = p.and_then(|p| p.kind.as_deref());
+        let xml = kind
+            .map(|k| {
+                format!(
+                    "<addData><data name=\"{HMI_DATA}\" handleUnknown=\"discard\"><output kind=\"{}\"/></data></addData>",
+                    esc(k)
+                )
+            })
+            .unwrap_or_default();
+        (p.and_then(|p| p.address.clone()), xml)
     };
     let program = pou_xml(&pname, "program", &ins, &outs, &body, root.description.as_deref(), &hmi_in, &hmi_out);
     // One SELECTOR stand-in serves every instance: as many outputs as the widest has.
@@ -322,9 +328,13 @@ fn ident(s: &str) -> String {
     out
 }
 
-/// No extra XML for any variable.
-fn none(_: &str) -> String {
-    String::new()
+/// What a variable declaration carries besides its name, type, initial value and
+/// documentation: its located address (an attribute) and XML after the initial value.
+type Extra<'a> = &'a dyn Fn(&str) -> (Option<String>, String);
+
+/// Nothing extra for any variable.
+fn none(_: &str) -> (Option<String>, String) {
+    (None, String::new())
 }
 
 /// A declared variable: name, type, initial value, documentation.
@@ -350,8 +360,9 @@ fn hmi_data(p: &fbd_engine::model::ProgramInput) -> String {
     )
 }
 
-/// `extra(name)`: XML written after a variable's initial value (its `addData`), or "".
-fn vars_xml(tag: &str, vars: &[VarDecl], derived: &[Instance], extra: &dyn Fn(&str) -> String) -> String {
+/// `extra(name)`: a variable's located address and the XML written after its initial value
+/// (its `addData`).
+fn vars_xml(tag: &str, vars: &[VarDecl], derived: &[Instance], extra: Extra<'_>) -> String {
     if vars.is_empty() && derived.is_empty() {
         return String::new();
     }
@@ -361,12 +372,13 @@ fn vars_xml(tag: &str, vars: &[VarDecl], derived: &[Instance], extra: &dyn Fn(&s
             format!("<initialValue><simpleValue value=\"{}\"/></initialValue>", esc(&to_iec(v)))
         });
         let doc = documentation("", doc.as_deref());
+        let (address, more) = extra(n);
+        let address = address.map_or(String::new(), |a| format!(" address=\"{}\"", esc(&a)));
         let _ = writeln!(
             s,
-            "            <variable name=\"{}\"><type><{}/></type>{init}{}{}</variable>",
+            "            <variable name=\"{}\"{address}><type><{}/></type>{init}{more}{}</variable>",
             esc(n),
             iec_type(*t),
-            extra(n),
             doc.trim_end()
         );
     }
@@ -405,8 +417,8 @@ fn pou_xml(
     outs: &[VarDecl],
     body: &Body,
     doc: Option<&str>,
-    extra_in: &dyn Fn(&str) -> String,
-    extra_out: &dyn Fn(&str) -> String,
+    extra_in: Extra<'_>,
+    extra_out: Extra<'_>,
 ) -> String {
     format!(
         "      <pou name=\"{}\" pouType=\"{kind}\">\n        <interface>\n{}{}{}        </interface>\n        <body>\n          <FBD>\n{}          </FBD>\n        </body>\n{}      </pou>\n",

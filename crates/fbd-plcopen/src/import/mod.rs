@@ -810,6 +810,9 @@ fn pou_body(
             continue;
         };
         outputs.push(PortOut {
+            // A located variable answers at its address (`fbd serve`); a function block's
+            // outputs have none.
+            address: if is_program { v.address.clone() } else { None },
             name: v.name.clone(),
             ty: TypeName(ty),
             from,

@@ -212,6 +212,8 @@ pub(super) fn input_ports(
         };
         if is_program {
             prog_inputs.push(ProgramInput {
+                // A located variable answers at its address (`fbd serve`).
+                address: v.address.clone(),
                 name: v.name.clone(),
                 ty: TypeName(ty),
                 // As this tool exported it (a push button stays one), else a BOOL is a switch.
