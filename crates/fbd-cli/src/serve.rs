@@ -4,7 +4,6 @@ use std::io::Write as _;
 use std::net::TcpListener;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::Arc;
 
 use fbd_engine::realtime::RealtimeRunner;
 use fbd_engine::{CompileOptions, Runtime};
@@ -50,8 +49,8 @@ fn serve(a: ServeArgs) -> Result<(), String> {
     if !addr.ip().is_loopback() {
         eprintln!("warning: Modbus on {addr} is open to the network, and Modbus has no authentication");
     }
-    let runner = Arc::new(RealtimeRunner::start(Runtime::with_seed(plan, a.seed), None));
-    let server = ModbusServer::start(listener, Arc::clone(&runner), map, a.allow_write, Limits::default())
+    let runner = RealtimeRunner::start(Runtime::with_seed(plan, a.seed), None);
+    let server = ModbusServer::start(listener, runner.handle(), map, a.allow_write, Limits::default())
         .map_err(|e| e.to_string())?;
     println!(
         "modbus: listening on {} ({}; `fbd serve --print-map` lists the addresses)",

@@ -103,6 +103,8 @@ pub struct App {
     pub(crate) path_prompt: Option<crate::path_prompt::PathPrompt>,
     /// The results of the last test table run, while their window is open.
     pub(crate) tests: Option<crate::tests_panel::TestsPanel>,
+    /// The Modbus server (Debug → Serve on network) and its window.
+    pub(crate) network: crate::network::NetworkPanel,
     /// What waits for an answer about the editor's unsaved edits.
     pub(crate) discarding: Option<crate::unsaved::Discarding>,
     /// Why saving them from that question failed.
@@ -187,6 +189,7 @@ impl App {
             native_dialogs: opts.native_dialogs,
             path_prompt: None,
             tests: None,
+            network: Default::default(),
             discarding: None,
             unsaved_message: String::new(),
             quit_now: false,
@@ -268,7 +271,7 @@ impl App {
         if self.game.is_none() {
             return;
         }
-        let p = self.front.pump(&self.runner, &self.view, self.best.saved());
+        let p = self.front.pump(&self.runner.handle(), &self.view, self.best.saved());
         if let Some(st) = p.status {
             self.status = st;
         }
@@ -382,6 +385,7 @@ impl eframe::App for App {
         self.open_path_window(&ctx);
         self.path_prompt_window(&ctx);
         self.tests_window(&ctx);
+        self.network_window(&ctx);
         self.unsaved_modal(&ctx);
         if let Some(every) = self.poll_interval() {
             ctx.request_repaint_after(every);

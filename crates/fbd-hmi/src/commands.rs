@@ -26,6 +26,8 @@ pub(crate) enum UiCommand {
     ExportPlcopen,
     /// Debug > Run test table...: a table file run on its own runtime, the results shown.
     RunTests,
+    /// Debug > Serve on network...: the Modbus server's window.
+    ServeOnNetwork,
     /// The shown body's drawing as SVG.
     ExportDrawing,
     /// An embedded wiring, loaded by online change.
@@ -82,6 +84,7 @@ impl App {
             }
             UiCommand::ExportPlcopen => self.export_plcopen(None),
             UiCommand::RunTests => self.run_tests(None),
+            UiCommand::ServeOnNetwork => self.network.open = true,
             UiCommand::ExportDrawing => self.export_drawing(None),
             UiCommand::Embedded(w) => self.online_change(Origin::Embedded(w)),
             UiCommand::Quit => ctx.send_viewport_cmd(egui::ViewportCommand::Close),

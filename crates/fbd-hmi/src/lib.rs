@@ -32,6 +32,7 @@ mod layout_job;
 mod link;
 mod loading;
 mod menu;
+mod network;
 mod online;
 mod path_prompt;
 mod paths;

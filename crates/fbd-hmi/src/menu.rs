@@ -155,5 +155,13 @@ fn debug_menu(ui: &mut egui::Ui, view: &MenuView) -> Option<UiCommand> {
         ui.close();
         c = Some(UiCommand::ResetCold);
     }
+    ui.separator();
+    let serve = ui.button("Serve on network...").on_hover_text(
+        "Modbus TCP, as `fbd serve`: the program's values to read, and (if allowed) its inputs to write",
+    );
+    if serve.clicked() {
+        ui.close();
+        c = Some(UiCommand::ServeOnNetwork);
+    }
     c
 }

@@ -107,6 +107,59 @@ pub struct RealtimeRunner {
     on_change: Option<Arc<OnChange>>,
 }
 
+/// The task as other threads reach it ([`RealtimeRunner::handle`]): what it publishes, and its
+/// request queue. A request sent after the task stopped or halted is applied by the caller
+/// itself, as [`RealtimeRunner::call`] does.
+#[derive(Clone)]
+pub struct TaskHandle {
+    shared: Arc<Shared>,
+}
+
+impl TaskHandle {
+    /// The image the task published last.
+    pub fn image(&self) -> Arc<ScanImage> {
+        Arc::clone(&lock(&self.shared.image))
+    }
+
+    /// Sends `r` to the task and waits for its reply (applied between two scans).
+    pub fn call<R: Request>(&self, r: R) -> R::Reply {
+        let (tx, rx) = mpsc::sync_channel(1);
+        lock(&self.shared.ctl).queue.push(job(r, Some(tx)));
+        self.shared.wake.notify_all();
+        loop {
+            match rx.recv_timeout(Duration::from_millis(50)) {
+                Ok(answer) => return answer,
+                Err(mpsc::RecvTimeoutError::Timeout) if self.gone() => drain_by_caller(&self.shared),
+                Err(mpsc::RecvTimeoutError::Timeout) => {}
+                Err(mpsc::RecvTimeoutError::Disconnected) => {
+                    panic!(
+                        "{}",
+                        lock(&self.shared.stats).halted.clone().unwrap_or_else(|| "the scan task stopped".into())
+                    )
+                }
+            }
+        }
+    }
+
+    /// Whether the task no longer drains its queue (stopped, or halted by a failed scan).
+    fn gone(&self) -> bool {
+        lock(&self.shared.ctl).stop || lock(&self.shared.stats).halted.is_some()
+    }
+}
+
+/// The queue applied by the caller, the task being gone.
+fn drain_by_caller(shared: &Shared) {
+    let jobs = std::mem::take(&mut lock(&shared.ctl).queue);
+    if jobs.is_empty() {
+        return;
+    }
+    let mut rt = lock(&shared.rt);
+    let delivers: Vec<Deliver> = jobs.into_iter().map(|j| j(&mut rt)).collect();
+    *lock(&shared.image) = Arc::new(rt.image());
+    drop(rt);
+    delivers.into_iter().for_each(|d| d());
+}
+
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     // A panic while holding the lock must not take the program down with it.
     m.lock().unwrap_or_else(|e| e.into_inner())
@@ -201,15 +254,7 @@ impl RealtimeRunner {
 
     /// Applies the queued requests on the caller's thread: only when no task runs.
     fn drain_here(&self) {
-        let jobs = std::mem::take(&mut lock(&self.shared.ctl).queue);
-        if jobs.is_empty() {
-            return;
-        }
-        let mut rt = lock(&self.shared.rt);
-        let delivers: Vec<Deliver> = jobs.into_iter().map(|j| j(&mut rt)).collect();
-        *lock(&self.shared.image) = Arc::new(rt.image());
-        drop(rt);
-        delivers.into_iter().for_each(|d| d());
+        drain_by_caller(&self.shared);
     }
 
     /// Locks the runtime and runs `f` on it: for tests and tools that own the runner (a
@@ -228,6 +273,12 @@ impl RealtimeRunner {
             *lock(&self.shared.image) = img;
         }
         r
+    }
+
+    /// A way to the task for other threads (a network server, a command pump): the published
+    /// image and the request queue, cloneable, without the runner itself.
+    pub fn handle(&self) -> TaskHandle {
+        TaskHandle { shared: Arc::clone(&self.shared) }
     }
 
     /// How many times a client has taken the runtime's lock ([`RealtimeRunner::with`]) since

@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::time::Duration;
 
-use fbd_engine::realtime::RealtimeRunner;
+use fbd_engine::realtime::TaskHandle;
 use fbd_engine::runtime::requests::SetInput;
 use fbd_engine::{Type, Value};
 use fbd2048_game::Command;
@@ -43,6 +43,7 @@ pub struct ModbusServer {
     /// Where it listens.
     pub addr: SocketAddr,
     stop: Arc<AtomicBool>,
+    clients: Arc<std::sync::Mutex<Vec<String>>>,
 }
 
 impl ModbusServer {
@@ -50,7 +51,7 @@ impl ModbusServer {
     /// `allow_write`. Returns at once; the server runs on its own threads until dropped.
     pub fn start(
         listener: TcpListener,
-        runner: Arc<RealtimeRunner>,
+        runner: TaskHandle,
         map: ModbusMap,
         allow_write: bool,
         limits: Limits,
@@ -59,8 +60,10 @@ impl ModbusServer {
         let stop = Arc::new(AtomicBool::new(false));
         let map = Arc::new(map);
         let (commands, queued) = channel::<Command>();
-        spawn_pump(Arc::clone(&runner), queued, Arc::clone(&stop));
+        spawn_pump(runner.clone(), queued, Arc::clone(&stop));
         let open = Arc::new(AtomicUsize::new(0));
+        let clients: Arc<std::sync::Mutex<Vec<String>>> = Arc::default();
+        let clients_accept = Arc::clone(&clients);
         let stop_accept = Arc::clone(&stop);
         std::thread::Builder::new().name("modbus-accept".into()).spawn(move || {
             for stream in listener.incoming() {
@@ -75,16 +78,24 @@ impl ModbusServer {
                     continue;
                 }
                 eprintln!("modbus: {peer} connected");
+                clients_accept.lock().unwrap_or_else(|e| e.into_inner()).push(peer.clone());
                 let (runner, map, commands, open) =
-                    (Arc::clone(&runner), Arc::clone(&map), commands.clone(), Arc::clone(&open));
+                    (runner.clone(), Arc::clone(&map), commands.clone(), Arc::clone(&open));
+                let clients = Arc::clone(&clients_accept);
                 let _ = std::thread::Builder::new().name("modbus-client".into()).spawn(move || {
                     let why = serve_client(stream, &runner, &map, &commands, (allow_write, limits));
                     open.fetch_sub(1, Ordering::SeqCst);
+                    clients.lock().unwrap_or_else(|e| e.into_inner()).retain(|c| *c != peer);
                     eprintln!("modbus: {peer} closed ({why})");
                 });
             }
         })?;
-        Ok(ModbusServer { addr, stop })
+        Ok(ModbusServer { addr, stop, clients })
+    }
+
+    /// The clients connected now (their addresses).
+    pub fn clients(&self) -> Vec<String> {
+        self.clients.lock().unwrap_or_else(|e| e.into_inner()).clone()
     }
 }
 
@@ -98,7 +109,7 @@ impl Drop for ModbusServer {
 
 /// The 2048 command queue: a command written to a coil goes out as the selector's pulse when
 /// the lockout allows, as the window's keys do.
-fn spawn_pump(runner: Arc<RealtimeRunner>, queued: Receiver<Command>, stop: Arc<AtomicBool>) {
+fn spawn_pump(runner: TaskHandle, queued: Receiver<Command>, stop: Arc<AtomicBool>) {
     let _ = std::thread::Builder::new().name("modbus-pump".into()).spawn(move || {
         let mut front = Front::default();
         let io = GameIo::find(&runner.image().plan);
@@ -117,7 +128,7 @@ fn spawn_pump(runner: Arc<RealtimeRunner>, queued: Receiver<Command>, stop: Arc<
 /// One client's frames until it goes; why it went.
 fn serve_client(
     mut stream: TcpStream,
-    runner: &RealtimeRunner,
+    runner: &TaskHandle,
     map: &ModbusMap,
     commands: &Sender<Command>,
     (allow_write, limits): (bool, Limits),
@@ -172,7 +183,7 @@ fn serve_client(
 /// ILLEGAL DATA ADDRESS.
 fn read<V: rmodbus::VectorTrait<u8>>(
     frame: &mut ModbusFrame<'_, V>,
-    runner: &RealtimeRunner,
+    runner: &TaskHandle,
     map: &ModbusMap,
 ) -> Result<(), ErrorKind> {
     let table = match frame.func {
@@ -206,7 +217,7 @@ fn read<V: rmodbus::VectorTrait<u8>>(
 /// value split from its other registers ILLEGAL DATA VALUE), then sent as one batch.
 fn write<V: rmodbus::VectorTrait<u8>>(
     frame: &mut ModbusFrame<'_, V>,
-    runner: &RealtimeRunner,
+    runner: &TaskHandle,
     map: &ModbusMap,
     commands: &Sender<Command>,
 ) -> Result<(), ErrorKind> {

@@ -322,7 +322,7 @@ pub fn run(
         let mut last_draw = Instant::now() - Duration::from_secs(1);
         loop {
             let view = View::read(Some(&io), &runner.image());
-            let p = front.pump(&runner, &view, best.saved());
+            let p = front.pump(&runner.handle(), &view, best.saved());
             if let Some(st) = p.status {
                 status = st;
             }

@@ -6,7 +6,7 @@
 use std::collections::VecDeque;
 use std::time::Instant;
 
-use fbd_engine::realtime::RealtimeRunner;
+use fbd_engine::realtime::TaskHandle;
 use fbd_engine::runtime::requests::{Histories, Request};
 use fbd_engine::runtime::{Runtime, RuntimeError};
 use fbd_engine::{ScanImage, ScanPlan, Value};
@@ -212,7 +212,7 @@ impl Front {
     /// history, exact even when frames are late), let the player choose, and send the next
     /// queued command if the lockout allows. `best_record` is what the program's best memory
     /// restarts from at a new game.
-    pub fn pump(&mut self, runner: &RealtimeRunner, view: &View, best_record: i64) -> Pumped {
+    pub fn pump(&mut self, runner: &TaskHandle, view: &View, best_record: i64) -> Pumped {
         let mut out = Pumped::default();
         // A scan counter behind the last pulse: the runtime was started again under us. Waiting
         // for it to pass that scan again would leave the keys dead for as long as it ran before.
@@ -309,14 +309,14 @@ mod tests {
         let io = GameIo::find(&plan).expect("a 2048 program");
         let mut rt = Runtime::with_seed(plan, 3);
         rt.watch("busy", 4096).expect("watch");
-        let runner = RealtimeRunner::start_with(rt, None, true);
+        let runner = fbd_engine::realtime::RealtimeRunner::start_with(rt, None, true);
         let mut front = Front::default();
         front.send(Command::Start);
         front.send(Command::Move(ref2048::Dir::Left));
         let mut sent = Vec::new();
         for _ in 0..200 {
             let view = View::read(Some(&io), &runner.image());
-            if let Some(c) = front.pump(&runner, &view, 0).sent {
+            if let Some(c) = front.pump(&runner.handle(), &view, 0).sent {
                 sent.push(c);
             }
             if front.settled(&view) && sent.len() == 2 {
@@ -332,7 +332,7 @@ mod tests {
         assert!(front.start_autoplay("greedy", 0.0, 1));
         for _ in 0..400 {
             let view = View::read(Some(&io), &runner.image());
-            front.pump(&runner, &view, 0);
+            front.pump(&runner.handle(), &view, 0);
             runner.with(|rt| rt.step());
         }
         assert!(front.autoplay_moves >= 5, "{} moves", front.autoplay_moves);
@@ -344,7 +344,8 @@ mod tests {
     fn a_cold_start_does_not_hold_the_queue() {
         let plan = Wiring::Upd1.compile().expect("compiles");
         let io = GameIo::find(&plan).expect("a 2048 program");
-        let mut runner = RealtimeRunner::start_with(Runtime::with_seed(plan.clone(), 3), None, true);
+        let mut runner =
+            fbd_engine::realtime::RealtimeRunner::start_with(Runtime::with_seed(plan.clone(), 3), None, true);
         let mut front = Front::default();
         // A game well on its way: the last pulse goes out late in the run.
         runner.with(|rt| {
@@ -356,7 +357,7 @@ mod tests {
         let mut sent_at = None;
         for _ in 0..200 {
             let view = View::read(Some(&io), &runner.image());
-            if front.pump(&runner, &view, 0).sent.is_some() {
+            if front.pump(&runner.handle(), &view, 0).sent.is_some() {
                 sent_at = Some(view.scan);
             }
             if front.settled(&view) && sent_at.is_some() {
@@ -372,7 +373,7 @@ mod tests {
         let mut sent = Vec::new();
         for _ in 0..100 {
             let view = View::read(Some(&io), &runner.image());
-            if let Some(c) = front.pump(&runner, &view, 0).sent {
+            if let Some(c) = front.pump(&runner.handle(), &view, 0).sent {
                 sent.push((c, view.scan));
             }
             if front.settled(&view) && sent.len() == 2 {

@@ -19,6 +19,7 @@ mod editor_keys;
 mod editor_negate;
 mod editor_ports;
 mod files;
+mod network;
 mod play;
 mod tests_panel;
 

@@ -1,0 +1,38 @@
+//! Debug → Serve on network: the running program served by Modbus TCP from the window, over
+//! the same task, with who is connected (loopback only, one request).
+
+use std::io::{Read, Write};
+
+use egui_kittest::kittest::Queryable;
+use fbd2048_game::Wiring;
+
+use crate::*;
+
+#[test]
+fn the_window_serves_the_program_by_modbus_and_shows_its_clients() {
+    let mut h = harness(Wiring::Upd1, false, "network");
+    h.step();
+    h.state_mut().set_board(board([2, 0, 0, 0, 0, 4, 0, 0, 0, 0, 8, 0, 0, 0, 0, 16]));
+    h.step();
+    let said = h.state_mut().serve_modbus("127.0.0.1:0", false).expect("listens");
+    assert!(said.contains("writes refused"), "{said}");
+    let (addr, clients) = h.state().modbus_status().expect("running");
+    assert!(clients.is_empty());
+    // Read input registers 0..16 (the board), as any Modbus client would.
+    let mut s = std::net::TcpStream::connect(addr).expect("connects");
+    s.write_all(&[0, 1, 0, 0, 0, 6, 1, 4, 0, 0, 0, 16]).expect("request");
+    let mut reply = [0u8; 9 + 32];
+    s.read_exact(&mut reply).expect("reply");
+    assert_eq!((reply[7], reply[8]), (4, 32), "function 4, 32 bytes");
+    let cells: Vec<u16> = reply[9..].chunks(2).map(|c| u16::from_be_bytes([c[0], c[1]])).collect();
+    assert_eq!(cells, [2, 0, 0, 0, 0, 4, 0, 0, 0, 0, 8, 0, 0, 0, 0, 16]);
+    assert_eq!(h.state().modbus_status().expect("running").1.len(), 1, "one client connected");
+    // The window says so.
+    h.state_mut().open_network_window();
+    for _ in 0..3 {
+        h.step();
+    }
+    assert!(h.query_by_label_contains("1 client(s) connected").is_some());
+    h.state_mut().stop_modbus();
+    assert!(h.state().modbus_status().is_none());
+}
