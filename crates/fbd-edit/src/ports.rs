@@ -266,6 +266,7 @@ impl Workspace {
     /// a selector, a default of the port's type.
     pub fn set_port_details(&mut self, body: &BodyId, name: &str, d: PortDetails) -> Result<(), EditError> {
         let description = d.description.map(|t| t.trim().to_string()).filter(|t| !t.is_empty());
+        let address = d.address.map(|t| t.trim().to_ascii_uppercase()).filter(|t| !t.is_empty());
         let options: Vec<String> = d.options.iter().map(|o| o.trim().to_string()).filter(|o| !o.is_empty()).collect();
         self.edit(format!("details of `{name}`"), |w| {
             // The port's type, and whether it is an input.
@@ -287,6 +288,18 @@ impl Workspace {
             let program_input = is_input && *body == BodyId::Program;
             if !program_input && (d.kind != InputKind::Number || !options.is_empty()) {
                 return err(format!("`{name}` is no program input: only a program input has a kind and options"));
+            }
+            if let Some(a) = &address {
+                if *body != BodyId::Program {
+                    return err(format!("`{name}` is a macro's port: only the program's ports have an address"));
+                }
+                fbd_engine::located::parse(a).map_err(EditError)?;
+                let area = a.chars().nth(1).unwrap_or(' ');
+                if (is_input && area == 'Q') || (!is_input && area == 'I') {
+                    let wants =
+                        if is_input { "an input is located at %I or %M" } else { "an output is located at %Q or %M" };
+                    return err(format!("`{name}` at {a}: {wants}"));
+                }
             }
             if !is_input && d.default.is_some() {
                 return err(format!("`{name}` is an output: an output has no default (it is what its wire carries)"));
@@ -314,8 +327,10 @@ impl Workspace {
                         p.default = default;
                         p.options = options.clone();
                         p.description = description.clone();
+                        p.address = address.clone();
                     } else if let Some(p) = r.outputs.iter_mut().find(|p| p.name == name) {
                         p.description = description.clone();
+                        p.address = address.clone();
                     }
                 }
                 BodyId::Macro(m) => {
@@ -334,29 +349,38 @@ impl Workspace {
 
     /// The details of a port of `body` as [`Workspace::set_port_details`] takes them.
     pub fn port_details(&self, body: &BodyId, name: &str) -> Option<PortDetails> {
-        let details =
-            |kind, default: Option<fbd_engine::model::Const>, options: &[String], description: &Option<String>| {
-                PortDetails {
-                    kind,
-                    default: default.map(|c| c.0),
-                    options: options.to_vec(),
-                    description: description.clone(),
-                }
-            };
+        let details = |kind,
+                       default: Option<fbd_engine::model::Const>,
+                       options: &[String],
+                       (description, address): (&Option<String>, &Option<String>)| {
+            PortDetails {
+                kind,
+                default: default.map(|c| c.0),
+                options: options.to_vec(),
+                description: description.clone(),
+                address: address.clone(),
+            }
+        };
         match body {
             BodyId::Program => {
                 let r = self.root();
                 if let Some(p) = r.inputs.iter().find(|p| p.name == name) {
-                    return Some(details(p.kind, p.default, &p.options, &p.description));
+                    return Some(details(p.kind, p.default, &p.options, (&p.description, &p.address)));
                 }
-                r.outputs.iter().find(|p| p.name == name).map(|p| details(InputKind::Number, None, &[], &p.description))
+                r.outputs
+                    .iter()
+                    .find(|p| p.name == name)
+                    .map(|p| details(InputKind::Number, None, &[], (&p.description, &p.address)))
             }
             BodyId::Macro(m) => {
                 let r = self.macro_def(m)?;
                 if let Some(p) = r.inputs.iter().find(|p| p.name == name) {
-                    return Some(details(InputKind::Number, p.default, &[], &p.description));
+                    return Some(details(InputKind::Number, p.default, &[], (&p.description, &None)));
                 }
-                r.outputs.iter().find(|p| p.name == name).map(|p| details(InputKind::Number, None, &[], &p.description))
+                r.outputs
+                    .iter()
+                    .find(|p| p.name == name)
+                    .map(|p| details(InputKind::Number, None, &[], (&p.description, &None)))
             }
         }
     }
@@ -373,4 +397,6 @@ pub struct PortDetails {
     pub options: Vec<String>,
     /// What the port is for.
     pub description: Option<String>,
+    /// A program port's IEC location (`%IX0.0`), where `fbd serve` puts it.
+    pub address: Option<String>,
 }

@@ -383,6 +383,7 @@ fn port_details_set_how_the_panel_shows_an_input_and_what_it_is_for() {
         default: Some(Value::Int(1)),
         options: vec!["off".into(), " slow".into(), "".into(), "fast".into()],
         description: None,
+        address: None,
     };
     w.set_port_details(&p, "mode", selector).expect("an INT selector");
     w.set_port_details(&p, "speed", PortDetails { description: Some("rpm / 100".into()), ..Default::default() })
@@ -466,4 +467,26 @@ fn a_hand_written_file_is_clean_until_edited() {
     w.undo();
     assert!(w.dirty().is_empty());
     assert_eq!(std::fs::read_to_string(&path).expect("read"), text, "nothing was written");
+}
+
+/// A program port's IEC address, typed in the port's details: where `fbd serve` puts it.
+#[test]
+fn a_program_port_takes_a_located_address_and_a_wrong_one_is_refused() {
+    use fbd_edit::PortDetails;
+    let scratch = temp_dir("address");
+    let mut w = Workspace::new_program(scratch.path().join("p.json"));
+    let p = BodyId::Program;
+    w.add_input_port(&p, "start", Type::Bool).expect("start");
+    w.add_output_port(&p, "lamp", Type::Bool, Wire::Ref("start".into())).expect("lamp");
+    let at = |a: &str| PortDetails { address: Some(a.into()), ..Default::default() };
+    w.set_port_details(&p, "start", at(" %ix0.0 ")).expect("an input at %IX0.0");
+    w.set_port_details(&p, "lamp", at("%QX0.0")).expect("an output at %QX0.0");
+    let plan = w.compile().expect("compiles");
+    assert_eq!(plan.inputs[0].address.as_deref(), Some("%IX0.0"));
+    assert_eq!(plan.outputs[0].address.as_deref(), Some("%QX0.0"));
+    let e = w.set_port_details(&p, "lamp", at("%IX0.1")).expect_err("an output is no %I");
+    assert!(e.0.contains("an output is located at %Q or %M"), "{e:?}");
+    let e = w.set_port_details(&p, "start", at("%IB0")).expect_err("no such address");
+    assert!(e.0.contains("%IX0.0 or %QX0.0"), "{e:?}");
+    assert_eq!(w.port_details(&p, "start").and_then(|d| d.address).as_deref(), Some("%IX0.0"));
 }

@@ -40,6 +40,8 @@ struct DetailsDraft {
     /// A selector's labels, comma-separated.
     options: String,
     description: String,
+    /// A program port's IEC location, as typed.
+    address: String,
 }
 
 impl EditorState {
@@ -228,6 +230,7 @@ impl EditorState {
                         default: d.default.map(|v| v.to_string()).unwrap_or_default(),
                         options: d.options.join(", "),
                         description: d.description.unwrap_or_default(),
+                        address: d.address.unwrap_or_default(),
                     })
                 };
             }
@@ -235,7 +238,7 @@ impl EditorState {
         if let Some(d) = p.details.as_mut().filter(|d| d.port == *name) {
             let program_input = side == "in" && *body == BodyId::Program;
             let ws = self.ws.as_mut().expect("made");
-            match details_ui(ui, d, side == "in", program_input, ty) {
+            match details_ui(ui, d, (side == "in", program_input, *body == BodyId::Program), ty) {
                 None => {}
                 Some(Action::Set(details)) => {
                     out = Some(
@@ -266,7 +269,12 @@ enum Action {
 }
 
 /// The details form of one port, and what it asks for when a button is pressed.
-fn details_ui(ui: &mut egui::Ui, d: &mut DetailsDraft, input: bool, program_input: bool, ty: Type) -> Option<Action> {
+fn details_ui(
+    ui: &mut egui::Ui,
+    d: &mut DetailsDraft,
+    (input, program_input, program): (bool, bool, bool),
+    ty: Type,
+) -> Option<Action> {
     let mut apply = false;
     let mut remove = false;
     egui::Frame::group(ui.style()).show(ui, |ui| {
@@ -308,6 +316,17 @@ fn details_ui(ui: &mut egui::Ui, d: &mut DetailsDraft, input: bool, program_inpu
             let l = ui.label("description");
             ui.add(egui::TextEdit::singleline(&mut d.description).desired_width(120.0)).labelled_by(l.id);
             ui.end_row();
+            if program {
+                let l = ui.label("address");
+                ui.add(
+                    egui::TextEdit::singleline(&mut d.address)
+                        .hint_text(if input { "%IX0.0" } else { "%QX0.0" })
+                        .desired_width(120.0),
+                )
+                .labelled_by(l.id)
+                .on_hover_text("its IEC location: where `fbd serve` puts it in the Modbus map, as OpenPLC would");
+                ui.end_row();
+            }
         });
         ui.horizontal(|ui| {
             apply = ui.button("Apply details").clicked();
@@ -336,5 +355,6 @@ fn details_ui(ui: &mut egui::Ui, d: &mut DetailsDraft, input: bool, program_inpu
         default,
         options,
         description,
+        address: Some(d.address.clone()),
     }))
 }
