@@ -74,7 +74,11 @@ enum Cmd {
         /// Where the Modbus TCP server listens (port 0: any free port, printed).
         #[arg(long, default_value = "127.0.0.1:502", value_name = "ADDR:PORT")]
         modbus: String,
-        /// Accept writes (coils, holding registers); refused with ILLEGAL FUNCTION otherwise.
+        /// Where the browser HMI is served (its page at /, live values at /ws); `off`: none.
+        #[arg(long, default_value = "127.0.0.1:8080", value_name = "ADDR:PORT")]
+        http: String,
+        /// Accept writes: coils and holding registers (refused with ILLEGAL FUNCTION
+        /// otherwise), and the browser HMI's buttons and fields.
         #[arg(long)]
         allow_write: bool,
         /// Print the Modbus map and exit.
@@ -345,8 +349,8 @@ fn main() -> ExitCode {
             draw::svg(&file, macro_name.as_deref(), output.as_deref(), online, draw::How { auto, connectors, page })
         }
         Cmd::Layout { file, write, connectors } => draw::layout_cmd(&file, write, connectors),
-        Cmd::Serve { file, wiring, modbus, allow_write, print_map, seed, for_seconds } => {
-            serve::serve_cmd(serve::ServeArgs { file, wiring, modbus, allow_write, print_map, seed, for_seconds })
+        Cmd::Serve { file, wiring, modbus, http, allow_write, print_map, seed, for_seconds } => {
+            serve::serve_cmd(serve::ServeArgs { file, wiring, modbus, http, allow_write, print_map, seed, for_seconds })
         }
         Cmd::TestFromRecording { recording, output, program } => {
             tables::from_recording_cmd(&recording, &output, program.as_deref())

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use fbd_engine::realtime::RealtimeRunner;
 use fbd_engine::{CompileOptions, Runtime};
-use fbd_serve::{Limits, ModbusMap, ModbusServer};
+use fbd_serve::{Limits, ModbusMap, ModbusServer, WebServer};
 
 use crate::out;
 
@@ -15,6 +15,7 @@ pub(crate) struct ServeArgs {
     pub(crate) file: Option<PathBuf>,
     pub(crate) wiring: Option<String>,
     pub(crate) modbus: String,
+    pub(crate) http: String,
     pub(crate) allow_write: bool,
     pub(crate) print_map: bool,
     pub(crate) seed: u64,
@@ -57,6 +58,19 @@ fn serve(a: ServeArgs) -> Result<(), String> {
         server.addr,
         if a.allow_write { "writes allowed" } else { "writes refused" }
     );
+    let web = if a.http == "off" {
+        None
+    } else {
+        let l = TcpListener::bind(&a.http)
+            .map_err(|e| format!("cannot listen on {} for HTTP: {e} (give --http ADDR:PORT, or off)", a.http))?;
+        let web = WebServer::start(l, runner.handle(), server.commands(), a.allow_write, Limits::default().connections)
+            .map_err(|e| e.to_string())?;
+        if !web.addr.ip().is_loopback() {
+            eprintln!("warning: the browser HMI on {} is open to the network, without authentication", web.addr);
+        }
+        println!("http: the browser HMI on http://{}/", web.addr);
+        Some(web)
+    };
     let _ = std::io::stdout().flush();
     match a.for_seconds {
         Some(s) => std::thread::sleep(std::time::Duration::from_secs_f64(s.max(0.0))),
@@ -64,6 +78,7 @@ fn serve(a: ServeArgs) -> Result<(), String> {
             std::thread::park();
         },
     }
+    drop(web);
     drop(server);
     Ok(())
 }

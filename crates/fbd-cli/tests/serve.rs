@@ -15,7 +15,7 @@ use common::root;
 fn serve(extra: &[&str]) -> (Child, u16) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_fbd"))
         .current_dir(root())
-        .args(["serve", "--modbus", "127.0.0.1:0", "--seed", "3", "--for-seconds", "120"])
+        .args(["serve", "--modbus", "127.0.0.1:0", "--http", "off", "--seed", "3", "--for-seconds", "120"])
         .args(extra)
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
@@ -108,4 +108,98 @@ fn located_variables_are_served_at_openplc_s_addresses() {
         assert!(map.contains(want), "{want} in\n{map}");
     }
     assert!(!map.contains("count"), "no address, not served:\n{map}");
+}
+
+/// `fbd serve` with the browser HMI on a free port; the child and the HTTP port.
+fn serve_web(extra: &[&str]) -> (Child, u16) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_fbd"))
+        .current_dir(root())
+        .args(["serve", "--modbus", "127.0.0.1:0", "--http", "127.0.0.1:0", "--seed", "3", "--for-seconds", "60"])
+        .args(extra)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("fbd serve starts");
+    let mut out = BufReader::new(child.stdout.take().expect("stdout"));
+    let mut port = None;
+    for _ in 0..2 {
+        let mut line = String::new();
+        out.read_line(&mut line).expect("a line");
+        if let Some(rest) = line.strip_prefix("http: the browser HMI on http://127.0.0.1:") {
+            port = rest.split('/').next().and_then(|p| p.parse().ok());
+        }
+    }
+    (child, port.expect("the HTTP port"))
+}
+
+/// The browser HMI's WebSocket as the page uses it: the board pushed, Start pressed, two tiles
+/// placed; without --allow-write the press is refused and said so.
+#[test]
+fn the_browser_hmi_s_websocket_pushes_the_board_and_takes_presses() {
+    use std::io::Read as _;
+    let (mut child, port) = serve_web(&["--allow-write"]);
+    // The page itself.
+    let mut s = std::net::TcpStream::connect(("127.0.0.1", port)).expect("connects");
+    std::io::Write::write_all(&mut s, b"GET / HTTP/1.1\r\nHost: x\r\n\r\n").expect("request");
+    let mut page = String::new();
+    s.read_to_string(&mut page).expect("the page");
+    assert!(page.starts_with("HTTP/1.1 200 OK") && page.contains("new WebSocket"), "{}", &page[..page.len().min(200)]);
+    let (mut ws, _) = tungstenite::connect(format!("ws://127.0.0.1:{port}/ws")).expect("the WebSocket");
+    let next = |ws: &mut tungstenite::WebSocket<_>| -> serde_json::Value {
+        let m = ws.read().expect("a message");
+        serde_json::from_str(m.to_text().expect("text")).expect("JSON")
+    };
+    let first = next(&mut ws);
+    assert_eq!(first["game"]["cells"].as_array().expect("16 cells").len(), 16);
+    ws.send(tungstenite::Message::text(r#"{"press": "start"}"#)).expect("press");
+    // Bounded: a state per change; start places two tiles within a few dozen scans.
+    let mut tiles = 0;
+    for _ in 0..200 {
+        let s = next(&mut ws);
+        tiles = s["game"]["cells"].as_array().expect("cells").iter().filter(|c| c.as_i64() != Some(0)).count();
+        if tiles == 2 && s["game"]["busy"] == false {
+            break;
+        }
+    }
+    assert_eq!(tiles, 2, "start placed two tiles");
+    let _ = child.kill();
+    let _ = child.wait();
+    // Read-only unless allowed.
+    let (mut child, port) = serve_web(&[]);
+    let (mut ws, _) = tungstenite::connect(format!("ws://127.0.0.1:{port}/ws")).expect("the WebSocket");
+    let _ = next(&mut ws);
+    ws.send(tungstenite::Message::text(r#"{"press": "start"}"#)).expect("press");
+    let reply = next(&mut ws);
+    assert!(reply["error"].as_str().is_some_and(|e| e.contains("--allow-write")), "{reply}");
+    let _ = child.kill();
+    let _ = child.wait();
+}
+
+/// The browser HMI in a real headless browser (Debian's chromium through chromium-driver, with
+/// Selenium: `.ci/run` installs them): the page loads, Start places two tiles, the arrow keys
+/// move them, and a screenshot is taken.
+#[test]
+fn the_browser_hmi_plays_in_a_headless_chromium() {
+    let (mut child, port) = serve_web(&["--allow-write"]);
+    let shot = std::env::temp_dir().join(format!("fbd-browser-{}.png", std::process::id()));
+    let out = Command::new("python3")
+        .arg(root().join("tools/web/browser_check.py"))
+        .arg(format!("http://127.0.0.1:{port}/"))
+        .arg(&shot)
+        .output()
+        .expect("python3 runs");
+    let _ = child.kill();
+    let _ = child.wait();
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(
+        out.status.success(),
+        "the browser check failed (it needs `apt-get install chromium chromium-driver` and `pip install selenium`):\n{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let r: serde_json::Value = serde_json::from_str(text.trim()).expect("JSON");
+    assert_eq!(r["tiles_after_start"], 2, "{r}");
+    assert_eq!(r["moved"], true, "the arrow keys moved the tiles: {r}");
+    let png = std::fs::read(&shot).expect("the screenshot");
+    let _ = std::fs::remove_file(&shot);
+    assert_eq!(&png[..4], b"\x89PNG");
 }

@@ -4,10 +4,13 @@
 //! waits on the network.
 //!
 //! Files: `map.rs` (which register or bit is which signal: the 2048 program's map, or one
-//! generated from a program's ports), `server.rs` (the TCP server: connections, limits, frames).
+//! generated from a program's ports), `server.rs` (the TCP server: connections, limits, frames,
+//! and the command pump), `web.rs` (the browser HMI: a page and its WebSocket).
 
 mod map;
 mod server;
+mod web;
 
 pub use map::{Entry, Item, ModbusMap, Table};
-pub use server::{Limits, ModbusServer};
+pub use server::{Limits, ModbusServer, command_pump};
+pub use web::WebServer;

@@ -44,6 +44,7 @@ pub struct ModbusServer {
     pub addr: SocketAddr,
     stop: Arc<AtomicBool>,
     clients: Arc<std::sync::Mutex<Vec<String>>>,
+    commands: Sender<Command>,
 }
 
 impl ModbusServer {
@@ -59,8 +60,8 @@ impl ModbusServer {
         let addr = listener.local_addr()?;
         let stop = Arc::new(AtomicBool::new(false));
         let map = Arc::new(map);
-        let (commands, queued) = channel::<Command>();
-        spawn_pump(runner.clone(), queued, Arc::clone(&stop));
+        let commands = command_pump(runner.clone(), Arc::clone(&stop));
+        let commands_kept = commands.clone();
         let open = Arc::new(AtomicUsize::new(0));
         let clients: Arc<std::sync::Mutex<Vec<String>>> = Arc::default();
         let clients_accept = Arc::clone(&clients);
@@ -90,7 +91,12 @@ impl ModbusServer {
                 });
             }
         })?;
-        Ok(ModbusServer { addr, stop, clients })
+        Ok(ModbusServer { addr, stop, clients, commands: commands_kept })
+    }
+
+    /// The queue its coils press the 2048 commands into (for another front end to share).
+    pub fn commands(&self) -> Sender<Command> {
+        self.commands.clone()
     }
 
     /// The clients connected now (their addresses).
@@ -107,10 +113,16 @@ impl Drop for ModbusServer {
     }
 }
 
-/// The 2048 command queue: a command written to a coil goes out as the selector's pulse when
-/// the lockout allows, as the window's keys do.
-fn spawn_pump(runner: TaskHandle, queued: Receiver<Command>, stop: Arc<AtomicBool>) {
-    let _ = std::thread::Builder::new().name("modbus-pump".into()).spawn(move || {
+/// The 2048 command queue of a network front end: a command sent goes out as the selector's
+/// pulse when the lockout allows, as the window's keys do, until `stop`.
+pub fn command_pump(runner: TaskHandle, stop: Arc<AtomicBool>) -> Sender<Command> {
+    let (commands, queued) = channel::<Command>();
+    pump(runner, queued, stop);
+    commands
+}
+
+fn pump(runner: TaskHandle, queued: Receiver<Command>, stop: Arc<AtomicBool>) {
+    let _ = std::thread::Builder::new().name("command-pump".into()).spawn(move || {
         let mut front = Front::default();
         let io = GameIo::find(&runner.image().plan);
         while !stop.load(Ordering::Relaxed) {
