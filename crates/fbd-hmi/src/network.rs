@@ -4,7 +4,7 @@
 use std::net::TcpListener;
 
 use eframe::egui;
-use fbd_serve::{Limits, ModbusMap, ModbusServer};
+use fbd_serve::{Limits, ModbusMap, ModbusServer, WebServer};
 
 use crate::app::App;
 
@@ -14,6 +14,9 @@ pub(crate) struct NetworkPanel {
     addr: String,
     allow_write: bool,
     server: Option<ModbusServer>,
+    /// The browser HMI's address, as typed ("" for none), and its server.
+    http: String,
+    web: Option<WebServer>,
     message: String,
 }
 
@@ -24,6 +27,8 @@ impl Default for NetworkPanel {
             addr: "127.0.0.1:5020".into(),
             allow_write: false,
             server: None,
+            http: "127.0.0.1:8080".into(),
+            web: None,
             message: String::new(),
         }
     }
@@ -45,6 +50,23 @@ impl App {
         Ok(said)
     }
 
+    /// Starts the browser HMI on `addr` beside the Modbus server (sharing its command queue).
+    pub fn serve_web(&mut self, addr: &str) -> Result<String, String> {
+        let commands = self.network.server.as_ref().ok_or("start the Modbus server first")?.commands();
+        let listener = TcpListener::bind(addr).map_err(|e| format!("cannot listen on {addr}: {e}"))?;
+        let allow = self.network.allow_write;
+        let web = WebServer::start(listener, self.runner.handle(), commands, allow, Limits::default().connections)
+            .map_err(|e| e.to_string())?;
+        let said = format!("the browser HMI on http://{}/", web.addr);
+        self.network.web = Some(web);
+        Ok(said)
+    }
+
+    /// Where the browser HMI is served, if it is.
+    pub fn web_addr(&self) -> Option<std::net::SocketAddr> {
+        self.network.web.as_ref().map(|w| w.addr)
+    }
+
     /// Where the Modbus server listens and who is connected, if it runs.
     pub fn modbus_status(&self) -> Option<(std::net::SocketAddr, Vec<String>)> {
         self.network.server.as_ref().map(|s| (s.addr, s.clients()))
@@ -55,8 +77,9 @@ impl App {
         self.network.open = true;
     }
 
-    /// Stops the Modbus server.
+    /// Stops the Modbus server and the browser HMI.
     pub fn stop_modbus(&mut self) {
+        self.network.web = None;
         self.network.server = None;
     }
 
@@ -75,11 +98,19 @@ impl App {
                         let l = ui.label("Modbus TCP on");
                         ui.add(egui::TextEdit::singleline(&mut n.addr).desired_width(160.0)).labelled_by(l.id);
                     });
-                    ui.checkbox(&mut n.allow_write, "allow writes (coils, holding registers)");
+                    ui.horizontal(|ui| {
+                        let l = ui.label("browser HMI on");
+                        ui.add(egui::TextEdit::singleline(&mut n.http).hint_text("none").desired_width(160.0))
+                            .labelled_by(l.id);
+                    });
+                    ui.checkbox(&mut n.allow_write, "allow writes (coils, holding registers, the page's buttons)");
                     start = ui.button("Start").clicked();
                 }
                 Some(s) => {
-                    ui.label(format!("listening on {}", s.addr));
+                    ui.label(format!("Modbus on {}", s.addr));
+                    if let Some(w) = &n.web {
+                        ui.hyperlink_to(format!("browser HMI on http://{}/", w.addr), format!("http://{}/", w.addr));
+                    }
                     let clients = s.clients();
                     ui.label(format!("{} client(s) connected", clients.len()));
                     for c in clients {
@@ -93,9 +124,15 @@ impl App {
             }
         });
         if start {
-            let (addr, allow) = (self.network.addr.clone(), self.network.allow_write);
+            let (addr, allow, http) =
+                (self.network.addr.clone(), self.network.allow_write, self.network.http.trim().to_string());
             self.network.message = match self.serve_modbus(&addr, allow) {
-                Ok(m) | Err(m) => m,
+                Ok(m) if http.is_empty() => m,
+                Ok(m) => match self.serve_web(&http) {
+                    Ok(w) => format!("{m}; {w}"),
+                    Err(e) => format!("{m}; {e}"),
+                },
+                Err(m) => m,
             };
         }
         if stop {

@@ -33,6 +33,15 @@ fn the_window_serves_the_program_by_modbus_and_shows_its_clients() {
         h.step();
     }
     assert!(h.query_by_label_contains("1 client(s) connected").is_some());
+    // The browser HMI beside it: its page from the window's task.
+    let said = h.state_mut().serve_web("127.0.0.1:0").expect("the page is served");
+    assert!(said.contains("the browser HMI on http://127.0.0.1:"), "{said}");
+    let web = h.state().web_addr().expect("serving");
+    let mut s = std::net::TcpStream::connect(web).expect("connects");
+    s.write_all(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n").expect("request");
+    let mut page = String::new();
+    s.read_to_string(&mut page).expect("the page");
+    assert!(page.starts_with("HTTP/1.1 200 OK") && page.contains("<title>fbd2048</title>"));
     h.state_mut().stop_modbus();
-    assert!(h.state().modbus_status().is_none());
+    assert!(h.state().modbus_status().is_none() && h.state().web_addr().is_none());
 }
