@@ -84,6 +84,10 @@ enum Cmd {
         /// Print the Modbus map and exit.
         #[arg(long)]
         print_map: bool,
+        /// The Modbus map from this file instead (`{"items": [{"name", "table", "address",
+        /// "words"?, "scale"?, "write"?}]}`; docs/network.md).
+        #[arg(long, value_name = "FILE")]
+        map: Option<PathBuf>,
         /// Runtime seed (RANDOM blocks).
         #[arg(long, default_value_t = 0)]
         seed: u64,
@@ -349,8 +353,18 @@ fn main() -> ExitCode {
             draw::svg(&file, macro_name.as_deref(), output.as_deref(), online, draw::How { auto, connectors, page })
         }
         Cmd::Layout { file, write, connectors } => draw::layout_cmd(&file, write, connectors),
-        Cmd::Serve { file, wiring, modbus, http, allow_write, print_map, seed, for_seconds } => {
-            serve::serve_cmd(serve::ServeArgs { file, wiring, modbus, http, allow_write, print_map, seed, for_seconds })
+        Cmd::Serve { file, wiring, modbus, http, allow_write, print_map, map, seed, for_seconds } => {
+            serve::serve_cmd(serve::ServeArgs {
+                file,
+                wiring,
+                modbus,
+                http,
+                allow_write,
+                print_map,
+                map,
+                seed,
+                for_seconds,
+            })
         }
         Cmd::TestFromRecording { recording, output, program } => {
             tables::from_recording_cmd(&recording, &output, program.as_deref())

@@ -18,6 +18,7 @@ pub(crate) struct ServeArgs {
     pub(crate) http: String,
     pub(crate) allow_write: bool,
     pub(crate) print_map: bool,
+    pub(crate) map: Option<PathBuf>,
     pub(crate) seed: u64,
     pub(crate) for_seconds: Option<f64>,
 }
@@ -35,7 +36,14 @@ pub(crate) fn serve_cmd(a: ServeArgs) -> ExitCode {
 fn serve(a: ServeArgs) -> Result<(), String> {
     let project = crate::source::project(a.file.as_deref(), a.wiring.as_deref())?;
     let plan = fbd_engine::compile_project_owned(project, &CompileOptions::default()).map_err(|e| e.to_string())?;
-    let map = ModbusMap::of(&plan);
+    let map = match &a.map {
+        None => ModbusMap::of(&plan),
+        Some(f) => {
+            let text = std::fs::read_to_string(f).map_err(|e| format!("{}: cannot read: {e}", f.display()))?;
+            ModbusMap::from_file(&plan, &text)
+                .map_err(|e| e.lines().map(|l| format!("{}: {l}", f.display())).collect::<Vec<_>>().join("\n"))?
+        }
+    };
     if a.print_map {
         out::print(&map.text(&plan));
         return Ok(());

@@ -203,3 +203,80 @@ fn the_browser_hmi_plays_in_a_headless_chromium() {
     let _ = std::fs::remove_file(&shot);
     assert_eq!(&png[..4], b"\x89PNG");
 }
+
+/// A map file: only its items served, where it says; an item it lets be written is written
+/// although the server refuses writes; a wrong map is refused with every item's fault.
+#[test]
+fn a_map_file_places_the_items_and_lets_one_be_written() {
+    use std::io::{Read as _, Write as _};
+    let dir = std::env::temp_dir().join(format!("fbd-map-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let map = dir.join("map.json");
+    std::fs::write(
+        &map,
+        r#"{"items": [
+  {"name": "start", "table": "coil", "address": 10, "write": true},
+  {"name": "running", "table": "discrete", "address": 3},
+  {"name": "slow_cycles", "table": "input", "address": 100}]}"#,
+    )
+    .expect("writes");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_fbd"))
+        .current_dir(root())
+        .args([
+            "serve",
+            "examples/blinker.json",
+            "--modbus",
+            "127.0.0.1:0",
+            "--http",
+            "off",
+            "--for-seconds",
+            "30",
+            "--map",
+        ])
+        .arg(&map)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("starts");
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().expect("stdout")).read_line(&mut line).expect("a line");
+    let port: u16 =
+        line.split("127.0.0.1:").nth(1).and_then(|r| r.split(' ').next()).and_then(|p| p.parse().ok()).expect("port");
+    let mut s = std::net::TcpStream::connect(("127.0.0.1", port)).expect("connects");
+    let mut ask = |req: &[u8], n: usize| -> Vec<u8> {
+        s.write_all(req).expect("request");
+        let mut r = vec![0u8; n];
+        s.read_exact(&mut r).expect("reply");
+        r
+    };
+    // Coil 10 (start) set: the map allows it, the server refuses writes otherwise.
+    let r = ask(&[0, 1, 0, 0, 0, 6, 1, 5, 0, 10, 0xff, 0], 12);
+    assert_eq!(r[7], 5, "the write answered, not refused: {r:?}");
+    // Discrete input 3 (running) follows, some scans later.
+    let mut running = false;
+    for _ in 0..200 {
+        let r = ask(&[0, 2, 0, 0, 0, 6, 1, 2, 0, 3, 0, 1], 10);
+        if r[9] & 1 == 1 {
+            running = true;
+            break;
+        }
+    }
+    assert!(running, "start latched running");
+    // An address the map does not list: ILLEGAL DATA ADDRESS (function 4 + 0x80, code 2).
+    let r = ask(&[0, 3, 0, 0, 0, 6, 1, 4, 0, 0, 0, 1], 9);
+    assert_eq!((r[7], r[8]), (0x84, 2));
+    let _ = child.kill();
+    let _ = child.wait();
+    std::fs::write(&map, r#"{"items": [{"name": "nothing", "table": "coil", "address": 0}, {"name": "running", "table": "holding", "address": 0, "write": true}]}"#).expect("writes");
+    let out = Command::new(env!("CARGO_BIN_EXE_fbd"))
+        .current_dir(root())
+        .args(["serve", "examples/blinker.json", "--print-map", "--map"])
+        .arg(&map)
+        .output()
+        .expect("runs");
+    let e = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(e.contains(&format!("{}: item 0: the program has no signal `nothing`", map.display())), "{e}");
+    assert!(e.contains("item 1 (`running`, BOOL): a BOOL goes in a coil or a discrete input"), "{e}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

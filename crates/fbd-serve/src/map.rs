@@ -65,6 +65,11 @@ pub struct Entry {
     pub name: String,
     /// What it is.
     pub item: Item,
+    /// Writable even when the server refuses writes (a map file's `"write": true`).
+    pub write: bool,
+    /// The register holds the value times this (a map file's `"scale"`; a REAL read as an
+    /// integer register).
+    pub scale: Option<f64>,
 }
 
 impl Entry {
@@ -122,6 +127,8 @@ impl ModbusMap {
                 address: l.address,
                 name: p.name.clone(),
                 item: Item::Signal { id, ty: p.ty, words: l.words, input: writable.then(|| p.name.clone()) },
+                write: false,
+                scale: None,
             });
         }
         m
@@ -138,7 +145,14 @@ impl ModbusMap {
             Command::Reset,
         ];
         for (k, (c, name)) in commands.into_iter().zip(["up", "right", "down", "left", "start", "reset"]).enumerate() {
-            m.entries.push(Entry { table: Table::Coil, address: k as u16, name: name.into(), item: Item::Command(c) });
+            m.entries.push(Entry {
+                table: Table::Coil,
+                address: k as u16,
+                name: name.into(),
+                item: Item::Command(c),
+                write: false,
+                scale: None,
+            });
         }
         let sig = |name: &str, words: u16| {
             plan.signal_id(name).map(|id| Item::Signal { id, ty: plan.signals.at(id).slot.ty, words, input: None })
@@ -148,21 +162,42 @@ impl ModbusMap {
             for c in 1..=4 {
                 let name = format!("v{r}{c}");
                 if let Some(item) = sig(&name, 1) {
-                    m.entries.push(Entry { table: Table::Input, address: reg, name, item });
+                    m.entries.push(Entry { table: Table::Input, address: reg, name, item, write: false, scale: None });
                 }
                 reg += 1;
             }
         }
         for name in ["score", "best"] {
             if let Some(item) = sig(name, 2) {
-                m.entries.push(Entry { table: Table::Input, address: reg, name: name.into(), item });
+                m.entries.push(Entry {
+                    table: Table::Input,
+                    address: reg,
+                    name: name.into(),
+                    item,
+                    write: false,
+                    scale: None,
+                });
             }
             reg += 2;
         }
-        m.entries.push(Entry { table: Table::Input, address: reg, name: "scan".into(), item: Item::Scans });
+        m.entries.push(Entry {
+            table: Table::Input,
+            address: reg,
+            name: "scan".into(),
+            item: Item::Scans,
+            write: false,
+            scale: None,
+        });
         for (k, name) in ["busy", "game_over", "win"].into_iter().enumerate() {
             if let Some(item) = sig(name, 0) {
-                m.entries.push(Entry { table: Table::Discrete, address: k as u16, name: name.into(), item });
+                m.entries.push(Entry {
+                    table: Table::Discrete,
+                    address: k as u16,
+                    name: name.into(),
+                    item,
+                    write: false,
+                    scale: None,
+                });
             }
         }
         m
@@ -173,7 +208,7 @@ impl ModbusMap {
         let mut next = [0u16; 4];
         let mut add = |m: &mut ModbusMap, table: Table, name: &str, item: Item, span: u16| {
             let k = table as usize;
-            m.entries.push(Entry { table, address: next[k], name: name.into(), item });
+            m.entries.push(Entry { table, address: next[k], name: name.into(), item, write: false, scale: None });
             next[k] += span;
         };
         for p in &plan.inputs {
@@ -190,6 +225,74 @@ impl ModbusMap {
         }
         add(&mut m, Table::Input, "scan", Item::Scans, 4);
         m
+    }
+
+    /// The map a file gives (`--map FILE`): `{"items": [{"name", "table", "address", "words"?,
+    /// "scale"?, "write"?}]}`, `name` any signal of the program (an input, an output, a block's
+    /// pin by path), `table` `coil`, `discrete`, `holding` or `input`; only the items listed
+    /// are served. Errors name the item and what is wrong, all at once.
+    pub fn from_file(plan: &ScanPlan, text: &str) -> Result<ModbusMap, String> {
+        let doc: serde_json::Value =
+            serde_json::from_str(text).map_err(|e| format!("{}:{}: {e}", e.line(), e.column()))?;
+        let items = doc.get("items").and_then(|i| i.as_array()).ok_or("a map is {\"items\": [...]}")?;
+        let mut m = ModbusMap::default();
+        let mut errors = Vec::new();
+        for (k, it) in items.iter().enumerate() {
+            let field = |f: &str| it.get(f);
+            let Some(name) = field("name").and_then(|v| v.as_str()) else {
+                errors.push(format!("item {k}: no `name`"));
+                continue;
+            };
+            let Some(id) = plan.signal_id(name) else {
+                errors.push(format!("item {k}: the program has no signal `{name}`"));
+                continue;
+            };
+            let table = match field("table").and_then(|v| v.as_str()) {
+                Some("coil") => Table::Coil,
+                Some("discrete") => Table::Discrete,
+                Some("holding") => Table::Holding,
+                Some("input") => Table::Input,
+                other => {
+                    errors.push(format!("item {k} (`{name}`): table {other:?}: one of coil, discrete, holding, input"));
+                    continue;
+                }
+            };
+            let Some(address) = field("address").and_then(|v| v.as_u64()).filter(|a| *a <= u64::from(u16::MAX)) else {
+                errors.push(format!("item {k} (`{name}`): `address` is a number from 0 to 65535"));
+                continue;
+            };
+            let ty = plan.signals.at(id).slot.ty;
+            let words = field("words").and_then(|v| v.as_u64()).map_or(words(ty), |w| w as u16);
+            if matches!(table, Table::Coil | Table::Discrete) != (words == 0) {
+                errors.push(format!(
+                    "item {k} (`{name}`, {}): a BOOL goes in a coil or a discrete input, a number in registers",
+                    ty.name()
+                ));
+                continue;
+            }
+            let write = field("write").and_then(|v| v.as_bool()).unwrap_or(false);
+            let input = plan.inputs.iter().any(|p| p.name == name).then(|| name.to_string());
+            if write && (input.is_none() || !matches!(table, Table::Coil | Table::Holding)) {
+                errors.push(format!(
+                    "item {k} (`{name}`): only a program input in a coil or holding register can be written"
+                ));
+                continue;
+            }
+            m.entries.push(Entry {
+                table,
+                address: address as u16,
+                name: name.to_string(),
+                item: Item::Signal {
+                    id,
+                    ty,
+                    words,
+                    input: if matches!(table, Table::Coil | Table::Holding) { input } else { None },
+                },
+                write,
+                scale: field("scale").and_then(|v| v.as_f64()),
+            });
+        }
+        if errors.is_empty() { Ok(m) } else { Err(errors.join("\n")) }
     }
 
     /// The item at `address` of `table` and the word of it that address is.
@@ -225,7 +328,12 @@ impl ModbusMap {
             Item::Command(_) => 0,
             Item::Scans => (img.scan >> (16 * (3 - word))) as u16,
             Item::Signal { id, words, .. } => {
-                let raw: u64 = match img.read_signal(*id) {
+                let value = match (e.scale, img.read_signal(*id)) {
+                    (Some(k), Value::Real(r)) => Value::Int((r * k).round() as i64),
+                    (Some(k), Value::Int(i)) => Value::Int((i as f64 * k).round() as i64),
+                    (_, v) => v,
+                };
+                let raw: u64 = match value {
                     Value::Bool(b) => b as u64,
                     Value::Int(i) | Value::Time(i) => i as u64,
                     Value::ULInt(u) => u,
@@ -235,7 +343,7 @@ impl ModbusMap {
                 };
                 let words = (*words).max(1);
                 if words == 1
-                    && let Value::Int(i) = img.read_signal(*id)
+                    && let Value::Int(i) = value
                 {
                     // One register: an INT's two's complement, a UINT; a wider value (a 2048
                     // tile of 131,072) saturates rather than wraps.
@@ -265,6 +373,8 @@ impl ModbusMap {
         let raw = regs.iter().fold(0u64, |a, r| (a << 16) | u64::from(*r));
         match ty {
             Type::Real if regs.len() == 2 => Value::Real(f64::from(f32::from_bits(raw as u32))),
+            // One register for a REAL: a scaled integer (the map's `scale` divides it).
+            Type::Real | Type::LReal if regs.len() == 1 => Value::Int(i64::from(raw as u16 as i16)),
             Type::Real | Type::LReal => Value::Real(f64::from_bits(raw)),
             Type::SInt | Type::Int if regs.len() == 1 => Value::Int(i64::from(raw as u16 as i16)),
             Type::DInt if regs.len() == 2 => Value::Int(i64::from(raw as u32 as i32)),

@@ -169,10 +169,8 @@ fn serve_client(
         if frame.processing_required {
             let result = if frame.readonly {
                 read(&mut frame, runner, map)
-            } else if !allow_write {
-                Err(ErrorKind::IllegalFunction)
             } else {
-                write(&mut frame, runner, map, commands)
+                write(&mut frame, runner, map, (commands, allow_write))
             };
             let done =
                 if frame.readonly { frame.process_external_read(result) } else { frame.process_external_write(result) };
@@ -225,20 +223,24 @@ fn read<V: rmodbus::VectorTrait<u8>>(
     Ok(())
 }
 
-/// A write: every item it names checked first (an unmapped address is ILLEGAL DATA ADDRESS, a
-/// value split from its other registers ILLEGAL DATA VALUE), then sent as one batch.
+/// A write: every item it names checked first (writes refused, unless allowed or the map allows
+/// the item, are ILLEGAL FUNCTION; an unmapped address ILLEGAL DATA ADDRESS; a value split from
+/// its other registers ILLEGAL DATA VALUE), then sent as one batch.
 fn write<V: rmodbus::VectorTrait<u8>>(
     frame: &mut ModbusFrame<'_, V>,
     runner: &TaskHandle,
     map: &ModbusMap,
-    commands: &Sender<Command>,
+    (commands, allow_write): (&Sender<Command>, bool),
 ) -> Result<(), ErrorKind> {
+    let permitted =
+        |e: &crate::map::Entry| if allow_write || e.write { Ok(()) } else { Err(ErrorKind::IllegalFunction) };
     let mut sets: Vec<SetInput> = Vec::new();
     let mut pressed: Vec<Command> = Vec::new();
     match frame.get_external_write()? {
         MbWrite::Bits(b) => {
             for k in 0..b.count {
                 let (e, _) = map.find(Table::Coil, b.address.wrapping_add(k)).ok_or(ErrorKind::IllegalDataAddress)?;
+                permitted(e)?;
                 let on = b.data[usize::from(k / 8)] & (1 << (k % 8)) != 0;
                 match &e.item {
                     Item::Command(c) if on => pressed.push(*c),
@@ -263,7 +265,16 @@ fn write<V: rmodbus::VectorTrait<u8>>(
                 if word != 0 || k + n > w.count {
                     return Err(ErrorKind::IllegalDataValue);
                 }
-                let v = ModbusMap::value_of(*ty, &regs[usize::from(k)..usize::from(k + n)]);
+                let mut v = ModbusMap::value_of(*ty, &regs[usize::from(k)..usize::from(k + n)]);
+                if let (Some(scale), Value::Int(i)) = (e.scale, v) {
+                    // A scaled register holds value × scale.
+                    let x = i as f64 / scale;
+                    v = if matches!(ty, Type::Real | Type::LReal) {
+                        Value::Real(x)
+                    } else {
+                        Value::Int(x.round() as i64)
+                    };
+                }
                 let v = if *ty == Type::Bool { Value::Bool(v != Value::Int(0)) } else { v };
                 sets.push(SetInput { name: name.clone(), value: v });
                 k += n;
