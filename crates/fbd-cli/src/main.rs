@@ -77,6 +77,16 @@ enum Cmd {
         /// Where the browser HMI is served (its page at /, live values at /ws); `off`: none.
         #[arg(long, default_value = "127.0.0.1:8080", value_name = "ADDR:PORT")]
         http: String,
+        /// Listen on this address instead of 127.0.0.1 (both servers; Modbus and the page have
+        /// no authentication: said when it is not a loopback address).
+        #[arg(long, value_name = "ADDR")]
+        listen: Option<String>,
+        /// The scan cycle in milliseconds (default: the program's).
+        #[arg(long, value_name = "MS")]
+        cycle: Option<f64>,
+        /// Record the session for `fbd replay` (saved when --for-seconds ends it).
+        #[arg(long, value_name = "FILE", requires = "for_seconds")]
+        record: Option<PathBuf>,
         /// Accept writes: coils and holding registers (refused with ILLEGAL FUNCTION
         /// otherwise), and the browser HMI's buttons and fields.
         #[arg(long)]
@@ -353,19 +363,33 @@ fn main() -> ExitCode {
             draw::svg(&file, macro_name.as_deref(), output.as_deref(), online, draw::How { auto, connectors, page })
         }
         Cmd::Layout { file, write, connectors } => draw::layout_cmd(&file, write, connectors),
-        Cmd::Serve { file, wiring, modbus, http, allow_write, print_map, map, seed, for_seconds } => {
-            serve::serve_cmd(serve::ServeArgs {
-                file,
-                wiring,
-                modbus,
-                http,
-                allow_write,
-                print_map,
-                map,
-                seed,
-                for_seconds,
-            })
-        }
+        Cmd::Serve {
+            file,
+            wiring,
+            modbus,
+            http,
+            listen,
+            cycle,
+            record,
+            allow_write,
+            print_map,
+            map,
+            seed,
+            for_seconds,
+        } => serve::serve_cmd(serve::ServeArgs {
+            file,
+            wiring,
+            modbus,
+            http,
+            listen,
+            cycle,
+            record,
+            allow_write,
+            print_map,
+            map,
+            seed,
+            for_seconds,
+        }),
         Cmd::TestFromRecording { recording, output, program } => {
             tables::from_recording_cmd(&recording, &output, program.as_deref())
         }

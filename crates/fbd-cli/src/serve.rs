@@ -16,6 +16,9 @@ pub(crate) struct ServeArgs {
     pub(crate) wiring: Option<String>,
     pub(crate) modbus: String,
     pub(crate) http: String,
+    pub(crate) listen: Option<String>,
+    pub(crate) cycle: Option<f64>,
+    pub(crate) record: Option<PathBuf>,
     pub(crate) allow_write: bool,
     pub(crate) print_map: bool,
     pub(crate) map: Option<PathBuf>,
@@ -35,6 +38,7 @@ pub(crate) fn serve_cmd(a: ServeArgs) -> ExitCode {
 
 fn serve(a: ServeArgs) -> Result<(), String> {
     let project = crate::source::project(a.file.as_deref(), a.wiring.as_deref())?;
+    let project_for_id = crate::source::project(a.file.as_deref(), a.wiring.as_deref())?;
     let plan = fbd_engine::compile_project_owned(project, &CompileOptions::default()).map_err(|e| e.to_string())?;
     let map = match &a.map {
         None => ModbusMap::of(&plan),
@@ -48,7 +52,13 @@ fn serve(a: ServeArgs) -> Result<(), String> {
         out::print(&map.text(&plan));
         return Ok(());
     }
-    let listener = TcpListener::bind(&a.modbus).map_err(|e| {
+    // `--listen ADDR` moves both servers to ADDR, their ports kept.
+    let on = |addr: &str| match &a.listen {
+        Some(host) => format!("{host}:{}", addr.rsplit(':').next().unwrap_or("0")),
+        None => addr.to_string(),
+    };
+    let modbus_addr = on(&a.modbus);
+    let listener = TcpListener::bind(&modbus_addr).map_err(|e| {
         format!(
             "cannot listen on {} for Modbus: {e} (port 502 needs privileges: give --modbus 127.0.0.1:5020)",
             a.modbus
@@ -58,7 +68,15 @@ fn serve(a: ServeArgs) -> Result<(), String> {
     if !addr.ip().is_loopback() {
         eprintln!("warning: Modbus on {addr} is open to the network, and Modbus has no authentication");
     }
-    let runner = RealtimeRunner::start(Runtime::with_seed(plan, a.seed), None);
+    let program = fbd_engine::runtime::ProgramId::of(&project_for_id);
+    let mut rt = Runtime::with_seed(plan, a.seed);
+    if a.record.is_some() {
+        rt.start_recording(1000);
+    }
+    let runner = RealtimeRunner::start(rt, None);
+    if let Some(ms) = a.cycle.filter(|c| c.is_finite() && *c > 0.0) {
+        runner.set_period(std::time::Duration::from_secs_f64(ms / 1000.0));
+    }
     let server = ModbusServer::start(listener, runner.handle(), map, a.allow_write, Limits::default())
         .map_err(|e| e.to_string())?;
     println!(
@@ -88,5 +106,11 @@ fn serve(a: ServeArgs) -> Result<(), String> {
     }
     drop(web);
     drop(server);
+    if let Some(path) = &a.record {
+        let rec = runner.call(fbd_engine::runtime::requests::StopRecording(program)).ok_or("the recording was lost")?;
+        fbd_engine::load::write_with(path, |w| rec.write_json(w))
+            .map_err(|e| format!("{}: cannot write: {e}", path.display()))?;
+        eprintln!("{}: {} scans recorded", path.display(), rec.scans);
+    }
     Ok(())
 }

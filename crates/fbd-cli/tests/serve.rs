@@ -280,3 +280,33 @@ fn a_map_file_places_the_items_and_lets_one_be_written() {
     assert!(e.contains("item 1 (`running`, BOOL): a BOOL goes in a coil or a discrete input"), "{e}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A served session recorded (`--record`, saved when `--for-seconds` ends it) replays.
+#[test]
+fn a_served_session_is_recorded_and_replays() {
+    let rec = std::env::temp_dir().join(format!("fbd-serve-{}.json", std::process::id()));
+    let _ = std::fs::remove_file(&rec);
+    let out = Command::new(env!("CARGO_BIN_EXE_fbd"))
+        .current_dir(root())
+        .args([
+            "serve",
+            "--modbus",
+            "127.0.0.1:0",
+            "--http",
+            "off",
+            "--cycle",
+            "10",
+            "--for-seconds",
+            "0.3",
+            "--record",
+        ])
+        .arg(&rec)
+        .output()
+        .expect("runs");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("scans recorded"));
+    let o =
+        Command::new(env!("CARGO_BIN_EXE_fbd")).current_dir(root()).arg("replay").arg(&rec).output().expect("replays");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let _ = std::fs::remove_file(&rec);
+}
