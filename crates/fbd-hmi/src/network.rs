@@ -110,6 +110,11 @@ impl App {
                     ui.label(format!("Modbus on {}", s.addr));
                     if let Some(w) = &n.web {
                         ui.hyperlink_to(format!("browser HMI on http://{}/", w.addr), format!("http://{}/", w.addr));
+                        let pages = w.clients();
+                        ui.label(format!("{} page(s) open", pages.len()));
+                        for c in pages {
+                            ui.label(format!("  {c}"));
+                        }
                     }
                     let clients = s.clients();
                     ui.label(format!("{} client(s) connected", clients.len()));

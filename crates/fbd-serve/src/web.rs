@@ -26,6 +26,7 @@ pub struct WebServer {
     /// Where it listens.
     pub addr: SocketAddr,
     stop: Arc<AtomicBool>,
+    clients: Arc<std::sync::Mutex<Vec<String>>>,
 }
 
 impl Drop for WebServer {
@@ -49,6 +50,8 @@ impl WebServer {
         let stop = Arc::new(AtomicBool::new(false));
         let stop_accept = Arc::clone(&stop);
         let open = Arc::new(AtomicUsize::new(0));
+        let clients: Arc<std::sync::Mutex<Vec<String>>> = Arc::default();
+        let clients_accept = Arc::clone(&clients);
         std::thread::Builder::new().name("web-accept".into()).spawn(move || {
             for stream in listener.incoming() {
                 if stop_accept.load(Ordering::Relaxed) {
@@ -59,15 +62,22 @@ impl WebServer {
                     open.fetch_sub(1, Ordering::SeqCst);
                     continue;
                 }
+                let peer = stream.peer_addr().map_or("?".into(), |a| a.to_string());
                 let (task, commands, open, stop) =
                     (task.clone(), commands.clone(), Arc::clone(&open), Arc::clone(&stop_accept));
+                let clients = Arc::clone(&clients_accept);
                 let _ = std::thread::Builder::new().name("web-client".into()).spawn(move || {
-                    let _ = serve(stream, &task, &commands, allow_write, &stop);
+                    let _ = serve(stream, &task, &commands, allow_write, &stop, (&clients, &peer));
                     open.fetch_sub(1, Ordering::SeqCst);
                 });
             }
         })?;
-        Ok(WebServer { addr, stop })
+        Ok(WebServer { addr, stop, clients })
+    }
+
+    /// The pages connected now (their live-value sockets' addresses).
+    pub fn clients(&self) -> Vec<String> {
+        self.clients.lock().unwrap_or_else(|e| e.into_inner()).clone()
     }
 }
 
@@ -78,12 +88,18 @@ fn serve(
     commands: &Sender<Command>,
     allow_write: bool,
     stop: &AtomicBool,
+    (clients, peer): (&std::sync::Mutex<Vec<String>>, &str),
 ) -> std::io::Result<()> {
     stream.set_read_timeout(Some(Duration::from_secs(30)))?;
     let mut head = [0u8; 16];
     let n = stream.peek(&mut head)?;
     if head[..n].starts_with(b"GET /ws") {
-        return websocket(stream, task, commands, allow_write, stop);
+        eprintln!("web: {peer} connected");
+        clients.lock().unwrap_or_else(|e| e.into_inner()).push(peer.to_string());
+        let r = websocket(stream, task, commands, allow_write, stop);
+        clients.lock().unwrap_or_else(|e| e.into_inner()).retain(|c| c != peer);
+        eprintln!("web: {peer} closed");
+        return r;
     }
     // A request head of at most 8 KB; anything but GET / is 404.
     let mut reader = BufReader::new(stream.try_clone()?);
