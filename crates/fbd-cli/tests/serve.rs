@@ -252,14 +252,16 @@ fn a_map_file_places_the_items_and_lets_one_be_written() {
     // Coil 10 (start) set: the map allows it, the server refuses writes otherwise.
     let r = ask(&[0, 1, 0, 0, 0, 6, 1, 5, 0, 10, 0xff, 0], 12);
     assert_eq!(r[7], 5, "the write answered, not refused: {r:?}");
-    // Discrete input 3 (running) follows, some scans later.
+    // Discrete input 3 (running) follows within a scan or two (5 ms each): polled, at most
+    // 5 s however loaded the machine is.
     let mut running = false;
-    for _ in 0..200 {
+    for _ in 0..5000 {
         let r = ask(&[0, 2, 0, 0, 0, 6, 1, 2, 0, 3, 0, 1], 10);
         if r[9] & 1 == 1 {
             running = true;
             break;
         }
+        std::thread::sleep(std::time::Duration::from_millis(1));
     }
     assert!(running, "start latched running");
     // An address the map does not list: ILLEGAL DATA ADDRESS (function 4 + 0x80, code 2).
