@@ -84,8 +84,9 @@ enum Cmd {
         /// The scan cycle in milliseconds (default: the program's).
         #[arg(long, value_name = "MS")]
         cycle: Option<f64>,
-        /// Record the session for `fbd replay` (saved when --for-seconds ends it).
-        #[arg(long, value_name = "FILE", requires = "for_seconds")]
+        /// Record the session for `fbd replay` (saved when it ends: Ctrl-C, SIGTERM or
+        /// --for-seconds).
+        #[arg(long, value_name = "FILE")]
         record: Option<PathBuf>,
         /// Accept writes: coils and holding registers (refused with ILLEGAL FUNCTION
         /// otherwise), and the browser HMI's buttons and fields.

@@ -98,12 +98,22 @@ fn serve(a: ServeArgs) -> Result<(), String> {
         Some(web)
     };
     let _ = std::io::stdout().flush();
+    // Until Ctrl-C or SIGTERM (or --for-seconds): then the servers close and a recording is
+    // saved.
+    let (ended, end) = std::sync::mpsc::channel::<()>();
+    ctrlc::set_handler(move || {
+        let _ = ended.send(());
+    })
+    .map_err(|e| format!("cannot catch Ctrl-C: {e}"))?;
     match a.for_seconds {
-        Some(s) => std::thread::sleep(std::time::Duration::from_secs_f64(s.max(0.0))),
-        None => loop {
-            std::thread::park();
-        },
+        Some(s) => {
+            let _ = end.recv_timeout(std::time::Duration::from_secs_f64(s.max(0.0)));
+        }
+        None => {
+            let _ = end.recv();
+        }
     }
+    eprintln!("stopping");
     drop(web);
     drop(server);
     if let Some(path) = &a.record {

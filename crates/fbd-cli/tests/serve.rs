@@ -283,30 +283,30 @@ fn a_map_file_places_the_items_and_lets_one_be_written() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// A served session recorded (`--record`, saved when `--for-seconds` ends it) replays.
+/// A served session recorded (`--record`) is saved when SIGTERM ends it, and replays.
 #[test]
-fn a_served_session_is_recorded_and_replays() {
+fn a_served_session_ended_by_sigterm_is_recorded_and_replays() {
     let rec = std::env::temp_dir().join(format!("fbd-serve-{}.json", std::process::id()));
     let _ = std::fs::remove_file(&rec);
-    let out = Command::new(env!("CARGO_BIN_EXE_fbd"))
+    let mut child = Command::new(env!("CARGO_BIN_EXE_fbd"))
         .current_dir(root())
-        .args([
-            "serve",
-            "--modbus",
-            "127.0.0.1:0",
-            "--http",
-            "off",
-            "--cycle",
-            "10",
-            "--for-seconds",
-            "0.3",
-            "--record",
-        ])
+        .args(["serve", "--modbus", "127.0.0.1:0", "--http", "off", "--cycle", "10", "--record"])
         .arg(&rec)
-        .output()
-        .expect("runs");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("scans recorded"));
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("starts");
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().expect("stdout")).read_line(&mut line).expect("listening");
+    let killed = Command::new("kill").args(["-TERM", &child.id().to_string()]).status().expect("kill runs");
+    assert!(killed.success());
+    let out = child.wait_with_output().expect("ends");
+    assert!(out.status.success(), "SIGTERM ends it cleanly: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("scans recorded"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let o =
         Command::new(env!("CARGO_BIN_EXE_fbd")).current_dir(root()).arg("replay").arg(&rec).output().expect("replays");
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
