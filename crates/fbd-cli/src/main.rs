@@ -64,48 +64,8 @@ enum Cmd {
         coverage_svg: Option<PathBuf>,
     },
     /// Run a program on the real-time task and serve it on the network: Modbus TCP (reads from
-    /// the published scan, writes between scans), until interrupted (Ctrl-C).
-    Serve {
-        /// A diagram or PLCopen project (default: the embedded diagrams/2048.json).
-        file: Option<PathBuf>,
-        /// An embedded wiring instead of a file: upd1, original, smart-spawn.
-        #[arg(long, conflicts_with = "file")]
-        wiring: Option<String>,
-        /// Where the Modbus TCP server listens (port 0: any free port, printed).
-        #[arg(long, default_value = "127.0.0.1:502", value_name = "ADDR:PORT")]
-        modbus: String,
-        /// Where the browser HMI is served (its page at /, live values at /ws); `off`: none.
-        #[arg(long, default_value = "127.0.0.1:8080", value_name = "ADDR:PORT")]
-        http: String,
-        /// Listen on this address instead of 127.0.0.1 (both servers; Modbus and the page have
-        /// no authentication: said when it is not a loopback address).
-        #[arg(long, value_name = "ADDR")]
-        listen: Option<String>,
-        /// The scan cycle in milliseconds (default: the program's).
-        #[arg(long, value_name = "MS")]
-        cycle: Option<f64>,
-        /// Record the session for `fbd replay` (saved when it ends: Ctrl-C, SIGTERM or
-        /// --for-seconds).
-        #[arg(long, value_name = "FILE")]
-        record: Option<PathBuf>,
-        /// Accept writes: coils and holding registers (refused with ILLEGAL FUNCTION
-        /// otherwise), and the browser HMI's buttons and fields.
-        #[arg(long)]
-        allow_write: bool,
-        /// Print the Modbus map and exit.
-        #[arg(long)]
-        print_map: bool,
-        /// The Modbus map from this file instead (`{"items": [{"name", "table", "address",
-        /// "words"?, "scale"?, "write"?}]}`; docs/network.md).
-        #[arg(long, value_name = "FILE")]
-        map: Option<PathBuf>,
-        /// Runtime seed (RANDOM blocks).
-        #[arg(long, default_value_t = 0)]
-        seed: u64,
-        /// Stop after this many seconds (default: run until interrupted).
-        #[arg(long, value_name = "SECONDS")]
-        for_seconds: Option<f64>,
-    },
+    /// the published scan, writes between scans) and a browser HMI, until Ctrl-C or SIGTERM.
+    Serve(serve::ServeArgs),
     /// Turn a recording into a test table: a row per stretch between two stimuli, each row
     /// expecting every output as the replay shows it (then correct the one that was wrong).
     TestFromRecording {
@@ -364,33 +324,7 @@ fn main() -> ExitCode {
             draw::svg(&file, macro_name.as_deref(), output.as_deref(), online, draw::How { auto, connectors, page })
         }
         Cmd::Layout { file, write, connectors } => draw::layout_cmd(&file, write, connectors),
-        Cmd::Serve {
-            file,
-            wiring,
-            modbus,
-            http,
-            listen,
-            cycle,
-            record,
-            allow_write,
-            print_map,
-            map,
-            seed,
-            for_seconds,
-        } => serve::serve_cmd(serve::ServeArgs {
-            file,
-            wiring,
-            modbus,
-            http,
-            listen,
-            cycle,
-            record,
-            allow_write,
-            print_map,
-            map,
-            seed,
-            for_seconds,
-        }),
+        Cmd::Serve(args) => serve::serve_cmd(args),
         Cmd::TestFromRecording { recording, output, program } => {
             tables::from_recording_cmd(&recording, &output, program.as_deref())
         }

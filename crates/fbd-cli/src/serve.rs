@@ -11,18 +11,46 @@ use fbd_serve::{Limits, ModbusMap, ModbusServer, WebServer};
 
 use crate::out;
 
+#[derive(clap::Args)]
 pub(crate) struct ServeArgs {
+    /// A diagram or PLCopen project (default: the embedded diagrams/2048.json).
     pub(crate) file: Option<PathBuf>,
+    /// An embedded wiring instead of a file: upd1, original, smart-spawn.
+    #[arg(long, conflicts_with = "file")]
     pub(crate) wiring: Option<String>,
+    /// Where the Modbus TCP server listens (port 0: any free port, printed).
+    #[arg(long, default_value = "127.0.0.1:502", value_name = "ADDR:PORT")]
     pub(crate) modbus: String,
+    /// Where the browser HMI is served (its page at /, live values at /ws); `off`: none.
+    #[arg(long, default_value = "127.0.0.1:8080", value_name = "ADDR:PORT")]
     pub(crate) http: String,
+    /// Listen on this address instead of 127.0.0.1 (both servers; Modbus and the page have
+    /// no authentication: said when it is not a loopback address).
+    #[arg(long, value_name = "ADDR")]
     pub(crate) listen: Option<String>,
+    /// The scan cycle in milliseconds (default: the program's).
+    #[arg(long, value_name = "MS")]
     pub(crate) cycle: Option<f64>,
+    /// Record the session for `fbd replay` (saved when it ends: Ctrl-C, SIGTERM or
+    /// --for-seconds).
+    #[arg(long, value_name = "FILE")]
     pub(crate) record: Option<PathBuf>,
+    /// Accept writes: coils and holding registers (refused with ILLEGAL FUNCTION
+    /// otherwise), and the browser HMI's buttons and fields.
+    #[arg(long)]
     pub(crate) allow_write: bool,
+    /// Print the Modbus map and exit.
+    #[arg(long)]
     pub(crate) print_map: bool,
+    /// The Modbus map from this file instead (`{"items": [{"name", "table", "address",
+    /// "words"?, "scale"?, "write"?}]}`; docs/network.md).
+    #[arg(long, value_name = "FILE")]
     pub(crate) map: Option<PathBuf>,
+    /// Runtime seed (RANDOM blocks).
+    #[arg(long, default_value_t = 0)]
     pub(crate) seed: u64,
+    /// Stop after this many seconds (default: run until interrupted).
+    #[arg(long, value_name = "SECONDS")]
     pub(crate) for_seconds: Option<f64>,
 }
 
