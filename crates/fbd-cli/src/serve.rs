@@ -80,6 +80,13 @@ fn serve(a: ServeArgs) -> Result<(), String> {
         out::print(&map.text(&plan));
         return Ok(());
     }
+    // Until Ctrl-C or SIGTERM (or --for-seconds): then the servers close and a recording is
+    // saved. Caught before anything is served: a client told where to connect can end it.
+    let (ended, end) = std::sync::mpsc::channel::<()>();
+    ctrlc::set_handler(move || {
+        let _ = ended.send(());
+    })
+    .map_err(|e| format!("cannot catch Ctrl-C: {e}"))?;
     // `--listen ADDR` moves both servers to ADDR, their ports kept.
     let on = |addr: &str| match &a.listen {
         Some(host) => format!("{host}:{}", addr.rsplit(':').next().unwrap_or("0")),
@@ -126,13 +133,6 @@ fn serve(a: ServeArgs) -> Result<(), String> {
         Some(web)
     };
     let _ = std::io::stdout().flush();
-    // Until Ctrl-C or SIGTERM (or --for-seconds): then the servers close and a recording is
-    // saved.
-    let (ended, end) = std::sync::mpsc::channel::<()>();
-    ctrlc::set_handler(move || {
-        let _ = ended.send(());
-    })
-    .map_err(|e| format!("cannot catch Ctrl-C: {e}"))?;
     match a.for_seconds {
         Some(s) => {
             let _ = end.recv_timeout(std::time::Duration::from_secs_f64(s.max(0.0)));

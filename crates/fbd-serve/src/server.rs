@@ -152,7 +152,14 @@ fn serve_client(
         // MBAP header: transaction, protocol, length (unit and PDU), then that many bytes.
         let mut buf = [0u8; 260];
         if let Err(e) = stream.read_exact(&mut buf[..6]) {
-            return e.to_string();
+            return match e.kind() {
+                // Between two frames: the client hung up.
+                std::io::ErrorKind::UnexpectedEof => "by the client".into(),
+                std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut => {
+                    format!("silent for {} s", limits.idle.as_secs())
+                }
+                _ => e.to_string(),
+            };
         }
         let len = u16::from_be_bytes([buf[4], buf[5]]) as usize;
         if !(2..=254).contains(&len) {
