@@ -11,25 +11,49 @@ use std::process::{Child, Command, Stdio};
 
 use common::root;
 
-/// `fbd serve` on a free loopback port; the child and its port.
-fn serve(extra: &[&str]) -> (Child, u16) {
+/// A running `fbd serve` and the loopback ports it said it listens on.
+struct Served {
+    child: Child,
+    modbus: u16,
+    http: Option<u16>,
+}
+
+/// `fbd serve ARGS` with Modbus on a free loopback port, and the browser HMI on another one when
+/// `web` (else `--http off`); returns once it has printed where it listens.
+fn serve(args: &[&str], web: bool, stderr: Stdio) -> Served {
     let mut child = Command::new(env!("CARGO_BIN_EXE_fbd"))
         .current_dir(root())
-        .args(["serve", "--modbus", "127.0.0.1:0", "--http", "off", "--seed", "3", "--for-seconds", "120"])
-        .args(extra)
+        .args(["serve", "--modbus", "127.0.0.1:0", "--http", if web { "127.0.0.1:0" } else { "off" }])
+        .args(args)
         .stdout(Stdio::piped())
-        .stderr(Stdio::null())
+        .stderr(stderr)
         .spawn()
         .expect("fbd serve starts");
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().expect("stdout")).read_line(&mut line).expect("the listening line");
-    let port = line
-        .split("127.0.0.1:")
-        .nth(1)
-        .and_then(|r| r.split(|c: char| !c.is_ascii_digit()).next())
-        .and_then(|p| p.parse().ok())
-        .unwrap_or_else(|| panic!("no port in {line:?}"));
-    (child, port)
+    let mut out = BufReader::new(child.stdout.take().expect("stdout"));
+    let mut port_on_next_line = |says: &str| -> u16 {
+        let mut line = String::new();
+        out.read_line(&mut line).expect("the listening line");
+        assert!(line.starts_with(says), "{says:?} expected: {line:?}");
+        line.split("127.0.0.1:")
+            .nth(1)
+            .and_then(|r| r.split(|c: char| !c.is_ascii_digit()).next())
+            .and_then(|p| p.parse().ok())
+            .unwrap_or_else(|| panic!("no port in {line:?}"))
+    };
+    let modbus = port_on_next_line("modbus: listening on");
+    let http = web.then(|| port_on_next_line("http: the browser HMI on"));
+    Served { child, modbus, http }
+}
+
+impl Served {
+    fn http(&self) -> u16 {
+        self.http.expect("served with the browser HMI")
+    }
+
+    fn stop(mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
 }
 
 fn play(port: u16, moves: u32) -> Vec<serde_json::Value> {
@@ -54,10 +78,9 @@ fn board(v: &serde_json::Value) -> ref2048::Board {
 
 #[test]
 fn a_modbus_client_plays_2048_judged_by_the_reference() {
-    let (mut child, port) = serve(&["--allow-write"]);
-    let lines = play(port, 40);
-    let _ = child.kill();
-    let _ = child.wait();
+    let served = serve(&["--seed", "3", "--for-seconds", "120", "--allow-write"], false, Stdio::null());
+    let lines = play(served.modbus, 40);
+    served.stop();
     let dirs = [ref2048::Dir::Up, ref2048::Dir::Right, ref2048::Dir::Down, ref2048::Dir::Left];
     let mut moves = 0;
     for l in &lines {
@@ -83,10 +106,9 @@ fn a_modbus_client_plays_2048_judged_by_the_reference() {
 
 #[test]
 fn writes_are_refused_without_allow_write() {
-    let (mut child, port) = serve(&[]);
-    let lines = play(port, 1);
-    let _ = child.kill();
-    let _ = child.wait();
+    let served = serve(&["--seed", "3", "--for-seconds", "120"], false, Stdio::null());
+    let lines = play(served.modbus, 1);
+    served.stop();
     assert_eq!(lines[0]["write_exception"], 1, "ILLEGAL FUNCTION: {lines:?}");
     assert!(lines[0]["board"].as_array().expect("cells").iter().all(|c| c == 0), "nothing started: {lines:?}");
 }
@@ -110,69 +132,57 @@ fn located_variables_are_served_at_openplc_s_addresses() {
     assert!(!map.contains("count"), "no address, not served:\n{map}");
 }
 
-/// `fbd serve` with the browser HMI on a free port; the child and the HTTP port.
-fn serve_web(extra: &[&str]) -> (Child, u16) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_fbd"))
-        .current_dir(root())
-        .args(["serve", "--modbus", "127.0.0.1:0", "--http", "127.0.0.1:0", "--seed", "3", "--for-seconds", "60"])
-        .args(extra)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("fbd serve starts");
-    let mut out = BufReader::new(child.stdout.take().expect("stdout"));
-    let mut port = None;
-    for _ in 0..2 {
-        let mut line = String::new();
-        out.read_line(&mut line).expect("a line");
-        if let Some(rest) = line.strip_prefix("http: the browser HMI on http://127.0.0.1:") {
-            port = rest.split('/').next().and_then(|p| p.parse().ok());
-        }
-    }
-    (child, port.expect("the HTTP port"))
+/// `fbd serve` of the 2048 game with the browser HMI, on free loopback ports.
+fn serve_web(extra: &[&str]) -> Served {
+    let args: Vec<&str> = ["--seed", "3", "--for-seconds", "60"].iter().chain(extra).copied().collect();
+    serve(&args, true, Stdio::null())
 }
 
-/// The browser HMI's WebSocket as the page uses it: the board pushed, Start pressed, two tiles
-/// placed; without --allow-write the press is refused and said so.
+/// The next state the browser HMI's WebSocket pushes.
+fn next_message(ws: &mut tungstenite::WebSocket<impl std::io::Read + std::io::Write>) -> serde_json::Value {
+    let m = ws.read().expect("a message");
+    serde_json::from_str(m.to_text().expect("text")).expect("JSON")
+}
+
+/// The browser HMI's WebSocket as the page uses it: the page served, the board pushed, Start
+/// pressed, two tiles placed.
 #[test]
 fn the_browser_hmi_s_websocket_pushes_the_board_and_takes_presses() {
     use std::io::Read as _;
-    let (mut child, port) = serve_web(&["--allow-write"]);
-    // The page itself.
+    let served = serve_web(&["--allow-write"]);
+    let port = served.http();
     let mut s = std::net::TcpStream::connect(("127.0.0.1", port)).expect("connects");
     std::io::Write::write_all(&mut s, b"GET / HTTP/1.1\r\nHost: x\r\n\r\n").expect("request");
     let mut page = String::new();
     s.read_to_string(&mut page).expect("the page");
     assert!(page.starts_with("HTTP/1.1 200 OK") && page.contains("new WebSocket"), "{}", &page[..page.len().min(200)]);
     let (mut ws, _) = tungstenite::connect(format!("ws://127.0.0.1:{port}/ws")).expect("the WebSocket");
-    let next = |ws: &mut tungstenite::WebSocket<_>| -> serde_json::Value {
-        let m = ws.read().expect("a message");
-        serde_json::from_str(m.to_text().expect("text")).expect("JSON")
-    };
-    let first = next(&mut ws);
+    let first = next_message(&mut ws);
     assert_eq!(first["game"]["cells"].as_array().expect("16 cells").len(), 16);
     ws.send(tungstenite::Message::text(r#"{"press": "start"}"#)).expect("press");
     // Bounded: a state per change; start places two tiles within a few dozen scans.
     let mut tiles = 0;
     for _ in 0..200 {
-        let s = next(&mut ws);
+        let s = next_message(&mut ws);
         tiles = s["game"]["cells"].as_array().expect("cells").iter().filter(|c| c.as_i64() != Some(0)).count();
         if tiles == 2 && s["game"]["busy"] == false {
             break;
         }
     }
     assert_eq!(tiles, 2, "start placed two tiles");
-    let _ = child.kill();
-    let _ = child.wait();
-    // Read-only unless allowed.
-    let (mut child, port) = serve_web(&[]);
-    let (mut ws, _) = tungstenite::connect(format!("ws://127.0.0.1:{port}/ws")).expect("the WebSocket");
-    let _ = next(&mut ws);
+    served.stop();
+}
+
+/// Without --allow-write a press on the browser HMI is refused, and the reply says how to allow it.
+#[test]
+fn the_browser_hmi_refuses_presses_without_allow_write() {
+    let served = serve_web(&[]);
+    let (mut ws, _) = tungstenite::connect(format!("ws://127.0.0.1:{}/ws", served.http())).expect("the WebSocket");
+    let _ = next_message(&mut ws);
     ws.send(tungstenite::Message::text(r#"{"press": "start"}"#)).expect("press");
-    let reply = next(&mut ws);
+    let reply = next_message(&mut ws);
     assert!(reply["error"].as_str().is_some_and(|e| e.contains("--allow-write")), "{reply}");
-    let _ = child.kill();
-    let _ = child.wait();
+    served.stop();
 }
 
 /// The browser HMI in a real headless browser (Debian's chromium through chromium-driver, with
@@ -180,16 +190,15 @@ fn the_browser_hmi_s_websocket_pushes_the_board_and_takes_presses() {
 /// move them, and a screenshot is taken.
 #[test]
 fn the_browser_hmi_plays_in_a_headless_chromium() {
-    let (mut child, port) = serve_web(&["--allow-write"]);
+    let served = serve_web(&["--allow-write"]);
     let shot = std::env::temp_dir().join(format!("fbd-browser-{}.png", std::process::id()));
     let out = Command::new("python3")
         .arg(root().join("tools/web/browser_check.py"))
-        .arg(format!("http://127.0.0.1:{port}/"))
+        .arg(format!("http://127.0.0.1:{}/", served.http()))
         .arg(&shot)
         .output()
         .expect("python3 runs");
-    let _ = child.kill();
-    let _ = child.wait();
+    served.stop();
     let text = String::from_utf8_lossy(&out.stdout).to_string();
     assert!(
         out.status.success(),
@@ -204,59 +213,49 @@ fn the_browser_hmi_plays_in_a_headless_chromium() {
     assert_eq!(&png[..4], b"\x89PNG");
 }
 
-/// A map file: only its items served, where it says; an item it lets be written is written
-/// although the server refuses writes; a wrong map is refused with every item's fault.
-#[test]
-fn a_map_file_places_the_items_and_lets_one_be_written() {
-    use std::io::{Read as _, Write as _};
-    let dir = std::env::temp_dir().join(format!("fbd-map-{}", std::process::id()));
+/// A map file in a fresh scratch directory; the directory (remove it) and the file.
+fn map_file(test: &str, json: &str) -> (std::path::PathBuf, std::path::PathBuf) {
+    let dir = std::env::temp_dir().join(format!("fbd-map-{test}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("dir");
     let map = dir.join("map.json");
-    std::fs::write(
-        &map,
+    std::fs::write(&map, json).expect("writes");
+    (dir, map)
+}
+
+/// One Modbus TCP request as raw bytes, and its reply of `n` bytes.
+fn modbus_ask(s: &mut std::net::TcpStream, req: &[u8], n: usize) -> Vec<u8> {
+    use std::io::{Read as _, Write as _};
+    s.write_all(req).expect("request");
+    let mut r = vec![0u8; n];
+    s.read_exact(&mut r).expect("reply");
+    r
+}
+
+/// A map file: only its items served, where it says; an item it lets be written is written
+/// although the server refuses writes.
+#[test]
+fn a_map_file_places_the_items_and_lets_one_be_written() {
+    let (dir, map) = map_file(
+        "served",
         r#"{"items": [
   {"name": "start", "table": "coil", "address": 10, "write": true},
   {"name": "running", "table": "discrete", "address": 3},
   {"name": "slow_cycles", "table": "input", "address": 100}]}"#,
-    )
-    .expect("writes");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_fbd"))
-        .current_dir(root())
-        .args([
-            "serve",
-            "examples/blinker.json",
-            "--modbus",
-            "127.0.0.1:0",
-            "--http",
-            "off",
-            "--for-seconds",
-            "30",
-            "--map",
-        ])
-        .arg(&map)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("starts");
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().expect("stdout")).read_line(&mut line).expect("a line");
-    let port: u16 =
-        line.split("127.0.0.1:").nth(1).and_then(|r| r.split(' ').next()).and_then(|p| p.parse().ok()).expect("port");
-    let mut s = std::net::TcpStream::connect(("127.0.0.1", port)).expect("connects");
-    let mut ask = |req: &[u8], n: usize| -> Vec<u8> {
-        s.write_all(req).expect("request");
-        let mut r = vec![0u8; n];
-        s.read_exact(&mut r).expect("reply");
-        r
-    };
+    );
+    let served = serve(
+        &["examples/blinker.json", "--for-seconds", "30", "--map", map.to_str().expect("a UTF-8 path")],
+        false,
+        Stdio::null(),
+    );
+    let mut s = std::net::TcpStream::connect(("127.0.0.1", served.modbus)).expect("connects");
     // Coil 10 (start) set: the map allows it, the server refuses writes otherwise.
-    let r = ask(&[0, 1, 0, 0, 0, 6, 1, 5, 0, 10, 0xff, 0], 12);
+    let r = modbus_ask(&mut s, &[0, 1, 0, 0, 0, 6, 1, 5, 0, 10, 0xff, 0], 12);
     assert_eq!(r[7], 5, "the write answered, not refused: {r:?}");
     // Discrete input 3 (running) follows within a scan or two (5 ms each): polled, at most
     // 5 s however loaded the machine is.
     let mut running = false;
     for _ in 0..5000 {
-        let r = ask(&[0, 2, 0, 0, 0, 6, 1, 2, 0, 3, 0, 1], 10);
+        let r = modbus_ask(&mut s, &[0, 2, 0, 0, 0, 6, 1, 2, 0, 3, 0, 1], 10);
         if r[9] & 1 == 1 {
             running = true;
             break;
@@ -265,11 +264,19 @@ fn a_map_file_places_the_items_and_lets_one_be_written() {
     }
     assert!(running, "start latched running");
     // An address the map does not list: ILLEGAL DATA ADDRESS (function 4 + 0x80, code 2).
-    let r = ask(&[0, 3, 0, 0, 0, 6, 1, 4, 0, 0, 0, 1], 9);
+    let r = modbus_ask(&mut s, &[0, 3, 0, 0, 0, 6, 1, 4, 0, 0, 0, 1], 9);
     assert_eq!((r[7], r[8]), (0x84, 2));
-    let _ = child.kill();
-    let _ = child.wait();
-    std::fs::write(&map, r#"{"items": [{"name": "nothing", "table": "coil", "address": 0}, {"name": "running", "table": "holding", "address": 0, "write": true}]}"#).expect("writes");
+    served.stop();
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A wrong map file is refused, naming the file and every faulty item.
+#[test]
+fn a_wrong_map_file_is_refused_with_every_item_s_fault() {
+    let (dir, map) = map_file(
+        "wrong",
+        r#"{"items": [{"name": "nothing", "table": "coil", "address": 0}, {"name": "running", "table": "holding", "address": 0, "write": true}]}"#,
+    );
     let out = Command::new(env!("CARGO_BIN_EXE_fbd"))
         .current_dir(root())
         .args(["serve", "examples/blinker.json", "--print-map", "--map"])
@@ -288,16 +295,8 @@ fn a_map_file_places_the_items_and_lets_one_be_written() {
 fn a_served_session_ended_by_sigterm_is_recorded_and_replays() {
     let rec = std::env::temp_dir().join(format!("fbd-serve-{}.json", std::process::id()));
     let _ = std::fs::remove_file(&rec);
-    let mut child = Command::new(env!("CARGO_BIN_EXE_fbd"))
-        .current_dir(root())
-        .args(["serve", "--modbus", "127.0.0.1:0", "--http", "off", "--cycle", "10", "--record"])
-        .arg(&rec)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("starts");
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().expect("stdout")).read_line(&mut line).expect("listening");
+    let Served { child, .. } =
+        serve(&["--cycle", "10", "--record", rec.to_str().expect("a UTF-8 path")], false, Stdio::piped());
     let killed = Command::new("kill").args(["-TERM", &child.id().to_string()]).status().expect("kill runs");
     assert!(killed.success());
     let out = child.wait_with_output().expect("ends");
