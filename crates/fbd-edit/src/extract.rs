@@ -3,6 +3,7 @@
 
 use std::collections::HashSet;
 
+use fbd_engine::Type;
 use fbd_engine::library;
 use fbd_engine::load::valid_ident;
 use fbd_engine::model::{Block, Connector, MacroDef, Params, Pins, PortIn, PortOut, TypeName, Wire};
@@ -21,128 +22,36 @@ impl Workspace {
     /// `choice4_out`) and the readers are rewired to the instance. Types come from the pins or
     /// from the last good compile; a source whose type is not known yet is refused.
     pub fn extract_macro(&mut self, body: &BodyId, ids: &[String], name: &str) -> Result<String, EditError> {
-        if ids.is_empty() {
-            return err("select the blocks to put into the new macro");
-        }
-        if !valid_ident(name) || library::lookup(name).is_some() || self.macro_def(name).is_some() {
-            return err(format!("`{name}` cannot name a new macro: it is taken or not a valid name"));
-        }
-        let blocks = self.blocks(body).ok_or_else(|| EditError(format!("no {body}")))?.to_vec();
-        let inside: HashSet<&str> = ids.iter().map(String::as_str).collect();
-        for id in ids {
-            if !blocks.iter().any(|b| b.id == *id) {
-                return err(format!("no block `{id}` in {body}"));
-            }
-        }
-        let is_inside = |r: &str| r.split_once('.').is_some_and(|(b, _)| inside.contains(b));
-        let known = |t: PinType, what: &str| match t {
-            PinType::Fixed(t) => Ok(t),
-            PinType::Generic(_) => err(format!(
-                "the type of `{what}` is not known yet (a generic block the program has not compiled with); compile or set its data type first"
-            )),
-        };
-
-        // Input ports: one per distinct outside source.
-        let mut in_ports: Vec<(String, Wire, PortIn)> = Vec::new();
-        let mut new_blocks: Vec<Block> = Vec::new();
-        for b in blocks.iter().filter(|b| inside.contains(b.id.as_str())) {
-            let mut nb = b.clone();
-            for (_, w) in nb.inputs.0.iter_mut() {
-                let Some(r) = self.wire_source(body, w).map(str::to_string) else { continue };
-                if is_inside(&r) {
-                    // A continuation of a connector whose source moves inside: the wire itself.
-                    if matches!(w, Wire::Connector(_))
-                        && let Some(direct) = self.wire_through(body, w)
-                    {
-                        *w = direct.clone();
-                    }
-                    continue;
-                }
-                let port = match in_ports.iter().find(|(src, _, _)| *src == r) {
-                    Some((_, _, p)) => p.name.clone(),
-                    None => {
-                        let ty = known(self.source_type(body, &r)?, &r)?;
-                        let pname = unique(r.replace('.', "_"), in_ports.iter().map(|p| p.2.name.as_str()));
-                        // The instance pin carries the wire as it was (a feedback stays one).
-                        in_ports.push((
-                            r.clone(),
-                            w.clone(),
-                            PortIn { name: pname.clone(), ty: TypeName(ty), default: None, description: None },
-                        ));
-                        pname
-                    }
-                };
-                *w = Wire::Ref(port);
-            }
-            new_blocks.push(nb);
-        }
-        // Output ports: selected outputs read outside.
-        let mut out_ports: Vec<PortOut> = Vec::new();
-        let mut note_out = |ws: &Workspace, r: &str| -> Result<String, EditError> {
-            if let Some(p) = out_ports.iter().find(|p| p.from == Wire::Ref(r.to_string())) {
-                return Ok(p.name.clone());
-            }
-            let ty = known(ws.source_type(body, r)?, r)?;
-            let pname = unique(r.replace('.', "_"), out_ports.iter().map(|p| p.name.as_str()));
-            out_ports.push(PortOut {
-                address: None,
-                name: pname.clone(),
-                ty: TypeName(ty),
-                from: Wire::Ref(r.to_string()),
-                kind: None,
-                description: None,
-            });
-            Ok(pname)
-        };
+        let blocks = self.check_extract(body, ids, name)?;
+        let sel = Selection { body, inside: ids.iter().map(String::as_str).collect() };
+        let (mut body_blocks, in_ports) = self.take_inputs(&sel, &blocks)?;
         let stem = name.to_lowercase();
-        let taken: Vec<&str> =
-            blocks.iter().filter(|b| !inside.contains(b.id.as_str())).map(|b| b.id.as_str()).collect();
+        let taken: Vec<&str> = blocks.iter().filter(|b| !sel.holds(&b.id)).map(|b| b.id.as_str()).collect();
         let inst = (1..).map(|k| format!("{stem}{k}")).find(|c| !taken.contains(&c.as_str())).expect("a free id");
-        let mut rewired: Vec<Block> = Vec::new();
-        for b in blocks.iter().filter(|b| !inside.contains(b.id.as_str())) {
-            let mut nb = b.clone();
-            for (_, w) in nb.inputs.0.iter_mut() {
-                if let Some(r) = wire_ref(w).map(str::to_string)
-                    && is_inside(&r)
-                {
-                    let port = note_out(self, &r)?;
-                    set_ref(w, format!("{inst}.{port}"));
-                }
+
+        // Output ports: every reader outside (block pin, body output, connector) of a selected
+        // output is rewired to the instance.
+        let mut outs = OutPorts { sel: &sel, inst: &inst, ports: Vec::new() };
+        let mut rewired: Vec<Block> = blocks.iter().filter(|b| !sel.holds(&b.id)).cloned().collect();
+        for b in rewired.iter_mut() {
+            for (_, w) in b.inputs.0.iter_mut() {
+                outs.redirect(self, w)?;
             }
-            rewired.push(nb);
         }
-        let body_outputs: Vec<PortOut> = match body {
+        let mut new_body_outputs: Vec<PortOut> = match body {
             BodyId::Program => self.root().outputs.clone(),
             BodyId::Macro(m) => self.macro_def(m).map(|d| d.outputs.clone()).unwrap_or_default(),
         };
-        let mut new_body_outputs = body_outputs.clone();
         for p in new_body_outputs.iter_mut() {
-            if let Some(r) = wire_ref(&p.from).map(str::to_string)
-                && is_inside(&r)
-            {
-                let port = note_out(self, &r)?;
-                set_ref(&mut p.from, format!("{inst}.{port}"));
-            }
+            outs.redirect(self, &mut p.from)?;
         }
         let mut new_connectors: Vec<Connector> = self.connectors(body).to_vec();
         for c in new_connectors.iter_mut() {
-            if let Some(r) = wire_ref(&c.from).map(str::to_string)
-                && is_inside(&r)
-            {
-                let port = note_out(self, &r)?;
-                set_ref(&mut c.from, format!("{inst}.{port}"));
-            }
+            outs.redirect(self, &mut c.from)?;
         }
-        // The new body keeps its drawing: shifted so that it starts near the origin.
-        let min_x = new_blocks.iter().filter_map(|b| b.pos.map(|p| p[0])).fold(f64::INFINITY, f64::min);
-        let min_y = new_blocks.iter().filter_map(|b| b.pos.map(|p| p[1])).fold(f64::INFINITY, f64::min);
-        if min_x.is_finite() && min_y.is_finite() {
-            for b in new_blocks.iter_mut() {
-                if let Some(p) = b.pos.as_mut() {
-                    *p = [p[0] - min_x + 160.0, p[1] - min_y + 40.0];
-                }
-            }
-        }
+        let out_ports = outs.ports;
+
+        let pos = shift_to_origin(&mut body_blocks);
         let instance = Block {
             id: inst.clone(),
             ty: name.to_string(),
@@ -150,7 +59,7 @@ impl Workspace {
             negated: Default::default(),
             params: Params::default(),
             data_type: None,
-            pos: (min_x.is_finite() && min_y.is_finite()).then_some([min_x, min_y]),
+            pos,
             order: None,
             comment: None,
         };
@@ -159,11 +68,12 @@ impl Workspace {
             description: None,
             inputs: in_ports.into_iter().map(|(_, _, p)| p).collect(),
             outputs: out_ports,
-            blocks: new_blocks,
+            blocks: body_blocks,
             connectors: Vec::new(),
             pages: Vec::new(),
         };
         let n = ids.len();
+        let inside = sel.inside;
         self.edit(format!("make macro `{name}` of {n} blocks"), |w| {
             let file = w.file_of(body);
             w.doc_mut(file).macros.push(def);
@@ -183,6 +93,146 @@ impl Workspace {
             Ok(inst.clone())
         })
     }
+
+    /// Refuses an empty selection, a taken or invalid macro name and an id not in `body`;
+    /// returns `body`'s blocks.
+    fn check_extract(&self, body: &BodyId, ids: &[String], name: &str) -> Result<Vec<Block>, EditError> {
+        if ids.is_empty() {
+            return err("select the blocks to put into the new macro");
+        }
+        if !valid_ident(name) || library::lookup(name).is_some() || self.macro_def(name).is_some() {
+            return err(format!("`{name}` cannot name a new macro: it is taken or not a valid name"));
+        }
+        let blocks = self.blocks(body).ok_or_else(|| EditError(format!("no {body}")))?.to_vec();
+        for id in ids {
+            if !blocks.iter().any(|b| b.id == *id) {
+                return err(format!("no block `{id}` in {body}"));
+            }
+        }
+        Ok(blocks)
+    }
+
+    /// The selected blocks as the new body: each wire from outside reads an input port instead,
+    /// one port per distinct outside source. Returns the body and the ports, each with the source
+    /// it stands for and the wire the instance's pin keeps (a feedback stays one).
+    fn take_inputs(&self, sel: &Selection, blocks: &[Block]) -> Result<(Vec<Block>, Vec<InPort>), EditError> {
+        let mut in_ports: Vec<InPort> = Vec::new();
+        let mut body_blocks: Vec<Block> = Vec::new();
+        for b in blocks.iter().filter(|b| sel.holds(&b.id)) {
+            let mut nb = b.clone();
+            for (_, w) in nb.inputs.0.iter_mut() {
+                let Some(r) = self.wire_source(sel.body, w).map(str::to_string) else { continue };
+                if sel.holds_source(&r) {
+                    // A continuation of a connector whose source moves inside: the wire itself.
+                    if matches!(w, Wire::Connector(_))
+                        && let Some(direct) = self.wire_through(sel.body, w)
+                    {
+                        *w = direct.clone();
+                    }
+                    continue;
+                }
+                let port = match in_ports.iter().find(|(src, _, _)| *src == r) {
+                    Some((_, _, p)) => p.name.clone(),
+                    None => {
+                        let ty = known_type(self.source_type(sel.body, &r)?, &r)?;
+                        let pname = unique(r.replace('.', "_"), in_ports.iter().map(|p| p.2.name.as_str()));
+                        in_ports.push((
+                            r.clone(),
+                            w.clone(),
+                            PortIn { name: pname.clone(), ty: TypeName(ty), default: None, description: None },
+                        ));
+                        pname
+                    }
+                };
+                *w = Wire::Ref(port);
+            }
+            body_blocks.push(nb);
+        }
+        Ok((body_blocks, in_ports))
+    }
+}
+
+/// An input port of the new macro: the outside source it stands for, the wire the instance's pin
+/// keeps, the port.
+type InPort = (String, Wire, PortIn);
+
+/// The blocks being moved into the new macro.
+struct Selection<'a> {
+    body: &'a BodyId,
+    inside: HashSet<&'a str>,
+}
+
+impl Selection<'_> {
+    fn holds(&self, id: &str) -> bool {
+        self.inside.contains(id)
+    }
+
+    /// Whether `block.pin` is a pin of a selected block.
+    fn holds_source(&self, reference: &str) -> bool {
+        reference.split_once('.').is_some_and(|(b, _)| self.holds(b))
+    }
+}
+
+/// The new macro's output ports, one per selected output read outside, gathered while the
+/// readers are rewired.
+struct OutPorts<'a> {
+    sel: &'a Selection<'a>,
+    inst: &'a str,
+    ports: Vec<PortOut>,
+}
+
+impl OutPorts<'_> {
+    /// A wire from a selected block reads the instance's output port instead (made at its first
+    /// reader).
+    fn redirect(&mut self, ws: &Workspace, w: &mut Wire) -> Result<(), EditError> {
+        let Some(r) = wire_ref(w).map(str::to_string) else { return Ok(()) };
+        if !self.sel.holds_source(&r) {
+            return Ok(());
+        }
+        let port = match self.ports.iter().find(|p| p.from == Wire::Ref(r.clone())) {
+            Some(p) => p.name.clone(),
+            None => {
+                let ty = known_type(ws.source_type(self.sel.body, &r)?, &r)?;
+                let name = unique(r.replace('.', "_"), self.ports.iter().map(|p| p.name.as_str()));
+                self.ports.push(PortOut {
+                    address: None,
+                    name: name.clone(),
+                    ty: TypeName(ty),
+                    from: Wire::Ref(r),
+                    kind: None,
+                    description: None,
+                });
+                name
+            }
+        };
+        set_ref(w, format!("{}.{port}", self.inst));
+        Ok(())
+    }
+}
+
+fn known_type(t: PinType, what: &str) -> Result<Type, EditError> {
+    match t {
+        PinType::Fixed(t) => Ok(t),
+        PinType::Generic(_) => err(format!(
+            "the type of `{what}` is not known yet (a generic block the program has not compiled with); compile or set its data type first"
+        )),
+    }
+}
+
+/// Moves the new body's drawing so that it starts near the origin; returns where it started
+/// (the instance goes there), or None when no block of it is placed.
+fn shift_to_origin(blocks: &mut [Block]) -> Option<[f64; 2]> {
+    let min_x = blocks.iter().filter_map(|b| b.pos.map(|p| p[0])).fold(f64::INFINITY, f64::min);
+    let min_y = blocks.iter().filter_map(|b| b.pos.map(|p| p[1])).fold(f64::INFINITY, f64::min);
+    if !(min_x.is_finite() && min_y.is_finite()) {
+        return None;
+    }
+    for b in blocks.iter_mut() {
+        if let Some(p) = b.pos.as_mut() {
+            *p = [p[0] - min_x + 160.0, p[1] - min_y + 40.0];
+        }
+    }
+    Some([min_x, min_y])
 }
 
 fn set_ref(w: &mut Wire, to: String) {
