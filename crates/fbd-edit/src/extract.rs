@@ -29,28 +29,7 @@ impl Workspace {
         let taken: Vec<&str> = blocks.iter().filter(|b| !sel.holds(&b.id)).map(|b| b.id.as_str()).collect();
         let inst = (1..).map(|k| format!("{stem}{k}")).find(|c| !taken.contains(&c.as_str())).expect("a free id");
 
-        // Output ports: every reader outside (block pin, body output, connector) of a selected
-        // output is rewired to the instance.
-        let mut outs = OutPorts { sel: &sel, inst: &inst, ports: Vec::new() };
-        let mut rewired: Vec<Block> = blocks.iter().filter(|b| !sel.holds(&b.id)).cloned().collect();
-        for b in rewired.iter_mut() {
-            for (_, w) in b.inputs.0.iter_mut() {
-                outs.redirect(self, w)?;
-            }
-        }
-        let mut new_body_outputs: Vec<PortOut> = match body {
-            BodyId::Program => self.root().outputs.clone(),
-            BodyId::Macro(m) => self.macro_def(m).map(|d| d.outputs.clone()).unwrap_or_default(),
-        };
-        for p in new_body_outputs.iter_mut() {
-            outs.redirect(self, &mut p.from)?;
-        }
-        let mut new_connectors: Vec<Connector> = self.connectors(body).to_vec();
-        for c in new_connectors.iter_mut() {
-            outs.redirect(self, &mut c.from)?;
-        }
-        let out_ports = outs.ports;
-
+        let (mut outside, out_ports) = self.rewire_readers(&sel, &blocks, &inst)?;
         let pos = shift_to_origin(&mut body_blocks);
         let instance = Block {
             id: inst.clone(),
@@ -78,10 +57,10 @@ impl Workspace {
             let file = w.file_of(body);
             w.doc_mut(file).macros.push(def);
             let b = w.body_mut(body)?;
-            rewired.push(instance);
-            *b.blocks = rewired;
-            *b.outputs = new_body_outputs;
-            *b.connectors = new_connectors;
+            outside.blocks.push(instance);
+            *b.blocks = outside.blocks;
+            *b.outputs = outside.outputs;
+            *b.connectors = outside.connectors;
             // The instance is drawn on the page of the first block it takes in.
             let home = b.pages.iter().position(|p| p.blocks.iter().any(|id| inside.contains(id.as_str())));
             for page in b.pages.iter_mut() {
@@ -150,6 +129,42 @@ impl Workspace {
         }
         Ok((body_blocks, in_ports))
     }
+
+    /// What stays outside, with every reader (block pin, body output, connector) of a selected
+    /// output rewired to instance `inst`; and the output ports that makes.
+    fn rewire_readers(
+        &self,
+        sel: &Selection,
+        blocks: &[Block],
+        inst: &str,
+    ) -> Result<(Outside, Vec<PortOut>), EditError> {
+        let mut outs = OutPorts { sel, inst, ports: Vec::new() };
+        let mut blocks: Vec<Block> = blocks.iter().filter(|b| !sel.holds(&b.id)).cloned().collect();
+        for b in blocks.iter_mut() {
+            for (_, w) in b.inputs.0.iter_mut() {
+                outs.redirect(self, w)?;
+            }
+        }
+        let mut outputs: Vec<PortOut> = match sel.body {
+            BodyId::Program => self.root().outputs.clone(),
+            BodyId::Macro(m) => self.macro_def(m).map(|d| d.outputs.clone()).unwrap_or_default(),
+        };
+        for p in outputs.iter_mut() {
+            outs.redirect(self, &mut p.from)?;
+        }
+        let mut connectors: Vec<Connector> = self.connectors(sel.body).to_vec();
+        for c in connectors.iter_mut() {
+            outs.redirect(self, &mut c.from)?;
+        }
+        Ok((Outside { blocks, outputs, connectors }, outs.ports))
+    }
+}
+
+/// What stays in the body after the extraction, rewired to the instance.
+struct Outside {
+    blocks: Vec<Block>,
+    outputs: Vec<PortOut>,
+    connectors: Vec<Connector>,
 }
 
 /// An input port of the new macro: the outside source it stands for, the wire the instance's pin
