@@ -5,10 +5,10 @@ different neighbours), the expected line computed here by the game's rule, indep
 the diagram. Rerun after changing the rule or the patterns."""
 
 import itertools
-import json
-import os
+import sys
 
-ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+sys.dont_write_bytecode = True  # importing the diagram generator leaves no __pycache__ in tools/
+from gen_2048 import write  # noqa: E402
 
 
 def merged(line):
@@ -37,12 +37,10 @@ def processing():
             "pulse": {"Command": True},
             "expect": {**{f"y{k + 1}": v for k, v in enumerate(y)}, "Score": score, "Worked": y != list(line), "Finish": True},
         })
-    return {
-        "fbd_test": 1,
-        "program": "2048-macros.json",
-        "macro": "Processing",
-        "description": "Every line of four tiles from {0, 2, 4, 8} (written by tools/gen_2048_tables.py): after a Command the outputs are the line moved toward x4, Score the merged tiles, Worked whether it changed.",
-        "tests": [
+    return macro_table(
+        "Processing",
+        "Every line of four tiles from {0, 2, 4, 8} (written by tools/gen_2048_tables.py): after a Command the outputs are the line moved toward x4, Score the merged tiles, Worked whether it changed.",
+        [
             {"name": "every line of four tiles from {0, 2, 4, 8} moves and merges toward x4", "steps": rows},
             {
                 "name": "without a Command the outputs hold",
@@ -52,7 +50,7 @@ def processing():
                 ],
             },
         ],
-    }
+    )
 
 
 def installation():
@@ -64,13 +62,11 @@ def installation():
                     "set": {"work": work, "row": row, "col": col},
                     "expect": {f"set_{r}_{c}": work and r == row and c == col for r in range(1, 5) for c in range(1, 5)},
                 })
-    return {
-        "fbd_test": 1,
-        "program": "2048-macros.json",
-        "macro": "Installation",
-        "description": "Every (work, row, col) with row and col from 0 to 5 (written by tools/gen_2048_tables.py): exactly the Set of cell (row, col) while work, none otherwise.",
-        "tests": [{"name": "work, row and col select one cell's Set", "steps": rows}],
-    }
+    return macro_table(
+        "Installation",
+        "Every (work, row, col) with row and col from 0 to 5 (written by tools/gen_2048_tables.py): exactly the Set of cell (row, col) while work, none otherwise.",
+        [{"name": "work, row and col select one cell's Set", "steps": rows}],
+    )
 
 
 def random():
@@ -82,19 +78,16 @@ def random():
         steps.append({"run": 2000, "expect": {"col": {"becomes": k}}})
     steps.append({"run": 2000, "expect": {"four": {"becomes": True}}})
     steps.append({"run": 2000, "expect": {"four": {"becomes": False}}})
-    return {
-        "fbd_test": 1,
-        "program": "2048-macros.json",
-        "macro": "Random",
-        "description": "The design's Random (written by tools/gen_2048_tables.py): row and col always 1..4, each value comes up, four both ways.",
-        "tests": [{"name": "row and col stay on the board and take every value", "steps": steps}],
-    }
+    return macro_table(
+        "Random",
+        "The design's Random (written by tools/gen_2048_tables.py): row and col always 1..4, each value comes up, four both ways.",
+        [{"name": "row and col stay on the board and take every value", "steps": steps}],
+    )
 
 
-def write(path, doc):
-    with open(os.path.join(ROOT, path), "w") as f:
-        json.dump(doc, f, indent=1)
-        f.write("\n")
+def macro_table(macro, description, tests):
+    """A test table of one macro of the 2048 library."""
+    return {"fbd_test": 1, "program": "2048-macros.json", "macro": macro, "description": description, "tests": tests}
 
 
 if __name__ == "__main__":
