@@ -3,14 +3,15 @@
 
 use rustc_hash::FxHashMap as HashMap;
 
+use crate::Project;
 use fbd_model::diag::Diagnostic;
 use fbd_model::diag::closest;
 use fbd_model::json_path;
 use fbd_model::library::{self, BlockDef};
 use fbd_model::limits::{MAX_CYCLE_MS, MAX_PINS, MAX_POS, MIN_CYCLE_MS};
-use fbd_model::load::{IDENT_HELP, Project, valid_ident};
+use fbd_model::load::{IDENT_HELP, valid_ident};
 use fbd_model::locate::Seg;
-use fbd_model::model::{Block, Connector, Page, Params};
+use fbd_model::model::{Connector, LeanBlock as Block, Page, Params};
 
 /// The bodies of the program and of every macro: ids, types, pins, params.
 pub(crate) fn check_bodies(project: &Project, errors: &mut Vec<Diagnostic>) {
@@ -234,7 +235,7 @@ fn check_pages(
     list_at: &[Seg],
     errors: &mut Vec<Diagnostic>,
 ) {
-    let ids: HashMap<&str, ()> = blocks.iter().map(|b| (b.id.as_str(), ())).collect();
+    let ids: HashMap<&str, ()> = blocks.iter().map(|b| (&*b.id, ())).collect();
     let mut names: HashMap<&str, usize> = HashMap::default();
     let mut placed: HashMap<&str, &str> = HashMap::default();
     for (k, page) in pages.iter().enumerate() {
@@ -249,7 +250,7 @@ fn check_pages(
         for (j, id) in page.blocks.iter().enumerate() {
             let id_at = [at.clone(), vec![Seg::Key("blocks".into()), Seg::Index(j)]].concat();
             if !ids.contains_key(id.as_str()) {
-                let all: Vec<&str> = blocks.iter().map(|b| b.id.as_str()).collect();
+                let all: Vec<&str> = blocks.iter().map(|b| &*b.id).collect();
                 let mut d = project.diag(
                     fi,
                     &id_at,
@@ -291,12 +292,10 @@ fn check_body(project: &Project, fi: usize, body: &[Block], body_at: &[Seg], err
                         &at(&json_path!["id"]),
                         format!("duplicate block id `{}` (first used by block #{first})", b.id),
                     )
-                    .block(&b.id),
+                    .block(&*b.id),
             );
         }
-        if let Some(p) = b.pos
-            && !p.iter().all(|c| c.abs() <= MAX_POS)
-        {
+        if let Some(p) = b.bad_pos() {
             errors.push(
                 project
                     .diag(
@@ -307,7 +306,7 @@ fn check_body(project: &Project, fi: usize, body: &[Block], body_at: &[Seg], err
                             b.id, p[0], p[1]
                         ),
                     )
-                    .block(&b.id)
+                    .block(&*b.id)
                     .help("remove `pos` (the body is then laid out), or store a fresh layout with `fbd layout FILE --write`"),
             );
         }
@@ -324,7 +323,7 @@ fn check_body(project: &Project, fi: usize, body: &[Block], body_at: &[Seg], err
                             b.inputs.0.len()
                         ),
                     )
-                    .block(&b.id)
+                    .block(&*b.id)
                     .help("split the block (e.g. an AND of ANDs)"),
             );
             continue;
@@ -337,7 +336,7 @@ fn check_body(project: &Project, fi: usize, body: &[Block], body_at: &[Seg], err
         {
             // Reported once at the definition.
         } else if let Some((_, _, m)) = project.macro_def(&b.ty) {
-            for (pin, _) in &b.inputs.0 {
+            for (pin, _) in b.inputs.iter() {
                 if !m.inputs.iter().any(|p| p.name == *pin) {
                     let known: Vec<&str> = m.inputs.iter().map(|p| p.name.as_str()).collect();
                     errors.push(
@@ -347,7 +346,7 @@ fn check_body(project: &Project, fi: usize, body: &[Block], body_at: &[Seg], err
                                 &at(&json_path!["inputs", pin]),
                                 format!("macro `{}` has no input `{pin}`", m.name),
                             )
-                            .block(&b.id)
+                            .block(&*b.id)
                             .pin(pin)
                             .help(format!("its inputs are: {}", list_or_none(&known))),
                     );
@@ -362,23 +361,23 @@ fn check_body(project: &Project, fi: usize, body: &[Block], body_at: &[Seg], err
                                 &at(&json_path!["inputs"]),
                                 format!("required input `{}` of macro `{}` is not connected", p.name, m.name),
                             )
-                            .block(&b.id)
+                            .block(&*b.id)
                             .pin(&p.name)
                             .help("wire it, or give the port a `default` in the macro definition"),
                     );
                 }
             }
-            if b.params != Params::default() || b.data_type.is_some() {
+            if *b.params() != Params::default() || b.data_type().is_some() {
                 errors.push(
                     project
                         .diag(fi, &at(&json_path!["params"]), "a macro instance takes no params or data_type")
-                        .block(&b.id)
+                        .block(&*b.id)
                         .help("pass values through the macro's inputs"),
                 );
             }
         } else {
             let mut d =
-                project.diag(fi, &at(&json_path!["type"]), format!("unknown block type `{}`", b.ty)).block(&b.id);
+                project.diag(fi, &at(&json_path!["type"]), format!("unknown block type `{}`", b.ty)).block(&*b.id);
             let mut names: Vec<&str> = library::LIBRARY.iter().map(|d| d.name).collect();
             names.extend(project.macros.keys().map(String::as_str));
             if let Some(s) = closest(&b.ty, &names) {
@@ -398,7 +397,7 @@ type PinProblem<'a> = Box<dyn Fn(&str) -> Option<(String, String)> + 'a>;
 /// each is BOOL is known only after type inference, `typecheck`) or BOOL ports of a macro
 /// instance, each once.
 fn check_negated(project: &Project, fi: usize, b: &Block, at: &[Seg], errors: &mut Vec<Diagnostic>) {
-    if b.negated.is_empty() {
+    if b.negated().is_empty() {
         return;
     }
     let here = |k: usize| {
@@ -406,15 +405,15 @@ fn check_negated(project: &Project, fi: usize, b: &Block, at: &[Seg], errors: &m
         p.extend_from_slice(&json_path!["negated", k]);
         p
     };
-    if b.negated.len() > MAX_PINS {
-        let msg = format!("block `{}` negates {} pins, more than the limit of {MAX_PINS}", b.id, b.negated.len());
-        errors.push(project.diag(fi, &here(0), msg).block(&b.id));
+    if b.negated().len() > MAX_PINS {
+        let msg = format!("block `{}` negates {} pins, more than the limit of {MAX_PINS}", b.id, b.negated().len());
+        errors.push(project.diag(fi, &here(0), msg).block(&*b.id));
         return;
     }
     // What is wrong with negating `pin` of this block, and the help that says what it has.
     let wrong: PinProblem = match library::lookup(&b.ty) {
         Some(def) => {
-            let n_var_out = b.params.n.unwrap_or(0) as usize;
+            let n_var_out = b.params().n.unwrap_or(0) as usize;
             Box::new(move |pin: &str| {
                 let input = def.inputs.iter().any(|p| p.name == pin)
                     || def.var_inputs.is_some_and(|v| pin.starts_with(v.prefix) && b.inputs.get(pin).is_some());
@@ -462,7 +461,7 @@ fn check_negated(project: &Project, fi: usize, b: &Block, at: &[Seg], errors: &m
         }
     };
     let mut seen: HashMap<&str, usize> = HashMap::default();
-    for (k, pin) in b.negated.iter().enumerate() {
+    for (k, pin) in b.negated().iter().enumerate() {
         let problem = wrong(pin).or_else(|| {
             let first = *seen.entry(pin).or_insert(k);
             (first != k).then(|| {
@@ -473,7 +472,7 @@ fn check_negated(project: &Project, fi: usize, b: &Block, at: &[Seg], errors: &m
             })
         });
         if let Some((msg, help)) = problem {
-            errors.push(project.diag(fi, &here(k), msg).block(&b.id).pin(pin).help(help));
+            errors.push(project.diag(fi, &here(k), msg).block(&*b.id).pin(pin).help(help));
         }
     }
 }
@@ -485,14 +484,14 @@ fn check_prim_pins(project: &Project, fi: usize, b: &Block, def: &BlockDef, at: 
         p
     };
     let mut var_numbers = Vec::new();
-    for (pin, _) in &b.inputs.0 {
-        if def.inputs.iter().any(|p| p.name == *pin) {
+    for (pin, _) in b.inputs.iter() {
+        if def.inputs.iter().any(|p| p.name == pin) {
             continue;
         }
         if let Some(v) = def.var_inputs
             && let Some(num) = pin.strip_prefix(v.prefix).and_then(|n| n.parse::<usize>().ok())
             && num >= v.first
-            && pin == &format!("{}{num}", v.prefix)
+            && pin == format!("{}{num}", v.prefix)
         {
             var_numbers.push(num);
             continue;
@@ -500,7 +499,7 @@ fn check_prim_pins(project: &Project, fi: usize, b: &Block, def: &BlockDef, at: 
         errors.push(
             project
                 .diag(fi, &here(&json_path!["inputs", pin]), format!("{} has no input `{pin}`", def.name))
-                .block(&b.id)
+                .block(&*b.id)
                 .pin(pin)
                 .help(format!("its inputs are: {}", input_names(def))),
         );
@@ -516,7 +515,7 @@ fn check_prim_pins(project: &Project, fi: usize, b: &Block, def: &BlockDef, at: 
                             &here(&json_path!["inputs"]),
                             format!("input `{}{}` is missing before `{}{num}`", v.prefix, v.first + k, v.prefix),
                         )
-                        .block(&b.id)
+                        .block(&*b.id)
                         .pin(format!("{}{}", v.prefix, v.first + k))
                         .help("variadic inputs are numbered without gaps"),
                 );
@@ -537,7 +536,7 @@ fn check_prim_pins(project: &Project, fi: usize, b: &Block, def: &BlockDef, at: 
                             var_numbers.len()
                         ),
                     )
-                    .block(&b.id)
+                    .block(&*b.id)
                     .pin(format!("{}{}", v.prefix, v.first + var_numbers.len())),
             );
         }
@@ -551,30 +550,30 @@ fn check_prim_pins(project: &Project, fi: usize, b: &Block, def: &BlockDef, at: 
                         &here(&json_path!["inputs"]),
                         format!("required input `{}` of {} is not connected", p.name, def.name),
                     )
-                    .block(&b.id)
+                    .block(&*b.id)
                     .pin(p.name)
                     .help("wire it to `block.pin`, an input name, or a constant"),
             );
         }
     }
     let given: [(&str, bool); 3] =
-        [("init", b.params.init.is_some()), ("seed", b.params.seed.is_some()), ("n", b.params.n.is_some())];
+        [("init", b.params().init.is_some()), ("seed", b.params().seed.is_some()), ("n", b.params().n.is_some())];
     for (name, set) in given {
         if set && !def.params.contains(&name) {
             errors.push(
                 project
                     .diag(fi, &here(&json_path!["params", name]), format!("{} takes no parameter `{name}`", def.name))
-                    .block(&b.id),
+                    .block(&*b.id),
             );
         }
     }
     if def.var_outputs.is_some() {
-        match b.params.n {
+        match b.params().n {
             Some(n) if (1..=1024).contains(&n) => {}
             Some(n) => errors.push(
                 project
                     .diag(fi, &here(&json_path!["params", "n"]), format!("{} needs 1 <= n <= 1024, got {n}", def.name))
-                    .block(&b.id),
+                    .block(&*b.id),
             ),
             None => errors.push(
                 project
@@ -583,11 +582,11 @@ fn check_prim_pins(project: &Project, fi: usize, b: &Block, def: &BlockDef, at: 
                         &here(&json_path!["params"]),
                         format!("{} needs params.n (number of positions)", def.name),
                     )
-                    .block(&b.id),
+                    .block(&*b.id),
             ),
         }
     }
-    if b.data_type.is_some() && def.generic == library::Generic::No {
+    if b.data_type().is_some() && def.generic == library::Generic::No {
         errors.push(
             project
                 .diag(
@@ -595,7 +594,7 @@ fn check_prim_pins(project: &Project, fi: usize, b: &Block, def: &BlockDef, at: 
                     &here(&json_path!["data_type"]),
                     format!("{} is not generic; data_type does not apply", def.name),
                 )
-                .block(&b.id),
+                .block(&*b.id),
         );
     }
 }

@@ -6,11 +6,11 @@ use rustc_hash::FxHashMap as HashMap;
 use super::select::{Emitted, Operands, select_instruction};
 use super::typecheck::{Tvars, out_type};
 use super::{cycle_us, diag_at};
+use crate::Project;
 use crate::expand::{Net, Src};
 use fbd_model::diag::Diagnostic;
 use fbd_model::fnv::fnv1a;
 use fbd_model::library::{Kind, PinTy};
-use fbd_model::load::Project;
 use fbd_model::types::{Bank, IecString, Literal, Type, Value};
 use fbd_plan::{BlockRec, Blocks, Commit, Names, PhaseTimes, PlanStats, PortInfo, ScanPlan, SignalKind, Signals, Slot};
 
@@ -118,7 +118,7 @@ fn name_budget(project: &Project, net: &Net) -> Result<NameBudget, Diagnostic> {
 
 /// The program inputs: a slot each, holding its default, and its signal.
 fn program_inputs(
-    root: &fbd_model::model::Document,
+    root: &fbd_model::model::DocumentOf<fbd_model::model::LeanBlock>,
     slots: &mut Slots,
     signals: &mut Signals,
 ) -> (Vec<PortInfo>, Vec<Slot>) {

@@ -4,10 +4,10 @@
 
 use rustc_hash::FxHashMap as HashMap;
 
+use crate::Project;
 use fbd_model::diag::Diagnostic;
 use fbd_model::json_path;
 use fbd_model::limits::*;
-use fbd_model::load::Project;
 
 /// Recursion is an error naming the chain; the expanded size (primitive blocks plus macro
 /// instances, so that empty macros count too) and the nesting depth are computed per macro
@@ -93,11 +93,11 @@ fn macro_sizes<'p>(project: &'p Project, errors: &mut Vec<Diagnostic>) -> HashMa
             };
             let bi = top.next;
             top.next += 1;
-            if !project.macros.contains_key(&b.ty) {
+            if !project.macros.contains_key(&*b.ty) {
                 top.add(&b.id, None);
                 continue;
             }
-            match marks.get(b.ty.as_str()).copied() {
+            match marks.get(&*b.ty).copied() {
                 Some(Mark::Done { size, depth, bytes }) => top.add(&b.id, Some((size, depth, bytes))),
                 Some(Mark::Visiting) => errors.push(recursion(project, &stack, bi)),
                 None => {
@@ -116,7 +116,7 @@ fn recursion(project: &Project, stack: &[Frame], bi: usize) -> Diagnostic {
     let top = stack.last().expect("a macro under way");
     let (fi, mi, m) = project.macro_def(top.name).expect("a macro of the table");
     let b = &m.blocks[bi];
-    let from = stack.iter().position(|f| f.name == b.ty).unwrap_or(0);
+    let from = stack.iter().position(|f| f.name == &*b.ty).unwrap_or(0);
     let mut cyc: Vec<&str> = stack[from..].iter().map(|f| f.name).collect();
     cyc.push(&b.ty);
     let shown = if cyc.len() > 12 {
@@ -145,7 +145,7 @@ struct Totals {
 fn root_totals(project: &Project, marks: &HashMap<&str, Mark>) -> Totals {
     let mut t = Totals { items: 0, bytes: 0, biggest: None, longest: None, deepest: None };
     for (bi, b) in project.root().blocks.iter().enumerate() {
-        let (n, depth, bytes) = match marks.get(b.ty.as_str()) {
+        let (n, depth, bytes) = match marks.get(&*b.ty) {
             Some(Mark::Done { size, depth, bytes }) => {
                 (size.saturating_add(1), *depth, item_bytes(&b.id, Some((*size, *bytes))))
             }
@@ -170,7 +170,7 @@ fn root_totals(project: &Project, marks: &HashMap<&str, Mark>) -> Totals {
 fn report_limits(project: &Project, t: &Totals, max_blocks: u64, errors: &mut Vec<Diagnostic>) {
     let at_root = |bi: usize, what: &dyn Fn(&str, &str) -> String, help: &str| {
         let b = &project.root().blocks[bi];
-        project.diag(0, &json_path!["blocks", bi], what(&b.id, &b.ty)).block(&b.id).help(help)
+        project.diag(0, &json_path!["blocks", bi], what(&b.id, &b.ty)).block(&*b.id).help(help)
     };
     let (total, total_bytes) = (t.items, t.bytes);
     if let Some((depth, bi)) = t.deepest
@@ -231,7 +231,7 @@ mod tests {
             let path = std::path::Path::new(root).join(f);
             let project = fbd_model::load::load(&fbd_model::FsProvider, &path).expect("loads");
             let mut errors = Vec::new();
-            let (items, bytes) = check_recursion_and_size(&project, MAX_BLOCKS, &mut errors);
+            let (items, bytes) = check_recursion_and_size(&project.to_lean(), MAX_BLOCKS, &mut errors);
             assert!(errors.is_empty());
             let plan = crate::compile_project(&project, &Default::default()).expect("compiles");
             let built: usize = plan.blocks.iter().map(|b| b.path.len()).sum::<usize>()

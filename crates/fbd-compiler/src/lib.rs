@@ -26,8 +26,14 @@ use std::path::Path;
 
 use crate::expand::{At, Net};
 use fbd_model::diag::{Diagnostic, Diagnostics};
-use fbd_model::load::{self, FsProvider, MemProvider, Project, SourceProvider};
+use fbd_model::load::{self, FsProvider, MemProvider, ProjectOf, SourceProvider};
+use fbd_model::model::{LeanBlock, MacroDefOf};
 use fbd_plan::{PhaseTimes, ScanPlan};
+
+/// A project as the compiler reads it: its blocks are [`LeanBlock`]s ([`load::load_lean`]).
+pub type Project = ProjectOf<LeanBlock>;
+/// A macro as the compiler reads it.
+pub(crate) type MacroDef = MacroDefOf<LeanBlock>;
 
 /// Compiler settings.
 #[derive(Clone, Debug)]
@@ -46,8 +52,8 @@ impl Default for CompileOptions {
 
 /// Loads and compiles the diagram at `path` from disk.
 pub fn compile_file(path: impl AsRef<Path>, opts: &CompileOptions) -> Result<ScanPlan, Diagnostics> {
-    let project = load::load(&FsProvider, path.as_ref())?;
-    compile_project_owned(project, opts)
+    let project = load::load_lean(&FsProvider, path.as_ref())?;
+    compile_lean(project, opts)
 }
 
 /// Compiles diagram text; `path` names it in errors and anchors relative includes, which are
@@ -58,8 +64,8 @@ pub fn compile_str(
     text: &str,
     opts: &CompileOptions,
 ) -> Result<ScanPlan, Diagnostics> {
-    let project = load::load_text(provider, path.as_ref(), text.to_string())?;
-    compile_project_owned(project, opts)
+    let project = load::load_text_lean(provider, path.as_ref(), text.to_string())?;
+    compile_lean(project, opts)
 }
 
 /// Compiles a self-contained diagram given as text (no includes).
@@ -68,17 +74,20 @@ pub fn compile(text: &str) -> Result<ScanPlan, Diagnostics> {
 }
 
 /// Compiles a loaded project.
-pub fn compile_project(project: &Project, opts: &CompileOptions) -> Result<ScanPlan, Diagnostics> {
-    let t0 = Instant::now();
-    let net = expand::expand(project, opts.max_blocks).map_err(Diagnostics)?;
-    compile_net(project, net, t0, opts)
+pub fn compile_project(project: &load::Project, opts: &CompileOptions) -> Result<ScanPlan, Diagnostics> {
+    compile_lean(project.to_lean(), opts)
 }
 
-/// Compiles a loaded project it takes over: the parsed bodies (blocks of the program and of
-/// every macro) are dropped as soon as they are expanded, so on a large program the document,
-/// the expanded netlist and the plan are never in memory all at once. Errors found later still
-/// point into the files' texts, which are kept.
-pub fn compile_project_owned(mut project: Project, opts: &CompileOptions) -> Result<ScanPlan, Diagnostics> {
+/// Compiles a loaded project it takes over.
+pub fn compile_project_owned(project: load::Project, opts: &CompileOptions) -> Result<ScanPlan, Diagnostics> {
+    compile_lean(project.map_blocks(LeanBlock::from), opts)
+}
+
+/// Compiles a project loaded for the compiler ([`load::load_lean`]): the bodies (blocks of the
+/// program and of every macro) are dropped as soon as they are expanded, so on a large program
+/// the document, the expanded netlist and the plan are never in memory all at once. Errors
+/// found later still point into the files' texts, which are kept.
+pub fn compile_lean(mut project: Project, opts: &CompileOptions) -> Result<ScanPlan, Diagnostics> {
     let t0 = Instant::now();
     let net = expand::expand(&project, opts.max_blocks).map_err(Diagnostics)?;
     // From here on only the texts (error positions) and the program's ports are read.

@@ -8,10 +8,10 @@ use rustc_hash::FxHashMap as HashMap;
 
 use super::typecheck::Tvars;
 use super::{CompileOptions, diag_at};
+use crate::Project;
 use crate::expand::{Net, Src};
 use fbd_model::diag::Diagnostic;
 use fbd_model::library::Kind;
-use fbd_model::load::Project;
 
 /// Whether reading this source orders the reader after the source block in the same scan.
 fn ordering_pred(net: &Net, s: &Src) -> Option<usize> {

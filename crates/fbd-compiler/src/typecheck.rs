@@ -5,10 +5,10 @@
 
 use rustc_hash::FxHashMap as HashMap;
 
+use crate::Project;
 use crate::expand::{At, Net, NetBlock, Src};
 use fbd_model::diag::Diagnostic;
 use fbd_model::library::{Generic, PinTy};
-use fbd_model::load::Project;
 use fbd_model::types::{Bank, Type, Value};
 
 use super::diag_at;

@@ -17,7 +17,9 @@ pub use fbd_plan::instr;
 pub use fbd_realtime as realtime;
 pub use fbd_vm::{exec, ring, runtime};
 
-pub use fbd_compiler::{CompileOptions, compile, compile_file, compile_project, compile_project_owned, compile_str};
+pub use fbd_compiler::{
+    CompileOptions, compile, compile_file, compile_lean, compile_project, compile_project_owned, compile_str,
+};
 pub use fbd_model::{Bank, Diagnostic, Diagnostics, FsProvider, IecString, MemProvider, SourceProvider, Type, Value};
 pub use fbd_plan::{ScanPlan, SignalKind, Slot};
 pub use fbd_vm::{Condition, Recording, Runtime, ScanImage, StopReason};

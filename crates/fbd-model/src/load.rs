@@ -7,7 +7,8 @@ use crate::diag::{Diagnostic, Diagnostics};
 use crate::json_path;
 use crate::library;
 use crate::locate::{Seg, locate};
-use crate::model::{Document, FORMAT_VERSION, MacroDef};
+use crate::model::{Block, DocumentOf, FORMAT_VERSION, LeanBlock, MacroDefOf, MigrateBlock};
+use serde::de::DeserializeOwned;
 
 /// Where diagram text comes from: the file system, or a set of embedded files.
 pub trait SourceProvider {
@@ -172,20 +173,23 @@ pub fn normalize(path: &Path) -> PathBuf {
     out
 }
 
-/// One parsed file.
+/// One parsed file, its blocks as [`Block`]s.
+pub type SourceFile = SourceFileOf<Block>;
+
+/// One parsed file whose blocks are `B`s.
 #[derive(Debug)]
-pub struct SourceFile {
+pub struct SourceFileOf<B> {
     /// Path as reached (normalised).
     pub path: PathBuf,
     /// The text, kept to locate errors found after parsing.
     pub text: String,
     /// The parsed document.
-    pub doc: Document,
+    pub doc: DocumentOf<B>,
     /// Positions of the text, built on the first error that needs one.
     pub positions: std::sync::OnceLock<crate::locate::Positions>,
 }
 
-impl SourceFile {
+impl<B> SourceFileOf<B> {
     /// What a tool tells the user about this file when it was written in an older format
     /// version (read with the same behaviour under the new names).
     pub fn notice(&self) -> Option<String> {
@@ -200,16 +204,20 @@ impl SourceFile {
     }
 }
 
-/// A program and every file it includes, with its macro table.
+/// A program and every file it includes, its blocks as [`Block`]s: what tools read and edit.
+pub type Project = ProjectOf<Block>;
+
+/// A program and every file it includes, with its macro table; its blocks are `B`s
+/// ([`LeanBlock`]s when loaded for the compiler: [`load_lean`]).
 #[derive(Debug)]
-pub struct Project {
+pub struct ProjectOf<B> {
     /// Files; index 0 is the root (the program).
-    pub files: Vec<SourceFile>,
+    pub files: Vec<SourceFileOf<B>>,
     /// Macro name → (file index, index in that file's `macros`).
     pub macros: HashMap<String, (usize, usize)>,
 }
 
-impl Project {
+impl<B> ProjectOf<B> {
     /// The position of `path` inside file `file`, for a diagnostic.
     pub fn pos(&self, file: usize, path: &[Seg]) -> Option<(usize, usize)> {
         let f = &self.files[file];
@@ -222,19 +230,52 @@ impl Project {
     }
 
     /// The definition of macro `name`.
-    pub fn macro_def(&self, name: &str) -> Option<(usize, usize, &MacroDef)> {
+    pub fn macro_def(&self, name: &str) -> Option<(usize, usize, &MacroDefOf<B>)> {
         self.macros.get(name).map(|&(f, m)| (f, m, &self.files[f].doc.macros[m]))
     }
 
     /// The root document.
-    pub fn root(&self) -> &Document {
+    pub fn root(&self) -> &DocumentOf<B> {
         &self.files[0].doc
+    }
+
+    /// The same project with each block turned into a `C` by `f`, file by file, so that a
+    /// file's blocks are dropped as the next file's are turned.
+    pub fn map_blocks<C>(self, mut f: impl FnMut(B) -> C) -> ProjectOf<C> {
+        let files = self
+            .files
+            .into_iter()
+            .map(|sf| SourceFileOf {
+                path: sf.path,
+                text: sf.text,
+                doc: sf.doc.map_blocks(&mut f),
+                positions: sf.positions,
+            })
+            .collect();
+        ProjectOf { files, macros: self.macros }
+    }
+}
+
+impl ProjectOf<Block> {
+    /// The project as the compiler reads it, leaving this one as it is (its texts are copied).
+    pub fn to_lean(&self) -> ProjectOf<LeanBlock> {
+        let files = self
+            .files
+            .iter()
+            .map(|sf| SourceFileOf {
+                path: sf.path.clone(),
+                text: sf.text.clone(),
+                doc: sf.doc.clone().map_blocks(&mut LeanBlock::from),
+                positions: Default::default(),
+            })
+            .collect();
+        ProjectOf { files, macros: self.macros.clone() }
     }
 
     /// The input and output pin names of a block as drawn: a library block's fixed pins plus
     /// the variadic ones it connects (outputs from `params.n`), or a macro's ports. An unknown
     /// type gives its connected inputs and no outputs.
-    pub fn block_pins(&self, b: &crate::model::Block) -> (Vec<String>, Vec<String>) {
+    pub fn block_pins(&self, b: &Block) -> (Vec<String>, Vec<String>) {
         if let Some(def) = library::lookup(&b.ty) {
             let mut ins: Vec<String> = def.inputs.iter().map(|p| p.name.to_string()).collect();
             for (p, _) in &b.inputs.0 {
@@ -256,7 +297,12 @@ impl Project {
 }
 
 /// Parses one document, turning serde errors into a located diagnostic.
-pub fn parse_document(path: &Path, text: &str) -> Result<Document, Diagnostic> {
+pub fn parse_document(path: &Path, text: &str) -> Result<DocumentOf<Block>, Diagnostic> {
+    parse_document_as(path, text)
+}
+
+/// Parses one document with its blocks as `B`s.
+fn parse_document_as<B: DeserializeOwned + MigrateBlock>(path: &Path, text: &str) -> Result<DocumentOf<B>, Diagnostic> {
     // serde accepts a struct written as an array; a diagram is an object.
     let first = text.char_indices().find(|(_, c)| !c.is_whitespace());
     if let Some((i, c)) = first
@@ -269,7 +315,7 @@ pub fn parse_document(path: &Path, text: &str) -> Result<Document, Diagnostic> {
         .at(Some(crate::locate::line_col(text, i)))
         .help("see docs/diagram-format.md for the layout of a diagram file"));
     }
-    let mut doc: Document = serde_json::from_str(text).map_err(|e| json_error(path, &e))?;
+    let mut doc: DocumentOf<B> = serde_json::from_str(text).map_err(|e| json_error(path, &e))?;
     match doc.fbd {
         FORMAT_VERSION => {}
         1 | 2 => doc.migrate(),
@@ -313,6 +359,19 @@ fn json_error(path: &Path, e: &serde_json::Error) -> Diagnostic {
 
 /// Loads `path` and everything it includes.
 pub fn load(provider: &dyn SourceProvider, path: &Path) -> Result<Project, Diagnostics> {
+    load_as(provider, path)
+}
+
+/// Loads `path` and everything it includes for the compiler: each block is turned into a
+/// [`LeanBlock`] as soon as it is read, so a large program never exists as [`Block`]s.
+pub fn load_lean(provider: &dyn SourceProvider, path: &Path) -> Result<ProjectOf<LeanBlock>, Diagnostics> {
+    load_as(provider, path)
+}
+
+fn load_as<B: DeserializeOwned + MigrateBlock>(
+    provider: &dyn SourceProvider,
+    path: &Path,
+) -> Result<ProjectOf<B>, Diagnostics> {
     let path = normalize(path);
     let bytes = provider.read_bytes(&path).map_err(|e| {
         Diagnostics::from(
@@ -320,15 +379,34 @@ pub fn load(provider: &dyn SourceProvider, path: &Path) -> Result<Project, Diagn
                 .help("check the path; diagrams are JSON files such as diagrams/2048.json"),
         )
     })?;
-    load_text(provider, &path, decode(&path, bytes)?)
+    load_text_as(provider, &path, decode(&path, bytes)?)
 }
 
 /// Loads a diagram from text; includes are read through `provider`, relative to `path`.
 pub fn load_text(provider: &dyn SourceProvider, path: &Path, text: String) -> Result<Project, Diagnostics> {
+    load_text_as(provider, path, text)
+}
+
+/// [`load_text`] for the compiler, as [`load_lean`].
+pub fn load_text_lean(
+    provider: &dyn SourceProvider,
+    path: &Path,
+    text: String,
+) -> Result<ProjectOf<LeanBlock>, Diagnostics> {
+    load_text_as(provider, path, text)
+}
+
+fn load_text_as<B: DeserializeOwned + MigrateBlock>(
+    provider: &dyn SourceProvider,
+    path: &Path,
+    text: String,
+) -> Result<ProjectOf<B>, Diagnostics> {
     let path = normalize(path);
-    let doc = parse_document(&path, &text)?;
-    let mut project =
-        Project { files: vec![SourceFile { path, text, doc, positions: Default::default() }], macros: HashMap::new() };
+    let doc = parse_document_as(&path, &text)?;
+    let mut project = ProjectOf {
+        files: vec![SourceFileOf { path, text, doc, positions: Default::default() }],
+        macros: HashMap::new(),
+    };
     let mut errors = Vec::new();
     let mut stack = vec![0usize];
     include_all(provider, &mut project, 0, &mut stack, &mut errors);
@@ -342,7 +420,7 @@ pub fn load_text(provider: &dyn SourceProvider, path: &Path, text: String) -> Re
 /// through a text and a parser. `text` is the document's text for those that keep one (the
 /// editor, a recording's file hash); an error found later is located by its block, which the
 /// builder of the document places (a JSON path into `text` is no place in the user's file).
-pub fn project_of_document(path: &Path, doc: Document, text: String) -> Result<Project, Diagnostics> {
+pub fn project_of_document(path: &Path, doc: DocumentOf<Block>, text: String) -> Result<Project, Diagnostics> {
     let path = normalize(path);
     if let Some(inc) = doc.include.first() {
         return Err(Diagnostics::from(Diagnostic::new(
@@ -359,9 +437,9 @@ pub fn project_of_document(path: &Path, doc: Document, text: String) -> Result<P
 
 /// Depth-first include resolution. `stack` holds the chain of files being included, to name
 /// an include cycle; a file reached twice by different chains (a diamond) is loaded once.
-fn include_all(
+fn include_all<B: DeserializeOwned + MigrateBlock>(
     provider: &dyn SourceProvider,
-    project: &mut Project,
+    project: &mut ProjectOf<B>,
     file: usize,
     stack: &mut Vec<usize>,
     errors: &mut Vec<Diagnostic>,
@@ -404,9 +482,9 @@ fn include_all(
                 continue;
             }
         };
-        match parse_document(&target, &text) {
+        match parse_document_as(&target, &text) {
             Ok(doc) => {
-                project.files.push(SourceFile { path: target, text, doc, positions: Default::default() });
+                project.files.push(SourceFileOf { path: target, text, doc, positions: Default::default() });
                 let idx = project.files.len() - 1;
                 stack.push(idx);
                 include_all(provider, project, idx, stack, errors);
@@ -417,7 +495,7 @@ fn include_all(
     }
 }
 
-fn collect_macros(project: &mut Project, errors: &mut Vec<Diagnostic>) {
+fn collect_macros<B>(project: &mut ProjectOf<B>, errors: &mut Vec<Diagnostic>) {
     for (fi, f) in project.files.iter().enumerate() {
         for (mi, m) in f.doc.macros.iter().enumerate() {
             let at = json_path!["macros", mi, "name"];

@@ -14,15 +14,16 @@ use std::borrow::Cow;
 
 use rustc_hash::FxHashMap as HashMap;
 
+use crate::MacroDef;
+use crate::Project;
 use crate::checks::{check_bodies, list_or_none, output_names};
 use crate::hierarchy::check_recursion_and_size;
 use fbd_model::diag::Diagnostic;
 use fbd_model::diag::closest;
 use fbd_model::json_path;
 use fbd_model::library;
-use fbd_model::load::Project;
 use fbd_model::locate::Seg;
-use fbd_model::model::{Block, Connector, MacroDef, Wire};
+use fbd_model::model::{Connector, LeanBlock as Block, Wire};
 use fbd_model::types::{Literal, Type, Value};
 use fbd_plan::InstanceInfo;
 
@@ -97,10 +98,10 @@ enum Negated<'b> {
 
 impl<'b> Negated<'b> {
     fn of(b: &'b Block) -> Negated<'b> {
-        if b.negated.len() <= 16 {
-            Negated::Few(&b.negated)
+        if b.negated().len() <= 16 {
+            Negated::Few(b.negated())
         } else {
-            Negated::Many(b.negated.iter().map(String::as_str).collect())
+            Negated::Many(b.negated().iter().map(String::as_str).collect())
         }
     }
     fn has(&self, pin: &str) -> bool {
@@ -168,7 +169,7 @@ impl<'p> Expander<'p> {
                 path.push_str(&prefix);
                 path.push_str(&b.id);
                 let entry = if let Some(def) = library::lookup(&b.ty) {
-                    let n_out = b.params.n.unwrap_or(0) as usize;
+                    let n_out = b.params().n.unwrap_or(0) as usize;
                     let n_var_out = if def.var_outputs.is_some() { n_out } else { 0 };
                     let nb = NetBlock {
                         path,
@@ -176,11 +177,11 @@ impl<'p> Expander<'p> {
                         at,
                         inputs: Vec::new(),
                         n_var_out,
-                        data_type: b.data_type.map(|t| t.0),
-                        params: b.params.clone(),
-                        order: b.order,
+                        data_type: b.data_type().map(|t| t.0),
+                        params: b.params().clone(),
+                        order: b.order(),
                     };
-                    if !b.negated.is_empty() {
+                    if !b.negated().is_empty() {
                         let negated = Negated::of(b);
                         let neg: Vec<bool> = (0..nb.n_outputs()).map(|k| negated.has(&nb.output_name(k))).collect();
                         if neg.contains(&true) {
@@ -217,7 +218,7 @@ impl<'p> Expander<'p> {
                 (s.file, s.body, s.mac.map(|(_, mi)| mi))
             };
             for (bi, b) in body.iter().enumerate() {
-                let Some(Entry::Prim(ni)) = self.scopes[si].entries.get(b.id.as_str()).copied() else {
+                let Some(Entry::Prim(ni)) = self.scopes[si].entries.get(&*b.id).copied() else {
                     continue;
                 };
                 let def = self.net.blocks[ni].def;

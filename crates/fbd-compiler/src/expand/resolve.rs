@@ -195,7 +195,7 @@ impl<'p> Expander<'p> {
     {
         match self.scopes[si].entries.get(blk).copied() {
             None => {
-                let ids: Vec<&str> = self.scopes[si].body.iter().map(|b| b.id.as_str()).collect();
+                let ids: Vec<&str> = self.scopes[si].body.iter().map(|b| &*b.id).collect();
                 let mut d = self.err(at, format!("unknown block `{blk}` in `{r}`"));
                 d = match closest(blk, &ids) {
                     Some(c) => d.help(format!("did you mean `{c}.{pin}`?")),
@@ -394,7 +394,7 @@ impl<'p> Expander<'p> {
     pub(super) fn negated_port(&self, si: usize, port: &str) -> Option<(String, BlockAt)> {
         let (ps, pbi) = self.scopes[si].parent?;
         let inst = &self.scopes[ps].body[pbi];
-        if !inst.negated.has(port) {
+        if !inst.negated().has(port) {
             return None;
         }
         let mac = self.scopes[ps].mac.map(|(_, mi)| mi);

@@ -5,11 +5,13 @@
 //! `include` library files of macros by relative path.
 //!
 //! Files: this one (the file's structure: document, ports, macros, blocks, parameters),
-//! `values.rs` (how a value is written: type names, constants, wires, a block's pins and
+//! `lean.rs` (a block as the compiler holds it), `values.rs` (how a value is written: type names, constants, wires, a block's pins and
 //! negated pins, each read with its own messages).
 
+mod lean;
 mod values;
 
+pub use lean::{LeanBlock, LeanPins};
 pub use values::{Const, PinNames, Pins, TypeName, Wire, number};
 
 use schemars::JsonSchema;
@@ -19,10 +21,14 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 /// The format version this engine reads and writes.
 pub const FORMAT_VERSION: u32 = 3;
 
-/// A diagram file.
-#[derive(Clone, Debug, Default, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct Document {
+/// A diagram file, its blocks as [`Block`]s: what tools read, edit and write.
+pub type Document = DocumentOf<Block>;
+
+/// A diagram file whose blocks are `B`s: [`Block`] for tools, [`LeanBlock`] for the compiler.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, bound(deserialize = "B: Deserialize<'de>", serialize = "B: Serialize"))]
+#[schemars(rename = "Document", description = "A diagram file.")]
+pub struct DocumentOf<B> {
     /// Format version: 3 (IEC 61131-3 type names: INT is 16 bits, LINT 64; TIME a type of
     /// its own). An older file is read under the new names with the same behaviour
     /// ([`Document::migrate`]).
@@ -56,16 +62,37 @@ pub struct Document {
     pub outputs: Vec<PortOut>,
     /// Macro (composite block) definitions.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub macros: Vec<MacroDef>,
+    pub macros: Vec<MacroDefOf<B>>,
     /// The program's blocks (empty for a pure library file).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub blocks: Vec<Block>,
+    pub blocks: Vec<B>,
     /// The program body's connectors: named nets its blocks read as `{"connector": name}`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub connectors: Vec<Connector>,
     /// The program body drawn on several pages (sheets), each with some of its blocks.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub pages: Vec<Page>,
+}
+
+// By hand: a derive would ask for `B: Default`, which no block type is.
+impl<B> Default for DocumentOf<B> {
+    fn default() -> Self {
+        DocumentOf {
+            fbd: 0,
+            migrated_from: None,
+            migration_notes: Vec::new(),
+            name: None,
+            description: None,
+            cycle_ms: None,
+            include: Vec::new(),
+            inputs: Vec::new(),
+            outputs: Vec::new(),
+            macros: Vec::new(),
+            blocks: Vec::new(),
+            connectors: Vec::new(),
+            pages: Vec::new(),
+        }
+    }
 }
 
 /// How an HMI should present a program input. The engine treats all kinds alike.
@@ -176,10 +203,14 @@ pub struct PortOut {
     pub description: Option<String>,
 }
 
-/// A macro: a named composite block with typed inputs and outputs.
+/// A macro, its body of [`Block`]s.
+pub type MacroDef = MacroDefOf<Block>;
+
+/// A macro: a named composite block with typed inputs and outputs; its body's blocks are `B`s.
 #[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct MacroDef {
+#[serde(deny_unknown_fields, bound(deserialize = "B: Deserialize<'de>", serialize = "B: Serialize"))]
+#[schemars(rename = "MacroDef", description = "A macro: a named composite block with typed inputs and outputs.")]
+pub struct MacroDefOf<B> {
     /// The type name instances use. Must not clash with a library block.
     pub name: String,
     /// Free text.
@@ -192,7 +223,7 @@ pub struct MacroDef {
     #[serde(default)]
     pub outputs: Vec<PortOut>,
     /// The body.
-    pub blocks: Vec<Block>,
+    pub blocks: Vec<B>,
     /// The body's connectors: named nets its blocks read as `{"connector": name}`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub connectors: Vec<Connector>,
@@ -326,7 +357,107 @@ pub fn json_schema() -> String {
     s
 }
 
-impl Document {
+/// What a format migration reads and changes in a block, of either block type.
+pub trait MigrateBlock {
+    /// The block's id.
+    fn id(&self) -> &str;
+    /// Its type name.
+    fn ty(&self) -> &str;
+    /// Renames its type.
+    fn set_ty(&mut self, ty: &str);
+    /// Its data type, to change in place.
+    fn data_type_mut(&mut self) -> Option<&mut TypeName>;
+    /// What drives its input `pin`, to change in place.
+    fn input_mut(&mut self, pin: &str) -> Option<&mut Wire>;
+}
+
+impl MigrateBlock for Block {
+    fn id(&self) -> &str {
+        &self.id
+    }
+    fn ty(&self) -> &str {
+        &self.ty
+    }
+    fn set_ty(&mut self, ty: &str) {
+        self.ty = ty.into();
+    }
+    fn data_type_mut(&mut self) -> Option<&mut TypeName> {
+        self.data_type.as_mut()
+    }
+    fn input_mut(&mut self, pin: &str) -> Option<&mut Wire> {
+        self.inputs.0.iter_mut().find(|(p, _)| p == pin).map(|(_, w)| w)
+    }
+}
+
+impl MigrateBlock for LeanBlock {
+    fn id(&self) -> &str {
+        &self.id
+    }
+    fn ty(&self) -> &str {
+        &self.ty
+    }
+    fn set_ty(&mut self, ty: &str) {
+        self.ty = ty.into();
+    }
+    fn data_type_mut(&mut self) -> Option<&mut TypeName> {
+        LeanBlock::data_type_mut(self)
+    }
+    fn input_mut(&mut self, pin: &str) -> Option<&mut Wire> {
+        self.inputs.get_mut(pin)
+    }
+}
+
+impl<B> DocumentOf<B> {
+    /// The same document with each block (of the program and of every macro) turned into a
+    /// `C` by `f`.
+    pub fn map_blocks<C>(self, f: &mut impl FnMut(B) -> C) -> DocumentOf<C> {
+        let DocumentOf {
+            fbd,
+            migrated_from,
+            migration_notes,
+            name,
+            description,
+            cycle_ms,
+            include,
+            inputs,
+            outputs,
+            macros,
+            blocks,
+            connectors,
+            pages,
+        } = self;
+        let macros = macros
+            .into_iter()
+            .map(|m| MacroDefOf {
+                name: m.name,
+                description: m.description,
+                inputs: m.inputs,
+                outputs: m.outputs,
+                blocks: m.blocks.into_iter().map(&mut *f).collect(),
+                connectors: m.connectors,
+                pages: m.pages,
+            })
+            .collect();
+        let blocks = blocks.into_iter().map(f).collect();
+        DocumentOf {
+            fbd,
+            migrated_from,
+            migration_notes,
+            name,
+            description,
+            cycle_ms,
+            include,
+            inputs,
+            outputs,
+            macros,
+            blocks,
+            connectors,
+            pages,
+        }
+    }
+}
+
+impl<B: MigrateBlock> DocumentOf<B> {
     /// Brings a document of an older format version to this one, with the same behaviour
     /// where the new version can say it, and a note for the notice where it cannot.
     pub fn migrate(&mut self) {
@@ -343,7 +474,7 @@ impl Document {
     }
 
     /// Every block list of the document: the program's and each macro's.
-    fn block_lists(&mut self) -> impl Iterator<Item = &mut Vec<Block>> {
+    fn block_lists(&mut self) -> impl Iterator<Item = &mut Vec<B>> {
         std::iter::once(&mut self.blocks).chain(self.macros.iter_mut().map(|m| &mut m.blocks))
     }
 
@@ -361,12 +492,12 @@ impl Document {
         };
         for bs in self.block_lists() {
             for b in bs {
-                if let Some(t) = b.data_type.as_mut() {
+                if let Some(t) = b.data_type_mut() {
                     up(t);
                 }
-                match b.ty.as_str() {
-                    "INT_TO_REAL" => b.ty = "LINT_TO_LREAL".into(),
-                    "REAL_TO_INT" => b.ty = "LREAL_TO_LINT".into(),
+                match b.ty() {
+                    "INT_TO_REAL" => b.set_ty("LINT_TO_LREAL"),
+                    "REAL_TO_INT" => b.set_ty("LREAL_TO_LINT"),
                     _ => {}
                 }
             }
@@ -378,7 +509,7 @@ impl Document {
             m.outputs.iter_mut().for_each(|p| up(&mut p.ty));
         }
         self.migration_notes.push("its INT is LINT, its REAL LREAL: the same values".into());
-        let counters = self.block_lists().flatten().any(|b| matches!(b.ty.as_str(), "CTU" | "CTD" | "CTUD"));
+        let counters = self.block_lists().flatten().any(|b| matches!(b.ty(), "CTU" | "CTD" | "CTUD"));
         if counters {
             self.migration_notes.push(
                 "its counters now stop at pv (CTU) and at 0 (CTD), as matiec's do, where version 1 counted on".into(),
@@ -394,26 +525,27 @@ impl Document {
         let mut wired = Vec::new();
         let mut moved = 0;
         for bs in self.block_lists() {
-            for b in bs.iter_mut().filter(|b| matches!(b.ty.as_str(), "TON" | "TOF" | "TP")) {
-                for (pin, wire) in &mut b.inputs.0 {
-                    if pin != "pt" {
-                        continue;
-                    }
-                    match wire {
+            for b in bs.iter_mut().filter(|b| matches!(b.ty(), "TON" | "TOF" | "TP")) {
+                let is_wired = match b.input_mut("pt") {
+                    Some(wire) => match *wire {
                         Wire::Const(Literal::Int(ms)) => {
-                            let ms = *ms;
                             *wire = Wire::constant(Value::Time(ms.saturating_mul(1_000_000)));
                             moved += 1;
+                            false
                         }
-                        _ => wired.push(format!("{}.pt", b.id)),
-                    }
+                        _ => true,
+                    },
+                    None => false,
+                };
+                if is_wired {
+                    wired.push(format!("{}.pt", b.id()));
                 }
             }
         }
         if moved > 0 {
             self.migration_notes.push(format!("its timers' presets are TIMEs now ({moved} moved: 500 → T#500ms)"));
         }
-        if self.block_lists().flatten().any(|b| b.ty == "LREAL_TO_LINT") {
+        if self.block_lists().flatten().any(|b| b.ty() == "LREAL_TO_LINT") {
             self.migration_notes
                 .push("its LREAL_TO_LINT rounds halves to even now, as matiec's (2.5 → 2; version 2 gave 3)".into());
         }

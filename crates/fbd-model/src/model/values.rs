@@ -290,6 +290,9 @@ impl JsonSchema for Wire {
 pub struct PinNames(Option<Box<Vec<String>>>);
 
 impl PinNames {
+    /// No pin named, as a constant.
+    pub const NONE: PinNames = PinNames(None);
+
     /// No pin named.
     pub fn is_empty(&self) -> bool {
         self.0.is_none()
