@@ -89,7 +89,7 @@ pub fn compile_project_owned(project: load::Project, opts: &CompileOptions) -> R
 /// found later still point into the files' texts, which are kept.
 pub fn compile_lean(mut project: Project, opts: &CompileOptions) -> Result<ScanPlan, Diagnostics> {
     let t0 = Instant::now();
-    let net = expand::expand(&project, opts.max_blocks).map_err(Diagnostics)?;
+    let net = expand::expand(&mut project, opts.max_blocks).map_err(Diagnostics)?;
     // From here on only the texts (error positions) and the program's ports are read.
     for f in &mut project.files {
         f.doc.blocks = Vec::new();

@@ -119,8 +119,9 @@ pub struct Netlist {
 /// Expands and type-checks `project` (the compiler's first two stages) and returns the netlist.
 /// Loops without a feedback point are not checked here; [`crate::compile_project`] rejects them.
 pub fn netlist(project: &Project, opts: &CompileOptions) -> Result<Netlist, Diagnostics> {
-    let project = &project.to_lean();
-    let net = expand::expand(project, opts.max_blocks).map_err(Diagnostics)?;
+    let mut lean = project.to_lean();
+    let net = expand::expand(&mut lean, opts.max_blocks).map_err(Diagnostics)?;
+    let project = &lean;
     let t = typecheck::infer_types(project, &net).map_err(Diagnostics)?;
     let root = project.root();
     let blocks = net

@@ -23,30 +23,38 @@ use fbd_model::diag::closest;
 use fbd_model::json_path;
 use fbd_model::library;
 use fbd_model::locate::Seg;
-use fbd_model::model::{Connector, LeanBlock as Block, Wire};
+use fbd_model::model::{Connector, LeanBlock as Block, LeanPins, PinNames, Wire};
 use fbd_model::types::{Literal, Type, Value};
 use fbd_plan::InstanceInfo;
+use fbd_plan::PathIndex;
 
+/// What a block of a scope's body became: a net block, or the scope of a macro instance.
 #[derive(Copy, Clone, Debug)]
 enum Entry {
-    Prim(usize),
-    Inst(usize),
+    Prim(u32),
+    Inst(u32),
 }
 
 struct Scope<'p> {
     prefix: String,
     file: usize,
-    body: &'p [Block],
+    /// A macro's body; `None`: the program's, which the expander owns ([`Expander::root`]).
+    body: Option<&'p [Block]>,
     /// JSON path of the body's `blocks` array.
     body_at: Vec<Seg>,
     mac: Option<(&'p MacroDef, usize)>,
     /// Parent scope and the instance's index in the parent's body.
     parent: Option<(usize, usize)>,
-    entries: HashMap<&'p str, Entry>,
+    /// What each block of the body became, by its index in the body.
+    entries: Vec<Entry>,
+    /// Block id → index in the body (the ids are not copied: 4 bytes a block).
+    index: PathIndex,
 }
 
 /// Expands `project`, refusing programs that would grow past `max_blocks` primitive blocks.
-pub(crate) fn expand(project: &Project, max_blocks: u64) -> Result<Net, Vec<Diagnostic>> {
+/// The program's blocks are taken out of it and consumed: each primitive block's pins are
+/// dropped once they are resolved, so the program is not held twice.
+pub(crate) fn expand(project: &mut Project, max_blocks: u64) -> Result<Net, Vec<Diagnostic>> {
     let mut errors = Vec::new();
     check_bodies(project, &mut errors);
     // Independent of the bodies' mistakes, so reported with them in one pass.
@@ -54,9 +62,12 @@ pub(crate) fn expand(project: &Project, max_blocks: u64) -> Result<Net, Vec<Diag
     if !errors.is_empty() {
         return Err(errors);
     }
+    let root = std::mem::take(&mut project.files[0].doc.blocks);
+    let project: &Project = project;
     let input_index = project.root().inputs.iter().enumerate().rev().map(|(i, p)| (p.name.as_str(), i)).collect();
     let mut ex = Expander {
         project,
+        root,
         scopes: Vec::new(),
         // Reserved once: growing by doubling would copy the largest table of the expansion.
         net: Net { blocks: Vec::with_capacity(expanded.min(max_blocks) as usize), ..Net::default() },
@@ -92,17 +103,13 @@ fn coerce_const(src: Src, ty: Type) -> Src {
 /// A block's `negated` list, asked once per pin: a set only for a long list, so that a block
 /// of many variadic inputs, each negated, stays linear.
 enum Negated<'b> {
-    Few(&'b fbd_model::model::PinNames),
+    Few(&'b PinNames),
     Many(std::collections::HashSet<&'b str>),
 }
 
 impl<'b> Negated<'b> {
-    fn of(b: &'b Block) -> Negated<'b> {
-        if b.negated().len() <= 16 {
-            Negated::Few(b.negated())
-        } else {
-            Negated::Many(b.negated().iter().map(String::as_str).collect())
-        }
+    fn of(list: &'b PinNames) -> Negated<'b> {
+        if list.len() <= 16 { Negated::Few(list) } else { Negated::Many(list.iter().map(String::as_str).collect()) }
     }
     fn has(&self, pin: &str) -> bool {
         match self {
@@ -127,6 +134,8 @@ struct PortKey {
 
 struct Expander<'p> {
     project: &'p Project,
+    /// The program's blocks, taken from the project: their pins are consumed as resolved.
+    root: Vec<Block>,
     scopes: Vec<Scope<'p>>,
     net: Net,
     errors: Vec<Diagnostic>,
@@ -146,23 +155,24 @@ struct Expander<'p> {
 
 impl<'p> Expander<'p> {
     fn build_scopes(&mut self) {
-        let root = &self.project.files[0].doc;
         self.scopes.push(Scope {
             prefix: String::new(),
             file: 0,
-            body: &root.blocks,
+            body: None,
             body_at: json_path!["blocks"].to_vec(),
             mac: None,
             parent: None,
-            entries: HashMap::default(),
+            entries: Vec::new(),
+            index: PathIndex::default(),
         });
         let mut si = 0;
         while si < self.scopes.len() {
-            let (prefix, file, body, mac_index) = {
+            let (prefix, file, mac_index) = {
                 let s = &self.scopes[si];
-                (s.prefix.clone(), s.file, s.body, s.mac.map(|(_, mi)| mi))
+                (s.prefix.clone(), s.file, s.mac.map(|(_, mi)| mi))
             };
-            self.scopes[si].entries.reserve(body.len());
+            let body: &[Block] = self.scopes[si].body.unwrap_or(&self.root);
+            let mut entries = Vec::with_capacity(body.len());
             for (bi, b) in body.iter().enumerate() {
                 let at = BlockAt::new(file, mac_index, bi);
                 let mut path = String::with_capacity(prefix.len() + b.id.len());
@@ -182,74 +192,106 @@ impl<'p> Expander<'p> {
                         order: b.order(),
                     };
                     if !b.negated().is_empty() {
-                        let negated = Negated::of(b);
+                        let negated = Negated::of(b.negated());
                         let neg: Vec<bool> = (0..nb.n_outputs()).map(|k| negated.has(&nb.output_name(k))).collect();
                         if neg.contains(&true) {
                             self.net.neg_out.insert(self.net.blocks.len() as u32, neg.into_boxed_slice());
                         }
                     }
                     self.net.blocks.push(nb);
-                    Entry::Prim(self.net.blocks.len() - 1)
+                    Entry::Prim(self.net.blocks.len() as u32 - 1)
                 } else {
                     let (mf, mi, m) = self.project.macro_def(&b.ty).expect("checked by check_bodies");
                     self.net.instances.push(InstanceInfo { path: path.clone(), macro_name: m.name.clone() });
                     self.scopes.push(Scope {
                         prefix: format!("{path}/"),
                         file: mf,
-                        body: &m.blocks,
+                        body: Some(&m.blocks),
                         body_at: json_path!["macros", mi, "blocks"].to_vec(),
                         mac: Some((m, mi)),
                         parent: Some((si, bi)),
-                        entries: HashMap::default(),
+                        entries: Vec::new(),
+                        index: PathIndex::default(),
                     });
-                    Entry::Inst(self.scopes.len() - 1)
+                    Entry::Inst(self.scopes.len() as u32 - 1)
                 };
-                self.scopes[si].entries.insert(&b.id, entry);
+                entries.push(entry);
             }
+            let index = PathIndex::build(body.len(), |i| &body[i as usize].id);
+            self.scopes[si].entries = entries;
+            self.scopes[si].index = index;
             si += 1;
         }
+    }
+
+    /// The body of scope `si`.
+    fn body(&self, si: usize) -> &[Block] {
+        self.scopes[si].body.unwrap_or(&self.root)
+    }
+
+    /// What the block `id` of scope `si`'s body became.
+    fn entry(&self, si: usize, id: &str) -> Option<Entry> {
+        let (s, body) = (&self.scopes[si], self.body(si));
+        s.index.get(id, |i| &body[i as usize].id).map(|i| s.entries[i as usize])
+    }
+
+    /// The pins of net block `ni`, written in scope `si` at `block_at` as `inputs`, each
+    /// resolved to its driver (a default for an unconnected fixed pin).
+    fn resolve_pins(
+        &mut self,
+        si: usize,
+        ni: u32,
+        block_at: BlockAt,
+        inputs: &LeanPins,
+        negated: &PinNames,
+    ) -> Vec<NetPin> {
+        let def = self.net.blocks[ni as usize].def;
+        // Sized for the fixed pins, trimmed after the variadic ones: a large program holds one
+        // of these per block.
+        let mut pins = Vec::with_capacity(def.inputs.len());
+        let negated = Negated::of(negated);
+        for p in def.inputs {
+            let negate = negated.has(p.name);
+            match inputs.get(p.name) {
+                Some(w) => {
+                    let src = self.resolve(si, w, Loc::Pin { block: block_at, pin: p.name });
+                    pins.push(NetPin { ty: p.ty, src, negate });
+                }
+                None => {
+                    let v = p.default.unwrap_or(Value::Bool(false));
+                    pins.push(NetPin { ty: p.ty, src: Src::Const(v.into()), negate });
+                }
+            }
+        }
+        if let Some(va) = def.var_inputs {
+            for k in 0.. {
+                let name = format!("{}{}", va.prefix, va.first + k);
+                let Some(w) = inputs.get(&name) else { break };
+                let src = self.resolve(si, w, Loc::Pin { block: block_at, pin: &name });
+                pins.push(NetPin { ty: va.ty, src, negate: negated.has(&name) });
+            }
+        }
+        pins.shrink_to_fit();
+        pins
     }
 
     fn resolve_all(&mut self) {
         // Primitive block inputs.
         for si in 0..self.scopes.len() {
-            let (file, body, mac_index) = {
-                let s = &self.scopes[si];
-                (s.file, s.body, s.mac.map(|(_, mi)| mi))
-            };
-            for (bi, b) in body.iter().enumerate() {
-                let Some(Entry::Prim(ni)) = self.scopes[si].entries.get(&*b.id).copied() else {
-                    continue;
-                };
-                let def = self.net.blocks[ni].def;
+            let (file, mac_index) = (self.scopes[si].file, self.scopes[si].mac.map(|(_, mi)| mi));
+            for bi in 0..self.body(si).len() {
+                let Entry::Prim(ni) = self.scopes[si].entries[bi] else { continue };
                 let block_at = BlockAt::new(file, mac_index, bi);
-                // Sized for the fixed pins, trimmed after the variadic ones: a large program
-                // holds one of these per block.
-                let mut pins = Vec::with_capacity(def.inputs.len());
-                let negated = Negated::of(b);
-                for p in def.inputs {
-                    let negate = negated.has(p.name);
-                    match b.inputs.get(p.name) {
-                        Some(w) => {
-                            let src = self.resolve(si, w, Loc::Pin { block: block_at, pin: p.name });
-                            pins.push(NetPin { ty: p.ty, src, negate });
-                        }
-                        None => {
-                            let v = p.default.unwrap_or(Value::Bool(false));
-                            pins.push(NetPin { ty: p.ty, src: Src::Const(v.into()), negate });
-                        }
+                let pins = match self.scopes[si].body {
+                    Some(body) => self.resolve_pins(si, ni, block_at, &body[bi].inputs, body[bi].negated()),
+                    None => {
+                        // The program's own block: its pins are not read again once resolved.
+                        let b = &mut self.root[bi];
+                        let (inputs, negated) = (std::mem::take(&mut b.inputs), b.negated().clone());
+                        self.resolve_pins(si, ni, block_at, &inputs, &negated)
                     }
-                }
-                if let Some(va) = def.var_inputs {
-                    for k in 0.. {
-                        let name = format!("{}{}", va.prefix, va.first + k);
-                        let Some(w) = b.inputs.get(&name) else { break };
-                        let src = self.resolve(si, w, Loc::Pin { block: block_at, pin: &name });
-                        pins.push(NetPin { ty: va.ty, src, negate: negated.has(&name) });
-                    }
-                }
-                pins.shrink_to_fit();
-                self.net.blocks[ni].inputs = pins;
+                };
+                self.net.blocks[ni as usize].inputs = pins;
             }
         }
         // Connectors no continuation reads: their `from` is checked all the same.

@@ -68,7 +68,7 @@ fn held_loop(posts: &mut Vec<Post>, visited_at: &[(PortKey, usize)], key: PortKe
 }
 
 impl<'p> Expander<'p> {
-    fn err(&mut self, at: Loc, msg: String) -> Diagnostic {
+    fn err(&self, at: Loc, msg: String) -> Diagnostic {
         let at = at.at();
         self.project.diag(at.file, &at.path, msg)
     }
@@ -95,7 +95,7 @@ impl<'p> Expander<'p> {
         if at.path.len() < s.body_at.len() || at.path[..s.body_at.len()] != s.body_at[..] {
             return None;
         }
-        s.body.get(idx).map(|b| format!("{}{}", s.prefix, b.id))
+        self.body(si).get(idx).map(|b| format!("{}{}", s.prefix, b.id))
     }
 
     fn pin_label(at: &At) -> Option<String> {
@@ -193,9 +193,9 @@ impl<'p> Expander<'p> {
     where
         'p: 'w,
     {
-        match self.scopes[si].entries.get(blk).copied() {
+        match self.entry(si, blk) {
             None => {
-                let ids: Vec<&str> = self.scopes[si].body.iter().map(|b| &*b.id).collect();
+                let ids: Vec<&str> = self.body(si).iter().map(|b| &*b.id).collect();
                 let mut d = self.err(at, format!("unknown block `{blk}` in `{r}`"));
                 d = match closest(blk, &ids) {
                     Some(c) => d.help(format!("did you mean `{c}.{pin}`?")),
@@ -204,6 +204,7 @@ impl<'p> Expander<'p> {
                 Err(self.decorate(si, at, d))
             }
             Some(Entry::Prim(ni)) => {
+                let ni = ni as usize;
                 let nb = &self.net.blocks[ni];
                 match nb.output_index(pin) {
                     Some(p) => Ok(Step::Found(Src::Out { block: ni, pin: p })),
@@ -218,6 +219,7 @@ impl<'p> Expander<'p> {
                 }
             }
             Some(Entry::Inst(cs)) => {
+                let cs = cs as usize;
                 let (m, mi) = self.scopes[cs].mac.expect("instance scope");
                 let Some(k) = m.outputs.iter().position(|o| o.name == pin) else {
                     let outs: Vec<&str> = m.outputs.iter().map(|o| o.name.as_str()).collect();
@@ -331,15 +333,20 @@ impl<'p> Expander<'p> {
         }
         let (ps, pbi) = self.scopes[si].parent.expect("macro scope has a parent");
         let negate = self.negated_port(si, name);
-        let inst: &'p Block = &self.scopes[ps].body[pbi];
-        if let Some(iw) = inst.inputs.get(name) {
+        // An instance in a macro body is read where it is; one in the program's body, which
+        // the expander owns, is copied (once per port: the result is memoised).
+        let wire: Option<Cow<'w, Wire>> = match self.scopes[ps].body {
+            Some(body) => body[pbi].inputs.get(name).map(Cow::Borrowed),
+            None => self.root[pbi].inputs.get(name).cloned().map(Cow::Owned),
+        };
+        if let Some(wire) = wire {
             let wat = At::new(self.scopes[ps].file, self.scopes[ps].body_at.clone())
                 .join([Seg::Index(pbi)])
                 .join(json_path!["inputs", name]);
-            let what =
-                format!("input `{name}` of macro `{}` (instance `{}{}`)", m.name, self.scopes[ps].prefix, inst.id);
+            let inst_id = &self.body(ps)[pbi].id;
+            let what = format!("input `{name}` of macro `{}` (instance `{}{inst_id}`)", m.name, self.scopes[ps].prefix);
             chase.posts.push(Post::Port { key, ty: port.ty.0, assert: Some((wat.clone(), what)), negate });
-            return Ok(Step::Follow { si: ps, wire: Cow::Borrowed(iw), at: Some(wat) });
+            return Ok(Step::Follow { si: ps, wire, at: Some(wat) });
         }
         let value = match port.default {
             Some(c) => match port.ty.0.fit(c.0).ok() {
@@ -393,7 +400,7 @@ impl<'p> Expander<'p> {
     /// instance is written.
     pub(super) fn negated_port(&self, si: usize, port: &str) -> Option<(String, BlockAt)> {
         let (ps, pbi) = self.scopes[si].parent?;
-        let inst = &self.scopes[ps].body[pbi];
+        let inst = &self.body(ps)[pbi];
         if !inst.negated().has(port) {
             return None;
         }
