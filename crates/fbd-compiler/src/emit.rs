@@ -11,6 +11,7 @@ use crate::expand::{Net, Src};
 use fbd_model::diag::Diagnostic;
 use fbd_model::fnv::fnv1a;
 use fbd_model::library::{Kind, PinTy};
+use fbd_model::locate::BlockPositions;
 use fbd_model::types::{Bank, IecString, Literal, Type, Value};
 use fbd_plan::{BlockRec, Blocks, Commit, Names, PhaseTimes, PlanStats, PortInfo, ScanPlan, SignalKind, Signals, Slot};
 
@@ -104,11 +105,18 @@ fn name_budget(project: &Project, net: &Net) -> Result<NameBudget, Diagnostic> {
         sig_bytes += a.path.len();
     }
     sig_bytes += root.inputs.iter().map(|p| p.name.len()).sum::<usize>();
-    // The feedback values' names come later: each is a source's name plus `@prev`, at most one
-    // per pin, hence the bound.
+    // The feedback values' signals come last, each named after its source plus `@prev`;
+    // equal feedback wires share one, so this counts at most one per pin.
+    for b in &net.blocks {
+        for p in b.inputs.iter() {
+            if let Src::Feedback { src, .. } = &p.src {
+                n_sig += 1;
+                sig_bytes += src_path(project, net, src).len() + "@prev".len();
+            }
+        }
+    }
     let block_bytes: usize = net.blocks.iter().map(|b| b.path.len()).sum();
-    let sig_bound = sig_bytes.saturating_mul(2).saturating_add(n_sig.saturating_mul(5));
-    if let Some(bytes) = [sig_bound, block_bytes].into_iter().find(|&b| b > u32::MAX as usize) {
+    if let Some(bytes) = [sig_bytes, block_bytes].into_iter().find(|&b| b > u32::MAX as usize) {
         return Err(project
             .diag(0, &[], format!("the expanded program's names take {bytes} bytes, more than the 4 GiB a plan holds"))
             .help("shorten block ids and macro instance names, or nest macros less deeply"));
@@ -180,7 +188,7 @@ fn block_slots(
     for &i in order {
         let b = &net.blocks[i];
         let tv = t[i];
-        let init = b.params.init.as_deref().and_then(|c| tv.and_then(|ty| ty.fit(c.0).ok()).or(Some(c.0)));
+        let init = b.params().init.as_deref().and_then(|c| tv.and_then(|ty| ty.fit(c.0).ok()).or(Some(c.0)));
         out_first[i] = out_slots.len() as u32;
         // The slots the block writes, side by side (SELECTOR writes its outputs as a run).
         let first_raw = out_slots.len();
@@ -234,7 +242,7 @@ fn operands_in_their_banks(
                 &b.at.join(fbd_model::json_path!["inputs", name.as_ref()]),
                 format!("internal compiler error: pin `{name}` of `{}` reads a {} slot, expected {want}", b.path, s.ty),
             )
-            .block(&b.path)
+            .block(&*b.path)
             .pin(name.to_string())
             .help("this is a bug in fbd-engine; please report it with this diagram"));
         }
@@ -294,13 +302,15 @@ fn fingerprint(code_len: usize, signals: &Signals) -> u64 {
 }
 
 /// The plan of an expanded, typed program whose blocks run in `order` (with their data-flow
-/// `levels`).
+/// `levels`). The tables only emission reads (`positions`, `order`, `levels`) are taken, so
+/// that they are dropped before the plan's last tables are built.
 pub(super) fn emit(
     project: &Project,
+    positions: Vec<BlockPositions>,
     net: &Net,
     t: &Tvars,
-    order: &[usize],
-    levels: &[u32],
+    order: Vec<usize>,
+    levels: Vec<u32>,
 ) -> Result<ScanPlan, Diagnostic> {
     let mut slots = Slots {
         init_b: Vec::new(),
@@ -314,7 +324,7 @@ pub(super) fn emit(
     let (inputs, input_slots) = program_inputs(project.root(), &mut slots, &mut signals);
     let n = net.blocks.len();
     let BlockSlots { out_first, out_slots, state_first, state_flat, raw_out, negated_raw } =
-        block_slots(net, t, order, n_sig, &mut slots, &mut signals);
+        block_slots(net, t, &order, n_sig, &mut slots, &mut signals);
     let n_pins: usize = net.blocks.iter().map(|b| b.inputs.len()).sum();
     let blocks = Blocks {
         names: Names::with_capacity(n, block_bytes),
@@ -352,15 +362,16 @@ pub(super) fn emit(
         rng_keys: Vec::new(),
         blocks,
         max_level: 0,
-        positions: HashMap::default(),
+        positions,
         negated: Default::default(),
         ins: Vec::new(),
         wired: Vec::new(),
         outs: Vec::new(),
     };
-    for &i in order {
+    for &i in &order {
         e.block(i)?;
     }
+    drop(order);
     Ok(e.finish(inputs, negated_raw))
 }
 
@@ -369,7 +380,7 @@ struct Emitting<'p> {
     project: &'p Project,
     net: &'p Net,
     t: &'p Tvars,
-    levels: &'p [u32],
+    levels: Vec<u32>,
     n_inputs: usize,
     slots: Slots,
     signals: Signals,
@@ -384,8 +395,8 @@ struct Emitting<'p> {
     rng_keys: Vec<u64>,
     blocks: Blocks,
     max_level: u32,
-    /// Block lines per file, indexed on first use.
-    positions: HashMap<usize, fbd_model::locate::BlockPositions>,
+    /// Block positions per file.
+    positions: Vec<BlockPositions>,
     negated: rustc_hash::FxHashSet<u32>,
     /// The slots the block reads (after its negations), reused block after block.
     ins: Vec<Slot>,
@@ -523,12 +534,7 @@ impl Emitting<'_> {
             let first = self.state_first[i] as usize;
             self.blocks.state.extend_from_slice(&self.state_flat[first..first + b.def.state.len()]);
         }
-        let project = self.project;
-        let file_pos = self
-            .positions
-            .entry(b.at.file())
-            .or_insert_with(|| fbd_model::locate::block_positions(&project.files[b.at.file()].text));
-        let line = file_pos.get(&b.at.key()).map_or(0, |p| u32::try_from(p.0).unwrap_or(0));
+        let line = self.positions[b.at.file()].get(&b.at.key()).map_or(0, |p| p.0 as u32);
         self.blocks.names.push(&[&b.path]);
         self.blocks.recs.push(BlockRec {
             def: b.def,
@@ -551,6 +557,9 @@ impl Emitting<'_> {
     fn finish(mut self, inputs: Vec<PortInfo>, negated_raw: HashMap<Slot, Slot>) -> ScanPlan {
         let (project, net) = (self.project, self.net);
         let n = net.blocks.len();
+        // Read block by block only: not kept beside the plan's last tables.
+        self.positions = Vec::new();
+        self.levels = Vec::new();
         let outputs =
             alias_signals(&mut self.srcs, &mut self.slots, &mut self.commits, &mut self.signals, &mut self.negated);
         drop(self.srcs);

@@ -97,11 +97,18 @@ pub fn compile_lean(mut project: Project, opts: &CompileOptions) -> Result<ScanP
             m.blocks = Vec::new();
         }
     }
-    compile_net(&project, net, t0, opts)
+    compile_net(&mut project, net, t0, opts)
 }
 
-/// Every stage after expansion.
-fn compile_net(project: &Project, mut net: Net, t0: Instant, opts: &CompileOptions) -> Result<ScanPlan, Diagnostics> {
+/// Every stage after expansion. The texts are dropped before emission, which finds no error
+/// in the user's program (only limits and internal errors, named by block): the plan, the
+/// netlist and the texts are never in memory all at once.
+fn compile_net(
+    project: &mut Project,
+    mut net: Net,
+    t0: Instant,
+    opts: &CompileOptions,
+) -> Result<ScanPlan, Diagnostics> {
     let t1 = Instant::now();
     let types = match typecheck::infer_types(project, &net) {
         Ok(t) => t,
@@ -118,7 +125,13 @@ fn compile_net(project: &Project, mut net: Net, t0: Instant, opts: &CompileOptio
     let t2 = Instant::now();
     let (order, levels) = order::order_blocks(project, &net, &types, opts).map_err(Diagnostics)?;
     let t3 = Instant::now();
-    let mut plan = emit::emit(project, &net, &types, &order, &levels).map_err(Diagnostics::from)?;
+    // The blocks' lines, which the plan keeps, are all emission needs of the texts.
+    let positions: Vec<_> = project.files.iter().map(|f| fbd_model::locate::block_positions(&f.text)).collect();
+    for f in &mut project.files {
+        f.text = String::new();
+        f.positions = Default::default();
+    }
+    let mut plan = emit::emit(project, positions, &net, &types, order, levels).map_err(Diagnostics::from)?;
     plan.stats.phases = PhaseTimes { expand: t1 - t0, types: t2 - t1, order: t3 - t2, emit: t3.elapsed() };
     Ok(plan)
 }

@@ -129,7 +129,7 @@ pub fn netlist(project: &Project, opts: &CompileOptions) -> Result<Netlist, Diag
         .iter()
         .enumerate()
         .map(|(i, b)| NetBlock {
-            path: b.path.clone(),
+            path: b.path.to_string(),
             def: b.def,
             ty: t[i],
             inputs: b
@@ -153,8 +153,8 @@ pub fn netlist(project: &Project, opts: &CompileOptions) -> Result<Netlist, Diag
                     negated: net.out_negated(i, k),
                 })
                 .collect(),
-            init: b.params.init.as_deref().map(|c| c.0),
-            seed: b.params.seed,
+            init: b.params().init.as_deref().map(|c| c.0),
+            seed: b.params().seed,
         })
         .collect();
     let inputs = root

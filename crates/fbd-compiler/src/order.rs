@@ -68,7 +68,7 @@ pub(crate) fn order_blocks(
         schedule_by_kind(net, t, &succ)
     } else {
         let mut order: Vec<usize> = (0..n).collect();
-        order.sort_by_key(|&i| (level[i], net.blocks[i].order, i));
+        order.sort_by_key(|&i| (level[i], net.blocks[i].order(), i));
         order
     };
     Ok((order, level))
@@ -95,7 +95,7 @@ fn schedule_by_kind(net: &Net, t: &Tvars, succ: &[Vec<usize>]) -> Vec<usize> {
         }
     }
     let mut ready: Vec<BinaryHeap<Reverse<(i64, usize)>>> = vec![BinaryHeap::new(); kinds.len()];
-    let prio = |i: usize| Reverse((net.blocks[i].order.unwrap_or(0), i));
+    let prio = |i: usize| Reverse((net.blocks[i].order().unwrap_or(0), i));
     for i in (0..n).filter(|&i| indeg[i] == 0) {
         ready[kind_of[i]].push(prio(i));
     }
@@ -217,7 +217,7 @@ fn report_cycles(project: &Project, net: &Net, succ: &[Vec<usize>], indeg: &[u32
                 cycle.extend(back);
             }
             cycle.push(start);
-            let names: Vec<&str> = cycle.iter().map(|&i| net.blocks[i].path.as_str()).collect();
+            let names: Vec<&str> = cycle.iter().map(|&i| &*net.blocks[i].path).collect();
             let b = &net.blocks[start];
             // A long loop is named by its ends: the message stays one readable line.
             let shown = if names.len() > 12 {
@@ -233,13 +233,13 @@ fn report_cycles(project: &Project, net: &Net, succ: &[Vec<usize>], indeg: &[u32
             let mut msg = format!("loop without a feedback point: {shown}");
             if comp.len() + 1 > names.len() {
                 if comp.len() <= 20 {
-                    let all: Vec<&str> = comp.iter().map(|&i| net.blocks[i].path.as_str()).collect();
+                    let all: Vec<&str> = comp.iter().map(|&i| &*net.blocks[i].path).collect();
                     msg.push_str(&format!("; blocks on the loop: {}", all.join(", ")));
                 } else {
                     msg.push_str(&format!("; {} blocks are on loops with it", comp.len()));
                 }
             }
-            diag_at(project, &b.at.at(), msg).block(&b.path).help(
+            diag_at(project, &b.at.at(), msg).block(&*b.path).help(
                 "mark one wire of the loop as feedback ({\"from\": \"blk.pin\", \"feedback\": true, \"init\": ...}), \
                  or read MEMORY.prev / a DELAY block: the loop then sees the previous scan's value",
             )

@@ -376,7 +376,7 @@ impl Selecting<'_> {
 
     /// RANDOM: its stream keyed by its path and `params.seed`; returns the stream's index too.
     fn random(&self, out: &mut Emitted) -> (Option<Instr>, Option<u32>) {
-        let key = fbd_plan::random::random_key(&self.b.path, self.b.params.seed);
+        let key = fbd_plan::random::random_key(&self.b.path, self.b.params().seed);
         out.rng_keys.push(key);
         let rng = out.rng_keys.len() as u32 - 1;
         let aux = out.args.len() as u32;

@@ -125,7 +125,7 @@ fn type_variables(project: &Project, net: &Net) -> (Tvars, Vec<usize>) {
     }
     for (i, b) in net.blocks.iter().enumerate().filter(|(_, b)| b.def.generic != Generic::No) {
         let r = find(&mut parent, i);
-        if let Some(c) = b.params.init.as_deref() {
+        if let Some(c) = b.params().init.as_deref() {
             add_soft(&mut soft, r, c.0.ty());
         }
         for p in b.inputs.iter().filter(|p| p.ty == PinTy::T) {
@@ -198,7 +198,7 @@ fn undecided_or_inadmissible(project: &Project, net: &Net, t: &Tvars, group_of: 
             // Once per group, at its first block.
             None if group_of[i] == i => {
                 let others: Vec<&str> =
-                    members[&i].iter().filter(|&&j| j != i).map(|&j| net.blocks[j].path.as_str()).collect();
+                    members[&i].iter().filter(|&&j| j != i).map(|&j| &*net.blocks[j].path).collect();
                 let mut msg = format!("cannot infer the data type of {} block `{}`", b.def.name, b.path);
                 let reads_itself =
                     b.inputs.iter().any(|p| p.ty == PinTy::T && out_of(&p.src).is_some_and(|o| o.0 == i));
@@ -214,7 +214,7 @@ fn undecided_or_inadmissible(project: &Project, net: &Net, t: &Tvars, group_of: 
                 }
                 errors.push(
                     diag_at(project, &b.at.at(), msg)
-                        .block(&b.path)
+                        .block(&*b.path)
                         .help("set \"data_type\": \"DINT\" (or another type: BOOL, INT, LINT, REAL, LREAL...) on one of these blocks, or wire a typed value or constant to it"),
                 );
             }
@@ -225,7 +225,7 @@ fn undecided_or_inadmissible(project: &Project, net: &Net, t: &Tvars, group_of: 
                     &b.at.at(),
                     format!("{} works on {}, but `{}` is {ty}", b.def.name, b.def.generic.describe(), b.path),
                 )
-                .block(&b.path),
+                .block(&*b.path),
             ),
             _ => {}
         }
@@ -275,7 +275,7 @@ pub(crate) fn infer_types(project: &Project, net: &Net) -> Result<Tvars, Vec<Dia
                 || b.at.join(fbd_model::json_path!["inputs", b.input_name(k).as_ref()]),
                 || format!("pin `{}` of {} `{}`", b.input_name(k), b.def.name, b.path),
             )
-            .map_err(|d| d.block(b.path.clone()).pin(b.input_name(k).into_owned()))
+            .map_err(|d| d.block(b.path.to_string()).pin(b.input_name(k).into_owned()))
             .unwrap_or_else(|d| errors.push(d));
         }
         for k in (0..b.n_outputs()).filter(|&k| net.out_negated(bi, k)) {
@@ -286,7 +286,7 @@ pub(crate) fn infer_types(project: &Project, net: &Net) -> Result<Tvars, Vec<Dia
                 errors.push(not_bool(project, b, &at, &format!("output `{name}`"), ty, "output", name.into_owned()));
             }
         }
-        if let Some(init) = b.params.init.as_deref() {
+        if let Some(init) = b.params().init.as_deref() {
             let want = t[bi].unwrap_or(Type::Bool);
             if let Err(why) =
                 init.0.coerce(want).ok_or_else(|| format!("{} is not a {want}", init.0)).and_then(|v| want.admit(v))
@@ -297,7 +297,7 @@ pub(crate) fn infer_types(project: &Project, net: &Net) -> Result<Tvars, Vec<Dia
                         &b.at.join(fbd_model::json_path!["params", "init"]),
                         format!("params.init does not fit {} block `{}` of type {want}: {why}", b.def.name, b.path),
                     )
-                    .block(&b.path),
+                    .block(&*b.path),
                 );
             }
         }
@@ -308,7 +308,7 @@ pub(crate) fn infer_types(project: &Project, net: &Net) -> Result<Tvars, Vec<Dia
 /// A negated pin that is not BOOL: `what` (`pin `in1``) of block `b` is `ty`.
 fn not_bool(project: &Project, b: &NetBlock, at: &At, what: &str, ty: Type, side: &str, pin: String) -> Diagnostic {
     diag_at(project, at, format!("{what} of {} `{}` is {ty}: only a BOOL {side} can be negated", b.def.name, b.path))
-        .block(b.path.clone())
+        .block(b.path.to_string())
         .pin(pin)
         .help("remove it from `negated`, or compare the value first (e.g. NE 0) and negate that")
 }

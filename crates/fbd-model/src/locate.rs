@@ -303,20 +303,22 @@ pub fn block_key(path: &[Seg]) -> Option<BlockKey> {
     }
 }
 
-/// Positions (line, column) of every block of the program and of every macro body, by index.
+/// Positions (line, column) of every block of the program and of every macro body, by index;
+/// 8 bytes a block (the loader's file limit keeps lines and columns far below 2^32).
 #[derive(Debug, Default)]
 pub struct BlockPositions {
-    root: Vec<(usize, usize)>,
-    macros: Vec<Vec<(usize, usize)>>,
+    root: Vec<(u32, u32)>,
+    macros: Vec<Vec<(u32, u32)>>,
 }
 
 impl BlockPositions {
     /// The position of a block.
-    pub fn get(&self, key: &BlockKey) -> Option<&(usize, usize)> {
-        match key.0 {
+    pub fn get(&self, key: &BlockKey) -> Option<(usize, usize)> {
+        let &(line, col) = match key.0 {
             None => self.root.get(key.1),
             Some(m) => self.macros.get(m)?.get(key.1),
-        }
+        }?;
+        Some((line as usize, col as usize))
     }
 
     /// How many blocks were found.
@@ -338,9 +340,10 @@ pub fn block_positions(text: &str) -> BlockPositions {
     let mut w = Walker { b: text.as_bytes(), i: 0 };
     // Only `blocks[i]` and `macros[m].blocks[i]` are visited; everything else is skipped
     // without allocating (this runs over the whole text of every compiled file).
-    let blocks = |w: &mut Walker, into: &mut Vec<(usize, usize)>| {
+    let blocks = |w: &mut Walker, into: &mut Vec<(u32, u32)>| {
         w.array(&mut |w, _| {
-            into.push(idx.pos(w.i));
+            let (line, col) = idx.pos(w.i);
+            into.push((line as u32, col as u32));
             w.skip_value()
         })
     };
@@ -543,7 +546,7 @@ mod tests {
         assert_eq!(Positions::build(&wide).locate(&wide, &p), locate(&wide, &p));
         assert_eq!(locate(&wide, &p), Some((1, 4029)));
         let all = block_positions(t);
-        assert_eq!(all.get(&(None, 1)), Some(&(5, 5)));
+        assert_eq!(all.get(&(None, 1)), Some((5, 5)));
         assert_eq!(all.len(), 2);
     }
 }

@@ -181,16 +181,9 @@ impl<'p> Expander<'p> {
                 let entry = if let Some(def) = library::lookup(&b.ty) {
                     let n_out = b.params().n.unwrap_or(0) as usize;
                     let n_var_out = if def.var_outputs.is_some() { n_out } else { 0 };
-                    let nb = NetBlock {
-                        path,
-                        def,
-                        at,
-                        inputs: Vec::new(),
-                        n_var_out,
-                        data_type: b.data_type().map(|t| t.0),
-                        params: b.params().clone(),
-                        order: b.order(),
-                    };
+                    let mut nb = NetBlock::new(path.into_boxed_str(), def, at, n_var_out as u32)
+                        .with_params(b.params(), b.order());
+                    nb.data_type = b.data_type().map(|t| t.0);
                     if !b.negated().is_empty() {
                         let negated = Negated::of(b.negated());
                         let neg: Vec<bool> = (0..nb.n_outputs()).map(|k| negated.has(&nb.output_name(k))).collect();
@@ -291,7 +284,7 @@ impl<'p> Expander<'p> {
                         self.resolve_pins(si, ni, block_at, &inputs, &negated)
                     }
                 };
-                self.net.blocks[ni as usize].inputs = pins;
+                self.net.blocks[ni as usize].inputs = pins.into_boxed_slice();
             }
         }
         // Connectors no continuation reads: their `from` is checked all the same.

@@ -113,17 +113,22 @@ pub(crate) struct NetPin {
 
 /// One primitive block after expansion.
 #[derive(Clone, Debug)]
+/// 72 bytes: a large program holds one per block while it is compiled.
 pub(crate) struct NetBlock {
-    pub path: String,
+    pub path: Box<str>,
     pub def: &'static BlockDef,
     pub at: BlockAt,
-    pub inputs: Vec<NetPin>,
     /// Number of variadic outputs (SELECTOR's q1..qn).
-    pub n_var_out: usize,
+    pub n_var_out: u32,
+    pub inputs: Box<[NetPin]>,
     pub data_type: Option<Type>,
-    pub params: Params,
-    pub order: Option<i64>,
+    /// Parameters and order, which few blocks have.
+    rare: Option<Box<(Params, Option<i64>)>>,
 }
+
+const _: () = assert!(std::mem::size_of::<NetBlock>() == 72);
+
+const NO_PARAMS: Params = Params { init: None, seed: None, n: None };
 
 /// Pin `k` of a block: its fixed pin `fixed` if it has one (of `n_fixed`), else a variadic one
 /// (`in1`, `q3`, ...: the prefix and the number counted from `var.first`).
@@ -138,9 +143,38 @@ fn pin_name(fixed: Option<&'static str>, n_fixed: usize, var: Option<Variadic>, 
 }
 
 impl NetBlock {
+    /// A block at `path` (written at `at`) of library block `def`, its pins still to be
+    /// resolved.
+    pub fn new(path: Box<str>, def: &'static BlockDef, at: BlockAt, n_var_out: u32) -> NetBlock {
+        NetBlock { path, def, at, n_var_out, inputs: Box::default(), data_type: None, rare: None }
+    }
+
+    /// With its parameters and order.
+    pub fn with_params(mut self, params: &Params, order: Option<i64>) -> NetBlock {
+        if *params != NO_PARAMS || order.is_some() {
+            self.rare = Some(Box::new((params.clone(), order)));
+        }
+        self
+    }
+
+    /// Its compile-time parameters.
+    pub fn params(&self) -> &Params {
+        self.rare.as_ref().map_or(&NO_PARAMS, |r| &r.0)
+    }
+
+    /// Its explicit execution order.
+    pub fn order(&self) -> Option<i64> {
+        self.rare.as_ref().and_then(|r| r.1)
+    }
+
+    /// Number of variadic outputs.
+    pub fn n_var_out(&self) -> usize {
+        self.n_var_out as usize
+    }
+
     /// Number of outputs, fixed then variadic.
     pub fn n_outputs(&self) -> usize {
-        self.def.outputs.len() + self.n_var_out
+        self.def.outputs.len() + self.n_var_out()
     }
 
     /// Name of input `k`: the fixed pins, then the variadic ones (`in1`, `in2`, ...).
@@ -161,7 +195,7 @@ impl NetBlock {
         let v = self.def.var_outputs?;
         let num: usize = pin.strip_prefix(v.prefix)?.parse().ok()?;
         let k = num.checked_sub(v.first)?;
-        (k < self.n_var_out && pin == format!("{}{num}", v.prefix)).then_some(self.def.outputs.len() + k)
+        (k < self.n_var_out() && pin == format!("{}{num}", v.prefix)).then_some(self.def.outputs.len() + k)
     }
 }
 

@@ -209,7 +209,7 @@ impl<'p> Expander<'p> {
                 match nb.output_index(pin) {
                     Some(p) => Ok(Step::Found(Src::Out { block: ni, pin: p })),
                     None => {
-                        let outs = output_names(nb.def, nb.n_var_out).join(", ");
+                        let outs = output_names(nb.def, nb.n_var_out()).join(", ");
                         let ty = nb.def.name;
                         let d = self
                             .err(at, format!("block `{blk}` ({ty}) has no output `{pin}`"))
@@ -417,16 +417,9 @@ impl<'p> Expander<'p> {
             return Src::Const(Literal::Bool(!v));
         }
         let def = library::lookup("NOT").expect("NOT is a library block");
-        self.net.blocks.push(NetBlock {
-            path,
-            def,
-            at,
-            inputs: vec![NetPin { ty: def.inputs[0].ty, src, negate: false }],
-            n_var_out: 0,
-            data_type: None,
-            params: Default::default(),
-            order: None,
-        });
+        let mut not = NetBlock::new(path.into_boxed_str(), def, at, 0);
+        not.inputs = Box::new([NetPin { ty: def.inputs[0].ty, src, negate: false }]);
+        self.net.blocks.push(not);
         Src::Out { block: self.net.blocks.len() - 1, pin: 0 }
     }
 
