@@ -365,12 +365,12 @@ pub(crate) fn rejected(file: &std::path::Path, e: &fbd_engine::Diagnostics) -> E
 fn check(file: &std::path::Path, show_plan: bool, show_signals: bool) -> ExitCode {
     let mem_base = mem::reset_peak();
     let t0 = std::time::Instant::now();
-    let project = match crate::source::load_file(file) {
+    let project = match crate::source::load_file_lean(file) {
         Ok(p) => p,
         Err(e) => return rejected(file, &e),
     };
     let load_time = t0.elapsed();
-    let plan = match fbd_engine::compile_project_owned(project, &CompileOptions::default()) {
+    let plan = match fbd_engine::compile_lean(project, &CompileOptions::default()) {
         Ok(p) => p,
         Err(e) => return rejected(file, &e),
     };

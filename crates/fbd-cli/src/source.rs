@@ -19,9 +19,19 @@ pub(crate) fn load_file(path: &Path) -> Result<Project, Diagnostics> {
     Ok(project)
 }
 
+/// Loads `path` as [`load_file`] does, for the compiler (its blocks lean: see
+/// [`fbd_plcopen::load_any_lean`]).
+pub(crate) fn load_file_lean(path: &Path) -> Result<fbd_engine::compile::Project, Diagnostics> {
+    let (project, warnings) = fbd_plcopen::load_any_lean(path)?;
+    for w in warnings {
+        eprintln!("warning: {w}");
+    }
+    Ok(project)
+}
+
 /// Loads and compiles `path` (see [`load_file`]).
 pub(crate) fn compile_file(path: &Path) -> Result<ScanPlan, Diagnostics> {
-    fbd_engine::compile_project_owned(load_file(path)?, &CompileOptions::default())
+    fbd_engine::compile_lean(load_file_lean(path)?, &CompileOptions::default())
 }
 
 /// The project of a file (either format) or of an embedded wiring (the default one if neither).

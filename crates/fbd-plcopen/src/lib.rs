@@ -14,13 +14,14 @@ pub use import::{Imported, import};
 
 use std::path::Path;
 
-use fbd_engine::load::{FsProvider, Project, load, read_text};
-use fbd_engine::{CompileOptions, Diagnostics, ScanPlan, compile_project, compile_project_owned};
+use fbd_engine::load::{FsProvider, Project, ProjectOf, load, load_lean, read_text};
+use fbd_engine::model::LeanBlock;
+use fbd_engine::{CompileOptions, Diagnostics, ScanPlan, compile_lean, compile_project};
 
 /// Loads a diagram from disk whatever its format: `.xml` is PLCopen XML (imported on the way
 /// in, its warnings returned), anything else the diagram format.
 pub fn load_any(path: &Path) -> Result<(Project, Vec<String>), Diagnostics> {
-    if path.extension().is_some_and(|e| e.eq_ignore_ascii_case("xml")) {
+    if is_xml(path) {
         let text = read_text(path)?;
         let imported = import(path, &text)?;
         let project = imported_project(&imported, path)?;
@@ -31,6 +32,23 @@ pub fn load_any(path: &Path) -> Result<(Project, Vec<String>), Diagnostics> {
         let notices = project.files.iter().filter_map(|f| f.notice()).collect();
         Ok((project, notices))
     }
+}
+
+/// [`load_any`] for the compiler: a diagram file's blocks are read as [`LeanBlock`]s, so a
+/// large program is never held as `Block`s; an imported program is turned lean after import.
+pub fn load_any_lean(path: &Path) -> Result<(ProjectOf<LeanBlock>, Vec<String>), Diagnostics> {
+    if is_xml(path) {
+        let (project, warnings) = load_any(path)?;
+        Ok((project.map_blocks(LeanBlock::from), warnings))
+    } else {
+        let project = load_lean(&FsProvider, path)?;
+        let notices = project.files.iter().filter_map(|f| f.notice()).collect();
+        Ok((project, notices))
+    }
+}
+
+fn is_xml(path: &Path) -> bool {
+    path.extension().is_some_and(|e| e.eq_ignore_ascii_case("xml"))
 }
 
 /// The program `imported` from the XML file `xml`, loaded and compiled once: an error the
@@ -81,6 +99,6 @@ pub fn relocate(e: Diagnostics, imported: &Imported, xml: &Path) -> Diagnostics 
 
 /// Loads and compiles a diagram in either format (see [`load_any`]).
 pub fn compile_any(path: &Path) -> Result<ScanPlan, Diagnostics> {
-    let (project, _) = load_any(path)?;
-    compile_project_owned(project, &CompileOptions::default())
+    let (project, _) = load_any_lean(path)?;
+    compile_lean(project, &CompileOptions::default())
 }
