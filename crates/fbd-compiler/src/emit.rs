@@ -254,14 +254,15 @@ fn operands_in_their_banks(
 /// program outputs (returned as ports), the feedback values.
 fn alias_signals(
     srcs: &mut SourceSlots,
+    net: &Net,
     slots: &mut Slots,
     commits: &mut Vec<Commit>,
     signals: &mut Signals,
     negated: &mut rustc_hash::FxHashSet<u32>,
 ) -> Vec<PortInfo> {
-    let (net, root) = (srcs.net, srcs.project.root());
+    let root = srcs.project.root();
     for a in &net.macro_pins {
-        let slot = srcs.slot(&a.src, slots, commits);
+        let slot = srcs.slot(net, &a.src, slots, commits);
         let id = signals.push(&[&a.path], slot, SignalKind::MacroPin);
         if a.negated {
             negated.insert(id);
@@ -269,7 +270,7 @@ fn alias_signals(
     }
     let mut outputs = Vec::with_capacity(net.outputs.len());
     for (k, a) in net.outputs.iter().enumerate() {
-        let slot = srcs.slot(&a.src, slots, commits);
+        let slot = srcs.slot(net, &a.src, slots, commits);
         let p = &root.outputs[k];
         signals.push(&[&a.path], slot, SignalKind::ProgramOutput);
         outputs.push(PortInfo {
@@ -303,11 +304,12 @@ fn fingerprint(code_len: usize, signals: &Signals) -> u64 {
 
 /// The plan of an expanded, typed program whose blocks run in `order` (with their data-flow
 /// `levels`). The tables only emission reads (`positions`, `order`, `levels`) are taken, so
-/// that they are dropped before the plan's last tables are built.
+/// that they are dropped before the plan's last tables are built, and each block's pins are
+/// dropped from `net` once the block is emitted (the plan has them then).
 pub(super) fn emit(
     project: &Project,
     positions: Vec<BlockPositions>,
-    net: &Net,
+    net: &mut Net,
     t: &Tvars,
     order: Vec<usize>,
     levels: Vec<u32>,
@@ -336,7 +338,6 @@ pub(super) fn emit(
     };
     let mut e = Emitting {
         project,
-        net,
         t,
         levels,
         n_inputs: inputs.len(),
@@ -345,7 +346,6 @@ pub(super) fn emit(
         // Sources to slots; feedback wires get a delayed slot each (shared by equal wires).
         srcs: SourceSlots {
             project,
-            net,
             input_slots,
             out_first,
             out_slots,
@@ -369,16 +369,17 @@ pub(super) fn emit(
         outs: Vec::new(),
     };
     for &i in &order {
-        e.block(i)?;
+        e.block(net, i)?;
+        // Read only by this block's emission: the plan holds what they became.
+        net.blocks[i].inputs = Box::default();
     }
     drop(order);
-    Ok(e.finish(inputs, negated_raw))
+    Ok(e.finish(net, inputs, negated_raw))
 }
 
 /// Emission under way: the plan's parts, built block after block in plan order.
 struct Emitting<'p> {
     project: &'p Project,
-    net: &'p Net,
     t: &'p Tvars,
     levels: Vec<u32>,
     n_inputs: usize,
@@ -408,32 +409,32 @@ struct Emitting<'p> {
 
 impl Emitting<'_> {
     /// Block `i`: its instructions, its pins' signals and its record.
-    fn block(&mut self, i: usize) -> Result<(), Diagnostic> {
-        let (instr, rng) = self.instructions(i)?;
-        let first_in = self.input_signals(i);
-        let first_out = self.output_signals(i);
-        self.record(i, [first_in, first_out], instr, rng);
+    fn block(&mut self, net: &Net, i: usize) -> Result<(), Diagnostic> {
+        let (instr, rng) = self.instructions(net, i)?;
+        let first_in = self.input_signals(net, i);
+        let first_out = self.output_signals(net, i);
+        self.record(net, i, [first_in, first_out], instr, rng);
         Ok(())
     }
 
     /// The output pins' slots of block `i`, what readers and the debugger see.
-    fn pins_out(&self, i: usize) -> &[Slot] {
+    fn pins_out(&self, net: &Net, i: usize) -> &[Slot] {
         let first = self.srcs.out_first[i] as usize;
-        &self.srcs.out_slots[first..first + self.net.blocks[i].n_outputs()]
+        &self.srcs.out_slots[first..first + net.blocks[i].n_outputs()]
     }
 
     /// The instructions of block `i`: the NOTs of its negated inputs, its own (if it has one:
     /// returned with its random stream), the wrap of a narrow result, the NOTs of its negated
     /// outputs.
-    fn instructions(&mut self, i: usize) -> Result<(Option<u32>, Option<u32>), Diagnostic> {
-        let b = &self.net.blocks[i];
+    fn instructions(&mut self, net: &Net, i: usize) -> Result<(Option<u32>, Option<u32>), Diagnostic> {
+        let b = &net.blocks[i];
         let rec = self.blocks.recs.len();
         self.ins.clear();
         self.wired.clear();
         // The NOTs of this block's negated inputs go from here to the block's instruction.
         let (first_not, commits_before) = (self.code.len(), self.commits.len());
         for p in &b.inputs {
-            let s = self.srcs.slot(&p.src, &mut self.slots, &mut self.commits);
+            let s = self.srcs.slot(net, &p.src, &mut self.slots, &mut self.commits);
             self.wired.push(s);
             let read = if p.negate {
                 negation(s, &p.src, &mut self.slots, &mut self.code, &mut self.instr_block, rec)
@@ -447,8 +448,8 @@ impl Emitting<'_> {
         let first_out = self.srcs.out_first[i] as usize;
         let mut outs = std::mem::take(&mut self.outs);
         outs.clear();
-        outs.extend(self.pins_out(i).iter().enumerate().map(|(k, &pin)| {
-            if self.net.has_negated_output(i) {
+        outs.extend(self.pins_out(net, i).iter().enumerate().map(|(k, &pin)| {
+            if net.has_negated_output(i) {
                 self.raw_out.get(&((first_out + k) as u32)).copied().unwrap_or(pin)
             } else {
                 pin
@@ -478,7 +479,7 @@ impl Emitting<'_> {
         }
         // A negated output's pin (the only one whose slot is not the one the block writes).
         for (k, &raw) in outs.iter().enumerate() {
-            let pin = self.pins_out(i)[k];
+            let pin = self.pins_out(net, i)[k];
             if raw != pin {
                 push_not(&mut self.code, &mut self.instr_block, raw, pin, rec);
             }
@@ -496,8 +497,8 @@ impl Emitting<'_> {
 
     /// Signals of block `i`'s input pins (aliases of their drivers): they follow every output
     /// signal, block after block in plan order. Returns the first one's index in `pins_in`.
-    fn input_signals(&mut self, i: usize) -> u32 {
-        let b = &self.net.blocks[i];
+    fn input_signals(&mut self, net: &Net, i: usize) -> u32 {
+        let b = &net.blocks[i];
         let first_in = self.blocks.pins_in.len() as u32;
         for (k, p) in b.inputs.iter().enumerate() {
             let kind = if matches!(p.src, Src::Const(_)) { SignalKind::Constant } else { SignalKind::BlockInput };
@@ -512,19 +513,18 @@ impl Emitting<'_> {
 
     /// Block `i`'s output signals, pushed first in plan order after the program inputs, listed
     /// in `pins_out`; returns where its list starts.
-    fn output_signals(&mut self, i: usize) -> u32 {
-        let n_out = self.net.blocks[i].n_outputs();
+    fn output_signals(&mut self, net: &Net, i: usize) -> u32 {
+        let n_out = net.blocks[i].n_outputs();
         let first_out_pin = self.blocks.pins_out.len() as u32;
         let first_out_sig = (self.n_inputs + self.srcs.out_first[i] as usize) as u32;
         self.blocks.pins_out.extend(first_out_sig..first_out_sig + n_out as u32);
-        let net = self.net;
         self.negated.extend((0..n_out).filter(|&k| net.out_negated(i, k)).map(|k| first_out_sig + k as u32));
         first_out_pin
     }
 
     /// Block `i`'s record: where its pins, state and instruction are, and its source line.
-    fn record(&mut self, i: usize, [first_in, first_out]: [u32; 2], instr: Option<u32>, rng: Option<u32>) {
-        let b = &self.net.blocks[i];
+    fn record(&mut self, net: &Net, i: usize, [first_in, first_out]: [u32; 2], instr: Option<u32>, rng: Option<u32>) {
+        let b = &net.blocks[i];
         self.max_level = self.max_level.max(self.levels[i]);
         let first_state = self.blocks.state.len() as u32;
         if b.def.stateful {
@@ -554,14 +554,20 @@ impl Emitting<'_> {
     }
 
     /// The plan: the program outputs and the aliases added, the tables indexed.
-    fn finish(mut self, inputs: Vec<PortInfo>, negated_raw: HashMap<Slot, Slot>) -> ScanPlan {
-        let (project, net) = (self.project, self.net);
+    fn finish(mut self, net: &Net, inputs: Vec<PortInfo>, negated_raw: HashMap<Slot, Slot>) -> ScanPlan {
+        let project = self.project;
         let n = net.blocks.len();
         // Read block by block only: not kept beside the plan's last tables.
         self.positions = Vec::new();
         self.levels = Vec::new();
-        let outputs =
-            alias_signals(&mut self.srcs, &mut self.slots, &mut self.commits, &mut self.signals, &mut self.negated);
+        let outputs = alias_signals(
+            &mut self.srcs,
+            net,
+            &mut self.slots,
+            &mut self.commits,
+            &mut self.signals,
+            &mut self.negated,
+        );
         drop(self.srcs);
         self.signals.finish();
         let names = &self.blocks.names;
@@ -692,7 +698,6 @@ fn push_not(code: &mut Vec<fbd_plan::instr::Instr>, instr_block: &mut Vec<u32>, 
 /// Maps resolved sources to slots, creating the delayed slot of each feedback wire once.
 struct SourceSlots<'a> {
     project: &'a Project,
-    net: &'a Net,
     input_slots: Vec<Slot>,
     /// Per net block: where its output slots start in `out_slots`.
     out_first: Vec<u32>,
@@ -705,13 +710,14 @@ struct SourceSlots<'a> {
 }
 
 impl SourceSlots<'_> {
-    fn slot(&mut self, s: &Src, slots: &mut Slots, commits: &mut Vec<Commit>) -> Slot {
+    /// The slot of `s`, a source of `net`.
+    fn slot(&mut self, net: &Net, s: &Src, slots: &mut Slots, commits: &mut Vec<Commit>) -> Slot {
         match s {
             Src::Const(v) => slots.constant(v.value()),
             Src::Input(i) => self.input_slots[*i],
             Src::Out { block, pin } => self.out_slots[self.out_first[*block] as usize + *pin],
             Src::Feedback { src, init } => {
-                let from = self.slot(src, slots, commits);
+                let from = self.slot(net, src, slots, commits);
                 let init = init.as_deref().and_then(|v| from.ty.fit(*v).ok()).unwrap_or(from.ty.zero());
                 let key = (from, format!("{init:?}"));
                 if let Some(&d) = self.feedback.get(&key) {
@@ -721,7 +727,7 @@ impl SourceSlots<'_> {
                 let stage = slots.alloc(init);
                 commits.push(Commit { ty: from.ty, from: from.idx, to: to.idx, stage: stage.idx });
                 self.feedback.insert(key, to);
-                let name = src_path(self.project, self.net, src);
+                let name = src_path(self.project, net, src);
                 self.fb_signals.push((format!("{name}@prev"), to));
                 to
             }

@@ -131,7 +131,7 @@ fn compile_net(
         f.text = String::new();
         f.positions = Default::default();
     }
-    let mut plan = emit::emit(project, positions, &net, &types, order, levels).map_err(Diagnostics::from)?;
+    let mut plan = emit::emit(project, positions, &mut net, &types, order, levels).map_err(Diagnostics::from)?;
     plan.stats.phases = PhaseTimes { expand: t1 - t0, types: t2 - t1, order: t3 - t2, emit: t3.elapsed() };
     Ok(plan)
 }
