@@ -465,6 +465,22 @@ fn bench_refuses_a_synthetic_diagram_of_no_blocks() {
     assert!(text(&o.stderr).contains("--synthetic 0: a synthetic diagram has at least 1 block"), "{}", text(&o.stderr));
 }
 
+/// Loading and compiling takes at most 400 bytes per expanded block on every synthetic shape
+/// (counted at the allocator: `fbd bench`'s figure, the same in a debug build). At 100k blocks
+/// the figure is within a few bytes of the 1M one (docs/performance.md).
+#[test]
+fn loading_and_compiling_takes_at_most_400_bytes_per_block() {
+    let o = fbd(&["bench", "--synthetic", "100000", "--shape", "chain,wide,modchain", "--scans", "1", "--json"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let rows: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    let rows = rows.as_array().expect("a row per shape");
+    assert_eq!(rows.len(), 3);
+    for r in rows {
+        let per_block = r["load_compile_peak_bytes_per_block"].as_f64().expect("a figure");
+        assert!(per_block <= 400.0, "{}: {per_block:.0} B per block", r["name"]);
+    }
+}
+
 /// `fbd tui` where there is no terminal to draw in (its output piped, a script) says so; it
 /// panicked inside ratatui with a backtrace.
 #[test]

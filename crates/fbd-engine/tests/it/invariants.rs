@@ -105,25 +105,42 @@ fn every_example_and_diagram_compiles() {
     assert!(n >= 1, "no diagram found");
 }
 
-/// `compile_project_owned` drops the parsed bodies after expansion to save memory: it must
-/// give the plan `compile_project` gives, and errors found after expansion must still point
-/// into the text.
+/// The compiler's three ways in give one plan: a project of `Block`s lent (`compile_project`,
+/// the editor's) or given (`compile_project_owned`: bodies dropped after expansion, texts before
+/// emission), and a file read lean (`compile_file`: blocks never held as `Block`s). Errors
+/// found after expansion must still point into the text.
 #[test]
 fn compiling_an_owned_project_gives_the_same_plan() {
     use fbd_engine::load::{FsProvider, MemProvider, load, load_text};
-    use fbd_engine::{CompileOptions, compile_project, compile_project_owned};
+    use fbd_engine::{CompileOptions, compile, compile_file, compile_project, compile_project_owned};
     let opts = CompileOptions::default();
+    let sig = |p: &fbd_engine::ScanPlan| p.signals.iter().map(|s| format!("{s:?}")).collect::<Vec<_>>();
+    let blocks = |p: &fbd_engine::ScanPlan| p.blocks.iter().map(|b| format!("{b:?}")).collect::<Vec<_>>();
+    let same = |a: &fbd_engine::ScanPlan, b: &fbd_engine::ScanPlan, what: &str| {
+        assert_eq!(a.fingerprint, b.fingerprint, "{what}");
+        assert_eq!(a.listing(), b.listing(), "{what}");
+        assert_eq!(sig(a), sig(b), "{what}");
+        assert_eq!(blocks(a), blocks(b), "{what}");
+    };
     for file in ["diagrams/2048.json", "diagrams/2048-original.json", "diagrams/2048-smart-spawn.json"] {
         let path = root().join(file);
         let borrowed = compile_project(&load(&FsProvider, &path).expect("loads"), &opts).expect("compiles");
         let owned = compile_project_owned(load(&FsProvider, &path).expect("loads"), &opts).expect("compiles");
-        assert_eq!(borrowed.fingerprint, owned.fingerprint, "{file}");
-        assert_eq!(borrowed.listing(), owned.listing(), "{file}");
-        let sig = |p: &fbd_engine::ScanPlan| p.signals.iter().map(|s| format!("{s:?}")).collect::<Vec<_>>();
-        assert_eq!(sig(&borrowed), sig(&owned), "{file}");
-        let blocks = |p: &fbd_engine::ScanPlan| p.blocks.iter().map(|b| format!("{b:?}")).collect::<Vec<_>>();
-        assert_eq!(blocks(&borrowed), blocks(&owned), "{file}");
+        let lean = compile_file(&path, &opts).expect("compiles");
+        same(&borrowed, &owned, file);
+        same(&borrowed, &lean, file);
     }
+    // A version-1 file is migrated as it is read, block by block when read lean: renamed
+    // conversions, widened data types, timer presets in ms become TIMEs.
+    let v1 = r#"{"fbd": 1, "inputs": [{"name": "x", "type": "INT"}], "blocks": [
+      {"id": "c", "type": "INT_TO_REAL", "inputs": {"in": "x"}},
+      {"id": "m", "type": "MOVE", "data_type": "INT", "inputs": {"in": "x"}},
+      {"id": "t", "type": "TON", "inputs": {"in": true, "pt": 500}}]}"#;
+    let lean = compile(v1).expect("compiles");
+    let blocky = compile_project(&load_text(&MemProvider::new(), "<memory>".as_ref(), v1.into()).unwrap(), &opts)
+        .expect("compiles");
+    same(&blocky, &lean, "version 1");
+    assert!(lean.blocks.iter().any(|b| b.type_name == "LINT_TO_LREAL"), "{:?}", blocks(&lean));
     // A type error is found after expansion, when the owned project's bodies are gone.
     let text = "{\"fbd\": 1, \"blocks\": [\n  {\"id\": \"a\", \"type\": \"AND\", \"inputs\": {\"in1\": true, \"in2\": 3.5}}\n]}";
     let owned = compile_project_owned(load_text(&MemProvider::new(), "t.json".as_ref(), text.into()).unwrap(), &opts)
