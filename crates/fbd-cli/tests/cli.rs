@@ -655,18 +655,22 @@ fn a_recording_becomes_a_test_table_that_passes_and_is_not_written_over_a_file()
     assert!(text(&o.stderr).contains("exists; the table is not written over a file"), "{}", text(&o.stderr));
 }
 
-/// A page drawn as PNG to print: A4 landscape at 300 dpi (3,508 pixels on its long side), its
-/// text rendered (the image is not blank where the labels are).
+/// A page drawn as PNG to print: A4 at 300 dpi (3,508 by 2,480 pixels), filled along one side
+/// and inside the other, also for a page nearly square (Processing), its text rendered.
 #[test]
 fn svg_to_a_png_fits_a4_landscape_at_300_dpi() {
-    let png = temp("board.png", "");
-    let o = fbd(&["svg", "diagrams/2048.json", "--page", "Board", "-o", png.to_str().expect("utf8")]);
-    assert!(o.status.success(), "{}", text(&o.stderr));
-    let bytes = std::fs::read(&png).expect("written");
-    assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n", "a PNG");
-    let w = u32::from_be_bytes(bytes[16..20].try_into().expect("4 bytes"));
-    let h = u32::from_be_bytes(bytes[20..24].try_into().expect("4 bytes"));
-    assert_eq!(w.max(h), 3508, "{w}×{h}");
+    for page in ["Board", "Processing"] {
+        let png = temp(&format!("{page}.png"), "");
+        let o = fbd(&["svg", "diagrams/2048.json", "--page", page, "-o", png.to_str().expect("utf8")]);
+        assert!(o.status.success(), "{}", text(&o.stderr));
+        let bytes = std::fs::read(&png).expect("written");
+        assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n", "a PNG");
+        let w = u32::from_be_bytes(bytes[16..20].try_into().expect("4 bytes"));
+        let h = u32::from_be_bytes(bytes[20..24].try_into().expect("4 bytes"));
+        let (long, short) = (w.max(h), w.min(h));
+        assert!(long <= 3508 && short <= 2480, "{page}: {w}×{h} is larger than A4");
+        assert!(long >= 3506 || short >= 2478, "{page}: {w}×{h} does not fill A4 along either side");
+    }
     // The SVG it renders is the page's: 16 Cells.
     let o = fbd(&["svg", "diagrams/2048.json", "--page", "Board"]);
     assert_eq!(text(&o.stdout).matches("<g class=\"block\" data-id=").count(), 16);

@@ -350,14 +350,18 @@ pub fn layout_with(body: &Body, opts: &Options) -> Layout {
     with_connectors(body, opts, wired)
 }
 
-/// Lays out `body` with every net a wire.
-fn wired(body: &Body, opts: &Options) -> Layout {
+/// The room a connector's tag takes right of its source, beyond the pin: the channel after
+/// the source's column keeps it (only that channel: a tag elsewhere widened every channel).
+pub(crate) type TagRoom = [(Source, f64)];
+
+/// Lays out `body` with every net a wire, keeping `tags` room after the connectors' sources.
+fn wired(body: &Body, opts: &Options, tags: &TagRoom) -> Layout {
     let g = layers::build(body, None);
     // Dummies (added after the grid was set) are free.
     let mut held = g.grid_rows.clone();
     held.resize(g.nodes.len(), None);
     let rows = place::rows(&g, &held);
-    let mut l = route::route(body, &g, &rows, opts);
+    let mut l = route::route(body, &g, &rows, opts, tags);
     late::mark(body, &mut l);
     l
 }
@@ -376,14 +380,14 @@ pub fn layout_kept(body: &Body, pos: &[Option<[f64; 2]>]) -> Layout {
 /// [`layout_kept`] with room for what a view draws beside the pins (the columns move further
 /// apart where a channel needs it).
 pub fn layout_kept_with(body: &Body, pos: &[Option<[f64; 2]>], opts: &Options) -> Layout {
-    with_connectors(body, opts, |b, o| wired_kept(b, pos, o))
+    with_connectors(body, opts, |b, o, t| wired_kept(b, pos, o, t))
 }
 
 /// [`layout_kept_with`] with every net a wire.
-fn wired_kept(body: &Body, pos: &[Option<[f64; 2]>], opts: &Options) -> Layout {
+fn wired_kept(body: &Body, pos: &[Option<[f64; 2]>], opts: &Options, tags: &TagRoom) -> Layout {
     let all: Option<Vec<[f64; 2]>> = pos.iter().map(|p| usable(*p)).collect();
     let Some(all) = all.filter(|a| a.len() == body.nodes.len() && !a.is_empty()) else {
-        return wired(body, opts);
+        return wired(body, opts, tags);
     };
     let g = layers::build(body, Some(&all));
     let kept: Vec<Option<i64>> = g
@@ -396,7 +400,7 @@ fn wired_kept(body: &Body, pos: &[Option<[f64; 2]>], opts: &Options) -> Layout {
         })
         .collect();
     let rows = place::rows(&g, &kept);
-    let mut l = route::route(body, &g, &rows, opts);
+    let mut l = route::route(body, &g, &rows, opts, tags);
     late::mark(body, &mut l);
     l
 }
@@ -407,17 +411,17 @@ fn wired_kept(body: &Body, pos: &[Option<[f64; 2]>], opts: &Options) -> Layout {
 /// positions stay stored), so a wire that was short can grow long: the rule is applied again
 /// to the new drawing, up to three rounds. The channels keep room for the tags (a
 /// continuation's tag stands left of its pin, a connector's right of its source).
-fn with_connectors(body: &Body, opts: &Options, lay: impl Fn(&Body, &Options) -> Layout) -> Layout {
+fn with_connectors(body: &Body, opts: &Options, lay: impl Fn(&Body, &Options, &TagRoom) -> Layout) -> Layout {
     let mut cut: Vec<ConnectorGeom> = body
         .connectors
         .iter()
         .map(|n| ConnectorGeom { source: n.source, label: n.name.clone(), targets: n.targets.clone() })
         .collect();
     let relay = |cut: &[ConnectorGeom]| {
-        let (wired_only, room) = without_cut_nets(body, cut, opts);
-        lay(&wired_only, &room)
+        let (wired_only, tags) = without_cut_nets(body, cut, opts);
+        lay(&wired_only, opts, &tags)
     };
-    let mut l = if cut.is_empty() { lay(body, opts) } else { relay(&cut) };
+    let mut l = if cut.is_empty() { lay(body, opts, &[]) } else { relay(&cut) };
     if let Some(rule) = opts.connectors {
         for _ in 0..3 {
             let crossings = route::net_crossings(&l.nets);
@@ -451,11 +455,11 @@ fn is_cut(cut: &[ConnectorGeom], from: Source, to: Target) -> bool {
     cut.iter().any(|c| c.source == from && c.targets.contains(&to))
 }
 
-/// `body` without the edges of `cut`, and the options that keep room for their tags: a
-/// connector's tag right of its source (the room every channel keeps right of the pins), a
-/// continuation's left of its reader, as much as that channel needs (held like a constant's
-/// label: the pin gets a blank one as long as the tag, and the value an online view adds).
-fn without_cut_nets(body: &Body, cut: &[ConnectorGeom], opts: &Options) -> (Body, Options) {
+/// `body` without the edges of `cut`, and the room their tags take: a connector's tag right
+/// of its source (in the channel after the source's column), a continuation's left of its
+/// reader, as much as that channel needs (held like a constant's label: the pin gets a blank
+/// one as long as the tag, and the value an online view adds).
+fn without_cut_nets(body: &Body, cut: &[ConnectorGeom], opts: &Options) -> (Body, Vec<(Source, f64)>) {
     let mut b = body.clone();
     b.edges.retain(|e| !is_cut(cut, e.from, e.to));
     let value_chars = if opts.value_room > 0.0 { 10 } else { 0 };
@@ -469,12 +473,11 @@ fn without_cut_nets(body: &Body, cut: &[ConnectorGeom], opts: &Options) -> (Body
             }
         }
     }
-    let widest = cut.iter().map(|c| tag_width(&c.label)).fold(0.0, f64::max);
-    let room = Options {
-        value_room: opts.value_room.max(connector_tag(Point { x: 0.0, y: 0.0 }).x + widest + PITCH),
-        ..*opts
-    };
-    (b, room)
+    let tags = cut
+        .iter()
+        .map(|c| (c.source, connector_tag(Point { x: 0.0, y: 0.0 }).x + tag_width(&c.label) + PITCH))
+        .collect();
+    (b, tags)
 }
 
 /// Where a connector's tag is drawn: the stub from the source anchor runs right to the tag,

@@ -6,6 +6,8 @@ use resvg::{tiny_skia, usvg};
 
 /// The pixels of A4 landscape's long side at 300 dots per inch: the size [`render_a4`] fits.
 pub const A4_LONG_SIDE_PX: f32 = 3508.0;
+/// The pixels of A4's short side at 300 dots per inch.
+pub const A4_SHORT_SIDE_PX: f32 = 2480.0;
 
 /// `svg` rendered `scale` times its size, as PNG bytes.
 pub fn render(svg: &str, scale: f32) -> Result<Vec<u8>, String> {
@@ -29,11 +31,13 @@ pub fn render(svg: &str, scale: f32) -> Result<Vec<u8>, String> {
     pixmap.encode_png().map_err(|e| format!("PNG: {e}"))
 }
 
-/// `svg` rendered to fit A4 landscape at 300 dpi (its long side 3,508 pixels; never smaller
-/// than its own size), as PNG bytes.
+/// `svg` rendered to fit A4 at 300 dpi, its long side on the sheet's long side (3,508 by 2,480
+/// pixels: a drawing nearly square fits by its short side), never smaller than its own size,
+/// as PNG bytes.
 pub fn render_a4(svg: &str) -> Result<Vec<u8>, String> {
     let tree = usvg::Tree::from_str(svg, &usvg::Options::default())
         .map_err(|e| format!("the drawing does not parse as SVG: {e}"))?;
-    let long = tree.size().width().max(tree.size().height());
-    render(svg, (A4_LONG_SIDE_PX / long).max(1.0))
+    let (w, h) = (tree.size().width(), tree.size().height());
+    let scale = (A4_LONG_SIDE_PX / w.max(h)).min(A4_SHORT_SIDE_PX / w.min(h));
+    render(svg, scale.max(1.0))
 }

@@ -8,7 +8,7 @@
 use std::collections::BTreeMap;
 
 use crate::layers::{Graph, Kind};
-use crate::{Body, CHAR_W, Layout, NetGeom, Options, PITCH, Point, Rect, Segment, Stats, node_width};
+use crate::{Body, CHAR_W, Layout, NetGeom, Options, PITCH, Point, Rect, Segment, Source, Stats, node_width};
 
 #[derive(Default, Clone)]
 struct Presence {
@@ -29,10 +29,9 @@ struct Detour {
     rows: Vec<i64>,
 }
 
-pub(crate) fn route(body: &Body, g: &Graph, top: &[i64], opts: &Options) -> Layout {
-    // Tracks start right of the room kept for values beside the pins, on the grid.
-    let room = (opts.value_room.max(0.0) / PITCH).ceil() * PITCH;
+pub(crate) fn route(body: &Body, g: &Graph, top: &[i64], opts: &Options, tags: &crate::TagRoom) -> Layout {
     let ncols = g.cols.len();
+    let room = channel_rooms(body, g, opts, tags);
     let (lane_of, mut lanes) = back_lanes(g);
     let colw = column_widths(body, g);
     let label_w = label_widths(body, g);
@@ -47,7 +46,7 @@ pub(crate) fn route(body: &Body, g: &Graph, top: &[i64], opts: &Options) -> Layo
             p.detours.push(d.lane);
         }
     }
-    let (col_x, chan_x) = column_x(g, &colw, &label_w, &track, &detours, room);
+    let (col_x, chan_x) = column_x(g, &colw, &label_w, &track, &detours, &room);
     let grid = Grid {
         g,
         top,
@@ -300,6 +299,32 @@ fn channel_order(nets: &BTreeMap<usize, Presence>, detours: &mut Vec<Detour>, la
     placed
 }
 
+/// Per channel, where its tracks start right of the pins of the column before it, on the grid:
+/// after the room a view keeps for values, or a connector's tag standing there.
+fn channel_rooms(body: &Body, g: &Graph, opts: &Options, tags: &crate::TagRoom) -> Vec<f64> {
+    let mut room = vec![opts.value_room.max(0.0); g.cols.len().saturating_sub(1)];
+    if !tags.is_empty() {
+        let (mut block_col, mut port_col) = (vec![None; body.nodes.len()], vec![None; body.inputs.len()]);
+        for n in &g.nodes {
+            match n.kind {
+                Kind::Block(i) => block_col[i] = Some(n.col),
+                Kind::InPort(k) => port_col[k] = Some(n.col),
+                Kind::OutPort(_) | Kind::Dummy(_) => {}
+            }
+        }
+        for &(source, w) in tags {
+            let col = match source {
+                Source::Out { node, .. } => block_col.get(node).copied().flatten(),
+                Source::Port(k) => port_col.get(k).copied().flatten(),
+            };
+            if let Some(r) = col.and_then(|c| room.get_mut(c)) {
+                *r = r.max(w);
+            }
+        }
+    }
+    room.iter().map(|r| (r / PITCH).ceil() * PITCH).collect()
+}
+
 /// The x of every column and of every channel. Stored positions: the whole drawing moves by
 /// one offset (set by the first stored column), so each column stands where the user put it
 /// relative to the others, as in the editor; a column moves further right only where the
@@ -310,7 +335,7 @@ fn column_x(
     label_w: &[f64],
     track: &[BTreeMap<usize, usize>],
     detours: &[Vec<Detour>],
-    room: f64,
+    room: &[f64],
 ) -> (Vec<f64>, Vec<f64>) {
     let ncols = g.cols.len();
     let mut col_x = vec![PITCH; ncols];
@@ -318,7 +343,7 @@ fn column_x(
     let mut shift: Option<f64> = None;
     for c in 0..ncols - 1 {
         chan_x[c] = col_x[c] + colw[c];
-        let w = ((track[c].len() + detours[c].len() + 1) as f64 * PITCH + label_w[c] + room).max(2.0 * PITCH);
+        let w = ((track[c].len() + detours[c].len() + 1) as f64 * PITCH + label_w[c] + room[c]).max(2.0 * PITCH);
         let mut x = chan_x[c] + w;
         if let Some(want) = g.want_x.get(c + 1).copied().flatten() {
             x = x.max(want + *shift.get_or_insert(x - want));
@@ -344,7 +369,8 @@ struct Grid<'a> {
     top: &'a [i64],
     /// y of row 0 (the lanes above it).
     base: f64,
-    room: f64,
+    /// Per channel: where its tracks start, right of the pins before it.
+    room: Vec<f64>,
     colw: Vec<f64>,
     col_x: Vec<f64>,
     chan_x: Vec<f64>,
@@ -361,7 +387,7 @@ impl Grid<'_> {
     }
 
     fn track_x(&self, c: usize, k: usize) -> f64 {
-        self.chan_x[c] + self.room + (self.track[c][&k] + 1) as f64 * PITCH
+        self.chan_x[c] + self.room[c] + (self.track[c][&k] + 1) as f64 * PITCH
     }
 
     fn node_geometry(&self, body: &Body) -> NodeGeometry {
@@ -455,7 +481,7 @@ impl Grid<'_> {
             }
             push(Point { x: tx, y: y(lo) }, Point { x: tx, y: y(hi) });
             for (i, d) in self.detours[c].iter().enumerate().filter(|(_, d)| d.net == k) {
-                let dx = self.chan_x[c] + self.room + (self.track[c].len() + i + 1) as f64 * PITCH;
+                let dx = self.chan_x[c] + self.room[c] + (self.track[c].len() + i + 1) as f64 * PITCH;
                 let bottom = d.rows.iter().copied().max().unwrap_or(d.lane);
                 push(Point { x: tx, y: y(d.lane) }, Point { x: dx, y: y(d.lane) });
                 push(Point { x: dx, y: y(d.lane) }, Point { x: dx, y: y(bottom) });

@@ -76,6 +76,27 @@ fn the_author_s_connectors_are_drawn_as_labels_with_their_names() {
     assert!(l.connectors.iter().any(|c| c.label == "run" && c.targets.contains(&fbd_layout::Target::Port(0))));
 }
 
+/// A connector's tag takes room only in the channel after its source's column: the other
+/// channels stay as narrow as their wires need (a long name widened every channel).
+#[test]
+fn a_connector_tag_widens_only_the_channel_after_its_source() {
+    use fbd_engine::load::{MemProvider, load_text};
+    let text = r#"{"fbd": 3, "inputs": [{"name": "x", "type": "INT"}], "blocks": [
+      {"id": "a", "type": "MOVE", "inputs": {"in": "x"}},
+      {"id": "b", "type": "MOVE", "inputs": {"in": "a.out"}},
+      {"id": "c", "type": "MOVE", "inputs": {"in": "b.out"}},
+      {"id": "d", "type": "ADD", "inputs": {"in1": "c.out", "in2": {"connector": "a_rather_long_connector_name"}}}],
+      "connectors": [{"name": "a_rather_long_connector_name", "from": "a.out"}]}"#;
+    let p = load_text(&MemProvider::new(), "t.json".as_ref(), text.into()).expect("loads");
+    let b = body(&p, None).expect("program");
+    let l = layout(&b);
+    assert!(check(&b, &l).is_empty(), "{:?}", check(&b, &l));
+    let x = |id: &str| l.blocks[b.nodes.iter().position(|n| n.id == id).expect("a block")].x;
+    let tag = fbd_layout::tag_width("a_rather_long_connector_name");
+    assert!(x("b") - x("a") > tag, "the tag's channel holds it: {} {}", x("a"), x("b"));
+    assert!(x("c") - x("b") < tag, "a channel without a tag is not widened: {} {}", x("b"), x("c"));
+}
+
 #[test]
 fn generated_bodies_are_laid_out_cleanly() {
     use fbd_engine::load::{MemProvider, load_text};
