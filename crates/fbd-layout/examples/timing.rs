@@ -45,4 +45,35 @@ fn main() {
             free[10]
         );
     }
+    // The top level as the online view draws it: stored positions, room for values, long nets
+    // as connector pairs; and page by page.
+    let b = fbd_layout::from_model::body(&p, None).expect("program");
+    let pos = fbd_layout::from_model::positions(&p, None);
+    let online = fbd_layout::Options::WITH_VALUES.with_connectors(fbd_layout::ConnectorRule::DEFAULT);
+    let median = |f: &dyn Fn()| {
+        let mut t: Vec<f64> = (0..21)
+            .map(|_| {
+                let t = Instant::now();
+                f();
+                t.elapsed().as_secs_f64() * 1e3
+            })
+            .collect();
+        t.sort_by(f64::total_cmp);
+        t[10]
+    };
+    let whole = median(&|| {
+        std::hint::black_box(fbd_layout::layout_kept_with(&b, &pos, &online));
+    });
+    let pages = fbd_layout::from_model::pages(&p, None);
+    let paged = median(&|| {
+        for (_, nodes) in &pages {
+            let (page, back) = fbd_layout::page::page_body(&b, nodes);
+            let page_pos = fbd_layout::page::page_positions(&pos, &back);
+            std::hint::black_box(fbd_layout::layout_kept_with(&page, &page_pos, &online));
+        }
+    });
+    println!(
+        "\nOnline view of the top level (stored positions, values, connectors): whole {whole:.2} ms, its {} pages {paged:.2} ms",
+        pages.len()
+    );
 }
