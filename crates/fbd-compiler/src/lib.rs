@@ -73,12 +73,14 @@ pub fn compile(text: &str) -> Result<ScanPlan, Diagnostics> {
     compile_str(&MemProvider::new(), "<memory>", text, &CompileOptions::default())
 }
 
-/// Compiles a loaded project.
+/// Compiles a loaded project of `Block`s (the editor's), leaving it as it is: its blocks are
+/// copied into the compiler's lean form.
 pub fn compile_project(project: &load::Project, opts: &CompileOptions) -> Result<ScanPlan, Diagnostics> {
     compile_lean(project.to_lean(), opts)
 }
 
-/// Compiles a loaded project it takes over.
+/// Compiles a loaded project of `Block`s it takes over, turning each file's blocks lean as it
+/// goes.
 pub fn compile_project_owned(project: load::Project, opts: &CompileOptions) -> Result<ScanPlan, Diagnostics> {
     compile_lean(project.map_blocks(LeanBlock::from), opts)
 }
@@ -86,7 +88,7 @@ pub fn compile_project_owned(project: load::Project, opts: &CompileOptions) -> R
 /// Compiles a project loaded for the compiler ([`load::load_lean`]): the bodies (blocks of the
 /// program and of every macro) are dropped as soon as they are expanded, so on a large program
 /// the document, the expanded netlist and the plan are never in memory all at once. Errors
-/// found later still point into the files' texts, which are kept.
+/// found after parsing still point into the files' texts, which are kept until emission.
 pub fn compile_lean(mut project: Project, opts: &CompileOptions) -> Result<ScanPlan, Diagnostics> {
     let t0 = Instant::now();
     let net = expand::expand(&mut project, opts.max_blocks).map_err(Diagnostics)?;
