@@ -138,6 +138,42 @@ pub(crate) struct How {
     pub connectors: bool,
     /// One page (number from 1, or name) of a body drawn on pages.
     pub page: Option<String>,
+    /// Printed on A4 sheets at a legible size (`-o NAME.png`: NAME-1.png...).
+    pub sheets: bool,
+}
+
+/// The text height of a drawing printed on sheets (`--sheets`), in points.
+const SHEET_TEXT_PT: f64 = 8.0;
+
+/// `output` (NAME.png) printed on sheets: NAME-1.png, NAME-2.png... beside it, each refused
+/// where it is one of the command's inputs.
+fn write_sheets(
+    output: &std::path::Path,
+    svg: &str,
+    (body, l): (&fbd_layout::Body, &fbd_layout::Layout),
+    caption: &str,
+    inputs: &[(&std::path::Path, &str)],
+) -> Result<String, String> {
+    let sheets = fbd_layout::sheets::a4_sheets(body, l, SHEET_TEXT_PT);
+    let stem = output.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    let paths: Vec<std::path::PathBuf> =
+        (1..=sheets.parts.len()).map(|k| output.with_file_name(format!("{stem}-{k}.png"))).collect();
+    for p in &paths {
+        crate::guard::not_an_input(p, "--sheets", inputs)?;
+    }
+    let images = fbd_layout::png::render_sheets(svg, &sheets, SHEET_TEXT_PT, caption)?;
+    for (p, bytes) in paths.iter().zip(&images) {
+        fbd_engine::load::write_with(p, |w| w.write_all(bytes))
+            .map_err(|e| format!("{}: cannot write: {e}", p.display()))?;
+    }
+    let (cols, rows) = sheets.at.iter().fold((0, 0), |(c, r), &(x, y)| (c.max(x), r.max(y)));
+    let (n, paper) = (sheets.parts.len(), if sheets.portrait { "portrait" } else { "landscape" });
+    Ok(format!(
+        "{n} {} of A4 {paper} (cut {cols} across, {rows} down), text {SHEET_TEXT_PT} pt: {}{}",
+        if n == 1 { "sheet" } else { "sheets" },
+        paths[0].display(),
+        if n > 1 { format!(" … {}", paths[n - 1].display()) } else { String::new() }
+    ))
 }
 
 /// A page drawn alone: its body, its blocks' stored positions and its name.
@@ -242,6 +278,22 @@ pub(crate) fn svg(
     };
     // A `.png` output is the drawing rendered to fit A4 landscape at 300 dpi.
     let png = output.is_some_and(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("png")));
+    if how.sheets {
+        let Some(p) = output.filter(|_| png) else {
+            out::error("--sheets prints PNG images: name the output NAME.png (-o NAME.png)");
+            return ExitCode::FAILURE;
+        };
+        return match write_sheets(p, &text, (&body, &l), &title, &crate::guard::project_inputs(&project)) {
+            Ok(said) => {
+                eprintln!("{said}");
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                out::error(&e);
+                ExitCode::FAILURE
+            }
+        };
+    }
     let written = |p: &std::path::Path| {
         if png {
             let bytes = fbd_layout::png::render_a4(&text).map_err(std::io::Error::other)?;

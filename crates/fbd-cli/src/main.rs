@@ -134,6 +134,10 @@ enum Cmd {
         /// from other pages are drawn as connectors named after their source.
         #[arg(long)]
         page: Option<String>,
+        /// With `-o NAME.png`: print on A4 landscape sheets with the text 8 pt high, the drawing
+        /// cut between blocks where it does not fit one sheet; writes NAME-1.png, NAME-2.png...
+        #[arg(long, requires = "output")]
+        sheets: bool,
     },
     /// Lay out every body (the program and each macro) and report crossings, bends and wire
     /// length; with --write, store the positions as the blocks' `pos` (and write the files in
@@ -319,9 +323,15 @@ fn main() -> ExitCode {
         Cmd::Check { file, plan, signals } => check(&file, plan, signals),
         Cmd::Run(args) => run::run(args),
         Cmd::Dot { file, macro_name } => dot(&file, macro_name.as_deref()),
-        Cmd::Svg { file, macro_name, output, after, seed, sets, instance, auto, connectors, page } => {
+        Cmd::Svg { file, macro_name, output, after, seed, sets, instance, auto, connectors, page, sheets } => {
             let online = after.map(|n| draw::Online { scans: n, seed, sets, instance });
-            draw::svg(&file, macro_name.as_deref(), output.as_deref(), online, draw::How { auto, connectors, page })
+            draw::svg(
+                &file,
+                macro_name.as_deref(),
+                output.as_deref(),
+                online,
+                draw::How { auto, connectors, page, sheets },
+            )
         }
         Cmd::Layout { file, write, connectors } => draw::layout_cmd(&file, write, connectors),
         Cmd::Serve(args) => serve::serve_cmd(args),

@@ -655,6 +655,29 @@ fn a_recording_becomes_a_test_table_that_passes_and_is_not_written_over_a_file()
     assert!(text(&o.stderr).contains("exists; the table is not written over a file"), "{}", text(&o.stderr));
 }
 
+/// `--sheets` prints a page on A4 sheets at 8 pt: NAME-1.png, NAME-2.png..., each within A4 at
+/// 300 dpi in its orientation; it needs a PNG output.
+#[test]
+fn svg_sheets_print_a_page_on_numbered_a4_sheets() {
+    let png = temp("lockout.png", "");
+    let o = fbd(&["svg", "diagrams/2048.json", "--page", "Lockout", "-o", png.to_str().expect("utf8"), "--sheets"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let said = text(&o.stderr);
+    let n: usize = said.split_whitespace().next().and_then(|w| w.parse().ok()).expect("a count first");
+    assert!(n >= 2 && said.contains("text 8 pt"), "{said}");
+    for k in 1..=n {
+        let sheet = png.with_file_name(format!("lockout-{k}.png"));
+        let bytes = std::fs::read(&sheet).unwrap_or_else(|e| panic!("{}: {e}", sheet.display()));
+        let w = u32::from_be_bytes(bytes[16..20].try_into().expect("4 bytes"));
+        let h = u32::from_be_bytes(bytes[20..24].try_into().expect("4 bytes"));
+        assert!(w.max(h) <= 3508 && w.min(h) <= 2480, "sheet {k}: {w}×{h}");
+    }
+    assert!(!png.with_file_name(format!("lockout-{}.png", n + 1)).exists(), "exactly {n} sheets");
+    let o = fbd(&["svg", "diagrams/2048.json", "--page", "Lockout", "-o", "x.svg", "--sheets"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(text(&o.stderr).contains("--sheets prints PNG images"), "{}", text(&o.stderr));
+}
+
 /// A page drawn as PNG to print: A4 at 300 dpi (3,508 by 2,480 pixels), filled along one side
 /// and inside the other, also for a page nearly square (Processing), its text rendered.
 #[test]

@@ -31,6 +31,7 @@ mod place;
 #[cfg(feature = "png")]
 pub mod png;
 mod route;
+pub mod sheets;
 pub mod svg;
 
 pub use free::layout_free;

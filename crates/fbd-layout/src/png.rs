@@ -4,6 +4,8 @@
 
 use resvg::{tiny_skia, usvg};
 
+use crate::sheets::{CAPTION_UNITS, Sheets};
+
 /// The pixels of A4 landscape's long side at 300 dots per inch: the size [`render_a4`] fits.
 pub const A4_LONG_SIDE_PX: f32 = 3508.0;
 /// The pixels of A4's short side at 300 dots per inch.
@@ -40,4 +42,51 @@ pub fn render_a4(svg: &str) -> Result<Vec<u8>, String> {
     let (w, h) = (tree.size().width(), tree.size().height());
     let scale = (A4_LONG_SIDE_PX / w.max(h)).min(A4_SHORT_SIDE_PX / w.min(h));
     render(svg, scale.max(1.0))
+}
+
+/// `svg` (a drawing as [`crate::svg::svg`] draws it) printed on `sheets` (from
+/// [`crate::sheets::a4_sheets`]): each part rendered at the scale that makes the text `pt`
+/// points high at 300 dpi, with a caption at its foot (`caption`, then which sheet of how many,
+/// its column and row), as PNG bytes per sheet.
+pub fn render_sheets(svg: &str, sheets: &Sheets, pt: f64, caption: &str) -> Result<Vec<Vec<u8>>, String> {
+    let scale = (pt * 300.0 / 72.0 / crate::sheets::TEXT_UNITS) as f32;
+    let (head, rest) = svg.split_once('>').ok_or("the drawing is not SVG")?;
+    let body = rest.trim_end().strip_suffix("</svg>").ok_or("the drawing is not SVG")?;
+    let n = sheets.parts.len();
+    sheets
+        .parts
+        .iter()
+        .zip(&sheets.at)
+        .enumerate()
+        .map(|(k, (r, &(col, row)))| {
+            let h = r.h + CAPTION_UNITS;
+            let root = with_attr(head, "width", &r.w.to_string());
+            let root = with_attr(&root, "height", &h.to_string());
+            let root = with_attr(&root, "viewBox", &format!("{} {} {} {h}", r.x, r.y, r.w));
+            let text = format!(
+                "{root}>{body}<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{CAPTION_UNITS}\" fill=\"white\"/>\n<text x=\"{}\" y=\"{}\" fill=\"#606060\">{} — sheet {} of {n} (column {col}, row {row})</text>\n</svg>\n",
+                r.x,
+                r.y + r.h,
+                r.w,
+                r.x + 4.0,
+                r.y + r.h + 14.0,
+                crate::svg::esc(caption),
+                k + 1,
+            );
+            render(&text, scale)
+        })
+        .collect()
+}
+
+/// The root tag `head` (without its `>`) with attribute `name` set to `value`.
+fn with_attr(head: &str, name: &str, value: &str) -> String {
+    let key = format!(" {name}=\"");
+    match head.find(&key) {
+        Some(i) => {
+            let start = i + key.len();
+            let end = start + head[start..].find('"').unwrap_or(0);
+            format!("{}{value}{}", &head[..start], &head[end..])
+        }
+        None => format!("{head}{key}{value}\""),
+    }
 }

@@ -97,6 +97,34 @@ fn a_connector_tag_widens_only_the_channel_after_its_source() {
     assert!(x("c") - x("b") < tag, "a channel without a tag is not widened: {} {}", x("b"), x("c"));
 }
 
+/// Printed on A4 with 8-point text, every page of the 2048 top level is cut into sheets no
+/// larger than the paper, only between blocks: each block is whole on one sheet.
+#[test]
+fn pages_printed_on_sheets_keep_every_block_whole() {
+    use fbd_layout::sheets::{A4_POINTS, CAPTION_UNITS, TEXT_UNITS, a4_sheets};
+    let p = load(&FsProvider, &root().join("diagrams/2048.json")).expect("loads");
+    let b = body(&p, None).expect("program");
+    let pos = fbd_layout::from_model::positions(&p, None);
+    for (title, nodes) in fbd_layout::from_model::pages(&p, None) {
+        let (page, back) = fbd_layout::page::page_body(&b, &nodes);
+        let l = fbd_layout::layout_kept(&page, &fbd_layout::page::page_positions(&pos, &back));
+        let sheets = a4_sheets(&page, &l, 8.0);
+        let (pw, ph) = if sheets.portrait { (A4_POINTS.1, A4_POINTS.0) } else { A4_POINTS };
+        let (w, h) = (pw * TEXT_UNITS / 8.0, ph * TEXT_UNITS / 8.0 - CAPTION_UNITS);
+        for s in &sheets.parts {
+            assert!(s.w <= w + 1e-6 && s.h <= h + 1e-6, "{title}: a sheet of {} × {} units", s.w, s.h);
+        }
+        for (k, r) in l.blocks.iter().enumerate() {
+            let whole = sheets
+                .parts
+                .iter()
+                .filter(|s| r.x >= s.x && r.x + r.w <= s.x + s.w && r.y >= s.y && r.y + r.h <= s.y + s.h)
+                .count();
+            assert_eq!(whole, 1, "{title}: block {} is not whole on one sheet", page.nodes[k].id);
+        }
+    }
+}
+
 #[test]
 fn generated_bodies_are_laid_out_cleanly() {
     use fbd_engine::load::{MemProvider, load_text};
