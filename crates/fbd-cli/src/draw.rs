@@ -142,40 +142,6 @@ pub(crate) struct How {
     pub sheets: bool,
 }
 
-/// The text height of a drawing printed on sheets (`--sheets`), in points.
-const SHEET_TEXT_PT: f64 = 8.0;
-
-/// `output` (NAME.png) printed on sheets: NAME-1.png, NAME-2.png... beside it, each refused
-/// where it is one of the command's inputs.
-fn write_sheets(
-    output: &std::path::Path,
-    svg: &str,
-    (body, l): (&fbd_layout::Body, &fbd_layout::Layout),
-    caption: &str,
-    inputs: &[(&std::path::Path, &str)],
-) -> Result<String, String> {
-    let sheets = fbd_layout::sheets::a4_sheets(body, l, SHEET_TEXT_PT);
-    let stem = output.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-    let paths: Vec<std::path::PathBuf> =
-        (1..=sheets.parts.len()).map(|k| output.with_file_name(format!("{stem}-{k}.png"))).collect();
-    for p in &paths {
-        crate::guard::not_an_input(p, "--sheets", inputs)?;
-    }
-    let images = fbd_layout::png::render_sheets(svg, &sheets, SHEET_TEXT_PT, caption)?;
-    for (p, bytes) in paths.iter().zip(&images) {
-        fbd_engine::load::write_with(p, |w| w.write_all(bytes))
-            .map_err(|e| format!("{}: cannot write: {e}", p.display()))?;
-    }
-    let (cols, rows) = sheets.at.iter().fold((0, 0), |(c, r), &(x, y)| (c.max(x), r.max(y)));
-    let (n, paper) = (sheets.parts.len(), if sheets.portrait { "portrait" } else { "landscape" });
-    Ok(format!(
-        "{n} {} of A4 {paper} (cut {cols} across, {rows} down), text {SHEET_TEXT_PT} pt: {}{}",
-        if n == 1 { "sheet" } else { "sheets" },
-        paths[0].display(),
-        if n > 1 { format!(" … {}", paths[n - 1].display()) } else { String::new() }
-    ))
-}
-
 /// A page drawn alone: its body, its blocks' stored positions and its name.
 type PickedPage = (fbd_layout::Body, Vec<Option<[f64; 2]>>, String);
 
@@ -283,7 +249,15 @@ pub(crate) fn svg(
             out::error("--sheets prints PNG images: name the output NAME.png (-o NAME.png)");
             return ExitCode::FAILURE;
         };
-        return match write_sheets(p, &text, (&body, &l), &title, &crate::guard::project_inputs(&project)) {
+        let inputs = crate::guard::project_inputs(&project);
+        let check = |path: &std::path::Path| crate::guard::not_an_input(path, "--sheets", &inputs);
+        return match fbd_layout::png::write_sheets(
+            p,
+            &text,
+            (&body, &l),
+            (fbd_layout::sheets::PRINT_TEXT_PT, &title),
+            check,
+        ) {
             Ok(said) => {
                 eprintln!("{said}");
                 ExitCode::SUCCESS

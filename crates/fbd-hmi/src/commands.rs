@@ -30,6 +30,8 @@ pub(crate) enum UiCommand {
     ServeOnNetwork,
     /// The shown body's drawing as SVG.
     ExportDrawing,
+    /// File > Print on A4 sheets: the shown drawing as PNG sheets at a legible size.
+    PrintSheets,
     /// An embedded wiring, loaded by online change.
     Embedded(Wiring),
     Quit,
@@ -86,6 +88,7 @@ impl App {
             UiCommand::RunTests => self.run_tests(None),
             UiCommand::ServeOnNetwork => self.network.open = true,
             UiCommand::ExportDrawing => self.export_drawing(None),
+            UiCommand::PrintSheets => self.print_sheets(None),
             UiCommand::Embedded(w) => self.online_change(Origin::Embedded(w)),
             UiCommand::Quit => ctx.send_viewport_cmd(egui::ViewportCommand::Close),
             UiCommand::RunOrPause => self.online_run_or_pause(),

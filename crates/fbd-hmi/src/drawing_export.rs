@@ -1,6 +1,7 @@
 //! File > Export drawing: the body the online diagram shows, as an SVG file, drawn as on screen
 //! (the same layout: stored positions, connectors) with the values of the moment beside the
-//! pins. An SVG scales to any paper: printed on A4 landscape, as `fbd svg` writes it.
+//! pins. An SVG scales to any paper; a PNG fits A4 at 300 dpi, as `fbd svg` writes it; File →
+//! Print on A4 sheets cuts the drawing into sheets with 8-point text, as `fbd svg --sheets`.
 
 use std::path::PathBuf;
 
@@ -31,23 +32,40 @@ impl fbd_layout::svg::Values for ImageValues<'_> {
     }
 }
 
+/// What a drawing is written as: one SVG or PNG, or PNG sheets of A4.
+#[derive(Copy, Clone, PartialEq)]
+enum Written {
+    Drawing,
+    Sheets,
+}
+
 impl App {
     /// Writes the shown body's drawing to `path` (or one a dialog or the typed-path window
     /// gives); says what happened on the status line.
     pub fn export_drawing(&mut self, path: Option<PathBuf>) {
+        self.write_drawing(path, Written::Drawing);
+    }
+
+    /// Prints the shown body's drawing on A4 sheets with 8-point text: NAME-1.png,
+    /// NAME-2.png... beside `path` (NAME.png, or one a dialog or the typed-path window gives);
+    /// says what was written on the status line.
+    pub fn print_sheets(&mut self, path: Option<PathBuf>) {
+        self.write_drawing(path, Written::Sheets);
+    }
+
+    fn write_drawing(&mut self, path: Option<PathBuf>, how: Written) {
+        use crate::path_prompt::PathAction;
         let Some(bl) = self.diagram_body() else {
             self.status = "no drawing to export yet: open the Diagram tab first".into();
             return;
         };
         let name = if self.diagram.instance.is_empty() { "program".to_string() } else { self.diagram.instance.clone() };
-        let file = format!("{}.svg", name.replace('/', "_"));
-        let Some(path) = path.or_else(|| {
-            self.save_path(
-                crate::path_prompt::PathAction::ExportDrawing,
-                ("SVG or PNG drawing", &["svg", "png"]),
-                &file,
-            )
-        }) else {
+        let (action, filter, ext) = match how {
+            Written::Drawing => (PathAction::ExportDrawing, ("SVG or PNG drawing", &["svg", "png"][..]), "svg"),
+            Written::Sheets => (PathAction::PrintSheets, ("PNG sheets", &["png"][..]), "png"),
+        };
+        let file = format!("{}.{ext}", name.replace('/', "_"));
+        let Some(path) = path.or_else(|| self.save_path(action, filter, &file)) else {
             self.status = "type the path to export the drawing to".into();
             return;
         };
@@ -62,6 +80,14 @@ impl App {
         );
         let text = fbd_layout::svg::svg(body, layout, &title, &values);
         let path = crate::paths::typed_path(&path.display().to_string());
+        if how == Written::Sheets {
+            let pt = fbd_layout::sheets::PRINT_TEXT_PT;
+            self.status = match fbd_layout::png::write_sheets(&path, &text, (body, layout), (pt, &title), |_| Ok(())) {
+                Ok(said) => format!("printed on {said}"),
+                Err(e) => e,
+            };
+            return;
+        }
         // A `.png` is the drawing rendered to fit A4 landscape at 300 dpi, to print.
         let png = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("png"));
         let written = if png {

@@ -72,6 +72,14 @@ fn file_menu_button(ui: &mut egui::Ui, view: &MenuView) -> Option<UiCommand> {
             ui.close();
             c = Some(UiCommand::ExportDrawing);
         }
+        if ui
+            .button("Print on A4 sheets...")
+            .on_hover_text("the body the Diagram tab shows, as PNG sheets of A4 with 8-point text (NAME-1.png, NAME-2.png...), cut between blocks")
+            .clicked()
+        {
+            ui.close();
+            c = Some(UiCommand::PrintSheets);
+        }
         ui.add_enabled_ui(!view.recent.is_empty(), |ui| {
             ui.menu_button("Open recent", |ui| {
                 for p in &view.recent {

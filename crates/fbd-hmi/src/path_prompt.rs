@@ -21,6 +21,8 @@ pub(crate) enum PathAction {
     ExportPlcopen,
     /// File > Export drawing.
     ExportDrawing,
+    /// File > Print on A4 sheets.
+    PrintSheets,
     /// File > Run test table.
     RunTests,
 }
@@ -32,6 +34,7 @@ impl PathAction {
             PathAction::OpenRecording => "Open a recording",
             PathAction::ExportPlcopen => "Export PLCopen XML as",
             PathAction::ExportDrawing => "Export the drawing as",
+            PathAction::PrintSheets => "Print the drawing on A4 sheets named (NAME.png: NAME-1.png...)",
             PathAction::RunTests => "Run a test table",
         }
     }
@@ -41,6 +44,7 @@ impl PathAction {
             PathAction::SaveRecording => "Save",
             PathAction::OpenRecording => "Open",
             PathAction::ExportPlcopen | PathAction::ExportDrawing => "Export",
+            PathAction::PrintSheets => "Print",
             PathAction::RunTests => "Run",
         }
     }
@@ -169,6 +173,10 @@ impl App {
                     }
                     PathAction::ExportDrawing => {
                         self.export_drawing(Some(path));
+                        Ok(())
+                    }
+                    PathAction::PrintSheets => {
+                        self.print_sheets(Some(path));
                         Ok(())
                     }
                     PathAction::RunTests => {

@@ -4,6 +4,8 @@
 
 use resvg::{tiny_skia, usvg};
 
+use std::path::{Path, PathBuf};
+
 use crate::sheets::{CAPTION_UNITS, Sheets};
 
 /// The pixels of A4 landscape's long side at 300 dots per inch: the size [`render_a4`] fits.
@@ -89,4 +91,37 @@ fn with_attr(head: &str, name: &str, value: &str) -> String {
         }
         None => format!("{head}{key}{value}\""),
     }
+}
+
+/// `svg`, the drawing of `body` laid out as `l`, printed on A4 sheets with `pt`-point text
+/// ([`crate::sheets::a4_sheets`], [`render_sheets`]) and written as NAME-1.png, NAME-2.png...
+/// beside `output` (NAME.png), each first passed to `check` (which refuses a path it must not
+/// write). Says what was written: how many sheets, their paper and the files.
+pub fn write_sheets(
+    output: &Path,
+    svg: &str,
+    (body, l): (&crate::Body, &crate::Layout),
+    (pt, caption): (f64, &str),
+    check: impl Fn(&Path) -> Result<(), String>,
+) -> Result<String, String> {
+    let sheets = crate::sheets::a4_sheets(body, l, pt);
+    let stem = output.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    let paths: Vec<PathBuf> =
+        (1..=sheets.parts.len()).map(|k| output.with_file_name(format!("{stem}-{k}.png"))).collect();
+    for p in &paths {
+        check(p)?;
+    }
+    let images = render_sheets(svg, &sheets, pt, caption)?;
+    for (p, bytes) in paths.iter().zip(&images) {
+        fbd_engine::load::write_with(p, |w| std::io::Write::write_all(w, bytes))
+            .map_err(|e| format!("{}: cannot write: {e}", p.display()))?;
+    }
+    let (cols, rows) = sheets.at.iter().fold((0, 0), |(c, r), &(x, y)| (c.max(x), r.max(y)));
+    let (n, paper) = (paths.len(), if sheets.portrait { "portrait" } else { "landscape" });
+    Ok(format!(
+        "{n} {} of A4 {paper} (cut {cols} across, {rows} down), text {pt} pt: {}{}",
+        if n == 1 { "sheet" } else { "sheets" },
+        paths[0].display(),
+        if n > 1 { format!(" … {}", paths[n - 1].display()) } else { String::new() }
+    ))
 }

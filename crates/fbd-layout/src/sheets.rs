@@ -11,6 +11,10 @@ pub const TEXT_UNITS: f64 = 11.0;
 /// A4 landscape in points (1/72 inch).
 pub const A4_POINTS: (f64, f64) = (842.0, 595.0);
 
+/// The text height a drawing is printed at on sheets (`fbd svg --sheets`, the window's File →
+/// Print on A4 sheets), in points: small print, read without a loupe.
+pub const PRINT_TEXT_PT: f64 = 8.0;
+
 /// Room at the foot of each sheet for its caption (which sheet of how many).
 pub const CAPTION_UNITS: f64 = PITCH;
 

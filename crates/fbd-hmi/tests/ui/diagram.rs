@@ -372,6 +372,31 @@ fn the_shown_body_exports_as_an_svg_drawing_with_its_connectors_and_values() {
     assert_eq!(svg.matches("<g class=\"block\" data-id=").count(), 10, "the Cell's blocks");
 }
 
+/// File → Print on A4 sheets: the page the Diagram tab shows, as numbered PNG sheets of A4
+/// with 8-point text, said on the status line.
+#[test]
+fn print_on_sheets_writes_the_shown_page_as_numbered_a4_sheets() {
+    let mut h = harness(Wiring::Upd1, false, "print-sheets");
+    h.step();
+    h.get_by_label("Diagram").click();
+    for _ in 0..4 {
+        h.step();
+    }
+    let dir = temp_dir("print-sheets");
+    let png = dir.join("commands.png");
+    h.state_mut().print_sheets(Some(png.clone()));
+    let status = h.state().status().to_string();
+    assert!(status.starts_with("printed on ") && status.contains("text 8 pt"), "{status}");
+    let n: usize =
+        status["printed on ".len()..].split_whitespace().next().and_then(|w| w.parse().ok()).expect("a count");
+    for k in 1..=n {
+        let bytes = std::fs::read(dir.join(format!("commands-{k}.png"))).expect("a sheet written");
+        assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n", "sheet {k} is a PNG");
+    }
+    assert!(!dir.join(format!("commands-{}.png", n + 1)).exists(), "{n} sheets, no more");
+    assert!(!png.exists(), "the name is a stem: NAME.png itself is not written");
+}
+
 /// "Where does cell_2_3's value go?": Find on the connector's name marks its tag at the source
 /// and every continuation, all of them in view.
 #[test]
