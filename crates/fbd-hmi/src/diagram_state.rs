@@ -58,6 +58,13 @@ pub struct DiagramState {
     /// The page shown of a body drawn on pages (from 0), unless `whole` shows all of it.
     pub(crate) page: usize,
     pub(crate) whole: bool,
+    /// The sheet Fit shows (from 0) of a drawing larger than the view at full-size text, as a
+    /// printed page is read sheet by sheet, unless `unsheeted` fits the whole drawing.
+    pub(crate) sheet: usize,
+    pub(crate) unsheeted: bool,
+    /// The shown drawing cut into sheets of the view's size: for which layout (its address)
+    /// and view.
+    pub(crate) sheets: Option<(usize, Vec2, fbd_layout::sheets::Sheets)>,
     /// A search to run again on the page it switched to.
     pub(crate) refind: Option<String>,
     /// The found connector whose pages the message names already.
@@ -118,6 +125,8 @@ impl DiagramState {
         }
         self.ids = None;
         self.fit = true;
+        self.sheet = 0;
+        self.unsheeted = false;
         self.page = 0;
         self.whole = false;
         true
@@ -188,6 +197,9 @@ impl DiagramState {
     pub(crate) fn show_page(&mut self, k: Option<usize>) {
         self.whole = k.is_none();
         self.page = k.unwrap_or(0);
+        // A page opens at its first sheet; the whole body, an overview, whole.
+        self.sheet = 0;
+        self.unsheeted = k.is_none();
         self.ids = None;
         self.fit = true;
     }
@@ -384,6 +396,23 @@ impl App {
     /// Shows page `k` (from 0) of the body shown, or the whole body (`None`), fitted.
     pub fn diagram_show_page(&mut self, k: Option<usize>) {
         self.diagram.show_page(k);
+    }
+
+    /// How many sheets the shown drawing is cut into at Fit (1: it fits the view whole).
+    pub fn diagram_sheets(&self) -> usize {
+        self.diagram.sheets.as_ref().map_or(1, |(_, _, s)| s.parts.len().max(1))
+    }
+
+    /// The sheet shown at Fit (from 0), or `None` for the whole drawing.
+    pub fn diagram_sheet(&self) -> Option<usize> {
+        (!self.diagram.unsheeted).then_some(self.diagram.sheet)
+    }
+
+    /// Shows sheet `k` (from 0) of the shown drawing, or the whole drawing (`None`), fitted.
+    pub fn diagram_show_sheet(&mut self, k: Option<usize>) {
+        self.diagram.sheet = k.unwrap_or(0);
+        self.diagram.unsheeted = k.is_none();
+        self.diagram.fit = true;
     }
 
     /// What the Diagram tab's header says (what Find found, ...).

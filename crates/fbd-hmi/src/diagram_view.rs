@@ -1,7 +1,9 @@
 //! The online diagram, docked in the central panel: one body (the program's top level or a
 //! macro instance) laid out by `fbd-layout`, with live values in badges beside the output pins,
 //! BOOL wires green when TRUE and grey when FALSE, forced signals marked. Pan by dragging, zoom
-//! with the wheel around the pointer, `F` or "Fit" to fit; double-click a macro instance to open
+//! with the wheel around the pointer, `F` or "Fit" to fit (a drawing larger than the view at
+//! full-size text is fitted sheet by sheet: Page Down, Page Up, or the sheet picker, which also
+//! shows it whole; `fbd_layout::sheets` cuts it between blocks); double-click a macro instance to open
 //! it, the breadcrumb to go back; search centres a block; right-click a block to write, force,
 //! release, watch or set a breakpoint on its outputs.
 
@@ -56,6 +58,9 @@ impl App {
         }
     }
 }
+
+/// The largest body the view cuts into sheets (cutting is quadratic in the items cut around).
+const MAX_SHEETED_BLOCKS: usize = 600;
 
 impl DiagramState {
     /// Draws the shown body with its live values; returns the menu actions chosen.
@@ -134,12 +139,33 @@ impl DiagramState {
         self.canvas_min = rect.min;
         let dark = ui.visuals().dark_mode;
         let refit = self.fit_hold.refit(rect.size(), self.pan, self.zoom);
+        self.cut_into_sheets(body, layout, rect.size());
+        if resp.hovered() {
+            let step =
+                ui.input(|i| i.key_pressed(egui::Key::PageDown) as i32 - i.key_pressed(egui::Key::PageUp) as i32);
+            let n = self.sheets.as_ref().map_or(1, |(_, _, s)| s.parts.len());
+            if step != 0 && n > 1 {
+                self.sheet = (self.sheet as i32 + step).clamp(0, n as i32 - 1) as usize;
+                self.unsheeted = false;
+                self.fit = true;
+            }
+        }
         if self.fit || refit || (resp.hovered() && ui.input(|i| i.key_pressed(egui::Key::F))) {
-            let sx = rect.width() / layout.width.max(1.0) as f32;
-            let sy = rect.height() / (layout.height + 20.0).max(1.0) as f32;
-            self.zoom = sx.min(sy).clamp(0.05, 2.0);
-            let drawn = Vec2::new(layout.width as f32, layout.height as f32) * self.zoom;
-            self.pan = (rect.size() - drawn) / 2.0;
+            match self.shown_sheet() {
+                // A sheet at full size (zoom 1: the text as large as it is drawn), centred.
+                Some(part) => {
+                    self.zoom = (rect.width() / part.w as f32).min(rect.height() / part.h as f32).min(1.0);
+                    let drawn = Vec2::new(part.w as f32, part.h as f32) * self.zoom;
+                    self.pan = (rect.size() - drawn) / 2.0 - Vec2::new(part.x as f32, part.y as f32) * self.zoom;
+                }
+                None => {
+                    let sx = rect.width() / layout.width.max(1.0) as f32;
+                    let sy = rect.height() / (layout.height + 20.0).max(1.0) as f32;
+                    self.zoom = sx.min(sy).clamp(0.05, 2.0);
+                    let drawn = Vec2::new(layout.width as f32, layout.height as f32) * self.zoom;
+                    self.pan = (rect.size() - drawn) / 2.0;
+                }
+            }
             self.fit = false;
             self.fit_hold.fitted(rect.size(), self.pan, self.zoom);
         }
@@ -318,6 +344,8 @@ impl DiagramState {
                 self.job = None;
                 self.fit = true;
             }
+            // Last: it comes and goes with the view's size, and must not move the rest.
+            self.sheet_picker(ui);
             ui.label(egui::RichText::new(&self.message).weak());
         });
         open
@@ -467,6 +495,13 @@ impl DiagramState {
         }
         let Some(i) = found else { return false };
         let c = layout.blocks[i];
+        // The sheet it is on is the one a refit shows.
+        self.cut_into_sheets(body, layout, self.canvas);
+        if let Some((_, _, s)) = &self.sheets
+            && let Some(k) = s.parts.iter().position(|p| p.overlaps(&c))
+        {
+            self.sheet = k;
+        }
         // Centred at a readable size.
         self.zoom = self.zoom.max(1.0);
         self.pan =
@@ -497,6 +532,69 @@ impl DiagramState {
         });
         if let Some(k) = pick {
             self.show_page(k);
+        }
+    }
+
+    /// The shown drawing cut into sheets of the view's size at zoom 1 (the text at its full
+    /// size), when it does not fit the view whole at that size: computed again for another
+    /// drawing or view size. A very large body is not cut (an overview is what it needs).
+    fn cut_into_sheets(&mut self, body: &Body, layout: &Layout, view: Vec2) {
+        let key = layout as *const Layout as usize;
+        if self.sheets.as_ref().is_some_and(|(k, v, _)| *k == key && *v == view) {
+            return;
+        }
+        // A margin of a grid step around the sheet.
+        let (w, h) = (f64::from(view.x) - 20.0, f64::from(view.y) - 20.0);
+        let fits = layout.width <= w && layout.height + 20.0 <= h;
+        let cut = (!fits && w > 100.0 && h > 100.0 && body.nodes.len() <= MAX_SHEETED_BLOCKS)
+            .then(|| fbd_layout::sheets::screen_sheets(body, layout, w, h));
+        self.sheets = cut.map(|s| (key, view, s));
+        if self.sheets.is_none() {
+            self.sheets = Some((key, view, fbd_layout::sheets::Sheets::default()));
+        }
+    }
+
+    /// The part of the drawing Fit shows: the current sheet, unless the drawing is shown whole
+    /// or fits the view.
+    fn shown_sheet(&self) -> Option<fbd_layout::Rect> {
+        let (_, _, s) = self.sheets.as_ref()?;
+        if self.unsheeted || s.parts.len() < 2 {
+            return None;
+        }
+        s.parts.get(self.sheet.min(s.parts.len() - 1)).copied()
+    }
+
+    /// The sheet picker, for a drawing cut into sheets: a sheet, or the whole drawing.
+    fn sheet_picker(&mut self, ui: &mut egui::Ui) {
+        let Some((_, _, s)) = &self.sheets else { return };
+        let n = s.parts.len();
+        if n < 2 {
+            return;
+        }
+        let at = s.at.clone();
+        let k = self.sheet.min(n - 1);
+        let shown = if self.unsheeted { "whole drawing".to_string() } else { format!("sheet {}/{n}", k + 1) };
+        let mut pick = None;
+        egui::ComboBox::from_id_salt("diagram_sheet")
+            .selected_text(shown)
+            .height(400.0)
+            .show_ui(ui, |ui| {
+                if ui.selectable_label(self.unsheeted, "whole drawing").clicked() {
+                    pick = Some(None);
+                }
+                for (i, (col, row)) in at.iter().enumerate() {
+                    let label = format!("sheet {} (column {col}, row {row})", i + 1);
+                    if ui.selectable_label(!self.unsheeted && k == i, label).clicked() {
+                        pick = Some(Some(i));
+                    }
+                }
+            })
+            .response
+            .on_hover_text("the drawing is larger than the view at full-size text: read it sheet by sheet (Page Up, Page Down), or whole");
+        if let Some(p) = pick {
+            self.sheet = p.unwrap_or(0);
+            self.unsheeted = p.is_none();
+            self.fit = true;
         }
     }
 

@@ -67,7 +67,7 @@ fn cuts_where(
 }
 
 /// A drawing cut into sheets of paper.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Sheets {
     /// Each sheet's part of the drawing, in drawing units, row by row (left to right, then
     /// down; each column of sheets has rows of its own); sheets with no block, tag or port on
@@ -84,9 +84,16 @@ pub struct Sheets {
 /// 0..width and `y` -PITCH..height (its title above row 0), as [`crate::svg::svg`] draws it.
 pub fn a4_sheets(body: &Body, l: &Layout, pt: f64) -> Sheets {
     let items = items(body, l);
-    let landscape = on_sheets(l, &items, pt, A4_POINTS);
-    let portrait = on_sheets(l, &items, pt, (A4_POINTS.1, A4_POINTS.0));
+    let units = |(w, h): (f64, f64)| (w * TEXT_UNITS / pt, h * TEXT_UNITS / pt - CAPTION_UNITS);
+    let landscape = on_sheets(l, &items, units(A4_POINTS));
+    let portrait = on_sheets(l, &items, units((A4_POINTS.1, A4_POINTS.0)));
     if portrait.parts.len() < landscape.parts.len() { Sheets { portrait: true, ..portrait } } else { landscape }
+}
+
+/// The sheets of drawing `l` at most `w × h` drawing units each (a screen at zoom 1: the
+/// online view's sheets, whose text is then drawn at its full size).
+pub fn screen_sheets(body: &Body, l: &Layout, w: f64, h: f64) -> Sheets {
+    on_sheets(l, &items(body, l), (w, h))
 }
 
 /// What a cut must not go through: each block with the constants left of its pins, and each
@@ -118,10 +125,8 @@ fn items(body: &Body, l: &Layout) -> Vec<Rect> {
     out
 }
 
-/// `l` on sheets of `paper` (points, width × height), cut around `items`.
-fn on_sheets(l: &Layout, items: &[Rect], pt: f64, paper: (f64, f64)) -> Sheets {
-    let units_per_pt = TEXT_UNITS / pt;
-    let (w, h) = (paper.0 * units_per_pt, paper.1 * units_per_pt - CAPTION_UNITS);
+/// `l` on sheets of `w × h` drawing units, cut around `items`.
+fn on_sheets(l: &Layout, items: &[Rect], (w, h): (f64, f64)) -> Sheets {
     // A little room beside each item: a cut never touches a block's frame.
     let xs: Vec<(f64, f64)> = items.iter().map(|b| (b.x - 2.0, b.x + b.w + 2.0)).collect();
     // Each column of sheets is cut into rows between its own blocks (a column of many short

@@ -104,8 +104,7 @@ fn the_diagram_is_driven_by_the_pointer_double_click_in_and_context_menu_force()
     assert_eq!(h.state().diagram_instance(), "cell_4_4", "the double click opened the instance");
     assert_eq!(h.state_mut().diagram_output_value("Value"), Some(Value::Int(4)));
     // A right click on the cell's memory opens its menu; a number typed there is forced.
-    h.state_mut().diagram_fit();
-    h.step();
+    find(&mut h, "mem");
     let mem = h.state_mut().diagram_block_pos("mem").expect("the memory is drawn");
     click_at(&mut h, mem, egui::PointerButton::Secondary);
     h.step();
@@ -203,6 +202,9 @@ fn a_fitted_diagram_refits_when_its_canvas_changes_size_until_the_user_moves_it(
     let mut h = harness(Wiring::Upd1, true, "fit-hold");
     h.step();
     h.get_by_label("Diagram").click();
+    h.step();
+    // The whole page, which grows with the canvas (a sheet is drawn at full size).
+    h.state_mut().diagram_show_sheet(None);
     h.step();
     h.step();
     let narrow = (h.state().diagram_canvas(), h.state_mut().diagram_block_pos("code").expect("drawn"));
@@ -322,7 +324,8 @@ fn an_instance_opened_from_the_list_is_fitted() {
     }
     assert_eq!(h.state().diagram_instance(), "proc_2");
     let zoom = h.state().diagram_zoom();
-    assert_ne!(zoom, top, "it kept the program's zoom");
+    // Fitted to its own drawing: its first sheet at full size, or the whole of it.
+    assert!(zoom != top || h.state().diagram_sheets() > 1, "it kept the program's zoom: {zoom}");
     // Fitting again changes nothing: it was fitted to its own drawing.
     h.state_mut().diagram_fit();
     for _ in 0..2 {
@@ -370,6 +373,40 @@ fn the_shown_body_exports_as_an_svg_drawing_with_its_connectors_and_values() {
     let svg = std::fs::read_to_string(&cell).expect("written");
     assert!(svg.contains("cell_2_3"), "titled by the instance");
     assert_eq!(svg.matches("<g class=\"block\" data-id=").count(), 10, "the Cell's blocks");
+}
+
+/// A page larger than the view opens at its first sheet; Page Down and Page Up, over the
+/// drawing, go to the next and the previous sheet (fitted at full size), and stop at the ends.
+#[test]
+fn page_down_and_page_up_turn_the_sheets_of_a_page() {
+    let mut h = crate::harness_sized(Wiring::Upd1, "sheets", egui::vec2(1600.0, 1000.0));
+    h.step();
+    h.get_by_label("Diagram").click();
+    for _ in 0..3 {
+        h.step();
+    }
+    h.state_mut().diagram_show_page(Some(2));
+    for _ in 0..3 {
+        h.step();
+    }
+    let n = h.state().diagram_sheets();
+    assert!(n >= 2, "the Board page is larger than the view: {n} sheets");
+    assert_eq!(h.state().diagram_sheet(), Some(0), "it opens at its first sheet");
+    let centre = h.state().diagram_canvas().center();
+    let zoom = h.state().diagram_zoom();
+    for k in 1..=n {
+        h.hover_at(centre);
+        h.key_press(egui::Key::PageDown);
+        h.step();
+        h.step();
+        assert_eq!(h.state().diagram_sheet(), Some(k.min(n - 1)), "Page Down {k} times");
+        assert_eq!(h.state().diagram_zoom(), zoom, "every sheet at full size");
+    }
+    h.hover_at(centre);
+    h.key_press(egui::Key::PageUp);
+    h.step();
+    h.step();
+    assert_eq!(h.state().diagram_sheet(), Some(n - 2), "Page Up goes back");
 }
 
 /// File → Print on A4 sheets: the page the Diagram tab shows, as numbered PNG sheets of A4
@@ -436,8 +473,9 @@ fn find_on_a_connector_name_marks_its_source_and_every_continuation_in_view() {
 }
 
 /// At Fit on a 1600×1000 window, each page of the 2048 top level is drawn several times larger
-/// than the whole body and with its text (block types, connector names), where the whole body
-/// is too small for any (figures in docs/hmi.md).
+/// than the whole body, and each sheet of it (a page larger than the view is read sheet by
+/// sheet) with its text at full size, 11 px or more (block types, connector names), where the
+/// whole body is too small for any (figures in docs/hmi.md).
 #[test]
 fn every_page_of_the_top_level_is_drawn_larger_at_fit_than_the_whole_body() {
     let mut h = crate::harness_sized(Wiring::Upd1, "legible", egui::vec2(1600.0, 1000.0));
@@ -460,8 +498,22 @@ fn every_page_of_the_top_level_is_drawn_larger_at_fit_than_the_whole_body() {
             h.step();
         }
         let z = h.state().diagram_zoom();
-        eprintln!("page {title}: zoom {z:.2}, text {:?} px (whole body {whole:.2})", h.state().diagram_text_px());
+        let sheets = h.state().diagram_sheets();
+        eprintln!("page {title}: zoom {z:.2}, text {:?} px, {sheets} sheets", h.state().diagram_text_px());
         assert!(z > 2.5 * whole, "page {title} at Fit: zoom {z} against {whole} for the whole body");
-        assert!(h.state().diagram_text_px().is_some_and(|px| px >= 6.0), "page {title} at Fit draws its text");
+        for k in 0..sheets {
+            h.state_mut().diagram_show_sheet(Some(k));
+            for _ in 0..3 {
+                h.step();
+            }
+            let px = h.state().diagram_text_px();
+            assert!(px.is_some_and(|px| px >= 11.0), "page {title}, sheet {} at Fit: text {px:?} px", k + 1);
+        }
+        // The whole page, on request: smaller, still with its text.
+        h.state_mut().diagram_show_sheet(None);
+        for _ in 0..3 {
+            h.step();
+        }
+        assert!(h.state().diagram_text_px().is_some_and(|px| px >= 6.0), "page {title} whole at Fit draws its text");
     }
 }
