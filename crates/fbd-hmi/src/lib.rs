@@ -15,6 +15,7 @@ mod debugger_hints;
 mod debugger_tree;
 mod debugger_values;
 mod diagram_menu;
+mod diagram_sheets;
 mod diagram_state;
 mod diagram_view;
 mod drawing_export;
