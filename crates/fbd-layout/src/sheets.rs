@@ -26,9 +26,27 @@ pub fn cuts(from: f64, to: f64, max: f64, spans: &[(f64, f64)]) -> Vec<(f64, f64
     cuts_where(from, to, max, spans, |_, _| true).0
 }
 
-/// Whether `c` is inside none of `spans`.
-fn free(spans: &[(f64, f64)], c: f64) -> bool {
-    spans.iter().all(|&(a, b)| c <= a || c >= b)
+/// The positions inside none of `spans`, among their ends: the boundaries of their union
+/// (spans that only touch stay apart: a cut may fall where one ends and the next begins),
+/// ascending.
+fn free_positions(spans: &[(f64, f64)]) -> Vec<f64> {
+    let mut sorted = spans.to_vec();
+    sorted.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let mut out = Vec::with_capacity(2 * sorted.len());
+    let mut run: Option<(f64, f64)> = None;
+    for (a, b) in sorted {
+        run = match run {
+            Some((ra, rb)) if a < rb => Some((ra, rb.max(b))),
+            Some((ra, rb)) => {
+                out.extend([ra, rb]);
+                Some((a, b))
+            }
+            None => Some((a, b)),
+        };
+    }
+    out.extend(run.map(|(a, b)| [a, b]).into_iter().flatten());
+    out.dedup();
+    out
 }
 
 /// [`cuts`], each cut the furthest free position that `accept`s the piece it ends (`start`,
@@ -40,19 +58,15 @@ fn cuts_where(
     spans: &[(f64, f64)],
     accept: impl Fn(f64, f64) -> bool,
 ) -> (Vec<(f64, f64)>, bool) {
+    let free = free_positions(spans);
     let mut out = Vec::new();
     let (mut start, mut clean) = (from, true);
     while to - start > max {
         let limit = start + max;
-        // Block edges are candidates, furthest along first.
-        let mut candidates: Vec<f64> = spans
-            .iter()
-            .flat_map(|&(a, b)| [a, b])
-            .filter(|&c| c > start + PITCH && c <= limit && free(spans, c))
-            .collect();
-        candidates.sort_by(|a, b| b.total_cmp(a));
-        candidates.dedup();
-        let cut = match candidates.iter().find(|&&c| accept(start, c)).or(candidates.first()) {
+        // The free positions within this piece, furthest along first.
+        let (lo, hi) = (free.partition_point(|&c| c <= start + PITCH), free.partition_point(|&c| c <= limit));
+        let candidates = &free[lo..hi.max(lo)];
+        let cut = match candidates.iter().rev().find(|&&c| accept(start, c)).or(candidates.last()) {
             Some(&c) => c,
             None => {
                 clean = false;
