@@ -8,7 +8,8 @@ use fbd_layout::{Body, Layout};
 
 use crate::diagram_state::DiagramState;
 
-/// The largest body the view cuts into sheets (cutting is quadratic in the items cut around).
+/// The largest body the view cuts into sheets (choosing where to cut the columns tries the rows
+/// of each candidate: quadratic at worst in the items cut around).
 const MAX_SHEETED_BLOCKS: usize = 600;
 
 impl DiagramState {
