@@ -134,8 +134,9 @@ enum Cmd {
         /// from other pages are drawn as connectors named after their source.
         #[arg(long)]
         page: Option<String>,
-        /// With `-o NAME.png`: print on A4 landscape sheets with the text 8 pt high, the drawing
-        /// cut between blocks where it does not fit one sheet; writes NAME-1.png, NAME-2.png...
+        /// With `-o NAME.png`: print on A4 sheets (landscape or portrait, whichever takes fewer)
+        /// with the text 8 pt high, the drawing cut between blocks where it does not fit one
+        /// sheet; writes NAME-1.png, NAME-2.png...
         #[arg(long, requires = "output")]
         sheets: bool,
     },
