@@ -12,21 +12,21 @@ use fbd2048_game::Wiring;
 /// Loads `path` (a diagram, or PLCopen XML imported on the way in), saying the import's
 /// warnings on standard error.
 pub(crate) fn load_file(path: &Path) -> Result<Project, Diagnostics> {
-    let (project, warnings) = fbd_plcopen::load_any(path)?;
-    for w in warnings {
-        eprintln!("warning: {w}");
-    }
-    Ok(project)
+    fbd_plcopen::load_any(path).map(said)
 }
 
 /// Loads `path` as [`load_file`] does, for the compiler (its blocks lean: see
 /// [`fbd_plcopen::load_any_lean`]).
 pub(crate) fn load_file_lean(path: &Path) -> Result<fbd_engine::compile::Project, Diagnostics> {
-    let (project, warnings) = fbd_plcopen::load_any_lean(path)?;
+    fbd_plcopen::load_any_lean(path).map(said)
+}
+
+/// A loaded project, its warnings said on standard error.
+fn said<P>((project, warnings): (P, Vec<String>)) -> P {
     for w in warnings {
         eprintln!("warning: {w}");
     }
-    Ok(project)
+    project
 }
 
 /// Loads and compiles `path` (see [`load_file`]).

@@ -36,20 +36,20 @@ impl DiagramState {
     /// or fits the view.
     pub(crate) fn shown_sheet(&self) -> Option<fbd_layout::Rect> {
         let (_, _, s) = self.sheets.as_ref()?;
-        if self.unsheeted || s.parts.len() < 2 {
+        if self.unsheeted || s.list.len() < 2 {
             return None;
         }
-        s.parts.get(self.sheet.min(s.parts.len() - 1)).copied()
+        s.list.get(self.sheet.min(s.list.len() - 1)).map(|s| s.part)
     }
 
     /// The sheet picker, for a drawing cut into sheets: a sheet, or the whole drawing.
     pub(crate) fn sheet_picker(&mut self, ui: &mut egui::Ui) {
         let Some((_, _, s)) = &self.sheets else { return };
-        let n = s.parts.len();
+        let n = s.list.len();
         if n < 2 {
             return;
         }
-        let at = s.at.clone();
+        let at: Vec<(usize, usize)> = s.list.iter().map(|s| (s.column, s.row)).collect();
         let k = self.sheet.min(n - 1);
         let shown = if self.unsheeted { "whole drawing".to_string() } else { format!("sheet {}/{n}", k + 1) };
         let mut pick = None;
@@ -79,7 +79,7 @@ impl DiagramState {
     /// Page Down and Page Up, the pointer over the drawing: the next or the previous sheet.
     pub(crate) fn turn_sheets(&mut self, ui: &egui::Ui) {
         let step = ui.input(|i| i.key_pressed(egui::Key::PageDown) as i32 - i.key_pressed(egui::Key::PageUp) as i32);
-        let n = self.sheets.as_ref().map_or(1, |(_, _, s)| s.parts.len());
+        let n = self.sheets.as_ref().map_or(1, |(_, _, s)| s.list.len());
         if step != 0 && n > 1 {
             self.sheet = (self.sheet as i32 + step).clamp(0, n as i32 - 1) as usize;
             self.unsheeted = false;

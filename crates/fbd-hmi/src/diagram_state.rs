@@ -400,7 +400,7 @@ impl App {
 
     /// How many sheets the shown drawing is cut into at Fit (1: it fits the view whole).
     pub fn diagram_sheets(&self) -> usize {
-        self.diagram.sheets.as_ref().map_or(1, |(_, _, s)| s.parts.len().max(1))
+        self.diagram.sheets.as_ref().map_or(1, |(_, _, s)| s.list.len().max(1))
     }
 
     /// The sheet shown at Fit (from 0), or `None` for the whole drawing.

@@ -487,7 +487,7 @@ impl DiagramState {
         // The sheet it is on is the one a refit shows.
         self.cut_into_sheets(body, layout, self.canvas);
         if let Some((_, _, s)) = &self.sheets
-            && let Some(k) = s.parts.iter().position(|p| p.overlaps(&c))
+            && let Some(k) = s.list.iter().position(|p| p.part.overlaps(&c))
         {
             self.sheet = k;
         }

@@ -6,7 +6,7 @@ use resvg::{tiny_skia, usvg};
 
 use std::path::{Path, PathBuf};
 
-use crate::sheets::{CAPTION_UNITS, Sheets};
+use crate::sheets::{CAPTION_UNITS, Sheet, Sheets};
 
 /// The pixels of A4 landscape's long side at 300 dots per inch: the size [`render_a4`] fits.
 pub const A4_LONG_SIDE_PX: f32 = 3508.0;
@@ -54,13 +54,12 @@ pub fn render_sheets(svg: &str, sheets: &Sheets, pt: f64, caption: &str) -> Resu
     let scale = (pt * 300.0 / 72.0 / crate::sheets::TEXT_UNITS) as f32;
     let (head, rest) = svg.split_once('>').ok_or("the drawing is not SVG")?;
     let body = rest.trim_end().strip_suffix("</svg>").ok_or("the drawing is not SVG")?;
-    let n = sheets.parts.len();
+    let n = sheets.list.len();
     sheets
-        .parts
+        .list
         .iter()
-        .zip(&sheets.at)
         .enumerate()
-        .map(|(k, (r, &(col, row)))| {
+        .map(|(k, &Sheet { part: r, column: col, row })| {
             let h = r.h + CAPTION_UNITS;
             let root = with_attr(head, "width", &r.w.to_string());
             let root = with_attr(&root, "height", &h.to_string());
@@ -107,7 +106,7 @@ pub fn write_sheets(
     let sheets = crate::sheets::a4_sheets(body, l, pt);
     let stem = output.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
     let paths: Vec<PathBuf> =
-        (1..=sheets.parts.len()).map(|k| output.with_file_name(format!("{stem}-{k}.png"))).collect();
+        (1..=sheets.list.len()).map(|k| output.with_file_name(format!("{stem}-{k}.png"))).collect();
     for p in &paths {
         check(p)?;
     }
@@ -116,7 +115,7 @@ pub fn write_sheets(
         fbd_engine::load::write_with(p, |w| std::io::Write::write_all(w, bytes))
             .map_err(|e| format!("{}: cannot write: {e}", p.display()))?;
     }
-    let (cols, rows) = sheets.at.iter().fold((0, 0), |(c, r), &(x, y)| (c.max(x), r.max(y)));
+    let (cols, rows) = sheets.grid();
     let (n, paper) = (paths.len(), if sheets.portrait { "portrait" } else { "landscape" });
     Ok(format!(
         "{n} {} of A4 {paper} (cut {cols} across, {rows} down), text {pt} pt: {}{}",

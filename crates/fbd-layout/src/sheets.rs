@@ -80,17 +80,33 @@ fn cuts_where(
     (out, clean)
 }
 
+/// One sheet: its part of the drawing, in drawing units, and where it sits in the grid of
+/// cuts (column and row, from 1).
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct Sheet {
+    /// Its part of the drawing.
+    pub part: Rect,
+    /// Its column of sheets, from 1.
+    pub column: usize,
+    /// Its row in that column, from 1.
+    pub row: usize,
+}
+
 /// A drawing cut into sheets of paper.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Sheets {
-    /// Each sheet's part of the drawing, in drawing units, row by row (left to right, then
-    /// down; each column of sheets has rows of its own); sheets with no block, tag or port on
-    /// them are left out.
-    pub parts: Vec<Rect>,
-    /// Where each part sits in the grid of cuts: (column, row), from 1.
-    pub at: Vec<(usize, usize)>,
+    /// The sheets row by row (left to right, then down; each column of sheets has rows of its
+    /// own); sheets with no block, tag or port on them are left out.
+    pub list: Vec<Sheet>,
     /// Printed upright (A4 portrait) rather than landscape.
     pub portrait: bool,
+}
+
+impl Sheets {
+    /// How many columns and rows of sheets the drawing is cut into.
+    pub fn grid(&self) -> (usize, usize) {
+        self.list.iter().fold((0, 0), |(c, r), s| (c.max(s.column), r.max(s.row)))
+    }
 }
 
 /// The sheets of drawing `l` printed on A4 with its text `pt` points high: landscape or
@@ -101,7 +117,7 @@ pub fn a4_sheets(body: &Body, l: &Layout, pt: f64) -> Sheets {
     let units = |(w, h): (f64, f64)| (w * TEXT_UNITS / pt, h * TEXT_UNITS / pt - CAPTION_UNITS);
     let landscape = on_sheets(l, &items, units(A4_POINTS));
     let portrait = on_sheets(l, &items, units((A4_POINTS.1, A4_POINTS.0)));
-    if portrait.parts.len() < landscape.parts.len() { Sheets { portrait: true, ..portrait } } else { landscape }
+    if portrait.list.len() < landscape.list.len() { Sheets { portrait: true, ..portrait } } else { landscape }
 }
 
 /// The sheets of drawing `l` at most `w × h` drawing units each (a screen at zoom 1: the
@@ -158,7 +174,7 @@ fn on_sheets(l: &Layout, items: &[Rect], (w, h): (f64, f64)) -> Sheets {
     };
     let (cols, _) = cuts_where(0.0, l.width, w, &xs, |x0, x1| rows_of(x0, x1).1);
     let rows: Vec<Vec<(f64, f64)>> = cols.iter().map(|&(x0, x1)| rows_of(x0, x1).0).collect();
-    let mut sheets = Sheets { parts: Vec::new(), at: Vec::new(), portrait: false };
+    let mut sheets = Sheets::default();
     let n_rows = rows.iter().map(Vec::len).max().unwrap_or(0);
     for r in 0..n_rows {
         for (c, &(x0, x1)) in cols.iter().enumerate() {
@@ -168,8 +184,7 @@ fn on_sheets(l: &Layout, items: &[Rect], (w, h): (f64, f64)) -> Sheets {
             let inside = |p: &crate::Point| p.x >= x0 && p.x < x1 && p.y >= y0 && p.y < y1;
             let ports = l.input_ports.iter().chain(&l.output_ports).any(inside);
             if (r, c) == (0, 0) || ports || items.iter().any(|b| b.overlaps(&part)) {
-                sheets.parts.push(part);
-                sheets.at.push((c + 1, r + 1));
+                sheets.list.push(Sheet { part, column: c + 1, row: r + 1 });
             }
         }
     }

@@ -111,13 +111,14 @@ fn pages_printed_on_sheets_keep_every_block_whole() {
         let sheets = a4_sheets(&page, &l, 8.0);
         let (pw, ph) = if sheets.portrait { (A4_POINTS.1, A4_POINTS.0) } else { A4_POINTS };
         let (w, h) = (pw * TEXT_UNITS / 8.0, ph * TEXT_UNITS / 8.0 - CAPTION_UNITS);
-        for s in &sheets.parts {
+        for s in sheets.list.iter().map(|s| s.part) {
             assert!(s.w <= w + 1e-6 && s.h <= h + 1e-6, "{title}: a sheet of {} × {} units", s.w, s.h);
         }
         for (k, r) in l.blocks.iter().enumerate() {
             let whole = sheets
-                .parts
+                .list
                 .iter()
+                .map(|s| s.part)
                 .filter(|s| r.x >= s.x && r.x + r.w <= s.x + s.w && r.y >= s.y && r.y + r.h <= s.y + s.h)
                 .count();
             assert_eq!(whole, 1, "{title}: block {} is not whole on one sheet", page.nodes[k].id);

@@ -234,6 +234,11 @@ impl<B> ProjectOf<B> {
         self.macros.get(name).map(|&(f, m)| (f, m, &self.files[f].doc.macros[m]))
     }
 
+    /// What a tool says of the files read in an older format version ([`SourceFileOf::notice`]).
+    pub fn notices(&self) -> Vec<String> {
+        self.files.iter().filter_map(SourceFileOf::notice).collect()
+    }
+
     /// The root document.
     pub fn root(&self) -> &DocumentOf<B> {
         &self.files[0].doc
@@ -301,20 +306,10 @@ pub fn parse_document(path: &Path, text: &str) -> Result<DocumentOf<Block>, Diag
     parse_document_as(path, text)
 }
 
-/// Parses one document with its blocks as `B`s.
+/// Parses one document with its blocks as `B`s: an object, read by serde, brought to the
+/// current format version.
 fn parse_document_as<B: DeserializeOwned + MigrateBlock>(path: &Path, text: &str) -> Result<DocumentOf<B>, Diagnostic> {
-    // serde accepts a struct written as an array; a diagram is an object.
-    let first = text.char_indices().find(|(_, c)| !c.is_whitespace());
-    if let Some((i, c)) = first
-        && c != '{'
-    {
-        return Err(Diagnostic::new(
-            path,
-            format!("a diagram is a JSON object `{{\"fbd\": 3, ...}}`, but the file starts with `{c}`"),
-        )
-        .at(Some(crate::locate::line_col(text, i)))
-        .help("see docs/diagram-format.md for the layout of a diagram file"));
-    }
+    refuse_non_object(path, text)?;
     let mut doc: DocumentOf<B> = serde_json::from_str(text).map_err(|e| json_error(path, &e))?;
     match doc.fbd {
         FORMAT_VERSION => {}
@@ -328,6 +323,20 @@ fn parse_document_as<B: DeserializeOwned + MigrateBlock>(path: &Path, text: &str
         }
     }
     Ok(doc)
+}
+
+/// serde accepts a struct written as an array; a diagram is an object: anything else is
+/// refused at its first character.
+fn refuse_non_object(path: &Path, text: &str) -> Result<(), Diagnostic> {
+    match text.char_indices().find(|(_, c)| !c.is_whitespace()) {
+        Some((i, c)) if c != '{' => Err(Diagnostic::new(
+            path,
+            format!("a diagram is a JSON object `{{\"fbd\": 3, ...}}`, but the file starts with `{c}`"),
+        )
+        .at(Some(crate::locate::line_col(text, i)))
+        .help("see docs/diagram-format.md for the layout of a diagram file")),
+        _ => Ok(()),
+    }
 }
 
 /// A serde error as a diagnostic at its line:col, with what to do about it (a syntax error, a

@@ -29,7 +29,7 @@ pub fn load_any(path: &Path) -> Result<(Project, Vec<String>), Diagnostics> {
     } else {
         // A file of an older format version is read as the current one: said, with how.
         let project = load(&FsProvider, path)?;
-        let notices = project.files.iter().filter_map(|f| f.notice()).collect();
+        let notices = project.notices();
         Ok((project, notices))
     }
 }
@@ -42,7 +42,7 @@ pub fn load_any_lean(path: &Path) -> Result<(ProjectOf<LeanBlock>, Vec<String>),
         Ok((project.map_blocks(LeanBlock::from), warnings))
     } else {
         let project = load_lean(&FsProvider, path)?;
-        let notices = project.files.iter().filter_map(|f| f.notice()).collect();
+        let notices = project.notices();
         Ok((project, notices))
     }
 }

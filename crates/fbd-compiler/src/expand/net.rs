@@ -128,8 +128,6 @@ pub(crate) struct NetBlock {
 
 const _: () = assert!(std::mem::size_of::<NetBlock>() == 72);
 
-const NO_PARAMS: Params = Params { init: None, seed: None, n: None };
-
 /// Pin `k` of a block: its fixed pin `fixed` if it has one (of `n_fixed`), else a variadic one
 /// (`in1`, `q3`, ...: the prefix and the number counted from `var.first`).
 fn pin_name(fixed: Option<&'static str>, n_fixed: usize, var: Option<Variadic>, k: usize) -> Cow<'static, str> {
@@ -151,7 +149,7 @@ impl NetBlock {
 
     /// With its parameters and order.
     pub fn with_params(mut self, params: &Params, order: Option<i64>) -> NetBlock {
-        if *params != NO_PARAMS || order.is_some() {
+        if *params != Params::NONE || order.is_some() {
             self.rare = Some(Box::new((params.clone(), order)));
         }
         self
@@ -159,7 +157,7 @@ impl NetBlock {
 
     /// Its compile-time parameters.
     pub fn params(&self) -> &Params {
-        self.rare.as_ref().map_or(&NO_PARAMS, |r| &r.0)
+        self.rare.as_ref().map_or(&Params::NONE, |r| &r.0)
     }
 
     /// Its explicit execution order.

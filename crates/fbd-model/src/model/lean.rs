@@ -31,8 +31,6 @@ struct Rest {
     order: Option<i64>,
 }
 
-const NO_PARAMS: Params = Params { init: None, seed: None, n: None };
-
 impl LeanBlock {
     /// As [`Block::negated`].
     pub fn negated(&self) -> &PinNames {
@@ -40,7 +38,7 @@ impl LeanBlock {
     }
     /// As [`Block::params`].
     pub fn params(&self) -> &Params {
-        self.rest.as_ref().map_or(&NO_PARAMS, |r| &r.params)
+        self.rest.as_ref().map_or(&Params::NONE, |r| &r.params)
     }
     /// As [`Block::data_type`].
     pub fn data_type(&self) -> Option<TypeName> {
@@ -65,7 +63,7 @@ impl From<Block> for LeanBlock {
         let bad_pos = b.pos.filter(|p| !p.iter().all(|c| c.abs() <= crate::limits::MAX_POS));
         let rest = Rest { negated: b.negated, params: b.params, data_type: b.data_type, bad_pos, order: b.order };
         let rare = !rest.negated.is_empty()
-            || rest.params != NO_PARAMS
+            || rest.params != Params::NONE
             || rest.data_type.is_some()
             || rest.bad_pos.is_some()
             || rest.order.is_some();

@@ -344,8 +344,11 @@ pub struct Params {
 }
 
 impl Params {
+    /// No parameter, as a constant (what most blocks have).
+    pub const NONE: Params = Params { init: None, seed: None, n: None };
+
     fn is_empty(&self) -> bool {
-        *self == Params::default()
+        *self == Params::NONE
     }
 }
 
@@ -426,18 +429,7 @@ impl<B> DocumentOf<B> {
             connectors,
             pages,
         } = self;
-        let macros = macros
-            .into_iter()
-            .map(|m| MacroDefOf {
-                name: m.name,
-                description: m.description,
-                inputs: m.inputs,
-                outputs: m.outputs,
-                blocks: m.blocks.into_iter().map(&mut *f).collect(),
-                connectors: m.connectors,
-                pages: m.pages,
-            })
-            .collect();
+        let macros = macros.into_iter().map(|m| m.map_blocks(&mut *f)).collect();
         let blocks = blocks.into_iter().map(f).collect();
         DocumentOf {
             fbd,
@@ -454,6 +446,15 @@ impl<B> DocumentOf<B> {
             connectors,
             pages,
         }
+    }
+}
+
+impl<B> MacroDefOf<B> {
+    /// The same macro with each block of its body turned into a `C` by `f`.
+    pub fn map_blocks<C>(self, f: &mut impl FnMut(B) -> C) -> MacroDefOf<C> {
+        let MacroDefOf { name, description, inputs, outputs, blocks, connectors, pages } = self;
+        let blocks = blocks.into_iter().map(f).collect();
+        MacroDefOf { name, description, inputs, outputs, blocks, connectors, pages }
     }
 }
 
