@@ -32,13 +32,50 @@ import tempfile
 import types
 
 
+def stand_ins(xml_path):
+    """fbd's stand-in descriptions (crates/fbd-plcopen/stand-ins/*.json, and a `stand-ins.json`
+    beside the file): type name → elementary type, block name → (inputs, outputs), in upper case."""
+    import glob
+    import json
+    here = os.path.dirname(os.path.abspath(__file__))
+    files = sorted(glob.glob(os.path.join(here, "../../crates/fbd-plcopen/stand-ins/*.json")))
+    user = os.path.join(os.path.dirname(os.path.abspath(xml_path)), "stand-ins.json")
+    types, blocks = {}, {}
+    for f in files + ([user] if os.path.exists(user) else []):
+        d = json.load(open(f))
+        types.update({k.upper(): v for k, v in d.get("types", {}).items()})
+        blocks.update({b["name"].upper(): b for b in d.get("blocks", [])})
+    return types, blocks
+
+
+def stand_in_st(st, types, blocks):
+    """What matiec needs of the stand-ins Beremiz's ST uses: each type name as a TYPE of its
+    elementary type, each block as a FUNCTION_BLOCK of its interface whose outputs keep their
+    defaults (what fbd's stand-in computes), so the rest of the program is compared."""
+    used = set(re.findall(r"\b\w+\b", st.upper()))
+    out = []
+    for name, ty in types.items():
+        if name in used:
+            out.append(f"TYPE {name} : {ty}; END_TYPE\n")
+    for name, b in blocks.items():
+        if name not in used:
+            continue
+        decl = lambda pins: "".join(f"  {p[0]} : {p[1]}{' := ' + str(p[2]) if len(p) > 2 else ''};\n" for p in pins)
+        body = f"  {b['outputs'][0][0]} := {b['outputs'][0][0]};\n" if b["outputs"] else "  ;\n"
+        out.append(f"FUNCTION_BLOCK {b['name']}\nVAR_INPUT\n{decl(b['inputs'])}END_VAR\n"
+                   + (f"VAR_OUTPUT\n{decl(b['outputs'])}END_VAR\n" if b["outputs"] else "")
+                   + f"{body}END_FUNCTION_BLOCK\n\n")
+    return "".join(out)
+
+
 def beremiz_st(xml_path):
     """Structured Text by Beremiz's generator, as its IDE writes `plc.st` before matiec."""
     sys.path.insert(0, os.environ["BEREMIZ"])
     import fake_wx  # noqa: F401  Beremiz's own stand-in for wx: its non-GUI modules import headless
-    from plcopen import LoadProject
+    from plcopen import LoadProject, PLCOpenParser
     from plcopen.structures import StdBlckDct, TypeHierarchy
     from PLCGenerator import GenerateCurrentProgram
+    types, blocks = stand_ins(xml_path)
 
     class Controller:
         """The look-ups Beremiz's ProgramGenerator asks of the IDE (PLCControler)."""
@@ -51,7 +88,7 @@ def beremiz_st(xml_path):
                 return name
             dt = self.project.getdataType(name)
             if dt is None:
-                return None
+                return types.get(name.upper())
             content = dt.baseType.getcontent()
             tag = content.getLocalTag()
             if tag in ("array", "subrangeSigned", "subrangeUnsigned"):
@@ -60,13 +97,38 @@ def beremiz_st(xml_path):
             return self.GetBaseType(content.getname() if tag == "derived" else tag.upper()) or name
 
         def GetConfigurationExtraVariables(self):
-            return []
+            """An extension's globals (a VAR_EXTERNAL no configuration declares), as Beremiz's
+            IDE adds those its extensions declare: fbd's stand-in globals."""
+            declared = set()
+            for conf in self.project.getconfigurations():
+                for holder in [conf] + list(conf.getresource()):
+                    for vl in holder.getglobalVars():
+                        declared |= {v.getname().upper() for v in vl.getvariable()}
+            extra, seen = [], set()
+            for pou in self.project.getpous():
+                for vl in (pou.interface.getcontent() if pou.interface is not None else []):
+                    if vl.getLocalTag() != "externalVars":
+                        continue
+                    for v in vl.getvariable():
+                        if v.getname().upper() in declared | seen:
+                            continue
+                        seen.add(v.getname().upper())
+                        var = PLCOpenParser.CreateElement("variable", "globalVars")
+                        var.setname(v.getname())
+                        var.settype(v.gettype())
+                        extra.append(var)
+            return extra
 
         def GetBlockType(self, name, inputs=None, debug=False):
             std = [bt for _, bt in StdBlckDct.get(name, [])]
             if std:
                 return std[0]
             pou = self.project.getpou(name)
+            if pou is None and name.upper() in blocks:
+                b = blocks[name.upper()]
+                return {"name": b["name"], "type": "functionBlock", "extensible": False, "comment": "",
+                        "inputs": [(p[0], p[1], "none") for p in b["inputs"]],
+                        "outputs": [(p[0], p[1], "none") for p in b["outputs"]], "usage": ""}
             return pou.getblockInfos() if pou is not None else None
 
         def GetDataTypeInfos(self, tagname, debug=False):
@@ -79,7 +141,8 @@ def beremiz_st(xml_path):
     program = GenerateCurrentProgram(Controller(project), project, errors, warnings)
     for w in warnings:
         print(f"Beremiz: {w}", file=sys.stderr)
-    return "".join(text for text, _ in program)
+    st = "".join(text for text, _ in program)
+    return stand_in_st(st, types, blocks) + st
 
 
 C_TYPE = {"REAL": "real", "LREAL": "real", "TIME": "time", "LTIME": "time", "STRING": "string",

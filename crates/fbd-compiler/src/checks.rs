@@ -141,12 +141,12 @@ pub(crate) fn check_bodies(project: &Project, errors: &mut Vec<Diagnostic>) {
     }
 }
 
-/// The located addresses of the program's ports: each one OpenPLC has, an input where a
+/// The located addresses of the program's ports: each one an IEC address, an input where a
 /// program reads (`%I`, `%M`) and an output where it writes (`%Q`, `%M`), none over another;
 /// a macro's ports have none.
 fn check_addresses(project: &Project, errors: &mut Vec<Diagnostic>) {
     let doc = &project.files[0].doc;
-    let mut taken: Vec<(fbd_model::located::Located, &str)> = Vec::new();
+    let mut taken: Vec<(fbd_model::located::Address, &str)> = Vec::new();
     let ports = doc
         .inputs
         .iter()
@@ -159,32 +159,42 @@ fn check_addresses(project: &Project, errors: &mut Vec<Diagnostic>) {
         } else {
             json_path!["outputs", k - doc.inputs.len(), "address"]
         };
-        let loc = match fbd_model::located::parse(a) {
+        let addr = match fbd_model::located::parse_address(a) {
             Ok(l) => l,
             Err(e) => {
                 errors.push(project.diag(0, &at, format!("{} `{name}`: {e}", if input { "input" } else { "output" })));
                 continue;
             }
         };
-        let area = a.trim().to_ascii_uppercase().chars().nth(1).unwrap_or(' ');
-        if (input && area == 'Q') || (!input && area == 'I') {
-            let (what, wants) = if input { ("input", "%I or %M") } else { ("output", "%Q or %M") };
+        if addr.is_unbound() {
             errors.push(
                 project
-                    .diag(0, &at, format!("{what} `{name}` at {a}: a program {what} is located at {wants}"))
+                    .diag(0, &at, format!("`{name}` at {a}: a program's port needs a full address"))
+                    .help("%I* and %Q* are for function blocks, bound by the configuration (VAR_CONFIG)"),
+            );
+            continue;
+        }
+        // An input may sit at %Q or %M too: memory the program reads and something outside
+        // sets (a SCADA over Modbus); an output at %I would be overwritten by the input image.
+        if !input && addr.area == 'I' {
+            errors.push(
+                project
+                    .diag(0, &at, format!("output `{name}` at {a}: a program output is located at %Q or %M"))
                     .help("%I is what the PLC reads, %Q what it writes, %M its memory"),
             );
             continue;
         }
+        // Where OpenPLC serves it, no two overlap; an address it does not serve, none twice.
         let span = |l: &fbd_model::located::Located| l.address..l.address + l.words.max(1);
-        if let Some((_, other)) = taken
-            .iter()
-            .find(|(o, _)| o.table == loc.table && span(o).start < span(&loc).end && span(&loc).start < span(o).end)
-        {
+        let overlaps = |o: &fbd_model::located::Address| match (o.openplc(), addr.openplc()) {
+            (Some(o), Some(l)) => o.table == l.table && span(&o).start < span(&l).end && span(&l).start < span(&o).end,
+            _ => *o == addr,
+        };
+        if let Some((_, other)) = taken.iter().find(|(o, _)| overlaps(o)) {
             errors.push(project.diag(0, &at, format!("`{name}` at {a} overlaps `{other}`")));
             continue;
         }
-        taken.push((loc, name));
+        taken.push((addr, name));
     }
     for (fi, f) in project.files.iter().enumerate() {
         for (mi, m) in f.doc.macros.iter().enumerate() {

@@ -164,8 +164,8 @@ struct BlockSlots {
     state_flat: Vec<Slot>,
     /// Where an output is negated: its index in `out_slots` → the slot the block writes.
     raw_out: HashMap<u32, Slot>,
-    /// A negated output's pin slot → the slot its block writes.
-    negated_raw: HashMap<Slot, Slot>,
+    /// A negated output's own slot (the block writes it) → the pin's slot its readers read.
+    negated_pin: HashMap<Slot, Slot>,
 }
 
 /// The output and state slots of every block, allocated in plan order so that slots are
@@ -184,7 +184,7 @@ fn block_slots(
     let mut state_first = vec![0u32; n + 1];
     let mut state_flat: Vec<Slot> = Vec::new();
     let mut raw_out: HashMap<u32, Slot> = HashMap::default();
-    let mut negated_raw: HashMap<Slot, Slot> = HashMap::default();
+    let mut negated_pin: HashMap<Slot, Slot> = HashMap::default();
     for &i in order {
         let b = &net.blocks[i];
         let tv = t[i];
@@ -200,26 +200,30 @@ fn block_slots(
             };
             out_slots.push(slots.alloc_typed(ty, v));
         }
-        // A negated output keeps that slot (its state) to itself; the pin's slot, what every
-        // reader and the debugger see, is its inverse, written by a NOT after the block.
+        // A negated output keeps that slot (its state) to itself: it is the instance's own
+        // output, what `X.q` names (the debugger, a write, a force), as Beremiz's and CODESYS's
+        // debuggers show it: the negation belongs to the connection. The pin's slot, what every
+        // reader reads, is its inverse, written by a NOT after the block.
         for k in 0..b.n_outputs() {
             let at = first_raw + k;
+            let mut named = out_slots[at];
             if net.out_negated(i, k)
                 && let Value::Bool(x) = slots.init_of(out_slots[at])
             {
                 raw_out.insert(at as u32, out_slots[at]);
                 let raw = out_slots[at];
                 out_slots[at] = slots.alloc(Value::Bool(!x));
-                negated_raw.insert(out_slots[at], raw);
+                negated_pin.insert(raw, out_slots[at]);
+                named = raw;
             }
-            signals.push(&[&b.path, ".", &b.output_name(k)], out_slots[at], SignalKind::BlockOutput);
+            signals.push(&[&b.path, ".", &b.output_name(k)], named, SignalKind::BlockOutput);
         }
         state_first[i] = state_flat.len() as u32;
         for (_, ty) in b.def.state {
             state_flat.push(slots.alloc(ty.zero()));
         }
     }
-    BlockSlots { out_first, out_slots, state_first, state_flat, raw_out, negated_raw }
+    BlockSlots { out_first, out_slots, state_first, state_flat, raw_out, negated_pin }
 }
 
 /// Every operand must sit in the bank its pin's type names: the executor indexes that bank
@@ -325,7 +329,7 @@ pub(super) fn emit(
     let mut signals = Signals::with_capacity(n_sig, sig_bytes);
     let (inputs, input_slots) = program_inputs(project.root(), &mut slots, &mut signals);
     let n = net.blocks.len();
-    let BlockSlots { out_first, out_slots, state_first, state_flat, raw_out, negated_raw } =
+    let BlockSlots { out_first, out_slots, state_first, state_flat, raw_out, negated_pin } =
         block_slots(net, t, &order, n_sig, &mut slots, &mut signals);
     let n_pins: usize = net.blocks.iter().map(|b| b.inputs.len()).sum();
     let blocks = Blocks {
@@ -374,7 +378,7 @@ pub(super) fn emit(
         net.blocks[i].inputs = Box::default();
     }
     drop(order);
-    Ok(e.finish(net, inputs, negated_raw))
+    Ok(e.finish(net, inputs, negated_pin))
 }
 
 /// Emission under way: the plan's parts, built block after block in plan order.
@@ -554,7 +558,7 @@ impl Emitting<'_> {
     }
 
     /// The plan: the program outputs and the aliases added, the tables indexed.
-    fn finish(mut self, net: &Net, inputs: Vec<PortInfo>, negated_raw: HashMap<Slot, Slot>) -> ScanPlan {
+    fn finish(mut self, net: &Net, inputs: Vec<PortInfo>, negated_pin: HashMap<Slot, Slot>) -> ScanPlan {
         let project = self.project;
         let n = net.blocks.len();
         // Read block by block only: not kept beside the plan's last tables.
@@ -609,7 +613,7 @@ impl Emitting<'_> {
             blocks: self.blocks,
             instances: net.instances.clone(),
             negated: self.negated,
-            negated_raw,
+            negated_pin,
             stats,
         }
     }
@@ -718,7 +722,9 @@ impl SourceSlots<'_> {
             Src::Out { block, pin } => self.out_slots[self.out_first[*block] as usize + *pin],
             Src::Feedback { src, init } => {
                 let from = self.slot(net, src, slots, commits);
-                let init = init.as_deref().and_then(|v| from.ty.fit(*v).ok()).unwrap_or(from.ty.zero());
+                // Without an `init`, what the source holds before the first scan: a negated
+                // output's is TRUE (NOT of FALSE), as the PLC reads NOT Q before the first call.
+                let init = init.as_deref().and_then(|v| from.ty.fit(*v).ok()).unwrap_or_else(|| slots.init_of(from));
                 let key = (from, format!("{init:?}"));
                 if let Some(&d) = self.feedback.get(&key) {
                     return d;

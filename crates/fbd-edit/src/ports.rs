@@ -293,12 +293,12 @@ impl Workspace {
                 if *body != BodyId::Program {
                     return err(format!("`{name}` is a macro's port: only the program's ports have an address"));
                 }
-                fbd_engine::located::parse(a).map_err(EditError)?;
-                let area = a.chars().nth(1).unwrap_or(' ');
-                if (is_input && area == 'Q') || (!is_input && area == 'I') {
-                    let wants =
-                        if is_input { "an input is located at %I or %M" } else { "an output is located at %Q or %M" };
-                    return err(format!("`{name}` at {a}: {wants}"));
+                let addr = fbd_engine::located::parse_address(a).map_err(EditError)?;
+                if !is_input && addr.area == 'I' {
+                    return err(format!("`{name}` at {a}: an output is located at %Q or %M"));
+                }
+                if addr.is_unbound() {
+                    return err(format!("`{name}` at {a}: a program's port needs a full address"));
                 }
             }
             if !is_input && d.default.is_some() {

@@ -486,7 +486,9 @@ fn a_program_port_takes_a_located_address_and_a_wrong_one_is_refused() {
     assert_eq!(plan.outputs[0].address.as_deref(), Some("%QX0.0"));
     let e = w.set_port_details(&p, "lamp", at("%IX0.1")).expect_err("an output is no %I");
     assert!(e.0.contains("an output is located at %Q or %M"), "{e:?}");
-    let e = w.set_port_details(&p, "start", at("%IB0")).expect_err("no such address");
-    assert!(e.0.contains("%IX0.0 or %QX0.0"), "{e:?}");
+    let e = w.set_port_details(&p, "start", at("%XB0")).expect_err("no such address");
+    assert!(e.0.contains("no located address"), "{e:?}");
+    let e = w.set_port_details(&p, "start", at("%I*")).expect_err("a port's address is whole");
+    assert!(e.0.contains("needs a full address"), "{e:?}");
     assert_eq!(w.port_details(&p, "start").and_then(|d| d.address).as_deref(), Some("%IX0.0"));
 }

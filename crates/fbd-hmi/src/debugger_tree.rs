@@ -111,7 +111,8 @@ impl DebuggerState {
             egui::CollapsingHeader::new(format!("{name}  {}", b.type_name)).id_salt(b.path).show(ui, |ui| {
                 for &s in b.inputs.iter().chain(b.outputs) {
                     // A negated pin says so: an input's value is its wire's, before the circle
-                    // (the block reads the inverse), an output's is what its readers get.
+                    // (the block reads the inverse), an output's the block's own (its readers
+                    // get the inverse).
                     let pin = match plan.is_negated_pin(s) {
                         true => format!("{} (negated)", plan.pin_name(s)),
                         false => plan.pin_name(s).to_string(),

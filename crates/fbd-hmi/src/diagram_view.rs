@@ -166,8 +166,15 @@ impl DiagramState {
         let pen = Pen::new(painter.with_clip_rect(rect), rect, self.origin, self.zoom, dark);
         self.text_px = pen.text_ok.then_some(pen.font.size);
         pen.painter.rect_filled(rect, 0.0, if dark { Color32::from_gray(24) } else { Color32::from_gray(250) });
-        let shown =
-            Shown { in_vals: &in_vals, out_ids: &out_ids, img: &img, forced: &forced, order: &order, breaks: &breaks };
+        let shown = Shown {
+            in_vals: &in_vals,
+            out_ids: &out_ids,
+            img: &img,
+            forced: &forced,
+            order: &order,
+            breaks: &breaks,
+            body,
+        };
         let hover_net = resp.hover_pos().and_then(|hp| net_under(&layout.nets, &|x, y| pen.to(x, y), hp));
         self.draw_wires(&pen, body, layout, &shown, hover_net);
         self.draw_connectors(&pen, (body, layout), &shown);
@@ -644,7 +651,8 @@ impl DiagramState {
                     crate::canvas::negation_circle(painter, pa, 1.0, z, fill, ink);
                 }
                 if let Some(v) = shown.out(i, k) {
-                    // Beside the circle of a negated output: the value is the pin's, after it.
+                    // Beside the circle of a negated output: the block's own output (its wire,
+                    // lit or not, carries the inverse).
                     let at = pa + Vec2::new(crate::canvas::negation_room(negated, z), 0.0);
                     badges.push(badge(pen, at, v, shown.forced.contains(&path)));
                 }
@@ -750,6 +758,8 @@ struct Shown<'a> {
     forced: &'a [String],
     order: &'a HashMap<String, usize>,
     breaks: &'a [String],
+    /// The body drawn: which outputs are negated.
+    body: &'a Body,
 }
 
 impl Shown<'_> {
@@ -759,11 +769,17 @@ impl Shown<'_> {
         self.out_ids[n][p].filter(|&i| i < self.img.plan.signals.len()).map(|i| self.img.read_signal(i))
     }
 
-    /// The value a wire from `s` carries.
+    /// The value a wire from `s` carries: past the circle of a negated output, the inverse of
+    /// the block's own output (which its pin's badge shows).
     fn source(&self, s: Source) -> Option<Value> {
         match s {
             Source::Port(k) => self.in_vals[k],
-            Source::Out { node, pin } => self.out(node, pin),
+            Source::Out { node, pin } => match self.out(node, pin) {
+                Some(Value::Bool(b)) if self.body.nodes.get(node).is_some_and(|n| n.is_negated_output(pin)) => {
+                    Some(Value::Bool(!b))
+                }
+                v => v,
+            },
         }
     }
 }

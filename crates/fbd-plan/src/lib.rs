@@ -182,9 +182,10 @@ pub struct ScanPlan {
     /// The signals of negated pins (a library block's input: the wire, before the circle; an
     /// output: the inverse the readers get; a macro instance's input: what the inside gets).
     pub negated: rustc_hash::FxHashSet<u32>,
-    /// A negated output's pin slot (what the readers see) → the slot its block writes and
-    /// keeps as its state (SR's latch): a write of the pin's value lands there inverted.
-    pub negated_raw: HashMap<Slot, Slot>,
+    /// A negated output's own slot (what its block writes and keeps as its state, SR's latch;
+    /// what `X.q` names) → the pin's slot its readers read, NOT of it: a write or a force of
+    /// the output lands inverted there too.
+    pub negated_pin: HashMap<Slot, Slot>,
     /// Sizes.
     pub stats: PlanStats,
     /// Hash of the signal table and code size: a snapshot restores only into the same plan.

@@ -4,79 +4,11 @@
 //! expected trace is the one matiec runs from Beremiz's ST of the same body
 //! (tools/plcopen/beremiz-check.py).
 
-use std::path::Path;
-
-use fbd_engine::{Runtime, Value};
+use fbd_engine::Value;
 
 #[allow(dead_code)] // `data` and `exported` are for the other tests
 mod common;
-use common::compile_doc;
-
-fn project(name: &str, vars: &str, body: &str) -> String {
-    format!(
-        r#"<?xml version="1.0"?>
-<project xmlns="http://www.plcopen.org/xml/tc6_0201">
-  <fileHeader companyName="fbd2048" productName="order" productVersion="1" creationDateTime="2026-01-01T00:00:00"/>
-  <contentHeader name="order"><coordinateInfo><fbd><scaling x="1" y="1"/></fbd><ld><scaling x="1" y="1"/></ld><sfc><scaling x="1" y="1"/></sfc></coordinateInfo></contentHeader>
-  <types><dataTypes/><pous>
-    <pou name="{name}" pouType="program">
-      <interface>{vars}</interface>
-      <body><FBD>{body}</FBD></body>
-    </pou>
-  </pous></types>
-  <instances><configurations><configuration name="c"><resource name="r">
-    <task name="t" interval="T#20ms" priority="0"><pouInstance name="i" typeName="{name}"/></task>
-  </resource></configuration></configurations></instances>
-</project>"#
-    )
-}
-
-/// Runs the program; with `FBD_ORDER_XML` set to a directory, also writes it there (as
-/// `<outputs>.xml`) for tools/plcopen/beremiz-check.py to run on Beremiz and matiec.
-fn trace(xml: &str, outputs: &[&str], scans: usize) -> Vec<Vec<Value>> {
-    if let Some(dir) = std::env::var_os("FBD_ORDER_XML") {
-        static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-        let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        std::fs::write(Path::new(&dir).join(format!("{}-{n}.xml", outputs.join("-"))), xml).expect("writes");
-    }
-    let imported = fbd_plcopen::import(Path::new("order.xml"), xml).unwrap_or_else(|e| panic!("{e}"));
-    let mut rt = Runtime::new(compile_doc(&imported.doc));
-    (0..scans)
-        .map(|_| {
-            rt.step();
-            outputs.iter().map(|o| rt.output(o).unwrap_or_else(|| panic!("output {o}"))).collect()
-        })
-        .collect()
-}
-
-fn var_in(id: u32, y: u32, expr: &str) -> String {
-    format!(
-        r#"<inVariable localId="{id}"><position x="0" y="{y}"/><connectionPointOut><relPosition x="0" y="0"/></connectionPointOut><expression>{expr}</expression></inVariable>"#
-    )
-}
-
-fn var_out(id: u32, y: u32, from: u32, param: Option<&str>, expr: &str) -> String {
-    let p = param.map(|p| format!(r#" formalParameter="{p}""#)).unwrap_or_default();
-    format!(
-        r#"<outVariable localId="{id}"><position x="300" y="{y}"/><connectionPointIn><connection refLocalId="{from}"{p}><position x="0" y="0"/></connection></connectionPointIn><expression>{expr}</expression></outVariable>"#
-    )
-}
-
-fn block(id: u32, ty: &str, inst: Option<&str>, y: u32, ins: &[(&str, u32, Option<&str>)], outs: &[&str]) -> String {
-    let inst = inst.map(|i| format!(r#" instanceName="{i}""#)).unwrap_or_default();
-    let ins: String = ins
-        .iter()
-        .map(|(f, r, p)| {
-            let p = p.map(|p| format!(r#" formalParameter="{p}""#)).unwrap_or_default();
-            format!(r#"<variable formalParameter="{f}"><connectionPointIn><connection refLocalId="{r}"{p}><position x="0" y="0"/></connection></connectionPointIn></variable>"#)
-        })
-        .collect();
-    let outs: String =
-        outs.iter().map(|o| format!(r#"<variable formalParameter="{o}"><connectionPointOut><relPosition x="0" y="0"/></connectionPointOut></variable>"#)).collect();
-    format!(
-        r#"<block localId="{id}" typeName="{ty}"{inst}><position x="100" y="{y}"/><inputVariables>{ins}</inputVariables><inOutVariables/><outputVariables>{outs}</outputVariables></block>"#
-    )
-}
+use common::{block, project, trace, var_in, var_out};
 
 /// A variable's initial value holds until its write, even when the write is a constant: the
 /// "first cycle" flag of OpenPLC's traffic light.

@@ -33,10 +33,11 @@ fn errors(xml: &str) -> String {
 
 #[test]
 fn unresolved_globals_and_undeclared_types_are_refused_each_at_its_declaration() {
-    let vars = r#"<externalVars><variable name="shared"><type><BOOL/></type></variable></externalVars>
+    // (An external of an elementary type no global declares is an extension's: a stand-in.)
+    let vars = r#"<externalVars><variable name="shared"><type><derived name="Mode"/></type></variable></externalVars>
         <globalVars><variable name="g"><type><INT/></type></variable></globalVars>
         <localVars>
-          <variable name="hmi"><type><derived name="HMI_REAL"/></type></variable>
+          <variable name="hmi"><type><derived name="ACME_REAL"/></type></variable>
           <variable name="mode"><type><derived name="Mode"/></type></variable>
         </localVars>"#;
     let e = errors(&program(vars, ""));
@@ -47,7 +48,7 @@ fn unresolved_globals_and_undeclared_types_are_refused_each_at_its_declaration()
     );
     assert!(!e.contains("`g`"), "a program's own VAR_GLOBAL is its variable: {e}");
     assert!(
-        e.contains("refused.xml:8:") && e.contains("`hmi` is of type `HMI_REAL`, which the file does not declare"),
+        e.contains("refused.xml:8:") && e.contains("`hmi` is of type `ACME_REAL`, which the file does not declare"),
         "{e}"
     );
     assert!(e.contains("refused.xml:9:") && e.contains("`mode` is of type `Mode`, an enumeration"), "{e}");

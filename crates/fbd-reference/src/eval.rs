@@ -72,39 +72,47 @@ impl Reference {
             .iter()
             .map(|b| (b.def.kind == Kind::Random).then(|| fbd_plan::random::random_stream(seed, &b.path, b.seed)))
             .collect();
-        let mut feedback = HashMap::new();
-        let collect = |d: &Driver, feedback: &mut HashMap<String, Value>| {
-            fn walk(d: &Driver, net: &Netlist, fb: &mut HashMap<String, Value>) {
-                if let Driver::Feedback { src, init } = d {
-                    walk(src, net, fb);
-                    let ty = driver_type(net, src);
-                    let v = init.and_then(|v| v.coerce(ty)).map(|v| as_type(v, ty)).unwrap_or(ty.zero());
-                    fb.entry(key(d)).or_insert(v);
-                }
-            }
-            walk(d, &net, feedback);
-        };
-        for b in &net.blocks {
-            for p in &b.inputs {
-                collect(&p.driver, &mut feedback);
-            }
-        }
-        for o in &net.outputs {
-            collect(&o.driver, &mut feedback);
-        }
         let inputs = net.inputs.iter().map(|p| p.default).collect();
         let hidden = vec![Hidden::default(); net.blocks.len()];
-        Reference {
+        let mut r = Reference {
             net,
             outs,
             hidden,
-            feedback,
+            feedback: HashMap::new(),
             inputs,
             rngs,
             scan: 0,
             staged_feedback: Vec::new(),
             staged_outs: Vec::new(),
             faults: Vec::new(),
+        };
+        // Each feedback wire's value before the first scan: its `init`, else what its source
+        // holds then (a negated output's TRUE, a MEMORY's init), inner wires first.
+        let drivers: Vec<Driver> = r
+            .net
+            .blocks
+            .iter()
+            .flat_map(|b| b.inputs.iter().map(|p| p.driver.clone()))
+            .chain(r.net.outputs.iter().map(|o| o.driver.clone()))
+            .collect();
+        for d in &drivers {
+            r.first_feedback(d);
+        }
+        r
+    }
+
+    fn first_feedback(&mut self, d: &Driver) {
+        if let Driver::Feedback { src, init } = d {
+            self.first_feedback(src);
+            if self.feedback.contains_key(&key(d)) {
+                return;
+            }
+            let ty = driver_type(&self.net, src);
+            let v = match init.and_then(|v| v.coerce(ty)) {
+                Some(v) => as_type(v, ty),
+                None => self.read(src, ty),
+            };
+            self.feedback.insert(key(d), v);
         }
     }
 
@@ -116,6 +124,12 @@ impl Reference {
     /// The netlist being run.
     pub fn netlist(&self) -> &Netlist {
         &self.net
+    }
+
+    /// The value a block's own output holds (before a negation of the pin): what the engine's
+    /// `X.q` names.
+    pub fn own_out(&self, block: usize, pin: usize) -> Value {
+        self.outs[block][pin]
     }
 
     /// The current value of output `pin` of block `block`, as its readers see it (inverted on

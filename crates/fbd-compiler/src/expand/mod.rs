@@ -319,28 +319,27 @@ impl<'p> Expander<'p> {
             }
             for (k, p) in m.outputs.iter().enumerate() {
                 let at = At::new(file, json_path!["macros", mi, "outputs", k, "from"]);
-                let mut src = coerce_const(self.resolve(si, &p.from, Loc::At(&at)), p.ty.0);
+                let src = coerce_const(self.resolve(si, &p.from, Loc::At(&at)), p.ty.0);
                 self.net.asserts.push(TypeAssert {
                     src: src.clone(),
                     ty: p.ty.0,
                     at: at.clone(),
                     what: format!("output `{}` of macro `{}`", p.name, m.name),
                 });
-                // A negated output shows what its readers get: the same NOT they read.
+                // A negated output shows the instance's own output, as Beremiz's and CODESYS's
+                // debuggers do (the negation belongs to the connection); its readers read the
+                // NOT made here (or by the first of them).
                 let negate = self.negated_port(si, &p.name);
                 let negated = negate.is_some();
+                let own = src.clone();
                 if let Some((path, nat)) = negate {
                     let key = PortKey { scope: si, output: true, port: k };
-                    src = match self.memo.get(&key) {
-                        Some(s) => s.clone(),
-                        None => {
-                            let n = self.negation(src, path, nat);
-                            self.memo.insert(key, n.clone());
-                            n
-                        }
-                    };
+                    if !self.memo.contains_key(&key) {
+                        let n = self.negation(src, path, nat);
+                        self.memo.insert(key, n);
+                    }
                 }
-                self.net.macro_pins.push(Alias { path: format!("{inst_path}.{}", p.name), src, negated });
+                self.net.macro_pins.push(Alias { path: format!("{inst_path}.{}", p.name), src: own, negated });
             }
         }
         // Program outputs.

@@ -698,14 +698,20 @@ fn located_addresses_are_checked_where_they_are_written() {
     let e = fbd_engine::compile(
         r#"{"fbd": 3,
   "inputs": [{"name": "a", "type": "BOOL", "address": "%QX0.0"}, {"name": "b", "type": "INT", "address": "%MW1"},
-             {"name": "c", "type": "DINT", "address": "%MD0"}, {"name": "d", "type": "BOOL", "address": "%IX100.0"}],
+             {"name": "c", "type": "DINT", "address": "%MD0"}, {"name": "d", "type": "BOOL", "address": "%IX100.0"},
+             {"name": "e", "type": "BOOL", "address": "%%"}, {"name": "f", "type": "INT", "address": "%IW0.0.2.8192.0"},
+             {"name": "g", "type": "BOOL", "address": "%I*"}, {"name": "h", "type": "INT", "address": "%IW0.0.2.8192.0"}],
   "outputs": [{"name": "q", "type": "BOOL", "from": "a", "address": "%IX0.0"}, {"name": "r", "type": "INT", "from": "b", "address": "%MW0"}]}"#,
     )
     .expect_err("refused")
     .to_string();
-    assert!(e.contains("input `a` at %QX0.0: a program input is located at %I or %M"), "{e}");
-    assert!(e.contains("`d`: `%IX100.0`: OpenPLC's bits are %IX0.0 to %IX99.7"), "{e}");
+    // An input at %Q is memory the program reads and something outside sets; %IX100.0 is a
+    // slave device's input in OpenPLC; a hierarchical address is Beremiz's (CANopen).
+    assert!(!e.contains("input `a`") && !e.contains("input `d`") && !e.contains("input `f`"), "{e}");
+    assert!(e.contains("`e`: `%%` is no located address"), "{e}");
+    assert!(e.contains("`g` at %I*: a program's port needs a full address"), "{e}");
+    assert!(e.contains("`h` at %IW0.0.2.8192.0 overlaps `f`"), "{e}");
     assert!(e.contains("output `q` at %IX0.0: a program output is located at %Q or %M"), "{e}");
     assert!(!e.contains("`c`"), "%MD0 is holding registers 2048-2049, no overlap with %MW1 (1025): {e}");
-    assert!(e.contains("<memory>:2:"), "{e}");
+    assert!(e.contains("<memory>:4:"), "{e}");
 }

@@ -180,18 +180,22 @@ fn a_negated_output_computes_what_a_not_after_it_does() {
     assert!(got.iter().any(|r| r[0] == b(true)) && got.iter().any(|r| r[0] == b(false)), "the latch moved");
     // Before the first scan a negated output already shows the inverse of its initial value.
     assert_eq!(got[0][3], b(false), "MEMORY init TRUE, q negated");
-    // A force on a negated output holds what readers see.
+    // A force on a negated output holds the block's own output (`sr1.q1` names it, before the
+    // circle, as Beremiz's and CODESYS's debuggers show an instance's Q); its readers get the
+    // inverse.
     let mut rt = Runtime::new(plan(&negated));
-    rt.force("sr1.q1", b(true)).expect("force");
+    rt.force("sr1.q1", b(false)).expect("force");
     rt.write("a", b(true)).expect("a");
     rt.step_n(3);
-    assert_eq!(rt.output("sr"), Some(b(true)), "forced");
-    // and1 reads the forced TRUE: NOT (TRUE AND NOT q2 (FALSE at k = 0)) is FALSE; unforced,
-    // the latch set by `a` reads FALSE through its circle and and1 gives TRUE.
-    assert_eq!(rt.output("reads"), Some(b(false)), "the reader sees the forced value");
+    assert_eq!(rt.read("sr1.q1").expect("the signal"), b(false), "forced");
+    assert_eq!(rt.output("sr"), Some(b(true)), "its reader gets the inverse");
+    // and1 reads TRUE through the circle: NOT (TRUE AND NOT q2 (FALSE at k = 0)) is FALSE;
+    // unforced, the latch set by `a` reads FALSE through its circle and and1 gives TRUE.
+    assert_eq!(rt.output("reads"), Some(b(false)), "the reader sees the inverse of the forced value");
     rt.release("sr1.q1");
     rt.step();
     assert_eq!((rt.output("sr"), rt.output("reads")), (Some(b(false)), Some(b(true))));
+    assert_eq!(rt.read("sr1.q1").expect("the signal"), b(true), "the latch, set");
 }
 
 #[test]
@@ -266,7 +270,8 @@ fn an_online_change_keeps_the_state_behind_a_negated_output() {
 /// A macro instance's pins are negated as a library block's are: the NOT sits at the instance
 /// (`p1/a:not`, a name no block can have), every reader inside (an input) or outside (an output)
 /// gets the inverse; the pin's signal shows what the inside gets (an input: the body opened in
-/// the online view shows its port so) or what the readers get (an output).
+/// the online view shows its port so) or the instance's own output (an output, as Beremiz's and
+/// CODESYS's debuggers show it).
 #[test]
 fn a_macro_instance_pin_is_negated_like_a_library_blocks() {
     let text = r#"{"fbd": 1, "inputs": [{"name": "x", "type": "BOOL"}],
@@ -289,7 +294,7 @@ fn a_macro_instance_pin_is_negated_like_a_library_blocks() {
         assert_eq!(got, vec![b(!x), b(!x), b(true), b(!x)], "x = {x}");
         assert_eq!(rt.read("p1.a").expect("pin"), b(!x), "an input port shows what the inside gets");
         assert_eq!(rt.read("p1/m.in").expect("inside"), b(!x), "inside, the inverse");
-        assert_eq!(rt.read("p2.q").expect("pin"), b(!x), "an output pin shows what readers get");
+        assert_eq!(rt.read("p2.q").expect("pin"), b(x), "an output pin shows the instance's own output");
         assert_eq!(rt.read("p1/a:not.out").expect("the NOT"), b(!x));
     }
     assert!(rt.plan().blocks.iter().any(|b| b.path == "p1/a:not" && b.type_name == "NOT"));
@@ -368,19 +373,19 @@ fn a_pin_negated_three_times_points_at_its_first_entry() {
     assert!(e.0.iter().all(|d| d.message.contains("is negated twice (first at negated[0])")), "{e}");
 }
 
-/// A write to a negated stateful output is the value its readers see from then on: the block's
-/// own state behind the circle takes the inverse (the write landed in the pin's slot, which
-/// the NOT after the block overwrote every scan: nothing happened).
+/// A write to a negated stateful output is the block's own state from then on (`a.q1` names
+/// the output before the circle), and its readers see the inverse (a write once landed in the
+/// pin's slot, which the NOT after the block overwrote every scan: nothing happened).
 #[test]
-fn a_write_to_a_negated_stateful_output_is_what_the_readers_see() {
+fn a_write_to_a_negated_stateful_output_is_the_blocks_own_and_its_readers_see_the_inverse() {
     let text = r#"{"fbd": 3, "outputs": [{"name": "y", "type": "BOOL", "from": "a.q1"}, {"name": "m", "type": "BOOL", "from": "mem.q"}],
       "blocks": [{"id": "a", "type": "SR", "inputs": {"s1": false, "r": false}, "negated": ["q1"]},
                  {"id": "mem", "type": "MEMORY", "inputs": {"in": false, "en": false}, "negated": ["q"]}]}"#;
     let mut rt = Runtime::new(plan(text));
     rt.step();
     assert_eq!((rt.output("y"), rt.output("m")), (Some(b(true)), Some(b(true))), "inverses of FALSE");
-    rt.write("a.q1", b(false)).expect("write");
-    rt.write("mem.q", b(false)).expect("write");
+    rt.write("a.q1", b(true)).expect("write");
+    rt.write("mem.q", b(true)).expect("write");
     for _ in 0..3 {
         rt.step();
         assert_eq!(
@@ -388,8 +393,10 @@ fn a_write_to_a_negated_stateful_output_is_what_the_readers_see() {
             (Some(b(false)), Some(b(false))),
             "held: the latch is TRUE behind the circle"
         );
+        assert_eq!((rt.read("a.q1").ok(), rt.read("mem.q").ok()), (Some(b(true)), Some(b(true))), "the own outputs");
     }
-    rt.write_now("a.q1", b(true)).expect("write now");
+    rt.write_now("a.q1", b(false)).expect("write now");
+    assert_eq!(rt.read("a.q1").ok(), Some(b(false)), "at once");
     rt.step();
     assert_eq!(rt.output("y"), Some(b(true)));
 }

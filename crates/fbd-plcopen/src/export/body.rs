@@ -157,7 +157,8 @@ impl Emitter<'_> {
                     }
                 });
                 let ty = ty.or_else(|| init.as_deref().map(|v| v.ty())).unwrap_or(Type::LInt);
-                self.locals.push((var.clone(), ty, init.as_deref().map(|&v| ty.fit(v).unwrap_or(v)), None));
+                let init = init.as_deref().copied().or_else(|| source_init(self.blocks, from));
+                self.locals.push((var.clone(), ty, init.map(|v| ty.fit(v).unwrap_or(v)), None));
                 match from.split_once('.') {
                     Some((b, p)) if self.block_ids.contains_key(b) => {
                         let bi = self.block_ids[b];
@@ -170,6 +171,20 @@ impl Emitter<'_> {
             }
         }
     }
+}
+
+/// What a feedback wire without an `init` reads before the first scan, where it is not its
+/// type's zero: what its source holds then (a negated output's TRUE, a stateful block's init).
+fn source_init(blocks: &[Block], from: &str) -> Option<Value> {
+    let (b, p) = from.split_once('.')?;
+    let blk = blocks.iter().find(|x| x.id == b)?;
+    if blk.negated.has(p) {
+        return Some(Value::Bool(true));
+    }
+    let def = library::lookup(&blk.ty)?;
+    let stateful =
+        matches!(def.kind, library::Kind::Memory | library::Kind::Delay | library::Kind::Sr | library::Kind::Rs);
+    if stateful { blk.params.init.as_deref().map(|c| c.0) } else { None }
 }
 
 /// The IEC type a block goes out as, and whether it is a function block (an instance): a

@@ -234,8 +234,7 @@ fn export_project(project: &Project, plan: &ScanPlan, renames: &[crate::reserved
             pous.push_str(&pou_xml(
                 &m.name,
                 "functionBlock",
-                &ins,
-                &outs,
+                (&ins, &outs, ""),
                 &body,
                 m.description.as_deref(),
                 &none,
@@ -267,7 +266,21 @@ fn export_project(project: &Project, plan: &ScanPlan, renames: &[crate::reserved
             .unwrap_or_default();
         (p.and_then(|p| p.address.clone()), xml)
     };
-    let program = pou_xml(&pname, "program", &ins, &outs, &body, root.description.as_deref(), &hmi_in, &hmi_out);
+    // A located variable is a VAR of the program with its address, as OpenPLC Editor and
+    // Beremiz write one: matiec refuses an address in VAR_INPUT or VAR_OUTPUT.
+    let is_located = |n: &str, ports_in: bool| {
+        if ports_in {
+            root.inputs.iter().any(|p| p.name == n && p.address.is_some())
+        } else {
+            root.outputs.iter().any(|p| p.name == n && p.address.is_some())
+        }
+    };
+    let (located_ins, ins): (Vec<_>, Vec<_>) = ins.into_iter().partition(|v| is_located(&v.0, true));
+    let (located_outs, outs): (Vec<_>, Vec<_>) = outs.into_iter().partition(|v| is_located(&v.0, false));
+    let located =
+        vars_xml("localVars", &located_ins, &[], &hmi_in) + &vars_xml("localVars", &located_outs, &[], &hmi_out);
+    let program =
+        pou_xml(&pname, "program", (&ins, &outs, &located), &body, root.description.as_deref(), &hmi_in, &hmi_out);
     // One SELECTOR stand-in serves every instance: as many outputs as the widest has.
     let selector_n = project
         .files
@@ -408,20 +421,18 @@ fn vars_xml(tag: &str, vars: &[VarDecl], derived: &[Instance], extra: Extra<'_>)
 }
 
 /// `extra_in` and `extra_out`: XML written into an input's or an output's declaration (see
-/// `vars_xml`).
-#[allow(clippy::too_many_arguments)]
+/// `vars_xml`); `located`: the located variables' sections, written before the locals.
 fn pou_xml(
     name: &str,
     kind: &str,
-    ins: &[VarDecl],
-    outs: &[VarDecl],
+    (ins, outs, located): (&[VarDecl], &[VarDecl], &str),
     body: &Body,
     doc: Option<&str>,
     extra_in: Extra<'_>,
     extra_out: Extra<'_>,
 ) -> String {
     format!(
-        "      <pou name=\"{}\" pouType=\"{kind}\">\n        <interface>\n{}{}{}        </interface>\n        <body>\n          <FBD>\n{}          </FBD>\n        </body>\n{}      </pou>\n",
+        "      <pou name=\"{}\" pouType=\"{kind}\">\n        <interface>\n{}{}{located}{}        </interface>\n        <body>\n          <FBD>\n{}          </FBD>\n        </body>\n{}      </pou>\n",
         esc(name),
         vars_xml("inputVars", ins, &[], extra_in),
         vars_xml("outputVars", outs, &[], extra_out),

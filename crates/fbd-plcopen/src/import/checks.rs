@@ -27,7 +27,8 @@ pub(super) fn configuration_globals(cx: &mut Ctx, root: Node) -> HashMap<String,
 /// The program's VAR_EXTERNALs as the configuration's variables they refer to (their type,
 /// initial value and address: a located one is an input or an output of the program like a
 /// located local); a program's own VAR_GLOBALs as its variables. With one program run, a
-/// global is that program's variable. Refused: an external no global declares, one of another
+/// global is that program's variable. An external of an elementary type no global declares is
+/// a stand-in (an extension's global). Refused: one of a derived type no global declares, one of another
 /// type than the global's, and any external or global in a function block (nothing passes it to
 /// an instance here).
 pub(super) fn globals_of(
@@ -58,6 +59,15 @@ pub(super) fn globals_of(
                 continue;
             }
             match globals.get(&v.name.to_ascii_uppercase()) {
+                // An extension's global (Beremiz's MQTT status, a python variable): a stand-in,
+                // a variable of the program that something outside sets.
+                None if v.ty.is_some() => {
+                    cx.warnings.push(format!(
+                        "program `{pou}`: `{}` is VAR_EXTERNAL and no configuration declares it (an extension's global?): a stand-in, set from outside where the program only reads it",
+                        v.name
+                    ));
+                    out.push(Var { stand_in: true, ..v });
+                }
                 None => cx.err(
                     node,
                     format!("program `{pou}`: `{}` is VAR_EXTERNAL, but no configuration or resource declares it as VAR_GLOBAL", v.name),

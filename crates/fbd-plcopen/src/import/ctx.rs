@@ -8,6 +8,8 @@ use roxmltree::Node;
 
 pub(super) struct Ctx<'a> {
     pub(super) path: &'a Path,
+    /// The stand-ins of extension libraries' blocks and types.
+    pub(super) stand_ins: &'a super::extensions::StandIns,
     pub(super) text: &'a str,
     pub(super) errors: Vec<Diagnostic>,
     pub(super) warnings: Vec<String>,

@@ -13,6 +13,7 @@ use crate::literal;
 
 mod checks;
 mod ctx;
+pub mod extensions;
 mod lookup;
 mod modifiers;
 mod names;
@@ -26,7 +27,7 @@ use ctx::{Ctx, child, children};
 use lookup::{Lookup, Src, set_pin, simple_block, wired_or};
 pub(crate) use names::helper;
 use names::{in_pin, map_type};
-use reads::{Dataflow, Declared, Read};
+use reads::{Dataflow, Declared, EarlierWrites, Read, Writes};
 use vars::{RESULT, Var, function_result, member_error, variables};
 
 /// The namespaces read: TC6 v2.01, v2.00 (CODESYS) and v1.0 (matiec's test file).
@@ -122,8 +123,10 @@ pub fn import(path: &Path, text: &str) -> Result<Imported, Diagnostics> {
         };
         Diagnostics::from(Diagnostic::new(path, format!("not well-formed XML: {e}")).at(Some(at)))
     })?;
+    let stand_ins = extensions::StandIns::for_file(path)?;
     let mut cx = Ctx {
         path,
+        stand_ins: &stand_ins,
         text,
         errors: Vec::new(),
         warnings: Vec::new(),
@@ -147,7 +150,10 @@ pub fn import(path: &Path, text: &str) -> Result<Imported, Diagnostics> {
         child(root, "types").and_then(|t| child(t, "pous")).map(|p| children(p, "pou").collect()).unwrap_or_default();
     let (cycle_ms, run) = cyclic_task(&mut cx, root);
     let program = program_to_run(&mut cx, root, &pous, run.as_deref())?;
-    let pou_names: HashSet<String> = pous.iter().filter_map(|p| p.attribute("name")).map(str::to_string).collect();
+    let mut pou_names: HashSet<String> = pous.iter().filter_map(|p| p.attribute("name")).map(str::to_string).collect();
+    // Blocks of extension libraries the file uses, as stand-ins: macros of their interface.
+    let stand_in_macros = used_stand_ins(&cx, root, &pou_names);
+    pou_names.extend(stand_in_macros.iter().map(|m| m.name.clone()));
     let types = structs::struct_types(&mut cx, root);
     let globals = checks::configuration_globals(&mut cx, root);
     // Each POU's declared inputs: a POU that declares an input named EN has no implicit one.
@@ -174,6 +180,14 @@ pub fn import(path: &Path, text: &str) -> Result<Imported, Diagnostics> {
         cycle_ms,
         ..Document::default()
     };
+    if !stand_in_macros.is_empty() {
+        let names: Vec<String> = stand_in_macros.iter().map(|m| m.name.clone()).collect();
+        cx.warnings.push(format!(
+            "stand-ins for extension blocks (their outputs held at their defaults; write or force `instance/OUTPUT.q`): {}",
+            names.join(", ")
+        ));
+    }
+    doc.macros.extend(stand_in_macros);
     for p in &pous {
         // The export's stand-ins for library blocks come back as those blocks.
         if p.attribute("pouType") == Some("program") || p.attribute("name").and_then(helper).is_some() {
@@ -217,6 +231,30 @@ pub fn import(path: &Path, text: &str) -> Result<Imported, Diagnostics> {
         places.entry((pou, id)).or_insert(at);
     }
     Ok(Imported { doc, places, warnings: cx.warnings })
+}
+
+/// The stand-in macros of the extension blocks the file uses (a block's type, or a variable's
+/// derived type) that are neither its POUs nor blocks this runtime has, each named as the file
+/// first writes it.
+fn used_stand_ins(cx: &Ctx, root: Node, pou_names: &HashSet<String>) -> Vec<MacroDef> {
+    let mut seen: HashSet<String> = HashSet::new();
+    let mut out = Vec::new();
+    let used = root.descendants().filter_map(|n| match n.tag_name().name() {
+        "block" => n.attribute("typeName"),
+        "derived" => n.attribute("name"),
+        _ => None,
+    });
+    for t in used {
+        if pou_names.iter().any(|p| p.eq_ignore_ascii_case(t)) || map_type(t).is_some() {
+            continue;
+        }
+        if let Some(b) = cx.stand_ins.block(t)
+            && seen.insert(t.to_ascii_uppercase())
+        {
+            out.push(extensions::macro_of(b, t));
+        }
+    }
+    out
 }
 
 /// The cyclic task (the first one, said if there are more): its interval as the cycle, and the
@@ -325,6 +363,7 @@ fn variable_writes(
     env: &BlockEnv,
     (name, vars): (&str, &[&Var]),
     built: &mut BodyBlocks,
+    earlier: &mut BTreeMap<String, Vec<(Src, usize)>>,
 ) -> BTreeMap<String, (Src, usize)> {
     let (look, seq) = (env.look, env.seq);
     let BodyBlocks { blocks, reads, block_at, .. } = built;
@@ -373,8 +412,17 @@ fn variable_writes(
             block_at.insert(b.id.clone(), at);
             cx.places.push((env.pou_key.to_string(), b.id.clone(), e.range().start));
         }
-        if writes.insert(var.clone(), (src, at)).is_some() {
-            cx.err(*e, format!("`{var}` is written by two outVariables; one driver per variable"));
+        // Several writes of one variable are legal: the last in the sequence is what the scan
+        // leaves, the others what the reads between them see.
+        match writes.get(&var) {
+            Some((_, q)) if *q > at => earlier.entry(var).or_default().push((src, at)),
+            Some(_) => {
+                let old = writes.insert(var.clone(), (src, at)).expect("present");
+                earlier.entry(var).or_default().push(old);
+            }
+            None => {
+                writes.insert(var, (src, at));
+            }
         }
     }
     writes
@@ -667,13 +715,18 @@ fn interface(
     let mut locals: Vec<Var> = ["localVars", "tempVars"].iter().flat_map(|s| variables(cx, iface, s)).collect();
     locals.extend(checks::globals_of(cx, iface, name, is_program, globals));
     checks::unknown_types(cx, pou, &ins.iter().chain(&outs).chain(&locals).collect::<Vec<_>>(), pou_names, types);
-    // Located variables of the program are its I/O: %I… inputs, %Q… outputs (buttons, lamps
-    // and numbers in the HMI); %M… stay signals.
+    // Located variables of the program are its I/O, each keeping its address: %I… inputs;
+    // %Q… and %M… outputs where the body writes them, else inputs (plain memory the PLC's
+    // runtime, and a SCADA over Modbus, sets; a read of one was a constant 0).
     if is_program {
+        let written = written_variables(pou);
         for v in std::mem::take(&mut locals) {
-            match v.address.as_deref().map(|a| a.to_ascii_uppercase()) {
+            match v.address.as_deref().map(|a| a.trim().to_ascii_uppercase()) {
+                _ if v.stand_in && written.contains(&v.name) => outs.push(v),
+                _ if v.stand_in => ins.push(v),
                 Some(a) if a.starts_with("%I") => ins.push(v),
-                Some(a) if a.starts_with("%Q") => outs.push(v),
+                Some(a) if (a.starts_with("%Q") || a.starts_with("%M")) && written.contains(&v.name) => outs.push(v),
+                Some(a) if a.starts_with("%Q") || a.starts_with("%M") => ins.push(v),
                 _ => locals.push(v),
             }
         }
@@ -687,9 +740,23 @@ fn interface(
     Interface { ins, outs, locals, member_paths, result_of }
 }
 
+/// The variables an FBD body writes (its outVariables' and inOutVariables' expressions).
+fn written_variables(pou: Node) -> HashSet<String> {
+    pou.descendants()
+        .filter(|e| matches!(e.tag_name().name(), "outVariable" | "inOutVariable"))
+        .filter(|e| child(*e, "connectionPointIn").and_then(|c| child(c, "connection")).is_some())
+        .filter_map(|e| child(e, "expression").and_then(|x| x.text()))
+        .map(|t| t.trim().to_string())
+        .collect()
+}
+
 /// Every read of a block's ENO made a read of what drove its EN (an open EN, always run:
 /// TRUE), in the blocks' inputs and the variables' writes.
-fn substitute_enos(blocks: &mut [Block], writes: &mut BTreeMap<String, (Src, usize)>, enos: &HashMap<String, Wire>) {
+fn substitute_enos(
+    blocks: &mut [Block],
+    (writes, earlier): (&mut Writes, &mut EarlierWrites),
+    enos: &HashMap<String, Wire>,
+) {
     let eno_of = |r: &str| -> Option<Wire> {
         let (b, p) = r.split_once('.')?;
         (p == "eno").then(|| enos.get(b).cloned().unwrap_or(Wire::constant(Value::Bool(true))))
@@ -703,7 +770,7 @@ fn substitute_enos(blocks: &mut [Block], writes: &mut BTreeMap<String, (Src, usi
             }
         }
     }
-    for (src, _) in writes.values_mut() {
+    for (src, _) in writes.values_mut().chain(earlier.values_mut().flatten()) {
         if let Src::Out(r) = src
             && let Some(x) = eno_of(r)
         {
@@ -714,6 +781,25 @@ fn substitute_enos(blocks: &mut [Block], writes: &mut BTreeMap<String, (Src, usi
                 // An import's EN wires name their sources directly.
                 Wire::Connector(_) => continue,
             };
+        }
+    }
+}
+
+/// A local variable whose only type is its declaration (`cnt : INT`, written by an ADD of a
+/// literal) holds what is written into it in that type: the generic block that writes it is
+/// of the declared type, as matiec types an expression by the variable it is assigned to (it
+/// was LINT, and never wrapped).
+fn typed_locals(locals: &[Var], (writes, earlier): (&Writes, &EarlierWrites), blocks: &mut [Block]) {
+    let all = |name: &str| writes.get(name).into_iter().chain(earlier.get(name).into_iter().flatten());
+    for (v, (src, _)) in locals.iter().flat_map(|v| all(&v.name).map(move |w| (v, w))) {
+        let (Some(ty), Src::Out(r)) = (v.ty, src) else { continue };
+        let Some((id, pin)) = r.split_once('.') else { continue };
+        let Some(b) = blocks.iter_mut().find(|b| b.id == id) else { continue };
+        let generic_out = library::lookup(&b.ty)
+            .and_then(|d| d.outputs.iter().find(|o| o.name == pin))
+            .is_some_and(|o| matches!(o.ty, library::PinTy::T));
+        if generic_out && b.data_type.is_none() {
+            b.data_type = Some(TypeName(ty));
         }
     }
 }
@@ -785,15 +871,17 @@ fn pou_body(
         import_block(cx, e, &env, &mut built);
     }
     let vars: Vec<&Var> = ins.iter().chain(&outs).chain(&locals).collect();
-    let mut writes = variable_writes(cx, &elems, &env, (&name, &vars), &mut built);
+    let mut earlier = BTreeMap::new();
+    let mut writes = variable_writes(cx, &elems, &env, (&name, &vars), &mut built, &mut earlier);
     let BodyBlocks { mut blocks, reads, block_at, enos, connectors: carried, .. } = built;
-    substitute_enos(&mut blocks, &mut writes, &enos);
+    substitute_enos(&mut blocks, (&mut writes, &mut earlier), &enos);
+    typed_locals(&locals, (&writes, &earlier), &mut blocks);
     // What every read sees, by the sequence a PLC runs the body in (`order.rs`).
     let declared: HashMap<String, Declared> =
         ins.iter().chain(&outs).chain(&locals).map(|v| (v.name.clone(), Declared { ty: v.ty, init: v.init })).collect();
     let in_names: HashSet<&str> = ins.iter().map(|v| v.name.as_str()).collect();
     let taken: HashSet<String> = blocks.iter().map(|b| b.id.clone()).collect();
-    let mut flow = Dataflow::new(&writes, &in_names, &declared, &block_at, &taken);
+    let mut flow = Dataflow::new((&writes, &earlier), &in_names, &declared, &block_at, &taken);
     for r in &reads {
         let wire = flow.value_at(&r.var, r.at);
         set_pin(&mut blocks, &r.block, &r.pin, wire);

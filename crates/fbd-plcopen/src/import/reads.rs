@@ -10,6 +10,11 @@ use fbd_engine::{Type, Value, library};
 
 use super::lookup::Src;
 
+/// Each written variable: what its last write stores, and where in the sequence it is.
+pub(super) type Writes = BTreeMap<String, (Src, usize)>;
+/// A variable's earlier writes in the sequence, when several outVariables write it.
+pub(super) type EarlierWrites = BTreeMap<String, Vec<(Src, usize)>>;
+
 /// A block pin that reads a variable, and where in the sequence the read happens.
 pub(super) struct Read {
     pub(super) block: String,
@@ -32,8 +37,11 @@ pub(super) struct Declared {
 
 /// The variables of one body and their single writes, resolved to wires.
 pub(super) struct Dataflow<'a> {
-    /// Each written variable: what the outVariable writes, and its place in the sequence.
-    pub(super) writes: &'a BTreeMap<String, (Src, usize)>,
+    /// Each written variable: what its last outVariable in the sequence writes, and where.
+    pub(super) writes: &'a Writes,
+    /// A variable's earlier writes in the sequence, when several outVariables write it (legal:
+    /// the reads between two writes see the first).
+    pub(super) earlier: &'a EarlierWrites,
     /// The POU's inputs: read by name, never written in the body.
     pub(super) inputs: &'a HashSet<&'a str>,
     pub(super) declared: &'a HashMap<String, Declared>,
@@ -48,13 +56,13 @@ pub(super) struct Dataflow<'a> {
 
 impl<'a> Dataflow<'a> {
     pub(super) fn new(
-        writes: &'a BTreeMap<String, (Src, usize)>,
+        (writes, earlier): (&'a Writes, &'a EarlierWrites),
         inputs: &'a HashSet<&'a str>,
         declared: &'a HashMap<String, Declared>,
         block_at: &'a HashMap<String, usize>,
         taken: &'a HashSet<String>,
     ) -> Dataflow<'a> {
-        Dataflow { writes, inputs, declared, block_at, held: Vec::new(), held_set: HashSet::new(), taken }
+        Dataflow { writes, earlier, inputs, declared, block_at, held: Vec::new(), held_set: HashSet::new(), taken }
     }
 
     fn init(&self, var: &str) -> Option<Value> {
@@ -63,20 +71,36 @@ impl<'a> Dataflow<'a> {
 
     /// The value of `var` read at place `at` of the sequence.
     pub(super) fn value_at(&mut self, var: &str, at: usize) -> Wire {
+        // The last write before `at`, if it is not the variable's last write of the scan.
+        let earlier =
+            self.earlier.get(var).and_then(|list| list.iter().filter(|(_, q)| *q < at).max_by_key(|(_, q)| *q));
+        // An input the body writes (a located %I variable) is this scan's input until the
+        // write, then what the write stored, until the next scan's input image.
         if self.inputs.contains(var) {
-            return Wire::Ref(var.to_string());
+            return match (self.writes.get(var), earlier) {
+                (Some((_, q)), _) if *q < at => self.written(var),
+                (_, Some((src, q))) => self.stored(&src.clone(), *q),
+                _ => Wire::Ref(var.to_string()),
+            };
         }
-        match self.writes.get(var) {
-            Some((_, q)) if *q < at => self.written(var),
-            Some(_) => self.previous(var),
-            None => Wire::constant(self.init(var).unwrap_or_else(|| zero(self.declared.get(var).and_then(|d| d.ty)))),
+        match (self.writes.get(var), earlier) {
+            (Some((_, q)), _) if *q < at => self.written(var),
+            (_, Some((src, q))) => self.stored(&src.clone(), *q),
+            (Some(_), None) => self.previous(var),
+            (None, _) => {
+                Wire::constant(self.init(var).unwrap_or_else(|| zero(self.declared.get(var).and_then(|d| d.ty))))
+            }
         }
     }
 
-    /// What the write of `var` stores, at its own place.
+    /// What the last write of `var` stores, at its own place.
     fn written(&mut self, var: &str) -> Wire {
-        let (src, q) = &self.writes[var];
-        let q = *q;
+        let (src, q) = self.writes[var].clone();
+        self.stored(&src, q)
+    }
+
+    /// What a write of `src` at place `q` stores.
+    fn stored(&mut self, src: &Src, q: usize) -> Wire {
         match src {
             Src::Out(r) => {
                 if self.called_by(r, q) {

@@ -29,6 +29,9 @@ pub(super) struct Var {
     pub(super) hmi: Option<(fbd_engine::model::InputKind, Vec<String>)>,
     /// How the HMI shows it (a program output: `lamp`, `display`), from the same `addData`.
     pub(super) output_kind: Option<String>,
+    /// A VAR_EXTERNAL that no configuration declares (an extension's global, set by the
+    /// extension at run time): a stand-in that something outside sets.
+    pub(super) stand_in: bool,
 }
 
 impl Var {
@@ -45,6 +48,7 @@ impl Var {
             at: 0,
             hmi: None,
             output_kind: None,
+            stand_in: false,
         }
     }
 }
@@ -80,7 +84,10 @@ pub(super) fn variables(cx: &mut Ctx, iface: Option<Node>, section: &str) -> Vec
             let name = v.attribute("name").unwrap_or("").to_string();
             let tnode = child(v, "type").and_then(|t| t.children().find(|c| c.is_element()));
             let ty = match tnode {
-                Some(t) if t.tag_name().name() == "derived" => None,
+                // An extension library's name for an elementary type (svghmi's HMI_INT).
+                Some(t) if t.tag_name().name() == "derived" => {
+                    t.attribute("name").and_then(|n| cx.stand_ins.type_of(n))
+                }
                 Some(t) if t.tag_name().name() == "string" && t.attribute("length").is_some() => {
                     let n = t.attribute("length").unwrap_or_default();
                     cx.err(t, format!("variable `{name}`: STRING[{n}]: a declared length is not supported: a STRING here holds {} characters, as matiec's (which refuses STRING[{n}] too); declare it STRING", fbd_engine::types::STRING_CAPACITY));
@@ -120,7 +127,14 @@ pub(super) fn variables(cx: &mut Ctx, iface: Option<Node>, section: &str) -> Vec
                 })
                 .unwrap_or_default();
             let address = v.attribute("address").map(str::to_string);
-            let derived = tnode.filter(|t| t.tag_name().name() == "derived").and_then(|t| t.attribute("name"));
+            // A malformed address refused at its place: dropped, the variable was a local.
+            if let Some(a) = &address
+                && let Err(e) = fbd_engine::located::parse_address(a)
+            {
+                cx.err(v, format!("variable `{name}`: {e}"));
+            }
+            let derived =
+                tnode.filter(|t| t.tag_name().name() == "derived" && ty.is_none()).and_then(|t| t.attribute("name"));
             let doc = super::text::documentation(v);
             let hmi = hmi_data(v);
             let output_kind =
@@ -136,6 +150,8 @@ pub(super) fn variables(cx: &mut Ctx, iface: Option<Node>, section: &str) -> Vec
                 at: v.range().start,
                 hmi,
                 output_kind,
+                // An extension's type (svghmi's HMI_INT): its HMI sets what the program reads.
+                stand_in: derived.is_none() && tnode.is_some_and(|t| t.tag_name().name() == "derived"),
             });
         }
     }

@@ -444,10 +444,10 @@ impl Runtime {
             return self.set_input(path, v);
         }
         self.pending.push((s, v));
-        // A negated output: the readers see `v`, so the block's own state (behind the circle)
-        // is its inverse; the NOT after the block then keeps showing `v`.
-        if let (Some(&raw), Value::Bool(b)) = (self.plan.negated_raw.get(&s), v) {
-            self.pending.push((raw, Value::Bool(!b)));
+        // A negated output: `v` is the block's own output, so its readers (behind the circle)
+        // see the inverse until the block runs again.
+        if let (Some(&pin), Value::Bool(b)) = (self.plan.negated_pin.get(&s), v) {
+            self.pending.push((pin, Value::Bool(!b)));
         }
         if self.recorder.is_some() {
             self.record(Stimulus::Write { path: path.into(), value: v.into() });
@@ -465,9 +465,9 @@ impl Runtime {
         }
         self.state.set(s, v);
         self.history_note_now(s, v);
-        if let (Some(&raw), Value::Bool(b)) = (self.plan.negated_raw.get(&s), v) {
-            self.state.set(raw, Value::Bool(!b));
-            self.history_note_now(raw, Value::Bool(!b));
+        if let (Some(&pin), Value::Bool(b)) = (self.plan.negated_pin.get(&s), v) {
+            self.state.set(pin, Value::Bool(!b));
+            self.history_note_now(pin, Value::Bool(!b));
         }
         if let Some(stage) = self.plan.stages.get(&s) {
             // A delayed slot takes its staged value at the start of the next scan.
@@ -528,7 +528,19 @@ impl Runtime {
     }
 
     fn rebuild_forces(&mut self) {
-        self.force_values = self.forces.iter().map(|f| (f.1, f.2)).collect();
+        // A forced negated output holds its readers at the inverse too.
+        let negated_pin = &self.plan.negated_pin;
+        self.force_values = self
+            .forces
+            .iter()
+            .flat_map(|f| {
+                let pin = match (negated_pin.get(&f.1), f.2) {
+                    (Some(&pin), Value::Bool(b)) => Some((pin, Value::Bool(!b))),
+                    _ => None,
+                };
+                std::iter::once((f.1, f.2)).chain(pin)
+            })
+            .collect();
         self.forced_slots = Arc::new(self.forces.iter().map(|f| f.1).collect());
         self.forces_version += 1;
         self.force_mask = vec![false; self.plan.code.len()];
