@@ -228,9 +228,12 @@ def driver(pous_h, program, instance, outputs, inputs, stimulus, scans, tick_ns,
 
     renamed = renamed or {}
 
+    aliases = stand_ins(".")[0]
+
     def ref(name):
         name = renamed.get(name, name)
         ty, located = fields[name.upper()]
+        ty = aliases.get(ty.upper(), ty)
         return ty, (f"(*{inst}.{name.upper()}.value)" if located else f"{inst}.{name.upper()}.value")
 
     lines = ['#include <stdio.h>', '#include "iec_std_lib.h"', '#include "accessor.h"', '#include "POUS.h"',
@@ -325,6 +328,19 @@ def main():
         tick_ns = int(ticks.group(1)) if ticks else 20_000_000
         ours = os.path.join(w, "fbd.csv")
         cmd = [fbd, "run", args.ours or args.file, "--scans", str(args.scans), "--trace", ours]
+        # Every program output, and every variable of the program by its IEC name (fbd's
+        # connectors that matiec's program declares): compared too.
+        sig = subprocess.run([fbd, "check", "--signals", args.ours or args.file], capture_output=True, text=True)
+        fields = set(re.findall(r"__DECLARE_(?:LOCATED|VAR|EXTERNAL)\(\w+,(\w+)\)", pous_h.split(f"// PROGRAM {program}")[1].split("} " + program + ";")[0]))
+        watch = []
+        for line in sig.stdout.splitlines():
+            parts = line.split()
+            if len(parts) >= 3 and parts[2] == "ProgramOutput":
+                watch.append(parts[0])
+            elif len(parts) >= 3 and parts[2] == "Connector" and "/" not in parts[0] and parts[0].upper() in fields:
+                watch.append(parts[0])
+        for name in watch:
+            cmd += ["--watch", name]
         if args.stimulus:
             cmd += ["--stimulus", args.stimulus]
         r = subprocess.run(cmd, capture_output=True, text=True)

@@ -255,7 +255,7 @@ fn operands_in_their_banks(
 }
 
 /// The signals that name another's slot, after every block's: macro instance pins, the
-/// program outputs (returned as ports), the feedback values.
+/// bodies' connectors, the program outputs (returned as ports), the feedback values.
 fn alias_signals(
     srcs: &mut SourceSlots,
     net: &Net,
@@ -271,6 +271,13 @@ fn alias_signals(
         if a.negated {
             negated.insert(id);
         }
+    }
+    // A connector named like a program port (a port already has the name) is not named twice.
+    let ports: rustc_hash::FxHashSet<&str> =
+        root.inputs.iter().map(|p| p.name.as_str()).chain(root.outputs.iter().map(|p| p.name.as_str())).collect();
+    for a in net.connectors.iter().filter(|a| !ports.contains(a.path.as_str())) {
+        let slot = srcs.slot(net, &a.src, slots, commits);
+        signals.push(&[&a.path], slot, SignalKind::Connector);
     }
     let mut outputs = Vec::with_capacity(net.outputs.len());
     for (k, a) in net.outputs.iter().enumerate() {

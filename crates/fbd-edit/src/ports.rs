@@ -4,7 +4,7 @@
 
 use fbd_engine::Type;
 use fbd_engine::load::valid_ident;
-use fbd_engine::model::{InputKind, PortIn, PortOut, ProgramInput, TypeName, Wire};
+use fbd_engine::model::{Const, InputKind, PortIn, PortOut, ProgramInput, TypeName, Wire};
 use fbd_engine::types::Value;
 
 use crate::ops::rename_in_wire;
@@ -232,9 +232,8 @@ impl Workspace {
                                 p.kind = InputKind::Number;
                                 p.options.clear();
                             }
-                            if p.default.is_some_and(|c| c.0.coerce(ty).is_none()) {
-                                p.default = None;
-                            }
+                            // A default the new type has is kept as one of it (1 is TRUE).
+                            p.default = p.default.and_then(|c| c.0.coerce(ty)).map(Const);
                         })
                         .is_some();
                     a || d.outputs.iter_mut().find(|p| p.name == name).map(|p| p.ty = TypeName(ty)).is_some()
@@ -247,9 +246,8 @@ impl Workspace {
                         .find(|p| p.name == name)
                         .map(|p| {
                             p.ty = TypeName(ty);
-                            if p.default.is_some_and(|c| c.0.coerce(ty).is_none()) {
-                                p.default = None;
-                            }
+                            // A default the new type has is kept as one of it (1 is TRUE).
+                            p.default = p.default.and_then(|c| c.0.coerce(ty)).map(Const);
                         })
                         .is_some();
                     a || d.outputs.iter_mut().find(|p| p.name == name).map(|p| p.ty = TypeName(ty)).is_some()

@@ -428,10 +428,11 @@ fn port_details_set_how_the_panel_shows_an_input_and_what_it_is_for() {
     for port in ["start", "mode", "speed"] {
         assert_eq!(w.port_details(&p, port), before.iter().find(|(n, _)| *n == port).map(|(_, d)| d.clone()), "{port}");
     }
-    // Retyped to BOOL, the selector becomes a number field with no options and no INT default.
+    // Retyped to BOOL, the selector becomes a number field with no options; its default 1 is
+    // IEC's BOOL literal TRUE.
     w.retype_port(&p, "mode", Type::Bool).expect("retype");
     let d = w.port_details(&p, "mode").expect("mode");
-    assert_eq!((d.kind, d.options.len(), d.default), (InputKind::Number, 0, None));
+    assert_eq!((d.kind, d.options.len(), d.default), (InputKind::Number, 0, Some(Value::Bool(true))));
     w.undo();
     assert_eq!(w.port_details(&p, "mode").map(|d| d.kind), Some(InputKind::Selector), "undo restores");
     // What the program is for; blank removes it; undo restores.

@@ -81,6 +81,7 @@ pub(crate) fn kind_words(kind: SignalKind) -> &'static str {
         SignalKind::MacroPin => "instance pin",
         SignalKind::Feedback => "feedback copy (the previous scan's value)",
         SignalKind::Constant => "constant",
+        SignalKind::Connector => "variable (a named net)",
     }
 }
 

@@ -392,6 +392,8 @@ impl Value {
         match (self, ty.bank()) {
             _ if self.ty().is_time() != ty.is_time() => None,
             (v, b) if v.bank() == b => Some(v),
+            // IEC's BOOL literals include 0 and 1 (`BOOL#1`, or `1` where a BOOL is read).
+            (Value::Int(i @ (0 | 1)), Bank::Bool) => Some(Value::Bool(i == 1)),
             (Value::Int(i), Bank::Real) => Some(Value::Real(i as f64)),
             (Value::ULInt(u), Bank::Real) => Some(Value::Real(u as f64)),
             _ => None,

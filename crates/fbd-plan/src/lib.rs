@@ -44,6 +44,9 @@ pub enum SignalKind {
     Feedback,
     /// A constant (`blk.pin` wired to a literal): read-only.
     Constant,
+    /// A connector, a named net of a body (`cnt`, `inst/cnt`: an imported program's variable
+    /// by its IEC name): an alias of what drives it; a write or force goes to that driver.
+    Connector,
 }
 
 impl SignalKind {
@@ -215,22 +218,25 @@ impl ScanPlan {
     pub fn driver(&self, sig: SignalInfo<'_>) -> Option<String> {
         match sig.kind {
             SignalKind::ProgramInput | SignalKind::BlockOutput | SignalKind::Feedback => None,
-            _ => {
-                let owners = self.slot_owner.get_or_init(|| {
-                    let mut m = HashMap::default();
-                    for (i, s) in self.signals.iter().enumerate() {
-                        if s.kind.writable() {
-                            m.entry(s.slot).or_insert(i as u32);
-                        }
-                    }
-                    m
-                });
-                match owners.get(&sig.slot) {
-                    Some(&i) => Some(self.signals.at(i as usize).path.to_string()),
-                    None => Some(self.init_value(sig.slot).to_string()),
+            _ => match self.owner(sig) {
+                Some(i) => Some(self.signals.at(i).path.to_string()),
+                None => Some(self.init_value(sig.slot).to_string()),
+            },
+        }
+    }
+
+    /// The writable signal whose slot an alias names (none for a constant).
+    pub fn owner(&self, sig: SignalInfo<'_>) -> Option<usize> {
+        let owners = self.slot_owner.get_or_init(|| {
+            let mut m = HashMap::default();
+            for (i, s) in self.signals.iter().enumerate() {
+                if s.kind.writable() {
+                    m.entry(s.slot).or_insert(i as u32);
                 }
             }
-        }
+            m
+        });
+        owners.get(&sig.slot).map(|&i| i as usize)
     }
 
     /// The value a slot holds before the first scan.

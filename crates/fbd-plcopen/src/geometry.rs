@@ -31,7 +31,9 @@ impl Geometry {
     /// The geometry of the body of macro `mac` (the program for ""), whose blocks are `blocks`;
     /// `None` where the body cannot be drawn (the export then says nothing of positions).
     pub(crate) fn of(project: &Project, mac: &str, blocks: &[Block]) -> Option<Geometry> {
-        let body = fbd_layout::from_model::body(project, (!mac.is_empty()).then_some(mac)).ok()?;
+        let mut body = fbd_layout::from_model::body(project, (!mac.is_empty()).then_some(mac)).ok()?;
+        // The export drops a connector no continuation reads (a variable's name): no tag.
+        body.connectors.retain(|c| !c.targets.is_empty());
         let stored: Vec<Option<[f64; 2]>> = blocks.iter().map(|b| b.pos).collect();
         let l = fbd_layout::layout_kept(&body, &stored);
         if l.blocks.len() != blocks.len() {

@@ -55,7 +55,12 @@ pub fn initial_value(text: &str, ty: Option<fbd_engine::Type>) -> Result<Value, 
     if ty == Some(fbd_engine::Type::String) && !text.starts_with('\'') && !text.ends_with('\'') {
         return Value::parse(text, fbd_engine::Type::String);
     }
-    parse(text)
+    // A BOOL's 0 and 1 are IEC BOOL literals (svghmi writes `1`).
+    match (ty, text.trim()) {
+        (Some(fbd_engine::Type::Bool), "0") => Ok(Value::Bool(false)),
+        (Some(fbd_engine::Type::Bool), "1") => Ok(Value::Bool(true)),
+        _ => parse(text),
+    }
 }
 
 /// A literal as IEC text (for export).

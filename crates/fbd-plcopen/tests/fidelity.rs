@@ -268,3 +268,144 @@ fn extension_blocks_types_and_globals_import_as_stand_ins() {
     // HMI_INT is an INT: 30000 + 30000 wraps as the PLC's.
     assert_eq!(rt.output("level"), Some(Value::Int(60000 - 65536)));
 }
+
+/// Every variable of an imported program answers by its IEC name, a plain local too (`cnt`:
+/// "unknown signal" before): read, written where it is driven, forced, as a PLC's debugger
+/// names it; a function block's locals by the instance's path.
+#[test]
+fn a_local_variable_answers_by_its_iec_name() {
+    let vars = r#"<outputVars><variable name="positive"><type><BOOL/></type></variable></outputVars>
+        <localVars><variable name="cnt"><type><INT/></type></variable></localVars>"#;
+    let body = [
+        var_in(1, 0, "cnt"),
+        var_in(2, 40, "1000"),
+        block(3, "ADD", None, 0, &[("IN1", 1, None), ("IN2", 2, None)], &["OUT"]),
+        var_out(4, 0, 3, Some("OUT"), "cnt"),
+        var_in(5, 100, "cnt"),
+        var_in(6, 140, "0"),
+        block(7, "GT", None, 100, &[("IN1", 5, None), ("IN2", 6, None)], &["OUT"]),
+        var_out(8, 100, 7, Some("OUT"), "positive"),
+    ]
+    .concat();
+    let imported = fbd_plcopen::import(std::path::Path::new("c.xml"), &project("c", vars, &body))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let mut rt = fbd_engine::Runtime::new(common::compile_doc(&imported.doc));
+    rt.step_n(3);
+    assert_eq!(rt.read("cnt").ok(), Some(Value::Int(3000)));
+    rt.write("cnt", Value::Int(-5000)).expect("a variable is written by its name");
+    rt.step();
+    assert_eq!(rt.read("cnt").ok(), Some(Value::Int(-4000)), "the program went on from the written value");
+    assert_eq!(rt.output("positive"), Some(Value::Bool(false)));
+    rt.force("cnt", Value::Int(7)).expect("and forced");
+    rt.step_n(2);
+    assert_eq!((rt.read("cnt").ok(), rt.output("positive")), (Some(Value::Int(7)), Some(Value::Bool(true))));
+}
+
+/// An input nothing drives takes its IEC default, as matiec runs it (a TON whose PT is open
+/// runs with T#0s; an ADD whose IN1 the file lists open adds 0); `1` wired to a BOOL pin is
+/// IEC's BOOL literal; ENO to EN to ENO is followed to the first EN. Each was refused.
+#[test]
+fn open_inputs_take_their_defaults_and_iec_literals_and_eno_chains_are_read() {
+    let vars = r#"<inputVars><variable name="a"><type><BOOL/></type></variable><variable name="n"><type><INT/></type></variable></inputVars>
+        <outputVars><variable name="q"><type><BOOL/></type></variable><variable name="sum"><type><INT/></type></variable>
+          <variable name="one"><type><BOOL/></type></variable><variable name="chained"><type><BOOL/></type></variable></outputVars>
+        <localVars><variable name="t"><type><derived name="TON"/></type></variable></localVars>"#;
+    let open_in1 = r#"<block localId="4" typeName="ADD"><position x="100" y="100"/><inputVariables>
+          <variable formalParameter="IN1"><connectionPointIn/></variable>
+          <variable formalParameter="IN2"><connectionPointIn><connection refLocalId="3"/></connectionPointIn></variable>
+        </inputVariables><inOutVariables/><outputVariables><variable formalParameter="OUT"><connectionPointOut/></variable></outputVariables></block>"#;
+    let body = [
+        var_in(1, 0, "a"),
+        block(2, "TON", Some("t"), 0, &[("IN", 1, None)], &["Q", "ET"]),
+        var_out(10, 0, 2, Some("Q"), "q"),
+        var_in(3, 100, "n"),
+        open_in1.to_string(),
+        var_out(11, 100, 4, Some("OUT"), "sum"),
+        var_in(5, 200, "1"),
+        block(6, "AND", None, 200, &[("IN1", 5, None), ("IN2", 1, None)], &["OUT"]),
+        var_out(12, 200, 6, Some("OUT"), "one"),
+        // NOT with EN := a, then MOVE with EN := NOT's ENO: MOVE's ENO is `a`.
+        block(7, "NOT", None, 300, &[("EN", 1, None), ("IN", 1, None)], &["ENO", "OUT"]),
+        block(8, "MOVE", None, 300, &[("EN", 7, Some("ENO")), ("IN", 1, None)], &["ENO", "OUT"]),
+        var_out(13, 300, 8, Some("ENO"), "chained"),
+    ]
+    .concat();
+    let imported = fbd_plcopen::import(std::path::Path::new("d.xml"), &project("p", vars, &body))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let mut rt = fbd_engine::Runtime::new(common::compile_doc(&imported.doc));
+    // matiec's TON with PT = T#0s: Q the scan after IN rises (the rising scan starts it).
+    for (a, n, q) in [(false, 5, false), (true, -3, false), (true, 7, true)] {
+        rt.set_input("a", Value::Bool(a)).expect("a");
+        rt.set_input("n", Value::Int(n)).expect("n");
+        rt.step();
+        let got: Vec<Option<Value>> = ["q", "sum", "one", "chained"].iter().map(|o| rt.output(o)).collect();
+        let b = |x| Some(Value::Bool(x));
+        assert_eq!(got, vec![b(q), Some(Value::Int(n)), b(a), b(a)], "a = {a}, n = {n}");
+    }
+}
+
+/// A SINGLE (event) task is refused at its place (it was run as a cyclic one, every scan), and
+/// program instances the runtime does not run are said (a second one was dropped silently).
+#[test]
+fn an_event_task_is_refused_and_programs_not_run_are_said() {
+    let vars = r#"<outputVars><variable name="y"><type><BOOL/></type></variable></outputVars>"#;
+    let body = [var_in(1, 0, "TRUE"), var_out(2, 0, 1, None, "y")].concat();
+    let xml = project("p", vars, &body);
+    let single =
+        xml.replace(r#"<task name="t" interval="T#20ms" priority="0">"#, r#"<task name="t" single="go" priority="0">"#);
+    let e = fbd_plcopen::import(std::path::Path::new("s.xml"), &single).expect_err("refused").to_string();
+    assert!(e.contains("s.xml:12:") && e.contains("task `t` is SINGLE") && e.contains("`go`"), "{e}");
+    let two = xml.replace(
+        r#"<pouInstance name="i" typeName="p"/>"#,
+        r#"<pouInstance name="i" typeName="p"/><pouInstance name="j" typeName="p"/>"#,
+    );
+    let imported = fbd_plcopen::import(std::path::Path::new("two.xml"), &two).unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        imported.warnings.iter().any(|w| w.contains("2 program instances") && w.contains("j (p)")),
+        "{:?}",
+        imported.warnings
+    );
+}
+
+/// A file of function blocks only (a library) imports as a library of macros, compiled and
+/// usable by an instance (it was "no program POU to run").
+#[test]
+fn a_file_of_function_blocks_only_imports_as_a_library() {
+    let fb = [
+        var_in(1, 0, "a"),
+        var_in(2, 40, "b"),
+        block(3, "AND", None, 0, &[("IN1", 1, None), ("IN2", 2, None)], &["OUT"]),
+        var_out(4, 0, 3, Some("OUT"), "q"),
+    ]
+    .concat();
+    let xml = format!(
+        r#"<?xml version="1.0"?>
+<project xmlns="http://www.plcopen.org/xml/tc6_0201">
+  <fileHeader companyName="x" productName="lib" productVersion="1" creationDateTime="2026-01-01T00:00:00"/>
+  <contentHeader name="mylib"><coordinateInfo><fbd><scaling x="1" y="1"/></fbd><ld><scaling x="1" y="1"/></ld><sfc><scaling x="1" y="1"/></sfc></coordinateInfo></contentHeader>
+  <types><dataTypes/><pous>
+    <pou name="Both" pouType="functionBlock">
+      <interface><inputVars><variable name="a"><type><BOOL/></type></variable><variable name="b"><type><BOOL/></type></variable></inputVars>
+        <outputVars><variable name="q"><type><BOOL/></type></variable></outputVars></interface>
+      <body><FBD>{fb}</FBD></body>
+    </pou>
+  </pous></types>
+</project>"#
+    );
+    let path = std::path::Path::new("lib.xml");
+    let imported = fbd_plcopen::import(path, &xml).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(imported.doc.macros.iter().map(|m| m.name.as_str()).collect::<Vec<_>>(), ["Both"]);
+    assert!(imported.doc.blocks.is_empty() && imported.doc.name.as_deref() == Some("mylib"));
+    assert!(imported.warnings.iter().any(|w| w.contains("a library of 1 function blocks")), "{:?}", imported.warnings);
+    fbd_plcopen::imported_project(&imported, path).unwrap_or_else(|e| panic!("the library compiles: {e}"));
+    // An instance of it computes the AND.
+    let mut doc = imported.doc.clone();
+    doc.inputs = serde_json::from_str(r#"[{"name": "x", "type": "BOOL"}]"#).expect("inputs");
+    doc.blocks =
+        serde_json::from_str(r#"[{"id": "u", "type": "Both", "inputs": {"a": "x", "b": true}}]"#).expect("blocks");
+    doc.outputs = serde_json::from_str(r#"[{"name": "y", "type": "BOOL", "from": "u.q"}]"#).expect("outputs");
+    let mut rt = fbd_engine::Runtime::new(common::compile_doc(&doc));
+    rt.set_input("x", Value::Bool(true)).expect("x");
+    rt.step();
+    assert_eq!(rt.output("y"), Some(Value::Bool(true)));
+}

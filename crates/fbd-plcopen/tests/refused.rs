@@ -290,8 +290,15 @@ fn a_task_running_an_unnamed_program_says_so_at_its_instance() {
     <task name="t" interval="PT0.02S" priority="0"><pouInstance name="i" typeName=""/></task>
   </resource></configuration></configurations></instances>"#,
     );
+    // CODESYS's `typeName=""` names the program by the instance's name: here `i`, no POU.
     let e = errors(&xml);
-    assert!(e.contains("refused.xml:10:") && e.contains("pouInstance has an empty typeName"), "{e}");
+    assert!(e.contains("refused.xml:10:") && e.contains("the task runs `i`, which is no program POU"), "{e}");
+    let codesys = xml.replace(r#"name="i" typeName="""#, r#"name="p" typeName="""#);
+    let imported = fbd_plcopen::import(Path::new("codesys.xml"), &codesys).unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        imported.doc.blocks.is_empty() && imported.warnings.is_empty(),
+        "CODESYS's PLC_PRG-style instance runs its POU"
+    );
     // CODESYS's ISO 8601 interval is read: the same file naming its program imports at 20 ms.
     let named = xml.replace(r#"typeName="""#, r#"typeName="p""#);
     let imported = fbd_plcopen::import(Path::new("iso.xml"), &named).unwrap_or_else(|e| panic!("{e}"));

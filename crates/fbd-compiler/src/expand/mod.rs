@@ -295,13 +295,16 @@ impl<'p> Expander<'p> {
                 Some((m, _)) => &m.connectors,
             };
             for (k, c) in list.iter().enumerate() {
-                if !self.conn_memo.contains_key(&(si, k)) {
-                    let at = match mac {
-                        None => At::new(file, json_path!["connectors", k, "name"]),
-                        Some((_, mi)) => At::new(file, json_path!["macros", mi, "connectors", k, "name"]),
-                    };
-                    self.resolve(si, &Wire::Connector(c.name.clone()), Loc::At(&at));
-                }
+                let at = match mac {
+                    None => At::new(file, json_path!["connectors", k, "name"]),
+                    Some((_, mi)) => At::new(file, json_path!["macros", mi, "connectors", k, "name"]),
+                };
+                let src = match self.conn_memo.get(&(si, k)) {
+                    Some(s) => s.clone(),
+                    None => self.resolve(si, &Wire::Connector(c.name.clone()), Loc::At(&at)),
+                };
+                let path = format!("{}{}", self.scopes[si].prefix, c.name);
+                self.net.connectors.push(Alias { path, src, negated: false });
             }
         }
         // Macro instance pins, as aliases for the debugger (and to report bad output ports).

@@ -228,6 +228,8 @@ pub(crate) struct Net {
     pub first_negation: usize,
     pub instances: Vec<InstanceInfo>,
     pub macro_pins: Vec<Alias>,
+    /// Every body's connectors by their path (`cnt`, `inst/cnt`), for the debugger.
+    pub connectors: Vec<Alias>,
     pub outputs: Vec<Alias>,
     pub asserts: Vec<TypeAssert>,
 }

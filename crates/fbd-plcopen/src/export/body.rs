@@ -239,6 +239,16 @@ pub(super) fn body_xml(
     outputs: &[fbd_engine::model::PortOut],
     helpers: &mut BTreeSet<(String, Type)>,
 ) -> Body {
+    // A connector no continuation reads only names a variable (an import's `cnt`): the body
+    // goes out without it (a dangling connector element is noise to another tool).
+    let read = |c: &Connector| {
+        let reads = |w: &Wire| matches!(w, Wire::Connector(n) if *n == c.name);
+        blocks.iter().any(|b| b.inputs.0.iter().any(|(_, w)| reads(w)))
+            || outputs.iter().any(|o| reads(&o.from))
+            || connectors.iter().any(|o| reads(&o.from))
+    };
+    let kept: Vec<Connector> = connectors.iter().filter(|c| read(c)).cloned().collect();
+    let connectors = kept.as_slice();
     let mut names = InstanceNames::of(project, mac);
     let block_ids: HashMap<&str, u64> = blocks.iter().enumerate().map(|(k, b)| (b.id.as_str(), k as u64 + 1)).collect();
     // The drawing: stored positions kept, the rest laid out, so that it opens readable in

@@ -149,7 +149,10 @@ pub fn import(path: &Path, text: &str) -> Result<Imported, Diagnostics> {
     let pous: Vec<Node> =
         child(root, "types").and_then(|t| child(t, "pous")).map(|p| children(p, "pou").collect()).unwrap_or_default();
     let (cycle_ms, run) = cyclic_task(&mut cx, root);
-    let program = program_to_run(&mut cx, root, &pous, run.as_deref())?;
+    // A file of function blocks and functions only (a library: a CODESYS library, examples of
+    // blocks) imports as a library of macros, for `include`, the palette and test tables.
+    let library = run.is_none() && !pous.iter().any(|p| p.attribute("pouType") == Some("program"));
+    let program = if library { None } else { Some(program_to_run(&mut cx, root, &pous, run.as_deref())?) };
     let mut pou_names: HashSet<String> = pous.iter().filter_map(|p| p.attribute("name")).map(str::to_string).collect();
     // Blocks of extension libraries the file uses, as stand-ins: macros of their interface.
     let stand_in_macros = used_stand_ins(&cx, root, &pou_names);
@@ -170,7 +173,10 @@ pub fn import(path: &Path, text: &str) -> Result<Imported, Diagnostics> {
     }
     let mut doc = Document {
         fbd: fbd_engine::model::FORMAT_VERSION,
-        name: names::program_name(root, program),
+        name: match program {
+            Some(p) => names::program_name(root, p),
+            None => child(root, "contentHeader").and_then(|h| h.attribute("name")).map(str::to_string),
+        },
         // The file's name, not the path it was given by: the program is the same wherever it is
         // opened from (a recording of it compares its text).
         description: Some(format!(
@@ -197,7 +203,14 @@ pub fn import(path: &Path, text: &str) -> Result<Imported, Diagnostics> {
             doc.macros.push(m.0);
         }
     }
-    if let Some((m, inputs)) = pou_body(&mut cx, program, &pou_names, &declares_en, &types, &globals, true) {
+    if library {
+        cx.warnings.push(format!(
+            "no program POU: a library of {} function blocks and functions, imported as macros (use it by `include`, in the editor's palette, in test tables)",
+            doc.macros.len()
+        ));
+    }
+    let body = program.and_then(|p| pou_body(&mut cx, p, &pou_names, &declares_en, &types, &globals, true));
+    if let Some((m, inputs)) = body {
         // The program's own words (its documentation and comments), else where it came from.
         if m.description.is_some() {
             doc.description = m.description;
@@ -264,6 +277,28 @@ fn cyclic_task(cx: &mut Ctx, root: Node) -> (Option<f64>, Option<String>) {
         .descendants()
         .filter(|n| n.is_element() && n.tag_name().name() == "task" && n.attribute("interval").is_some())
         .collect();
+    // An event task runs its programs on a rising edge of its variable, not every cycle:
+    // imported as a cyclic one it would run them every scan.
+    for t in root.descendants().filter(|n| n.is_element() && n.tag_name().name() == "task") {
+        if let Some(var) = t.attribute("single").filter(|v| !v.trim().is_empty()) {
+            let task = t.attribute("name").unwrap_or("");
+            cx.err(t, format!("task `{task}` is SINGLE (it runs on each rising edge of `{var}`): event tasks are not imported, only cyclic ones (an interval)"));
+        }
+    }
+    // Every program instance of every task: the first one is run, the others are said.
+    let instances: Vec<String> = root
+        .descendants()
+        .filter(|n| n.tag_name().name() == "task")
+        .flat_map(|t| t.descendants().filter(|n| n.tag_name().name() == "pouInstance"))
+        .map(|p| format!("{} ({})", p.attribute("name").unwrap_or("?"), p.attribute("typeName").unwrap_or("")))
+        .collect();
+    if instances.len() > 1 {
+        cx.warnings.push(format!(
+            "{} program instances in the configuration ({}); this runtime runs one program: imported the first, the others' variables are not computed",
+            instances.len(),
+            instances.join(", ")
+        ));
+    }
     let Some(t) = cyclic.first() else { return (None, None) };
     let iv = t.attribute("interval").unwrap_or("");
     let cycle_ms = match literal::interval_ms(iv) {
@@ -274,15 +309,17 @@ fn cyclic_task(cx: &mut Ctx, root: Node) -> (Option<f64>, Option<String>) {
             None
         }
     };
+    // CODESYS and TwinCAT write a program's instance as `name="PLC_PRG" typeName=""`: there a
+    // program is its own instance, named as the POU.
     let run = t
         .descendants()
         .find(|n| n.tag_name().name() == "pouInstance")
-        .and_then(|p| p.attribute("typeName"))
+        .and_then(|p| p.attribute("typeName").filter(|t| !t.trim().is_empty()).or(p.attribute("name")))
         .map(str::to_string);
     if cyclic.len() > 1 {
         let names: Vec<&str> = cyclic.iter().map(|t| t.attribute("name").unwrap_or("?")).collect();
         cx.warnings.push(format!(
-            "{} cyclic tasks ({}); imported `{}`, the first: this runtime has one task",
+            "{} cyclic tasks ({}); imported `{}`'s interval, the first: this runtime has one task",
             cyclic.len(),
             names.join(", "),
             names[0]
@@ -456,6 +493,7 @@ fn import_block(cx: &mut Ctx, e: &Node, env: &BlockEnv, out: &mut BodyBlocks) {
         negated_pins: Vec::new(),
         en: None,
         connected: Vec::new(),
+        open: Vec::new(),
     };
     for v in child(*e, "inputVariables").into_iter().flat_map(|i| children(i, "variable")) {
         bi.input(cx, v, env, out);
@@ -486,6 +524,8 @@ struct BlockImport<'x, 'i> {
     en: Option<Wire>,
     /// Connected inputs by our pin name: a pin listed twice would be two drivers.
     connected: Vec<(String, Node<'x, 'i>)>,
+    /// Inputs the file lists without a connection: they take their IEC default.
+    open: Vec<String>,
 }
 
 impl<'x, 'i> BlockImport<'x, 'i> {
@@ -517,10 +557,10 @@ impl<'x, 'i> BlockImport<'x, 'i> {
             cx.err(v, format!("block `{id}`: {ty} has no input `{formal}`"));
             return;
         }
-        let Some(cpi) = child(v, "connectionPointIn") else { return };
-        if child(cpi, "connection").is_none() {
+        let Some(cpi) = child(v, "connectionPointIn").filter(|c| child(*c, "connection").is_some()) else {
+            self.open.push(pin);
             return;
-        }
+        };
         if let Some((_, first)) = self.connected.iter().find(|(p, _)| *p == pin) {
             let (line, col) = cx.text_pos(*first);
             cx.err(
@@ -636,6 +676,9 @@ impl<'x, 'i> BlockImport<'x, 'i> {
         if def.is_some_and(|d| d.generic != library::Generic::No) {
             b.data_type = helper(ty).map(|(_, t)| TypeName(t)).or_else(|| names::counter_type(ty).map(TypeName));
         }
+        if let Some(d) = def.filter(|_| helper(ty).is_none()) {
+            default_inputs(&mut b, d, &self.open);
+        }
         if let Some(inst) = e.attribute("instanceName")
             && let Some(var) = env.locals.iter().find(|v| v.name == inst)
         {
@@ -681,6 +724,32 @@ impl<'x, 'i> BlockImport<'x, 'i> {
         out.blocks.push(b);
         out.blocks.push(hold);
     }
+}
+
+/// An input of a standard block that nothing drives takes its IEC default, as matiec does (a
+/// TON whose PT is open runs with T#0s; an ADD whose IN1 is open adds 0): the inputs the file
+/// lists open, and the ones this runtime would otherwise require.
+fn default_inputs(b: &mut Block, def: &library::BlockDef, open: &[String]) {
+    let zero = |ty: library::PinTy| match ty {
+        library::PinTy::Fixed(t) => t.zero(),
+        library::PinTy::T => match (b.data_type, def.generic) {
+            (Some(TypeName(t)), _) => t.zero(),
+            (None, library::Generic::Logic) => Value::Bool(false),
+            (None, _) => Value::Int(0),
+        },
+    };
+    let mut add: Vec<(String, Value)> = Vec::new();
+    for p in def.inputs.iter().filter(|p| p.default.is_none() && b.inputs.get(p.name).is_none()) {
+        add.push((p.name.to_string(), zero(p.ty)));
+    }
+    if let Some(v) = def.var_inputs {
+        for pin in open.iter().filter(|p| b.inputs.get(p).is_none() && p.starts_with(v.prefix)) {
+            if !add.iter().any(|(n, _)| n == pin) {
+                add.push((pin.clone(), zero(v.ty)));
+            }
+        }
+    }
+    b.inputs.0.extend(add.into_iter().map(|(n, v)| (n, Wire::constant(v))));
 }
 
 /// A POU's variables as the body sees them: inputs, outputs and locals (a program's located
@@ -757,9 +826,22 @@ fn substitute_enos(
     (writes, earlier): (&mut Writes, &mut EarlierWrites),
     enos: &HashMap<String, Wire>,
 ) {
+    // ENO to EN to ENO...: a chain of enabled calls is followed to its first EN's driver.
     let eno_of = |r: &str| -> Option<Wire> {
-        let (b, p) = r.split_once('.')?;
-        (p == "eno").then(|| enos.get(b).cloned().unwrap_or(Wire::constant(Value::Bool(true))))
+        let mut r = r.to_string();
+        let mut hops = 0;
+        loop {
+            let (b, p) = r.split_once('.')?;
+            if p != "eno" {
+                return None;
+            }
+            let next = enos.get(b).cloned().unwrap_or(Wire::constant(Value::Bool(true)));
+            hops += 1;
+            match &next {
+                Wire::Ref(n) if n.ends_with(".eno") && hops <= enos.len() => r = n.clone(),
+                _ => return Some(next),
+            }
+        }
     };
     for b in blocks.iter_mut() {
         for (_, w) in b.inputs.0.iter_mut() {
@@ -887,7 +969,17 @@ fn pou_body(
         set_pin(&mut blocks, &r.block, &r.pin, wire);
     }
     reads::last_scan_outputs(&mut blocks, &block_at, &carried);
-    let connectors = reads::kept_connectors(&blocks, &carried);
+    let mut connectors = reads::kept_connectors(&blocks, &carried);
+    // Every local variable the body uses answers by its IEC name (`--watch cnt`, a write, a
+    // force, a test table): a connector carrying what the scan leaves in it.
+    for v in &locals {
+        let used = writes.contains_key(&v.name) || reads.iter().any(|r| r.var == v.name);
+        if !used || v.ty.is_none() || connectors.iter().any(|c| c.name.eq_ignore_ascii_case(&v.name)) {
+            continue;
+        }
+        let from = flow.value_at(&v.name, seq.end());
+        connectors.push(fbd_engine::model::Connector { name: v.name.clone(), from });
+    }
     lookup::drop_unusable_positions(cx, &name, &mut blocks);
     // Outputs of the POU.
     let mut outputs = Vec::new();

@@ -426,8 +426,16 @@ impl Runtime {
     }
 
     fn writable(&self, path: &str, v: Value) -> Result<(usize, Slot, Value), RuntimeError> {
-        let (i, s) = self.resolve(path)?;
-        let sig = self.plan.signals.at(i);
+        let (mut i, s) = self.resolve(path)?;
+        let mut sig = self.plan.signals.at(i);
+        // A variable by its name (a connector) is written where it is driven, as a PLC writes
+        // the variable the program then reads.
+        if sig.kind == SignalKind::Connector
+            && let Some(owner) = self.plan.owner(sig)
+        {
+            i = owner;
+            sig = self.plan.signals.at(i);
+        }
         if !sig.kind.writable() {
             return Err(RuntimeError::ReadOnly { path: path.into(), driver: self.plan.driver(sig) });
         }
@@ -437,13 +445,22 @@ impl Runtime {
 
     /// Writes a value once, applied at the start of the next scan. A block output written this
     /// way is overwritten when its block runs, unless the block holds state (a MEMORY's `q`
-    /// keeps it while `en` is FALSE). Writing a program input sets the input.
+    /// keeps it while `en` is FALSE); what reads it back through a feedback wire reads the
+    /// written value. Writing a program input sets the input; writing a variable by its name (a
+    /// connector) writes what drives it.
     pub fn write(&mut self, path: &str, v: Value) -> Result<(), RuntimeError> {
         let (i, s, v) = self.writable(path, v)?;
         if self.plan.signals.at(i).kind == SignalKind::ProgramInput {
-            return self.set_input(path, v);
+            let name = self.plan.signals.at(i).path.to_string();
+            return self.set_input(&name, v);
         }
         self.pending.push((s, v));
+        // Its previous-scan copies (the feedback wires reading it) are `v` too: the write says
+        // "it is `v` now", so a program reading it back goes on from `v`, as a PLC's does from
+        // a written variable (a counter `cnt` written to -5000 counts on from there).
+        for c in self.plan.commits.iter().filter(|c| c.from == s.idx && c.ty.bank() == s.ty.bank()) {
+            self.pending.push((Slot { idx: c.to, ty: c.ty }, v));
+        }
         // A negated output: `v` is the block's own output, so its readers (behind the circle)
         // see the inverse until the block runs again.
         if let (Some(&pin), Value::Bool(b)) = (self.plan.negated_pin.get(&s), v) {
@@ -459,12 +476,25 @@ impl Runtime {
     pub fn write_now(&mut self, path: &str, v: Value) -> Result<(), RuntimeError> {
         let (i, s, v) = self.writable(path, v)?;
         if self.plan.signals.at(i).kind == SignalKind::ProgramInput {
-            self.set_input(path, v)?;
+            let name = self.plan.signals.at(i).path.to_string();
+            self.set_input(&name, v)?;
         } else if self.recorder.is_some() {
             self.record(Stimulus::WriteNow { path: path.into(), value: v.into() });
         }
         self.state.set(s, v);
         self.history_note_now(s, v);
+        // Its previous-scan copies too (see `write`).
+        let copies: Vec<Slot> = self
+            .plan
+            .commits
+            .iter()
+            .filter(|c| c.from == s.idx && c.ty.bank() == s.ty.bank())
+            .map(|c| Slot { idx: c.to, ty: c.ty })
+            .collect();
+        for to in copies {
+            self.state.set(to, v);
+            self.history_note_now(to, v);
+        }
         if let (Some(&pin), Value::Bool(b)) = (self.plan.negated_pin.get(&s), v) {
             self.state.set(pin, Value::Bool(!b));
             self.history_note_now(pin, Value::Bool(!b));
