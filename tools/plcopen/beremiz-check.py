@@ -57,8 +57,10 @@ def stand_in_st(st, types, blocks):
     for name, ty in types.items():
         if name in used:
             out.append(f"TYPE {name} : {ty}; END_TYPE\n")
+    declared = set(re.findall(r"^\s*FUNCTION_BLOCK\s+(\w+)", st.upper(), re.M))
     for name, b in blocks.items():
-        if name not in used:
+        # (A file of fbd's export declares the stand-in itself, as the macro it imported.)
+        if name not in used or name in declared:
             continue
         decl = lambda pins: "".join(f"  {p[0]} : {p[1]}{' := ' + str(p[2]) if len(p) > 2 else ''};\n" for p in pins)
         body = f"  {b['outputs'][0][0]} := {b['outputs'][0][0]};\n" if b["outputs"] else "  ;\n"

@@ -231,7 +231,7 @@ fn watched(args: &RunArgs, rt: &Runtime, errors: &mut Vec<String>) -> (Vec<Strin
     };
     let mut ids = Vec::new();
     for w in &watches {
-        match rt.plan().signal_id(w) {
+        match rt.find_signal(w) {
             Some(id) => ids.push(id),
             None => errors.push(format!("--watch: {}", rt.read(w).err().map(|e| e.to_string()).unwrap_or_default())),
         }

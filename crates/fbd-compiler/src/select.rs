@@ -500,6 +500,7 @@ fn ulint_instruction(kind: Kind, ins: &[Slot], o: u32, args: &mut Vec<u32>, slot
         Kind::Max => n_ary(U64Op::Max, args),
         Kind::Sub => Instr::U64Bin { op: U64Bin::Sub, a: x(0), b: x(1), o },
         Kind::Div => Instr::U64Bin { op: U64Bin::Div, a: x(0), b: x(1), o },
+        Kind::Mod => Instr::U64Bin { op: U64Bin::Mod, a: x(0), b: x(1), o },
         Kind::Neg => Instr::U64Bin { op: U64Bin::Sub, a: slots.constant(Value::ULInt(0)).idx, b: x(0), o },
         Kind::Abs => Instr::SelI { g: slots.constant(Value::Bool(false)).idx, a: x(0), b: x(0), o },
         Kind::Limit => Instr::LimitU { mn: x(0), a: x(1), mx: x(2), o },

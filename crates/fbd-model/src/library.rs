@@ -108,6 +108,9 @@ pub enum Generic {
     Real,
     /// A bit string: BYTE, WORD, DWORD (the shifts and rotations).
     Bits,
+    /// An integer type, SINT to ULINT (IEC's ANY_INT with ULINT: MOD; matiec has no MOD of a
+    /// bit string).
+    Integer,
     /// BOOL or a bit string (IEC's ANY_BIT: AND, OR, XOR, NOT).
     Logic,
     /// BOOL, INT or REAL.
@@ -121,10 +124,11 @@ impl Generic {
             Generic::No => "its fixed types",
             Generic::Num => "numbers",
             Generic::Magnitude => "numbers and durations",
-            Generic::Ordered => "numbers, durations and STRING",
+            Generic::Ordered => "numbers, bit strings, durations and STRING",
             Generic::Int => "integers",
             Generic::Real => "REAL and LREAL",
             Generic::Bits => "bit strings (BYTE, WORD, DWORD)",
+            Generic::Integer => "integer types (SINT to ULINT)",
             Generic::Logic => "BOOL and bit strings (BYTE, WORD, DWORD)",
             Generic::Any => "every type",
         }
@@ -136,11 +140,13 @@ impl Generic {
             Generic::No => false,
             Generic::Num => t.is_int() && !t.is_bit_string() || t.is_real(),
             Generic::Magnitude => t.is_int() && !t.is_bit_string() || t.is_real() || t.is_time(),
-            Generic::Ordered => Generic::Magnitude.admits(t) || t == Type::String,
+            // matiec has MIN, MAX and LIMIT of every elementary type but BOOL: bit strings too.
+            Generic::Ordered => Generic::Magnitude.admits(t) || t == Type::String || t.is_bit_string(),
             // matiec has no counter of ULINT; these count in a signed i64.
             Generic::Int => t.is_int() && !t.is_bit_string() && !t.is_u64(),
             Generic::Real => t.is_real(),
             Generic::Bits => t.is_bit_string(),
+            Generic::Integer => t.is_int() && !t.is_time() && !t.is_bit_string(),
             Generic::Logic => t == Type::Bool || t.is_bit_string(),
             Generic::Any => true,
         }
@@ -296,8 +302,8 @@ pub static LIBRARY: &[BlockDef] = &[
     def!("DIV", Div, Num, in [p("in1", T), p("in2", T)], var None, out [p("out", T)], varout None, state [], stateful false, params [],
         "Quotient.", "out := in1 / in2; INT division truncates toward zero. Division by zero gives 0 and a fault (the scan goes on). i64::MIN / -1 wraps and is reported; so is a REAL quotient of ±infinity (REAL overflow, 1e308 / 1e-10) or NaN.",
         r#"{"id": "q", "type": "DIV", "inputs": {"in1": "now.s", "in2": "saw.out"}}"#),
-    def!("MOD", Mod, No, in [p("in1", I), p("in2", I)], var None, out [p("out", I)], varout None, state [], stateful false, params [],
-        "Remainder of INT division.", "out := in1 MOD in2, with the sign of in1 (as Rust's and C's %). MOD by zero gives 0 and a fault.",
+    def!("MOD", Mod, Integer, in [p("in1", T), p("in2", T)], var None, out [p("out", T)], varout None, state [], stateful false, params [],
+        "Remainder of integer division.", "out := in1 MOD in2, with the sign of in1 (as Rust's and C's %), in any integer type, SINT to ULINT (unsigned ones as unsigned; matiec has no MOD of a bit string). MOD by zero gives 0 and a fault.",
         r#"{"id": "col", "type": "MOD", "inputs": {"in1": "k.out", "in2": 4}}"#),
     def!("ABS", Abs, Num, in [p("in", T)], var None, out [p("out", T)], varout None, state [], stateful false, params [],
         "Absolute value.", "out := |in|. ABS of the most negative INT wraps and is reported.",
@@ -658,10 +664,11 @@ pub fn markdown() -> String {
             Generic::No => String::new(),
             Generic::Num => "; T: Num".into(),
             Generic::Magnitude => "; T: Num or TIME".into(),
-            Generic::Ordered => "; T: Num, TIME or STRING".into(),
+            Generic::Ordered => "; T: Num, a bit string, TIME or STRING".into(),
             Generic::Int => "; T: an integer type".into(),
             Generic::Real => "; T: REAL or LREAL".into(),
             Generic::Bits => "; T: BYTE, WORD or DWORD".into(),
+            Generic::Integer => "; T: an integer type, SINT to ULINT".into(),
             Generic::Logic => "; T: BOOL, BYTE, WORD or DWORD".into(),
             Generic::Any => "; T: Any".into(),
         };

@@ -409,3 +409,76 @@ fn a_file_of_function_blocks_only_imports_as_a_library() {
     rt.step();
     assert_eq!(rt.output("y"), Some(Value::Bool(true)));
 }
+
+/// A global declared by the configuration and again by its resource is refused at the second
+/// declaration (the configuration's was taken without a word).
+#[test]
+fn a_global_declared_twice_is_refused_at_the_second() {
+    let vars = r#"<externalVars><variable name="g"><type><INT/></type></variable></externalVars>
+        <outputVars><variable name="y"><type><INT/></type></variable></outputVars>"#;
+    let body = [var_in(1, 0, "g"), var_out(2, 0, 1, None, "y")].concat();
+    let xml = project("p", vars, &body).replace(
+        r#"<configuration name="c"><resource name="r">"#,
+        r#"<configuration name="c"><globalVars><variable name="g"><type><INT/></type><initialValue><simpleValue value="1"/></initialValue></variable></globalVars>
+    <resource name="r"><globalVars><variable name="G"><type><INT/></type><initialValue><simpleValue value="2"/></initialValue></variable></globalVars>"#,
+    );
+    let e = fbd_plcopen::import(std::path::Path::new("g.xml"), &xml).expect_err("refused").to_string();
+    assert!(e.contains("g.xml:13:") && e.contains("global `G` is declared twice (first at 12:"), "{e}");
+}
+
+/// IEC names ignore case: a variable and an input answer in any case (`CNT`, `Cnt`), where no
+/// two names differ only by case.
+#[test]
+fn names_are_found_in_any_case() {
+    let vars = r#"<inputVars><variable name="Start"><type><BOOL/></type></variable></inputVars>
+        <outputVars><variable name="y"><type><BOOL/></type></variable></outputVars>
+        <localVars><variable name="cnt"><type><BOOL/></type></variable></localVars>"#;
+    let body =
+        [var_in(1, 0, "Start"), var_out(2, 0, 1, None, "cnt"), var_in(3, 50, "cnt"), var_out(4, 50, 3, None, "y")]
+            .concat();
+    let imported = fbd_plcopen::import(std::path::Path::new("n.xml"), &project("p", vars, &body))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let mut rt = fbd_engine::Runtime::new(common::compile_doc(&imported.doc));
+    rt.set_input("START", Value::Bool(true)).expect("an input in another case");
+    rt.step();
+    assert_eq!(rt.read("CNT").ok(), Some(Value::Bool(true)), "a variable in another case");
+    assert_eq!(rt.find_signal("Cnt"), rt.find_signal("cnt"));
+}
+
+/// The export writes an imported program's variables back as variables (a local written from
+/// what drives it): a program whose variables the import had dissolved into wires went out with
+/// none, and Beremiz's generator refused it ("No variable defined"); imported again, the same.
+#[test]
+fn the_export_keeps_a_program_s_variables() {
+    let vars = r#"<outputVars><variable name="positive"><type><BOOL/></type></variable></outputVars>
+        <localVars><variable name="cnt"><type><INT/></type></variable></localVars>"#;
+    let body = [
+        var_in(1, 0, "cnt"),
+        var_in(2, 40, "1000"),
+        block(3, "ADD", None, 0, &[("IN1", 1, None), ("IN2", 2, None)], &["OUT"]),
+        var_out(4, 0, 3, Some("OUT"), "cnt"),
+        var_in(5, 100, "cnt"),
+        var_in(6, 140, "0"),
+        block(7, "GT", None, 100, &[("IN1", 5, None), ("IN2", 6, None)], &["OUT"]),
+        var_out(8, 100, 7, Some("OUT"), "positive"),
+    ]
+    .concat();
+    let path = std::path::Path::new("v.xml");
+    let imported = fbd_plcopen::import(path, &project("v", vars, &body)).unwrap_or_else(|e| panic!("{e}"));
+    let p = fbd_plcopen::imported_project(&imported, path).unwrap_or_else(|e| panic!("{e}"));
+    let plan = fbd_engine::compile_project(&p, &fbd_engine::CompileOptions::default()).expect("compiles");
+    let xml = fbd_plcopen::export(&p, &plan);
+    let doc = roxmltree::Document::parse(&xml).expect("well-formed");
+    let declared = doc.descendants().any(|n| {
+        n.tag_name().name() == "variable"
+            && n.attribute("name") == Some("cnt")
+            && n.parent().is_some_and(|s| s.tag_name().name() == "localVars")
+    });
+    let written = doc.descendants().any(|n| {
+        n.tag_name().name() == "outVariable"
+            && n.descendants().any(|e| e.tag_name().name() == "expression" && e.text() == Some("cnt"))
+    });
+    assert!(declared && written, "{xml}");
+    let back = fbd_plcopen::import(std::path::Path::new("back.xml"), &xml).unwrap_or_else(|e| panic!("{e}"));
+    assert!(back.doc.connectors.iter().any(|c| c.name == "cnt"), "the variable comes back");
+}

@@ -697,12 +697,13 @@ impl Reference {
                 Type::Real => vec![self.real_result(i, (ro(0) as f32 / ro(1) as f32) as f64)],
                 _ => vec![self.real_result(i, ro(0) / ro(1))],
             },
+            // In the block's type, an unsigned one as unsigned (i128 holds both).
             Kind::Mod => {
-                if io(1) == 0 {
+                if wide(1) == 0 {
                     self.fault(i, FaultKind::DivisionByZero);
-                    vec![Value::Int(0)]
+                    vec![self.typed_int(i, ty, 0)]
                 } else {
-                    vec![Value::Int((io(0) as i128 % io(1) as i128) as i64)]
+                    vec![self.typed_int(i, ty, wide(0) % wide(1))]
                 }
             }
             Kind::Abs => match ty {

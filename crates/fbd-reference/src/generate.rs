@@ -317,6 +317,7 @@ fn type_of<R: Rng>(rng: &mut R, def: &BlockDef, iec_only: bool) -> Option<Type> 
         // matiec has counters of INT, DINT, LINT and UDINT only (CTU, CTU_DINT...).
         Generic::Real => Some(if rng.random_bool(0.5) { Type::Real } else { Type::LReal }),
         Generic::Bits => Some([Type::Byte, Type::Word, Type::DWord][rng.random_range(0..3)]),
+        Generic::Integer => Some(pick_admitted(rng, Generic::Integer)),
         Generic::Logic if rng.random_bool(0.6) => Some(Type::Bool),
         Generic::Logic => Some([Type::Byte, Type::Word, Type::DWord][rng.random_range(0..3)]),
         Generic::Int if iec_only => Some([Type::Int, Type::DInt, Type::LInt, Type::UDInt][rng.random_range(0..4)]),

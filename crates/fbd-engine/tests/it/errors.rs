@@ -126,12 +126,12 @@ const CASES: &[Case] = &[
         name: "type mismatch: REAL constant into an INT pin",
         files: &[(
             "main.json",
-            "{\"fbd\": 1, \"blocks\": [\n  {\"id\": \"t\", \"type\": \"MOD\", \"inputs\": {\"in1\": 2.5, \"in2\": 2}}\n]}",
+            "{\"fbd\": 1, \"blocks\": [\n  {\"id\": \"t\", \"type\": \"SHL\", \"inputs\": {\"in\": 2, \"n\": 2.5}, \"data_type\": \"WORD\"}\n]}",
         )],
         says: &["type mismatch", "expects LINT", "constant 2.5 is LREAL", "LREAL_TO_LINT"],
-        at: ("main.json", "\"in1\": 2.5"),
+        at: ("main.json", "\"n\": 2.5"),
         block: Some("t"),
-        pin: Some("in1"),
+        pin: Some("n"),
     },
     Case {
         name: "type mismatch between generic inputs",

@@ -247,7 +247,7 @@ pub(super) fn body_xml(
             || outputs.iter().any(|o| reads(&o.from))
             || connectors.iter().any(|o| reads(&o.from))
     };
-    let kept: Vec<Connector> = connectors.iter().filter(|c| read(c)).cloned().collect();
+    let (kept, variables): (Vec<Connector>, Vec<Connector>) = connectors.iter().cloned().partition(|c| read(c));
     let connectors = kept.as_slice();
     let mut names = InstanceNames::of(project, mac);
     let block_ids: HashMap<&str, u64> = blocks.iter().enumerate().map(|(k, b)| (b.id.as_str(), k as u64 + 1)).collect();
@@ -292,6 +292,7 @@ pub(super) fn body_xml(
     let taken = em.output_boxes(&mut xml, outputs);
     em.feedback_writes(&mut xml, taken);
     em.connector_elements(&mut xml);
+    em.variable_writes(&mut xml, &variables, outputs);
     xml.push_str(&em.reads);
     Body { xml, locals: em.locals, instances }
 }
@@ -508,6 +509,43 @@ impl Emitter<'_> {
                 at.y - BOX_H / 2.0,
                 relative(Point { x: 0.0, y: BOX_H / 2.0 })
             );
+        }
+    }
+
+    /// The body's variables by name (connectors no continuation reads: an imported program's
+    /// locals), each a local written by an outVariable from what drives it, so the program goes
+    /// out with its variables (without one, Beremiz's generator refused "No variable defined").
+    /// One the body declares already (a feedback variable of the same name) is not twice.
+    fn variable_writes(&mut self, xml: &mut String, variables: &[Connector], outputs: &[fbd_engine::model::PortOut]) {
+        let last = self.blocks.len() + 1;
+        for c in variables {
+            let clash = |n: &str| n.eq_ignore_ascii_case(&c.name);
+            if ident(&c.name) != c.name
+                || self.locals.iter().any(|l| clash(&l.0))
+                || outputs.iter().any(|o| clash(&o.name))
+                || self.project.root().inputs.iter().any(|p| clash(&p.name))
+                || self.blocks.iter().any(|b| clash(&b.id))
+            {
+                continue;
+            }
+            let ty = match through(self.connectors, &c.from) {
+                Wire::Ref(r) | Wire::Feedback { from: r, .. } => match r.split_once('.') {
+                    Some(_) => self.types.output.get(&(self.mac.to_string(), r.clone())).copied(),
+                    None => self.project.root().inputs.iter().find(|p| p.name == *r).map(|p| p.ty.0),
+                },
+                Wire::Const(v) => Some(v.value().ty()),
+                Wire::Connector(_) => None,
+            };
+            let Some(ty) = ty else { continue };
+            let from = match through(self.connectors, &c.from) {
+                Wire::Ref(r) => r.split_once('.').and_then(|(b, p)| self.out_point(b, p)),
+                _ => None,
+            };
+            let at = from.map_or(Point { x: 0.0, y: 0.0 }, |f| Point { x: f.x + 2.0 * PITCH_GAP, y: f.y + BOX_H });
+            self.locals.push((c.name.clone(), ty, None, None));
+            let conn = self.connect(&c.from, &c.name, at, Some(ty));
+            let i = self.id();
+            let _ = writeln!(xml, "            {}", out_variable(i, last + 1, at, &conn, &c.name));
         }
     }
 

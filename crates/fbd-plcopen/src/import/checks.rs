@@ -13,12 +13,25 @@ use super::{Ctx, children, structs};
 /// The configuration's and the resource's globals (VAR_GLOBAL), by their name in upper case
 /// (IEC names ignore case): what a program's VAR_EXTERNAL refers to.
 pub(super) fn configuration_globals(cx: &mut Ctx, root: Node) -> HashMap<String, Var> {
-    let mut globals = HashMap::new();
+    let mut globals: HashMap<String, Var> = HashMap::new();
     let holders =
         root.descendants().filter(|n| n.is_element() && matches!(n.tag_name().name(), "configuration" | "resource"));
     for holder in holders.collect::<Vec<_>>() {
         for v in super::vars::variables(cx, Some(holder), "globalVars") {
-            globals.entry(v.name.to_ascii_uppercase()).or_insert(v);
+            // One name twice (the configuration's and a resource's): which one a program sees
+            // would be a guess (the configuration's was taken without a word).
+            if let Some(first) = globals.get(&v.name.to_ascii_uppercase()) {
+                let (line, col) = cx.offset_pos(first.at);
+                cx.err_at(
+                    v.at,
+                    format!(
+                        "global `{}` is declared twice (first at {line}:{col}): name one of them otherwise",
+                        v.name
+                    ),
+                );
+                continue;
+            }
+            globals.insert(v.name.to_ascii_uppercase(), v);
         }
     }
     globals

@@ -151,7 +151,9 @@ pub fn import(path: &Path, text: &str) -> Result<Imported, Diagnostics> {
     let (cycle_ms, run) = cyclic_task(&mut cx, root);
     // A file of function blocks and functions only (a library: a CODESYS library, examples of
     // blocks) imports as a library of macros, for `include`, the palette and test tables.
-    let library = run.is_none() && !pous.iter().any(|p| p.attribute("pouType") == Some("program"));
+    let library = run.is_none()
+        && !pous.is_empty()
+        && pous.iter().all(|p| matches!(p.attribute("pouType"), Some("functionBlock" | "function")));
     let program = if library { None } else { Some(program_to_run(&mut cx, root, &pous, run.as_deref())?) };
     let mut pou_names: HashSet<String> = pous.iter().filter_map(|p| p.attribute("name")).map(str::to_string).collect();
     // Blocks of extension libraries the file uses, as stand-ins: macros of their interface.

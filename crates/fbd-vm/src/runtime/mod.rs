@@ -344,7 +344,11 @@ impl Runtime {
 
     /// Sets a program input; it is latched at the start of every following scan.
     pub fn set_input(&mut self, name: &str, v: Value) -> Result<(), RuntimeError> {
-        let Some(k) = self.plan.inputs.iter().position(|p| p.name == name) else {
+        // By its name, or in another case when only one input has it so (IEC ignores case).
+        let exact = self.plan.inputs.iter().position(|p| p.name == name);
+        let mut other = self.plan.inputs.iter().enumerate().filter(|(_, p)| p.name.eq_ignore_ascii_case(name));
+        let any_case = other.next().filter(|_| other.next().is_none()).map(|(k, _)| k);
+        let Some(k) = exact.or(any_case) else {
             return Err(self.not_an_input(name));
         };
         self.inputs[k] = admit(name, self.plan.inputs[k].ty, v)?;
@@ -419,10 +423,24 @@ impl Runtime {
     }
 
     fn resolve(&self, path: &str) -> Result<(usize, Slot), RuntimeError> {
-        match self.plan.signal_id(path) {
+        match self.plan.signal_id(path).or_else(|| self.any_case(path)) {
             Some(i) => Ok((i, self.plan.signals.at(i).slot)),
             None => Err(self.unknown(path)),
         }
+    }
+
+    /// The signal named `path`, or in another case where only one is so named (IEC names
+    /// ignore case): what `--watch`, a stimulus and a test table name.
+    pub fn find_signal(&self, path: &str) -> Option<usize> {
+        self.plan.signal_id(path).or_else(|| self.any_case(path))
+    }
+
+    /// The one signal whose path is `path` in another case (IEC names ignore case: `CNT` is
+    /// `cnt`); none where two differ only by case. A look-up that missed, never in a scan.
+    fn any_case(&self, path: &str) -> Option<usize> {
+        let mut found = self.plan.signals.iter().enumerate().filter(|(_, s)| s.path.eq_ignore_ascii_case(path));
+        let first = found.next()?.0;
+        found.next().is_none().then_some(first)
     }
 
     fn writable(&self, path: &str, v: Value) -> Result<(usize, Slot, Value), RuntimeError> {
