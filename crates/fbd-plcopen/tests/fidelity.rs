@@ -482,3 +482,20 @@ fn the_export_keeps_a_program_s_variables() {
     let back = fbd_plcopen::import(std::path::Path::new("back.xml"), &xml).unwrap_or_else(|e| panic!("{e}"));
     assert!(back.doc.connectors.iter().any(|c| c.name == "cnt"), "the variable comes back");
 }
+
+/// A typed literal types the generic block it feeds, as matiec types the call: ADD(INT#30000,
+/// INT#30000) is an INT, -5536, not positive (it was computed as a LINT: 60000).
+#[test]
+fn a_typed_literal_types_the_block_it_feeds() {
+    let vars = r#"<outputVars><variable name="positive"><type><BOOL/></type></variable></outputVars>"#;
+    let body = [
+        var_in(1, 0, "INT#30000"),
+        var_in(2, 40, "INT#30000"),
+        block(3, "ADD", None, 0, &[("IN1", 1, None), ("IN2", 2, None)], &["OUT"]),
+        var_in(5, 100, "0"),
+        block(7, "GT", None, 100, &[("IN1", 3, Some("OUT")), ("IN2", 5, None)], &["OUT"]),
+        var_out(8, 100, 7, Some("OUT"), "positive"),
+    ]
+    .concat();
+    assert_eq!(trace(&project("lit", vars, &body), &["positive"], 1), vec![vec![Value::Bool(false)]]);
+}

@@ -496,6 +496,7 @@ fn import_block(cx: &mut Ctx, e: &Node, env: &BlockEnv, out: &mut BodyBlocks) {
         en: None,
         connected: Vec::new(),
         open: Vec::new(),
+        literal_types: Vec::new(),
     };
     for v in child(*e, "inputVariables").into_iter().flat_map(|i| children(i, "variable")) {
         bi.input(cx, v, env, out);
@@ -528,6 +529,8 @@ struct BlockImport<'x, 'i> {
     connected: Vec<(String, Node<'x, 'i>)>,
     /// Inputs the file lists without a connection: they take their IEC default.
     open: Vec<String>,
+    /// Inputs fed by a typed literal (`INT#1`), and its type.
+    literal_types: Vec<(String, fbd_engine::Type)>,
 }
 
 impl<'x, 'i> BlockImport<'x, 'i> {
@@ -572,6 +575,10 @@ impl<'x, 'i> BlockImport<'x, 'i> {
             return;
         }
         self.connected.push((pin.clone(), v));
+        // A typed literal (`INT#1`) types the generic block it feeds, as matiec types the call.
+        if let Some(t) = typed_literal(env.look, cpi) {
+            self.literal_types.push((pin.clone(), t));
+        }
         let Some(src) = env.look.source(cx, cpi, 0) else { return };
         let src = wired_or(src, &format!("{id}__or{}", out.extra), &mut out.blocks, &mut out.reads, &self.e, self.at);
         out.extra += 1;
@@ -678,6 +685,15 @@ impl<'x, 'i> BlockImport<'x, 'i> {
         if def.is_some_and(|d| d.generic != library::Generic::No) {
             b.data_type = helper(ty).map(|(_, t)| TypeName(t)).or_else(|| names::counter_type(ty).map(TypeName));
         }
+        if let Some(d) = def.filter(|d| d.generic != library::Generic::No && b.data_type.is_none()) {
+            let on_t = |pin: &str| {
+                d.inputs.iter().any(|p| p.name == pin && p.ty == library::PinTy::T)
+                    || d.var_inputs.is_some_and(|v| v.ty == library::PinTy::T && pin.starts_with(v.prefix))
+            };
+            if let Some((_, t)) = self.literal_types.iter().find(|(pin, t)| on_t(pin) && d.generic.admits(*t)) {
+                b.data_type = Some(TypeName(*t));
+            }
+        }
         if let Some(d) = def.filter(|_| helper(ty).is_none()) {
             default_inputs(&mut b, d, &self.open);
         }
@@ -726,6 +742,20 @@ impl<'x, 'i> BlockImport<'x, 'i> {
         out.blocks.push(b);
         out.blocks.push(hold);
     }
+}
+
+/// The type of a typed literal (`INT#1`, `REAL#2.5`; not a duration's `T#`) that an
+/// inVariable feeding `cpi` writes.
+fn typed_literal(look: &Lookup, cpi: Node) -> Option<fbd_engine::Type> {
+    let id = child(cpi, "connection")?.attribute("refLocalId")?;
+    let e = look.by_id.get(id)?;
+    if e.tag_name().name() != "inVariable" {
+        return None;
+    }
+    let text = child(*e, "expression")?.text()?.trim();
+    let (prefix, _) = text.split_once('#')?;
+    let t = literal::elementary(prefix)?;
+    (!t.is_time()).then_some(t)
 }
 
 /// An input of a standard block that nothing drives takes its IEC default, as matiec does (a
