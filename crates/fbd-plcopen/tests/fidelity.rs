@@ -499,3 +499,20 @@ fn a_typed_literal_types_the_block_it_feeds() {
     .concat();
     assert_eq!(trace(&project("lit", vars, &body), &["positive"], 1), vec![vec![Value::Bool(false)]]);
 }
+
+/// `1` and `0` are IEC's BOOL literals as a BOOL variable's initial value too (svghmi writes
+/// `1`): it was refused, "not a BOOL".
+#[test]
+fn a_bool_initialised_with_1_is_true() {
+    let vars = r#"<outputVars><variable name="y"><type><BOOL/></type></variable></outputVars>
+        <localVars><variable name="on"><type><BOOL/></type><initialValue><simpleValue value="1"/></initialValue></variable>
+          <variable name="off"><type><BOOL/></type><initialValue><simpleValue value="0"/></initialValue></variable></localVars>"#;
+    let body = [
+        var_in(1, 0, "on"),
+        var_in(2, 40, "off"),
+        block(3, "XOR", None, 0, &[("IN1", 1, None), ("IN2", 2, None)], &["OUT"]),
+        var_out(4, 0, 3, Some("OUT"), "y"),
+    ]
+    .concat();
+    assert_eq!(trace(&project("b", vars, &body), &["y"], 1), vec![vec![Value::Bool(true)]]);
+}
