@@ -451,6 +451,8 @@ pub(super) fn post_instruction(b: &expand::NetBlock, ty: Type, outs: &[Slot]) ->
             (Bank::Real | Bank::Str, None) if to == Type::Real => Some(Instr::RoundR32 { o }),
             // matiec's TIME_TO_REAL: the double of the seconds, then a float of it.
             (Bank::Int, None) if to == Type::Real && from.is_time() => Some(Instr::RoundR32 { o }),
+            // BOOL_TO_TIME: the 0 or 1 just written, as whole seconds (matiec's __int_to_time).
+            (Bank::Bool, _) if to.is_time() => Some(Instr::IntToTime { a: o, o }),
             _ => None,
         };
     }

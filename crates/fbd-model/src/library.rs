@@ -525,8 +525,8 @@ fn conversions() -> &'static [BlockDef] {
         for a in Type::ALL {
             for b in Type::ALL {
                 let name = format!("{a}_TO_{b}");
-                // matiec has neither TIME_TO_BOOL nor a use for BOOL_TO_TIME's seconds.
-                let bool_time = (a == Type::Bool && b.is_time()) || (a.is_time() && b == Type::Bool);
+                // matiec declares TIME_TO_BOOL but defines none (it does not link); LTIME none.
+                let bool_time = (a.is_time() && b == Type::Bool) || (a == Type::Bool && b == Type::LTime);
                 if a == b || bool_time || LIBRARY.iter().any(|d| d.name == name) {
                     continue;
                 }
@@ -534,6 +534,7 @@ fn conversions() -> &'static [BlockDef] {
                     (_, crate::types::Bank::Str) => string_rule(a),
                     (crate::types::Bank::Str, _) => from_string_rule(b),
                     _ if a.is_time() && b.is_time() => "out := in (the same nanoseconds).",
+                    _ if a == Type::Bool && b.is_time() => "out := T#1s for TRUE, T#0s for FALSE (matiec: the BOOL as whole seconds).",
                     _ if b.is_time() && a.is_real() => {
                         "out := in seconds (matiec: whole seconds plus the fraction's nanoseconds, truncated; CODESYS reads milliseconds). Beyond ±292 years saturates and is reported."
                     }

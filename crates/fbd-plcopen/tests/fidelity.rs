@@ -516,3 +516,25 @@ fn a_bool_initialised_with_1_is_true() {
     .concat();
     assert_eq!(trace(&project("b", vars, &body), &["y"], 1), vec![vec![Value::Bool(true)]]);
 }
+
+/// BOOL_TO_TIME, which matiec's standard library has (TRUE is T#1s: the BOOL as whole
+/// seconds), imports and computes so (it was "no standard block").
+#[test]
+fn bool_to_time_is_the_bool_in_whole_seconds() {
+    let vars = r#"<inputVars><variable name="a"><type><BOOL/></type></variable></inputVars>
+        <outputVars><variable name="t"><type><TIME/></type></variable></outputVars>"#;
+    let body = [
+        var_in(1, 0, "a"),
+        block(2, "BOOL_TO_TIME", None, 0, &[("IN", 1, None)], &["OUT"]),
+        var_out(3, 0, 2, Some("OUT"), "t"),
+    ]
+    .concat();
+    let imported = fbd_plcopen::import(std::path::Path::new("bt.xml"), &project("bt", vars, &body))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let mut rt = fbd_engine::Runtime::new(common::compile_doc(&imported.doc));
+    for (a, ns) in [(true, 1_000_000_000), (false, 0)] {
+        rt.set_input("a", Value::Bool(a)).expect("a");
+        rt.step();
+        assert_eq!(rt.output("t"), Some(Value::Time(ns)), "a = {a}");
+    }
+}

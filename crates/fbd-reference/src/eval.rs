@@ -298,6 +298,8 @@ impl Reference {
         match (v, to) {
             (Value::Str(_), _) => panic!("reference: a STRING conversion is `eval`'s"),
             (Value::Time(t), to) if to.is_time() => Value::Time(t),
+            // matiec's BOOL_TO_TIME: the BOOL as whole seconds.
+            (Value::Bool(b), to) if to.is_time() => Value::Time(if b { NS as i64 } else { 0 }),
             // A ULINT: its bits as C casts them (to LINT: the same 64 bits, no fault).
             (Value::ULInt(u), Type::Bool) => Value::Bool(u != 0),
             (Value::ULInt(u), Type::Real) => Value::Real(u as f32 as f64),
