@@ -6,6 +6,7 @@
 # SCANS scans with every input driven (tools/plcopen/stimulus.py) through Beremiz's generator +
 # matiec beside `fbd run` (tools/plcopen/beremiz-check.py, every output and every variable by
 # its IEC name), and its re-export likewise. One line per file, then the counts.
+# The corpus this repository measured is listed in tools/plcopen/corpus/SOURCES (docs/plcopen.md).
 #
 #   BEREMIZ=... IEC2C=... MATIEC_LIB=... tools/plcopen/corpus-check.sh CORPUS [SCANS]
 set -uo pipefail
