@@ -6,7 +6,33 @@ use fbd_engine::Value;
 
 #[allow(dead_code)] // `data` and `exported` are for the other tests
 mod common;
-use common::{block, project, trace, var_in, var_out};
+use common::{block, project, tc6, trace, var_in, var_out};
+
+/// The counter the tests of a local's type read: `cnt : TY := ADD(cnt, STEP)`,
+/// `positive := GT(cnt, 0)`.
+fn counter(ty: &str, step: i64) -> String {
+    let vars = format!(
+        r#"<outputVars><variable name="positive"><type><BOOL/></type></variable></outputVars>
+        <localVars><variable name="cnt"><type><{ty}/></type></variable></localVars>"#
+    );
+    let body = [
+        var_in(1, 0, "cnt"),
+        var_in(2, 40, &step.to_string()),
+        block(3, "ADD", None, 0, &[("IN1", 1, None), ("IN2", 2, None)], &["OUT"]),
+        var_out(4, 0, 3, Some("OUT"), "cnt"),
+        var_in(5, 100, "cnt"),
+        var_in(6, 140, "0"),
+        block(7, "GT", None, 100, &[("IN1", 5, None), ("IN2", 6, None)], &["OUT"]),
+        var_out(8, 100, 7, Some("OUT"), "positive"),
+    ]
+    .concat();
+    project("counter", &vars, &body)
+}
+
+/// A project's import, which must succeed.
+fn import_ok(xml: &str) -> fbd_plcopen::Imported {
+    fbd_plcopen::import(std::path::Path::new("fidelity.xml"), xml).unwrap_or_else(|e| panic!("{e}"))
+}
 
 /// A self-resetting TON drawn with its `Q` negated into its own `IN` (OpenPLC's blinker): the
 /// PLC reads NOT Q, TRUE, before the first call, so the timer starts at once. The feedback
@@ -36,22 +62,7 @@ fn a_feedback_through_a_negated_output_reads_not_q_before_the_first_call() {
 #[test]
 fn a_local_variable_computes_in_its_declared_type() {
     for (ty, step, bits) in [("INT", 1000i64, 16u32), ("DINT", 100_000_000, 32), ("SINT", 7, 8)] {
-        let vars = format!(
-            r#"<outputVars><variable name="positive"><type><BOOL/></type></variable></outputVars>
-            <localVars><variable name="cnt"><type><{ty}/></type></variable></localVars>"#
-        );
-        let body = [
-            var_in(1, 0, "cnt"),
-            var_in(2, 40, &step.to_string()),
-            block(3, "ADD", None, 0, &[("IN1", 1, None), ("IN2", 2, None)], &["OUT"]),
-            var_out(4, 0, 3, Some("OUT"), "cnt"),
-            var_in(5, 100, "cnt"),
-            var_in(6, 140, "0"),
-            block(7, "GT", None, 100, &[("IN1", 5, None), ("IN2", 6, None)], &["OUT"]),
-            var_out(8, 100, 7, Some("OUT"), "positive"),
-        ]
-        .concat();
-        let got = trace(&project("counter", &vars, &body), &["positive"], 40);
+        let got = trace(&counter(ty, step), &["positive"], 40);
         let shift = 64 - bits;
         let mut wrapped = false;
         for (k, row) in got.iter().enumerate() {
@@ -87,7 +98,7 @@ fn located_variables_in_every_form_keep_their_address_and_part() {
     ]
     .concat();
     let xml = project("located", vars, &body);
-    let imported = fbd_plcopen::import(std::path::Path::new("l.xml"), &xml).unwrap_or_else(|e| panic!("{e}"));
+    let imported = import_ok(&xml);
     let at = |ports: Vec<(&str, Option<&str>)>, name: &str| {
         ports.iter().find(|p| p.0 == name).map(|p| p.1.map(str::to_string))
     };
@@ -152,8 +163,7 @@ fn the_export_declares_located_variables_as_located_vars_of_the_program() {
         var_out(4, 0, 3, Some("OUT"), "lamp"),
     ]
     .concat();
-    let imported = fbd_plcopen::import(std::path::Path::new("l.xml"), &project("io", vars, &body))
-        .unwrap_or_else(|e| panic!("{e}"));
+    let imported = import_ok(&project("io", vars, &body));
     let text = serde_json::to_string(&imported.doc).expect("serialises");
     let p = fbd_engine::load::load_text(&fbd_engine::load::MemProvider::new(), std::path::Path::new("io.json"), text)
         .expect("loads");
@@ -173,7 +183,7 @@ fn the_export_declares_located_variables_as_located_vars_of_the_program() {
         assert!(n.children().all(|v| v.attribute("address").is_none()), "an address in {}", n.tag_name().name());
     }
     // And back: the same ports at the same addresses.
-    let back = fbd_plcopen::import(std::path::Path::new("x.xml"), &xml).unwrap_or_else(|e| panic!("{e}"));
+    let back = import_ok(&xml);
     let ports = |d: &fbd_engine::model::Document| {
         let mut v: Vec<(String, Option<String>)> = d
             .inputs
@@ -202,8 +212,7 @@ fn a_variable_written_twice_is_read_between_the_writes_as_the_first() {
         var_out(6, 100, 5, Some("OUT"), "x"),
     ]
     .concat();
-    let imported = fbd_plcopen::import(std::path::Path::new("w.xml"), &project("p", vars, &body))
-        .unwrap_or_else(|e| panic!("{e}"));
+    let imported = import_ok(&project("p", vars, &body));
     let mut rt = fbd_engine::Runtime::new(common::compile_doc(&imported.doc));
     for a in [false, true, true, false] {
         rt.set_input("a", Value::Bool(a)).expect("a");
@@ -246,8 +255,7 @@ fn extension_blocks_types_and_globals_import_as_stand_ins() {
         var_out(12, 200, 11, Some("OUT"), "level"),
     ]
     .concat();
-    let imported = fbd_plcopen::import(std::path::Path::new("x.xml"), &project("p", vars, &body))
-        .unwrap_or_else(|e| panic!("{e}"));
+    let imported = import_ok(&project("p", vars, &body));
     let said = imported.warnings.join("\n");
     assert!(said.contains("stand-ins") && said.contains("MQTT_SEND") && said.contains("python_poll"), "{said}");
     assert!(said.contains("`MQTT_STATUS` is VAR_EXTERNAL"), "{said}");
@@ -274,21 +282,7 @@ fn extension_blocks_types_and_globals_import_as_stand_ins() {
 /// names it; a function block's locals by the instance's path.
 #[test]
 fn a_local_variable_answers_by_its_iec_name() {
-    let vars = r#"<outputVars><variable name="positive"><type><BOOL/></type></variable></outputVars>
-        <localVars><variable name="cnt"><type><INT/></type></variable></localVars>"#;
-    let body = [
-        var_in(1, 0, "cnt"),
-        var_in(2, 40, "1000"),
-        block(3, "ADD", None, 0, &[("IN1", 1, None), ("IN2", 2, None)], &["OUT"]),
-        var_out(4, 0, 3, Some("OUT"), "cnt"),
-        var_in(5, 100, "cnt"),
-        var_in(6, 140, "0"),
-        block(7, "GT", None, 100, &[("IN1", 5, None), ("IN2", 6, None)], &["OUT"]),
-        var_out(8, 100, 7, Some("OUT"), "positive"),
-    ]
-    .concat();
-    let imported = fbd_plcopen::import(std::path::Path::new("c.xml"), &project("c", vars, &body))
-        .unwrap_or_else(|e| panic!("{e}"));
+    let imported = import_ok(&counter("INT", 1000));
     let mut rt = fbd_engine::Runtime::new(common::compile_doc(&imported.doc));
     rt.step_n(3);
     assert_eq!(rt.read("cnt").ok(), Some(Value::Int(3000)));
@@ -330,8 +324,7 @@ fn open_inputs_take_their_defaults_and_iec_literals_and_eno_chains_are_read() {
         var_out(13, 300, 8, Some("ENO"), "chained"),
     ]
     .concat();
-    let imported = fbd_plcopen::import(std::path::Path::new("d.xml"), &project("p", vars, &body))
-        .unwrap_or_else(|e| panic!("{e}"));
+    let imported = import_ok(&project("p", vars, &body));
     let mut rt = fbd_engine::Runtime::new(common::compile_doc(&imported.doc));
     // matiec's TON with PT = T#0s: Q the scan after IN rises (the rising scan starts it).
     for (a, n, q) in [(false, 5, false), (true, -3, false), (true, 7, true)] {
@@ -359,7 +352,7 @@ fn an_event_task_is_refused_and_programs_not_run_are_said() {
         r#"<pouInstance name="i" typeName="p"/>"#,
         r#"<pouInstance name="i" typeName="p"/><pouInstance name="j" typeName="p"/>"#,
     );
-    let imported = fbd_plcopen::import(std::path::Path::new("two.xml"), &two).unwrap_or_else(|e| panic!("{e}"));
+    let imported = import_ok(&two);
     assert!(
         imported.warnings.iter().any(|w| w.contains("2 program instances") && w.contains("j (p)")),
         "{:?}",
@@ -378,24 +371,18 @@ fn a_file_of_function_blocks_only_imports_as_a_library() {
         var_out(4, 0, 3, Some("OUT"), "q"),
     ]
     .concat();
-    let xml = format!(
-        r#"<?xml version="1.0"?>
-<project xmlns="http://www.plcopen.org/xml/tc6_0201">
-  <fileHeader companyName="x" productName="lib" productVersion="1" creationDateTime="2026-01-01T00:00:00"/>
-  <contentHeader name="mylib"><coordinateInfo><fbd><scaling x="1" y="1"/></fbd><ld><scaling x="1" y="1"/></ld><sfc><scaling x="1" y="1"/></sfc></coordinateInfo></contentHeader>
-  <types><dataTypes/><pous>
-    <pou name="Both" pouType="functionBlock">
+    let pou = format!(
+        r#"<pou name="Both" pouType="functionBlock">
       <interface><inputVars><variable name="a"><type><BOOL/></type></variable><variable name="b"><type><BOOL/></type></variable></inputVars>
         <outputVars><variable name="q"><type><BOOL/></type></variable></outputVars></interface>
       <body><FBD>{fb}</FBD></body>
-    </pou>
-  </pous></types>
-</project>"#
+    </pou>"#
     );
+    let xml = tc6(&pou, "");
     let path = std::path::Path::new("lib.xml");
     let imported = fbd_plcopen::import(path, &xml).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(imported.doc.macros.iter().map(|m| m.name.as_str()).collect::<Vec<_>>(), ["Both"]);
-    assert!(imported.doc.blocks.is_empty() && imported.doc.name.as_deref() == Some("mylib"));
+    assert!(imported.doc.blocks.is_empty() && imported.doc.name.as_deref() == Some("order")); // the contentHeader's name
     assert!(imported.warnings.iter().any(|w| w.contains("a library of 1 function blocks")), "{:?}", imported.warnings);
     fbd_plcopen::imported_project(&imported, path).unwrap_or_else(|e| panic!("the library compiles: {e}"));
     // An instance of it computes the AND.
@@ -436,8 +423,7 @@ fn names_are_found_in_any_case() {
     let body =
         [var_in(1, 0, "Start"), var_out(2, 0, 1, None, "cnt"), var_in(3, 50, "cnt"), var_out(4, 50, 3, None, "y")]
             .concat();
-    let imported = fbd_plcopen::import(std::path::Path::new("n.xml"), &project("p", vars, &body))
-        .unwrap_or_else(|e| panic!("{e}"));
+    let imported = import_ok(&project("p", vars, &body));
     let mut rt = fbd_engine::Runtime::new(common::compile_doc(&imported.doc));
     rt.set_input("START", Value::Bool(true)).expect("an input in another case");
     rt.step();
@@ -450,21 +436,8 @@ fn names_are_found_in_any_case() {
 /// none, and Beremiz's generator refused it ("No variable defined"); imported again, the same.
 #[test]
 fn the_export_keeps_a_program_s_variables() {
-    let vars = r#"<outputVars><variable name="positive"><type><BOOL/></type></variable></outputVars>
-        <localVars><variable name="cnt"><type><INT/></type></variable></localVars>"#;
-    let body = [
-        var_in(1, 0, "cnt"),
-        var_in(2, 40, "1000"),
-        block(3, "ADD", None, 0, &[("IN1", 1, None), ("IN2", 2, None)], &["OUT"]),
-        var_out(4, 0, 3, Some("OUT"), "cnt"),
-        var_in(5, 100, "cnt"),
-        var_in(6, 140, "0"),
-        block(7, "GT", None, 100, &[("IN1", 5, None), ("IN2", 6, None)], &["OUT"]),
-        var_out(8, 100, 7, Some("OUT"), "positive"),
-    ]
-    .concat();
     let path = std::path::Path::new("v.xml");
-    let imported = fbd_plcopen::import(path, &project("v", vars, &body)).unwrap_or_else(|e| panic!("{e}"));
+    let imported = fbd_plcopen::import(path, &counter("INT", 1000)).unwrap_or_else(|e| panic!("{e}"));
     let p = fbd_plcopen::imported_project(&imported, path).unwrap_or_else(|e| panic!("{e}"));
     let plan = fbd_engine::compile_project(&p, &fbd_engine::CompileOptions::default()).expect("compiles");
     let xml = fbd_plcopen::export(&p, &plan);
@@ -479,7 +452,7 @@ fn the_export_keeps_a_program_s_variables() {
             && n.descendants().any(|e| e.tag_name().name() == "expression" && e.text() == Some("cnt"))
     });
     assert!(declared && written, "{xml}");
-    let back = fbd_plcopen::import(std::path::Path::new("back.xml"), &xml).unwrap_or_else(|e| panic!("{e}"));
+    let back = import_ok(&xml);
     assert!(back.doc.connectors.iter().any(|c| c.name == "cnt"), "the variable comes back");
 }
 
@@ -529,8 +502,7 @@ fn bool_to_time_is_the_bool_in_whole_seconds() {
         var_out(3, 0, 2, Some("OUT"), "t"),
     ]
     .concat();
-    let imported = fbd_plcopen::import(std::path::Path::new("bt.xml"), &project("bt", vars, &body))
-        .unwrap_or_else(|e| panic!("{e}"));
+    let imported = import_ok(&project("bt", vars, &body));
     let mut rt = fbd_engine::Runtime::new(common::compile_doc(&imported.doc));
     for (a, ns) in [(true, 1_000_000_000), (false, 0)] {
         rt.set_input("a", Value::Bool(a)).expect("a");

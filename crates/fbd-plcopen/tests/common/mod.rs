@@ -29,20 +29,32 @@ pub fn exported(file: &str) -> (fbd_engine::load::Project, String) {
 /// A PLCopen project of one program `name` (its interface `vars`, its FBD `body`) run by a
 /// cyclic task of 20 ms.
 pub fn project(name: &str, vars: &str, body: &str) -> String {
+    let pou = format!(
+        r#"<pou name="{name}" pouType="program">
+      <interface>{vars}</interface>
+      <body><FBD>{body}</FBD></body>
+    </pou>"#
+    );
+    let task = format!(
+        r#"<instances><configurations><configuration name="c"><resource name="r">
+    <task name="t" interval="T#20ms" priority="0"><pouInstance name="i" typeName="{name}"/></task>
+  </resource></configuration></configurations></instances>"#
+    );
+    tc6(&pou, &task)
+}
+
+/// A TC6 v2.01 project of these POUs (`<pou>` elements) and instances (an `<instances>`
+/// element, or nothing for a library).
+pub fn tc6(pous: &str, instances: &str) -> String {
     format!(
         r#"<?xml version="1.0"?>
 <project xmlns="http://www.plcopen.org/xml/tc6_0201">
   <fileHeader companyName="fbd2048" productName="order" productVersion="1" creationDateTime="2026-01-01T00:00:00"/>
   <contentHeader name="order"><coordinateInfo><fbd><scaling x="1" y="1"/></fbd><ld><scaling x="1" y="1"/></ld><sfc><scaling x="1" y="1"/></sfc></coordinateInfo></contentHeader>
   <types><dataTypes/><pous>
-    <pou name="{name}" pouType="program">
-      <interface>{vars}</interface>
-      <body><FBD>{body}</FBD></body>
-    </pou>
+    {pous}
   </pous></types>
-  <instances><configurations><configuration name="c"><resource name="r">
-    <task name="t" interval="T#20ms" priority="0"><pouInstance name="i" typeName="{name}"/></task>
-  </resource></configuration></configurations></instances>
+  {instances}
 </project>"#
     )
 }
