@@ -49,7 +49,7 @@ fn replay(path: &Path, check: bool, program: Option<&Path>) -> Result<ExitCode, 
     let root =
         rec.program.files.first().ok_or_else(|| format!("{}: the recording names no program file", path.display()))?;
     // The program as recorded: the file on disk, or a wiring embedded in this binary.
-    let project = match program.map(Path::to_path_buf).or_else(|| rec.program_path(path)) {
+    let mut project = match program.map(Path::to_path_buf).or_else(|| rec.program_path(path)) {
         Some(file) => crate::source::project(Some(&file), None)?,
         None => crate::source::project(None, Some(&root.path)).map_err(|_| {
             format!(
@@ -70,6 +70,7 @@ fn replay(path: &Path, check: bool, program: Option<&Path>) -> Result<ExitCode, 
     if let Some(why) = rec.program_differs(&project) {
         return Err(format!("{}: {why}; the replay would not be the recorded run", path.display()));
     }
+    rec.apply_cycle(&mut project);
     let plan = compile_project(&project, &CompileOptions::default()).map_err(|e| e.to_string())?;
     if plan.cycle_us != rec.cycle_us {
         return Err(format!(

@@ -5,9 +5,10 @@ use std::net::TcpListener;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use fbd_engine::limits::{MAX_CYCLE_MS, MIN_CYCLE_MS};
 use fbd_engine::realtime::RealtimeRunner;
 use fbd_engine::{CompileOptions, Runtime};
-use fbd_serve::{Limits, ModbusMap, ModbusServer, WebServer};
+use fbd_serve::{Limits, ModbusMap, ModbusServer, WebAccess, WebServer};
 
 use crate::out;
 
@@ -28,7 +29,8 @@ pub(crate) struct ServeArgs {
     /// no authentication: said when it is not a loopback address).
     #[arg(long, value_name = "ADDR")]
     pub(crate) listen: Option<String>,
-    /// The scan cycle in milliseconds (default: the program's).
+    /// The scan cycle in milliseconds, 0.05 to 60000 (default: the program's): the pacing and
+    /// the simulated clock alike, as if the program said it.
     #[arg(long, value_name = "MS")]
     pub(crate) cycle: Option<f64>,
     /// Record the session for `fbd replay` (saved when it ends: Ctrl-C, SIGTERM or
@@ -36,9 +38,17 @@ pub(crate) struct ServeArgs {
     #[arg(long, value_name = "FILE")]
     pub(crate) record: Option<PathBuf>,
     /// Accept writes: coils and holding registers (refused with ILLEGAL FUNCTION
-    /// otherwise), and the browser HMI's buttons and fields.
+    /// otherwise), and the browser HMI's buttons and fields from a page opened with the write
+    /// token (printed in the page's address).
     #[arg(long)]
     pub(crate) allow_write: bool,
+    /// The browser HMI's write token (default: a fresh random one each start, printed).
+    #[arg(long, env = "FBD_SERVE_TOKEN", value_name = "TOKEN", hide_env_values = true)]
+    pub(crate) token: Option<String>,
+    /// A web origin besides the server's own whose pages may open the live-value socket
+    /// (`http://scada.local:1880`); repeatable. Pages of any other site are refused.
+    #[arg(long, value_name = "ORIGIN")]
+    pub(crate) allow_origin: Vec<String>,
     /// Print the Modbus map and exit.
     #[arg(long)]
     pub(crate) print_map: bool,
@@ -65,8 +75,16 @@ pub(crate) fn serve_cmd(a: ServeArgs) -> ExitCode {
 }
 
 fn serve(a: ServeArgs) -> Result<(), String> {
-    let project = crate::source::project(a.file.as_deref(), a.wiring.as_deref())?;
+    let access = web_access(&a)?;
+    let mut project = crate::source::project(a.file.as_deref(), a.wiring.as_deref())?;
     let project_for_id = crate::source::project(a.file.as_deref(), a.wiring.as_deref())?;
+    if let Some(ms) = a.cycle {
+        if !(MIN_CYCLE_MS..=MAX_CYCLE_MS).contains(&ms) {
+            return Err(format!("--cycle {ms}: a scan cycle is {MIN_CYCLE_MS} to {MAX_CYCLE_MS} ms"));
+        }
+        // The program's cycle, so the simulated clock (timers, TIME) advances by it.
+        project.files[0].doc.cycle_ms = Some(ms);
+    }
     let plan = fbd_engine::compile_project_owned(project, &CompileOptions::default()).map_err(|e| e.to_string())?;
     let map = match &a.map {
         None => ModbusMap::of(&plan),
@@ -109,9 +127,6 @@ fn serve(a: ServeArgs) -> Result<(), String> {
         rt.start_recording(1000);
     }
     let runner = RealtimeRunner::start(rt, None);
-    if let Some(ms) = a.cycle.filter(|c| c.is_finite() && *c > 0.0) {
-        runner.set_period(std::time::Duration::from_secs_f64(ms / 1000.0));
-    }
     let server = ModbusServer::start(listener, runner.handle(), map, a.allow_write, Limits::default())
         .map_err(|e| e.to_string())?;
     println!(
@@ -124,12 +139,15 @@ fn serve(a: ServeArgs) -> Result<(), String> {
     } else {
         let l = TcpListener::bind(&a.http)
             .map_err(|e| format!("cannot listen on {} for HTTP: {e} (give --http ADDR:PORT, or off)", a.http))?;
-        let web = WebServer::start(l, runner.handle(), server.commands(), a.allow_write, Limits::default().connections)
+        let web = WebServer::start(l, runner.handle(), server.commands(), access, Limits::default())
             .map_err(|e| e.to_string())?;
         if !web.addr.ip().is_loopback() {
-            eprintln!("warning: the browser HMI on {} is open to the network, without authentication", web.addr);
+            eprintln!(
+                "warning: the browser HMI on {} can be read by anyone on the network (writes need the token)",
+                web.addr
+            );
         }
-        println!("http: the browser HMI on http://{}/", web.addr);
+        println!("http: the browser HMI on {}", web.url());
         Some(web)
     };
     let _ = std::io::stdout().flush();
@@ -151,4 +169,28 @@ fn serve(a: ServeArgs) -> Result<(), String> {
         eprintln!("{}: {} scans recorded", path.display(), rec.scans);
     }
     Ok(())
+}
+
+/// Who may write through the browser HMI: the token given (at least 16 characters, from the
+/// URL-safe alphabet, since it travels in the page's address) or a fresh one; the origins
+/// allowed besides the server's own.
+fn web_access(a: &ServeArgs) -> Result<WebAccess, String> {
+    let mut access = WebAccess::new(a.allow_write);
+    if let Some(t) = &a.token {
+        if t.len() < 16 || !t.bytes().all(|b| b.is_ascii_alphanumeric() || b"-_.~".contains(&b)) {
+            return Err(
+                "--token (or FBD_SERVE_TOKEN): at least 16 characters of A-Z a-z 0-9 - _ . ~ (it travels in the page's address)"
+                    .into(),
+            );
+        }
+        access.token = t.clone();
+    }
+    for o in &a.allow_origin {
+        let ok = (o.starts_with("http://") || o.starts_with("https://")) && !o.trim_end_matches('/').ends_with("//");
+        if !ok {
+            return Err(format!("--allow-origin {o}: an origin is a scheme and a host, http://HOST[:PORT]"));
+        }
+        access.allowed_origins.push(o.trim_end_matches('/').to_string());
+    }
+    Ok(access)
 }

@@ -30,7 +30,20 @@ pub(crate) fn test_cmd(
         ));
         return ExitCode::FAILURE;
     }
-    let (runs, errors) = run_all(&files, svg_dir.is_some());
+    // The report is never written over a table, before anything runs.
+    let tables: Vec<(&Path, &str)> = files.iter().map(|f| (f.as_path(), "a test table")).collect();
+    if let Some(Err(e)) = junit.map(|j| crate::guard::not_an_input(j, "--junit", &tables)) {
+        out::error(&e);
+        return ExitCode::FAILURE;
+    }
+    let (runs, errors, programs) = run_all(&files, svg_dir.is_some());
+    // ... nor over a program under test or a library it includes.
+    let programs: Vec<(&Path, &str)> =
+        programs.iter().map(|p| (p.as_path(), "a program under test or its library")).collect();
+    if let Some(Err(e)) = junit.map(|j| crate::guard::not_an_input(j, "--junit", &programs)) {
+        out::error(&e);
+        return ExitCode::FAILURE;
+    }
     let results: Vec<TestResult> = runs.iter().flat_map(|(r, ..)| r.iter().cloned()).collect();
     if json {
         out::print(&to_json(&results, &errors));
@@ -85,6 +98,16 @@ fn from_recording(rec_path: &Path, output: &Path, program: Option<&Path>) -> Res
     }
     let plan = fbd_engine::compile_project_owned(project, &fbd_engine::CompileOptions::default())
         .map_err(|e| e.to_string())?;
+    // A table runs the program at its own cycle: a run at another (`fbd serve --cycle`) would
+    // not be the one recorded.
+    if plan.cycle_us != rec.cycle_us {
+        return Err(format!(
+            "{}: recorded at a cycle of {} ms, and the program's is {} ms: a table runs the program at its own cycle (record it without --cycle, or set cycle_ms in the program)",
+            rec_path.display(),
+            rec.cycle_us as f64 / 1000.0,
+            plan.cycle_us as f64 / 1000.0
+        ));
+    }
     // The program as the table's directory reaches it.
     let dir = output.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let program_ref = relative(&file, dir);
@@ -125,11 +148,14 @@ fn relative(file: &Path, dir: &Path) -> String {
 /// One file's run: its results, the coverage (and its drawing), and the file.
 type Run = (Vec<TestResult>, Vec<fbd_test::Scope>, PathBuf, Option<Result<String, String>>);
 
-/// Every file's tests, the files spread over the machine's cores; the results in file order.
-fn run_all(files: &[PathBuf], draw: bool) -> (Vec<Run>, Vec<String>) {
+/// Every file's tests, the files spread over the machine's cores; the results in file order,
+/// the errors, and the files of the programs under test (and their libraries).
+fn run_all(files: &[PathBuf], draw: bool) -> (Vec<Run>, Vec<String>, Vec<PathBuf>) {
     let workers = std::thread::available_parallelism().map_or(1, |n| n.get()).min(files.len()).max(1);
     let next = std::sync::atomic::AtomicUsize::new(0);
-    let mut slots: Vec<Option<Result<Run, String>>> = Vec::new();
+    // Each file's run and the files of its program, or why it did not load.
+    type Slot = Option<Result<(Run, Vec<PathBuf>), String>>;
+    let mut slots: Vec<Slot> = Vec::new();
     slots.resize_with(files.len(), || None);
     let slots = std::sync::Mutex::new(slots);
     std::thread::scope(|s| {
@@ -144,7 +170,8 @@ fn run_all(files: &[PathBuf], draw: bool) -> (Vec<Run>, Vec<String>) {
                         }
                         let (results, coverage) = fbd_test::run_table(&l);
                         let svg = draw.then(|| fbd_test::coverage_svg(&l, &coverage));
-                        (results, coverage.scopes(&l.plan), f.clone(), svg)
+                        let program: Vec<PathBuf> = l.project.files.iter().map(|f| f.path.clone()).collect();
+                        ((results, coverage.scopes(&l.plan), f.clone(), svg), program)
                     });
                     slots.lock().expect("no worker panics holding it")[k] = Some(r);
                 }
@@ -153,13 +180,17 @@ fn run_all(files: &[PathBuf], draw: bool) -> (Vec<Run>, Vec<String>) {
     });
     let mut runs = Vec::new();
     let mut errors = Vec::new();
+    let mut programs = Vec::new();
     for r in slots.into_inner().expect("workers done").into_iter().flatten() {
         match r {
-            Ok(run) => runs.push(run),
+            Ok((run, program)) => {
+                runs.push(run);
+                programs.extend(program);
+            }
             Err(e) => errors.push(e),
         }
     }
-    (runs, errors)
+    (runs, errors, programs)
 }
 
 /// Each table file's coverage drawing into `dir`, named after the file (`blinker.svg` for

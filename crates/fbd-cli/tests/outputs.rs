@@ -63,7 +63,17 @@ fn an_output_that_is_an_input_is_refused_and_the_input_kept() {
     let trace = dir.join("old.csv");
     std::fs::write(&trace, "scan,kept\n0,1\n").expect("trace");
     refused_and_kept(&["run", &prog_s, "--set", "start=maybe", "--trace", &p(&trace)], &trace, "is not a BOOL");
+    // The JUnit report of `fbd test` over the table it runs, the program under test, or a
+    // library the program includes.
+    let table = dir.join("blinker.test.json");
+    std::fs::copy(root().join("examples/blinker.test.json"), &table).expect("copy");
+    let table_s = p(&table);
+    refused_and_kept(&["test", &table_s, "--junit", &table_s], &table, "--junit would write over");
+    refused_and_kept(&["test", &table_s, "--junit", &prog_s], &prog, "a program under test");
+    refused_and_kept(&["test", &table_s, "--junit", &lib_s], &lib, "a program under test or its library");
     // What is no input is written as before.
+    let o = fbd(&["test", &table_s, "--junit", &p(&dir.join("report.xml"))]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
     let o = fbd(&["run", &prog_s, "--scans", "2", "--record", &p(&dir.join("run.rec.json"))]);
     assert!(o.status.success(), "{}", text(&o.stderr));
 }

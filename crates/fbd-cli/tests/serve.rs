@@ -16,6 +16,8 @@ struct Served {
     child: Child,
     modbus: u16,
     http: Option<u16>,
+    /// The page's address as printed (with `#token=…` when writes are allowed).
+    url: Option<String>,
 }
 
 /// `fbd serve ARGS` with Modbus on a free loopback port, and the browser HMI on another one when
@@ -30,24 +32,45 @@ fn serve(args: &[&str], web: bool, stderr: Stdio) -> Served {
         .spawn()
         .expect("fbd serve starts");
     let mut out = BufReader::new(child.stdout.take().expect("stdout"));
-    let mut port_on_next_line = |says: &str| -> u16 {
+    let mut port_on_next_line = |says: &str| -> (u16, String) {
         let mut line = String::new();
         out.read_line(&mut line).expect("the listening line");
         assert!(line.starts_with(says), "{says:?} expected: {line:?}");
-        line.split("127.0.0.1:")
+        let port = line
+            .split("127.0.0.1:")
             .nth(1)
             .and_then(|r| r.split(|c: char| !c.is_ascii_digit()).next())
             .and_then(|p| p.parse().ok())
-            .unwrap_or_else(|| panic!("no port in {line:?}"))
+            .unwrap_or_else(|| panic!("no port in {line:?}"));
+        (port, line.trim_end().rsplit(' ').next().unwrap_or("").to_string())
     };
-    let modbus = port_on_next_line("modbus: listening on");
-    let http = web.then(|| port_on_next_line("http: the browser HMI on"));
-    Served { child, modbus, http }
+    let modbus = port_on_next_line("modbus: listening on").0;
+    let (http, url) = match web.then(|| port_on_next_line("http: the browser HMI on")) {
+        Some((p, u)) => (Some(p), Some(u)),
+        None => (None, None),
+    };
+    Served { child, modbus, http, url }
 }
 
 impl Served {
     fn http(&self) -> u16 {
         self.http.expect("served with the browser HMI")
+    }
+
+    /// The write token in the printed address, if there is one.
+    fn token(&self) -> Option<String> {
+        self.url.as_deref()?.split_once("#token=").map(|(_, t)| t.to_string())
+    }
+
+    /// The live-value socket, opened as the page opens it (with the token it was given, if
+    /// any).
+    fn socket(
+        &self,
+        token: Option<&str>,
+    ) -> tungstenite::WebSocket<tungstenite::stream::MaybeTlsStream<std::net::TcpStream>> {
+        let query = token.map_or(String::new(), |t| format!("?token={t}"));
+        let (ws, _) = tungstenite::connect(format!("ws://127.0.0.1:{}/ws{query}", self.http())).expect("the WebSocket");
+        ws
     }
 
     fn stop(mut self) {
@@ -145,18 +168,22 @@ fn next_message(ws: &mut tungstenite::WebSocket<impl std::io::Read + std::io::Wr
 }
 
 /// The browser HMI's WebSocket as the page uses it: the page served, the board pushed, Start
-/// pressed, two tiles placed.
+/// pressed with the session's token, two tiles placed.
 #[test]
 fn the_browser_hmi_s_websocket_pushes_the_board_and_takes_presses() {
     use std::io::Read as _;
     let served = serve_web(&["--allow-write"]);
     let port = served.http();
     let mut s = std::net::TcpStream::connect(("127.0.0.1", port)).expect("connects");
-    std::io::Write::write_all(&mut s, b"GET / HTTP/1.1\r\nHost: x\r\n\r\n").expect("request");
+    std::io::Write::write_all(&mut s, format!("GET / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n").as_bytes())
+        .expect("request");
     let mut page = String::new();
     s.read_to_string(&mut page).expect("the page");
     assert!(page.starts_with("HTTP/1.1 200 OK") && page.contains("new WebSocket"), "{}", &page[..page.len().min(200)]);
-    let (mut ws, _) = tungstenite::connect(format!("ws://127.0.0.1:{port}/ws")).expect("the WebSocket");
+    let token = served.token().expect("the printed address holds the write token");
+    assert_eq!(token.len(), 32, "128 random bits in hex: {token}");
+    let mut ws = served.socket(Some(&token));
+    assert_eq!(next_message(&mut ws)["access"]["write"], true);
     let first = next_message(&mut ws);
     assert_eq!(first["game"]["cells"].as_array().expect("16 cells").len(), 16);
     ws.send(tungstenite::Message::text(r#"{"press": "start"}"#)).expect("press");
@@ -173,16 +200,117 @@ fn the_browser_hmi_s_websocket_pushes_the_board_and_takes_presses() {
     served.stop();
 }
 
+/// The next reply to a press that is an error (states pushed meanwhile skipped).
+fn refusal_of_a_press(ws: &mut tungstenite::WebSocket<impl std::io::Read + std::io::Write>) -> String {
+    ws.send(tungstenite::Message::text(r#"{"press": "start"}"#)).expect("press");
+    for _ in 0..50 {
+        let m = next_message(ws);
+        if let Some(e) = m["error"].as_str() {
+            return e.to_string();
+        }
+    }
+    panic!("no refusal of the press")
+}
+
 /// Without --allow-write a press on the browser HMI is refused, and the reply says how to allow it.
 #[test]
 fn the_browser_hmi_refuses_presses_without_allow_write() {
     let served = serve_web(&[]);
-    let (mut ws, _) = tungstenite::connect(format!("ws://127.0.0.1:{}/ws", served.http())).expect("the WebSocket");
-    let _ = next_message(&mut ws);
-    ws.send(tungstenite::Message::text(r#"{"press": "start"}"#)).expect("press");
-    let reply = next_message(&mut ws);
-    assert!(reply["error"].as_str().is_some_and(|e| e.contains("--allow-write")), "{reply}");
+    assert_eq!(served.token(), None, "no token printed when nothing can be written: {:?}", served.url);
+    let mut ws = served.socket(None);
+    let hello = next_message(&mut ws);
+    assert_eq!(hello["access"]["write"], false, "{hello}");
+    assert!(refusal_of_a_press(&mut ws).contains("--allow-write"));
     served.stop();
+}
+
+/// With --allow-write, a socket without the session's token (or with another) reads but cannot
+/// write; a token given by --token or FBD_SERVE_TOKEN is the one printed and taken.
+#[test]
+fn the_browser_hmi_takes_writes_only_with_the_session_s_token() {
+    let served = serve_web(&["--allow-write"]);
+    let mut ws = served.socket(None);
+    assert_eq!(next_message(&mut ws)["access"]["write"], false);
+    assert!(refusal_of_a_press(&mut ws).contains("no write token"));
+    let mut ws = served.socket(Some("0123456789abcdef0123456789abcdef"));
+    assert!(refusal_of_a_press(&mut ws).contains("not the session's"));
+    served.stop();
+    let served = serve_web(&["--allow-write", "--token", "operator-token-0042"]);
+    assert_eq!(served.token().as_deref(), Some("operator-token-0042"));
+    let mut ws = served.socket(Some("operator-token-0042"));
+    assert_eq!(next_message(&mut ws)["access"]["write"], true);
+    served.stop();
+    let out = Command::new(env!("CARGO_BIN_EXE_fbd"))
+        .args(["serve", "--modbus", "127.0.0.1:0", "--http", "127.0.0.1:0", "--allow-write", "--for-seconds", "0"])
+        .env("FBD_SERVE_TOKEN", "short")
+        .output()
+        .expect("runs");
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("at least 16 characters"));
+}
+
+/// The handshake a page of `origin` makes, reaching the server as `host`: the status line of
+/// the answer.
+fn handshake(port: u16, host: &str, origin: Option<&str>) -> String {
+    use std::io::Read as _;
+    let mut s = std::net::TcpStream::connect(("127.0.0.1", port)).expect("connects");
+    let origin = origin.map_or(String::new(), |o| format!("Origin: {o}\r\n"));
+    let req = format!(
+        "GET /ws HTTP/1.1\r\nHost: {host}\r\n{origin}Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+    );
+    std::io::Write::write_all(&mut s, req.as_bytes()).expect("request");
+    let mut head = Vec::new();
+    let mut b = [0u8; 512];
+    while !head.windows(2).any(|w| w == b"\r\n") {
+        match s.read(&mut b) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => head.extend_from_slice(&b[..n]),
+        }
+    }
+    String::from_utf8_lossy(&head).lines().next().unwrap_or("").to_string()
+}
+
+/// A page of another origin, or one reaching the server by a name that is not loopback (DNS
+/// rebinding), cannot open the socket at all; the server's own page, a client without Origin
+/// and an origin the operator allowed can.
+#[test]
+fn pages_of_other_origins_cannot_open_the_socket() {
+    let served = serve_web(&["--allow-write", "--allow-origin", "http://scada.local:1880"]);
+    let port = served.http();
+    let own = format!("127.0.0.1:{port}");
+    assert!(handshake(port, &own, Some(&format!("http://{own}"))).contains("101"));
+    assert!(handshake(port, &own, None).contains("101"));
+    assert!(handshake(port, &own, Some("http://scada.local:1880")).contains("101"));
+    let h = handshake(port, &own, Some("http://127.0.0.1:15090"));
+    assert!(h.contains("403"), "{h}");
+    assert!(handshake(port, &own, Some("null")).contains("403"));
+    assert!(handshake(port, "evil.example:8080", Some("http://evil.example:8080")).contains("403"));
+    served.stop();
+}
+
+/// The attack itself, in a real browser: a page served from another origin on 127.0.0.1 opens
+/// the socket of `fbd serve --allow-write` and presses Start. The socket never opens, nothing
+/// is read, and the server says whom it refused.
+#[test]
+fn a_foreign_page_in_headless_chromium_is_refused() {
+    let served = serve(&["--seed", "3", "--for-seconds", "60", "--allow-write"], true, Stdio::piped());
+    let out = Command::new("python3")
+        .arg(root().join("tools/web/cross_origin_check.py"))
+        .arg(served.http().to_string())
+        .output()
+        .expect("python3 runs");
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(out.status.success(), "the check failed:\n{text}{}", String::from_utf8_lossy(&out.stderr));
+    let r: serde_json::Value = serde_json::from_str(text.trim()).expect("JSON");
+    assert_eq!(r["opened"], false, "{r}");
+    assert_eq!(r["messages"].as_array().map(Vec::len), Some(0), "{r}");
+    let mut child = served.child;
+    let _ = child.kill();
+    let mut log = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().expect("stderr"), &mut log).expect("log");
+    let _ = child.wait();
+    let foreign = r["foreign_origin"].as_str().expect("origin");
+    assert!(log.contains(&format!("a page of origin `{foreign}` is not this server's")), "{log}");
 }
 
 /// The browser HMI in a real headless browser (Debian's chromium through chromium-driver, with
@@ -194,7 +322,7 @@ fn the_browser_hmi_plays_in_a_headless_chromium() {
     let shot = std::env::temp_dir().join(format!("fbd-browser-{}.png", std::process::id()));
     let out = Command::new("python3")
         .arg(root().join("tools/web/browser_check.py"))
-        .arg(format!("http://127.0.0.1:{}/", served.http()))
+        .arg(served.url.clone().expect("the printed address, with its token"))
         .arg(&shot)
         .output()
         .expect("python3 runs");
@@ -306,8 +434,25 @@ fn a_served_session_ended_by_sigterm_is_recorded_and_replays() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
+    // --cycle is the program's cycle: the simulated clock ran at 10 ms a scan, and the replay
+    // runs at it.
+    let saved: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&rec).expect("saved")).expect("JSON");
+    assert_eq!(saved["cycle_us"], 10_000, "the recording's cycle");
     let o =
         Command::new(env!("CARGO_BIN_EXE_fbd")).current_dir(root()).arg("replay").arg(&rec).output().expect("replays");
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let _ = std::fs::remove_file(&rec);
+}
+
+/// A scan cycle outside 0.05..=60000 ms (0, NaN, inf, 1e9, 0.001) is refused, not ignored.
+#[test]
+fn a_cycle_out_of_range_is_refused() {
+    for c in ["0", "NaN", "inf", "1e9", "0.001", "-5"] {
+        let out = Command::new(env!("CARGO_BIN_EXE_fbd"))
+            .args(["serve", "--modbus", "127.0.0.1:0", "--http", "off", "--for-seconds", "0", &format!("--cycle={c}")])
+            .output()
+            .expect("runs");
+        let e = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success() && e.contains("a scan cycle is 0.05 to 60000 ms"), "--cycle {c}: {e}");
+    }
 }

@@ -4,7 +4,7 @@
 use std::net::TcpListener;
 
 use eframe::egui;
-use fbd_serve::{Limits, ModbusMap, ModbusServer, WebServer};
+use fbd_serve::{Limits, ModbusMap, ModbusServer, WebAccess, WebServer};
 
 use crate::app::App;
 
@@ -54,10 +54,10 @@ impl App {
     pub fn serve_web(&mut self, addr: &str) -> Result<String, String> {
         let commands = self.network.server.as_ref().ok_or("start the Modbus server first")?.commands();
         let listener = TcpListener::bind(addr).map_err(|e| format!("cannot listen on {addr}: {e}"))?;
-        let allow = self.network.allow_write;
-        let web = WebServer::start(listener, self.runner.handle(), commands, allow, Limits::default().connections)
+        let access = WebAccess::new(self.network.allow_write);
+        let web = WebServer::start(listener, self.runner.handle(), commands, access, Limits::default())
             .map_err(|e| e.to_string())?;
-        let said = format!("the browser HMI on http://{}/", web.addr);
+        let said = format!("the browser HMI on {}", web.url());
         self.network.web = Some(web);
         Ok(said)
     }
@@ -65,6 +65,11 @@ impl App {
     /// Where the browser HMI is served, if it is.
     pub fn web_addr(&self) -> Option<std::net::SocketAddr> {
         self.network.web.as_ref().map(|w| w.addr)
+    }
+
+    /// The browser HMI's address to open, with its write token when writes are allowed.
+    pub fn web_url(&self) -> Option<String> {
+        self.network.web.as_ref().map(WebServer::url)
     }
 
     /// Where the Modbus server listens and who is connected, if it runs.
@@ -109,7 +114,9 @@ impl App {
                 Some(s) => {
                     ui.label(format!("Modbus on {}", s.addr));
                     if let Some(w) = &n.web {
-                        ui.hyperlink_to(format!("browser HMI on http://{}/", w.addr), format!("http://{}/", w.addr));
+                        // The link holds the write token when writes are allowed: only who opens
+                        // it from here (or is given it) can write from a page.
+                        ui.hyperlink_to(format!("browser HMI on http://{}/", w.addr), w.url());
                         let pages = w.clients();
                         ui.label(format!("{} page(s) open", pages.len()));
                         for c in pages {

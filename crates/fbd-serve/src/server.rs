@@ -8,9 +8,9 @@
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, Sender, channel};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use fbd_engine::realtime::TaskHandle;
 use fbd_engine::runtime::requests::SetInput;
@@ -21,20 +21,35 @@ use rmodbus::consts::ModbusFunction;
 use rmodbus::server::{ModbusFrame, Read as MbRead, Write as MbWrite};
 use rmodbus::{ErrorKind, ModbusProto};
 
+use crate::conn::{Admitted, Registry};
 use crate::map::{Item, ModbusMap, Table};
 
 /// What one client may take.
 #[derive(Copy, Clone, Debug)]
 pub struct Limits {
-    /// Connections served at once; more are closed at once.
+    /// Connections served at once; one more closes the idlest (see `shed_after`) or is refused.
     pub connections: usize,
-    /// A client silent this long is dropped.
+    /// A client silent this long between two requests is dropped.
     pub idle: Duration,
+    /// A request (a Modbus frame from its first byte, an HTTP request head) must be complete
+    /// this long after it began: a client dripping bytes is dropped however often it sends.
+    pub request: Duration,
+    /// A reply must be taken within this: a client that does not read is dropped instead of
+    /// holding its thread and an ever-growing queue.
+    pub write: Duration,
+    /// When the server is full, a client idle this long gives way to a new one.
+    pub shed_after: Duration,
 }
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits { connections: 16, idle: Duration::from_secs(60) }
+        Limits {
+            connections: 16,
+            idle: Duration::from_secs(60),
+            request: Duration::from_secs(10),
+            write: Duration::from_secs(5),
+            shed_after: Duration::from_secs(3),
+        }
     }
 }
 
@@ -43,7 +58,7 @@ pub struct ModbusServer {
     /// Where it listens.
     pub addr: SocketAddr,
     stop: Arc<AtomicBool>,
-    clients: Arc<std::sync::Mutex<Vec<String>>>,
+    clients: Arc<Registry>,
     commands: Sender<Command>,
 }
 
@@ -62,9 +77,8 @@ impl ModbusServer {
         let map = Arc::new(map);
         let commands = command_pump(runner.clone(), Arc::clone(&stop));
         let commands_kept = commands.clone();
-        let open = Arc::new(AtomicUsize::new(0));
-        let clients: Arc<std::sync::Mutex<Vec<String>>> = Arc::default();
-        let clients_accept = Arc::clone(&clients);
+        let clients = Arc::new(Registry::default());
+        let registry = Arc::clone(&clients);
         let stop_accept = Arc::clone(&stop);
         std::thread::Builder::new().name("modbus-accept".into()).spawn(move || {
             for stream in listener.incoming() {
@@ -73,20 +87,23 @@ impl ModbusServer {
                 }
                 let Ok(stream) = stream else { continue };
                 let peer = stream.peer_addr().map_or("?".into(), |a| a.to_string());
-                if open.fetch_add(1, Ordering::SeqCst) >= limits.connections {
-                    open.fetch_sub(1, Ordering::SeqCst);
-                    eprintln!("modbus: {peer} refused: {} connections already", limits.connections);
-                    continue;
-                }
+                let admitted = match registry.admit(&stream, &peer, limits.connections, limits.shed_after) {
+                    Ok((a, shed)) => {
+                        if let Some(s) = shed {
+                            eprintln!("modbus: {s} closed to make room for {peer}");
+                        }
+                        a
+                    }
+                    Err(why) => {
+                        eprintln!("modbus: {peer} refused: {why}");
+                        continue;
+                    }
+                };
                 eprintln!("modbus: {peer} connected");
-                clients_accept.lock().unwrap_or_else(|e| e.into_inner()).push(peer.clone());
-                let (runner, map, commands, open) =
-                    (runner.clone(), Arc::clone(&map), commands.clone(), Arc::clone(&open));
-                let clients = Arc::clone(&clients_accept);
+                let (runner, map, commands) = (runner.clone(), Arc::clone(&map), commands.clone());
                 let _ = std::thread::Builder::new().name("modbus-client".into()).spawn(move || {
-                    let why = serve_client(stream, &runner, &map, &commands, (allow_write, limits));
-                    open.fetch_sub(1, Ordering::SeqCst);
-                    clients.lock().unwrap_or_else(|e| e.into_inner()).retain(|c| *c != peer);
+                    let why = serve_client(stream, &runner, &map, &commands, (allow_write, limits), &admitted);
+                    drop(admitted);
                     eprintln!("modbus: {peer} closed ({why})");
                 });
             }
@@ -101,13 +118,14 @@ impl ModbusServer {
 
     /// The clients connected now (their addresses).
     pub fn clients(&self) -> Vec<String> {
-        self.clients.lock().unwrap_or_else(|e| e.into_inner()).clone()
+        self.clients.peers()
     }
 }
 
 impl Drop for ModbusServer {
     fn drop(&mut self) {
         self.stop.store(true, Ordering::Relaxed);
+        self.clients.close_all();
         // Wake the accepting thread so it sees the stop.
         let _ = TcpStream::connect(self.addr);
     }
@@ -144,30 +162,18 @@ fn serve_client(
     map: &ModbusMap,
     commands: &Sender<Command>,
     (allow_write, limits): (bool, Limits),
+    admitted: &Admitted,
 ) -> String {
-    let _ = stream.set_read_timeout(Some(limits.idle));
+    let _ = stream.set_write_timeout(Some(limits.write));
     let _ = stream.set_nodelay(true);
     let mut response: Vec<u8> = Vec::with_capacity(260);
     loop {
-        // MBAP header: transaction, protocol, length (unit and PDU), then that many bytes.
         let mut buf = [0u8; 260];
-        if let Err(e) = stream.read_exact(&mut buf[..6]) {
-            return match e.kind() {
-                // Between two frames: the client hung up.
-                std::io::ErrorKind::UnexpectedEof => "by the client".into(),
-                std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut => {
-                    format!("silent for {} s", limits.idle.as_secs())
-                }
-                _ => e.to_string(),
-            };
-        }
-        let len = u16::from_be_bytes([buf[4], buf[5]]) as usize;
-        if !(2..=254).contains(&len) {
-            return format!("a frame of {len} bytes (Modbus allows at most 254)");
-        }
-        if let Err(e) = stream.read_exact(&mut buf[6..6 + len]) {
-            return e.to_string();
-        }
+        let len = match read_frame(&mut stream, &mut buf, limits) {
+            Ok(len) => len,
+            Err(why) if admitted.shed() => return format!("to make room for another client ({why})"),
+            Err(why) => return why,
+        };
         let unit = buf[6];
         let mut frame = ModbusFrame::new(unit, &buf[..6 + len], ModbusProto::TcpUdp, &mut response);
         if frame.parse().is_err() {
@@ -190,10 +196,64 @@ fn serve_client(
                 return "a response that does not fit".into();
             }
             if let Err(e) = stream.write_all(&response) {
-                return e.to_string();
+                return match e.kind() {
+                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut => {
+                        format!("it did not read its replies within {} s", limits.write.as_secs_f64())
+                    }
+                    _ => e.to_string(),
+                };
             }
         }
+        admitted.touch();
     }
+}
+
+/// One frame into `buf`: the MBAP header (transaction, protocol, length of unit and PDU), then
+/// that many bytes; its length after the header. A client may wait up to `limits.idle` before a
+/// frame, and must send the whole frame within `limits.request` of its first byte.
+fn read_frame(stream: &mut TcpStream, buf: &mut [u8; 260], limits: Limits) -> Result<usize, String> {
+    let _ = stream.set_read_timeout(Some(limits.idle));
+    if let Err(e) = stream.read_exact(&mut buf[..1]) {
+        return Err(match e.kind() {
+            // Between two frames: the client hung up.
+            std::io::ErrorKind::UnexpectedEof => "by the client".into(),
+            std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut => {
+                format!("silent for {} s", limits.idle.as_secs())
+            }
+            _ => e.to_string(),
+        });
+    }
+    let until = Instant::now() + limits.request;
+    let late = || format!("a frame not complete within {} s of its first byte", limits.request.as_secs_f64());
+    read_until(stream, &mut buf[1..6], until).map_err(|e| e.unwrap_or_else(late))?;
+    let len = u16::from_be_bytes([buf[4], buf[5]]) as usize;
+    if !(2..=254).contains(&len) {
+        return Err(format!("a frame of {len} bytes (Modbus allows at most 254)"));
+    }
+    read_until(stream, &mut buf[6..6 + len], until).map_err(|e| e.unwrap_or_else(late))?;
+    Ok(len)
+}
+
+/// Fills `buf` from `stream` before `until`; `Err(None)` if time ran out, else the error.
+fn read_until(stream: &mut TcpStream, buf: &mut [u8], until: Instant) -> Result<(), Option<String>> {
+    let mut got = 0;
+    while got < buf.len() {
+        let left = until.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return Err(None);
+        }
+        let _ = stream.set_read_timeout(Some(left));
+        match stream.read(&mut buf[got..]) {
+            Ok(0) => return Err(Some("closed by the client within a frame".into())),
+            Ok(n) => got += n,
+            Err(e) if matches!(e.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut) => {
+                return Err(None);
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(Some(e.to_string())),
+        }
+    }
+    Ok(())
 }
 
 /// A read, answered from the published image; an address the map does not hold is

@@ -1,15 +1,17 @@
 //! The browser HMI: the runtime serves one page (plain HTML, CSS and JS from the binary, no
 //! build step, no CDN) and a WebSocket at `/ws` that pushes the program's state whenever a scan
 //! changes it, and takes presses (the 2048 commands, queued through the lockout as the window's
-//! keys) and input values, refused unless writes are allowed. A thread per client; the scan
+//! keys) and input values. Who may open the socket and who may write through it is
+//! [`WebAccess`]'s (`access.rs`); a request head must be complete within
+//! [`Limits::request`], a reply taken within [`Limits::write`]; a thread per client, and the scan
 //! task never waits for one.
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::Write;
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::Sender;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use fbd_engine::realtime::TaskHandle;
 use fbd_engine::runtime::requests::SetInput;
@@ -17,153 +19,241 @@ use fbd_engine::{ScanImage, Value};
 use fbd2048_game::Command;
 use fbd2048_game::front::{GameIo, View};
 use serde_json::{Value as Json, json};
+use tungstenite::protocol::{Role, WebSocketConfig};
+
+use crate::Limits;
+use crate::access::{WebAccess, query_value, refusal, token_matches};
+use crate::conn::{Admitted, Registry};
+use crate::http::{Head, HeadError, read_head};
 
 /// The page.
 const PAGE: &str = include_str!("../web/index.html");
+
+/// How often a page's socket is pinged: a page open in a browser answers, so it never looks
+/// idle to the connection limit.
+const PING_EVERY: Duration = Duration::from_secs(1);
 
 /// A running web server.
 pub struct WebServer {
     /// Where it listens.
     pub addr: SocketAddr,
     stop: Arc<AtomicBool>,
-    clients: Arc<std::sync::Mutex<Vec<String>>>,
+    clients: Arc<Registry>,
+    access: WebAccess,
 }
 
 impl Drop for WebServer {
     fn drop(&mut self) {
         self.stop.store(true, Ordering::Relaxed);
+        self.clients.close_all();
         let _ = TcpStream::connect(self.addr);
     }
 }
 
+/// What every client thread of one server shares.
+struct Shared {
+    task: TaskHandle,
+    commands: Sender<Command>,
+    access: WebAccess,
+    limits: Limits,
+    stop: Arc<AtomicBool>,
+    loopback: bool,
+}
+
 impl WebServer {
     /// Serves the page and its WebSocket on `listener` for the program `task` runs; presses go to
-    /// `commands` (the Modbus server's queue: one lockout, one queue).
+    /// `commands` (the Modbus server's queue: one lockout, one queue); who may read and write
+    /// is `access`'s.
     pub fn start(
         listener: TcpListener,
         task: TaskHandle,
         commands: Sender<Command>,
-        allow_write: bool,
-        max_clients: usize,
+        access: WebAccess,
+        limits: Limits,
     ) -> std::io::Result<WebServer> {
         let addr = listener.local_addr()?;
         let stop = Arc::new(AtomicBool::new(false));
-        let stop_accept = Arc::clone(&stop);
-        let open = Arc::new(AtomicUsize::new(0));
-        let clients: Arc<std::sync::Mutex<Vec<String>>> = Arc::default();
-        let clients_accept = Arc::clone(&clients);
+        let clients = Arc::new(Registry::default());
+        let shared = Arc::new(Shared {
+            task,
+            commands,
+            access: access.clone(),
+            limits,
+            stop: Arc::clone(&stop),
+            loopback: addr.ip().is_loopback(),
+        });
+        let registry = Arc::clone(&clients);
         std::thread::Builder::new().name("web-accept".into()).spawn(move || {
             for stream in listener.incoming() {
-                if stop_accept.load(Ordering::Relaxed) {
+                if shared.stop.load(Ordering::Relaxed) {
                     break;
                 }
                 let Ok(stream) = stream else { continue };
-                if open.fetch_add(1, Ordering::SeqCst) >= max_clients {
-                    open.fetch_sub(1, Ordering::SeqCst);
-                    continue;
-                }
                 let peer = stream.peer_addr().map_or("?".into(), |a| a.to_string());
-                let (task, commands, open, stop) =
-                    (task.clone(), commands.clone(), Arc::clone(&open), Arc::clone(&stop_accept));
-                let clients = Arc::clone(&clients_accept);
+                let admitted = match registry.admit(&stream, &peer, limits.connections, limits.shed_after) {
+                    Ok((a, shed)) => {
+                        if let Some(s) = shed {
+                            eprintln!("web: {s} closed to make room for {peer}");
+                        }
+                        a
+                    }
+                    Err(why) => {
+                        eprintln!("web: {peer} refused: {why}");
+                        continue;
+                    }
+                };
+                let shared = Arc::clone(&shared);
                 let _ = std::thread::Builder::new().name("web-client".into()).spawn(move || {
-                    let _ = serve(stream, &task, &commands, allow_write, &stop, (&clients, &peer));
-                    open.fetch_sub(1, Ordering::SeqCst);
+                    if let Err(why) = serve(stream, &shared, &admitted, &peer) {
+                        eprintln!("web: {peer} closed ({why})");
+                    }
                 });
             }
         })?;
-        Ok(WebServer { addr, stop, clients })
+        Ok(WebServer { addr, stop, clients, access })
     }
 
-    /// The pages connected now (their live-value sockets' addresses).
+    /// The clients connected now (pages and their live-value sockets).
     pub fn clients(&self) -> Vec<String> {
-        self.clients.lock().unwrap_or_else(|e| e.into_inner()).clone()
+        self.clients.peers()
+    }
+
+    /// The page's address to give the operator: with the session's write token when writes
+    /// are allowed (the page hands it to its socket; only who holds this address can write).
+    pub fn url(&self) -> String {
+        if self.access.allow_write {
+            format!("http://{}/#token={}", self.addr, self.access.token)
+        } else {
+            format!("http://{}/", self.addr)
+        }
     }
 }
 
-/// One connection: the page, or the WebSocket.
-fn serve(
-    stream: TcpStream,
-    task: &TaskHandle,
-    commands: &Sender<Command>,
-    allow_write: bool,
-    stop: &AtomicBool,
-    (clients, peer): (&std::sync::Mutex<Vec<String>>, &str),
-) -> std::io::Result<()> {
-    stream.set_read_timeout(Some(Duration::from_secs(30)))?;
-    let mut head = [0u8; 16];
-    let n = stream.peek(&mut head)?;
-    if head[..n].starts_with(b"GET /ws") {
-        eprintln!("web: {peer} connected");
-        clients.lock().unwrap_or_else(|e| e.into_inner()).push(peer.to_string());
-        let r = websocket(stream, task, commands, allow_write, stop);
-        clients.lock().unwrap_or_else(|e| e.into_inner()).retain(|c| c != peer);
-        eprintln!("web: {peer} closed");
-        return r;
-    }
-    // A request head of at most 8 KB; anything but GET / is 404.
-    let mut reader = BufReader::new(stream.try_clone()?);
-    let mut first = String::new();
-    reader.read_line(&mut first)?;
-    let mut size = first.len();
-    loop {
-        let mut line = String::new();
-        if reader.read_line(&mut line)? == 0 || line == "\r\n" || line == "\n" {
-            break;
+/// One connection: the page, or the WebSocket; why it ended, if not by the client.
+fn serve(mut stream: TcpStream, shared: &Shared, admitted: &Admitted, peer: &str) -> Result<(), String> {
+    let limits = shared.limits;
+    stream.set_write_timeout(Some(limits.write)).map_err(|e| e.to_string())?;
+    let head = match read_head(&mut stream, limits.request) {
+        Ok(h) => h,
+        Err(HeadError::Io(e)) if e.kind() == std::io::ErrorKind::UnexpectedEof => return Ok(()),
+        Err(HeadError::Io(e)) => return Err(e.to_string()),
+        Err(HeadError::Late(d)) => {
+            let _ = respond(&stream, "408 Request Timeout", "text/plain", "request head not complete in time");
+            return Err(format!("its request head was not complete within {} s", d.as_secs_f64()));
         }
-        size += line.len();
-        if size > 8192 {
-            return respond(&stream, "431 Request Header Fields Too Large", "text/plain", "request head too large");
+        Err(HeadError::TooLarge) => {
+            let _ = respond(&stream, "431 Request Header Fields Too Large", "text/plain", "request head too large");
+            return Err("a request head over 8 KB".into());
         }
+        Err(HeadError::Malformed) => {
+            let _ = respond(&stream, "400 Bad Request", "text/plain", "not an HTTP request");
+            return Err("not an HTTP request".into());
+        }
+    };
+    admitted.touch();
+    if let Some(why) = refusal(head.header("Host"), head.header("Origin"), shared.loopback, &shared.access) {
+        let _ = respond(&stream, "403 Forbidden", "text/plain", &why);
+        return Err(format!("refused: {why}"));
     }
-    if first.starts_with("GET / ") || first.starts_with("GET /index.html ") {
-        respond(&stream, "200 OK", "text/html; charset=utf-8", PAGE)
-    } else {
-        respond(&stream, "404 Not Found", "text/plain", "not found: the page is / and its live values /ws")
-    }
+    let r = match (head.method.as_str(), head.path.as_str()) {
+        ("GET", "/ws") => return websocket(stream, head, shared, admitted, peer),
+        ("GET", "/" | "/index.html") => respond(&stream, "200 OK", "text/html; charset=utf-8", PAGE),
+        ("GET", _) => {
+            respond(&stream, "404 Not Found", "text/plain", "not found: the page is / and its live values /ws")
+        }
+        _ => respond(&stream, "405 Method Not Allowed", "text/plain", "only GET"),
+    };
+    r.map_err(|e| e.to_string())
 }
 
 fn respond(mut stream: &TcpStream, status: &str, ty: &str, body: &str) -> std::io::Result<()> {
-    write!(
-        stream,
+    let text = format!(
         "HTTP/1.1 {status}\r\nContent-Type: {ty}\r\nContent-Length: {}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n{body}",
         body.len()
-    )
+    );
+    stream.write_all(text.as_bytes())
 }
 
-/// The WebSocket: the state pushed when it changes (checked every 20 ms), presses and values
-/// taken.
+/// The WebSocket: the handshake answered, then the state pushed when it changes (checked every
+/// 20 ms), presses and values taken if this socket may write.
 fn websocket(
-    stream: TcpStream,
-    task: &TaskHandle,
-    commands: &Sender<Command>,
-    allow_write: bool,
-    stop: &AtomicBool,
-) -> std::io::Result<()> {
-    let mut ws = tungstenite::accept(stream).map_err(std::io::Error::other)?;
-    ws.get_mut().set_read_timeout(Some(Duration::from_millis(20)))?;
-    let io = GameIo::find(&task.image().plan);
+    mut stream: TcpStream,
+    head: Head,
+    shared: &Shared,
+    admitted: &Admitted,
+    peer: &str,
+) -> Result<(), String> {
+    let upgrade = head.header("Upgrade").is_some_and(|u| u.eq_ignore_ascii_case("websocket"));
+    let Some(key) = head.header("Sec-WebSocket-Key").filter(|_| upgrade) else {
+        let _ = respond(&stream, "400 Bad Request", "text/plain", "/ws is a WebSocket");
+        return Err("a request for /ws that is no WebSocket handshake".into());
+    };
+    let accept = tungstenite::handshake::derive_accept_key(key.as_bytes());
+    let answer = format!(
+        "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: {accept}\r\n\r\n"
+    );
+    stream.write_all(answer.as_bytes()).map_err(|e| e.to_string())?;
+    // Messages from the page are a press or a value: a few bytes. What the server sends waits
+    // in its buffer at most `Limits::write` (the socket's write timeout), then the client goes.
+    let config = WebSocketConfig::default()
+        .max_message_size(Some(4096))
+        .max_frame_size(Some(4096))
+        .write_buffer_size(0)
+        .max_write_buffer_size(1 << 20);
+    let mut ws = tungstenite::WebSocket::from_partially_read(stream, head.rest.clone(), Role::Server, Some(config));
+    ws.get_mut().set_read_timeout(Some(Duration::from_millis(20))).map_err(|e| e.to_string())?;
+    let write = socket_write(&head, &shared.access);
+    eprintln!("web: {peer} connected ({})", if write.is_ok() { "may write" } else { "reads" });
+    let hello = match &write {
+        Ok(()) => json!({ "access": { "write": true } }),
+        Err(why) => json!({ "access": { "write": false, "why": why } }),
+    };
+    let fail = |e: tungstenite::Error| e.to_string();
+    ws.send(tungstenite::Message::text(hello.to_string())).map_err(fail)?;
+    let io = GameIo::find(&shared.task.image().plan);
     let mut last = Json::Null;
-    while !stop.load(Ordering::Relaxed) {
-        let state = state(io.as_ref(), &task.image());
+    let mut pinged = Instant::now();
+    while !shared.stop.load(Ordering::Relaxed) {
+        if admitted.shed() {
+            return Err("closed to make room for another client".into());
+        }
+        let state = state(io.as_ref(), &shared.task.image());
         if state != last {
-            ws.send(tungstenite::Message::text(state.to_string())).map_err(std::io::Error::other)?;
+            ws.send(tungstenite::Message::text(state.to_string())).map_err(fail)?;
             last = state;
+        }
+        if pinged.elapsed() >= PING_EVERY {
+            ws.send(tungstenite::Message::Ping(Vec::new().into())).map_err(fail)?;
+            pinged = Instant::now();
         }
         match ws.read() {
             Ok(tungstenite::Message::Text(t)) => {
-                if let Some(reply) = take(&t, task, commands, allow_write) {
-                    ws.send(tungstenite::Message::text(reply.to_string())).map_err(std::io::Error::other)?;
+                admitted.touch();
+                if let Some(reply) = take(&t, shared, &write) {
+                    ws.send(tungstenite::Message::text(reply.to_string())).map_err(fail)?;
                 }
             }
             Ok(tungstenite::Message::Close(_)) => return Ok(()),
-            Ok(_) => {}
+            Ok(_) => admitted.touch(),
             Err(tungstenite::Error::Io(e))
                 if matches!(e.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut) => {}
-            Err(e) => return Err(std::io::Error::other(e)),
+            Err(tungstenite::Error::ConnectionClosed) => return Ok(()),
+            Err(e) => return Err(e.to_string()),
         }
     }
     Ok(())
+}
+
+/// Whether a socket opened with `head` may write, else why not.
+fn socket_write(head: &Head, access: &WebAccess) -> Result<(), String> {
+    if !access.allow_write {
+        return Err("writes are refused: this PLC was started without --allow-write".into());
+    }
+    match query_value(&head.query, "token") {
+        Some(t) if token_matches(t, &access.token) => Ok(()),
+        Some(_) => Err("writes are refused: this page's token is not the session's (open the address `fbd serve` printed)".into()),
+        None => Err("writes are refused: this page has no write token (open the address `fbd serve` printed, with its #token=…)".into()),
+    }
 }
 
 /// What the page shows: the 2048 program's board and lamps, or every port of another.
@@ -196,11 +286,12 @@ fn state(io: Option<&GameIo>, img: &ScanImage) -> Json {
 }
 
 /// A message from the page: `{"press": "up"}` or `{"set": name, "value": v}`; the reply, if
-/// it was refused.
-fn take(text: &str, task: &TaskHandle, commands: &Sender<Command>, allow_write: bool) -> Option<Json> {
-    if !allow_write {
-        return Some(json!({ "error": "writes are refused: this PLC was started without --allow-write" }));
+/// it was refused (`write`: whether this socket may write, else why not).
+fn take(text: &str, shared: &Shared, write: &Result<(), String>) -> Option<Json> {
+    if let Err(why) = write {
+        return Some(json!({ "error": why }));
     }
+    let (task, commands) = (&shared.task, &shared.commands);
     let m: Json = serde_json::from_str(text).ok()?;
     if let Some(p) = m.get("press").and_then(Json::as_str) {
         let c = match p {

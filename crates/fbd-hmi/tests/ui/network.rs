@@ -38,10 +38,12 @@ fn the_window_serves_the_program_by_modbus_and_shows_its_clients() {
     assert!(said.contains("the browser HMI on http://127.0.0.1:"), "{said}");
     let web = h.state().web_addr().expect("serving");
     let mut s = std::net::TcpStream::connect(web).expect("connects");
-    s.write_all(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n").expect("request");
+    s.write_all(format!("GET / HTTP/1.1\r\nHost: {web}\r\n\r\n").as_bytes()).expect("request");
     let mut page = String::new();
     s.read_to_string(&mut page).expect("the page");
     assert!(page.starts_with("HTTP/1.1 200 OK") && page.contains("<title>fbd2048</title>"));
+    // Writes refused here, so the address the window gives holds no token.
+    assert_eq!(h.state().web_url(), Some(format!("http://{web}/")));
     h.state_mut().stop_modbus();
     assert!(h.state().modbus_status().is_none() && h.state().web_addr().is_none());
 }

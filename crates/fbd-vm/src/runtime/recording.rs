@@ -623,6 +623,15 @@ impl Recording {
             .find(|p| p.is_file())
     }
 
+    /// Gives `project`'s program the recording's cycle: a run whose cycle was set from outside
+    /// the file (`fbd serve --cycle`) replays at the cycle it ran at, its clock and timers as
+    /// they were.
+    pub fn apply_cycle(&self, project: &mut Project) {
+        if let Some(f) = project.files.first_mut() {
+            f.doc.cycle_ms = Some(self.cycle_us as f64 / 1000.0);
+        }
+    }
+
     /// Whether `project` is the recorded program: the first file whose content differs.
     pub fn program_differs(&self, project: &Project) -> Option<String> {
         let now = ProgramId::of(project);

@@ -1,0 +1,141 @@
+//! The connections a server holds, and which one gives way when they are too many.
+//!
+//! Each server admits at most [`Limits::connections`](crate::Limits) clients. When one more
+//! arrives, the client idle longest (no complete request, frame or reply read since
+//! [`Limits::shed_after`](crate::Limits)) is closed to make room; if every client was active
+//! more recently, the newcomer is refused. So clients that connect and say nothing, or drip a
+//! byte at a time, cannot lock the others out, and busy clients are never cut for a newcomer.
+
+use std::net::{Shutdown, TcpStream};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+/// The connections of one server.
+#[derive(Default)]
+pub(crate) struct Registry {
+    slots: Mutex<Vec<Slot>>,
+    next: Mutex<u64>,
+}
+
+struct Slot {
+    id: u64,
+    peer: String,
+    /// A handle to close it from another thread (shedding, the server's stop).
+    stream: TcpStream,
+    /// When it last completed something.
+    active: Instant,
+}
+
+/// A client's place in the registry: freed when dropped.
+pub(crate) struct Admitted {
+    registry: Arc<Registry>,
+    id: u64,
+}
+
+impl Registry {
+    fn slots(&self) -> MutexGuard<'_, Vec<Slot>> {
+        self.slots.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Admits `stream` from `peer` if there is room, making room by closing the idlest client
+    /// when it has been idle at least `shed_after`; else why not. The second value names the
+    /// client closed to make room.
+    pub(crate) fn admit(
+        self: &Arc<Self>,
+        stream: &TcpStream,
+        peer: &str,
+        limit: usize,
+        shed_after: Duration,
+    ) -> Result<(Admitted, Option<String>), String> {
+        let handle = stream.try_clone().map_err(|e| e.to_string())?;
+        let mut slots = self.slots();
+        let mut shed = None;
+        if slots.len() >= limit.max(1) {
+            let now = Instant::now();
+            let idlest = slots.iter().enumerate().min_by_key(|(_, s)| s.active).map(|(k, _)| k);
+            match idlest {
+                Some(k) if now.duration_since(slots[k].active) >= shed_after => {
+                    let s = slots.swap_remove(k);
+                    let _ = s.stream.shutdown(Shutdown::Both);
+                    shed = Some(format!("{} (idle {:.1} s)", s.peer, now.duration_since(s.active).as_secs_f64()));
+                }
+                _ => {
+                    return Err(format!("{limit} clients already, each active in the last {} s", shed_after.as_secs()));
+                }
+            }
+        }
+        let id = {
+            let mut n = self.next.lock().unwrap_or_else(|e| e.into_inner());
+            *n += 1;
+            *n
+        };
+        slots.push(Slot { id, peer: peer.to_string(), stream: handle, active: Instant::now() });
+        Ok((Admitted { registry: Arc::clone(self), id }, shed))
+    }
+
+    /// The clients' addresses.
+    pub(crate) fn peers(&self) -> Vec<String> {
+        self.slots().iter().map(|s| s.peer.clone()).collect()
+    }
+
+    /// Closes every client (the server stops).
+    pub(crate) fn close_all(&self) {
+        for s in self.slots().iter() {
+            let _ = s.stream.shutdown(Shutdown::Both);
+        }
+    }
+}
+
+impl Admitted {
+    /// The client completed something: it is active now.
+    pub(crate) fn touch(&self) {
+        if let Some(s) = self.registry.slots().iter_mut().find(|s| s.id == self.id) {
+            s.active = Instant::now();
+        }
+    }
+
+    /// Whether it was closed to make room for another.
+    pub(crate) fn shed(&self) -> bool {
+        !self.registry.slots().iter().any(|s| s.id == self.id)
+    }
+}
+
+impl Drop for Admitted {
+    fn drop(&mut self) {
+        self.registry.slots().retain(|s| s.id != self.id);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::net::TcpListener;
+
+    fn pair(l: &TcpListener) -> (TcpStream, TcpStream) {
+        let c = TcpStream::connect(l.local_addr().unwrap()).unwrap();
+        let (s, _) = l.accept().unwrap();
+        (c, s)
+    }
+
+    #[test]
+    fn the_idlest_client_gives_way_and_active_ones_never_do() {
+        let l = TcpListener::bind("127.0.0.1:0").unwrap();
+        let r = Arc::new(Registry::default());
+        let (_c1, s1) = pair(&l);
+        let (_c2, s2) = pair(&l);
+        let (_c3, s3) = pair(&l);
+        let (a1, _) = r.admit(&s1, "one", 2, Duration::ZERO).unwrap();
+        let (a2, _) = r.admit(&s2, "two", 2, Duration::ZERO).unwrap();
+        a1.touch();
+        // `two` has been idle longest: it is closed for the third.
+        let (_a3, shed) = r.admit(&s3, "three", 2, Duration::ZERO).unwrap();
+        assert!(shed.unwrap().starts_with("two"));
+        assert!(a2.shed() && !a1.shed());
+        assert_eq!(r.peers(), vec!["one".to_string(), "three".to_string()]);
+        // With an hour's grace nobody is idle enough: the newcomer is refused.
+        let (_c4, s4) = pair(&l);
+        assert!(r.admit(&s4, "four", 2, Duration::from_secs(3600)).is_err());
+        drop(a1);
+        assert_eq!(r.peers(), vec!["three".to_string()]);
+    }
+}
