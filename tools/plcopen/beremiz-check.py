@@ -369,6 +369,10 @@ def main():
             if duration_ns(y) is not None:
                 y = str(duration_ns(y))
             if x != y and not (x in ("0", "1") and y.lower() in ("false", "true") and (x == "1") == (y.lower() == "true")):
+                # Integers exactly: as floats, 2^63 - 1 and 2^63 are one value.
+                if re.fullmatch(r"-?\d+", x) and re.fullmatch(r"-?\d+", y):
+                    diffs.append((a["scan"], k, x, y))
+                    continue
                 try:
                     fx, fy = float(x), float(y)
                     # A REAL is an f32: fbd writes its shortest form, C prints the double of it.

@@ -17,13 +17,57 @@ pub(crate) struct Stim {
 pub(crate) fn parse_set(text: &str, origin: String) -> Result<(Stim, Option<u64>), String> {
     let (path, rhs) =
         text.split_once('=').ok_or_else(|| format!("{origin}: expected PATH=VALUE[@SCAN], got `{text}`"))?;
-    let (value, scan) = match rhs.rsplit_once('@') {
+    // The scan is after the last `@` that is not inside a STRING ('a@b').
+    let at = unquoted(rhs).filter(|&(_, c)| c == '@').last().map(|(k, _)| k);
+    let (value, scan) = match at.map(|k| (&rhs[..k], &rhs[k + 1..])) {
         Some((v, s)) => {
             (v, Some(s.trim().parse::<u64>().map_err(|_| format!("{origin}: `{s}` is not a scan number"))?))
         }
         None => (rhs, None),
     };
     Ok((Stim { scan: scan.unwrap_or(0), path: path.trim().to_string(), value: value.trim().to_string(), origin }, scan))
+}
+
+/// The characters of `text` outside IEC string literals (`'…'`, `"…"`, where `$` escapes the
+/// next character), with their byte offsets.
+fn unquoted(text: &str) -> impl Iterator<Item = (usize, char)> + '_ {
+    let mut quote: Option<char> = None;
+    let mut escaped = false;
+    text.char_indices().filter(move |&(_, c)| match quote {
+        Some(_) if escaped => {
+            escaped = false;
+            false
+        }
+        Some(_) if c == '$' => {
+            escaped = true;
+            false
+        }
+        Some(q) => {
+            if c == q {
+                quote = None;
+            }
+            false
+        }
+        None if c == '\'' || c == '"' => {
+            quote = Some(c);
+            false
+        }
+        None => true,
+    })
+}
+
+/// A stimulus line without its comment: from a `#` that begins the line or follows a space,
+/// outside a STRING. A `#` inside a literal (`16#FF`, `2#1010`, `T#5s`, `INT#3`) always follows
+/// a letter or digit, so it stays.
+fn without_comment(line: &str) -> &str {
+    let mut prev = ' ';
+    for (k, c) in unquoted(line) {
+        if c == '#' && prev.is_whitespace() {
+            return &line[..k];
+        }
+        prev = c;
+    }
+    line
 }
 
 /// Where a timed write comes from: the k-th `--set`, or a line of the stimulus file.
@@ -216,7 +260,7 @@ pub(crate) fn read_stimulus(
                 continue;
             }
         };
-        let line = line.split('#').next().unwrap_or("").trim();
+        let line = without_comment(line).trim();
         if line.is_empty() {
             continue;
         }
@@ -259,4 +303,28 @@ fn open_bounded(path: &std::path::Path) -> std::io::Result<std::fs::File> {
         ));
     }
     std::fs::File::open(path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{parse_set, without_comment};
+
+    #[test]
+    fn a_hash_in_a_literal_is_no_comment() {
+        assert_eq!(without_comment("0 i=16#FF"), "0 i=16#FF");
+        assert_eq!(without_comment("0 b=2#1010 # binary"), "0 b=2#1010 ");
+        assert_eq!(without_comment("0 t=T#1s500ms"), "0 t=T#1s500ms");
+        assert_eq!(without_comment("# a whole line"), "");
+        assert_eq!(without_comment("0 s='a #b' # the comment"), "0 s='a #b' ");
+        assert_eq!(without_comment("0 s='it$'s #1'"), "0 s='it$'s #1'");
+        assert_eq!(without_comment("0 s=\"x # y\"\t# tab"), "0 s=\"x # y\"\t");
+    }
+
+    #[test]
+    fn an_at_inside_a_string_is_no_scan() {
+        let (s, at) = parse_set("msg='a@b'@3", "t".into()).expect("parses");
+        assert_eq!((s.value.as_str(), at), ("'a@b'", Some(3)));
+        let (s, at) = parse_set("msg='a@b'", "t".into()).expect("parses");
+        assert_eq!((s.value.as_str(), at), ("'a@b'", None));
+    }
 }

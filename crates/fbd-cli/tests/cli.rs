@@ -698,3 +698,46 @@ fn svg_to_a_png_fits_a4_landscape_at_300_dpi() {
     let o = fbd(&["svg", "diagrams/2048.json", "--page", "Board"]);
     assert_eq!(text(&o.stdout).matches("<g class=\"block\" data-id=").count(), 16);
 }
+
+/// A stimulus line's `#` starts a comment only at the line's start or after a space: `16#FF`,
+/// `2#1010`, `T#…` and a STRING holding `#` are values (`16#FF` was read as 16).
+#[test]
+fn a_stimulus_takes_literals_with_a_hash() {
+    let prog = temp(
+        "hash.json",
+        r#"{ "fbd": 3, "name": "hash",
+  "inputs": [ { "name": "i", "type": "INT" }, { "name": "b", "type": "BYTE" }, { "name": "t", "type": "TIME" }, { "name": "s", "type": "STRING" } ],
+  "outputs": [ { "name": "i2", "type": "INT", "from": "a.out" }, { "name": "len", "type": "INT", "from": "n.out" } ],
+  "blocks": [ { "id": "a", "type": "ADD", "inputs": { "in1": "i", "in2": 0 } }, { "id": "n", "type": "LEN", "inputs": { "in": "s" } } ] }"#,
+    );
+    let stim = temp("hash.txt", "# literals\n0 i=16#FF  # hex\n0 b=2#1010\n0 t=T#1s500ms\n0 s='a #b@c' # text\n");
+    let o = fbd(&[
+        "run",
+        prog.to_str().expect("utf8"),
+        "--scans",
+        "1",
+        "--stimulus",
+        stim.to_str().expect("utf8"),
+        "--watch",
+        "i2",
+        "--watch",
+        "len",
+        "--watch",
+        "b",
+        "--watch",
+        "t",
+        "--trace",
+        "-",
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let trace = text(&o.stdout);
+    let last = trace.lines().last().expect("a scan");
+    let header: Vec<&str> = trace.lines().next().expect("header").split(',').collect();
+    let row: Vec<&str> = last.split(',').collect();
+    let col =
+        |name: &str| row[header.iter().position(|h| *h == name).unwrap_or_else(|| panic!("{name} in {header:?}"))];
+    assert_eq!(col("i2"), "255", "{trace}");
+    assert_eq!(col("len"), "6", "the STRING `a #b@c` whole: {trace}");
+    assert_eq!(col("b"), "10", "{trace}");
+    assert_eq!(col("t"), "T#1s500ms", "{trace}");
+}

@@ -559,7 +559,9 @@ fn conversion(b: &expand::NetBlock, a: u32, o: u32, slots: &mut Slots) -> Instr 
         (Bank::Int, Bank::Int) => Instr::SelI { g: slots.constant(Value::Bool(false)).idx, a, b: a, o },
         (Bank::Int, Bank::Real) if to == Type::Real => Instr::IntToR32 { a, o },
         (Bank::Int, Bank::Real) => Instr::IntToReal { a, o },
-        (Bank::Real, Bank::Int) => Instr::RealToIntEven { a, o, unsigned: to.int_range().is_some_and(|r| r.0 == 0) },
+        (Bank::Real, Bank::Int) => {
+            Instr::RealToIntEven { a, o, unsigned: to.int_range().is_some_and(|r| r.0 == 0), u64: to.is_u64() }
+        }
         (Bank::Real, Bank::Real) => Instr::MoveR { a, o },
     }
 }

@@ -390,13 +390,13 @@ pub static LIBRARY: &[BlockDef] = &[
         "in1..inN joined.", "out := in1 followed by in2 ... inN, cut at 126 characters (matiec's STR_MAX_LEN).",
         r#"{"id": "c", "type": "CONCAT", "inputs": {"in1": "'T='", "in2": "t.out"}}"#),
     def!("INSERT", Insert, No, in [p("in1", S), p("in2", S), p("p", N)], var None, out [p("out", S)], varout None, state [], stateful false, params [],
-        "in2 inserted after p characters of in1.", "out := the first p characters of in1, in2, then the rest of in1 (p past the end appends), cut at 126 characters. A negative p gives '' and a fault; a p above 127 (undefined in matiec, whose length is a signed byte) appends, with a fault.",
+        "in2 inserted after p characters of in1.", "out := the first p characters of in1, in2, then the rest of in1 (p past the end appends), cut at 126 characters. A negative p gives '' and a fault; p is taken modulo 256, as matiec passes it in its byte-wide length type (257 inserts after the first character there and here), and above 255 raises a fault so the wrap is seen.",
         r#"{"id": "i", "type": "INSERT", "inputs": {"in1": "msg", "in2": "'-'", "p": 2}}"#),
     def!("DELETE", Delete, No, in [p("in", S), p("l", N), p("p", N)], var None, out [p("out", S)], varout None, state [], stateful false, params [],
-        "l characters deleted from position p.", "out := in without the l characters from position p (1 is the first); p past the end leaves in. p = 0, or l or p above 127, is undefined in matiec: here p = 0 reads as 1 and the others are clamped to 127, with a fault. A negative l or p gives '' and a fault.",
+        "l characters deleted from position p.", "out := in without the l characters from position p (1 is the first); p past the end leaves in. l and p are taken modulo 256, as matiec passes them (a byte-wide length), with a fault above 255; p = 0 is undefined in matiec (it copies 255 bytes): here it reads as 1, with a fault. A negative l or p gives '' and a fault.",
         r#"{"id": "d", "type": "DELETE", "inputs": {"in": "msg", "l": 1, "p": 1}}"#),
     def!("REPLACE", Replace, No, in [p("in1", S), p("in2", S), p("l", N), p("p", N)], var None, out [p("out", S)], varout None, state [], stateful false, params [],
-        "l characters of in1 from position p replaced.", "out := in1 with its l characters from position p replaced by the first l characters of in2, as matiec computes it (IEC's text and CODESYS put all of in2 in: REPLACE('abcde', 'XYZ', 1, 2) is 'aXcde' here and in matiec, 'aXYZcde' there). p past the end appends. p = 0, or l or p above 127, is clamped with a fault as for DELETE.",
+        "l characters of in1 from position p replaced.", "out := in1 with its l characters from position p replaced by the first l characters of in2, as matiec computes it (IEC's text and CODESYS put all of in2 in: REPLACE('abcde', 'XYZ', 1, 2) is 'aXcde' here and in matiec, 'aXYZcde' there). p past the end appends. l and p are taken modulo 256 as for DELETE (a fault above 255), and so is p + l, where the rest of in1 resumes, as matiec adds them in its byte-wide type; p = 0 and a rest that would overflow matiec's 126 characters are undefined: clamped, with a fault.",
         r#"{"id": "r", "type": "REPLACE", "inputs": {"in1": "msg", "in2": "'ab'", "l": 2, "p": 1}}"#),
     def!("FIND", Find, No, in [p("in1", S), p("in2", S)], var None, out [p("out", NI)], varout None, state [], stateful false, params [],
         "Position of in2 in in1.", "out := the position (1-based) of in2 in in1, 0 when absent or in2 is ''. As matiec's search, which does not backtrack after a partial match: FIND('aab', 'ab') is 0 here and in matiec, 2 in IEC's text and CODESYS.",
@@ -547,6 +547,9 @@ fn conversions() -> &'static [BlockDef] {
                     }
                     (_, crate::types::Bank::Bool) => "out := in <> 0.",
                     (crate::types::Bank::Bool, _) => "out := 1 if in else 0.",
+                    (crate::types::Bank::Real, crate::types::Bank::Int) if b.is_u64() => {
+                        "out := in rounded to the nearest integer, halves to even, 0 for a negative in. 2^63 to 2^64 is the value (matiec's C passes it through a LINT, undefined there: x86-64 gives 2^63 for each); beyond 2^64, the largest value, with a fault."
+                    }
                     (crate::types::Bank::Real, crate::types::Bank::Int) if b.int_range().is_some_and(|r| r.0 == 0) => {
                         "out := in rounded to the nearest integer, halves to even, 0 for a negative in, then wrapped into the type (as matiec)."
                     }

@@ -207,67 +207,70 @@ pub fn concat<'a>(parts: impl IntoIterator<Item = &'a IecString>) -> IecString {
     r
 }
 
-/// matiec casts a position or length to its `int8_t` length type before using it.
-fn as_len_type(v: i64) -> i64 {
-    v as i8 as i64
+/// matiec passes a position or length to INSERT, DELETE and REPLACE as its length type,
+/// `uint8_t`: modulo 256. The value, and whether it wrapped (above 255: reported as a fault,
+/// though matiec computes on silently).
+fn as_len_type(v: i64) -> (i64, bool) {
+    (v as u8 as i64, v > 255)
 }
 
 /// INSERT(IN1, IN2, P): IN2 inserted after the first P characters of IN1 (P past the end:
-/// appended). A P above 127 is undefined in matiec (its length type is a signed byte): here
-/// it appends, with a fault.
+/// appended). P is taken modulo 256, as matiec takes it; above 255, with a fault.
 pub fn insert(a: &IecString, b: &IecString, p: i64) -> Outcome<IecString> {
     if p < 0 {
         return (IecString::EMPTY, true);
     }
-    let q = as_len_type(p);
-    let undefined = q < 0;
-    let keep = if undefined { a.len() } else { (q as usize).min(a.len()) };
+    let (q, wrapped) = as_len_type(p);
+    let keep = (q as usize).min(a.len());
     let mut r = IecString::new(&a.as_bytes()[..keep]);
     r.push(b.as_bytes());
     r.push(&a.as_bytes()[keep..]);
-    (r, undefined)
+    (r, wrapped)
 }
 
 /// DELETE(IN, L, P): L characters deleted from position P (1-based); P past the end leaves IN.
-/// P = 0, or L or P above 127, is undefined in matiec: here P = 0 reads as 1 and the lengths
-/// are clamped, with a fault.
+/// L and P are taken modulo 256, as matiec takes them (above 255, with a fault); P = 0 is
+/// undefined in matiec (it copies 255 bytes from a string of 126): here it reads as 1, with a
+/// fault.
 pub fn delete(s: &IecString, l: i64, p: i64) -> Outcome<IecString> {
     if l < 0 || p < 0 {
         return (IecString::EMPTY, true);
     }
-    let (l8, p8) = (as_len_type(l), as_len_type(p));
-    let undefined = p8 <= 0 || l8 < 0;
-    let (l, p) = if undefined { (l.clamp(0, 127), p.clamp(1, 127)) } else { (l8, p8) };
+    let ((l, wrapped_l), (p, wrapped_p)) = (as_len_type(l), as_len_type(p));
+    let fault = wrapped_l || wrapped_p || p == 0;
+    let p = p.max(1);
     let len = s.len() as i64;
     let keep = if p > len { len } else { p - 1 };
     let mut r = IecString::new(&s.as_bytes()[..keep as usize]);
     if len > keep + l {
         r.push(&s.as_bytes()[(keep + l) as usize..]);
     }
-    (r, undefined)
+    (r, fault)
 }
 
 /// REPLACE(IN1, IN2, L, P): L characters of IN1 from position P replaced by the first L
 /// characters of IN2 (matiec's reading; IEC's text and CODESYS insert all of IN2). P past the
-/// end appends them. P = 0, or L or P above 127, is undefined in matiec: clamped here, with a
-/// fault.
+/// end appends them. L and P are taken modulo 256 as for DELETE, and so is the position after
+/// the replaced characters (matiec adds them in its byte-wide type); P = 0, and a rest that
+/// would not fit (matiec copies it past the end), are undefined: clamped here, with a fault.
 pub fn replace(a: &IecString, b: &IecString, l: i64, p: i64) -> Outcome<IecString> {
     if l < 0 || p < 0 {
         return (IecString::EMPTY, true);
     }
-    let (l8, p8) = (as_len_type(l), as_len_type(p));
-    let undefined = p8 <= 0 || l8 < 0;
-    let (l, p) = if undefined { (l.clamp(0, 127), p.clamp(1, 127)) } else { (l8, p8) };
+    let ((l, wrapped_l), (p, wrapped_p)) = (as_len_type(l), as_len_type(p));
+    let mut fault = wrapped_l || wrapped_p || p == 0;
+    let p = p.max(1);
     let len = a.len() as i64;
     let keep = if p > len { len } else { p - 1 };
     let mut r = IecString::new(&a.as_bytes()[..keep as usize]);
     let n = (b.len() as i64).min(l) as usize;
     r.push(&b.as_bytes()[..n]);
-    let rest = keep + l;
+    let rest = (keep + l) % 256;
     if r.len() < STRING_CAPACITY && rest < len {
+        fault |= r.len() as i64 + (len - rest) > STRING_CAPACITY as i64;
         r.push(&a.as_bytes()[rest as usize..]);
     }
-    (r, undefined)
+    (r, fault)
 }
 
 /// FIND(IN1, IN2): the position (1-based) of IN2 in IN1, 0 when absent. As matiec's search:
@@ -630,7 +633,8 @@ mod tests {
         assert_eq!(insert(&s("abc"), &s("XY"), 1).0, s("aXYbc"));
         assert_eq!(insert(&s("abc"), &s("XY"), 0).0, s("XYabc"));
         assert_eq!(insert(&s("abc"), &s("XY"), 7).0, s("abcXY"));
-        assert!(insert(&s("abc"), &s("XY"), 200).1, "past matiec's signed byte");
+        assert_eq!(insert(&s("abc"), &s("XY"), 200), (s("abcXY"), false), "past the end, within matiec's byte");
+        assert_eq!(insert(&s("abc"), &s("XY"), 257), (s("aXYbc"), true), "modulo 256, as matiec's byte takes it");
         assert_eq!(delete(&s("abcde"), 2, 2).0, s("ade"));
         assert_eq!(delete(&s("abcde"), 9, 4).0, s("abc"));
         assert_eq!(delete(&s("abcde"), 2, 9).0, s("abcde"));

@@ -581,11 +581,13 @@ pub enum Instr {
         o: u32,
     },
     /// A float to an integer as matiec converts it: to nearest, halves to even; with
-    /// `unsigned`, a negative value gives 0. Wrapped into the target type by a WrapI after it.
+    /// `unsigned`, a negative value gives 0; with `u64` (ULINT, LWORD), 2^63..2^64 is the
+    /// value's bits. Wrapped into the target type by a WrapI after it.
     RealToIntEven {
         a: u32,
         o: u32,
         unsigned: bool,
+        u64: bool,
     },
     /// An integer as a TIME of that many seconds (matiec's reading of INT_TO_TIME); beyond a
     /// TIME's ±292 years saturates and is reported.

@@ -352,7 +352,16 @@ impl Reference {
             (Value::Real(r), t) => {
                 let unsigned = narrow_range(t).is_some_and(|(lo, _)| lo == 0);
                 let whole = if unsigned && r < 0.0 { 0.0 } else { nearest_even(r) };
-                // matiec goes through a LINT, a ULINT too (`__preal_to_uint` is a LINT).
+                // A ULINT or LWORD holds 2^63..2^64 as IEC means it (matiec's C passes it through
+                // a LINT, undefined there: x86-64 gives 2^63 for all of them); beyond, the most
+                // it holds, with a fault.
+                const TWO_63: f64 = 9_223_372_036_854_775_808.0;
+                if t.is_u64() && whole >= TWO_63 {
+                    if whole >= 2.0 * TWO_63 {
+                        self.fault(i, FaultKind::Overflow);
+                    }
+                    return Value::ULInt(whole as u64);
+                }
                 match self.int_of(i, whole) {
                     Value::Int(n) if t.is_u64() => Value::ULInt(n as u64),
                     Value::Int(n) => self.typed_int(i, t, n as i128),

@@ -67,13 +67,14 @@ pub fn eval(kind: fbd_model::library::Kind, ins: &[Value]) -> (Value, bool) {
             if p < 0 {
                 return empty();
             }
-            let p8 = p as i8;
-            let at = if p8 < 0 { a.len() } else { (p8 as usize).min(a.len()) };
+            // `(__strlen_t)P`: an unsigned byte.
+            let p8 = p as u8 as usize;
+            let at = p8.min(a.len());
             let mut r = a[..at].to_vec();
             r.extend(&c);
             r.truncate(MAX);
             r.extend(&a[at..]);
-            (string(r), p8 < 0)
+            (string(r), p > 255)
         }
         Delete | Replace => {
             let (a, c) = (bytes(ins[0]), if kind == Replace { bytes(ins[1]) } else { Vec::new() });
@@ -82,19 +83,22 @@ pub fn eval(kind: fbd_model::library::Kind, ins: &[Value]) -> (Value, bool) {
             if l < 0 || p < 0 {
                 return empty();
             }
-            let (l8, p8) = (l as i8 as i64, p as i8 as i64);
-            let undefined = p8 <= 0 || l8 < 0;
-            let (l, p) = if undefined { (l.clamp(0, 127), p.clamp(1, 127)) } else { (l8, p8) };
-            let len = a.len() as i64;
-            let keep = if p > len { len } else { p - 1 } as usize;
+            let (l8, p8) = (l as u8 as usize, p as u8 as usize);
+            // P = 0: `P-1` is 255 bytes copied from a 126-byte body.
+            let mut undefined = l > 255 || p > 255 || p8 == 0;
+            let keep = if p8 > a.len() { a.len() } else { p8.max(1) - 1 };
             let mut r = a[..keep].to_vec();
             if kind == Replace {
-                r.extend(&c[..c.len().min(l as usize)]);
+                r.extend(&c[..c.len().min(l8)]);
                 r.truncate(MAX);
-            }
-            let rest = keep + l as usize;
-            if rest < a.len() && (kind == Delete || r.len() < MAX) {
-                r.extend(&a[rest..]);
+                // `P += L` in the byte-wide type.
+                let rest = (keep + l8) % 256;
+                if r.len() < MAX && rest < a.len() {
+                    undefined |= r.len() + a.len() - rest > MAX;
+                    r.extend(&a[rest..]);
+                }
+            } else if a.len() > keep + l8 {
+                r.extend(&a[keep + l8..]);
             }
             (string(r), undefined)
         }

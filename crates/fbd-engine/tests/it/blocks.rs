@@ -206,6 +206,23 @@ fn conversions() {
     r2i.expect(&[(&[r(2.5)], &[i(2)]), (&[r(3.5)], &[i(4)]), (&[r(-2.5)], &[i(-2)]), (&[r(2.6)], &[i(3)])]);
 }
 
+/// A ULINT or LWORD takes a float in 2^63..2^64 whole (it gave 2^63 - 1 and an overflow
+/// fault); beyond 2^64 it saturates with a fault.
+#[test]
+fn a_float_converts_to_the_upper_half_of_a_ulint() {
+    let u = |v: u64| Value::ULInt(v);
+    for (kind, ty) in [("LREAL_TO_ULINT", "ULINT"), ("LREAL_TO_LWORD", "LWORD")] {
+        let mut h = Harness::new(kind, &[("in", R)], &[("out", ty)], "");
+        h.expect(&[
+            (&[r(1.2e19)], &[u(12_000_000_000_000_000_000)]),
+            (&[r(9_223_372_036_854_775_808.0)], &[u(1 << 63)]),
+        ]);
+        assert_eq!(h.faults(), 0, "{kind}: in range, no fault");
+        h.expect(&[(&[r(1e20)], &[u(u64::MAX)])]);
+        assert_eq!(h.faults(), 1, "{kind}: beyond 2^64, saturated with a fault");
+    }
+}
+
 #[test]
 fn sel_mux_move() {
     let mut sel = Harness::new("SEL", &[("g", B), ("in0", I), ("in1", I)], &[("out", I)], "");
@@ -628,6 +645,35 @@ fn string_functions_compute_what_matiec_computes() {
     replace.expect(&[(&[st("abcde"), st("XYZ"), i(1), i(2)], &[st("aXcde")])]);
     let mut find = Harness::new("FIND", &[("in1", S), ("in2", S)], &[("out", "INT")], "");
     find.expect(&[(&[st("hello"), st("ll")], &[i(3)]), (&[st("aab"), st("ab")], &[i(0)])]);
+}
+
+/// INSERT, DELETE and REPLACE take positions and lengths as matiec's byte-wide length type takes
+/// them, modulo 256 (checked against matiec: 251 position × length pairs, 1,300 values, the
+/// same), and say so with a fault above 255; 128..=255 are plain positions past the end.
+#[test]
+fn string_positions_wrap_as_in_matiec_and_the_wrap_is_a_fault() {
+    let mut insert = Harness::new("INSERT", &[("in1", S), ("in2", S), ("p", L)], &[("out", S)], "");
+    let f = insert.faults();
+    insert.expect(&[(&[st("abc"), st("XY"), i(200)], &[st("abcXY")])]);
+    assert_eq!(insert.faults(), f, "200 is past the end: appended, no fault");
+    insert.expect(&[(&[st("abc"), st("XY"), i(257)], &[st("aXYbc")])]);
+    assert_eq!(insert.faults(), f + 1, "257 is 1 in matiec, and a fault here");
+    let mut delete = Harness::new("DELETE", &[("in", S), ("l", L), ("p", L)], &[("out", S)], "");
+    let f = delete.faults();
+    delete.expect(&[(&[st("abcde"), i(200), i(2)], &[st("a")])]);
+    assert_eq!(delete.faults(), f);
+    delete.expect(&[(&[st("abcde"), i(258), i(2)], &[st("ade")])]);
+    assert_eq!(delete.faults(), f + 1, "a length of 258 deletes 2, with a fault");
+    let mut replace = Harness::new("REPLACE", &[("in1", S), ("in2", S), ("l", L), ("p", L)], &[("out", S)], "");
+    // The rest resumes at (p - 1 + l) mod 256: 99 + 255 = 354 → 98, as matiec's byte adds it.
+    let long = "0123456789".repeat(12);
+    let f = replace.faults();
+    replace.expect(&[(&[st(&long), st("XYZ"), i(255), i(100)], &[st(&format!("{}XYZ{}", &long[..99], &long[98..]))])]);
+    assert_eq!(replace.faults(), f);
+    // With l = 200 the rest (from 43) would overflow matiec's 126 characters: cut, a fault.
+    replace
+        .expect(&[(&[st(&long), st("XYZ"), i(200), i(100)], &[st(&format!("{}XYZ{}", &long[..99], &long[43..67]))])]);
+    assert_eq!(replace.faults(), f + 1);
 }
 
 #[test]

@@ -23,11 +23,22 @@ impl Machine<'_> {
         self.r[o as usize] = if r32 { u as f32 as f64 } else { u as f64 }
     }
 
+    /// A ULINT or LWORD holds 2^63..2^64 (its bits in the integer bank), as IEC means it:
+    /// matiec's C passes the value through a LINT, undefined there (x86-64 gives 2^63 for
+    /// all of them). Beyond 2^64 it saturates, with a fault.
     #[inline(always)]
-    pub(super) fn real_to_int_even(&mut self, a: u32, o: u32, unsigned: bool) {
+    pub(super) fn real_to_int_even(&mut self, a: u32, o: u32, unsigned: bool, u64: bool) {
+        const TWO_63: f64 = 9_223_372_036_854_775_808.0;
         let v = self.r[a as usize];
         let v = if unsigned && v < 0.0 { 0.0 } else { v.round_ties_even() };
-        self.n[o as usize] = self.saturate_to_lint(v)
+        self.n[o as usize] = if u64 && v >= TWO_63 {
+            if v >= 2.0 * TWO_63 {
+                self.fault(FaultKind::Overflow);
+            }
+            v as u64 as i64
+        } else {
+            self.saturate_to_lint(v)
+        }
     }
 
     #[inline(always)]

@@ -168,7 +168,7 @@ impl<'a> Machine<'a> {
             Instr::ShiftW { op, bits, a, n, o } => self.shift_w(op, bits, a, n, o),
             Instr::ExptR { a, b, o } => self.expt_r(a, b, o),
             Instr::IntToR32 { a, o } => self.int_to_r32(a, o),
-            Instr::RealToIntEven { a, o, unsigned } => self.real_to_int_even(a, o, unsigned),
+            Instr::RealToIntEven { a, o, unsigned, u64 } => self.real_to_int_even(a, o, unsigned, u64),
             Instr::IntToTime { a, o } => self.int_to_time(a, o),
             Instr::RealToTime { a, o } => self.real_to_time(a, o),
             Instr::TimeToInt { a, o } => self.time_to_int(a, o),
