@@ -89,12 +89,17 @@ pub struct ModbusMap {
     pub entries: Vec<Entry>,
 }
 
+/// The registers a STRING takes: its 126 characters two by two, the first in the high byte,
+/// NUL after the text (as SCADA tools read a string from registers).
+const STRING_WORDS: u16 = 63;
+
 /// How many registers a value of `ty` takes (0: a bit).
 fn words(ty: Type) -> u16 {
     match ty {
         Type::Bool => 0,
         Type::SInt | Type::Int | Type::USInt | Type::UInt | Type::Byte | Type::Word => 1,
         Type::DInt | Type::UDInt | Type::DWord | Type::Real => 2,
+        Type::String => STRING_WORDS,
         _ => 4,
     }
 }
@@ -237,6 +242,8 @@ impl ModbusMap {
         let items = doc.get("items").and_then(|i| i.as_array()).ok_or("a map is {\"items\": [...]}")?;
         let mut m = ModbusMap::default();
         let mut errors = Vec::new();
+        // Each entry's item number in the file.
+        let mut index = Vec::new();
         for (k, it) in items.iter().enumerate() {
             let field = |f: &str| it.get(f);
             let Some(name) = field("name").and_then(|v| v.as_str()) else {
@@ -278,6 +285,7 @@ impl ModbusMap {
                 ));
                 continue;
             }
+            index.push(k);
             m.entries.push(Entry {
                 table,
                 address: address as u16,
@@ -292,7 +300,47 @@ impl ModbusMap {
                 scale: field("scale").and_then(|v| v.as_f64()),
             });
         }
+        errors.extend(m.misplaced(&index));
         if errors.is_empty() { Ok(m) } else { Err(errors.join("\n")) }
+    }
+
+    /// Items that run past address 65535 or overlap another of their table, each said with
+    /// the item's number in the file (`index[k]`).
+    fn misplaced(&self, index: &[usize]) -> Vec<String> {
+        let mut errors = Vec::new();
+        let at = |k: usize| index.get(k).copied().unwrap_or(k);
+        for (k, e) in self.entries.iter().enumerate() {
+            let last = u32::from(e.address) + u32::from(e.span()) - 1;
+            if last > u32::from(u16::MAX) {
+                errors.push(format!(
+                    "item {} (`{}`): {} words from address {} run past 65535",
+                    at(k),
+                    e.name,
+                    e.span(),
+                    e.address
+                ));
+            }
+            let overlaps = self.entries[..k].iter().enumerate().find(|(_, o)| {
+                o.table == e.table
+                    && u32::from(o.address) <= last
+                    && u32::from(e.address) < u32::from(o.address) + u32::from(o.span())
+            });
+            if let Some((j, o)) = overlaps {
+                errors.push(format!(
+                    "item {} (`{}`, {} {}..{}) overlaps item {} (`{}`, {}..{})",
+                    at(k),
+                    e.name,
+                    e.table.name(),
+                    e.address,
+                    last,
+                    at(j),
+                    o.name,
+                    o.address,
+                    u32::from(o.address) + u32::from(o.span()) - 1
+                ));
+            }
+        }
+        errors
     }
 
     /// The item at `address` of `table` and the word of it that address is.
@@ -339,7 +387,12 @@ impl ModbusMap {
                     Value::ULInt(u) => u,
                     Value::Real(r) if *words == 2 => (r as f32).to_bits() as u64,
                     Value::Real(r) => r.to_bits(),
-                    Value::Str(_) => 0,
+                    Value::Str(s) => {
+                        let b = s.as_bytes();
+                        let at = |k: usize| u16::from(b.get(k).copied().unwrap_or(0));
+                        let k = 2 * usize::from(word);
+                        return (at(k) << 8) | at(k + 1);
+                    }
                 };
                 let words = (*words).max(1);
                 if words == 1
@@ -379,6 +432,12 @@ impl ModbusMap {
             Type::SInt | Type::Int if regs.len() == 1 => Value::Int(i64::from(raw as u16 as i16)),
             Type::DInt if regs.len() == 2 => Value::Int(i64::from(raw as u32 as i32)),
             Type::ULInt | Type::LWord => Value::ULInt(raw),
+            // Nanoseconds, as a TIME reads.
+            Type::Time | Type::LTime => Value::Time(raw as i64),
+            Type::String => {
+                let bytes: Vec<u8> = regs.iter().flat_map(|r| r.to_be_bytes()).take_while(|b| *b != 0).collect();
+                Value::Str(fbd_engine::IecString::new(&bytes))
+            }
             _ => Value::Int(raw as i64),
         }
     }

@@ -13,7 +13,7 @@ use std::sync::mpsc::{Receiver, Sender, channel};
 use std::time::{Duration, Instant};
 
 use fbd_engine::realtime::TaskHandle;
-use fbd_engine::runtime::requests::SetInput;
+use fbd_engine::runtime::requests::{SetInput, SetInputs};
 use fbd_engine::{Type, Value};
 use fbd2048_game::Command;
 use fbd2048_game::front::{Front, GameIo, View};
@@ -175,7 +175,20 @@ fn serve_client(
             Err(why) => return why,
         };
         let unit = buf[6];
-        let mut frame = ModbusFrame::new(unit, &buf[..6 + len], ModbusProto::TcpUdp, &mut response);
+        // No function code has the top bit (that marks an exception reply): answered ILLEGAL
+        // FUNCTION with the code as it came, not handed to the parser (which adds 0x80 to it).
+        if buf[7] >= 0x80 {
+            let reply = [buf[0], buf[1], 0, 0, 0, 3, unit, buf[7], 1];
+            if let Err(e) = stream.write_all(&reply) {
+                return e.to_string();
+            }
+            admitted.touch();
+            continue;
+        }
+        // Unit 0 is answered as any other, as OpenPLC's server answers every unit (a TCP
+        // server has one unit; silence would leave the client waiting for its timeout).
+        let mut frame =
+            ModbusFrame::new(unit, &buf[..6 + len], ModbusProto::TcpUdp, &mut response).with_broadcast_units(&[]);
         if frame.parse().is_err() {
             return "a frame that does not parse".into();
         }
@@ -271,9 +284,13 @@ fn read<V: rmodbus::VectorTrait<u8>>(
     };
     let img = runner.image();
     match frame.get_external_read()? {
+        MbRead::Bits(b) if b.count == 0 => return Err(ErrorKind::IllegalDataValue),
+        MbRead::Words(w) if w.count == 0 => return Err(ErrorKind::IllegalDataValue),
         MbRead::Bits(b) => {
             for k in 0..b.count {
-                let (e, _) = map.find(table, b.address.wrapping_add(k)).ok_or(ErrorKind::IllegalDataAddress)?;
+                let (e, _) = map
+                    .find(table, b.address.checked_add(k).ok_or(ErrorKind::IllegalDataAddress)?)
+                    .ok_or(ErrorKind::IllegalDataAddress)?;
                 if map.read_bit(e, &img) {
                     b.buf[usize::from(k / 8)] |= 1 << (k % 8);
                 }
@@ -281,7 +298,9 @@ fn read<V: rmodbus::VectorTrait<u8>>(
         }
         MbRead::Words(w) => {
             for k in 0..w.count {
-                let (e, word) = map.find(table, w.address.wrapping_add(k)).ok_or(ErrorKind::IllegalDataAddress)?;
+                let (e, word) = map
+                    .find(table, w.address.checked_add(k).ok_or(ErrorKind::IllegalDataAddress)?)
+                    .ok_or(ErrorKind::IllegalDataAddress)?;
                 let v = map.read_word(e, word, &img).to_be_bytes();
                 w.buf[usize::from(k) * 2..usize::from(k) * 2 + 2].copy_from_slice(&v);
             }
@@ -292,7 +311,8 @@ fn read<V: rmodbus::VectorTrait<u8>>(
 
 /// A write: every item it names checked first (writes refused, unless allowed or the map allows
 /// the item, are ILLEGAL FUNCTION; an unmapped address ILLEGAL DATA ADDRESS; a value split from
-/// its other registers ILLEGAL DATA VALUE), then sent as one batch.
+/// its other registers, or one its input does not take, ILLEGAL DATA VALUE), then applied as
+/// one batch, all or nothing.
 fn write<V: rmodbus::VectorTrait<u8>>(
     frame: &mut ModbusFrame<'_, V>,
     runner: &TaskHandle,
@@ -304,9 +324,13 @@ fn write<V: rmodbus::VectorTrait<u8>>(
     let mut sets: Vec<SetInput> = Vec::new();
     let mut pressed: Vec<Command> = Vec::new();
     match frame.get_external_write()? {
+        MbWrite::Bits(b) if b.count == 0 => return Err(ErrorKind::IllegalDataValue),
+        MbWrite::Words(w) if w.count == 0 => return Err(ErrorKind::IllegalDataValue),
         MbWrite::Bits(b) => {
             for k in 0..b.count {
-                let (e, _) = map.find(Table::Coil, b.address.wrapping_add(k)).ok_or(ErrorKind::IllegalDataAddress)?;
+                let (e, _) = map
+                    .find(Table::Coil, b.address.checked_add(k).ok_or(ErrorKind::IllegalDataAddress)?)
+                    .ok_or(ErrorKind::IllegalDataAddress)?;
                 permitted(e)?;
                 let on = b.data[usize::from(k / 8)] & (1 << (k % 8)) != 0;
                 match &e.item {
@@ -323,8 +347,9 @@ fn write<V: rmodbus::VectorTrait<u8>>(
             let regs: Vec<u16> = w.data.chunks(2).map(|c| u16::from_be_bytes([c[0], c[1]])).collect();
             let mut k = 0u16;
             while k < w.count {
-                let (e, word) =
-                    map.find(Table::Holding, w.address.wrapping_add(k)).ok_or(ErrorKind::IllegalDataAddress)?;
+                let (e, word) = map
+                    .find(Table::Holding, w.address.checked_add(k).ok_or(ErrorKind::IllegalDataAddress)?)
+                    .ok_or(ErrorKind::IllegalDataAddress)?;
                 let Item::Signal { ty, words, input: Some(name), .. } = &e.item else {
                     return Err(ErrorKind::IllegalDataAddress);
                 };
@@ -348,10 +373,9 @@ fn write<V: rmodbus::VectorTrait<u8>>(
             }
         }
     }
+    // All or nothing: a request answered with an exception changes nothing.
     if !sets.is_empty() {
-        for r in runner.call(sets) {
-            r.map_err(|_| ErrorKind::IllegalDataValue)?;
-        }
+        runner.call(SetInputs(sets)).map_err(|_| ErrorKind::IllegalDataValue)?;
     }
     for c in pressed {
         let _ = commands.send(c);

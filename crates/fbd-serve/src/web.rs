@@ -309,14 +309,38 @@ fn take(text: &str, shared: &Shared, write: &Result<(), String>) -> Option<Json>
     let (Some(name), Some(v)) = (m.get("set").and_then(Json::as_str), m.get("value")) else {
         return Some(json!({ "error": "a message is {\"press\": command} or {\"set\": input, \"value\": v}" }));
     };
-    let value = match v {
-        Json::Bool(b) => Value::Bool(*b),
-        Json::Number(n) if n.is_i64() => Value::Int(n.as_i64().unwrap_or(0)),
-        Json::Number(n) => Value::Real(n.as_f64().unwrap_or(0.0)),
-        _ => return Some(json!({ "error": "a value is a boolean or a number" })),
+    let value = match input_value(&task.image().plan, name, v) {
+        Ok(v) => v,
+        Err(e) => return Some(json!({ "error": e })),
     };
     match task.call(SetInput { name: name.to_string(), value }) {
         Ok(()) => None,
         Err(e) => Some(json!({ "error": e.to_string() })),
     }
+}
+
+/// A value from the page for input `name`, read as the command line reads one for its type
+/// (`T#1s` for a TIME, `16#FF`, a REAL beyond its range refused); text for a STRING input is
+/// taken as the characters typed unless written as a literal (`'a$'b'`).
+fn input_value(plan: &fbd_engine::ScanPlan, name: &str, v: &Json) -> Result<Value, String> {
+    let ty = plan
+        .inputs
+        .iter()
+        .find(|p| p.name == name)
+        .or_else(|| plan.inputs.iter().find(|p| p.name.eq_ignore_ascii_case(name)))
+        .map(|p| p.ty)
+        .ok_or_else(|| format!("`{name}` is no input of this program"))?;
+    let text = match v {
+        Json::Bool(b) => return Ok(Value::Bool(*b)),
+        Json::Number(n) => n.to_string(),
+        Json::String(t) if ty == fbd_engine::Type::String && !t.starts_with('\'') => {
+            if t.len() > fbd_engine::string::STRING_CAPACITY || !t.is_ascii() {
+                return Err(format!("`{name}`: a STRING holds at most 126 single-byte characters"));
+            }
+            return Ok(Value::Str(fbd_engine::IecString::new(t.as_bytes())));
+        }
+        Json::String(t) => t.clone(),
+        _ => return Err("a value is a boolean, a number or text".into()),
+    };
+    Value::parse(text.trim(), ty).map_err(|e| format!("`{name}`: {e}"))
 }

@@ -344,18 +344,42 @@ impl Runtime {
 
     /// Sets a program input; it is latched at the start of every following scan.
     pub fn set_input(&mut self, name: &str, v: Value) -> Result<(), RuntimeError> {
-        // By its name, or in another case when only one input has it so (IEC ignores case).
+        let (k, v) = self.input_value(name, v)?;
+        self.store_input(name, k, v);
+        Ok(())
+    }
+
+    /// Sets several program inputs, all or none: if any name is no input or any value does
+    /// not fit its input, nothing is set and the first such write's index and error are
+    /// returned (a Modbus request answered with an exception changes nothing).
+    pub fn set_inputs(&mut self, writes: &[(&str, Value)]) -> Result<(), (usize, RuntimeError)> {
+        let mut admitted = Vec::with_capacity(writes.len());
+        for (at, (name, v)) in writes.iter().enumerate() {
+            admitted.push(self.input_value(name, *v).map_err(|e| (at, e))?);
+        }
+        for ((name, _), (k, v)) in writes.iter().zip(admitted) {
+            self.store_input(name, k, v);
+        }
+        Ok(())
+    }
+
+    /// The input `name` is (by its name, or in another case when only one input has it so:
+    /// IEC ignores case) and `v` as it takes it.
+    fn input_value(&self, name: &str, v: Value) -> Result<(usize, Value), RuntimeError> {
         let exact = self.plan.inputs.iter().position(|p| p.name == name);
         let mut other = self.plan.inputs.iter().enumerate().filter(|(_, p)| p.name.eq_ignore_ascii_case(name));
         let any_case = other.next().filter(|_| other.next().is_none()).map(|(k, _)| k);
         let Some(k) = exact.or(any_case) else {
             return Err(self.not_an_input(name));
         };
-        self.inputs[k] = admit(name, self.plan.inputs[k].ty, v)?;
+        Ok((k, admit(name, self.plan.inputs[k].ty, v)?))
+    }
+
+    fn store_input(&mut self, name: &str, k: usize, v: Value) {
+        self.inputs[k] = v;
         if self.recorder.is_some() {
             self.record(Stimulus::Input { name: name.into(), value: self.inputs[k].into() });
         }
-        Ok(())
     }
 
     /// Sets a program input for the next scan only (a momentary push button, or a selector

@@ -44,6 +44,19 @@ impl Request for SetInput {
     }
 }
 
+/// Sets several program inputs in one gap between two scans, all or none
+/// ([`Runtime::set_inputs`]): the first refused write's index and why.
+#[derive(Clone, Debug)]
+pub struct SetInputs(pub Vec<SetInput>);
+
+impl Request for SetInputs {
+    type Reply = Result<(), (usize, RuntimeError)>;
+    fn apply(self, rt: &mut Runtime) -> Self::Reply {
+        let writes: Vec<(&str, Value)> = self.0.iter().map(|w| (w.name.as_str(), w.value)).collect();
+        rt.set_inputs(&writes)
+    }
+}
+
 /// Sets a program input for exactly the next scan (a key press, a push button's click).
 #[derive(Clone, Debug)]
 pub struct PulseInput {
