@@ -103,10 +103,20 @@ pub(crate) fn seed_warning(seed: u64, name: &str) {
     );
 }
 
+/// How a run ended.
+enum Ending {
+    /// Every scan asked for ran.
+    Completed,
+    /// Ctrl-C or SIGTERM ended it after a scan (its trace and recording saved).
+    Interrupted,
+}
+
 /// Runs `fbd run`.
 pub fn run(args: RunArgs) -> ExitCode {
     match run_inner(args) {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(Ending::Completed) => ExitCode::SUCCESS,
+        // As a shell reports a command ended by SIGINT.
+        Ok(Ending::Interrupted) => ExitCode::from(130),
         Err(e) => {
             crate::out::error(&e.to_string());
             ExitCode::FAILURE
@@ -114,7 +124,7 @@ pub fn run(args: RunArgs) -> ExitCode {
     }
 }
 
-fn run_inner(args: RunArgs) -> Result<(), String> {
+fn run_inner(args: RunArgs) -> Result<Ending, String> {
     let project = crate::source::project(Some(&args.file), None)?;
     let plan = fbd_engine::compile_project(&project, &Default::default()).map_err(|e| e.to_string())?;
     if args.seed != 0 && !plan.uses_seed() {
@@ -158,6 +168,16 @@ fn run_inner(args: RunArgs) -> Result<(), String> {
     let forces = forces_of(&args, &rt, &mut errors);
     let (watches, ids) = watched(&args, &rt, &mut errors);
     let late = chunks.iter().flatten().any(|e| e.scan > 0);
+    // Every signal a timed write names is checked before any file is opened (a write to an
+    // alias refused at its scan had truncated an existing trace to its header).
+    let mut checked = vec![false; paths.len()];
+    for e in chunks.iter().flatten() {
+        if !std::mem::replace(&mut checked[e.path as usize], true)
+            && let Err(x) = rt.check_write(&paths[e.path as usize], sorted.value(e))
+        {
+            errors.push(format!("{}: {x}", origin_text(e.origin)));
+        }
+    }
     check_destinations(&args, &project, late, &mut errors);
     if !errors.is_empty() {
         return Err(format!("{}\n{} error(s); nothing was run", errors.join("\nerror: "), errors.len()));
@@ -171,15 +191,28 @@ fn run_inner(args: RunArgs) -> Result<(), String> {
             rt.write(&paths[e.path as usize], v).map_err(|x| format!("{}: {x}", origin_text(e.origin)))?;
         }
         let mut rt = realtime(rt, args.scans)?;
-        return epilogue(&mut rt, &args, &project, &watches, &ids);
+        return epilogue(&mut rt, &args, &project, &watches, &ids).map(|()| Ending::Completed);
     }
     let mut sink = open_trace(&args, &watches)?;
     let mut next = 0;
+    // Ctrl-C (or SIGTERM) ends the run after the scan it interrupts: the trace ends on that
+    // scan's whole line and a recording is saved, as at the end (killed mid-write, a trace lost
+    // its last line and a recording all of it).
+    let interrupted = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let flag = std::sync::Arc::clone(&interrupted);
+    let _ = ctrlc::set_handler(move || flag.store(true, std::sync::atomic::Ordering::Relaxed));
     // A billion scans take minutes.
     let bar = crate::out::scan_bar("running", args.scans);
     for scan in 0..args.scans {
         if scan & 0xffff == 0 {
             bar.set_position(scan);
+        }
+        if interrupted.load(std::sync::atomic::Ordering::Relaxed) {
+            bar.finish_and_clear();
+            sink.finish()?;
+            eprintln!("interrupted after {scan} scans");
+            epilogue(&mut rt, &args, &project, &watches, &ids)?;
+            return Ok(Ending::Interrupted);
         }
         while let Some(e) = resolved.next_if(|e| e.scan == scan) {
             let v = sorted.value(e);
@@ -195,7 +228,7 @@ fn run_inner(args: RunArgs) -> Result<(), String> {
         eprintln!("warning: {} stimulus line(s) at or after scan {} were not applied", total - next, args.scans);
     }
     sink.finish()?;
-    epilogue(&mut rt, &args, &project, &watches, &ids)
+    epilogue(&mut rt, &args, &project, &watches, &ids).map(|()| Ending::Completed)
 }
 
 /// The `--force` options, each checked: one per signal, none at a scan.

@@ -63,6 +63,8 @@ fn an_output_that_is_an_input_is_refused_and_the_input_kept() {
     let trace = dir.join("old.csv");
     std::fs::write(&trace, "scan,kept\n0,1\n").expect("trace");
     refused_and_kept(&["run", &prog_s, "--set", "start=maybe", "--trace", &p(&trace)], &trace, "is not a BOOL");
+    // ... and one refused at its scan (an alias cannot be written) likewise.
+    refused_and_kept(&["run", &prog_s, "--set", "fast_lamp=TRUE@5", "--trace", &p(&trace)], &trace, "is an alias");
     // The JUnit report of `fbd test` over the table it runs, the program under test, or a
     // library the program includes.
     let table = dir.join("blinker.test.json");
@@ -83,8 +85,10 @@ fn an_output_that_is_an_input_is_refused_and_the_input_kept() {
 #[test]
 fn a_run_stopped_by_ctrl_c_leaves_whole_lines() {
     let trace = temp("stopped.csv", "");
+    let rec = trace.with_file_name("stopped.rec.json");
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_fbd"))
         .args(["run", "examples/blinker.json", "--scans", "4000000000", "--trace", trace.to_str().expect("utf8")])
+        .args(["--record", rec.to_str().expect("utf8")])
         .current_dir(root())
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
@@ -105,4 +109,29 @@ fn a_run_stopped_by_ctrl_c_leaves_whole_lines() {
     let fields = |l: &str| l.matches(',').count();
     let header = text.lines().next().expect("header");
     assert!(text.lines().all(|l| fields(l) == fields(header)), "every line whole");
+    assert_eq!(status.code(), Some(130), "ended by the signal, as a shell says it");
+    // The recording was saved at the scan the signal ended, and replays.
+    let o = fbd(&["replay", rec.to_str().expect("utf8")]);
+    assert!(o.status.success(), "{}", common::text(&o.stderr));
+}
+
+/// `--record ../r.json` from a subdirectory stores the program's path from the recording's
+/// directory (it climbed once too often: `absolute` keeps the `..`).
+#[test]
+fn a_recording_given_by_a_path_with_dots_finds_its_program() {
+    let dir = temp("dots", "").with_file_name("dots-dir");
+    std::fs::create_dir_all(dir.join("sub")).expect("dirs");
+    let prog = dir.join("blinker.json");
+    std::fs::copy(root().join("examples/blinker.json"), &prog).expect("copy");
+    std::fs::create_dir_all(dir.join("lib")).expect("lib");
+    std::fs::copy(root().join("examples/lib/timing.json"), dir.join("lib/timing.json")).expect("copy");
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_fbd"))
+        .current_dir(dir.join("sub"))
+        .args(["run", prog.to_str().expect("utf8"), "--scans", "3", "--record", "../r.json"])
+        .output()
+        .expect("runs");
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let rec: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("r.json")).expect("saved")).expect("JSON");
+    assert_eq!(rec["program"]["files"][0]["path"], "blinker.json", "{}", rec["program"]);
 }

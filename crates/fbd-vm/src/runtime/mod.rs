@@ -485,6 +485,12 @@ impl Runtime {
         Ok((i, s, v))
     }
 
+    /// Whether [`Runtime::write`] of `v` at `path` would be taken, without writing (a run checks
+    /// its every timed write before it opens a file).
+    pub fn check_write(&self, path: &str, v: Value) -> Result<(), RuntimeError> {
+        self.writable(path, v).map(|_| ())
+    }
+
     /// Writes a value once, applied at the start of the next scan. A block output written this
     /// way is overwritten when its block runs, unless the block holds state (a MEMORY's `q`
     /// keeps it while `en` is FALSE); what reads it back through a feedback wire reads the

@@ -164,15 +164,45 @@ impl From<Value> for StimulusValue {
     }
 }
 
+/// A REAL that JSON has no number for (it wrote `null`, which no replay could read back), by
+/// its name.
+#[derive(Deserialize)]
+enum NonFinite {
+    #[serde(rename = "NaN")]
+    NaN,
+    #[serde(rename = "inf")]
+    Inf,
+    #[serde(rename = "-inf")]
+    NegInf,
+}
+
+/// A recorded value as the file holds it: a non-finite REAL by its name, anything else as a
+/// diagram's constant.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum StoredValue {
+    NonFinite(NonFinite),
+    Const(Const),
+}
+
 impl Serialize for StimulusValue {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        Const(self.get()).serialize(s)
+        match self.get() {
+            Value::Real(r) if r.is_nan() => s.serialize_str("NaN"),
+            Value::Real(r) if r.is_infinite() => s.serialize_str(if r > 0.0 { "inf" } else { "-inf" }),
+            v => Const(v).serialize(s),
+        }
     }
 }
 
 impl<'de> Deserialize<'de> for StimulusValue {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        Const::deserialize(d).map(|c| c.0.into())
+        Ok(match StoredValue::deserialize(d)? {
+            StoredValue::NonFinite(NonFinite::NaN) => Value::Real(f64::NAN).into(),
+            StoredValue::NonFinite(NonFinite::Inf) => Value::Real(f64::INFINITY).into(),
+            StoredValue::NonFinite(NonFinite::NegInf) => Value::Real(f64::NEG_INFINITY).into(),
+            StoredValue::Const(c) => c.0.into(),
+        })
     }
 }
 
@@ -295,8 +325,12 @@ impl Runtime {
 
     /// Stops recording and returns the recording of `program`.
     pub fn stop_recording(&mut self, program: ProgramId) -> Option<Recording> {
-        let r = self.recorder.take()?;
+        let mut r = self.recorder.take()?;
         let scans = self.scan - r.start_scan;
+        // Writes that came after the last scan (a client's, as SIGTERM stopped the server)
+        // reached no scan: the recording is of the scans that ran. The state hash does not
+        // see them (inputs enter the state at a scan's start).
+        r.events.retain(|e| e.scan < scans);
         // Not where a periodic hash already stands (a run of whole hundreds ends on one).
         let end_hash = (r.every > 0 && (scans == 0 || !scans.is_multiple_of(r.every))).then(|| self.state_hash());
         Some(Recording {
@@ -603,7 +637,9 @@ impl Recording {
     /// recording moved without them).
     pub fn place_files_for(&mut self, rec_path: &Path) {
         for f in &mut self.program.files {
-            if let Ok(abs) = std::path::absolute(&f.path) {
+            // The file as the file system names it (`..` and links resolved, as for the
+            // recording's directory below).
+            if let Ok(abs) = std::fs::canonicalize(&f.path).or_else(|_| std::path::absolute(&f.path)) {
                 f.path = relative_to(&abs, rec_path).display().to_string();
                 f.abs = Some(abs.display().to_string());
             }
@@ -659,6 +695,9 @@ fn relative_to(file: &Path, recording: &Path) -> PathBuf {
     let Some(dir) = std::path::absolute(recording).ok().and_then(|r| r.parent().map(Path::to_path_buf)) else {
         return file.to_path_buf();
     };
+    // `absolute` keeps `..` (`../r.json` gave `/work/..`, and a path from there that climbed
+    // once too often): the directory as the file system resolves it.
+    let dir = std::fs::canonicalize(&dir).unwrap_or(dir);
     let (a, b): (Vec<_>, Vec<_>) = (file.components().collect(), dir.components().collect());
     let common = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
     if common == 0 {
@@ -677,6 +716,45 @@ mod tests {
     use rand::Rng as _;
 
     use super::*;
+
+    /// A REAL written as NaN or ±infinity (over Modbus, over the page's socket) is recorded by
+    /// its name and read back (JSON has no number for it: it was `null`, and the recording
+    /// could not be replayed); writes after the last scan are left out of it.
+    #[test]
+    fn non_finite_reals_are_recorded_and_read_back() {
+        let text = r#"{ "fbd": 3, "name": "r", "inputs": [ { "name": "x", "type": "REAL" } ],
+            "outputs": [ { "name": "y", "type": "REAL", "from": "a.out" } ],
+            "blocks": [ { "id": "a", "type": "ADD", "inputs": { "in1": "x", "in2": 1.0 } } ] }"#;
+        let plan = fbd_compiler::compile(text).expect("compiles");
+        let mut rt = Runtime::with_seed(plan, 0);
+        rt.start_recording(0);
+        for v in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY, 2.5] {
+            rt.set_input("x", Value::Real(v)).expect("set");
+            rt.step();
+        }
+        rt.set_input("x", Value::Real(7.0)).expect("a write after the last scan");
+        let program = ProgramId { name: "r".into(), files: Vec::new() };
+        let rec = rt.stop_recording(program).expect("recorded");
+        assert_eq!(rec.events.len(), 4, "the write after the last scan reached no scan");
+        let mut json = Vec::new();
+        rec.write_json(&mut json).expect("written");
+        let text = String::from_utf8(json).expect("UTF-8");
+        assert!(text.contains("\"NaN\"") && text.contains("\"-inf\"") && !text.contains("null"), "{text}");
+        let back = Recording::from_json(&text).expect("read back");
+        let reals: Vec<f64> = back
+            .events
+            .iter()
+            .map(|e| match &e.stimulus {
+                Stimulus::Input { value, .. } => match value.get() {
+                    Value::Real(r) => r,
+                    other => panic!("a REAL: {other:?}"),
+                },
+                other => panic!("an input: {other:?}"),
+            })
+            .collect();
+        assert!(reals[0].is_nan());
+        assert_eq!(&reals[1..], &[f64::INFINITY, f64::NEG_INFINITY, 2.5]);
+    }
 
     /// The streaming reader refuses what is no UTF-8 text, wherever it stands (in a field it
     /// would skip too), and takes a character cut by the reads' boundaries.
