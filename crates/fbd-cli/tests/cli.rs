@@ -741,3 +741,26 @@ fn a_stimulus_takes_literals_with_a_hash() {
     assert_eq!(col("b"), "10", "{trace}");
     assert_eq!(col("t"), "T#1s500ms", "{trace}");
 }
+
+/// A table's `program` that climbs above the working directory is found there (`../../x.json`
+/// was looked for as `x.json`: the `..` before a `..` was undone).
+#[test]
+fn a_table_s_program_path_that_climbs_is_taken_as_written() {
+    let dir = temp("climb", "").with_file_name("climb-dir");
+    let deep = dir.join("one/two");
+    std::fs::create_dir_all(&deep).expect("dirs");
+    std::fs::create_dir_all(dir.join("lib")).expect("lib");
+    std::fs::copy(root().join("examples/blinker.json"), dir.join("blinker.json")).expect("copy");
+    std::fs::copy(root().join("examples/lib/timing.json"), dir.join("lib/timing.json")).expect("copy");
+    std::fs::write(
+        deep.join("t.test.json"),
+        r#"{"fbd_test": 1, "program": "../../blinker.json", "tests": [{"name": "t", "steps": [{"expect": {"running": false}}]}]}"#,
+    )
+    .expect("table");
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_fbd"))
+        .current_dir(&deep)
+        .args(["test", "t.test.json"])
+        .output()
+        .expect("runs");
+    assert!(o.status.success(), "{}{}", text(&o.stdout), text(&o.stderr));
+}

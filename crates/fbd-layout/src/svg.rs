@@ -46,9 +46,24 @@ impl Values for NoValues {
     }
 }
 
-/// `s` as XML text or an attribute value (the SVG drawings' and the PLCopen export's).
+/// `s` as XML text or an attribute value (the SVG drawings', the PLCopen export's, the JUnit
+/// report's). A character XML 1.0 does not allow at all (U+0000..U+001F but tab, line feed and
+/// carriage return; U+FFFE, U+FFFF) is written as U+FFFD: no escape can carry it, and the
+/// document would not parse.
 pub fn esc(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\t' | '\n' | '\r' => out.push(c),
+            '\u{0}'..='\u{1F}' | '\u{FFFE}' | '\u{FFFF}' => out.push('\u{FFFD}'),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 /// The name of a net: its source, `block.pin` or the port's name.
@@ -288,5 +303,14 @@ fn svg_ports(s: &mut String, body: &Body, l: &Layout, values: &dyn Values) {
                 esc(c)
             );
         }
+    }
+}
+
+#[cfg(test)]
+mod esc_tests {
+    #[test]
+    fn characters_xml_cannot_hold_are_replaced() {
+        assert_eq!(super::esc("a<b & \"c\">"), "a&lt;b &amp; &quot;c&quot;&gt;");
+        assert_eq!(super::esc("x\u{0}y\u{1F}\tz\u{FFFE}\u{FFFF}"), "x\u{FFFD}y\u{FFFD}\tz\u{FFFD}\u{FFFD}");
     }
 }

@@ -162,11 +162,16 @@ pub fn normalize(path: &Path) -> PathBuf {
     for c in path.components() {
         match c {
             Component::CurDir => {}
-            Component::ParentDir => {
-                if !out.pop() {
-                    out.push("..");
+            // `a/..` is nothing; a `..` that has no name before it to undo stays (popping the
+            // `..` before it made `../../t.json` into `t.json`).
+            Component::ParentDir => match out.components().next_back() {
+                Some(Component::Normal(_)) => {
+                    out.pop();
                 }
-            }
+                // Above the root is the root.
+                Some(Component::RootDir | Component::Prefix(_)) => {}
+                _ => out.push(".."),
+            },
             other => out.push(other.as_os_str()),
         }
     }
@@ -535,4 +540,18 @@ pub const IDENT_HELP: &str = "names use letters, digits, `_` and `-`, and must n
 /// Whether `s` is a valid block id, pin, port or macro name: no `/` or `.`, which build paths.
 pub fn valid_ident(s: &str) -> bool {
     !s.is_empty() && s.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '-')
+}
+
+#[cfg(test)]
+mod normalize_tests {
+    use super::normalize;
+    use std::path::Path;
+
+    #[test]
+    fn dots_are_resolved_by_name_and_leading_ones_kept() {
+        assert_eq!(normalize(Path::new("../../t.json")), Path::new("../../t.json"));
+        assert_eq!(normalize(Path::new("a/../../t.json")), Path::new("../t.json"));
+        assert_eq!(normalize(Path::new("./a/b/../c.json")), Path::new("a/c.json"));
+        assert_eq!(normalize(Path::new("/../x.json")), Path::new("/x.json"));
+    }
 }

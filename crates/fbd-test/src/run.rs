@@ -72,10 +72,58 @@ pub fn run_table(l: &Loaded) -> FileRun {
     (results, coverage)
 }
 
+/// The scans row `step` runs at a cycle of `cycle_us`: its `run` (a duration in whole scans,
+/// rounded up), else one.
+fn row_scans(step: &Step, cycle_us: u64) -> u64 {
+    match step.run {
+        None => 1,
+        Some(Run::Scans(n)) => n,
+        Some(Run::Time(ns)) => {
+            let cycle = cycle_us.max(1) as i128 * 1000;
+            ((ns as i128 + cycle - 1) / cycle) as u64
+        }
+    }
+}
+
+/// The most scans one test may run, its rows together: as many as a recording may hold (a row
+/// of 18446744073709551615 scans, or `T#106751d` at a short cycle, ran for ever).
+pub const MAX_TEST_SCANS: u64 = fbd_engine::limits::MAX_RECORDED_SCANS;
+
+/// The row by which test `t` would run more than [`MAX_TEST_SCANS`], refused at its `run`
+/// before anything runs.
+fn too_long(l: &Loaded, k: usize, t: &TestCase) -> Option<Failure> {
+    let mut total: u64 = 0;
+    for (j, step) in t.steps.iter().enumerate() {
+        total = total.saturating_add(row_scans(step, l.plan.cycle_us));
+        if total > MAX_TEST_SCANS {
+            return Some(Failure {
+                row: j + 1,
+                place: place(l, (k, j), &["run"]),
+                scan: 0,
+                message: format!(
+                    "by this row the test runs {total} scans, more than the {MAX_TEST_SCANS} one test may run (as many as a recording holds); nothing was run"
+                ),
+                note: step.note.clone(),
+                trace: Vec::new(),
+            });
+        }
+    }
+    None
+}
+
 fn run_test(l: &Loaded, k: usize, t: &TestCase, coverage: &mut Coverage) -> TestResult {
     let started = Instant::now();
     let mut rt = Runtime::with_seed(l.plan.clone(), t.seed.unwrap_or(l.table.seed));
     let mut outcome = Outcome::Passed;
+    if let Some(f) = too_long(l, k, t) {
+        return TestResult {
+            file: l.path.clone(),
+            name: t.name.clone(),
+            outcome: Outcome::Failed(vec![f]),
+            scans: 0,
+            elapsed: started.elapsed(),
+        };
+    }
     for (j, step) in t.steps.iter().enumerate() {
         let failures = run_row(l, &mut rt, (k, j), step, coverage);
         if !failures.is_empty() {
@@ -159,14 +207,7 @@ fn run_row(l: &Loaded, rt: &mut Runtime, at: (usize, usize), step: &Step, covera
     if !refused.is_empty() {
         return refused;
     }
-    let scans = match step.run {
-        None => 1,
-        Some(Run::Scans(n)) => n,
-        Some(Run::Time(ns)) => {
-            let cycle = rt.plan().cycle_us as i64 * 1000;
-            ((ns + cycle - 1) / cycle) as u64
-        }
-    };
+    let scans = row_scans(step, rt.plan().cycle_us);
     let first = rt.scan_count() + 1;
     let shown: Vec<&str> =
         step.expect.keys().chain(step.set.keys()).chain(step.pulse.keys()).map(String::as_str).collect();

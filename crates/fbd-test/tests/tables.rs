@@ -101,7 +101,8 @@ fn the_junit_report_is_read_by_a_junit_parser() {
     let (_d, wrong) = table(&format!(
         r#"{{"fbd_test": 1, "program": {:?}, "tests": [
   {{"name": "passes", "steps": [{{"pulse": {{"start": true}}, "expect": {{"running": true}}}}]}},
-  {{"name": "fails <here> & \"there\"", "steps": [{{"expect": {{"running": true}}}}]}}]}}"#,
+  {{"name": "fails <here> & \"there\"", "steps": [{{"expect": {{"running": true}}}}]}},
+  {{"name": "bell\u0007 and \uffff", "steps": [{{"expect": {{"running": true}}}}]}}]}}"#,
         blinker()
     ));
     let (results, _) = run_file(&wrong).expect("loads");
@@ -128,7 +129,51 @@ for s, c, r in cases:
         "junitparser refused the report (or is not installed: `pip install junitparser`):\n{text}\n{xml}"
     );
     let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(lines, ["passes|", "fails <here> & \"there\"|Failure", "load|Error"], "{text}");
+    assert_eq!(
+        lines,
+        ["passes|", "fails <here> & \"there\"|Failure", "bell\u{FFFD} and \u{FFFD}|Failure", "load|Error"],
+        "{text}"
+    );
+}
+
+/// Links to directories are walked once (two links to `..` ran for ever, one link ran a table
+/// again); a FIFO or a link that leads nowhere says what it is.
+#[test]
+fn directory_links_are_walked_once_and_odd_files_are_named() {
+    let dir = tempfile::tempdir().expect("temp");
+    let d = dir.path();
+    std::fs::create_dir_all(d.join("a/b")).expect("dirs");
+    std::fs::copy(root().join("examples/blinker.test.json"), d.join("a/b/blinker.test.json")).expect("copy");
+    std::os::unix::fs::symlink("..", d.join("a/b/up")).expect("link");
+    std::os::unix::fs::symlink("../..", d.join("a/b/up2")).expect("link");
+    std::os::unix::fs::symlink("b", d.join("a/again")).expect("link");
+    let found = test_files(&[d.to_path_buf()]).expect("found");
+    assert_eq!(found.len(), 1, "{found:?}");
+    std::os::unix::fs::symlink("loop", d.join("loop")).expect("link");
+    let e = test_files(&[d.join("loop")]).expect_err("a loop");
+    assert!(e.contains("a symbolic link that leads nowhere"), "{e}");
+    let fifo = d.join("fifo.test.json");
+    assert!(Command::new("mkfifo").arg(&fifo).status().expect("mkfifo").success());
+    let e = test_files(std::slice::from_ref(&fifo)).expect_err("a FIFO");
+    assert!(e.contains("not a regular file or a directory"), "{e}");
+    // In a directory, a FIFO named like a table is passed over (reading it would wait for ever).
+    assert_eq!(test_files(&[d.to_path_buf()]).expect("found").len(), 1);
+}
+
+/// A test that would run more scans than a recording holds is refused at its row's `run`, before
+/// it runs a scan (18446744073709551615 scans ran for ever).
+#[test]
+fn a_test_that_would_run_for_ever_is_refused_at_its_row() {
+    let (_d, p) = table(&format!(
+        r#"{{"fbd_test": 1, "program": {:?}, "tests": [{{"name": "long", "steps": [
+  {{"run": 10}},
+  {{"run": 18446744073709551615}}]}}]}}"#,
+        blinker()
+    ));
+    let (r, _) = run_file(&p).expect("loads");
+    let Outcome::Failed(fs) = &r[0].outcome else { panic!("refused") };
+    assert_eq!((fs[0].row, fs[0].place.map(|p| p.0), r[0].scans), (2, Some(3), 0), "{fs:?}");
+    assert!(fs[0].message.contains("more than the 4294967296"), "{}", fs[0].message);
 }
 
 #[test]
