@@ -164,30 +164,10 @@ impl From<Value> for StimulusValue {
     }
 }
 
-/// A REAL that JSON has no number for (it wrote `null`, which no replay could read back), by
-/// its name.
-#[derive(Deserialize)]
-enum NonFinite {
-    #[serde(rename = "NaN")]
-    NaN,
-    #[serde(rename = "inf")]
-    Inf,
-    #[serde(rename = "-inf")]
-    NegInf,
-}
-
-/// A recorded value as the file holds it: a non-finite REAL by its name, anything else as a
-/// diagram's constant.
-#[derive(Deserialize)]
-#[serde(untagged)]
-enum StoredValue {
-    NonFinite(NonFinite),
-    Const(Const),
-}
-
 impl Serialize for StimulusValue {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         match self.get() {
+            // JSON has no number for them (serde_json wrote `null`, which no replay could read).
             Value::Real(r) if r.is_nan() => s.serialize_str("NaN"),
             Value::Real(r) if r.is_infinite() => s.serialize_str(if r > 0.0 { "inf" } else { "-inf" }),
             v => Const(v).serialize(s),
@@ -195,14 +175,44 @@ impl Serialize for StimulusValue {
     }
 }
 
+/// Reads a recorded value without buffering it (an untagged enum made serde keep a copy of
+/// every value): a non-finite REAL by its name, anything else as a diagram's constant.
+struct StimulusValueVisitor;
+
+impl<'de> serde::de::Visitor<'de> for StimulusValueVisitor {
+    type Value = StimulusValue;
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a recorded value (true, a number, \"T#1s\", \"'text'\", \"NaN\", \"inf\", \"-inf\")")
+    }
+    fn visit_bool<E: serde::de::Error>(self, v: bool) -> Result<StimulusValue, E> {
+        Ok(Value::Bool(v).into())
+    }
+    fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<StimulusValue, E> {
+        Ok(Value::Int(v).into())
+    }
+    fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<StimulusValue, E> {
+        Ok(i64::try_from(v).map_or(Value::ULInt(v), Value::Int).into())
+    }
+    fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<StimulusValue, E> {
+        Ok(Value::Real(v).into())
+    }
+    fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<StimulusValue, E> {
+        match v {
+            "NaN" => Ok(Value::Real(f64::NAN).into()),
+            "inf" => Ok(Value::Real(f64::INFINITY).into()),
+            "-inf" => Ok(Value::Real(f64::NEG_INFINITY).into()),
+            _ => Const::deserialize(serde::de::value::StrDeserializer::<E>::new(v)).map(|c| c.0.into()),
+        }
+    }
+    // serde_json with `arbitrary_precision` hands a number over as a map of its text.
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<StimulusValue, A::Error> {
+        Const::deserialize(serde::de::value::MapAccessDeserializer::new(map)).map(|c| c.0.into())
+    }
+}
+
 impl<'de> Deserialize<'de> for StimulusValue {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        Ok(match StoredValue::deserialize(d)? {
-            StoredValue::NonFinite(NonFinite::NaN) => Value::Real(f64::NAN).into(),
-            StoredValue::NonFinite(NonFinite::Inf) => Value::Real(f64::INFINITY).into(),
-            StoredValue::NonFinite(NonFinite::NegInf) => Value::Real(f64::NEG_INFINITY).into(),
-            StoredValue::Const(c) => c.0.into(),
-        })
+        d.deserialize_any(StimulusValueVisitor)
     }
 }
 
@@ -211,13 +221,65 @@ impl<'de> Deserialize<'de> for StimulusValue {
 const _: () = assert!(std::mem::size_of::<Event>() <= 64);
 
 /// A stimulus and the scan it came before.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Event {
     /// The scan (0-based) it was applied before.
     pub scan: u64,
     /// What it was.
     #[serde(flatten)]
     pub stimulus: Stimulus,
+}
+
+/// An event read field by field (`#[serde(flatten)]` made serde buffer every event as a map
+/// first: most of the time of reading a long recording).
+impl<'de> Deserialize<'de> for Event {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = Event;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an event {\"scan\", \"kind\", \"name\" or \"path\", \"value\"}")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Event, A::Error> {
+                use serde::de::Error;
+                let (mut scan, mut kind, mut name, mut path, mut value) = (None, None, None, None, None);
+                while let Some(k) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+                    match k.as_ref() {
+                        "scan" => scan = Some(map.next_value::<u64>()?),
+                        "kind" => kind = Some(map.next_value::<std::borrow::Cow<'de, str>>()?.into_owned()),
+                        "name" => name = Some(map.next_value::<String>()?),
+                        "path" => path = Some(map.next_value::<String>()?),
+                        "value" => value = Some(map.next_value::<StimulusValue>()?),
+                        _ => {
+                            map.next_value::<serde::de::IgnoredAny>()?;
+                        }
+                    }
+                }
+                let scan = scan.ok_or_else(|| A::Error::missing_field("scan"))?;
+                let kind = kind.ok_or_else(|| A::Error::missing_field("kind"))?;
+                let name = || name.clone().ok_or_else(|| A::Error::missing_field("name"));
+                let path = || path.clone().ok_or_else(|| A::Error::missing_field("path"));
+                let value = || value.clone().ok_or_else(|| A::Error::missing_field("value"));
+                let stimulus = match kind.as_str() {
+                    "input" => Stimulus::Input { name: name()?, value: value()? },
+                    "pulse" => Stimulus::Pulse { name: name()?, value: value()? },
+                    "write" => Stimulus::Write { path: path()?, value: value()? },
+                    "write_now" => Stimulus::WriteNow { path: path()?, value: value()? },
+                    "force" => Stimulus::Force { path: path()?, value: value()? },
+                    "release" => Stimulus::Release { path: path()? },
+                    "release_all" => Stimulus::ReleaseAll,
+                    other => {
+                        return Err(A::Error::unknown_variant(
+                            other,
+                            &["input", "pulse", "write", "write_now", "force", "release", "release_all"],
+                        ));
+                    }
+                };
+                Ok(Event { scan, stimulus })
+            }
+        }
+        d.deserialize_map(V)
+    }
 }
 
 /// A recorded run.
@@ -498,7 +560,7 @@ impl Recording {
             let mut head = [0u8; 3];
             let n = f.read(&mut head).map_err(|e| format!("cannot read the file: {e}"))?;
             let keep = if head[..n] == *b"\xEF\xBB\xBF" { Vec::new() } else { head[..n].to_vec() };
-            Ok(Box::new(std::io::BufReader::with_capacity(1 << 16, std::io::Cursor::new(keep).chain(f))))
+            Ok(Box::new(std::io::Cursor::new(keep).chain(f)))
         };
         Self::from_reader(open)
     }
@@ -510,7 +572,9 @@ impl Recording {
         struct Version {
             fbd_recording: Option<serde_json::Value>,
         }
-        let open = || open().map(Utf8Checked::new);
+        // serde_json reads a byte at a time: the buffer is outside the check, so the check
+        // sees 64 KiB at a time (inside it, it took a byte per call: 18 s for 242 MB).
+        let open = || open().map(|r| std::io::BufReader::with_capacity(1 << 16, Utf8Checked::new(r)));
         // One pass for a good recording; the version is looked at first only to say why one
         // does not parse (another version's, or none at all).
         match serde_json::from_reader::<_, Recording>(open()?) {
