@@ -410,17 +410,41 @@ impl Workspace {
         let new_root = load::normalize(path.as_ref());
         let old_dir = self.files[0].path.parent().map(Path::to_path_buf).unwrap_or_default();
         let new_dir = new_root.parent().map(Path::to_path_buf).unwrap_or_default();
-        let mut written = Vec::new();
-        for (i, f) in self.files.iter_mut().enumerate() {
-            let target = if i == 0 {
-                new_root.clone()
-            } else {
-                match f.path.strip_prefix(&old_dir) {
-                    Ok(rel) => load::normalize(&new_dir.join(rel)),
-                    // A library outside the program's folder stays where it is.
-                    Err(_) => f.path.clone(),
+        let targets: Vec<PathBuf> = self
+            .files
+            .iter()
+            .enumerate()
+            .map(|(i, f)| {
+                if i == 0 {
+                    new_root.clone()
+                } else {
+                    match f.path.strip_prefix(&old_dir) {
+                        Ok(rel) => load::normalize(&new_dir.join(rel)),
+                        // A library outside the program's folder stays where it is.
+                        Err(_) => f.path.clone(),
+                    }
                 }
-            };
+            })
+            .collect();
+        // A library the copy would include from a file that is there already with other
+        // content: the copy would load that file, not ours (it was kept and the program did not
+        // load). Nothing is written then.
+        for (f, target) in self.files.iter().zip(&targets).skip(1) {
+            if *target != f.path
+                && let Ok(there) = std::fs::read_to_string(target)
+                && there != f.text
+            {
+                return Err(std::io::Error::new(
+                    std::io::ErrorKind::AlreadyExists,
+                    format!(
+                        "{} exists with other content: the copy would include it instead of this program's library; nothing was written (save into another folder, or move that file)",
+                        target.display()
+                    ),
+                ));
+            }
+        }
+        let mut written = Vec::new();
+        for (i, (f, target)) in self.files.iter_mut().zip(targets).enumerate() {
             let moved = target != f.path;
             if i == 0 || f.text != f.saved || (moved && !target.exists()) {
                 if let Some(d) = target.parent()

@@ -172,6 +172,30 @@ fn save_as_writes_a_complete_copy_and_save_writes_only_changed_files() {
     assert_eq!(w.save().expect("save"), vec![fbd_engine::load::normalize(&dir.join("mine.json"))]);
 }
 
+/// Save as into a folder whose `lib/` holds another file of the library's name writes nothing
+/// and says why (the program was written, the other file kept, and the copy did not load, while
+/// the window said "wrote"); the same library there already is fine.
+#[test]
+fn save_as_refuses_a_folder_whose_library_file_differs() {
+    let scratch = temp_dir("save-as-lib");
+    let dir = scratch.path();
+    std::fs::create_dir_all(dir.join("lib")).expect("lib");
+    std::fs::write(dir.join("lib/2048-macros.json"), "{\"fbd\": 3, \"macros\": []}\n").expect("theirs");
+    let mut w = open("diagrams/2048.json");
+    let e = w.save_as(dir.join("mine.json")).expect_err("refused");
+    assert!(e.to_string().contains("2048-macros.json exists with other content"), "{e}");
+    assert!(!dir.join("mine.json").exists(), "nothing written");
+    assert_eq!(
+        std::fs::read_to_string(dir.join("lib/2048-macros.json")).expect("kept"),
+        "{\"fbd\": 3, \"macros\": []}\n"
+    );
+    // The library itself there already: the copy uses it.
+    std::fs::copy(root().join("diagrams/lib/2048-macros.json"), dir.join("lib/2048-macros.json")).expect("copy");
+    let written = w.save_as(dir.join("mine.json")).expect("save as");
+    assert_eq!(written.len(), 1, "only the program: {written:?}");
+    fbd_engine::compile_file(dir.join("mine.json"), &Default::default()).expect("the copy compiles");
+}
+
 /// Random edits, then undoing every one of them, give back the files byte for byte; redoing
 /// them all gives back the edited files.
 #[test]
