@@ -1,10 +1,12 @@
 //! The connections a server holds, and which one gives way when they are too many.
 //!
 //! Each server admits at most [`Limits::connections`](crate::Limits) clients. When one more
-//! arrives, the client idle longest (no complete request, frame or reply read since
-//! [`Limits::shed_after`](crate::Limits)) is closed to make room; if every client was active
-//! more recently, the newcomer is refused. So clients that connect and say nothing, or drip a
-//! byte at a time, cannot lock the others out, and busy clients are never cut for a newcomer.
+//! arrives, room is made by closing, first, the oldest client that has completed nothing yet
+//! (no request, frame or answered ping since it connected: a client that connects and says
+//! nothing, or drips a byte at a time, never gets past this), else the client idle longest if
+//! its last complete request is [`Limits::shed_after`](crate::Limits) old; if every client is
+//! active more recently, the newcomer is refused. A newcomer that then sends its request at
+//! once is safe from the next newcomers; busy clients are never cut for one.
 
 use std::net::{Shutdown, TcpStream};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -22,8 +24,10 @@ struct Slot {
     peer: String,
     /// A handle to close it from another thread (shedding, the server's stop).
     stream: TcpStream,
-    /// When it last completed something.
-    active: Instant,
+    /// When it connected.
+    admitted: Instant,
+    /// When it last completed something, if it has.
+    active: Option<Instant>,
 }
 
 /// A client's place in the registry: freed when dropped.
@@ -52,24 +56,31 @@ impl Registry {
         let mut shed = None;
         if slots.len() >= limit.max(1) {
             let now = Instant::now();
-            let idlest = slots.iter().enumerate().min_by_key(|(_, s)| s.active).map(|(k, _)| k);
-            match idlest {
-                Some(k) if now.duration_since(slots[k].active) >= shed_after => {
-                    let s = slots.swap_remove(k);
-                    let _ = s.stream.shutdown(Shutdown::Both);
-                    shed = Some(format!("{} (idle {:.1} s)", s.peer, now.duration_since(s.active).as_secs_f64()));
+            let silent = slots.iter().enumerate().filter(|(_, s)| s.active.is_none()).min_by_key(|(_, s)| s.admitted);
+            let idlest = slots
+                .iter()
+                .enumerate()
+                .filter_map(|(k, s)| Some((k, s.active?)))
+                .min_by_key(|(_, at)| *at)
+                .filter(|(_, at)| now.duration_since(*at) >= shed_after);
+            let Some(k) = silent.map(|(k, _)| k).or(idlest.map(|(k, _)| k)) else {
+                return Err(format!("{limit} clients already, each active in the last {} s", shed_after.as_secs_f64()));
+            };
+            let s = slots.swap_remove(k);
+            let _ = s.stream.shutdown(Shutdown::Both);
+            shed = Some(match s.active {
+                None => {
+                    format!("{} (nothing complete in {:.1} s)", s.peer, now.duration_since(s.admitted).as_secs_f64())
                 }
-                _ => {
-                    return Err(format!("{limit} clients already, each active in the last {} s", shed_after.as_secs()));
-                }
-            }
+                Some(at) => format!("{} (idle {:.1} s)", s.peer, now.duration_since(at).as_secs_f64()),
+            });
         }
         let id = {
             let mut n = self.next.lock().unwrap_or_else(|e| e.into_inner());
             *n += 1;
             *n
         };
-        slots.push(Slot { id, peer: peer.to_string(), stream: handle, active: Instant::now() });
+        slots.push(Slot { id, peer: peer.to_string(), stream: handle, admitted: Instant::now(), active: None });
         Ok((Admitted { registry: Arc::clone(self), id }, shed))
     }
 
@@ -90,7 +101,7 @@ impl Admitted {
     /// The client completed something: it is active now.
     pub(crate) fn touch(&self) {
         if let Some(s) = self.registry.slots().iter_mut().find(|s| s.id == self.id) {
-            s.active = Instant::now();
+            s.active = Some(Instant::now());
         }
     }
 
@@ -118,7 +129,7 @@ mod tests {
     }
 
     #[test]
-    fn the_idlest_client_gives_way_and_active_ones_never_do() {
+    fn silent_clients_give_way_first_then_the_idlest_and_active_ones_never() {
         let l = TcpListener::bind("127.0.0.1:0").unwrap();
         let r = Arc::new(Registry::default());
         let (_c1, s1) = pair(&l);
@@ -127,15 +138,23 @@ mod tests {
         let (a1, _) = r.admit(&s1, "one", 2, Duration::ZERO).unwrap();
         let (a2, _) = r.admit(&s2, "two", 2, Duration::ZERO).unwrap();
         a1.touch();
-        // `two` has been idle longest: it is closed for the third.
-        let (_a3, shed) = r.admit(&s3, "three", 2, Duration::ZERO).unwrap();
-        assert!(shed.unwrap().starts_with("two"));
+        // `two` has completed nothing: it is closed for the third, though `one` is idle too.
+        let (a3, shed) = r.admit(&s3, "three", 2, Duration::ZERO).unwrap();
+        assert!(shed.unwrap().starts_with("two (nothing complete"));
         assert!(a2.shed() && !a1.shed());
         assert_eq!(r.peers(), vec!["one".to_string(), "three".to_string()]);
-        // With an hour's grace nobody is idle enough: the newcomer is refused.
+        // `three` is silent: it goes before `one`, however recent.
         let (_c4, s4) = pair(&l);
-        assert!(r.admit(&s4, "four", 2, Duration::from_secs(3600)).is_err());
+        let (a4, shed) = r.admit(&s4, "four", 2, Duration::from_secs(3600)).unwrap();
+        assert!(shed.unwrap().starts_with("three") && a3.shed());
+        // `one` and `four`, both active within the hour: the newcomer is refused.
+        a4.touch();
+        let (_c5, s5) = pair(&l);
+        assert!(r.admit(&s5, "five", 2, Duration::from_secs(3600)).is_err());
+        // With no grace, the idlest active one (`one`) gives way.
+        let (_a5, shed) = r.admit(&s5, "five", 2, Duration::ZERO).unwrap();
+        assert!(shed.unwrap().starts_with("one (idle"));
         drop(a1);
-        assert_eq!(r.peers(), vec!["three".to_string()]);
+        assert_eq!(r.peers().len(), 2);
     }
 }
