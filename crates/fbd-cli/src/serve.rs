@@ -85,6 +85,12 @@ fn serve(a: ServeArgs) -> Result<(), String> {
         // The program's cycle, so the simulated clock (timers, TIME) advances by it.
         project.files[0].doc.cycle_ms = Some(ms);
     }
+    // The recording is written when the server stops: refused now if it would be one of the
+    // program's files or cannot be written (not after an hour of serving).
+    if let Some(path) = &a.record {
+        crate::guard::not_an_input(path, "--record", &crate::guard::project_inputs(&project_for_id))?;
+        crate::record::check_destination(path)?;
+    }
     let plan = fbd_engine::compile_project_owned(project, &CompileOptions::default()).map_err(|e| e.to_string())?;
     let map = match &a.map {
         None => ModbusMap::of(&plan),
@@ -163,7 +169,10 @@ fn serve(a: ServeArgs) -> Result<(), String> {
     drop(web);
     drop(server);
     if let Some(path) = &a.record {
-        let rec = runner.call(fbd_engine::runtime::requests::StopRecording(program)).ok_or("the recording was lost")?;
+        let mut rec =
+            runner.call(fbd_engine::runtime::requests::StopRecording(program)).ok_or("the recording was lost")?;
+        // Its program named from the recording's place, as `fbd run --record` names it.
+        rec.place_files_for(path);
         fbd_engine::load::write_with(path, |w| rec.write_json(w))
             .map_err(|e| format!("{}: cannot write: {e}", path.display()))?;
         eprintln!("{}: {} scans recorded", path.display(), rec.scans);

@@ -89,9 +89,10 @@ fn from_recording(rec_path: &Path, output: &Path, program: Option<&Path>) -> Res
         return Err(format!("{}: exists; the table is not written over a file (give another -o)", output.display()));
     }
     let rec = fbd_engine::Recording::read(rec_path).map_err(|e| format!("{}: {e}", rec_path.display()))?;
-    let file = program.map(Path::to_path_buf).or_else(|| rec.program_path(rec_path)).ok_or_else(|| {
-        format!("{}: the recorded program is not here; give its file with --program", rec_path.display())
-    })?;
+    let file = match program.map(Path::to_path_buf).or_else(|| rec.program_path(rec_path)) {
+        Some(f) => f,
+        None => embedded_beside(&rec, rec_path, output)?,
+    };
     let project = crate::source::load_file(&file).map_err(|e| e.to_string())?;
     if let Some(d) = rec.program_differs(&project) {
         return Err(format!("{}: {d}; the table would test another program", rec_path.display()));
@@ -123,6 +124,44 @@ fn from_recording(rec_path: &Path, output: &Path, program: Option<&Path>) -> Res
         rec.scans
     );
     Ok(())
+}
+
+/// A recording of a program embedded in this binary (the 2048 wirings, which `fbd replay`
+/// plays): its files written beside the table, so the table has a program to name and runs
+/// where it is; a file there already is used if it is the same, else refused.
+fn embedded_beside(rec: &fbd_engine::Recording, rec_path: &Path, output: &Path) -> Result<PathBuf, String> {
+    let not_here = || format!("{}: the recorded program is not here; give its file with --program", rec_path.display());
+    let root = rec.program.files.first().ok_or_else(not_here)?;
+    let project = crate::source::project(None, Some(&root.path)).map_err(|_| not_here())?;
+    let dir = output.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let base = project.files[0].path.parent().unwrap_or(Path::new("")).to_path_buf();
+    let targets: Vec<(PathBuf, &str)> = project
+        .files
+        .iter()
+        .map(|f| (dir.join(f.path.strip_prefix(&base).unwrap_or(&f.path)), f.text.as_str()))
+        .collect();
+    for (target, text) in &targets {
+        if let Ok(there) = std::fs::read_to_string(target)
+            && there != *text
+        {
+            return Err(format!(
+                "{}: exists with other content; the table's program (the embedded {}) would be written there: give another -o",
+                target.display(),
+                root.path
+            ));
+        }
+    }
+    for (target, text) in &targets {
+        if !target.exists() {
+            if let Some(d) = target.parent().filter(|d| !d.as_os_str().is_empty()) {
+                std::fs::create_dir_all(d).map_err(|e| format!("{}: cannot create: {e}", d.display()))?;
+            }
+            fbd_engine::load::write_text(target, text)
+                .map_err(|e| format!("{}: cannot write: {e}", target.display()))?;
+            eprintln!("{}: the embedded program's file, for the table", target.display());
+        }
+    }
+    Ok(targets[0].0.clone())
 }
 
 /// `file` as a path from `dir` (absolute when they share no root).

@@ -764,3 +764,37 @@ fn a_table_s_program_path_that_climbs_is_taken_as_written() {
         .expect("runs");
     assert!(o.status.success(), "{}{}", text(&o.stdout), text(&o.stderr));
 }
+
+/// A recording of the embedded 2048 program (which `fbd replay` plays) becomes a table too: the
+/// program's files are written beside it (it was refused: "the recorded program is not here"),
+/// and the table passes; a different file already there is not replaced.
+#[test]
+fn a_recording_of_the_embedded_program_becomes_a_table() {
+    let dir = temp("embedded", "").with_file_name("embedded-dir");
+    std::fs::create_dir_all(&dir).expect("dir");
+    let rec = dir.join("game.json");
+    std::fs::create_dir_all(dir.join("tables")).expect("dir");
+    let table = dir.join("tables/game.test.json");
+    // Recorded and turned into a table in a directory without the repository's diagrams/
+    // (there, the recording names those files).
+    let from_dir = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_fbd")).current_dir(&dir).args(args).output().expect("runs")
+    };
+    let o = from_dir(&["play", "--moves", "ULDR", "--record", rec.to_str().expect("utf8")]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let o = from_dir(&["test-from-recording", rec.to_str().expect("utf8"), "-o", table.to_str().expect("utf8")]);
+    assert!(o.status.success(), "{}{}", text(&o.stdout), text(&o.stderr));
+    assert!(dir.join("tables/2048.json").is_file() && dir.join("tables/lib/2048-macros.json").is_file());
+    // Beside a different 2048.json: refused, that file kept.
+    let other = dir.join("other");
+    std::fs::create_dir_all(&other).expect("dir");
+    std::fs::write(other.join("2048.json"), "{}").expect("theirs");
+    let o = from_dir(&[
+        "test-from-recording",
+        rec.to_str().expect("utf8"),
+        "-o",
+        other.join("t.test.json").to_str().expect("utf8"),
+    ]);
+    assert!(!o.status.success() && text(&o.stderr).contains("exists with other content"), "{}", text(&o.stderr));
+    assert_eq!(std::fs::read_to_string(other.join("2048.json")).expect("kept"), "{}");
+}

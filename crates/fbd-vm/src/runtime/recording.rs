@@ -702,8 +702,8 @@ impl Recording {
     pub fn place_files_for(&mut self, rec_path: &Path) {
         for f in &mut self.program.files {
             // The file as the file system names it (`..` and links resolved, as for the
-            // recording's directory below).
-            if let Ok(abs) = std::fs::canonicalize(&f.path).or_else(|_| std::path::absolute(&f.path)) {
+            // recording's directory below); a program embedded in the binary keeps its name.
+            if let Ok(abs) = std::fs::canonicalize(&f.path) {
                 f.path = relative_to(&abs, rec_path).display().to_string();
                 f.abs = Some(abs.display().to_string());
             }
