@@ -456,3 +456,38 @@ fn a_cycle_out_of_range_is_refused() {
         assert!(!out.status.success() && e.contains("a scan cycle is 0.05 to 60000 ms"), "--cycle {c}: {e}");
     }
 }
+
+/// The generic panel of the browser HMI, in headless chromium: a setpoint typed digit by digit
+/// into an INT input while every scan changes the values shown keeps its digits and its focus,
+/// and Enter sets it (the table was rebuilt on every update: typing 1234 kept 1).
+#[test]
+fn a_setpoint_is_typed_into_the_browser_panel_while_values_change() {
+    let dir = std::env::temp_dir().join(format!("fbd-panel-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let prog = dir.join("setpoint.json");
+    std::fs::write(
+        &prog,
+        r#"{ "fbd": 3, "name": "setpoint",
+  "inputs": [ { "name": "setpoint", "type": "INT" } ],
+  "outputs": [ { "name": "echo", "type": "INT", "from": "e.out" }, { "name": "count", "type": "DINT", "from": "c.out" } ],
+  "blocks": [ { "id": "e", "type": "ADD", "inputs": { "in1": "setpoint", "in2": 0 } },
+              { "id": "c", "type": "ADD", "data_type": "DINT", "inputs": { "in1": { "from": "c.out", "feedback": true }, "in2": 1 } } ] }"#,
+    )
+    .expect("program");
+    let served = serve(&[prog.to_str().expect("utf8"), "--for-seconds", "60", "--allow-write"], true, Stdio::null());
+    let out = Command::new("python3")
+        .arg(root().join("tools/web/panel_check.py"))
+        .arg(served.url.clone().expect("the address"))
+        .args(["setpoint", "echo", "1234"])
+        .output()
+        .expect("python3 runs");
+    served.stop();
+    let _ = std::fs::remove_dir_all(&dir);
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(out.status.success(), "the panel check failed:\n{text}{}", String::from_utf8_lossy(&out.stderr));
+    let r: serde_json::Value = serde_json::from_str(text.trim()).expect("JSON");
+    assert_eq!(r["typed"], "1234", "{r}");
+    assert_eq!(r["kept_focus"], true, "{r}");
+    assert_eq!(r["output"], "1234", "the program holds the setpoint: {r}");
+    assert_eq!(r["title"], "setpoint", "the panel names the program: {r}");
+}

@@ -310,7 +310,8 @@ fn read<V: rmodbus::VectorTrait<u8>>(
 }
 
 /// A write: every item it names checked first (writes refused, unless allowed or the map allows
-/// the item, are ILLEGAL FUNCTION; an unmapped address ILLEGAL DATA ADDRESS; a value split from
+/// the item, and a write to a mapped item that is no input, are ILLEGAL FUNCTION; an unmapped
+/// address ILLEGAL DATA ADDRESS; a value split from
 /// its other registers, or one its input does not take, ILLEGAL DATA VALUE), then applied as
 /// one batch, all or nothing.
 fn write<V: rmodbus::VectorTrait<u8>>(
@@ -339,7 +340,8 @@ fn write<V: rmodbus::VectorTrait<u8>>(
                     Item::Signal { input: Some(name), .. } => {
                         sets.push(SetInput { name: name.clone(), value: Value::Bool(on) })
                     }
-                    _ => return Err(ErrorKind::IllegalDataAddress),
+                    // Mapped, but no input: it exists and cannot be written.
+                    _ => return Err(ErrorKind::IllegalFunction),
                 }
             }
         }
@@ -351,7 +353,7 @@ fn write<V: rmodbus::VectorTrait<u8>>(
                     .find(Table::Holding, w.address.checked_add(k).ok_or(ErrorKind::IllegalDataAddress)?)
                     .ok_or(ErrorKind::IllegalDataAddress)?;
                 let Item::Signal { ty, words, input: Some(name), .. } = &e.item else {
-                    return Err(ErrorKind::IllegalDataAddress);
+                    return Err(ErrorKind::IllegalFunction);
                 };
                 let n = (*words).max(1);
                 if word != 0 || k + n > w.count {

@@ -280,7 +280,7 @@ fn state(io: Option<&GameIo>, img: &ScanImage) -> Json {
             };
             let ports: Vec<Json> =
                 plan.inputs.iter().map(|p| port(p, true)).chain(plan.outputs.iter().map(|p| port(p, false))).collect();
-            json!({ "ports": ports })
+            json!({ "program": plan.name, "scan": img.scan, "ports": ports })
         }
     }
 }

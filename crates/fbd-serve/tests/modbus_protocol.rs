@@ -161,3 +161,22 @@ fn a_map_file_with_overlapping_or_out_of_range_items_is_refused() {
     assert!(e.contains("item 2 (`s`): 63 words from address 65500 run past 65535"), "{e}");
     assert!(!e.contains("item 3"), "another table is no overlap: {e}");
 }
+
+/// A coil or holding register the map lists but that is no input (an output placed there by a
+/// map file, or a located %QX the program writes) exists and cannot be written: ILLEGAL FUNCTION,
+/// not ILLEGAL DATA ADDRESS (which says there is nothing there).
+#[test]
+fn a_write_to_a_mapped_read_only_item_is_illegal_function() {
+    let plan = fbd_engine::compile(PROGRAM).expect("compiles");
+    let runner = RealtimeRunner::start(Runtime::with_seed(plan, 0), None);
+    let map = ModbusMap::from_file(
+        &runner.image().plan,
+        r#"{ "items": [ { "name": "n2", "table": "holding", "address": 0 }, { "name": "len", "table": "holding", "address": 1 } ] }"#,
+    )
+    .expect("a map");
+    let l = TcpListener::bind("127.0.0.1:0").expect("binds");
+    let server = ModbusServer::start(l, runner.handle(), map, true, Limits::default()).expect("starts");
+    let mut s = connect(&server);
+    assert_eq!(ask(&mut s, 1, &[6, 0, 0, 0, 5]), vec![1, 0x86, 1], "mapped, read-only");
+    assert_eq!(ask(&mut s, 1, &[6, 0, 9, 0, 5]), vec![1, 0x86, 2], "not mapped");
+}

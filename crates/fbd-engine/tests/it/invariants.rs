@@ -231,3 +231,19 @@ fn front_ends_send_requests_and_never_take_the_runtime_s_lock() {
     }
     assert!(checked > 30, "only {checked} front-end files found");
 }
+
+/// The README's test command works in a root shell without sudo (a container, a CI image): it
+/// is `tools/test.sh`, which `.ci/run` calls too and which runs apt-get through sudo only when
+/// the shell is not root (the command began with `sudo` and failed at its first word there).
+#[test]
+fn the_readme_test_command_is_the_one_ci_runs_and_needs_no_sudo() {
+    let readme = read(root().join("README.md"));
+    assert!(readme.contains("\n    tools/test.sh\n"), "README's test command is tools/test.sh");
+    let ci = read(root().join(".ci/run"));
+    assert!(ci.lines().any(|l| l.trim_start().starts_with("tools/test.sh")), ".ci/run calls tools/test.sh");
+    let script = read(root().join("tools/test.sh"));
+    for l in script.lines().filter(|l| !l.trim_start().starts_with('#')) {
+        assert!(!l.trim_start().starts_with("sudo "), "an unconditional sudo in tools/test.sh: {l}");
+    }
+    assert!(script.contains("cargo test --workspace"), "it runs the tests");
+}
