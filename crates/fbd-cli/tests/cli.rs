@@ -613,10 +613,10 @@ fn test_passes_the_repository_s_tables_and_fails_a_wrong_one_with_its_row() {
     assert!(s.contains("FAILED") && s.contains("on for 21 scans"), "{s}");
     assert!(
         s.contains(&format!("{}:4:", wrong.display()))
-            && s.contains("row 1, scan 21: `fast_lamp` = FALSE at scan 21, expected TRUE throughout scans 1..21"),
+            && s.contains("row 1, scan 20: `fast_lamp` = FALSE at scan 20, expected TRUE throughout scans 0..20"),
         "the place, the row, the scan, both values: {s}"
     );
-    assert!(s.contains("scan 20: fast_lamp=TRUE") && s.contains("scan 21: fast_lamp=FALSE"), "the trace: {s}");
+    assert!(s.contains("scan 19: fast_lamp=TRUE") && s.contains("scan 20: fast_lamp=FALSE"), "the trace: {s}");
     let xml = std::fs::read_to_string(&junit).expect("the JUnit report is written");
     assert!(xml.contains("failures=\"1\"") && xml.contains("<failure message="), "{xml}");
 }

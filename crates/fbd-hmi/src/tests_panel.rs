@@ -135,7 +135,8 @@ impl App {
         let file = std::env::temp_dir().join(format!("fbd-test-{}-{k}.json", std::process::id()));
         fbd_engine::load::write_text(&file, &rec.to_json()).map_err(|e| format!("{}: {e}", file.display()))?;
         self.open_recording(Some(file))?;
-        self.seek(scan)?;
+        // Scan `scan` (numbered from 0) has run when the count is one more.
+        self.seek(scan + 1)?;
         self.status = format!("test `{}` at scan {scan}", panel_name(self, k));
         Ok(())
     }

@@ -16,6 +16,9 @@ use crate::table::{Check, Expect, Run, Step, TestCase};
 /// How many scans of a failing row the trace shows.
 const TRACE_SCANS: usize = 8;
 
+/// How many scans after the first failure of a row the trace goes on to.
+const AFTER_FAILURE: u64 = 2;
+
 /// One expectation that did not hold.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Failure {
@@ -23,7 +26,9 @@ pub struct Failure {
     pub row: usize,
     /// Where the expectation is written in the table file (line, column), when found.
     pub place: Option<(usize, usize)>,
-    /// The scan (of the runtime, from 1) where it was seen to fail.
+    /// The scan where it was seen to fail, numbered as traces, stimulus files, recordings and
+    /// the fault log number them: from 0, the first scan of the test being scan 0 (a refusal
+    /// before a row runs names the row's first scan).
     pub scan: u64,
     /// What was expected and what was there.
     pub message: String,
@@ -208,26 +213,36 @@ fn run_row(l: &Loaded, rt: &mut Runtime, at: (usize, usize), step: &Step, covera
         return refused;
     }
     let scans = row_scans(step, rt.plan().cycle_us);
-    let first = rt.scan_count() + 1;
+    // Scans numbered from 0, as a trace numbers them: the row's first is the runtime's count
+    // before it.
+    let first = rt.scan_count();
     let shown: Vec<&str> =
         step.expect.keys().chain(step.set.keys()).chain(step.pulse.keys()).map(String::as_str).collect();
     let mut trace: VecDeque<String> = VecDeque::new();
+    // Once an expectation fails, the trace keeps the scans before it and AFTER_FAILURE after,
+    // then stops: it shows the failure, not the row's end.
+    let mut trace_until: Option<u64> = None;
     for i in 0..scans {
         rt.step();
         coverage.observe(rt);
-        let scan = rt.scan_count();
-        let line: Vec<String> =
-            shown.iter().map(|s| format!("{s}={}", read(rt, s).map_or("?".into(), |v| v.short()))).collect();
-        if trace.len() == TRACE_SCANS {
-            trace.pop_front();
+        let scan = rt.scan_count() - 1;
+        if trace_until.is_none_or(|until| scan <= until) {
+            let line: Vec<String> =
+                shown.iter().map(|s| format!("{s}={}", read(rt, s).map_or("?".into(), |v| v.short()))).collect();
+            if trace.len() == TRACE_SCANS {
+                trace.pop_front();
+            }
+            trace.push_back(format!("scan {scan}: {}", line.join(" ")));
         }
-        trace.push_back(format!("scan {scan}: {}", line.join(" ")));
         for w in &mut watches {
             let v = read(rt, w.signal).unwrap_or(Value::Bool(false));
             observe(w, v, scan, i);
         }
+        if trace_until.is_none() && watches.iter().any(|w| w.failed.is_some()) {
+            trace_until = Some(scan + AFTER_FAILURE);
+        }
     }
-    let last = rt.scan_count();
+    let last = rt.scan_count() - 1;
     let mut failures = Vec::new();
     for w in &watches {
         if let Some(message) = verdict(w, (first, last)) {

@@ -39,11 +39,11 @@ fn every_table_of_the_repository_passes() {
 #[test]
 fn each_kind_of_check_fails_when_its_expectation_is_wrong() {
     let cases = [
-        (r#"{"fast_lamp": false}"#, "`fast_lamp` = TRUE at scan 1, expected FALSE"),
-        (r#"{"slow_cycles": {"min": 1}}"#, "`slow_cycles` = 0 at scan 1, expected at least 1"),
+        (r#"{"fast_lamp": false}"#, "`fast_lamp` = TRUE at scan 0, expected FALSE"),
+        (r#"{"slow_cycles": {"min": 1}}"#, "`slow_cycles` = 0 at scan 0, expected at least 1"),
         (r#"{"slow_cycles": {"max": -1}}"#, "expected at most -1"),
-        (r#"{"running": {"falls": true}}"#, "no falling edge of `running` in scan 1; at the end it was TRUE"),
-        (r#"{"fast_lamp": {"becomes": false}}"#, "`fast_lamp` never became FALSE in scan 1; at the end it was TRUE"),
+        (r#"{"running": {"falls": true}}"#, "no falling edge of `running` in scan 0; at the end it was TRUE"),
+        (r#"{"fast_lamp": {"becomes": false}}"#, "`fast_lamp` never became FALSE in scan 0; at the end it was TRUE"),
     ];
     for (expect, message) in cases {
         let (_d, p) = table(&format!(
@@ -53,7 +53,7 @@ fn each_kind_of_check_fails_when_its_expectation_is_wrong() {
         let (r, _) = run_file(&p).expect("loads");
         let Outcome::Failed(fs) = &r[0].outcome else { panic!("{expect} must fail") };
         assert!(fs[0].message.contains(message), "{expect}: {}", fs[0].message);
-        assert_eq!((fs[0].row, fs[0].scan), (1, 1));
+        assert_eq!((fs[0].row, fs[0].scan), (1, 0), "numbered as a trace numbers scans");
     }
 }
 
@@ -247,4 +247,32 @@ fn a_plcopen_function_block_is_tested_like_a_macro() {
     ));
     let (results, _) = run_file(&p).expect("the project imports");
     assert_eq!(results[0].outcome, Outcome::Passed, "{:?}", results[0].outcome);
+}
+
+/// A failure names its scan as `fbd run --trace` and the fault log do, from 0, and its trace
+/// shows the scans around the failure (it showed the row's last 8, long after it).
+#[test]
+fn a_failure_names_its_scan_as_a_trace_does_and_shows_the_scans_around_it() {
+    let (_d, p) = table(&format!(
+        r#"{{"fbd_test": 1, "program": {:?}, "tests": [{{"name": "t", "steps": [
+  {{"pulse": {{"start": true}}, "run": 60, "expect": {{"fast_lamp": {{"=": true, "throughout": true}}}}}}]}}]}}"#,
+        blinker()
+    ));
+    let (r, _) = run_file(&p).expect("loads");
+    let Outcome::Failed(fs) = &r[0].outcome else { panic!("the lamp goes off within 60 scans") };
+    let f = fs[0].scan;
+    // The same program run scan by scan: scan f (from 0) is the first with the lamp off.
+    let plan = fbd_engine::compile_file(root().join("examples/blinker.json"), &Default::default()).expect("compiles");
+    let mut rt = fbd_engine::Runtime::new(plan);
+    rt.pulse_input("start", fbd_engine::Value::Bool(true)).expect("pulse");
+    let mut lamp = Vec::new();
+    for _ in 0..60 {
+        rt.step();
+        lamp.push(rt.output("fast_lamp") == Some(fbd_engine::Value::Bool(true)));
+    }
+    let first_off = lamp.iter().position(|on| !on).expect("off at some scan") as u64;
+    assert_eq!(f, first_off, "{}", fs[0].message);
+    let trace = &fs[0].trace;
+    assert!(trace.iter().any(|l| l.starts_with(&format!("scan {f}:"))), "{trace:?}");
+    assert!(trace.last().is_some_and(|l| l.starts_with(&format!("scan {}:", f + 2))), "{trace:?}");
 }

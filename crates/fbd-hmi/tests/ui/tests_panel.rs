@@ -33,17 +33,18 @@ fn a_failing_table_shows_its_row_and_replays_to_the_failing_scan() {
     assert!(h.query_by_label_contains("FAILED  on for 21 scans").is_some(), "the failing test is named");
     assert!(
         h.query_by_label_contains(
-            "row 1, scan 21: `fast_lamp` = FALSE at scan 21, expected TRUE throughout scans 1..21"
+            "row 1, scan 20: `fast_lamp` = FALSE at scan 20, expected TRUE throughout scans 0..20"
         )
         .is_some(),
         "its row, scan and values"
     );
-    // Show it: the blinker is loaded and replayed to scan 21, where the lamp went off.
-    h.get_by_label("show scan 21").click();
+    // Show it: the blinker is loaded and replayed to scan 20 (from 0), where the lamp went off:
+    // 21 scans have run.
+    h.get_by_label("show scan 20").click();
     for _ in 0..6 {
         h.step();
     }
     assert_eq!(h.state().scan_count(), 21, "{}", h.state().status());
     assert!(h.state().is_paused());
-    assert!(h.state().status().contains("test `on for 21 scans` at scan 21"), "{}", h.state().status());
+    assert!(h.state().status().contains("test `on for 21 scans` at scan 20"), "{}", h.state().status());
 }
