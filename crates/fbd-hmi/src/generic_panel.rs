@@ -104,7 +104,12 @@ impl GenericPanel {
                 type_cell(ui, *ty);
                 match *v {
                     Value::Bool(b) => {
-                        lamp(ui, if b { Color32::from_rgb(0x20, 0xc0, 0x40) } else { Color32::GRAY });
+                        let on = match fbd_engine::model::LampColour::of(name) {
+                            fbd_engine::model::LampColour::Green => Color32::from_rgb(0x20, 0xc0, 0x40),
+                            fbd_engine::model::LampColour::Amber => Color32::from_rgb(0xe8, 0xa0, 0x20),
+                            fbd_engine::model::LampColour::Red => Color32::from_rgb(0xe0, 0x30, 0x30),
+                        };
+                        lamp(ui, if b { on } else { Color32::GRAY });
                     }
                     other => {
                         ui.label(RichText::new(other.text_as(*ty)).monospace());

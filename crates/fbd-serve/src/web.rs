@@ -276,7 +276,12 @@ fn state(io: Option<&GameIo>, img: &ScanImage) -> Json {
             let plan = &img.plan;
             let port = |p: &fbd_engine::plan::PortInfo, input: bool| {
                 let v = plan.signal_id(&p.name).map_or(Json::Null, |id| short(img.read_signal(id)));
-                json!({ "name": p.name, "type": p.ty.name(), "input": input, "value": v })
+                let lamp = match fbd_engine::model::LampColour::of(&p.name) {
+                    fbd_engine::model::LampColour::Green => "green",
+                    fbd_engine::model::LampColour::Amber => "amber",
+                    fbd_engine::model::LampColour::Red => "red",
+                };
+                json!({ "name": p.name, "type": p.ty.name(), "input": input, "value": v, "lamp": lamp })
             };
             let ports: Vec<Json> =
                 plan.inputs.iter().map(|p| port(p, true)).chain(plan.outputs.iter().map(|p| port(p, false))).collect();

@@ -203,13 +203,33 @@ pub fn draw_panel(f: &mut Frame, s: &PanelScreen) {
             }
         })
         .collect();
+    // An empty box says why it is empty.
+    let lines = if s.inputs.is_empty() { vec![Line::raw("(none: this program reads no input)")] } else { lines };
     f.render_widget(Paragraph::new(lines).block(Block::default().borders(Borders::ALL).title(" inputs ")), ins);
-    let out_lines: Vec<Line> = s
+    let mut out_lines: Vec<Line> = s
         .outputs
         .iter()
         .take(outs.height.saturating_sub(2) as usize)
-        .map(|(n, v)| Line::raw(format!("{n:<14} {v}")))
+        .map(|(n, v)| match v.as_str() {
+            // A BOOL output as a lamp, lit in the colour its name says.
+            "TRUE" => {
+                let colour = match fbd_engine::model::LampColour::of(n) {
+                    fbd_engine::model::LampColour::Green => Color::Green,
+                    fbd_engine::model::LampColour::Amber => Color::Yellow,
+                    fbd_engine::model::LampColour::Red => Color::Red,
+                };
+                Line::from(vec![Span::raw(format!("{n:<14} ")), Span::styled("● TRUE", Style::new().fg(colour))])
+            }
+            "FALSE" => Line::from(vec![
+                Span::raw(format!("{n:<14} ")),
+                Span::styled("○ FALSE", Style::new().fg(Color::DarkGray)),
+            ]),
+            _ => Line::raw(format!("{n:<14} {v}")),
+        })
         .collect();
+    if out_lines.is_empty() {
+        out_lines.push(Line::raw("(none: this program has no output)"));
+    }
     f.render_widget(Paragraph::new(out_lines).block(Block::default().borders(Borders::ALL).title(" outputs ")), outs);
     f.render_widget(Paragraph::new("up/down choose  space toggle/press  +/- step  0-9 position  Q quit"), help);
     f.render_widget(Paragraph::new(s.status.to_string()), status);
@@ -418,5 +438,39 @@ mod tests {
         assert!(!text.contains(" in0 "), "the first inputs scrolled out");
         assert!(text.contains("lamp") && text.contains("in30 := TRUE"));
         assert!(text.contains("3 fault(s), last: scan 11: d: division by zero"), "{text}");
+    }
+
+    /// A TRUE lamp is lit in the colour its name says (every one was green, `O_LEDRed` too), and
+    /// an empty box says why it is empty.
+    #[test]
+    fn lamps_take_their_colour_from_their_name_and_empty_boxes_say_so() {
+        let outputs =
+            vec![("O_LEDRed".to_string(), "TRUE".to_string()), ("O_LEDGreen".to_string(), "TRUE".to_string())];
+        let screen = PanelScreen {
+            name: "lamps",
+            description: None,
+            inputs: &[],
+            outputs: &outputs,
+            selected: 0,
+            scan: 1,
+            cycle_ms: 10.0,
+            status: "",
+            faults: None,
+        };
+        let mut t = Terminal::new(TestBackend::new(80, 12)).expect("terminal");
+        t.draw(|f| draw_panel(f, &screen)).expect("draws");
+        let buf = t.backend().buffer();
+        let text: String = buf.content().iter().map(|c| c.symbol()).collect();
+        assert!(text.contains("(none: this program reads no input)"), "{text}");
+        let lamp_fg = |row_name: &str| {
+            let w = buf.area.width as usize;
+            let cells = buf.content();
+            let row = (0..cells.len() / w)
+                .find(|r| cells[r * w..(r + 1) * w].iter().map(|c| c.symbol()).collect::<String>().contains(row_name))
+                .expect("the row");
+            cells[row * w..(row + 1) * w].iter().find(|c| c.symbol() == "●").map(|c| c.fg).expect("a lamp")
+        };
+        assert_eq!(lamp_fg("O_LEDRed"), Color::Red);
+        assert_eq!(lamp_fg("O_LEDGreen"), Color::Green);
     }
 }

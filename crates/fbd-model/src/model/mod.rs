@@ -110,6 +110,34 @@ pub enum InputKind {
     Number,
 }
 
+/// The colour an HMI lights a BOOL output's lamp in, read from its name as a panel builder
+/// would pick it: red for an alarm, a fault, a stop or a red lamp (`O_LEDRed`), amber for a
+/// warning or a yellow lamp, green otherwise (every TRUE lamp was green).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum LampColour {
+    /// Running, on, OK.
+    Green,
+    /// Attention: a warning, a yellow or amber lamp.
+    Amber,
+    /// An alarm, a fault, a stop, a red lamp.
+    Red,
+}
+
+impl LampColour {
+    /// The colour for the output `name`.
+    pub fn of(name: &str) -> LampColour {
+        let n = name.to_ascii_lowercase();
+        let has = |words: &[&str]| words.iter().any(|w| n.contains(w));
+        if has(&["red", "alarm", "fault", "error", "stop", "trip", "emergency"]) {
+            LampColour::Red
+        } else if has(&["yellow", "amber", "orange", "warn"]) {
+            LampColour::Amber
+        } else {
+            LampColour::Green
+        }
+    }
+}
+
 impl InputKind {
     fn is_default(&self) -> bool {
         *self == InputKind::default()
@@ -556,5 +584,19 @@ impl<B: MigrateBlock> DocumentOf<B> {
                 wired.join(", ")
             ));
         }
+    }
+}
+
+#[cfg(test)]
+mod lamp_tests {
+    use super::LampColour;
+
+    #[test]
+    fn a_lamp_is_coloured_by_what_its_name_says() {
+        assert_eq!(LampColour::of("O_LEDRed"), LampColour::Red);
+        assert_eq!(LampColour::of("dry_run_alarm"), LampColour::Red);
+        assert_eq!(LampColour::of("E_Stop"), LampColour::Red);
+        assert_eq!(LampColour::of("lamp_yellow"), LampColour::Amber);
+        assert_eq!(LampColour::of("pump"), LampColour::Green);
     }
 }
