@@ -297,12 +297,20 @@ impl App {
         {
             self.status = e;
         }
+        // A rising record is written at most once a second; whatever is left, when the game
+        // rests.
+        if !self.front.in_flight()
+            && let Err(e) = self.best.flush()
+        {
+            self.status = e;
+        }
     }
 }
 
 impl eframe::App for App {
     fn on_exit(&mut self, _gl: Option<&eframe::glow::Context>) {
         self.save_settings();
+        let _ = self.best.flush();
         // An export under way is finished, not cut off (a few seconds at most).
         self.wait_for_export();
     }

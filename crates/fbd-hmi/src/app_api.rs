@@ -113,6 +113,11 @@ impl App {
         self.front.stop_autoplay();
     }
 
+    /// The automated player driving now, if one is.
+    pub fn autoplay_player(&self) -> Option<&'static str> {
+        self.front.autoplay_player()
+    }
+
     /// Whether an automated player is driving the game.
     pub fn autoplaying(&self) -> bool {
         self.front.autoplaying()

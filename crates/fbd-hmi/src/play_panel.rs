@@ -78,6 +78,8 @@ impl BoardPanel {
                     ui.selectable_value(&mut front.autoplay_name, n.to_string(), n);
                 }
             });
+            // Another player chosen during a run takes over (the old one went on playing).
+            front.follow_selected_player(seed);
             let mut max = front.autoplay_speed <= 0.0;
             if ui.checkbox(&mut max, "max speed").changed() {
                 front.autoplay_speed = if max { 0.0 } else { 10.0 };

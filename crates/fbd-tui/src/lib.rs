@@ -329,6 +329,11 @@ pub fn run(
             if let Err(e) = best.offer(view.score, &front) {
                 status = e;
             }
+            if !front.in_flight()
+                && let Err(e) = best.flush()
+            {
+                status = e;
+            }
             if last_draw.elapsed() >= Duration::from_millis(33) {
                 let player = front.autoplaying().then_some(front.autoplay_name.as_str());
                 terminal
@@ -363,6 +368,10 @@ pub fn run(
         }
     })();
     ratatui::restore();
+    // A record not written yet (written at most once a second while it rises).
+    if let Err(e) = best.flush() {
+        eprintln!("warning: {e}");
+    }
     let rt = runner.stop();
     result.map(|()| rt)
 }

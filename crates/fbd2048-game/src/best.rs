@@ -123,12 +123,28 @@ pub struct Best {
     key: String,
     name: String,
     saved: i64,
+    /// A record not yet written to the file (written at most once a second while it rises).
+    unwritten: bool,
+    last_write: Option<std::time::Instant>,
 }
+
+/// The least time between two writes of a rising record.
+const WRITE_EVERY: std::time::Duration = std::time::Duration::from_secs(1);
 
 impl Best {
     /// Best scores kept in `store`; no program attached yet.
     pub fn new(store: BestStore) -> Best {
-        Best { store, key: String::new(), name: String::new(), saved: 0 }
+        Best { store, key: String::new(), name: String::new(), saved: 0, unwritten: false, last_write: None }
+    }
+
+    /// Writes a record not yet written (at a pause of the game, when the program changes, at
+    /// exit).
+    pub fn flush(&mut self) -> Result<(), String> {
+        if !std::mem::take(&mut self.unwritten) {
+            return Ok(());
+        }
+        self.last_write = Some(std::time::Instant::now());
+        self.store.save(&self.key, &self.name, self.saved)
     }
 
     /// The attached program's content hash.
@@ -152,14 +168,17 @@ impl Best {
         default_program: bool,
     ) -> (bool, Option<String>) {
         let key = program_key(texts);
-        self.name = name.to_string();
         if key == self.key {
+            self.name = name.to_string();
             return (false, None);
         }
+        // The old program's record, before its key goes.
+        let flushed = self.flush().err();
+        self.name = name.to_string();
         let (best, warning) = self.store.load(&key, default_program);
         self.key = key;
         self.saved = best;
-        (true, warning)
+        (true, warning.or(flushed))
     }
 
     /// Writes the stored best into the program's best memory (both the memory and its
@@ -179,16 +198,23 @@ impl Best {
     }
 
     /// Offers the score of the game on screen: a game played through the program (not altered
-    /// from outside, no command in flight: right after Start the old game's score is still on
+    /// from outside, no Start in flight: right after Start the old game's score is still on
     /// the outputs) that beats the record is saved. Returns an error once when the file
     /// cannot be written (then the record is kept in memory only).
     pub fn offer(&mut self, score: i64, front: &Front) -> Result<bool, String> {
-        if front.game_altered || front.in_flight() || score <= self.saved {
+        // A move in flight counts (an automated player keeps one in flight at every frame: the
+        // best moved only when it stopped); a new game in flight does not, its outputs still
+        // show the old game's score.
+        if front.game_altered || front.new_game_in_flight() || score <= self.saved {
             return Ok(false);
         }
         // Not retried every frame when the file cannot be written.
         self.saved = score;
-        self.store.save(&self.key, &self.name, score).map(|()| true)
+        self.unwritten = true;
+        if self.last_write.is_none_or(|t| t.elapsed() >= WRITE_EVERY) {
+            self.flush()?;
+        }
+        Ok(true)
     }
 }
 
@@ -211,6 +237,24 @@ mod tests {
         assert_eq!(store.load("bbbb", false), (1500, None), "saving one record keeps the others");
         assert_ne!(program_key(["a", "bc"]), program_key(["ab", "c"]), "file boundaries count");
         assert_eq!(program_key(["x"]), program_key(["x"]));
+    }
+
+    /// A rising record is written at most once a second, the rest when flushed; a new game in
+    /// flight does not offer the old game's score.
+    #[test]
+    fn a_rising_record_is_written_at_most_once_a_second_and_flushed() {
+        let scratch = tempfile::Builder::new().prefix("fbd-best-rising-").tempdir().expect("dir");
+        let file = scratch.path().join("best.json");
+        let mut best = Best::new(BestStore::at(&file));
+        best.attach(["program a"], "a", false);
+        let front = Front::default();
+        assert_eq!(best.offer(100, &front), Ok(true));
+        assert_eq!(best.offer(200, &front), Ok(true));
+        assert_eq!(best.saved(), 200, "shown at once");
+        let key = best.key().to_string();
+        assert_eq!(BestStore::at(&file).load(&key, false).0, 100, "written at most once a second");
+        best.flush().expect("flushed");
+        assert_eq!(BestStore::at(&file).load(&key, false).0, 200);
     }
 
     #[test]

@@ -129,6 +129,8 @@ pub struct Front {
     /// The most any command took.
     pub scans_max: u64,
     autoplay: Option<Box<dyn players::Player>>,
+    /// The command in flight is a Start or a Reset.
+    awaiting_new_game: bool,
     /// The player chosen (see `players::NAMES`).
     pub autoplay_name: String,
     /// Moves per second (0: as fast as the lockout allows).
@@ -150,6 +152,7 @@ impl Default for Front {
             scans_last: None,
             scans_max: 0,
             autoplay: None,
+            awaiting_new_game: false,
             autoplay_name: "expectimax".into(),
             autoplay_speed: 10.0,
             last_auto: Instant::now(),
@@ -184,6 +187,12 @@ impl Front {
         self.awaiting.is_some()
     }
 
+    /// Whether a Start or Reset is in flight: until it lands, the outputs still show the old
+    /// game's score (which may have been altered from outside).
+    pub fn new_game_in_flight(&self) -> bool {
+        self.awaiting.is_some() && self.awaiting_new_game
+    }
+
     /// Whether every queued command was sent and the lockout released.
     pub fn settled(&self, view: &View) -> bool {
         self.queue.is_empty() && !view.busy && !view.pulse_pending && self.awaiting.is_none()
@@ -196,6 +205,26 @@ impl Front {
         self.autoplay_speed = speed;
         self.autoplay_moves = 0;
         self.autoplay.is_some()
+    }
+
+    /// The automated player driving now, if one is (its name: the selection may have changed).
+    pub fn autoplay_player(&self) -> Option<&'static str> {
+        self.autoplay.as_ref().map(|p| p.name())
+    }
+
+    /// While a player drives, the player selected in `autoplay_name` takes over from the one
+    /// driving (seeded with `seed`), the moves counted on; whether it did.
+    pub fn follow_selected_player(&mut self, seed: u64) -> bool {
+        if self.autoplay.is_none() || self.autoplay_player() == Some(self.autoplay_name.as_str()) {
+            return false;
+        }
+        match players::by_name(&self.autoplay_name, seed) {
+            Some(p) => {
+                self.autoplay = Some(p);
+                true
+            }
+            None => false,
+        }
     }
 
     /// Stops the automated player.
@@ -268,6 +297,7 @@ impl Front {
                     // A new game counts, unless a force still holds.
                     self.game_altered = forces_held;
                 }
+                self.awaiting_new_game = matches!(c, Command::Start | Command::Reset);
                 out.sent = Some(c);
             }
         }

@@ -157,6 +157,37 @@ fn autoplay_drives_the_program_through_the_selector() {
     assert!(h.query_by_label("Stop").is_some() || !h.state().autoplaying());
 }
 
+/// While a player drives, Best follows the score (it moved only on Stop), and another player
+/// chosen takes over at once (the old one went on playing).
+#[test]
+fn autoplay_raises_best_as_it_plays_and_a_new_player_takes_over() {
+    let mut h = harness(Wiring::SmartSpawn, false, "autoplay-best");
+    h.get_by_label("Start").click();
+    settle(&mut h);
+    assert!(h.state_mut().start_autoplay("greedy", 0.0));
+    let mut seen_live = false;
+    for _ in 0..300 {
+        h.step();
+        h.state_mut().run_scans(2);
+        h.step();
+        let score = h.state().score();
+        if h.state().autoplaying() && score > 0 && h.query_by_label(&format!("Best {score}")).is_some() {
+            seen_live = true;
+            break;
+        }
+    }
+    assert!(seen_live, "Best showed the score while the player drove (score {})", h.state().score());
+    assert_eq!(h.state().autoplay_player(), Some("greedy"));
+    h.get_by_role_and_label(egui::accesskit::Role::ComboBox, "player").click();
+    // The popup opens over two frames.
+    h.step();
+    h.step();
+    h.get_by_label("random").click();
+    h.step();
+    assert_eq!(h.state().autoplay_player(), Some("random"), "the chosen player drives now");
+    assert!(h.state().autoplaying());
+}
+
 #[test]
 fn the_best_score_is_per_program_and_games_changed_from_outside_do_not_count() {
     let dir = temp_dir("best");
