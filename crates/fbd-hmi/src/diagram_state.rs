@@ -92,6 +92,21 @@ impl DiagramState {
         self.ids = None;
         self.fit = true;
     }
+
+    /// Another program is shown: what was typed, found and said about the previous one goes
+    /// (its Find text and message stayed, naming blocks the new program does not have).
+    pub(crate) fn another_program(&mut self) {
+        self.reset();
+        self.search.clear();
+        self.message.clear();
+        self.found_connector = None;
+        self.refind = None;
+        self.cross_ref_for = None;
+        self.menu_value.clear();
+        self.instance.clear();
+        self.page = 0;
+        self.sheet = 0;
+    }
 }
 
 impl DiagramState {

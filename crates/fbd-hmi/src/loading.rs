@@ -139,9 +139,16 @@ impl App {
         if self.best.key() == old_key {
             self.restore_program_settings(&old_key);
         } else {
-            self.editor.another_program();
+            self.another_program();
         }
         note
+    }
+
+    /// Another program runs: the editor's file field and message and the diagram's Find are of
+    /// the previous one.
+    fn another_program(&mut self) {
+        self.editor.another_program();
+        self.diagram.another_program();
     }
 
     /// Ends a recording under way and keeps it to be saved (a recording is of one program from
@@ -209,6 +216,10 @@ impl App {
                     }
                 );
                 self.status.push_str(&note);
+                // Another file or wiring (not the same one changed): its own editor and Find.
+                if l.origin != self.loaded.origin {
+                    self.another_program();
+                }
                 self.loaded = l;
                 self.errors.clear();
                 self.errors_open = false;
@@ -279,10 +290,8 @@ impl App {
         let mut go = false;
         egui::Window::new("Open path").open(&mut open).show(ctx, |ui| {
             ui.horizontal(|ui| {
-                let r = ui.text_edit_singleline(&mut self.open_path);
-                if std::mem::take(&mut self.open_path_focus) {
-                    r.request_focus();
-                }
+                let focus = std::mem::take(&mut self.open_path_focus);
+                let r = crate::paths::path_field(ui, &mut self.open_path, 280.0, focus);
                 go = ui.button("Open").clicked() || (r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)));
             });
         });

@@ -84,10 +84,8 @@ impl PathPrompt {
             let mut go = false;
             ui.horizontal(|ui| {
                 let l = ui.label("path");
-                let r = ui.add(egui::TextEdit::singleline(&mut self.text).desired_width(320.0)).labelled_by(l.id);
-                if std::mem::take(&mut self.focus) {
-                    r.request_focus();
-                }
+                let focus = std::mem::take(&mut self.focus);
+                let r = crate::paths::path_field(ui, &mut self.text, 320.0, focus).labelled_by(l.id);
                 if r.changed() {
                     self.overwrite = None;
                 }

@@ -5,6 +5,8 @@
 
 use std::path::PathBuf;
 
+use eframe::egui;
+
 /// The path `text` names, `~` read as the home directory (`$HOME`).
 pub(crate) fn typed_path(text: &str) -> PathBuf {
     typed_path_in(text, std::env::var_os("HOME"))
@@ -17,6 +19,20 @@ fn typed_path_in(text: &str, home: Option<std::ffi::OsString>) -> PathBuf {
         }
         _ => PathBuf::from(text),
     }
+}
+
+/// A field for a path: when `focus`, it takes the keyboard with its text selected, so a path
+/// typed replaces the one shown (the last one, or a suggestion) instead of being appended to it.
+pub(crate) fn path_field(ui: &mut egui::Ui, text: &mut String, width: f32, focus: bool) -> egui::Response {
+    let out = egui::TextEdit::singleline(text).desired_width(width).show(ui);
+    let response = out.response.response;
+    if focus {
+        response.request_focus();
+        let mut state = out.state;
+        state.cursor.set_char_range(Some(egui::text::CCursorRange::select_all_str(text)));
+        state.store(ui.ctx(), response.id);
+    }
+    response
 }
 
 #[cfg(test)]

@@ -174,6 +174,9 @@ fn serve_client(
             Err(why) if admitted.shed() => return format!("to make room for another client ({why})"),
             Err(why) => return why,
         };
+        // A whole frame came: the client is active (before the reply, which the client may
+        // read before this thread goes on).
+        admitted.touch();
         let unit = buf[6];
         // No function code has the top bit (that marks an exception reply): answered ILLEGAL
         // FUNCTION with the code as it came, not handed to the parser (which adds 0x80 to it).
@@ -182,7 +185,6 @@ fn serve_client(
             if let Err(e) = stream.write_all(&reply) {
                 return e.to_string();
             }
-            admitted.touch();
             continue;
         }
         // Unit 0 is answered as any other, as OpenPLC's server answers every unit (a TCP
@@ -217,7 +219,6 @@ fn serve_client(
                 };
             }
         }
-        admitted.touch();
     }
 }
 

@@ -517,3 +517,21 @@ fn every_page_of_the_top_level_is_drawn_larger_at_fit_than_the_whole_body() {
         assert!(h.state().diagram_text_px().is_some_and(|px| px >= 6.0), "page {title} whole at Fit draws its text");
     }
 }
+
+/// Another program forgets the previous one's Find: its text, its message and what it marked
+/// (they stayed, naming blocks the new program does not have).
+#[test]
+fn find_is_forgotten_when_another_program_runs() {
+    let mut h = harness(Wiring::Upd1, false, "diagram-find-forgotten");
+    h.step();
+    h.get_by_label("Diagram").click();
+    h.step();
+    h.step();
+    find(&mut h, "cell_2_3.Value");
+    h.step();
+    assert!(!h.state().diagram_message().is_empty(), "Find said what it found");
+    h.state_mut().online_change(fbd_hmi::source::Origin::Embedded(Wiring::SmartSpawn));
+    h.step();
+    assert_eq!(h.state().diagram_message(), "", "the message went with the program");
+    assert!(h.query_by_value("cell_2_3.Value").is_none(), "the Find field is empty");
+}

@@ -356,6 +356,24 @@ fn open_path_takes_the_keyboard_and_enter_opens_the_path() {
         "the typed path was opened (and refused)"
     );
     assert_eq!(tiles(h.state()), 0, "no key reached the game");
+    // Opened again, the field shows the last path selected: what is typed replaces it (it was
+    // appended after the cursor at its end).
+    h.get_by_label("File").click();
+    h.step();
+    h.step();
+    h.get_by_label("Open path...").click();
+    h.step();
+    h.step();
+    h.event(egui::Event::Text("other.json".into()));
+    h.step();
+    h.key_press(egui::Key::Enter);
+    h.step();
+    h.step();
+    assert!(h.query_all_by_label_contains("other.json").count() > 0, "the typed path was opened");
+    assert!(
+        h.query_all_by_label_contains("wasd.jsonother.json").count() == 0,
+        "the typed path replaced the last one, not appended to it"
+    );
 }
 
 /// A recording opened by path (or dropped on the window) is played back, not refused as a
