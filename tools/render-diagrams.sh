@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 cargo build -q --release -p fbd-cli
 fbd=target/release/fbd
 # The top level with its long nets as connector pairs (4,466 crossings as wires).
-$fbd svg diagrams/2048.json --connectors -o docs/diagrams/program.svg
+$fbd svg diagrams/2048.json --whole --connectors -o docs/diagrams/program.svg
 for m in Cell Installation Random Processing ProcessingMultiScan; do
   $fbd svg diagrams/2048.json --macro "$m" -o "docs/diagrams/$m.svg"
 done

@@ -138,6 +138,8 @@ pub(crate) struct How {
     pub connectors: bool,
     /// One page (number from 1, or name) of a body drawn on pages.
     pub page: Option<String>,
+    /// A body drawn on pages as one drawing.
+    pub whole: bool,
     /// Printed on A4 sheets at a legible size (`-o NAME.png`: NAME-1.png...).
     pub sheets: bool,
 }
@@ -168,6 +170,68 @@ fn pick_page(
     Ok((page, pos, pages[k].0.clone()))
 }
 
+/// A body drawn on pages: the body, its blocks' stored positions, its pages (name, blocks).
+type PagedBody<'a> = (&'a fbd_layout::Body, &'a [Option<[f64; 2]>], &'a [(String, Vec<usize>)]);
+
+/// `fbd svg` of a body drawn on pages: every page laid out at its blocks' stored positions
+/// (nets to other pages as connectors), one under another.
+fn svg_pages(
+    project: &fbd_engine::load::Project,
+    file: &std::path::Path,
+    macro_name: Option<&str>,
+    output: Option<&std::path::Path>,
+    (body, positions, pages): PagedBody<'_>,
+    connectors: bool,
+) -> ExitCode {
+    let mut opts = fbd_layout::Options::default();
+    if connectors {
+        opts = opts.with_connectors(fbd_layout::ConnectorRule::DEFAULT);
+    }
+    let laid: Vec<(String, fbd_layout::Body, fbd_layout::Layout)> = pages
+        .iter()
+        .map(|(name, nodes)| {
+            let (page, back) = fbd_layout::page::page_body(body, nodes);
+            let pos = fbd_layout::page::page_positions(positions, &back);
+            let l = fbd_layout::layout_kept_with(&page, &pos, &opts);
+            (name.clone(), page, l)
+        })
+        .collect();
+    let title = match macro_name {
+        Some(m) => format!("{m} ({})", file.display()),
+        None => project.root().name.clone().unwrap_or_else(|| file.display().to_string()),
+    };
+    let text = fbd_layout::svg::svg_pages(&laid, &title);
+    let png = output.is_some_and(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("png")));
+    let Some(p) = output else {
+        out::print(&text);
+        return ExitCode::SUCCESS;
+    };
+    let written = if png {
+        fbd_layout::png::render_a4(&text)
+            .map_err(std::io::Error::other)
+            .and_then(|bytes| fbd_engine::load::write_with(p, |w| w.write_all(&bytes)))
+    } else {
+        fbd_engine::load::write_text(p, &text)
+    };
+    match written {
+        Ok(()) => {
+            let crossings: usize = laid.iter().map(|(_, _, l)| l.stats.crossings).sum();
+            eprintln!(
+                "{}: {} pages, {} blocks, {} crossings in all (--page N draws one, --auto the whole body afresh)",
+                p.display(),
+                laid.len(),
+                body.nodes.len(),
+                crossings
+            );
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            out::error(&format!("{}: cannot write: {e}", p.display()));
+            ExitCode::FAILURE
+        }
+    }
+}
+
 pub(crate) fn svg(
     file: &std::path::Path,
     macro_name: Option<&str>,
@@ -191,6 +255,13 @@ pub(crate) fn svg(
         }
     };
     let mut positions = fbd_layout::from_model::positions(&project, macro_name);
+    // A body drawn on pages, asked for as a whole drawing at its stored positions: its pages, as
+    // the window draws them (the whole top level of the 2048 program was one body of wires,
+    // 7,207 crossings).
+    let pages = fbd_layout::from_model::pages(&project, macro_name);
+    if how.page.is_none() && !how.whole && online.is_none() && !how.auto && !how.sheets && !pages.is_empty() {
+        return svg_pages(&project, file, macro_name, output, (&body, &positions, &pages), how.connectors);
+    }
     let (body, page_name) = match how.page.as_deref() {
         None => (body, None),
         Some(which) => {

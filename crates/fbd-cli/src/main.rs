@@ -132,8 +132,12 @@ enum Cmd {
         connectors: bool,
         /// Draw one page of a body drawn on pages: its number (from 1) or its name. Nets to and
         /// from other pages are drawn as connectors named after their source.
-        #[arg(long)]
+        #[arg(long, conflicts_with = "whole")]
         page: Option<String>,
+        /// Draw a body drawn on pages as one drawing, not page by page (the default draws its
+        /// pages one under another, as the window shows them).
+        #[arg(long)]
+        whole: bool,
         /// With `-o NAME.png`: print on A4 sheets (landscape or portrait, whichever takes fewer)
         /// with the text 8 pt high, the drawing cut between blocks where it does not fit one
         /// sheet; writes NAME-1.png, NAME-2.png...
@@ -324,14 +328,14 @@ fn main() -> ExitCode {
         Cmd::Check { file, plan, signals } => check(&file, plan, signals),
         Cmd::Run(args) => run::run(args),
         Cmd::Dot { file, macro_name } => dot(&file, macro_name.as_deref()),
-        Cmd::Svg { file, macro_name, output, after, seed, sets, instance, auto, connectors, page, sheets } => {
+        Cmd::Svg { file, macro_name, output, after, seed, sets, instance, auto, connectors, page, whole, sheets } => {
             let online = after.map(|n| draw::Online { scans: n, seed, sets, instance });
             draw::svg(
                 &file,
                 macro_name.as_deref(),
                 output.as_deref(),
                 online,
-                draw::How { auto, connectors, page, sheets },
+                draw::How { auto, connectors, page, whole, sheets },
             )
         }
         Cmd::Layout { file, write, connectors } => draw::layout_cmd(&file, write, connectors),

@@ -798,3 +798,28 @@ fn a_recording_of_the_embedded_program_becomes_a_table() {
     assert!(!o.status.success() && text(&o.stderr).contains("exists with other content"), "{}", text(&o.stderr));
     assert_eq!(std::fs::read_to_string(other.join("2048.json")).expect("kept"), "{}");
 }
+
+/// `fbd svg` of a body drawn on pages draws its pages, as the window does (the 2048 top level
+/// was one body of wires with 7,207 crossings); `--page N` draws one.
+#[test]
+fn svg_of_a_paged_body_draws_its_pages() {
+    let out = temp("paged.svg", "");
+    let o = fbd(&["svg", "diagrams/2048.json", "-o", out.to_str().expect("utf8")]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let said = text(&o.stderr);
+    assert!(said.contains("9 pages"), "{said}");
+    let crossings: usize = said
+        .split(" crossings in all")
+        .next()
+        .and_then(|s| s.rsplit(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("a count in {said}"));
+    assert!(crossings < 200, "pages cross little: {said}");
+    let svg = std::fs::read_to_string(&out).expect("written");
+    assert_eq!(svg.matches("<svg x=\"0\" y=\"").count(), 9, "a drawing per page");
+    assert!(svg.contains("page 3/9: Board"), "each page titled");
+    // --whole: the body as one drawing.
+    let o = fbd(&["svg", "diagrams/2048.json", "--whole", "-o", out.to_str().expect("utf8")]);
+    assert!(o.status.success() && !text(&o.stderr).contains("pages"), "{}", text(&o.stderr));
+    assert_eq!(std::fs::read_to_string(&out).expect("written").matches("<svg").count(), 1);
+}

@@ -74,6 +74,37 @@ pub fn net_name(body: &Body, s: Source) -> String {
     }
 }
 
+/// The pages of a body drawn on pages, one under another in one SVG, as the window shows them
+/// one at a time: each page's drawing (its nets to other pages as connectors) titled with its
+/// number and name, a gap between pages.
+pub fn svg_pages(pages: &[(String, Body, Layout)], title: &str) -> String {
+    const GAP: f64 = 3.0 * PITCH;
+    let drawings: Vec<(f64, f64, String)> = pages
+        .iter()
+        .enumerate()
+        .map(|(k, (name, body, l))| {
+            let t = format!("{title}, page {}/{}: {name}", k + 1, pages.len());
+            (l.width, l.height + PITCH, svg(body, l, &t, &NoValues))
+        })
+        .collect();
+    let width = drawings.iter().map(|d| d.0).fold(0.0, f64::max);
+    let height = drawings.iter().map(|d| d.1).sum::<f64>() + GAP * drawings.len().saturating_sub(1) as f64;
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        r##"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}">"##
+    );
+    let mut y = 0.0;
+    for (_, h, d) in &drawings {
+        // Each page is a drawing of its own, placed at its offset.
+        let placed = d.replacen("<svg xmlns=\"http://www.w3.org/2000/svg\"", &format!("<svg x=\"0\" y=\"{y}\""), 1);
+        s.push_str(&placed);
+        y += h + GAP;
+    }
+    s.push_str("</svg>\n");
+    s
+}
+
 /// The SVG drawing of `body` laid out as `l`, titled `title`.
 pub fn svg(body: &Body, l: &Layout, title: &str, values: &dyn Values) -> String {
     let mut s = String::new();
