@@ -30,6 +30,9 @@ impl DiagramState {
         if self.sheets.is_none() {
             self.sheets = Some((key, view, fbd_layout::sheets::Sheets::default()));
         }
+        // A sheet asked for before the cut (Page Up into a page: its last) is one it has.
+        let n = self.sheets.as_ref().map_or(1, |(_, _, s)| s.list.len().max(1));
+        self.sheet = self.sheet.min(n - 1);
     }
 
     /// The part of the drawing Fit shows: the current sheet, unless the drawing is shown whole
@@ -76,14 +79,31 @@ impl DiagramState {
         }
     }
 
-    /// Page Down and Page Up, the pointer over the drawing: the next or the previous sheet.
-    pub(crate) fn turn_sheets(&mut self, ui: &egui::Ui) {
+    /// Page Down and Page Up, the pointer over the drawing: the next or the previous sheet, and
+    /// past the last (or before the first) sheet of a page, the next page (or the previous one,
+    /// at its last sheet), as one reads a printed program; `pages`: the body's page count (0
+    /// when it has none).
+    pub(crate) fn turn_sheets(&mut self, ui: &egui::Ui, pages: usize) {
         let step = ui.input(|i| i.key_pressed(egui::Key::PageDown) as i32 - i.key_pressed(egui::Key::PageUp) as i32);
-        let n = self.sheets.as_ref().map_or(1, |(_, _, s)| s.list.len());
-        if step != 0 && n > 1 {
-            self.sheet = (self.sheet as i32 + step).clamp(0, n as i32 - 1) as usize;
-            self.unsheeted = false;
-            self.fit = true;
+        let n = if self.unsheeted { 1 } else { self.sheets.as_ref().map_or(1, |(_, _, s)| s.list.len().max(1)) };
+        let k = self.sheet.min(n - 1);
+        let paged = pages > 0 && !self.whole;
+        if step > 0 && k + 1 < n {
+            self.sheet = k + 1;
+        } else if step > 0 && paged && self.page + 1 < pages {
+            self.show_page(Some(self.page + 1));
+            return;
+        } else if step < 0 && k > 0 {
+            self.sheet = k - 1;
+        } else if step < 0 && paged && self.page > 0 {
+            self.show_page(Some(self.page - 1));
+            // Its last sheet (the cut, made when it is drawn, bounds it).
+            self.sheet = usize::MAX;
+            return;
+        } else {
+            return;
         }
+        self.unsheeted = false;
+        self.fit = true;
     }
 }

@@ -408,6 +408,11 @@ impl App {
         self.diagram.pages(&cx).into_iter().map(|(t, _)| t).collect()
     }
 
+    /// The page shown (from 0), or `None` for the whole body.
+    pub fn diagram_page(&self) -> Option<usize> {
+        (!self.diagram.whole).then_some(self.diagram.page)
+    }
+
     /// Shows page `k` (from 0) of the body shown, or the whole body (`None`), fitted.
     pub fn diagram_show_page(&mut self, k: Option<usize>) {
         self.diagram.show_page(k);

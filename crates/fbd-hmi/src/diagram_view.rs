@@ -137,7 +137,7 @@ impl DiagramState {
         let refit = self.fit_hold.refit(rect.size(), self.pan, self.zoom);
         self.cut_into_sheets(body, layout, rect.size());
         if resp.hovered() {
-            self.turn_sheets(ui);
+            self.turn_sheets(ui, pages.len());
         }
         if self.fit || refit || (resp.hovered() && ui.input(|i| i.key_pressed(egui::Key::F))) {
             match self.shown_sheet() {

@@ -394,19 +394,35 @@ fn page_down_and_page_up_turn_the_sheets_of_a_page() {
     assert_eq!(h.state().diagram_sheet(), Some(0), "it opens at its first sheet");
     let centre = h.state().diagram_canvas().center();
     let zoom = h.state().diagram_zoom();
-    for k in 1..=n {
+    for k in 1..n {
         h.hover_at(centre);
         h.key_press(egui::Key::PageDown);
         h.step();
         h.step();
-        assert_eq!(h.state().diagram_sheet(), Some(k.min(n - 1)), "Page Down {k} times");
+        assert_eq!(h.state().diagram_sheet(), Some(k), "Page Down {k} times");
         assert_eq!(h.state().diagram_zoom(), zoom, "every sheet at full size");
     }
+    // Past the page's last sheet: the next page, at its first sheet (it stayed on the last).
+    h.hover_at(centre);
+    h.key_press(egui::Key::PageDown);
+    for _ in 0..3 {
+        h.step();
+    }
+    assert_eq!(h.state().diagram_page(), Some(3), "the next page");
+    assert_eq!(h.state().diagram_sheet(), Some(0));
+    // Page Up before its first sheet: the page before, at its last sheet.
+    h.hover_at(centre);
+    h.key_press(egui::Key::PageUp);
+    for _ in 0..3 {
+        h.step();
+    }
+    assert_eq!(h.state().diagram_page(), Some(2), "back to the page before");
+    assert_eq!(h.state().diagram_sheet(), Some(n - 1), "at its last sheet");
     h.hover_at(centre);
     h.key_press(egui::Key::PageUp);
     h.step();
     h.step();
-    assert_eq!(h.state().diagram_sheet(), Some(n - 2), "Page Up goes back");
+    assert_eq!(h.state().diagram_sheet(), Some(n - 2), "Page Up goes back a sheet");
 }
 
 /// File → Print on A4 sheets: the page the Diagram tab shows, as numbered PNG sheets of A4
