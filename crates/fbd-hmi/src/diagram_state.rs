@@ -67,6 +67,9 @@ pub struct DiagramState {
     pub(crate) sheets: Option<(usize, Vec2, fbd_layout::sheets::Sheets)>,
     /// A search to run again on the page it switched to.
     pub(crate) refind: Option<String>,
+    /// Where each body opened before was left (page, whole, sheet, unsheeted), by instance
+    /// path ("" for the program), until another program is loaded.
+    pub(crate) left_at: HashMap<String, (usize, bool, usize, bool)>,
     /// The found connector whose pages the message names already.
     pub(crate) cross_ref_for: Option<String>,
     /// The size of block types and connector names in the last frame (`None`: too small to be
@@ -104,6 +107,7 @@ impl DiagramState {
         self.cross_ref_for = None;
         self.menu_value.clear();
         self.instance.clear();
+        self.left_at.clear();
         self.page = 0;
         self.sheet = 0;
     }
@@ -132,18 +136,19 @@ impl DiagramState {
     }
 
     /// Opens the body of instance `path` ("" for the top level). Returns false if there is none.
+    /// A body opened before comes back at the page and sheet it was left at (the breadcrumb
+    /// back to the program opened its page 1, not the page one came from).
     pub(crate) fn open(&mut self, path: &str, img: &ScanImage) -> bool {
         let old = std::mem::replace(&mut self.instance, path.to_string());
         if self.macro_shown(img).is_none() {
             self.instance = old;
             return false;
         }
+        self.left_at.insert(old, (self.page, self.whole, self.sheet, self.unsheeted));
+        (self.page, self.whole, self.sheet, self.unsheeted) =
+            self.left_at.get(path).copied().unwrap_or((0, false, 0, false));
         self.ids = None;
         self.fit = true;
-        self.sheet = 0;
-        self.unsheeted = false;
-        self.page = 0;
-        self.whole = false;
         true
     }
 

@@ -551,3 +551,26 @@ fn find_is_forgotten_when_another_program_runs() {
     assert_eq!(h.state().diagram_message(), "", "the message went with the program");
     assert!(h.query_by_value("cell_2_3.Value").is_none(), "the Find field is empty");
 }
+
+/// Back from a macro instance by the breadcrumb, the program opens at the page one came from
+/// (it opened page 1).
+#[test]
+fn the_breadcrumb_returns_to_the_page_one_came_from() {
+    let mut h = harness(Wiring::Upd1, false, "diagram-breadcrumb");
+    h.step();
+    h.get_by_label("Diagram").click();
+    h.step();
+    h.step();
+    h.state_mut().diagram_show_page(Some(2));
+    h.step();
+    h.step();
+    assert!(h.state_mut().diagram_open("cell_2_3"), "the instance opens");
+    h.step();
+    h.step();
+    assert_eq!(h.state().diagram_instance(), "cell_2_3");
+    h.get_by_label("program").click();
+    h.step();
+    h.step();
+    assert_eq!(h.state().diagram_instance(), "");
+    assert_eq!(h.state().diagram_page(), Some(2), "back at the Board page");
+}
