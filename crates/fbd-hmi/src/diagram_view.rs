@@ -166,6 +166,9 @@ impl DiagramState {
         let pen = Pen::new(painter.with_clip_rect(rect), rect, self.origin, self.zoom, dark);
         self.text_px = pen.text_ok.then_some(pen.font.size);
         pen.painter.rect_filled(rect, 0.0, if dark { Color32::from_gray(24) } else { Color32::from_gray(250) });
+        if self.whole {
+            page_frames(&pen, (body, layout), &pages, dark);
+        }
         let shown = Shown {
             in_vals: &in_vals,
             out_ids: &out_ids,
@@ -803,6 +806,31 @@ fn net_under(nets: &[fbd_layout::NetGeom], to: &impl Fn(f64, f64) -> Pos2, at: P
         }
     }
     best.map(|(_, k)| k)
+}
+
+/// The whole view of a body drawn on pages: a frame around each page's blocks, titled with its
+/// number and name, as a printed program's pages are (the whole view drew none: where a page
+/// ended could not be seen).
+fn page_frames(pen: &Pen, (body, layout): (&Body, &Layout), pages: &[(String, Vec<String>)], dark: bool) {
+    let colour = if dark { Color32::from_gray(110) } else { Color32::from_gray(160) };
+    let nodes: Vec<Vec<usize>> = pages
+        .iter()
+        .map(|(_, ids)| body.nodes.iter().enumerate().filter(|(_, n)| ids.contains(&n.id)).map(|(k, _)| k).collect())
+        .collect();
+    for (k, frame) in fbd_layout::page::frames(layout, &nodes).into_iter().enumerate() {
+        let Some(f) = frame else { continue };
+        let on_screen = egui::Rect::from_min_max(pen.to(f.x, f.y), pen.to(f.x + f.w, f.y + f.h));
+        pen.painter.rect_stroke(on_screen, 4.0, egui::Stroke::new(1.0, colour), egui::StrokeKind::Inside);
+        if pen.text_ok {
+            pen.painter.text(
+                on_screen.left_top() + Vec2::new(6.0, 4.0),
+                egui::Align2::LEFT_TOP,
+                format!("page {}/{}: {}", k + 1, pages.len(), pages[k].0),
+                pen.font.clone(),
+                colour,
+            );
+        }
+    }
 }
 
 #[cfg(test)]

@@ -130,3 +130,22 @@ pub fn page_positions(pos: &[Option<[f64; 2]>], back: &[usize]) -> Vec<Option<[f
     let to = |v: f64, first: f64| v - first + crate::PITCH * 4.0;
     mine.into_iter().map(|p| p.map(|[x, y]| crate::snap([to(x, x0), to(y, y0)]))).collect()
 }
+
+/// The frame of each page in a drawing of the whole body laid out as `layout`: the rectangle
+/// around its blocks (`pages`: each page's node indices), with a margin for pin names and the
+/// constants left of the blocks; `None` for a page without blocks.
+pub fn frames(layout: &crate::Layout, pages: &[Vec<usize>]) -> Vec<Option<crate::Rect>> {
+    let m = 2.0 * crate::PITCH;
+    pages
+        .iter()
+        .map(|nodes| {
+            let (x0, y0, x1, y1) = nodes
+                .iter()
+                .filter_map(|&k| layout.blocks.get(k))
+                .fold((f64::INFINITY, f64::INFINITY, f64::NEG_INFINITY, f64::NEG_INFINITY), |(a, b, c, d), r| {
+                    (a.min(r.x), b.min(r.y), c.max(r.x + r.w), d.max(r.y + r.h))
+                });
+            (x0 <= x1).then_some(crate::Rect { x: x0 - 2.0 * m, y: y0 - m, w: x1 - x0 + 3.0 * m, h: y1 - y0 + 2.0 * m })
+        })
+        .collect()
+}

@@ -481,3 +481,33 @@ fn long_nets_become_connector_pairs_and_the_crossings_go() {
     let cell = body(&p, Some("Cell")).expect("Cell");
     assert!(fbd_layout::layout_with(&cell, &opts).connectors.is_empty(), "the Cell's wires are all short");
 }
+
+/// The whole drawing of a body on pages frames each page (the whole view drew none): every
+/// page of the 2048 top level, at its stored positions, has a frame around all its blocks, and
+/// no two frames overlap.
+#[test]
+fn each_page_of_the_whole_drawing_has_a_frame_of_its_own() {
+    let p = load(&FsProvider, &root().join("diagrams/2048.json")).expect("loads");
+    let b = body(&p, None).expect("body");
+    let pos = fbd_layout::from_model::positions(&p, None);
+    let l = fbd_layout::layout_kept(&b, &pos);
+    let pages: Vec<Vec<usize>> = fbd_layout::from_model::pages(&p, None).into_iter().map(|(_, n)| n).collect();
+    assert_eq!(pages.len(), 9);
+    let frames: Vec<fbd_layout::Rect> =
+        fbd_layout::page::frames(&l, &pages).into_iter().map(|f| f.expect("a frame")).collect();
+    for (f, nodes) in frames.iter().zip(&pages) {
+        for &k in nodes {
+            let r = &l.blocks[k];
+            assert!(
+                r.x >= f.x && r.y >= f.y && r.x + r.w <= f.x + f.w && r.y + r.h <= f.y + f.h,
+                "block {k} in its frame"
+            );
+        }
+    }
+    for (i, a) in frames.iter().enumerate() {
+        for b in &frames[i + 1..] {
+            let apart = a.x + a.w <= b.x || b.x + b.w <= a.x || a.y + a.h <= b.y || b.y + b.h <= a.y;
+            assert!(apart, "frames overlap: {a:?} {b:?}");
+        }
+    }
+}
