@@ -32,6 +32,11 @@ impl App {
         self.image().scan
     }
 
+    /// The running program's scan cycle in µs.
+    pub fn cycle_us(&self) -> u64 {
+        self.image().plan.cycle_us
+    }
+
     /// Whether the debugger panel is open in the current mode (editing, or running).
     pub fn debugger_shown(&self) -> bool {
         if self.editing() { self.debugger_while_editing } else { self.show_debugger }

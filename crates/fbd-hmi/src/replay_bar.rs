@@ -72,7 +72,18 @@ impl App {
         if let Some(why) = rec.program_differs(&project) {
             return Err(format!("{}: {why}; the replay would not be the recorded run", path.display()));
         }
-        self.load(origin);
+        // At the recording's cycle, which a run may have set from outside the file
+        // (`fbd serve --cycle`): the playback refused another.
+        match crate::source::load_at(&origin, Some(rec.cycle_us)) {
+            Ok((l, plan)) => {
+                self.cold_start(l, plan);
+            }
+            Err(e) => {
+                self.load_failed(&origin, e);
+                return Err(format!("{}: its program does not load", path.display()));
+            }
+        }
+        self.refresh();
         let replay = Replay {
             path: path.clone(),
             scans: rec.scans,

@@ -57,7 +57,13 @@ impl Loaded {
 
 /// Loads and compiles a diagram.
 pub fn load(origin: &Origin) -> Result<(Loaded, ScanPlan), Diagnostics> {
-    let (project, warnings) = match origin {
+    load_at(origin, None)
+}
+
+/// [`load`], the program run at a cycle of `cycle_us` when given (a recording replays at the
+/// cycle it was made at: `fbd serve --cycle`).
+pub fn load_at(origin: &Origin, cycle_us: Option<u64>) -> Result<(Loaded, ScanPlan), Diagnostics> {
+    let (mut project, warnings) = match origin {
         Origin::Embedded(w) => {
             let provider = fbd2048_game::embedded_provider();
             let path = Path::new("diagrams").join(w.file_name());
@@ -73,6 +79,9 @@ pub fn load(origin: &Origin) -> Result<(Loaded, ScanPlan), Diagnostics> {
             )]));
         }
     };
+    if let (Some(us), Some(root)) = (cycle_us, project.files.first_mut()) {
+        root.doc.cycle_ms = Some(us as f64 / 1000.0);
+    }
     let plan = compile_project(&project, &CompileOptions::default())?;
     Ok((Loaded { origin: origin.clone(), project: Arc::new(project), unsaved: false, warnings }, plan))
 }

@@ -542,3 +542,28 @@ fn a_recording_is_saved_by_a_typed_path_and_closing_asks_about_one_not_saved() {
     assert!(h.query_by_label_contains("A recording is under way").is_none());
     assert!(h.query_by_label_contains("A recording is not saved").is_none());
 }
+
+/// A recording made at another cycle than the file's (`fbd serve --cycle 10`) is played back at
+/// its cycle (the window refused it: "the program's cycle is 5000 us, the recording's 10000").
+#[test]
+fn a_recording_made_at_another_cycle_plays_back_at_it() {
+    use fbd_engine::load::{FsProvider, load};
+    let path = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/blinker.json"));
+    let mut project = load(&FsProvider, path).expect("loads");
+    let id = fbd_engine::runtime::ProgramId::of(&project);
+    let file_cycle = project.files[0].doc.cycle_ms;
+    project.files[0].doc.cycle_ms = Some(file_cycle.unwrap_or(5.0) * 2.0);
+    let mut rt =
+        fbd_engine::Runtime::new(fbd_engine::compile_project(&project, &Default::default()).expect("compiles"));
+    rt.start_recording(10);
+    rt.step_n(50);
+    let rec = rt.stop_recording(id).expect("recording");
+    let cycle_us = rec.cycle_us;
+    let file = temp_dir("other-cycle").join("run.json");
+    std::fs::write(&file, rec.to_json()).expect("write");
+    let mut h = harness(Wiring::Upd1, false, "other-cycle");
+    h.step();
+    h.state_mut().open_recording(Some(file)).expect("played back");
+    h.step();
+    assert_eq!(h.state().cycle_us(), cycle_us, "at the recording's cycle");
+}
