@@ -113,7 +113,7 @@ pub enum Generic {
     Integer,
     /// BOOL or a bit string (IEC's ANY_BIT: AND, OR, XOR, NOT).
     Logic,
-    /// BOOL, INT or REAL.
+    /// Any elementary type (BOOL, the integers and bit strings, the floats, TIME, STRING).
     Any,
 }
 

@@ -18,7 +18,7 @@ use crate::instr::Instr;
 use fbd_model::model::InputKind;
 use fbd_model::types::{Bank, Type, Value};
 
-/// A typed slot: index into the runtime's BOOL, INT or REAL array.
+/// A typed slot: index into one of the runtime's banks (BOOL, integer, float, STRING).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Slot {
     /// Which array.

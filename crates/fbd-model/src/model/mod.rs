@@ -170,7 +170,7 @@ impl InputKind {
 pub struct ProgramInput {
     /// The name blocks refer to (a bare name in a wire) and clients write.
     pub name: String,
-    /// BOOL, INT or REAL.
+    /// Its IEC elementary type (BOOL, the integers and bit strings, REAL, LREAL, TIME, STRING).
     #[serde(rename = "type")]
     pub ty: TypeName,
     /// How an HMI presents it.
@@ -197,7 +197,7 @@ pub struct ProgramInput {
 pub struct PortIn {
     /// Name used inside the macro body (a bare name in a wire) and as the instance's pin name.
     pub name: String,
-    /// BOOL, INT or REAL.
+    /// Its IEC elementary type (BOOL, the integers and bit strings, REAL, LREAL, TIME, STRING).
     #[serde(rename = "type")]
     pub ty: TypeName,
     /// Value when an instance leaves the pin unconnected; without it the pin is required.
@@ -214,7 +214,7 @@ pub struct PortIn {
 pub struct PortOut {
     /// The output's name.
     pub name: String,
-    /// BOOL, INT or REAL; checked against what `from` carries.
+    /// Its IEC elementary type; checked against what `from` carries.
     #[serde(rename = "type")]
     pub ty: TypeName,
     /// The signal: `block.pin`, an input name, or a constant.

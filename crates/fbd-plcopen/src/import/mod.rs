@@ -1020,7 +1020,7 @@ fn pou_body(
     for v in &outs {
         let from = flow.value_at(&v.name, seq.end());
         let Some(ty) = v.ty else {
-            cx.err(pou, format!("output `{}` of `{name}` has a derived type; outputs are BOOL, INT or REAL", v.name));
+            cx.err(pou, format!("output `{}` of `{name}` has a derived type; a program's outputs are of elementary types (BOOL, the integers and bit strings, REAL, LREAL, TIME, STRING)", v.name));
             continue;
         };
         outputs.push(PortOut {

@@ -223,7 +223,7 @@ pub(super) fn input_ports(
     let mut macro_inputs = Vec::new();
     for v in ins {
         let Some(ty) = v.ty else {
-            cx.err(pou, format!("input `{}` of `{name}` has a derived type; inputs are BOOL, INT or REAL", v.name));
+            cx.err(pou, format!("input `{}` of `{name}` has a derived type; a program's inputs are of elementary types (BOOL, the integers and bit strings, REAL, LREAL, TIME, STRING)", v.name));
             continue;
         };
         if is_program {
