@@ -1,8 +1,10 @@
 //! `fbd`: the command-line client of the FBD engine.
 //!
-//! `fbd check`, `run`, `dot`, `svg`, `layout`, `bench`, `blocks`, `schema`, and the 2048
-//! commands `play`, `latency`, `autoplay`. Errors print as `file:line:col: message (block, pin)`
-//! and make the exit code non-zero.
+//! Programs: `check`, `run`, `replay`, `fmt`; tests: `test`, `test-from-recording`; drawings:
+//! `svg`, `dot`, `layout`; PLCopen: `import`, `export`; on the network: `serve`; terminal:
+//! `tui`; reference: `blocks`, `schema`; measurement: `bench`; the 2048 commands `play`,
+//! `latency`, `autoplay` (docs/cli.md says each). Errors print as `file:line:col: message (block,
+//! pin)` and make the exit code non-zero.
 
 // mimalloc, counted: see mem.rs.
 #[global_allocator]
