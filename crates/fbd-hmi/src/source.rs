@@ -60,7 +60,7 @@ pub fn load(origin: &Origin) -> Result<(Loaded, ScanPlan), Diagnostics> {
     load_at(origin, None)
 }
 
-/// [`load`], the program run at a cycle of `cycle_us` when given (a recording replays at the
+/// [`load()`], the program run at a cycle of `cycle_us` when given (a recording replays at the
 /// cycle it was made at: `fbd serve --cycle`).
 pub fn load_at(origin: &Origin, cycle_us: Option<u64>) -> Result<(Loaded, ScanPlan), Diagnostics> {
     let (mut project, warnings) = match origin {
