@@ -9,18 +9,12 @@ import json
 import sys
 import time
 
-from selenium import webdriver
-from selenium.webdriver.chrome.options import Options
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
+from headless import chromium
 
 url, shot = sys.argv[1], sys.argv[2]
-opts = Options()
-for a in ["--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=700,760"]:
-    opts.add_argument(a)
-opts.binary_location = "/usr/bin/chromium"
-driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=opts)
+driver = chromium("--window-size=700,760")
 try:
     driver.get(url)
 

@@ -12,9 +12,8 @@ import sys
 import threading
 import time
 
-from selenium import webdriver
-from selenium.webdriver.chrome.options import Options
-from selenium.webdriver.chrome.service import Service
+from headless import chromium
+
 
 plc_port = int(sys.argv[1])
 
@@ -44,11 +43,7 @@ class Foreign(http.server.BaseHTTPRequestHandler):
 site = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Foreign)
 threading.Thread(target=site.serve_forever, daemon=True).start()
 
-opts = Options()
-for a in ["--headless=new", "--no-sandbox", "--disable-gpu"]:
-    opts.add_argument(a)
-opts.binary_location = "/usr/bin/chromium"
-driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=opts)
+driver = chromium()
 try:
     driver.get("http://127.0.0.1:%d/" % site.server_address[1])
     report = None

@@ -11,18 +11,12 @@ import json
 import sys
 import time
 
-from selenium import webdriver
-from selenium.webdriver.chrome.options import Options
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
+from headless import chromium
 
 url, name, output, text = sys.argv[1:5]
-opts = Options()
-for a in ["--headless=new", "--no-sandbox", "--disable-gpu"]:
-    opts.add_argument(a)
-opts.binary_location = "/usr/bin/chromium"
-driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=opts)
+driver = chromium()
 try:
     driver.get(url)
     # Bounded waits: the panel is there within a few pushes.

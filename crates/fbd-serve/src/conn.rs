@@ -84,6 +84,29 @@ impl Registry {
         Ok((Admitted { registry: Arc::clone(self), id }, shed))
     }
 
+    /// A client just accepted by `server` (`modbus`, `web`): admitted, or refused, each said on
+    /// standard error with the client made room for; the client's address with its place.
+    pub(crate) fn admit_logged(
+        self: &Arc<Self>,
+        stream: &TcpStream,
+        limits: crate::Limits,
+        server: &str,
+    ) -> Option<(Admitted, String)> {
+        let peer = stream.peer_addr().map_or("?".into(), |a| a.to_string());
+        match self.admit(stream, &peer, limits.connections, limits.shed_after) {
+            Ok((a, shed)) => {
+                if let Some(s) = shed {
+                    eprintln!("{server}: {s} closed to make room for {peer}");
+                }
+                Some((a, peer))
+            }
+            Err(why) => {
+                eprintln!("{server}: {peer} refused: {why}");
+                None
+            }
+        }
+    }
+
     /// The clients' addresses.
     pub(crate) fn peers(&self) -> Vec<String> {
         self.slots().iter().map(|s| s.peer.clone()).collect()

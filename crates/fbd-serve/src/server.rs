@@ -86,19 +86,7 @@ impl ModbusServer {
                     break;
                 }
                 let Ok(stream) = stream else { continue };
-                let peer = stream.peer_addr().map_or("?".into(), |a| a.to_string());
-                let admitted = match registry.admit(&stream, &peer, limits.connections, limits.shed_after) {
-                    Ok((a, shed)) => {
-                        if let Some(s) = shed {
-                            eprintln!("modbus: {s} closed to make room for {peer}");
-                        }
-                        a
-                    }
-                    Err(why) => {
-                        eprintln!("modbus: {peer} refused: {why}");
-                        continue;
-                    }
-                };
+                let Some((admitted, peer)) = registry.admit_logged(&stream, limits, "modbus") else { continue };
                 eprintln!("modbus: {peer} connected");
                 let (runner, map, commands) = (runner.clone(), Arc::clone(&map), commands.clone());
                 let _ = std::thread::Builder::new().name("modbus-client".into()).spawn(move || {

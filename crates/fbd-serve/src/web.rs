@@ -89,19 +89,7 @@ impl WebServer {
                     break;
                 }
                 let Ok(stream) = stream else { continue };
-                let peer = stream.peer_addr().map_or("?".into(), |a| a.to_string());
-                let admitted = match registry.admit(&stream, &peer, limits.connections, limits.shed_after) {
-                    Ok((a, shed)) => {
-                        if let Some(s) = shed {
-                            eprintln!("web: {s} closed to make room for {peer}");
-                        }
-                        a
-                    }
-                    Err(why) => {
-                        eprintln!("web: {peer} refused: {why}");
-                        continue;
-                    }
-                };
+                let Some((admitted, peer)) = registry.admit_logged(&stream, limits, "web") else { continue };
                 let shared = Arc::clone(&shared);
                 let _ = std::thread::Builder::new().name("web-client".into()).spawn(move || {
                     if let Err(why) = serve(stream, &shared, &admitted, &peer) {

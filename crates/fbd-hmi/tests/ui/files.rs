@@ -334,23 +334,28 @@ fn a_large_body_is_laid_out_while_the_window_answers() {
     assert!(h.query_by_label("Fit").is_some(), "with its header");
 }
 
-/// File → Open path... gives its field the keyboard: what is typed is the path (it went to the
-/// game, WASD as moves), and Enter opens it.
-#[test]
-fn open_path_takes_the_keyboard_and_enter_opens_the_path() {
-    let mut h = harness(Wiring::Upd1, false, "open-path");
-    h.step();
+/// File → Open path..., `text` typed into its field, Enter.
+fn open_typed_path(h: &mut egui_kittest::Harness<'static, fbd_hmi::App>, text: &str) {
     h.get_by_label("File").click();
     h.step();
     h.step();
     h.get_by_label("Open path...").click();
     h.step();
     h.step();
-    h.event(egui::Event::Text("no_such_dir/wasd.json".into()));
+    h.event(egui::Event::Text(text.into()));
     h.step();
     h.key_press(egui::Key::Enter);
     h.step();
     h.step();
+}
+
+/// File → Open path... gives its field the keyboard: what is typed is the path (it went to the
+/// game, WASD as moves), and Enter opens it.
+#[test]
+fn open_path_takes_the_keyboard_and_enter_opens_the_path() {
+    let mut h = harness(Wiring::Upd1, false, "open-path");
+    h.step();
+    open_typed_path(&mut h, "no_such_dir/wasd.json");
     assert!(
         h.query_all_by_label_contains("no_such_dir/wasd.json").count() > 0,
         "the typed path was opened (and refused)"
@@ -358,17 +363,7 @@ fn open_path_takes_the_keyboard_and_enter_opens_the_path() {
     assert_eq!(tiles(h.state()), 0, "no key reached the game");
     // Opened again, the field shows the last path selected: what is typed replaces it (it was
     // appended after the cursor at its end).
-    h.get_by_label("File").click();
-    h.step();
-    h.step();
-    h.get_by_label("Open path...").click();
-    h.step();
-    h.step();
-    h.event(egui::Event::Text("other.json".into()));
-    h.step();
-    h.key_press(egui::Key::Enter);
-    h.step();
-    h.step();
+    open_typed_path(&mut h, "other.json");
     assert!(h.query_all_by_label_contains("other.json").count() > 0, "the typed path was opened");
     assert!(
         h.query_all_by_label_contains("wasd.jsonother.json").count() == 0,
