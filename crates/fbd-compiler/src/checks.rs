@@ -347,7 +347,7 @@ fn check_body(project: &Project, fi: usize, body: &[Block], body_at: &[Seg], err
             // Reported once at the definition.
         } else if let Some((_, _, m)) = project.macro_def(&b.ty) {
             for (pin, _) in b.inputs.iter() {
-                if !m.inputs.iter().any(|p| p.name == *pin) {
+                if !m.inputs.iter().any(|p| p.name == *pin) && pin != library::ENABLE {
                     let known: Vec<&str> = m.inputs.iter().map(|p| p.name.as_str()).collect();
                     errors.push(
                         project
@@ -495,7 +495,7 @@ fn check_prim_pins(project: &Project, fi: usize, b: &Block, def: &BlockDef, at: 
     };
     let mut var_numbers = Vec::new();
     for (pin, _) in b.inputs.iter() {
-        if def.inputs.iter().any(|p| p.name == pin) {
+        if def.inputs.iter().any(|p| p.name == pin) || pin == library::ENABLE {
             continue;
         }
         if let Some(v) = def.var_inputs

@@ -442,6 +442,13 @@ impl Emitting<'_> {
         let rec = self.blocks.recs.len();
         self.ins.clear();
         self.wired.clear();
+        // Under an EN: one skip per EN, outermost first, each over the rest of the block.
+        let first_skip = self.code.len();
+        for g in net.gates.get(&(i as u32)).into_iter().flat_map(|g| g.iter()) {
+            let s = self.srcs.slot(net, g, &mut self.slots, &mut self.commits);
+            self.push(fbd_plan::instr::Instr::SkipUnless { g: s.idx, n: 0 }, rec);
+        }
+        let skips = first_skip..self.code.len();
         // The NOTs of this block's negated inputs go from here to the block's instruction.
         let (first_not, commits_before) = (self.code.len(), self.commits.len());
         for p in &b.inputs {
@@ -493,6 +500,12 @@ impl Emitting<'_> {
             let pin = self.pins_out(net, i)[k];
             if raw != pin {
                 push_not(&mut self.code, &mut self.instr_block, raw, pin, rec);
+            }
+        }
+        let end = self.code.len();
+        for k in skips {
+            if let fbd_plan::instr::Instr::SkipUnless { n, .. } = &mut self.code[k] {
+                *n = (end - k - 1) as u32;
             }
         }
         self.outs = outs;

@@ -79,6 +79,10 @@ pub struct NetBlock {
     pub init: Option<Value>,
     /// `params.seed`.
     pub seed: Option<u64>,
+    /// The ENs the block is under (its own, then each enclosing instance's, outermost
+    /// first): it is called only while every one is TRUE, else its outputs and state keep
+    /// their values.
+    pub gates: Vec<Driver>,
 }
 
 /// A program input.
@@ -155,6 +159,7 @@ pub fn netlist(project: &Project, opts: &CompileOptions) -> Result<Netlist, Diag
                 .collect(),
             init: b.params().init.as_deref().map(|c| c.0),
             seed: b.params().seed,
+            gates: net.gates.get(&(i as u32)).map_or_else(Vec::new, |g| g.iter().map(driver).collect()),
         })
         .collect();
     let inputs = root

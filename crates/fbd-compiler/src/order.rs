@@ -41,8 +41,9 @@ pub(crate) fn order_blocks(
         if b.def.kind == Kind::Delay && !b.inputs.iter().any(|p| p.negate) {
             continue;
         }
-        for p in &b.inputs {
-            if let Some(s) = ordering_pred(net, &p.src) {
+        let gates = net.gates.get(&(i as u32)).into_iter().flat_map(|g| g.iter());
+        for src in b.inputs.iter().map(|p| &p.src).chain(gates) {
+            if let Some(s) = ordering_pred(net, src) {
                 succ[s].push(i);
                 indeg[i] += 1;
             }

@@ -493,6 +493,13 @@ impl BlockDef {
     }
 }
 
+/// The enable input every block has besides its own pins (IEC 61131-3's EN): while what
+/// drives it is FALSE the block is not called, so its outputs and state keep their values (a
+/// timer's elapsed time is read from the clock again when it is called next, as matiec's
+/// timers do); on a macro instance it holds every block inside. A macro that declares a port
+/// of this name has that port instead. ENO is not a pin: it is EN (read EN's driver).
+pub const ENABLE: &str = "EN";
+
 /// Looks up a library block by its diagram type name: one of [`LIBRARY`], or an IEC
 /// conversion `A_TO_B` ([`conversion`]).
 pub fn lookup(name: &str) -> Option<&'static BlockDef> {

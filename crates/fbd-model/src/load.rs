@@ -286,8 +286,11 @@ impl ProjectOf<Block> {
     /// the variadic ones it connects (outputs from `params.n`), or a macro's ports. An unknown
     /// type gives its connected inputs and no outputs.
     pub fn block_pins(&self, b: &Block) -> (Vec<String>, Vec<String>) {
+        // A wired EN is the first input, where IEC 61131-3 draws it.
+        let en = b.inputs.0.iter().any(|(p, _)| p == library::ENABLE);
         if let Some(def) = library::lookup(&b.ty) {
-            let mut ins: Vec<String> = def.inputs.iter().map(|p| p.name.to_string()).collect();
+            let mut ins: Vec<String> = en.then(|| library::ENABLE.to_string()).into_iter().collect();
+            ins.extend(def.inputs.iter().map(|p| p.name.to_string()));
             for (p, _) in &b.inputs.0 {
                 if !ins.contains(p) {
                     ins.push(p.clone());
@@ -299,7 +302,10 @@ impl ProjectOf<Block> {
             }
             (ins, outs)
         } else if let Some((_, _, m)) = self.macro_def(&b.ty) {
-            (m.inputs.iter().map(|p| p.name.clone()).collect(), m.outputs.iter().map(|p| p.name.clone()).collect())
+            let own_en = en && !m.inputs.iter().any(|p| p.name == library::ENABLE);
+            let ins =
+                own_en.then(|| library::ENABLE.to_string()).into_iter().chain(m.inputs.iter().map(|p| p.name.clone()));
+            (ins.collect(), m.outputs.iter().map(|p| p.name.clone()).collect())
         } else {
             (b.inputs.0.iter().map(|(p, _)| p.clone()).collect(), Vec::new())
         }

@@ -645,6 +645,14 @@ pub enum Instr {
         first: u32,
         n: u32,
     },
+    /// Skips the next `n` instructions when BOOL slot `g` is FALSE: the instructions of a
+    /// block whose EN is FALSE, which is not called (its outputs and state keep their values,
+    /// its timers see the clock again when it is called next), as IEC 61131-3 and matiec have
+    /// it. A block under several ENs (an instance in a gated instance) has one per EN.
+    SkipUnless {
+        g: u32,
+        n: u32,
+    },
 }
 
 impl Instr {

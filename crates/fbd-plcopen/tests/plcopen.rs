@@ -72,8 +72,8 @@ fn problems_are_reported_with_their_places() {
     // The unsupported features, each with its own message and place.
     let cases = [
         (
-            t.replace("<variable formalParameter=\"PT\">", "<variable formalParameter=\"EN\"><connectionPointIn><connection refLocalId=\"9\"/></connectionPointIn></variable><variable formalParameter=\"PT\">"),
-            "EN on a function block (TON) is not supported",
+            t.replace("<variable formalParameter=\"PT\">", "<variable formalParameter=\"EN\" negated=\"true\"><connectionPointIn><connection refLocalId=\"9\"/></connectionPointIn></variable><variable formalParameter=\"PT\">"),
+            "a negated or edge-triggered EN is not supported",
         ),
         (t.replace("<outVariable localId=\"6\">", "<outVariable localId=\"6\" storage=\"set\">"), "set/reset coils"),
         (t.replace("<expression>run</expression>", "<expression>run AND pulse</expression>"), "ST expressions in variables"),

@@ -92,7 +92,7 @@ impl Reference {
             .net
             .blocks
             .iter()
-            .flat_map(|b| b.inputs.iter().map(|p| p.driver.clone()))
+            .flat_map(|b| b.inputs.iter().map(|p| p.driver.clone()).chain(b.gates.iter().cloned()))
             .chain(r.net.outputs.iter().map(|o| o.driver.clone()))
             .collect();
         for d in &drivers {
@@ -198,10 +198,18 @@ impl Reference {
         while left > 0 {
             let before = left;
             for i in 0..n {
-                if done[i] || self.net.blocks[i].inputs.iter().any(|p| self.waits_on(&p.driver, &done)) {
+                let b = &self.net.blocks[i];
+                if done[i]
+                    || b.inputs.iter().any(|p| self.waits_on(&p.driver, &done))
+                    || b.gates.iter().any(|g| self.waits_on(g, &done))
+                {
                     continue;
                 }
-                self.eval(i, now_us);
+                // Under an EN that is FALSE the block is not called: it keeps its outputs and
+                // its state.
+                if b.gates.iter().all(|g| self.read(g, Type::Bool) == Value::Bool(true)) {
+                    self.eval(i, now_us);
+                }
                 done[i] = true;
                 left -= 1;
             }
@@ -244,7 +252,7 @@ impl Reference {
             }
             None
         }
-        let blocks = self.net.blocks.iter().flat_map(|b| b.inputs.iter().map(|p| &p.driver));
+        let blocks = self.net.blocks.iter().flat_map(|b| b.inputs.iter().map(|p| &p.driver).chain(&b.gates));
         let outs = self.net.outputs.iter().map(|o| &o.driver);
         blocks.chain(outs).find_map(|d| find(d, k)).expect("a feedback key names a wire")
     }

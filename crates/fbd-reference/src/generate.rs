@@ -46,6 +46,8 @@ struct MacroSig {
     name: String,
     inputs: Vec<(String, Type, bool)>,
     outputs: Vec<(String, Type)>,
+    /// A DELAY in its body, or in an instance's: it cannot be under an EN.
+    has_delay: bool,
 }
 
 /// One planned block: its type and the types of its pins.
@@ -435,6 +437,12 @@ fn block_object<R: Rng>(
         grounded_t |= *is_t && grounded;
         wires.push(format!("\"{name}\": {text}"));
     }
+    // EN on some blocks: not on a DELAY, which cannot honour one, nor around one.
+    let can_gate = p.def.map_or_else(|| !macros[p.mac.unwrap_or(0)].has_delay, |d| d.kind != Kind::Delay);
+    if can_gate && rng.random_bool(0.1) {
+        let (text, _) = pin_wire(rng, None, ("EN", Type::Bool), sources, iec_only);
+        wires.push(format!("\"EN\": {text}"));
+    }
     let mut obj = format!(
         "{{\"id\": \"{}\", \"type\": \"{}\", \"inputs\": {{{}}}",
         p.id,
@@ -621,7 +629,11 @@ pub fn diagram_from<R: Rng>(rng: &mut R, seed: u64, opts: &GenOptions) -> String
             out_json.join(", "),
             blocks.join(",\n  ")
         ));
-        macros.push(MacroSig { name, inputs, outputs });
+        let has_delay = blocks.iter().any(|b| {
+            b.contains("\"type\": \"DELAY\"")
+                || macros.iter().any(|m| m.has_delay && b.contains(&format!("\"type\": \"{}\"", m.name)))
+        });
+        macros.push(MacroSig { name, inputs, outputs, has_delay });
     }
     // The program's inputs and body.
     let n_in = rng.random_range(0..=4);

@@ -119,6 +119,11 @@ impl<'b> Negated<'b> {
     }
 }
 
+/// The error of a DELAY under an EN, at the block.
+fn diag_at_block(project: &Project, at: BlockAt, path: &str) -> Diagnostic {
+    crate::diag_at(project, &at.at(), format!("DELAY `{path}` is under an EN, which a DELAY cannot honour")).block(path)
+}
+
 fn dedup(errors: &mut Vec<Diagnostic>) {
     let mut seen = std::collections::HashSet::new();
     errors.retain(|d| seen.insert(d.to_string()));
@@ -268,12 +273,66 @@ impl<'p> Expander<'p> {
         pins
     }
 
+    /// What drives the EN of block `bi` of scope `si`'s body, if it has one (a macro that
+    /// declares a port `EN` has that port instead); the driver must be a BOOL.
+    fn enable(&mut self, si: usize, bi: usize) -> Option<Src> {
+        let b = &self.body(si)[bi];
+        let wire = b.inputs.get(library::ENABLE)?.clone();
+        if let Some((_, _, m)) = self.project.macro_def(&b.ty)
+            && m.inputs.iter().any(|p| p.name == library::ENABLE)
+        {
+            return None;
+        }
+        let (file, mac_index) = (self.scopes[si].file, self.scopes[si].mac.map(|(_, mi)| mi));
+        let block_at = BlockAt::new(file, mac_index, bi);
+        let src = self.resolve(si, &wire, Loc::Pin { block: block_at, pin: library::ENABLE });
+        let src = coerce_const(src, Type::Bool);
+        let id = &self.body(si)[bi].id;
+        let what = format!("EN of block `{}{id}`", self.scopes[si].prefix);
+        let at = block_at.join(json_path!["inputs", library::ENABLE]);
+        self.net.asserts.push(TypeAssert { src: src.clone(), ty: Type::Bool, at, what });
+        Some(src)
+    }
+
+    /// The ENs every block of each scope is under: its instance's parent's, then the
+    /// instance's own (scopes come after their parents).
+    fn scope_gates(&mut self) -> Vec<Vec<Src>> {
+        let mut gates: Vec<Vec<Src>> = vec![Vec::new(); self.scopes.len()];
+        for si in 1..self.scopes.len() {
+            let (ps, pbi) = self.scopes[si].parent.expect("non-root scopes are instances");
+            let mut g = gates[ps].clone();
+            g.extend(self.enable(ps, pbi));
+            gates[si] = g;
+        }
+        gates
+    }
+
+    /// Records the ENs net block `ni` (block `bi` of scope `si`) is under. A DELAY is refused
+    /// under one: its output is the last scan's input whether it was called or not.
+    fn gate(&mut self, si: usize, bi: usize, ni: u32, scope_gates: &[Src]) {
+        let mut gates = scope_gates.to_vec();
+        gates.extend(self.enable(si, bi));
+        if gates.is_empty() {
+            return;
+        }
+        let b = &self.net.blocks[ni as usize];
+        if b.def.kind == library::Kind::Delay {
+            let d = diag_at_block(self.project, b.at, &b.path)
+                .help("a DELAY's output is the previous scan's input, called or not; under an EN use MEMORY (its `en` pin) or a feedback wire");
+            self.errors.push(d);
+            return;
+        }
+        self.net.gates.insert(ni, gates.into_boxed_slice());
+    }
+
     fn resolve_all(&mut self) {
+        let scope_gates = self.scope_gates();
         // Primitive block inputs.
-        for si in 0..self.scopes.len() {
+        for (si, scope_gates) in scope_gates.iter().enumerate() {
             let (file, mac_index) = (self.scopes[si].file, self.scopes[si].mac.map(|(_, mi)| mi));
             for bi in 0..self.body(si).len() {
                 let Entry::Prim(ni) = self.scopes[si].entries[bi] else { continue };
+                self.gate(si, bi, ni, scope_gates);
                 let block_at = BlockAt::new(file, mac_index, bi);
                 let pins = match self.scopes[si].body {
                     Some(body) => self.resolve_pins(si, ni, block_at, &body[bi].inputs, body[bi].negated()),

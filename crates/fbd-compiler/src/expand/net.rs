@@ -223,6 +223,10 @@ pub(crate) struct Net {
     /// inverse). Beside the blocks, not in them: most blocks have none, and a large program
     /// holds a `NetBlock` per block.
     pub neg_out: rustc_hash::FxHashMap<u32, Box<[bool]>>,
+    /// Per block under an EN (its own, and each enclosing instance's, outermost first): what
+    /// drives each; the block is called only while all are TRUE. Beside the blocks, as
+    /// `neg_out`: most blocks have none.
+    pub gates: rustc_hash::FxHashMap<u32, Box<[Src]>>,
     /// Blocks from here on are the NOTs of negated macro instance pins (`inst/port:not`); what
     /// they read is type-checked at the instance's port, not at their own pin.
     pub first_negation: usize,

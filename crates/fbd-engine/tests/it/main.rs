@@ -6,6 +6,7 @@ mod connectors;
 mod constants;
 mod debugger;
 mod determinism;
+mod enable;
 mod errors;
 mod feedback;
 mod harness;

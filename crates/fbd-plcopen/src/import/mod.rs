@@ -504,11 +504,13 @@ fn import_block(cx: &mut Ctx, e: &Node, env: &BlockEnv, out: &mut BodyBlocks) {
         bi.input(cx, v, env, out);
     }
     let at = bi.at;
-    let b = bi.block(env);
-    match bi.en.take() {
-        Some(enw) => bi.with_enable(b, enw, out),
-        None => out.blocks.push(b),
+    let mut b = bi.block(env);
+    // ENO is EN: its readers read what drives EN.
+    if let Some(enw) = bi.en.take() {
+        b.inputs.0.push((library::ENABLE.into(), enw.clone()));
+        out.enos.insert(b.id.clone(), enw);
     }
+    out.blocks.push(b);
     for b in &out.blocks[first_new..] {
         out.block_at.insert(b.id.clone(), at);
         cx.places.push((env.pou_key.to_string(), b.id.clone(), e.range().start));
@@ -639,21 +641,17 @@ impl<'x, 'i> BlockImport<'x, 'i> {
         Wire::Ref(format!("{pre}.{outpin}"))
     }
 
-    /// An EN input: kept for a function (its wire), refused on a function block and when
-    /// negated or edge-triggered; an open EN is always executed.
+    /// An EN input: the block's EN pin (while it is FALSE the function or function block is
+    /// not called and keeps its outputs and state, as matiec runs it); refused when negated or
+    /// edge-triggered; an open EN is always executed.
     fn enable(&mut self, cx: &mut Ctx, v: Node, env: &BlockEnv, out: &mut BodyBlocks) {
-        let (id, our_ty) = (&self.id, &self.our_ty);
+        let id = &self.id;
         let Some(cpi) = child(v, "connectionPointIn").filter(|c| child(*c, "connection").is_some()) else {
             return;
         };
         // A negated or edge-triggered EN ran the function when EN was FALSE (dropped).
         if v.attribute("negated") == Some("true") || v.attribute("edge").is_some_and(|e| e != "none") {
             cx.err(v, format!("block `{id}`: a negated or edge-triggered EN is not supported; negate or detect the edge before it (NOT, R_TRIG)"));
-            return;
-        }
-        let stateless = library::lookup(our_ty).is_some_and(|d| !d.stateful && d.outputs.len() == 1);
-        if !stateless {
-            cx.err(v, format!("block `{id}`: EN on a function block ({our_ty}) is not supported (its state would have to freeze); EN on functions is"));
             return;
         }
         self.en = match env.look.source(cx, cpi, 0).map(Src::direct) {
@@ -665,7 +663,7 @@ impl<'x, 'i> BlockImport<'x, 'i> {
             && !env.in_names.contains(r.as_str())
             && !r.contains('.')
         {
-            out.reads.push(Read::new(id, "g", r, self.at));
+            out.reads.push(Read::new(id, library::ENABLE, r, self.at));
         }
     }
 
@@ -717,32 +715,6 @@ impl<'x, 'i> BlockImport<'x, 'i> {
             b.params.n = Some(n as u32);
         }
         b
-    }
-
-    /// A function with EN: computed as `<id>__f`, and `<id>` holds its last result while EN
-    /// is FALSE (the outputs of a call that does not run are not written), as a SEL with a
-    /// feedback of itself; ENO is EN.
-    fn with_enable(&self, mut b: Block, enw: Wire, out: &mut BodyBlocks) {
-        let id = &self.id;
-        let out_pin = library::lookup(&self.our_ty).and_then(|d| d.outputs.first()).map_or("out", |p| p.name);
-        let f = format!("{id}__f");
-        b.id = f.clone();
-        // Reads of variables by the function's own pins follow it to its new id.
-        for r in out.reads.iter_mut().filter(|r| r.block == *id && r.pin != "g") {
-            r.block = f.clone();
-        }
-        let mut hold = simple_block(id, "SEL", Vec::new(), &self.e);
-        hold.inputs = Pins(vec![
-            ("g".into(), enw.clone()),
-            ("in0".into(), Wire::Feedback { from: format!("{id}.out"), init: None }),
-            ("in1".into(), Wire::Ref(format!("{f}.{out_pin}"))),
-        ]);
-        if let Some(p) = hold.pos.as_mut() {
-            p[0] += 60.0;
-        }
-        out.enos.insert(id.clone(), enw);
-        out.blocks.push(b);
-        out.blocks.push(hold);
     }
 }
 

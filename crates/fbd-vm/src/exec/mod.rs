@@ -51,18 +51,21 @@ pub(crate) fn run(plan: &ScanPlan, st: &mut State, ctx: &mut Ctx, forces: Option
     let mut m = Machine::new(plan, st, ctx);
     match forces {
         None => {
-            for (i, ins) in plan.code.iter().enumerate() {
+            let mut i = 0;
+            while let Some(ins) = plan.code.get(i) {
                 m.i = i as u32;
-                m.step(ins);
+                i += 1 + m.step(ins) as usize;
             }
         }
         Some(f) => {
-            for (i, ins) in plan.code.iter().enumerate() {
+            let mut i = 0;
+            while let Some(ins) = plan.code.get(i) {
                 m.i = i as u32;
-                m.step(ins);
+                let skip = m.step(ins) as usize;
                 if f.mask[i] {
                     m.apply_forces(f.values);
                 }
+                i += 1 + skip;
             }
         }
     }
@@ -133,10 +136,12 @@ impl<'a> Machine<'a> {
         }
     }
 
-    /// The dispatch: one arm per instruction, each a call into its family.
+    /// The dispatch: one arm per instruction, each a call into its family. Returns how many
+    /// of the following instructions to skip (a `SkipUnless` whose EN is FALSE).
     #[inline(always)]
-    fn step(&mut self, ins: &Instr) {
+    fn step(&mut self, ins: &Instr) -> u32 {
         match *ins {
+            Instr::SkipUnless { g, n } => return if self.b[g as usize] { 0 } else { n },
             Instr::Str { op, args, n, o } => self.string(op, args, n, o),
             Instr::Gate { t, a, b, c, o } => self.gate(t, a, b, c, o),
             Instr::CmpI { m, a, b, o } => self.cmp_i(m, a, b, o),
@@ -210,6 +215,7 @@ impl<'a> Machine<'a> {
             Instr::Random { aux } => self.random(aux),
             Instr::Selector { sel, first, n } => self.selector(sel, first, n),
         }
+        0
     }
 
     /// Records a fault of the running instruction.
