@@ -219,30 +219,55 @@ def renamed_ports(xml_path):
     return names
 
 
-def driver(pous_h, program, instance, outputs, inputs, stimulus, scans, tick_ns, renamed=None):
-    """A C main that runs the configuration `scans` times and prints a CSV like fbd's trace."""
-    fields = dict(
-        # A located variable and a VAR_EXTERNAL are pointers (to the I/O image, to the global).
+def program_fields(pous_h, program):
+    """Each variable of `program` by its name in upper case: its C type, and whether it is a
+    pointer (a located variable and a VAR_EXTERNAL point to the I/O image, to the global)."""
+    return dict(
         (m.group(2).upper(), (m.group(1), not m.group(0).startswith("__DECLARE_VAR")))
         for m in re.finditer(r"__DECLARE_(?:LOCATED|VAR|EXTERNAL)\((\w+),(\w+)\)", pous_h.split(f"// PROGRAM {program}")[1].split("} " + program + ";")[0])
     )
-    inst = instance
 
+
+def resolve(pous_h, instances, name):
+    """The C instance and field of fbd's `name`: `inst/var` a variable of that program
+    instance, else the first instance that has a variable `name` (a global, a located
+    variable); None if none has."""
+    if "/" in name:
+        inst, var = name.split("/", 1)
+        hit = instances.get(inst.upper())
+        if hit and "/" not in var and var.upper() in program_fields(pous_h, hit[0]):
+            return hit, var
+        return None
+    for hit in instances.values():
+        if name.upper() in program_fields(pous_h, hit[0]):
+            return hit, name
+    # A variable of a later instance whose name an earlier one took: fbd's `inst_var`.
+    for inst, hit in instances.items():
+        var = name[len(inst) + 1:]
+        if name.upper().startswith(inst + "_") and var.upper() in program_fields(pous_h, hit[0]):
+            return hit, var
+    return None
+
+
+def driver(pous_h, instances, outputs, inputs, stimulus, scans, tick_ns, renamed=None):
+    """A C main that runs the configuration `scans` times and prints a CSV like fbd's trace.
+    `instances`: each program instance by its name in upper case, as (program type, C name)."""
     renamed = renamed or {}
 
     aliases = stand_ins(".")[0]
 
     def ref(name):
         name = renamed.get(name, name)
-        ty, located = fields[name.upper()]
+        (program, inst), var = resolve(pous_h, instances, name)
+        ty, located = program_fields(pous_h, program)[var.upper()]
         ty = aliases.get(ty.upper(), ty)
-        return ty, (f"(*{inst}.{name.upper()}.value)" if located else f"{inst}.{name.upper()}.value")
+        return ty, (f"(*{inst}.{var.upper()}.value)" if located else f"{inst}.{var.upper()}.value")
 
     lines = ['#include <stdio.h>', '#include "iec_std_lib.h"', '#include "accessor.h"', '#include "POUS.h"',
              "TIME __CURRENT_TIME; BOOL __DEBUG;",
              "#define __LOCATED_VAR(type, name, ...) type __##name; type *name = &__##name;",
              '#include "LOCATED_VARIABLES.h"', "#undef __LOCATED_VAR",
-             f"extern {program} {inst};", "void config_init__(void); void config_run__(unsigned long tick);",
+             *(f"extern {t} {c};" for t, c in instances.values()), "void config_init__(void); void config_run__(unsigned long tick);",
              PRINT_STRING, "static void print(unsigned long k) {", '  printf("%lu", k);']
     for o in outputs:
         ty, r = ref(o)
@@ -263,8 +288,8 @@ def driver(pous_h, program, instance, outputs, inputs, stimulus, scans, tick_ns,
     lines.append(f"  for (unsigned long k = 0; k < {scans}UL; k++) {{")
     lines.append(f"    __CURRENT_TIME.tv_sec = (k * {tick_ns}ULL) / 1000000000ULL; __CURRENT_TIME.tv_nsec = (k * {tick_ns}ULL) % 1000000000ULL;")
     for scan, name, value in stimulus:
-        if renamed.get(name, name).upper() not in fields:
-            raise SystemExit(f"stimulus: `{name}` is no variable of program {program}")
+        if resolve(pous_h, instances, renamed.get(name, name)) is None:
+            raise SystemExit(f"stimulus: `{name}` is no variable of a program instance")
         ty, r = ref(name)
         value = {"true": "1", "false": "0"}.get(value.lower(), value)
         if C_TYPE.get(ty) == "time":
@@ -320,12 +345,11 @@ def main():
         pous_h = open(os.path.join(w, "POUS.h")).read()
         programs = re.findall(r"^// PROGRAM (\w+)", pous_h, re.M)
         csrc = "".join(open(os.path.join(w, f)).read() for f in sorted(os.listdir(w)) if f.endswith(".c") and f != "POUS.c")
-        # The program instance of the resource: `TYPE RES__INST;` followed by `#define INST RES__INST`.
-        running = re.search(r"^(\w+) (\w+__\w+);\n#define \w+ \2$", csrc, re.M)
-        if not running:
+        # The program instances of the resource: `TYPE RES__INST;` followed by `#define INST RES__INST`.
+        instances = {m.group(3).upper(): (m.group(1), m.group(2)) for m in re.finditer(r"^(\w+) (\w+__\w+);\n#define (\w+) \2$", csrc, re.M)}
+        if not instances:
             print(f"no program instance in matiec's C for {args.file}")
             return 2
-        program, instance = running.group(1), running.group(2)
         ticks = re.search(r"common_ticktime__ = (\d+)ULL", "".join(open(os.path.join(w, f)).read() for f in os.listdir(w) if f.endswith(".c")))
         tick_ns = int(ticks.group(1)) if ticks else 20_000_000
         ours = os.path.join(w, "fbd.csv")
@@ -333,14 +357,20 @@ def main():
         # Every program output, and every variable of the program by its IEC name (fbd's
         # connectors that matiec's program declares): compared too.
         sig = subprocess.run([fbd, "check", "--signals", args.ours or args.file], capture_output=True, text=True)
-        fields = set(re.findall(r"__DECLARE_(?:LOCATED|VAR|EXTERNAL)\(\w+,(\w+)\)", pous_h.split(f"// PROGRAM {program}")[1].split("} " + program + ";")[0]))
+        # With one instance its variables are fbd's top level; with several, `inst/var`.
+        several = len(instances) > 1
         watch = []
         for line in sig.stdout.splitlines():
             parts = line.split()
-            if len(parts) >= 3 and parts[2] == "ProgramOutput":
-                watch.append(parts[0])
-            elif len(parts) >= 3 and parts[2] == "Connector" and "/" not in parts[0] and parts[0].upper() in fields:
-                watch.append(parts[0])
+            if len(parts) < 3 or parts[2] not in ("ProgramOutput", "Connector"):
+                continue
+            name = parts[0]
+            if parts[2] == "Connector" and "/" in name and not several:
+                continue
+            if resolve(pous_h, instances, renamed_ports(args.file).get(name, name)) is not None:
+                watch.append(name)
+            elif parts[2] == "ProgramOutput":
+                print(f"{name}: no variable of that name in matiec's program instances; not compared")
         for name in watch:
             cmd += ["--watch", name]
         if args.stimulus:
@@ -351,7 +381,7 @@ def main():
             return 2
         ours_rows = list(csv.DictReader(open(ours)))
         outputs = [k for k in ours_rows[0] if k and k not in ("scan", "time_ms")] if ours_rows else []
-        src, reals = driver(pous_h, program, instance, outputs, [], stimulus, args.scans, tick_ns, renamed_ports(args.file))
+        src, reals = driver(pous_h, instances, outputs, [], stimulus, args.scans, tick_ns, renamed_ports(args.file))
         open(os.path.join(w, "driver.c"), "w").write(src)
         inc = os.path.join(os.environ["MATIEC_LIB"], "C")
         cfiles = [f for f in os.listdir(w) if f.endswith(".c") and f not in ("POUS.c", "driver.c")]

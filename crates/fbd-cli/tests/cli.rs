@@ -442,7 +442,7 @@ fn plcopen_xml_is_accepted_wherever_a_diagram_is() {
     // An import's warnings are said by every command that reads the file (only check, svg,
     // dot and export said them; run, play, tui, bench, autoplay and latency dropped them).
     let blink = "crates/fbd-plcopen/tests/data/blink.xml";
-    let widened = "warning: 2 cyclic tasks (fast, slow); imported `fast`'s interval, the first";
+    let widened = "warning: 2 program instances at a tick of 20 ms";
     let runs: [&[&str]; 6] = [
         &["check", blink],
         &["run", blink, "--scans", "2"],

@@ -18,21 +18,28 @@ fn a_beremiz_style_blinker_imports_and_runs_with_the_task_cycle() {
     let imported = fbd_plcopen::import(&p, &t).expect("imports");
     assert_eq!(imported.doc.cycle_ms, Some(20.0), "the task's interval is the cycle");
     let mut rt = Runtime::new(compile_doc(&imported.doc));
-    let mut pulses = Vec::new();
+    let (mut pulses, mut slow) = (Vec::new(), Vec::new());
     for scan in 0..40 {
         rt.step();
         if rt.output("pulse") == Some(Value::Bool(true)) {
             pulses.push(scan);
         }
+        if rt.output("inst2_pulse") == Some(Value::Bool(true)) {
+            slow.push(scan);
+        }
     }
+    // The file's second instance runs in its 100 ms task, every fifth scan, its outputs held
+    // between (Beremiz's generator + matiec: 300 scans, 0 differences).
+    let called: Vec<i32> = [5, 20, 35].iter().flat_map(|s| *s..*s + 5).collect();
+    assert_eq!(slow, called);
     // TON 100 ms at 20 ms a scan: q after 5 scans; the NOT reads `pulse` of the previous scan
     // (read before written), so the timer restarts two scans later: a pulse every 7 scans.
     assert_eq!(pulses, vec![5, 12, 19, 26, 33], "{pulses:?}");
     assert_eq!(rt.output("count"), Some(Value::Int(5)), "the counter (R = NOT run) counts the rising edges");
     // The negated inputs stay negated pins, drawn as Beremiz drew them (they came in as NOT
     // blocks in front of the TON and the CTU).
-    let negated: Vec<(&str, &str, Vec<String>)> = imported
-        .doc
+    let main = imported.doc.macros.iter().find(|m| m.name == "main").expect("the program, run by two instances");
+    let negated: Vec<(&str, &str, Vec<String>)> = main
         .blocks
         .iter()
         .filter(|b| !b.negated.is_empty())
@@ -41,7 +48,7 @@ fn a_beremiz_style_blinker_imports_and_runs_with_the_task_cycle() {
     assert_eq!(negated.len(), 2, "{negated:?}");
     assert!(negated.iter().any(|(_, ty, n)| *ty == "TON" && n == &["in"]), "{negated:?}");
     assert!(negated.iter().any(|(_, ty, n)| *ty == "CTU" && n == &["r"]), "{negated:?}");
-    assert!(imported.doc.blocks.iter().all(|b| b.ty != "NOT"), "no NOT block added");
+    assert!(main.blocks.iter().all(|b| b.ty != "NOT"), "no NOT block added");
 }
 
 #[test]
@@ -66,9 +73,11 @@ fn problems_are_reported_with_their_places() {
     );
     let lit = t.replace("T#100ms", "T#100xs").replace("typeName=\"CTU\"", "typeName=\"NO_SUCH\"");
     let e = fbd_plcopen::import(p, &lit).unwrap_err();
-    assert_eq!(e.0.len(), 2, "both problems at once: {e}");
+    // The timer's preset and the second task's interval are both `T#100xs`.
+    assert_eq!(e.0.len(), 3, "every problem at once: {e}");
     assert!(e.0.iter().any(|d| d.message.contains("NO_SUCH")), "{e}");
-    assert!(e.0.iter().any(|d| d.message.contains("T#100xs")), "{e}");
+    assert!(e.0.iter().any(|d| d.message.contains("`T#100xs`") && d.message.contains("task `slow`")), "{e}");
+    assert!(e.0.iter().filter(|d| d.message.contains("T#100xs")).count() == 2, "{e}");
     // The unsupported features, each with its own message and place.
     let cases = [
         (

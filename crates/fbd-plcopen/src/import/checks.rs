@@ -95,7 +95,7 @@ pub(super) fn globals_of(
                     ),
                 ),
                 // The program's name for it, the global's declaration.
-                Some(g) => out.push(Var { name: v.name.clone(), at: v.at, ..g.clone() }),
+                Some(g) => out.push(Var { name: v.name.clone(), at: v.at, global: true, ..g.clone() }),
             }
         }
     }

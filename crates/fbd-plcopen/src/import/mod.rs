@@ -18,6 +18,7 @@ mod lookup;
 mod modifiers;
 mod names;
 mod order;
+mod project;
 mod reads;
 mod structs;
 mod text;
@@ -150,13 +151,19 @@ pub fn import(path: &Path, text: &str) -> Result<Imported, Diagnostics> {
     }
     let pous: Vec<Node> =
         child(root, "types").and_then(|t| child(t, "pous")).map(|p| children(p, "pou").collect()).unwrap_or_default();
-    let (cycle_ms, run) = cyclic_task(&mut cx, root);
+    // Several program instances (of one task or several) run as matiec runs them.
+    let instances = project::program_instances(root);
+    let several = instances.len() > 1;
+    refuse_event_tasks(&mut cx, root);
+    let (cycle_ms, run) =
+        if several { (project::tick_ms(&mut cx, &instances), None) } else { cyclic_task(&mut cx, root) };
     // A file of function blocks and functions only (a library: a CODESYS library, examples of
     // blocks) imports as a library of macros, for `include`, the palette and test tables.
     let library = run.is_none()
+        && !several
         && !pous.is_empty()
         && pous.iter().all(|p| matches!(p.attribute("pouType"), Some("functionBlock" | "function")));
-    let program = if library { None } else { Some(program_to_run(&mut cx, root, &pous, run.as_deref())?) };
+    let program = if library || several { None } else { Some(program_to_run(&mut cx, root, &pous, run.as_deref())?) };
     let mut pou_names: HashSet<String> = pous.iter().filter_map(|p| p.attribute("name")).map(str::to_string).collect();
     // Blocks of extension libraries the file uses, as stand-ins: macros of their interface.
     let stand_in_macros = used_stand_ins(&cx, root, &pou_names);
@@ -179,7 +186,10 @@ pub fn import(path: &Path, text: &str) -> Result<Imported, Diagnostics> {
         fbd: fbd_engine::model::FORMAT_VERSION,
         name: match program {
             Some(p) => names::program_name(root, p),
-            None => child(root, "contentHeader").and_then(|h| h.attribute("name")).map(str::to_string),
+            None => child(root, "contentHeader")
+                .and_then(|h| h.attribute("name"))
+                .or_else(|| root.descendants().find(|n| n.tag_name().name() == "configuration")?.attribute("name"))
+                .map(str::to_string),
         },
         // The file's name, not the path it was given by: the program is the same wherever it is
         // opened from (a recording of it compares its text).
@@ -203,7 +213,7 @@ pub fn import(path: &Path, text: &str) -> Result<Imported, Diagnostics> {
         if p.attribute("pouType") == Some("program") || p.attribute("name").and_then(helper).is_some() {
             continue;
         }
-        if let Some(m) = pou_body(&mut cx, *p, &pou_names, &declares_en, &types, &globals, false) {
+        if let Some(m) = pou_body(&mut cx, *p, &pou_names, &declares_en, &types, &globals, Role::Block) {
             doc.macros.push(m.0);
         }
     }
@@ -213,8 +223,15 @@ pub fn import(path: &Path, text: &str) -> Result<Imported, Diagnostics> {
             doc.macros.len()
         ));
     }
-    let body = program.and_then(|p| pou_body(&mut cx, p, &pou_names, &declares_en, &types, &globals, true));
-    if let Some((m, inputs)) = body {
+    if several {
+        let mut import_program = |cx: &mut Ctx, pou: Node<'_, '_>| {
+            pou_body(cx, pou, &pou_names, &declares_en, &types, &globals, Role::Instance)
+                .map(|(m, _, ports)| (m, ports))
+        };
+        project::assemble(&mut cx, (&pous, &globals), &instances, &mut doc, &mut import_program);
+    }
+    let body = program.and_then(|p| pou_body(&mut cx, p, &pou_names, &declares_en, &types, &globals, Role::Program));
+    if let Some((m, inputs, _)) = body {
         // The program's own words (its documentation and comments), else where it came from.
         if m.description.is_some() {
             doc.description = m.description;
@@ -274,35 +291,24 @@ fn used_stand_ins(cx: &Ctx, root: Node, pou_names: &HashSet<String>) -> Vec<Macr
     out
 }
 
-/// The cyclic task (the first one, said if there are more): its interval as the cycle, and the
-/// name of the program it runs.
-fn cyclic_task(cx: &mut Ctx, root: Node) -> (Option<f64>, Option<String>) {
-    let cyclic: Vec<Node> = root
-        .descendants()
-        .filter(|n| n.is_element() && n.tag_name().name() == "task" && n.attribute("interval").is_some())
-        .collect();
-    // An event task runs its programs on a rising edge of its variable, not every cycle:
-    // imported as a cyclic one it would run them every scan.
+/// An event task runs its programs on a rising edge of its variable, not every cycle:
+/// imported as a cyclic one it would run them every scan.
+fn refuse_event_tasks(cx: &mut Ctx, root: Node) {
     for t in root.descendants().filter(|n| n.is_element() && n.tag_name().name() == "task") {
         if let Some(var) = t.attribute("single").filter(|v| !v.trim().is_empty()) {
             let task = t.attribute("name").unwrap_or("");
             cx.err(t, format!("task `{task}` is SINGLE (it runs on each rising edge of `{var}`): event tasks are not imported, only cyclic ones (an interval)"));
         }
     }
-    // Every program instance of every task: the first one is run, the others are said.
-    let instances: Vec<String> = root
+}
+
+/// The cyclic task of the one program instance: its interval as the cycle, and the name of the
+/// program it runs.
+fn cyclic_task(cx: &mut Ctx, root: Node) -> (Option<f64>, Option<String>) {
+    let cyclic: Vec<Node> = root
         .descendants()
-        .filter(|n| n.tag_name().name() == "task")
-        .flat_map(|t| t.descendants().filter(|n| n.tag_name().name() == "pouInstance"))
-        .map(|p| format!("{} ({})", p.attribute("name").unwrap_or("?"), p.attribute("typeName").unwrap_or("")))
+        .filter(|n| n.is_element() && n.tag_name().name() == "task" && n.attribute("interval").is_some())
         .collect();
-    if instances.len() > 1 {
-        cx.warnings.push(format!(
-            "{} program instances in the configuration ({}); this runtime runs one program: imported the first, the others' variables are not computed",
-            instances.len(),
-            instances.join(", ")
-        ));
-    }
     let Some(t) = cyclic.first() else { return (None, None) };
     let iv = t.attribute("interval").unwrap_or("");
     let cycle_ms = match literal::interval_ms(iv) {
@@ -768,6 +774,21 @@ struct Interface {
     member_paths: HashMap<String, String>,
     /// A function's result variable (its name), read and written by that name in its body.
     result_of: Option<String>,
+    /// A program instance's globals (among `ins`): read from the instance's input of that
+    /// name, written back through its output `<name>__out`.
+    shared: Vec<String>,
+}
+
+/// What a POU becomes.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(super) enum Role {
+    /// The one program run: the top level, its located variables its I/O.
+    Program,
+    /// One of several program instances: a macro whose located variables and globals are its
+    /// ports (`project.rs` wires them at the top level).
+    Instance,
+    /// A function block or a function: a macro.
+    Block,
 }
 
 /// The interface of POU `pou` (named `name`), with every problem of it reported.
@@ -778,8 +799,9 @@ fn interface(
     pou_names: &HashSet<String>,
     types: &structs::StructTypes,
     globals: &HashMap<String, Var>,
-    is_program: bool,
+    role: Role,
 ) -> Interface {
+    let is_program = role != Role::Block;
     let iface = child(pou, "interface");
     modifiers::refuse_in_outs(cx, iface, name);
     let mut ins = variables(cx, iface, "inputVars");
@@ -790,6 +812,13 @@ fn interface(
     let mut locals: Vec<Var> = ["localVars", "tempVars"].iter().flat_map(|s| variables(cx, iface, s)).collect();
     locals.extend(checks::globals_of(cx, iface, name, is_program, globals));
     checks::unknown_types(cx, pou, &ins.iter().chain(&outs).chain(&locals).collect::<Vec<_>>(), pou_names, types);
+    // An instance's globals are shared with the other instances: each is an input (its value
+    // when the instance is called) that the body may write (an output), located or not.
+    if role == Role::Instance {
+        let (globals, rest): (Vec<Var>, Vec<Var>) = std::mem::take(&mut locals).into_iter().partition(|v| v.global);
+        locals = rest;
+        ins.extend(globals);
+    }
     // Located variables of the program are its I/O, each keeping its address: %I… inputs;
     // %Q… and %M… outputs where the body writes them, else inputs (plain memory the PLC's
     // runtime, and a SCADA over Modbus, sets; a read of one was a constant 0).
@@ -812,7 +841,9 @@ fn interface(
     let outs = structs::flatten(cx, outs, types, &mut member_paths, pou);
     let locals = structs::flatten(cx, locals, types, &mut member_paths, pou);
     structs::check_collisions(cx, pou, [&ins, &outs, &locals], &member_paths);
-    Interface { ins, outs, locals, member_paths, result_of }
+    // A structure global is shared member by member.
+    let shared = ins.iter().filter(|v| v.global && role == Role::Instance).map(|v| v.name.clone()).collect();
+    Interface { ins, outs, locals, member_paths, result_of, shared }
 }
 
 /// The variables an FBD body writes (its outVariables' and inOutVariables' expressions).
@@ -900,11 +931,12 @@ fn pou_body(
     declares_en: &HashSet<String>,
     types: &structs::StructTypes,
     globals: &HashMap<String, Var>,
-    is_program: bool,
-) -> Option<(MacroDef, Vec<ProgramInput>)> {
+    role: Role,
+) -> Option<(MacroDef, Vec<ProgramInput>, project::InstancePorts)> {
     let name = pou.attribute("name").unwrap_or("").to_string();
-    let Interface { ins, outs, locals, member_paths, result_of } =
-        interface(cx, pou, &name, pou_names, types, globals, is_program);
+    let is_program = role == Role::Program;
+    let Interface { ins, outs, locals, member_paths, result_of, shared } =
+        interface(cx, pou, &name, pou_names, types, globals, role);
     let Some(body) = child(pou, "body") else {
         cx.err(pou, format!("POU `{name}` has no body"));
         return None;
@@ -1006,11 +1038,38 @@ fn pou_body(
             description: v.doc.clone(),
         });
     }
+    // An instance's globals it writes go back out, each as `<name>__out`.
+    let mut ports = project::InstancePorts::default();
+    if role == Role::Instance {
+        project::hold_port_reads(&ins, &mut blocks, &mut connectors, &mut outputs);
+        for v in &outs {
+            ports.outs.push((v.name.clone(), v.address.clone(), None));
+        }
+        for g in shared.iter().filter(|g| writes.contains_key(*g)) {
+            let Some(v) = ins.iter().find(|v| v.name == *g) else { continue };
+            let Some(ty) = v.ty else { continue };
+            let port = format!("{g}{}", project::WRITTEN_BACK);
+            let from = flow.value_at(g, seq.end());
+            outputs.push(PortOut {
+                address: None,
+                name: port.clone(),
+                ty: TypeName(ty),
+                from,
+                kind: None,
+                description: None,
+            });
+            ports.outs.push((port, None, Some(g.clone())));
+        }
+        for v in &ins {
+            ports.ins.push((v.name.clone(), v.address.clone(), shared.contains(&v.name)));
+        }
+    }
     blocks.extend(flow.hold_blocks());
     let (prog_inputs, macro_inputs) = vars::input_ports(cx, pou, &name, &ins, is_program);
     let description = text::description(pou, fbd);
     Some((
         MacroDef { name, description, inputs: macro_inputs, outputs, blocks, connectors, pages: Vec::new() },
         prog_inputs,
+        ports,
     ))
 }

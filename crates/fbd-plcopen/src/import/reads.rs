@@ -169,7 +169,7 @@ impl<'a> Dataflow<'a> {
     }
 }
 
-fn zero(ty: Option<Type>) -> Value {
+pub(super) fn zero(ty: Option<Type>) -> Value {
     match ty {
         Some(Type::Bool) => Value::Bool(false),
         Some(Type::LReal) => Value::Real(0.0),

@@ -159,6 +159,7 @@ impl Flattening<'_, '_, '_, '_> {
                 derived: m.derived.clone(),
                 doc: v.doc.as_ref().map(|d| format!("{d} ({})", m.name)),
                 at: v.at,
+                global: v.global,
                 ..Var::named(&flat)
             };
             self.expand(cx, member, &p);

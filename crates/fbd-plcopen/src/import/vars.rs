@@ -32,6 +32,9 @@ pub(super) struct Var {
     /// A VAR_EXTERNAL that no configuration declares (an extension's global, set by the
     /// extension at run time): a stand-in that something outside sets.
     pub(super) stand_in: bool,
+    /// A VAR_EXTERNAL naming a configuration's or resource's global: with several programs
+    /// run, the variable they share.
+    pub(super) global: bool,
 }
 
 impl Var {
@@ -49,6 +52,7 @@ impl Var {
             hmi: None,
             output_kind: None,
             stand_in: false,
+            global: false,
         }
     }
 }
@@ -152,6 +156,7 @@ pub(super) fn variables(cx: &mut Ctx, iface: Option<Node>, section: &str) -> Vec
                 output_kind,
                 // An extension's type (svghmi's HMI_INT): its HMI sets what the program reads.
                 stand_in: derived.is_none() && tnode.is_some_and(|t| t.tag_name().name() == "derived"),
+                global: false,
             });
         }
     }
