@@ -618,6 +618,7 @@ impl Emitting<'_> {
             slot_owner: Default::default(),
             name: root.name.clone().unwrap_or_else(|| project.files[0].path.display().to_string()),
             cycle_us: cycle_us(root.cycle_ms),
+            skips: self.code.iter().any(|i| matches!(i, fbd_plan::instr::Instr::SkipUnless { .. })),
             code: self.code,
             args: self.args,
             instr_block: self.instr_block,

@@ -50,6 +50,12 @@ pub(crate) struct ForceView<'a> {
 pub(crate) fn run(plan: &ScanPlan, st: &mut State, ctx: &mut Ctx, forces: Option<&ForceView>) {
     let mut m = Machine::new(plan, st, ctx);
     match forces {
+        None if !plan.skips => {
+            for (i, ins) in plan.code.iter().enumerate() {
+                m.i = i as u32;
+                m.step(ins);
+            }
+        }
         None => {
             let mut i = 0;
             while let Some(ins) = plan.code.get(i) {
