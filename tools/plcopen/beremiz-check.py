@@ -336,11 +336,12 @@ def main():
         if r.returncode != 0:
             print(f"matiec refuses Beremiz's ST of {args.file}:\n{r.stdout}{r.stderr}")
             return 2
-        # This matiec writes the name of a non-located global into LOCATED_VARIABLES.h after
-        # its entries (a bare `COUNT`, which no C compiler takes): only the entries are kept.
+        # This matiec writes the names of non-located globals into LOCATED_VARIABLES.h among
+        # its entries (a bare `COUNT`, or `KICK` glued before an entry), which no C compiler
+        # takes: only the entries are kept.
         located = os.path.join(w, "LOCATED_VARIABLES.h")
         if os.path.exists(located):
-            entries = [ln for ln in open(located).read().split("\n") if ln.startswith("__LOCATED_VAR(")]
+            entries = re.findall(r"__LOCATED_VAR\([^)]*\)", open(located).read())
             open(located, "w").write("".join(e + "\n" for e in entries))
         pous_h = open(os.path.join(w, "POUS.h")).read()
         programs = re.findall(r"^// PROGRAM (\w+)", pous_h, re.M)

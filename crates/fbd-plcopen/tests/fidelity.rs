@@ -337,18 +337,19 @@ fn open_inputs_take_their_defaults_and_iec_literals_and_eno_chains_are_read() {
     }
 }
 
-/// A SINGLE (event) task is refused at its place (it was run as a cyclic one, every scan), and
-/// a second program instance runs beside the first, each with its own outputs (the second was
-/// dropped silently, then said; `tests/tasks.rs` has several tasks).
+/// A SINGLE (event) task on something no configuration declares is refused at its place (it
+/// was run as a cyclic one, every scan; `tests/tasks.rs` runs one on a global), and a second
+/// program instance runs beside the first, each with its own outputs (the second was dropped
+/// silently, then said).
 #[test]
-fn an_event_task_is_refused_and_a_second_program_instance_runs() {
+fn an_event_task_on_no_global_is_refused_and_a_second_program_instance_runs() {
     let vars = r#"<outputVars><variable name="y"><type><BOOL/></type></variable></outputVars>"#;
     let body = [var_in(1, 0, "TRUE"), var_out(2, 0, 1, None, "y")].concat();
     let xml = project("p", vars, &body);
     let single =
         xml.replace(r#"<task name="t" interval="T#20ms" priority="0">"#, r#"<task name="t" single="go" priority="0">"#);
     let e = fbd_plcopen::import(std::path::Path::new("s.xml"), &single).expect_err("refused").to_string();
-    assert!(e.contains("s.xml:12:") && e.contains("task `t` is SINGLE") && e.contains("`go`"), "{e}");
+    assert!(e.contains("s.xml:12:") && e.contains("task `t` is SINGLE on `go`, which is no global"), "{e}");
     let two = xml.replace(
         r#"<pouInstance name="i" typeName="p"/>"#,
         r#"<pouInstance name="i" typeName="p"/><pouInstance name="j" typeName="p"/>"#,

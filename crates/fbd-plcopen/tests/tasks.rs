@@ -124,3 +124,25 @@ fn an_instance_of_no_program_is_refused_at_its_place() {
         "{e}"
     );
 }
+
+/// A SINGLE (event) task runs its programs in the scans where its variable rises, read
+/// before any program runs, as matiec's R_TRIG of it (it was refused; before that, run every
+/// scan as a cyclic task). `tests/data/single-task.xml` is `tasks.xml` with task `lazy` SINGLE
+/// on the global `kick` (which `fast` copies into `kicked`): Beremiz's generator + matiec with
+/// the same inputs, 300 scans, 3,300 values, 0 differences.
+#[test]
+fn a_single_task_runs_when_its_variable_rises() {
+    let (p, xml) = common::data("single-task.xml");
+    let imported = fbd_plcopen::import(&p, &xml).unwrap_or_else(|e| panic!("{e}"));
+    assert!(imported.warnings.iter().any(|w| w.contains("second when `kick` rises")), "{:?}", imported.warnings);
+    let mut rt = Runtime::new(common::compile_doc(&imported.doc));
+    let kick = [false, false, false, true, true, true, false, false, true, false, true, true];
+    let mut seen = Vec::new();
+    for k in kick {
+        rt.set_input("kick", Value::Bool(k)).unwrap_or_else(|e| panic!("{e}"));
+        rt.step();
+        seen.push(rt.read("second/seen").ok().and_then(|v| v.as_i64()).unwrap_or(-1));
+    }
+    // `second` runs at scans 3, 8 and 10, reading `count` as `first` left it in that scan.
+    assert_eq!(seen, [0, 0, 0, 4, 4, 4, 4, 4, 10, 10, 13, 13]);
+}

@@ -153,8 +153,7 @@ pub fn import(path: &Path, text: &str) -> Result<Imported, Diagnostics> {
         child(root, "types").and_then(|t| child(t, "pous")).map(|p| children(p, "pou").collect()).unwrap_or_default();
     // Several program instances (of one task or several) run as matiec runs them.
     let instances = project::program_instances(root);
-    let several = instances.len() > 1;
-    refuse_event_tasks(&mut cx, root);
+    let several = instances.len() > 1 || instances.iter().any(|i| i.single.is_some());
     let (cycle_ms, run) =
         if several { (project::tick_ms(&mut cx, &instances), None) } else { cyclic_task(&mut cx, root) };
     // A file of function blocks and functions only (a library: a CODESYS library, examples of
@@ -289,17 +288,6 @@ fn used_stand_ins(cx: &Ctx, root: Node, pou_names: &HashSet<String>) -> Vec<Macr
         }
     }
     out
-}
-
-/// An event task runs its programs on a rising edge of its variable, not every cycle:
-/// imported as a cyclic one it would run them every scan.
-fn refuse_event_tasks(cx: &mut Ctx, root: Node) {
-    for t in root.descendants().filter(|n| n.is_element() && n.tag_name().name() == "task") {
-        if let Some(var) = t.attribute("single").filter(|v| !v.trim().is_empty()) {
-            let task = t.attribute("name").unwrap_or("");
-            cx.err(t, format!("task `{task}` is SINGLE (it runs on each rising edge of `{var}`): event tasks are not imported, only cyclic ones (an interval)"));
-        }
-    }
 }
 
 /// The cyclic task of the one program instance: its interval as the cycle, and the name of the

@@ -38,8 +38,11 @@ pub(super) struct ProgramInstance<'a, 'i> {
     /// The program POU it runs (CODESYS names an instance as its program, `typeName=""`).
     pub(super) program: String,
     pub(super) task: String,
-    /// The task's interval in ns (`None`: not a duration, reported at the task).
+    /// The task's interval in ns (`None`: not a duration, reported at the task; or a SINGLE
+    /// task).
     pub(super) interval_ns: Option<u64>,
+    /// A SINGLE (event) task's variable: the task runs in the scans where it rises.
+    pub(super) single: Option<String>,
     pub(super) node: Node<'a, 'i>,
 }
 
@@ -61,6 +64,7 @@ pub(super) fn program_instances<'a, 'i>(root: Node<'a, 'i>) -> Vec<ProgramInstan
                 program,
                 task: t.attribute("name").unwrap_or("").to_string(),
                 interval_ns,
+                single: t.attribute("single").map(str::trim).filter(|v| !v.is_empty()).map(str::to_string),
                 node: p,
             });
         }
@@ -108,7 +112,7 @@ fn gcd(a: u64, b: u64) -> u64 {
 /// intervals, as matiec's `common_ticktime__`.
 pub(super) fn tick_ms(cx: &mut Ctx, instances: &[ProgramInstance]) -> Option<f64> {
     let mut tick = 0;
-    for i in instances {
+    for i in instances.iter().filter(|i| i.single.is_none()) {
         match i.interval_ns {
             Some(ns) => tick = gcd(tick, ns),
             None => {
@@ -159,15 +163,41 @@ pub(super) fn assemble<'a, 'i>(
             programs.insert(key, ports);
         }
     }
+    // An event task's variable is a global the runtime reads before the programs run.
+    for i in instances {
+        if let Some(var) = &i.single
+            && !globals.contains_key(&var.to_ascii_uppercase())
+        {
+            let task = i.node.parent().unwrap_or(i.node);
+            cx.err(
+                task,
+                format!("task `{}` is SINGLE on `{var}`, which is no global of the configuration or resource", i.task),
+            );
+        }
+    }
     if !cx.errors.is_empty() {
         return;
     }
     let mut top = Top::default();
     // Each task whose period is more than one tick: the EN of its instances.
     let mut gates: HashMap<String, Wire> = HashMap::new();
+    // A SINGLE task's: TRUE in the scans where its variable rises (matiec's R_TRIG of it, read
+    // before any program runs: its value at the scan's start); its CLK is wired with the
+    // globals.
+    let mut triggers: Vec<(String, String)> = Vec::new();
     for i in instances {
+        if gates.contains_key(&i.task) {
+            continue;
+        }
+        if let Some(var) = &i.single {
+            let id = format!("{}__trig", i.task);
+            top.blocks.push(simple_block_at(&id, "R_TRIG", Vec::new(), None));
+            triggers.push((var.clone(), id.clone()));
+            gates.insert(i.task.clone(), Wire::Ref(format!("{id}.q")));
+            continue;
+        }
         let period = i.interval_ns.map_or(1, |ns| ns / tick.max(1));
-        if period > 1 && !gates.contains_key(&i.task) {
+        if period > 1 {
             gates.insert(i.task.clone(), top.task_gate(&i.task, period));
         }
     }
@@ -225,7 +255,7 @@ pub(super) fn assemble<'a, 'i>(
             });
         }
     }
-    route_globals(&mut top, (instances, &programs), globals, &gates, &mut blocks);
+    route_globals(&mut top, (instances, &programs), (globals, &triggers), &gates, &mut blocks);
     blocks.append(&mut top.blocks);
     doc.blocks = blocks;
     doc.inputs = top.inputs;
@@ -235,7 +265,10 @@ pub(super) fn assemble<'a, 'i>(
     let slow: Vec<String> = instances
         .iter()
         .filter(|i| gates.contains_key(&i.task))
-        .map(|i| format!("{} every {} scans", i.name, i.interval_ns.unwrap_or(0) / tick.max(1)))
+        .map(|i| match &i.single {
+            Some(v) => format!("{} when `{v}` rises", i.name),
+            None => format!("{} every {} scans", i.name, i.interval_ns.unwrap_or(0) / tick.max(1)),
+        })
         .collect();
     if !slow.is_empty() {
         cx.warnings.push(format!(
@@ -339,7 +372,7 @@ impl Top {
 fn route_globals(
     top: &mut Top,
     (instances, programs): (&[ProgramInstance], &HashMap<String, InstancePorts>),
-    globals: &HashMap<String, Var>,
+    (globals, triggers): (&HashMap<String, Var>, &[(String, String)]),
     gates: &HashMap<String, Wire>,
     blocks: &mut [Block],
 ) {
@@ -350,6 +383,12 @@ fn route_globals(
             if *global && !order.iter().any(|g| g.eq_ignore_ascii_case(name)) {
                 order.push(name.clone());
             }
+        }
+    }
+    // And each SINGLE task's variable, which no program may name.
+    for (var, _) in triggers {
+        if !order.iter().any(|g| g.eq_ignore_ascii_case(var)) {
+            order.push(var.clone());
         }
     }
     for g in order {
@@ -384,7 +423,11 @@ fn route_globals(
             if sel { format!("{r}.out") } else { r }
         });
         let is_input_address = address.as_deref().is_some_and(|a| a.starts_with("%I"));
-        let memory_set_outside = address.is_some() && writers.is_empty();
+        // Located memory no program writes, or an event task's variable no program writes, is
+        // set from outside (a SCADA, an HMI).
+        let triggered: Vec<&String> =
+            triggers.iter().filter(|(v, _)| v.eq_ignore_ascii_case(&g)).map(|(_, id)| id).collect();
+        let memory_set_outside = (address.is_some() || !triggered.is_empty()) && writers.is_empty();
         let mut cur = if is_input_address || memory_set_outside {
             top.input(
                 "",
@@ -403,6 +446,11 @@ fn route_globals(
         } else {
             Wire::constant(var.init.unwrap_or_else(|| super::reads::zero(Some(ty))))
         };
+        for id in triggered {
+            if let Some(b) = top.blocks.iter_mut().find(|b| b.id == *id) {
+                b.inputs.0.push(("clk".into(), cur.clone()));
+            }
+        }
         for (k, i) in instances.iter().enumerate() {
             if let Some(port) = port_of(i, false) {
                 blocks[k].inputs.0.push((port, cur.clone()));
