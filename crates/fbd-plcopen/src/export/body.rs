@@ -368,6 +368,19 @@ impl Emitter<'_> {
             xml,
             "              </inputVariables>\n              <inOutVariables/>\n              <outputVariables>"
         );
+        // A block with EN has ENO, its first output, as Beremiz and OpenPLC Editor draw it
+        // (Beremiz's generator calls a function of one output by position, EN among them,
+        // unless it has another output).
+        if ins.first().is_some_and(|p| p == fbd_engine::library::ENABLE) {
+            let rel = self.geom.as_ref().map_or(String::new(), |g| {
+                let (w, _) = g.block_size(order);
+                relative(Point { x: w, y: g.in_rel(order, 0).y })
+            });
+            let _ = writeln!(
+                xml,
+                "                <variable formalParameter=\"ENO\"><connectionPointOut>{rel}</connectionPointOut></variable>"
+            );
+        }
         for (k, p) in outs.iter().enumerate() {
             let rel = self.geom.as_ref().map_or(String::new(), |g| relative(g.out_rel(order, k)));
             let negated = b.negated.has(p);
