@@ -228,10 +228,15 @@ def program_fields(pous_h, program):
     )
 
 
+# The configuration's and resources' globals in matiec's C (`__DECLARE_GLOBAL(TYPE,RES,NAME)`):
+# name in upper case -> (type, C variable), for a global no program instance declares.
+GLOBALS = {}
+
+
 def resolve(pous_h, instances, name):
     """The C instance and field of fbd's `name`: `inst/var` a variable of that program
     instance, else the first instance that has a variable `name` (a global, a located
-    variable); None if none has."""
+    variable), else a global no program declares (`(("", C name), name)`); None if none."""
     if "/" in name:
         inst, var = name.split("/", 1)
         hit = instances.get(inst.upper())
@@ -246,6 +251,8 @@ def resolve(pous_h, instances, name):
         var = name[len(inst) + 1:]
         if name.upper().startswith(inst + "_") and var.upper() in program_fields(pous_h, hit[0]):
             return hit, var
+    if name.upper() in GLOBALS:
+        return ("", GLOBALS[name.upper()][1]), name
     return None
 
 
@@ -259,6 +266,8 @@ def driver(pous_h, instances, outputs, inputs, stimulus, scans, tick_ns, renamed
     def ref(name):
         name = renamed.get(name, name)
         (program, inst), var = resolve(pous_h, instances, name)
+        if not program:
+            return aliases.get(GLOBALS[var.upper()][0].upper(), GLOBALS[var.upper()][0]), f"{inst}.value"
         ty, located = program_fields(pous_h, program)[var.upper()]
         ty = aliases.get(ty.upper(), ty)
         return ty, (f"(*{inst}.{var.upper()}.value)" if located else f"{inst}.{var.upper()}.value")
@@ -267,7 +276,9 @@ def driver(pous_h, instances, outputs, inputs, stimulus, scans, tick_ns, renamed
              "TIME __CURRENT_TIME; BOOL __DEBUG;",
              "#define __LOCATED_VAR(type, name, ...) type __##name; type *name = &__##name;",
              '#include "LOCATED_VARIABLES.h"', "#undef __LOCATED_VAR",
-             *(f"extern {t} {c};" for t, c in instances.values()), "void config_init__(void); void config_run__(unsigned long tick);",
+             *(f"extern {t} {c};" for t, c in instances.values()),
+             *(f"extern __IEC_{t}_t {c};" for t, c in GLOBALS.values()),
+             "void config_init__(void); void config_run__(unsigned long tick);",
              PRINT_STRING, "static void print(unsigned long k) {", '  printf("%lu", k);']
     for o in outputs:
         ty, r = ref(o)
@@ -351,6 +362,7 @@ def main():
         if not instances:
             print(f"no program instance in matiec's C for {args.file}")
             return 2
+        GLOBALS.update({m.group(3).upper(): (m.group(1), f"{m.group(2)}__{m.group(3)}") for m in re.finditer(r"__DECLARE_GLOBAL\((\w+),(\w+),(\w+)\)", csrc)})
         ticks = re.search(r"common_ticktime__ = (\d+)ULL", "".join(open(os.path.join(w, f)).read() for f in os.listdir(w) if f.endswith(".c")))
         tick_ns = int(ticks.group(1)) if ticks else 20_000_000
         ours = os.path.join(w, "fbd.csv")

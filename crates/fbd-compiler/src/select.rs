@@ -119,6 +119,17 @@ pub(super) fn select_instruction(
         | Kind::Asin
         | Kind::Acos
         | Kind::Atan => s.arithmetic(out.args),
+        Kind::MulTime | Kind::DivTime => {
+            let k = &ops.ins[1];
+            Some(Instr::ScaleTime {
+                div: b.def.kind == Kind::DivTime,
+                a: ops.ins[0].idx,
+                b: k.idx,
+                o: outs[0].idx,
+                real: k.ty.bank() == Bank::Real,
+                u64: k.ty.is_u64(),
+            })
+        }
         Kind::Floor | Kind::Trunc | Kind::Frac | Kind::IntToReal | Kind::Convert => Some(s.conversion(out.slots)),
         Kind::Sel | Kind::Mux | Kind::Move => Some(s.selection(out)),
         Kind::Memory | Kind::Delay | Kind::RTrig | Kind::FTrig => s.memory(out),

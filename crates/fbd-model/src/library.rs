@@ -24,6 +24,8 @@ pub enum Kind {
     Sub,
     Mul,
     Div,
+    MulTime,
+    DivTime,
     Mod,
     Abs,
     Neg,
@@ -302,6 +304,14 @@ pub static LIBRARY: &[BlockDef] = &[
     def!("DIV", Div, Num, in [p("in1", T), p("in2", T)], var None, out [p("out", T)], varout None, state [], stateful false, params [],
         "Quotient.", "out := in1 / in2; INT division truncates toward zero. Division by zero gives 0 and a fault (the scan goes on). i64::MIN / -1 wraps and is reported; so is a REAL quotient of ±infinity (REAL overflow, 1e308 / 1e-10) or NaN.",
         r#"{"id": "q", "type": "DIV", "inputs": {"in1": "now.s", "in2": "saw.out"}}"#),
+    def!("MULTIME", MulTime, Num, in [p("in1", D), p("in2", T)], var None, out [p("out", D)], varout None, state [], stateful false, params [],
+        "A duration times a number (IEC's MUL of a TIME and a number).",
+        "out := in1 * in2, computed as matiec's MUL(TIME, number): the seconds and the nanoseconds of in1 each multiplied as LREALs, the nanoseconds' product as a C int (reported where it is out of that range: C leaves it undefined), truncated. A result outside TIME, or a NaN or infinite factor, is reported.",
+        r#"{"id": "longer", "type": "MULTIME", "inputs": {"in1": "T#1s500ms", "in2": 3}}"#),
+    def!("DIVTIME", DivTime, Num, in [p("in1", D), p("in2", T)], var None, out [p("out", D)], varout None, state [], stateful false, params [],
+        "A duration divided by a number (IEC's DIV of a TIME by a number).",
+        "out := in1 / in2, computed as matiec's DIV(TIME, number): the seconds and the nanoseconds of in1 each divided as LREALs, truncated. Division by zero gives T#0s and a fault; a result outside TIME is reported.",
+        r#"{"id": "half", "type": "DIVTIME", "inputs": {"in1": "T#100ms", "in2": 2}}"#),
     def!("MOD", Mod, Integer, in [p("in1", T), p("in2", T)], var None, out [p("out", T)], varout None, state [], stateful false, params [],
         "Remainder of integer division.", "out := in1 MOD in2, with the sign of in1 (as Rust's and C's %), in any integer type, SINT to ULINT (unsigned ones as unsigned; matiec has no MOD of a bit string). MOD by zero gives 0 and a fault.",
         r#"{"id": "col", "type": "MOD", "inputs": {"in1": "k.out", "in2": 4}}"#),
@@ -480,7 +490,9 @@ impl BlockDef {
         match self.kind {
             And | Or | Xor | Not => "bit logic",
             Eq | Ne | Gt | Ge | Lt | Le => "comparison",
-            Add | Sub | Mul | Div | Mod | Abs | Neg | Min | Max | Limit | Floor | Trunc | Frac => "arithmetic",
+            Add | Sub | Mul | Div | MulTime | DivTime | Mod | Abs | Neg | Min | Max | Limit | Floor | Trunc | Frac => {
+                "arithmetic"
+            }
             Sqrt | Ln | Log | Exp | Expt | Sin | Cos | Tan | Asin | Acos | Atan => "numeric functions",
             Shl | Shr | Rol | Ror => "bit shifts",
             Len | Left | Right | Mid | Concat | Insert | Delete | Replace | Find => "strings",

@@ -645,6 +645,16 @@ pub enum Instr {
         first: u32,
         n: u32,
     },
+    /// A TIME (integer slot `a`, ns) multiplied (`div`: divided) by the number in slot `b`
+    /// of bank `real` (else an integer slot, `u64`: a ULINT), as matiec's MUL/DIV of a TIME.
+    ScaleTime {
+        div: bool,
+        a: u32,
+        b: u32,
+        o: u32,
+        real: bool,
+        u64: bool,
+    },
     /// Skips the next `n` instructions when BOOL slot `g` is FALSE: the instructions of a
     /// block whose EN is FALSE, which is not called (its outputs and state keep their values,
     /// its timers see the clock again when it is called next), as IEC 61131-3 and matiec have

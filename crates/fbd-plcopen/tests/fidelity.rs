@@ -603,3 +603,55 @@ fn en_on_a_function_block_holds_it_while_false() {
     ];
     assert_eq!(got, matiec);
 }
+
+/// MUL and DIV of a TIME by a number (IEC's; matiec's `__time_mul` / `__time_div`): they were
+/// refused ("pin `in1` of DIV expects LINT, but constant T#100ms is TIME", Beremiz's wxHMI
+/// test project, which now runs as Beremiz + matiec run it: 7,000 values, 0 differences). The
+/// expected rows are matiec's functions (iec_std_lib.h) compiled and called with the same
+/// operands: Beremiz's generator types this body's temporaries INT, so the file itself does
+/// not build there (wxHMI's DIV feeds a TON's PT, which it types TIME).
+#[test]
+fn a_time_multiplied_and_divided_by_numbers_as_matiec_computes_it() {
+    let vars = r#"<outputVars><variable name="longer"><type><TIME/></type></variable><variable name="shorter"><type><TIME/></type></variable>
+          <variable name="third"><type><TIME/></type></variable><variable name="quarter"><type><TIME/></type></variable></outputVars>
+        <localVars><variable name="n"><type><INT/></type></variable><variable name="k"><type><INT/></type></variable>
+          <variable name="t"><type><TIME/></type><initialValue><simpleValue value="T#-1s500ms"/></initialValue></variable>
+          <variable name="r"><type><REAL/></type><initialValue><simpleValue value="0.25"/></initialValue></variable></localVars>"#;
+    let body = [
+        var_in(1, 0, "n"),
+        var_in(2, 0, "1"),
+        block(3, "ADD", None, 0, &[("IN1", 1, None), ("IN2", 2, None)], &["OUT"]),
+        var_out(4, 0, 3, Some("OUT"), "n"),
+        var_in(5, 100, "n"),
+        var_in(6, 100, "4"),
+        block(7, "MOD", None, 100, &[("IN1", 5, None), ("IN2", 6, None)], &["OUT"]),
+        block(8, "ADD", None, 100, &[("IN1", 7, Some("OUT")), ("IN2", 2, None)], &["OUT"]),
+        var_out(9, 100, 8, Some("OUT"), "k"),
+        var_in(10, 200, "T#1s500ms"),
+        var_in(11, 200, "k"),
+        block(12, "MUL", None, 200, &[("IN1", 10, None), ("IN2", 11, None)], &["OUT"]),
+        var_out(13, 200, 12, Some("OUT"), "longer"),
+        var_in(14, 300, "t"),
+        block(15, "DIV", None, 300, &[("IN1", 14, None), ("IN2", 11, None)], &["OUT"]),
+        var_out(16, 300, 15, Some("OUT"), "shorter"),
+        var_in(17, 400, "T#1s"),
+        var_in(18, 400, "REAL#3.0"),
+        block(19, "DIV", None, 400, &[("IN1", 17, None), ("IN2", 18, None)], &["OUT"]),
+        var_out(20, 400, 19, Some("OUT"), "third"),
+        var_in(21, 500, "T#2s"),
+        var_in(22, 500, "r"),
+        block(23, "MUL", None, 500, &[("IN1", 21, None), ("IN2", 22, None)], &["OUT"]),
+        var_out(24, 500, 23, Some("OUT"), "quarter"),
+    ]
+    .concat();
+    let rows = trace(&project("scaled", vars, &body), &["longer", "shorter", "third", "quarter"], 4);
+    let ns: Vec<Vec<i64>> =
+        rows.iter().map(|r| r.iter().map(|v| if let Value::Time(ns) = v { *ns } else { i64::MIN }).collect()).collect();
+    let matiec: [[i64; 4]; 4] = [
+        [3_000_000_000, -750_000_000, 333_333_333, 500_000_000],
+        [4_500_000_000, -500_000_000, 333_333_333, 500_000_000],
+        [6_000_000_000, -375_000_000, 333_333_333, 500_000_000],
+        [1_500_000_000, -1_500_000_000, 333_333_333, 500_000_000],
+    ];
+    assert_eq!(ns, matiec);
+}

@@ -522,6 +522,7 @@ impl Reference {
             Eq | Ne | Gt | Ge | Lt | Le => self.comparison(i, &b, ty, &ins),
             Add | Sub | Mul | Div | Mod | Abs | Neg | Min | Max | Limit | Sqrt | Ln | Log | Exp | Expt | Sin | Cos
             | Tan | Asin | Acos | Atan | Shl | Shr | Rol | Ror => self.arithmetic(i, &b, ty, &ins),
+            MulTime | DivTime => self.scale_time(i, b.def.kind == DivTime, &ins),
             Floor | Trunc | Frac | IntToReal | Convert => self.conversion(i, &b, ty, &ins),
             Sel | Mux | Move | Memory | Delay | Sr | Rs | RTrig | FTrig => self.selection(i, &b, ty, &ins),
             Ton | Tof | Tp | Ctu | Ctd | Ctud | Now | Saw | Random | Selector => {
@@ -531,6 +532,60 @@ impl Reference {
         for (k, v) in out.into_iter().enumerate() {
             self.outs[i][k] = v;
         }
+    }
+
+    /// MULTIME / DIVTIME: matiec's `__time_mul` / `__time_div` followed line by line on its
+    /// timespec (seconds and nanoseconds, normalised once), C's conversions spelled out.
+    fn scale_time(&mut self, i: usize, div: bool, ins: &[Value]) -> Vec<Value> {
+        let Value::Time(t) = ins[0] else { panic!("reference: MULTIME/DIVTIME of a {:?}", ins[0]) };
+        let k = match ins[1] {
+            Value::Real(r) => r,
+            Value::ULInt(u) => u as f64,
+            v => v.as_i64().expect("a number") as f64,
+        };
+        if k.is_nan() {
+            self.fault(i, FaultKind::NotANumber);
+            return vec![Value::Time(0)];
+        }
+        if div && k == 0.0 {
+            self.fault(i, FaultKind::DivisionByZero);
+            return vec![Value::Time(0)];
+        }
+        let (tv_sec, tv_nsec) = (t / 1_000_000_000, t % 1_000_000_000);
+        let (mut sec, mut nsec): (i128, i128);
+        let s_f;
+        if div {
+            s_f = tv_sec as f64 / k;
+            let s = s_f as i64;
+            sec = s as i128;
+            nsec = (tv_nsec as f64 / k + (s_f - s as f64) * 1_000_000_000.0) as i64 as i128;
+        } else {
+            s_f = tv_sec as f64 * k;
+            let s = s_f as i64;
+            let prod = tv_nsec as f64 * k;
+            // Outside a C int (or NaN: zero nanoseconds times an infinity) C leaves it undefined.
+            if prod.is_nan() || prod <= i32::MIN as f64 - 1.0 || prod >= i32::MAX as f64 + 1.0 {
+                self.fault(i, FaultKind::Overflow);
+            }
+            let ns = prod as i32;
+            let (quot, rem) = (ns / 1_000_000_000, ns % 1_000_000_000);
+            sec = s as i128 + quot as i128;
+            nsec = (rem as f64 + (s_f - s as f64) * 1_000_000_000.0) as i64 as i128;
+        }
+        // __normalize_timespec: one step each way.
+        if nsec < -1_000_000_000 || (sec > 0 && nsec < 0) {
+            sec -= 1;
+            nsec += 1_000_000_000;
+        }
+        if nsec > 1_000_000_000 || (sec < 0 && nsec > 0) {
+            sec += 1;
+            nsec -= 1_000_000_000;
+        }
+        let total = sec * 1_000_000_000 + nsec;
+        if !s_f.is_finite() || s_f.abs() >= 9.2e18 || total < i64::MIN as i128 || total > i64::MAX as i128 {
+            self.fault(i, FaultKind::Overflow);
+        }
+        vec![Value::Time(total as i64)]
     }
 
     /// AND, OR, XOR, NOT: of BOOLs, or bit by bit of bit strings.

@@ -503,6 +503,30 @@ fn selector_is_one_of_n() {
 }
 
 #[test]
+fn a_time_scaled_by_a_number_as_matiec_computes_it() {
+    // matiec's __time_mul / __time_div (iec_std_lib.h), compiled and called with these
+    // operands: T#1s500ms * 3 = 4.5 s, T#-1s500ms / 4 = -375 ms, T#1s / 3.0 = 333.333333 ms,
+    // T#2s * 0.25 = 500 ms.
+    let t = |ms: i64| Value::Time(ms * 1_000_000);
+    let mut mul = Harness::new("MULTIME", &[("in1", "TIME"), ("in2", "INT")], &[("out", "TIME")], "");
+    mul.expect(&[(&[t(1500), i(3)], &[t(4500)])]);
+    let mut div = Harness::new("DIVTIME", &[("in1", "TIME"), ("in2", "INT")], &[("out", "TIME")], "");
+    div.expect(&[(&[t(-1500), i(4)], &[t(-375)])]);
+    let mut divr = Harness::new("DIVTIME", &[("in1", "TIME"), ("in2", "REAL")], &[("out", "TIME")], "");
+    divr.expect(&[(&[t(1000), r(3.0)], &[Value::Time(333_333_333)])]);
+    let mut mulr = Harness::new("MULTIME", &[("in1", "TIME"), ("in2", "LREAL")], &[("out", "TIME")], "");
+    mulr.expect(&[(&[t(2000), r(0.25)], &[t(500)])]);
+    // Division by zero: T#0s and a fault (C leaves it undefined); likewise a NaN factor; and
+    // a nanoseconds' product beyond a C int (T#500ms * 5).
+    div.expect(&[(&[t(100), i(0)], &[t(0)])]);
+    assert_eq!(div.faults(), 1);
+    mulr.expect(&[(&[t(100), r(f64::NAN)], &[t(0)])]);
+    assert_eq!(mulr.faults(), 1);
+    mul.scan(&[t(500), i(5)]);
+    assert_eq!(mul.faults(), 1);
+}
+
+#[test]
 fn every_library_block_has_a_golden_test() {
     // Keeps this file honest when the library grows.
     let src = include_str!("blocks.rs");

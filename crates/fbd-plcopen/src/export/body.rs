@@ -202,6 +202,9 @@ fn iec_type_name(b: &Block, ty: Option<Type>, helpers: &mut BTreeSet<(String, Ty
                 Type::Int => b.ty.clone(),
                 t => format!("{}_{t}", b.ty),
             },
+            // IEC's MUL and DIV of a TIME by a number.
+            "MULTIME" => "MUL".to_string(),
+            "DIVTIME" => "DIV".to_string(),
             t => t.to_string(),
         };
         (name, fb)

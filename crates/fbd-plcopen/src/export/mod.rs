@@ -47,6 +47,8 @@ const STANDARD: &[&str] = &[
     "SUB",
     "MUL",
     "DIV",
+    "MULTIME",
+    "DIVTIME",
     "MOD",
     "ABS",
     "MIN",

@@ -388,6 +388,8 @@ struct BlockEnv<'a, 'x, 'i> {
     locals: &'a [Var],
     /// The key of the POU in `Ctx::places` (the program's is empty).
     pou_key: &'a str,
+    /// The variables declared TIME (a MUL or DIV of one by a number is MULTIME, DIVTIME).
+    time_vars: &'a HashSet<&'a str>,
 }
 
 /// The variables the body's outVariables (and inOutVariables) write: each one's source
@@ -481,6 +483,11 @@ fn import_block(cx: &mut Ctx, e: &Node, env: &BlockEnv, out: &mut BodyBlocks) {
             return;
         }
     };
+    // IEC's MUL and DIV of a TIME by a number: ours are MULTIME and DIVTIME.
+    let our_ty = match our_ty.as_str() {
+        "MUL" | "DIV" if time_first_input(cx, e, env) => format!("{our_ty}TIME"),
+        _ => our_ty,
+    };
     let mut bi = BlockImport {
         e: *e,
         ty,
@@ -508,6 +515,39 @@ fn import_block(cx: &mut Ctx, e: &Node, env: &BlockEnv, out: &mut BodyBlocks) {
     for b in &out.blocks[first_new..] {
         out.block_at.insert(b.id.clone(), at);
         cx.places.push((env.pou_key.to_string(), b.id.clone(), e.range().start));
+    }
+}
+
+/// Whether block `e` (a MUL or DIV of two inputs) has a TIME first: a duration literal, a
+/// variable declared TIME, or a block output of type TIME (a timer's ET).
+fn time_first_input(cx: &mut Ctx, e: &Node, env: &BlockEnv) -> bool {
+    let vars: Vec<Node> = child(*e, "inputVariables").into_iter().flat_map(|i| children(i, "variable")).collect();
+    let Some(in1) = vars.iter().find(|v| v.attribute("formalParameter").is_some_and(|f| f.eq_ignore_ascii_case("IN1")))
+    else {
+        return false;
+    };
+    let Some(cpi) = child(*in1, "connectionPointIn").filter(|_| vars.len() == 2) else { return false };
+    // Only looked at: the block's own import reports what is wrong with the connection.
+    let before = cx.errors.len();
+    let src = env.look.source(cx, cpi, 0).map(Src::direct);
+    cx.errors.truncate(before);
+    match src {
+        Some(Src::Const(v)) => v.ty().is_time(),
+        Some(Src::Var(name)) => env.time_vars.contains(name.as_str()),
+        Some(Src::Out(r)) => {
+            let Some((blk, pin)) = r.split_once('.') else { return false };
+            let ty = env
+                .look
+                .by_id
+                .iter()
+                .filter(|(id, _)| env.look.block_ids.get(*id).is_some_and(|b| b == blk))
+                .find_map(|(_, n)| n.attribute("typeName"))
+                .and_then(map_type);
+            ty.and_then(|t| library::lookup(&t)).is_some_and(|d| {
+                d.outputs.iter().any(|o| o.name == pin && o.ty == library::PinTy::Fixed(fbd_engine::Type::Time))
+            })
+        }
+        _ => false,
     }
 }
 
@@ -972,8 +1012,22 @@ fn pou_body(
     // Where each block comes from in the file, for an error found after the import.
     let pou_key = if is_program { String::new() } else { name.clone() };
     let in_names_all: HashSet<&str> = ins.iter().map(|v| v.name.as_str()).collect();
-    let env =
-        BlockEnv { look: &look, seq: &seq, declares_en, in_names: &in_names_all, locals: &locals, pou_key: &pou_key };
+    let time_vars: HashSet<&str> = ins
+        .iter()
+        .chain(&outs)
+        .chain(&locals)
+        .filter(|v| v.ty.is_some_and(|t| t.is_time()))
+        .map(|v| v.name.as_str())
+        .collect();
+    let env = BlockEnv {
+        look: &look,
+        seq: &seq,
+        declares_en,
+        in_names: &in_names_all,
+        locals: &locals,
+        pou_key: &pou_key,
+        time_vars: &time_vars,
+    };
     let mut built = BodyBlocks::default();
     for e in elems.iter().filter(|e| e.tag_name().name() == "block") {
         import_block(cx, e, &env, &mut built);

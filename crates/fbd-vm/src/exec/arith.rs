@@ -181,3 +181,43 @@ impl Machine<'_> {
         self.real_out(o, self.r[a as usize].powf(self.r[b as usize]))
     }
 }
+
+impl Machine<'_> {
+    /// MUL (`div`: DIV) of a TIME by a number as matiec's `__time_mul` / `__time_div`
+    /// compute it (iec_std_lib.h): the seconds and the nanoseconds apart, each scaled as an
+    /// LREAL; MUL takes the nanoseconds' product as a C `int` (out of its range C leaves it
+    /// undefined: reported, saturated). A NaN factor, a division by zero and a result outside
+    /// TIME are reported.
+    #[inline(always)]
+    pub(super) fn scale_time(&mut self, div: bool, a: u32, (b, real, u64): (u32, bool, bool), o: u32) {
+        let t = self.n[a as usize];
+        let k = match (real, u64) {
+            (true, _) => self.r[b as usize],
+            (false, true) => self.n[b as usize] as u64 as f64,
+            (false, false) => self.n[b as usize] as f64,
+        };
+        if k.is_nan() || (div && k == 0.0) {
+            self.fault(if k.is_nan() { FaultKind::NotANumber } else { FaultKind::DivisionByZero });
+            self.n[o as usize] = 0;
+            return;
+        }
+        let (sec, nsec) = (t / super::NS_PER_S, t % super::NS_PER_S);
+        let s_f = if div { sec as f64 / k } else { sec as f64 * k };
+        let s = s_f as i64;
+        let (carry, nsec_f) = if div {
+            (0, nsec as f64 / k + (s_f - s as f64) * 1e9)
+        } else {
+            let n_f = nsec as f64 * k;
+            if !(n_f > i32::MIN as f64 - 1.0 && n_f < i32::MAX as f64 + 1.0) {
+                self.fault(FaultKind::Overflow);
+            }
+            let i = n_f as i32 as i64;
+            (i / super::NS_PER_S, (i % super::NS_PER_S) as f64 + (s_f - s as f64) * 1e9)
+        };
+        let total = (s as i128 + carry as i128) * super::NS_PER_S as i128 + nsec_f as i64 as i128;
+        if !s_f.is_finite() || s_f.abs() >= 9.2e18 || i64::try_from(total).is_err() {
+            self.fault(FaultKind::Overflow);
+        }
+        self.n[o as usize] = total as i64;
+    }
+}
