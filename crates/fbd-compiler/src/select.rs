@@ -363,11 +363,12 @@ impl Selecting<'_> {
             }
             Kind::Ctu | Kind::Ctd => {
                 args.extend([x(0), x(1), x(2), o(0), o(1), st[0].idx]);
-                if self.b.def.kind == Kind::Ctu { Instr::Ctu { aux } } else { Instr::Ctd { aux } }
+                let unsigned = self.ops.ty.is_u64();
+                if self.b.def.kind == Kind::Ctu { Instr::Ctu { aux, unsigned } } else { Instr::Ctd { aux, unsigned } }
             }
             _ => {
                 args.extend([x(0), x(1), x(2), x(3), x(4), o(0), o(1), o(2), st[0].idx, st[1].idx]);
-                Instr::Ctud { aux }
+                Instr::Ctud { aux, unsigned: self.ops.ty.is_u64() }
             }
         }
     }

@@ -144,8 +144,8 @@ impl Generic {
             Generic::Magnitude => t.is_int() && !t.is_bit_string() || t.is_real() || t.is_time(),
             // matiec has MIN, MAX and LIMIT of every elementary type but BOOL: bit strings too.
             Generic::Ordered => Generic::Magnitude.admits(t) || t == Type::String || t.is_bit_string(),
-            // matiec has no counter of ULINT; these count in a signed i64.
-            Generic::Int => t.is_int() && !t.is_bit_string() && !t.is_u64(),
+            // The counters: matiec has them of every integer type, ULINT (CTU_ULINT) too.
+            Generic::Int => t.is_int() && !t.is_bit_string() && !t.is_time(),
             Generic::Real => t.is_real(),
             Generic::Bits => t.is_bit_string(),
             Generic::Integer => t.is_int() && !t.is_time() && !t.is_bit_string(),

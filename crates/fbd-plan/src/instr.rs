@@ -518,16 +518,20 @@ pub enum Instr {
         aux: u32,
     },
     /// Operands in `args[aux..aux + 6]`: cu, r, pv, q, cv, m.
+    /// `unsigned`: a ULINT counter, whose values compare as unsigned.
     Ctu {
         aux: u32,
+        unsigned: bool,
     },
     /// Operands in `args[aux..aux + 6]`: cd, ld, pv, q, cv, m.
     Ctd {
         aux: u32,
+        unsigned: bool,
     },
     /// Operands in `args[aux..aux + 10]`: cu cd r ld pv qu qd cv mu md.
     Ctud {
         aux: u32,
+        unsigned: bool,
     },
     Now {
         ms: u32,

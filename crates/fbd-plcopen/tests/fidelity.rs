@@ -655,3 +655,70 @@ fn a_time_multiplied_and_divided_by_numbers_as_matiec_computes_it() {
     ];
     assert_eq!(ns, matiec);
 }
+
+/// The ULINT counters (CTU_ULINT, CTD_ULINT, CTUD_ULINT) compare as unsigned, as matiec's:
+/// with a preset of 2^63 and more a signed counter never counted up (the preset read as
+/// negative) and CTD's Q was TRUE at once. They were refused ("matiec has no counter of
+/// ULINT", which it has). The expected rows are Beremiz's generator + matiec's.
+#[test]
+fn ulint_counters_count_as_unsigned() {
+    let vars = r#"<outputVars><variable name="up"><type><ULINT/></type></variable><variable name="up_q"><type><BOOL/></type></variable>
+          <variable name="down"><type><ULINT/></type></variable><variable name="down_q"><type><BOOL/></type></variable>
+          <variable name="both"><type><ULINT/></type></variable><variable name="both_qu"><type><BOOL/></type></variable></outputVars>
+        <localVars><variable name="n"><type><INT/></type></variable><variable name="odd"><type><BOOL/></type></variable>
+          <variable name="first"><type><BOOL/></type><initialValue><simpleValue value="TRUE"/></initialValue></variable>
+          <variable name="CTU0"><type><derived name="CTU_ULINT"/></type></variable><variable name="CTD0"><type><derived name="CTD_ULINT"/></type></variable>
+          <variable name="CTUD0"><type><derived name="CTUD_ULINT"/></type></variable></localVars>"#;
+    let body = [
+        var_in(1, 0, "n"),
+        var_in(2, 0, "1"),
+        block(3, "ADD", None, 0, &[("IN1", 1, None), ("IN2", 2, None)], &["OUT"]),
+        var_out(4, 0, 3, Some("OUT"), "n"),
+        var_in(5, 100, "n"),
+        var_in(6, 100, "2"),
+        block(7, "MOD", None, 100, &[("IN1", 5, None), ("IN2", 6, None)], &["OUT"]),
+        block(8, "EQ", None, 100, &[("IN1", 7, Some("OUT")), ("IN2", 2, None)], &["OUT"]),
+        var_out(9, 100, 8, Some("OUT"), "odd"),
+        var_in(10, 200, "odd"),
+        var_in(11, 200, "16#8000000000000002"),
+        var_in(12, 200, "first"),
+        block(13, "CTU_ULINT", Some("CTU0"), 200, &[("CU", 10, None), ("PV", 11, None)], &["Q", "CV"]),
+        var_out(14, 200, 13, Some("CV"), "up"),
+        var_out(15, 200, 13, Some("Q"), "up_q"),
+        block(
+            16,
+            "CTD_ULINT",
+            Some("CTD0"),
+            300,
+            &[("CD", 10, None), ("LD", 12, None), ("PV", 11, None)],
+            &["Q", "CV"],
+        ),
+        var_out(17, 300, 16, Some("CV"), "down"),
+        var_out(18, 300, 16, Some("Q"), "down_q"),
+        block(
+            19,
+            "CTUD_ULINT",
+            Some("CTUD0"),
+            400,
+            &[("CU", 10, None), ("LD", 12, None), ("PV", 11, None)],
+            &["QU", "QD", "CV"],
+        ),
+        var_out(20, 400, 19, Some("CV"), "both"),
+        var_out(21, 400, 19, Some("QU"), "both_qu"),
+        var_in(22, 500, "FALSE"),
+        var_out(23, 500, 22, None, "first"),
+    ]
+    .concat();
+    let rows = trace(&project("counters", vars, &body), &["up", "up_q", "down", "down_q", "both", "both_qu"], 6);
+    let got: Vec<String> = rows.iter().map(|r| r.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(" ")).collect();
+    // Beremiz's generator + matiec: 300 scans, 2,700 values, 0 differences (the first 6).
+    let matiec = [
+        "1 FALSE 9223372036854775810 FALSE 9223372036854775810 TRUE",
+        "1 FALSE 9223372036854775810 FALSE 9223372036854775810 TRUE",
+        "2 FALSE 9223372036854775809 FALSE 9223372036854775810 TRUE",
+        "2 FALSE 9223372036854775809 FALSE 9223372036854775810 TRUE",
+        "3 FALSE 9223372036854775808 FALSE 9223372036854775810 TRUE",
+        "3 FALSE 9223372036854775808 FALSE 9223372036854775810 TRUE",
+    ];
+    assert_eq!(got, matiec);
+}

@@ -383,12 +383,19 @@ impl Reference {
     /// edges of both inputs in one scan.
     fn counter(&mut self, i: usize, kind: Kind, ins: &[Value]) -> Vec<Value> {
         let bo = |k: usize| matches!(ins[k], Value::Bool(true));
+        // Every integer type as an i128 (a ULINT's value unsigned), given back in its own.
         let io = |k: usize| match ins[k] {
-            Value::Int(x) => x,
-            v => panic!("reference: INT expected, got {v:?}"),
+            Value::Int(x) => x as i128,
+            Value::ULInt(u) => u as i128,
+            v => panic!("reference: an integer expected, got {v:?}"),
         };
         let cv_at = if kind == Kind::Ctud { 2 } else { 1 };
-        let Value::Int(mut cv) = self.outs[i][cv_at] else { unreachable!("a counter's cv is an integer") };
+        let (mut cv, unsigned) = match self.outs[i][cv_at] {
+            Value::Int(x) => (x as i128, false),
+            Value::ULInt(u) => (u as i128, true),
+            v => unreachable!("a counter's cv is an integer, not {v:?}"),
+        };
+        let out = |cv: i128| if unsigned { Value::ULInt(cv as u64) } else { Value::Int(cv as i64) };
         let h = &mut self.hidden[i];
         match kind {
             Kind::Ctu => {
@@ -399,7 +406,7 @@ impl Reference {
                 } else if edge && cv < io(2) {
                     cv += 1;
                 }
-                vec![Value::Bool(cv >= io(2)), Value::Int(cv)]
+                vec![Value::Bool(cv >= io(2)), out(cv)]
             }
             Kind::Ctd => {
                 let edge = bo(0) && !h.m1;
@@ -409,7 +416,7 @@ impl Reference {
                 } else if edge && cv > 0 {
                     cv -= 1;
                 }
-                vec![Value::Bool(cv <= 0), Value::Int(cv)]
+                vec![Value::Bool(cv <= 0), out(cv)]
             }
             _ => {
                 let up = bo(0) && !h.m1;
@@ -425,7 +432,7 @@ impl Reference {
                 } else if down && !up && cv > 0 {
                     cv -= 1;
                 }
-                vec![Value::Bool(cv >= io(4)), Value::Bool(cv <= 0), Value::Int(cv)]
+                vec![Value::Bool(cv >= io(4)), Value::Bool(cv <= 0), out(cv)]
             }
         }
     }

@@ -100,39 +100,41 @@ impl Machine<'_> {
     }
 
     #[inline(always)]
-    pub(super) fn ctu(&mut self, aux: u32) {
+    pub(super) fn ctu(&mut self, aux: u32, unsigned: bool) {
         let a = &self.args[aux as usize..aux as usize + 6];
         let (cu, rr, pv, q, cv, m) =
             (a[0] as usize, a[1] as usize, a[2] as usize, a[3] as usize, a[4] as usize, a[5] as usize);
         let c = self.b[cu];
         let edge = c && !self.b[m];
         self.b[m] = c;
+        let below = |v: i64, pv: i64| if unsigned { (v as u64) < pv as u64 } else { v < pv };
         if self.b[rr] {
             self.n[cv] = 0;
-        } else if edge && self.n[cv] < self.n[pv] {
+        } else if edge && below(self.n[cv], self.n[pv]) {
             self.n[cv] += 1;
         }
-        self.b[q] = self.n[cv] >= self.n[pv];
+        self.b[q] = !below(self.n[cv], self.n[pv]);
     }
 
     #[inline(always)]
-    pub(super) fn ctd(&mut self, aux: u32) {
+    pub(super) fn ctd(&mut self, aux: u32, unsigned: bool) {
         let a = &self.args[aux as usize..aux as usize + 6];
         let (cd, ld, pv, q, cv, m) =
             (a[0] as usize, a[1] as usize, a[2] as usize, a[3] as usize, a[4] as usize, a[5] as usize);
         let c = self.b[cd];
         let edge = c && !self.b[m];
         self.b[m] = c;
+        let positive = |v: i64| if unsigned { v != 0 } else { v > 0 };
         if self.b[ld] {
             self.n[cv] = self.n[pv];
-        } else if edge && self.n[cv] > 0 {
+        } else if edge && positive(self.n[cv]) {
             self.n[cv] -= 1;
         }
-        self.b[q] = self.n[cv] <= 0;
+        self.b[q] = !positive(self.n[cv]);
     }
 
     #[inline(always)]
-    pub(super) fn ctud(&mut self, aux: u32) {
+    pub(super) fn ctud(&mut self, aux: u32, unsigned: bool) {
         let o = &self.args[aux as usize..aux as usize + 10];
         let at = |k: usize| o[k] as usize;
         let (cu, cd, rr, ld, pv, qu, qd, cv, mu, md) =
@@ -143,20 +145,22 @@ impl Machine<'_> {
         self.b[mu] = cu;
         self.b[md] = cd;
         let preset = self.n[pv];
+        let below = |v: i64| if unsigned { (v as u64) < preset as u64 } else { v < preset };
+        let positive = |v: i64| if unsigned { v != 0 } else { v > 0 };
         let v = &mut self.n[cv];
         if self.b[rr] {
             *v = 0;
         } else if self.b[ld] {
             *v = preset;
         } else if !(up && down) {
-            if up && *v < preset {
+            if up && below(*v) {
                 *v += 1;
-            } else if down && *v > 0 {
+            } else if down && positive(*v) {
                 *v -= 1;
             }
         }
         let v = self.n[cv];
-        self.b[qu] = v >= self.n[pv];
-        self.b[qd] = v <= 0;
+        self.b[qu] = !below(v);
+        self.b[qd] = !positive(v);
     }
 }
