@@ -131,6 +131,17 @@ pub(super) fn select_instruction(
             })
         }
         Kind::Floor | Kind::Trunc | Kind::Frac | Kind::IntToReal | Kind::Convert => Some(s.conversion(out.slots)),
+        Kind::Bcd => {
+            use fbd_model::library::PinTy;
+            let fixed = |p: PinTy| if let PinTy::Fixed(t) = p { t } else { ty };
+            let (from, to) = (fixed(b.def.inputs[0].ty), fixed(b.def.outputs[0].ty));
+            Some(Instr::Bcd {
+                to_bcd: !from.is_bit_string(),
+                a: ops.ins[0].idx,
+                o: outs[0].idx,
+                bits: to.width().map_or(64, |(w, _)| w as u8),
+            })
+        }
         Kind::Sel | Kind::Mux | Kind::Move => Some(s.selection(out)),
         Kind::Memory | Kind::Delay | Kind::RTrig | Kind::FTrig => s.memory(out),
         Kind::Ton | Kind::Tof | Kind::Tp | Kind::Ctu | Kind::Ctd | Kind::Ctud => Some(s.timer(out.args)),

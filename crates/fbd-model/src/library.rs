@@ -62,6 +62,8 @@ pub enum Kind {
     IntToReal,
     /// `A_TO_B`: the IEC conversions between the elementary types ([`conversion`]).
     Convert,
+    /// BCD_TO_* and *_TO_BCD: a bit string of BCD digits and an unsigned integer.
+    Bcd,
     Sel,
     Mux,
     Move,
@@ -496,7 +498,7 @@ impl BlockDef {
             Sqrt | Ln | Log | Exp | Expt | Sin | Cos | Tan | Asin | Acos | Atan => "numeric functions",
             Shl | Shr | Rol | Ror => "bit shifts",
             Len | Left | Right | Mid | Concat | Insert | Delete | Replace | Find => "strings",
-            IntToReal | Convert => "conversion",
+            IntToReal | Convert | Bcd => "conversion",
             Sel | Mux | Move | Selector => "selection",
             Memory | Delay | Sr | Rs | RTrig | FTrig => "memory and edges",
             Ton | Tof | Tp | Ctu | Ctd | Ctud => "timers and counters",
@@ -524,6 +526,52 @@ pub fn lookup(name: &str) -> Option<&'static BlockDef> {
 /// Every block type: the library, then the conversions (what an editor's palette offers).
 pub fn all() -> impl Iterator<Item = &'static BlockDef> {
     LIBRARY.iter().chain(conversions())
+}
+
+/// matiec's BCD conversions: `BYTE_BCD_TO_USINT` (a bit string of BCD digits to an unsigned
+/// integer) and `USINT_TO_BCD_BYTE` (back) for every bit string and unsigned type, and the
+/// short names `BCD_TO_USINT` (from any bit string: an LWORD input, which takes the narrower
+/// ones) and `USINT_TO_BCD` (to the bit string of the integer's width).
+fn bcd_conversions() -> Vec<BlockDef> {
+    let leak = |s: String| -> &'static str { Box::leak(s.into_boxed_str()) };
+    let bits = [Type::Byte, Type::Word, Type::DWord, Type::LWord];
+    let uints = [Type::USInt, Type::UInt, Type::UDInt, Type::ULInt];
+    let mut named: Vec<(String, Type, Type)> = Vec::new();
+    for (k, u) in uints.into_iter().enumerate() {
+        for b in bits {
+            named.push((format!("{b}_BCD_TO_{u}"), b, u));
+            named.push((format!("{u}_TO_BCD_{b}"), u, b));
+        }
+        named.push((format!("BCD_TO_{u}"), Type::LWord, u));
+        named.push((format!("{u}_TO_BCD"), u, bits[k]));
+    }
+    named
+        .into_iter()
+        .map(|(name, a, b)| {
+            let to_bcd = !a.is_bit_string();
+            let ins: &'static [PinDef] = Box::leak(Box::new([PinDef { name: "in", ty: PinTy::Fixed(a), default: None, delayed: false }]));
+            let outs: &'static [PinDef] = Box::leak(Box::new([PinDef { name: "out", ty: PinTy::Fixed(b), default: None, delayed: false }]));
+            BlockDef {
+                name: leak(name.clone()),
+                kind: Kind::Bcd,
+                generic: Generic::No,
+                inputs: ins,
+                var_inputs: None,
+                outputs: outs,
+                var_outputs: None,
+                state: &[],
+                stateful: false,
+                params: &[],
+                summary: leak(if to_bcd { format!("{a} to {b} of BCD digits.") } else { format!("{a} of BCD digits to {b}.") }),
+                semantics: if to_bcd {
+                    "out := in's decimal digits, one per 4 bits, cut to out's width (as matiec's C cast). A digit past the 16th has no place in 64 bits (C leaves it undefined): dropped, reported."
+                } else {
+                    "out := the number in's 4-bit digits spell, cut to out's width (as matiec's C cast). A digit above 9 gives 0 and a fault, as matiec gives 0 with ENO FALSE."
+                },
+                example: leak(format!(r#"{{"id": "c", "type": "{name}", "inputs": {{"in": "x.out"}}}}"#)),
+            }
+        })
+        .collect()
 }
 
 /// The types a conversion `A_TO_B` converts between.
@@ -598,6 +646,7 @@ fn conversions() -> &'static [BlockDef] {
                 });
             }
         }
+        defs.extend(bcd_conversions());
         defs
     })
 }

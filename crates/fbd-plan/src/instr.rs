@@ -659,6 +659,14 @@ pub enum Instr {
         real: bool,
         u64: bool,
     },
+    /// An unsigned integer to BCD digits (`to_bcd`), or BCD digits to one, cut to `bits`
+    /// (64: all), as matiec's `__uint_to_bcd` / `__bcd_to_uint` and their C casts.
+    Bcd {
+        to_bcd: bool,
+        a: u32,
+        o: u32,
+        bits: u8,
+    },
     /// Skips the next `n` instructions when BOOL slot `g` is FALSE: the instructions of a
     /// block whose EN is FALSE, which is not called (its outputs and state keep their values,
     /// its timers see the clock again when it is called next), as IEC 61131-3 and matiec have

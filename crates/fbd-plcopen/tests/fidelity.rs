@@ -722,3 +722,38 @@ fn ulint_counters_count_as_unsigned() {
     ];
     assert_eq!(got, matiec);
 }
+
+/// The BCD conversions by the names Beremiz's palette gives them (`UINT_TO_BCD`, a WORD;
+/// `BCD_TO_UINT`; `BCD_TO_UDINT` of a WORD, which matiec's overloads take): they were refused
+/// as unknown blocks. A number of more digits than the
+/// result holds is cut as matiec's C cast cuts it; a BCD with a digit above 9 gives 0 (matiec:
+/// 0 with ENO FALSE; here also a fault). The expected rows are Beremiz's generator + matiec's.
+#[test]
+fn bcd_conversions_as_matiec_computes_them() {
+    let vars = r#"<outputVars><variable name="bcd"><type><WORD/></type></variable><variable name="back"><type><UINT/></type></variable>
+          <variable name="wide"><type><UDINT/></type></variable><variable name="bad"><type><UINT/></type></variable></outputVars>
+        <localVars><variable name="n"><type><UINT/></type><initialValue><simpleValue value="9990"/></initialValue></variable></localVars>"#;
+    let body = [
+        var_in(1, 0, "n"),
+        var_in(2, 0, "UINT#7"),
+        block(3, "ADD", None, 0, &[("IN1", 1, None), ("IN2", 2, None)], &["OUT"]),
+        var_out(4, 0, 3, Some("OUT"), "n"),
+        var_in(5, 100, "n"),
+        block(6, "UINT_TO_BCD", None, 100, &[("IN", 5, None)], &["OUT"]),
+        var_out(7, 100, 6, Some("OUT"), "bcd"),
+        block(8, "BCD_TO_UINT", None, 200, &[("IN", 6, Some("OUT"))], &["OUT"]),
+        var_out(9, 200, 8, Some("OUT"), "back"),
+        block(10, "BCD_TO_UDINT", None, 300, &[("IN", 6, Some("OUT"))], &["OUT"]),
+        var_out(11, 300, 10, Some("OUT"), "wide"),
+        var_in(12, 400, "WORD#16#00FA"),
+        block(13, "BCD_TO_UINT", None, 400, &[("IN", 12, None)], &["OUT"]),
+        var_out(14, 400, 13, Some("OUT"), "bad"),
+    ]
+    .concat();
+    let rows = trace(&project("bcdtest", vars, &body), &["bcd", "back", "wide", "bad"], 4);
+    let got: Vec<String> = rows.iter().map(|r| r.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(" ")).collect();
+    // Beremiz's generator + matiec: 300 scans, 1,500 values, 0 differences (the first 4:
+    // 10004 has five digits, cut to a WORD's four as matiec's C cast cuts them).
+    let matiec = ["39319 9997 9997 0", "4 4 4 0", "17 11 11 0", "24 18 18 0"];
+    assert_eq!(got, matiec);
+}

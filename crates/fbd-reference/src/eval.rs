@@ -530,6 +530,7 @@ impl Reference {
             Add | Sub | Mul | Div | Mod | Abs | Neg | Min | Max | Limit | Sqrt | Ln | Log | Exp | Expt | Sin | Cos
             | Tan | Asin | Acos | Atan | Shl | Shr | Rol | Ror => self.arithmetic(i, &b, ty, &ins),
             MulTime | DivTime => self.scale_time(i, b.def.kind == DivTime, &ins),
+            Bcd => self.bcd(i, &b, &ins),
             Floor | Trunc | Frac | IntToReal | Convert => self.conversion(i, &b, ty, &ins),
             Sel | Mux | Move | Memory | Delay | Sr | Rs | RTrig | FTrig => self.selection(i, &b, ty, &ins),
             Ton | Tof | Tp | Ctu | Ctd | Ctud | Now | Saw | Random | Selector => {
@@ -539,6 +540,40 @@ impl Reference {
         for (k, v) in out.into_iter().enumerate() {
             self.outs[i][k] = v;
         }
+    }
+
+    /// BCD_TO_* and *_TO_BCD, read through the decimal and hexadecimal texts of the values:
+    /// a number's decimal digits are the BCD's hexadecimal ones (the 17th and later have no
+    /// place in 64 bits: reported); a BCD with a hexadecimal digit above 9 is 0, reported.
+    fn bcd(&mut self, i: usize, b: &NetBlock, ins: &[Value]) -> Vec<Value> {
+        let x: u64 = match ins[0] {
+            Value::Int(v) => v as u64,
+            Value::ULInt(u) => u,
+            v => panic!("reference: BCD of a {v:?}"),
+        };
+        let to = b.outputs[0].ty;
+        let to_bcd = !b.inputs[0].ty.is_bit_string();
+        let v = if to_bcd {
+            let digits = x.to_string();
+            if digits.len() > 16 {
+                self.fault(i, FaultKind::Overflow);
+            }
+            let kept = &digits[digits.len().saturating_sub(16)..];
+            u64::from_str_radix(kept, 16).expect("decimal digits read as hexadecimal")
+        } else {
+            let hex = format!("{x:x}");
+            if hex.chars().any(|c| !c.is_ascii_digit()) {
+                self.fault(i, FaultKind::BadArgument);
+                0
+            } else {
+                hex.parse::<u64>().expect("at most 16 decimal digits")
+            }
+        };
+        let cut = match to.width() {
+            Some((w, _)) => v & ((1u64 << w) - 1),
+            None => v,
+        };
+        vec![if to.is_u64() { Value::ULInt(cut) } else { Value::Int(cut as i64) }]
     }
 
     /// MULTIME / DIVTIME: matiec's `__time_mul` / `__time_div` followed line by line on its

@@ -265,7 +265,13 @@ fn plan_block<R: Rng>(
         let m = rng.random_range(0..macros.len());
         return Planned { id: format!("b{k}"), def: None, mac: Some(m), t: None, n_var_in: 0, n_var_out: 0 };
     }
-    let def = if rng.random_bool(0.1) {
+    // Now and then a BCD conversion (not for matiec: a number of more than 16 digits is
+    // undefined in its C).
+    let bcd: Vec<&'static BlockDef> =
+        if iec_only { Vec::new() } else { fbd_model::library::all().filter(|d| d.kind == Kind::Bcd).collect() };
+    let def = if !bcd.is_empty() && rng.random_bool(0.03) {
+        bcd[rng.random_range(0..bcd.len())]
+    } else if rng.random_bool(0.1) {
         let (a, b) = (pick_type(rng, iec_only), pick_type(rng, iec_only));
         // One in three to or from a STRING, whose texts each type reads and writes its way.
         let (a, b) = match rng.random_range(0..6) {
@@ -437,8 +443,13 @@ fn block_object<R: Rng>(
         grounded_t |= *is_t && grounded;
         wires.push(format!("\"{name}\": {text}"));
     }
-    // EN on some blocks: not on a DELAY, which cannot honour one, nor around one.
-    let can_gate = p.def.map_or_else(|| !macros[p.mac.unwrap_or(0)].has_delay, |d| d.kind != Kind::Delay);
+    // EN on some blocks: not on a DELAY, which cannot honour one, nor around one; for matiec
+    // not on NOT, whose call with formal parameters (`NOT(EN := ...)`) its parser reads as the
+    // operator.
+    let can_gate = p.def.map_or_else(
+        || !macros[p.mac.unwrap_or(0)].has_delay,
+        |d| d.kind != Kind::Delay && !(iec_only && d.kind == Kind::Not),
+    );
     if can_gate && rng.random_bool(0.1) {
         let (text, _) = pin_wire(rng, None, ("EN", Type::Bool), sources, iec_only);
         wires.push(format!("\"EN\": {text}"));

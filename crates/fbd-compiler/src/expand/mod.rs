@@ -78,6 +78,7 @@ pub(crate) fn expand(project: &mut Project, max_blocks: u64) -> Result<Net, Vec<
         port_names: HashMap::default(),
         conn_memo: HashMap::default(),
         conn_names: HashMap::default(),
+        holds: Vec::new(),
     };
     ex.build_scopes();
     ex.net.first_negation = ex.net.blocks.len();
@@ -156,6 +157,9 @@ struct Expander<'p> {
     conn_memo: HashMap<resolve::ConnKey, Src>,
     /// (file, macro or `None` for the program) → connector name → index.
     conn_names: HashMap<(usize, Option<usize>), HashMap<&'p str, usize>>,
+    /// The MOVEs that hold an output of an instance under an EN (net block, the instance's
+    /// scope): they get the scope's ENs once those are resolved.
+    holds: Vec<(u32, usize)>,
 }
 
 impl<'p> Expander<'p> {
@@ -327,6 +331,32 @@ impl<'p> Expander<'p> {
 
     fn resolve_all(&mut self) {
         let scope_gates = self.scope_gates();
+        self.resolve_pins_and_ports(&scope_gates);
+        for (ni, si) in std::mem::take(&mut self.holds) {
+            if !scope_gates[si].is_empty() {
+                self.net.gates.insert(ni, scope_gates[si].clone().into_boxed_slice());
+            }
+        }
+    }
+
+    /// Whether the instance of scope `si`, or one around it, has an EN (looked up, not
+    /// resolved: the ENs are resolved after the ports they may read).
+    fn under_en(&self, mut si: usize) -> bool {
+        while let Some((ps, pbi)) = self.scopes[si].parent {
+            let b = &self.body(ps)[pbi];
+            let own = self
+                .project
+                .macro_def(&b.ty)
+                .is_some_and(|(_, _, m)| m.inputs.iter().any(|p| p.name == library::ENABLE));
+            if b.inputs.get(library::ENABLE).is_some() && !own {
+                return true;
+            }
+            si = ps;
+        }
+        false
+    }
+
+    fn resolve_pins_and_ports(&mut self, scope_gates: &[Vec<Src>]) {
         // Primitive block inputs.
         for (si, scope_gates) in scope_gates.iter().enumerate() {
             let (file, mac_index) = (self.scopes[si].file, self.scopes[si].mac.map(|(_, mi)| mi));

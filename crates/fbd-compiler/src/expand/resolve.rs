@@ -375,6 +375,9 @@ impl<'p> Expander<'p> {
                     if let Some((at, what)) = assert {
                         self.net.asserts.push(TypeAssert { src: src.clone(), ty, at, what });
                     }
+                    if key.output && self.under_en(key.scope) && !self.inside(&src, key.scope) {
+                        src = self.hold(src, key, ty);
+                    }
                     if let Some((path, at)) = negate {
                         src = self.negation(src, path, at);
                     }
@@ -406,6 +409,32 @@ impl<'p> Expander<'p> {
         }
         let mac = self.scopes[ps].mac.map(|(_, mi)| mi);
         Some((format!("{}{port}:not", self.scopes[si].prefix), BlockAt::new(self.scopes[ps].file, mac, pbi)))
+    }
+
+    /// Whether `src` is the output of a block inside the instance of scope `si` (which its
+    /// EN holds with the block).
+    fn inside(&self, src: &Src, si: usize) -> bool {
+        matches!(src, Src::Out { block, .. } if self.net.blocks[*block].path.starts_with(self.scopes[si].prefix.as_str()))
+    }
+
+    /// An output port of an instance under an EN that is not a block's inside it (a constant,
+    /// an input passed through, a feedback wire): read through a MOVE of its own under the
+    /// instance's ENs (`inst/port:hold`), so that it holds while the instance is not called,
+    /// from the type's zero before its first call, as an IEC function block's output does.
+    fn hold(&mut self, src: Src, key: PortKey, ty: Type) -> Src {
+        let (m, _) = self.scopes[key.scope].mac.expect("an instance's scope");
+        let path = format!("{}{}:hold", self.scopes[key.scope].prefix, m.outputs[key.port].name);
+        let (ps, pbi) = self.scopes[key.scope].parent.expect("an instance's scope");
+        let mac = self.scopes[ps].mac.map(|(_, mi)| mi);
+        let at = BlockAt::new(self.scopes[ps].file, mac, pbi);
+        let def = library::lookup("MOVE").expect("MOVE is a library block");
+        let mut mv = NetBlock::new(path.into_boxed_str(), def, at, 0);
+        mv.inputs = Box::new([NetPin { ty: def.inputs[0].ty, src, negate: false }]);
+        mv.data_type = Some(ty);
+        self.net.blocks.push(mv);
+        let ni = self.net.blocks.len() - 1;
+        self.holds.push((ni as u32, key.scope));
+        Src::Out { block: ni, pin: 0 }
     }
 
     /// `src` negated: a BOOL constant inverted, anything else through a NOT block of its own

@@ -135,3 +135,26 @@ fn a_bad_en_is_refused_at_its_place() {
     let e = compile(unknown).unwrap_err().to_string();
     assert!(e.contains("TON has no input `EM`"), "{e}");
 }
+
+#[test]
+fn an_instance_s_output_that_no_block_inside_drives_holds_under_en() {
+    // `c` is a constant, `p` the instance's input passed through: IEC assigns an FB's outputs
+    // only when it is called, from their zero before the first call (they followed the
+    // constant and the input every scan).
+    let text = r#"{"fbd": 1,
+        "inputs": [{"name": "en", "type": "BOOL"}, {"name": "x", "type": "INT"}],
+        "macros": [{"name": "PASS", "inputs": [{"name": "i", "type": "INT"}],
+           "outputs": [{"name": "c", "type": "LREAL", "from": 0.1}, {"name": "p", "type": "INT", "from": "i"}],
+           "blocks": []}],
+        "blocks": [{"id": "m", "type": "PASS", "inputs": {"i": "x", "EN": "en"}}],
+        "outputs": [{"name": "c", "type": "LREAL", "from": "m.c"}, {"name": "p", "type": "INT", "from": "m.p"}]}"#;
+    let mut rt = Runtime::new(plan(text));
+    let mut got = Vec::new();
+    for (k, en) in [false, true, false, false, true].into_iter().enumerate() {
+        rt.set_input("x", Value::Int(10 + k as i64)).unwrap();
+        scan(&mut rt, &[("en", en)], &[]);
+        got.push((rt.output("c").unwrap(), rt.output("p").unwrap()));
+    }
+    let (r, i) = (Value::Real, Value::Int);
+    assert_eq!(got, [(r(0.0), i(0)), (r(0.1), i(11)), (r(0.1), i(11)), (r(0.1), i(11)), (r(0.1), i(14))]);
+}

@@ -202,6 +202,9 @@ fn iec_type_name(b: &Block, ty: Option<Type>, helpers: &mut BTreeSet<(String, Ty
                 Type::Int => b.ty.clone(),
                 t => format!("{}_{t}", b.ty),
             },
+            // A BCD conversion by the name Beremiz's palette has where it has one
+            // (`WORD_BCD_TO_UINT` is its `BCD_TO_UINT`, `UINT_TO_BCD_WORD` its `UINT_TO_BCD`).
+            t if library::lookup(t).is_some_and(|d| d.kind == library::Kind::Bcd) => bcd_name(t),
             // IEC's MUL and DIV of a TIME by a number.
             "MULTIME" => "MUL".to_string(),
             "DIVTIME" => "DIV".to_string(),
@@ -213,6 +216,25 @@ fn iec_type_name(b: &Block, ty: Option<Type>, helpers: &mut BTreeSet<(String, Ty
         helpers.insert((b.ty.clone(), t));
         (crate::stand_in::name(&b.ty, t), true)
     }
+}
+
+/// The name Beremiz's palette gives a BCD conversion between a bit string and the unsigned
+/// integer of its width; any other keeps matiec's name.
+fn bcd_name(name: &str) -> String {
+    let natural = |bits: &str, uint: &str| {
+        matches!((bits, uint), ("BYTE", "USINT") | ("WORD", "UINT") | ("DWORD", "UDINT") | ("LWORD", "ULINT"))
+    };
+    if let Some((bits, uint)) = name.split_once("_BCD_TO_")
+        && natural(bits, uint)
+    {
+        return format!("BCD_TO_{uint}");
+    }
+    if let Some((uint, bits)) = name.split_once("_TO_BCD_")
+        && natural(bits, uint)
+    {
+        return format!("{uint}_TO_BCD");
+    }
+    name.to_string()
 }
 
 /// A function block instance's initial member values: a stateful block's `init` as its first
@@ -742,6 +764,10 @@ fn wired_type(project: &Project, mac: &str, blocks: &[Block], k: usize, depth: u
 /// The type of input `pin` of block `b` (whose type variable is `ty`): its fixed type, `ty`,
 /// or a macro port's declared type.
 fn pin_type(project: &Project, b: &Block, pin: &str, ty: Option<Type>) -> Option<Type> {
+    let own_en = project.macro_def(&b.ty).is_some_and(|m| m.2.inputs.iter().any(|q| q.name == pin));
+    if pin == library::ENABLE && !own_en {
+        return Some(Type::Bool);
+    }
     match library::lookup(&b.ty) {
         Some(def) => match def.inputs.iter().find(|q| q.name == pin).map(|q| q.ty).or(def.var_inputs.map(|v| v.ty))? {
             library::PinTy::Fixed(t) => Some(t),

@@ -27,7 +27,9 @@ use body::{Body, body_xml};
 pub(crate) fn standard(ty: &str) -> bool {
     STANDARD.contains(&ty)
         || library::lookup(ty).is_some_and(|d| {
-            library::conversion(d).is_some() || matches!(d.category(), "numeric functions" | "bit shifts" | "strings")
+            library::conversion(d).is_some()
+                || d.kind == library::Kind::Bcd
+                || matches!(d.category(), "numeric functions" | "bit shifts" | "strings")
         })
 }
 

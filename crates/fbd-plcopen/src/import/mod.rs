@@ -403,7 +403,7 @@ fn variable_writes(
     earlier: &mut BTreeMap<String, Vec<(Src, usize)>>,
 ) -> BTreeMap<String, (Src, usize)> {
     let (look, seq) = (env.look, env.seq);
-    let BodyBlocks { blocks, reads, block_at, .. } = built;
+    let BodyBlocks { blocks, reads, block_at, enos, .. } = built;
     let mut writes: BTreeMap<String, (Src, usize)> = BTreeMap::new();
     for e in elems.iter().filter(|e| matches!(e.tag_name().name(), "outVariable" | "inOutVariable")) {
         let var = child(*e, "expression").and_then(|x| x.text()).unwrap_or("").trim();
@@ -445,6 +445,32 @@ fn variable_writes(
             blocks.push(simple_block(&id, "NOT", vec![("in".into(), w)], e));
             src = Src::Out(format!("{id}.out"));
         }
+        // Beremiz writes a variable straight from a block with EN only while its ENO (its EN)
+        // is TRUE (`IF blk.ENO THEN var := ... END_IF`): else the variable keeps its value,
+        // its initial one before the block's first call (it took the block's output).
+        if let Some(enw) = guarding_en(cpi, look, enos) {
+            let id = format!("{}__eno_{}", var.replace('.', "_"), e.attribute("localId").unwrap_or("0"));
+            let w = match &src {
+                Src::Out(r) | Src::Var(r) => Wire::Ref(r.clone()),
+                Src::Const(v) => Wire::constant(*v),
+                Src::Or(_) | Src::Via { .. } => continue,
+            };
+            let hold = Wire::constant(Value::Bool(false));
+            blocks.push(simple_block(
+                &id,
+                "SEL",
+                vec![("g".into(), enw.clone()), ("in0".into(), hold), ("in1".into(), w)],
+                e,
+            ));
+            reads.push(Read::new(&id, "in0", &var, at));
+            if let Wire::Ref(r) = &enw
+                && !env.in_names.contains(r.as_str())
+                && !r.contains('.')
+            {
+                reads.push(Read::new(&id, "g", r, at));
+            }
+            src = Src::Out(format!("{id}.out"));
+        }
         for b in &blocks[first_new..] {
             block_at.insert(b.id.clone(), at);
             cx.places.push((env.pou_key.to_string(), b.id.clone(), e.range().start));
@@ -463,6 +489,19 @@ fn variable_writes(
         }
     }
     writes
+}
+
+/// The EN of the block a variable's write reads straight from (one connection to a block
+/// whose EN is wired: Beremiz's `GetUsedEno`), if it has one.
+fn guarding_en(cpi: Node, look: &Lookup, enos: &HashMap<String, Wire>) -> Option<Wire> {
+    let mut conns = children(cpi, "connection");
+    let (c, None) = (conns.next()?, conns.next()) else { return None };
+    let r = c.attribute("refLocalId")?;
+    let src = look.by_id.get(r)?;
+    if src.tag_name().name() != "block" {
+        return None;
+    }
+    enos.get(look.block_ids.get(r)?).cloned()
 }
 
 /// Imports block element `e` into `out` (the block, and the R_TRIG, F_TRIG, NOT, OR and SEL

@@ -96,6 +96,45 @@ impl Machine<'_> {
         self.r[o as usize] = (v / NS_PER_S) as f64 + (v % NS_PER_S) as f64 / 1e9
     }
 
+    /// matiec's `__uint_to_bcd` (a digit per 4 bits; past the 16th the C shift is undefined:
+    /// dropped, reported) or `__test_bcd` + `__bcd_to_uint` (a digit above 9: 0, reported,
+    /// as matiec's 0 with ENO FALSE), cut to `bits` as its C cast.
+    #[inline(always)]
+    pub(super) fn bcd(&mut self, to_bcd: bool, a: u32, o: u32, bits: u8) {
+        let mut x = self.n[a as usize] as u64;
+        let mut out = 0u64;
+        if to_bcd {
+            let mut shift = 0u32;
+            loop {
+                if shift < 64 {
+                    out |= (x % 10) << shift;
+                }
+                x /= 10;
+                shift += 4;
+                if x == 0 {
+                    break;
+                }
+            }
+            if shift > 64 {
+                self.fault(FaultKind::Overflow);
+            }
+        } else {
+            let mut factor = 1u64;
+            while x != 0 {
+                let digit = x & 0xf;
+                if digit > 9 {
+                    self.fault(FaultKind::BadArgument);
+                    out = 0;
+                    break;
+                }
+                out = out.wrapping_add(digit.wrapping_mul(factor));
+                factor = factor.wrapping_mul(10);
+                x >>= 4;
+            }
+        }
+        self.n[o as usize] = (out & fbd_plan::instr::width_mask(bits as u32) as u64) as i64;
+    }
+
     #[inline(always)]
     pub(super) fn bool_to_num(&mut self, a: u32, o: u32, real: bool) {
         let v = self.b[a as usize];

@@ -184,6 +184,7 @@ impl<'a> Machine<'a> {
             Instr::RealToTime { a, o } => self.real_to_time(a, o),
             Instr::TimeToInt { a, o } => self.time_to_int(a, o),
             Instr::TimeToReal { a, o } => self.time_to_real(a, o),
+            Instr::Bcd { to_bcd, a, o, bits } => self.bcd(to_bcd, a, o, bits),
             Instr::ScaleTime { div, a, b, o, real, u64 } => self.scale_time(div, a, (b, real, u64), o),
             Instr::BoolToNum { a, o, real } => self.bool_to_num(a, o, real),
             Instr::AddR32N { args, n, o } => self.add_r32_n(args, n, o),
