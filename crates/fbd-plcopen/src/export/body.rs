@@ -32,6 +32,10 @@ struct Emitter<'a> {
     /// Feedback variables to write at the end: (variable, block localId, formal parameter,
     /// where the pin it reads stands).
     late: Vec<(String, u64, String, Point)>,
+    /// The outputs of blocks with EN, each read through a variable written straight from the
+    /// block (which Beremiz's generator writes only while the block's ENO is TRUE): (variable,
+    /// block localId, formal parameter, where the pin stands). Its readers read the variable.
+    holds: Vec<(String, u64, String, Point)>,
     blocks: &'a [Block],
     connectors: &'a [Connector],
     project: &'a Project,
@@ -123,7 +127,11 @@ impl Emitter<'_> {
                         _ => p,
                     };
                     let from = self.out_point(b, p).unwrap_or(at);
-                    link(bi, Some(&formal_out(self.blocks, &self.block_ids, b, p)), at, from)
+                    let formal = formal_out(self.blocks, &self.block_ids, b, p);
+                    if gated(self.project, &self.blocks[src]) {
+                        return self.held(b, p, (bi, formal, from), at);
+                    }
+                    link(bi, Some(&formal), at, from)
                 }
                 _ => match self.input_vars.get(r) {
                     Some(&(i, from)) => link(i, None, at, from),
@@ -142,21 +150,7 @@ impl Emitter<'_> {
                 // The previous scan's value: a variable written at the end of the body and read
                 // here, before that.
                 let var = format!("fb_{}", ident(what));
-                // The type of what is fed back: as compiled, else (a macro without an instance)
-                // the source pin's fixed type or its block's data_type, else its init's.
-                let ty = self.types.output.get(&(self.mac.to_string(), from.clone())).copied().or_else(|| {
-                    let (b, p) = from.split_once('.')?;
-                    let blk = self.blocks.iter().find(|x| x.id == b)?;
-                    let def = library::lookup(&blk.ty)?;
-                    match def.outputs.iter().find(|o| o.name == p)?.ty {
-                        library::PinTy::Fixed(t) => Some(t),
-                        library::PinTy::T => {
-                            let k = self.blocks.iter().position(|x| x.id == b)?;
-                            wired_type(self.project, self.mac, self.blocks, k, 8)
-                        }
-                    }
-                });
-                let ty = ty.or_else(|| init.as_deref().map(|v| v.ty())).unwrap_or(Type::LInt);
+                let ty = self.output_type(from).or_else(|| init.as_deref().map(|v| v.ty())).unwrap_or(Type::LInt);
                 let init = init.as_deref().copied().or_else(|| source_init(self.blocks, from));
                 self.locals.push((var.clone(), ty, init.map(|v| ty.fit(v).unwrap_or(v)), None));
                 match from.split_once('.') {
@@ -171,6 +165,63 @@ impl Emitter<'_> {
             }
         }
     }
+}
+
+impl Emitter<'_> {
+    /// The type of block output `from` (`blk.pin`): as compiled, else (a macro without an
+    /// instance) the pin's fixed type or its block's data_type.
+    fn output_type(&self, from: &str) -> Option<Type> {
+        // A macro instance's output: its port's declared type.
+        let (b, p) = from.split_once('.')?;
+        let blk = self.blocks.iter().find(|x| x.id == b)?;
+        if let Some((_, _, m)) = self.project.macro_def(&blk.ty) {
+            return m.outputs.iter().find(|o| o.name == p).map(|o| o.ty.0);
+        }
+        self.types.output.get(&(self.mac.to_string(), from.to_string())).copied().or_else(|| {
+            let def = library::lookup(&blk.ty)?;
+            match def.outputs.iter().find(|o| o.name == p)?.ty {
+                library::PinTy::Fixed(t) => Some(t),
+                library::PinTy::T => {
+                    let k = self.blocks.iter().position(|x| x.id == b)?;
+                    wired_type(self.project, self.mac, self.blocks, k, 8)
+                }
+            }
+        })
+    }
+
+    /// A read of output `p` of block `b`, which has EN: through the variable `en_b_p`, written
+    /// straight from the pin (declared once, with the pin's value before the first call: a
+    /// negated pin's TRUE), so that it holds while the block is not called as it does here
+    /// (matiec's function returns 0 then, and the variable keeps its value).
+    fn held(&mut self, b: &str, p: &str, (bi, formal, from): (u64, String, Point), at: Point) -> String {
+        let var = format!("en_{}_{}", ident(b), ident(p));
+        if !self.holds.iter().any(|h| h.0 == var) {
+            let pin = format!("{b}.{p}");
+            let ty = self.output_type(&pin).unwrap_or(Type::LInt);
+            // What its readers see before the first call (a negated pin's TRUE included).
+            let init = source_init(self.blocks, &pin);
+            self.locals.push((var.clone(), ty, init.map(|v| ty.fit(v).unwrap_or(v)), None));
+            self.holds.push((var.clone(), bi, formal, from));
+        }
+        self.in_variable(&var, at, at)
+    }
+
+    /// The variables of the outputs of blocks with EN, each written right after its block (the
+    /// block's executionOrderId, after it in the file).
+    fn hold_writes(&mut self, xml: &mut String) {
+        for (var, bi, formal, from) in std::mem::take(&mut self.holds) {
+            let i = self.id();
+            let at = Point { x: from.x + PITCH_GAP, y: from.y };
+            let conn = link(bi, Some(&formal), at, from);
+            let _ = writeln!(xml, "            {}", out_variable(i, self.rank[bi as usize - 1] + 1, at, &conn, &var));
+        }
+    }
+}
+
+/// Whether block `b` has an EN of its own (not a macro's port of that name).
+fn gated(project: &Project, b: &Block) -> bool {
+    b.inputs.0.iter().any(|(p, _)| p == library::ENABLE)
+        && !project.macro_def(&b.ty).is_some_and(|m| m.2.inputs.iter().any(|q| q.name == library::ENABLE))
 }
 
 /// What a feedback wire without an `init` reads before the first scan, where it is not its
@@ -284,6 +335,7 @@ pub(super) fn body_xml(
         reads: String::new(),
         locals: Vec::new(),
         late: Vec::new(),
+        holds: Vec::new(),
         blocks,
         connectors,
         project,
@@ -315,6 +367,7 @@ pub(super) fn body_xml(
     }
     em.reader_rank = usize::MAX;
     let taken = em.output_boxes(&mut xml, outputs);
+    em.hold_writes(&mut xml);
     em.feedback_writes(&mut xml, taken);
     em.connector_elements(&mut xml);
     em.variable_writes(&mut xml, &variables, outputs);
