@@ -375,7 +375,7 @@ impl<'p> Expander<'p> {
                     if let Some((at, what)) = assert {
                         self.net.asserts.push(TypeAssert { src: src.clone(), ty, at, what });
                     }
-                    if key.output && self.under_en(key.scope) && !self.inside(&src, key.scope) {
+                    if key.output && self.under_en(key.scope) {
                         src = self.hold(src, key, ty);
                     }
                     if let Some((path, at)) = negate {
@@ -411,16 +411,10 @@ impl<'p> Expander<'p> {
         Some((format!("{}{port}:not", self.scopes[si].prefix), BlockAt::new(self.scopes[ps].file, mac, pbi)))
     }
 
-    /// Whether `src` is the output of a block inside the instance of scope `si` (which its
-    /// EN holds with the block).
-    fn inside(&self, src: &Src, si: usize) -> bool {
-        matches!(src, Src::Out { block, .. } if self.net.blocks[*block].path.starts_with(self.scopes[si].prefix.as_str()))
-    }
-
-    /// An output port of an instance under an EN that is not a block's inside it (a constant,
-    /// an input passed through, a feedback wire): read through a MOVE of its own under the
+    /// An output port of an instance under an EN: read through a MOVE of its own under the
     /// instance's ENs (`inst/port:hold`), so that it holds while the instance is not called,
-    /// from the type's zero before its first call, as an IEC function block's output does.
+    /// from the type's zero before its first call, as an IEC function block's output variable
+    /// does (a constant, an input passed through, a negated pin's TRUE followed the inside).
     fn hold(&mut self, src: Src, key: PortKey, ty: Type) -> Src {
         let (m, _) = self.scopes[key.scope].mac.expect("an instance's scope");
         let path = format!("{}{}:hold", self.scopes[key.scope].prefix, m.outputs[key.port].name);

@@ -158,3 +158,24 @@ fn an_instance_s_output_that_no_block_inside_drives_holds_under_en() {
     let (r, i) = (Value::Real, Value::Int);
     assert_eq!(got, [(r(0.0), i(0)), (r(0.1), i(11)), (r(0.1), i(11)), (r(0.1), i(11)), (r(0.1), i(14))]);
 }
+
+#[test]
+fn an_instance_s_negated_inner_output_is_its_output_s_zero_before_the_first_call() {
+    // `o` reads a negated pin inside (NOT q: TRUE while the TOF has not run); the instance's
+    // output variable is FALSE until the instance is first called, as matiec's FB output (it
+    // was TRUE: the inside's negation, read through).
+    let text = r#"{"fbd": 1,
+        "inputs": [{"name": "en", "type": "BOOL"}],
+        "macros": [{"name": "OFFDELAY", "inputs": [],
+           "outputs": [{"name": "o", "type": "BOOL", "from": "t.q"}],
+           "blocks": [{"id": "t", "type": "TOF", "inputs": {"in": false, "pt": "T#10ms"}, "negated": ["q"]}]}],
+        "blocks": [{"id": "m", "type": "OFFDELAY", "inputs": {"EN": "en"}}],
+        "outputs": [{"name": "o", "type": "BOOL", "from": "m.o"}]}"#;
+    let mut rt = Runtime::new(plan(text));
+    let mut got = Vec::new();
+    for en in [false, false, true, false] {
+        scan(&mut rt, &[("en", en)], &[]);
+        got.push(rt.output("o").unwrap());
+    }
+    assert_eq!(got, [b(false), b(false), b(true), b(true)]);
+}

@@ -1122,7 +1122,7 @@ fn pou_body(
     // An instance's globals it writes go back out, each as `<name>__out`.
     let mut ports = project::InstancePorts::default();
     if role == Role::Instance {
-        project::hold_port_reads(&ins, &mut blocks, &mut connectors, &mut outputs);
+        project::hold_port_reads(&ins, &mut blocks, &mut connectors);
         for v in &outs {
             ports.outs.push((v.name.clone(), v.address.clone(), None));
         }

@@ -72,16 +72,13 @@ pub(super) fn program_instances<'a, 'i>(root: Node<'a, 'i>) -> Vec<ProgramInstan
     out
 }
 
-/// In an instance's body, a variable or output that is a plain copy of one of its inputs (a
-/// global, a located input) reads it through a MOVE of its own: under a task's EN the MOVE is
-/// not called when the program is not, so the variable keeps what the program last stored, as
-/// the PLC's does (read straight from the input it followed the input every scan).
-pub(super) fn hold_port_reads(
-    ins: &[Var],
-    blocks: &mut Vec<Block>,
-    connectors: &mut [Connector],
-    outputs: &mut [PortOut],
-) {
+/// In an instance's body, a variable that is a plain copy of one of its inputs (a global, a
+/// located input) reads it through a MOVE of its own: under a task's EN the MOVE is not called
+/// when the program is not, so the variable keeps what the program last stored, as the PLC's
+/// does (read straight from the input it followed the input every scan). The instance's
+/// outputs hold by themselves (the compiler reads every output of an instance under an EN
+/// through a MOVE under it).
+pub(super) fn hold_port_reads(ins: &[Var], blocks: &mut Vec<Block>, connectors: &mut [Connector]) {
     let ports: HashMap<&str, Option<Type>> = ins.iter().map(|v| (v.name.as_str(), v.ty)).collect();
     let mut taken: std::collections::HashSet<String> = blocks.iter().map(|b| b.id.clone()).collect();
     let mut hold = |name: &str, from: &mut Wire, blocks: &mut Vec<Block>| {
@@ -98,9 +95,6 @@ pub(super) fn hold_port_reads(
     };
     for c in connectors.iter_mut() {
         hold(&c.name, &mut c.from, blocks);
-    }
-    for o in outputs.iter_mut() {
-        hold(&o.name, &mut o.from, blocks);
     }
 }
 
