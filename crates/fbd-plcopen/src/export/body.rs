@@ -31,7 +31,9 @@ struct Emitter<'a> {
     locals: Vec<VarDecl>,
     /// Feedback variables to write at the end: (variable, block localId, formal parameter,
     /// where the pin it reads stands).
-    late: Vec<(String, u64, String, Point)>,
+    /// (`None`: the block has EN, and the write reads its `holds` variable, named by the formal
+    /// parameter's place: Beremiz would write it only while ENO is TRUE.)
+    late: Vec<(String, Option<u64>, String, Point)>,
     /// The outputs of blocks with EN, each read through a variable written straight from the
     /// block (which Beremiz's generator writes only while the block's ENO is TRUE): (variable,
     /// block localId, formal parameter, where the pin stands). Its readers read the variable.
@@ -157,7 +159,13 @@ impl Emitter<'_> {
                     Some((b, p)) if self.block_ids.contains_key(b) => {
                         let bi = self.block_ids[b];
                         let from_at = self.out_point(b, p).unwrap_or(Point { x: 0.0, y: 0.0 });
-                        self.late.push((var.clone(), bi, formal_out(self.blocks, &self.block_ids, b, p), from_at));
+                        let formal = formal_out(self.blocks, &self.block_ids, b, p);
+                        if gated(self.project, &self.blocks[bi as usize - 1]) {
+                            let held = self.hold_var(b, p, (bi, formal, from_at));
+                            self.late.push((var.clone(), None, held, from_at));
+                        } else {
+                            self.late.push((var.clone(), Some(bi), formal, from_at));
+                        }
                     }
                     _ => {}
                 }
@@ -193,7 +201,13 @@ impl Emitter<'_> {
     /// straight from the pin (declared once, with the pin's value before the first call: a
     /// negated pin's TRUE), so that it holds while the block is not called as it does here
     /// (matiec's function returns 0 then, and the variable keeps its value).
-    fn held(&mut self, b: &str, p: &str, (bi, formal, from): (u64, String, Point), at: Point) -> String {
+    fn held(&mut self, b: &str, p: &str, pin: (u64, String, Point), at: Point) -> String {
+        let var = self.hold_var(b, p, pin);
+        self.in_variable(&var, at, at)
+    }
+
+    /// The variable output `p` of block `b` (which has EN) is held in, declared and written once.
+    fn hold_var(&mut self, b: &str, p: &str, (bi, formal, from): (u64, String, Point)) -> String {
         let var = format!("en_{}_{}", ident(b), ident(p));
         if !self.holds.iter().any(|h| h.0 == var) {
             let pin = format!("{b}.{p}");
@@ -203,7 +217,7 @@ impl Emitter<'_> {
             self.locals.push((var.clone(), ty, init.map(|v| ty.fit(v).unwrap_or(v)), None));
             self.holds.push((var.clone(), bi, formal, from));
         }
-        self.in_variable(&var, at, at)
+        var
     }
 
     /// The variables of the outputs of blocks with EN, each written right after its block (the
@@ -657,7 +671,10 @@ impl Emitter<'_> {
                 }
             }
             taken.push(var_rect(at, w));
-            let conn = link(bi, Some(&formal), at, from);
+            let conn = match bi {
+                Some(bi) => link(bi, Some(&formal), at, from),
+                None => self.in_variable(&formal, at, at),
+            };
             let _ = writeln!(xml, "            {}", out_variable(i, last + 1, at, &conn, &var));
         }
     }
