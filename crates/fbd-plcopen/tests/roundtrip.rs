@@ -62,6 +62,7 @@ fn same_trace_after_a_round_trip(scans: u64) {
         "diagrams/2048-original.json",
         "diagrams/2048-smart-spawn.json",
         "examples/blinker.json",
+        "examples/dosing.json",
         "examples/part-label.json",
         "examples/tank.json",
     ];
