@@ -77,8 +77,9 @@ fn blocks_name_their_pins_as_their_pous_declare_them_and_connections_carry_point
                 .collect();
             for v in b.descendants().filter(|n| el(n, "variable") && n.attribute("formalParameter").is_some()) {
                 let formal = v.attribute("formalParameter").expect("formal");
+                // EN and ENO every POU has without declaring them (IEC 61131-3).
                 assert!(
-                    declared.contains(&formal),
+                    declared.contains(&formal) || matches!(formal, "EN" | "ENO"),
                     "{f}: block {ty} pin `{formal}` is not declared as such in {declared:?}"
                 );
             }
