@@ -533,7 +533,6 @@ pub fn all() -> impl Iterator<Item = &'static BlockDef> {
 /// short names `BCD_TO_USINT` (from any bit string: an LWORD input, which takes the narrower
 /// ones) and `USINT_TO_BCD` (to the bit string of the integer's width).
 fn bcd_conversions() -> Vec<BlockDef> {
-    let leak = |s: String| -> &'static str { Box::leak(s.into_boxed_str()) };
     let bits = [Type::Byte, Type::Word, Type::DWord, Type::LWord];
     let uints = [Type::USInt, Type::UInt, Type::UDInt, Type::ULInt];
     let mut named: Vec<(String, Type, Type)> = Vec::new();
@@ -549,29 +548,46 @@ fn bcd_conversions() -> Vec<BlockDef> {
         .into_iter()
         .map(|(name, a, b)| {
             let to_bcd = !a.is_bit_string();
-            let ins: &'static [PinDef] = Box::leak(Box::new([PinDef { name: "in", ty: PinTy::Fixed(a), default: None, delayed: false }]));
-            let outs: &'static [PinDef] = Box::leak(Box::new([PinDef { name: "out", ty: PinTy::Fixed(b), default: None, delayed: false }]));
-            BlockDef {
-                name: leak(name.clone()),
-                kind: Kind::Bcd,
-                generic: Generic::No,
-                inputs: ins,
-                var_inputs: None,
-                outputs: outs,
-                var_outputs: None,
-                state: &[],
-                stateful: false,
-                params: &[],
-                summary: leak(if to_bcd { format!("{a} to {b} of BCD digits.") } else { format!("{a} of BCD digits to {b}.") }),
-                semantics: if to_bcd {
-                    "out := in's decimal digits, one per 4 bits, cut to out's width (as matiec's C cast). A digit past the 16th has no place in 64 bits (C leaves it undefined): dropped, reported."
-                } else {
-                    "out := the number in's 4-bit digits spell, cut to out's width (as matiec's C cast). A digit above 9 gives 0 and a fault, as matiec gives 0 with ENO FALSE."
-                },
-                example: leak(format!(r#"{{"id": "c", "type": "{name}", "inputs": {{"in": "x.out"}}}}"#)),
-            }
+            let summary = if to_bcd { format!("{a} to {b} of BCD digits.") } else { format!("{a} of BCD digits to {b}.") };
+            let semantics = if to_bcd {
+                "out := in's decimal digits, one per 4 bits, cut to out's width (as matiec's C cast). A digit past the 16th has no place in 64 bits (C leaves it undefined): dropped, reported."
+            } else {
+                "out := the number in's 4-bit digits spell, cut to out's width (as matiec's C cast). A digit above 9 gives 0 and a fault, as matiec gives 0 with ENO FALSE."
+            };
+            one_in_one_out(name, Kind::Bcd, (a, b), summary, semantics)
         })
         .collect()
+}
+
+/// A function of one input `in` of type `a` and one output `out` of type `b` (a conversion, a
+/// BCD conversion), built once at start-up: its texts are leaked, as the static library's are.
+fn one_in_one_out(
+    name: String,
+    kind: Kind,
+    (a, b): (Type, Type),
+    summary: String,
+    semantics: &'static str,
+) -> BlockDef {
+    let leak = |s: String| -> &'static str { Box::leak(s.into_boxed_str()) };
+    let ins: &'static [PinDef] =
+        Box::leak(Box::new([PinDef { name: "in", ty: PinTy::Fixed(a), default: None, delayed: false }]));
+    let outs: &'static [PinDef] =
+        Box::leak(Box::new([PinDef { name: "out", ty: PinTy::Fixed(b), default: None, delayed: false }]));
+    BlockDef {
+        example: leak(format!(r#"{{"id": "c", "type": "{name}", "inputs": {{"in": "x.out"}}}}"#)),
+        name: leak(name),
+        kind,
+        generic: Generic::No,
+        inputs: ins,
+        var_inputs: None,
+        outputs: outs,
+        var_outputs: None,
+        state: &[],
+        stateful: false,
+        params: &[],
+        summary: leak(summary),
+        semantics,
+    }
 }
 
 /// The types a conversion `A_TO_B` converts between.
@@ -587,7 +603,6 @@ pub fn conversion(def: &BlockDef) -> Option<(Type, Type)> {
 fn conversions() -> &'static [BlockDef] {
     static ALL: std::sync::OnceLock<Vec<BlockDef>> = std::sync::OnceLock::new();
     ALL.get_or_init(|| {
-        let leak = |s: String| -> &'static str { Box::leak(s.into_boxed_str()) };
         let mut defs = Vec::new();
         for a in Type::ALL {
             for b in Type::ALL {
@@ -627,23 +642,7 @@ fn conversions() -> &'static [BlockDef] {
                     (crate::types::Bank::Real, crate::types::Bank::Real) => "out := in (to REAL: the nearest f32).",
                     _ => "out := in wrapped into the type's range (two's complement, as a C cast in matiec).",
                 };
-                let ins: &'static [PinDef] = Box::leak(Box::new([PinDef { name: "in", ty: PinTy::Fixed(a), default: None, delayed: false }]));
-                let outs: &'static [PinDef] = Box::leak(Box::new([PinDef { name: "out", ty: PinTy::Fixed(b), default: None, delayed: false }]));
-                defs.push(BlockDef {
-                    name: leak(name.clone()),
-                    kind: Kind::Convert,
-                    generic: Generic::No,
-                    inputs: ins,
-                    var_inputs: None,
-                    outputs: outs,
-                    var_outputs: None,
-                    state: &[],
-                    stateful: false,
-                    params: &[],
-                    summary: leak(format!("Convert {a} to {b}.")),
-                    semantics: rule,
-                    example: leak(format!(r#"{{"id": "c", "type": "{name}", "inputs": {{"in": "x.out"}}}}"#)),
-                });
+                defs.push(one_in_one_out(name, Kind::Convert, (a, b), format!("Convert {a} to {b}."), rule));
             }
         }
         defs.extend(bcd_conversions());
