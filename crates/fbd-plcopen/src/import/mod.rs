@@ -105,27 +105,7 @@ fn crowded_element(text: &str) -> Option<(usize, usize)> {
 
 /// Reads a PLCopen XML file. Every independent problem is reported, each with its line:column.
 pub fn import(path: &Path, text: &str) -> Result<Imported, Diagnostics> {
-    if let Some((off, n)) = crowded_element(text) {
-        let line = text[..off].matches('\n').count() + 1;
-        let col = text[..off].rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
-        return Err(Diagnostic::new(
-            path,
-            format!("this element has more than {} attributes; a PLCopen element has a few", n - 1),
-        )
-        .at(Some((line, col)))
-        .into());
-    }
-    let xml = roxmltree::Document::parse(text).map_err(|e| {
-        let p = e.pos();
-        // A file cut short ends where it ends (the parser says 1:1 for it).
-        let at = if matches!(e, roxmltree::Error::UnexpectedEndOfStream | roxmltree::Error::UnclosedRootNode) {
-            let line = text.split('\n').count();
-            (line, text.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1)
-        } else {
-            (p.row as usize, p.col as usize)
-        };
-        Diagnostics::from(Diagnostic::new(path, format!("not well-formed XML: {e}")).at(Some(at)))
-    })?;
+    let xml = parse_xml(path, text)?;
     let stand_ins = extensions::StandIns::for_file(path)?;
     let mut cx = Ctx {
         path,
@@ -169,18 +149,7 @@ pub fn import(path: &Path, text: &str) -> Result<Imported, Diagnostics> {
     pou_names.extend(stand_in_macros.iter().map(|m| m.name.clone()));
     let types = structs::struct_types(&mut cx, root);
     let globals = checks::configuration_globals(&mut cx, root);
-    // Each POU's declared inputs: a POU that declares an input named EN has no implicit one.
-    let mut declares_en: HashSet<String> = HashSet::new();
-    for p in &pous {
-        let en = p
-            .descendants()
-            .filter(|n| n.tag_name().name() == "inputVars")
-            .flat_map(|n| children(n, "variable"))
-            .any(|v| v.attribute("name").is_some_and(|n| n.eq_ignore_ascii_case("en")));
-        if en {
-            declares_en.insert(p.attribute("name").unwrap_or("").to_string());
-        }
-    }
+    let declares_en = declaring_en(&pous);
     let mut doc = Document {
         fbd: fbd_engine::model::FORMAT_VERSION,
         name: match program {
@@ -243,8 +212,58 @@ pub fn import(path: &Path, text: &str) -> Result<Imported, Diagnostics> {
     if !cx.errors.is_empty() {
         return Err(Diagnostics(cx.errors));
     }
-    // The ports the export renamed because IEC reserves their names (`FBD_en`).
-    let renames: Vec<crate::reserved::Rename> = child(root, "addData")
+    crate::reserved::restore(&mut doc, &renamed_ports(root));
+    let mut places = HashMap::new();
+    for (pou, id, off) in std::mem::take(&mut cx.places) {
+        let at = cx.offset_pos(off);
+        places.entry((pou, id)).or_insert(at);
+    }
+    Ok(Imported { doc, places, warnings: cx.warnings })
+}
+
+/// The file parsed as XML, or why it is not (an element of too many attributes refused before
+/// the parser spends its time on it; a file cut short named at its end).
+fn parse_xml<'i>(path: &Path, text: &'i str) -> Result<roxmltree::Document<'i>, Diagnostics> {
+    if let Some((off, n)) = crowded_element(text) {
+        let line = text[..off].matches('\n').count() + 1;
+        let col = text[..off].rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+        return Err(Diagnostic::new(
+            path,
+            format!("this element has more than {} attributes; a PLCopen element has a few", n - 1),
+        )
+        .at(Some((line, col)))
+        .into());
+    }
+    roxmltree::Document::parse(text).map_err(|e| {
+        let p = e.pos();
+        // A file cut short ends where it ends (the parser says 1:1 for it).
+        let at = if matches!(e, roxmltree::Error::UnexpectedEndOfStream | roxmltree::Error::UnclosedRootNode) {
+            let line = text.split('\n').count();
+            (line, text.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1)
+        } else {
+            (p.row as usize, p.col as usize)
+        };
+        Diagnostics::from(Diagnostic::new(path, format!("not well-formed XML: {e}")).at(Some(at)))
+    })
+}
+
+/// The POUs that declare an input named EN (those have no implicit one).
+fn declaring_en(pous: &[Node]) -> HashSet<String> {
+    pous.iter()
+        .filter(|p| {
+            p.descendants()
+                .filter(|n| n.tag_name().name() == "inputVars")
+                .flat_map(|n| children(n, "variable"))
+                .any(|v| v.attribute("name").is_some_and(|n| n.eq_ignore_ascii_case("en")))
+        })
+        .map(|p| p.attribute("name").unwrap_or("").to_string())
+        .collect()
+}
+
+/// The ports this tool's export renamed because IEC reserves their names (`FBD_en`), from the
+/// project's `addData`.
+fn renamed_ports(root: Node) -> Vec<crate::reserved::Rename> {
+    child(root, "addData")
         .into_iter()
         .flat_map(|a| children(a, "data"))
         .filter(|d| d.attribute("name") == Some(crate::reserved::NAMES_DATA))
@@ -256,14 +275,7 @@ pub fn import(path: &Path, text: &str) -> Result<Imported, Diagnostics> {
                 p.attribute("original")?.to_string(),
             ))
         })
-        .collect();
-    crate::reserved::restore(&mut doc, &renames);
-    let mut places = HashMap::new();
-    for (pou, id, off) in std::mem::take(&mut cx.places) {
-        let at = cx.offset_pos(off);
-        places.entry((pou, id)).or_insert(at);
-    }
-    Ok(Imported { doc, places, warnings: cx.warnings })
+        .collect()
 }
 
 /// The stand-in macros of the extension blocks the file uses (a block's type, or a variable's
@@ -913,6 +925,34 @@ fn interface(
     Interface { ins, outs, locals, member_paths, result_of, shared }
 }
 
+/// The POU's outputs, each from what the scan leaves in its variable (`value_at`); a located
+/// one of the program at its address (`fbd serve`), a function block's without one.
+fn pou_outputs(
+    cx: &mut Ctx,
+    (pou, name): (Node, &str),
+    outs: &[Var],
+    mut value_at: impl FnMut(&str) -> Wire,
+    is_program: bool,
+) -> Vec<PortOut> {
+    let mut outputs = Vec::new();
+    for v in outs {
+        let from = value_at(&v.name);
+        let Some(ty) = v.ty else {
+            cx.err(pou, format!("output `{}` of `{name}` has a derived type; a program's outputs are of elementary types (BOOL, the integers and bit strings, REAL, LREAL, TIME, STRING)", v.name));
+            continue;
+        };
+        outputs.push(PortOut {
+            address: if is_program { v.address.clone() } else { None },
+            name: v.name.clone(),
+            ty: TypeName(ty),
+            from,
+            kind: v.output_kind.clone(),
+            description: v.doc.clone(),
+        });
+    }
+    outputs
+}
+
 /// The variables an FBD body writes (its outVariables' and inOutVariables' expressions).
 fn written_variables(pou: Node) -> HashSet<String> {
     pou.descendants()
@@ -1100,50 +1140,16 @@ fn pou_body(
         connectors.push(fbd_engine::model::Connector { name: v.name.clone(), from });
     }
     lookup::drop_unusable_positions(cx, &name, &mut blocks);
-    // Outputs of the POU.
-    let mut outputs = Vec::new();
-    for v in &outs {
-        let from = flow.value_at(&v.name, seq.end());
-        let Some(ty) = v.ty else {
-            cx.err(pou, format!("output `{}` of `{name}` has a derived type; a program's outputs are of elementary types (BOOL, the integers and bit strings, REAL, LREAL, TIME, STRING)", v.name));
-            continue;
-        };
-        outputs.push(PortOut {
-            // A located variable answers at its address (`fbd serve`); a function block's
-            // outputs have none.
-            address: if is_program { v.address.clone() } else { None },
-            name: v.name.clone(),
-            ty: TypeName(ty),
-            from,
-            kind: v.output_kind.clone(),
-            description: v.doc.clone(),
-        });
-    }
-    // An instance's globals it writes go back out, each as `<name>__out`.
+    let mut outputs = pou_outputs(cx, (pou, &name), &outs, |v| flow.value_at(v, seq.end()), is_program);
     let mut ports = project::InstancePorts::default();
     if role == Role::Instance {
         project::hold_port_reads(&ins, &mut blocks, &mut connectors);
-        for v in &outs {
-            ports.outs.push((v.name.clone(), v.address.clone(), None));
-        }
-        for g in shared.iter().filter(|g| writes.contains_key(*g)) {
-            let Some(v) = ins.iter().find(|v| v.name == *g) else { continue };
-            let Some(ty) = v.ty else { continue };
-            let port = format!("{g}{}", project::WRITTEN_BACK);
-            let from = flow.value_at(g, seq.end());
-            outputs.push(PortOut {
-                address: None,
-                name: port.clone(),
-                ty: TypeName(ty),
-                from,
-                kind: None,
-                description: None,
-            });
-            ports.outs.push((port, None, Some(g.clone())));
-        }
-        for v in &ins {
-            ports.ins.push((v.name.clone(), v.address.clone(), shared.contains(&v.name)));
-        }
+        let written: Vec<(String, Wire)> = shared
+            .iter()
+            .filter(|g| writes.contains_key(*g))
+            .map(|g| (g.clone(), flow.value_at(g, seq.end())))
+            .collect();
+        ports = project::instance_ports((&ins, &outs), &shared, written, &mut outputs);
     }
     blocks.extend(flow.hold_blocks());
     let (prog_inputs, macro_inputs) = vars::input_ports(cx, pou, &name, &ins, is_program);

@@ -98,6 +98,38 @@ pub(super) fn hold_port_reads(ins: &[Var], blocks: &mut Vec<Block>, connectors: 
     }
 }
 
+/// The ports of a program POU imported as an instance's macro: its inputs (globals among
+/// them) and outputs as they are, and each global it writes (`written`: the global and what
+/// the scan leaves in it) passed on as an output `NAME__out`, added to `outputs`.
+pub(super) fn instance_ports(
+    (ins, outs): (&[Var], &[Var]),
+    shared: &[String],
+    written: Vec<(String, Wire)>,
+    outputs: &mut Vec<PortOut>,
+) -> InstancePorts {
+    let mut ports = InstancePorts::default();
+    for v in outs {
+        ports.outs.push((v.name.clone(), v.address.clone(), None));
+    }
+    for (g, from) in written {
+        let Some(ty) = ins.iter().find(|v| v.name == g).and_then(|v| v.ty) else { continue };
+        let port = format!("{g}{WRITTEN_BACK}");
+        outputs.push(PortOut {
+            address: None,
+            name: port.clone(),
+            ty: TypeName(ty),
+            from,
+            kind: None,
+            description: None,
+        });
+        ports.outs.push((port, None, Some(g)));
+    }
+    for v in ins {
+        ports.ins.push((v.name.clone(), v.address.clone(), shared.contains(&v.name)));
+    }
+    ports
+}
+
 fn gcd(a: u64, b: u64) -> u64 {
     if b == 0 { a } else { gcd(b, a % b) }
 }
