@@ -29,6 +29,23 @@ fn counter(ty: &str, step: i64) -> String {
     project("counter", &vars, &body)
 }
 
+/// Elements 1 to 4 of a body: `var := ADD(var, step)`, a count the other elements read
+/// (element 2 is the literal `step`).
+fn count_up(var: &str, step: &str) -> String {
+    [
+        var_in(1, 0, var),
+        var_in(2, 0, step),
+        block(3, "ADD", None, 0, &[("IN1", 1, None), ("IN2", 2, None)], &["OUT"]),
+        var_out(4, 0, 3, Some("OUT"), var),
+    ]
+    .concat()
+}
+
+/// Each row of a trace as its values' texts joined by spaces.
+fn rows_text(rows: &[Vec<Value>]) -> Vec<String> {
+    rows.iter().map(|r| r.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(" ")).collect()
+}
+
 /// A project's import, which must succeed.
 fn import_ok(xml: &str) -> fbd_plcopen::Imported {
     fbd_plcopen::import(std::path::Path::new("fidelity.xml"), xml).unwrap_or_else(|e| panic!("{e}"))
@@ -526,10 +543,7 @@ fn en_on_a_function_block_holds_it_while_false() {
         <localVars><variable name="k"><type><INT/></type></variable><variable name="odd"><type><BOOL/></type></variable>
           <variable name="TON0"><type><derived name="TON"/></type></variable><variable name="CTU0"><type><derived name="CTU"/></type></variable></localVars>"#;
     let body = [
-        var_in(1, 0, "k"),
-        var_in(2, 0, "1"),
-        block(3, "ADD", None, 0, &[("IN1", 1, None), ("IN2", 2, None)], &["OUT"]),
-        var_out(4, 0, 3, Some("OUT"), "k"),
+        count_up("k", "1"),
         var_in(5, 100, "k"),
         var_in(6, 100, "8"),
         block(7, "MOD", None, 100, &[("IN1", 5, None), ("IN2", 6, None)], &["OUT"]),
@@ -618,10 +632,7 @@ fn a_time_multiplied_and_divided_by_numbers_as_matiec_computes_it() {
           <variable name="t"><type><TIME/></type><initialValue><simpleValue value="T#-1s500ms"/></initialValue></variable>
           <variable name="r"><type><REAL/></type><initialValue><simpleValue value="0.25"/></initialValue></variable></localVars>"#;
     let body = [
-        var_in(1, 0, "n"),
-        var_in(2, 0, "1"),
-        block(3, "ADD", None, 0, &[("IN1", 1, None), ("IN2", 2, None)], &["OUT"]),
-        var_out(4, 0, 3, Some("OUT"), "n"),
+        count_up("n", "1"),
         var_in(5, 100, "n"),
         var_in(6, 100, "4"),
         block(7, "MOD", None, 100, &[("IN1", 5, None), ("IN2", 6, None)], &["OUT"]),
@@ -670,10 +681,7 @@ fn ulint_counters_count_as_unsigned() {
           <variable name="CTU0"><type><derived name="CTU_ULINT"/></type></variable><variable name="CTD0"><type><derived name="CTD_ULINT"/></type></variable>
           <variable name="CTUD0"><type><derived name="CTUD_ULINT"/></type></variable></localVars>"#;
     let body = [
-        var_in(1, 0, "n"),
-        var_in(2, 0, "1"),
-        block(3, "ADD", None, 0, &[("IN1", 1, None), ("IN2", 2, None)], &["OUT"]),
-        var_out(4, 0, 3, Some("OUT"), "n"),
+        count_up("n", "1"),
         var_in(5, 100, "n"),
         var_in(6, 100, "2"),
         block(7, "MOD", None, 100, &[("IN1", 5, None), ("IN2", 6, None)], &["OUT"]),
@@ -710,7 +718,7 @@ fn ulint_counters_count_as_unsigned() {
     ]
     .concat();
     let rows = trace(&project("counters", vars, &body), &["up", "up_q", "down", "down_q", "both", "both_qu"], 6);
-    let got: Vec<String> = rows.iter().map(|r| r.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(" ")).collect();
+    let got = rows_text(&rows);
     // Beremiz's generator + matiec: 300 scans, 2,700 values, 0 differences (the first 6).
     let matiec = [
         "1 FALSE 9223372036854775810 FALSE 9223372036854775810 TRUE",
@@ -734,10 +742,7 @@ fn bcd_conversions_as_matiec_computes_them() {
           <variable name="wide"><type><UDINT/></type></variable><variable name="bad"><type><UINT/></type></variable></outputVars>
         <localVars><variable name="n"><type><UINT/></type><initialValue><simpleValue value="9990"/></initialValue></variable></localVars>"#;
     let body = [
-        var_in(1, 0, "n"),
-        var_in(2, 0, "UINT#7"),
-        block(3, "ADD", None, 0, &[("IN1", 1, None), ("IN2", 2, None)], &["OUT"]),
-        var_out(4, 0, 3, Some("OUT"), "n"),
+        count_up("n", "UINT#7"),
         var_in(5, 100, "n"),
         block(6, "UINT_TO_BCD", None, 100, &[("IN", 5, None)], &["OUT"]),
         var_out(7, 100, 6, Some("OUT"), "bcd"),
@@ -751,7 +756,7 @@ fn bcd_conversions_as_matiec_computes_them() {
     ]
     .concat();
     let rows = trace(&project("bcdtest", vars, &body), &["bcd", "back", "wide", "bad"], 4);
-    let got: Vec<String> = rows.iter().map(|r| r.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(" ")).collect();
+    let got = rows_text(&rows);
     // Beremiz's generator + matiec: 300 scans, 1,500 values, 0 differences (the first 4:
     // 10004 has five digits, cut to a WORD's four as matiec's C cast cuts them).
     let matiec = ["39319 9997 9997 0", "4 4 4 0", "17 11 11 0", "24 18 18 0"];
