@@ -442,13 +442,17 @@ impl Emitting<'_> {
         let rec = self.blocks.recs.len();
         self.ins.clear();
         self.wired.clear();
-        // Under an EN: one skip per EN, outermost first, each over the rest of the block.
-        let first_skip = self.code.len();
-        for g in net.gates.get(&(i as u32)).into_iter().flat_map(|g| g.iter()) {
+        // Under an EN: one skip per EN, outermost first, each over the rest of the block. An
+        // IEC function's pins take their off values before its own EN's skip.
+        let mut skips = Vec::new();
+        let gates = net.gates.get(&(i as u32)).map_or(&[][..], |g| &g[..]);
+        for (k, g) in gates.iter().enumerate() {
+            if k + 1 == gates.len() && net.own_gate.contains(&(i as u32)) && net.blocks[i].def.is_iec_function() {
+                self.write_off_values(net, i, rec);
+            }
             let s = self.srcs.slot(net, g, &mut self.slots, &mut self.commits);
-            self.push(fbd_plan::instr::Instr::SkipUnless { g: s.idx, n: 0 }, rec);
+            skips.push(self.push(fbd_plan::instr::Instr::SkipUnless { g: s.idx, n: 0 }, rec) as usize);
         }
-        let skips = first_skip..self.code.len();
         // The NOTs of this block's negated inputs go from here to the block's instruction.
         let (first_not, commits_before) = (self.code.len(), self.commits.len());
         for p in &b.inputs {
@@ -510,6 +514,42 @@ impl Emitting<'_> {
         }
         self.outs = outs;
         Ok((instr_idx, rng))
+    }
+
+    /// Writes into each output of block `i` (an IEC function) what it holds while its own EN
+    /// is FALSE: its type's initial value, so a negated pin's readers read TRUE (NOT of
+    /// FALSE). The block, when called, overwrites them all.
+    fn write_off_values(&mut self, net: &Net, i: usize, rec: usize) {
+        let first_out = self.srcs.out_first[i] as usize;
+        for k in 0..net.blocks[i].n_outputs() {
+            let pin = self.pins_out(net, i)[k];
+            match self.raw_out.get(&((first_out + k) as u32)).copied().filter(|_| net.has_negated_output(i)) {
+                Some(raw) if raw != pin => {
+                    self.write_constant(raw, raw.ty.zero(), rec);
+                    self.write_constant(pin, Value::Bool(true), rec);
+                }
+                _ => self.write_constant(pin, pin.ty.zero(), rec),
+            }
+        }
+    }
+
+    /// `to := off`, an instruction of block record `rec`.
+    fn write_constant(&mut self, to: Slot, off: Value, rec: usize) {
+        use fbd_plan::instr::Instr;
+        let from = self.slots.constant(off).idx;
+        let copy = match to.ty.bank() {
+            Bank::Bool => {
+                Instr::Gate { t: fbd_plan::instr::truth_table(|a, _, _| a), a: from, b: from, c: from, o: to.idx }
+            }
+            Bank::Int => Instr::SelI { g: self.slots.constant(Value::Bool(false)).idx, a: from, b: from, o: to.idx },
+            Bank::Real => Instr::MoveR { a: from, o: to.idx },
+            Bank::Str => {
+                let args = self.args.len() as u32;
+                self.args.push(from);
+                Instr::Str { op: fbd_plan::instr::StrOp::Move, args, n: 1, o: to.idx }
+            }
+        };
+        self.push(copy, rec);
     }
 
     /// Appends an instruction of the block record `rec`; its index.

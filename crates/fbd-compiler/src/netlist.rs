@@ -79,10 +79,14 @@ pub struct NetBlock {
     pub init: Option<Value>,
     /// `params.seed`.
     pub seed: Option<u64>,
-    /// The ENs the block is under (its own, then each enclosing instance's, outermost
-    /// first): it is called only while every one is TRUE, else its outputs and state keep
-    /// their values.
+    /// The ENs the block is under (each enclosing instance's, outermost first, then its own):
+    /// it is called only while every one is TRUE, else its outputs and state keep their
+    /// values (but see [`NetBlock::own_gate`]).
     pub gates: Vec<Driver>,
+    /// Whether the last of `gates` is the block's own EN (an IEC function,
+    /// [`BlockDef::is_iec_function`], whose own EN alone is FALSE returns its type's initial
+    /// value, as matiec's functions do).
+    pub own_gate: bool,
 }
 
 /// A program input.
@@ -160,6 +164,7 @@ pub fn netlist(project: &Project, opts: &CompileOptions) -> Result<Netlist, Diag
             init: b.params().init.as_deref().map(|c| c.0),
             seed: b.params().seed,
             gates: net.gates.get(&(i as u32)).map_or_else(Vec::new, |g| g.iter().map(driver).collect()),
+            own_gate: net.own_gate.contains(&(i as u32)),
         })
         .collect();
     let inputs = root

@@ -505,12 +505,38 @@ impl BlockDef {
             Now | Saw | Random => "time and random",
         }
     }
+
+    /// Whether IEC 61131-3 (and so CODESYS, Beremiz, OpenPLC) has this block by its name and
+    /// pins: the logic, comparison, arithmetic, selection, timer, counter, edge and bistable
+    /// blocks it defines, the conversions, the numeric functions, the shifts and the string
+    /// functions. MULTIME and DIVTIME are IEC's MUL and DIV of a TIME. The others (MEMORY,
+    /// DELAY, NOW, RANDOM...) are this library's own.
+    pub fn is_iec_standard(&self) -> bool {
+        use Kind::*;
+        match self.kind {
+            Convert | Bcd | IntToReal | Trunc => true,
+            _ if matches!(self.category(), "numeric functions" | "bit shifts" | "strings") => true,
+            And | Or | Xor | Not | Eq | Ne | Gt | Ge | Lt | Le => true,
+            Add | Sub | Mul | Div | MulTime | DivTime | Mod | Abs | Min | Max | Limit => true,
+            Sel | Mux | Move => true,
+            Ctu | Ctd | Ctud | Ton | Tof | Tp | RTrig | FTrig | Sr | Rs => true,
+            _ => false,
+        }
+    }
+
+    /// Whether the block is an IEC standard function (no state between calls): called while
+    /// its own EN is FALSE it is not run and returns its type's initial value (0, FALSE, '',
+    /// T#0s), as matiec's functions do, so a block reading it reads that.
+    pub fn is_iec_function(&self) -> bool {
+        self.is_iec_standard() && !self.stateful
+    }
 }
 
 /// The enable input every block has besides its own pins (IEC 61131-3's EN): while what
-/// drives it is FALSE the block is not called, so its outputs and state keep their values (a
-/// timer's elapsed time is read from the clock again when it is called next, as matiec's
-/// timers do); on a macro instance it holds every block inside. A macro that declares a port
+/// drives it is FALSE the block is not called, so a function block's outputs and state keep
+/// their values (a timer's elapsed time is read from the clock again when it is called next,
+/// as matiec's timers do) and an IEC function's outputs read their type's initial value
+/// ([`BlockDef::is_iec_function`]); on a macro instance it holds every block inside. A macro that declares a port
 /// of this name has that port instead. ENO is not a pin: it is EN (read EN's driver).
 pub const ENABLE: &str = "EN";
 

@@ -762,3 +762,72 @@ fn bcd_conversions_as_matiec_computes_them() {
     let matiec = ["39319 9997 9997 0", "4 4 4 0", "17 11 11 0", "24 18 18 0"];
     assert_eq!(got, matiec);
 }
+
+/// A block reading a function's output while the function's EN is FALSE reads the type's
+/// initial value (matiec's function returns it: `TEST_EN`), a negated output's TRUE; a
+/// variable written straight from it keeps its value (Beremiz writes it under `IF ENO`); a
+/// user function's result likewise, its other outputs hold (never written back). Here the
+/// readers read the last result (`read` was 102 in scan 2, `fread` 3).
+#[test]
+fn a_function_under_a_false_en_gives_its_readers_the_initial_value() {
+    let twice = [
+        var_in(1, 0, "X"),
+        var_in(2, 40, "2"),
+        block(3, "MUL", None, 0, &[("IN1", 1, None), ("IN2", 2, None)], &["OUT"]),
+        var_out(4, 0, 3, Some("OUT"), "TWICE"),
+        var_out(5, 100, 1, None, "SAME"),
+    ]
+    .concat();
+    let function = format!(
+        r#"<pou name="TWICE" pouType="function"><interface><returnType><INT/></returnType>
+      <inputVars><variable name="X"><type><INT/></type></variable></inputVars>
+      <outputVars><variable name="SAME"><type><INT/></type></variable></outputVars></interface>
+      <body><FBD>{twice}</FBD></body></pou>"#
+    );
+    let vars = r#"<outputVars><variable name="gate"><type><BOOL/></type></variable><variable name="direct"><type><INT/></type></variable>
+          <variable name="read"><type><INT/></type></variable><variable name="nread"><type><BOOL/></type></variable>
+          <variable name="fread"><type><INT/></type></variable><variable name="sread"><type><INT/></type></variable></outputVars>
+        <localVars><variable name="k"><type><INT/></type></variable></localVars>"#;
+    let body = [
+        count_up("k", "1"),
+        var_in(5, 100, "k"),
+        var_in(6, 100, "4"),
+        block(7, "MOD", None, 100, &[("IN1", 5, None), ("IN2", 6, None)], &["OUT"]),
+        var_in(8, 100, "2"),
+        block(9, "LT", None, 100, &[("IN1", 7, Some("OUT")), ("IN2", 8, None)], &["OUT"]),
+        var_out(10, 100, 9, Some("OUT"), "gate"),
+        var_in(11, 200, "gate"),
+        var_in(12, 200, "100"),
+        block(13, "ADD", None, 200, &[("EN", 11, None), ("IN1", 5, None), ("IN2", 12, None)], &["ENO", "OUT"]),
+        var_out(14, 200, 13, Some("OUT"), "direct"),
+        var_in(15, 300, "1"),
+        block(16, "ADD", None, 300, &[("IN1", 13, Some("OUT")), ("IN2", 15, None)], &["OUT"]),
+        var_out(17, 300, 16, Some("OUT"), "read"),
+        var_in(18, 400, "FALSE"),
+        var_in(27, 400, "TRUE"),
+        block(19, "AND", None, 400, &[("EN", 11, None), ("IN1", 27, None), ("IN2", 27, None)], &["ENO", "!OUT"]),
+        block(20, "OR", None, 400, &[("IN1", 19, Some("OUT")), ("IN2", 18, None)], &["OUT"]),
+        var_out(21, 400, 20, Some("OUT"), "nread"),
+        block(22, "TWICE", None, 500, &[("EN", 11, None), ("X", 5, None)], &["ENO", "OUT", "SAME"]),
+        block(23, "ADD", None, 500, &[("IN1", 22, Some("OUT")), ("IN2", 15, None)], &["OUT"]),
+        var_out(24, 500, 23, Some("OUT"), "fread"),
+        block(25, "ADD", None, 600, &[("IN1", 22, Some("SAME")), ("IN2", 15, None)], &["OUT"]),
+        var_out(26, 600, 25, Some("OUT"), "sread"),
+    ]
+    .concat();
+    let xml = project("gatedf", vars, &body).replace("<pous>", &format!("<pous>{function}"));
+    let rows = trace(&xml, &["gate", "direct", "read", "nread", "fread", "sread"], 8);
+    // Beremiz's generator + matiec (tools/plcopen/beremiz-check.py), 400 scans, 0 differences:
+    // these are its first 8.
+    let matiec = [
+        "TRUE 101 102 FALSE 3 2",
+        "FALSE 101 1 TRUE 1 2",
+        "FALSE 101 1 TRUE 1 2",
+        "TRUE 104 105 FALSE 9 5",
+        "TRUE 105 106 FALSE 11 6",
+        "FALSE 105 1 TRUE 1 6",
+        "FALSE 105 1 TRUE 1 6",
+        "TRUE 108 109 FALSE 17 9",
+    ];
+    assert_eq!(rows_text(&rows), matiec);
+}

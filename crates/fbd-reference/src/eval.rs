@@ -206,9 +206,15 @@ impl Reference {
                     continue;
                 }
                 // Under an EN that is FALSE the block is not called: it keeps its outputs and
-                // its state.
-                if b.gates.iter().all(|g| self.read(g, Type::Bool) == Value::Bool(true)) {
+                // its state; an IEC function whose own EN alone is FALSE returns its type's
+                // initial value (matiec's `TEST_EN`).
+                let on: Vec<bool> = b.gates.iter().map(|g| self.read(g, Type::Bool) == Value::Bool(true)).collect();
+                if on.iter().all(|g| *g) {
                     self.eval(i, now_us);
+                } else if b.own_gate && b.def.is_iec_function() && on[..on.len() - 1].iter().all(|g| *g) {
+                    for (k, o) in b.outputs.iter().enumerate() {
+                        self.outs[i][k] = o.ty.zero();
+                    }
                 }
                 done[i] = true;
                 left -= 1;

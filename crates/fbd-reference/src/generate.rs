@@ -166,8 +166,9 @@ fn string_constant<R: Rng>(rng: &mut R) -> String {
     format!("\"'{text}'\"")
 }
 
-/// The IEC blocks: what a standard toolchain computes as the standard says (DIV and MOD left
-/// out too: an integer division by zero traps in matiec's C, gives 0 and a fault here).
+/// The IEC blocks: what a standard toolchain computes as the standard says (DIV and MOD by a
+/// constant divisor of their own, [`constant_for`]: an integer division by zero traps in
+/// matiec's C, gives 0 and a fault here).
 fn is_iec(kind: Kind) -> bool {
     use Kind::*;
     matches!(
@@ -184,6 +185,8 @@ fn is_iec(kind: Kind) -> bool {
             | Add
             | Sub
             | Mul
+            | Div
+            | Mod
             | Abs
             | Min
             | Max
@@ -518,7 +521,8 @@ fn pin_wire<R: Rng>(
     let string_n =
         matches!(kind, Some(Kind::Left | Kind::Right | Kind::Mid | Kind::Insert | Kind::Delete | Kind::Replace))
             && matches!(name, "l" | "p");
-    let choice = if iec_only && (shift_n || string_n) { 0 } else { rng.random_range(0..10) };
+    let divisor = matches!(kind, Some(Kind::Div | Kind::Mod)) && name == "in2";
+    let choice = if iec_only && (shift_n || string_n || divisor) { 0 } else { rng.random_range(0..10) };
     let pick = |v: &[Sig], rng: &mut R| -> Option<Sig> {
         let c: Vec<&Sig> = v.iter().filter(|s| s.ty == ty).collect();
         (!c.is_empty()).then(|| c[rng.random_range(0..c.len())].clone())
@@ -567,6 +571,8 @@ fn constant_for<R: Rng>(
             rng.random_range(0i64..=31).to_string()
         }
         (Some(Kind::Shl | Kind::Shr | Kind::Rol | Kind::Ror), "n") => rng.random_range(-3i64..=40).to_string(),
+        // A divisor that is never 0 (a trap in matiec's C) nor -1 (MIN / -1 overflows).
+        (Some(Kind::Div | Kind::Mod), "in2") if iec_only => [2, 3, 5, 7, 10, 100][rng.random_range(0..6)].to_string(),
         // DELETE's and REPLACE's position 0 is undefined in matiec's C.
         (Some(Kind::Delete | Kind::Replace), "p") if iec_only => rng.random_range(1i64..=12).to_string(),
         (Some(_), "l" | "p") if string_n => rng.random_range(-1i64..=12).to_string(),

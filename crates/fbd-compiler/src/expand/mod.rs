@@ -315,7 +315,11 @@ impl<'p> Expander<'p> {
     /// under one: its output is the last scan's input whether it was called or not.
     fn gate(&mut self, si: usize, bi: usize, ni: u32, scope_gates: &[Src]) {
         let mut gates = scope_gates.to_vec();
-        gates.extend(self.enable(si, bi));
+        let own = self.enable(si, bi);
+        if own.is_some() {
+            self.net.own_gate.insert(ni);
+        }
+        gates.extend(own);
         if gates.is_empty() {
             return;
         }

@@ -227,6 +227,8 @@ pub(crate) struct Net {
     /// drives each; the block is called only while all are TRUE. Beside the blocks, as
     /// `neg_out`: most blocks have none.
     pub gates: rustc_hash::FxHashMap<u32, Box<[Src]>>,
+    /// The blocks among them with an EN of their own (the last of their gates).
+    pub own_gate: rustc_hash::FxHashSet<u32>,
     /// Blocks from here on are the NOTs of negated macro instance pins (`inst/port:not`); what
     /// they read is type-checked at the instance's port, not at their own pin.
     pub first_negation: usize,

@@ -388,6 +388,9 @@ impl<'p> Expander<'p> {
                         let d = self.project.diag(at.file, &at.path, "a feedback wire needs a signal, not a constant");
                         return Err(self.decorate(si, Loc::At(&at), d));
                     }
+                    if self.under_en(si) {
+                        src = self.held_feedback(src, init, si);
+                    }
                     src = Src::Feedback { src: Box::new(src), init: init.map(Box::new) };
                 }
                 Post::Connector { key } => {
@@ -428,6 +431,38 @@ impl<'p> Expander<'p> {
         self.net.blocks.push(mv);
         let ni = self.net.blocks.len() - 1;
         self.holds.push((ni as u32, key.scope));
+        Src::Out { block: ni, pin: 0 }
+    }
+
+    /// What a feedback wire in scope `si`, inside an instance under an EN, delays: its source
+    /// through a MEMORY of its own under the instance's ENs (`inst/N:feedback`), from the
+    /// wire's initial value (else what the source holds before its first call). The PLC keeps
+    /// a feedback variable in the instance and writes it at the end of the body: while the
+    /// instance is not called it keeps its value, its initial one before the first call (the
+    /// delayed copy of the source was taken every scan, and read the source's zero).
+    fn held_feedback(&mut self, src: Src, init: Option<Value>, si: usize) -> Src {
+        let init = init.or_else(|| match &src {
+            Src::Out { block, pin } if self.net.out_negated(*block, *pin) => Some(Value::Bool(true)),
+            Src::Out { block, .. } => self.net.blocks[*block].params().init.as_deref().map(|c| c.0),
+            _ => None,
+        });
+        let path = format!("{}{}:feedback", self.scopes[si].prefix, self.net.blocks.len());
+        let (ps, pbi) = self.scopes[si].parent.expect("a scope under an EN is an instance's");
+        let mac = self.scopes[ps].mac.map(|(_, mi)| mi);
+        let at = BlockAt::new(self.scopes[ps].file, mac, pbi);
+        let def = library::lookup("MEMORY").expect("MEMORY is a library block");
+        let params = fbd_model::model::Params {
+            init: init.map(|v| Box::new(fbd_model::model::Const(v))),
+            ..fbd_model::model::Params::NONE
+        };
+        let mut mem = NetBlock::new(path.into_boxed_str(), def, at, 0).with_params(&params, None);
+        mem.inputs = Box::new([
+            NetPin { ty: def.inputs[0].ty, src, negate: false },
+            NetPin { ty: def.inputs[1].ty, src: Src::Const(Literal::Bool(true)), negate: false },
+        ]);
+        self.net.blocks.push(mem);
+        let ni = self.net.blocks.len() - 1;
+        self.holds.push((ni as u32, si));
         Src::Out { block: ni, pin: 0 }
     }
 

@@ -1,6 +1,6 @@
 //! EN on any block (IEC 61131-3's enable input): while it is FALSE the block is not called,
-//! so its outputs and state keep their values; on a macro instance it holds every block
-//! inside, nested ENs included.
+//! so a function block's outputs and state keep their values (a function's read its type's
+//! initial value); on a macro instance it holds every block inside, nested ENs included.
 
 use fbd_engine::{Runtime, Value, compile};
 
@@ -50,7 +50,7 @@ fn a_timer_under_a_false_en_is_not_called_and_reads_the_clock_when_called_again(
 }
 
 #[test]
-fn a_counter_and_a_function_under_en_hold_their_values() {
+fn a_counter_under_en_holds_and_a_function_under_en_returns_zero() {
     let text = r#"{"fbd": 1,
         "inputs": [{"name": "pulse", "type": "BOOL"}, {"name": "en", "type": "BOOL"}, {"name": "x", "type": "INT"}],
         "blocks": [
@@ -70,8 +70,10 @@ fn a_counter_and_a_function_under_en_hold_their_values() {
     // it sees `pulse` TRUE after a FALSE it last saw at scan 3: a rising edge, counted.
     let cv: Vec<i64> = cvs.iter().map(|(c, _)| c.as_i64().unwrap()).collect();
     assert_eq!(cv, [1, 1, 2, 2, 2, 2, 2, 2, 3, 3, 4, 4]);
+    // The ADD is not called either: it returns INT's initial value, as matiec's functions do
+    // (it held 4 before, the last result).
     let y: Vec<i64> = cvs.iter().map(|(_, y)| y.as_i64().unwrap()).collect();
-    assert_eq!(y, [1, 2, 3, 4, 4, 4, 4, 4, 9, 10, 11, 12]);
+    assert_eq!(y, [1, 2, 3, 4, 0, 0, 0, 0, 9, 10, 11, 12]);
 }
 
 #[test]
@@ -178,4 +180,26 @@ fn an_instance_s_negated_inner_output_is_its_output_s_zero_before_the_first_call
         got.push(rt.output("o").unwrap());
     }
     assert_eq!(got, [b(false), b(false), b(true), b(true)]);
+}
+
+/// A feedback wire inside an instance under an EN is the instance's variable: it keeps its
+/// initial value until the instance is first called, and its value while it is not called
+/// (generated program 159 against matiec: the delayed copy was taken every scan, so an ABS
+/// of a feedback starting at -5 read the source's 0 and gave 0 for ever; matiec gives 5).
+#[test]
+fn a_feedback_inside_an_instance_under_en_holds_with_the_instance() {
+    let text = r#"{"fbd": 1,
+        "inputs": [{"name": "en", "type": "BOOL"}],
+        "macros": [{"name": "M", "inputs": [], "outputs": [{"name": "o", "type": "INT", "from": "a.out"}],
+           "blocks": [{"id": "a", "type": "ABS", "inputs": {"in": {"from": "a.out", "feedback": true, "init": -5}}, "data_type": "INT"}]}],
+        "blocks": [{"id": "m", "type": "M", "inputs": {"EN": "en"}}],
+        "outputs": [{"name": "y", "type": "INT", "from": "m.o"}]}"#;
+    let mut rt = Runtime::new(plan(text));
+    let mut got = Vec::new();
+    for en in [false, false, true, false, true] {
+        rt.set_input("en", b(en)).unwrap();
+        rt.step();
+        got.push(rt.output("y").unwrap().as_i64().unwrap());
+    }
+    assert_eq!(got, [0, 0, 5, 5, 5]);
 }

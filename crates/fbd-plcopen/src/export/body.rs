@@ -221,14 +221,47 @@ impl Emitter<'_> {
     }
 
     /// The variables of the outputs of blocks with EN, each written right after its block (the
-    /// block's executionOrderId, after it in the file).
+    /// block's executionOrderId, after it in the file). An IEC function's through a connector
+    /// and its continuation: Beremiz writes a variable straight from a block with EN only while
+    /// EN is TRUE, and a function's readers see its result every scan, its type's initial value
+    /// while EN is FALSE, as here.
     fn hold_writes(&mut self, xml: &mut String) {
         for (var, bi, formal, from) in std::mem::take(&mut self.holds) {
             let i = self.id();
-            let at = Point { x: from.x + PITCH_GAP, y: from.y };
-            let conn = link(bi, Some(&formal), at, from);
+            let at = Point { x: from.x + 3.0 * PITCH_GAP, y: from.y };
+            let function =
+                library::lookup(&self.blocks[bi as usize - 1].ty).is_some_and(library::BlockDef::is_iec_function);
+            let conn = if function {
+                self.through_connector(xml, &format!("c_{var}"), link(bi, Some(&formal), from, from), at)
+            } else {
+                link(bi, Some(&formal), at, from)
+            };
             let _ = writeln!(xml, "            {}", out_variable(i, self.rank[bi as usize - 1] + 1, at, &conn, &var));
         }
+    }
+
+    /// A connector `name` fed by `conn` and a continuation of it ending at `at`: the link to
+    /// the continuation.
+    fn through_connector(&mut self, xml: &mut String, name: &str, conn: String, at: Point) -> String {
+        let (c, k, w) = (self.id(), self.id(), box_width(name));
+        let half = BOX_H / 2.0;
+        let cat = Point { x: at.x - 2.0 * PITCH_GAP - w, y: at.y };
+        let _ = writeln!(
+            xml,
+            "            <connector localId=\"{c}\" name=\"{}\" height=\"{BOX_H}\" width=\"{w}\"><position x=\"{}\" y=\"{}\"/><connectionPointIn>{}{conn}</connectionPointIn></connector>",
+            esc(name),
+            cat.x,
+            cat.y - half,
+            relative(Point { x: 0.0, y: half })
+        );
+        let _ = writeln!(
+            xml,
+            "            <continuation localId=\"{k}\" name=\"{}\" height=\"{BOX_H}\" width=\"{w}\"><position x=\"{}\" y=\"{}\"/><connectionPointOut><relPosition x=\"{w}\" y=\"{half}\"/></connectionPointOut></continuation>",
+            esc(name),
+            at.x - PITCH_GAP - w,
+            at.y - half,
+        );
+        link(k, None, at, Point { x: at.x - PITCH_GAP, y: at.y })
     }
 }
 

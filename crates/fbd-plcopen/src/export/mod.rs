@@ -21,57 +21,11 @@ use crate::literal::to_iec;
 mod body;
 use body::{Body, body_xml};
 
-/// Whether library block `ty` goes out under its own name, as IEC 61131-3 (and so CODESYS,
-/// Beremiz, OpenPLC) has it with the same pins: those of [`STANDARD`], the conversions, the
-/// numeric functions, the shifts and the string functions; the others go out as stand-ins.
+/// Whether library block `ty` goes out under its own name ([`library::BlockDef::is_iec_standard`]);
+/// the others go out as stand-ins.
 pub(crate) fn standard(ty: &str) -> bool {
-    STANDARD.contains(&ty)
-        || library::lookup(ty).is_some_and(|d| {
-            library::conversion(d).is_some()
-                || d.kind == library::Kind::Bcd
-                || matches!(d.category(), "numeric functions" | "bit shifts" | "strings")
-        })
+    library::lookup(ty).is_some_and(library::BlockDef::is_iec_standard)
 }
-
-/// The blocks of the library's other groups that IEC has by the same name and pins.
-const STANDARD: &[&str] = &[
-    "AND",
-    "OR",
-    "XOR",
-    "NOT",
-    "EQ",
-    "NE",
-    "GT",
-    "GE",
-    "LT",
-    "LE",
-    "ADD",
-    "SUB",
-    "MUL",
-    "DIV",
-    "MULTIME",
-    "DIVTIME",
-    "MOD",
-    "ABS",
-    "MIN",
-    "MAX",
-    "LIMIT",
-    "SEL",
-    "MUX",
-    "MOVE",
-    "CTU",
-    "CTD",
-    "CTUD",
-    "TON",
-    "TOF",
-    "TP",
-    "R_TRIG",
-    "F_TRIG",
-    "SR",
-    "RS",
-    "LINT_TO_LREAL",
-    "TRUNC",
-];
 
 use fbd_layout::svg::esc;
 

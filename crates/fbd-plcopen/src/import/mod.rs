@@ -13,6 +13,7 @@ use crate::literal;
 
 mod checks;
 mod ctx;
+mod disabled;
 pub mod extensions;
 mod lookup;
 mod modifiers;
@@ -1114,8 +1115,9 @@ fn pou_body(
     let vars: Vec<&Var> = ins.iter().chain(&outs).chain(&locals).collect();
     let mut earlier = BTreeMap::new();
     let mut writes = variable_writes(cx, &elems, &env, (&name, &vars), &mut built, &mut earlier);
-    let BodyBlocks { mut blocks, reads, block_at, enos, connectors: carried, .. } = built;
+    let BodyBlocks { mut blocks, mut reads, mut block_at, enos, connectors: mut carried, .. } = built;
     substitute_enos(&mut blocks, (&mut writes, &mut earlier), &enos);
+    disabled::results_of_disabled_calls(pou.document().root(), &mut blocks, (&mut reads, &mut block_at), &mut carried);
     typed_locals(&locals, (&writes, &earlier), &mut blocks);
     // What every read sees, by the sequence a PLC runs the body in (`order.rs`).
     let declared: HashMap<String, Declared> =
