@@ -3,6 +3,8 @@
 //! side by side (`crate::peers`).
 
 use std::process::ExitCode;
+
+use crate::error::Error;
 use std::time::{Duration, Instant};
 
 use fbd_engine::{Runtime, ScanPlan};
@@ -122,26 +124,14 @@ fn expectimax_rate(mut e: players::Expectimax, seconds: u64) -> (f64, f64, u32) 
 }
 
 /// `fbd bench --all`: everything side by side.
-pub fn bench_all(json: bool, peers: &crate::peers::Peers) -> ExitCode {
+pub(crate) fn bench_all(json: bool, peers: &crate::peers::Peers) -> Result<ExitCode, Error> {
     // The peers first: a missing build fails at once, not after a minute of our own figures.
-    let compared = match crate::peers::run(peers) {
-        Ok(c) => c,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::FAILURE;
-        }
-    };
+    let compared = crate::peers::run(peers)?;
     let native = native_moves_per_second();
     let steps = native_game_steps_per_second();
     let mut rows = Vec::new();
     for w in Wiring::ALL {
-        let plan = match w.compile() {
-            Ok(p) => p,
-            Err(e) => {
-                eprintln!("{e}");
-                return ExitCode::FAILURE;
-            }
-        };
+        let plan = w.compile()?;
         let (median, p99) = scan_stats(&plan);
         let (mps, scans_per_move) = fbd_moves_per_second(&plan);
         rows.push((w, plan.stats.blocks, median, p99, mps, scans_per_move));
@@ -153,13 +143,7 @@ pub fn bench_all(json: bool, peers: &crate::peers::Peers) -> ExitCode {
     // The interpreter at scale: the three synthetic shapes at 100k blocks.
     let mut synthetic = Vec::new();
     for shape in ["chain", "wide", "modchain"] {
-        match crate::bench::synthetic_row(shape, 100_000, false, None) {
-            Ok(r) => synthetic.push(r),
-            Err(e) => {
-                eprintln!("error: {e}");
-                return ExitCode::FAILURE;
-            }
-        }
+        synthetic.push(crate::bench::synthetic_row(shape, 100_000, false, None)?);
     }
     if json {
         let v = serde_json::json!({
@@ -177,7 +161,7 @@ pub fn bench_all(json: bool, peers: &crate::peers::Peers) -> ExitCode {
             "peers": compared.iter().map(|c| (c.name.to_string(), c.json())).collect::<serde_json::Map<_, _>>(),
         });
         println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
-        return ExitCode::SUCCESS;
+        return Ok(ExitCode::SUCCESS);
     }
     println!("native reference (ref2048 bitboard, row tables):");
     println!("  moves/s (table lookup, 4 directions on real boards)  {:>14.0}", native);
@@ -213,5 +197,5 @@ pub fn bench_all(json: bool, peers: &crate::peers::Peers) -> ExitCode {
             println!("  {}", c.line());
         }
     }
-    ExitCode::SUCCESS
+    Ok(ExitCode::SUCCESS)
 }

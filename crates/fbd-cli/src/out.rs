@@ -3,19 +3,27 @@
 //! an error.
 
 use std::io::{ErrorKind, Write};
+use std::path::Path;
 use std::process::ExitCode;
 
+use crate::error::Error;
+
 /// Writes `text` to standard output and returns the exit code the command should end with.
-pub fn print(text: &str) -> ExitCode {
+pub fn print(text: &str) -> Result<ExitCode, Error> {
     let mut out = std::io::stdout().lock();
     match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) if e.kind() == ErrorKind::BrokenPipe => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("error: cannot write to standard output: {e}");
-            ExitCode::FAILURE
-        }
+        Ok(()) => Ok(ExitCode::SUCCESS),
+        Err(e) if e.kind() == ErrorKind::BrokenPipe => Ok(ExitCode::SUCCESS),
+        Err(e) => Err(format!("cannot write to standard output: {e}").into()),
     }
+}
+
+/// Writes `text` to the file `output` (saying so on standard error), or to standard output.
+pub(crate) fn write_or_print(output: Option<&Path>, text: &str) -> Result<ExitCode, Error> {
+    let Some(p) = output else { return print(text) };
+    fbd_engine::load::write_text(p, text).map_err(|e| format!("{}: cannot write: {e}", p.display()))?;
+    eprintln!("wrote {}", p.display());
+    Ok(ExitCode::SUCCESS)
 }
 
 /// For the commands that print as they go with `println!`: a closed pipe makes `println!`

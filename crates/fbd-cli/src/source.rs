@@ -60,3 +60,12 @@ pub(crate) fn project_quiet(file: Option<&Path>, wiring: Option<&str>) -> Result
         load_text(&fbd2048_game::embedded_provider(), &path, w.text().to_string()).map_err(|e| e.to_string())?;
     Ok((project, Vec::new()))
 }
+
+/// Says that `--seed` changes nothing in a program without RANDOM blocks (`fbd play --seed 4`
+/// gave the same game as seed 0, silently).
+pub(crate) fn seed_warning(seed: u64, name: &str) {
+    eprintln!(
+        "warning: --seed {seed} changes nothing: {name} has no RANDOM block (the seed feeds only those; \
+         a clock-driven generator such as the 2048 design's depends on when inputs change)"
+    );
+}

@@ -3,7 +3,7 @@
 //! by chunks) and given back in scan order. Depends on the engine only, so the fuzz target
 //! `stimulus` reads this very file.
 
-use fbd_engine::Value;
+use fbd_engine::{Runtime, Value};
 
 pub(crate) struct Stim {
     pub(crate) scan: u64,
@@ -303,6 +303,15 @@ fn open_bounded(path: &std::path::Path) -> std::io::Result<std::fs::File> {
         ));
     }
     std::fs::File::open(path)
+}
+
+/// The value `text` written for signal `path` (a --set, a stimulus line: `origin`), of its type.
+pub(crate) fn value_for(rt: &Runtime, path: &str, text: &str, origin: &str) -> Result<Value, String> {
+    let sig = rt
+        .plan()
+        .signal(path)
+        .ok_or_else(|| format!("{origin}: {}", rt.read(path).err().map(|e| e.to_string()).unwrap_or_default()))?;
+    Value::parse(text, sig.slot.ty).map_err(|e| format!("{origin}: {path}: {e}"))
 }
 
 #[cfg(test)]

@@ -5,6 +5,8 @@ use std::net::TcpListener;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use crate::error::Error;
+
 use fbd_engine::limits::{MAX_CYCLE_MS, MIN_CYCLE_MS};
 use fbd_engine::realtime::RealtimeRunner;
 use fbd_engine::{CompileOptions, Runtime};
@@ -13,7 +15,7 @@ use fbd_serve::{Limits, ModbusMap, ModbusServer, WebAccess, WebServer};
 use crate::out;
 
 #[derive(clap::Args)]
-pub(crate) struct ServeArgs {
+pub(crate) struct Args {
     /// A diagram or PLCopen project (default: the embedded diagrams/2048.json).
     pub(crate) file: Option<PathBuf>,
     /// An embedded wiring instead of a file: upd1, original, smart-spawn.
@@ -64,17 +66,13 @@ pub(crate) struct ServeArgs {
     pub(crate) for_seconds: Option<f64>,
 }
 
-pub(crate) fn serve_cmd(a: ServeArgs) -> ExitCode {
-    match serve(a) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            out::error(&e);
-            ExitCode::FAILURE
-        }
-    }
+/// Runs `fbd serve`.
+pub(crate) fn run(a: Args) -> Result<ExitCode, Error> {
+    serve(a)?;
+    Ok(ExitCode::SUCCESS)
 }
 
-fn serve(a: ServeArgs) -> Result<(), String> {
+fn serve(a: Args) -> Result<(), String> {
     let access = web_access(&a)?;
     let mut project = crate::source::project(a.file.as_deref(), a.wiring.as_deref())?;
     let project_for_id = crate::source::project(a.file.as_deref(), a.wiring.as_deref())?;
@@ -101,7 +99,7 @@ fn serve(a: ServeArgs) -> Result<(), String> {
         }
     };
     if a.print_map {
-        out::print(&map.text(&plan));
+        out::print(&map.text(&plan)).map_err(|e| e.to_string())?;
         return Ok(());
     }
     // Until Ctrl-C or SIGTERM (or --for-seconds): then the servers close and a recording is
@@ -183,7 +181,7 @@ fn serve(a: ServeArgs) -> Result<(), String> {
 /// Who may write through the browser HMI: the token given (at least 16 characters, from the
 /// URL-safe alphabet, since it travels in the page's address) or a fresh one; the origins
 /// allowed besides the server's own.
-fn web_access(a: &ServeArgs) -> Result<WebAccess, String> {
+fn web_access(a: &Args) -> Result<WebAccess, String> {
     let mut access = WebAccess::new(a.allow_write);
     if let Some(t) = &a.token {
         if t.len() < 16 || !t.bytes().all(|b| b.is_ascii_alphanumeric() || b"-_.~".contains(&b)) {

@@ -2,17 +2,18 @@
 //! `fbd bench --all`: the side-by-side benchmark table.
 
 use std::process::ExitCode;
+
+use crate::error::Error;
 use std::time::{Duration, Instant};
 
-use clap::Args;
 use fbd_engine::ScanPlan;
 use fbd2048_game::{Command, FbdGame, Wiring, check_command};
 use players::{NAMES, by_name};
 use ref2048::{Game, max_tile};
 
 /// Arguments of `fbd autoplay`.
-#[derive(Args)]
-pub struct AutoplayArgs {
+#[derive(clap::Args)]
+pub(crate) struct Args {
     /// The player: random, greedy, pattern, montecarlo, expectimax (fast mode), expectimax-deep.
     #[arg(long, default_value = "greedy")]
     player: String,
@@ -50,7 +51,7 @@ pub struct AutoplayArgs {
     record: Option<std::path::PathBuf>,
 }
 
-impl AutoplayArgs {
+impl Args {
     /// The player's one parameter: the depth of expectimax or the playouts of Monte-Carlo.
     fn param(&self) -> Result<Option<u32>, String> {
         let mc = matches!(self.player.as_str(), "montecarlo" | "monte-carlo" | "mc");
@@ -80,7 +81,7 @@ struct Outcome {
 
 const TILES: [u32; 7] = [512, 1024, 2048, 4096, 8192, 16384, 32768];
 
-fn plan_for(a: &AutoplayArgs) -> Result<(String, ScanPlan), String> {
+fn plan_for(a: &Args) -> Result<(String, ScanPlan), String> {
     if let Some(f) = a.file.as_ref().or(a.diagram.as_ref()) {
         let p = crate::source::compile_file(f).map_err(|e| e.to_string())?;
         return Ok((f.display().to_string(), p));
@@ -108,7 +109,7 @@ fn play_native(name: &str, seed: u64, depth: Option<u32>, max_moves: u64) -> (u6
     (g.score, max_tile(g.board), g.moves)
 }
 
-fn play_fbd(g: &mut FbdGame, a: &AutoplayArgs, seed: u64, out: &mut Outcome) -> Result<(), String> {
+fn play_fbd(g: &mut FbdGame, a: &Args, seed: u64, out: &mut Outcome) -> Result<(), String> {
     let (name, max_moves) = (a.player.as_str(), a.max_moves);
     let mut p = players::by_name_with(name, seed, a.param().expect("checked")).expect("checked");
     g.command(Command::Start).map_err(|e| e.to_string())?;
@@ -133,41 +134,29 @@ fn play_fbd(g: &mut FbdGame, a: &AutoplayArgs, seed: u64, out: &mut Outcome) -> 
 }
 
 /// Runs `fbd autoplay`.
-pub fn autoplay(a: AutoplayArgs) -> ExitCode {
+pub(crate) fn run(a: Args) -> Result<ExitCode, Error> {
     if by_name(&a.player, 0).is_none() {
-        eprintln!("error: unknown player `{}`; players: {}", a.player, NAMES.join(", "));
-        return ExitCode::FAILURE;
+        return Err(format!("unknown player `{}`; players: {}", a.player, NAMES.join(", ")).into());
     }
-    if let Err(e) = a.param() {
-        crate::out::error(&e);
-        return ExitCode::FAILURE;
-    }
+    a.param()?;
     if a.games == 0 {
-        crate::out::error("--games 0: at least 1 game (no game reports rates of nothing)");
-        return ExitCode::FAILURE;
+        return Err("--games 0: at least 1 game (no game reports rates of nothing)".into());
     }
     // Game k is seeded with seed + k; past the largest seed that overflowed (a panic in a debug
     // build, the same games again in release).
     if a.seed.checked_add(a.games.saturating_sub(1)).is_none() {
-        crate::out::error(&format!(
+        return Err(format!(
             "--seed {} with --games {}: the games' seeds ({0} + game number) pass {}",
             a.seed,
             a.games,
             u64::MAX
-        ));
-        return ExitCode::FAILURE;
+        )
+        .into());
     }
-    if let Some(Err(e)) = a.record.as_deref().map(crate::record::check_destination) {
-        crate::out::error(&e);
-        return ExitCode::FAILURE;
+    if let Some(path) = a.record.as_deref() {
+        crate::record::check_destination(path)?;
     }
-    let (name, plan) = match plan_for(&a) {
-        Ok(x) => x,
-        Err(e) => {
-            crate::out::error(&e.to_string());
-            return ExitCode::FAILURE;
-        }
-    };
+    let (name, plan) = plan_for(&a)?;
     let bar = indicatif::ProgressBar::new(a.games);
     bar.set_style(
         indicatif::ProgressStyle::with_template("{spinner} {msg} [{bar:30}] {pos}/{len} games ({elapsed})")
@@ -194,14 +183,10 @@ pub fn autoplay(a: AutoplayArgs) -> ExitCode {
             Some(Ok(g)) => {
                 if let Err(e) = play_fbd(g, &a, seed, &mut out) {
                     bar.finish_and_clear();
-                    eprintln!("error: {name}: {e}");
-                    return ExitCode::FAILURE;
+                    return Err(format!("{name}: {e}").into());
                 }
             }
-            Some(Err(e)) => {
-                eprintln!("error: {name}: {e}");
-                return ExitCode::FAILURE;
-            }
+            Some(Err(e)) => return Err(format!("{name}: {e}").into()),
         }
         bar.inc(1);
     }
@@ -209,16 +194,13 @@ pub fn autoplay(a: AutoplayArgs) -> ExitCode {
     out.elapsed = t.elapsed();
     if let (Some(path), Some(Ok(g))) = (&a.record, &mut game) {
         let project = crate::source::project(a.file.as_deref().or(a.diagram.as_deref()), a.wiring.as_deref());
-        if let Err(e) = project.and_then(|p| crate::record::finish(&mut g.rt, &p, path)) {
-            crate::out::error(&e);
-            return ExitCode::FAILURE;
-        }
+        project.and_then(|p| crate::record::finish(&mut g.rt, &p, path))?;
     }
     report(&a, if a.native { "native (ref2048)" } else { &name }, &out);
-    if out.mismatches == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE }
+    Ok(if out.mismatches == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE })
 }
 
-fn report(a: &AutoplayArgs, name: &str, o: &Outcome) {
+fn report(a: &Args, name: &str, o: &Outcome) {
     let n = o.scores.len().max(1) as f64;
     let mean = o.scores.iter().sum::<u64>() as f64 / n;
     let mut sorted = o.scores.clone();

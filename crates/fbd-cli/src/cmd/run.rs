@@ -5,14 +5,15 @@ use std::io::{BufWriter, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::Args;
 use fbd_engine::{Runtime, Value};
 
-use crate::stimulus::{Ordered, Origin, Stim, Timeline, load_stimulus, parse_set};
+use crate::error::Error;
+use crate::source::seed_warning;
+use crate::stimulus::{Ordered, Origin, Stim, Timeline, load_stimulus, parse_set, value_for};
 
 /// Arguments of `fbd run`.
-#[derive(Args)]
-pub struct RunArgs {
+#[derive(clap::Args)]
+pub(crate) struct Args {
     /// The diagram (JSON), or a PLCopen XML file (`.xml`).
     file: PathBuf,
     /// Number of scans to run.
@@ -86,23 +87,6 @@ impl<W: Write> Drop for WholeLines<W> {
     }
 }
 
-pub(crate) fn value_for(rt: &Runtime, path: &str, text: &str, origin: &str) -> Result<Value, String> {
-    let sig = rt
-        .plan()
-        .signal(path)
-        .ok_or_else(|| format!("{origin}: {}", rt.read(path).err().map(|e| e.to_string()).unwrap_or_default()))?;
-    Value::parse(text, sig.slot.ty).map_err(|e| format!("{origin}: {path}: {e}"))
-}
-
-/// Says that `--seed` changes nothing in a program without RANDOM blocks (`fbd play --seed 4`
-/// gave the same game as seed 0, silently).
-pub(crate) fn seed_warning(seed: u64, name: &str) {
-    eprintln!(
-        "warning: --seed {seed} changes nothing: {name} has no RANDOM block (the seed feeds only those; \
-         a clock-driven generator such as the 2048 design's depends on when inputs change)"
-    );
-}
-
 /// How a run ended.
 enum Ending {
     /// Every scan asked for ran.
@@ -112,19 +96,15 @@ enum Ending {
 }
 
 /// Runs `fbd run`.
-pub fn run(args: RunArgs) -> ExitCode {
-    match run_inner(args) {
-        Ok(Ending::Completed) => ExitCode::SUCCESS,
+pub(crate) fn run(args: Args) -> Result<ExitCode, Error> {
+    Ok(match run_inner(args)? {
+        Ending::Completed => ExitCode::SUCCESS,
         // As a shell reports a command ended by SIGINT.
-        Ok(Ending::Interrupted) => ExitCode::from(130),
-        Err(e) => {
-            crate::out::error(&e.to_string());
-            ExitCode::FAILURE
-        }
-    }
+        Ending::Interrupted => ExitCode::from(130),
+    })
 }
 
-fn run_inner(args: RunArgs) -> Result<Ending, String> {
+fn run_inner(args: Args) -> Result<Ending, String> {
     let project = crate::source::project(Some(&args.file), None)?;
     let plan = fbd_engine::compile_project(&project, &Default::default()).map_err(|e| e.to_string())?;
     if args.seed != 0 && !plan.uses_seed() {
@@ -232,7 +212,7 @@ fn run_inner(args: RunArgs) -> Result<Ending, String> {
 }
 
 /// The `--force` options, each checked: one per signal, none at a scan.
-fn forces_of(args: &RunArgs, rt: &Runtime, errors: &mut Vec<String>) -> Vec<(String, Value, String)> {
+fn forces_of(args: &Args, rt: &Runtime, errors: &mut Vec<String>) -> Vec<(String, Value, String)> {
     let mut forces = Vec::new();
     for (i, f) in args.forces.iter().enumerate() {
         let origin = format!("--force #{}", i + 1);
@@ -256,7 +236,7 @@ fn forces_of(args: &RunArgs, rt: &Runtime, errors: &mut Vec<String>) -> Vec<(Str
 }
 
 /// The watched signals (the program's outputs when none is given) and their ids.
-fn watched(args: &RunArgs, rt: &Runtime, errors: &mut Vec<String>) -> (Vec<String>, Vec<usize>) {
+fn watched(args: &Args, rt: &Runtime, errors: &mut Vec<String>) -> (Vec<String>, Vec<usize>) {
     let watches: Vec<String> = if args.watches.is_empty() {
         rt.plan().outputs.iter().map(|p| p.name.clone()).collect()
     } else {
@@ -274,7 +254,7 @@ fn watched(args: &RunArgs, rt: &Runtime, errors: &mut Vec<String>) -> (Vec<Strin
 
 /// Every file the run writes checked before it runs: never one of its inputs, a trace's
 /// name, a recording's place; and what `--realtime` cannot do (`late`: a `--set` after scan 0).
-fn check_destinations(args: &RunArgs, project: &fbd_engine::load::Project, late: bool, errors: &mut Vec<String>) {
+fn check_destinations(args: &Args, project: &fbd_engine::load::Project, late: bool, errors: &mut Vec<String>) {
     // Outputs over inputs: the program, its libraries, the stimulus (and the trace over the
     // recording).
     let mut inputs = crate::guard::project_inputs(project);
@@ -329,7 +309,7 @@ fn io(e: std::io::Error) -> String {
 
 /// The trace of `--trace` opened (its header written): standard output for `-`, a CSV or a
 /// JSON Lines file by its extension.
-fn open_trace(args: &RunArgs, watches: &[String]) -> Result<Sink, String> {
+fn open_trace(args: &Args, watches: &[String]) -> Result<Sink, String> {
     let mut sink = match &args.trace {
         None => Sink::None,
         Some(p) if p.as_os_str() == "-" => {
@@ -395,7 +375,7 @@ impl Sink {
 /// faults said (a real-time run dropped its recording and printed no value).
 fn epilogue(
     rt: &mut Runtime,
-    args: &RunArgs,
+    args: &Args,
     project: &fbd_engine::load::Project,
     watches: &[String],
     ids: &[usize],

@@ -1,13 +1,16 @@
-//! `fbd svg` and `fbd layout`: drawings of a program or macro, laid out by fbd-layout.
+//! `fbd svg`: a drawing of the program or one macro, laid out by fbd-layout, to standard output, an
+//! SVG or PNG file, or A4 sheets.
 
+use std::path::PathBuf;
 use std::process::ExitCode;
 
-use fbd_engine::{CompileOptions, load};
+use fbd_engine::CompileOptions;
 
-use crate::{out, rejected};
+use crate::error::Error;
+use crate::out;
 
 /// `fbd svg --after N`: the values of a run after N scans.
-pub(crate) struct Online {
+struct Online {
     pub(crate) scans: u64,
     pub(crate) seed: u64,
     pub(crate) sets: Vec<String>,
@@ -82,8 +85,9 @@ fn online_values(
     let mut sets = Vec::new();
     let mut errors = Vec::new();
     for (k, text) in o.sets.iter().enumerate() {
-        let set = crate::stimulus::parse_set(text, format!("--set #{}", k + 1))
-            .and_then(|(s, _)| crate::run::value_for(&rt, &s.path, &s.value, &s.origin).map(|v| (s.scan, s.path, v)));
+        let set = crate::stimulus::parse_set(text, format!("--set #{}", k + 1)).and_then(|(s, _)| {
+            crate::stimulus::value_for(&rt, &s.path, &s.value, &s.origin).map(|v| (s.scan, s.path, v))
+        });
         match set {
             Ok(x) if x.0 >= o.scans && o.scans > 0 => {
                 errors.push(format!("--set #{}: scan {} is not before --after {}", k + 1, x.0, o.scans))
@@ -131,7 +135,7 @@ fn online_values(
 }
 
 /// How `fbd svg` lays the body out.
-pub(crate) struct How {
+struct How {
     /// Afresh, not at the stored positions.
     pub auto: bool,
     /// Long nets as connector pairs.
@@ -182,7 +186,7 @@ fn svg_pages(
     output: Option<&std::path::Path>,
     (body, positions, pages): PagedBody<'_>,
     connectors: bool,
-) -> ExitCode {
+) -> Result<ExitCode, Error> {
     let mut opts = fbd_layout::Options::default();
     if connectors {
         opts = opts.with_connectors(fbd_layout::ConnectorRule::DEFAULT);
@@ -203,8 +207,7 @@ fn svg_pages(
     let text = fbd_layout::svg::svg_pages(&laid, &title);
     let png = output.is_some_and(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("png")));
     let Some(p) = output else {
-        out::print(&text);
-        return ExitCode::SUCCESS;
+        return out::print(&text);
     };
     let written = if png {
         fbd_layout::png::render_a4(&text)
@@ -213,47 +216,30 @@ fn svg_pages(
     } else {
         fbd_engine::load::write_text(p, &text)
     };
-    match written {
-        Ok(()) => {
-            let crossings: usize = laid.iter().map(|(_, _, l)| l.stats.crossings).sum();
-            eprintln!(
-                "{}: {} pages, {} blocks, {} crossings in all (--page N draws one, --auto the whole body afresh)",
-                p.display(),
-                laid.len(),
-                body.nodes.len(),
-                crossings
-            );
-            ExitCode::SUCCESS
-        }
-        Err(e) => {
-            out::error(&format!("{}: cannot write: {e}", p.display()));
-            ExitCode::FAILURE
-        }
-    }
+    written.map_err(|e| format!("{}: cannot write: {e}", p.display()))?;
+    let crossings: usize = laid.iter().map(|(_, _, l)| l.stats.crossings).sum();
+    eprintln!(
+        "{}: {} pages, {} blocks, {} crossings in all (--page N draws one, --auto the whole body afresh)",
+        p.display(),
+        laid.len(),
+        body.nodes.len(),
+        crossings
+    );
+    Ok(ExitCode::SUCCESS)
 }
 
-pub(crate) fn svg(
+fn svg(
     file: &std::path::Path,
     macro_name: Option<&str>,
     output: Option<&std::path::Path>,
     online: Option<Online>,
     how: How,
-) -> ExitCode {
-    let project = match crate::source::load_file(file) {
-        Ok(p) => p,
-        Err(e) => return rejected(file, &e),
-    };
-    if let Some(Err(e)) = output.map(|o| crate::guard::not_an_input(o, "-o", &crate::guard::project_inputs(&project))) {
-        out::error(&e);
-        return ExitCode::FAILURE;
+) -> Result<ExitCode, Error> {
+    let project = crate::source::load_file(file).map_err(|e| Error::Rejected(file.to_path_buf(), e))?;
+    if let Some(o) = output {
+        crate::guard::not_an_input(o, "-o", &crate::guard::project_inputs(&project))?;
     }
-    let body = match fbd_layout::from_model::body(&project, macro_name) {
-        Ok(b) => b,
-        Err(e) => {
-            out::error(&e);
-            return ExitCode::FAILURE;
-        }
-    };
+    let body = fbd_layout::from_model::body(&project, macro_name)?;
     let mut positions = fbd_layout::from_model::positions(&project, macro_name);
     // A body drawn on pages, asked for as a whole drawing at its stored positions: its pages, as
     // the window draws them (the whole top level of the 2048 program was one body of wires,
@@ -265,16 +251,10 @@ pub(crate) fn svg(
     let (body, page_name) = match how.page.as_deref() {
         None => (body, None),
         Some(which) => {
-            match pick_page(&body, &fbd_layout::from_model::pages(&project, macro_name), &positions, which) {
-                Ok((page, pos, name)) => {
-                    positions = pos;
-                    (page, Some(name))
-                }
-                Err(e) => {
-                    out::error(&e);
-                    return ExitCode::FAILURE;
-                }
-            }
+            let (page, pos, name) =
+                pick_page(&body, &fbd_layout::from_model::pages(&project, macro_name), &positions, which)?;
+            positions = pos;
+            (page, Some(name))
         }
     };
     // Values are written beside the output pins: the channels keep room for them.
@@ -298,46 +278,26 @@ pub(crate) fn svg(
         None => fbd_layout::svg::svg(&body, &l, &title, &fbd_layout::svg::NoValues),
         Some(o) => {
             let scans = o.scans;
-            match online_values(&project, &body, macro_name, o) {
-                Ok(v) => {
-                    let title = match &v.instance {
-                        Some(i) => format!("{title}, instance {i}, after {scans} scans"),
-                        None => format!("{title}, after {scans} scans"),
-                    };
-                    fbd_layout::svg::svg(&body, &l, &title, &v)
-                }
-                Err(e) => {
-                    out::error(&e);
-                    return ExitCode::FAILURE;
-                }
-            }
+            let v = online_values(&project, &body, macro_name, o)?;
+            let title = match &v.instance {
+                Some(i) => format!("{title}, instance {i}, after {scans} scans"),
+                None => format!("{title}, after {scans} scans"),
+            };
+            fbd_layout::svg::svg(&body, &l, &title, &v)
         }
     };
     // A `.png` output is the drawing rendered to fit A4 landscape at 300 dpi.
     let png = output.is_some_and(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("png")));
     if how.sheets {
         let Some(p) = output.filter(|_| png) else {
-            out::error("--sheets prints PNG images: name the output NAME.png (-o NAME.png)");
-            return ExitCode::FAILURE;
+            return Err("--sheets prints PNG images: name the output NAME.png (-o NAME.png)".into());
         };
         let inputs = crate::guard::project_inputs(&project);
         let check = |path: &std::path::Path| crate::guard::not_an_input(path, "--sheets", &inputs);
-        return match fbd_layout::png::write_sheets(
-            p,
-            &text,
-            (&body, &l),
-            (fbd_layout::sheets::PRINT_TEXT_PT, &title),
-            check,
-        ) {
-            Ok(said) => {
-                eprintln!("{said}");
-                ExitCode::SUCCESS
-            }
-            Err(e) => {
-                out::error(&e);
-                ExitCode::FAILURE
-            }
-        };
+        let said =
+            fbd_layout::png::write_sheets(p, &text, (&body, &l), (fbd_layout::sheets::PRINT_TEXT_PT, &title), check)?;
+        eprintln!("{said}");
+        return Ok(ExitCode::SUCCESS);
     }
     let written = |p: &std::path::Path| {
         if png {
@@ -347,134 +307,69 @@ pub(crate) fn svg(
             fbd_engine::load::write_text(p, &text)
         }
     };
-    match output {
-        None => out::print(&text),
-        Some(p) => match written(p) {
-            Ok(()) => {
-                eprintln!(
-                    "{}: {} blocks, {} crossings, {} bends, wire length {:.0}",
-                    p.display(),
-                    body.nodes.len(),
-                    l.stats.crossings,
-                    l.stats.bends,
-                    l.stats.length
-                );
-                ExitCode::SUCCESS
-            }
-            Err(e) => {
-                out::error(&format!("{}: cannot write: {e}", p.display()));
-                ExitCode::FAILURE
-            }
-        },
-    }
+    let Some(p) = output else { return out::print(&text) };
+    written(p).map_err(|e| format!("{}: cannot write: {e}", p.display()))?;
+    eprintln!(
+        "{}: {} blocks, {} crossings, {} bends, wire length {:.0}",
+        p.display(),
+        body.nodes.len(),
+        l.stats.crossings,
+        l.stats.bends,
+        l.stats.length
+    );
+    Ok(ExitCode::SUCCESS)
 }
 
-pub(crate) fn layout_cmd(file: &std::path::Path, write: bool, connectors: bool) -> ExitCode {
-    if write && file.extension().is_some_and(|e| e.eq_ignore_ascii_case("xml")) {
-        out::error(&format!("{}: --write stores positions in diagram files; `fbd import` it first", file.display()));
-        return ExitCode::FAILURE;
-    }
-    let project = match crate::source::load_file(file) {
-        Ok(p) => p,
-        Err(e) => return rejected(file, &e),
-    };
-    let mut names: Vec<Option<&str>> = vec![None];
-    let mut macros: Vec<&str> = project.macros.keys().map(String::as_str).collect();
-    macros.sort_unstable();
-    names.extend(macros.into_iter().map(Some));
-    let mut report = String::new();
-    for name in names {
-        let Ok(b) = fbd_layout::from_model::body(&project, name) else { continue };
-        if b.nodes.is_empty() {
-            continue;
-        }
-        let opts = fbd_layout::Options::default();
-        let opts = if connectors { opts.with_connectors(fbd_layout::ConnectorRule::DEFAULT) } else { opts };
-        let l = fbd_layout::layout_with(&b, &opts);
-        let pairs = if connectors { format!(" {:>4} connectors", l.connectors.len()) } else { String::new() };
-        report.push_str(&format!(
-            "{:<24} {:>5} blocks {:>6} crossings {:>5} bends  wire length {:.0}{pairs}\n",
-            name.unwrap_or("(program)"),
-            b.nodes.len(),
-            l.stats.crossings,
-            l.stats.bends,
-            l.stats.length
-        ));
-    }
-    if write {
-        // Every file whose positions moved or that is not in canonical form (one whose
-        // positions stayed was left as it was, though --write says canonical).
-        let moved = fbd_layout::from_model::with_positions(&project);
-        let files: Vec<(std::path::PathBuf, String)> = project
-            .files
-            .iter()
-            .filter_map(|f| {
-                let text = moved.iter().find(|(p, _)| *p == f.path).map_or(f.text.as_str(), |(_, t)| t.as_str());
-                let canonical = match load::parse_document(&f.path, text) {
-                    Ok(doc) => fbd_edit::format::to_text(&doc),
-                    Err(_) => text.to_string(),
-                };
-                (canonical != f.text).then(|| (f.path.clone(), canonical))
-            })
-            .collect();
-        // The program and its libraries all or none: a library that cannot be written leaves
-        // the program as it was too.
-        let refs: Vec<(&std::path::Path, &str)> = files.iter().map(|(p, t)| (p.as_path(), t.as_str())).collect();
-        if let Err((path, e)) = load::write_texts(&refs) {
-            out::error(&format!("{}: cannot write: {e}", path.display()));
-            return ExitCode::FAILURE;
-        }
-        for (path, _) in &files {
-            report.push_str(&format!("wrote positions into {}\n", path.display()));
-        }
-    }
-    out::print(&report)
+/// Arguments of `fbd svg`.
+#[derive(clap::Args)]
+pub(crate) struct Args {
+    /// The diagram (JSON), or a PLCopen XML file (`.xml`).
+    file: PathBuf,
+    /// Draw this macro's body instead of the program.
+    #[arg(long = "macro")]
+    macro_name: Option<String>,
+    /// Write to this file instead of standard output.
+    #[arg(short, long)]
+    output: Option<PathBuf>,
+    /// Run this many scans first and print the values beside the pins (online view).
+    #[arg(long)]
+    after: Option<u64>,
+    /// Runtime seed for RANDOM blocks (with --after).
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Set a program input (it keeps the value) or write a signal (once) before a scan:
+    /// PATH=VALUE or PATH=VALUE@SCAN (SCAN defaults to 0), as `fbd run --set`. Repeatable.
+    #[arg(long = "set", value_name = "PATH=VALUE[@SCAN]")]
+    sets: Vec<String>,
+    /// With --macro and --after: the instance whose values to show (default: the first).
+    #[arg(long)]
+    instance: Option<String>,
+    /// Lay the body out afresh instead of keeping the blocks' stored positions.
+    #[arg(long)]
+    auto: bool,
+    /// Draw long nets (crossing more than 12 other wires, or longer than 120 grid steps)
+    /// as a connector at the source and a continuation at each target, named after the
+    /// source, instead of a wire across the page.
+    #[arg(long)]
+    connectors: bool,
+    /// Draw one page of a body drawn on pages: its number (from 1) or its name. Nets to and
+    /// from other pages are drawn as connectors named after their source.
+    #[arg(long, conflicts_with = "whole")]
+    page: Option<String>,
+    /// Draw a body drawn on pages as one drawing, not page by page (the default draws its
+    /// pages one under another, as the window shows them).
+    #[arg(long)]
+    whole: bool,
+    /// With `-o NAME.png`: print on A4 sheets (landscape or portrait, whichever takes fewer)
+    /// with the text 8 pt high, the drawing cut between blocks where it does not fit one
+    /// sheet; writes NAME-1.png, NAME-2.png...
+    #[arg(long, requires = "output")]
+    sheets: bool,
 }
 
-pub(crate) fn fmt_cmd(files: &[std::path::PathBuf], check: bool) -> ExitCode {
-    let mut failed = false;
-    let mut report = String::new();
-    for f in files {
-        // A PLCopen file is another tool's format, not one fmt writes (it said "a diagram is a
-        // JSON object, but the file starts with `<`").
-        if f.extension().is_some_and(|e| e.eq_ignore_ascii_case("xml")) {
-            out::error(&format!(
-                "{}: `fbd fmt` rewrites diagram files; a PLCopen XML file is left as it is (`fbd import` it to get one)",
-                f.display()
-            ));
-            failed = true;
-            continue;
-        }
-        let text = match load::read_text(f) {
-            Ok(t) => t,
-            Err(e) => {
-                out::error(&e.to_string());
-                failed = true;
-                continue;
-            }
-        };
-        let doc = match load::parse_document(f, &text) {
-            Ok(d) => d,
-            Err(e) => {
-                out::error(&e.to_string());
-                failed = true;
-                continue;
-            }
-        };
-        let canonical = fbd_edit::format::to_text(&doc);
-        if canonical == text {
-            continue;
-        }
-        if check {
-            report.push_str(&format!("{}: not in canonical form (run `fbd fmt` on it)\n", f.display()));
-            failed = true;
-        } else if let Err(e) = load::write_text(f, &canonical) {
-            out::error(&format!("{}: cannot write: {e}", f.display()));
-            failed = true;
-        } else {
-            report.push_str(&format!("formatted {}\n", f.display()));
-        }
-    }
-    let code = out::print(&report);
-    if failed { ExitCode::FAILURE } else { code }
+/// Runs `fbd svg`.
+pub(crate) fn run(a: Args) -> Result<ExitCode, Error> {
+    let Args { file, macro_name, output, after, seed, sets, instance, auto, connectors, page, whole, sheets } = a;
+    let online = after.map(|n| Online { scans: n, seed, sets, instance });
+    svg(&file, macro_name.as_deref(), output.as_deref(), online, How { auto, connectors, page, whole, sheets })
 }
