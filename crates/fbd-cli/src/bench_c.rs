@@ -42,7 +42,7 @@ pub fn time_native(plan: &ScanPlan) -> Result<f64, String> {
     };
     let mut rt = Runtime::new(plan.clone());
     rt.step_n(50);
-    let want = fbd_engine::cgen::state_checksum(rt.state());
+    let want = fbd_engine::cgen::state_checksum(&rt.state().ints, &rt.state().bools);
     let (_, got) = run(50)?;
     if got != want {
         return Err(format!(

@@ -147,12 +147,13 @@ return 0;}
     Ok(c)
 }
 
-/// The checksum the C program prints: FNV-1a style over the INT slots, then the BOOL slots.
-pub fn state_checksum(st: &fbd_vm::exec::State) -> u64 {
+/// The checksum the C program prints: FNV-1a style over the INT slots, then the BOOL slots
+/// (an executor's state's `ints` and `bools`).
+pub fn state_checksum(ints: &[i64], bools: &[bool]) -> u64 {
     let mut h = fbd_model::fnv::Fnv64::new();
     // (The C arrays have at least one element each.)
-    let ints = if st.ints.is_empty() { vec![0] } else { st.ints.iter().map(|&i| i as u64).collect() };
-    let bools = if st.bools.is_empty() { vec![0] } else { st.bools.iter().map(|&b| b as u64).collect() };
+    let ints = if ints.is_empty() { vec![0] } else { ints.iter().map(|&i| i as u64).collect() };
+    let bools = if bools.is_empty() { vec![0] } else { bools.iter().map(|&b| b as u64).collect() };
     for v in ints.into_iter().chain(bools) {
         h.write_word(v);
     }

@@ -6,7 +6,8 @@ use std::path::PathBuf;
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::time::{Duration, Instant};
 
-use fbd_engine::{Diagnostics, ScanPlan};
+use fbd_model::Diagnostics;
+use fbd_plan::ScanPlan;
 
 use crate::workspace::{Workspace, compile_texts};
 

@@ -8,8 +8,8 @@
 
 use std::collections::HashMap;
 
-use fbd_engine::load::valid_ident;
-use fbd_engine::model::{Block, Wire};
+use fbd_model::load::valid_ident;
+use fbd_model::model::{Block, Wire};
 use serde::{Deserialize, Serialize};
 
 use crate::workspace::{BodyId, EditError, Workspace, err};
@@ -63,7 +63,7 @@ impl Workspace {
             if !valid_ident(&b.id) {
                 return err(format!("`{}` is not a block id", b.id));
             }
-            if fbd_engine::library::lookup(&b.ty).is_none() && self.macro_def(&b.ty).is_none() {
+            if fbd_model::library::lookup(&b.ty).is_none() && self.macro_def(&b.ty).is_none() {
                 return err(format!(
                     "`{}` is of type `{}`, which is neither a library block nor a macro of this project",
                     b.id, b.ty

@@ -1,8 +1,8 @@
 //! Connectors as the author edits them: a net made a connector pair (its readers become
 //! continuations) and back, a connector renamed, and every use of one found.
 
-use fbd_engine::load::valid_ident;
-use fbd_engine::model::{Connector, Wire};
+use fbd_model::load::valid_ident;
+use fbd_model::model::{Connector, Wire};
 
 use crate::workspace::{BodyId, BodyMut, EditError, Workspace, err, wire_ref};
 
@@ -131,7 +131,7 @@ impl Workspace {
 
     fn check_connector_name(&self, body: &BodyId, name: &str) -> Result<(), EditError> {
         if !valid_ident(name) {
-            return err(format!("`{name}` is not a valid connector name: {}", fbd_engine::load::IDENT_HELP));
+            return err(format!("`{name}` is not a valid connector name: {}", fbd_model::load::IDENT_HELP));
         }
         if self.connectors(body).iter().any(|c| c.name == name) {
             return err(format!("there is already a connector `{name}` in {body}"));

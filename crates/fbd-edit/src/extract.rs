@@ -3,10 +3,10 @@
 
 use std::collections::HashSet;
 
-use fbd_engine::Type;
-use fbd_engine::library;
-use fbd_engine::load::valid_ident;
-use fbd_engine::model::{Block, Connector, MacroDef, Params, Pins, PortIn, PortOut, TypeName, Wire};
+use fbd_model::Type;
+use fbd_model::library;
+use fbd_model::load::valid_ident;
+use fbd_model::model::{Block, Connector, MacroDef, Params, Pins, PortIn, PortOut, TypeName, Wire};
 
 use crate::ops::PinType;
 use crate::workspace::{BodyId, EditError, Workspace, err, wire_ref};

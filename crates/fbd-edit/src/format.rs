@@ -6,7 +6,7 @@
 //! committed diagram is in this form (a test checks it), so loading and saving a file without
 //! changes gives back the same bytes.
 
-use fbd_engine::model::Document;
+use fbd_model::model::Document;
 use serde_json::Value;
 
 /// Lines are kept within this many columns where a value allows it.
@@ -95,7 +95,7 @@ mod tests {
     use super::*;
 
     fn doc(text: &str) -> Document {
-        fbd_engine::load::parse_document(std::path::Path::new("t.json"), text).expect("parses")
+        fbd_model::load::parse_document(std::path::Path::new("t.json"), text).expect("parses")
     }
 
     #[test]

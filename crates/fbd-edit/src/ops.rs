@@ -1,11 +1,11 @@
 //! The edit operations: each is one undoable step, checked before it is made (an edit that
 //! cannot be made changes nothing and says why).
 
-use fbd_engine::Type;
-use fbd_engine::library::{self, Generic, PinTy};
-use fbd_engine::load::valid_ident;
-use fbd_engine::model::{Block, Params, Pins, TypeName, Wire};
-use fbd_engine::types::Value;
+use fbd_model::Type;
+use fbd_model::library::{self, Generic, PinTy};
+use fbd_model::load::valid_ident;
+use fbd_model::model::{Block, Params, Pins, TypeName, Wire};
+use fbd_model::types::Value;
 
 use crate::workspace::{BodyId, EditError, Workspace, err, wire_ref};
 
@@ -486,11 +486,11 @@ impl Workspace {
             "true" => Value::Bool(true),
             "false" => Value::Bool(false),
             // A timer preset typed as CODESYS has it (T#500ms) was "not a constant".
-            _ if !numeric => match fbd_engine::iec::parse(t) {
+            _ if !numeric => match fbd_model::iec::parse(t) {
                 Ok(v) => v,
                 Err(_) => return Err(EditError(format!("`{t}` is not a constant: {WHAT}"))),
             },
-            _ => fbd_engine::model::number(t).map_err(EditError)?,
+            _ => fbd_model::model::number(t).map_err(EditError)?,
         };
         self.set_input(body, block, pin, Wire::constant(v))
     }

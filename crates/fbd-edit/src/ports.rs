@@ -2,10 +2,10 @@
 //! interface): add, remove, rename, retype, and their details (how the HMI shows a program
 //! input, defaults, descriptions). Each is one undoable step, checked before it is made.
 
-use fbd_engine::Type;
-use fbd_engine::load::valid_ident;
-use fbd_engine::model::{Const, InputKind, PortIn, PortOut, ProgramInput, TypeName, Wire};
-use fbd_engine::types::Value;
+use fbd_model::Type;
+use fbd_model::load::valid_ident;
+use fbd_model::model::{Const, InputKind, PortIn, PortOut, ProgramInput, TypeName, Wire};
+use fbd_model::types::Value;
 
 use crate::ops::rename_in_wire;
 use crate::workspace::{BodyId, EditError, Workspace, err, wire_ref};
@@ -291,7 +291,7 @@ impl Workspace {
                 if *body != BodyId::Program {
                     return err(format!("`{name}` is a macro's port: only the program's ports have an address"));
                 }
-                let addr = fbd_engine::located::parse_address(a).map_err(EditError)?;
+                let addr = fbd_model::located::parse_address(a).map_err(EditError)?;
                 if !is_input && addr.area == 'I' {
                     return err(format!("`{name}` at {a}: an output is located at %Q or %M"));
                 }
@@ -316,7 +316,7 @@ impl Workspace {
                 }
                 None => None,
             };
-            let default = default.map(fbd_engine::model::Const);
+            let default = default.map(fbd_model::model::Const);
             match body {
                 BodyId::Program => {
                     let r = w.files_root_mut();
@@ -348,7 +348,7 @@ impl Workspace {
     /// The details of a port of `body` as [`Workspace::set_port_details`] takes them.
     pub fn port_details(&self, body: &BodyId, name: &str) -> Option<PortDetails> {
         let details = |kind,
-                       default: Option<fbd_engine::model::Const>,
+                       default: Option<fbd_model::model::Const>,
                        options: &[String],
                        (description, address): (&Option<String>, &Option<String>)| {
             PortDetails {

@@ -8,10 +8,11 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use fbd_engine::compile::{CompileOptions, compile_project};
-use fbd_engine::load::{self, MemProvider, Project};
-use fbd_engine::model::{Block, Connector, Document, MacroDef, Page, PortOut, Wire};
-use fbd_engine::{Diagnostics, ScanPlan, Type};
+use fbd_compiler::{CompileOptions, compile_project};
+use fbd_model::load::{self, MemProvider, Project};
+use fbd_model::model::{Block, Connector, Document, MacroDef, Page, PortOut, Wire};
+use fbd_model::{Diagnostics, Type};
+use fbd_plan::ScanPlan;
 
 use crate::format::to_text;
 
@@ -113,7 +114,7 @@ impl Workspace {
 
     /// A new, empty program at `path` (nothing is written until it is saved).
     pub fn new_program(path: impl AsRef<Path>) -> Workspace {
-        let doc = Document { fbd: fbd_engine::model::FORMAT_VERSION, cycle_ms: Some(5.0), ..Document::default() };
+        let doc = Document { fbd: fbd_model::model::FORMAT_VERSION, cycle_ms: Some(5.0), ..Document::default() };
         let file = EditFile { path: load::normalize(path.as_ref()), text: to_text(&doc), doc, saved: String::new() };
         Workspace { files: vec![file], undo: Vec::new(), redo: Vec::new(), learned: HashMap::new(), no_file: None }
     }
@@ -394,7 +395,7 @@ impl Workspace {
         // All changed files or none (a full disk at the library leaves the program as it was).
         let changed: Vec<(&Path, &str)> =
             self.files.iter().filter(|f| f.text != f.saved).map(|f| (f.path.as_path(), f.text.as_str())).collect();
-        fbd_engine::load::write_texts(&changed)
+        fbd_model::load::write_texts(&changed)
             .map_err(|(p, e)| std::io::Error::new(e.kind(), format!("{}: {e}", p.display())))?;
         let mut written = Vec::new();
         for f in self.files.iter_mut().filter(|f| f.text != f.saved) {
@@ -452,7 +453,7 @@ impl Workspace {
                 {
                     std::fs::create_dir_all(d)?;
                 }
-                fbd_engine::load::write_text(&target, &f.text)?;
+                fbd_model::load::write_text(&target, &f.text)?;
                 written.push(target.clone());
             }
             f.path = target;

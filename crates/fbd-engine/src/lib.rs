@@ -11,7 +11,7 @@
 pub use fbd_codegen::{cgen, dot, stgen, synth};
 pub use fbd_compiler as compile;
 pub use fbd_compiler::netlist;
-pub use fbd_model::{diag, fnv, iec, library, limits, load, locate, located, model, string, types};
+pub use fbd_model::{diag, fnv, iec, library, limits, load, locate, located, model, string, types, xml};
 pub use fbd_plan as plan;
 pub use fbd_plan::instr;
 pub use fbd_realtime as realtime;

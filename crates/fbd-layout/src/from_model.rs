@@ -4,9 +4,9 @@
 
 use std::collections::HashMap;
 
-use fbd_engine::library;
-use fbd_engine::load::Project;
-use fbd_engine::model::{Block, Connector, PortOut, Wire};
+use fbd_model::library;
+use fbd_model::load::Project;
+use fbd_model::model::{Block, Connector, PortOut, Wire};
 
 use crate::{Body, Edge, NamedNet, Node, Source, Target};
 
@@ -253,7 +253,7 @@ pub fn positions(project: &Project, name: Option<&str>) -> Vec<Option<[f64; 2]>>
 /// and every macro defined in the file) set to where [`crate::layout`] puts it; the rest of the
 /// text is kept as written. Only files whose text changes are returned.
 pub fn with_positions(project: &Project) -> Vec<(std::path::PathBuf, String)> {
-    use fbd_engine::locate::{Seg, value_span};
+    use fbd_model::locate::{Seg, value_span};
     let mut out = Vec::new();
     for (fi, f) in project.files.iter().enumerate() {
         let mut bodies: Vec<(Option<&str>, Vec<Seg>)> = Vec::new();

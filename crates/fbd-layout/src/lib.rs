@@ -270,10 +270,10 @@ impl Layout {
 }
 
 /// A stored position the layout can work with: finite and within the drawing the loader
-/// allows (`fbd_engine::limits::MAX_POS`); any other counts as none. The editor opens files
+/// allows (`fbd_model::limits::MAX_POS`); any other counts as none. The editor opens files
 /// that do not load (to mend them), and 1e300 overflowed the rows it was turned into.
 pub(crate) fn usable(p: Option<[f64; 2]>) -> Option<[f64; 2]> {
-    p.filter(|p| p.iter().all(|c| c.abs() <= fbd_engine::limits::MAX_POS))
+    p.filter(|p| p.iter().all(|c| c.abs() <= fbd_model::limits::MAX_POS))
 }
 
 /// The width of a block drawn for `n`: its title and the longest input and output pin names

@@ -112,7 +112,7 @@ pub fn write_sheets(
     }
     let images = render_sheets(svg, &sheets, pt, caption)?;
     for (p, bytes) in paths.iter().zip(&images) {
-        fbd_engine::load::write_with(p, |w| std::io::Write::write_all(w, bytes))
+        fbd_model::load::write_with(p, |w| std::io::Write::write_all(w, bytes))
             .map_err(|e| format!("{}: cannot write: {e}", p.display()))?;
     }
     let (cols, rows) = sheets.grid();

@@ -46,25 +46,7 @@ impl Values for NoValues {
     }
 }
 
-/// `s` as XML text or an attribute value (the SVG drawings', the PLCopen export's, the JUnit
-/// report's). A character XML 1.0 does not allow at all (U+0000..U+001F but tab, line feed and
-/// carriage return; U+FFFE, U+FFFF) is written as U+FFFD: no escape can carry it, and the
-/// document would not parse.
-pub fn esc(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\t' | '\n' | '\r' => out.push(c),
-            '\u{0}'..='\u{1F}' | '\u{FFFE}' | '\u{FFFF}' => out.push('\u{FFFD}'),
-            c => out.push(c),
-        }
-    }
-    out
-}
+pub use fbd_model::xml::esc;
 
 /// The name of a net: its source, `block.pin` or the port's name.
 pub fn net_name(body: &Body, s: Source) -> String {

@@ -6,9 +6,9 @@
 //! right of the pin it reads. Every variable stood at (0, 0) with no size and no connection
 //! point, so another tool opened the export with all of them piled in a corner.
 
-use fbd_engine::load::Project;
-use fbd_engine::model::Block;
 use fbd_layout::{CHAR_W, Layout, PITCH, Point};
+use fbd_model::load::Project;
+use fbd_model::model::Block;
 
 /// Height of a variable box: one pin row of the drawing.
 pub(crate) const BOX_H: f64 = 14.0;

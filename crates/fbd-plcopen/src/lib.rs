@@ -14,9 +14,11 @@ pub use import::{Imported, import};
 
 use std::path::Path;
 
-use fbd_engine::load::{FsProvider, Project, ProjectOf, load, load_lean, read_text};
-use fbd_engine::model::LeanBlock;
-use fbd_engine::{CompileOptions, Diagnostics, ScanPlan, compile_lean, compile_project};
+use fbd_compiler::{CompileOptions, compile_lean, compile_project};
+use fbd_model::Diagnostics;
+use fbd_model::load::{FsProvider, Project, ProjectOf, load, load_lean, read_text};
+use fbd_model::model::LeanBlock;
+use fbd_plan::ScanPlan;
 
 /// Loads a diagram from disk whatever its format: `.xml` is PLCopen XML (imported on the way
 /// in, its warnings returned), anything else the diagram format.
@@ -58,7 +60,7 @@ pub fn imported_project(imported: &Imported, xml: &Path) -> Result<Project, Diag
     // The document as the import built it, not a parse of its text; the text is the program's
     // for the editor and a recording's file hash.
     let json = serde_json::to_string(&imported.doc).expect("a document serialises");
-    let project = fbd_engine::load::project_of_document(xml, imported.doc.clone(), json)
+    let project = fbd_model::load::project_of_document(xml, imported.doc.clone(), json)
         .map_err(|e| relocate(e, imported, xml))?;
     compile_project(&project, &CompileOptions::default()).map_err(|e| relocate(e, imported, xml))?;
     Ok(project)
@@ -68,7 +70,7 @@ pub fn imported_project(imported: &Imported, xml: &Path) -> Result<Project, Diag
 /// of its block (followed through macro instances), or without a place where it has no block.
 pub fn relocate(e: Diagnostics, imported: &Imported, xml: &Path) -> Diagnostics {
     let doc = &imported.doc;
-    let blocks_of = |pou: &str| -> &[fbd_engine::model::Block] {
+    let blocks_of = |pou: &str| -> &[fbd_model::model::Block] {
         if pou.is_empty() { &doc.blocks } else { doc.macros.iter().find(|m| m.name == pou).map_or(&[], |m| &m.blocks) }
     };
     let place = |path: &str| -> Option<(usize, usize)> {

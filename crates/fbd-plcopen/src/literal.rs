@@ -1,10 +1,10 @@
 //! IEC 61131-3 literals as PLCopen files write them: reading them is the engine's
-//! (`fbd_engine::iec`, which the debuggers' write fields use too), and this adds the task
+//! (`fbd_model::iec`, which the debuggers' write fields use too), and this adds the task
 //! interval and the text the export writes.
 
-use fbd_engine::Value;
-use fbd_engine::iec::duration_exact_ms;
-pub use fbd_engine::iec::{elementary, parse};
+use fbd_model::Value;
+use fbd_model::iec::duration_exact_ms;
+pub use fbd_model::iec::{elementary, parse};
 
 /// A task interval: `T#20ms`, `t#50ms`, `T#2ms`, or `00:00:00.100000` (as CODESYS writes it)
 /// → milliseconds.
@@ -51,14 +51,14 @@ pub fn interval_ms(s: &str) -> Option<f64> {
 /// A variable's initial value as a PLCopen file writes it: a literal, or for a STRING the text
 /// itself when it is not quoted (Beremiz's editor writes `blup` for `'blup'`, and its
 /// generator quotes it so).
-pub fn initial_value(text: &str, ty: Option<fbd_engine::Type>) -> Result<Value, String> {
-    if ty == Some(fbd_engine::Type::String) && !text.starts_with('\'') && !text.ends_with('\'') {
-        return Value::parse(text, fbd_engine::Type::String);
+pub fn initial_value(text: &str, ty: Option<fbd_model::Type>) -> Result<Value, String> {
+    if ty == Some(fbd_model::Type::String) && !text.starts_with('\'') && !text.ends_with('\'') {
+        return Value::parse(text, fbd_model::Type::String);
     }
     // A BOOL's 0 and 1 are IEC BOOL literals (svghmi writes `1`).
     match (ty, text.trim()) {
-        (Some(fbd_engine::Type::Bool), "0") => Ok(Value::Bool(false)),
-        (Some(fbd_engine::Type::Bool), "1") => Ok(Value::Bool(true)),
+        (Some(fbd_model::Type::Bool), "0") => Ok(Value::Bool(false)),
+        (Some(fbd_model::Type::Bool), "1") => Ok(Value::Bool(true)),
         _ => parse(text),
     }
 }
@@ -113,7 +113,7 @@ pub fn time_literal(ns: i64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use fbd_engine::Type;
+    use fbd_model::Type;
 
     /// Every REAL is written with a point (IEC's grammar: digits `.` digits, then an exponent),
     /// and reads back to the same bits.

@@ -7,7 +7,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use fbd_engine::model::{Block, Document, Wire};
+use fbd_model::model::{Block, Document, Wire};
 
 /// IEC 61131-3 keywords, type names and standard function and function block names.
 const RESERVED: &[&str] = &[
@@ -330,7 +330,7 @@ fn rename_reads((blocks, outputs, connectors): BodyWires<'_>, old: &str, new: &s
 }
 
 /// Where a body's wires are: its blocks' pins, its output ports and its connectors.
-type BodyWires<'a> = (&'a mut [Block], &'a mut [fbd_engine::model::PortOut], &'a mut [fbd_engine::model::Connector]);
+type BodyWires<'a> = (&'a mut [Block], &'a mut [fbd_model::model::PortOut], &'a mut [fbd_model::model::Connector]);
 
 /// In a body, the pin `old` of every instance of macro `mac` becomes `new`: where it is
 /// wired, and where its output is read (`inst.old`).

@@ -2,7 +2,7 @@
 //! names and the pins they rename, shared by the export (which writes them) and the import
 //! (which maps them back).
 
-use fbd_engine::Type;
+use fbd_model::Type;
 
 /// Pins a stand-in declares under another name: an IEC compiler reserves `EN` (every block has
 /// one of its own) and the standard function names (`SEL`): matiec refused a variable `sel`.
@@ -19,14 +19,14 @@ pub(crate) fn name(block: &str, t: Type) -> String {
 /// The library block and type a stand-in's name stands for.
 pub(crate) fn block_of(name: &str) -> Option<(String, Type)> {
     if let Some((b, t)) = name.strip_prefix("FBD_").and_then(|r| r.rsplit_once("_OF_")) {
-        fbd_engine::library::lookup(b)?;
+        fbd_model::library::lookup(b)?;
         return Some((b.to_string(), Type::parse(t)?));
     }
     let (b, t) = match name.strip_prefix("FBD_") {
         Some(rest) => rest.rsplit_once('_')?,
         None => name.split_once("__")?,
     };
-    fbd_engine::library::lookup(b)?;
+    fbd_model::library::lookup(b)?;
     let t = match t {
         "INT" => Type::LInt,
         "REAL" => Type::LReal,

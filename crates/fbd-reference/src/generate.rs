@@ -166,69 +166,13 @@ fn string_constant<R: Rng>(rng: &mut R) -> String {
     format!("\"'{text}'\"")
 }
 
-/// The IEC blocks: what a standard toolchain computes as the standard says (DIV and MOD by a
-/// constant divisor of their own, [`constant_for`]: an integer division by zero traps in
-/// matiec's C, gives 0 and a fault here).
-fn is_iec(kind: Kind) -> bool {
-    use Kind::*;
-    matches!(
-        kind,
-        And | Or
-            | Xor
-            | Not
-            | Eq
-            | Ne
-            | Gt
-            | Ge
-            | Lt
-            | Le
-            | Add
-            | Sub
-            | Mul
-            | Div
-            | Mod
-            | Abs
-            | Min
-            | Max
-            | Limit
-            | Sel
-            | Move
-            | Sr
-            | Rs
-            | RTrig
-            | FTrig
-            | Ctu
-            | Ctd
-            | Ctud
-            | Ton
-            | Tof
-            | Tp
-            | IntToReal
-            | Sqrt
-            | Ln
-            | Log
-            | Exp
-            | Expt
-            | Sin
-            | Cos
-            | Tan
-            | Asin
-            | Acos
-            | Atan
-            | Shl
-            | Shr
-            | Rol
-            | Ror
-            | Len
-            | Left
-            | Right
-            | Mid
-            | Concat
-            | Insert
-            | Delete
-            | Replace
-            | Find
-    )
+/// The IEC blocks ([`BlockDef::is_iec_standard`]): what a standard toolchain computes as the
+/// standard says. DIV and MOD by a constant divisor of their own ([`constant_for`]: an integer
+/// division by zero traps in matiec's C, gives 0 and a fault here); not TRUNC (a REAL beyond
+/// the result's range is undefined in matiec's C cast) nor MULTIME and DIVTIME (a product of
+/// nanoseconds beyond a C `int`, likewise).
+fn is_iec(def: &BlockDef) -> bool {
+    def.is_iec_standard() && !matches!(def.kind, Kind::Trunc | Kind::MulTime | Kind::DivTime)
 }
 
 /// Generates a body: blocks wired from `avail` (inputs or ports), `instances` of earlier
@@ -241,7 +185,7 @@ fn body<R: Rng>(
     macros: &[MacroSig],
     iec_only: bool,
 ) -> (Vec<String>, Vec<Sig>) {
-    let defs: Vec<&'static BlockDef> = LIBRARY.iter().filter(|d| !iec_only || is_iec(d.kind)).collect();
+    let defs: Vec<&'static BlockDef> = LIBRARY.iter().filter(|d| !iec_only || is_iec(d)).collect();
     let plan: Vec<Planned> = (0..n_blocks).map(|k| plan_block(rng, k, macros, &defs, iec_only)).collect();
     let mut blocks = Vec::new();
     let mut sigs = Vec::new();

@@ -2,7 +2,7 @@
 
 use std::fmt::Write as _;
 
-use fbd_layout::svg::esc;
+use fbd_engine::xml::esc;
 
 use crate::run::{Failure, Outcome, TestResult};
 

@@ -33,7 +33,7 @@ fn the_c_form_of_a_plan_computes_the_executors_state_and_faults() {
         for scans in [0u64, 1, 37] {
             let mut rt = Runtime::new(plan.clone());
             rt.step_n(scans);
-            let want = (cgen::state_checksum(rt.state()), rt.faults().total);
+            let want = (cgen::state_checksum(&rt.state().ints, &rt.state().bools), rt.faults().total);
             assert_eq!(run_c(&c, scans, shape), want, "{shape}, {scans} scans");
         }
     }

@@ -5,11 +5,11 @@
 use std::collections::{BTreeSet, HashMap};
 use std::fmt::Write as _;
 
-use fbd_engine::library;
-use fbd_engine::load::Project;
-use fbd_engine::model::{Block, Connector, Wire};
-use fbd_engine::{Type, Value};
 use fbd_layout::Point;
+use fbd_model::library;
+use fbd_model::load::Project;
+use fbd_model::model::{Block, Connector, Wire};
+use fbd_model::{Type, Value};
 
 use super::{Instance, Types, VarDecl, documentation, esc, formal_in, formal_out, ident};
 use crate::geometry::{BOX_H, Geometry, box_width};
@@ -359,7 +359,7 @@ pub(super) fn body_xml(
     types: &Types,
     mac: &str,
     (blocks, connectors): (&[Block], &[Connector]),
-    outputs: &[fbd_engine::model::PortOut],
+    outputs: &[fbd_model::model::PortOut],
     helpers: &mut BTreeSet<(String, Type)>,
 ) -> Body {
     // A connector no continuation reads only names a variable (an import's `cnt`): the body
@@ -496,7 +496,7 @@ impl Emitter<'_> {
         // A block with EN has ENO, its first output, as Beremiz and OpenPLC Editor draw it
         // (Beremiz's generator calls a function of one output by position, EN among them,
         // unless it has another output).
-        if ins.first().is_some_and(|p| p == fbd_engine::library::ENABLE) {
+        if ins.first().is_some_and(|p| p == fbd_model::library::ENABLE) {
             let rel = self.geom.as_ref().map_or(String::new(), |g| {
                 let (w, _) = g.block_size(order);
                 relative(Point { x: w, y: g.in_rel(order, 0).y })
@@ -597,7 +597,7 @@ impl Emitter<'_> {
     /// The body's output variables, each at its port; returns what stands where so far, as
     /// [left, top, right, bottom] (the blocks, then the output boxes), for the feedback writes
     /// to keep clear of.
-    fn output_boxes(&mut self, xml: &mut String, outputs: &[fbd_engine::model::PortOut]) -> Vec<[f64; 4]> {
+    fn output_boxes(&mut self, xml: &mut String, outputs: &[fbd_model::model::PortOut]) -> Vec<[f64; 4]> {
         let last = self.blocks.len() + 1;
         let mut taken: Vec<[f64; 4]> = self.geom.as_ref().map_or(Vec::new(), |g| {
             (0..self.blocks.len())
@@ -654,7 +654,7 @@ impl Emitter<'_> {
     /// locals), each a local written by an outVariable from what drives it, so the program goes
     /// out with its variables (without one, Beremiz's generator refused "No variable defined").
     /// One the body declares already (a feedback variable of the same name) is not twice.
-    fn variable_writes(&mut self, xml: &mut String, variables: &[Connector], outputs: &[fbd_engine::model::PortOut]) {
+    fn variable_writes(&mut self, xml: &mut String, variables: &[Connector], outputs: &[fbd_model::model::PortOut]) {
         let last = self.blocks.len() + 1;
         for c in variables {
             let clash = |n: &str| n.eq_ignore_ascii_case(&c.name);

@@ -11,10 +11,11 @@
 use std::collections::{BTreeSet, HashMap};
 use std::fmt::Write as _;
 
-use fbd_engine::library;
-use fbd_engine::load::Project;
-use fbd_engine::model::Block;
-use fbd_engine::{ScanPlan, Type, Value};
+use fbd_model::library;
+use fbd_model::load::Project;
+use fbd_model::model::Block;
+use fbd_model::{Type, Value};
+use fbd_plan::ScanPlan;
 
 use crate::literal::to_iec;
 
@@ -27,7 +28,7 @@ pub(crate) fn standard(ty: &str) -> bool {
     library::lookup(ty).is_some_and(library::BlockDef::is_iec_standard)
 }
 
-use fbd_layout::svg::esc;
+use fbd_model::xml::esc;
 
 /// A `documentation` element (formatted text: one XHTML paragraph) for a comment or
 /// description, or nothing. The importer reads it back, so comments survive a round trip.
@@ -104,10 +105,10 @@ impl Types {
             ) else {
                 continue;
             };
-            let mut files: Vec<fbd_engine::load::SourceFile> = project
+            let mut files: Vec<fbd_model::load::SourceFile> = project
                 .files
                 .iter()
-                .map(|f| fbd_engine::load::SourceFile {
+                .map(|f| fbd_model::load::SourceFile {
                     path: f.path.clone(),
                     text: String::new(),
                     doc: f.doc.clone(),
@@ -123,7 +124,7 @@ impl Types {
             root.pages = Vec::new();
             let alone = Project { files, macros: project.macros.clone() };
             // A macro that does not compile on its own keeps the export's guesses.
-            if let Ok(p) = fbd_engine::compile_project(&alone, &fbd_engine::CompileOptions::default()) {
+            if let Ok(p) = fbd_compiler::compile_project(&alone, &fbd_compiler::CompileOptions::default()) {
                 let t = Types::of(&p);
                 for (k, v) in t.block {
                     self.block.entry(k).or_insert(v);
@@ -140,7 +141,7 @@ impl Types {
 pub fn export(project: &Project, plan: &ScanPlan) -> String {
     // A port another tool cannot take (EN, IF, `a-b`, a case twin) goes out renamed,
     // everywhere it is named, and the renames are listed for the import.
-    let mut docs: Vec<fbd_engine::model::Document> = project.files.iter().map(|f| f.doc.clone()).collect();
+    let mut docs: Vec<fbd_model::model::Document> = project.files.iter().map(|f| f.doc.clone()).collect();
     let renames = crate::reserved::hide(&mut docs.iter_mut().collect::<Vec<_>>());
     if !renames.is_empty() {
         let renamed = Project {
@@ -148,7 +149,7 @@ pub fn export(project: &Project, plan: &ScanPlan) -> String {
                 .files
                 .iter()
                 .zip(docs)
-                .map(|(f, doc)| fbd_engine::load::SourceFile {
+                .map(|(f, doc)| fbd_model::load::SourceFile {
                     path: f.path.clone(),
                     text: String::new(),
                     doc,
@@ -320,8 +321,8 @@ pub(crate) const ID_DATA: &str = "https://fbd2048.example/plcopen/id";
 
 /// A program input's `addData`: its kind and a selector's position labels (nothing for a
 /// number field, the default).
-fn hmi_data(p: &fbd_engine::model::ProgramInput) -> String {
-    if p.kind == fbd_engine::model::InputKind::Number && p.options.is_empty() {
+fn hmi_data(p: &fbd_model::model::ProgramInput) -> String {
+    if p.kind == fbd_model::model::InputKind::Number && p.options.is_empty() {
         return String::new();
     }
     let options: String = p.options.iter().map(|o| format!("<option>{}</option>", esc(o))).collect();

@@ -205,7 +205,7 @@ pub(super) fn ambiguous(cx: &mut Ctx, pou: &str, elems: &[Node]) {
 }
 
 /// Whether pin `pin` (our name) is an input of library block `def`.
-pub(super) fn library_input(def: &fbd_engine::library::BlockDef, pin: &str) -> bool {
+pub(super) fn library_input(def: &fbd_model::library::BlockDef, pin: &str) -> bool {
     def.inputs.iter().any(|p| p.name == pin)
         || def.var_inputs.is_some_and(|v| {
             pin.strip_prefix(v.prefix).and_then(|k| k.parse::<usize>().ok()).is_some_and(|k| k >= v.first)

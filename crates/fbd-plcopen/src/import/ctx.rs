@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use fbd_engine::Diagnostic;
+use fbd_model::Diagnostic;
 use roxmltree::Node;
 
 pub(super) struct Ctx<'a> {

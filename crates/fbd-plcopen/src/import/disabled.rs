@@ -7,8 +7,8 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use fbd_engine::model::{Block, Wire};
-use fbd_engine::{Type, library};
+use fbd_model::model::{Block, Wire};
+use fbd_model::{Type, library};
 use roxmltree::Node;
 
 use super::ctx::child;

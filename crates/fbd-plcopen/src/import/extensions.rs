@@ -9,8 +9,8 @@
 use std::collections::HashMap;
 use std::path::Path;
 
-use fbd_engine::model::{Block, Const, MacroDef, Params, Pins, PortIn, PortOut, TypeName, Wire};
-use fbd_engine::{Diagnostic, Type, Value};
+use fbd_model::model::{Block, Const, MacroDef, Params, Pins, PortIn, PortOut, TypeName, Wire};
+use fbd_model::{Diagnostic, Type, Value};
 
 /// The description files shipped with the import.
 const SHIPPED: [(&str, &str); 2] = [
@@ -79,7 +79,7 @@ impl StandIns {
         })?;
         let types = doc.get("types").and_then(|t| t.as_object());
         for (name, ty) in types.into_iter().flatten() {
-            let t = ty.as_str().and_then(fbd_engine::iec::elementary);
+            let t = ty.as_str().and_then(fbd_model::iec::elementary);
             let t =
                 t.ok_or_else(|| bad(format!("types.{name}: `{ty}` is no elementary type (INT, REAL, STRING...)")))?;
             self.types.insert(name.to_ascii_uppercase(), t);
@@ -98,7 +98,7 @@ impl StandIns {
                         let p =
                             p.ok_or_else(|| bad(format!("{at}: a pin is [name, type] or [name, type, default]")))?;
                         let pin = p[0].as_str().ok_or_else(|| bad(format!("{at}: the name is a string")))?;
-                        let ty = p[1].as_str().and_then(fbd_engine::iec::elementary);
+                        let ty = p[1].as_str().and_then(fbd_model::iec::elementary);
                         let ty = ty.ok_or_else(|| bad(format!("{at}: `{}` is no elementary type", p[1])))?;
                         let default = match p.get(2) {
                             None => None,

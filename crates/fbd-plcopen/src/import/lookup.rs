@@ -3,8 +3,8 @@
 
 use std::collections::{HashMap, HashSet};
 
-use fbd_engine::Value;
-use fbd_engine::model::{Block, Params, Pins, Wire};
+use fbd_model::Value;
+use fbd_model::model::{Block, Params, Pins, Wire};
 use roxmltree::Node;
 
 use super::names::out_pin;
@@ -240,7 +240,7 @@ pub(super) fn wired_or(
 pub(super) fn drop_unusable_positions(cx: &mut Ctx, pou: &str, blocks: &mut [Block]) {
     let first = blocks.first().and_then(|b| b.pos);
     let outside =
-        blocks.iter().filter_map(|b| b.pos).find(|p| !p.iter().all(|c| c.abs() <= fbd_engine::limits::MAX_POS));
+        blocks.iter().filter_map(|b| b.pos).find(|p| !p.iter().all(|c| c.abs() <= fbd_model::limits::MAX_POS));
     if let Some(p) = outside {
         cx.warnings.push(format!(
             "POU `{pou}`: a block stands at ({}, {}), outside the drawing this runtime keeps; the body is laid out anew",

@@ -4,9 +4,9 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::Path;
 
-use fbd_engine::library;
-use fbd_engine::model::{Block, Const, Document, MacroDef, Pins, PortOut, ProgramInput, TypeName, Wire};
-use fbd_engine::{Diagnostic, Diagnostics, Value};
+use fbd_model::library;
+use fbd_model::model::{Block, Const, Document, MacroDef, Pins, PortOut, ProgramInput, TypeName, Wire};
+use fbd_model::{Diagnostic, Diagnostics, Value};
 use roxmltree::Node;
 
 use crate::literal;
@@ -152,7 +152,7 @@ pub fn import(path: &Path, text: &str) -> Result<Imported, Diagnostics> {
     let globals = checks::configuration_globals(&mut cx, root);
     let declares_en = declaring_en(&pous);
     let mut doc = Document {
-        fbd: fbd_engine::model::FORMAT_VERSION,
+        fbd: fbd_model::model::FORMAT_VERSION,
         name: match program {
             Some(p) => names::program_name(root, p),
             None => child(root, "contentHeader")
@@ -596,7 +596,7 @@ fn time_first_input(cx: &mut Ctx, e: &Node, env: &BlockEnv) -> bool {
                 .find_map(|(_, n)| n.attribute("typeName"))
                 .and_then(map_type);
             ty.and_then(|t| library::lookup(&t)).is_some_and(|d| {
-                d.outputs.iter().any(|o| o.name == pin && o.ty == library::PinTy::Fixed(fbd_engine::Type::Time))
+                d.outputs.iter().any(|o| o.name == pin && o.ty == library::PinTy::Fixed(fbd_model::Type::Time))
             })
         }
         _ => false,
@@ -620,7 +620,7 @@ struct BlockImport<'x, 'i> {
     /// Inputs the file lists without a connection: they take their IEC default.
     open: Vec<String>,
     /// Inputs fed by a typed literal (`INT#1`), and its type.
-    literal_types: Vec<(String, fbd_engine::Type)>,
+    literal_types: Vec<(String, fbd_model::Type)>,
 }
 
 impl<'x, 'i> BlockImport<'x, 'i> {
@@ -806,7 +806,7 @@ impl<'x, 'i> BlockImport<'x, 'i> {
 
 /// The type of a typed literal (`INT#1`, `REAL#2.5`; not a duration's `T#`) that an
 /// inVariable feeding `cpi` writes.
-fn typed_literal(look: &Lookup, cpi: Node) -> Option<fbd_engine::Type> {
+fn typed_literal(look: &Lookup, cpi: Node) -> Option<fbd_model::Type> {
     let id = child(cpi, "connection")?.attribute("refLocalId")?;
     let e = look.by_id.get(id)?;
     if e.tag_name().name() != "inVariable" {
@@ -1139,7 +1139,7 @@ fn pou_body(
             continue;
         }
         let from = flow.value_at(&v.name, seq.end());
-        connectors.push(fbd_engine::model::Connector { name: v.name.clone(), from });
+        connectors.push(fbd_model::model::Connector { name: v.name.clone(), from });
     }
     lookup::drop_unusable_positions(cx, &name, &mut blocks);
     let mut outputs = pou_outputs(cx, (pou, &name), &outs, |v| flow.value_at(v, seq.end()), is_program);

@@ -2,7 +2,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use fbd_engine::{Type, library};
+use fbd_model::{Type, library};
 
 use roxmltree::Node;
 

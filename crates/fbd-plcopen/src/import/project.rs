@@ -12,8 +12,8 @@
 
 use std::collections::HashMap;
 
-use fbd_engine::model::{Block, Connector, Document, MacroDef, PortOut, ProgramInput, TypeName, Wire};
-use fbd_engine::{Type, Value};
+use fbd_model::model::{Block, Connector, Document, MacroDef, PortOut, ProgramInput, TypeName, Wire};
+use fbd_model::{Type, Value};
 use roxmltree::Node;
 
 use super::lookup::simple_block_at;
@@ -239,7 +239,7 @@ pub(super) fn assemble<'a, 'i>(
             let mut b = simple_block_at(&i.name, &ty, Vec::new(), None);
             b.order = Some(k as i64);
             if let Some(g) = gates.get(&i.task) {
-                b.inputs.0.push((fbd_engine::library::ENABLE.into(), g.clone()));
+                b.inputs.0.push((fbd_model::library::ENABLE.into(), g.clone()));
             }
             b
         })
@@ -257,7 +257,7 @@ pub(super) fn assemble<'a, 'i>(
                 address: address.clone(),
                 name: name.clone(),
                 ty: p.ty,
-                kind: if p.ty.0 == Type::Bool { fbd_engine::model::InputKind::Switch } else { Default::default() },
+                kind: if p.ty.0 == Type::Bool { fbd_model::model::InputKind::Switch } else { Default::default() },
                 default: p.default,
                 options: Vec::new(),
                 description: p.description.clone(),
@@ -461,8 +461,8 @@ fn route_globals(
                     address: var.address.clone(),
                     name: g.clone(),
                     ty: TypeName(ty),
-                    kind: if ty == Type::Bool { fbd_engine::model::InputKind::Switch } else { Default::default() },
-                    default: var.init.map(fbd_engine::model::Const),
+                    kind: if ty == Type::Bool { fbd_model::model::InputKind::Switch } else { Default::default() },
+                    default: var.init.map(fbd_model::model::Const),
                     options: Vec::new(),
                     description: var.doc.clone(),
                 },

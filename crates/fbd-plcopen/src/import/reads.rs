@@ -5,8 +5,8 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
-use fbd_engine::model::{Block, Connector, TypeName, Wire};
-use fbd_engine::{Type, Value, library};
+use fbd_model::model::{Block, Connector, TypeName, Wire};
+use fbd_model::{Type, Value, library};
 
 use super::lookup::Src;
 

@@ -6,7 +6,7 @@
 
 use std::collections::HashMap;
 
-use fbd_engine::{Type, Value};
+use fbd_model::{Type, Value};
 use roxmltree::Node;
 
 use super::vars::Var;

@@ -2,8 +2,8 @@
 //! a function block instance's initial members; a function's result (`OUT`); what a structure member is told;
 //! the input ports a POU's inputs become.
 
-use fbd_engine::model::{Const, PortIn, ProgramInput, TypeName};
-use fbd_engine::{Type, Value};
+use fbd_model::model::{Const, PortIn, ProgramInput, TypeName};
+use fbd_model::{Type, Value};
 use roxmltree::Node;
 
 use super::{Ctx, child, children};
@@ -26,7 +26,7 @@ pub(super) struct Var {
     /// Where it is declared (byte offset in the file).
     pub(super) at: usize,
     /// How the HMI shows it (a program input), as this tool's export keeps it in `addData`.
-    pub(super) hmi: Option<(fbd_engine::model::InputKind, Vec<String>)>,
+    pub(super) hmi: Option<(fbd_model::model::InputKind, Vec<String>)>,
     /// How the HMI shows it (a program output: `lamp`, `display`), from the same `addData`.
     pub(super) output_kind: Option<String>,
     /// A VAR_EXTERNAL that no configuration declares (an extension's global, set by the
@@ -66,8 +66,8 @@ fn our_data<'a, 'i>(v: Node<'a, 'i>) -> Option<Node<'a, 'i>> {
 }
 
 /// The HMI kind and selector labels this tool's export writes into a variable's `addData`.
-fn hmi_data(v: Node) -> Option<(fbd_engine::model::InputKind, Vec<String>)> {
-    use fbd_engine::model::InputKind;
+fn hmi_data(v: Node) -> Option<(fbd_model::model::InputKind, Vec<String>)> {
+    use fbd_model::model::InputKind;
     let input = child(our_data(v)?, "input")?;
     let kind = match input.attribute("kind")? {
         "button" => InputKind::Button,
@@ -94,7 +94,7 @@ pub(super) fn variables(cx: &mut Ctx, iface: Option<Node>, section: &str) -> Vec
                 }
                 Some(t) if t.tag_name().name() == "string" && t.attribute("length").is_some() => {
                     let n = t.attribute("length").unwrap_or_default();
-                    cx.err(t, format!("variable `{name}`: STRING[{n}]: a declared length is not supported: a STRING here holds {} characters, as matiec's (which refuses STRING[{n}] too); declare it STRING", fbd_engine::types::STRING_CAPACITY));
+                    cx.err(t, format!("variable `{name}`: STRING[{n}]: a declared length is not supported: a STRING here holds {} characters, as matiec's (which refuses STRING[{n}] too); declare it STRING", fbd_model::types::STRING_CAPACITY));
                     None
                 }
                 Some(t) => match literal::elementary(t.tag_name().name()) {
@@ -133,7 +133,7 @@ pub(super) fn variables(cx: &mut Ctx, iface: Option<Node>, section: &str) -> Vec
             let address = v.attribute("address").map(str::to_string);
             // A malformed address refused at its place: dropped, the variable was a local.
             if let Some(a) = &address
-                && let Err(e) = fbd_engine::located::parse_address(a)
+                && let Err(e) = fbd_model::located::parse_address(a)
             {
                 cx.err(v, format!("variable `{name}`: {e}"));
             }
@@ -240,12 +240,12 @@ pub(super) fn input_ports(
                 // As this tool exported it (a push button stays one), else a BOOL is a switch.
                 kind: match &v.hmi {
                     Some((k, _)) if k.needs().is_none_or(|t| t == ty) => *k,
-                    _ if ty == Type::Bool => fbd_engine::model::InputKind::Switch,
+                    _ if ty == Type::Bool => fbd_model::model::InputKind::Switch,
                     _ => Default::default(),
                 },
                 default: v.init.map(Const),
                 options: match &v.hmi {
-                    Some((fbd_engine::model::InputKind::Selector, o)) if ty == Type::LInt => o.clone(),
+                    Some((fbd_model::model::InputKind::Selector, o)) if ty == Type::LInt => o.clone(),
                     _ => Vec::new(),
                 },
                 description: v.doc.clone(),
