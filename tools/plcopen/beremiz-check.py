@@ -305,6 +305,8 @@ def driver(pous_h, instances, outputs, inputs, stimulus, scans, tick_ns, renamed
         value = {"true": "1", "false": "0"}.get(value.lower(), value)
         if C_TYPE.get(ty) == "time":
             ns = duration_ns(value)
+            if ns is None:
+                raise SystemExit(f"stimulus: `{name}` ({r}) is a TIME, and `{value}` no duration")
             sec = abs(ns) // 10**9 * (1 if ns >= 0 else -1)
             value = f"(TIME){{{sec}, {ns - sec * 10**9}}}"
         elif C_TYPE.get(ty) == "string":
@@ -332,7 +334,9 @@ def main():
     stimulus = []
     if args.stimulus:
         for line in open(args.stimulus):
-            line = line.split("#")[0].split()
+            # A comment begins the line or follows a space, as fbd reads it: the `#` of a
+            # literal (`T#5s`, `16#FF`) follows its type.
+            line = re.sub(r"(^|\s)#.*", "", line).split()
             for item in line[1:]:
                 name, value = item.split("=", 1)
                 stimulus.append((int(line[0]), name, value))
