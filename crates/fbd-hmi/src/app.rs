@@ -115,6 +115,12 @@ pub struct App {
     pub(crate) export: Option<crate::export_job::ExportJob>,
     /// The command queue, the scans-per-command measurement, the automated player.
     pub(crate) front: Front,
+    /// The scan image this frame shows, taken once as the frame begins: every panel of one
+    /// frame shows one scan (they took one each, up to 27, and a frame could show values of
+    /// several scans). `None` between frames, where a read is of the newest.
+    pub(crate) frame_image: Option<Arc<ScanImage>>,
+    /// How many images were taken from the scan task (a test counts them per frame).
+    pub(crate) images_taken: std::cell::Cell<u64>,
 }
 
 /// Reverse stepping: a snapshot every 100 scans, at most 64 MB of history.
@@ -194,6 +200,8 @@ impl App {
             unsaved_message: String::new(),
             quit_now: false,
             front: Front::default(),
+            frame_image: None,
+            images_taken: Default::default(),
         };
         app.dbg.show_diagram = app.prefs.diagram;
         if let Origin::File(p) = &app.loaded.origin {
@@ -250,15 +258,25 @@ impl App {
         self.front.clear();
     }
 
-    /// The newest scan image of the running program (what every panel reads each frame: the
-    /// scan task publishes it and never waits for the UI). If the task has not yet published
-    /// one for the current plan (just after a load), one is taken now.
+    /// The scan image the panels read: during a frame the one the frame began with
+    /// ([`App::frame_image`]), else the newest (the scan task publishes it and never waits for
+    /// the UI). An image of an earlier plan (a load during the frame, or before the task
+    /// published one for the new plan) is replaced by one taken now.
     pub(crate) fn image(&self) -> Arc<ScanImage> {
-        let img = self.runner.image();
-        match &self.plan {
-            Some(p) if !Arc::ptr_eq(p, &img.plan) => Arc::new(self.runner.call(TakeImage)),
-            _ => img,
+        let current = |img: &Arc<ScanImage>| self.plan.as_ref().is_none_or(|p| Arc::ptr_eq(p, &img.plan));
+        if let Some(img) = self.frame_image.as_ref().filter(|i| current(i)) {
+            return Arc::clone(img);
         }
+        self.images_taken.set(self.images_taken.get() + 1);
+        let img = self.runner.image();
+        if current(&img) { img } else { Arc::new(self.runner.call(TakeImage)) }
+    }
+
+    /// Takes the image this frame shows (at its start, and again after a command that changed
+    /// what the panels read: a load).
+    fn begin_frame(&mut self) {
+        self.frame_image = None;
+        self.frame_image = Some(self.image());
     }
 
     /// Reads what the panels show.
@@ -326,6 +344,7 @@ impl eframe::App for App {
             let shown = self.debugger_shown();
             *self.debugger_shown_mut() = !shown;
         }
+        self.begin_frame();
         self.refresh();
         for c in crate::keys::commands_of_keys(&ctx, self.editing()) {
             self.execute(c, &ctx);
@@ -397,6 +416,15 @@ impl eframe::App for App {
         self.unsaved_modal(&ctx);
         if let Some(every) = self.poll_interval() {
             ctx.request_repaint_after(every);
+        }
+        // A command of this frame (a step, a seek, a write while paused) shows in the next one;
+        // what the window's readers ask for (the board's values, the score) follows it now.
+        if let Some(shown) = self.frame_image.take() {
+            let newest = self.runner.image();
+            if self.runner.is_paused() && (newest.scan != shown.scan || !Arc::ptr_eq(&newest.plan, &shown.plan)) {
+                self.refresh();
+                ctx.request_repaint();
+            }
         }
     }
 }

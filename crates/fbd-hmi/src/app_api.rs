@@ -32,6 +32,12 @@ impl App {
         self.image().scan
     }
 
+    /// How many scan images the window has taken from the scan task: one per frame however
+    /// many panels it shows (one more after a load, or a command while paused, in that frame).
+    pub fn images_taken(&self) -> u64 {
+        self.images_taken.get()
+    }
+
     /// The running program's scan cycle in µs.
     pub fn cycle_us(&self) -> u64 {
         self.image().plan.cycle_us

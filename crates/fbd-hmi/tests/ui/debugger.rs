@@ -517,3 +517,27 @@ fn the_debugger_panel_keeps_its_width() {
     let selected = back(&h);
     assert_eq!(before, selected, "selecting a BOOL");
 }
+
+/// Every panel of a frame reads the one scan image the frame began with: the board, the
+/// debugger with a watch and its trend, the online diagram (they took one each, up to 27 in
+/// 14 files, and a frame could show values of several scans).
+#[test]
+fn a_frame_takes_one_scan_image_whatever_it_shows() {
+    let mut h = crate::harness(Wiring::Upd1, true, "one-image");
+    h.state_mut().watch("score").expect("watch");
+    h.run_steps(3);
+    h.get_by_label("Run").click();
+    h.run_steps(2);
+    let frames = 20;
+    for diagram in [false, true] {
+        if diagram {
+            h.get_by_label("Diagram").click();
+            crate::wait_for_layout(&mut h);
+        }
+        let before = h.state().images_taken();
+        h.run_steps(frames);
+        let taken = h.state().images_taken() - before;
+        assert!(taken <= frames as u64, "{taken} images in {frames} frames (diagram shown: {diagram})");
+        assert!(taken > 0, "the frames read no image at all");
+    }
+}
