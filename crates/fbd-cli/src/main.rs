@@ -6,6 +6,14 @@
 //! what several commands share: loading a program (`source`), stimuli, recordings, printing
 //! (`out`), the guard that no output overwrites an input, the benchmark rows. docs/cli.md says
 //! what each command does.
+//!
+//! What is where: the `fbd` tool: `check`, `test` (test tables, in parallel, `--junit`),
+//! `test-from-recording`, `serve` (Modbus TCP), `run` (`--realtime`, `--record`), `replay`, `tui`,
+//! `dot`, `svg`, `layout`, `fmt`, `import`, `export`, `bench` (and `bench --all`, with the peers'
+//! builds pair by pair: `peers.rs`), `blocks`, `schema`, `play`, `latency`, `autoplay`; `guard.rs`
+//! refuses an output that is one of the command's inputs; `stimulus.rs` reads `--set` and a
+//! stimulus file line by line into a compact timeline (engine-only: the fuzz target `stimulus`
+//! reads the same file)
 
 // mimalloc, counted: see mem.rs.
 #[global_allocator]

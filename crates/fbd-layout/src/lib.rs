@@ -20,6 +20,33 @@
 //! The result is a [`Layout`]; [`check`] verifies its invariants (no overlap, no wire through a
 //! block, no shared segment, every pin reached) and [`from_model`] builds a [`Body`] from a
 //! diagram file.
+//!
+//! What is where: one body (program or macro) → geometry: columns by data flow, dummies, barycentre
+//! ordering with transposes, rows by isotonic median placement, orthogonal channel routing with one
+//! track per net (lanes above the drawing for back wires and for the rare track-order cycles); with
+//! stored positions (`layout_kept`) columns keep their stored distances, so the online view draws
+//! blocks where the editor has them; `Options::WITH_VALUES` (`layout_with`, `layout_kept_with`)
+//! keeps room beside every output pin for its live value, so no other net's wire runs under it (the
+//! online view and `fbd svg` with values); `Options::with_connectors` (a `ConnectorRule`: nets
+//! crossing more than N others or longer than L drawn as a connector at the source and a
+//! continuation at each reader, the rest laid out again; `route::net_crossings` counts each net's
+//! crossings by two sweeps); `layout_free` (the editor's drawing: blocks exactly where they stand,
+//! wires turned where no block is in the way or around the blocks between their ends, back wires
+//! over every block between their ends, each run shifted within its grid step off other nets' runs,
+//! sharing the least where a channel is too full; blocks found by band, not by scanning all);
+//! `snap` (the grid blocks stand on: pins on the grid lines); `late` (which pieces of a net lead
+//! only to feedback inputs: drawn dashed); `check` (invariants; `value_room` for the room beside
+//! the pins; `ids_clear`: no wire through a block's id, a promise of the automatic layouts, whose
+//! placement keeps the row above every block free), `from_model` (a body from a loaded diagram,
+//! with each pin's negation; `body_for_editing` adds a free pin to input families), `svg` (negated
+//! pins with IEC's circle), `page` (a page of a body: nets to other pages as connectors), `sheets`
+//! (a drawing cut into sheets of paper or of the screen, only where no block, constant or tag
+//! stands: `fbd svg --sheets`, Print on A4 sheets, the online view's sheets), `png` (feature `png`:
+//! a drawing rendered to fit A4, or its sheets at 8 pt with captions, written beside NAME.png). A
+//! connector's tag widens only the channel after its source (`route::channel_rooms`). No GUI.
+//! Near-linear in the body's size (100k blocks in ~4 s): each step reads only what it changes (a
+//! transpose counts only the swapped pair's crossings, a sweep only its column's links, a net only
+//! its channels)
 
 pub mod check;
 mod free;

@@ -1,6 +1,33 @@
 //! PLCopen TC6 XML for FBD programs: [`import`] reads what CODESYS, OpenPLC Editor and Beremiz
 //! write (`plc.xml`), [`export`] writes a project those tools open. No GUI; the `fbd` tool and
 //! the HMI are clients.
+//!
+//! What is where: PLCopen TC6 XML: `import` (v2.01, v2.00, v1.0 namespaces; program POU of the
+//! cyclic task → top level; several program instances → one macro instance each, under an EN its
+//! task's tick sets, the globals routed between them in declared order (`import/project.rs`);
+//! function blocks and functions → macros (a function's result is its `OUT`); blocks, in/out
+//! variables, connectors/continuations, negated inputs and outputs of blocks and POU instances as
+//! negated pins, every modifier not honoured, every jump, label, return and action block and every
+//! in-out parameter refused with its place (`import/modifiers.rs`), edge inputs as R_TRIG/F_TRIG
+//! blocks, IEC literals, the body's statement sequence as Beremiz's generator writes it
+//! (`import/order.rs`) and what each read sees in it (`import/reads.rs`: a variable or block output
+//! read before its write is the previous scan's value, from the variable's initial value) →
+//! feedback wires, documentation and comment boxes → comments and descriptions (`import/text.rs`),
+//! structures flattened into a variable per member (`import/structs.rs`); extension libraries'
+//! blocks, types and globals as stand-ins from description files (`import/extensions.rs`,
+//! `stand-ins/*.json`, a user's `stand-ins.json` beside the file); every local variable by its IEC
+//! name (a connector, which the plan names as a signal); what it would silently change refused at
+//! its place (`import/checks.rs`: globals, undeclared or non-structure derived types, duplicate
+//! localIds and connectors, formal parameters a block does not have); every problem with line:col)
+//! and `export` (v2.01, standard blocks by IEC name, stand-in function blocks with ST bodies for
+//! the library's non-IEC blocks and the timers (`stand_in.rs`: their IEC-legal names and renamed
+//! pins, both ways), ports another tool cannot take renamed `FBD_…` and listed in the project's
+//! `addData` (`reserved.rs`, both ways), constants as literals typed for their pin, feedback wires
+//! as variables written at the end of the body, the cycle as the task interval, comments and
+//! descriptions as `documentation`; a drawing other tools open as it is: blocks where the diagram
+//! has them (the rest laid out) with their sizes and pin connection points, one variable box per
+//! body input and output at its port, constants and feedback reads left of their pin, nothing over
+//! anything: `export/body.rs`, `geometry.rs`)
 
 mod export;
 mod geometry;

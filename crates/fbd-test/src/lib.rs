@@ -10,6 +10,14 @@
 //! `coverage.rs` (what the tests made each block's outputs do), `record.rs` (a recording
 //! turned into a table), `report.rs` (the text and
 //! JUnit XML reports), `find.rs` (test files under a directory).
+//!
+//! What is where: test tables (`*.test.json`, `schema/test.schema.json`): the format (`table.rs`:
+//! rows that set, pulse, force, run scans or a time, and expect values, ranges, edges, `becomes`
+//! within N scans), a table loaded with its program compiled (`load.rs`; a macro tested alone as a
+//! program of one instance `uut`), the runner on the deterministic runtime (`run.rs`: each test
+//! from a cold start, every expectation checked at every scan it covers, the first failing row with
+//! its place, scan, both values and a trace), reports (`report.rs`: text and JUnit XML), files
+//! under a directory (`find.rs`); `fbd test` is its front end
 
 mod coverage;
 mod find;
