@@ -91,6 +91,10 @@ pub fn compile_project_owned(project: load::Project, opts: &CompileOptions) -> R
 /// found after parsing still point into the files' texts, which are kept until emission.
 pub fn compile_lean(mut project: Project, opts: &CompileOptions) -> Result<ScanPlan, Diagnostics> {
     let t0 = Instant::now();
+    // The program's tasks as the blocks that run them (`fbd_model::model::tasks`).
+    if let Err(errors) = fbd_model::model::tasks::lower(&mut project.files[0].doc) {
+        return Err(Diagnostics(errors.into_iter().map(|(path, m)| project.diag(0, &path, m)).collect()));
+    }
     let net = expand::expand(&mut project, opts.max_blocks).map_err(Diagnostics)?;
     // From here on only the texts (error positions) and the program's ports are read.
     for f in &mut project.files {

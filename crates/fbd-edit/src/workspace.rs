@@ -114,7 +114,7 @@ impl Workspace {
 
     /// A new, empty program at `path` (nothing is written until it is saved).
     pub fn new_program(path: impl AsRef<Path>) -> Workspace {
-        let doc = Document { fbd: fbd_model::model::FORMAT_VERSION, cycle_ms: Some(5.0), ..Document::default() };
+        let doc = Document { fbd: fbd_model::model::BASE_VERSION, cycle_ms: Some(5.0), ..Document::default() };
         let file = EditFile { path: load::normalize(path.as_ref()), text: to_text(&doc), doc, saved: String::new() };
         Workspace { files: vec![file], undo: Vec::new(), redo: Vec::new(), learned: HashMap::new(), no_file: None }
     }

@@ -103,6 +103,7 @@ impl App {
                 halted: self.runner.halted(),
                 stats: self.runner.stats(),
                 scans_per_command: self.game.is_some().then_some((self.front.scans_last, self.front.scans_max)),
+                program_tasks: self.loaded.project.root().tasks.iter().map(task_when).collect(),
             };
             let asks = self.dbg.controls(ui, &task, Link::new(&self.runner));
             self.debugger_asks(asks);
@@ -498,6 +499,20 @@ impl DebuggerState {
             ui.label("task scans, period");
             ui.label(format!("{}, {:.1} ms", s.scans, s.period.as_secs_f64() * 1e3));
             ui.end_row();
+            // The program's own tasks: which ran in the scan shown.
+            if !task.program_tasks.is_empty() {
+                ui.label("program tasks");
+                let runs: Vec<String> = task
+                    .program_tasks
+                    .iter()
+                    .map(|(name, when)| {
+                        let ran = img.read(&format!("{name}__runs.out")) == Some(fbd_engine::Value::Bool(true));
+                        format!("{name} ({when}): {}", if ran { "ran" } else { "idle" })
+                    })
+                    .collect();
+                ui.label(runs.join(", ")).on_hover_text("whether each task ran in the scan shown");
+                ui.end_row();
+            }
             // Commands are the 2048 interface's; another program has none to count.
             if let Some((last, max)) = task.scans_per_command {
                 ui.label("scans per command (last / max)");
@@ -526,6 +541,8 @@ pub(crate) struct TaskView {
     pub stats: fbd_engine::realtime::TaskStats,
     /// The 2048 program's scans per command, last and most (another program has no commands).
     pub scans_per_command: Option<(Option<u64>, u64)>,
+    /// The program's tasks (docs/diagram-format.md#tasks): each name and when it runs.
+    pub program_tasks: Vec<(String, String)>,
 }
 
 /// What the debugger's controls asked for: pacing and runs are the application's.
@@ -540,4 +557,14 @@ pub(crate) enum DebuggerAsk {
     RunBackUntil,
     Period(Duration),
     StopForward,
+}
+
+/// A task's name and when it runs, as the debugger says it.
+fn task_when(t: &fbd_engine::model::Task) -> (String, String) {
+    let when = match (&t.interval_ms, &t.single) {
+        (Some(ms), _) => format!("every {ms} ms"),
+        (None, Some(fbd_engine::model::Wire::Ref(r))) => format!("when {r} rises"),
+        _ => "on an event".to_string(),
+    };
+    (t.name.clone(), when)
 }

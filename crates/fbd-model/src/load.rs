@@ -7,7 +7,7 @@ use crate::diag::{Diagnostic, Diagnostics};
 use crate::json_path;
 use crate::library;
 use crate::locate::{Seg, locate};
-use crate::model::{Block, DocumentOf, FORMAT_VERSION, LeanBlock, MacroDefOf, MigrateBlock};
+use crate::model::{BASE_VERSION, Block, DocumentOf, FORMAT_VERSION, LeanBlock, MacroDefOf, MigrateBlock};
 use serde::de::DeserializeOwned;
 
 /// Where diagram text comes from: the file system, or a set of embedded files.
@@ -199,9 +199,9 @@ impl<B> SourceFileOf<B> {
     /// version (read with the same behaviour under the new names).
     pub fn notice(&self) -> Option<String> {
         let v = self.doc.migrated_from?;
-        (v < FORMAT_VERSION).then(|| {
+        (v < BASE_VERSION).then(|| {
             format!(
-                "{}: format version {v}, read as version {FORMAT_VERSION} ({}); `fbd fmt` writes it in version {FORMAT_VERSION}",
+                "{}: format version {v}, read as version {BASE_VERSION} ({}); `fbd fmt` writes it in version {BASE_VERSION}",
                 self.path.display(),
                 self.doc.migration_notes.join("; ")
             )
@@ -323,7 +323,14 @@ fn parse_document_as<B: DeserializeOwned + MigrateBlock>(path: &Path, text: &str
     refuse_non_object(path, text)?;
     let mut doc: DocumentOf<B> = serde_json::from_str(text).map_err(|e| json_error(path, &e))?;
     match doc.fbd {
-        FORMAT_VERSION => {}
+        BASE_VERSION if !doc.tasks.is_empty() => {
+            return Err(Diagnostic::new(
+                path,
+                format!("`tasks` are format version {FORMAT_VERSION}: write \"fbd\": {FORMAT_VERSION} (an older engine then says it cannot read the file, instead of running it without its tasks)"),
+            )
+            .at(locate(text, &json_path!["fbd"])));
+        }
+        BASE_VERSION | FORMAT_VERSION => {}
         1 | 2 => doc.migrate(),
         v => {
             return Err(Diagnostic::new(

@@ -34,9 +34,9 @@ const CASES: &[Case] = &[
     },
     Case {
         name: "unsupported version",
-        files: &[("main.json", "{\n \"fbd\": 4\n}")],
-        says: &["unsupported format version 4"],
-        at: ("main.json", "\"fbd\": 4"),
+        files: &[("main.json", "{\n \"fbd\": 5\n}")],
+        says: &["unsupported format version 5"],
+        at: ("main.json", "\"fbd\": 5"),
         block: None,
         pin: None,
     },

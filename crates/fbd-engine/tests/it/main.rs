@@ -16,4 +16,5 @@ mod limits;
 mod negation;
 mod no_allocation;
 mod props;
+mod tasks;
 mod types;

@@ -541,3 +541,23 @@ fn a_frame_takes_one_scan_image_whatever_it_shows() {
         assert!(taken > 0, "the frames read no image at all");
     }
 }
+
+/// A program of several tasks (a PLCopen configuration of three program instances in a 10 ms
+/// and a 30 ms task): the debugger says which task ran in the scan shown.
+#[test]
+fn the_debugger_says_which_program_task_ran() {
+    let xml = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../fbd-plcopen/tests/data/tasks.xml"))
+        .expect("the fixture");
+    let mut h = crate::file_window_as("program-tasks", "plc.xml", &xml, 0.25);
+    h.key_press(egui::Key::F12);
+    h.run_steps(2);
+    let shows =
+        |h: &egui_kittest::Harness<'static, fbd_hmi::App>, text: &str| h.query_by_label_contains(text).is_some();
+    // Scan 0 is every task's (counted from 0, as OpenPLC's runtime counts).
+    h.state_mut().run_scans(1);
+    h.run_steps(2);
+    assert!(shows(&h, "quick (every 10 ms): ran, lazy (every 30 ms): ran"), "scan 0: both tasks ran");
+    h.state_mut().run_scans(1);
+    h.run_steps(2);
+    assert!(shows(&h, "quick (every 10 ms): ran, lazy (every 30 ms): idle"), "scan 1: only the 10 ms task ran");
+}

@@ -9,6 +9,7 @@
 //! negated pins, each read with its own messages).
 
 mod lean;
+pub mod tasks;
 mod values;
 
 pub use lean::{LeanBlock, LeanPins};
@@ -18,8 +19,13 @@ use schemars::JsonSchema;
 use serde::de;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-/// The format version this engine reads and writes.
-pub const FORMAT_VERSION: u32 = 3;
+/// The newest format version this engine reads and writes: 4, which adds [`Task`]s. A
+/// document without tasks is also version 3 and is written as that (an older engine reads
+/// it); one with tasks says 4, and an older engine refuses it by its version.
+pub const FORMAT_VERSION: u32 = 4;
+
+/// The version of a document without tasks, what an older file is migrated to.
+pub const BASE_VERSION: u32 = 3;
 
 /// A diagram file, its blocks as [`Block`]s: what tools read, edit and write.
 pub type Document = DocumentOf<Block>;
@@ -72,6 +78,33 @@ pub struct DocumentOf<B> {
     /// The program body drawn on several pages (sheets), each with some of its blocks.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub pages: Vec<Page>,
+    /// The program's tasks (format version 4): top-level blocks that run only in some scans,
+    /// as IEC 61131-3's tasks run program instances (a block in no task runs every scan).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tasks: Vec<Task>,
+}
+
+/// A task (IEC 61131-3's, as matiec runs it on one tick, the program's cycle): the top-level
+/// blocks (program instances: macro instances, or any block) it runs, in the scans its interval
+/// divides (counted from scan 0, as OpenPLC's runtime counts) or, for an event task, in the
+/// scans where its `single` rises. Its blocks run in the program's order as before; in the
+/// other scans they are not called (as under a FALSE EN: see docs/diagram-format.md), and
+/// `NAME__runs.out` is TRUE in the scans it runs.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Task {
+    /// An identifier, unique among the tasks (its flag is the block `NAME__runs`).
+    pub name: String,
+    /// A cyclic task's interval in milliseconds: a multiple of the program's cycle.
+    #[serde(default, skip_serializing_if = "Option::is_none", serialize_with = "ser_opt_number")]
+    pub interval_ms: Option<f64>,
+    /// An event task's BOOL: the task runs in the scans where it rises (IEC's SINGLE). Read
+    /// before the task's blocks: a feedback wire reads what the last scan left.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub single: Option<Wire>,
+    /// The top-level blocks it runs, by id.
+    #[serde(default)]
+    pub programs: Vec<String>,
 }
 
 // By hand: a derive would ask for `B: Default`, which no block type is.
@@ -91,6 +124,7 @@ impl<B> Default for DocumentOf<B> {
             blocks: Vec::new(),
             connectors: Vec::new(),
             pages: Vec::new(),
+            tasks: Vec::new(),
         }
     }
 }
@@ -400,6 +434,10 @@ pub trait MigrateBlock {
     fn data_type_mut(&mut self) -> Option<&mut TypeName>;
     /// What drives its input `pin`, to change in place.
     fn input_mut(&mut self, pin: &str) -> Option<&mut Wire>;
+    /// Whether its input `pin` is connected.
+    fn has_input(&self, pin: &str) -> bool;
+    /// Connects its input `pin` (not connected yet) to `wire` (a task's EN).
+    fn add_input(&mut self, pin: &str, wire: Wire);
 }
 
 impl MigrateBlock for Block {
@@ -418,6 +456,12 @@ impl MigrateBlock for Block {
     fn input_mut(&mut self, pin: &str) -> Option<&mut Wire> {
         self.inputs.0.iter_mut().find(|(p, _)| p == pin).map(|(_, w)| w)
     }
+    fn has_input(&self, pin: &str) -> bool {
+        self.inputs.get(pin).is_some()
+    }
+    fn add_input(&mut self, pin: &str, wire: Wire) {
+        self.inputs.0.push((pin.to_string(), wire));
+    }
 }
 
 impl MigrateBlock for LeanBlock {
@@ -435,6 +479,14 @@ impl MigrateBlock for LeanBlock {
     }
     fn input_mut(&mut self, pin: &str) -> Option<&mut Wire> {
         self.inputs.get_mut(pin)
+    }
+    fn has_input(&self, pin: &str) -> bool {
+        self.inputs.get(pin).is_some()
+    }
+    fn add_input(&mut self, pin: &str, wire: Wire) {
+        let mut pins = std::mem::take(&mut self.inputs.0).into_vec();
+        pins.push((pin.into(), wire));
+        self.inputs.0 = pins.into_boxed_slice();
     }
 }
 
@@ -456,6 +508,7 @@ impl<B> DocumentOf<B> {
             blocks,
             connectors,
             pages,
+            tasks,
         } = self;
         let macros = macros.into_iter().map(|m| m.map_blocks(&mut *f)).collect();
         let blocks = blocks.into_iter().map(f).collect();
@@ -473,6 +526,7 @@ impl<B> DocumentOf<B> {
             blocks,
             connectors,
             pages,
+            tasks,
         }
     }
 }
@@ -486,12 +540,19 @@ impl<B> MacroDefOf<B> {
     }
 }
 
+impl<B> DocumentOf<B> {
+    /// The format version the document needs: 4 with tasks, else 3.
+    pub fn version_needed(&self) -> u32 {
+        if self.tasks.is_empty() { BASE_VERSION } else { FORMAT_VERSION }
+    }
+}
+
 impl<B: MigrateBlock> DocumentOf<B> {
     /// Brings a document of an older format version to this one, with the same behaviour
     /// where the new version can say it, and a note for the notice where it cannot.
     pub fn migrate(&mut self) {
         let from = self.fbd;
-        if from >= FORMAT_VERSION {
+        if from >= BASE_VERSION {
             return;
         }
         if from < 2 {
@@ -499,7 +560,7 @@ impl<B: MigrateBlock> DocumentOf<B> {
         }
         self.migrate_v2_to_v3();
         self.migrated_from = Some(from);
-        self.fbd = FORMAT_VERSION;
+        self.fbd = BASE_VERSION;
     }
 
     /// Every block list of the document: the program's and each macro's.

@@ -143,7 +143,15 @@ pub fn export(project: &Project, plan: &ScanPlan) -> String {
     // everywhere it is named, and the renames are listed for the import.
     let mut docs: Vec<fbd_model::model::Document> = project.files.iter().map(|f| f.doc.clone()).collect();
     let renames = crate::reserved::hide(&mut docs.iter_mut().collect::<Vec<_>>());
-    if !renames.is_empty() {
+    // Tasks go out as the blocks that run them, as the plan has them (one program whose
+    // blocks of a slower task run under an EN: matiec computes the same).
+    let tasks = !project.root().tasks.is_empty();
+    if tasks {
+        // Checked by the compile that made `plan`.
+        let _ = fbd_model::model::tasks::lower(&mut docs[0]);
+        docs[0].tasks.clear();
+    }
+    if !renames.is_empty() || tasks {
         let renamed = Project {
             files: project
                 .files

@@ -152,7 +152,7 @@ pub fn import(path: &Path, text: &str) -> Result<Imported, Diagnostics> {
     let globals = checks::configuration_globals(&mut cx, root);
     let declares_en = declaring_en(&pous);
     let mut doc = Document {
-        fbd: fbd_model::model::FORMAT_VERSION,
+        fbd: fbd_model::model::BASE_VERSION,
         name: match program {
             Some(p) => names::program_name(root, p),
             None => child(root, "contentHeader")

@@ -12,8 +12,8 @@
 
 use std::collections::HashMap;
 
+use fbd_model::Type;
 use fbd_model::model::{Block, Connector, Document, MacroDef, PortOut, ProgramInput, TypeName, Wire};
-use fbd_model::{Type, Value};
 use roxmltree::Node;
 
 use super::lookup::simple_block_at;
@@ -205,27 +205,36 @@ pub(super) fn assemble<'a, 'i>(
         return;
     }
     let mut top = Top::default();
-    // Each task whose period is more than one tick: the EN of its instances.
+    // The configuration's tasks, each running its instances (`fbd_model::model::tasks`); the
+    // flag of each task that does not run every scan, which the globals' routing reads.
     let mut gates: HashMap<String, Wire> = HashMap::new();
-    // A SINGLE task's: TRUE in the scans where its variable rises (matiec's R_TRIG of it, read
-    // before any program runs: its value at the scan's start); its CLK is wired with the
-    // globals.
+    // A SINGLE task's variable: the task runs in the scans where it rises (matiec's R_TRIG of
+    // it, read before any program runs: its value at the scan's start), wired with the globals.
     let mut triggers: Vec<(String, String)> = Vec::new();
+    let mut tasks: Vec<fbd_model::model::Task> = Vec::new();
     for i in instances {
-        if gates.contains_key(&i.task) {
+        if let Some(t) = tasks.iter_mut().find(|t| t.name == i.task) {
+            t.programs.push(i.name.clone());
             continue;
         }
+        let flag = Wire::Ref(format!("{}{}.out", i.task, fbd_model::model::tasks::RUNS));
+        let mut task = fbd_model::model::Task {
+            name: i.task.clone(),
+            interval_ms: None,
+            single: None,
+            programs: vec![i.name.clone()],
+        };
         if let Some(var) = &i.single {
-            let id = format!("{}__trig", i.task);
-            top.blocks.push(simple_block_at(&id, "R_TRIG", Vec::new(), None));
-            triggers.push((var.clone(), id.clone()));
-            gates.insert(i.task.clone(), Wire::Ref(format!("{id}.q")));
-            continue;
+            triggers.push((var.clone(), i.task.clone()));
+            gates.insert(i.task.clone(), flag);
+        } else {
+            let period = i.interval_ns.map_or(1, |ns| ns / tick.max(1));
+            task.interval_ms = Some((period * tick) as f64 / 1e6);
+            if period > 1 {
+                gates.insert(i.task.clone(), flag);
+            }
         }
-        let period = i.interval_ns.map_or(1, |ns| ns / tick.max(1));
-        if period > 1 {
-            gates.insert(i.task.clone(), top.task_gate(&i.task, period));
-        }
+        tasks.push(task);
     }
     let mut blocks: Vec<Block> = instances
         .iter()
@@ -238,9 +247,6 @@ pub(super) fn assemble<'a, 'i>(
                 .map_or(i.program.clone(), |m| m.name.clone());
             let mut b = simple_block_at(&i.name, &ty, Vec::new(), None);
             b.order = Some(k as i64);
-            if let Some(g) = gates.get(&i.task) {
-                b.inputs.0.push((fbd_model::library::ENABLE.into(), g.clone()));
-            }
             b
         })
         .collect();
@@ -281,13 +287,18 @@ pub(super) fn assemble<'a, 'i>(
             });
         }
     }
-    route_globals(&mut top, (instances, &programs), (globals, &triggers), &gates, &mut blocks);
+    route_globals(&mut top, (instances, &programs), (globals, &triggers), (&gates, &mut tasks), &mut blocks);
     blocks.append(&mut top.blocks);
     doc.blocks = blocks;
     doc.inputs = top.inputs;
     doc.outputs = top.outputs;
     doc.connectors = top.connectors;
     doc.cycle_ms = (tick > 0).then(|| tick as f64 / 1e6);
+    // One task running its instances every scan needs no word of it.
+    if tasks.len() > 1 || tasks.iter().any(|t| t.single.is_some()) {
+        doc.tasks = tasks;
+        doc.fbd = doc.version_needed();
+    }
     let slow: Vec<String> = instances
         .iter()
         .filter(|i| gates.contains_key(&i.task))
@@ -353,45 +364,6 @@ impl Top {
         self.inputs.push(input);
         w
     }
-
-    /// The EN of a task of `period` ticks: TRUE in scan 0, `period`, 2 × `period`...
-    /// (`T__tick` counts the scans modulo the period).
-    fn task_gate(&mut self, task: &str, period: u64) -> Wire {
-        let dint = Some(TypeName(Type::DInt));
-        let (next, tick, runs) = (format!("{task}__next"), format!("{task}__tick"), format!("{task}__runs"));
-        let mut add = simple_block_at(
-            &next,
-            "ADD",
-            vec![
-                (
-                    "in1".into(),
-                    Wire::Feedback { from: format!("{tick}.out"), init: Some(Box::new(Value::Int(period as i64 - 1))) },
-                ),
-                ("in2".into(), Wire::constant(Value::Int(1))),
-            ],
-            None,
-        );
-        add.data_type = dint;
-        let mut modulo = simple_block_at(
-            &tick,
-            "MOD",
-            vec![
-                ("in1".into(), Wire::Ref(format!("{next}.out"))),
-                ("in2".into(), Wire::constant(Value::Int(period as i64))),
-            ],
-            None,
-        );
-        modulo.data_type = dint;
-        let mut eq = simple_block_at(
-            &runs,
-            "EQ",
-            vec![("in1".into(), Wire::Ref(format!("{tick}.out"))), ("in2".into(), Wire::constant(Value::Int(0)))],
-            None,
-        );
-        eq.data_type = dint;
-        self.blocks.extend([add, modulo, eq]);
-        Wire::Ref(format!("{runs}.out"))
-    }
 }
 
 /// Each global the instances share, routed through them in their order.
@@ -399,7 +371,7 @@ fn route_globals(
     top: &mut Top,
     (instances, programs): (&[ProgramInstance], &HashMap<String, InstancePorts>),
     (globals, triggers): (&HashMap<String, Var>, &[(String, String)]),
-    gates: &HashMap<String, Wire>,
+    (gates, tasks): (&HashMap<String, Wire>, &mut [fbd_model::model::Task]),
     blocks: &mut [Block],
 ) {
     // The globals in the order the instances first name them.
@@ -472,9 +444,9 @@ fn route_globals(
         } else {
             Wire::constant(var.init.unwrap_or_else(|| super::reads::zero(Some(ty))))
         };
-        for id in triggered {
-            if let Some(b) = top.blocks.iter_mut().find(|b| b.id == *id) {
-                b.inputs.0.push(("clk".into(), cur.clone()));
+        for task in triggered {
+            if let Some(t) = tasks.iter_mut().find(|t| t.name == *task) {
+                t.single = Some(cur.clone());
             }
         }
         for (k, i) in instances.iter().enumerate() {
