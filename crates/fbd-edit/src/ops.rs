@@ -191,6 +191,12 @@ impl Workspace {
             let gone: Vec<String> =
                 b.connectors.iter().filter(|c| reads_removed(&c.from)).map(|c| c.name.clone()).collect();
             crate::connectors::remove_connectors(&mut b, &gone);
+            // A task no longer runs a deleted block.
+            if *body == BodyId::Program {
+                for t in w.files_root_mut().tasks.iter_mut() {
+                    t.programs.retain(|id| !ids.contains(id));
+                }
+            }
             Ok(())
         })
     }
@@ -446,6 +452,17 @@ impl Workspace {
             }
             for c in b.connectors.iter_mut() {
                 rename_in_wire(&mut c.from, &follow);
+            }
+            // The program's tasks name their blocks, and an event task reads a wire.
+            if *body == BodyId::Program {
+                for t in w.files_root_mut().tasks.iter_mut() {
+                    for id in t.programs.iter_mut().filter(|id| *id == old) {
+                        *id = new.to_string();
+                    }
+                    if let Some(wire) = t.single.as_mut() {
+                        rename_in_wire(wire, &follow);
+                    }
+                }
             }
             Ok(())
         })

@@ -517,3 +517,25 @@ fn a_program_port_takes_a_located_address_and_a_wrong_one_is_refused() {
     assert!(e.0.contains("needs a full address"), "{e:?}");
     assert_eq!(w.port_details(&p, "start").and_then(|d| d.address).as_deref(), Some("%IX0.0"));
 }
+
+/// A program's tasks name their blocks: a renamed block stays in its task (and an event task's
+/// wire follows it), a deleted one leaves it; the program compiles after each.
+#[test]
+fn tasks_follow_a_renamed_block_and_lose_a_deleted_one() {
+    let text = r#"{"fbd": 4, "cycle_ms": 10,
+      "blocks": [{"id": "a", "type": "NOT", "inputs": {"in": false}}, {"id": "b", "type": "NOT", "inputs": {"in": true}},
+                 {"id": "c", "type": "NOT", "inputs": {"in": false}}],
+      "outputs": [{"name": "y", "type": "BOOL", "from": "c.out"}],
+      "tasks": [{"name": "slow", "interval_ms": 30, "programs": ["a", "b"]}, {"name": "ev", "single": "a.out", "programs": ["c"]}]}"#;
+    let project = fbd_engine::load::load_text(&fbd_engine::MemProvider::new(), Path::new("t.json"), text.to_string())
+        .expect("loads");
+    let mut w = Workspace::from_project(&project);
+    let p = BodyId::Program;
+    w.rename_block(&p, "a", "first").expect("rename");
+    assert_eq!(w.root().tasks[0].programs, ["first", "b"]);
+    assert_eq!(w.root().tasks[1].single, Some(Wire::Ref("first.out".into())));
+    w.compile().expect("compiles after the rename");
+    w.remove_blocks(&p, &["b".to_string()]).expect("delete");
+    assert_eq!(w.root().tasks[0].programs, ["first"]);
+    w.compile().expect("compiles after the delete");
+}
