@@ -427,14 +427,23 @@ impl<'p> Expander<'p> {
                 // NOT made here (or by the first of them).
                 let negate = self.negated_port(si, &p.name);
                 let negated = negate.is_some();
-                let own = src.clone();
-                if let Some((path, nat)) = negate {
-                    let key = PortKey { scope: si, output: true, port: k };
-                    if !self.memo.contains_key(&key) {
-                        let n = self.negation(src, path, nat);
-                        self.memo.insert(key, n);
+                let key = PortKey { scope: si, output: true, port: k };
+                // Under an EN the output holds (`inst/port:hold`, made once: by a reader that
+                // came first, or here, for the readers after).
+                let own = match self.memo.get(&key).cloned() {
+                    Some(Src::Out { block, .. }) if negated => self.net.blocks[block].inputs[0].src.clone(),
+                    Some(Src::Const(Literal::Bool(v))) if negated => Src::Const(Literal::Bool(!v)),
+                    Some(read) if !negated => read,
+                    _ => {
+                        let own = if self.under_en(si) { self.hold(src, key, p.ty.0) } else { src };
+                        let read = match negate {
+                            Some((path, nat)) => self.negation(own.clone(), path, nat),
+                            None => own.clone(),
+                        };
+                        self.memo.insert(key, read);
+                        own
                     }
-                }
+                };
                 self.net.macro_pins.push(Alias { path: format!("{inst_path}.{}", p.name), src: own, negated });
             }
         }

@@ -418,7 +418,7 @@ impl<'p> Expander<'p> {
     /// instance's ENs (`inst/port:hold`), so that it holds while the instance is not called,
     /// from the type's zero before its first call, as an IEC function block's output variable
     /// does (a constant, an input passed through, a negated pin's TRUE followed the inside).
-    fn hold(&mut self, src: Src, key: PortKey, ty: Type) -> Src {
+    pub(super) fn hold(&mut self, src: Src, key: PortKey, ty: Type) -> Src {
         let (m, _) = self.scopes[key.scope].mac.expect("an instance's scope");
         let path = format!("{}{}:hold", self.scopes[key.scope].prefix, m.outputs[key.port].name);
         let (ps, pbi) = self.scopes[key.scope].parent.expect("an instance's scope");

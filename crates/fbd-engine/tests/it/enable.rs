@@ -203,3 +203,25 @@ fn a_feedback_inside_an_instance_under_en_holds_with_the_instance() {
     }
     assert_eq!(got, [0, 0, 5, 5, 5]);
 }
+
+/// A negated output of an instance under an EN, read by a program output: the output holds
+/// (zero before the first call), its reader gets NOT of that (generated program 355 against
+/// matiec: the instance's debugger pin made the negation first, of the inside's value without
+/// the hold, so a pass-through of an input read the input while the instance was never called).
+#[test]
+fn a_negated_output_of_an_instance_under_en_holds_before_the_negation() {
+    let text = r#"{"fbd": 1,
+        "inputs": [{"name": "x", "type": "BOOL"}, {"name": "en", "type": "BOOL"}],
+        "macros": [{"name": "M", "inputs": [{"name": "p", "type": "BOOL"}],
+           "outputs": [{"name": "o", "type": "BOOL", "from": "p"}], "blocks": []}],
+        "blocks": [{"id": "i", "type": "M", "inputs": {"p": "x", "EN": "en"}, "negated": ["o"]}],
+        "outputs": [{"name": "y", "type": "BOOL", "from": "i.o"}]}"#;
+    let mut rt = Runtime::new(plan(text));
+    let mut got = Vec::new();
+    for (x, en) in [(true, false), (true, true), (false, false), (false, true)] {
+        let v = scan(&mut rt, &[("x", x), ("en", en)], &["y", "i.o"]);
+        got.push((v[0], v[1]));
+    }
+    // Not called: o holds FALSE, y is TRUE; called with x TRUE: y FALSE; then held.
+    assert_eq!(got, [(b(true), b(false)), (b(false), b(true)), (b(false), b(true)), (b(true), b(false))]);
+}
