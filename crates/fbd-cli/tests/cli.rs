@@ -823,3 +823,17 @@ fn svg_of_a_paged_body_draws_its_pages() {
     assert!(o.status.success() && !text(&o.stderr).contains("pages"), "{}", text(&o.stderr));
     assert_eq!(std::fs::read_to_string(&out).expect("written").matches("<svg").count(), 1);
 }
+
+/// A program of several tasks traces, by default, which task ran in each scan beside its
+/// outputs (`NAME__runs.out`): a 10 ms and a 30 ms task on a 10 ms tick.
+#[test]
+fn run_traces_which_task_ran() {
+    let xml = root().join("crates/fbd-plcopen/tests/data/tasks.xml");
+    let o = fbd(&["run", xml.to_str().expect("path"), "--scans", "4", "--trace", "-"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let out = text(&o.stdout);
+    let rows: Vec<&str> = out.lines().collect();
+    assert!(rows[0].ends_with(",quick__runs.out,lazy__runs.out"), "{}", rows[0]);
+    let flags: Vec<&str> = rows[1..].iter().map(|r| &r[r.len() - 3..]).collect();
+    assert_eq!(flags, ["1,1", "1,0", "1,0", "1,1"]);
+}

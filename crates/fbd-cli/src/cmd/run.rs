@@ -5,6 +5,7 @@ use std::io::{BufWriter, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use fbd_engine::load::Project;
 use fbd_engine::{Runtime, Value};
 
 use crate::error::Error;
@@ -146,7 +147,7 @@ fn run_inner(args: Args) -> Result<Ending, String> {
     };
     let mut resolved = Ordered::new(chunks).peekable();
     let forces = forces_of(&args, &rt, &mut errors);
-    let (watches, ids) = watched(&args, &rt, &mut errors);
+    let (watches, ids) = watched(&args, &rt, &project, &mut errors);
     let late = chunks.iter().flatten().any(|e| e.scan > 0);
     // Every signal a timed write names is checked before any file is opened (a write to an
     // alias refused at its scan had truncated an existing trace to its header).
@@ -235,10 +236,12 @@ fn forces_of(args: &Args, rt: &Runtime, errors: &mut Vec<String>) -> Vec<(String
     forces
 }
 
-/// The watched signals (the program's outputs when none is given) and their ids.
-fn watched(args: &Args, rt: &Runtime, errors: &mut Vec<String>) -> (Vec<String>, Vec<usize>) {
+/// The watched signals (the program's outputs when none is given, then whether each of its
+/// tasks ran: `NAME__runs.out`) and their ids.
+fn watched(args: &Args, rt: &Runtime, project: &Project, errors: &mut Vec<String>) -> (Vec<String>, Vec<usize>) {
     let watches: Vec<String> = if args.watches.is_empty() {
-        rt.plan().outputs.iter().map(|p| p.name.clone()).collect()
+        let tasks = project.root().tasks.iter().map(|t| format!("{}{}.out", t.name, fbd_engine::model::tasks::RUNS));
+        rt.plan().outputs.iter().map(|p| p.name.clone()).chain(tasks).collect()
     } else {
         args.watches.clone()
     };
