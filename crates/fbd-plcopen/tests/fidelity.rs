@@ -831,3 +831,39 @@ fn a_function_under_a_false_en_gives_its_readers_the_initial_value() {
     ];
     assert_eq!(rows_text(&rows), matiec);
 }
+
+/// The export reads a gated function's output through a connector of its own (Beremiz guards
+/// a variable written straight from a block with EN): named clear of the body's connectors, so
+/// a user's connector of that name is not taken for it, and the re-import computes the same.
+#[test]
+fn the_connector_of_a_gated_function_is_named_clear_of_the_body_s() {
+    let text = r#"{"fbd": 3, "cycle_ms": 10,
+      "inputs": [{"name": "g", "type": "BOOL"}, {"name": "x", "type": "INT"}],
+      "blocks": [{"id": "a", "type": "ADD", "inputs": {"in1": "x", "in2": 1, "EN": "g"}, "data_type": "INT"},
+                 {"id": "b", "type": "MUL", "inputs": {"in1": "a.out", "in2": 2}, "data_type": "INT"},
+                 {"id": "c", "type": "NOT", "inputs": {"in": "g"}}],
+      "connectors": [{"name": "c_en_a_out", "from": "c.out"}],
+      "outputs": [{"name": "y", "type": "INT", "from": "b.out"}, {"name": "z", "type": "BOOL", "from": {"connector": "c_en_a_out"}}]}"#;
+    let project =
+        fbd_engine::load::load_text(&fbd_engine::MemProvider::new(), std::path::Path::new("p.json"), text.into())
+            .expect("loads");
+    let plan = fbd_engine::compile_project(&project, &Default::default()).expect("compiles");
+    let xml = fbd_plcopen::export(&project, &plan);
+    let back = import_ok(&xml);
+    let mut rts = [fbd_engine::Runtime::new(plan), fbd_engine::Runtime::new(common::compile_doc(&back.doc))];
+    for (k, g) in [true, false, true].into_iter().enumerate() {
+        let rows: Vec<(Option<Value>, Option<Value>)> = rts
+            .iter_mut()
+            .map(|rt| {
+                rt.set_input("g", Value::Bool(g)).expect("g");
+                rt.set_input("x", Value::Int(k as i64 + 5)).expect("x");
+                rt.step();
+                (rt.output("y"), rt.output("z"))
+            })
+            .collect();
+        assert_eq!(rows[0], rows[1], "scan {k}");
+        // While EN is FALSE the ADD gives 0, so the MUL 0.
+        let want = if g { (k as i64 + 6) * 2 } else { 0 };
+        assert_eq!(rows[0], (Some(Value::Int(want)), Some(Value::Bool(!g))), "scan {k}");
+    }
+}

@@ -232,7 +232,12 @@ impl Emitter<'_> {
             let function =
                 library::lookup(&self.blocks[bi as usize - 1].ty).is_some_and(library::BlockDef::is_iec_function);
             let conn = if function {
-                self.through_connector(xml, &format!("c_{var}"), link(bi, Some(&formal), from, from), at)
+                // A name no connector of the body has.
+                let mut name = format!("c_{var}");
+                while self.connectors.iter().any(|c| c.name.eq_ignore_ascii_case(&name)) {
+                    name.push('_');
+                }
+                self.through_connector(xml, &name, link(bi, Some(&formal), from, from), at)
             } else {
                 link(bi, Some(&formal), at, from)
             };
