@@ -36,8 +36,8 @@ pub type Document = DocumentOf<Block>;
 #[schemars(rename = "Document", description = "A diagram file.")]
 pub struct DocumentOf<B> {
     /// Format version: 3 (IEC 61131-3 type names: INT is 16 bits, LINT 64; TIME a type of
-    /// its own). An older file is read under the new names with the same behaviour
-    /// ([`Document::migrate`]).
+    /// its own), or 4 for a file with `tasks` (which 4 adds, nothing else). An older file is
+    /// read under the new names with the same behaviour ([`Document::migrate`]).
     pub fbd: u32,
     /// The format version the file was written in, when older than this engine's (the
     /// document has been migrated to it): for the notice a tool gives. Not part of the file.
