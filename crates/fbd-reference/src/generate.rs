@@ -459,14 +459,8 @@ fn pin_wire<R: Rng>(
     sources: &Sources,
     iec_only: bool,
 ) -> (String, bool) {
-    // A shift by 32 or more, or by a negative count, is undefined in matiec's C.
-    let shift_n = matches!(kind, Some(Kind::Shl | Kind::Shr | Kind::Rol | Kind::Ror)) && name == "n";
-    // So is a string position past 127 (matiec's length is a signed byte).
-    let string_n =
-        matches!(kind, Some(Kind::Left | Kind::Right | Kind::Mid | Kind::Insert | Kind::Delete | Kind::Replace))
-            && matches!(name, "l" | "p");
-    let divisor = matches!(kind, Some(Kind::Div | Kind::Mod)) && name == "in2";
-    let choice = if iec_only && (shift_n || string_n || divisor) { 0 } else { rng.random_range(0..10) };
+    let string_n = string_position(kind, name);
+    let choice = if iec_only && constant_only(kind, name) { 0 } else { rng.random_range(0..10) };
     let pick = |v: &[Sig], rng: &mut R| -> Option<Sig> {
         let c: Vec<&Sig> = v.iter().filter(|s| s.ty == ty).collect();
         (!c.is_empty()).then(|| c[rng.random_range(0..c.len())].clone())
@@ -494,6 +488,22 @@ fn pin_wire<R: Rng>(
             (text, false)
         }
     }
+}
+
+/// Whether pin `name` of a block of `kind` is a string position or length: one past 127 is
+/// undefined in matiec's C (its length is a signed byte).
+fn string_position(kind: Option<Kind>, name: &str) -> bool {
+    matches!(kind, Some(Kind::Left | Kind::Right | Kind::Mid | Kind::Insert | Kind::Delete | Kind::Replace))
+        && matches!(name, "l" | "p")
+}
+
+/// Whether pin `name` of a block of `kind` takes a constant of [`constant_for`] in the IEC set:
+/// a signal could give it a value matiec's C leaves undefined (a shift count of 32 or more or
+/// below 0, a string position past 127, a divisor of 0 or -1).
+fn constant_only(kind: Option<Kind>, name: &str) -> bool {
+    let shift_n = matches!(kind, Some(Kind::Shl | Kind::Shr | Kind::Rol | Kind::Ror)) && name == "n";
+    let divisor = matches!(kind, Some(Kind::Div | Kind::Mod)) && name == "in2";
+    shift_n || divisor || string_position(kind, name)
 }
 
 /// A constant for pin `name` of type `ty` of a block of `kind`: the values that exercise the

@@ -166,7 +166,38 @@ pub(super) fn assemble<'a, 'i>(
     import_program: &mut dyn FnMut(&mut Ctx, Node<'a, 'i>) -> Option<ImportedProgram>,
 ) {
     let tick = instances.iter().filter_map(|i| i.interval_ns).fold(0, gcd);
-    // Each program POU once, as a macro named after it.
+    let programs = import_programs(cx, pous, instances, doc, import_program);
+    check_event_globals(cx, instances, globals);
+    if !cx.errors.is_empty() {
+        return;
+    }
+    let mut top = Top::default();
+    let Tasks { mut tasks, gates, triggers } = tasks_of(instances, tick);
+    let mut blocks = instance_blocks(instances, (&programs, doc), &mut top);
+    route_globals(&mut top, (instances, &programs), (globals, &triggers), (&gates, &mut tasks), &mut blocks);
+    blocks.append(&mut top.blocks);
+    doc.blocks = blocks;
+    doc.inputs = top.inputs;
+    doc.outputs = top.outputs;
+    doc.connectors = top.connectors;
+    doc.cycle_ms = (tick > 0).then(|| tick as f64 / 1e6);
+    // One task running its instances every scan needs no word of it.
+    if tasks.len() > 1 || tasks.iter().any(|t| t.single.is_some()) {
+        doc.tasks = tasks;
+        doc.fbd = doc.version_needed();
+    }
+    tick_warning(cx, instances, &gates, tick);
+}
+
+/// Each program POU the instances run, imported once as a macro named after it (added to
+/// `doc`): its ports, by its name in upper case.
+fn import_programs<'a, 'i>(
+    cx: &mut Ctx,
+    pous: &[Node<'a, 'i>],
+    instances: &[ProgramInstance<'a, 'i>],
+    doc: &mut Document,
+    import_program: &mut dyn FnMut(&mut Ctx, Node<'a, 'i>) -> Option<ImportedProgram>,
+) -> HashMap<String, InstancePorts> {
     let mut programs: HashMap<String, InstancePorts> = HashMap::new();
     for i in instances {
         let key = i.program.to_ascii_uppercase();
@@ -189,7 +220,12 @@ pub(super) fn assemble<'a, 'i>(
             programs.insert(key, ports);
         }
     }
-    // An event task's variable is a global the runtime reads before the programs run.
+    programs
+}
+
+/// An event task's variable is a global the runtime reads before the programs run: refused at
+/// the task when no configuration declares it.
+fn check_event_globals(cx: &mut Ctx, instances: &[ProgramInstance], globals: &HashMap<String, Var>) {
     for i in instances {
         if let Some(var) = &i.single
             && !globals.contains_key(&var.to_ascii_uppercase())
@@ -201,19 +237,23 @@ pub(super) fn assemble<'a, 'i>(
             );
         }
     }
-    if !cx.errors.is_empty() {
-        return;
-    }
-    let mut top = Top::default();
-    // The configuration's tasks, each running its instances (`fbd_model::model::tasks`); the
-    // flag of each task that does not run every scan, which the globals' routing reads.
-    let mut gates: HashMap<String, Wire> = HashMap::new();
-    // A SINGLE task's variable: the task runs in the scans where it rises (matiec's R_TRIG of
-    // it, read before any program runs: its value at the scan's start), wired with the globals.
-    let mut triggers: Vec<(String, String)> = Vec::new();
-    let mut tasks: Vec<fbd_model::model::Task> = Vec::new();
+}
+
+/// The configuration's tasks as the diagram has them (`fbd_model::model::tasks`).
+struct Tasks {
+    tasks: Vec<fbd_model::model::Task>,
+    /// The flag of each task that does not run every scan, which the globals' routing reads.
+    gates: HashMap<String, Wire>,
+    /// Each SINGLE task's variable and the task: it runs in the scans where the variable rises
+    /// (matiec's R_TRIG of it, read before any program runs), wired with the globals.
+    triggers: Vec<(String, String)>,
+}
+
+/// Each task once, in the order the instances name them, with its instances; `tick` in ns.
+fn tasks_of(instances: &[ProgramInstance], tick: u64) -> Tasks {
+    let mut out = Tasks { tasks: Vec::new(), gates: HashMap::new(), triggers: Vec::new() };
     for i in instances {
-        if let Some(t) = tasks.iter_mut().find(|t| t.name == i.task) {
+        if let Some(t) = out.tasks.iter_mut().find(|t| t.name == i.task) {
             t.programs.push(i.name.clone());
             continue;
         }
@@ -225,35 +265,33 @@ pub(super) fn assemble<'a, 'i>(
             programs: vec![i.name.clone()],
         };
         if let Some(var) = &i.single {
-            triggers.push((var.clone(), i.task.clone()));
-            gates.insert(i.task.clone(), flag);
+            out.triggers.push((var.clone(), i.task.clone()));
+            out.gates.insert(i.task.clone(), flag);
         } else {
             let period = i.interval_ns.map_or(1, |ns| ns / tick.max(1));
             task.interval_ms = Some((period * tick) as f64 / 1e6);
             if period > 1 {
-                gates.insert(i.task.clone(), flag);
+                out.gates.insert(i.task.clone(), flag);
             }
         }
-        tasks.push(task);
+        out.tasks.push(task);
     }
-    let mut blocks: Vec<Block> = instances
-        .iter()
-        .enumerate()
-        .map(|(k, i)| {
-            let ty = doc
-                .macros
-                .iter()
-                .find(|m| m.name.eq_ignore_ascii_case(&i.program))
-                .map_or(i.program.clone(), |m| m.name.clone());
-            let mut b = simple_block_at(&i.name, &ty, Vec::new(), None);
-            b.order = Some(k as i64);
-            b
-        })
-        .collect();
-    // The instances' own ports: the top level's inputs and outputs.
+    out
+}
+
+/// A block per program instance, in declared order, its own inputs and outputs wired to the
+/// top level's ports (made in `top`); the globals are wired after.
+fn instance_blocks(
+    instances: &[ProgramInstance],
+    (programs, doc): (&HashMap<String, InstancePorts>, &Document),
+    top: &mut Top,
+) -> Vec<Block> {
+    let mut blocks = Vec::new();
     for (k, i) in instances.iter().enumerate() {
-        let ports = &programs[&i.program.to_ascii_uppercase()];
         let m = doc.macros.iter().find(|m| m.name.eq_ignore_ascii_case(&i.program)).expect("imported");
+        let mut b = simple_block_at(&i.name, &m.name, Vec::new(), None);
+        b.order = Some(k as i64);
+        let ports = &programs[&i.program.to_ascii_uppercase()];
         for (name, address, global) in &ports.ins {
             if *global {
                 continue;
@@ -269,7 +307,7 @@ pub(super) fn assemble<'a, 'i>(
                 description: p.description.clone(),
             };
             let wire = top.input(&i.name, input);
-            blocks[k].inputs.0.push((name.clone(), wire));
+            b.inputs.0.push((name.clone(), wire));
         }
         for (name, address, global) in &ports.outs {
             if global.is_some() {
@@ -286,19 +324,13 @@ pub(super) fn assemble<'a, 'i>(
                 description: p.description.clone(),
             });
         }
+        blocks.push(b);
     }
-    route_globals(&mut top, (instances, &programs), (globals, &triggers), (&gates, &mut tasks), &mut blocks);
-    blocks.append(&mut top.blocks);
-    doc.blocks = blocks;
-    doc.inputs = top.inputs;
-    doc.outputs = top.outputs;
-    doc.connectors = top.connectors;
-    doc.cycle_ms = (tick > 0).then(|| tick as f64 / 1e6);
-    // One task running its instances every scan needs no word of it.
-    if tasks.len() > 1 || tasks.iter().any(|t| t.single.is_some()) {
-        doc.tasks = tasks;
-        doc.fbd = doc.version_needed();
-    }
+    blocks
+}
+
+/// Says which instances run in fewer scans than all, and how the tick counts.
+fn tick_warning(cx: &mut Ctx, instances: &[ProgramInstance], gates: &HashMap<String, Wire>, tick: u64) {
     let slow: Vec<String> = instances
         .iter()
         .filter(|i| gates.contains_key(&i.task))
