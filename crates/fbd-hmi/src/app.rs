@@ -72,7 +72,7 @@ pub struct App {
     pub(crate) best: Best,
     pub(crate) seed: u64,
     pub(crate) dbg: DebuggerState,
-    pub(crate) diagram: crate::diagram_state::DiagramState,
+    pub(crate) diagram: crate::diagram::DiagramState,
     pub(crate) editor: crate::editor::EditorState,
     /// Recording since the last cold start, and a recording asked for at the next one.
     pub(crate) recording: bool,

@@ -13,8 +13,8 @@ use fbd_engine::runtime::requests::{Playback, SeekToward, StartPlayback, StopPla
 use fbd2048_game::Wiring;
 
 use crate::app::App;
+use crate::debugger::slices::Slicer;
 use crate::link::Link;
-use crate::slices::Slicer;
 use crate::source::Origin;
 
 /// The recording being played back.
@@ -33,7 +33,7 @@ pub(crate) struct Replay {
     pub(crate) seeking: Option<Seeking>,
 }
 
-/// A seek far ahead runs a slice of its scans each frame ([`crate::slices`]), so that the
+/// A seek far ahead runs a slice of its scans each frame ([`crate::debugger::slices`]), so that the
 /// window answers (and can stop it) while a long recording is scanned through: a legal
 /// recording may hold 2^32 scans, an hour of scanning.
 pub(crate) struct Seeking {

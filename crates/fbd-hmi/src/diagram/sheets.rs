@@ -6,7 +6,7 @@
 use eframe::egui::{self, Vec2};
 use fbd_layout::{Body, Layout};
 
-use crate::diagram_state::DiagramState;
+use crate::diagram::DiagramState;
 
 /// The largest body the view cuts into sheets (choosing where to cut the columns tries the rows
 /// of each candidate: quadratic at worst in the items cut around).

@@ -1,5 +1,5 @@
 //! The editor's properties column: the selected block (id, parameters, data type, comment)
-//! and a macro made of the selection; the ports of the edited body are `editor_ports`.
+//! and a macro made of the selection; the ports of the edited body are `ports.rs`.
 
 use eframe::egui::{self, RichText};
 use fbd_edit::BodyId;
@@ -21,7 +21,7 @@ pub struct PropsState {
     comment: String,
     macro_name: String,
     /// The ports' fields.
-    pub(crate) ports: crate::editor_ports::PortsState,
+    pub(crate) ports: crate::editor::ports::PortsState,
 }
 
 pub(crate) const TYPES: [Type; Type::ALL.len()] = Type::ALL;

@@ -6,10 +6,17 @@
 //! edit the program is compiled and the errors listed (blocks named in them are outlined red);
 //! the running program keeps running until **Apply** loads the edited one by online change.
 //!
-//! The panel is `EditorState` (its methods here and in `editor_canvas.rs`, `editor_props.rs`,
-//! `editor_ports.rs`, `editor_keys.rs`, `editor_clipboard.rs`); what only the application can
+//! The panel is `EditorState` (its methods here and in `canvas.rs`, `props.rs`,
+//! `ports.rs`, `keys.rs`, `clipboard.rs`); what only the application can
 //! do (Apply by online change, New after asking about unsaved edits, the running program's file
 //! after a save, the recent list) it asks for in `EditorAsks`, which `App` carries out.
+
+pub(crate) mod canvas;
+pub(crate) mod clipboard;
+pub(crate) mod connectors;
+pub(crate) mod keys;
+pub(crate) mod ports;
+pub(crate) mod props;
 
 use std::rc::Rc;
 use std::time::Duration;
@@ -71,7 +78,7 @@ pub struct EditorState {
     /// The canvas's screen rectangle in the last frame.
     pub(crate) canvas: Option<egui::Rect>,
     /// The properties column.
-    pub(crate) props: crate::editor_props::PropsState,
+    pub(crate) props: crate::editor::props::PropsState,
     /// What the editor last copied (the system clipboard has it too).
     pub(crate) clipboard: Option<String>,
     /// What this frame asked of the application (taken by it after the frame).

@@ -1,8 +1,14 @@
 //! What the online diagram shows and keeps between frames: the instance, the view (pan, zoom),
 //! the laid-out bodies (a large one laid out off the UI thread), the signal ids of what is
-//! shown, and the paths of its nets. The drawing itself is `diagram_view.rs`: the panel is this
+//! shown, and the paths of its nets. The drawing itself is `view.rs`: the panel is this
 //! struct, lent a `DiagramCtx` (the scan image, the project) each frame; its menu actions go
 //! back to the application, which carries them out.
+
+pub(crate) mod export;
+pub(crate) mod layout_job;
+pub(crate) mod menu;
+pub(crate) mod sheets;
+pub(crate) mod view;
 
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -37,7 +43,7 @@ pub struct DiagramState {
     /// Laid-out bodies by macro name ("" for the program), until another program is loaded.
     pub(crate) cache: HashMap<String, Rc<(Body, Layout)>>,
     /// A large body being laid out on its own thread.
-    pub(crate) job: Option<crate::layout_job::LayoutJob>,
+    pub(crate) job: Option<crate::diagram::layout_job::LayoutJob>,
     /// Signal ids for the shown instance: per node its outputs, and the body's input ports.
     pub(crate) ids: Option<ShownIds>,
     pub(crate) message: String,
@@ -227,7 +233,7 @@ impl DiagramState {
     /// The laid-out body of the shown instance; `None` also while a large one is being laid
     /// out (`job`).
     pub(crate) fn body(&mut self, cx: &DiagramCtx<'_>) -> Option<Rc<(Body, Layout)>> {
-        use crate::layout_job::{BACKGROUND_FROM, LayoutJob};
+        use crate::diagram::layout_job::{BACKGROUND_FROM, LayoutJob};
         let mac = self.macro_shown(cx.img)?;
         let pages = self.pages(cx);
         if !self.whole && !pages.is_empty() {
@@ -265,7 +271,7 @@ impl DiagramState {
                 Err(b) => body = b,
             }
         }
-        let l = crate::layout_job::online_layout(&body, kept.as_deref(), !self.wires_only);
+        let l = crate::diagram::layout_job::online_layout(&body, kept.as_deref(), !self.wires_only);
         let rc = Rc::new((body, l));
         self.cache.insert(mac, rc.clone());
         Some(rc)
@@ -288,7 +294,7 @@ impl DiagramState {
         let (page, back) = fbd_layout::page::page_body(&whole, &pages[k].1);
         let kept = (!self.auto_layout)
             .then(|| fbd_layout::page::page_positions(&fbd_layout::from_model::positions(cx.project, name), &back));
-        let l = crate::layout_job::online_layout(&page, kept.as_deref(), !self.wires_only);
+        let l = crate::diagram::layout_job::online_layout(&page, kept.as_deref(), !self.wires_only);
         let rc = Rc::new((page, l));
         self.cache.insert(key, rc.clone());
         Some(rc)

@@ -1,6 +1,12 @@
 //! The online view, after CODESYS: run/pause/step, run until, cycle time, task statistics, the
 //! tree of instances, blocks and pins with live values, write and force, watches with trends.
 
+pub(crate) mod hints;
+pub(crate) mod slices;
+pub(crate) mod tree;
+pub(crate) mod trends;
+pub(crate) mod values;
+
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -31,7 +37,7 @@ pub struct DebuggerState {
     pub(crate) show_diagram: bool,
     pub(crate) message: String,
     /// The signal tree's index of the plan.
-    pub(crate) tree: crate::debugger_tree::TreeIndex,
+    pub(crate) tree: crate::debugger::tree::TreeIndex,
     pub(crate) plan: Option<Arc<ScanPlan>>,
     /// Values prepared to be written or forced together.
     pub(crate) prepared: Vec<(String, Value)>,
@@ -39,18 +45,18 @@ pub struct DebuggerState {
     pub(crate) forces: Vec<(String, Value)>,
     pub(crate) forces_stamp: Option<u64>,
     /// The trend plot's settings.
-    pub(crate) trends: crate::trends::TrendState,
+    pub(crate) trends: crate::debugger::trends::TrendState,
     /// A fast-forward or Step N under way.
-    pub(crate) forward: Option<crate::slices::Forward>,
+    pub(crate) forward: Option<crate::debugger::slices::Forward>,
     /// The empty fields' examples, from the loaded program.
-    pub(crate) hints: crate::debugger_hints::Hints,
+    pub(crate) hints: crate::debugger::hints::Hints,
 }
 
 impl DebuggerState {
     /// Indexes a newly loaded plan for the tree.
     pub(crate) fn rebuild(&mut self, plan: Arc<ScanPlan>) {
         self.forces_stamp = None;
-        self.tree = crate::debugger_tree::TreeIndex::of(&plan);
+        self.tree = crate::debugger::tree::TreeIndex::of(&plan);
         if self.step_n == 0 {
             self.step_n = 10;
         }
@@ -65,7 +71,7 @@ impl DebuggerState {
         if !self.filter.is_empty() && !plan.signals.iter().any(|s| s.path.contains(&self.filter)) {
             self.filter.clear();
         }
-        self.hints = crate::debugger_hints::Hints::of(&plan);
+        self.hints = crate::debugger::hints::Hints::of(&plan);
         self.plan = Some(plan);
     }
 }

@@ -2,7 +2,7 @@
 //! macro instance) laid out by `fbd-layout`, with live values in badges beside the output pins,
 //! BOOL wires green when TRUE and grey when FALSE, forced signals marked. Pan by dragging, zoom
 //! with the wheel around the pointer, `F` or "Fit" to fit (a drawing larger than the view at
-//! full-size text is fitted sheet by sheet: `diagram_sheets.rs`); double-click a macro instance to open
+//! full-size text is fitted sheet by sheet: `sheets.rs`); double-click a macro instance to open
 //! it, the breadcrumb to go back; search centres a block; right-click a block to write, force,
 //! release, watch or set a breakpoint on its outputs.
 
@@ -12,7 +12,7 @@ use eframe::egui::{self, Align2, Color32, Pos2, Rect, Sense, Shape, Stroke, Vec2
 use fbd_engine::Value;
 use fbd_layout::{Body, Layout, Source};
 
-use crate::diagram_menu::{MenuAction, value_actions};
+use crate::diagram::menu::{MenuAction, value_actions};
 
 use std::sync::Arc;
 
@@ -20,7 +20,7 @@ use fbd_engine::ScanImage;
 
 use crate::app::App;
 use crate::canvas::Pen;
-use crate::diagram_state::{DiagramCtx, DiagramState};
+use crate::diagram::{DiagramCtx, DiagramState};
 
 /// What one frame reads from the image up front: the input ports' values, the forced paths,
 /// the plan order of the shown blocks, and the paths breakpoints watch (block outputs are read

@@ -1,6 +1,6 @@
 //! The editor's keys: undo and redo, save, delete, select all (Ctrl+A), clear the selection
 //! (Escape), and the arrow keys moving the selected blocks a grid step (five with Shift), as
-//! drawing editors do. Copy and paste are `editor_clipboard.rs`.
+//! drawing editors do. Copy and paste are `clipboard.rs`.
 
 use eframe::egui;
 use fbd_edit::BodyId;

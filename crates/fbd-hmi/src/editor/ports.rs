@@ -8,7 +8,7 @@ use fbd_engine::model::{InputKind, Wire};
 use fbd_engine::{Type, Value};
 
 use crate::editor::EditorState;
-use crate::editor_props::TYPES;
+use crate::editor::props::TYPES;
 
 /// A port as listed: name and type.
 type Port = (String, Type);
