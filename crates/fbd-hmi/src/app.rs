@@ -1,21 +1,26 @@
-//! The application: the play panel, loading, the command queue, the best score, and the frame
-//! loop. Its public face (what tests and tools read and do) is `app_api.rs`, the menu bar
-//! `menu.rs`, the keys `keys.rs`, the debugger view `debugger.rs`, the
-//! diagram view `diagram_view.rs`.
+//! The application and its frame: the composition root of the window. `App` owns the panels
+//! and the running program; each frame (`ui`) takes one scan image, lends it with the link to
+//! the scan task to every panel (`FrameCtx`), and carries out what the panels asked
+//! (`UiCommand`, in `commands.rs`) in one place. Loading and the files in and out are
+//! `loading.rs`. `impl App` stands in these three files only (a test in `shape.rs` keeps it
+//! so); a panel never imports the application.
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use eframe::egui;
 use fbd_engine::realtime::RealtimeRunner;
-use fbd_engine::runtime::requests::{TakeImage, Watch};
-use fbd_engine::{Runtime, ScanImage, ScanPlan};
+use fbd_engine::runtime::requests::{AddBreakpoint, Force, TakeImage, Watch, WriteNow};
+use fbd_engine::{Runtime, ScanImage, ScanPlan, Value};
 use fbd2048_game::front::{Front, GameIo, View};
 use fbd2048_game::{Command, Wiring};
+use ref2048::Board;
 
 use crate::debugger::DebuggerState;
-use crate::link::Link;
+use crate::diagram::DiagramCtx;
+use crate::link::{FrameCtx, Link};
 use crate::source::{self, Loaded, Origin};
+use crate::ui_command::UiCommand;
 use fbd2048_game::best::{Best, BestStore};
 
 /// How the HMI starts.
@@ -279,6 +284,22 @@ impl App {
         self.frame_image = Some(self.image());
     }
 
+    /// What the panels are lent of the running program with image `img`.
+    pub(crate) fn frame_ctx<'a>(&'a self, img: &'a ScanImage) -> FrameCtx<'a> {
+        FrameCtx { img, link: Link::new(&self.runner), game: self.game.is_some() }
+    }
+
+    /// The scan task as the debugger shows it this frame.
+    fn task_view(&self) -> crate::debugger::TaskView {
+        crate::debugger::TaskView {
+            paused: self.runner.is_paused(),
+            halted: self.runner.halted(),
+            stats: self.runner.stats(),
+            scans_per_command: self.game.is_some().then_some((self.front.scans_last, self.front.scans_max)),
+            program_tasks: self.loaded.project.root().tasks.iter().map(crate::debugger::task_when).collect(),
+        }
+    }
+
     /// Reads what the panels show.
     pub(crate) fn refresh(&mut self) {
         let img = self.image();
@@ -359,20 +380,27 @@ impl eframe::App for App {
         self.poll_export(&ctx);
 
         let view = self.menu_view();
-        if let Some(c) = egui::Panel::top("menu").show(ui, |ui| crate::menu::menu_bar(ui, &view)).inner {
-            self.execute(c, &ctx);
-        }
+        let mut asks: Vec<UiCommand> = Vec::new();
+        asks.extend(egui::Panel::top("menu").show(ui, |ui| crate::menu::menu_bar(ui, &view)).inner);
         egui::Panel::bottom("status").show(ui, |ui| self.status_bar(ui));
-        if self.replay.is_some() {
-            egui::Panel::bottom("replay").show(ui, |ui| self.replay_bar(ui));
+        // Every panel of this frame is lent the image the frame began with.
+        let img = self.image();
+        if let Some(replay) = self.replay.as_mut() {
+            let (paused, link) = (self.runner.is_paused(), Link::new(&self.runner));
+            let asked = egui::Panel::bottom("replay").show(ui, |ui| replay.bar_ui(ui, img.scan, paused, link)).inner;
+            self.replay_asked(asked, &ctx);
         }
         if self.debugger_shown() {
-            egui::Panel::right("debugger")
+            let task = self.task_view();
+            let cx = FrameCtx { img: &img, link: Link::new(&self.runner), game: self.game.is_some() };
+            let dbg = &mut self.dbg;
+            let shown = egui::Panel::right("debugger")
                 .resizable(true)
                 .default_size(460.0)
                 // Its rows wrap: the panel never takes the board's width.
                 .size_range(320.0..=(ui.available_width() * 0.6).max(320.0))
-                .show(ui, |ui| self.debugger_ui(ui));
+                .show(ui, |ui| dbg.window(ui, cx, &task));
+            asks.extend(shown.inner.into_iter().map(UiCommand::Debugger));
         }
         egui::CentralPanel::default().show(ui, |ui| {
             ui.horizontal(|ui| {
@@ -387,9 +415,12 @@ impl eframe::App for App {
             });
             ui.separator();
             if self.editing() {
-                self.editor_panel(ui);
+                self.editor.ensure_workspace(&self.loaded, &img.plan);
+                self.editor.ui(ui);
+                asks.push(UiCommand::EditorAsked);
             } else if self.dbg.show_diagram {
-                self.diagram_panel(ui);
+                let acts = self.diagram.ui(ui, &DiagramCtx { img: &img, project: &self.loaded.project });
+                asks.extend(acts.into_iter().map(|(path, a)| UiCommand::Signal(path, a)));
             } else if self.game.is_some() {
                 let game = crate::play_panel::Game {
                     view: &self.view,
@@ -397,22 +428,34 @@ impl eframe::App for App {
                     best: self.best.saved(),
                     seed: self.seed,
                 };
-                if let Some(c) = self.board.ui(ui, game) {
-                    self.send(c);
-                }
+                asks.extend(self.board.ui(ui, game).map(UiCommand::Game));
             } else {
-                let img = self.image();
                 let description = self.loaded.project.root().description.as_deref();
-                if let Some(refused) = self.generic.ui(ui, &img, description, Link::new(&self.runner)) {
-                    self.status = refused;
-                }
+                asks.extend(self.generic.ui(ui, &img, description, Link::new(&self.runner)).map(UiCommand::Status));
             }
         });
+        // What the panels asked is carried out before the windows over them are drawn: a
+        // question it raises (unsaved edits, a path to type) shows in this frame.
+        for c in asks {
+            self.execute(c, &ctx);
+        }
         self.error_window(&ctx);
         self.open_path_window(&ctx);
         self.path_prompt_window(&ctx);
-        self.tests_window(&ctx);
-        self.network_window(&ctx);
+        if let Some(tests) = &self.tests {
+            let asked = match tests.show(&ctx) {
+                crate::tests_panel::Ask::Nothing => None,
+                crate::tests_panel::Ask::Close => Some(UiCommand::CloseTests),
+                crate::tests_panel::Ask::Show(k, scan) => Some(UiCommand::ShowTest(k, scan)),
+            };
+            if let Some(c) = asked {
+                self.execute(c, &ctx);
+            }
+        }
+        // A command above may have loaded another program: the image of this one.
+        let img = self.image();
+        let cx = FrameCtx { img: &img, link: Link::new(&self.runner), game: self.game.is_some() };
+        self.network.window(&ctx, cx);
         self.unsaved_modal(&ctx);
         if let Some(every) = self.poll_interval() {
             ctx.request_repaint_after(every);
@@ -451,5 +494,256 @@ impl App {
         } else {
             None
         }
+    }
+}
+
+impl App {
+    /// The debugger panel.
+    pub fn debugger(&self) -> &DebuggerState {
+        &self.dbg
+    }
+
+    /// The debugger panel, to select or prepare signals as its tree does.
+    pub fn debugger_mut(&mut self) -> &mut DebuggerState {
+        &mut self.dbg
+    }
+
+    /// The online diagram panel.
+    pub fn diagram(&self) -> &crate::diagram::DiagramState {
+        &self.diagram
+    }
+
+    /// The online diagram panel lent the newest scan image and the loaded program, as a frame
+    /// lends them.
+    pub fn diagram_mut(&mut self) -> crate::diagram::Lent<'_> {
+        let img = self.image();
+        crate::diagram::Lent { panel: &mut self.diagram, img, project: &self.loaded.project }
+    }
+
+    /// The editor panel.
+    pub fn editor(&self) -> &crate::editor::EditorState {
+        &self.editor
+    }
+
+    /// The editor panel, its workspace made from the running program if it had none.
+    pub fn editor_mut(&mut self) -> &mut crate::editor::EditorState {
+        let img = self.image();
+        self.editor.ensure_workspace(&self.loaded, &img.plan);
+        &mut self.editor
+    }
+
+    /// The Serve on network panel.
+    pub fn network(&self) -> &crate::network::NetworkPanel {
+        &self.network
+    }
+
+    /// Starts the Modbus server on `addr` for the program running now; what it said.
+    pub fn serve_modbus(&mut self, addr: &str, allow_write: bool) -> Result<String, String> {
+        let img = self.image();
+        let cx = FrameCtx { img: &img, link: Link::new(&self.runner), game: self.game.is_some() };
+        self.network.serve_modbus(addr, allow_write, cx)
+    }
+
+    /// Starts the browser HMI on `addr` beside the Modbus server.
+    pub fn serve_web(&mut self, addr: &str) -> Result<String, String> {
+        let img = self.image();
+        let cx = FrameCtx { img: &img, link: Link::new(&self.runner), game: self.game.is_some() };
+        self.network.serve_web(addr, cx)
+    }
+
+    /// Stops the Modbus server and the browser HMI.
+    pub fn stop_modbus(&mut self) {
+        self.network.stop();
+    }
+
+    /// The watched history as CSV.
+    pub fn trends_csv(&self) -> String {
+        let img = self.image();
+        self.dbg.trends.csv(self.frame_ctx(&img))
+    }
+
+    /// Whether a fast-forward or Step N is under way.
+    pub fn fast_forwarding(&self) -> bool {
+        self.dbg.fast_forwarding()
+    }
+
+    /// How many files the editor changed and did not save.
+    pub fn unsaved_edits(&self) -> usize {
+        self.editor.ws.as_ref().map_or(0, |w| w.dirty().len())
+    }
+
+    /// Whether the window asks what to do with unsaved edits.
+    pub fn asking_about_unsaved(&self) -> bool {
+        self.discarding.is_some()
+    }
+
+    /// Whether a recording is under way or ended and not saved.
+    pub fn unsaved_recording(&self) -> bool {
+        self.recording || self.unsaved_recording.is_some()
+    }
+
+    /// Whether an export is being written.
+    pub fn exporting(&self) -> bool {
+        self.export.is_some()
+    }
+
+    /// Where a seek under way goes, if one is.
+    pub fn seek_target(&self) -> Option<u64> {
+        self.replay.as_ref()?.seeking.as_ref().map(|s| s.target)
+    }
+
+    /// The replay's status: the scan reached, the first differing scan (while paused).
+    pub fn replay_status(&self) -> Option<fbd_engine::runtime::PlaybackStatus> {
+        self.replay.as_ref()?;
+        self.runner.call(fbd_engine::runtime::requests::Playback)
+    }
+
+    // The public face: what tests, the screenshot tools and the panels read and do.
+    /// The 16 cell values shown.
+    pub fn values(&self) -> [i64; 16] {
+        self.view.values
+    }
+
+    /// The score shown.
+    pub fn score(&self) -> i64 {
+        self.view.score
+    }
+
+    /// Whether the game-over overlay is up.
+    pub fn game_over(&self) -> bool {
+        self.view.game_over
+    }
+
+    /// Scans run so far.
+    pub fn scan_count(&self) -> u64 {
+        self.image().scan
+    }
+
+    /// How many scan images the window has taken from the scan task: one per frame however
+    /// many panels it shows (one more after a load, or a command while paused, in that frame).
+    pub fn images_taken(&self) -> u64 {
+        self.images_taken.get()
+    }
+
+    /// The running program's scan cycle in µs.
+    pub fn cycle_us(&self) -> u64 {
+        self.image().plan.cycle_us
+    }
+
+    /// Whether the debugger panel is open in the current mode (editing, or running).
+    pub fn debugger_shown(&self) -> bool {
+        if self.editing() { self.debugger_while_editing } else { self.show_debugger }
+    }
+
+    /// The current mode's "debugger open".
+    pub(crate) fn debugger_shown_mut(&mut self) -> &mut bool {
+        if self.editing() { &mut self.debugger_while_editing } else { &mut self.show_debugger }
+    }
+
+    /// Whether the editor is what the window shows.
+    pub fn editing(&self) -> bool {
+        self.dbg.show_diagram && self.editor.on
+    }
+
+    /// Whether scanning is paused.
+    pub fn is_paused(&self) -> bool {
+        self.runner.is_paused()
+    }
+
+    /// The scan task's pacing period.
+    pub fn task_period(&self) -> Duration {
+        self.runner.period()
+    }
+
+    /// Queues a command; it is sent when the lockout allows.
+    pub fn send(&mut self, c: Command) {
+        if self.game.is_some() {
+            // A new game makes an autoplayer's "stopped" line old news.
+            if matches!(c, Command::Start | Command::Reset) && self.status.starts_with("autoplay") {
+                self.status = format!("{} loaded", self.loaded.label());
+            }
+            self.front.send(c);
+        }
+    }
+
+    /// The signal paths the enabled breakpoints watch.
+    pub fn breakpoint_paths(&self) -> Vec<String> {
+        self.image().breakpoint_paths.to_vec()
+    }
+
+    /// Whether every queued command has been sent and the lockout has released.
+    pub fn settled(&self) -> bool {
+        self.front.settled(&self.view)
+    }
+
+    /// Puts a board on the field (writes the cell memories, then one idle scan).
+    pub fn set_board(&mut self, b: Board) {
+        self.note_altered();
+        let v = ref2048::to_values(b);
+        let values = v.iter().enumerate();
+        let values = values.map(|(i, x)| (format!("cell_{}_{}/mem.q", i / 4 + 1, i % 4 + 1), Value::Int(*x as i64)));
+        self.runner.call(WriteNow { values: values.collect(), then_step: true });
+        self.board.new_game();
+        self.refresh();
+    }
+
+    /// Watches a signal: its history feeds the trend plot.
+    pub fn watch(&mut self, path: &str) -> Result<(), String> {
+        self.watch_signal(path)
+    }
+
+    /// Forces a signal (the debugger does the same from the tree).
+    pub fn force(&mut self, path: &str, v: Value) -> Result<(), String> {
+        self.note_altered();
+        let r = self.runner.call(Force { path: path.to_string(), value: v }).map_err(|e| e.to_string());
+        self.refresh();
+        r
+    }
+
+    /// Starts the automated player `name` (see `players::NAMES`); `speed` in moves per second,
+    /// 0 for as fast as the lockout allows.
+    pub fn start_autoplay(&mut self, name: &str, speed: f64) -> bool {
+        self.front.start_autoplay(name, speed, self.seed)
+    }
+
+    /// Stops the automated player.
+    pub fn stop_autoplay(&mut self) {
+        self.front.stop_autoplay();
+    }
+
+    /// The automated player driving now, if one is.
+    pub fn autoplay_player(&self) -> Option<&'static str> {
+        self.front.autoplay_player()
+    }
+
+    /// Whether an automated player is driving the game.
+    pub fn autoplaying(&self) -> bool {
+        self.front.autoplaying()
+    }
+
+    /// Moves the automated player has sent.
+    pub fn autoplay_moves(&self) -> u64 {
+        self.front.autoplay_moves
+    }
+
+    /// Load errors shown in the error window.
+    pub fn errors(&self) -> &[String] {
+        &self.errors
+    }
+
+    /// The status line.
+    pub fn status(&self) -> &str {
+        &self.status
+    }
+
+    /// How many times the window has taken the runtime's lock (a frame is meant never to).
+    pub fn runtime_locks(&self) -> u64 {
+        self.runner.client_locks()
+    }
+
+    /// Sets a breakpoint written as the Breakpoint field takes it (`score=4`, `rises:busy`).
+    pub fn add_breakpoint_text(&mut self, text: &str) -> Result<usize, String> {
+        let c = fbd_engine::Condition::parse(text)?;
+        self.runner.call(AddBreakpoint(c)).map_err(|e| e.to_string())
     }
 }

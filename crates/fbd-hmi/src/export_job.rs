@@ -4,11 +4,6 @@
 
 use std::path::PathBuf;
 use std::sync::mpsc::{Receiver, TryRecvError, channel};
-use std::time::Duration;
-
-use eframe::egui;
-
-use crate::app::App;
 
 /// An export being written.
 pub(crate) struct ExportJob {
@@ -27,70 +22,46 @@ fn write(project: &fbd_engine::load::Project, plan: &fbd_engine::ScanPlan, path:
     }
 }
 
-impl App {
-    /// Writes the running program as PLCopen TC6 XML to `path` (or where a save dialog says),
-    /// on its own thread; the status line says when it is written ([`App::wait_for_export`]
-    /// waits for it). One export at a time.
-    pub fn export_plcopen(&mut self, path: Option<PathBuf>) {
-        if let Some(job) = &self.export {
-            self.status =
-                format!("an export to {} is still being written; export again once it is done", job.path.display());
-            return;
-        }
-        let Some(path) = path.or_else(|| {
-            self.save_path(crate::path_prompt::PathAction::ExportPlcopen, ("PLCopen XML", &["xml"]), "program.xml")
-        }) else {
-            self.status = "type the path to export to".into();
-            return;
-        };
-        let plan = std::sync::Arc::clone(&self.image().plan);
-        let project = self.loaded.project.clone();
+impl ExportJob {
+    /// Starts writing `project` (compiled as `plan`) to `path` on a thread of its own. Without
+    /// a thread to be had it is written here and now: `Err` with how it went.
+    pub(crate) fn start(
+        project: std::sync::Arc<fbd_engine::load::Project>,
+        plan: std::sync::Arc<fbd_engine::ScanPlan>,
+        path: PathBuf,
+    ) -> Result<ExportJob, String> {
         let (tx, done) = channel();
         let to = path.clone();
+        let (p2, plan2) = (project.clone(), plan.clone());
         let spawned = std::thread::Builder::new().name("fbd-export".into()).spawn(move || {
-            let _ = tx.send(write(&project, &plan, &to));
+            let _ = tx.send(write(&p2, &plan2, &to));
         });
         match spawned {
-            Ok(_) => {
-                self.status = format!("exporting PLCopen XML to {}...", path.display());
-                self.export = Some(ExportJob { path, done });
-            }
-            // No thread to be had: written here and now, the window waits.
-            Err(_) => self.status = write(&self.loaded.project, &self.image().plan, &path),
+            Ok(_) => Ok(ExportJob { path, done }),
+            Err(_) => Err(write(&project, &plan, &path)),
         }
     }
 
-    /// Takes the outcome of a finished export (each frame); while one is being written, asks
-    /// for a frame now and then to see it end.
-    pub(crate) fn poll_export(&mut self, ctx: &egui::Context) {
-        let Some(job) = &self.export else { return };
-        match job.done.try_recv() {
-            Ok(said) => {
-                self.status = said;
-                self.export = None;
-            }
-            Err(TryRecvError::Empty) => ctx.request_repaint_after(Duration::from_millis(100)),
-            Err(TryRecvError::Disconnected) => {
-                self.status = format!("the export to {} failed: its thread stopped", job.path.display());
-                self.export = None;
-            }
+    /// Where it is written.
+    pub(crate) fn path(&self) -> std::path::Display<'_> {
+        self.path.display()
+    }
+
+    /// How it went, once it is written (the status line's text).
+    pub(crate) fn poll(&self) -> Option<String> {
+        match self.done.try_recv() {
+            Ok(said) => Some(said),
+            Err(TryRecvError::Empty) => None,
+            Err(TryRecvError::Disconnected) => Some(self.stopped()),
         }
     }
 
-    /// Waits until the export under way (if any) is written, and says how it went on the
-    /// status line. Whether one was under way. (Closing the window waits too: a file cut off
-    /// half-written is never left behind.)
-    pub fn wait_for_export(&mut self) -> bool {
-        let Some(job) = self.export.take() else { return false };
-        self.status = job
-            .done
-            .recv()
-            .unwrap_or_else(|_| format!("the export to {} failed: its thread stopped", job.path.display()));
-        true
+    /// Waits until it is written; how it went.
+    pub(crate) fn wait(self) -> String {
+        self.done.recv().unwrap_or_else(|_| self.stopped())
     }
 
-    /// Whether an export is being written.
-    pub fn exporting(&self) -> bool {
-        self.export.is_some()
+    fn stopped(&self) -> String {
+        format!("the export to {} failed: its thread stopped", self.path.display())
     }
 }

@@ -3,7 +3,7 @@
 use eframe::egui;
 use ref2048::Dir;
 
-use crate::commands::UiCommand;
+use crate::ui_command::UiCommand;
 
 /// The commands of this frame's key presses. Debugger hotkeys, as in an IDE's online mode: F5
 /// run/pause, F10 one scan, Shift+F10 the debugger's N scans (stepping pauses first); and

@@ -4,7 +4,6 @@
 //! ([`fbd_engine::realtime::RealtimeRunner`]); the UI repaints when an output changes.
 
 mod app;
-mod app_api;
 /// The best scores (shared with the terminal).
 pub use fbd2048_game::best;
 mod board;
@@ -20,14 +19,15 @@ mod link;
 mod loading;
 mod menu;
 mod network;
-mod online;
 mod path_prompt;
 mod paths;
 mod play_panel;
 mod replay_bar;
 pub mod settings;
+mod shape;
 pub mod source;
 mod tests_panel;
+mod ui_command;
 mod unsaved;
 
 pub use app::{App, Options};

@@ -25,6 +25,12 @@ impl<'a> Link<'a> {
         self.0.image()
     }
 
+    /// A handle on the scan task for a server of its own (Modbus, the browser HMI), which
+    /// sends its requests through the same queue.
+    pub(crate) fn handle(self) -> fbd_engine::realtime::TaskHandle {
+        self.0.handle()
+    }
+
     /// Sends `r` without waiting.
     pub(crate) fn send<R: Request>(self, r: R) {
         self.0.send(r)

@@ -1,5 +1,6 @@
 //! Files in and out of the window: opening a diagram (a cold start), online change, the error
-//! and open-path windows, drag and drop, recording (the PLCopen export: `export_job.rs`).
+//! and open-path windows, drag and drop, recording and playing back, the settings, the PLCopen
+//! export, test tables, the drawing's export.
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -9,7 +10,16 @@ use fbd_engine::Runtime;
 use fbd_engine::runtime::requests::{OnlineChange, StopPlayback, StopRecording};
 
 use crate::app::{App, HISTORY_BYTES, HISTORY_EVERY};
+use crate::diagram::DiagramCtx;
+use crate::diagram::export::Written;
+use crate::export_job::ExportJob;
+use crate::link::Link;
+use crate::replay_bar::{Replay, ReplayAsked, Seeking, recorded_origin};
+use crate::settings::{ProgramSettings, RECENT};
 use crate::source::{self, Origin};
+use crate::tests_panel::TestsPanel;
+use fbd_engine::Recording;
+use fbd_engine::runtime::requests::{RestoreBreakpoints, StartPlayback};
 
 impl App {
     /// Restarts the program (a cold start) and records everything that reaches it from then
@@ -110,7 +120,7 @@ impl App {
         // without a word (a Reset cold or an Open while recording lost it).
         let note = self.end_recording();
         // A fast-forward or Step N under way was of the old run.
-        self.cancel_forward();
+        self.dbg.cancel_forward();
         let period = Duration::from_micros(plan.cycle_us);
         let mut rt = Runtime::with_seed(plan, self.seed);
         rt.enable_history(HISTORY_EVERY, HISTORY_BYTES);
@@ -344,5 +354,268 @@ impl App {
                 self.errors_open = true;
             }
         });
+    }
+}
+
+impl App {
+    // The settings: the recent files, each program's watches and breakpoints.
+    /// Puts a file at the top of the recent list.
+    pub(crate) fn remember_recent(&mut self, path: PathBuf) {
+        let path = std::fs::canonicalize(&path).unwrap_or(path);
+        self.prefs.recent.retain(|p| *p != path);
+        self.prefs.recent.insert(0, path);
+        self.prefs.recent.truncate(RECENT);
+    }
+
+    /// Restores the watches and breakpoints remembered for program `key` (those whose signals
+    /// no longer exist are dropped quietly: the program changed).
+    pub(crate) fn restore_program_settings(&mut self, key: &str) {
+        let Some(ps) = self.prefs.programs.get(key).cloned() else { return };
+        for w in &ps.watches {
+            let _ = self.watch_signal(w);
+        }
+        let parsed = ps.breakpoints.iter().filter_map(|(c, on)| Some((fbd_engine::Condition::parse(c).ok()?, *on)));
+        self.runner.call(RestoreBreakpoints(parsed.collect()));
+    }
+
+    /// Takes the running program's watches and breakpoints into the settings.
+    pub(crate) fn collect_program_settings(&mut self, key: &str) {
+        if key.is_empty() {
+            return;
+        }
+        let watches = self.dbg.trends.user_watches(self.frame_ctx(&self.image()));
+        let breakpoints =
+            self.image().breakpoints().into_iter().map(|b| (b.condition.to_string(), b.enabled)).collect();
+        let ps = ProgramSettings { watches, breakpoints };
+        if ps == ProgramSettings::default() {
+            self.prefs.programs.remove(key);
+        } else {
+            self.prefs.programs.insert(key.to_string(), ps);
+        }
+    }
+
+    /// Writes the settings (on exit, and when the program changes).
+    pub fn save_settings(&mut self) {
+        let key = self.program_key().to_string();
+        self.collect_program_settings(&key);
+        self.prefs.debugger = self.show_debugger;
+        self.prefs.debugger_editing = self.debugger_while_editing;
+        self.prefs.diagram = self.dbg.show_diagram;
+        if let Err(e) = self.settings_store.save(&self.prefs) {
+            self.status = e;
+        }
+    }
+
+    // Recordings played back, and the replay bar's asks.
+    /// Plays the recording at `path` (or one a file dialog picks) back through its program:
+    /// a cold start with the recorded seed, then every recorded event before its scan.
+    pub fn open_recording(&mut self, path: Option<PathBuf>) -> Result<(), String> {
+        if self.unsaved_edits() > 0 {
+            return Err("the editor has unsaved changes: save them (Ctrl+S) or undo them before playing a recording, which loads its own program".into());
+        }
+        let path = path
+            .or_else(|| self.open_path(crate::path_prompt::PathAction::OpenRecording, ("fbd recording", &["json"])))
+            .ok_or("type the path of the recording to open")?;
+        // Bounded and regular files only, like a diagram: a device or a FIFO would never end.
+        let rec = Recording::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let origin = recorded_origin(&rec, &path)?;
+        // The program as loaded now must be the recorded one, or the replay is another run.
+        let project = crate::source::load(&origin).map_err(|e| format!("{}: {e}", origin.label()))?.0.project;
+        if let Some(why) = rec.program_differs(&project) {
+            return Err(format!("{}: {why}; the replay would not be the recorded run", path.display()));
+        }
+        // At the recording's cycle, which a run may have set from outside the file
+        // (`fbd serve --cycle`): the playback refused another.
+        match crate::source::load_at(&origin, Some(rec.cycle_us)) {
+            Ok((l, plan)) => {
+                self.cold_start(l, plan);
+            }
+            Err(e) => {
+                self.load_failed(&origin, e);
+                return Err(format!("{}: its program does not load", path.display()));
+            }
+        }
+        self.refresh();
+        let replay = Replay::of(&rec, &path);
+        self.runner.pause();
+        self.runner.call(StartPlayback(Box::new(rec))).map_err(|e| format!("{}: {e}", path.display()))?;
+        self.runner.resume();
+        // A replayed game is not a new best.
+        self.note_altered();
+        self.status = format!("replaying {} ({} scans)", path.display(), replay.scans);
+        self.replay = Some(replay);
+        self.refresh();
+        Ok(())
+    }
+
+    /// Moves the replay to scan `target` (the task pauses): back through the history, or
+    /// forward by scanning. Returns the scan reached in this frame; a seek far ahead goes on
+    /// a slice per frame ([`App::seek_target`]) until it arrives or is cancelled.
+    pub fn seek(&mut self, target: u64) -> Result<u64, String> {
+        self.runner.pause();
+        let seeking = self.replay.as_mut().and_then(|r| r.seeking.take());
+        self.seek_slice(Seeking::to(target, seeking))
+    }
+
+    /// Stops a seek under way where it is.
+    pub fn cancel_seek(&mut self) {
+        if let Some(r) = self.replay.as_mut()
+            && let Some(s) = r.seeking.take()
+        {
+            self.status = format!("stopped at scan {} on the way to {}", self.image().scan, s.target);
+        }
+    }
+
+    /// Runs one slice of a seek and keeps the rest for the next frame.
+    fn seek_slice(&mut self, mut s: Seeking) -> Result<u64, String> {
+        let link = Link::new(&self.runner);
+        let r = match self.replay.as_mut() {
+            Some(replay) => replay.seek_slice(s, link),
+            None => s.run(link).0,
+        };
+        self.refresh();
+        r
+    }
+
+    /// Ends the replay; the program runs on live from where it is.
+    pub fn stop_replay(&mut self) {
+        self.runner.call(StopPlayback);
+        if let Some(r) = self.replay.take() {
+            self.status = format!("replay of {} ended; running live", r.path.display());
+        }
+    }
+
+    /// Carries out what the replay bar asked (pacing and seeking are the application's).
+    pub(crate) fn replay_asked(&mut self, asked: ReplayAsked, ctx: &egui::Context) {
+        if asked.play {
+            self.resume();
+        }
+        if asked.pause {
+            self.pause();
+        }
+        if asked.go_live {
+            self.stop_replay();
+        }
+        if asked.stop_seek {
+            self.cancel_seek();
+        }
+        // A seek under way goes on by a slice per frame, unless a new one replaces it.
+        let seek = asked.seek_to.map(|t| self.seek(t)).or_else(|| {
+            let s = self.replay.as_mut()?.seeking.take()?;
+            Some(self.seek_slice(s))
+        });
+        if let Some(Err(e)) = seek {
+            self.status = e;
+        }
+        if self.seek_target().is_some() {
+            ctx.request_repaint();
+        }
+    }
+
+    // The PLCopen export on its own thread.
+    /// Writes the running program as PLCopen TC6 XML to `path` (or where a save dialog says),
+    /// on its own thread; the status line says when it is written ([`App::wait_for_export`]
+    /// waits for it). One export at a time.
+    pub fn export_plcopen(&mut self, path: Option<PathBuf>) {
+        if let Some(job) = &self.export {
+            self.status = format!("an export to {} is still being written; export again once it is done", job.path());
+            return;
+        }
+        let Some(path) = path.or_else(|| {
+            self.save_path(crate::path_prompt::PathAction::ExportPlcopen, ("PLCopen XML", &["xml"]), "program.xml")
+        }) else {
+            self.status = "type the path to export to".into();
+            return;
+        };
+        let plan = std::sync::Arc::clone(&self.image().plan);
+        match ExportJob::start(self.loaded.project.clone(), plan, path) {
+            Ok(job) => {
+                self.status = format!("exporting PLCopen XML to {}...", job.path());
+                self.export = Some(job);
+            }
+            // Written already, or not at all: the window waited.
+            Err(said) => self.status = said,
+        }
+    }
+
+    /// Takes the outcome of a finished export (each frame); while one is being written, asks
+    /// for a frame now and then to see it end.
+    pub(crate) fn poll_export(&mut self, ctx: &egui::Context) {
+        let Some(job) = &self.export else { return };
+        match job.poll() {
+            Some(said) => {
+                self.status = said;
+                self.export = None;
+            }
+            None => ctx.request_repaint_after(Duration::from_millis(100)),
+        }
+    }
+
+    /// Waits until the export under way (if any) is written, and says how it went on the
+    /// status line. Whether one was under way. (Closing the window waits too: a file cut off
+    /// half-written is never left behind.)
+    pub fn wait_for_export(&mut self) -> bool {
+        let Some(job) = self.export.take() else { return false };
+        self.status = job.wait();
+        true
+    }
+
+    // Test tables run from the window.
+    /// Runs the test table at `path` (or one the file dialog or the typed-path window gives)
+    /// and opens the Tests window with its results.
+    pub fn run_tests(&mut self, path: Option<PathBuf>) {
+        let Some(path) =
+            path.or_else(|| self.open_path(crate::path_prompt::PathAction::RunTests, ("test table", &["json"])))
+        else {
+            self.status = "type the path of the test table to run".into();
+            return;
+        };
+        let panel = TestsPanel::run(path);
+        self.status = panel.summary();
+        self.tests = Some(panel);
+    }
+
+    /// Replays test `k` of the open table on the live runtime (as a recording, through its
+    /// program) and stops at `scan`.
+    pub fn show_test_at(&mut self, k: usize, scan: u64) -> Result<(), String> {
+        let (file, name) = self.tests.as_ref().ok_or("no test table is open")?.recording_file(k)?;
+        self.open_recording(Some(file))?;
+        // Scan `scan` (numbered from 0) has run when the count is one more.
+        self.seek(scan + 1)?;
+        self.status = format!("test `{name}` at scan {scan}");
+        Ok(())
+    }
+
+    /// The Tests window's results, for tests: each test's name and whether it passed.
+    pub fn test_results(&self) -> Vec<(String, bool)> {
+        self.tests.as_ref().map_or(Vec::new(), TestsPanel::results)
+    }
+
+    // The online diagram's drawing written as SVG, PNG or A4 sheets.
+    /// Writes the shown body's drawing to `path` (or one a dialog or the typed-path window
+    /// gives); says what happened on the status line.
+    pub fn export_drawing(&mut self, path: Option<PathBuf>) {
+        self.write_drawing(path, Written::Drawing);
+    }
+
+    /// Prints the shown body's drawing on A4 sheets with 8-point text: NAME-1.png,
+    /// NAME-2.png... beside `path` (NAME.png, or one a dialog or the typed-path window gives);
+    /// says what was written on the status line.
+    pub fn print_sheets(&mut self, path: Option<PathBuf>) {
+        self.write_drawing(path, Written::Sheets);
+    }
+
+    fn write_drawing(&mut self, path: Option<PathBuf>, how: Written) {
+        let img = self.image();
+        let Some(bl) = self.diagram.body(&DiagramCtx { img: &img, project: &self.loaded.project }) else {
+            self.status = "no drawing to export yet: open the Diagram tab first".into();
+            return;
+        };
+        let (action, filter, file) = self.diagram.drawing_file(how);
+        let Some(path) = path.or_else(|| self.save_path(action, filter, &file)) else {
+            self.status = "type the path to export the drawing to".into();
+            return;
+        };
+        self.status = self.diagram.write_drawing(&bl, &img, &self.loaded.label(), &path, how);
     }
 }

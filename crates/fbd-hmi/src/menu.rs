@@ -5,8 +5,8 @@
 use eframe::egui::{self, RichText};
 use fbd2048_game::Wiring;
 
-use crate::commands::{MenuView, UiCommand};
 use crate::source::Origin;
+use crate::ui_command::{MenuView, UiCommand};
 
 /// The menu bar: it shows `view` and returns the command chosen, if one was.
 pub(crate) fn menu_bar(ui: &mut egui::Ui, view: &MenuView) -> Option<UiCommand> {

@@ -6,10 +6,10 @@ use std::net::TcpListener;
 use eframe::egui;
 use fbd_serve::{Limits, ModbusMap, ModbusServer, WebAccess, WebServer};
 
-use crate::app::App;
+use crate::link::FrameCtx;
 
 /// The window's state and the server it started.
-pub(crate) struct NetworkPanel {
+pub struct NetworkPanel {
     pub(crate) open: bool,
     addr: String,
     allow_write: bool,
@@ -34,68 +34,65 @@ impl Default for NetworkPanel {
     }
 }
 
-impl App {
+impl NetworkPanel {
     /// Starts the Modbus server on `addr` for the program running now; what it said.
-    pub fn serve_modbus(&mut self, addr: &str, allow_write: bool) -> Result<String, String> {
+    pub(crate) fn serve_modbus(&mut self, addr: &str, allow_write: bool, cx: FrameCtx<'_>) -> Result<String, String> {
         let listener = TcpListener::bind(addr).map_err(|e| format!("cannot listen on {addr}: {e}"))?;
-        let map = ModbusMap::of(&self.image().plan);
-        let server = ModbusServer::start(listener, self.runner.handle(), map, allow_write, Limits::default())
+        let map = ModbusMap::of(&cx.img.plan);
+        let server = ModbusServer::start(listener, cx.link.handle(), map, allow_write, Limits::default())
             .map_err(|e| e.to_string())?;
         let mut said =
             format!("Modbus on {} ({})", server.addr, if allow_write { "writes allowed" } else { "writes refused" });
         if !server.addr.ip().is_loopback() {
             said.push_str(" — open to the network, and Modbus has no authentication");
         }
-        self.network.server = Some(server);
+        self.allow_write = allow_write;
+        self.server = Some(server);
         Ok(said)
     }
 
     /// Starts the browser HMI on `addr` beside the Modbus server (sharing its command queue).
-    pub fn serve_web(&mut self, addr: &str) -> Result<String, String> {
-        let commands = self.network.server.as_ref().ok_or("start the Modbus server first")?.commands();
+    pub(crate) fn serve_web(&mut self, addr: &str, cx: FrameCtx<'_>) -> Result<String, String> {
+        let commands = self.server.as_ref().ok_or("start the Modbus server first")?.commands();
         let listener = TcpListener::bind(addr).map_err(|e| format!("cannot listen on {addr}: {e}"))?;
-        let access = WebAccess::new(self.network.allow_write);
-        let web = WebServer::start(listener, self.runner.handle(), commands, access, Limits::default())
+        let access = WebAccess::new(self.allow_write);
+        let web = WebServer::start(listener, cx.link.handle(), commands, access, Limits::default())
             .map_err(|e| e.to_string())?;
         let said = format!("the browser HMI on {}", web.url());
-        self.network.web = Some(web);
+        self.web = Some(web);
         Ok(said)
     }
 
     /// Where the browser HMI is served, if it is.
     pub fn web_addr(&self) -> Option<std::net::SocketAddr> {
-        self.network.web.as_ref().map(|w| w.addr)
+        self.web.as_ref().map(|w| w.addr)
     }
 
     /// The browser HMI's address to open, with its write token when writes are allowed.
     pub fn web_url(&self) -> Option<String> {
-        self.network.web.as_ref().map(WebServer::url)
+        self.web.as_ref().map(WebServer::url)
     }
 
     /// Where the Modbus server listens and who is connected, if it runs.
     pub fn modbus_status(&self) -> Option<(std::net::SocketAddr, Vec<String>)> {
-        self.network.server.as_ref().map(|s| (s.addr, s.clients()))
-    }
-
-    /// Opens the Serve on network window.
-    pub fn open_network_window(&mut self) {
-        self.network.open = true;
+        self.server.as_ref().map(|s| (s.addr, s.clients()))
     }
 
     /// Stops the Modbus server and the browser HMI.
-    pub fn stop_modbus(&mut self) {
-        self.network.web = None;
-        self.network.server = None;
+    pub fn stop(&mut self) {
+        self.web = None;
+        self.server = None;
     }
 
-    pub(crate) fn network_window(&mut self, ctx: &egui::Context) {
-        if !self.network.open {
+    /// The Serve on network window, while open.
+    pub(crate) fn window(&mut self, ctx: &egui::Context, cx: FrameCtx<'_>) {
+        if !self.open {
             return;
         }
         let mut open = true;
         let mut start = false;
         let mut stop = false;
-        let n = &mut self.network;
+        let n = &mut *self;
         egui::Window::new("Serve on network").open(&mut open).collapsible(false).show(ctx, |ui| {
             match &n.server {
                 None => {
@@ -136,11 +133,10 @@ impl App {
             }
         });
         if start {
-            let (addr, allow, http) =
-                (self.network.addr.clone(), self.network.allow_write, self.network.http.trim().to_string());
-            self.network.message = match self.serve_modbus(&addr, allow) {
+            let (addr, allow, http) = (self.addr.clone(), self.allow_write, self.http.trim().to_string());
+            self.message = match self.serve_modbus(&addr, allow, cx) {
                 Ok(m) if http.is_empty() => m,
-                Ok(m) => match self.serve_web(&http) {
+                Ok(m) => match self.serve_web(&http, cx) {
                     Ok(w) => format!("{m}; {w}"),
                     Err(e) => format!("{m}; {e}"),
                 },
@@ -148,13 +144,13 @@ impl App {
             };
         }
         if stop {
-            self.stop_modbus();
-            self.network.message = "stopped".into();
+            self.stop();
+            self.message = "stopped".into();
         }
         if !open {
-            self.network.open = false;
+            self.open = false;
         }
-        if self.network.server.is_some() {
+        if self.server.is_some() {
             // Who is connected changes without a frame asking.
             ctx.request_repaint_after(std::time::Duration::from_millis(500));
         }

@@ -8,8 +8,6 @@ use std::path::PathBuf;
 
 use eframe::egui::{self, Color32};
 
-use crate::app::App;
-
 /// What the typed path is for.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub(crate) enum PathAction {
@@ -66,7 +64,7 @@ pub(crate) struct PathPrompt {
 }
 
 /// What the user did in the window this frame.
-enum Outcome {
+pub(crate) enum Outcome {
     Nothing,
     Cancel,
     Go(PathBuf),
@@ -77,7 +75,7 @@ impl PathPrompt {
         PathPrompt { action, text: suggested.to_string(), focus: true, overwrite: None }
     }
 
-    fn show(&mut self, ctx: &egui::Context) -> Outcome {
+    pub(crate) fn show(&mut self, ctx: &egui::Context) -> Outcome {
         let mut open = true;
         let mut outcome = Outcome::Nothing;
         egui::Window::new(self.action.title()).open(&mut open).collapsible(false).show(ctx, |ui| {
@@ -115,77 +113,5 @@ impl PathPrompt {
             outcome = Outcome::Cancel;
         }
         outcome
-    }
-}
-
-impl App {
-    /// The path of a file to write, from the desktop's save dialog; without one (or when it
-    /// gives none) the typed-path window opens for `action` and this returns `None`.
-    pub(crate) fn save_path(&mut self, action: PathAction, filter: (&str, &[&str]), name: &str) -> Option<PathBuf> {
-        let picked = if self.native_dialogs {
-            rfd::FileDialog::new().add_filter(filter.0, filter.1).set_file_name(name).save_file()
-        } else {
-            None
-        };
-        if picked.is_none() {
-            self.path_prompt = Some(PathPrompt::new(action, &format!("~/{name}")));
-        }
-        picked
-    }
-
-    /// The path of a file to read, from the desktop's open dialog, or (as `save_path`) the
-    /// typed-path window.
-    pub(crate) fn open_path(&mut self, action: PathAction, filter: (&str, &[&str])) -> Option<PathBuf> {
-        let picked =
-            if self.native_dialogs { rfd::FileDialog::new().add_filter(filter.0, filter.1).pick_file() } else { None };
-        if picked.is_none() {
-            self.path_prompt = Some(PathPrompt::new(action, ""));
-        }
-        picked
-    }
-
-    /// The typed-path window, while open; a confirmed path does what it was asked for.
-    pub(crate) fn path_prompt_window(&mut self, ctx: &egui::Context) {
-        let Some(prompt) = self.path_prompt.as_mut() else { return };
-        let action = prompt.action;
-        match prompt.show(ctx) {
-            Outcome::Nothing => {}
-            Outcome::Cancel => {
-                self.path_prompt = None;
-                self.status = match action {
-                    PathAction::SaveRecording if self.recording => "not saved: still recording".into(),
-                    PathAction::SaveRecording => {
-                        "not saved: the recording is kept (File > Save the unsaved recording)".into()
-                    }
-                    _ => "cancelled".into(),
-                };
-            }
-            Outcome::Go(path) => {
-                self.path_prompt = None;
-                let result = match action {
-                    PathAction::SaveRecording => self.stop_recording(Some(path)).map(|_| ()),
-                    PathAction::OpenRecording => self.open_recording(Some(path)),
-                    PathAction::ExportPlcopen => {
-                        self.export_plcopen(Some(path));
-                        Ok(())
-                    }
-                    PathAction::ExportDrawing => {
-                        self.export_drawing(Some(path));
-                        Ok(())
-                    }
-                    PathAction::PrintSheets => {
-                        self.print_sheets(Some(path));
-                        Ok(())
-                    }
-                    PathAction::RunTests => {
-                        self.run_tests(Some(path));
-                        Ok(())
-                    }
-                };
-                if let Err(e) = result {
-                    self.status = e;
-                }
-            }
-        }
     }
 }

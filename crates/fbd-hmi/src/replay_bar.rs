@@ -9,10 +9,9 @@ use std::path::{Path, PathBuf};
 use eframe::egui::{self, Color32, RichText, Sense};
 use fbd_engine::Recording;
 use fbd_engine::runtime::PlaybackStatus;
-use fbd_engine::runtime::requests::{Playback, SeekToward, StartPlayback, StopPlayback};
+use fbd_engine::runtime::requests::{Playback, SeekToward};
 use fbd2048_game::Wiring;
 
-use crate::app::App;
 use crate::debugger::slices::Slicer;
 use crate::link::Link;
 use crate::source::Origin;
@@ -42,8 +41,46 @@ pub(crate) struct Seeking {
     slicer: Slicer,
 }
 
+impl Seeking {
+    /// A seek to `target`, going on at the pace of the one it replaces (if any).
+    pub(crate) fn to(target: u64, replaced: Option<Seeking>) -> Seeking {
+        Seeking { target, slicer: replaced.map(|s| s.slicer).unwrap_or_default() }
+    }
+
+    /// Runs one slice toward the target: the scan reached, and whether it is the target.
+    pub(crate) fn run(&mut self, link: Link<'_>) -> (Result<u64, String>, bool) {
+        let target = self.target;
+        let r = self.slicer.run(|n| link.call(SeekToward { target, at_most: n })).map_err(|e| e.to_string());
+        let arrived = !matches!(r, Ok(at) if at != target);
+        (r, arrived)
+    }
+}
+
+impl Replay {
+    /// The replay of `rec`, read from `path`, before it starts.
+    pub(crate) fn of(rec: &Recording, path: &Path) -> Replay {
+        let mut event_scans: Vec<u64> = rec.events.iter().map(|e| e.scan).collect();
+        event_scans.dedup();
+        Replay {
+            path: path.to_path_buf(),
+            scans: rec.scans,
+            cycle_us: rec.cycle_us,
+            event_scans,
+            status: None,
+            seeking: None,
+        }
+    }
+
+    /// Runs one slice of seek `s`, keeping it for the next frame unless it arrived.
+    pub(crate) fn seek_slice(&mut self, mut s: Seeking, link: Link<'_>) -> Result<u64, String> {
+        let (r, arrived) = s.run(link);
+        self.seeking = (!arrived).then_some(s);
+        r
+    }
+}
+
 /// Where the recorded program comes from: its file, or the wiring built into the binary.
-fn recorded_origin(rec: &Recording, path: &Path) -> Result<Origin, String> {
+pub(crate) fn recorded_origin(rec: &Recording, path: &Path) -> Result<Origin, String> {
     let root =
         rec.program.files.first().ok_or_else(|| format!("{}: the recording names no program file", path.display()))?;
     if let Some(p) = rec.program_path(path) {
@@ -54,158 +91,20 @@ fn recorded_origin(rec: &Recording, path: &Path) -> Result<Origin, String> {
         .ok_or_else(|| format!("{}: the recorded program {} is not here", path.display(), root.path))
 }
 
-impl App {
-    /// Plays the recording at `path` (or one a file dialog picks) back through its program:
-    /// a cold start with the recorded seed, then every recorded event before its scan.
-    pub fn open_recording(&mut self, path: Option<PathBuf>) -> Result<(), String> {
-        if self.unsaved_edits() > 0 {
-            return Err("the editor has unsaved changes: save them (Ctrl+S) or undo them before playing a recording, which loads its own program".into());
-        }
-        let path = path
-            .or_else(|| self.open_path(crate::path_prompt::PathAction::OpenRecording, ("fbd recording", &["json"])))
-            .ok_or("type the path of the recording to open")?;
-        // Bounded and regular files only, like a diagram: a device or a FIFO would never end.
-        let rec = Recording::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-        let origin = recorded_origin(&rec, &path)?;
-        // The program as loaded now must be the recorded one, or the replay is another run.
-        let project = crate::source::load(&origin).map_err(|e| format!("{}: {e}", origin.label()))?.0.project;
-        if let Some(why) = rec.program_differs(&project) {
-            return Err(format!("{}: {why}; the replay would not be the recorded run", path.display()));
-        }
-        // At the recording's cycle, which a run may have set from outside the file
-        // (`fbd serve --cycle`): the playback refused another.
-        match crate::source::load_at(&origin, Some(rec.cycle_us)) {
-            Ok((l, plan)) => {
-                self.cold_start(l, plan);
-            }
-            Err(e) => {
-                self.load_failed(&origin, e);
-                return Err(format!("{}: its program does not load", path.display()));
-            }
-        }
-        self.refresh();
-        let replay = Replay {
-            path: path.clone(),
-            scans: rec.scans,
-            cycle_us: rec.cycle_us,
-            event_scans: {
-                let mut s: Vec<u64> = rec.events.iter().map(|e| e.scan).collect();
-                s.dedup();
-                s
-            },
-            status: None,
-            seeking: None,
-        };
-        self.runner.pause();
-        self.runner.call(StartPlayback(Box::new(rec))).map_err(|e| format!("{}: {e}", path.display()))?;
-        self.runner.resume();
-        // A replayed game is not a new best.
-        self.note_altered();
-        self.status = format!("replaying {} ({} scans)", path.display(), replay.scans);
-        self.replay = Some(replay);
-        self.refresh();
-        Ok(())
-    }
-
-    /// Moves the replay to scan `target` (the task pauses): back through the history, or
-    /// forward by scanning. Returns the scan reached in this frame; a seek far ahead goes on
-    /// a slice per frame ([`App::seek_target`]) until it arrives or is cancelled.
-    pub fn seek(&mut self, target: u64) -> Result<u64, String> {
-        self.runner.pause();
-        let slicer = self.replay.as_mut().and_then(|r| r.seeking.take()).map(|s| s.slicer).unwrap_or_default();
-        self.seek_slice(Seeking { target, slicer })
-    }
-
-    /// Where a seek under way goes, if one is.
-    pub fn seek_target(&self) -> Option<u64> {
-        self.replay.as_ref()?.seeking.as_ref().map(|s| s.target)
-    }
-
-    /// Stops a seek under way where it is.
-    pub fn cancel_seek(&mut self) {
-        if let Some(r) = self.replay.as_mut()
-            && let Some(s) = r.seeking.take()
-        {
-            self.status = format!("stopped at scan {} on the way to {}", self.image().scan, s.target);
-        }
-    }
-
-    /// Runs one slice of a seek and keeps the rest for the next frame.
-    fn seek_slice(&mut self, mut s: Seeking) -> Result<u64, String> {
-        let runner = &self.runner;
-        let target = s.target;
-        let r = s.slicer.run(|n| runner.call(SeekToward { target, at_most: n })).map_err(|e| e.to_string());
-        if let Some(replay) = self.replay.as_mut() {
-            replay.seeking = match &r {
-                Ok(at) if *at != s.target => Some(s),
-                _ => None,
-            };
-        }
-        self.refresh();
-        r
-    }
-
-    /// Ends the replay; the program runs on live from where it is.
-    pub fn stop_replay(&mut self) {
-        self.runner.call(StopPlayback);
-        if let Some(r) = self.replay.take() {
-            self.status = format!("replay of {} ended; running live", r.path.display());
-        }
-    }
-
-    /// The replay's status: the scan reached, the first differing scan (while paused).
-    pub fn replay_status(&self) -> Option<PlaybackStatus> {
-        self.replay.as_ref()?;
-        self.runner.call(Playback)
-    }
-    /// The replay bar, when a recording is being played back: the panel draws, the
-    /// application carries out what was asked (pacing and seeking are its).
-    pub(crate) fn replay_bar(&mut self, ui: &mut egui::Ui) {
-        let img = self.image();
-        let paused = self.runner.is_paused();
-        let link = Link::new(&self.runner);
-        let Some(r) = self.replay.as_mut() else { return };
-        let asked = r.bar_ui(ui, img.scan, paused, link);
-        if asked.play {
-            self.resume();
-        }
-        if asked.pause {
-            self.pause();
-        }
-        if asked.go_live {
-            self.stop_replay();
-        }
-        if asked.stop_seek {
-            self.cancel_seek();
-        }
-        // A seek under way goes on by a slice per frame, unless a new one replaces it.
-        let seek = asked.seek_to.map(|t| self.seek(t)).or_else(|| {
-            let s = self.replay.as_mut()?.seeking.take()?;
-            Some(self.seek_slice(s))
-        });
-        if let Some(Err(e)) = seek {
-            self.status = e;
-        }
-        if self.seek_target().is_some() {
-            ui.ctx().request_repaint();
-        }
-    }
-}
-
 /// What the replay bar was asked in a frame.
 #[derive(Default)]
 pub(crate) struct ReplayAsked {
-    play: bool,
-    pause: bool,
-    go_live: bool,
-    stop_seek: bool,
-    seek_to: Option<u64>,
+    pub(crate) play: bool,
+    pub(crate) pause: bool,
+    pub(crate) go_live: bool,
+    pub(crate) stop_seek: bool,
+    pub(crate) seek_to: Option<u64>,
 }
 
 impl Replay {
     /// Draws the bar at scan `at`; asks the task for the playback's status when paused at a
     /// scan it has not been asked at.
-    fn bar_ui(&mut self, ui: &mut egui::Ui, at: u64, paused: bool, link: Link<'_>) -> ReplayAsked {
+    pub(crate) fn bar_ui(&mut self, ui: &mut egui::Ui, at: u64, paused: bool, link: Link<'_>) -> ReplayAsked {
         let mut asked = ReplayAsked::default();
         let (scans, cycle_us) = (self.scans, self.cycle_us);
         // The task pauses on a difference or at the end: that is when the status can change

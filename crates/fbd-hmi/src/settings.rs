@@ -10,12 +10,8 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
-use fbd_engine::runtime::requests::RestoreBreakpoints;
-
-use crate::app::App;
-
 /// The most recent files kept.
-const RECENT: usize = 8;
+pub(crate) const RECENT: usize = 8;
 
 /// Per-program debugging state.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -97,55 +93,6 @@ impl SettingsStore {
         let Some(p) = &self.path else { return Ok(()) };
         let text = serde_json::to_string_pretty(s).expect("settings serialise");
         fbd2048_game::datafile::write_atomic(p, &(text + "\n"), "the settings")
-    }
-}
-
-impl App {
-    /// Puts a file at the top of the recent list.
-    pub(crate) fn remember_recent(&mut self, path: PathBuf) {
-        let path = std::fs::canonicalize(&path).unwrap_or(path);
-        self.prefs.recent.retain(|p| *p != path);
-        self.prefs.recent.insert(0, path);
-        self.prefs.recent.truncate(RECENT);
-    }
-
-    /// Restores the watches and breakpoints remembered for program `key` (those whose signals
-    /// no longer exist are dropped quietly: the program changed).
-    pub(crate) fn restore_program_settings(&mut self, key: &str) {
-        let Some(ps) = self.prefs.programs.get(key).cloned() else { return };
-        for w in &ps.watches {
-            let _ = self.watch_signal(w);
-        }
-        let parsed = ps.breakpoints.iter().filter_map(|(c, on)| Some((fbd_engine::Condition::parse(c).ok()?, *on)));
-        self.runner.call(RestoreBreakpoints(parsed.collect()));
-    }
-
-    /// Takes the running program's watches and breakpoints into the settings.
-    pub(crate) fn collect_program_settings(&mut self, key: &str) {
-        if key.is_empty() {
-            return;
-        }
-        let watches = self.user_watches();
-        let breakpoints =
-            self.image().breakpoints().into_iter().map(|b| (b.condition.to_string(), b.enabled)).collect();
-        let ps = ProgramSettings { watches, breakpoints };
-        if ps == ProgramSettings::default() {
-            self.prefs.programs.remove(key);
-        } else {
-            self.prefs.programs.insert(key.to_string(), ps);
-        }
-    }
-
-    /// Writes the settings (on exit, and when the program changes).
-    pub fn save_settings(&mut self) {
-        let key = self.program_key().to_string();
-        self.collect_program_settings(&key);
-        self.prefs.debugger = self.show_debugger;
-        self.prefs.debugger_editing = self.debugger_while_editing;
-        self.prefs.diagram = self.dbg.show_diagram;
-        if let Err(e) = self.settings_store.save(&self.prefs) {
-            self.status = e;
-        }
     }
 }
 

@@ -8,8 +8,6 @@ use std::path::PathBuf;
 use eframe::egui;
 use fbd_test::{Loaded, Outcome, Scope, TestResult};
 
-use crate::app::App;
-
 /// A table file's run, shown in the Tests window.
 pub(crate) struct TestsPanel {
     file: PathBuf,
@@ -20,7 +18,7 @@ pub(crate) struct TestsPanel {
 }
 
 /// What the window asks for.
-enum Ask {
+pub(crate) enum Ask {
     Nothing,
     Close,
     /// Replay test `k` and stop at `scan`.
@@ -28,7 +26,7 @@ enum Ask {
 }
 
 impl TestsPanel {
-    fn run(file: PathBuf) -> TestsPanel {
+    pub(crate) fn run(file: PathBuf) -> TestsPanel {
         match fbd_test::load(&file) {
             Ok(l) => {
                 let (results, coverage) = fbd_test::run_table(&l);
@@ -39,7 +37,7 @@ impl TestsPanel {
         }
     }
 
-    fn show(&self, ctx: &egui::Context) -> Ask {
+    pub(crate) fn show(&self, ctx: &egui::Context) -> Ask {
         let mut ask = Ask::Nothing;
         let mut open = true;
         egui::Window::new("Tests").open(&mut open).default_width(620.0).show(ctx, |ui| {
@@ -91,64 +89,31 @@ impl TestsPanel {
     }
 }
 
-impl App {
-    /// Runs the test table at `path` (or one the file dialog or the typed-path window gives)
-    /// and opens the Tests window with its results.
-    pub fn run_tests(&mut self, path: Option<PathBuf>) {
-        let Some(path) =
-            path.or_else(|| self.open_path(crate::path_prompt::PathAction::RunTests, ("test table", &["json"])))
-        else {
-            self.status = "type the path of the test table to run".into();
-            return;
-        };
-        let panel = TestsPanel::run(path);
-        self.status = match &panel.loaded {
+impl TestsPanel {
+    /// What the status line says of the run.
+    pub(crate) fn summary(&self) -> String {
+        match &self.loaded {
             Ok(_) => {
-                let failed = panel.results.iter().filter(|r| r.outcome != Outcome::Passed).count();
-                format!("{}: {} tests, {failed} failed", panel.file.display(), panel.results.len())
+                let failed = self.results.iter().filter(|r| r.outcome != Outcome::Passed).count();
+                format!("{}: {} tests, {failed} failed", self.file.display(), self.results.len())
             }
             Err(e) => e.clone(),
-        };
-        self.tests = Some(panel);
-    }
-
-    /// The Tests window, while open.
-    pub(crate) fn tests_window(&mut self, ctx: &egui::Context) {
-        let Some(panel) = &self.tests else { return };
-        match panel.show(ctx) {
-            Ask::Nothing => {}
-            Ask::Close => self.tests = None,
-            Ask::Show(k, scan) => {
-                if let Err(e) = self.show_test_at(k, scan) {
-                    self.status = e;
-                }
-            }
         }
     }
 
-    /// Replays test `k` of the open table on the live runtime (as a recording, through its
-    /// program) and stops at `scan`.
-    pub fn show_test_at(&mut self, k: usize, scan: u64) -> Result<(), String> {
-        let panel = self.tests.as_ref().ok_or("no test table is open")?;
-        let l = panel.loaded.as_ref().map_err(Clone::clone)?;
+    /// Test `k` as a recording to replay through its program, written to a file of its own,
+    /// and the test's name.
+    pub(crate) fn recording_file(&self, k: usize) -> Result<(PathBuf, String), String> {
+        let l = self.loaded.as_ref().map_err(Clone::clone)?;
         let rec = fbd_test::recording_of(l, k).ok_or("a macro tested alone has no program file to load")?;
         let file = std::env::temp_dir().join(format!("fbd-test-{}-{k}.json", std::process::id()));
         fbd_engine::load::write_text(&file, &rec.to_json()).map_err(|e| format!("{}: {e}", file.display()))?;
-        self.open_recording(Some(file))?;
-        // Scan `scan` (numbered from 0) has run when the count is one more.
-        self.seek(scan + 1)?;
-        self.status = format!("test `{}` at scan {scan}", panel_name(self, k));
-        Ok(())
+        let name = self.results.get(k).map_or(String::new(), |r| r.name.clone());
+        Ok((file, name))
     }
 
-    /// The Tests window's results, for tests: each test's name and whether it passed.
-    pub fn test_results(&self) -> Vec<(String, bool)> {
-        self.tests
-            .as_ref()
-            .map_or(Vec::new(), |t| t.results.iter().map(|r| (r.name.clone(), r.outcome == Outcome::Passed)).collect())
+    /// Each test's name and whether it passed.
+    pub fn results(&self) -> Vec<(String, bool)> {
+        self.results.iter().map(|r| (r.name.clone(), r.outcome == Outcome::Passed)).collect()
     }
-}
-
-fn panel_name(app: &App, k: usize) -> String {
-    app.tests.as_ref().and_then(|t| t.results.get(k)).map_or(String::new(), |r| r.name.clone())
 }

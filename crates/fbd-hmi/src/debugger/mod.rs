@@ -11,12 +11,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use eframe::egui::{self, Color32, RichText};
-use fbd_engine::runtime::requests::{
-    AddBreakpoint, EnableBreakpoint, Force, Release, RemoveBreakpoint, RunBackUntil, Write,
-};
-use fbd_engine::{Condition, ScanImage, ScanPlan, SignalKind, StopReason, Value};
+use fbd_engine::runtime::requests::{AddBreakpoint, EnableBreakpoint, Force, Release, RemoveBreakpoint, Write};
+use fbd_engine::{ScanImage, ScanPlan, SignalKind, Value};
 
-use crate::app::App;
 use crate::link::{FrameCtx, Link};
 
 /// The debugger's own state.
@@ -99,106 +96,58 @@ pub(crate) fn value_text(v: Value) -> RichText {
     }
 }
 
-impl App {
-    pub(crate) fn debugger_ui(&mut self, ui: &mut egui::Ui) {
+impl DebuggerState {
+    /// The debugger panel, lent this frame's scan image and link; what only the application
+    /// can do (pacing, runs, a game altered from outside) it returns.
+    pub(crate) fn window(&mut self, ui: &mut egui::Ui, cx: FrameCtx<'_>, task: &TaskView) -> Vec<DebuggerAsk> {
+        let mut asks = Vec::new();
         egui::ScrollArea::vertical().id_salt("dbg_scroll").show(ui, |ui| {
             // Rows wrap inside the panel: a wide one (a BOOL's editor) widened the panel.
             ui.set_max_width(ui.available_width());
-            let task = TaskView {
-                paused: self.runner.is_paused(),
-                halted: self.runner.halted(),
-                stats: self.runner.stats(),
-                scans_per_command: self.game.is_some().then_some((self.front.scans_last, self.front.scans_max)),
-                program_tasks: self.loaded.project.root().tasks.iter().map(task_when).collect(),
-            };
-            let asks = self.dbg.controls(ui, &task, Link::new(&self.runner));
-            self.debugger_asks(asks);
+            asks.extend(self.controls(ui, task, cx.link));
             ui.separator();
-            let img = self.image();
-            if self.dbg.stats_ui(ui, &task, &img) {
-                self.runner.reset_stats();
-                self.front.scans_max = 0;
+            if self.stats_ui(ui, task, cx.img) {
+                asks.push(DebuggerAsk::ResetStatistics);
             }
             ui.separator();
             // The selection's editor keeps one height whether or not a signal is selected, so
             // selecting one never moves the tree under the pointer.
             ui.scope(|ui| {
                 ui.set_min_height(130.0);
-                let img = self.image();
-                let cx = FrameCtx { img: &img, link: Link::new(&self.runner), game: self.game.is_some() };
-                if self.dbg.selected_ui(ui, cx) {
-                    self.note_altered();
+                if self.selected_ui(ui, cx) {
+                    asks.push(DebuggerAsk::Altered);
                 }
             });
-            self.prepared_ui(ui);
-            ui.separator();
-            self.watches_ui(ui);
-            ui.separator();
-            let img = self.image();
-            self.dbg.tree_ui(ui, &img, Link::new(&self.runner));
-        });
-    }
-
-    /// Carries out what the debugger's controls asked for.
-    fn debugger_asks(&mut self, asks: Vec<DebuggerAsk>) {
-        for a in asks {
-            match a {
-                DebuggerAsk::Run => self.resume(),
-                DebuggerAsk::Pause => self.pause(),
-                DebuggerAsk::Step => self.run_scans(1),
-                DebuggerAsk::StepN(n) => self.fast_forward(None, n),
-                DebuggerAsk::Back(n) => {
-                    self.dbg.message = match self.step_back(n) {
-                        Ok(s) => format!("back at scan {s}"),
-                        Err(e) => e,
-                    }
-                }
-                DebuggerAsk::RunUntil => self.run_until(),
-                DebuggerAsk::RunBackUntil => self.run_back_until(),
-                DebuggerAsk::Period(p) => self.runner.set_period(p),
-                DebuggerAsk::StopForward => self.cancel_forward(),
+            let prepared = self.prepared_ui(ui, cx.img, cx.link);
+            if prepared.write {
+                asks.push(DebuggerAsk::Prepared { force: false });
             }
-        }
+            if prepared.force {
+                asks.push(DebuggerAsk::Prepared { force: true });
+            }
+            ui.separator();
+            self.watches_ui(ui, cx);
+            ui.separator();
+            self.tree_ui(ui, cx.img, cx.link);
+        });
+        asks
     }
 
     /// Selects signal `path` for the signal editor (what clicking it in the tree does); false
     /// when the program has no such signal.
-    pub fn select_signal(&mut self, path: &str) -> bool {
-        let known = self.dbg.plan.as_ref().is_some_and(|p| p.signal(path).is_some());
+    pub fn select(&mut self, path: &str) -> bool {
+        let known = self.plan.as_ref().is_some_and(|p| p.signal(path).is_some());
         if known {
-            self.dbg.selected = Some(path.to_string());
+            self.selected = Some(path.to_string());
         }
         known
     }
 
-    /// Runs back through the history until the condition held (re-executing from snapshots).
-    pub fn run_back_until(&mut self) {
-        let cond = match Condition::parse(self.dbg.until.trim()) {
-            Ok(c) => c,
-            Err(e) => {
-                self.dbg.message = e;
-                return;
-            }
-        };
-        self.pause();
-        let limit = self.dbg.until_limit;
-        let r = self.runner.call(RunBackUntil { cond, limit });
-        self.note_altered();
-        self.refresh();
-        self.dbg.message = match r {
-            Ok(StopReason::Condition { scans, .. }) => format!("condition held {scans} scans back (paused)"),
-            Ok(StopReason::Limit) => format!("did not hold within {limit} scans back or the history (paused)"),
-            Err(e) => e.to_string(),
-        };
-    }
-
-    /// Fast-forward until the typed condition holds, at most the set number of scans, a slice
-    /// per frame (ten million scans take seconds; the window answers meanwhile).
-    fn run_until(&mut self) {
-        match Condition::parse(self.dbg.until.trim()) {
-            Ok(c) => self.fast_forward(Some(c), self.dbg.until_limit),
-            Err(e) => self.dbg.message = e,
-        }
+    /// The signal `path` selected from a menu elsewhere (the diagram's): the tree filtered to
+    /// its block.
+    pub(crate) fn select_from_menu(&mut self, path: &str) {
+        self.selected = Some(path.to_string());
+        self.filter = path.rsplit_once('.').map(|(b, _)| format!("{b}.")).unwrap_or_default();
     }
 }
 
@@ -563,10 +512,18 @@ pub(crate) enum DebuggerAsk {
     RunBackUntil,
     Period(Duration),
     StopForward,
+    /// Reset statistics.
+    ResetStatistics,
+    /// A value was written or forced from the panel: the game in progress is altered.
+    Altered,
+    /// Write all (false) or Force all (true) of the prepared values.
+    Prepared {
+        force: bool,
+    },
 }
 
 /// A task's name and when it runs, as the debugger says it.
-fn task_when(t: &fbd_engine::model::Task) -> (String, String) {
+pub(crate) fn task_when(t: &fbd_engine::model::Task) -> (String, String) {
     let when = match (&t.interval_ms, &t.single) {
         (Some(ms), _) => format!("every {ms} ms"),
         (None, Some(fbd_engine::model::Wire::Ref(r))) => format!("when {r} rises"),

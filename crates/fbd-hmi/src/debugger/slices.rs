@@ -9,7 +9,7 @@ use eframe::egui;
 use fbd_engine::runtime::requests::RunUntil;
 use fbd_engine::{Condition, StopReason};
 
-use crate::app::App;
+use crate::link::Link;
 
 /// The scans of the first slice: a few milliseconds for the 2048 program's scan.
 const FIRST_SLICE: u64 = 5_000;
@@ -51,55 +51,49 @@ pub(crate) struct Forward {
     slicer: Slicer,
 }
 
-impl App {
-    /// Starts running up to `limit` scans (the task pauses), until `cond` holds if there is
-    /// one; the first slice runs now, the rest one per frame ([`App::forward_slice`]).
-    pub(crate) fn fast_forward(&mut self, cond: Option<Condition>, limit: u64) {
-        self.pause();
-        self.dbg.forward = Some(Forward { cond, limit, done: 0, slicer: Slicer::default() });
-        self.forward_slice();
+impl crate::debugger::DebuggerState {
+    /// Starts running up to `limit` scans, until `cond` holds if there is one, a slice per
+    /// frame ([`Self::forward_slice`]).
+    pub(crate) fn start_forward(&mut self, cond: Option<Condition>, limit: u64) {
+        self.forward = Some(Forward { cond, limit, done: 0, slicer: Slicer::default() });
     }
 
     /// Runs the next slice of a fast-forward under way, and says how it ended when it did.
-    pub(crate) fn forward_slice(&mut self) {
-        let Some(mut f) = self.dbg.forward.take() else { return };
-        let runner = &self.runner;
+    pub(crate) fn forward_slice(&mut self, link: Link<'_>) {
+        let Some(mut f) = self.forward.take() else { return };
         let (cond, left) = (&f.cond, f.limit - f.done);
         let (ran, r) = f.slicer.run(|n| {
             let n = n.min(left);
-            (n, runner.call(RunUntil { cond: cond.clone(), limit: n }))
+            (n, link.call(RunUntil { cond: cond.clone(), limit: n }))
         });
-        self.refresh();
         match r {
             Ok(StopReason::Condition { scans, .. }) => {
-                self.dbg.message = format!("condition met after {} scans (paused)", f.done + scans);
+                self.message = format!("condition met after {} scans (paused)", f.done + scans);
             }
             Ok(StopReason::Limit) => {
                 f.done += ran;
                 if f.done < f.limit {
-                    self.dbg.forward = Some(f);
+                    self.forward = Some(f);
                 } else if f.cond.is_some() {
-                    self.dbg.message = format!("not met within {} scans (paused)", f.limit);
+                    self.message = format!("not met within {} scans (paused)", f.limit);
                 }
             }
-            Err(e) => self.dbg.message = e.to_string(),
+            Err(e) => self.message = e.to_string(),
+        }
+    }
+
+    /// Stops a fast-forward under way where it got to.
+    pub(crate) fn cancel_forward(&mut self) {
+        if let Some(f) = self.forward.take() {
+            self.message = format!("stopped after {} of {} scans (paused)", f.done, f.limit);
         }
     }
 
     /// Whether a fast-forward or Step N is under way.
     pub fn fast_forwarding(&self) -> bool {
-        self.dbg.forward.is_some()
+        self.forward.is_some()
     }
 
-    /// Stops a fast-forward under way where it got to.
-    pub(crate) fn cancel_forward(&mut self) {
-        if let Some(f) = self.dbg.forward.take() {
-            self.dbg.message = format!("stopped after {} of {} scans (paused)", f.done, f.limit);
-        }
-    }
-}
-
-impl crate::debugger::DebuggerState {
     /// How far a fast-forward under way got, with a button that stops it.
     /// Whether it was stopped.
     pub(crate) fn forward_ui(&self, ui: &mut egui::Ui) -> bool {

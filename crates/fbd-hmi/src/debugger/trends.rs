@@ -8,11 +8,8 @@ use egui_plot::{CoordinatesFormatter, Corner, Legend, Line, Plot, PlotPoints};
 
 use fbd_engine::runtime::requests::{Histories, Unwatch, Watch};
 
-use fbd_engine::ScanImage;
-
-use crate::app::App;
 use crate::debugger::value_text;
-use crate::link::{FrameCtx, Link};
+use crate::link::FrameCtx;
 
 /// What the trend plot keeps between frames.
 pub struct TrendState {
@@ -259,45 +256,6 @@ impl TrendState {
     }
 }
 
-impl App {
-    /// What the trends are lent this frame.
-    fn trends_cx<'a>(&'a self, img: &'a ScanImage) -> FrameCtx<'a> {
-        FrameCtx { img, link: Link::new(&self.runner), game: self.game.is_some() }
-    }
-
-    /// The watched signals the user chose.
-    pub(crate) fn user_watches(&self) -> Vec<String> {
-        let img = self.image();
-        self.dbg.trends.user_watches(self.trends_cx(&img))
-    }
-
-    /// Watches `path` for the trends.
-    pub(crate) fn watch_signal(&mut self, path: &str) -> Result<(), String> {
-        let img = self.image();
-        let cx = FrameCtx { img: &img, link: Link::new(&self.runner), game: self.game.is_some() };
-        self.dbg.trends.watch(path, cx)
-    }
-
-    /// The watched history as CSV.
-    pub fn trends_csv(&self) -> String {
-        let img = self.image();
-        self.dbg.trends.csv(self.trends_cx(&img))
-    }
-
-    /// The watch list and trends in the debugger.
-    pub(crate) fn watches_ui(&mut self, ui: &mut egui::Ui) {
-        let img = self.image();
-        let cx = FrameCtx { img: &img, link: Link::new(&self.runner), game: self.game.is_some() };
-        let out = self.dbg.trends.ui(ui, cx);
-        if let Some(m) = out.message {
-            self.dbg.message = m;
-        }
-        if let Some(s) = out.select {
-            self.dbg.selected = Some(s);
-        }
-    }
-}
-
 /// A trend plot: simulated time on its x axis (shared by the numbers' and the BOOLs' plots),
 /// following the newest samples or, stopped, dragged and zoomed.
 fn trend_plot(id: &str, follow: bool, width: f32, height: f32, link: egui::Id, x_label: bool) -> Plot<'static> {
@@ -318,4 +276,17 @@ fn trend_plot(id: &str, follow: bool, width: f32, height: f32, link: egui::Id, x
         })
         .coordinates_formatter(Corner::RightBottom, CoordinatesFormatter::new(|p, _| format!("{:.0} ms", p.x)));
     if x_label { plot.x_axis_label("simulated time (ms)") } else { plot }
+}
+
+impl crate::debugger::DebuggerState {
+    /// The watch list and trends in the debugger.
+    pub(crate) fn watches_ui(&mut self, ui: &mut egui::Ui, cx: FrameCtx<'_>) {
+        let out = self.trends.ui(ui, cx);
+        if let Some(m) = out.message {
+            self.message = m;
+        }
+        if let Some(s) = out.select {
+            self.selected = Some(s);
+        }
+    }
 }

@@ -7,61 +7,11 @@ use fbd_engine::runtime::RuntimeError;
 use fbd_engine::runtime::requests::{Force, Forced, Release, ReleaseAll, Write};
 use fbd_engine::{ScanImage, Value};
 
-use crate::app::App;
 use crate::debugger::DebuggerState;
 use crate::link::Link;
 
 /// Height of the section, fixed so that what is below never moves when a list grows.
 const HEIGHT: f32 = 96.0;
-
-impl App {
-    /// Prepares `v` for `path` (replacing a value prepared for it before).
-    pub fn prepare(&mut self, path: &str, v: Value) {
-        self.dbg.prepare(path, v);
-    }
-
-    /// Writes every prepared value: all are applied at the start of the same next scan.
-    pub fn write_prepared(&mut self) {
-        let list = std::mem::take(&mut self.dbg.prepared);
-        self.note_altered();
-        let writes = list.iter().map(|(p, v)| Write { path: p.clone(), value: *v }).collect::<Vec<_>>();
-        let errors = failures(&list, self.runner.call(writes));
-        self.dbg.message = if errors.is_empty() {
-            format!("{} prepared values written at the next scan", list.len())
-        } else {
-            errors.join("; ")
-        };
-    }
-
-    /// Forces every prepared value, together (one request: the same scan).
-    pub fn force_prepared(&mut self) {
-        let list = std::mem::take(&mut self.dbg.prepared);
-        self.note_altered();
-        let forces = list.iter().map(|(p, v)| Force { path: p.clone(), value: *v }).collect::<Vec<_>>();
-        let errors = failures(&list, self.runner.call(forces));
-        self.dbg.message =
-            if errors.is_empty() { format!("{} prepared values forced", list.len()) } else { errors.join("; ") };
-        self.refresh();
-    }
-
-    /// The active forces (re-read only when they changed: the scan image says when).
-    pub fn forces(&mut self) -> Vec<(String, Value)> {
-        let img = self.image();
-        self.dbg.forces(&img, Link::new(&self.runner))
-    }
-
-    /// The prepared values and the forces; Write all and Force all are carried out here.
-    pub(crate) fn prepared_ui(&mut self, ui: &mut egui::Ui) {
-        let img = self.image();
-        let asked = self.dbg.prepared_ui(ui, &img, Link::new(&self.runner));
-        if asked.write {
-            self.write_prepared();
-        }
-        if asked.force {
-            self.force_prepared();
-        }
-    }
-}
 
 /// The failed ones of a batch of prepared values, each named by its path.
 fn failures(list: &[(String, Value)], replies: Vec<Result<(), RuntimeError>>) -> Vec<String> {
@@ -69,8 +19,25 @@ fn failures(list: &[(String, Value)], replies: Vec<Result<(), RuntimeError>>) ->
 }
 
 impl DebuggerState {
+    /// Writes (`force` false) or forces every prepared value, together: one request, applied
+    /// at the start of the same next scan.
+    pub(crate) fn apply_prepared(&mut self, force: bool, link: Link<'_>) {
+        let list = std::mem::take(&mut self.prepared);
+        let replies = if force {
+            link.call(list.iter().map(|(p, v)| Force { path: p.clone(), value: *v }).collect::<Vec<_>>())
+        } else {
+            link.call(list.iter().map(|(p, v)| Write { path: p.clone(), value: *v }).collect::<Vec<_>>())
+        };
+        let errors = failures(&list, replies);
+        self.message = match (errors.is_empty(), force) {
+            (true, true) => format!("{} prepared values forced", list.len()),
+            (true, false) => format!("{} prepared values written at the next scan", list.len()),
+            (false, _) => errors.join("; "),
+        };
+    }
+
     /// Prepares `v` for `path` (replacing a value prepared for it before).
-    pub(crate) fn prepare(&mut self, path: &str, v: Value) {
+    pub fn prepare(&mut self, path: &str, v: Value) {
         match self.prepared.iter_mut().find(|(p, _)| p == path) {
             Some(e) => e.1 = v,
             None => self.prepared.push((path.to_string(), v)),
@@ -168,6 +135,6 @@ impl DebuggerState {
 
 /// What the prepared values' buttons asked for.
 pub(crate) struct PreparedAsk {
-    write: bool,
-    force: bool,
+    pub(crate) write: bool,
+    pub(crate) force: bool,
 }

@@ -3,55 +3,10 @@
 //! watch, breakpoints, select in the debugger).
 
 use eframe::egui;
-use fbd_engine::runtime::requests::{AddBreakpoint, Release, Write};
-use fbd_engine::{Condition, Value};
-
-use crate::app::App;
-
-impl App {
-    /// Carries out a context-menu action on signal `path`.
-    pub(crate) fn diagram_act(&mut self, path: &str, a: MenuAction) {
-        if matches!(a, MenuAction::Write(_)) {
-            self.note_altered();
-        }
-        let result: Result<String, String> = match a {
-            MenuAction::Write(v) => self
-                .runner
-                .call(Write { path: path.to_string(), value: v })
-                .map(|()| format!("{path} := {v} at the next scan"))
-                .map_err(|e| e.to_string()),
-            MenuAction::Break(on) => {
-                let cond = match on {
-                    BreakOn::Rise => Condition::Rises(path.to_string()),
-                    BreakOn::Change => Condition::Changes(path.to_string()),
-                    BreakOn::Equals(v) => Condition::Equals(path.to_string(), v),
-                };
-                let text = cond.to_string();
-                self.runner
-                    .call(AddBreakpoint(cond))
-                    .map(|_| format!("breakpoint `{text}` set: the task pauses after a scan where it holds"))
-                    .map_err(|e| e.to_string())
-            }
-            MenuAction::Force(v) => self.force(path, v).map(|()| format!("{path} forced to {v}")),
-            MenuAction::Release => Ok(if self.runner.call(Release(path.to_string())) {
-                format!("{path} released")
-            } else {
-                format!("{path} was not forced")
-            }),
-            MenuAction::Watch => self.watch_signal(path).map(|()| format!("watching {path}")),
-            MenuAction::Select => {
-                self.dbg.selected = Some(path.to_string());
-                self.dbg.filter = path.rsplit_once('.').map(|(b, _)| format!("{b}.")).unwrap_or_default();
-                *self.debugger_shown_mut() = true;
-                Ok(format!("{path} selected in the debugger (write or force it there)"))
-            }
-        };
-        self.diagram.message = result.unwrap_or_else(|e| format!("{path}: {e}"));
-    }
-}
+use fbd_engine::Value;
 
 /// What the block context menu does to one output.
-#[derive(Copy, Clone, Debug)]
+#[derive(Copy, Clone, Debug, PartialEq)]
 pub(crate) enum MenuAction {
     Write(Value),
     Force(Value),
@@ -62,7 +17,7 @@ pub(crate) enum MenuAction {
 }
 
 /// Which breakpoint the context menu sets on an output.
-#[derive(Copy, Clone, Debug)]
+#[derive(Copy, Clone, Debug, PartialEq)]
 pub(crate) enum BreakOn {
     Rise,
     Change,

@@ -22,8 +22,6 @@ use std::sync::Arc;
 use fbd_engine::ScanImage;
 use fbd_engine::load::Project;
 
-use crate::app::App;
-
 /// Signal ids of the shown instance: its path, per node the outputs' ids, the input ports' ids.
 /// Per node, the signal of each output pin; and the signal of each input port.
 pub(crate) type SignalIds = (Vec<Vec<Option<usize>>>, Vec<Option<usize>>);
@@ -220,7 +218,7 @@ impl DiagramState {
     }
 
     /// Shows page `k` of the body (`None`: the whole body).
-    pub(crate) fn show_page(&mut self, k: Option<usize>) {
+    pub fn show_page(&mut self, k: Option<usize>) {
         self.whole = k.is_none();
         self.page = k.unwrap_or(0);
         // A page opens at its first sheet; the whole body, an overview, whole.
@@ -328,52 +326,71 @@ impl DiagramState {
     }
 }
 
-impl App {
+/// The online diagram lent the newest scan image and the loaded program outside a frame (for
+/// tests and tools that point at what was drawn).
+pub struct Lent<'a> {
+    pub(crate) panel: &'a mut DiagramState,
+    pub(crate) img: Arc<ScanImage>,
+    pub(crate) project: &'a Project,
+}
+
+impl std::ops::Deref for Lent<'_> {
+    type Target = DiagramState;
+    fn deref(&self) -> &DiagramState {
+        self.panel
+    }
+}
+
+impl std::ops::DerefMut for Lent<'_> {
+    fn deref_mut(&mut self) -> &mut DiagramState {
+        self.panel
+    }
+}
+
+impl Lent<'_> {
     /// The laid-out body of the shown instance (see [`DiagramState::body`]).
-    pub(crate) fn diagram_body(&mut self) -> Option<Rc<(Body, Layout)>> {
-        let img = self.image();
-        self.diagram.body(&DiagramCtx { img: &img, project: &self.loaded.project })
+    pub fn body(&mut self) -> Option<Rc<(Body, Layout)>> {
+        self.panel.body(&DiagramCtx { img: &self.img, project: self.project })
     }
 
     /// Opens the body of instance `path` ("" for the top level). Returns false if there is none.
-    pub fn diagram_open(&mut self, path: &str) -> bool {
-        let img = self.image();
-        self.diagram.open(path, &img)
+    pub fn open(&mut self, path: &str) -> bool {
+        self.panel.open(path, &self.img)
     }
 
     /// A point on the wire from output `pin` of block `id` of the shown body, as drawn in the
     /// last frame (the middle of its first piece), for tests that point at it.
-    pub fn diagram_wire_pos(&mut self, id: &str, pin: &str) -> Option<Pos2> {
-        let bl = self.diagram_body()?;
+    pub fn wire_pos(&mut self, id: &str, pin: &str) -> Option<Pos2> {
+        let bl = self.body()?;
         let (body, layout) = (&bl.0, &bl.1);
         let node = body.nodes.iter().position(|n| n.id == id)?;
         let pin = body.nodes[node].outputs.iter().position(|p| p == pin)?;
         let net = layout.nets.iter().find(|n| n.source == Source::Out { node, pin })?;
         let (a, b) = net.segments.first()?;
-        let z = self.diagram.zoom;
-        Some(self.diagram.origin + Vec2::new((a.x + b.x) as f32 / 2.0, (a.y + b.y) as f32 / 2.0) * z)
+        let z = self.panel.zoom;
+        Some(self.panel.origin + Vec2::new((a.x + b.x) as f32 / 2.0, (a.y + b.y) as f32 / 2.0) * z)
     }
 
     /// Where block `id` of the shown body was drawn in the last frame (its centre), for tests
     /// that click it.
-    pub fn diagram_block_pos(&mut self, id: &str) -> Option<Pos2> {
-        let bl = self.diagram_body()?;
+    pub fn block_pos(&mut self, id: &str) -> Option<Pos2> {
+        let bl = self.body()?;
         let (body, layout) = &*bl;
         let i = body.nodes.iter().position(|n| n.id == id)?;
         let r = layout.blocks[i];
-        let z = self.diagram.zoom;
-        Some(self.diagram.origin + Vec2::new((r.x + r.w / 2.0) as f32, (r.y + r.h / 2.0) as f32) * z)
+        let z = self.panel.zoom;
+        Some(self.panel.origin + Vec2::new((r.x + r.w / 2.0) as f32, (r.y + r.h / 2.0) as f32) * z)
     }
 
     /// The connector Find marked, and where its tags were drawn in the last frame (the
     /// connector's, then each continuation's), for tests.
-    pub fn diagram_found_connector(&mut self) -> Option<(String, Vec<Pos2>)> {
-        let label = self.diagram.found_connector.clone()?;
-        let bl = self.diagram_body()?;
+    pub fn found_connector(&mut self) -> Option<(String, Vec<Pos2>)> {
+        let label = self.panel.found_connector.clone()?;
+        let bl = self.body()?;
         let (_, layout) = &*bl;
         let c = layout.connectors.iter().find(|c| c.label == label)?;
-        let z = self.diagram.zoom;
-        let at = |p: fbd_layout::Point| self.diagram.origin + Vec2::new(p.x as f32, p.y as f32) * z;
+        let z = self.panel.zoom;
+        let at = |p: fbd_layout::Point| self.panel.origin + Vec2::new(p.x as f32, p.y as f32) * z;
         let mut points = vec![at(fbd_layout::connector_tag(layout.source_anchor(c.source)))];
         points.extend(c.targets.iter().map(|&t| at(fbd_layout::continuation_tag(layout.target_anchor(t)))));
         Some((label, points))
@@ -381,89 +398,85 @@ impl App {
 
     /// Where the box of input port `name` of the shown body was drawn in the last frame (its
     /// middle), for tests that click it.
-    pub fn diagram_input_pos(&mut self, name: &str) -> Option<Pos2> {
-        let bl = self.diagram_body()?;
+    pub fn input_pos(&mut self, name: &str) -> Option<Pos2> {
+        let bl = self.body()?;
         let (body, layout) = &*bl;
         let k = body.inputs.iter().position(|n| n == name)?;
         let a = layout.input_ports[k];
-        let z = self.diagram.zoom;
+        let z = self.panel.zoom;
         let half = (name.len() as f32 * 7.0 + 14.0) * z / 2.0;
-        Some(self.diagram.origin + Vec2::new(a.x as f32, a.y as f32) * z - Vec2::new(half, 0.0))
-    }
-
-    /// Fits the drawing to the view in the next frame (what `F` and "Fit" do).
-    pub fn diagram_fit(&mut self) {
-        self.diagram.fit = true;
-    }
-
-    /// The canvas's screen rectangle in the last frame.
-    pub fn diagram_canvas(&self) -> Rect {
-        Rect::from_min_size(self.diagram.canvas_min, self.diagram.canvas)
-    }
-
-    /// The zoom of the drawing (screen points per layout unit).
-    pub fn diagram_zoom(&self) -> f32 {
-        self.diagram.zoom
-    }
-
-    /// The height in pixels of block types and connector names as drawn in the last frame;
-    /// `None` when the zoom is too small for any text.
-    pub fn diagram_text_px(&self) -> Option<f32> {
-        self.diagram.text_px
+        Some(self.panel.origin + Vec2::new(a.x as f32, a.y as f32) * z - Vec2::new(half, 0.0))
     }
 
     /// The pages of the body shown (their titles), empty for a body without pages.
-    pub fn diagram_pages(&mut self) -> Vec<String> {
-        let img = self.image();
-        let cx = DiagramCtx { img: &img, project: &self.loaded.project };
-        self.diagram.pages(&cx).into_iter().map(|(t, _)| t).collect()
-    }
-
-    /// The page shown (from 0), or `None` for the whole body.
-    pub fn diagram_page(&self) -> Option<usize> {
-        (!self.diagram.whole).then_some(self.diagram.page)
-    }
-
-    /// Shows page `k` (from 0) of the body shown, or the whole body (`None`), fitted.
-    pub fn diagram_show_page(&mut self, k: Option<usize>) {
-        self.diagram.show_page(k);
-    }
-
-    /// How many sheets the shown drawing is cut into at Fit (1: it fits the view whole).
-    pub fn diagram_sheets(&self) -> usize {
-        self.diagram.sheets.as_ref().map_or(1, |(_, _, s)| s.list.len().max(1))
-    }
-
-    /// The sheet shown at Fit (from 0), or `None` for the whole drawing.
-    pub fn diagram_sheet(&self) -> Option<usize> {
-        (!self.diagram.unsheeted).then_some(self.diagram.sheet)
-    }
-
-    /// Shows sheet `k` (from 0) of the shown drawing, or the whole drawing (`None`), fitted.
-    pub fn diagram_show_sheet(&mut self, k: Option<usize>) {
-        self.diagram.sheet = k.unwrap_or(0);
-        self.diagram.unsheeted = k.is_none();
-        self.diagram.fit = true;
-    }
-
-    /// What the Diagram tab's header says (what Find found, ...).
-    pub fn diagram_message(&self) -> &str {
-        &self.diagram.message
-    }
-
-    /// The instance whose body is shown ("" for the program).
-    pub fn diagram_instance(&self) -> &str {
-        &self.diagram.instance
+    pub fn pages(&mut self) -> Vec<String> {
+        let cx = DiagramCtx { img: &self.img, project: self.project };
+        self.panel.pages(&cx).into_iter().map(|(t, _)| t).collect()
     }
 
     /// The live value of output port `port` of the shown body (the value the body drives
     /// there), for tests and the status line.
-    pub fn diagram_output_value(&mut self, port: &str) -> Option<Value> {
-        let bl = self.diagram_body()?;
+    pub fn output_value(&mut self, port: &str) -> Option<Value> {
+        let bl = self.body()?;
         let (body, _) = &*bl;
         let k = body.outputs.iter().position(|(n, _)| n == port)?;
         let e = body.edges.iter().find(|e| e.to == fbd_layout::Target::Port(k))?;
-        let path = self.diagram.net_path(body, e.from);
-        self.image().read(&path)
+        let path = self.panel.net_path(body, e.from);
+        self.img.read(&path)
+    }
+}
+
+impl DiagramState {
+    /// Fits the drawing to the view in the next frame (what `F` and "Fit" do).
+    pub fn fit(&mut self) {
+        self.fit = true;
+    }
+
+    /// The canvas's screen rectangle in the last frame.
+    pub fn canvas(&self) -> Rect {
+        Rect::from_min_size(self.canvas_min, self.canvas)
+    }
+
+    /// The zoom of the drawing (screen points per layout unit).
+    pub fn zoom(&self) -> f32 {
+        self.zoom
+    }
+
+    /// The height in pixels of block types and connector names as drawn in the last frame;
+    /// `None` when the zoom is too small for any text.
+    pub fn text_px(&self) -> Option<f32> {
+        self.text_px
+    }
+
+    /// The page shown (from 0), or `None` for the whole body.
+    pub fn page(&self) -> Option<usize> {
+        (!self.whole).then_some(self.page)
+    }
+
+    /// How many sheets the shown drawing is cut into at Fit (1: it fits the view whole).
+    pub fn sheets(&self) -> usize {
+        self.sheets.as_ref().map_or(1, |(_, _, s)| s.list.len().max(1))
+    }
+
+    /// The sheet shown at Fit (from 0), or `None` for the whole drawing.
+    pub fn sheet(&self) -> Option<usize> {
+        (!self.unsheeted).then_some(self.sheet)
+    }
+
+    /// Shows sheet `k` (from 0) of the shown drawing, or the whole drawing (`None`), fitted.
+    pub fn show_sheet(&mut self, k: Option<usize>) {
+        self.sheet = k.unwrap_or(0);
+        self.unsheeted = k.is_none();
+        self.fit = true;
+    }
+
+    /// What the Diagram tab's header says (what Find found, ...).
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+
+    /// The instance whose body is shown ("" for the program).
+    pub fn instance(&self) -> &str {
+        &self.instance
     }
 }

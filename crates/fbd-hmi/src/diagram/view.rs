@@ -18,7 +18,6 @@ use std::sync::Arc;
 
 use fbd_engine::ScanImage;
 
-use crate::app::App;
 use crate::canvas::Pen;
 use crate::diagram::{DiagramCtx, DiagramState};
 
@@ -42,18 +41,6 @@ fn wire_color(v: Option<Value>, dark: bool) -> Color32 {
             } else {
                 Color32::from_rgb(0x30, 0x48, 0x80)
             }
-        }
-    }
-}
-
-impl App {
-    /// The online diagram: drawn by [`DiagramState::ui`], whose menu actions are carried out
-    /// here (writes, forces, breakpoints, watches, selection in the debugger).
-    pub(crate) fn diagram_panel(&mut self, ui: &mut egui::Ui) {
-        let img = self.image();
-        let acts = self.diagram.ui(ui, &DiagramCtx { img: &img, project: &self.loaded.project });
-        for (path, a) in acts {
-            self.diagram_act(&path, a);
         }
     }
 }

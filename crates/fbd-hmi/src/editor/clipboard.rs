@@ -83,7 +83,7 @@ impl EditorState {
 
     /// The text the editor last copied (what its Ctrl+V pastes, unless another program put
     /// something else on the system clipboard since).
-    pub(crate) fn clipboard_text(&self) -> Option<&str> {
+    pub fn clipboard_text(&self) -> Option<&str> {
         self.clipboard.as_deref()
     }
 }

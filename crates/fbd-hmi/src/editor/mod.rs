@@ -25,8 +25,8 @@ use eframe::egui::{self, Color32, Pos2, Vec2};
 use fbd_edit::{BodyId, Workspace};
 use fbd_layout::{Body, Layout};
 
-use crate::app::App;
-use crate::source::Origin;
+use crate::source::{Loaded, Origin};
+use fbd_engine::ScanPlan;
 
 /// What the editor keeps between frames.
 #[derive(Default)]
@@ -174,9 +174,40 @@ impl EditorState {
         Ok(format!("wrote {}", written.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")))
     }
 
-    /// The workspace being edited (made by the application before the editor is drawn).
-    pub(crate) fn workspace(&mut self) -> &mut Workspace {
+    /// The workspace being edited (made by [`Self::ensure_workspace`] before the editor is
+    /// drawn or asked).
+    pub fn workspace(&mut self) -> &mut Workspace {
         self.ws.as_mut().expect("the workspace is made before the editor is used")
+    }
+
+    /// Makes the workspace from the running program's files (`loaded`, compiled as `plan`)
+    /// on first use.
+    pub(crate) fn ensure_workspace(&mut self, loaded: &Loaded, plan: &ScanPlan) {
+        if self.ws.is_some() {
+            return;
+        }
+        let mut ws = Workspace::from_project(&loaded.project);
+        // Its files' paths are names, not places to write, unless it was opened from a
+        // diagram file of its own.
+        match &loaded.origin {
+            Origin::Embedded(w) => {
+                ws.set_no_file(format!("diagrams/{} is built into the program, not a file of yours", w.file_name()))
+            }
+            Origin::File(p) if p.extension().is_some_and(|e| e.eq_ignore_ascii_case("xml")) => ws.set_no_file(format!(
+                "{} was imported from PLCopen XML (the editor writes its own format)",
+                p.display()
+            )),
+            Origin::File(_) => {}
+            Origin::Editor(_) => ws.set_no_file("the program applied from the editor has no file yet"),
+        }
+        ws.learn_types(plan);
+        self.ws = Some(ws);
+        self.version += 1;
+    }
+
+    /// The editor's last message (what an edit did, or why it was refused).
+    pub fn message(&self) -> &str {
+        &self.message
     }
 
     /// The editor's header and canvas.
@@ -210,7 +241,7 @@ impl EditorState {
 impl EditorState {
     /// Where input `pin` of block `block` of the edited body was drawn in the last frame (for
     /// tests that right-click it).
-    pub(crate) fn pin_pos(&mut self, block: &str, pin: &str) -> Option<Pos2> {
+    pub fn pin_pos(&mut self, block: &str, pin: &str) -> Option<Pos2> {
         let d = self.drawn_body()?;
         let (b, l) = &*d;
         let i = b.nodes.iter().position(|n| n.id == block)?;
@@ -221,7 +252,7 @@ impl EditorState {
 
     /// Where output `pin` of `block` (or, with `block` empty, the body's input or output port
     /// `pin`) was drawn in the last frame.
-    pub(crate) fn anchor_pos(&mut self, block: &str, pin: &str) -> Option<Pos2> {
+    pub fn anchor_pos(&mut self, block: &str, pin: &str) -> Option<Pos2> {
         let d = self.drawn_body()?;
         let (b, l) = &*d;
         let a = if block.is_empty() {
@@ -237,7 +268,7 @@ impl EditorState {
     }
 
     /// The stored position of block `id` of the edited body and where its centre was drawn.
-    pub(crate) fn block_at(&mut self, id: &str) -> Option<([f64; 2], Pos2)> {
+    pub fn block_at(&mut self, id: &str) -> Option<([f64; 2], Pos2)> {
         let body = self.shown_body();
         let stored = self.workspace().block(&body, id)?.pos?;
         let d = self.drawn_body()?;
@@ -253,7 +284,7 @@ impl EditorState {
     }
 
     /// Opens `body` in the editor.
-    pub(crate) fn open_body(&mut self, body: BodyId) {
+    pub fn open_body(&mut self, body: BodyId) {
         self.body = Some(body);
         self.selected.clear();
         self.fit = true;
@@ -262,7 +293,7 @@ impl EditorState {
 
     /// Records the outcome of an edit: on success the edited program is compiled and its
     /// errors listed; on a refusal the reason is shown.
-    pub(crate) fn after(&mut self, what: Result<String, String>) {
+    pub fn after(&mut self, what: Result<String, String>) {
         self.details.clear();
         match what {
             Ok(m) => {
@@ -313,7 +344,7 @@ impl EditorState {
 
     /// Waits (at most 30 s) for the check of the current version and takes it; for tests and
     /// for Apply, which needs to know.
-    pub(crate) fn wait_check(&mut self) {
+    pub fn wait_check(&mut self) {
         if let Some(o) = self.checker.as_mut().and_then(|c| c.wait(Duration::from_secs(30))) {
             self.take_check(o);
         }
@@ -562,189 +593,4 @@ pub(crate) struct EditorAsks {
     pub saved: bool,
     /// Save as wrote this main file: one to open again.
     pub saved_as: Option<std::path::PathBuf>,
-}
-
-impl App {
-    /// The workspace being edited, made from the running program's files on first use.
-    pub fn editor_workspace(&mut self) -> &mut Workspace {
-        if self.editor.ws.is_none() {
-            let mut ws = Workspace::from_project(&self.loaded.project);
-            // Its files' paths are names, not places to write, unless it was opened from a
-            // diagram file of its own.
-            match &self.loaded.origin {
-                Origin::Embedded(w) => {
-                    ws.set_no_file(format!("diagrams/{} is built into the program, not a file of yours", w.file_name()))
-                }
-                Origin::File(p) if p.extension().is_some_and(|e| e.eq_ignore_ascii_case("xml")) => ws.set_no_file(
-                    format!("{} was imported from PLCopen XML (the editor writes its own format)", p.display()),
-                ),
-                Origin::File(_) => {}
-                Origin::Editor(_) => ws.set_no_file("the program applied from the editor has no file yet"),
-            }
-            ws.learn_types(&self.image().plan);
-            self.editor.ws = Some(ws);
-            self.editor.version += 1;
-        }
-        self.editor.ws.as_mut().expect("just made")
-    }
-
-    /// The editor's panel: drawn by [`EditorState::ui`]; what it asks is done here.
-    pub(crate) fn editor_panel(&mut self, ui: &mut egui::Ui) {
-        self.editor_workspace();
-        self.editor.ui(ui);
-        self.editor_asks();
-    }
-
-    /// Carries out what the editor asked for in this frame.
-    fn editor_asks(&mut self) {
-        let asks = std::mem::take(&mut self.editor.asks);
-        if asks.saved {
-            self.editor_saved();
-        }
-        if let Some(main) = asks.saved_as {
-            // A file written with Save as is one to open again (File > Open recent).
-            self.remember_recent(main);
-        }
-        if asks.new_program {
-            self.unless_unsaved(crate::unsaved::Discarding::New);
-        }
-        if asks.apply {
-            self.editor_apply();
-        }
-    }
-
-    /// Starts a new, empty program in the editor (saved with Save as; Apply runs it).
-    pub fn editor_new_program(&mut self) {
-        self.editor.new_program();
-    }
-
-    /// Save (Ctrl+S, and the unsaved-edits question's Save).
-    pub(crate) fn editor_save(&mut self) -> Result<String, String> {
-        self.editor_workspace();
-        let r = self.editor.save();
-        self.editor_asks();
-        r
-    }
-
-    /// Loads the edited program into the running runtime by online change.
-    pub fn editor_apply(&mut self) {
-        let ws = self.editor_workspace();
-        let (project, plan) = match ws.project().and_then(|p| {
-            let plan = fbd_engine::compile_project(&p, &Default::default())?;
-            Ok((p, plan))
-        }) {
-            Ok(x) => x,
-            Err(d) => {
-                self.editor.errors = d.0.iter().map(|e| e.to_string()).collect();
-                self.editor.message = format!("not applied: {} error(s); the running program is unchanged", d.0.len());
-                return;
-            }
-        };
-        let note = self.before_online_change();
-        let report = self.change_program(plan);
-        self.editor.message = format!(
-            "applied by online change: {} kept, {} reset, {} removed (hover for the list)",
-            report.kept.len(),
-            report.reset.len(),
-            report.removed.len()
-        );
-        let list = |title: &str, v: &[String]| {
-            let mut t = format!("{title} ({}):", v.len());
-            for p in v.iter().take(30) {
-                t.push_str("\n  ");
-                t.push_str(p);
-            }
-            if v.len() > 30 {
-                t.push_str(&format!("\n  ... and {} more", v.len() - 30));
-            }
-            t
-        };
-        self.editor.details =
-            [list("state reset", &report.reset), list("removed", &report.removed), list("kept", &report.kept)]
-                .join("\n");
-        self.loaded.project = std::sync::Arc::new(project);
-        // What an import said was of the file it read; the editor's program is in this format.
-        self.loaded.warnings.clear();
-        // The running program is now the editor's: named after its file, or said to have none
-        // (the title still named the embedded 2048 program over a new program, and Record
-        // reloaded that).
-        let ws = self.editor.ws.as_ref().expect("made");
-        let dirty = !ws.dirty().is_empty();
-        if ws.has_file() {
-            self.loaded.origin = Origin::File(ws.path().to_path_buf());
-            self.loaded.unsaved = dirty;
-        } else if dirty || matches!(self.loaded.origin, Origin::Editor(_)) {
-            self.loaded.origin = Origin::Editor(ws.path().display().to_string());
-            self.loaded.unsaved = false;
-        }
-        // The status line said what was loaded before.
-        self.status = format!("{}: online change from the editor{note}", self.loaded.label());
-        // The runtime has a new plan: rebind the game and the views, keep the editor's work.
-        let ws = self.editor.ws.take();
-        let body = self.editor.body.clone();
-        self.attach();
-        self.editor.ws = ws;
-        self.editor.body = body;
-    }
-
-    /// After a save: when the running program is what was just saved, it is that file's now
-    /// (Reload and the title follow the file).
-    fn editor_saved(&mut self) {
-        let Some(ws) = self.editor.ws.as_ref() else { return };
-        if !ws.has_file() || !ws.dirty().is_empty() {
-            return;
-        }
-        let running = self.loaded.project.files.iter().map(|f| f.text.as_str());
-        if ws.texts().map(|(_, t)| t).eq(running) {
-            self.loaded.origin = Origin::File(ws.path().to_path_buf());
-            self.loaded.unsaved = false;
-        }
-    }
-
-    /// Where input `pin` of block `block` of the edited body was drawn in the last frame (for
-    /// tests that right-click it).
-    pub fn editor_pin_pos(&mut self, block: &str, pin: &str) -> Option<Pos2> {
-        self.editor_workspace();
-        self.editor.pin_pos(block, pin)
-    }
-
-    /// Where output `pin` of `block` (or, with `block` empty, the body's input or output port
-    /// `pin`) was drawn in the last frame.
-    pub fn editor_anchor_pos(&mut self, block: &str, pin: &str) -> Option<Pos2> {
-        self.editor_workspace();
-        self.editor.anchor_pos(block, pin)
-    }
-
-    /// The stored position of block `id` of the edited body and where its centre was drawn.
-    pub fn editor_block(&mut self, id: &str) -> Option<([f64; 2], Pos2)> {
-        self.editor_workspace();
-        self.editor.block_at(id)
-    }
-
-    /// The editor's last message (what an edit did, or why it was refused).
-    pub fn editor_message(&self) -> &str {
-        &self.editor.message
-    }
-
-    /// Opens `body` in the editor.
-    pub fn editor_open(&mut self, body: BodyId) {
-        self.editor.open_body(body);
-    }
-
-    /// Records the outcome of an edit: on success the edited program is compiled and its
-    /// errors listed; on a refusal the reason is shown.
-    pub fn editor_after(&mut self, what: Result<String, String>) {
-        self.editor_workspace();
-        self.editor.after(what);
-    }
-
-    /// Waits (at most 30 s) for the check of the current version and takes it.
-    pub fn editor_wait_check(&mut self) {
-        self.editor.wait_check();
-    }
-
-    /// What the editor's clipboard holds (the text Copy put on the system clipboard).
-    pub fn editor_clipboard(&self) -> Option<&str> {
-        self.editor.clipboard_text()
-    }
 }

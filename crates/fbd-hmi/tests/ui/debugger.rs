@@ -142,9 +142,9 @@ fn a_fast_forward_that_was_not_met_stops_saying_so_once_running() {
 fn prepared_values_are_written_or_forced_together_and_forces_are_listed() {
     let mut h = harness(Wiring::Upd1, true, "prepared");
     h.step();
-    h.state_mut().prepare("cell_1_1/mem.q", Value::Int(8));
-    h.state_mut().prepare("cell_4_4/mem.q", Value::Int(16));
-    h.state_mut().prepare("cell_1_1/mem.q", Value::Int(32)); // replaces the first
+    h.state_mut().debugger_mut().prepare("cell_1_1/mem.q", Value::Int(8));
+    h.state_mut().debugger_mut().prepare("cell_4_4/mem.q", Value::Int(16));
+    h.state_mut().debugger_mut().prepare("cell_1_1/mem.q", Value::Int(32)); // replaces the first
     h.step();
     assert!(h.query_by_label("Prepared (2)").is_some());
     let before = h.state().scan_count();
@@ -156,8 +156,8 @@ fn prepared_values_are_written_or_forced_together_and_forces_are_listed() {
     let v = h.state().values();
     assert_eq!((v[0], v[15]), (32, 16), "both prepared values landed in the same scan");
     assert!(h.query_by_label("Prepared (0)").is_some(), "written values leave the list");
-    h.state_mut().prepare("cell_2_2/mem.q", Value::Int(64));
-    h.state_mut().prepare("cell_3_3/mem.q", Value::Int(128));
+    h.state_mut().debugger_mut().prepare("cell_2_2/mem.q", Value::Int(64));
+    h.state_mut().debugger_mut().prepare("cell_3_3/mem.q", Value::Int(128));
     h.step();
     h.get_by_label("Force all").click();
     h.step();
@@ -343,18 +343,18 @@ fn a_long_fast_forward_runs_a_slice_per_frame_and_stops_where_asked() {
 fn the_signal_editor_says_what_a_signal_is_and_where_to_write_it() {
     let mut h = harness(Wiring::Upd1, true, "signal-words");
     h.step();
-    assert!(h.state_mut().select_signal("cell_1_1.Value"));
+    assert!(h.state_mut().debugger_mut().select("cell_1_1.Value"));
     h.step();
     h.step();
     assert!(h.query_by_label_contains("instance pin").is_some());
     assert!(h.query_by_label_contains("MacroPin").is_none());
     assert!(h.query_by_label("read-only: it shows").is_some());
     assert!(h.query_by_label("Release all forces").is_none());
-    assert!(h.state_mut().select_signal("score"));
+    assert!(h.state_mut().debugger_mut().select("score"));
     h.step();
     h.step();
     assert!(h.query_by_label_contains("program output").is_some());
-    assert!(!h.state_mut().select_signal("no_such_signal"));
+    assert!(!h.state_mut().debugger_mut().select("no_such_signal"));
 }
 
 /// CODESYS's online keys do what they do there: Ctrl+F5 one cycle, Shift+F8 stop, Ctrl+F7
@@ -377,13 +377,13 @@ fn codesys_online_keys_step_stop_write_force_and_release() {
     h.key_press(egui::Key::F7);
     h.step();
     assert!(h.query_by_label_contains("nothing is prepared").is_some(), "F7 with nothing prepared says so");
-    h.state_mut().prepare("cell_2_3/mem.q", Value::Int(64));
+    h.state_mut().debugger_mut().prepare("cell_2_3/mem.q", Value::Int(64));
     h.key_press_modifiers(egui::Modifiers::CTRL, egui::Key::F7);
     h.step();
     h.state_mut().run_scans(1);
     assert_eq!(h.state().values()[6], 64, "Ctrl+F7 wrote it");
     assert!(h.state_mut().forces().is_empty(), "written, not forced");
-    h.state_mut().prepare("cell_2_3/mem.q", Value::Int(128));
+    h.state_mut().debugger_mut().prepare("cell_2_3/mem.q", Value::Int(128));
     h.key_press(egui::Key::F7);
     h.step();
     assert_eq!(h.state_mut().forces(), vec![("cell_2_3/mem.q".to_string(), Value::Int(128))], "F7 forced it");
@@ -478,7 +478,7 @@ fn selecting_a_bool_and_a_breakpoint_hit_do_not_move_the_panel() {
     let stats = |h: &egui_kittest::Harness<'static, fbd_hmi::App>| h.get_by_label_contains("scan time").rect().top();
     let x0 = left(&h);
     for path in ["game_over", "cell_1_1/mem.q", "busy"] {
-        assert!(h.state_mut().select_signal(path), "{path}");
+        assert!(h.state_mut().debugger_mut().select(path), "{path}");
         for _ in 0..3 {
             h.step();
         }

@@ -31,33 +31,33 @@ fn the_online_diagram_opens_a_cell_and_shows_its_value_live() {
     find(&mut h, "cell_4_4");
     h.step();
     assert!(h.query_by_label_contains("found `cell_4_4`").is_some(), "the search found the block");
-    let at = h.state_mut().diagram_block_pos("cell_4_4").expect("drawn");
-    let view = h.state().diagram_canvas();
+    let at = h.state_mut().diagram_mut().block_pos("cell_4_4").expect("drawn");
+    let view = h.state().diagram().canvas();
     assert!(view.contains(at), "the found block is centred in the view: {at:?} in {view:?}");
     // Open it (what a double-click on it, or its context menu's "open", does).
-    let page_found = h.state().diagram_page();
-    assert!(h.state_mut().diagram_open("cell_4_4"));
+    let page_found = h.state().diagram().page();
+    assert!(h.state_mut().diagram_mut().open("cell_4_4"));
     h.step();
-    assert_eq!(h.state().diagram_instance(), "cell_4_4");
-    assert_eq!(h.state_mut().diagram_output_value("Value"), Some(Value::Int(4)));
+    assert_eq!(h.state().diagram().instance(), "cell_4_4");
+    assert_eq!(h.state_mut().diagram_mut().output_value("Value"), Some(Value::Int(4)));
     assert!(h.query_by_label("cell_4_4").is_some(), "the breadcrumb names the instance");
     // A force shows in the diagram and on the board.
     h.state_mut().force("cell_4_4/mem.q", Value::Int(64)).expect("force");
     h.state_mut().run_scans(1);
     h.step();
-    assert_eq!(h.state_mut().diagram_output_value("Value"), Some(Value::Int(64)));
+    assert_eq!(h.state_mut().diagram_mut().output_value("Value"), Some(Value::Int(64)));
     assert_eq!(h.state().values()[15], 64);
     // Back to the program through the breadcrumb: the page it came from; the board's page has
     // v44.
     h.get_by_label("program").click();
     h.step();
     h.step();
-    assert_eq!(h.state().diagram_page(), page_found, "the top level opens at the page one came from");
+    assert_eq!(h.state().diagram().page(), page_found, "the top level opens at the page one came from");
     find(&mut h, "cell_4_4");
     h.step();
     assert!(h.query_by_value("page 3/9: Board").is_some(), "Find went to the page of the block");
-    assert_eq!(h.state_mut().diagram_output_value("v44"), Some(Value::Int(64)));
-    assert!(!h.state_mut().diagram_open("no_such_instance"));
+    assert_eq!(h.state_mut().diagram_mut().output_value("v44"), Some(Value::Int(64)));
+    assert!(!h.state_mut().diagram_mut().open("no_such_instance"));
 }
 
 /// Frame cost with the Processing macro open in the online diagram (egui layout and
@@ -69,7 +69,7 @@ fn frame_cost_of_the_processing_diagram() {
     h.step();
     h.get_by_label("Diagram").click();
     h.step();
-    assert!(h.state_mut().diagram_open("proc_1"));
+    assert!(h.state_mut().diagram_mut().open("proc_1"));
     for _ in 0..10 {
         h.state_mut().run_scans(1);
         h.step();
@@ -94,7 +94,7 @@ fn the_diagram_is_driven_by_the_pointer_double_click_in_and_context_menu_force()
     h.get_by_label("Diagram").click();
     h.step();
     find(&mut h, "cell_4_4");
-    let at = h.state_mut().diagram_block_pos("cell_4_4").expect("drawn");
+    let at = h.state_mut().diagram_mut().block_pos("cell_4_4").expect("drawn");
     // A double click on the block opens its body (half a second after the last click, so
     // egui does not count a triple click).
     for _ in 0..30 {
@@ -103,11 +103,11 @@ fn the_diagram_is_driven_by_the_pointer_double_click_in_and_context_menu_force()
     click_at(&mut h, at, egui::PointerButton::Primary);
     click_at(&mut h, at, egui::PointerButton::Primary);
     h.step();
-    assert_eq!(h.state().diagram_instance(), "cell_4_4", "the double click opened the instance");
-    assert_eq!(h.state_mut().diagram_output_value("Value"), Some(Value::Int(4)));
+    assert_eq!(h.state().diagram().instance(), "cell_4_4", "the double click opened the instance");
+    assert_eq!(h.state_mut().diagram_mut().output_value("Value"), Some(Value::Int(4)));
     // A right click on the cell's memory opens its menu; a number typed there is forced.
     find(&mut h, "mem");
-    let mem = h.state_mut().diagram_block_pos("mem").expect("the memory is drawn");
+    let mem = h.state_mut().diagram_mut().block_pos("mem").expect("the memory is drawn");
     click_at(&mut h, mem, egui::PointerButton::Secondary);
     h.step();
     h.get_by_label("value").click();
@@ -121,7 +121,7 @@ fn the_diagram_is_driven_by_the_pointer_double_click_in_and_context_menu_force()
     h.state_mut().run_scans(1);
     h.step();
     assert_eq!(h.state().values()[15], 64, "the force from the diagram shows on the board");
-    assert_eq!(h.state_mut().diagram_output_value("Value"), Some(Value::Int(64)));
+    assert_eq!(h.state_mut().diagram_mut().output_value("Value"), Some(Value::Int(64)));
     assert!(h.query_by_label("force 64").is_none(), "the menu closed after the action");
     // The same menu sets a breakpoint; the pin shows it and the debugger lists it.
     click_at(&mut h, mem, egui::PointerButton::Secondary);
@@ -151,7 +151,7 @@ fn inputs_are_written_and_forced_from_the_online_diagram() {
     h.get_by_label("Diagram").click();
     h.step();
     h.step();
-    let go = h.state_mut().diagram_input_pos("go").expect("drawn");
+    let go = h.state_mut().diagram_mut().input_pos("go").expect("drawn");
     for _ in 0..30 {
         h.step();
     }
@@ -161,11 +161,11 @@ fn inputs_are_written_and_forced_from_the_online_diagram() {
     h.state_mut().run_scans(1);
     h.step();
     assert_eq!(
-        h.state_mut().diagram_output_value("out"),
+        h.state_mut().diagram_mut().output_value("out"),
         Some(Value::Int(0)),
         "go is TRUE: SEL gives level (0), not 99"
     );
-    let level = h.state_mut().diagram_input_pos("level").expect("drawn");
+    let level = h.state_mut().diagram_mut().input_pos("level").expect("drawn");
     click_at(&mut h, level, egui::PointerButton::Secondary);
     h.step();
     h.step();
@@ -178,7 +178,7 @@ fn inputs_are_written_and_forced_from_the_online_diagram() {
     h.step();
     h.state_mut().run_scans(1);
     h.step();
-    assert_eq!(h.state_mut().diagram_output_value("out"), Some(Value::Int(7)), "level forced to 7");
+    assert_eq!(h.state_mut().diagram_mut().output_value("out"), Some(Value::Int(7)), "level forced to 7");
     // Released from the same menu; a double-click on go toggles it back off.
     click_at(&mut h, level, egui::PointerButton::Secondary);
     h.step();
@@ -193,7 +193,7 @@ fn inputs_are_written_and_forced_from_the_online_diagram() {
     h.step();
     h.state_mut().run_scans(1);
     h.step();
-    assert_eq!(h.state_mut().diagram_output_value("out"), Some(Value::Int(99)), "go FALSE again: SEL gives in0");
+    assert_eq!(h.state_mut().diagram_mut().output_value("out"), Some(Value::Int(99)), "go FALSE again: SEL gives in0");
     assert!(h.state_mut().forces().is_empty(), "released");
 }
 
@@ -206,14 +206,14 @@ fn a_fitted_diagram_refits_when_its_canvas_changes_size_until_the_user_moves_it(
     h.get_by_label("Diagram").click();
     h.step();
     // The whole page, which grows with the canvas (a sheet is drawn at full size).
-    h.state_mut().diagram_show_sheet(None);
+    h.state_mut().diagram_mut().show_sheet(None);
     h.step();
     h.step();
-    let narrow = (h.state().diagram_canvas(), h.state_mut().diagram_block_pos("code").expect("drawn"));
+    let narrow = (h.state().diagram().canvas(), h.state_mut().diagram_mut().block_pos("code").expect("drawn"));
     h.key_press(egui::Key::F12); // the debugger closes: the canvas widens
     h.step();
     h.step();
-    let wide = (h.state().diagram_canvas(), h.state_mut().diagram_block_pos("code").expect("drawn"));
+    let wide = (h.state().diagram().canvas(), h.state_mut().diagram_mut().block_pos("code").expect("drawn"));
     assert!(wide.0.width() > narrow.0.width() + 100.0, "{narrow:?} → {wide:?}");
     assert!(wide.1.x > narrow.1.x + 20.0, "the drawing grew with the canvas: {narrow:?} → {wide:?}");
     // The user zooms in: the view is theirs, and stays when the canvas narrows again.
@@ -222,15 +222,15 @@ fn a_fitted_diagram_refits_when_its_canvas_changes_size_until_the_user_moves_it(
     for _ in 0..20 {
         h.step(); // the wheel's scrolling is smoothed over frames
     }
-    let zoomed = h.state_mut().diagram_block_pos("code").expect("drawn");
+    let zoomed = h.state_mut().diagram_mut().block_pos("code").expect("drawn");
     assert!(zoomed.distance(wide.1) > 5.0, "the wheel zoomed: {:?} → {zoomed:?}", wide.1);
     h.key_press(egui::Key::F12);
     h.step();
     h.step();
-    assert!(h.state().diagram_canvas().width() < wide.0.width() - 100.0);
+    assert!(h.state().diagram().canvas().width() < wide.0.width() - 100.0);
     // Where the canvas starts may move (the header wraps at another width): the view in it is kept.
-    let narrow_again = h.state().diagram_canvas().min;
-    let at = h.state_mut().diagram_block_pos("code").expect("drawn");
+    let narrow_again = h.state().diagram().canvas().min;
+    let at = h.state_mut().diagram_mut().block_pos("code").expect("drawn");
     assert_eq!(at - narrow_again, zoomed - wide.0.min, "the user's view is kept");
 }
 
@@ -250,7 +250,7 @@ fn a_wire_under_the_pointer_names_its_signal_and_what_dashes_mean() {
     h.get_by_label("Diagram").click();
     h.step();
     h.step();
-    let at = h.state_mut().diagram_wire_pos("inc", "out").expect("the wire is drawn");
+    let at = h.state_mut().diagram_mut().wire_pos("inc", "out").expect("the wire is drawn");
     h.hover_at(at);
     for _ in 0..10 {
         h.step(); // tooltips show after the pointer rests
@@ -266,7 +266,7 @@ fn a_wire_under_the_pointer_names_its_signal_and_what_dashes_mean() {
         "and says what the dashes mean"
     );
     // A plain wire says nothing about feedback.
-    let at = h.state_mut().diagram_wire_pos("big", "out").expect("drawn");
+    let at = h.state_mut().diagram_mut().wire_pos("big", "out").expect("drawn");
     h.hover_at(at);
     for _ in 0..10 {
         h.step();
@@ -283,11 +283,11 @@ fn a_blocks_comment_shows_on_hover_online_and_in_the_editor() {
     h.step();
     h.get_by_label("Diagram").click();
     h.step();
-    assert!(h.state_mut().diagram_open("cell_1_1"));
+    assert!(h.state_mut().diagram_mut().open("cell_1_1"));
     crate::wait_for_layout(&mut h);
     h.step();
     let text = "two_four (SEL): Choice 1: a two or a four";
-    let at = h.state_mut().diagram_block_pos("two_four").expect("drawn");
+    let at = h.state_mut().diagram_mut().block_pos("two_four").expect("drawn");
     h.hover_at(at);
     for _ in 0..10 {
         h.step(); // tooltips show after the pointer rests
@@ -295,10 +295,10 @@ fn a_blocks_comment_shows_on_hover_online_and_in_the_editor() {
     assert!(h.query_all_by_label_contains(text).next().is_some(), "online: the comment on hover");
     h.get_by_label("Edit").click();
     h.step();
-    h.state_mut().editor_open(fbd_edit::BodyId::Macro("Cell".into()));
+    h.state_mut().editor_mut().open_body(fbd_edit::BodyId::Macro("Cell".into()));
     h.step();
     h.step();
-    let (_, at) = h.state_mut().editor_block("two_four").expect("drawn in the editor");
+    let (_, at) = h.state_mut().editor_mut().block_at("two_four").expect("drawn in the editor");
     h.hover_at(at + egui::vec2(0.0, -14.0)); // on the title, away from the pins
     for _ in 0..10 {
         h.step();
@@ -316,7 +316,7 @@ fn an_instance_opened_from_the_list_is_fitted() {
     for _ in 0..4 {
         h.step();
     }
-    let top = h.state().diagram_zoom();
+    let top = h.state().diagram().zoom();
     h.get_by_value("instance…").click();
     h.step();
     h.step();
@@ -324,16 +324,20 @@ fn an_instance_opened_from_the_list_is_fitted() {
     for _ in 0..4 {
         h.step();
     }
-    assert_eq!(h.state().diagram_instance(), "proc_2");
-    let zoom = h.state().diagram_zoom();
+    assert_eq!(h.state().diagram().instance(), "proc_2");
+    let zoom = h.state().diagram().zoom();
     // Fitted to its own drawing: its first sheet at full size, or the whole of it.
-    assert!(zoom != top || h.state().diagram_sheets() > 1, "it kept the program's zoom: {zoom}");
+    assert!(zoom != top || h.state().diagram().sheets() > 1, "it kept the program's zoom: {zoom}");
     // Fitting again changes nothing: it was fitted to its own drawing.
-    h.state_mut().diagram_fit();
+    h.state_mut().diagram_mut().fit();
     for _ in 0..2 {
         h.step();
     }
-    assert!((h.state().diagram_zoom() - zoom).abs() < 1e-4, "not fitted: {zoom}, fitted {}", h.state().diagram_zoom());
+    assert!(
+        (h.state().diagram().zoom() - zoom).abs() < 1e-4,
+        "not fitted: {zoom}, fitted {}",
+        h.state().diagram().zoom()
+    );
 }
 
 /// File > Export drawing writes the body the Diagram tab shows as SVG, as drawn on screen: the
@@ -366,7 +370,7 @@ fn the_shown_body_exports_as_an_svg_drawing_with_its_connectors_and_values() {
     assert_eq!(svg.matches("<g class=\"block\" data-id=").count(), 156, "every block of the top level");
     assert!(svg.matches("<g class=\"connector\"").count() > 100, "the long nets as connector pairs");
     assert!(svg.contains("class=\"value\""), "the values beside the pins");
-    assert!(h.state_mut().diagram_open("cell_2_3"));
+    assert!(h.state_mut().diagram_mut().open("cell_2_3"));
     for _ in 0..3 {
         h.step();
     }
@@ -387,22 +391,22 @@ fn page_down_and_page_up_turn_the_sheets_of_a_page() {
     for _ in 0..3 {
         h.step();
     }
-    h.state_mut().diagram_show_page(Some(2));
+    h.state_mut().diagram_mut().show_page(Some(2));
     for _ in 0..3 {
         h.step();
     }
-    let n = h.state().diagram_sheets();
+    let n = h.state().diagram().sheets();
     assert!(n >= 2, "the Board page is larger than the view: {n} sheets");
-    assert_eq!(h.state().diagram_sheet(), Some(0), "it opens at its first sheet");
-    let centre = h.state().diagram_canvas().center();
-    let zoom = h.state().diagram_zoom();
+    assert_eq!(h.state().diagram().sheet(), Some(0), "it opens at its first sheet");
+    let centre = h.state().diagram().canvas().center();
+    let zoom = h.state().diagram().zoom();
     for k in 1..n {
         h.hover_at(centre);
         h.key_press(egui::Key::PageDown);
         h.step();
         h.step();
-        assert_eq!(h.state().diagram_sheet(), Some(k), "Page Down {k} times");
-        assert_eq!(h.state().diagram_zoom(), zoom, "every sheet at full size");
+        assert_eq!(h.state().diagram().sheet(), Some(k), "Page Down {k} times");
+        assert_eq!(h.state().diagram().zoom(), zoom, "every sheet at full size");
     }
     // Past the page's last sheet: the next page, at its first sheet (it stayed on the last).
     h.hover_at(centre);
@@ -410,21 +414,21 @@ fn page_down_and_page_up_turn_the_sheets_of_a_page() {
     for _ in 0..3 {
         h.step();
     }
-    assert_eq!(h.state().diagram_page(), Some(3), "the next page");
-    assert_eq!(h.state().diagram_sheet(), Some(0));
+    assert_eq!(h.state().diagram().page(), Some(3), "the next page");
+    assert_eq!(h.state().diagram().sheet(), Some(0));
     // Page Up before its first sheet: the page before, at its last sheet.
     h.hover_at(centre);
     h.key_press(egui::Key::PageUp);
     for _ in 0..3 {
         h.step();
     }
-    assert_eq!(h.state().diagram_page(), Some(2), "back to the page before");
-    assert_eq!(h.state().diagram_sheet(), Some(n - 1), "at its last sheet");
+    assert_eq!(h.state().diagram().page(), Some(2), "back to the page before");
+    assert_eq!(h.state().diagram().sheet(), Some(n - 1), "at its last sheet");
     h.hover_at(centre);
     h.key_press(egui::Key::PageUp);
     h.step();
     h.step();
-    assert_eq!(h.state().diagram_sheet(), Some(n - 2), "Page Up goes back a sheet");
+    assert_eq!(h.state().diagram().sheet(), Some(n - 2), "Page Up goes back a sheet");
 }
 
 /// File → Print on A4 sheets: the page the Diagram tab shows, as numbered PNG sheets of A4
@@ -465,25 +469,25 @@ fn find_on_a_connector_name_marks_its_source_and_every_continuation_in_view() {
     h.step();
     // The top level is drawn on pages: Find went to the page of cell_2_3 (the board), where the
     // connector stands at the cell's output, and names the pages that read it.
-    let (label, points) = h.state_mut().diagram_found_connector().expect("a connector was found");
+    let (label, points) = h.state_mut().diagram_mut().found_connector().expect("a connector was found");
     assert_eq!(label, "cell_2_3.Value");
     assert!(h.query_by_value("page 3/9: Board").is_some());
-    let view = h.state().diagram_canvas();
+    let view = h.state().diagram().canvas();
     for p in &points {
         assert!(view.contains(*p), "every tag in view: {p:?} outside {view:?}");
     }
     assert!(
-        h.state().diagram_message()
+        h.state().diagram().message()
             == "connector `cell_2_3.Value` marked at its source · read on page 2 Processing, page 7 Full, page 8 Win, page 9 Pairs and game over",
         "the cross reference: {}",
-        h.state().diagram_message()
+        h.state().diagram().message()
     );
     // On a page that reads it, Find marks its continuations.
     find(&mut h, "line2_3");
     find(&mut h, "cell_2_3.Value");
-    let (_, points) = h.state_mut().diagram_found_connector().expect("found again");
+    let (_, points) = h.state_mut().diagram_mut().found_connector().expect("found again");
     assert!(points.len() >= 3, "the continuations on the processors' page: {points:?}");
-    let view = h.state().diagram_canvas();
+    let view = h.state().diagram().canvas();
     for p in &points[1..] {
         assert!(view.contains(*p), "every continuation in view: {p:?} outside {view:?}");
     }
@@ -502,37 +506,37 @@ fn every_page_of_the_top_level_is_drawn_larger_at_fit_than_the_whole_body() {
     for _ in 0..3 {
         h.step();
     }
-    let pages = h.state_mut().diagram_pages();
+    let pages = h.state_mut().diagram_mut().pages();
     assert_eq!(pages.len(), 9, "{pages:?}");
-    h.state_mut().diagram_show_page(None);
+    h.state_mut().diagram_mut().show_page(None);
     for _ in 0..3 {
         h.step();
     }
-    let whole = h.state().diagram_zoom();
-    assert_eq!(h.state().diagram_text_px(), None, "the whole top level at Fit has no legible text");
+    let whole = h.state().diagram().zoom();
+    assert_eq!(h.state().diagram().text_px(), None, "the whole top level at Fit has no legible text");
     for (k, title) in pages.iter().enumerate() {
-        h.state_mut().diagram_show_page(Some(k));
+        h.state_mut().diagram_mut().show_page(Some(k));
         for _ in 0..3 {
             h.step();
         }
-        let z = h.state().diagram_zoom();
-        let sheets = h.state().diagram_sheets();
-        eprintln!("page {title}: zoom {z:.2}, text {:?} px, {sheets} sheets", h.state().diagram_text_px());
+        let z = h.state().diagram().zoom();
+        let sheets = h.state().diagram().sheets();
+        eprintln!("page {title}: zoom {z:.2}, text {:?} px, {sheets} sheets", h.state().diagram().text_px());
         assert!(z > 2.5 * whole, "page {title} at Fit: zoom {z} against {whole} for the whole body");
         for k in 0..sheets {
-            h.state_mut().diagram_show_sheet(Some(k));
+            h.state_mut().diagram_mut().show_sheet(Some(k));
             for _ in 0..3 {
                 h.step();
             }
-            let px = h.state().diagram_text_px();
+            let px = h.state().diagram().text_px();
             assert!(px.is_some_and(|px| px >= 11.0), "page {title}, sheet {} at Fit: text {px:?} px", k + 1);
         }
         // The whole page, on request: smaller, still with its text.
-        h.state_mut().diagram_show_sheet(None);
+        h.state_mut().diagram_mut().show_sheet(None);
         for _ in 0..3 {
             h.step();
         }
-        assert!(h.state().diagram_text_px().is_some_and(|px| px >= 6.0), "page {title} whole at Fit draws its text");
+        assert!(h.state().diagram().text_px().is_some_and(|px| px >= 6.0), "page {title} whole at Fit draws its text");
     }
 }
 
@@ -547,10 +551,10 @@ fn find_is_forgotten_when_another_program_runs() {
     h.step();
     find(&mut h, "cell_2_3.Value");
     h.step();
-    assert!(!h.state().diagram_message().is_empty(), "Find said what it found");
+    assert!(!h.state().diagram().message().is_empty(), "Find said what it found");
     h.state_mut().online_change(fbd_hmi::source::Origin::Embedded(Wiring::SmartSpawn));
     h.step();
-    assert_eq!(h.state().diagram_message(), "", "the message went with the program");
+    assert_eq!(h.state().diagram().message(), "", "the message went with the program");
     assert!(h.query_by_value("cell_2_3.Value").is_none(), "the Find field is empty");
 }
 
@@ -563,16 +567,16 @@ fn the_breadcrumb_returns_to_the_page_one_came_from() {
     h.get_by_label("Diagram").click();
     h.step();
     h.step();
-    h.state_mut().diagram_show_page(Some(2));
+    h.state_mut().diagram_mut().show_page(Some(2));
     h.step();
     h.step();
-    assert!(h.state_mut().diagram_open("cell_2_3"), "the instance opens");
+    assert!(h.state_mut().diagram_mut().open("cell_2_3"), "the instance opens");
     h.step();
     h.step();
-    assert_eq!(h.state().diagram_instance(), "cell_2_3");
+    assert_eq!(h.state().diagram().instance(), "cell_2_3");
     h.get_by_label("program").click();
     h.step();
     h.step();
-    assert_eq!(h.state().diagram_instance(), "");
-    assert_eq!(h.state().diagram_page(), Some(2), "back at the Board page");
+    assert_eq!(h.state().diagram().instance(), "");
+    assert_eq!(h.state().diagram().page(), Some(2), "back at the Board page");
 }

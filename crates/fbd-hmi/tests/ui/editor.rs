@@ -16,10 +16,10 @@ fn the_editor_changes_the_cell_definition_and_apply_loads_it_into_the_running_pr
     h.step();
     into_the_editor(&mut h);
     h.step();
-    h.state_mut().editor_open(fbd_edit::BodyId::Macro("Cell".into()));
+    h.state_mut().editor_mut().open_body(fbd_edit::BodyId::Macro("Cell".into()));
     h.step();
     h.step();
-    let at = h.state_mut().editor_pin_pos("two_four", "in0").expect("the pin is drawn");
+    let at = h.state_mut().editor_mut().pin_pos("two_four", "in0").expect("the pin is drawn");
     click_at(&mut h, at, egui::PointerButton::Secondary);
     h.step();
     h.step();
@@ -31,7 +31,7 @@ fn the_editor_changes_the_cell_definition_and_apply_loads_it_into_the_running_pr
     h.step();
     h.step();
     assert!(h.query_by_label_contains("two_four.in0 := 4").is_some(), "the edit is confirmed");
-    h.state_mut().editor_wait_check(); // the background compile
+    h.state_mut().editor_mut().wait_check(); // the background compile
     h.step();
     assert!(h.query_by_label("compiles").is_some());
     h.get_by_label("Apply").click();
@@ -119,10 +119,10 @@ fn a_blinker_drawn_from_scratch_in_the_editor_is_saved_and_blinks() {
     }
     // Dragging a block moves it by what the pointer moved, on the 20-unit grid with its pins on
     // the grid lines (its top half a pitch above one), as the layout stores positions.
-    let (before, centre) = h.state_mut().editor_block("not1").expect("not1");
+    let (before, centre) = h.state_mut().editor_mut().block_at("not1").expect("not1");
     drag(&mut h, centre, centre + egui::vec2(0.0, 120.0));
-    let (after, _) = h.state_mut().editor_block("not1").expect("not1");
-    assert_eq!(h.state().editor_message(), "moved 1 block(s)");
+    let (after, _) = h.state_mut().editor_mut().block_at("not1").expect("not1");
+    assert_eq!(h.state().editor().message(), "moved 1 block(s)");
     assert_eq!(after[0], before[0], "moved straight down");
     assert!(after[1] > before[1] + 40.0 && after[1] % 20.0 == 10.0, "{before:?} -> {after:?}");
     assert!(after[0] % 20.0 == 0.0 && before[1] % 20.0 == 10.0, "added on the grid too: {before:?}");
@@ -130,12 +130,12 @@ fn a_blinker_drawn_from_scratch_in_the_editor_is_saved_and_blinks() {
         h.step();
     }
     // An INT output dropped on a BOOL input is refused, with the reason.
-    let q = h.state_mut().editor_anchor_pos("ton1", "q").expect("ton1.q drawn");
-    let not_in = h.state_mut().editor_pin_pos("not1", "in").expect("not1.in drawn");
-    let et = h.state_mut().editor_anchor_pos("ton1", "et").expect("ton1.et drawn");
+    let q = h.state_mut().editor_mut().anchor_pos("ton1", "q").expect("ton1.q drawn");
+    let not_in = h.state_mut().editor_mut().pin_pos("not1", "in").expect("not1.in drawn");
+    let et = h.state_mut().editor_mut().anchor_pos("ton1", "et").expect("ton1.et drawn");
     drag(&mut h, et, not_in);
     assert_eq!(
-        h.state().editor_message(),
+        h.state().editor().message(),
         "not connected: `ton1.et` carries TIME, `not1.in` takes BOOL or a bit string"
     );
     for _ in 0..30 {
@@ -143,7 +143,7 @@ fn a_blinker_drawn_from_scratch_in_the_editor_is_saved_and_blinks() {
     }
     drag(&mut h, q, not_in);
     assert_eq!(
-        h.state().editor_message(),
+        h.state().editor().message(),
         "connected ton1.q -> not1.in",
         "the drag made the wire (from {q:?} to {not_in:?})"
     );
@@ -152,14 +152,14 @@ fn a_blinker_drawn_from_scratch_in_the_editor_is_saved_and_blinks() {
         h.step();
     }
     drag(&mut h, not_in, et);
-    assert_eq!(h.state().editor_message(), "not connected: `not1.in` takes BOOL or a bit string, not TIME");
+    assert_eq!(h.state().editor().message(), "not connected: `not1.in` takes BOOL or a bit string, not TIME");
     for _ in 0..30 {
         h.step();
     }
     drag(&mut h, not_in, q);
-    assert_eq!(h.state().editor_message(), "connected ton1.q -> not1.in");
+    assert_eq!(h.state().editor().message(), "connected ton1.q -> not1.in");
     // The timer's period: a TIME constant on pt; an INT on its BOOL input is refused.
-    let pt = h.state_mut().editor_pin_pos("ton1", "pt").expect("pt drawn");
+    let pt = h.state_mut().editor_mut().pin_pos("ton1", "pt").expect("pt drawn");
     // The menu's field takes what is typed at once, and Enter sets it.
     pin_menu(&mut h, pt);
     h.event(egui::Event::Text("T#100ms".into()));
@@ -167,8 +167,8 @@ fn a_blinker_drawn_from_scratch_in_the_editor_is_saved_and_blinks() {
     h.key_press(egui::Key::Enter);
     h.step();
     h.step();
-    assert!(h.query_by_label_contains("ton1.pt := T#100ms").is_some(), "{}", h.state().editor_message());
-    let tin = h.state_mut().editor_pin_pos("ton1", "in").expect("in drawn");
+    assert!(h.query_by_label_contains("ton1.pt := T#100ms").is_some(), "{}", h.state().editor().message());
+    let tin = h.state_mut().editor_mut().pin_pos("ton1", "in").expect("in drawn");
     pin_menu(&mut h, tin);
     h.get_by_label("constant").click();
     h.step();
@@ -179,18 +179,18 @@ fn a_blinker_drawn_from_scratch_in_the_editor_is_saved_and_blinks() {
     h.step();
     assert!(h.query_by_label_contains("`ton1.in` takes BOOL, not LINT").is_some(), "refused with the reason");
     // NOT -> the timer's input closes the loop; the menu makes it a feedback wire.
-    let not_out = h.state_mut().editor_anchor_pos("not1", "out").expect("not1.out drawn");
-    let tin = h.state_mut().editor_pin_pos("ton1", "in").expect("in drawn");
+    let not_out = h.state_mut().editor_mut().anchor_pos("not1", "out").expect("not1.out drawn");
+    let tin = h.state_mut().editor_mut().pin_pos("ton1", "in").expect("in drawn");
     drag(&mut h, not_out, tin);
-    h.state_mut().editor_wait_check();
+    h.state_mut().editor_mut().wait_check();
     h.step();
     assert!(h.query_by_label_contains("error").is_some(), "a loop without a feedback point is an error");
-    let tin = h.state_mut().editor_pin_pos("ton1", "in").expect("in drawn");
+    let tin = h.state_mut().editor_mut().pin_pos("ton1", "in").expect("in drawn");
     pin_menu(&mut h, tin);
     h.get_by_label("make it a feedback wire (previous scan)").click();
     h.step();
     h.step();
-    h.state_mut().editor_wait_check();
+    h.state_mut().editor_mut().wait_check();
     h.step();
     assert!(h.query_by_label("compiles").is_some(), "the feedback wire breaks the loop");
     // A program output `lamp`, wired from the NOT.
@@ -201,11 +201,15 @@ fn a_blinker_drawn_from_scratch_in_the_editor_is_saved_and_blinks() {
     h.get_by_label("Add output").click();
     h.step();
     h.step();
-    let lamp = h.state_mut().editor_anchor_pos("", "lamp").expect("the output port is drawn");
-    let not_out = h.state_mut().editor_anchor_pos("not1", "out").expect("not1.out drawn");
+    let lamp = h.state_mut().editor_mut().anchor_pos("", "lamp").expect("the output port is drawn");
+    let not_out = h.state_mut().editor_mut().anchor_pos("not1", "out").expect("not1.out drawn");
     // Dropped on the port's name, not on its point: where the eye aims (it was refused).
     drag(&mut h, not_out, lamp + egui::Vec2::new(16.0, 0.0));
-    assert!(h.query_by_label_contains("connected not1.out -> output lamp").is_some(), "{}", h.state().editor_message());
+    assert!(
+        h.query_by_label_contains("connected not1.out -> output lamp").is_some(),
+        "{}",
+        h.state().editor().message()
+    );
     save_as(&mut h, &file);
     assert!(file.exists(), "Save as wrote the file");
     let plan = fbd_engine::compile_file(&file, &Default::default()).expect("the saved blinker compiles");
@@ -269,7 +273,7 @@ fn the_editor_and_the_online_views_each_keep_their_own_debugger_panel() {
 #[test]
 fn new_and_loading_another_program_ask_about_unsaved_edits() {
     let mut h = tiny_in_the_editor("unsaved");
-    let added = h.state_mut().editor_workspace().add_block(&fbd_edit::BodyId::Program, "AND", [300.0, 200.0]);
+    let added = h.state_mut().editor_mut().workspace().add_block(&fbd_edit::BodyId::Program, "AND", [300.0, 200.0]);
     let added = added.expect("an AND");
     assert_eq!(h.state().unsaved_edits(), 1);
     // New: asked; Cancel keeps the edit.
@@ -297,7 +301,7 @@ fn new_and_loading_another_program_ask_about_unsaved_edits() {
     assert!(h.query_all_by_label_contains("2048-original.json").count() > 0);
     // An edit of that one, then Discard: the new program replaces it.
     into_the_editor(&mut h);
-    h.state_mut().editor_workspace().add_block(&fbd_edit::BodyId::Program, "OR", [300.0, 200.0]).expect("an OR");
+    h.state_mut().editor_mut().workspace().add_block(&fbd_edit::BodyId::Program, "OR", [300.0, 200.0]).expect("an OR");
     h.get_by_label("New").click();
     h.step();
     h.step();
@@ -305,7 +309,7 @@ fn new_and_loading_another_program_ask_about_unsaved_edits() {
     h.step();
     h.step();
     assert!(!h.state().asking_about_unsaved());
-    assert!(h.state_mut().editor_workspace().root().blocks.is_empty(), "a new, empty program");
+    assert!(h.state_mut().editor_mut().workspace().root().blocks.is_empty(), "a new, empty program");
 }
 
 /// Enter in the Add field places the block whose type was typed, even when other types contain
@@ -322,10 +326,12 @@ fn enter_in_the_add_field_places_the_typed_block() {
         h.key_press(egui::Key::Enter);
         h.step();
         h.step();
-        let has = |id: &str| h.state().editor_message().contains(&format!("added `{id}`"));
+        let has = |id: &str| h.state().editor().message().contains(&format!("added `{id}`"));
         match want {
-            Some(id) => assert!(has(id), "`{typed}`: {}", h.state().editor_message()),
-            None => assert!(h.state().editor_message().contains("types match `O`"), "{}", h.state().editor_message()),
+            Some(id) => assert!(has(id), "`{typed}`: {}", h.state().editor().message()),
+            None => {
+                assert!(h.state().editor().message().contains("types match `O`"), "{}", h.state().editor().message())
+            }
         }
     }
 }
@@ -363,12 +369,13 @@ fn zoomed_out_a_drag_wires_the_pin_under_the_pointer() {
     // A new ADD shows the two inputs it needs and a free third (it showed none: nothing to
     // drop a wire on).
     for pin in ["in1", "in2", "in3"] {
-        assert!(h.state_mut().editor_pin_pos("add2", pin).is_some(), "{pin} drawn");
+        assert!(h.state_mut().editor_mut().pin_pos("add2", pin).is_some(), "{pin} drawn");
     }
-    assert!(h.state_mut().editor_pin_pos("add2", "in4").is_none());
-    let centre = h.state_mut().editor_pin_pos("add2", "in1").expect("drawn");
+    assert!(h.state_mut().editor_mut().pin_pos("add2", "in4").is_none());
+    let centre = h.state_mut().editor_mut().pin_pos("add2", "in1").expect("drawn");
     for _ in 0..40 {
-        let (a, b) = (h.state_mut().editor_pin_pos("add2", "in1"), h.state_mut().editor_pin_pos("add2", "in2"));
+        let (a, b) =
+            (h.state_mut().editor_mut().pin_pos("add2", "in1"), h.state_mut().editor_mut().pin_pos("add2", "in2"));
         if a.zip(b).is_some_and(|(a, b)| a.distance(b) <= 6.0) {
             break;
         }
@@ -377,12 +384,12 @@ fn zoomed_out_a_drag_wires_the_pin_under_the_pointer() {
             h.step();
         }
     }
-    let in1 = h.state_mut().editor_pin_pos("add2", "in1").expect("drawn");
-    let in2 = h.state_mut().editor_pin_pos("add2", "in2").expect("drawn");
+    let in1 = h.state_mut().editor_mut().pin_pos("add2", "in1").expect("drawn");
+    let in2 = h.state_mut().editor_mut().pin_pos("add2", "in2").expect("drawn");
     assert!(in1.distance(in2) <= 6.0, "zoomed out: {in1:?} {in2:?}");
-    let out = h.state_mut().editor_anchor_pos("add1", "out").expect("drawn");
+    let out = h.state_mut().editor_mut().anchor_pos("add1", "out").expect("drawn");
     drag(&mut h, out, in2);
-    assert_eq!(h.state().editor_message(), "connected add1.out -> add2.in2");
+    assert_eq!(h.state().editor().message(), "connected add1.out -> add2.in2");
 }
 
 /// Save writes only where the program was opened from: the embedded 2048 program and a new
@@ -397,7 +404,7 @@ fn save_refuses_a_program_without_a_file_and_save_as_gives_it_one() {
     add_block(&mut h, "NOT");
     h.get_by_label("Save").click();
     h.step();
-    let m = h.state().editor_message().to_string();
+    let m = h.state().editor().message().to_string();
     assert!(m.contains("diagrams/2048.json is built into the program") && m.contains("Save as"), "{m}");
     h.get_by_label("New").click();
     h.step();
@@ -408,15 +415,15 @@ fn save_refuses_a_program_without_a_file_and_save_as_gives_it_one() {
     add_block(&mut h, "NOT");
     h.get_by_label("Save").click();
     h.step();
-    let m = h.state().editor_message().to_string();
+    let m = h.state().editor().message().to_string();
     assert!(m.contains("the new program has no file yet") && m.contains("Save as"), "{m}");
     let file = temp_dir("save-no-file").join("mine.json");
     save_as(&mut h, &file);
-    assert!(file.exists(), "{}", h.state().editor_message());
+    assert!(file.exists(), "{}", h.state().editor().message());
     add_block(&mut h, "NOT");
     h.get_by_label("Save").click();
     h.step();
-    assert!(h.state().editor_message().starts_with("saved "), "{}", h.state().editor_message());
+    assert!(h.state().editor().message().starts_with("saved "), "{}", h.state().editor().message());
     let text = std::fs::read_to_string(&file).expect("read");
     assert!(text.contains("\"not2\""), "the second block was saved: {text}");
 }
@@ -434,11 +441,12 @@ fn a_program_applied_from_the_editor_is_the_one_the_title_record_and_reload_mean
     h.step();
     h.step();
     h.state_mut()
-        .editor_workspace()
+        .editor_mut()
+        .workspace()
         .add_input_port(&fbd_edit::BodyId::Program, "start", fbd_engine::Type::Bool)
         .expect("an input");
-    h.state_mut().editor_after(Ok("input added".into()));
-    h.state_mut().editor_wait_check();
+    h.state_mut().editor_mut().after(Ok("input added".into()));
+    h.state_mut().editor_mut().wait_check();
     h.step();
     let key_2048 = h.state().program_key().to_string();
     h.get_by_label("Apply").click();
@@ -463,7 +471,7 @@ fn a_program_applied_from_the_editor_is_the_one_the_title_record_and_reload_mean
     // Save as: the running program is that file's now.
     let file = temp_dir("applied-new").join("mine.json");
     save_as(&mut h, &file);
-    assert!(file.exists(), "{}", h.state().editor_message());
+    assert!(file.exists(), "{}", h.state().editor().message());
     assert!(h.query_by_label(&file.display().to_string()).is_some(), "the title names the file");
     // The file saved is one to open again.
     h.get_by_label("File").click();
@@ -492,8 +500,8 @@ fn a_program_applied_from_the_editor_is_the_one_the_title_record_and_reload_mean
 fn a_right_click_on_an_input_name_or_its_constant_opens_the_pin_menu() {
     let mut h = tiny_in_the_editor("pin-label-menu");
     h.step();
-    let pin = h.state_mut().editor_pin_pos("n", "in").expect("n.in drawn");
-    let out = h.state_mut().editor_anchor_pos("n", "out").expect("n.out drawn");
+    let pin = h.state_mut().editor_mut().pin_pos("n", "in").expect("n.in drawn");
+    let out = h.state_mut().editor_mut().anchor_pos("n", "out").expect("n.out drawn");
     // The block is 3 pitches wide at least: a pitch is a third of pin-to-pin.
     let pitch = (out.x - pin.x) / 3.0;
     for (dx, what) in [(0.6 * pitch, "the name `in`"), (-0.6 * pitch, "the constant FALSE")] {
@@ -550,7 +558,7 @@ fn save_as_asks_before_writing_over_a_file_and_forgets_another_program_s_path() 
     std::fs::write(&other, "keep me").expect("write");
     save_as(&mut h, &other);
     assert_eq!(std::fs::read_to_string(&other).expect("read"), "keep me", "written over without asking");
-    assert!(h.state().editor_message().contains("exists"), "{}", h.state().editor_message());
+    assert!(h.state().editor().message().contains("exists"), "{}", h.state().editor().message());
     h.get_by_label("Cancel").click();
     h.step();
     h.step();
@@ -568,7 +576,7 @@ fn save_as_asks_before_writing_over_a_file_and_forgets_another_program_s_path() 
     h.get_by_label("Save as").click();
     h.step();
     h.step();
-    assert!(std::fs::read_to_string(&other).expect("read").contains("\"not2\""), "{}", h.state().editor_message());
+    assert!(std::fs::read_to_string(&other).expect("read").contains("\"not2\""), "{}", h.state().editor().message());
     // Another program: the field is empty, Save as asks for a path.
     let label = dir.join("part-label.json");
     std::fs::copy(concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/part-label.json"), &label).expect("copy");
@@ -578,11 +586,11 @@ fn save_as_asks_before_writing_over_a_file_and_forgets_another_program_s_path() 
     assert!(h.state().status().contains("part-label"), "{}", h.state().status());
     into_the_editor(&mut h);
     // Nothing said of the program before ("wrote …" of the other file stood there).
-    assert!(!h.state().editor_message().contains("wrote"), "{}", h.state().editor_message());
+    assert!(!h.state().editor().message().contains("wrote"), "{}", h.state().editor().message());
     h.get_by_label("Save as").click();
     h.step();
     h.step();
-    assert!(h.state().editor_message().contains("type a path"), "{}", h.state().editor_message());
+    assert!(h.state().editor().message().contains("type a path"), "{}", h.state().editor().message());
     assert!(std::fs::read_to_string(&other).expect("read").contains("\"not2\""), "the other program's file kept");
 }
 
@@ -602,7 +610,7 @@ fn blocks_added_in_a_row_do_not_land_on_each_other() {
     }
     let mut ys = Vec::new();
     for id in ["mux1", "mux2", "mux3"] {
-        let out = h.state_mut().editor_anchor_pos(id, "out").unwrap_or_else(|| panic!("{id} drawn"));
+        let out = h.state_mut().editor_mut().anchor_pos(id, "out").unwrap_or_else(|| panic!("{id} drawn"));
         ys.push(out.y);
     }
     ys.sort_by(f32::total_cmp);

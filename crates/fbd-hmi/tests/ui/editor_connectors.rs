@@ -13,12 +13,12 @@ fn out_menu(h: &mut Harness<'static, App>) {
     for _ in 0..30 {
         h.step();
     }
-    let out = h.state_mut().editor_anchor_pos("g", "out").expect("g.out drawn");
+    let out = h.state_mut().editor_mut().anchor_pos("g", "out").expect("g.out drawn");
     pin_menu(h, out);
 }
 
 fn reader(h: &mut Harness<'static, App>) -> Wire {
-    let w = h.state_mut().editor_workspace().block(&BodyId::Program, "n").expect("n").inputs.get("in").cloned();
+    let w = h.state_mut().editor_mut().workspace().block(&BodyId::Program, "n").expect("n").inputs.get("in").cloned();
     w.expect("n.in wired")
 }
 
@@ -42,11 +42,11 @@ fn an_output_pin_s_menu_makes_renames_and_removes_a_connector() {
     h.get_by_label("make connector").click();
     h.step();
     h.step();
-    assert_eq!(h.state().editor_message(), "connector `both` carries g.out to 1 reader(s)");
+    assert_eq!(h.state().editor().message(), "connector `both` carries g.out to 1 reader(s)");
     assert_eq!(reader(&mut h), Wire::Connector("both".into()));
-    h.state_mut().editor_wait_check();
+    h.state_mut().editor_mut().wait_check();
     h.step();
-    assert!(h.query_by_label("compiles").is_some(), "{}", h.state().editor_message());
+    assert!(h.query_by_label("compiles").is_some(), "{}", h.state().editor().message());
     // The menu now names it and offers a rename and the wire.
     out_menu(&mut h);
     assert!(h.query_by_label("connector `both`: 1 continuation(s)").is_some());
@@ -63,5 +63,5 @@ fn an_output_pin_s_menu_makes_renames_and_removes_a_connector() {
     h.step();
     h.step();
     assert_eq!(reader(&mut h), Wire::Ref("g.out".into()));
-    assert!(h.state_mut().editor_workspace().connectors(&BodyId::Program).is_empty());
+    assert!(h.state_mut().editor_mut().workspace().connectors(&BodyId::Program).is_empty());
 }

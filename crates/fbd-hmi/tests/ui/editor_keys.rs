@@ -23,50 +23,53 @@ fn blocks_are_copied_pasted_duplicated_and_cut() {
     into_the_editor(&mut h);
     h.step();
     h.step();
-    let (_, centre) = h.state_mut().editor_block("n").expect("n drawn");
+    let (_, centre) = h.state_mut().editor_mut().block_at("n").expect("n drawn");
     click_at(&mut h, centre, egui::PointerButton::Primary);
     h.step();
     h.event(egui::Event::Copy);
     h.step();
-    let text = h.state().editor_clipboard().expect("copied").to_string();
-    assert!(h.state().editor_message().starts_with("copied 1 block"), "{}", h.state().editor_message());
+    let text = h.state().editor().clipboard_text().expect("copied").to_string();
+    assert!(h.state().editor().message().starts_with("copied 1 block"), "{}", h.state().editor().message());
     // Paste with the pointer on the canvas, away from the block.
     let at = centre + egui::vec2(0.0, 150.0);
     h.hover_at(at);
     h.event(egui::Event::Paste(text.clone()));
     h.step();
     h.step();
-    assert_eq!(h.state().editor_message(), "pasted n2");
-    let ws = h.state_mut().editor_workspace().clone();
+    assert_eq!(h.state().editor().message(), "pasted n2");
+    let ws = h.state_mut().editor_mut().workspace().clone();
     let n2 = ws.block(&fbd_edit::BodyId::Program, "n2").expect("the copy");
     assert_eq!(n2.inputs.0, ws.block(&fbd_edit::BodyId::Program, "n").expect("n").inputs.0, "with its constant");
-    let (pos2, centre2) = h.state_mut().editor_block("n2").expect("n2 drawn");
+    let (pos2, centre2) = h.state_mut().editor_mut().block_at("n2").expect("n2 drawn");
     assert!((centre2.y - at.y).abs() < 60.0, "pasted where the pointer is: {centre2:?} for {at:?}");
     assert!(pos2[0] % 20.0 == 0.0 && pos2[1] % 20.0 == 10.0, "on the grid: {pos2:?}");
     // The pasted block is selected: Ctrl+D duplicates it two grid steps off.
     h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::D);
     h.step();
     h.step();
-    assert_eq!(h.state().editor_message(), "pasted n3");
-    let (pos3, _) = h.state_mut().editor_block("n3").expect("n3");
+    assert_eq!(h.state().editor().message(), "pasted n3");
+    let (pos3, _) = h.state_mut().editor_mut().block_at("n3").expect("n3");
     assert_eq!(pos3, [pos2[0] + 40.0, pos2[1] + 40.0]);
-    assert_eq!(h.state().editor_clipboard(), Some(text.as_str()), "a duplicate leaves the clipboard alone");
+    assert_eq!(h.state().editor().clipboard_text(), Some(text.as_str()), "a duplicate leaves the clipboard alone");
     h.event(egui::Event::Cut);
     h.step();
     h.step();
-    assert!(h.state_mut().editor_block("n3").is_none(), "cut");
-    assert!(h.state().editor_clipboard().is_some_and(|t| t.contains("\"n3\"")), "the cut block is on the clipboard");
+    assert!(h.state_mut().editor_mut().block_at("n3").is_none(), "cut");
+    assert!(
+        h.state().editor().clipboard_text().is_some_and(|t| t.contains("\"n3\"")),
+        "the cut block is on the clipboard"
+    );
     h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
     h.step();
     h.step();
-    assert!(h.state_mut().editor_block("n3").is_some(), "Ctrl+Z undoes the cut");
+    assert!(h.state_mut().editor_mut().block_at("n3").is_some(), "Ctrl+Z undoes the cut");
     // In a text field, a paste is the field's.
     h.get_by_label("Add").click();
     h.step();
     h.event(egui::Event::Paste(text));
     h.step();
     h.step();
-    assert!(h.state_mut().editor_block("n4").is_none(), "no block pasted while typing");
+    assert!(h.state_mut().editor_mut().block_at("n4").is_none(), "no block pasted while typing");
 }
 
 /// Ctrl+A selects every block, the arrow keys move the selection a grid step (five with
@@ -84,10 +87,10 @@ fn select_all_and_the_arrow_keys_move_the_selection() {
     into_the_editor(&mut h);
     h.step();
     h.step();
-    let at = |h: &mut Harness<'static, App>, id: &str| h.state_mut().editor_block(id).expect("drawn").0;
+    let at = |h: &mut Harness<'static, App>, id: &str| h.state_mut().editor_mut().block_at(id).expect("drawn").0;
     h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
     h.step();
-    assert_eq!(h.state().editor_message(), "2 block(s) selected");
+    assert_eq!(h.state().editor().message(), "2 block(s) selected");
     h.key_press(egui::Key::ArrowRight);
     h.step();
     h.step();

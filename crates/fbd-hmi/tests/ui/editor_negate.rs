@@ -17,8 +17,9 @@ fn menu_item(h: &mut Harness<'static, App>, at: egui::Pos2, item: &str) -> (Stri
     h.get_by_label(item).click();
     h.step();
     h.step();
-    let negated = h.state_mut().editor_workspace().block(&fbd_edit::BodyId::Program, "g").expect("g").negated.to_vec();
-    (h.state().editor_message().to_string(), negated)
+    let negated =
+        h.state_mut().editor_mut().workspace().block(&fbd_edit::BodyId::Program, "g").expect("g").negated.to_vec();
+    (h.state().editor().message().to_string(), negated)
 }
 
 /// Right-click a library block's BOOL input, "negate": the pin is negated in the program (the
@@ -35,12 +36,12 @@ fn the_pin_menu_negates_an_input_and_takes_the_negation_off() {
     into_the_editor(&mut h);
     h.step();
     h.step();
-    let in2 = h.state_mut().editor_pin_pos("g", "in2").expect("g.in2 drawn");
+    let in2 = h.state_mut().editor_mut().pin_pos("g", "in2").expect("g.in2 drawn");
     let said = menu_item(&mut h, in2, "negate (circle at the pin)");
     assert_eq!(said, ("g.in2 reads the inverse of its wire".to_string(), vec!["in2".to_string()]));
-    h.state_mut().editor_wait_check();
+    h.state_mut().editor_mut().wait_check();
     h.step();
-    assert!(h.query_by_label("compiles").is_some(), "{}", h.state().editor_message());
+    assert!(h.query_by_label("compiles").is_some(), "{}", h.state().editor().message());
     // The menu now takes the circle off.
     let said = menu_item(&mut h, in2, "remove the negation");
     assert_eq!(said, ("g.in2 reads its wire as it is".to_string(), vec![]));
@@ -48,7 +49,7 @@ fn the_pin_menu_negates_an_input_and_takes_the_negation_off() {
     for _ in 0..30 {
         h.step();
     }
-    let out = h.state_mut().editor_anchor_pos("g", "out").expect("g.out drawn");
+    let out = h.state_mut().editor_mut().anchor_pos("g", "out").expect("g.out drawn");
     pin_menu(&mut h, out);
     assert!(h.query_by_label("constant").is_none(), "no constant on an output");
     h.key_press(egui::Key::Escape);

@@ -41,7 +41,7 @@ fn a_program_input_becomes_a_push_button_in_the_port_details() {
     h.get_by_label("Apply details").click();
     h.step();
     h.step();
-    assert_eq!(h.state().editor_message(), "details of `start` set");
+    assert_eq!(h.state().editor().message(), "details of `start` set");
     // And what the program is for.
     h.get_by_label("What the program is for").click();
     h.step();
@@ -50,7 +50,7 @@ fn a_program_input_becomes_a_push_button_in_the_port_details() {
     h.get_by_label("Set description").click();
     h.step();
     h.step();
-    assert_eq!(h.state().editor_message(), "description of the program set");
+    assert_eq!(h.state().editor().message(), "description of the program set");
     save_as(&mut h, &file);
     let text = std::fs::read_to_string(&file).expect("saved");
     let doc: serde_json::Value = serde_json::from_str(&text).expect("json");
@@ -71,7 +71,7 @@ fn a_program_input_becomes_a_push_button_in_the_port_details() {
     h.get_by_label("Remove port").click();
     h.step();
     h.step();
-    assert_eq!(h.state().editor_message(), "port `spare` removed");
+    assert_eq!(h.state().editor().message(), "port `spare` removed");
 }
 
 /// A program with thousands of ports lists 40 in the editor's port column and finds the rest

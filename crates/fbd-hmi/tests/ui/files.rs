@@ -330,7 +330,7 @@ fn a_large_body_is_laid_out_while_the_window_answers() {
     h.step();
     assert!(h.query_by_label_contains("Laying out 3000 blocks").is_some(), "the frame after the click says so");
     crate::wait_for_layout(&mut h);
-    assert!(h.state_mut().diagram_block_pos("b2999").is_some(), "then the drawing is there");
+    assert!(h.state_mut().diagram_mut().block_pos("b2999").is_some(), "then the drawing is there");
     assert!(h.query_by_label("Fit").is_some(), "with its header");
 }
 

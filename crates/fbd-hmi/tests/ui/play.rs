@@ -362,7 +362,7 @@ fn descriptions_of_the_program_and_of_the_shown_macro_are_on_screen() {
     h.step();
     h.step();
     assert!(h.query_by_label("Lights the lamp while the switch is on.").is_some(), "above the program's drawing");
-    assert!(h.state_mut().diagram_open("inv"));
+    assert!(h.state_mut().diagram_mut().open("inv"));
     h.step();
     h.step();
     assert!(h.query_by_label("The inverse of its input.").is_some(), "the macro's first line above its drawing");
@@ -578,7 +578,7 @@ fn frames_of_the_board_the_debugger_and_the_diagram_take_no_runtime_lock() {
     frames(&mut h, "board, debugger and a trend");
     h.get_by_label("Diagram").click();
     frames(&mut h, "online diagram and debugger");
-    assert!(h.state_mut().diagram_open("cell_1_1"));
+    assert!(h.state_mut().diagram_mut().open("cell_1_1"));
     frames(&mut h, "a macro's online diagram");
     h.state_mut().force("cell_1_1/mem.q", fbd_engine::Value::Int(2)).expect("a force");
     h.state_mut().online_release_all();
