@@ -21,6 +21,7 @@ use crate::diagram::DiagramCtx;
 use crate::link::{FrameCtx, Link};
 use crate::source::{self, Loaded, Origin};
 use crate::ui_command::UiCommand;
+use crate::window::Window;
 use fbd2048_game::best::{Best, BestStore};
 
 /// How the HMI starts.
@@ -442,20 +443,14 @@ impl eframe::App for App {
         self.error_window(&ctx);
         self.open_path_window(&ctx);
         self.path_prompt_window(&ctx);
-        if let Some(tests) = &self.tests {
-            let asked = match tests.show(&ctx) {
-                crate::tests_panel::Ask::Nothing => None,
-                crate::tests_panel::Ask::Close => Some(UiCommand::CloseTests),
-                crate::tests_panel::Ask::Show(k, scan) => Some(UiCommand::ShowTest(k, scan)),
-            };
-            if let Some(c) = asked {
-                self.execute(c, &ctx);
-            }
-        }
         // A command above may have loaded another program: the image of this one.
         let img = self.image();
         let cx = FrameCtx { img: &img, link: Link::new(&self.runner), game: self.game.is_some() };
-        self.network.window(&ctx, cx);
+        let windows: [&mut dyn Window; 2] = [&mut self.tests, &mut self.network];
+        let asked: Vec<UiCommand> = windows.into_iter().filter_map(|w| w.show(&ctx, cx)).collect();
+        for c in asked {
+            self.execute(c, &ctx);
+        }
         self.unsaved_modal(&ctx);
         if let Some(every) = self.poll_interval() {
             ctx.request_repaint_after(every);

@@ -29,6 +29,7 @@ pub mod source;
 mod tests_panel;
 mod ui_command;
 mod unsaved;
+mod window;
 
 pub use app::{App, Options};
 

@@ -83,11 +83,13 @@ impl NetworkPanel {
         self.web = None;
         self.server = None;
     }
+}
 
+impl crate::window::Window for NetworkPanel {
     /// The Serve on network window, while open.
-    pub(crate) fn window(&mut self, ctx: &egui::Context, cx: FrameCtx<'_>) {
+    fn show(&mut self, ctx: &egui::Context, cx: FrameCtx<'_>) -> Option<crate::ui_command::UiCommand> {
         if !self.open {
-            return;
+            return None;
         }
         let mut open = true;
         let mut start = false;
@@ -154,5 +156,6 @@ impl NetworkPanel {
             // Who is connected changes without a frame asking.
             ctx.request_repaint_after(std::time::Duration::from_millis(500));
         }
+        None
     }
 }

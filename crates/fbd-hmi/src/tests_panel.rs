@@ -8,6 +8,8 @@ use std::path::PathBuf;
 use eframe::egui;
 use fbd_test::{Loaded, Outcome, Scope, TestResult};
 
+use crate::ui_command::UiCommand;
+
 /// A table file's run, shown in the Tests window.
 pub(crate) struct TestsPanel {
     file: PathBuf,
@@ -18,7 +20,7 @@ pub(crate) struct TestsPanel {
 }
 
 /// What the window asks for.
-pub(crate) enum Ask {
+enum Ask {
     Nothing,
     Close,
     /// Replay test `k` and stop at `scan`.
@@ -37,7 +39,7 @@ impl TestsPanel {
         }
     }
 
-    pub(crate) fn show(&self, ctx: &egui::Context) -> Ask {
+    fn show(&self, ctx: &egui::Context) -> Ask {
         let mut ask = Ask::Nothing;
         let mut open = true;
         egui::Window::new("Tests").open(&mut open).default_width(620.0).show(ctx, |ui| {
@@ -115,5 +117,15 @@ impl TestsPanel {
     /// Each test's name and whether it passed.
     pub fn results(&self) -> Vec<(String, bool)> {
         self.results.iter().map(|r| (r.name.clone(), r.outcome == Outcome::Passed)).collect()
+    }
+}
+
+impl crate::window::Window for TestsPanel {
+    fn show(&mut self, ctx: &egui::Context, _cx: crate::link::FrameCtx<'_>) -> Option<UiCommand> {
+        match TestsPanel::show(self, ctx) {
+            Ask::Nothing => None,
+            Ask::Close => Some(UiCommand::CloseTests),
+            Ask::Show(k, scan) => Some(UiCommand::ShowTest(k, scan)),
+        }
     }
 }
