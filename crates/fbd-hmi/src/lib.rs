@@ -2,6 +2,46 @@
 //! outputs of any other diagram), diagram loading with online change, and a scan-cycle
 //! debugger in the manner of CODESYS online mode. The engine runs on its own thread
 //! ([`fbd_engine::realtime::RealtimeRunner`]); the UI repaints when an output changes.
+//!
+//! # Code map
+//!
+//! The shell (the composition root, the only files with `impl App`):
+//! - `app.rs`: `App`, the frame (`ui`: one scan image per frame lent to every panel), the
+//!   public face tests and tools read and drive, `poll_interval`.
+//! - `commands.rs`: `App::execute`, where every `UiCommand` is carried out: the online
+//!   commands (run, pause, cycles forward and back, write, force, reset cold), the debugger's
+//!   and the online diagram's asks, the editor's Apply, unsaved work asked about, typed paths.
+//! - `loading.rs`: open and cold start, online change, the status line, error windows, drag and
+//!   drop, recordings and their playback, settings, the PLCopen export, test tables, the
+//!   drawing's export.
+//!
+//! What the shell lends and what comes back: `link.rs` (`Link`, requests only; `FrameCtx`),
+//! `ui_command.rs` (`UiCommand`, `MenuView`), `window.rs` (`Window`, the windows over the
+//! panels), `menu.rs` (the menu bar, a function of a `MenuView`), `keys.rs` (the hotkeys).
+//!
+//! The panels, each a struct owning its state, its window its own method:
+//! - `play_panel.rs` and `board.rs` (the 2048 board, overlays), `generic_panel.rs` (any other
+//!   program's ports: a scrolled list laid out only in view).
+//! - `debugger/`: the online view (`mod.rs`: controls, statistics, the selected signal),
+//!   `tree.rs` (the signal tree and its index of the plan), `values.rs` (prepared values,
+//!   forces), `trends.rs` (watches, their plot, CSV), `slices.rs` (long runs a slice per frame,
+//!   about 30 ms, stoppable: a seek, Fast-forward until, Step N), `hints.rs` (the empty fields'
+//!   examples).
+//! - `diagram/`: the online diagram (`mod.rs`: what it shows, laid-out bodies, signal ids,
+//!   net paths), `view.rs` (the FBD drawing: `fbd-layout` geometry with live values, only what
+//!   is in view), `menu.rs` (a signal's context menu), `sheets.rs` (a large drawing sheet by
+//!   sheet), `layout_job.rs` (a body of 2,000 blocks or more laid out on its own thread),
+//!   `export.rs` (the drawing as SVG, PNG or A4 sheets).
+//! - `editor/`: the Diagram tab's Edit mode (`mod.rs`: the workspace, header, palette,
+//!   Save and Apply asked through `EditorAsks`), `canvas.rs` (pointer input, `HitTest`,
+//!   drawing), `props.rs`, `ports.rs`, `keys.rs`, `clipboard.rs`, `connectors.rs`.
+//! - `replay_bar.rs` (the timeline of a recording played back), `tests_panel.rs` (the Tests
+//!   window), `network.rs` (Serve on network), `path_prompt.rs` (the typed-path window every
+//!   file dialog falls back to), `unsaved.rs` (the question before unsaved work is dropped).
+//!
+//! Shared: `canvas.rs` (zoom around the pointer, a kept fit, `Pen`: where a body stands on
+//! screen and in what ink), `export_job.rs` (the PLCopen export's thread), `settings.rs`,
+//! `source.rs` (embedded or file diagrams, PLCopen XML imported on the way in), `paths.rs`.
 
 mod app;
 /// The best scores (shared with the terminal).
