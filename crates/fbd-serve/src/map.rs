@@ -1,6 +1,6 @@
-//! Which Modbus register or bit is which signal. The 2048 program has a map of its own (the
-//! six commands as coils, the board, score and best as input registers, the lamps as discrete
-//! inputs); any other program gets one generated from its ports: BOOL inputs as coils, BOOL
+//! Which Modbus register or bit is which signal. The 2048 program brings a layout of its own
+//! (`fbd2048_game::modbus`: the six commands as coils, the board, score and best as input
+//! registers, the lamps as discrete inputs); any other program gets one generated from its ports: BOOL inputs as coils, BOOL
 //! outputs as discrete inputs, numeric inputs as holding registers, numeric outputs as input
 //! registers, each from address 0 in declaration order. A value wider than 16 bits spans
 //! registers, the most significant word first; REAL is IEEE 754 in two registers.
@@ -139,71 +139,26 @@ impl ModbusMap {
         m
     }
 
+    /// The 2048 program's own layout ([`fbd2048_game::modbus::LAYOUT`]), each signal found in
+    /// `plan` (one it lacks is not served).
     fn game(plan: &ScanPlan) -> ModbusMap {
+        use fbd2048_game::modbus::{Holds, LAYOUT, Table as T};
         let mut m = ModbusMap::default();
-        let commands = [
-            Command::Move(ref2048::Dir::Up),
-            Command::Move(ref2048::Dir::Right),
-            Command::Move(ref2048::Dir::Down),
-            Command::Move(ref2048::Dir::Left),
-            Command::Start,
-            Command::Reset,
-        ];
-        for (k, (c, name)) in commands.into_iter().zip(["up", "right", "down", "left", "start", "reset"]).enumerate() {
-            m.entries.push(Entry {
-                table: Table::Coil,
-                address: k as u16,
-                name: name.into(),
-                item: Item::Command(c),
-                write: false,
-                scale: None,
-            });
-        }
-        let sig = |name: &str, words: u16| {
-            plan.signal_id(name).map(|id| Item::Signal { id, ty: plan.signals.at(id).slot.ty, words, input: None })
-        };
-        let mut reg = 0u16;
-        for r in 1..=4 {
-            for c in 1..=4 {
-                let name = format!("v{r}{c}");
-                if let Some(item) = sig(&name, 1) {
-                    m.entries.push(Entry { table: Table::Input, address: reg, name, item, write: false, scale: None });
+        for (table, address, name, holds) in LAYOUT {
+            let table = match table {
+                T::Coil => Table::Coil,
+                T::Discrete => Table::Discrete,
+                T::Input => Table::Input,
+            };
+            let item = match holds {
+                Holds::Command(c) => Item::Command(c),
+                Holds::Scans => Item::Scans,
+                Holds::Signal(words) => {
+                    let Some(id) = plan.signal_id(name) else { continue };
+                    Item::Signal { id, ty: plan.signals.at(id).slot.ty, words, input: None }
                 }
-                reg += 1;
-            }
-        }
-        for name in ["score", "best"] {
-            if let Some(item) = sig(name, 2) {
-                m.entries.push(Entry {
-                    table: Table::Input,
-                    address: reg,
-                    name: name.into(),
-                    item,
-                    write: false,
-                    scale: None,
-                });
-            }
-            reg += 2;
-        }
-        m.entries.push(Entry {
-            table: Table::Input,
-            address: reg,
-            name: "scan".into(),
-            item: Item::Scans,
-            write: false,
-            scale: None,
-        });
-        for (k, name) in ["busy", "game_over", "win"].into_iter().enumerate() {
-            if let Some(item) = sig(name, 0) {
-                m.entries.push(Entry {
-                    table: Table::Discrete,
-                    address: k as u16,
-                    name: name.into(),
-                    item,
-                    write: false,
-                    scale: None,
-                });
-            }
+            };
+            m.entries.push(Entry { table, address, name: name.into(), item, write: false, scale: None });
         }
         m
     }

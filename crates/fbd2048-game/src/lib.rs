@@ -8,6 +8,7 @@
 pub mod best;
 pub mod datafile;
 pub mod front;
+pub mod modbus;
 
 use std::fmt;
 use std::path::Path;
