@@ -2,7 +2,7 @@
 # Runs a corpus of public PLCopen projects (a directory of .xml files and a SOURCES file: one
 # line per file, `FILE REPOSITORY PATH COMMIT`; nothing of theirs is in this repository) the
 # way docs/plcopen.md's table counts them: the languages of its bodies; for a file whose bodies
-# are all FBD, `fbd check` (imports, or is refused at its place); each imported one run for
+# are FBD or LD (ladder), `fbd check` (imports, or is refused at its place); each imported one run for
 # SCANS scans with every input driven (tools/plcopen/stimulus.py) through Beremiz's generator +
 # matiec beside `fbd run` (tools/plcopen/beremiz-check.py, every output and every variable by
 # its IEC name), and its re-export likewise. One line per file, then the counts.
@@ -37,12 +37,12 @@ for body in root.iter():
 print("+".join(sorted(seen)) or "none")
 PY
 )
-  if [ "$langs" != "FBD" ]; then
+  if [ "$langs" != "FBD" ] && [ "$langs" != "LD" ] && [ "$langs" != "FBD+LD" ]; then
     echo "$file ($repo $path): bodies $langs"; count["bodies $langs"]=$(( ${count["bodies $langs"]:-0} + 1 )); continue
   fi
   if ! "$FBD" import "$f" -o "$W/d.json" >/dev/null 2>"$W/err"; then
     why=$(grep -m1 '^error' "$W/err" | cut -c1-240)
-    echo "$file: refused: $why"; count["FBD, refused"]=$(( ${count["FBD, refused"]:-0} + 1 )); continue
+    echo "$file: refused: $why"; count["$langs, refused"]=$(( ${count["$langs, refused"]:-0} + 1 )); continue
   fi
   python3 tools/plcopen/stimulus.py "$W/d.json" "$SCANS" > "$W/stim.txt"
   run=$(python3 tools/plcopen/beremiz-check.py "$f" --scans "$SCANS" --stimulus "$W/stim.txt" --show 2 2>&1)
@@ -52,10 +52,10 @@ PY
   rc2=$?
   echo "$file: $(echo "$run" | tail -1 | sed 's/^[^:]*: //'); re-exported: $(echo "$again" | tail -1 | sed 's/^[^:]*: //')"
   case "$rc/$rc2" in
-    0/0) k="FBD, imported, 0 differences, export 0 differences" ;;
-    0/*) k="FBD, imported, 0 differences, export differs or refused" ;;
-    1/*) k="FBD, imported, DIFFERS"; echo "$run" | head -3 ;;
-    *) k="FBD, imported, refused by Beremiz or matiec" ;;
+    0/0) k="$langs, imported, 0 differences, export 0 differences" ;;
+    0/*) k="$langs, imported, 0 differences, export differs or refused" ;;
+    1/*) k="$langs, imported, DIFFERS"; echo "$run" | head -3 ;;
+    *) k="$langs, imported, refused by Beremiz or matiec" ;;
   esac
   count["$k"]=$(( ${count["$k"]:-0} + 1 ))
 done < "$CORPUS/SOURCES"

@@ -10,7 +10,10 @@ pub(super) struct Ctx<'a> {
     pub(super) path: &'a Path,
     /// The stand-ins of extension libraries' blocks and types.
     pub(super) stand_ins: &'a super::extensions::StandIns,
-    pub(super) text: &'a str,
+    /// The file's own text (where lines and columns are counted), and the map from `text`
+    /// back to it when LD bodies were rewritten.
+    pub(super) file: &'a str,
+    pub(super) lowered: Option<&'a super::ladder::Lowered>,
     pub(super) errors: Vec<Diagnostic>,
     pub(super) warnings: Vec<String>,
     /// Each block made and the byte offset of the element it comes from: (POU, block id, offset).
@@ -23,7 +26,27 @@ pub(super) struct Ctx<'a> {
     pub(super) last: (usize, usize, usize),
 }
 
-impl Ctx<'_> {
+impl<'a> Ctx<'a> {
+    /// A context for the file at `path` of text `file`, its LD bodies rewritten as `lowered`.
+    pub(super) fn new(
+        path: &'a Path,
+        stand_ins: &'a super::extensions::StandIns,
+        file: &'a str,
+        lowered: Option<&'a super::ladder::Lowered>,
+    ) -> Ctx<'a> {
+        Ctx {
+            path,
+            stand_ins,
+            file,
+            lowered,
+            errors: Vec::new(),
+            warnings: Vec::new(),
+            places: Vec::new(),
+            line_starts: Vec::new(),
+            last: (0, 0, 0),
+        }
+    }
+
     pub(super) fn err(&mut self, node: Node, msg: impl Into<String>) {
         self.err_at(node.range().start, msg);
     }
@@ -40,7 +63,8 @@ impl Ctx<'_> {
     }
 
     pub(super) fn offset_pos(&mut self, off: usize) -> (usize, usize) {
-        let text = self.text;
+        let off = self.lowered.map_or(off, |l| l.origin(off));
+        let text = self.file;
         let off = off.min(text.len());
         if self.line_starts.is_empty() {
             self.line_starts = std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).collect();

@@ -15,6 +15,7 @@ mod checks;
 mod ctx;
 mod disabled;
 pub mod extensions;
+mod ladder;
 mod lookup;
 mod modifiers;
 mod names;
@@ -107,17 +108,33 @@ fn crowded_element(text: &str) -> Option<(usize, usize)> {
 /// Reads a PLCopen XML file. Every independent problem is reported, each with its line:column.
 pub fn import(path: &Path, text: &str) -> Result<Imported, Diagnostics> {
     let xml = parse_xml(path, text)?;
+    // Ladder bodies are read as the FBD bodies their statements make (`ladder.rs`).
+    match ladder::lower(&xml, text) {
+        Ok(None) => import_parsed(path, (text, None), &xml),
+        Ok(Some(lowered)) => {
+            let rewritten = roxmltree::Document::parse(&lowered.text)
+                .map_err(|e| Diagnostic::new(path, format!("the ladder bodies rewritten are not XML: {e}")))?;
+            import_parsed(path, (text, Some(&lowered)), &rewritten)
+        }
+        Err(errors) => {
+            let stand_ins = extensions::StandIns::default();
+            let mut cx = Ctx::new(path, &stand_ins, text, None);
+            for (off, msg) in errors {
+                cx.err_at(off, msg);
+            }
+            Err(Diagnostics(cx.errors))
+        }
+    }
+}
+
+/// Imports the parsed file (`text`, rewritten as `lowered` when it had LD bodies).
+fn import_parsed(
+    path: &Path,
+    (text, lowered): (&str, Option<&ladder::Lowered>),
+    xml: &roxmltree::Document,
+) -> Result<Imported, Diagnostics> {
     let stand_ins = extensions::StandIns::for_file(path)?;
-    let mut cx = Ctx {
-        path,
-        stand_ins: &stand_ins,
-        text,
-        errors: Vec::new(),
-        warnings: Vec::new(),
-        places: Vec::new(),
-        line_starts: Vec::new(),
-        last: (0, 0, 0),
-    };
+    let mut cx = Ctx::new(path, &stand_ins, text, lowered);
     let root = xml.root_element();
     let ns = root.tag_name().namespace().unwrap_or("");
     if root.tag_name().name() != "project" || !NAMESPACES.contains(&ns) {
@@ -461,7 +478,9 @@ fn variable_writes(
         // Beremiz writes a variable straight from a block with EN only while its ENO (its EN)
         // is TRUE (`IF blk.ENO THEN var := ... END_IF`): else the variable keeps its value,
         // its initial one before the block's first call (it took the block's output).
-        if let Some(enw) = guarding_en(cpi, look, enos) {
+        // A coil of a ladder body assigns its source unguarded (`ladder.rs`).
+        let coil = e.attribute("ldCoil").is_some();
+        if let Some(enw) = guarding_en(cpi, look, enos).filter(|_| !coil) {
             let id = format!("{}__eno_{}", var.replace('.', "_"), e.attribute("localId").unwrap_or("0"));
             let w = match &src {
                 Src::Out(r) | Src::Var(r) => Wire::Ref(r.clone()),
