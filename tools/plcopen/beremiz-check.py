@@ -70,13 +70,39 @@ def stand_in_st(st, types, blocks):
     return "".join(out)
 
 
+def python2_order(generator):
+    """Beremiz's generator sorts a ladder point's paths (contacts as strings, series as lists,
+    parallels as tuples) with Python 2's ordering of mixed types, which Python 3 refuses (a
+    TypeError for a parallel of a contact and a series). The sort orders the terms of an OR, so
+    it changes no value; its key here is Python 2's: by type name, then by value."""
+    import inspect
+    import textwrap
+
+    def py2_key(v):
+        if isinstance(v, (list, tuple)):
+            return (type(v).__name__, [py2_key(x) for x in v])
+        return (type(v).__name__, v)
+
+    cls = generator.PouProgramGenerator
+    original = cls.FactorizePaths
+    # The method's own source, recompiled with a keyed sort (the lists it sorts are its own).
+    src = textwrap.dedent(inspect.getsource(original)).replace(
+        "factorized_paths.sort()", "factorized_paths.sort(key=_py2_key)")
+    scope = dict(vars(generator))
+    scope["_py2_key"] = py2_key
+    exec(src, scope)
+    cls.FactorizePaths = scope["FactorizePaths"]
+
+
 def beremiz_st(xml_path):
     """Structured Text by Beremiz's generator, as its IDE writes `plc.st` before matiec."""
     sys.path.insert(0, os.environ["BEREMIZ"])
     import fake_wx  # noqa: F401  Beremiz's own stand-in for wx: its non-GUI modules import headless
     from plcopen import LoadProject, PLCOpenParser
     from plcopen.structures import StdBlckDct, TypeHierarchy
+    import PLCGenerator
     from PLCGenerator import GenerateCurrentProgram
+    python2_order(PLCGenerator)
     types, blocks = stand_ins(xml_path)
 
     class Controller:

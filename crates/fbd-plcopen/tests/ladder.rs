@@ -179,3 +179,77 @@ fn a_broken_rung_is_refused_at_its_element() {
     assert!(e.contains(&format!("broken.xml:{}:", line_of(r#"<contact localId="3""#))), "{e}");
     assert!(e.contains(&format!("broken.xml:{}:", line_of(r#"<connection refLocalId="99""#))), "{e}");
 }
+
+/// Power through a coil is the AND of the coil's connections (Beremiz's generator reads them
+/// as a series there), while the coil's own statement ORs them: with `a` and `b` in parallel
+/// into coil `x` and coil `y` after it, `x := a OR b` and `y := a AND b`.
+#[test]
+fn power_through_a_coil_is_the_and_of_its_connections() {
+    let vars = format!(
+        "<inputVars>{}</inputVars><outputVars>{}</outputVars>",
+        bools(&[("a", ""), ("b", "")]),
+        bools(&[("x", ""), ("y", "")])
+    );
+    let body = [
+        rail(1, 0),
+        contact(2, 0, "a", "", &[1]),
+        contact(3, 40, "b", "", &[1]),
+        coil(4, 0, "x", "", &[2, 3]),
+        coil(5, 0, "y", "", &[4]),
+    ]
+    .concat();
+    let xml = ladder_project("through", &vars, &body);
+    let imported = fbd_plcopen::import(std::path::Path::new("through.xml"), &xml).unwrap_or_else(|e| panic!("{e}"));
+    let mut rt = fbd_engine::Runtime::new(common::compile_doc(&imported.doc));
+    let cases = [(false, false), (true, false), (false, true), (true, true)];
+    keep("through", &xml, &[("a", cases.map(|c| c.0).to_vec()), ("b", cases.map(|c| c.1).to_vec())]);
+    for (a, b) in cases {
+        rt.set_input("a", Value::Bool(a)).expect("a");
+        rt.set_input("b", Value::Bool(b)).expect("b");
+        rt.step();
+        assert_eq!(
+            (rt.output("x"), rt.output("y")),
+            (Some(Value::Bool(a || b)), Some(Value::Bool(a && b))),
+            "a {a}, b {b}"
+        );
+    }
+}
+
+/// An ENO read where the block's EN is a variable written later in the body: the reader sees
+/// the variable as the block's call saw it (the previous scan's write). The import named the
+/// variable as if it were a program input, and the program did not compile. (An FBD body: the
+/// generated ladder programs found it.)
+#[test]
+fn an_eno_whose_en_is_a_variable_reads_it_where_the_block_is_called() {
+    let vars = format!(
+        "<inputVars>{}</inputVars><outputVars>{}<variable name=\"n\"><type><INT/></type></variable></outputVars><localVars>{}</localVars>",
+        bools(&[("a", "")]),
+        bools(&[("q", "")]),
+        bools(&[("m", "")])
+    );
+    let body = [
+        common::var_in(1, 0, "m"),
+        common::var_in(2, 40, "n"),
+        common::var_in(3, 80, "1"),
+        common::block(4, "ADD", None, 0, &[("EN", 1, None), ("IN1", 2, None), ("IN2", 3, None)], &["ENO", "OUT"]),
+        common::var_out(5, 0, 4, Some("ENO"), "q"),
+        common::var_in(6, 120, "a"),
+        common::var_out(7, 120, 6, None, "m"),
+    ]
+    .concat();
+    let xml = common::project("enoread", &vars, &body);
+    let imported = fbd_plcopen::import(std::path::Path::new("eno.xml"), &xml).unwrap_or_else(|e| panic!("{e}"));
+    let mut rt = fbd_engine::Runtime::new(common::compile_doc(&imported.doc));
+    let runs = [true, false, false, true, true];
+    keep("eno", &xml, &[("a", runs.to_vec())]);
+    let mut got = Vec::new();
+    for a in runs {
+        rt.set_input("a", Value::Bool(a)).expect("a");
+        rt.step();
+        got.push(rt.output("q"));
+    }
+    // m is the previous scan's a: the ADD runs at scans 1 and 4 (not at 0: it reads m before
+    // m is written); q is written, TRUE, only while ENO is TRUE, as Beremiz guards it.
+    let want = [false, true, true, true, true].map(|q| Some(Value::Bool(q)));
+    assert_eq!(got, want);
+}

@@ -6,8 +6,10 @@
 //! its coil's statement runs (a variable an earlier coil wrote is read as written); an edge
 //! contact or coil is an R_TRIG or F_TRIG instance of its own per coil; a negated contact or
 //! coil is a NOT; a set coil is `IF power THEN v := TRUE`, a reset coil `IF power THEN v :=
-//! FALSE`; power passes through a coil to what follows it. Blocks in a rung are called once, at
-//! the first statement that needs them, as in an FBD body.
+//! FALSE`; power passes through a coil to what follows it (the AND of the coil's connections:
+//! Beremiz's generator reads a coil's several connections as a series there, as an OR in the
+//! coil's own statement). Blocks in a rung are called once, at the first statement that needs
+//! them, as in an FBD body.
 //!
 //! The body is rewritten as that FBD body (contacts and coils become AND, OR, NOT, R_TRIG,
 //! F_TRIG blocks and outVariables; blocks, variables, connectors and comments stay), and the
@@ -233,14 +235,35 @@ impl<'a, 'i> Writer<'a, 'i> {
                 self.memo.insert(r.to_string(), s.clone());
                 Some(s)
             }
-            // Power passes through a coil to what follows it.
-            "coil" => self.power_in(e),
+            "coil" => self.through_coil(e),
             "rightPowerRail" => {
                 self.errors.push((c.range().start, "the right power rail is no source of power".into()));
                 None
             }
             _ => Some(Src::Out(r.to_string(), c.attribute("formalParameter").map(str::to_string))),
         }
+    }
+
+    /// The power a coil passes on to what follows it: as Beremiz's generator reads it, the AND
+    /// of the coil's connections (its own statement ORs them).
+    fn through_coil(&mut self, e: Node<'a, 'i>) -> Option<Src> {
+        let Some(cpi) = child(e, "connectionPointIn").filter(|c| child(*c, "connection").is_some()) else {
+            self.errors.push((e.range().start, format!("{} is not connected on its left", what(e))));
+            return None;
+        };
+        let mut srcs = Vec::new();
+        for c in children(cpi, "connection") {
+            let src = self.source(c)?;
+            if src != Src::Rail && !srcs.contains(&src) {
+                srcs.push(src);
+            }
+        }
+        if srcs.len() <= 1 {
+            return Some(srcs.pop().unwrap_or(Src::Rail));
+        }
+        let formals: Vec<String> = (1..=srcs.len()).map(|k| format!("IN{k}")).collect();
+        let pins: Vec<(&str, Src)> = formals.iter().map(String::as_str).zip(srcs).collect();
+        Some(self.block("AND", None, &pins, "OUT", e))
     }
 
     fn power_in(&mut self, e: Node<'a, 'i>) -> Option<Src> {

@@ -989,9 +989,11 @@ fn substitute_enos(
     blocks: &mut [Block],
     (writes, earlier): (&mut Writes, &mut EarlierWrites),
     enos: &HashMap<String, Wire>,
+    (reads, block_at, in_names): (&mut Vec<Read>, &HashMap<String, usize>, &HashSet<&str>),
 ) {
-    // ENO to EN to ENO...: a chain of enabled calls is followed to its first EN's driver.
-    let eno_of = |r: &str| -> Option<Wire> {
+    // ENO to EN to ENO...: a chain of enabled calls is followed to its first EN's driver, and
+    // the block whose EN that is.
+    let eno_of = |r: &str| -> Option<(Wire, String)> {
         let mut r = r.to_string();
         let mut hops = 0;
         loop {
@@ -1003,24 +1005,34 @@ fn substitute_enos(
             hops += 1;
             match &next {
                 Wire::Ref(n) if n.ends_with(".eno") && hops <= enos.len() => r = n.clone(),
-                _ => return Some(next),
+                _ => return Some((next, b.to_string())),
             }
         }
     };
+    // An EN driven by a variable (not an input): the ENO's reader reads that variable where
+    // the enabled block is called, as its EN does.
+    let variable = |w: &Wire| match w {
+        Wire::Ref(n) if !n.contains('.') && !in_names.contains(n.as_str()) => Some(n.clone()),
+        _ => None,
+    };
     for b in blocks.iter_mut() {
-        for (_, w) in b.inputs.0.iter_mut() {
+        for (pin, w) in b.inputs.0.iter_mut() {
             if let Wire::Ref(r) = w
-                && let Some(x) = eno_of(r)
+                && let Some((x, en_block)) = eno_of(r)
             {
+                if let (Some(var), Some(at)) = (variable(&x), block_at.get(&en_block)) {
+                    reads.push(Read::new(&b.id, pin, &var, *at));
+                }
                 *w = x;
             }
         }
     }
     for (src, _) in writes.values_mut().chain(earlier.values_mut().flatten()) {
         if let Src::Out(r) = src
-            && let Some(x) = eno_of(r)
+            && let Some((x, _)) = eno_of(r)
         {
             *src = match x {
+                Wire::Ref(r) if variable(&Wire::Ref(r.clone())).is_some() => Src::Var(r),
                 Wire::Ref(r) => Src::Out(r),
                 Wire::Const(c) => Src::Const(c.value()),
                 Wire::Feedback { from, .. } => Src::Out(from),
@@ -1135,7 +1147,8 @@ fn pou_body(
     let mut earlier = BTreeMap::new();
     let mut writes = variable_writes(cx, &elems, &env, (&name, &vars), &mut built, &mut earlier);
     let BodyBlocks { mut blocks, mut reads, mut block_at, enos, connectors: mut carried, .. } = built;
-    substitute_enos(&mut blocks, (&mut writes, &mut earlier), &enos);
+    let inputs_named: HashSet<&str> = ins.iter().map(|v| v.name.as_str()).collect();
+    substitute_enos(&mut blocks, (&mut writes, &mut earlier), &enos, (&mut reads, &block_at, &inputs_named));
     disabled::results_of_disabled_calls(pou.document().root(), &mut blocks, (&mut reads, &mut block_at), &mut carried);
     typed_locals(&locals, (&writes, &earlier), &mut blocks);
     // What every read sees, by the sequence a PLC runs the body in (`order.rs`).
