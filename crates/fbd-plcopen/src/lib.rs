@@ -1,4 +1,4 @@
-//! PLCopen TC6 XML for FBD programs: [`import`] reads what CODESYS, OpenPLC Editor and Beremiz
+//! PLCopen TC6 XML for FBD and ladder programs: [`import`] reads what CODESYS, OpenPLC Editor and Beremiz
 //! write (`plc.xml`), [`export`] writes a project those tools open. No GUI; the `fbd` tool and
 //! the HMI are clients.
 //!
@@ -8,7 +8,10 @@
 //! function blocks and functions → macros (a function's result is its `OUT`); blocks, in/out
 //! variables, connectors/continuations, negated inputs and outputs of blocks and POU instances as
 //! negated pins, every modifier not honoured, every jump, label, return and action block and every
-//! in-out parameter refused with its place (`import/modifiers.rs`), edge inputs as R_TRIG/F_TRIG
+//! in-out parameter refused with its place (`import/modifiers.rs`), ladder (LD) bodies read as the
+//! statements Beremiz's generator writes for their coils and rewritten as the FBD body of those
+//! statements before the rest reads it, every error mapped back to the user's element
+//! (`import/ladder.rs`), edge inputs as R_TRIG/F_TRIG
 //! blocks, IEC literals, the body's statement sequence as Beremiz's generator writes it
 //! (`import/order.rs`) and what each read sees in it (`import/reads.rs`: a variable or block output
 //! read before its write is the previous scan's value, from the variable's initial value) →

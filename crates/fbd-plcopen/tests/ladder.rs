@@ -253,3 +253,44 @@ fn an_eno_whose_en_is_a_variable_reads_it_where_the_block_is_called() {
     let want = [false, true, true, true, true].map(|q| Some(Value::Bool(q)));
     assert_eq!(got, want);
 }
+
+/// Two connections into a block's EN are a wired OR, as on any input: the EN was dropped and
+/// the block ran every scan (an LD rung of the corpus feeds a MUL's EN from two edge contacts'
+/// R_TRIG blocks; found by it).
+#[test]
+fn a_wired_or_into_en_enables_the_block_when_either_is_true() {
+    let vars = format!(
+        "<inputVars>{}</inputVars><outputVars><variable name=\"n\"><type><INT/></type></variable></outputVars>",
+        bools(&[("a", ""), ("b", "")])
+    );
+    let add = r#"<block localId="5" typeName="ADD" height="80" width="60"><position x="100" y="0"/><inputVariables>
+        <variable formalParameter="EN"><connectionPointIn><connection refLocalId="1"><position x="100" y="10"/></connection><connection refLocalId="2"><position x="100" y="10"/></connection></connectionPointIn></variable>
+        <variable formalParameter="IN1"><connectionPointIn><connection refLocalId="3"><position x="100" y="30"/></connection></connectionPointIn></variable>
+        <variable formalParameter="IN2"><connectionPointIn><connection refLocalId="4"><position x="100" y="50"/></connection></connectionPointIn></variable>
+        </inputVariables><inOutVariables/><outputVariables>
+        <variable formalParameter="ENO"><connectionPointOut><relPosition x="60" y="10"/></connectionPointOut></variable>
+        <variable formalParameter="OUT"><connectionPointOut><relPosition x="60" y="30"/></connectionPointOut></variable>
+        </outputVariables></block>"#;
+    let body = [
+        common::var_in(1, 0, "a"),
+        common::var_in(2, 40, "b"),
+        common::var_in(3, 80, "n"),
+        common::var_in(4, 120, "1"),
+        add.to_string(),
+        common::var_out(6, 0, 5, Some("OUT"), "n"),
+    ]
+    .concat();
+    let xml = common::project("enor", &vars, &body);
+    let imported = fbd_plcopen::import(std::path::Path::new("enor.xml"), &xml).unwrap_or_else(|e| panic!("{e}"));
+    let mut rt = fbd_engine::Runtime::new(common::compile_doc(&imported.doc));
+    let cases = [(false, false), (true, false), (false, false), (false, true), (true, true), (false, false)];
+    keep("enor", &xml, &[("a", cases.map(|c| c.0).to_vec()), ("b", cases.map(|c| c.1).to_vec())]);
+    let mut n = 0;
+    for (a, b) in cases {
+        rt.set_input("a", Value::Bool(a)).expect("a");
+        rt.set_input("b", Value::Bool(b)).expect("b");
+        rt.step();
+        n += i64::from(a || b);
+        assert_eq!(rt.output("n"), Some(Value::Int(n)), "a {a}, b {b}");
+    }
+}

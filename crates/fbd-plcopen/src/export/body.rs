@@ -209,7 +209,8 @@ impl Emitter<'_> {
     /// The variable output `p` of block `b` (which has EN) is held in, declared and written once.
     fn hold_var(&mut self, b: &str, p: &str, (bi, formal, from): (u64, String, Point)) -> String {
         let var = format!("en_{}_{}", ident(b), ident(p));
-        if !self.holds.iter().any(|h| h.0 == var) {
+        // Declared once: the holds written already (`hold_writes`) are in the locals.
+        if !self.holds.iter().any(|h| h.0 == var) && !self.locals.iter().any(|l| l.0 == var) {
             let pin = format!("{b}.{p}");
             let ty = self.output_type(&pin).unwrap_or(Type::LInt);
             // What its readers see before the first call (a negated pin's TRUE included).

@@ -301,6 +301,10 @@ impl<'a, 'i> Writer<'a, 'i> {
     /// The statement of coil `e`: its variable assigned the power flow, as modified.
     fn coil(&mut self, e: Node<'a, 'i>) {
         self.memo.clear();
+        // A coil connected to nothing on its left makes no statement (Beremiz skips it).
+        if child(e, "connectionPointIn").is_none_or(|c| child(c, "connection").is_none()) {
+            return;
+        }
         let var = variable(e);
         if var.is_empty() {
             self.errors.push((e.range().start, "a coil without a variable".into()));

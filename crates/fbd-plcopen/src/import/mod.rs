@@ -759,8 +759,16 @@ impl<'x, 'i> BlockImport<'x, 'i> {
             cx.err(v, format!("block `{id}`: a negated or edge-triggered EN is not supported; negate or detect the edge before it (NOT, R_TRIG)"));
             return;
         }
-        self.en = match env.look.source(cx, cpi, 0).map(Src::direct) {
+        // Several connections into EN are a wired OR, as on any input (EN was dropped: the
+        // block ran every scan).
+        let src = env.look.source(cx, cpi, 0).map(|s| {
+            let s = wired_or(s, &format!("{id}__en_or"), &mut out.blocks, &mut out.reads, &v, self.at);
+            Src::direct(s)
+        });
+        self.en = match src {
             Some(Src::Out(r)) | Some(Src::Var(r)) => Some(Wire::Ref(r)),
+            // EN wired to TRUE (a ladder rung's rail) calls the block every scan: no EN.
+            Some(Src::Const(Value::Bool(true))) => None,
             Some(Src::Const(c)) => Some(Wire::constant(c)),
             _ => None,
         };
