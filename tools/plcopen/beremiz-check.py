@@ -12,7 +12,8 @@ for the 2048 wirings.
 The chain on their side is theirs alone: Beremiz's own generator (PLCGenerator.py, imported
 from the checkout in BEREMIZ) turns the file into Structured Text, matiec's iec2c (IEC2C, its
 library in MATIEC_LIB) turns that into C, and gcc builds it with a driver that sets
-`__CURRENT_TIME` to scan × the task interval, applies the stimulus before each scan and prints
+`__CURRENT_TIME` to scan × the task interval, writes every stimulated input before each scan
+(its last value: a PLC refreshes its inputs every cycle) and prints
 every program output after it. Nothing of Beremiz or matiec is in this repository: whoever runs
 this builds matiec and checks Beremiz out from their public sources.
 
@@ -338,7 +339,11 @@ def driver(pous_h, instances, outputs, inputs, stimulus, scans, tick_ns, renamed
         elif C_TYPE.get(ty) == "string":
             b = string_bytes(value)
             value = "(STRING){%d, {%s}}" % (len(b), ", ".join(str(x) for x in b) or "0")
-        lines.append(f"    if (k == {scan}UL) {r} = {value};")
+        # Each input holds its last value and is written before every scan from then on, as a
+        # PLC refreshes its input image every cycle: a program that writes a located %I
+        # variable sees the device's value again at the next scan (OpenPLC's runtime copies
+        # its input buffers each cycle), as fbd's inputs do.
+        lines.append(f"    if (k >= {scan}UL) {r} = {value};")
     lines.append("    config_run__(k); print(k); }")
     lines.append("  return 0; }")
     reals = {o for o in outputs if ref(o)[0] == "REAL"}
