@@ -165,9 +165,18 @@ impl<'a, 'i> Writer<'a, 'i> {
                 "<variable formalParameter=\"{formal}\"><connectionPointIn>{c}</connectionPointIn></variable>"
             );
         }
+        // Named after what it stands for (`and_stop`: the AND of contact `stop`), as block ids
+        // come back from an export's `addData`: the debugger and the drawing name it so.
+        let var = variable(origin);
+        let what = if var.is_empty() { origin.attribute("instanceName").unwrap_or("rung").to_string() } else { var };
+        let name: String = format!("{}_{what}", ty.to_ascii_lowercase())
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' })
+            .collect();
         let _ = write!(
             xml,
-            "</inputVariables><inOutVariables/><outputVariables><variable formalParameter=\"{out}\"><connectionPointOut/></variable></outputVariables></block>"
+            "</inputVariables><inOutVariables/><outputVariables><variable formalParameter=\"{out}\"><connectionPointOut/></variable></outputVariables><addData><data name=\"{}\" handleUnknown=\"discard\"><id value=\"{name}\"/></data></addData></block>",
+            crate::export::ID_DATA
         );
         self.out.push((origin.range().start, xml));
         Src::Out(id, Some(out.to_string()))
@@ -487,7 +496,7 @@ pub(super) fn lower(xml: &roxmltree::Document, text: &str) -> Result<Option<Lowe
         // `<LD>` becomes `<FBD>`; each element is written at its origin, the text between them
         // (white space) dropped.
         map.push((out.len(), range.start, false));
-        out.push_str("<FBD>");
+        out.push_str("<FBD ldBody=\"true\">");
         for (origin, xml) in w.out {
             map.push((out.len(), origin, false));
             out.push_str(&xml);

@@ -1182,6 +1182,13 @@ fn pou_body(
         connectors.push(fbd_model::model::Connector { name: v.name.clone(), from });
     }
     lookup::drop_unusable_positions(cx, &name, &mut blocks);
+    // A ladder body read as FBD (`ladder.rs`): its contacts' and coils' blocks have no place
+    // of their own in a block drawing; the body is laid out anew.
+    if fbd.attribute("ldBody").is_some() {
+        for b in blocks.iter_mut() {
+            b.pos = None;
+        }
+    }
     let mut outputs = pou_outputs(cx, (pou, &name), &outs, |v| flow.value_at(v, seq.end()), is_program);
     let mut ports = project::InstancePorts::default();
     if role == Role::Instance {
