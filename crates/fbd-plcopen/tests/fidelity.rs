@@ -867,3 +867,26 @@ fn the_connector_of_a_gated_function_is_named_clear_of_the_body_s() {
         assert_eq!(rows[0], (Some(Value::Int(want)), Some(Value::Bool(!g))), "scan {k}");
     }
 }
+
+/// IEC's first-edition time functions, which matiec has and OpenPLC programs use: ADD_TIME,
+/// SUB_TIME, MUL_TIME and DIV_TIME are ADD, SUB, MULTIME and DIVTIME (refused before).
+#[test]
+fn first_edition_time_functions_are_the_generic_ones() {
+    let vars = r#"<outputVars><variable name="sum"><type><TIME/></type></variable><variable name="diff"><type><TIME/></type></variable><variable name="twice"><type><TIME/></type></variable><variable name="half"><type><TIME/></type></variable></outputVars>"#;
+    let body = [
+        var_in(1, 0, "T#5s"),
+        var_in(2, 40, "T#2s"),
+        var_in(3, 80, "2"),
+        block(4, "ADD_TIME", None, 0, &[("IN1", 1, None), ("IN2", 2, None)], &["OUT"]),
+        block(5, "SUB_TIME", None, 100, &[("IN1", 1, None), ("IN2", 2, None)], &["OUT"]),
+        block(6, "MUL_TIME", None, 200, &[("IN1", 1, None), ("IN2", 3, None)], &["OUT"]),
+        block(7, "DIV_TIME", None, 300, &[("IN1", 1, None), ("IN2", 3, None)], &["OUT"]),
+        var_out(8, 0, 4, Some("OUT"), "sum"),
+        var_out(9, 100, 5, Some("OUT"), "diff"),
+        var_out(10, 200, 6, Some("OUT"), "twice"),
+        var_out(11, 300, 7, Some("OUT"), "half"),
+    ]
+    .concat();
+    let rows = trace(&project("times", vars, &body), &["sum", "diff", "twice", "half"], 1);
+    assert_eq!(rows_text(&rows), ["T#7s T#3s T#10s T#2s500ms"]);
+}

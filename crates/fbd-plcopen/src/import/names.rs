@@ -24,6 +24,15 @@ pub(super) fn map_type(ty: &str) -> Option<String> {
     if library::lookup(&u).is_some() {
         return Some(u);
     }
+    // IEC 61131-3's time functions of its first edition (matiec has them): ours by their
+    // generic names.
+    match u.as_str() {
+        "ADD_TIME" => return Some("ADD".into()),
+        "SUB_TIME" => return Some("SUB".into()),
+        "MUL_TIME" => return Some("MULTIME".into()),
+        "DIV_TIME" => return Some("DIVTIME".into()),
+        _ => {}
+    }
     // IEC 61131-3 ed. 3's typed counters (CTU_DINT, CTUD_LINT, …): ours, of that type.
     if counter_type(&u).is_some() {
         return u.split_once('_').map(|(c, _)| c.to_string());
