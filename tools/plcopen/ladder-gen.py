@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes random ladder (LD) programs as PLCopen TC6 XML, for tools/plcopen/ladder-check.sh.
 
-    tools/plcopen/ladder-gen.py SEED OUT.xml
+    tools/plcopen/ladder-gen.py SEED OUT.xml [RUNGS]
 
 Each program has BOOL inputs i0..i3, BOOL locals m0..m3, BOOL outputs q0..q3 and an INT
 output n, and 3 to 8 rungs. A rung is a random nest of series and parallel connections of
@@ -139,11 +139,11 @@ class Body:
         return [(i, None, (x + 20, y + 10))]
 
 
-def program(seed):
+def program(seed, rungs=None):
     rng = random.Random(seed)
     body = Body(rng)
     rail = 1
-    rungs = rng.randint(3, 8)
+    rungs = rungs or rng.randint(3, 8)
     body.elems.append(
         f'<leftPowerRail localId="{rail}" height="{100 * rungs}" width="10"><position x="0" y="0"/>'
         + "".join(f'<connectionPointOut formalParameter=""><relPosition x="10" y="{100 * r + 10}"/></connectionPointOut>' for r in range(rungs))
@@ -185,4 +185,5 @@ def program(seed):
 
 
 if __name__ == "__main__":
-    open(sys.argv[2], "w").write(program(int(sys.argv[1])))
+    # RUNGS (a bench's program: `fbd bench` of 2,000 rungs) instead of 3 to 8.
+    open(sys.argv[2], "w").write(program(int(sys.argv[1]), int(sys.argv[3]) if len(sys.argv) > 3 else None))
