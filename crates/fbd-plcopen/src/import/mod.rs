@@ -108,23 +108,24 @@ fn crowded_element(text: &str) -> Option<(usize, usize)> {
 /// Reads a PLCopen XML file. Every independent problem is reported, each with its line:column.
 pub fn import(path: &Path, text: &str) -> Result<Imported, Diagnostics> {
     let xml = parse_xml(path, text)?;
-    // Ladder bodies are read as the FBD bodies their statements make (`ladder.rs`).
-    match ladder::lower(&xml, text) {
-        Ok(None) => import_parsed(path, (text, None), &xml),
-        Ok(Some(lowered)) => {
-            let rewritten = roxmltree::Document::parse(&lowered.text)
-                .map_err(|e| Diagnostic::new(path, format!("the ladder bodies rewritten are not XML: {e}")))?;
-            import_parsed(path, (text, Some(&lowered)), &rewritten)
-        }
+    // Ladder bodies are read as the FBD bodies their statements make (`ladder.rs`); the
+    // file's own tree is dropped before the rewritten one is built (one tree at a time).
+    let lowered = match ladder::lower(&xml, text) {
+        Ok(None) => return import_parsed(path, (text, None), &xml),
+        Ok(Some(lowered)) => lowered,
         Err(errors) => {
             let stand_ins = extensions::StandIns::default();
             let mut cx = Ctx::new(path, &stand_ins, text, None);
             for (off, msg) in errors {
                 cx.err_at(off, msg);
             }
-            Err(Diagnostics(cx.errors))
+            return Err(Diagnostics(cx.errors));
         }
-    }
+    };
+    drop(xml);
+    let rewritten = roxmltree::Document::parse(&lowered.text)
+        .map_err(|e| Diagnostic::new(path, format!("the ladder bodies rewritten are not XML: {e}")))?;
+    import_parsed(path, (text, Some(&lowered)), &rewritten)
 }
 
 /// Imports the parsed file (`text`, rewritten as `lowered` when it had LD bodies).
