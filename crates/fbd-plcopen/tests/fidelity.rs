@@ -101,7 +101,7 @@ fn located_variables_in_every_form_keep_their_address_and_part() {
     let vars = r#"<localVars>
         <variable name="a" address="%ID0.2"><type><DINT/></type></variable>
         <variable name="b" address="%IW0.0.2.8192.0"><type><INT/></type></variable>
-        <variable name="m" address="%MW3"><type><DINT/></type></variable>
+        <variable name="m" address="%MD3"><type><DINT/></type></variable>
         <variable name="total" address="%MD1"><type><DINT/></type></variable>
         <variable name="echo" address="%QW0"><type><INT/></type></variable>
       </localVars>"#;
@@ -123,7 +123,7 @@ fn located_variables_in_every_form_keep_their_address_and_part() {
     let outs: Vec<_> = imported.doc.outputs.iter().map(|p| (p.name.as_str(), p.address.as_deref())).collect();
     assert_eq!(at(ins.clone(), "a"), Some(Some("%ID0.2".into())));
     assert_eq!(at(ins.clone(), "b"), Some(Some("%IW0.0.2.8192.0".into())));
-    assert_eq!(at(ins, "m"), Some(Some("%MW3".into())), "read only: an input");
+    assert_eq!(at(ins, "m"), Some(Some("%MD3".into())), "read only: an input");
     assert_eq!(at(outs.clone(), "total"), Some(Some("%MD1".into())), "written: an output");
     assert_eq!(at(outs, "echo"), Some(Some("%QW0".into())));
     let mut rt = fbd_engine::Runtime::new(common::compile_doc(&imported.doc));
@@ -142,6 +142,14 @@ fn located_variables_in_every_form_keep_their_address_and_part() {
         let e = e.to_string();
         assert!(e.contains("bad.xml:7:") && e.contains(&format!("`{bad}` is no located address")), "{e}");
     }
+    // A type of another size than its location: matiec refuses the project, so does the import.
+    let vars = r#"<localVars><variable name="flow" address="%IX0.1"><type><INT/></type></variable></localVars>"#;
+    let body = [var_in(1, 0, "flow"), block(2, "ABS", None, 0, &[("IN", 1, None)], &["OUT"])].concat();
+    let e = fbd_plcopen::import(std::path::Path::new("size.xml"), &project("p", vars, &body)).expect_err("refused");
+    assert!(
+        e.to_string().contains("size.xml:7:") && e.to_string().contains("`flow`: INT is 16 bit(s) and %IX0.1 holds 1"),
+        "{e}"
+    );
 }
 
 /// A program that writes its own `%IX` input: the reads after the write see what it wrote (the

@@ -8,7 +8,7 @@ use roxmltree::Node;
 
 use super::names::map_type;
 use super::vars::Var;
-use super::{Ctx, children, structs};
+use super::{Ctx, child, children, structs};
 
 /// The configuration's and the resource's globals (VAR_GLOBAL), by their name in upper case
 /// (IEC names ignore case): what a program's VAR_EXTERNAL refers to.
@@ -210,4 +210,52 @@ pub(super) fn library_input(def: &fbd_model::library::BlockDef, pin: &str) -> bo
         || def.var_inputs.is_some_and(|v| {
             pin.strip_prefix(v.prefix).and_then(|k| k.parse::<usize>().ok()).is_some_and(|k| k >= v.first)
         })
+}
+
+/// Every located variable of every POU (run or not: matiec builds them all) whose type is of
+/// another size than its location (an INT at %IX0.1): matiec refuses the project, "bit size of
+/// data type is incompatible with bit size of location".
+pub(super) fn located_sizes(cx: &mut Ctx, root: Node) {
+    for v in root.descendants().filter(|n| n.tag_name().name() == "variable" && n.attribute("address").is_some()) {
+        let (Some(a), Some(name)) = (v.attribute("address"), v.attribute("name")) else { continue };
+        let Ok(at) = fbd_model::located::parse_address(a) else { continue };
+        let ty = child(v, "type")
+            .and_then(|t| t.children().find(|c| c.is_element()))
+            .and_then(|t| crate::literal::elementary(t.tag_name().name()));
+        if let (Some(t), Some(loc)) = (ty, location_bits(at.size).filter(|_| !at.path.is_empty()))
+            && let Some(bits) = type_bits(t)
+            && bits != loc
+        {
+            cx.err(
+                v,
+                format!(
+                    "variable `{name}`: {t} is {bits} bit(s) and {a} holds {loc}: a located variable takes its location's size (%IX a BOOL, %IW an INT, WORD or UINT, %ID a DINT or REAL...), as matiec requires"
+                ),
+            );
+        }
+    }
+}
+
+/// The bits a location of size letter `size` holds (X a bit, B a byte, W, D, L words).
+fn location_bits(size: char) -> Option<u32> {
+    Some(match size {
+        'X' => 1,
+        'B' => 8,
+        'W' => 16,
+        'D' => 32,
+        'L' => 64,
+        _ => return None,
+    })
+}
+
+/// The bits of an elementary type that matiec places at a location; `None` for those it has no
+/// size rule for here (TIME, STRING...).
+fn type_bits(t: fbd_model::Type) -> Option<u32> {
+    use fbd_model::Type;
+    match t {
+        Type::Bool => Some(1),
+        Type::Real => Some(32),
+        Type::LReal | Type::LInt | Type::ULInt | Type::LWord => Some(64),
+        t => t.width().map(|(b, _)| b),
+    }
 }

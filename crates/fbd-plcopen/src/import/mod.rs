@@ -166,6 +166,7 @@ fn import_parsed(
     // Blocks of extension libraries the file uses, as stand-ins: macros of their interface.
     let stand_in_macros = used_stand_ins(&cx, root, &pou_names);
     pou_names.extend(stand_in_macros.iter().map(|m| m.name.clone()));
+    checks::located_sizes(&mut cx, root);
     let types = structs::struct_types(&mut cx, root);
     let globals = checks::configuration_globals(&mut cx, root);
     let declares_en = declaring_en(&pous);

@@ -132,6 +132,7 @@ pub(super) fn variables(cx: &mut Ctx, iface: Option<Node>, section: &str) -> Vec
                 .unwrap_or_default();
             let address = v.attribute("address").map(str::to_string);
             // A malformed address refused at its place: dropped, the variable was a local.
+            // A malformed address refused at its place: dropped, the variable was a local.
             if let Some(a) = &address
                 && let Err(e) = fbd_model::located::parse_address(a)
             {
