@@ -87,6 +87,8 @@ struct Writer<'a, 'i> {
     next_id: u64,
     /// Names of trigger instances taken (the POU's variables, the body's instances).
     taken: HashSet<String>,
+    /// The number the next trigger of each type tries (each name tried once).
+    next_trigger: HashMap<String, u32>,
     /// Generated elements: (the origin element's offset in the file, the XML).
     out: Vec<(usize, String)>,
     /// The contacts already lowered for the statement being written: a contact reached twice
@@ -103,13 +105,13 @@ impl<'a, 'i> Writer<'a, 'i> {
 
     /// A trigger instance's name as Beremiz gives it: `R_TRIG1`, `R_TRIG2`... unused in the POU.
     fn trigger_name(&mut self, ty: &str) -> String {
-        let mut i = 1;
+        let next = self.next_trigger.entry(ty.to_string()).or_insert(1);
         loop {
-            let name = format!("{ty}{i}");
+            let name = format!("{ty}{next}");
+            *next += 1;
             if self.taken.insert(name.to_ascii_uppercase()) {
                 return name;
             }
-            i += 1;
         }
     }
 
@@ -461,6 +463,7 @@ pub(super) fn lower(xml: &roxmltree::Document, text: &str) -> Result<Option<Lowe
             by_id: elems.iter().filter_map(|e| Some((e.attribute("localId")?, *e))).collect(),
             next_id,
             taken,
+            next_trigger: HashMap::new(),
             out: Vec::new(),
             memo: HashMap::new(),
             errors: Vec::new(),

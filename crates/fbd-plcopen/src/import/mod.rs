@@ -1167,9 +1167,13 @@ fn pou_body(
     let in_names: HashSet<&str> = ins.iter().map(|v| v.name.as_str()).collect();
     let taken: HashSet<String> = blocks.iter().map(|b| b.id.clone()).collect();
     let mut flow = Dataflow::new((&writes, &earlier), &in_names, &declared, &block_at, &taken);
+    // Each block by its id, once (a search per read was quadratic in a large body).
+    let index: HashMap<String, usize> = blocks.iter().enumerate().map(|(k, b)| (b.id.clone(), k)).collect();
     for r in &reads {
         let wire = flow.value_at(&r.var, r.at);
-        set_pin(&mut blocks, &r.block, &r.pin, wire);
+        if let Some(&k) = index.get(&r.block) {
+            set_pin(std::slice::from_mut(&mut blocks[k]), &r.block, &r.pin, wire);
+        }
     }
     reads::last_scan_outputs(&mut blocks, &block_at, &carried);
     let mut connectors = reads::kept_connectors(&blocks, &carried);
