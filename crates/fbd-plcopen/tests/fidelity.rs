@@ -150,6 +150,17 @@ fn located_variables_in_every_form_keep_their_address_and_part() {
         e.to_string().contains("size.xml:7:") && e.to_string().contains("`flow`: INT is 16 bit(s) and %IX0.1 holds 1"),
         "{e}"
     );
+    // Two variables at one address: refused at the second, the first named (the compiler
+    // refused it later, with "please report it").
+    let vars = r#"<localVars><variable name="motor" address="%Q3.0"><type><BOOL/></type></variable>
+        <variable name="valve" address="%QX3.0"><type><BOOL/></type></variable></localVars>"#;
+    let body = [var_in(1, 0, "TRUE"), var_out(2, 0, 1, None, "motor"), var_out(3, 40, 1, None, "valve")].concat();
+    let e = fbd_plcopen::import(std::path::Path::new("twice.xml"), &project("p", vars, &body)).expect_err("refused");
+    assert!(
+        e.to_string().contains("twice.xml:8:")
+            && e.to_string().contains("`valve` at %QX3.0: `motor` is at that address too"),
+        "{e}"
+    );
 }
 
 /// A program that writes its own `%IX` input: the reads after the write see what it wrote (the

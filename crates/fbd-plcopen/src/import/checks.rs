@@ -216,9 +216,30 @@ pub(super) fn library_input(def: &fbd_model::library::BlockDef, pin: &str) -> bo
 /// another size than its location (an INT at %IX0.1): matiec refuses the project, "bit size of
 /// data type is incompatible with bit size of location".
 pub(super) fn located_sizes(cx: &mut Ctx, root: Node) {
+    // The located variables of one interface by address: two at one place are refused here,
+    // at the second, with the first named.
+    let mut seen: HashMap<(roxmltree::NodeId, String), String> = HashMap::new();
     for v in root.descendants().filter(|n| n.tag_name().name() == "variable" && n.attribute("address").is_some()) {
         let (Some(a), Some(name)) = (v.attribute("address"), v.attribute("name")) else { continue };
         let Ok(at) = fbd_model::located::parse_address(a) else { continue };
+        let interface = v.ancestors().find(|n| matches!(n.tag_name().name(), "interface" | "globalVars"));
+        if let Some(i) = interface
+            && !at.path.is_empty()
+        {
+            match seen.entry((i.id(), at.to_string())) {
+                std::collections::hash_map::Entry::Occupied(first) => {
+                    let first = first.get().clone();
+                    cx.err(
+                        v,
+                        format!("variable `{name}` at {a}: `{first}` is at that address too; two variables on one location are refused (each is an input or output of its own here)"),
+                    );
+                    continue;
+                }
+                std::collections::hash_map::Entry::Vacant(e) => {
+                    e.insert(name.to_string());
+                }
+            }
+        }
         let ty = child(v, "type")
             .and_then(|t| t.children().find(|c| c.is_element()))
             .and_then(|t| crate::literal::elementary(t.tag_name().name()));
