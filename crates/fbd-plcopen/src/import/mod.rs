@@ -1037,6 +1037,10 @@ fn substitute_enos(
             }
         }
     }
+    // An EN that came to a constant TRUE (the ENO of a block without EN) is no EN.
+    for b in blocks.iter_mut() {
+        b.inputs.0.retain(|(p, w)| !(p == library::ENABLE && *w == Wire::constant(Value::Bool(true))));
+    }
     for (src, _) in writes.values_mut().chain(earlier.values_mut().flatten()) {
         if let Src::Out(r) = src
             && let Some((x, _)) = eno_of(r)
