@@ -165,7 +165,9 @@ def beremiz_st(xml_path):
 
     project, err = LoadProject(xml_path)
     if err:
-        raise SystemExit(f"Beremiz could not load {xml_path}: {err}")
+        # A refusal of the file by Beremiz (exit 2), not a difference.
+        print(f"Beremiz could not load {xml_path}: {err}")
+        raise SystemExit(2)
     errors, warnings = [], []
     program = GenerateCurrentProgram(Controller(project), project, errors, warnings)
     for w in warnings:
