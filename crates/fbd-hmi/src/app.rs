@@ -287,7 +287,7 @@ impl App {
 
     /// What the panels are lent of the running program with image `img`.
     pub(crate) fn frame_ctx<'a>(&'a self, img: &'a ScanImage) -> FrameCtx<'a> {
-        FrameCtx { img, link: Link::new(&self.runner), game: self.game.is_some() }
+        FrameCtx::new(img, &self.runner, self.game.is_some())
     }
 
     /// The scan task as the debugger shows it this frame.
@@ -393,7 +393,7 @@ impl eframe::App for App {
         }
         if self.debugger_shown() {
             let task = self.task_view();
-            let cx = FrameCtx { img: &img, link: Link::new(&self.runner), game: self.game.is_some() };
+            let cx = FrameCtx::new(&img, &self.runner, self.game.is_some());
             let dbg = &mut self.dbg;
             let shown = egui::Panel::right("debugger")
                 .resizable(true)
@@ -445,7 +445,7 @@ impl eframe::App for App {
         self.path_prompt_window(&ctx);
         // A command above may have loaded another program: the image of this one.
         let img = self.image();
-        let cx = FrameCtx { img: &img, link: Link::new(&self.runner), game: self.game.is_some() };
+        let cx = FrameCtx::new(&img, &self.runner, self.game.is_some());
         let windows: [&mut dyn Window; 2] = [&mut self.tests, &mut self.network];
         let asked: Vec<UiCommand> = windows.into_iter().filter_map(|w| w.show(&ctx, cx)).collect();
         for c in asked {
@@ -535,14 +535,14 @@ impl App {
     /// Starts the Modbus server on `addr` for the program running now; what it said.
     pub fn serve_modbus(&mut self, addr: &str, allow_write: bool) -> Result<String, String> {
         let img = self.image();
-        let cx = FrameCtx { img: &img, link: Link::new(&self.runner), game: self.game.is_some() };
+        let cx = FrameCtx::new(&img, &self.runner, self.game.is_some());
         self.network.serve_modbus(addr, allow_write, cx)
     }
 
     /// Starts the browser HMI on `addr` beside the Modbus server.
     pub fn serve_web(&mut self, addr: &str) -> Result<String, String> {
         let img = self.image();
-        let cx = FrameCtx { img: &img, link: Link::new(&self.runner), game: self.game.is_some() };
+        let cx = FrameCtx::new(&img, &self.runner, self.game.is_some());
         self.network.serve_web(addr, cx)
     }
 

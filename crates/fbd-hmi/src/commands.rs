@@ -249,7 +249,7 @@ impl App {
     /// Watches `path` for the trends.
     pub(crate) fn watch_signal(&mut self, path: &str) -> Result<(), String> {
         let img = self.image();
-        let cx = FrameCtx { img: &img, link: Link::new(&self.runner), game: self.game.is_some() };
+        let cx = FrameCtx::new(&img, &self.runner, self.game.is_some());
         self.dbg.trends.watch(path, cx)
     }
 

@@ -45,3 +45,12 @@ pub(crate) struct FrameCtx<'a> {
     pub link: Link<'a>,
     pub game: bool,
 }
+
+impl<'a> FrameCtx<'a> {
+    /// What is lent with image `img` of the program `runner` runs (`game`: it is the 2048
+    /// program). Takes the runner, not the application, so that the shell lends it while it
+    /// holds a panel mutably.
+    pub(crate) fn new(img: &'a ScanImage, runner: &'a RealtimeRunner, game: bool) -> FrameCtx<'a> {
+        FrameCtx { img, link: Link::new(runner), game }
+    }
+}

@@ -28,9 +28,9 @@ use super::{child, children};
 pub(super) struct Lowered {
     /// The file with every LD body rewritten.
     pub(super) text: String,
-    /// (offset in `text`, offset in the file): each piece of `text` from that offset on comes
-    /// from the file's text at that offset (copied text advances with it; a generated element
-    /// stays at its origin's start).
+    /// (offset in `text`, offset in the file, copied), in the order of `text`: each piece of
+    /// `text` from that offset on comes from the file's text at that offset (copied text
+    /// advances with it; a generated element stays at its origin's start).
     pub(super) map: Vec<(usize, usize, bool)>,
 }
 
@@ -513,6 +513,5 @@ pub(super) fn lower(xml: &roxmltree::Document, text: &str) -> Result<Option<Lowe
     if !errors.is_empty() {
         return Err(errors);
     }
-    map.sort_by_key(|m| m.0);
     Ok(Some(Lowered { text: out, map }))
 }
