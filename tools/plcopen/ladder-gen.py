@@ -41,18 +41,23 @@ class Body:
         out.append("</connectionPointIn>")
         return "".join(out)
 
-    def contact(self, srcs, x, y):
+    def element(self, tag, variables, kinds, srcs, x, y):
+        """A contact or coil (`tag`) on one of `variables`, modified by one of `kinds`, fed by `srcs`."""
         rng = self.rng
-        var = rng.choice(INPUTS + LOCALS + OUTPUTS)
-        kind = rng.choice(["", "", "", 'negated="true"', 'edge="rising"', 'edge="falling"'])
+        var = rng.choice(variables)
+        kind = rng.choice(kinds)
         neg = "" if "negated" in kind else 'negated="false" '
         i = self.id()
         self.elems.append(
-            f'<contact localId="{i}" height="20" width="20" {neg}{kind}><position x="{x}" y="{y}"/>'
+            f'<{tag} localId="{i}" height="20" width="20" {neg}{kind}><position x="{x}" y="{y}"/>'
             f"{self.connections(srcs, x, y + 10)}"
-            f'<connectionPointOut><relPosition x="20" y="10"/></connectionPointOut><variable>{var}</variable></contact>'
+            f'<connectionPointOut><relPosition x="20" y="10"/></connectionPointOut><variable>{var}</variable></{tag}>'
         )
         return [(i, None, (x + 20, y + 10))]
+
+    def contact(self, srcs, x, y):
+        kinds = ["", "", "", 'negated="true"', 'edge="rising"', 'edge="falling"']
+        return self.element("contact", INPUTS + LOCALS + OUTPUTS, kinds, srcs, x, y)
 
     def block(self, srcs, x, y):
         """A timer, a counter or an ADD in series: power into IN/CU/EN, on out of Q/ENO."""
@@ -126,18 +131,8 @@ class Body:
         return self.block(srcs, x, y)
 
     def coil(self, srcs, x, y):
-        rng = self.rng
-        var = rng.choice(LOCALS + OUTPUTS)
-        kind = rng.choice(["", "", 'negated="true"', 'storage="set"', 'storage="reset"', 'edge="rising"', 'edge="falling"'])
-        neg = "" if "negated" in kind else 'negated="false" '
-        i = self.id()
-        self.elems.append(
-            f'<coil localId="{i}" height="20" width="20" {neg}{kind}><position x="{x}" y="{y}"/>'
-            f"{self.connections(srcs, x, y + 10)}"
-            f'<connectionPointOut><relPosition x="20" y="10"/></connectionPointOut><variable>{var}</variable></coil>'
-        )
-        return [(i, None, (x + 20, y + 10))]
-
+        kinds = ["", "", 'negated="true"', 'storage="set"', 'storage="reset"', 'edge="rising"', 'edge="falling"']
+        return self.element("coil", LOCALS + OUTPUTS, kinds, srcs, x, y)
 
 def program(seed, rungs=None):
     rng = random.Random(seed)

@@ -12,15 +12,10 @@ set -uo pipefail
 cd "$(dirname "$0")/../.."
 COUNT=${1:-100}
 SCANS=${2:-120}
-FBD=${FBD:-target/release/fbd}
-[ -x "$FBD" ] || cargo build --release -q -p fbd-cli
-export FBD
-W=$(mktemp -d)
-trap 'rm -rf "$W"' EXIT
+source tools/plcopen/check-lib.sh
 GENERATED="$W" COUNT=$((COUNT * 3)) cargo test -q -p fbd-reference write_iec_diagrams -- --ignored >/dev/null 2>&1
 # The interval sets, in ms: a task every tick, others at 2, 3 and 5 ticks; ticks of 10 and 5.
 SETS=("10,20,30" "10,30,50" "20,30,10" "50,10,20" "5,10,15" "30,30,10")
-same=0; differ=0; refused=0; values=0
 for ((k = 0; k < COUNT; k++)); do
   ins=()
   for j in 0 1 2; do
@@ -32,19 +27,7 @@ for ((k = 0; k < COUNT; k++)); do
   done
   m="$W/tasks-$k.xml"
   python3 tools/plcopen/tasks-merge.py "$m" --intervals "${SETS[$((k % ${#SETS[@]}))]}" "${ins[@]}"
-  if ! "$FBD" import "$m" -o "$W/d.json" >/dev/null 2>"$W/err"; then
-    refused=$((refused + 1)); echo "tasks-$k: fbd refuses: $(head -c 300 "$W/err")"; continue
-  fi
-  python3 tools/plcopen/stimulus.py "$W/d.json" "$SCANS" > "$W/stim.txt"
-  out=$(python3 tools/plcopen/beremiz-check.py "$m" --scans "$SCANS" --stimulus "$W/stim.txt" --show 3 2>&1)
-  rc=$?
-  n=$(echo "$out" | sed -n 's/.*: \([0-9]*\) values over.*/\1/p' | tail -1)
-  values=$((values + ${n:-0}))
-  case $rc in
-    0) same=$((same + 1)) ;;
-    1) differ=$((differ + 1)); echo "tasks-$k (${SETS[$((k % ${#SETS[@]}))]} ms): $(echo "$out" | tr '\n' ' ' | cut -c1-400)" ;;
-    *) refused=$((refused + 1)); echo "tasks-$k: refused: $(echo "$out" | tr '\n' ' ' | cut -c1-400)" ;;
-  esac
+  check_imported "tasks-$k (${SETS[$((k % ${#SETS[@]}))]} ms)" "$m" "$SCANS"
 done
 echo "projects of three programs in three tasks: $COUNT, the same: $same, differing: $differ, refused by a side: $refused; $values values compared"
 [ "$differ" -eq 0 ]

@@ -1,0 +1,30 @@
+# Sourced by the generated checks (tasks-check.sh, ladder-check.sh): the fbd binary, a scratch
+# directory, and one PLCopen file imported by fbd, every input driven and compared with
+# Beremiz's generator + matiec, counted.
+
+FBD=${FBD:-target/release/fbd}
+[ -x "$FBD" ] || cargo build --release -q -p fbd-cli
+export FBD=$(realpath "$FBD")
+W=$(mktemp -d)
+trap 'rm -rf "$W"' EXIT
+same=0; differ=0; refused=0; values=0
+
+# check_imported LABEL FILE.xml SCANS: `fbd import`, a stimulus of every input
+# (tools/plcopen/stimulus.py), tools/plcopen/beremiz-check.py; counts the outcome in
+# same/differ/refused and the values compared; prints a line for a difference or a refusal.
+check_imported() {
+  local label=$1 xml=$2 scans=$3 out rc n
+  if ! "$FBD" import "$xml" -o "$W/d.json" >/dev/null 2>"$W/err"; then
+    refused=$((refused + 1)); echo "$label: fbd refuses: $(head -c 300 "$W/err")"; return
+  fi
+  python3 tools/plcopen/stimulus.py "$W/d.json" "$scans" > "$W/stim.txt"
+  out=$(python3 tools/plcopen/beremiz-check.py "$xml" --scans "$scans" --stimulus "$W/stim.txt" --show 3 2>&1)
+  rc=$?
+  n=$(echo "$out" | sed -n 's/.*: \([0-9]*\) values over.*/\1/p' | tail -1)
+  values=$((values + ${n:-0}))
+  case $rc in
+    0) same=$((same + 1)) ;;
+    1) differ=$((differ + 1)); echo "$label: $(echo "$out" | tr '\n' ' ' | cut -c1-500)" ;;
+    *) refused=$((refused + 1)); echo "$label: refused: $(echo "$out" | tr '\n' ' ' | cut -c1-400)" ;;
+  esac
+}
