@@ -18,5 +18,5 @@ for seed in $(seq "$FIRST" $((FIRST + COUNT - 1))); do
   python3 tools/plcopen/ladder-gen.py "$seed" "$x"
   check_imported "seed $seed" "$x" "$SCANS"
 done
-echo "generated ladder programs: $COUNT, the same: $same, differing: $differ, refused by a side: $refused; $values values compared"
+echo "generated ladder programs: $COUNT, the same: $same, differing: $differ, refused by a side: $refused; $values values compared; re-exports the same: $exported_same"
 [ "$differ" -eq 0 ]

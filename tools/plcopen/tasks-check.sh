@@ -29,5 +29,5 @@ for ((k = 0; k < COUNT; k++)); do
   python3 tools/plcopen/tasks-merge.py "$m" --intervals "${SETS[$((k % ${#SETS[@]}))]}" "${ins[@]}"
   check_imported "tasks-$k (${SETS[$((k % ${#SETS[@]}))]} ms)" "$m" "$SCANS"
 done
-echo "projects of three programs in three tasks: $COUNT, the same: $same, differing: $differ, refused by a side: $refused; $values values compared"
+echo "projects of three programs in three tasks: $COUNT, the same: $same, differing: $differ, refused by a side: $refused; $values values compared; re-exports the same: $exported_same"
 [ "$differ" -eq 0 ]

@@ -1,6 +1,7 @@
 //! fbd-compiler: diagram → [`ScanPlan`], the middle stage of the pipeline.
 //!
-//! Stages: load (with includes; `fbd-model`) → check the bodies (`checks`) and the macro
+//! Stages: load (with includes; `fbd-model`) → ladder networks and variables lowered to blocks
+//! (`ladder`: the statements Beremiz's generator writes for an LD body) → check the bodies (`checks`) and the macro
 //! hierarchy (`hierarchy`) → expand macros and resolve names (`expand`) → infer and check types
 //! (`typecheck`) → order by data flow, rejecting loops without a feedback point (`order`) →
 //! allocate typed slots and emit instructions, grouped by kind inside each data-flow level
@@ -13,6 +14,7 @@ mod checks;
 mod emit;
 mod expand;
 mod hierarchy;
+pub mod ladder;
 pub mod netlist;
 mod order;
 mod select;
@@ -91,6 +93,8 @@ pub fn compile_project_owned(project: load::Project, opts: &CompileOptions) -> R
 /// found after parsing still point into the files' texts, which are kept until emission.
 pub fn compile_lean(mut project: Project, opts: &CompileOptions) -> Result<ScanPlan, Diagnostics> {
     let t0 = Instant::now();
+    // Ladder networks and variables as the blocks that compute them (`ladder`).
+    ladder::lower(&mut project).map_err(Diagnostics)?;
     // The program's tasks as the blocks that run them (`fbd_model::model::tasks`).
     if let Err(errors) = fbd_model::model::tasks::lower(&mut project.files[0].doc) {
         return Err(Diagnostics(errors.into_iter().map(|(path, m)| project.diag(0, &path, m)).collect()));

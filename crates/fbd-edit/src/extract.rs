@@ -48,6 +48,8 @@ impl Workspace {
             inputs: in_ports.into_iter().map(|(_, _, p)| p).collect(),
             outputs: out_ports,
             blocks: body_blocks,
+            variables: Vec::new(),
+            ladder: Vec::new(),
             connectors: Vec::new(),
             pages: Vec::new(),
         };

@@ -594,6 +594,13 @@ impl App {
     }
 
     // The public face: what tests, the screenshot tools and the panels read and do.
+    /// The value of signal `path` (an input, an output, a variable, `block.pin`) in the newest
+    /// scan image.
+    pub fn read(&self, path: &str) -> Option<Value> {
+        let img = self.image();
+        img.plan.signal_id(path).map(|i| img.read_signal(i))
+    }
+
     /// The 16 cell values shown.
     pub fn values(&self) -> [i64; 16] {
         self.view.values

@@ -29,7 +29,8 @@
 //!   examples).
 //! - `diagram/`: the online diagram (`mod.rs`: what it shows, laid-out bodies, signal ids,
 //!   net paths), `view.rs` (the FBD drawing: `fbd-layout` geometry with live values, only what
-//!   is in view), `menu.rs` (a signal's context menu), `sheets.rs` (a large drawing sheet by
+//!   is in view), `ladder.rs` (a ladder body: rails, rungs, contacts and coils lit by the power
+//!   flow, block values in badges, a contact's or coil's variable written or forced), `menu.rs` (a signal's context menu), `sheets.rs` (a large drawing sheet by
 //!   sheet), `layout_job.rs` (a body of 2,000 blocks or more laid out on its own thread),
 //!   `export.rs` (the drawing as SVG, PNG or A4 sheets).
 //! - `editor/`: the Diagram tab's Edit mode (`mod.rs`: the workspace, header, palette,

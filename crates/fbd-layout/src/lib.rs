@@ -42,7 +42,9 @@
 //! pins with IEC's circle), `page` (a page of a body: nets to other pages as connectors), `sheets`
 //! (a drawing cut into sheets of paper or of the screen, only where no block, constant or tag
 //! stands: `fbd svg --sheets`, Print on A4 sheets, the online view's sheets), `png` (feature `png`:
-//! a drawing rendered to fit A4, or its sheets at 8 pt with captions, written beside NAME.png). A
+//! a drawing rendered to fit A4, or its sheets at 8 pt with captions, written beside NAME.png),
+//! `ladder` (a ladder body: rails, rungs, contacts, coils and blocks where the file has them or a
+//! rung per coil, its SVG, and the power flow a scan's values show). A
 //! connector's tag widens only the channel after its source (`route::channel_rooms`). No GUI.
 //! Near-linear in the body's size (100k blocks in ~4 s): each step reads only what it changes (a
 //! transpose counts only the swapped pair's crossings, a sweep only its column's links, a net only
@@ -51,6 +53,7 @@
 pub mod check;
 mod free;
 pub mod from_model;
+pub mod ladder;
 mod late;
 mod layers;
 pub mod page;

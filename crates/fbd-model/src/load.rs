@@ -7,7 +7,9 @@ use crate::diag::{Diagnostic, Diagnostics};
 use crate::json_path;
 use crate::library;
 use crate::locate::{Seg, locate};
-use crate::model::{BASE_VERSION, Block, DocumentOf, FORMAT_VERSION, LeanBlock, MacroDefOf, MigrateBlock};
+use crate::model::{
+    BASE_VERSION, Block, DocumentOf, FORMAT_VERSION, LeanBlock, MacroDefOf, MigrateBlock, TASKS_VERSION,
+};
 use serde::de::DeserializeOwned;
 
 /// Where diagram text comes from: the file system, or a set of embedded files.
@@ -323,14 +325,16 @@ fn parse_document_as<B: DeserializeOwned + MigrateBlock>(path: &Path, text: &str
     refuse_non_object(path, text)?;
     let mut doc: DocumentOf<B> = serde_json::from_str(text).map_err(|e| json_error(path, &e))?;
     match doc.fbd {
-        BASE_VERSION if !doc.tasks.is_empty() => {
+        v @ (BASE_VERSION..=FORMAT_VERSION) if doc.version_needed() > v => {
+            let needed = doc.version_needed();
+            let what = if needed == TASKS_VERSION { "`tasks` are" } else { "`variables` and `ladder` are" };
             return Err(Diagnostic::new(
                 path,
-                format!("`tasks` are format version {FORMAT_VERSION}: write \"fbd\": {FORMAT_VERSION} (an older engine then says it cannot read the file, instead of running it without its tasks)"),
+                format!("{what} format version {needed}: write \"fbd\": {needed} (an older engine then says it cannot read the file, instead of running it without them)"),
             )
             .at(locate(text, &json_path!["fbd"])));
         }
-        BASE_VERSION | FORMAT_VERSION => {}
+        BASE_VERSION..=FORMAT_VERSION => {}
         1 | 2 => doc.migrate(),
         v => {
             return Err(Diagnostic::new(

@@ -8,10 +8,10 @@
 //! function blocks and functions → macros (a function's result is its `OUT`); blocks, in/out
 //! variables, connectors/continuations, negated inputs and outputs of blocks and POU instances as
 //! negated pins, every modifier not honoured, every jump, label, return and action block and every
-//! in-out parameter refused with its place (`import/modifiers.rs`), ladder (LD) bodies read as the
-//! statements Beremiz's generator writes for their coils and rewritten as the FBD body of those
-//! statements before the rest reads it, every error mapped back to the user's element
-//! (`import/ladder.rs`), edge inputs as R_TRIG/F_TRIG
+//! in-out parameter refused with its place (`import/modifiers.rs`), ladder (LD) bodies as the
+//! model's ladder networks (`import/rungs.rs`: rails, contacts, coils and outVariables element for
+//! element with their positions, the POU's variables as the body's, the blocks imported as an FBD
+//! body's; the compiler runs them as Beremiz's generator writes them), edge inputs as R_TRIG/F_TRIG
 //! blocks, IEC literals, the body's statement sequence as Beremiz's generator writes it
 //! (`import/order.rs`) and what each read sees in it (`import/reads.rs`: a variable or block output
 //! read before its write is the previous scan's value, from the variable's initial value) →
@@ -30,7 +30,9 @@
 //! descriptions as `documentation`; a drawing other tools open as it is: blocks where the diagram
 //! has them (the rest laid out) with their sizes and pin connection points, one variable box per
 //! body input and output at its port, constants and feedback reads left of their pin, nothing over
-//! anything: `export/body.rs`, `geometry.rs`)
+//! anything: `export/body.rs`, `geometry.rs`; a ladder body as LD, its network element for
+//! element in order, its blocks without execution order, its variables as locals:
+//! `export/body/ladder.rs`)
 
 mod export;
 mod geometry;

@@ -68,7 +68,8 @@ fn problems_are_reported_with_their_places() {
         .replace("</FBD>", "</FBD_>");
     let e = fbd_plcopen::import(p, &st).unwrap_err();
     assert!(
-        e.0.iter().any(|d| d.message.contains("the body is ST; only FBD bodies are imported") && d.line.is_some()),
+        e.0.iter()
+            .any(|d| d.message.contains("the body is ST; only FBD and LD bodies are imported") && d.line.is_some()),
         "{e}"
     );
     let lit = t.replace("T#100ms", "T#100xs").replace("typeName=\"CTU\"", "typeName=\"NO_SUCH\"");

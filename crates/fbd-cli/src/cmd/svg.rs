@@ -205,18 +205,10 @@ fn svg_pages(
         None => project.root().name.clone().unwrap_or_else(|| file.display().to_string()),
     };
     let text = fbd_layout::svg::svg_pages(&laid, &title);
-    let png = output.is_some_and(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("png")));
     let Some(p) = output else {
         return out::print(&text);
     };
-    let written = if png {
-        fbd_layout::png::render_a4(&text)
-            .map_err(std::io::Error::other)
-            .and_then(|bytes| fbd_engine::load::write_with(p, |w| w.write_all(&bytes)))
-    } else {
-        fbd_engine::load::write_text(p, &text)
-    };
-    written.map_err(|e| format!("{}: cannot write: {e}", p.display()))?;
+    write_drawing(p, &text)?;
     let crossings: usize = laid.iter().map(|(_, _, l)| l.stats.crossings).sum();
     eprintln!(
         "{}: {} pages, {} blocks, {} crossings in all (--page N draws one, --auto the whole body afresh)",
@@ -240,6 +232,9 @@ fn svg(
         crate::guard::not_an_input(o, "-o", &crate::guard::project_inputs(&project))?;
     }
     let body = fbd_layout::from_model::body(&project, macro_name)?;
+    if let Some((blocks, ladder)) = ladder_of(&project, macro_name) {
+        return ladder_svg(&project, (file, macro_name, output), (blocks, ladder), (&body, online));
+    }
     let mut positions = fbd_layout::from_model::positions(&project, macro_name);
     // A body drawn on pages, asked for as a whole drawing at its stored positions: its pages, as
     // the window draws them (the whole top level of the 2048 program was one body of wires,
@@ -299,16 +294,8 @@ fn svg(
         eprintln!("{said}");
         return Ok(ExitCode::SUCCESS);
     }
-    let written = |p: &std::path::Path| {
-        if png {
-            let bytes = fbd_layout::png::render_a4(&text).map_err(std::io::Error::other)?;
-            fbd_engine::load::write_with(p, |w| w.write_all(&bytes))
-        } else {
-            fbd_engine::load::write_text(p, &text)
-        }
-    };
     let Some(p) = output else { return out::print(&text) };
-    written(p).map_err(|e| format!("{}: cannot write: {e}", p.display()))?;
+    write_drawing(p, &text)?;
     eprintln!(
         "{}: {} blocks, {} crossings, {} bends, wire length {:.0}",
         p.display(),
@@ -318,6 +305,68 @@ fn svg(
         l.stats.length
     );
     Ok(ExitCode::SUCCESS)
+}
+
+/// The blocks and network of a ladder body (the program's, or macro `name`'s).
+fn ladder_of<'p>(
+    project: &'p fbd_engine::load::Project,
+    name: Option<&str>,
+) -> Option<(&'p [fbd_engine::model::Block], &'p [fbd_engine::model::LdElement])> {
+    let (blocks, ladder) = match name {
+        None => (&project.root().blocks, &project.root().ladder),
+        Some(n) => {
+            let (_, _, m) = project.macro_def(n)?;
+            (&m.blocks, &m.ladder)
+        }
+    };
+    (!ladder.is_empty()).then_some((blocks.as_slice(), ladder.as_slice()))
+}
+
+/// `fbd svg` of a ladder body: rails, rungs, contacts, coils and blocks (fbd_layout::ladder),
+/// the power flow coloured after a run (`--after N`: energised green, open blue).
+fn ladder_svg(
+    project: &fbd_engine::load::Project,
+    (file, macro_name, output): (&std::path::Path, Option<&str>, Option<&std::path::Path>),
+    (blocks, ladder): (&[fbd_engine::model::Block], &[fbd_engine::model::LdElement]),
+    (body, online): (&fbd_layout::Body, Option<Online>),
+) -> Result<ExitCode, Error> {
+    let pins: Vec<(Vec<String>, Vec<String>)> = blocks.iter().map(|b| project.block_pins(b)).collect();
+    let d = fbd_layout::ladder::drawing(blocks, &pins, ladder);
+    let mut title = match macro_name {
+        Some(m) => format!("{m} ({})", file.display()),
+        None => project.root().name.clone().unwrap_or_else(|| file.display().to_string()),
+    };
+    let text = match online {
+        None => fbd_layout::ladder::svg(&d, blocks, ladder, &title, &|_| None),
+        Some(o) => {
+            title = format!("{title}, after {} scans", o.scans);
+            let v = online_values(project, body, macro_name, o)?;
+            let prefix = v.instance.as_ref().map(|i| format!("{i}/")).unwrap_or_default();
+            let read = |path: &str| match v.rt.read(&format!("{prefix}{path}")) {
+                Ok(fbd_engine::Value::Bool(b)) => Some(b),
+                _ => None,
+            };
+            let powered = |from: &str| fbd_layout::ladder::powered(ladder, from, &read);
+            fbd_layout::ladder::svg(&d, blocks, ladder, &title, &powered)
+        }
+    };
+    let Some(p) = output else { return out::print(&text) };
+    write_drawing(p, &text)?;
+    eprintln!("{}: {} ladder elements, {} blocks", p.display(), ladder.len(), blocks.len());
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Writes a drawing to `p`: the SVG text, or (`.png`) rendered to fit A4 landscape at 300 dpi.
+fn write_drawing(p: &std::path::Path, text: &str) -> Result<(), String> {
+    let png = p.extension().is_some_and(|e| e.eq_ignore_ascii_case("png"));
+    let written = if png {
+        fbd_layout::png::render_a4(text)
+            .map_err(std::io::Error::other)
+            .and_then(|bytes| fbd_engine::load::write_with(p, |w| w.write_all(&bytes)))
+    } else {
+        fbd_engine::load::write_text(p, text)
+    };
+    written.map_err(|e| format!("{}: cannot write: {e}", p.display()))
 }
 
 /// Arguments of `fbd svg`.

@@ -34,9 +34,9 @@ const CASES: &[Case] = &[
     },
     Case {
         name: "unsupported version",
-        files: &[("main.json", "{\n \"fbd\": 5\n}")],
-        says: &["unsupported format version 5"],
-        at: ("main.json", "\"fbd\": 5"),
+        files: &[("main.json", "{\n \"fbd\": 6\n}")],
+        says: &["unsupported format version 6"],
+        at: ("main.json", "\"fbd\": 6"),
         block: None,
         pin: None,
     },

@@ -12,6 +12,7 @@ mod feedback;
 mod harness;
 mod history;
 mod invariants;
+mod ladder;
 mod limits;
 mod negation;
 mod no_allocation;

@@ -5,6 +5,7 @@
 //! back to the application, which carries them out.
 
 pub(crate) mod export;
+pub(crate) mod ladder;
 pub(crate) mod layout_job;
 pub(crate) mod menu;
 pub(crate) mod sheets;
@@ -82,6 +83,10 @@ pub struct DiagramState {
     /// Screen position of the drawing's origin and the zoom in the last frame.
     pub(crate) origin: Pos2,
     pub(crate) canvas_min: Pos2,
+    /// The shown ladder body's drawing, by macro name ("" the program's).
+    pub(crate) ladder_cache: Option<(String, Rc<fbd_layout::ladder::LadderDrawing>)>,
+    /// The ladder element whose context menu is open.
+    pub(crate) ladder_menu: Option<usize>,
 }
 
 /// What the diagram is lent for one frame: the newest scan image and the loaded project (the
@@ -95,6 +100,8 @@ impl DiagramState {
     /// Forgets the layouts and signal ids of the previous program.
     pub(crate) fn reset(&mut self) {
         self.cache.clear();
+        self.ladder_cache = None;
+        self.ladder_menu = None;
         self.job = None;
         self.ids = None;
         self.fit = true;
@@ -380,6 +387,20 @@ impl Lent<'_> {
         let r = layout.blocks[i];
         let z = self.panel.zoom;
         Some(self.panel.origin + Vec2::new((r.x + r.w / 2.0) as f32, (r.y + r.h / 2.0) as f32) * z)
+    }
+
+    /// Where ladder element `id` of the shown ladder body was drawn in the last frame (its
+    /// centre), for tests that click it.
+    pub fn element_pos(&mut self, id: &str) -> Option<Pos2> {
+        let (_, d) = self.panel.ladder_cache.clone()?;
+        let mac = self.panel.macro_shown(&self.img)?;
+        let (_, ladder) =
+            crate::diagram::ladder::ladder_of(&DiagramCtx { img: &self.img, project: self.project }, &mac)?;
+        let k = ladder.iter().position(|e| e.id == id)?;
+        let e = d.elements.iter().find(|e| e.index == k)?;
+        let z = self.panel.zoom;
+        let c = Vec2::new((e.at.x + e.w / 2.0) as f32, (e.at.y + fbd_layout::ladder::ELEMENT_H / 2.0) as f32);
+        Some(self.panel.origin + c * z)
     }
 
     /// The connector Find marked, and where its tags were drawn in the last frame (the

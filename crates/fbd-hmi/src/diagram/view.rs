@@ -48,6 +48,10 @@ fn wire_color(v: Option<Value>, dark: bool) -> Color32 {
 impl DiagramState {
     /// Draws the shown body with its live values; returns the menu actions chosen.
     pub(crate) fn ui(&mut self, ui: &mut egui::Ui, cx: &DiagramCtx<'_>) -> Vec<(String, MenuAction)> {
+        // A ladder body is drawn as ladder (`ladder.rs`).
+        if let Some(acts) = self.ladder_ui(ui, cx) {
+            return acts;
+        }
         let mut acts = Vec::new();
         let Some(bl) = self.body(cx) else {
             if let Some(job) = &self.job {

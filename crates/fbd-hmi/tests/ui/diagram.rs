@@ -580,3 +580,36 @@ fn the_breadcrumb_returns_to_the_page_one_came_from() {
     assert_eq!(h.state().diagram().instance(), "");
     assert_eq!(h.state().diagram().page(), Some(2), "back at the Board page");
 }
+
+/// A ladder program is drawn as ladder in the Diagram tab (rails, rungs, contacts and coils),
+/// and a right-click on a contact forces its variable, as CODESYS's online mode does: the
+/// seal-in holds the motor, and forcing `stop` TRUE from the drawing drops it.
+#[test]
+fn a_ladder_program_is_drawn_as_rungs_and_a_contact_forces_its_variable() {
+    let text =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/motor-ld.json")).expect("example");
+    let mut h = file_window("ladder-view", &text);
+    h.step();
+    h.get_by_label("Diagram").click();
+    h.step();
+    h.step();
+    assert!(h.query_by_label_contains("Ladder · 5 rungs · 6 contacts · 2 blocks").is_some(), "the ladder view");
+    // Start the motor (a press: forced, run, released): the seal-in contact holds it.
+    h.state_mut().force("start", Value::Bool(true)).expect("start");
+    h.state_mut().run_scans(2);
+    h.state_mut().online_release_all();
+    h.state_mut().run_scans(2);
+    h.step();
+    assert_eq!(h.state().read("motor"), Some(Value::Bool(true)), "held by the seal-in contact");
+    let stop = h.state_mut().diagram_mut().element_pos("stop_c").expect("the stop contact is drawn");
+    click_at(&mut h, stop, egui::PointerButton::Secondary);
+    h.step();
+    h.step();
+    assert!(h.query_all_by_label_contains("contact `stop`").next().is_some(), "the contact's menu");
+    h.query_all_by_label("force TRUE").next().expect("a force button").click();
+    h.step();
+    h.state_mut().run_scans(2);
+    h.step();
+    assert_eq!(h.state().read("stop"), Some(Value::Bool(true)));
+    assert_eq!(h.state().read("motor"), Some(Value::Bool(false)), "stop forced TRUE from the drawing");
+}

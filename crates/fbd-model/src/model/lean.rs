@@ -52,6 +52,10 @@ impl LeanBlock {
     pub fn bad_pos(&self) -> Option<[f64; 2]> {
         self.rest.as_ref().and_then(|r| r.bad_pos)
     }
+    /// Sets the data type (a generic block typed by what it writes).
+    pub fn set_data_type(&mut self, t: Option<TypeName>) {
+        self.rest.get_or_insert_with(Default::default).data_type = t;
+    }
     /// The data type, to change in place (a format migration).
     pub fn data_type_mut(&mut self) -> Option<&mut TypeName> {
         self.rest.as_mut().and_then(|r| r.data_type.as_mut())

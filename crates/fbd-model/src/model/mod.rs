@@ -8,10 +8,12 @@
 //! `lean.rs` (a block as the compiler holds it), `values.rs` (how a value is written: type names, constants, wires, a block's pins and
 //! negated pins, each read with its own messages).
 
+pub mod ladder;
 mod lean;
 pub mod tasks;
 mod values;
 
+pub use ladder::{LdElement, LdKind, LdModifier, Variable};
 pub use lean::{LeanBlock, LeanPins};
 pub use values::{Const, PinNames, Pins, TypeName, Wire, number};
 
@@ -19,10 +21,15 @@ use schemars::JsonSchema;
 use serde::de;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-/// The newest format version this engine reads and writes: 4, which adds [`Task`]s. A
-/// document without tasks is also version 3 and is written as that (an older engine reads
-/// it); one with tasks says 4, and an older engine refuses it by its version.
-pub const FORMAT_VERSION: u32 = 4;
+/// The newest format version this engine reads and writes: 5, which adds ladder networks and
+/// body variables ([`LdElement`], [`Variable`]); 4 added [`Task`]s. A document writes the
+/// oldest version that holds what it has ([`DocumentOf::version_needed`]): one without tasks
+/// or ladder is version 3 (an older engine reads it), and an older engine refuses a newer one
+/// by its version.
+pub const FORMAT_VERSION: u32 = 5;
+
+/// The version that added [`Task`]s.
+pub const TASKS_VERSION: u32 = 4;
 
 /// The version of a document without tasks, what an older file is migrated to.
 pub const BASE_VERSION: u32 = 3;
@@ -36,8 +43,9 @@ pub type Document = DocumentOf<Block>;
 #[schemars(rename = "Document", description = "A diagram file.")]
 pub struct DocumentOf<B> {
     /// Format version: 3 (IEC 61131-3 type names: INT is 16 bits, LINT 64; TIME a type of
-    /// its own), or 4 for a file with `tasks` (which 4 adds, nothing else). An older file is
-    /// read under the new names with the same behaviour ([`Document::migrate`]).
+    /// its own), 4 for a file with `tasks` (which 4 adds, nothing else), 5 for one with
+    /// `variables` or a `ladder` network (which 5 adds). An older file is read under the new
+    /// names with the same behaviour ([`Document::migrate`]).
     pub fbd: u32,
     /// The format version the file was written in, when older than this engine's (the
     /// document has been migrated to it): for the notice a tool gives. Not part of the file.
@@ -72,6 +80,14 @@ pub struct DocumentOf<B> {
     /// The program's blocks (empty for a pure library file).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub blocks: Vec<B>,
+    /// The body's variables (format version 5): read by name, written by its ladder's coils
+    /// and stores.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub variables: Vec<Variable>,
+    /// The body's ladder network (format version 5): contacts, coils and stores in the order
+    /// their statements run (`ladder.rs`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ladder: Vec<LdElement>,
     /// The program body's connectors: named nets its blocks read as `{"connector": name}`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub connectors: Vec<Connector>,
@@ -122,6 +138,8 @@ impl<B> Default for DocumentOf<B> {
             outputs: Vec::new(),
             macros: Vec::new(),
             blocks: Vec::new(),
+            variables: Vec::new(),
+            ladder: Vec::new(),
             connectors: Vec::new(),
             pages: Vec::new(),
             tasks: Vec::new(),
@@ -286,6 +304,14 @@ pub struct MacroDefOf<B> {
     pub outputs: Vec<PortOut>,
     /// The body.
     pub blocks: Vec<B>,
+    /// The body's variables (format version 5): read by name, written by its ladder's coils
+    /// and stores.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub variables: Vec<Variable>,
+    /// The body's ladder network (format version 5): contacts, coils and stores in the order
+    /// their statements run (`ladder.rs`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ladder: Vec<LdElement>,
     /// The body's connectors: named nets its blocks read as `{"connector": name}`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub connectors: Vec<Connector>,
@@ -373,7 +399,7 @@ fn ser_opt_number<S: Serializer>(v: &Option<f64>, s: S) -> Result<S::Ok, S::Erro
     }
 }
 
-fn ser_pos<S: Serializer>(v: &Option<[f64; 2]>, s: S) -> Result<S::Ok, S::Error> {
+pub(super) fn ser_pos<S: Serializer>(v: &Option<[f64; 2]>, s: S) -> Result<S::Ok, S::Error> {
     match v {
         Some([x, y]) => [number_text(*x), number_text(*y)].serialize(s),
         None => s.serialize_none(),
@@ -381,7 +407,7 @@ fn ser_pos<S: Serializer>(v: &Option<[f64; 2]>, s: S) -> Result<S::Ok, S::Error>
 }
 
 /// `pos` is two numbers; serde's own message for three ("trailing characters") says nothing.
-fn de_pos<'de, D: Deserializer<'de>>(d: D) -> Result<Option<[f64; 2]>, D::Error> {
+pub(super) fn de_pos<'de, D: Deserializer<'de>>(d: D) -> Result<Option<[f64; 2]>, D::Error> {
     let v: Vec<f64> = Vec::deserialize(d)?;
     match v[..] {
         [x, y] => Ok(Some([x, y])),
@@ -506,6 +532,8 @@ impl<B> DocumentOf<B> {
             outputs,
             macros,
             blocks,
+            variables,
+            ladder,
             connectors,
             pages,
             tasks,
@@ -524,6 +552,8 @@ impl<B> DocumentOf<B> {
             outputs,
             macros,
             blocks,
+            variables,
+            ladder,
             connectors,
             pages,
             tasks,
@@ -534,16 +564,26 @@ impl<B> DocumentOf<B> {
 impl<B> MacroDefOf<B> {
     /// The same macro with each block of its body turned into a `C` by `f`.
     pub fn map_blocks<C>(self, f: &mut impl FnMut(B) -> C) -> MacroDefOf<C> {
-        let MacroDefOf { name, description, inputs, outputs, blocks, connectors, pages } = self;
+        let MacroDefOf { name, description, inputs, outputs, blocks, variables, ladder, connectors, pages } = self;
         let blocks = blocks.into_iter().map(f).collect();
-        MacroDefOf { name, description, inputs, outputs, blocks, connectors, pages }
+        MacroDefOf { name, description, inputs, outputs, blocks, variables, ladder, connectors, pages }
     }
 }
 
 impl<B> DocumentOf<B> {
-    /// The format version the document needs: 4 with tasks, else 3.
+    /// The format version the document needs: 5 with variables or a ladder network (in the
+    /// program or a macro), 4 with tasks, else 3.
     pub fn version_needed(&self) -> u32 {
-        if self.tasks.is_empty() { BASE_VERSION } else { FORMAT_VERSION }
+        let ladder = !self.ladder.is_empty()
+            || !self.variables.is_empty()
+            || self.macros.iter().any(|m| !m.ladder.is_empty() || !m.variables.is_empty());
+        if ladder {
+            FORMAT_VERSION
+        } else if !self.tasks.is_empty() {
+            TASKS_VERSION
+        } else {
+            BASE_VERSION
+        }
     }
 }
 

@@ -11,6 +11,10 @@ use fbd_model::load::Project;
 use fbd_model::model::{Block, Connector, Wire};
 use fbd_model::{Type, Value};
 
+mod ladder;
+
+pub(super) use ladder::{LadderParts, ladder_body_xml};
+
 use super::{Instance, Types, VarDecl, documentation, esc, formal_in, formal_out, ident};
 use crate::geometry::{BOX_H, Geometry, box_width};
 use crate::literal::to_iec;
@@ -22,6 +26,8 @@ pub(super) struct Body {
     pub(super) locals: Vec<VarDecl>,
     /// Function block instances: (instance name, type, initial member values).
     pub(super) instances: Vec<Instance>,
+    /// The body's language: `FBD` or `LD`.
+    pub(super) language: &'static str,
 }
 
 /// Writes the elements of one body: ids, the inVariables that reads need, feedback variables.
@@ -53,9 +59,47 @@ struct Emitter<'a> {
     /// being connected (`usize::MAX` for the body's outputs, after every block).
     rank: Vec<usize>,
     reader_rank: usize,
+    /// A ladder body's contacts and coils, and its rail (`rail`), by id: their localIds. A
+    /// ladder body runs in document order (no executionOrderId) and reads block outputs as
+    /// they are (its readers see what Beremiz's statements give them).
+    ladder: Option<HashMap<String, u64>>,
+    /// In a ladder body, the blocks whose ENO something reads.
+    eno_read: std::collections::HashSet<String>,
 }
 
 impl Emitter<'_> {
+    /// Every block of the body, each with its type (as compiled, or read from its wiring) and,
+    /// a function block, its instance name; returns the instances and each one's name by block
+    /// id.
+    fn blocks_xml(
+        &mut self,
+        xml: &mut String,
+        names: &mut InstanceNames,
+        helpers: &mut BTreeSet<(String, Type)>,
+    ) -> (Vec<Instance>, HashMap<String, String>) {
+        let (project, blocks, mac) = (self.project, self.blocks, self.mac);
+        let mut instances = Vec::new();
+        let mut instance_of = HashMap::new();
+        for (order, b) in blocks.iter().enumerate() {
+            self.reader_rank = self.rank[order];
+            let ty = b
+                .data_type
+                .map(|t| t.0)
+                .or_else(|| self.types.block.get(&(mac.to_string(), b.id.clone())).copied())
+                .or_else(|| wired_type(project, mac, blocks, order, 8));
+            let (type_name, is_fb) = iec_type_name(b, ty, helpers);
+            let instance = if is_fb { names.name(&b.id) } else { b.id.clone() };
+            if is_fb {
+                let (_, outs) = project.block_pins(b);
+                instances.push((instance.clone(), type_name.clone(), instance_members(b, &outs)));
+                instance_of.insert(b.id.clone(), instance.clone());
+            }
+            self.block_xml(xml, order, ty, &type_name, is_fb.then_some(instance.as_str()));
+        }
+        self.reader_rank = usize::MAX;
+        (instances, instance_of)
+    }
+
     fn id(&mut self) -> u64 {
         let i = self.next_id;
         self.next_id += 1;
@@ -114,6 +158,22 @@ impl Emitter<'_> {
                     _ => to_iec(v.value()),
                 };
                 self.in_variable(&text, at, at)
+            }
+            Wire::Ref(r) if self.ladder.as_ref().is_some_and(|l| l.contains_key(r)) => {
+                let i = self.ladder.as_ref().map_or(0, |l| l[r]);
+                link(i, None, at, at)
+            }
+            Wire::Ref(r)
+                if self.ladder.is_some() && r.split_once('.').is_some_and(|(b, _)| self.block_ids.contains_key(b)) =>
+            {
+                let (b, p) = r.split_once('.').unwrap_or_default();
+                let from = self.out_point(b, p).unwrap_or(at);
+                let formal = if p.eq_ignore_ascii_case("eno") {
+                    "ENO".to_string()
+                } else {
+                    formal_out(self.blocks, &self.block_ids, b, p)
+                };
+                link(self.block_ids[b], Some(&formal), at, from)
             }
             Wire::Ref(r) => match r.split_once('.') {
                 Some((b, p)) if self.block_ids.contains_key(b) => {
@@ -400,32 +460,18 @@ pub(super) fn body_xml(
         input_vars: HashMap::new(),
         rank: execution_order(blocks, connectors),
         reader_rank: usize::MAX,
+        ladder: None,
+        eno_read: Default::default(),
     };
     let mut xml = String::new();
-    let mut instances = Vec::new();
-    for (order, b) in blocks.iter().enumerate() {
-        em.reader_rank = em.rank[order];
-        let ty = b
-            .data_type
-            .map(|t| t.0)
-            .or_else(|| types.block.get(&(mac.to_string(), b.id.clone())).copied())
-            .or_else(|| wired_type(project, mac, blocks, order, 8));
-        let (type_name, is_fb) = iec_type_name(b, ty, helpers);
-        let instance = if is_fb { names.name(&b.id) } else { b.id.clone() };
-        if is_fb {
-            let (_, outs) = project.block_pins(b);
-            instances.push((instance.clone(), type_name.clone(), instance_members(b, &outs)));
-        }
-        em.block_xml(&mut xml, order, ty, &type_name, is_fb.then_some(instance.as_str()));
-    }
-    em.reader_rank = usize::MAX;
+    let (instances, _) = em.blocks_xml(&mut xml, &mut names, helpers);
     let taken = em.output_boxes(&mut xml, outputs);
     em.hold_writes(&mut xml);
     em.feedback_writes(&mut xml, taken);
     em.connector_elements(&mut xml);
     em.variable_writes(&mut xml, &variables, outputs);
     xml.push_str(&em.reads);
-    Body { xml, locals: em.locals, instances }
+    Body { xml, locals: em.locals, instances, language: "FBD" }
 }
 
 /// The instance names of one POU. IEC names are one namespace per POU and ignore case: an
@@ -489,9 +535,21 @@ impl Emitter<'_> {
             order + 1,
             esc(type_name),
             instance.map_or(String::new(), |i| format!(" instanceName=\"{}\"", esc(i))),
-            self.rank[order] + 1
+            if self.ladder.is_some() { 0 } else { self.rank[order] + 1 }
         );
         let typed = typed_literals(b, &ins);
+        // A ladder body's block whose ENO something reads and that has no EN: EN on the rail
+        // (called every scan, as without one), so that Beremiz finds its ENO.
+        let rail_en = self.eno_read.contains(&b.id) && ins.first().is_none_or(|p| p != fbd_model::library::ENABLE);
+        if rail_en {
+            let rail = self.ladder.as_ref().and_then(|l| l.get(fbd_model::model::ladder::RAIL)).copied().unwrap_or(0);
+            let at = self.geom.as_ref().map_or(Point { x: 0.0, y: 0.0 }, |g| g.in_at(order, 0));
+            let _ = writeln!(
+                xml,
+                "                <variable formalParameter=\"EN\"><connectionPointIn>{}</connectionPointIn></variable>",
+                link(rail, None, at, at)
+            );
+        }
         for (k, p) in ins.iter().enumerate() {
             self.input_variable(xml, order, (k, p), ty, typed);
         }
@@ -501,8 +559,9 @@ impl Emitter<'_> {
         );
         // A block with EN has ENO, its first output, as Beremiz and OpenPLC Editor draw it
         // (Beremiz's generator calls a function of one output by position, EN among them,
-        // unless it has another output).
-        if ins.first().is_some_and(|p| p == fbd_model::library::ENABLE) {
+        // unless it has another output). In a ladder body a block whose ENO something reads
+        // has both (`rail_en`).
+        if rail_en || ins.first().is_some_and(|p| p == fbd_model::library::ENABLE) {
             let rel = self.geom.as_ref().map_or(String::new(), |g| {
                 let (w, _) = g.block_size(order);
                 relative(Point { x: w, y: g.in_rel(order, 0).y })

@@ -20,7 +20,7 @@ use fbd_plan::ScanPlan;
 use crate::literal::to_iec;
 
 mod body;
-use body::{Body, body_xml};
+use body::{Body, body_xml, ladder_body_xml};
 
 /// Whether library block `ty` goes out under its own name ([`library::BlockDef::is_iec_standard`]);
 /// the others go out as stand-ins.
@@ -197,7 +197,19 @@ fn export_project(project: &Project, plan: &ScanPlan, renames: &[crate::reserved
                 .collect();
             let outs: Vec<_> =
                 m.outputs.iter().map(|p| (p.name.clone(), p.ty.0, None, p.description.clone())).collect();
-            let body = body_xml(project, &types, &m.name, (&m.blocks, &m.connectors), &m.outputs, &mut helpers);
+            let body = if m.ladder.is_empty() && m.variables.is_empty() {
+                body_xml(project, &types, &m.name, (&m.blocks, &m.connectors), &m.outputs, &mut helpers)
+            } else {
+                let parts = body::LadderParts {
+                    blocks: &m.blocks,
+                    connectors: &m.connectors,
+                    variables: &m.variables,
+                    ladder: &m.ladder,
+                    inputs: &m.inputs.iter().map(|p| p.name.clone()).collect::<Vec<_>>(),
+                    outputs: &m.outputs,
+                };
+                ladder_body_xml(project, &types, &m.name, parts, &mut helpers)
+            };
             pous.push_str(&pou_xml(
                 &m.name,
                 "functionBlock",
@@ -215,7 +227,19 @@ fn export_project(project: &Project, plan: &ScanPlan, renames: &[crate::reserved
         .map(|p| (p.name.clone(), p.ty.0, p.default.map(|c| p.ty.0.fit(c.0).unwrap_or(c.0)), p.description.clone()))
         .collect();
     let outs: Vec<_> = root.outputs.iter().map(|p| (p.name.clone(), p.ty.0, None, p.description.clone())).collect();
-    let body = body_xml(project, &types, "", (&root.blocks, &root.connectors), &root.outputs, &mut helpers);
+    let body = if root.ladder.is_empty() && root.variables.is_empty() {
+        body_xml(project, &types, "", (&root.blocks, &root.connectors), &root.outputs, &mut helpers)
+    } else {
+        let parts = body::LadderParts {
+            blocks: &root.blocks,
+            connectors: &root.connectors,
+            variables: &root.variables,
+            ladder: &root.ladder,
+            inputs: &root.inputs.iter().map(|p| p.name.clone()).collect::<Vec<_>>(),
+            outputs: &root.outputs,
+        };
+        ladder_body_xml(project, &types, "", parts, &mut helpers)
+    };
     let hmi_in = |n: &str| {
         let p = root.inputs.iter().find(|p| p.name == n);
         (p.and_then(|p| p.address.clone()), p.map(hmi_data).unwrap_or_default())
@@ -399,13 +423,14 @@ fn pou_xml(
     extra_out: Extra<'_>,
 ) -> String {
     format!(
-        "      <pou name=\"{}\" pouType=\"{kind}\">\n        <interface>\n{}{}{located}{}        </interface>\n        <body>\n          <FBD>\n{}          </FBD>\n        </body>\n{}      </pou>\n",
+        "      <pou name=\"{}\" pouType=\"{kind}\">\n        <interface>\n{}{}{located}{}        </interface>\n        <body>\n          <{lang}>\n{}          </{lang}>\n        </body>\n{}      </pou>\n",
         esc(name),
         vars_xml("inputVars", ins, &[], extra_in),
         vars_xml("outputVars", outs, &[], extra_out),
         vars_xml("localVars", &body.locals, &body.instances, &none),
         body.xml,
-        documentation("        ", doc)
+        documentation("        ", doc),
+        lang = body.language,
     )
 }
 
@@ -505,7 +530,7 @@ fn helper_pou(block: &str, t: Type, cycle_us: u64, selector_n: u32) -> String {
         vs.into_iter().map(|(n, t, i, d)| (n.to_ascii_uppercase(), t, i, d)).collect()
     };
     let (ins, outs) = (upper(ins), upper(outs));
-    let body = Body { xml: String::new(), locals, instances: Vec::new() };
+    let body = Body { xml: String::new(), locals, instances: Vec::new(), language: "FBD" };
     let iface = format!(
         "{}{}{}",
         vars_xml("inputVars", &ins, &[], &none),

@@ -13,7 +13,6 @@ pub(super) struct Ctx<'a> {
     /// The file's own text (where lines and columns are counted), and the map from `text`
     /// back to it when LD bodies were rewritten.
     pub(super) file: &'a str,
-    pub(super) lowered: Option<&'a super::ladder::Lowered>,
     pub(super) errors: Vec<Diagnostic>,
     pub(super) warnings: Vec<String>,
     /// Each block made and the byte offset of the element it comes from: (POU, block id, offset).
@@ -27,18 +26,12 @@ pub(super) struct Ctx<'a> {
 }
 
 impl<'a> Ctx<'a> {
-    /// A context for the file at `path` of text `file`, its LD bodies rewritten as `lowered`.
-    pub(super) fn new(
-        path: &'a Path,
-        stand_ins: &'a super::extensions::StandIns,
-        file: &'a str,
-        lowered: Option<&'a super::ladder::Lowered>,
-    ) -> Ctx<'a> {
+    /// A context for the file at `path` of text `file`.
+    pub(super) fn new(path: &'a Path, stand_ins: &'a super::extensions::StandIns, file: &'a str) -> Ctx<'a> {
         Ctx {
             path,
             stand_ins,
             file,
-            lowered,
             errors: Vec::new(),
             warnings: Vec::new(),
             places: Vec::new(),
@@ -63,7 +56,6 @@ impl<'a> Ctx<'a> {
     }
 
     pub(super) fn offset_pos(&mut self, off: usize) -> (usize, usize) {
-        let off = self.lowered.map_or(off, |l| l.origin(off));
         let text = self.file;
         let off = off.min(text.len());
         if self.line_starts.is_empty() {

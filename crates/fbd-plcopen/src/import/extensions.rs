@@ -167,6 +167,8 @@ pub(super) fn macro_of(b: &StandInBlock, name: &str) -> MacroDef {
         inputs,
         outputs,
         blocks,
+        variables: Vec::new(),
+        ladder: Vec::new(),
         connectors: Vec::new(),
         pages: Vec::new(),
     }

@@ -52,6 +52,9 @@ pub(super) struct Lookup<'a, 'x, 'i> {
     pub(super) result_of: Option<&'a str>,
     /// A structure member's path (`st.Run`) → the variable it is flattened to (`st_Run`).
     pub(super) members: &'a HashMap<String, String>,
+    /// In a ladder body: our id of each contact and coil, and `rail` for a left rail, by
+    /// localId (`rungs.rs`); a connection to one reads its power by that name.
+    pub(super) elements: &'a HashMap<&'x str, String>,
 }
 
 impl Lookup<'_, '_, '_> {
@@ -91,13 +94,16 @@ impl Lookup<'_, '_, '_> {
     }
 
     /// The source one `<connection>` names.
-    fn one(&self, cx: &mut Ctx, c: Node, depth: u32) -> Option<Src> {
+    pub(super) fn one(&self, cx: &mut Ctx, c: Node, depth: u32) -> Option<Src> {
         let c = &c;
         let r = c.attribute("refLocalId").unwrap_or("");
         let Some(src) = self.by_id.get(r) else {
             cx.err(*c, format!("connection to localId {r}, which is not in this body"));
             return None;
         };
+        if let Some(id) = self.elements.get(r) {
+            return Some(Src::Var(id.clone()));
+        }
         match src.tag_name().name() {
             "block" => {
                 let id = self.block_ids.get(r)?;

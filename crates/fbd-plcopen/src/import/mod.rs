@@ -5,7 +5,9 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::Path;
 
 use fbd_model::library;
-use fbd_model::model::{Block, Const, Document, MacroDef, Pins, PortOut, ProgramInput, TypeName, Wire};
+use fbd_model::model::{
+    Block, Connector, Const, Document, LdElement, MacroDef, Pins, PortOut, ProgramInput, TypeName, Variable, Wire,
+};
 use fbd_model::{Diagnostic, Diagnostics, Value};
 use roxmltree::Node;
 
@@ -15,13 +17,13 @@ mod checks;
 mod ctx;
 mod disabled;
 pub mod extensions;
-mod ladder;
 mod lookup;
 mod modifiers;
 mod names;
 mod order;
 mod project;
 mod reads;
+mod rungs;
 mod structs;
 mod text;
 mod vars;
@@ -108,34 +110,13 @@ fn crowded_element(text: &str) -> Option<(usize, usize)> {
 /// Reads a PLCopen XML file. Every independent problem is reported, each with its line:column.
 pub fn import(path: &Path, text: &str) -> Result<Imported, Diagnostics> {
     let xml = parse_xml(path, text)?;
-    // Ladder bodies are read as the FBD bodies their statements make (`ladder.rs`); the
-    // file's own tree is dropped before the rewritten one is built (one tree at a time).
-    let lowered = match ladder::lower(&xml, text) {
-        Ok(None) => return import_parsed(path, (text, None), &xml),
-        Ok(Some(lowered)) => lowered,
-        Err(errors) => {
-            let stand_ins = extensions::StandIns::default();
-            let mut cx = Ctx::new(path, &stand_ins, text, None);
-            for (off, msg) in errors {
-                cx.err_at(off, msg);
-            }
-            return Err(Diagnostics(cx.errors));
-        }
-    };
-    drop(xml);
-    let rewritten = roxmltree::Document::parse(&lowered.text)
-        .map_err(|e| Diagnostic::new(path, format!("the ladder bodies rewritten are not XML: {e}")))?;
-    import_parsed(path, (text, Some(&lowered)), &rewritten)
+    import_parsed(path, text, &xml)
 }
 
-/// Imports the parsed file (`text`, rewritten as `lowered` when it had LD bodies).
-fn import_parsed(
-    path: &Path,
-    (text, lowered): (&str, Option<&ladder::Lowered>),
-    xml: &roxmltree::Document,
-) -> Result<Imported, Diagnostics> {
+/// Imports the parsed file of text `text`.
+fn import_parsed(path: &Path, text: &str, xml: &roxmltree::Document) -> Result<Imported, Diagnostics> {
     let stand_ins = extensions::StandIns::for_file(path)?;
-    let mut cx = Ctx::new(path, &stand_ins, text, lowered);
+    let mut cx = Ctx::new(path, &stand_ins, text);
     let root = xml.root_element();
     let ns = root.tag_name().namespace().unwrap_or("");
     if root.tag_name().name() != "project" || !NAMESPACES.contains(&ns) {
@@ -227,8 +208,11 @@ fn import_parsed(
         doc.inputs = inputs;
         doc.outputs = m.outputs;
         doc.blocks = m.blocks;
+        doc.variables = m.variables;
+        doc.ladder = m.ladder;
         doc.connectors = m.connectors;
     }
+    doc.fbd = doc.fbd.max(doc.version_needed());
     if !cx.errors.is_empty() {
         return Err(Diagnostics(cx.errors));
     }
@@ -480,9 +464,7 @@ fn variable_writes(
         // Beremiz writes a variable straight from a block with EN only while its ENO (its EN)
         // is TRUE (`IF blk.ENO THEN var := ... END_IF`): else the variable keeps its value,
         // its initial one before the block's first call (it took the block's output).
-        // A coil of a ladder body assigns its source unguarded (`ladder.rs`).
-        let coil = e.attribute("ldCoil").is_some();
-        if let Some(enw) = guarding_en(cpi, look, enos).filter(|_| !coil) {
+        if let Some(enw) = guarding_en(cpi, look, enos) {
             let id = format!("{}__eno_{}", var.replace('.', "_"), e.attribute("localId").unwrap_or("0"));
             let w = match &src {
                 Src::Out(r) | Src::Var(r) => Wire::Ref(r.clone()),
@@ -983,12 +965,13 @@ fn pou_outputs(
     outputs
 }
 
-/// The variables an FBD body writes (its outVariables' and inOutVariables' expressions).
+/// The variables a body writes (its outVariables' and inOutVariables' expressions, its coils'
+/// variables).
 fn written_variables(pou: Node) -> HashSet<String> {
     pou.descendants()
-        .filter(|e| matches!(e.tag_name().name(), "outVariable" | "inOutVariable"))
+        .filter(|e| matches!(e.tag_name().name(), "outVariable" | "inOutVariable" | "coil"))
         .filter(|e| child(*e, "connectionPointIn").and_then(|c| child(c, "connection")).is_some())
-        .filter_map(|e| child(e, "expression").and_then(|x| x.text()))
+        .filter_map(|e| child(e, "expression").or_else(|| child(e, "variable")).and_then(|x| x.text()))
         .map(|t| t.trim().to_string())
         .collect()
 }
@@ -1094,13 +1077,15 @@ fn pou_body(
         cx.err(pou, format!("POU `{name}` has no body"));
         return None;
     };
-    let Some(fbd) = child(body, "FBD") else {
+    let ld = child(body, "LD");
+    let Some(fbd) = child(body, "FBD").or(ld) else {
         let lang =
             body.children().find(|c| c.is_element()).map(|c| c.tag_name().name().to_string()).unwrap_or_default();
-        cx.err(body, format!("POU `{name}`: the body is {lang}; only FBD bodies are imported"));
+        cx.err(body, format!("POU `{name}`: the body is {lang}; only FBD and LD bodies are imported"));
         return None;
     };
     let elems: Vec<Node> = fbd.children().filter(|c| c.is_element()).collect();
+    let elements = if ld.is_some() { rungs::element_ids(&elems) } else { HashMap::new() };
     checks::instances_in_function(cx, pou, &name, &elems);
     modifiers::refuse_unsupported(cx, &elems);
     checks::ambiguous(cx, &name, &elems);
@@ -1132,6 +1117,7 @@ fn pou_body(
         pou_names,
         result_of: result_of.as_deref(),
         members: &member_paths,
+        elements: &elements,
     };
 
     // Where each block comes from in the file, for an error found after the import.
@@ -1156,6 +1142,11 @@ fn pou_body(
     let mut built = BodyBlocks::default();
     for e in elems.iter().filter(|e| e.tag_name().name() == "block") {
         import_block(cx, e, &env, &mut built);
+    }
+    if ld.is_some() {
+        let parts =
+            LadderParts { pou, name, fbd, is_program, role, ins: &ins, outs: &outs, locals: &locals, shared: &shared };
+        return ladder_pou(cx, &look, &elems, built, parts);
     }
     let vars: Vec<&Var> = ins.iter().chain(&outs).chain(&locals).collect();
     let mut earlier = BTreeMap::new();
@@ -1192,13 +1183,6 @@ fn pou_body(
         connectors.push(fbd_model::model::Connector { name: v.name.clone(), from });
     }
     lookup::drop_unusable_positions(cx, &name, &mut blocks);
-    // A ladder body read as FBD (`ladder.rs`): its contacts' and coils' blocks have no place
-    // of their own in a block drawing; the body is laid out anew.
-    if fbd.attribute("ldBody").is_some() {
-        for b in blocks.iter_mut() {
-            b.pos = None;
-        }
-    }
     let mut outputs = pou_outputs(cx, (pou, &name), &outs, |v| flow.value_at(v, seq.end()), is_program);
     let mut ports = project::InstancePorts::default();
     if role == Role::Instance {
@@ -1211,11 +1195,83 @@ fn pou_body(
         ports = project::instance_ports((&ins, &outs), &shared, written, &mut outputs);
     }
     blocks.extend(flow.hold_blocks());
-    let (prog_inputs, macro_inputs) = vars::input_ports(cx, pou, &name, &ins, is_program);
+    let body = (blocks, Vec::new(), Vec::new(), connectors);
+    Some(pou_macro(cx, (pou, fbd, name, &ins, is_program), outputs, body, ports))
+}
+
+/// A POU's body, interface and ports as the macro it imports as, with its program inputs.
+fn pou_macro(
+    cx: &mut Ctx,
+    (pou, fbd, name, ins, is_program): (Node, Node, String, &[Var], bool),
+    outputs: Vec<PortOut>,
+    (blocks, variables, ladder, connectors): (Vec<Block>, Vec<Variable>, Vec<LdElement>, Vec<Connector>),
+    ports: project::InstancePorts,
+) -> (MacroDef, Vec<ProgramInput>, project::InstancePorts) {
+    let (prog_inputs, macro_inputs) = vars::input_ports(cx, pou, &name, ins, is_program);
     let description = text::description(pou, fbd);
-    Some((
-        MacroDef { name, description, inputs: macro_inputs, outputs, blocks, connectors, pages: Vec::new() },
-        prog_inputs,
-        ports,
-    ))
+    let m = MacroDef {
+        name,
+        description,
+        inputs: macro_inputs,
+        outputs,
+        blocks,
+        variables,
+        ladder,
+        connectors,
+        pages: Vec::new(),
+    };
+    (m, prog_inputs, ports)
+}
+
+/// What an LD POU's import has read of it besides its blocks.
+struct LadderParts<'a, 'x, 'i> {
+    pou: Node<'x, 'i>,
+    name: String,
+    fbd: Node<'x, 'i>,
+    is_program: bool,
+    role: Role,
+    ins: &'a [Var],
+    outs: &'a [Var],
+    locals: &'a [Var],
+    shared: &'a [String],
+}
+
+/// An LD POU as a macro with a ladder network (`rungs.rs`): its blocks as imported, its
+/// outputs and locals as variables the network writes, its inputs the body writes as variables
+/// that take the input each scan; the compiler runs it in Beremiz's order.
+fn ladder_pou(
+    cx: &mut Ctx,
+    look: &Lookup,
+    elems: &[Node],
+    built: BodyBlocks,
+    p: LadderParts,
+) -> Option<(MacroDef, Vec<ProgramInput>, project::InstancePorts)> {
+    let LadderParts { pou, name, fbd, is_program, role, ins, outs, locals, shared } = p;
+    let pou_key = if is_program { String::new() } else { name.clone() };
+    let BodyBlocks { mut blocks, connectors: carried, .. } = built;
+    let ladder = rungs::network(cx, (look, &pou_key), (look.elements, &blocks), elems);
+    let written: HashSet<&str> =
+        ladder.iter().filter(|e| e.writes() && !e.from.is_empty()).map(|e| e.var.as_str()).collect();
+    let variable = |v: &Var, input: bool| {
+        v.ty.map(|ty| Variable {
+            name: v.name.clone(),
+            ty: TypeName(ty),
+            init: v.init.map(fbd_model::model::Const),
+            input,
+            description: None,
+        })
+    };
+    let mut variables: Vec<Variable> =
+        ins.iter().filter(|v| written.contains(v.name.as_str())).filter_map(|v| variable(v, true)).collect();
+    variables.extend(outs.iter().chain(locals).filter_map(|v| variable(v, false)));
+    let connectors = reads::kept_connectors(&blocks, &carried);
+    lookup::drop_unusable_positions(cx, &name, &mut blocks);
+    let mut outputs = pou_outputs(cx, (pou, &name), outs, |v| Wire::Ref(v.to_string()), is_program);
+    let mut ports = project::InstancePorts::default();
+    if role == Role::Instance {
+        let written: Vec<(String, Wire)> =
+            shared.iter().filter(|g| written.contains(g.as_str())).map(|g| (g.clone(), Wire::Ref(g.clone()))).collect();
+        ports = project::instance_ports((ins, outs), shared, written, &mut outputs);
+    }
+    Some(pou_macro(cx, (pou, fbd, name, ins, is_program), outputs, (blocks, variables, ladder, connectors), ports))
 }

@@ -1,0 +1,290 @@
+//! The online view of a ladder (LD) body, as OpenPLC Editor's and CODESYS's online modes show
+//! one: the rails, the rungs with their contacts, coils and blocks (`fbd_layout::ladder`), every
+//! energised wire green, a closed contact and a powered coil lit, the values of block outputs in
+//! badges. Pan by dragging, zoom with the wheel, `F` or Fit to fit; right-click a contact or
+//! coil to write, force, release, watch or break on its variable (the debugger's rules, as the
+//! block view's menu).
+
+use std::rc::Rc;
+use std::sync::Arc;
+
+use eframe::egui::{self, Align2, Color32, Pos2, Rect, Sense, Stroke, Vec2};
+use fbd_engine::Value;
+use fbd_engine::model::{Block, LdElement, LdKind};
+use fbd_layout::ladder::{ELEMENT_H, LadderDrawing};
+
+use crate::canvas::Pen;
+use crate::diagram::menu::{MenuAction, value_actions};
+use crate::diagram::{DiagramCtx, DiagramState};
+
+const ENERGISED: Color32 = Color32::from_rgb(0x1f, 0x9d, 0x3a);
+const OPEN: Color32 = Color32::from_rgb(0x9a, 0x9a, 0x9a);
+
+/// The blocks and network of the body shown, if it is a ladder body.
+pub(crate) fn ladder_of<'p>(cx: &DiagramCtx<'p>, mac: &str) -> Option<(&'p [Block], &'p [LdElement])> {
+    let (blocks, ladder) = if mac.is_empty() {
+        (&cx.project.root().blocks, &cx.project.root().ladder)
+    } else {
+        let (_, _, m) = cx.project.macro_def(mac)?;
+        (&m.blocks, &m.ladder)
+    };
+    (!ladder.is_empty()).then_some((blocks.as_slice(), ladder.as_slice()))
+}
+
+impl DiagramState {
+    /// The drawing of the ladder body of macro `mac` ("" the program's), laid out once.
+    fn ladder_drawing(&mut self, cx: &DiagramCtx<'_>, mac: &str) -> Option<Rc<LadderDrawing>> {
+        if let Some((k, d)) = &self.ladder_cache
+            && k == mac
+        {
+            return Some(Rc::clone(d));
+        }
+        let (blocks, ladder) = ladder_of(cx, mac)?;
+        let pins: Vec<(Vec<String>, Vec<String>)> = blocks.iter().map(|b| cx.project.block_pins(b)).collect();
+        let d = Rc::new(fbd_layout::ladder::drawing(blocks, &pins, ladder));
+        self.ladder_cache = Some((mac.to_string(), Rc::clone(&d)));
+        Some(d)
+    }
+
+    /// Draws the shown ladder body online; returns the menu actions chosen. `None` when the
+    /// body shown is no ladder body.
+    pub(crate) fn ladder_ui(&mut self, ui: &mut egui::Ui, cx: &DiagramCtx<'_>) -> Option<Vec<(String, MenuAction)>> {
+        let mac = self.macro_shown(cx.img)?;
+        let (blocks, ladder) = ladder_of(cx, &mac)?;
+        let d = self.ladder_drawing(cx, &mac)?;
+        let img = Arc::clone(cx.img);
+        let prefix = if self.instance.is_empty() { String::new() } else { format!("{}/", self.instance) };
+        let value = |path: &str| img.plan.signal_id(&format!("{prefix}{path}")).map(|i| img.read_signal(i));
+        let bool_of = |path: &str| match value(path) {
+            Some(Value::Bool(b)) => Some(b),
+            _ => None,
+        };
+        let powered = |from: &str| fbd_layout::ladder::powered(ladder, from, &bool_of);
+        let mut acts = Vec::new();
+        ui.horizontal_wrapped(|ui| {
+            if !self.instance.is_empty() && ui.link("⏴ program").clicked() {
+                self.instance.clear();
+                self.fit = true;
+            }
+            let rungs = ladder.iter().filter(|e| e.writes()).count();
+            let n = |k: usize, what: &str| format!("{k} {what}{}", if k == 1 { "" } else { "s" });
+            let contacts = ladder.len() - rungs;
+            ui.label(format!(
+                "Ladder · {} · {} · {}",
+                n(rungs, "rung"),
+                n(contacts, "contact"),
+                n(blocks.len(), "block")
+            ));
+            if ui.button("Fit").on_hover_text("Fit the network to the view (F)").clicked() {
+                self.fit = true;
+            }
+            ui.label(egui::RichText::new("green: energised · right-click a contact or coil").weak());
+        });
+        let view = ui.available_rect_before_wrap();
+        let (resp, painter) = ui.allocate_painter(view.size(), Sense::click_and_drag());
+        let rect = resp.rect;
+        self.canvas = rect.size();
+        self.canvas_min = rect.min;
+        if self.zoom == 0.0 {
+            self.zoom = 1.0;
+            self.fit = true;
+        }
+        if self.fit || (resp.hovered() && ui.input(|i| i.key_pressed(egui::Key::F))) {
+            let sx = rect.width() / d.width.max(1.0) as f32;
+            let sy = rect.height() / (d.height + 20.0).max(1.0) as f32;
+            self.zoom = sx.min(sy).clamp(0.05, 2.0);
+            let drawn = Vec2::new(d.width as f32, d.height as f32) * self.zoom;
+            self.pan = (rect.size() - drawn) / 2.0;
+            self.fit = false;
+        }
+        if resp.dragged() {
+            self.pan += resp.drag_delta();
+        }
+        crate::canvas::wheel_zoom(ui, &resp, &mut self.pan, &mut self.zoom);
+        self.origin = rect.min + self.pan;
+        let dark = ui.visuals().dark_mode;
+        let pen = Pen::new(painter.with_clip_rect(rect), rect, self.origin, self.zoom, dark);
+        self.text_px = pen.text_ok.then_some(pen.font.size);
+        pen.painter.rect_filled(rect, 0.0, if dark { Color32::from_gray(24) } else { Color32::from_gray(250) });
+        let colour = |p: Option<bool>| match p {
+            Some(true) => ENERGISED,
+            Some(false) => OPEN,
+            None => pen.ink,
+        };
+        let z = pen.z;
+        let line =
+            |a: Pos2, b: Pos2, c: Color32, w: f32| pen.painter.line_segment([a, b], Stroke::new(w * z.max(0.5), c));
+        let (l, r) = d.rails;
+        line(pen.to(l, d.top), pen.to(l, d.bottom), ENERGISED, 4.0);
+        line(pen.to(r, d.top), pen.to(r, d.bottom), pen.ink, 4.0);
+        for w in &d.wires {
+            let c = colour(powered(&w.from));
+            for seg in w.points.windows(2) {
+                line(pen.to(seg[0].x, seg[0].y), pen.to(seg[1].x, seg[1].y), c, 1.5);
+            }
+            if let (Some(t), Some(p), true) = (&w.label, w.points.first(), pen.text_ok) {
+                pen.painter.text(
+                    pen.to(p.x - 2.0, p.y),
+                    Align2::RIGHT_CENTER,
+                    t,
+                    pen.small.clone(),
+                    Color32::from_rgb(0xa0, 0x60, 0x00),
+                );
+            }
+        }
+        let mut menu_on: Option<usize> = None;
+        let hover = resp.hover_pos();
+        for e in &d.elements {
+            let el = &ladder[e.index];
+            let (x, y, w) = (e.at.x, e.at.y, e.w);
+            let mid = y + ELEMENT_H / 2.0;
+            // A contact lit when closed (its BOOL as modified TRUE), a coil when powered.
+            let lit = match el.kind {
+                LdKind::Contact => {
+                    let closed = match el.modifier {
+                        fbd_engine::model::LdModifier::Negated => bool_of(&el.var).map(|v| !v),
+                        _ => bool_of(&el.var),
+                    };
+                    colour(closed)
+                }
+                _ => colour(powered(&el.id)),
+            };
+            let box_rect = Rect::from_min_max(pen.to(x, y), pen.to(x + w, y + ELEMENT_H));
+            match el.kind {
+                LdKind::Contact => {
+                    line(pen.to(x, mid), pen.to(x + 12.0, mid), lit, 2.0);
+                    line(pen.to(x + 12.0, y), pen.to(x + 12.0, y + ELEMENT_H), lit, 2.5);
+                    line(pen.to(x + w - 12.0, y), pen.to(x + w - 12.0, y + ELEMENT_H), lit, 2.5);
+                    line(pen.to(x + w - 12.0, mid), pen.to(x + w, mid), lit, 2.0);
+                    if lit == ENERGISED {
+                        pen.painter.rect_filled(
+                            Rect::from_min_max(pen.to(x + 13.0, y + 2.0), pen.to(x + w - 13.0, y + ELEMENT_H - 2.0)),
+                            0.0,
+                            ENERGISED.gamma_multiply(0.35),
+                        );
+                    }
+                }
+                LdKind::Coil => {
+                    line(pen.to(x, mid), pen.to(x + 10.0, mid), lit, 2.0);
+                    line(pen.to(x + w - 10.0, mid), pen.to(x + w, mid), lit, 2.0);
+                    // `( )`: two arcs of the circle between the stubs.
+                    let c = pen.to(x + w / 2.0, mid);
+                    let rad = (ELEMENT_H as f32 / 2.0 + 2.0) * z;
+                    let arc = |from: f32, to: f32| -> Vec<Pos2> {
+                        (0..=12)
+                            .map(|k| from + (to - from) * k as f32 / 12.0)
+                            .map(|a| c + Vec2::angled(a) * rad)
+                            .collect()
+                    };
+                    use std::f32::consts::PI;
+                    let stroke = Stroke::new(2.0 * z.max(0.5), lit);
+                    pen.painter.add(egui::Shape::line(arc(PI * 0.7, PI * 1.3), stroke));
+                    pen.painter.add(egui::Shape::line(arc(-PI * 0.3, PI * 0.3), stroke));
+                }
+                LdKind::Store => {
+                    pen.painter.rect_stroke(
+                        box_rect,
+                        8.0 * z,
+                        Stroke::new(1.5 * z.max(0.5), pen.ink),
+                        egui::StrokeKind::Inside,
+                    );
+                }
+            }
+            if pen.text_ok {
+                let sym = fbd_layout::ladder::symbol(el.modifier);
+                if !sym.is_empty() {
+                    pen.painter.text(pen.to(x + w / 2.0, mid), Align2::CENTER_CENTER, sym, pen.font.clone(), pen.ink);
+                }
+                let (at, align) = if el.kind == LdKind::Store {
+                    (pen.to(x + w / 2.0, mid), Align2::CENTER_CENTER)
+                } else {
+                    (pen.to(x + w / 2.0, y - 2.0), Align2::CENTER_BOTTOM)
+                };
+                pen.painter.text(at, align, &el.var, pen.small.clone(), pen.ink);
+            }
+            if hover.is_some_and(|h| box_rect.expand(4.0).contains(h)) {
+                if resp.secondary_clicked() {
+                    menu_on = Some(e.index);
+                }
+                let v = value(&el.var).map_or("?".to_string(), |v| v.to_string());
+                resp.clone().on_hover_text(format!("{} `{}` = {v}", kind_name(el.kind), el.var));
+            }
+        }
+        let mut badges = Vec::new();
+        for b in &d.blocks {
+            let blk = &blocks[b.index];
+            let r = Rect::from_min_max(pen.to(b.at.x, b.at.y), pen.to(b.at.x + b.w, b.at.y + b.h));
+            pen.painter.rect_filled(r, 2.0, if dark { Color32::from_gray(40) } else { Color32::from_gray(238) });
+            pen.painter.rect_stroke(r, 2.0, Stroke::new(1.2, pen.ink), egui::StrokeKind::Inside);
+            if !pen.text_ok {
+                continue;
+            }
+            pen.painter.text(
+                pen.to(b.at.x + b.w / 2.0, b.at.y + 2.0),
+                Align2::CENTER_TOP,
+                &blk.ty,
+                pen.font.clone(),
+                pen.ink,
+            );
+            pen.painter.text(
+                pen.to(b.at.x + b.w / 2.0, b.at.y - 2.0),
+                Align2::CENTER_BOTTOM,
+                &blk.id,
+                pen.small.clone(),
+                pen.ink,
+            );
+            for (p, at) in &b.inputs {
+                pen.painter.text(pen.to(at.x + 3.0, at.y), Align2::LEFT_CENTER, p, pen.small.clone(), pen.ink);
+            }
+            for (p, at) in &b.outputs {
+                pen.painter.text(pen.to(at.x - 3.0, at.y), Align2::RIGHT_CENTER, p, pen.small.clone(), pen.ink);
+                if let Some(v) = value(&format!("{}.{p}", blk.id)) {
+                    let c = match v {
+                        Value::Bool(true) => ENERGISED,
+                        Value::Bool(false) => OPEN,
+                        _ => Color32::from_rgb(0x2b, 0x5c, 0xab),
+                    };
+                    badges.push((pen.to(at.x + 3.0, at.y - 14.0), v.short(), c));
+                }
+            }
+        }
+        if pen.text_ok {
+            pen.badges(badges);
+        }
+        if let Some(k) = menu_on {
+            self.ladder_menu = Some(k);
+            self.menu_value.clear();
+        }
+        if let Some(k) = self.ladder_menu.filter(|k| *k < ladder.len()) {
+            let var = ladder[k].var.clone();
+            let cur = value(&var);
+            let forced = img.plan.signal_id(&format!("{prefix}{var}")).is_some_and(|i| img.is_forced(i));
+            let mut keep = true;
+            resp.context_menu(|ui| {
+                ui.label(egui::RichText::new(format!("{} `{var}`", kind_name(ladder[k].kind))).strong());
+                if !matches!(cur, Some(Value::Bool(_)) | None) {
+                    ui.text_edit_singleline(&mut self.menu_value);
+                }
+                for (label, act) in value_actions(ui, cur, forced, &self.menu_value) {
+                    if ui.button(label).clicked() {
+                        acts.push((format!("{prefix}{var}"), act));
+                        keep = false;
+                        ui.close();
+                    }
+                }
+            });
+            if !keep {
+                self.ladder_menu = None;
+            }
+        }
+        Some(acts)
+    }
+}
+
+fn kind_name(k: LdKind) -> &'static str {
+    match k {
+        LdKind::Contact => "contact",
+        LdKind::Coil => "coil",
+        LdKind::Store => "store",
+    }
+}
