@@ -22,6 +22,7 @@ mod clipboard;
 mod connectors;
 mod extract;
 pub mod format;
+pub mod ladder;
 pub mod ops;
 mod ports;
 pub mod workspace;

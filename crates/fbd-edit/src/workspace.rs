@@ -96,6 +96,10 @@ pub(crate) struct BodyMut<'a> {
     pub pages: &'a mut Vec<Page>,
     /// Names of its input ports (program inputs or macro inputs).
     pub inputs: Vec<String>,
+    /// Its variables.
+    pub variables: &'a mut Vec<fbd_model::model::Variable>,
+    /// Its ladder network.
+    pub ladder: &'a mut Vec<fbd_model::model::LdElement>,
 }
 
 impl Workspace {
@@ -307,6 +311,8 @@ impl Workspace {
                     connectors: &mut d.connectors,
                     pages: &mut d.pages,
                     inputs,
+                    variables: &mut d.variables,
+                    ladder: &mut d.ladder,
                 })
             }
             BodyId::Macro(m) => {
@@ -323,6 +329,8 @@ impl Workspace {
                     connectors: &mut def.connectors,
                     pages: &mut def.pages,
                     inputs,
+                    variables: &mut def.variables,
+                    ladder: &mut def.ladder,
                 })
             }
         }

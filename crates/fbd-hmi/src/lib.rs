@@ -35,7 +35,9 @@
 //!   `export.rs` (the drawing as SVG, PNG or A4 sheets).
 //! - `editor/`: the Diagram tab's Edit mode (`mod.rs`: the workspace, header, palette,
 //!   Save and Apply asked through `EditorAsks`), `canvas.rs` (pointer input, `HitTest`,
-//!   drawing), `props.rs`, `ports.rs`, `keys.rs`, `clipboard.rs`, `connectors.rs`.
+//!   drawing), `props.rs`, `ports.rs`, `keys.rs`, `clipboard.rs`, `connectors.rs`, `ladder.rs`
+//!   (a ladder body's rungs: a new rung, contacts in series or parallel, coils, modifiers,
+//!   delete, on the clicked element).
 //! - `replay_bar.rs` (the timeline of a recording played back), `tests_panel.rs` (the Tests
 //!   window), `network.rs` (Serve on network), `path_prompt.rs` (the typed-path window every
 //!   file dialog falls back to), `unsaved.rs` (the question before unsaved work is dropped).

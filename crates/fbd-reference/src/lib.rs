@@ -7,11 +7,16 @@
 //!   random inputs and compares every block output, every program output and every fault,
 //!   bit for bit (NaN-aware).
 //!
+//! - [`ladder`]: a second reading of ladder networks, statement by statement on variables in
+//!   a map (no lowering), with a generator of random ladder programs; `tests/ladder.rs`
+//!   compares it with the engine.
+//!
 //! The differential test (`tests/differential.rs`) and the fuzz targets (`fuzz/`) use these.
 
 pub mod diff;
 pub mod eval;
 pub mod generate;
+pub mod ladder;
 mod strings;
 
 pub use eval::Reference;

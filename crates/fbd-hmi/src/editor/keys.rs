@@ -1,6 +1,7 @@
 //! The editor's keys: undo and redo, save, delete, select all (Ctrl+A), clear the selection
 //! (Escape), and the arrow keys moving the selected blocks a grid step (five with Shift), as
-//! drawing editors do. Copy and paste are `clipboard.rs`.
+//! drawing editors do; in ladder mode Delete deletes the selected element and the rest that
+//! moves blocks does nothing. Copy and paste are `clipboard.rs`.
 
 use eframe::egui;
 use fbd_edit::BodyId;
@@ -36,7 +37,8 @@ impl EditorState {
             }
             (i.consume_key(egui::Modifiers::COMMAND, egui::Key::A), i.key_pressed(egui::Key::Escape), d)
         });
-        if all {
+        let ladder = self.ladder_mode(body);
+        if all && !ladder {
             self.selected =
                 self.workspace().blocks(body).map_or(Vec::new(), |bs| bs.iter().map(|b| b.id.clone()).collect());
             self.message = format!("{} block(s) selected", self.selected.len());
@@ -44,7 +46,7 @@ impl EditorState {
         if escape {
             self.selected.clear();
         }
-        if nudge != [0.0, 0.0] && !self.selected.is_empty() {
+        if nudge != [0.0, 0.0] && !self.selected.is_empty() && !ladder {
             let r = self.nudge(body, nudge);
             self.after(r);
         }
@@ -55,6 +57,9 @@ impl EditorState {
             Some(self.undo(true))
         } else if save {
             Some(self.save())
+        } else if del && ladder && !self.selected.is_empty() {
+            let id = std::mem::take(&mut self.selected).remove(0);
+            Some(self.workspace().delete_element(body, &id).map(|()| format!("`{id}` deleted")).map_err(|e| e.0))
         } else if del && !self.selected.is_empty() {
             let ids = std::mem::take(&mut self.selected);
             Some(

@@ -15,6 +15,7 @@ pub(crate) mod canvas;
 pub(crate) mod clipboard;
 pub(crate) mod connectors;
 pub(crate) mod keys;
+pub(crate) mod ladder;
 pub(crate) mod ports;
 pub(crate) mod props;
 
@@ -33,6 +34,13 @@ use fbd_engine::ScanPlan;
 pub struct EditorState {
     /// Edit mode is on (the Diagram tab shows the editor instead of the online view).
     pub(crate) on: bool,
+    /// A ladder network was started in a body that had none (`ladder.rs`).
+    pub(crate) ladder_started: bool,
+    /// The ladder toolbar's variable (what a new contact reads, a new coil writes) and coil.
+    pub(crate) ladder_var: String,
+    pub(crate) ladder_coil: String,
+    /// The edited ladder body's drawing, for the workspace version it was made at.
+    pub(crate) ladder_drawn: Option<(u64, Rc<fbd_layout::ladder::LadderDrawing>)>,
     pub(crate) ws: Option<Workspace>,
     pub(crate) body: Option<BodyId>,
     /// Bumped on every change of the workspace, to redraw.
@@ -106,6 +114,8 @@ impl EditorState {
         self.ws = None;
         self.body = None;
         self.drawn = None;
+        self.ladder_drawn = None;
+        self.ladder_started = false;
         self.selected.clear();
         self.errors.clear();
         self.error_blocks.clear();
@@ -129,6 +139,8 @@ impl EditorState {
         let mut ws = Workspace::new_program("untitled.json");
         ws.set_no_file("the new program has no file yet");
         self.ws = Some(ws);
+        self.ladder_started = false;
+        self.ladder_drawn = None;
         self.body = Some(BodyId::Program);
         self.selected.clear();
         self.errors.clear();
@@ -225,6 +237,10 @@ impl EditorState {
         }
         self.header(ui, &body);
         self.keys(ui, &body);
+        if self.ladder_mode(&body) {
+            self.ladder_ui(ui, &body);
+            return;
+        }
         self.clipboard_keys(ui, &body);
         let Some(drawn) = self.drawn_body() else {
             ui.label("this body cannot be drawn until its file parses");
@@ -388,6 +404,17 @@ impl EditorState {
             }
             if let Some(t) = add {
                 act = Some(self.add_block(body, &t));
+            }
+            // An empty body may be written in ladder (`ladder.rs`).
+            let empty = self.workspace().blocks(body).is_some_and(<[_]>::is_empty);
+            if empty
+                && !self.ladder_mode(body)
+                && ui
+                    .button("Ladder")
+                    .on_hover_text("write this body in ladder (LD): rungs of contacts and coils")
+                    .clicked()
+            {
+                self.ladder_started = true;
             }
             ui.separator();
             let (a, n) = self.file_buttons(ui);

@@ -620,3 +620,90 @@ fn blocks_added_in_a_row_do_not_land_on_each_other() {
         assert!(w[1] - w[0] > 100.0, "blocks on each other: {ys:?}");
     }
 }
+
+/// Types `text` into the field labelled `label`, replacing what it holds.
+fn retype(h: &mut Harness<'static, App>, label: &str, text: &str) {
+    h.get_by_label(label).click();
+    h.step();
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+    h.step();
+    h.get_by_label(label).type_text(text);
+    h.step();
+}
+
+/// A motor start/stop with seal-in drawn in ladder from an empty program, as a user draws it
+/// in CODESYS or OpenPLC Editor: a rung of `start` into the coil `motor`, `stop` normally
+/// closed after `start`, the seal-in contact `motor` in parallel with `start`; applied by online
+/// change, it starts, holds and stops the motor; one undo takes the last edit back.
+#[test]
+fn a_seal_in_rung_is_drawn_in_ladder_from_an_empty_program_and_runs() {
+    let program = r#"{"fbd": 3, "name": "motor", "inputs": [{"name": "start", "type": "BOOL", "kind": "button"},
+        {"name": "stop", "type": "BOOL", "kind": "button"}]}"#;
+    let mut h = file_window_dt("ladder-edit", program, 1.0 / 60.0);
+    h.step();
+    into_the_editor(&mut h);
+    h.get_by_label("Ladder").click();
+    h.step();
+    retype(&mut h, "variable", "start");
+    retype(&mut h, "coil", "motor");
+    h.get_by_label("New rung").click();
+    h.step();
+    h.step();
+    assert!(h.query_by_label_contains("rung added").is_some(), "{}", h.state().editor().message());
+    // `stop`, normally closed, after `start`.
+    let start = h.state_mut().editor_mut().element_pos("contact1").expect("the start contact is drawn");
+    click_at(&mut h, start, egui::PointerButton::Primary);
+    retype(&mut h, "variable", "stop");
+    h.get_by_label("Contact after").click();
+    h.step();
+    h.step();
+    for _ in 0..30 {
+        h.step(); // past egui's double-click window
+    }
+    let stop = h.state_mut().editor_mut().element_pos("contact2").expect("the stop contact is drawn");
+    click_at(&mut h, stop, egui::PointerButton::Primary);
+    h.get_by_label("|/|").click();
+    h.step();
+    // The seal-in: `motor` in parallel with `start`.
+    for _ in 0..30 {
+        h.step();
+    }
+    let start = h.state_mut().editor_mut().element_pos("contact1").expect("drawn");
+    click_at(&mut h, start, egui::PointerButton::Primary);
+    retype(&mut h, "variable", "motor");
+    h.get_by_label("Contact parallel").click();
+    h.step();
+    h.step();
+    use fbd_engine::model::{LdKind, LdKind::*, LdModifier, LdModifier::*};
+    let net = h.state_mut().editor_mut().network();
+    let shape: Vec<(LdKind, &str, LdModifier)> = net.iter().map(|(_, k, v, m)| (*k, v.as_str(), *m)).collect();
+    assert_eq!(
+        shape,
+        [(Contact, "start", Plain), (Contact, "motor", Plain), (Contact, "stop", Negated), (Coil, "motor", Plain)],
+        "{net:?}"
+    );
+    h.state_mut().editor_mut().wait_check();
+    h.step();
+    assert!(h.query_by_label("compiles").is_some(), "{}", h.state().editor().message());
+    h.get_by_label("Apply").click();
+    h.step();
+    h.step();
+    assert!(h.query_by_label_contains("applied by online change").is_some());
+    // Start: the seal-in holds the motor with start released; stop drops it.
+    let press = |h: &mut Harness<'static, App>, input: &str| {
+        h.state_mut().force(input, Value::Bool(true)).expect(input);
+        h.state_mut().run_scans(2);
+        h.state_mut().online_release_all();
+        h.state_mut().run_scans(2);
+        h.step();
+    };
+    assert_eq!(h.state().read("motor"), Some(Value::Bool(false)));
+    press(&mut h, "start");
+    assert_eq!(h.state().read("motor"), Some(Value::Bool(true)), "held by the seal-in contact");
+    press(&mut h, "stop");
+    assert_eq!(h.state().read("motor"), Some(Value::Bool(false)), "dropped by stop");
+    // Undo takes the seal-in back.
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    h.step();
+    assert_eq!(h.state_mut().editor_mut().network().len(), 3, "the parallel contact undone");
+}

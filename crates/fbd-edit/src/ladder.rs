@@ -1,0 +1,233 @@
+//! Editing a ladder network: a new rung, a contact in series or in parallel, a coil, a
+//! variable or modifier changed, an element deleted; each one undoable step (`Workspace::edit`),
+//! each variable a coil writes declared (BOOL) where the body has none of that name, the file's
+//! format version raised to 5 where it gains its first network.
+
+use fbd_model::Type;
+use fbd_model::model::ladder::RAIL;
+use fbd_model::model::{LdElement, LdKind, LdModifier, TypeName, Variable, Wire};
+
+use crate::workspace::{BodyId, EditError, Workspace, err};
+
+/// Where a new contact goes, beside an element of the network.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Place {
+    /// In series after it: what read its power reads the new contact's.
+    After,
+    /// In series before it: it is powered through the new contact.
+    Before,
+    /// In parallel with it: powered as it is, its readers read the OR of both.
+    Parallel,
+}
+
+fn is_name(s: &str) -> bool {
+    !s.is_empty()
+        && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && !s.starts_with(|c: char| c.is_ascii_digit())
+}
+
+impl Workspace {
+    /// The ladder network of `body` (empty for an FBD body).
+    pub fn ladder(&self, body: &BodyId) -> &[LdElement] {
+        match body {
+            BodyId::Program => &self.root().ladder,
+            BodyId::Macro(m) => self.macro_def(m).map_or(&[], |d| &d.ladder),
+        }
+    }
+
+    /// The variables of `body`.
+    pub fn variables(&self, body: &BodyId) -> &[Variable] {
+        match body {
+            BodyId::Program => &self.root().variables,
+            BodyId::Macro(m) => self.macro_def(m).map_or(&[], |d| &d.variables),
+        }
+    }
+
+    /// A ladder edit named `label`: `f` changes the body's network and variables; the file's
+    /// version is raised to what it then needs.
+    fn ladder_edit<T>(
+        &mut self,
+        label: String,
+        body: &BodyId,
+        f: impl FnOnce(&mut Vec<LdElement>, &mut Vec<Variable>, &[String]) -> Result<T, EditError>,
+    ) -> Result<T, EditError> {
+        let body = body.clone();
+        self.edit(label, move |w| {
+            let file = w.file_of(&body);
+            let b = w.body_mut(&body)?;
+            let r = f(b.ladder, b.variables, &b.inputs)?;
+            let doc = w.doc_mut(file);
+            doc.fbd = doc.fbd.max(doc.version_needed());
+            Ok(r)
+        })
+    }
+
+    /// A new rung at the end of the network: a contact on `contact` from the rail into a coil
+    /// writing `coil`; returns the coil's id.
+    pub fn add_rung(&mut self, body: &BodyId, contact: &str, coil: &str) -> Result<String, EditError> {
+        self.ladder_edit(format!("add a rung: `{contact}` into `{coil}`"), body, |ladder, vars, inputs| {
+            need_readable(contact, vars, inputs)?;
+            declare(coil, vars, inputs)?;
+            let c = fresh(ladder, "contact");
+            let k = fresh_after(ladder, "coil", &c);
+            ladder.push(LdElement::contact(&c, contact, LdModifier::Plain, &[RAIL]));
+            ladder.push(LdElement::coil(&k, coil, LdModifier::Plain, &[&c]));
+            Ok(k)
+        })
+    }
+
+    /// A contact on `var` beside element `at`, `place`d in series or in parallel; its id.
+    pub fn add_contact(&mut self, body: &BodyId, at: &str, place: Place, var: &str) -> Result<String, EditError> {
+        let what = match place {
+            Place::After => "after",
+            Place::Before => "before",
+            Place::Parallel => "in parallel with",
+        };
+        self.ladder_edit(format!("add contact `{var}` {what} `{at}`"), body, |ladder, vars, inputs| {
+            need_readable(var, vars, inputs)?;
+            let k = index(ladder, at)?;
+            let id = fresh(ladder, "contact");
+            let mine = Wire::Ref(at.to_string());
+            let new = Wire::Ref(id.clone());
+            match place {
+                Place::After => {
+                    if ladder[k].kind == LdKind::Store {
+                        return err(format!("`{at}` is a store, which passes no power"));
+                    }
+                    for e in ladder.iter_mut() {
+                        e.from.iter_mut().filter(|w| **w == mine).for_each(|w| *w = new.clone());
+                    }
+                    ladder.insert(k + 1, LdElement::contact(&id, var, LdModifier::Plain, &[at]));
+                }
+                Place::Before => {
+                    let from = std::mem::replace(&mut ladder[k].from, vec![new]);
+                    let mut c = LdElement::contact(&id, var, LdModifier::Plain, &[]);
+                    c.from = if from.is_empty() { vec![Wire::Ref(RAIL.into())] } else { from };
+                    ladder.insert(k, c);
+                }
+                Place::Parallel => {
+                    if ladder[k].kind != LdKind::Contact {
+                        return err(format!("`{at}` is no contact: a contact goes in parallel with a contact"));
+                    }
+                    let mut c = LdElement::contact(&id, var, LdModifier::Plain, &[]);
+                    c.from = ladder[k].from.clone();
+                    for e in ladder.iter_mut() {
+                        if e.from.contains(&mine) {
+                            e.from.push(new.clone());
+                        }
+                    }
+                    ladder.insert(k + 1, c);
+                }
+            }
+            Ok(id)
+        })
+    }
+
+    /// A coil writing `var` powered from element `at` (a second coil on a rung, or a coil after
+    /// a contact left open); its id.
+    pub fn add_coil(&mut self, body: &BodyId, at: &str, var: &str) -> Result<String, EditError> {
+        self.ladder_edit(format!("add coil `{var}` after `{at}`"), body, |ladder, vars, inputs| {
+            declare(var, vars, inputs)?;
+            let k = index(ladder, at)?;
+            let id = fresh(ladder, "coil");
+            ladder.insert(k + 1, LdElement::coil(&id, var, LdModifier::Plain, &[at]));
+            Ok(id)
+        })
+    }
+
+    /// Element `id` reads or writes `var` now.
+    pub fn set_element_var(&mut self, body: &BodyId, id: &str, var: &str) -> Result<(), EditError> {
+        self.ladder_edit(format!("`{id}` on `{var}`"), body, |ladder, vars, inputs| {
+            let k = index(ladder, id)?;
+            match ladder[k].kind {
+                LdKind::Contact => need_readable(var, vars, inputs)?,
+                _ => declare(var, vars, inputs)?,
+            }
+            ladder[k].var = var.to_string();
+            Ok(())
+        })
+    }
+
+    /// Element `id`'s modifier (a contact: plain, negated, rising, falling; a coil any).
+    pub fn set_modifier(&mut self, body: &BodyId, id: &str, m: LdModifier) -> Result<(), EditError> {
+        self.ladder_edit(format!("`{id}` {}", m.name()), body, |ladder, _, _| {
+            let k = index(ladder, id)?;
+            let fits = match ladder[k].kind {
+                LdKind::Contact => !matches!(m, LdModifier::Set | LdModifier::Reset),
+                LdKind::Coil => true,
+                LdKind::Store => matches!(m, LdModifier::Plain | LdModifier::Negated),
+            };
+            if !fits {
+                return err(format!("`{id}` cannot be {}", m.name()));
+            }
+            ladder[k].modifier = m;
+            Ok(())
+        })
+    }
+
+    /// Deletes element `id`: where it was the only source of what follows, that reads its
+    /// sources instead (a contact in series is bridged); where it was one branch of several,
+    /// the branch goes (the others stay as they were).
+    pub fn delete_element(&mut self, body: &BodyId, id: &str) -> Result<(), EditError> {
+        self.ladder_edit(format!("delete `{id}`"), body, |ladder, _, _| {
+            let k = index(ladder, id)?;
+            let gone = ladder.remove(k);
+            let mine = Wire::Ref(id.to_string());
+            for e in ladder.iter_mut() {
+                let Some(j) = e.from.iter().position(|w| *w == mine) else { continue };
+                e.from.remove(j);
+                // One branch of several: the branch goes. The only source: bridged.
+                if e.from.is_empty() {
+                    e.from = gone.from.clone();
+                }
+            }
+            Ok(())
+        })
+    }
+}
+
+fn index(ladder: &[LdElement], id: &str) -> Result<usize, EditError> {
+    ladder.iter().position(|e| e.id == id).ok_or_else(|| EditError(format!("no element `{id}` in this network")))
+}
+
+/// An id `prefix1`, `prefix2`... no element has.
+fn fresh(ladder: &[LdElement], prefix: &str) -> String {
+    (1..).map(|k| format!("{prefix}{k}")).find(|id| ladder.iter().all(|e| e.id != *id)).unwrap_or_default()
+}
+
+/// [`fresh`], also different from `other` (an id made in the same edit).
+fn fresh_after(ladder: &[LdElement], prefix: &str, other: &str) -> String {
+    (1..)
+        .map(|k| format!("{prefix}{k}"))
+        .find(|id| id != other && ladder.iter().all(|e| e.id != *id))
+        .unwrap_or_default()
+}
+
+/// `var` must be something a contact reads: a variable, an input or `block.pin`.
+fn need_readable(var: &str, vars: &[Variable], inputs: &[String]) -> Result<(), EditError> {
+    if var.contains('.') || vars.iter().any(|v| v.name == var) || inputs.iter().any(|i| i == var) {
+        return Ok(());
+    }
+    err(format!("`{var}` is no input or variable of this body: declare it, or write it with a coil first"))
+}
+
+/// Declares `var` a BOOL variable unless the body has it; an input is refused (a coil writes
+/// variables).
+fn declare(var: &str, vars: &mut Vec<Variable>, inputs: &[String]) -> Result<(), EditError> {
+    if inputs.iter().any(|i| i == var) {
+        return err(format!("`{var}` is an input: a coil writes a variable"));
+    }
+    if !is_name(var) {
+        return err(format!("`{var}` is no variable name (letters, digits, `_`)"));
+    }
+    if !vars.iter().any(|v| v.name == var) {
+        vars.push(Variable {
+            name: var.to_string(),
+            ty: TypeName(Type::Bool),
+            init: None,
+            input: false,
+            description: None,
+        });
+    }
+    Ok(())
+}
