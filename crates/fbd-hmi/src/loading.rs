@@ -616,6 +616,11 @@ impl App {
             self.status = "type the path to export the drawing to".into();
             return;
         };
-        self.status = self.diagram.write_drawing(&bl, &img, &self.loaded.label(), &path, how);
+        let cx = DiagramCtx { img: &img, project: &self.loaded.project };
+        self.status = match self.diagram.ladder_svg(&cx, &self.loaded.label()) {
+            // A ladder body is drawn as ladder, its power flow as on screen.
+            Some(text) => crate::diagram::export::write_svg(&text, &path, how),
+            None => self.diagram.write_drawing(&bl, &img, &self.loaded.label(), &path, how),
+        };
     }
 }

@@ -76,18 +76,25 @@ impl DiagramState {
                 Err(e) => e,
             };
         }
-        // A `.png` is the drawing rendered to fit A4 landscape at 300 dpi, to print.
-        let png = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("png"));
-        let written = if png {
-            fbd_layout::png::render_a4(&text)
-                .map_err(std::io::Error::other)
-                .and_then(|bytes| fbd_engine::load::write_with(&path, |w| w.write_all(&bytes)))
-        } else {
-            fbd_engine::load::write_text(&path, &text)
-        };
-        match written {
-            Ok(()) => format!("drawing written to {}", path.display()),
-            Err(e) => format!("{}: cannot write: {e}", path.display()),
-        }
+        write_svg(&text, &path, Written::Drawing)
+    }
+}
+
+/// Writes drawing `text` (SVG) to `path` (typed by the user): the SVG, or (`.png`) rendered to
+/// fit A4 landscape at 300 dpi, to print; as one A4 page where sheets were asked for (a ladder
+/// drawing, which is not cut into sheets). What happened, for the status line.
+pub(crate) fn write_svg(text: &str, path: &Path, how: Written) -> String {
+    let path = crate::paths::typed_path(&path.display().to_string());
+    let png = how == Written::Sheets || path.extension().is_some_and(|e| e.eq_ignore_ascii_case("png"));
+    let written = if png {
+        fbd_layout::png::render_a4(text)
+            .map_err(std::io::Error::other)
+            .and_then(|bytes| fbd_engine::load::write_with(&path, |w| w.write_all(&bytes)))
+    } else {
+        fbd_engine::load::write_text(&path, text)
+    };
+    match written {
+        Ok(()) => format!("drawing written to {}", path.display()),
+        Err(e) => format!("{}: cannot write: {e}", path.display()),
     }
 }

@@ -32,6 +32,24 @@ pub(crate) fn ladder_of<'p>(cx: &DiagramCtx<'p>, mac: &str) -> Option<(&'p [Bloc
 }
 
 impl DiagramState {
+    /// The shown body as a ladder SVG with the power flow of the newest scan (File → Export
+    /// drawing), if it is a ladder body.
+    pub(crate) fn ladder_svg(&mut self, cx: &DiagramCtx<'_>, label: &str) -> Option<String> {
+        let mac = self.macro_shown(cx.img)?;
+        let (blocks, ladder) = ladder_of(cx, &mac)?;
+        let d = self.ladder_drawing(cx, &mac)?;
+        let img = cx.img;
+        let prefix = if self.instance.is_empty() { String::new() } else { format!("{}/", self.instance) };
+        let read = |path: &str| match img.plan.signal_id(&format!("{prefix}{path}")).map(|i| img.read_signal(i)) {
+            Some(Value::Bool(b)) => Some(b),
+            _ => None,
+        };
+        let shown = if self.instance.is_empty() { "the program" } else { self.instance.as_str() };
+        let title = format!("{label} — {shown}, scan {}", img.scan);
+        let powered = |from: &str| fbd_layout::ladder::powered(ladder, from, &read);
+        Some(fbd_layout::ladder::svg(&d, blocks, ladder, &title, &powered))
+    }
+
     /// The drawing of the ladder body of macro `mac` ("" the program's), laid out once.
     fn ladder_drawing(&mut self, cx: &DiagramCtx<'_>, mac: &str) -> Option<Rc<LadderDrawing>> {
         if let Some((k, d)) = &self.ladder_cache
@@ -78,7 +96,17 @@ impl DiagramState {
             if ui.button("Fit").on_hover_text("Fit the network to the view (F)").clicked() {
                 self.fit = true;
             }
+            let l = ui.label("Find");
+            let find = ui
+                .add(egui::TextEdit::singleline(&mut self.search).hint_text("variable").desired_width(110.0))
+                .labelled_by(l.id);
+            if find.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)) {
+                self.ladder_find = Some(self.search.trim().to_string());
+            }
             ui.label(egui::RichText::new("green: energised · right-click a contact or coil").weak());
+            if !self.message.is_empty() {
+                ui.label(&self.message);
+            }
         });
         let view = ui.available_rect_before_wrap();
         let (resp, painter) = ui.allocate_painter(view.size(), Sense::click_and_drag());
@@ -96,6 +124,20 @@ impl DiagramState {
             let drawn = Vec2::new(d.width as f32, d.height as f32) * self.zoom;
             self.pan = (rect.size() - drawn) / 2.0;
             self.fit = false;
+        }
+        // Find: the first element on the variable (or of the id) centred, every one marked.
+        if let Some(q) = self.ladder_find.take().filter(|q| !q.is_empty()) {
+            let hit = |e: &LdElement| e.var.eq_ignore_ascii_case(&q) || e.id == q;
+            let found: Vec<usize> = ladder.iter().enumerate().filter(|(_, e)| hit(e)).map(|(k, _)| k).collect();
+            match d.elements.iter().find(|e| found.first() == Some(&e.index)) {
+                Some(e) => {
+                    let c = Vec2::new((e.at.x + e.w / 2.0) as f32, (e.at.y + ELEMENT_H / 2.0) as f32) * self.zoom;
+                    self.pan = rect.size() / 2.0 - c;
+                    self.message = format!("`{q}`: {} element(s)", found.len());
+                }
+                None => self.message = format!("no contact or coil on `{q}`"),
+            }
+            self.ladder_found = found;
         }
         if resp.dragged() {
             self.pan += resp.drag_delta();
@@ -150,6 +192,15 @@ impl DiagramState {
                 _ => colour(powered(&el.id)),
             };
             let box_rect = Rect::from_min_max(pen.to(x, y), pen.to(x + w, y + ELEMENT_H));
+            if self.ladder_found.contains(&e.index) {
+                let mark = Color32::from_rgb(0xe0, 0x90, 0x10);
+                pen.painter.rect_stroke(
+                    box_rect.expand(4.0 * z),
+                    3.0,
+                    Stroke::new(2.0, mark),
+                    egui::StrokeKind::Outside,
+                );
+            }
             match el.kind {
                 LdKind::Contact => {
                     line(pen.to(x, mid), pen.to(x + 12.0, mid), lit, 2.0);

@@ -87,6 +87,9 @@ pub struct DiagramState {
     pub(crate) ladder_cache: Option<(String, Rc<fbd_layout::ladder::LadderDrawing>)>,
     /// The ladder element whose context menu is open.
     pub(crate) ladder_menu: Option<usize>,
+    /// A Find asked in the ladder view (run in the next drawing), and the elements it found.
+    pub(crate) ladder_find: Option<String>,
+    pub(crate) ladder_found: Vec<usize>,
 }
 
 /// What the diagram is lent for one frame: the newest scan image and the loaded project (the
@@ -102,6 +105,7 @@ impl DiagramState {
         self.cache.clear();
         self.ladder_cache = None;
         self.ladder_menu = None;
+        self.ladder_found.clear();
         self.job = None;
         self.ids = None;
         self.fit = true;

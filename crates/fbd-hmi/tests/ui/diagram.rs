@@ -594,6 +594,15 @@ fn a_ladder_program_is_drawn_as_rungs_and_a_contact_forces_its_variable() {
     h.step();
     h.step();
     assert!(h.query_by_label_contains("Ladder · 5 rungs · 6 contacts · 2 blocks").is_some(), "the ladder view");
+    // Find marks the contacts and coils on a variable and says how many.
+    h.get_by_label("Find").click();
+    h.step();
+    h.get_by_label("Find").type_text("motor");
+    h.step();
+    h.key_press(egui::Key::Enter);
+    h.step();
+    h.step();
+    assert!(h.query_by_label_contains("`motor`: 2 element(s)").is_some(), "{}", h.state().diagram().message());
     // Start the motor (a press: forced, run, released): the seal-in contact holds it.
     h.state_mut().force("start", Value::Bool(true)).expect("start");
     h.state_mut().run_scans(2);
