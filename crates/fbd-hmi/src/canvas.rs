@@ -206,3 +206,123 @@ impl Pen {
         }
     }
 }
+
+/// A ladder network drawn: what the online view and the editor share.
+impl Pen {
+    /// The rails (the left one in `rail`) and every wire in the ink `ink(from)` of what it
+    /// carries, with the labels of the variables and constants blocks read.
+    pub(crate) fn ladder_wires(
+        &self,
+        d: &fbd_layout::ladder::LadderDrawing,
+        rail: Color32,
+        ink: &dyn Fn(&str) -> Color32,
+    ) {
+        let line = |a: Pos2, b: Pos2, c: Color32, w: f32| {
+            self.painter.line_segment([a, b], Stroke::new(w * self.z.max(0.5), c));
+        };
+        let (l, r) = d.rails;
+        line(self.to(l, d.top), self.to(l, d.bottom), rail, 4.0);
+        line(self.to(r, d.top), self.to(r, d.bottom), self.ink, 4.0);
+        for w in &d.wires {
+            let c = ink(&w.from);
+            for seg in w.points.windows(2) {
+                line(self.to(seg[0].x, seg[0].y), self.to(seg[1].x, seg[1].y), c, 1.5);
+            }
+            if let (Some(t), Some(p), true) = (&w.label, w.points.first(), self.text_ok) {
+                let at = self.to(p.x - 2.0, p.y);
+                self.painter.text(at, Align2::RIGHT_CENTER, t, self.small.clone(), Color32::from_rgb(0xa0, 0x60, 0x00));
+            }
+        }
+    }
+
+    /// Contact, coil or store `el` where `e` stands, in ink `c`, filled with `fill` (lit): its
+    /// symbol, its modifier's letter and its variable above (a store's inside).
+    pub(crate) fn ladder_element(
+        &self,
+        el: &fbd_engine::model::LdElement,
+        e: &fbd_layout::ladder::DrawnElement,
+        c: Color32,
+        fill: Option<Color32>,
+    ) {
+        use fbd_engine::model::LdKind;
+        use fbd_layout::ladder::ELEMENT_H;
+        let (x, y, w, z) = (e.at.x, e.at.y, e.w, self.z);
+        let mid = y + ELEMENT_H / 2.0;
+        let line = |a: Pos2, b: Pos2, width: f32| self.painter.line_segment([a, b], Stroke::new(width * z.max(0.5), c));
+        match el.kind {
+            LdKind::Contact => {
+                line(self.to(x, mid), self.to(x + 12.0, mid), 2.0);
+                line(self.to(x + 12.0, y), self.to(x + 12.0, y + ELEMENT_H), 2.5);
+                line(self.to(x + w - 12.0, y), self.to(x + w - 12.0, y + ELEMENT_H), 2.5);
+                line(self.to(x + w - 12.0, mid), self.to(x + w, mid), 2.0);
+                if let Some(f) = fill {
+                    let inside =
+                        Rect::from_min_max(self.to(x + 13.0, y + 2.0), self.to(x + w - 13.0, y + ELEMENT_H - 2.0));
+                    self.painter.rect_filled(inside, 0.0, f);
+                }
+            }
+            LdKind::Coil => {
+                line(self.to(x, mid), self.to(x + 10.0, mid), 2.0);
+                line(self.to(x + w - 10.0, mid), self.to(x + w, mid), 2.0);
+                // `( )`: two arcs of the circle between the stubs.
+                let centre = self.to(x + w / 2.0, mid);
+                let rad = (ELEMENT_H as f32 / 2.0 + 2.0) * z;
+                let arc = |from: f32, to: f32| -> Vec<Pos2> {
+                    (0..=12)
+                        .map(|k| from + (to - from) * k as f32 / 12.0)
+                        .map(|a| centre + Vec2::angled(a) * rad)
+                        .collect()
+                };
+                use std::f32::consts::PI;
+                if let Some(f) = fill {
+                    self.painter.circle_filled(centre, rad * 0.8, f);
+                }
+                let stroke = Stroke::new(2.0 * z.max(0.5), c);
+                self.painter.add(egui::Shape::line(arc(PI * 0.7, PI * 1.3), stroke));
+                self.painter.add(egui::Shape::line(arc(-PI * 0.3, PI * 0.3), stroke));
+            }
+            LdKind::Store => {
+                let r = Rect::from_min_max(self.to(x, y), self.to(x + w, y + ELEMENT_H));
+                self.painter.rect_stroke(r, 8.0 * z, Stroke::new(1.5 * z.max(0.5), c), egui::StrokeKind::Inside);
+            }
+        }
+        if !self.text_ok {
+            return;
+        }
+        let sym = fbd_layout::ladder::symbol(el.modifier);
+        if !sym.is_empty() {
+            self.painter.text(self.to(x + w / 2.0, mid), Align2::CENTER_CENTER, sym, self.font.clone(), c);
+        }
+        let (at, align) = if el.kind == LdKind::Store {
+            (self.to(x + w / 2.0, mid), Align2::CENTER_CENTER)
+        } else {
+            (self.to(x + w / 2.0, y - 2.0), Align2::CENTER_BOTTOM)
+        };
+        self.painter.text(at, align, &el.var, self.small.clone(), self.ink);
+    }
+
+    /// A block of a rung where `b` stands: its box filled with `fill`, its type inside, its id
+    /// above, its pins' names.
+    pub(crate) fn ladder_block(
+        &self,
+        blk: &fbd_engine::model::Block,
+        b: &fbd_layout::ladder::DrawnBlock,
+        fill: Color32,
+    ) {
+        let r = Rect::from_min_max(self.to(b.at.x, b.at.y), self.to(b.at.x + b.w, b.at.y + b.h));
+        self.painter.rect_filled(r, 2.0, fill);
+        self.painter.rect_stroke(r, 2.0, Stroke::new(1.2, self.ink), egui::StrokeKind::Inside);
+        if !self.text_ok {
+            return;
+        }
+        let mid = b.at.x + b.w / 2.0;
+        self.painter.text(self.to(mid, b.at.y + 2.0), Align2::CENTER_TOP, &blk.ty, self.font.clone(), self.ink);
+        self.painter.text(self.to(mid, b.at.y - 2.0), Align2::CENTER_BOTTOM, &blk.id, self.small.clone(), self.ink);
+        for (p, at) in &b.inputs {
+            self.painter.text(self.to(at.x + 3.0, at.y), Align2::LEFT_CENTER, p, self.small.clone(), self.ink);
+        }
+        for (p, at) in &b.outputs {
+            self.painter.text(self.to(at.x - 3.0, at.y), Align2::RIGHT_CENTER, p, self.small.clone(), self.ink);
+        }
+    }
+}

@@ -8,7 +8,7 @@
 use std::rc::Rc;
 use std::sync::Arc;
 
-use eframe::egui::{self, Align2, Color32, Pos2, Rect, Sense, Stroke, Vec2};
+use eframe::egui::{self, Color32, Rect, Sense, Stroke, Vec2};
 use fbd_engine::Value;
 use fbd_engine::model::{Block, LdElement, LdKind};
 use fbd_layout::ladder::{ELEMENT_H, LadderDrawing};
@@ -154,32 +154,11 @@ impl DiagramState {
             None => pen.ink,
         };
         let z = pen.z;
-        let line =
-            |a: Pos2, b: Pos2, c: Color32, w: f32| pen.painter.line_segment([a, b], Stroke::new(w * z.max(0.5), c));
-        let (l, r) = d.rails;
-        line(pen.to(l, d.top), pen.to(l, d.bottom), ENERGISED, 4.0);
-        line(pen.to(r, d.top), pen.to(r, d.bottom), pen.ink, 4.0);
-        for w in &d.wires {
-            let c = colour(powered(&w.from));
-            for seg in w.points.windows(2) {
-                line(pen.to(seg[0].x, seg[0].y), pen.to(seg[1].x, seg[1].y), c, 1.5);
-            }
-            if let (Some(t), Some(p), true) = (&w.label, w.points.first(), pen.text_ok) {
-                pen.painter.text(
-                    pen.to(p.x - 2.0, p.y),
-                    Align2::RIGHT_CENTER,
-                    t,
-                    pen.small.clone(),
-                    Color32::from_rgb(0xa0, 0x60, 0x00),
-                );
-            }
-        }
+        pen.ladder_wires(&d, ENERGISED, &|from| colour(powered(from)));
         let mut menu_on: Option<usize> = None;
         let hover = resp.hover_pos();
         for e in &d.elements {
             let el = &ladder[e.index];
-            let (x, y, w) = (e.at.x, e.at.y, e.w);
-            let mid = y + ELEMENT_H / 2.0;
             // A contact lit when closed (its BOOL as modified TRUE), a coil when powered.
             let lit = match el.kind {
                 LdKind::Contact => {
@@ -189,9 +168,12 @@ impl DiagramState {
                     };
                     colour(closed)
                 }
-                _ => colour(powered(&el.id)),
+                LdKind::Coil => colour(powered(&el.id)),
+                LdKind::Store => pen.ink,
             };
-            let box_rect = Rect::from_min_max(pen.to(x, y), pen.to(x + w, y + ELEMENT_H));
+            let fill = (lit == ENERGISED).then(|| ENERGISED.gamma_multiply(0.35));
+            pen.ladder_element(el, e, lit, fill);
+            let box_rect = Rect::from_min_max(pen.to(e.at.x, e.at.y), pen.to(e.at.x + e.w, e.at.y + ELEMENT_H));
             if self.ladder_found.contains(&e.index) {
                 let mark = Color32::from_rgb(0xe0, 0x90, 0x10);
                 pen.painter.rect_stroke(
@@ -200,58 +182,6 @@ impl DiagramState {
                     Stroke::new(2.0, mark),
                     egui::StrokeKind::Outside,
                 );
-            }
-            match el.kind {
-                LdKind::Contact => {
-                    line(pen.to(x, mid), pen.to(x + 12.0, mid), lit, 2.0);
-                    line(pen.to(x + 12.0, y), pen.to(x + 12.0, y + ELEMENT_H), lit, 2.5);
-                    line(pen.to(x + w - 12.0, y), pen.to(x + w - 12.0, y + ELEMENT_H), lit, 2.5);
-                    line(pen.to(x + w - 12.0, mid), pen.to(x + w, mid), lit, 2.0);
-                    if lit == ENERGISED {
-                        pen.painter.rect_filled(
-                            Rect::from_min_max(pen.to(x + 13.0, y + 2.0), pen.to(x + w - 13.0, y + ELEMENT_H - 2.0)),
-                            0.0,
-                            ENERGISED.gamma_multiply(0.35),
-                        );
-                    }
-                }
-                LdKind::Coil => {
-                    line(pen.to(x, mid), pen.to(x + 10.0, mid), lit, 2.0);
-                    line(pen.to(x + w - 10.0, mid), pen.to(x + w, mid), lit, 2.0);
-                    // `( )`: two arcs of the circle between the stubs.
-                    let c = pen.to(x + w / 2.0, mid);
-                    let rad = (ELEMENT_H as f32 / 2.0 + 2.0) * z;
-                    let arc = |from: f32, to: f32| -> Vec<Pos2> {
-                        (0..=12)
-                            .map(|k| from + (to - from) * k as f32 / 12.0)
-                            .map(|a| c + Vec2::angled(a) * rad)
-                            .collect()
-                    };
-                    use std::f32::consts::PI;
-                    let stroke = Stroke::new(2.0 * z.max(0.5), lit);
-                    pen.painter.add(egui::Shape::line(arc(PI * 0.7, PI * 1.3), stroke));
-                    pen.painter.add(egui::Shape::line(arc(-PI * 0.3, PI * 0.3), stroke));
-                }
-                LdKind::Store => {
-                    pen.painter.rect_stroke(
-                        box_rect,
-                        8.0 * z,
-                        Stroke::new(1.5 * z.max(0.5), pen.ink),
-                        egui::StrokeKind::Inside,
-                    );
-                }
-            }
-            if pen.text_ok {
-                let sym = fbd_layout::ladder::symbol(el.modifier);
-                if !sym.is_empty() {
-                    pen.painter.text(pen.to(x + w / 2.0, mid), Align2::CENTER_CENTER, sym, pen.font.clone(), pen.ink);
-                }
-                let (at, align) = if el.kind == LdKind::Store {
-                    (pen.to(x + w / 2.0, mid), Align2::CENTER_CENTER)
-                } else {
-                    (pen.to(x + w / 2.0, y - 2.0), Align2::CENTER_BOTTOM)
-                };
-                pen.painter.text(at, align, &el.var, pen.small.clone(), pen.ink);
             }
             if hover.is_some_and(|h| box_rect.expand(4.0).contains(h)) {
                 if resp.secondary_clicked() {
@@ -264,31 +194,11 @@ impl DiagramState {
         let mut badges = Vec::new();
         for b in &d.blocks {
             let blk = &blocks[b.index];
-            let r = Rect::from_min_max(pen.to(b.at.x, b.at.y), pen.to(b.at.x + b.w, b.at.y + b.h));
-            pen.painter.rect_filled(r, 2.0, if dark { Color32::from_gray(40) } else { Color32::from_gray(238) });
-            pen.painter.rect_stroke(r, 2.0, Stroke::new(1.2, pen.ink), egui::StrokeKind::Inside);
+            pen.ladder_block(blk, b, if dark { Color32::from_gray(40) } else { Color32::from_gray(238) });
             if !pen.text_ok {
                 continue;
             }
-            pen.painter.text(
-                pen.to(b.at.x + b.w / 2.0, b.at.y + 2.0),
-                Align2::CENTER_TOP,
-                &blk.ty,
-                pen.font.clone(),
-                pen.ink,
-            );
-            pen.painter.text(
-                pen.to(b.at.x + b.w / 2.0, b.at.y - 2.0),
-                Align2::CENTER_BOTTOM,
-                &blk.id,
-                pen.small.clone(),
-                pen.ink,
-            );
-            for (p, at) in &b.inputs {
-                pen.painter.text(pen.to(at.x + 3.0, at.y), Align2::LEFT_CENTER, p, pen.small.clone(), pen.ink);
-            }
             for (p, at) in &b.outputs {
-                pen.painter.text(pen.to(at.x - 3.0, at.y), Align2::RIGHT_CENTER, p, pen.small.clone(), pen.ink);
                 if let Some(v) = value(&format!("{}.{p}", blk.id)) {
                     let c = match v {
                         Value::Bool(true) => ENERGISED,

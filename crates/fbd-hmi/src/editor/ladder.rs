@@ -7,7 +7,7 @@
 
 use std::rc::Rc;
 
-use eframe::egui::{self, Align2, Color32, Rect, Sense, Stroke, Vec2};
+use eframe::egui::{self, Color32, Rect, Sense, Vec2};
 use fbd_edit::BodyId;
 use fbd_edit::ladder::Place;
 use fbd_engine::model::{LdKind, LdModifier};
@@ -159,76 +159,22 @@ impl EditorState {
         let dark = ui.visuals().dark_mode;
         let pen = Pen::new(painter.with_clip_rect(rect), rect, self.origin, self.zoom, dark);
         pen.painter.rect_filled(rect, 0.0, if dark { Color32::from_gray(24) } else { Color32::from_gray(250) });
-        let z = pen.z;
-        let line = |a: egui::Pos2, b: egui::Pos2, c: Color32, w: f32| {
-            pen.painter.line_segment([a, b], Stroke::new(w * z.max(0.5), c))
-        };
-        let (l, r) = d.rails;
-        line(pen.to(l, d.top), pen.to(l, d.bottom), pen.ink, 4.0);
-        line(pen.to(r, d.top), pen.to(r, d.bottom), pen.ink, 4.0);
-        for w in &d.wires {
-            for seg in w.points.windows(2) {
-                line(pen.to(seg[0].x, seg[0].y), pen.to(seg[1].x, seg[1].y), pen.ink, 1.5);
-            }
-            if let (Some(t), Some(p)) = (&w.label, w.points.first()) {
-                pen.painter.text(pen.to(p.x - 2.0, p.y), Align2::RIGHT_CENTER, t, pen.small.clone(), pen.ink);
-            }
-        }
+        pen.ladder_wires(d, pen.ink, &|_| pen.ink);
         let click = resp.clicked().then(|| resp.interact_pointer_pos()).flatten();
         let mut picked: Option<String> = None;
         for e in &d.elements {
             let el = &ladder[e.index];
-            let (x, y, w) = (e.at.x, e.at.y, e.w);
-            let mid = y + ELEMENT_H / 2.0;
             let on = self.selected.first() == Some(&el.id);
-            let c = if on { SELECTED } else { pen.ink };
-            let area = Rect::from_min_max(pen.to(x, y - 14.0), pen.to(x + w, y + ELEMENT_H));
+            pen.ladder_element(el, e, if on { SELECTED } else { pen.ink }, None);
+            let area = Rect::from_min_max(pen.to(e.at.x, e.at.y - 14.0), pen.to(e.at.x + e.w, e.at.y + ELEMENT_H));
             if click.is_some_and(|p| area.expand(3.0).contains(p)) {
                 picked = Some(el.id.clone());
             }
-            match el.kind {
-                LdKind::Contact => {
-                    line(pen.to(x, mid), pen.to(x + 12.0, mid), c, 2.0);
-                    line(pen.to(x + 12.0, y), pen.to(x + 12.0, y + ELEMENT_H), c, 2.5);
-                    line(pen.to(x + w - 12.0, y), pen.to(x + w - 12.0, y + ELEMENT_H), c, 2.5);
-                    line(pen.to(x + w - 12.0, mid), pen.to(x + w, mid), c, 2.0);
-                }
-                LdKind::Coil => {
-                    line(pen.to(x, mid), pen.to(x + 10.0, mid), c, 2.0);
-                    line(pen.to(x + w - 10.0, mid), pen.to(x + w, mid), c, 2.0);
-                    pen.painter.circle_stroke(
-                        pen.to(x + w / 2.0, mid),
-                        (ELEMENT_H as f32 / 2.0 + 2.0) * z,
-                        Stroke::new(2.0 * z.max(0.5), c),
-                    );
-                }
-                LdKind::Store => {
-                    pen.painter.rect_stroke(
-                        Rect::from_min_max(pen.to(x, y), pen.to(x + w, y + ELEMENT_H)),
-                        8.0 * z,
-                        Stroke::new(1.5, c),
-                        egui::StrokeKind::Inside,
-                    );
-                }
-            }
-            let sym = fbd_layout::ladder::symbol(el.modifier);
-            if !sym.is_empty() {
-                pen.painter.text(pen.to(x + w / 2.0, mid), Align2::CENTER_CENTER, sym, pen.font.clone(), c);
-            }
-            pen.painter.text(pen.to(x + w / 2.0, y - 2.0), Align2::CENTER_BOTTOM, &el.var, pen.small.clone(), c);
         }
         let blocks = self.workspace().blocks(body).map(<[_]>::to_vec).unwrap_or_default();
         for b in &d.blocks {
-            let r = Rect::from_min_max(pen.to(b.at.x, b.at.y), pen.to(b.at.x + b.w, b.at.y + b.h));
-            pen.painter.rect_stroke(r, 2.0, Stroke::new(1.2, pen.ink), egui::StrokeKind::Inside);
             if let Some(blk) = blocks.get(b.index) {
-                pen.painter.text(
-                    pen.to(b.at.x + b.w / 2.0, b.at.y + 2.0),
-                    Align2::CENTER_TOP,
-                    &blk.ty,
-                    pen.font.clone(),
-                    pen.ink,
-                );
+                pen.ladder_block(blk, b, if dark { Color32::from_gray(40) } else { Color32::from_gray(238) });
             }
         }
         if resp.clicked() {
