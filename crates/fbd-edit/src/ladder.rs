@@ -135,6 +135,69 @@ impl Workspace {
         })
     }
 
+    /// A block of type `ty` in the rung after element `at`, as a ladder editor puts a timer or a
+    /// counter in a rung: its first BOOL input (a timer's IN, a counter's CU) powered from `at`,
+    /// and what read `at` reads its first BOOL output (Q) instead; a block without a BOOL input
+    /// (ADD, MOVE) is called while `at` is powered (its EN) and passes the power on (its ENO).
+    /// Its id.
+    pub fn add_block_in_rung(&mut self, body: &BodyId, at: &str, ty: &str) -> Result<String, EditError> {
+        let def = fbd_model::library::lookup(ty)
+            .ok_or_else(|| EditError(format!("`{ty}` is no library block (a block in a rung is a library block)")))?;
+        let is_bool = |p: &fbd_model::library::PinDef| matches!(p.ty, fbd_model::library::PinTy::Fixed(Type::Bool));
+        let (pin_in, pin_out) = match (def.inputs.iter().find(|p| is_bool(p)), def.outputs.iter().find(|p| is_bool(p)))
+        {
+            (Some(i), Some(o)) => (i.name.to_string(), o.name.to_string()),
+            _ => (fbd_model::library::ENABLE.to_string(), "ENO".to_string()),
+        };
+        let stem: String = ty.to_lowercase().chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '_' }).collect();
+        let body2 = body.clone();
+        let at = at.to_string();
+        self.edit(format!("add {ty} in the rung after `{at}`"), move |w| {
+            let taken: Vec<String> =
+                w.blocks(&body2).map(|bs| bs.iter().map(|b| b.id.clone()).collect()).unwrap_or_default();
+            let ladder_ids: Vec<String> = w.ladder(&body2).iter().map(|e| e.id.clone()).collect();
+            let id = (1..)
+                .map(|k| format!("{stem}{k}"))
+                .find(|id| !taken.contains(id) && !ladder_ids.contains(id))
+                .unwrap_or_default();
+            let file = w.file_of(&body2);
+            let b = w.body_mut(&body2)?;
+            if !b.ladder.iter().any(|e| e.id == at) {
+                return err(format!("no element `{at}` in this network"));
+            }
+            let mine = Wire::Ref(at.clone());
+            let out = Wire::Ref(format!("{id}.{pin_out}"));
+            for e in b.ladder.iter_mut() {
+                e.from.iter_mut().filter(|w| **w == mine).for_each(|w| *w = out.clone());
+            }
+            for blk in b.blocks.iter_mut() {
+                blk.inputs.0.iter_mut().filter(|(_, w)| *w == mine).for_each(|(_, w)| *w = out.clone());
+            }
+            // Its other inputs that must be wired and have one type (a timer's PT, a counter's
+            // PV) start at that type's zero, so the rung compiles at once; the user sets them.
+            let mut inputs = vec![(pin_in.clone(), mine)];
+            for p in def.inputs.iter().filter(|p| p.name != pin_in && p.default.is_none()) {
+                if let fbd_model::library::PinTy::Fixed(t) = p.ty {
+                    inputs.push((p.name.to_string(), Wire::constant(t.zero())));
+                }
+            }
+            b.blocks.push(fbd_model::model::Block {
+                id: id.clone(),
+                ty: ty.to_string(),
+                inputs: fbd_model::model::Pins(inputs),
+                negated: Default::default(),
+                params: Default::default(),
+                data_type: None,
+                pos: None,
+                order: None,
+                comment: None,
+            });
+            let doc = w.doc_mut(file);
+            doc.fbd = doc.fbd.max(doc.version_needed());
+            Ok(id)
+        })
+    }
+
     /// Element `id` reads or writes `var` now.
     pub fn set_element_var(&mut self, body: &BodyId, id: &str, var: &str) -> Result<(), EditError> {
         self.ladder_edit(format!("`{id}` on `{var}`"), body, |ladder, vars, inputs| {

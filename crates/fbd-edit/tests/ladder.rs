@@ -79,3 +79,30 @@ fn a_seal_in_rung_is_built_edit_by_edit_and_runs_as_drawn() {
     let lamp = w.add_coil(&p, &stop, "lamp").expect("a second coil");
     assert_eq!(w.ladder(&p).iter().find(|e| e.id == lamp).expect("lamp").kind, LdKind::Coil);
 }
+
+/// A timer put in a rung: its IN powered from the contact before it, the coil after it reading
+/// its Q; with its preset set, the coil comes on that long after the contact closes.
+#[test]
+fn a_timer_in_a_rung_delays_its_coil() {
+    let dir = tempfile::Builder::new().prefix("fbd-edit-ladder-ton-").tempdir().expect("temp dir");
+    let file = dir.path().join("delay.json");
+    let mut w = Workspace::new_program(&file);
+    let p = BodyId::Program;
+    w.add_input_port(&p, "go", Type::Bool).expect("go");
+    w.add_rung(&p, "go", "lamp").expect("a rung");
+    let ton = w.add_block_in_rung(&p, "contact1", "TON").expect("a timer in the rung");
+    assert_eq!(w.ladder(&p)[1].from, [Wire::Ref(format!("{ton}.q"))], "the coil reads the timer's Q");
+    assert!(w.add_block_in_rung(&p, "contact1", "NOSUCH").is_err());
+    w.set_constant(&p, &ton, "pt", "T#20ms").expect("preset");
+    w.save().expect("save");
+    let mut rt = Runtime::new(fbd_engine::compile_file(&file, &Default::default()).expect("compiles"));
+    rt.set_input("go", Value::Bool(true)).expect("go");
+    let lamp: Vec<bool> = (0..7)
+        .map(|_| {
+            rt.step();
+            rt.read("lamp").expect("lamp") == Value::Bool(true)
+        })
+        .collect();
+    // 20 ms at 5 ms a scan: Q in the fifth scan of IN TRUE (the timer starts in the first).
+    assert_eq!(lamp, [false, false, false, false, true, true, true]);
+}

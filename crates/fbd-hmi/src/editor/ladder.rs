@@ -128,7 +128,42 @@ impl EditorState {
             if ui.button("Delete").on_hover_text("the selected element; its readers read what powered it").clicked() {
                 act = Some(ws.delete_element(body, &sel).map(|_| format!("`{sel}` deleted")).map_err(|e| e.0));
             }
+            ui.separator();
+            let l = ui.label("block");
+            ui.add(egui::TextEdit::singleline(&mut self.ladder_block).desired_width(60.0).hint_text("TON"))
+                .labelled_by(l.id);
+            if ui
+                .button("Block in rung")
+                .on_hover_text("a timer, counter or function after the selected element, in series")
+                .clicked()
+            {
+                let ty = self.ladder_block.trim().to_ascii_uppercase();
+                act = Some(
+                    ws.add_block_in_rung(body, &sel, &ty)
+                        .map(|id| format!("{ty} `{id}` added in the rung"))
+                        .map_err(|e| e.0),
+                );
+            }
         });
+        // A block of the body selected: one of its inputs set to a constant (a timer's PT).
+        let block = self.selected.first().cloned().filter(|s| self.workspace().block(body, s).is_some());
+        if let Some(b) = block {
+            ui.horizontal(|ui| {
+                ui.label(format!("block `{b}`:"));
+                let l = ui.label("input");
+                ui.add(egui::TextEdit::singleline(&mut self.ladder_pin).desired_width(50.0).hint_text("pt"))
+                    .labelled_by(l.id);
+                let l = ui.label("value");
+                ui.add(egui::TextEdit::singleline(&mut self.constant).desired_width(80.0).hint_text("T#2s"))
+                    .labelled_by(l.id);
+                if ui.button("Set input").clicked() {
+                    let (pin, v) = (self.ladder_pin.trim().to_string(), self.constant.trim().to_string());
+                    let ws = self.ws.as_mut().expect("made");
+                    act =
+                        Some(ws.set_constant(body, &b, &pin, &v).map(|_| format!("{b}.{pin} := {v}")).map_err(|e| e.0));
+                }
+            });
+        }
         if let Some(a) = act {
             self.after(a);
         }
@@ -173,8 +208,22 @@ impl EditorState {
         }
         let blocks = self.workspace().blocks(body).map(<[_]>::to_vec).unwrap_or_default();
         for b in &d.blocks {
-            if let Some(blk) = blocks.get(b.index) {
-                pen.ladder_block(blk, b, if dark { Color32::from_gray(40) } else { Color32::from_gray(238) });
+            let Some(blk) = blocks.get(b.index) else { continue };
+            let on = self.selected.first() == Some(&blk.id);
+            pen.ladder_block(
+                blk,
+                b,
+                if on {
+                    SELECTED.gamma_multiply(0.4)
+                } else if dark {
+                    Color32::from_gray(40)
+                } else {
+                    Color32::from_gray(238)
+                },
+            );
+            let area = Rect::from_min_max(pen.to(b.at.x, b.at.y), pen.to(b.at.x + b.w, b.at.y + b.h));
+            if click.is_some_and(|p| area.contains(p)) {
+                picked = Some(blk.id.clone());
             }
         }
         if resp.clicked() {
@@ -196,6 +245,15 @@ impl EditorState {
         let e = d.elements.iter().find(|e| e.index == k)?;
         let c = Vec2::new((e.at.x + e.w / 2.0) as f32, (e.at.y + ELEMENT_H / 2.0) as f32);
         Some(self.origin + c * self.zoom)
+    }
+
+    /// Where block `id` of the edited ladder body was drawn in the last frame (its centre).
+    pub fn block_centre(&mut self, id: &str) -> Option<egui::Pos2> {
+        let body = self.shown_body();
+        let d = self.ladder_drawn(&body)?;
+        let k = self.workspace().blocks(&body)?.iter().position(|b| b.id == id)?;
+        let b = d.blocks.iter().find(|b| b.index == k)?;
+        Some(self.origin + Vec2::new((b.at.x + b.w / 2.0) as f32, (b.at.y + b.h / 2.0) as f32) * self.zoom)
     }
 
     /// The contact or coil ids of the edited network with their variables and modifiers, for

@@ -39,6 +39,9 @@ pub struct EditorState {
     /// The ladder toolbar's variable (what a new contact reads, a new coil writes) and coil.
     pub(crate) ladder_var: String,
     pub(crate) ladder_coil: String,
+    /// The block type a rung gets, and the input of a selected block the toolbar sets.
+    pub(crate) ladder_block: String,
+    pub(crate) ladder_pin: String,
     /// The edited ladder body's drawing, for the workspace version it was made at.
     pub(crate) ladder_drawn: Option<(u64, Rc<fbd_layout::ladder::LadderDrawing>)>,
     pub(crate) ws: Option<Workspace>,

@@ -706,4 +706,28 @@ fn a_seal_in_rung_is_drawn_in_ladder_from_an_empty_program_and_runs() {
     h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
     h.step();
     assert_eq!(h.state_mut().editor_mut().network().len(), 3, "the parallel contact undone");
+    // A timer in the rung after `stop`, its preset set on the selected block.
+    for _ in 0..30 {
+        h.step();
+    }
+    let stop = h.state_mut().editor_mut().element_pos("contact2").expect("drawn");
+    click_at(&mut h, stop, egui::PointerButton::Primary);
+    h.step(); // the toolbar shows the selection's actions from the next frame
+    retype(&mut h, "block", "TON");
+    h.get_by_label("Block in rung").click();
+    h.step();
+    h.step();
+    assert!(h.query_by_label_contains("TON `ton1` added in the rung").is_some(), "{}", h.state().editor().message());
+    for _ in 0..30 {
+        h.step();
+    }
+    let ton = h.state_mut().editor_mut().block_centre("ton1").expect("the timer is drawn");
+    click_at(&mut h, ton, egui::PointerButton::Primary);
+    h.step();
+    retype(&mut h, "input", "pt");
+    retype(&mut h, "value", "T#100ms");
+    h.get_by_label("Set input").click();
+    h.step();
+    h.step();
+    assert!(h.query_by_label_contains("ton1.pt := T#100ms").is_some(), "{}", h.state().editor().message());
 }
