@@ -167,3 +167,28 @@ fn bad_networks_are_refused_at_their_place_all_at_once() {
     let e = compile(&circle).expect_err("refused").to_string();
     assert!(e.contains("power each other in a circle"), "{e}");
 }
+
+/// A variable that takes the body's input of its name each scan (a `%I` location the rungs
+/// write, a global an instance shares): read before the scan's first write it is the input,
+/// after it what was written; the next scan starts from the input again.
+#[test]
+fn a_variable_taking_its_input_reads_the_input_until_written() {
+    let text = r#"{"fbd": 5,
+      "inputs": [{"name": "x", "type": "BOOL"}, {"name": "w", "type": "BOOL"}],
+      "variables": [{"name": "x", "type": "BOOL", "input": true}, {"name": "before", "type": "BOOL"},
+                    {"name": "after", "type": "BOOL"}],
+      "outputs": [{"name": "before", "type": "BOOL", "from": "before"}, {"name": "after", "type": "BOOL", "from": "after"},
+                  {"name": "x_out", "type": "BOOL", "from": "x"}],
+      "ladder": [
+        {"id": "c1", "kind": "contact", "var": "x", "from": ["rail"]},
+        {"id": "k1", "kind": "coil", "var": "before", "from": ["c1"]},
+        {"id": "c2", "kind": "contact", "var": "w", "from": ["rail"]},
+        {"id": "k2", "kind": "coil", "var": "x", "modifier": "set", "from": ["c2"]},
+        {"id": "c3", "kind": "contact", "var": "x", "from": ["rail"]},
+        {"id": "k3", "kind": "coil", "var": "after", "from": ["c3"]}
+      ]}"#;
+    let x = [false, false, true, false];
+    let w = [false, true, false, false];
+    let got = run(text, &[("x", &x), ("w", &w)], &["before", "after", "x_out"]);
+    assert_eq!(got, [[0, 0, 0], [0, 1, 1], [1, 1, 1], [0, 0, 0]].map(|r| r.to_vec()).to_vec());
+}
