@@ -209,6 +209,11 @@ impl Pen {
 
 /// A ladder network drawn: what the online view and the editor share.
 impl Pen {
+    /// Whether the drawing's rectangle from (`x0`, `y0`) to (`x1`, `y1`) is (nearly) in view.
+    pub(crate) fn shows(&self, x0: f64, y0: f64, x1: f64, y1: f64) -> bool {
+        self.rect.expand(40.0).intersects(Rect::from_min_max(self.to(x0, y0), self.to(x1, y1)))
+    }
+
     /// The rails (the left one in `rail`) and every wire in the ink `ink(from)` of what it
     /// carries, with the labels of the variables and constants blocks read.
     pub(crate) fn ladder_wires(
@@ -223,7 +228,16 @@ impl Pen {
         let (l, r) = d.rails;
         line(self.to(l, d.top), self.to(l, d.bottom), rail, 4.0);
         line(self.to(r, d.top), self.to(r, d.bottom), self.ink, 4.0);
+        let view = self.rect.expand(40.0);
         for w in &d.wires {
+            // Only what is in view is drawn (and its power found): a network of thousands of
+            // rungs costs the rungs on screen.
+            let (lo, hi) = w.points.iter().fold(([f64::MAX; 2], [f64::MIN; 2]), |(lo, hi), p| {
+                ([lo[0].min(p.x), lo[1].min(p.y)], [hi[0].max(p.x), hi[1].max(p.y)])
+            });
+            if !view.intersects(Rect::from_min_max(self.to(lo[0], lo[1]), self.to(hi[0], hi[1])).expand(1.0)) {
+                continue;
+            }
             let c = ink(&w.from);
             for seg in w.points.windows(2) {
                 line(self.to(seg[0].x, seg[0].y), self.to(seg[1].x, seg[1].y), c, 1.5);
@@ -247,6 +261,9 @@ impl Pen {
         use fbd_engine::model::LdKind;
         use fbd_layout::ladder::ELEMENT_H;
         let (x, y, w, z) = (e.at.x, e.at.y, e.w, self.z);
+        if !self.shows(x, y - 14.0, x + w, y + ELEMENT_H) {
+            return;
+        }
         let mid = y + ELEMENT_H / 2.0;
         let line = |a: Pos2, b: Pos2, width: f32| self.painter.line_segment([a, b], Stroke::new(width * z.max(0.5), c));
         match el.kind {
@@ -309,6 +326,9 @@ impl Pen {
         b: &fbd_layout::ladder::DrawnBlock,
         fill: Color32,
     ) {
+        if !self.shows(b.at.x, b.at.y - 14.0, b.at.x + b.w, b.at.y + b.h) {
+            return;
+        }
         let r = Rect::from_min_max(self.to(b.at.x, b.at.y), self.to(b.at.x + b.w, b.at.y + b.h));
         self.painter.rect_filled(r, 2.0, fill);
         self.painter.rect_stroke(r, 2.0, Stroke::new(1.2, self.ink), egui::StrokeKind::Inside);

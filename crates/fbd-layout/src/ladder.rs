@@ -331,25 +331,21 @@ fn automatic(blocks: &[Block], pins: &[(Vec<String>, Vec<String>)], ladder: &[Ld
             continue;
         }
         let rung_top = next_row;
-        let mut stack = vec![(root, rung_top)];
+        // A node's first feeder on its row, each further one on the first free row below once
+        // it is reached (so a block's height, known when it is placed, is kept clear).
+        let mut stack: Vec<(N, Option<usize>)> = vec![(root, Some(rung_top))];
         let mut lowest = rung_top;
-        while let Some((n, r)) = stack.pop() {
+        while let Some((n, want)) = stack.pop() {
             if row[slot(n)].is_some() {
                 continue;
             }
+            let r = want.unwrap_or(lowest + 1);
             row[slot(n)] = Some(r);
             lowest = lowest.max(r + height(n) - 1);
-            let mut below = r;
-            for (j, f) in feeders(n).into_iter().enumerate() {
-                if row[slot(f)].is_some() {
-                    continue;
-                }
-                let fr = if j == 0 { r } else { lowest + 1 };
-                below = below.max(fr);
-                lowest = lowest.max(fr);
-                stack.push((f, fr));
+            let fs: Vec<N> = feeders(n).into_iter().filter(|f| row[slot(*f)].is_none()).collect();
+            for (j, f) in fs.into_iter().enumerate().rev() {
+                stack.push((f, (j == 0).then_some(r)));
             }
-            let _ = below;
         }
         next_row = lowest + 1;
     }

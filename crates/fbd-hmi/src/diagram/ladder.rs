@@ -118,11 +118,14 @@ impl DiagramState {
             self.fit = true;
         }
         if self.fit || (resp.hovered() && ui.input(|i| i.key_pressed(egui::Key::F))) {
+            // As a ladder editor opens a program: the rungs at a legible size from the top, the
+            // rest a scroll away (a whole tall network fitted would be a strip of hairlines).
             let sx = rect.width() / d.width.max(1.0) as f32;
             let sy = rect.height() / (d.height + 20.0).max(1.0) as f32;
-            self.zoom = sx.min(sy).clamp(0.05, 2.0);
+            self.zoom = sx.min(sy.max(0.6)).clamp(0.3, 1.5);
             let drawn = Vec2::new(d.width as f32, d.height as f32) * self.zoom;
-            self.pan = (rect.size() - drawn) / 2.0;
+            self.pan = Vec2::new(((rect.width() - drawn.x) / 2.0).max(0.0), ((rect.height() - drawn.y) / 2.0).max(0.0))
+                - Vec2::new(0.0, (d.top as f32 - 10.0).max(0.0) * self.zoom * f32::from(drawn.y > rect.height()));
             self.fit = false;
         }
         // Find: the first element on the variable (or of the id) centred, every one marked.
@@ -157,7 +160,7 @@ impl DiagramState {
         pen.ladder_wires(&d, ENERGISED, &|from| colour(powered(from)));
         let mut menu_on: Option<usize> = None;
         let hover = resp.hover_pos();
-        for e in &d.elements {
+        for e in d.elements.iter().filter(|e| pen.shows(e.at.x, e.at.y - 14.0, e.at.x + e.w, e.at.y + ELEMENT_H)) {
             let el = &ladder[e.index];
             // A contact lit when closed (its BOOL as modified TRUE), a coil when powered.
             let lit = match el.kind {
@@ -192,7 +195,7 @@ impl DiagramState {
             }
         }
         let mut badges = Vec::new();
-        for b in &d.blocks {
+        for b in d.blocks.iter().filter(|b| pen.shows(b.at.x, b.at.y - 14.0, b.at.x + b.w, b.at.y + b.h)) {
             let blk = &blocks[b.index];
             pen.ladder_block(blk, b, if dark { Color32::from_gray(40) } else { Color32::from_gray(238) });
             if !pen.text_ok {

@@ -182,7 +182,7 @@ impl EditorState {
         if self.fit || (resp.hovered() && ui.input(|i| i.key_pressed(egui::Key::F))) {
             let sx = rect.width() / d.width.max(1.0) as f32;
             let sy = rect.height() / (d.height + 20.0).max(1.0) as f32;
-            self.zoom = sx.min(sy).clamp(0.3, 1.5);
+            self.zoom = sx.min(sy.max(0.6)).clamp(0.3, 1.5);
             self.pan = Vec2::new(10.0, 10.0);
             self.fit = false;
         }
