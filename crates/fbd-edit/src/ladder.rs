@@ -49,13 +49,15 @@ impl Workspace {
         &mut self,
         label: String,
         body: &BodyId,
-        f: impl FnOnce(&mut Vec<LdElement>, &mut Vec<Variable>, &[String]) -> Result<T, EditError>,
+        f: impl FnOnce(&mut Vec<LdElement>, &mut Vec<Variable>, &[String], &mut Drawn) -> Result<T, EditError>,
     ) -> Result<T, EditError> {
         let body = body.clone();
         self.edit(label, move |w| {
             let file = w.file_of(&body);
             let b = w.body_mut(&body)?;
-            let r = f(b.ladder, b.variables, &b.inputs)?;
+            let placed = drawn_at_stored_positions(b.ladder, b.blocks);
+            let mut drawn = Drawn { placed, blocks: b.blocks };
+            let r = f(b.ladder, b.variables, &b.inputs, &mut drawn)?;
             let doc = w.doc_mut(file);
             doc.fbd = doc.fbd.max(doc.version_needed());
             Ok(r)
@@ -65,13 +67,15 @@ impl Workspace {
     /// A new rung at the end of the network: a contact on `contact` from the rail into a coil
     /// writing `coil`; returns the coil's id.
     pub fn add_rung(&mut self, body: &BodyId, contact: &str, coil: &str) -> Result<String, EditError> {
-        self.ladder_edit(format!("add a rung: `{contact}` into `{coil}`"), body, |ladder, vars, inputs| {
+        self.ladder_edit(format!("add a rung: `{contact}` into `{coil}`"), body, |ladder, vars, inputs, drawn| {
             need_readable(contact, vars, inputs)?;
             declare(coil, vars, inputs)?;
             let c = fresh(ladder, "contact");
             let k = fresh_after(ladder, "coil", &c);
             ladder.push(LdElement::contact(&c, contact, LdModifier::Plain, &[RAIL]));
             ladder.push(LdElement::coil(&k, coil, LdModifier::Plain, &[&c]));
+            let n = ladder.len();
+            drawn.rung(ladder, n - 2, n - 1);
             Ok(k)
         })
     }
@@ -83,7 +87,7 @@ impl Workspace {
             Place::Before => "before",
             Place::Parallel => "in parallel with",
         };
-        self.ladder_edit(format!("add contact `{var}` {what} `{at}`"), body, |ladder, vars, inputs| {
+        self.ladder_edit(format!("add contact `{var}` {what} `{at}`"), body, |ladder, vars, inputs, drawn| {
             need_readable(var, vars, inputs)?;
             let k = index(ladder, at)?;
             let id = fresh(ladder, "contact");
@@ -98,12 +102,16 @@ impl Workspace {
                         e.from.iter_mut().filter(|w| **w == mine).for_each(|w| *w = new.clone());
                     }
                     ladder.insert(k + 1, LdElement::contact(&id, var, LdModifier::Plain, &[at]));
+                    let p = ladder[k].pos;
+                    drawn.after(ladder, k + 1, p);
                 }
                 Place::Before => {
                     let from = std::mem::replace(&mut ladder[k].from, vec![new]);
                     let mut c = LdElement::contact(&id, var, LdModifier::Plain, &[]);
                     c.from = if from.is_empty() { vec![Wire::Ref(RAIL.into())] } else { from };
                     ladder.insert(k, c);
+                    let p = ladder[k + 1].pos;
+                    drawn.before(ladder, k, p);
                 }
                 Place::Parallel => {
                     if ladder[k].kind != LdKind::Contact {
@@ -117,6 +125,8 @@ impl Workspace {
                         }
                     }
                     ladder.insert(k + 1, c);
+                    let p = ladder[k].pos;
+                    drawn.under(ladder, k + 1, p, None);
                 }
             }
             Ok(id)
@@ -126,11 +136,17 @@ impl Workspace {
     /// A coil writing `var` powered from element `at` (a second coil on a rung, or a coil after
     /// a contact left open); its id.
     pub fn add_coil(&mut self, body: &BodyId, at: &str, var: &str) -> Result<String, EditError> {
-        self.ladder_edit(format!("add coil `{var}` after `{at}`"), body, |ladder, vars, inputs| {
+        self.ladder_edit(format!("add coil `{var}` after `{at}`"), body, |ladder, vars, inputs, drawn| {
             declare(var, vars, inputs)?;
             let k = index(ladder, at)?;
             let id = fresh(ladder, "coil");
             ladder.insert(k + 1, LdElement::coil(&id, var, LdModifier::Plain, &[at]));
+            // Under the coils of the rung (a parallel coil), else right of the element.
+            let p = ladder[k].pos;
+            match coil_x(ladder) {
+                Some(x) if ladder[k].kind == LdKind::Coil => drawn.under(ladder, k + 1, p, Some(x)),
+                _ => drawn.after(ladder, k + 1, p),
+            }
             Ok(id)
         })
     }
@@ -181,6 +197,17 @@ impl Workspace {
                     inputs.push((p.name.to_string(), Wire::constant(t.zero())));
                 }
             }
+            // Drawn at the file's positions: right of the element, the rest of its row two steps
+            // right (a block is wider than a contact).
+            let mut pos = None;
+            if drawn_at_stored_positions(b.ladder, b.blocks)
+                && let Some(p) = b.ladder.iter().find(|e| e.id == at).and_then(|e| e.pos)
+            {
+                let q = [p[0] + STEP_X, p[1]];
+                shift_right(b.ladder, b.blocks, q, "");
+                shift_right(b.ladder, b.blocks, [q[0] + STEP_X, q[1]], "");
+                pos = Some([q[0], q[1] - STEP_Y / 4.0]);
+            }
             b.blocks.push(fbd_model::model::Block {
                 id: id.clone(),
                 ty: ty.to_string(),
@@ -188,7 +215,7 @@ impl Workspace {
                 negated: Default::default(),
                 params: Default::default(),
                 data_type: None,
-                pos: None,
+                pos,
                 order: None,
                 comment: None,
             });
@@ -200,7 +227,7 @@ impl Workspace {
 
     /// Element `id` reads or writes `var` now.
     pub fn set_element_var(&mut self, body: &BodyId, id: &str, var: &str) -> Result<(), EditError> {
-        self.ladder_edit(format!("`{id}` on `{var}`"), body, |ladder, vars, inputs| {
+        self.ladder_edit(format!("`{id}` on `{var}`"), body, |ladder, vars, inputs, _| {
             let k = index(ladder, id)?;
             match ladder[k].kind {
                 LdKind::Contact => need_readable(var, vars, inputs)?,
@@ -213,7 +240,7 @@ impl Workspace {
 
     /// Element `id`'s modifier (a contact: plain, negated, rising, falling; a coil any).
     pub fn set_modifier(&mut self, body: &BodyId, id: &str, m: LdModifier) -> Result<(), EditError> {
-        self.ladder_edit(format!("`{id}` {}", m.name()), body, |ladder, _, _| {
+        self.ladder_edit(format!("`{id}` {}", m.name()), body, |ladder, _, _, _| {
             let k = index(ladder, id)?;
             let fits = match ladder[k].kind {
                 LdKind::Contact => !matches!(m, LdModifier::Set | LdModifier::Reset),
@@ -232,7 +259,7 @@ impl Workspace {
     /// sources instead (a contact in series is bridged); where it was one branch of several,
     /// the branch goes (the others stay as they were).
     pub fn delete_element(&mut self, body: &BodyId, id: &str) -> Result<(), EditError> {
-        self.ladder_edit(format!("delete `{id}`"), body, |ladder, _, _| {
+        self.ladder_edit(format!("delete `{id}`"), body, |ladder, _, _, _| {
             let k = index(ladder, id)?;
             let gone = ladder.remove(k);
             let mine = Wire::Ref(id.to_string());
@@ -246,6 +273,89 @@ impl Workspace {
             }
             Ok(())
         })
+    }
+}
+
+/// Whether the network is drawn at the file's positions: every element and block has one.
+fn drawn_at_stored_positions(ladder: &[LdElement], blocks: &[fbd_model::model::Block]) -> bool {
+    !ladder.is_empty() && ladder.iter().all(|e| e.pos.is_some()) && blocks.iter().all(|b| b.pos.is_some())
+}
+
+/// Grid steps of a network drawn at the file's positions: an element's width with its wires,
+/// a row.
+const STEP_X: f64 = 60.0;
+const STEP_Y: f64 = 40.0;
+
+/// A network's drawing as an edit keeps it: where the file's positions are kept (an imported
+/// OpenPLC program), each new element gets a position beside what it is wired to and what stood
+/// there moves right or down; otherwise the network is laid out anew and nothing is stored.
+pub(crate) struct Drawn<'b> {
+    placed: bool,
+    blocks: &'b mut Vec<fbd_model::model::Block>,
+}
+
+impl Drawn<'_> {
+    /// Element `k` right of `at` (its source), the rest of that row one step right.
+    fn after(&mut self, ladder: &mut [LdElement], k: usize, at: Option<[f64; 2]>) {
+        let Some(p) = at.filter(|_| self.placed) else { return };
+        let q = [p[0] + STEP_X, p[1]];
+        let id = ladder[k].id.clone();
+        shift_right(ladder, self.blocks, q, &id);
+        ladder[k].pos = Some(q);
+    }
+    /// Element `k` in the place of the element at `at`, which moves right with its row.
+    fn before(&mut self, ladder: &mut [LdElement], k: usize, at: Option<[f64; 2]>) {
+        let Some(p) = at.filter(|_| self.placed) else { return };
+        let id = ladder[k].id.clone();
+        shift_right(ladder, self.blocks, p, &id);
+        ladder[k].pos = Some(p);
+    }
+    /// Element `k` on a new row under the element at `at` (x `x`).
+    fn under(&mut self, ladder: &mut [LdElement], k: usize, at: Option<[f64; 2]>, x: Option<f64>) {
+        let Some(p) = at.filter(|_| self.placed) else { return };
+        open_row(ladder, self.blocks, p[1]);
+        ladder[k].pos = Some([x.unwrap_or(p[0]), p[1] + STEP_Y]);
+    }
+    /// A new rung's contact `c` and coil `k` under the network.
+    fn rung(&mut self, ladder: &mut [LdElement], c: usize, k: usize) {
+        if !self.placed {
+            return;
+        }
+        let old = ladder.iter().enumerate().filter(|(j, _)| *j != c && *j != k).filter_map(|(_, e)| e.pos);
+        let (left, bottom) = old.fold((f64::MAX, f64::MIN), |(l, b), p| (l.min(p[0]), b.max(p[1])));
+        let right = coil_x(ladder).unwrap_or(left + 5.0 * STEP_X);
+        let y = bottom + 1.5 * STEP_Y;
+        ladder[c].pos = Some([left, y]);
+        ladder[k].pos = Some([right, y]);
+    }
+}
+
+/// Where the network's coils stand (the rightmost), if it has any placed.
+fn coil_x(ladder: &[LdElement]) -> Option<f64> {
+    ladder.iter().filter(|e| e.kind == LdKind::Coil).filter_map(|e| e.pos).map(|p| p[0]).reduce(f64::max)
+}
+
+/// Moves every element and block at or right of `p` on its row one step right (but `except`).
+fn shift_right(ladder: &mut [LdElement], blocks: &mut [fbd_model::model::Block], p: [f64; 2], except: &str) {
+    let on_row = |q: [f64; 2]| (q[1] - p[1]).abs() < STEP_Y / 2.0 && q[0] >= p[0] - 1.0;
+    for e in ladder.iter_mut().filter(|e| e.id != except) {
+        if let Some(q) = e.pos.as_mut().filter(|q| on_row(**q)) {
+            q[0] += STEP_X;
+        }
+    }
+    for b in blocks.iter_mut() {
+        if let Some(q) = b.pos.as_mut().filter(|q| (q[1] - p[1]).abs() < STEP_Y && q[0] >= p[0] - 1.0) {
+            q[0] += STEP_X;
+        }
+    }
+}
+
+/// Moves every element and block below row `y` one row down.
+fn open_row(ladder: &mut [LdElement], blocks: &mut [fbd_model::model::Block], y: f64) {
+    for q in ladder.iter_mut().filter_map(|e| e.pos.as_mut()).chain(blocks.iter_mut().filter_map(|b| b.pos.as_mut())) {
+        if q[1] > y + STEP_Y / 2.0 {
+            q[1] += STEP_Y;
+        }
     }
 }
 

@@ -106,3 +106,39 @@ fn a_timer_in_a_rung_delays_its_coil() {
     // 20 ms at 5 ms a scan: Q in the fifth scan of IN TRUE (the timer starts in the first).
     assert_eq!(lamp, [false, false, false, false, true, true, true]);
 }
+
+/// A network drawn at the file's positions (an imported OpenPLC program) keeps them through
+/// edits: each new element gets a place beside what it is wired to, what stood there moves
+/// right or down, and no two elements overlap.
+#[test]
+fn edits_keep_a_positioned_network_drawn_where_it_was() {
+    let text = r#"{"fbd": 5, "inputs": [{"name": "a", "type": "BOOL"}, {"name": "b", "type": "BOOL"}],
+      "variables": [{"name": "q", "type": "BOOL"}],
+      "ladder": [
+        {"id": "c1", "kind": "contact", "var": "a", "from": ["rail"], "pos": [100, 40]},
+        {"id": "c2", "kind": "contact", "var": "b", "from": ["c1"], "pos": [160, 40]},
+        {"id": "k1", "kind": "coil", "var": "q", "from": ["c2"], "pos": [400, 40]}
+      ]}"#;
+    let dir = tempfile::Builder::new().prefix("fbd-edit-ladder-pos-").tempdir().expect("temp dir");
+    let file = dir.path().join("placed.json");
+    std::fs::write(&file, text).expect("write");
+    let project = fbd_engine::load::load(&fbd_engine::load::FsProvider, &file).expect("loads");
+    let mut w = Workspace::from_project(&project);
+    let p = BodyId::Program;
+    let after = w.add_contact(&p, "c1", Place::After, "b").expect("after c1");
+    let par = w.add_contact(&p, "c2", Place::Parallel, "a").expect("parallel with c2");
+    let pos = |w: &Workspace, id: &str| w.ladder(&p).iter().find(|e| e.id == id).and_then(|e| e.pos).expect(id);
+    assert_eq!(pos(&w, &after), [160.0, 40.0], "after c1, where c2 stood");
+    assert_eq!(pos(&w, "c2"), [220.0, 40.0], "c2 moved right");
+    assert_eq!(pos(&w, &par), [220.0, 80.0], "the parallel contact a row under c2");
+    let rung = w.add_rung(&p, "a", "q").expect("a rung");
+    assert_eq!(pos(&w, "k1"), [460.0, 40.0], "the coil moved right with its row");
+    assert_eq!(pos(&w, &rung), [460.0, 140.0], "the new rung's coil under the network, with the coils");
+    w.add_coil(&p, "k1", "q").expect("a second coil");
+    let all: Vec<[f64; 2]> = w.ladder(&p).iter().map(|e| e.pos.expect("every element placed")).collect();
+    for (i, a) in all.iter().enumerate() {
+        for b in &all[i + 1..] {
+            assert!((a[0] - b[0]).abs() >= 40.0 || (a[1] - b[1]).abs() >= 20.0, "{a:?} and {b:?} overlap: {all:?}");
+        }
+    }
+}
