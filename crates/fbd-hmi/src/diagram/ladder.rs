@@ -79,10 +79,13 @@ impl DiagramState {
         };
         let powered = |from: &str| fbd_layout::ladder::powered(ladder, from, &bool_of);
         let mut acts = Vec::new();
+        let mut back: Option<String> = None;
         ui.horizontal_wrapped(|ui| {
-            if !self.instance.is_empty() && ui.link("⏴ program").clicked() {
-                self.instance.clear();
-                self.fit = true;
+            if !self.instance.is_empty() {
+                if let Some(path) = self.breadcrumb(ui) {
+                    back = Some(path);
+                }
+                ui.separator();
             }
             let rungs = ladder.iter().filter(|e| e.writes()).count();
             let n = |k: usize, what: &str| format!("{k} {what}{}", if k == 1 { "" } else { "s" });
@@ -108,6 +111,12 @@ impl DiagramState {
                 ui.label(&self.message);
             }
         });
+        if let Some(path) = back {
+            // The body it goes back to is drawn from the next frame.
+            self.open(&path, &img);
+            ui.ctx().request_repaint();
+            return Some(acts);
+        }
         let view = ui.available_rect_before_wrap();
         let (resp, painter) = ui.allocate_painter(view.size(), Sense::click_and_drag());
         let rect = resp.rect;
@@ -195,9 +204,21 @@ impl DiagramState {
             }
         }
         let mut badges = Vec::new();
+        let mut open: Option<String> = None;
         for b in d.blocks.iter().filter(|b| pen.shows(b.at.x, b.at.y - 14.0, b.at.x + b.w, b.at.y + b.h)) {
             let blk = &blocks[b.index];
             pen.ladder_block(blk, b, if dark { Color32::from_gray(40) } else { Color32::from_gray(238) });
+            // A double-click on a macro instance (a function block of the program) opens its
+            // body with that instance's values, as in the block view.
+            let r = Rect::from_min_max(pen.to(b.at.x, b.at.y), pen.to(b.at.x + b.w, b.at.y + b.h));
+            if resp.double_clicked() && hover.is_some_and(|h| r.contains(h)) && cx.project.macro_def(&blk.ty).is_some()
+            {
+                open = Some(if self.instance.is_empty() {
+                    blk.id.clone()
+                } else {
+                    format!("{}/{}", self.instance, blk.id)
+                });
+            }
             if !pen.text_ok {
                 continue;
             }
@@ -214,6 +235,10 @@ impl DiagramState {
         }
         if pen.text_ok {
             pen.badges(badges);
+        }
+        if let Some(path) = open {
+            self.open(&path, &img);
+            ui.ctx().request_repaint();
         }
         if let Some(k) = menu_on {
             self.ladder_menu = Some(k);

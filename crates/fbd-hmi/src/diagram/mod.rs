@@ -138,6 +138,27 @@ impl DiagramState {
         img.plan.instances.iter().find(|i| &i.path == inst).map(|i| i.macro_name.clone())
     }
 
+    /// The breadcrumb of the shown instance (`program › proc_2 › cmp`): the instance a click on
+    /// one of its links opens ("" the program), if one was clicked.
+    pub(crate) fn breadcrumb(&self, ui: &mut eframe::egui::Ui) -> Option<String> {
+        let mut open = None;
+        if ui.link("program").clicked() {
+            open = Some(String::new());
+        }
+        let mut acc = String::new();
+        for part in self.instance.split('/').filter(|p| !p.is_empty()) {
+            if !acc.is_empty() {
+                acc.push('/');
+            }
+            acc.push_str(part);
+            ui.label("›");
+            if ui.link(part).clicked() {
+                open = Some(acc.clone());
+            }
+        }
+        open
+    }
+
     /// The description of the body shown: the program's, or the macro's of the shown instance.
     pub(crate) fn description(&self, cx: &DiagramCtx<'_>) -> Option<String> {
         let mac = self.macro_shown(cx.img)?;
@@ -405,6 +426,18 @@ impl Lent<'_> {
         let z = self.panel.zoom;
         let c = Vec2::new((e.at.x + e.w / 2.0) as f32, (e.at.y + fbd_layout::ladder::ELEMENT_H / 2.0) as f32);
         Some(self.panel.origin + c * z)
+    }
+
+    /// Where block `id` of the shown ladder body was drawn in the last frame (its centre).
+    pub fn ladder_block_pos(&mut self, id: &str) -> Option<Pos2> {
+        let (_, d) = self.panel.ladder_cache.clone()?;
+        let mac = self.panel.macro_shown(&self.img)?;
+        let cx = DiagramCtx { img: &self.img, project: self.project };
+        let (blocks, _) = crate::diagram::ladder::ladder_of(&cx, &mac)?;
+        let k = blocks.iter().position(|b| b.id == id)?;
+        let b = d.blocks.iter().find(|b| b.index == k)?;
+        let c = Vec2::new((b.at.x + b.w / 2.0) as f32, (b.at.y + b.h / 2.0) as f32);
+        Some(self.panel.origin + c * self.panel.zoom)
     }
 
     /// The connector Find marked, and where its tags were drawn in the last frame (the

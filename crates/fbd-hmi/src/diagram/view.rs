@@ -257,20 +257,7 @@ impl DiagramState {
     ) -> Option<String> {
         let mut open: Option<String> = None;
         ui.horizontal_wrapped(|ui| {
-            if ui.link("program").clicked() {
-                open = Some(String::new());
-            }
-            let mut acc = String::new();
-            for part in self.instance.split('/').filter(|p| !p.is_empty()) {
-                if !acc.is_empty() {
-                    acc.push('/');
-                }
-                acc.push_str(part);
-                ui.label("›");
-                if ui.link(part).clicked() {
-                    open = Some(acc.clone());
-                }
-            }
+            open = self.breadcrumb(ui);
             ui.separator();
             // The instance picker: a shortcut to any macro instance of the program.
             egui::ComboBox::from_id_salt("diagram_instance").selected_text("instance…").height(400.0).show_ui(

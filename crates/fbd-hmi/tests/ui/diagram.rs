@@ -622,3 +622,46 @@ fn a_ladder_program_is_drawn_as_rungs_and_a_contact_forces_its_variable() {
     assert_eq!(h.state().read("stop"), Some(Value::Bool(true)));
     assert_eq!(h.state().read("motor"), Some(Value::Bool(false)), "stop forced TRUE from the drawing");
 }
+
+/// A function block of the program written in ladder opens, from the rung its instance stands
+/// in, by a double-click, with that instance's values; the breadcrumb goes back.
+#[test]
+fn a_ladder_function_block_opens_from_its_rung() {
+    let text = r#"{"fbd": 5, "inputs": [{"name": "s", "type": "BOOL"}, {"name": "r", "type": "BOOL"}],
+      "macros": [{"name": "Latch", "inputs": [{"name": "set", "type": "BOOL"}, {"name": "rst", "type": "BOOL"}],
+        "outputs": [{"name": "q", "type": "BOOL", "from": "m"}], "blocks": [],
+        "variables": [{"name": "m", "type": "BOOL"}],
+        "ladder": [
+          {"id": "cs", "kind": "contact", "var": "set", "from": ["rail"]},
+          {"id": "ks", "kind": "coil", "var": "m", "modifier": "set", "from": ["cs"]},
+          {"id": "cr", "kind": "contact", "var": "rst", "from": ["rail"]},
+          {"id": "kr", "kind": "coil", "var": "m", "modifier": "reset", "from": ["cr"]}
+        ]}],
+      "variables": [{"name": "lamp", "type": "BOOL"}],
+      "blocks": [{"id": "latch", "type": "Latch", "inputs": {"set": "s", "rst": "r"}}],
+      "ladder": [{"id": "k", "kind": "coil", "var": "lamp", "from": ["latch.q"]}]}"#;
+    let mut h = file_window_dt("ladder-fb", text, 1.0 / 60.0);
+    h.step();
+    h.get_by_label("Diagram").click();
+    h.step();
+    h.step();
+    assert!(h.query_by_label_contains("Ladder · 1 rung · 0 contacts · 1 block").is_some(), "the program's network");
+    for _ in 0..30 {
+        h.step();
+    }
+    let at = h.state_mut().diagram_mut().ladder_block_pos("latch").expect("the instance is drawn");
+    click_at(&mut h, at, egui::PointerButton::Primary);
+    click_at(&mut h, at, egui::PointerButton::Primary);
+    h.step();
+    h.step();
+    assert_eq!(h.state().diagram().instance(), "latch", "the double click opened the instance");
+    assert!(
+        h.query_by_label_contains("Ladder · 2 rungs · 2 contacts · 0 blocks").is_some(),
+        "the function block's network"
+    );
+    h.get_by_label("program").click();
+    h.step();
+    h.step();
+    assert_eq!(h.state().diagram().instance(), "");
+    assert!(h.query_by_label_contains("Ladder · 1 rung").is_some(), "back at the program's network");
+}
