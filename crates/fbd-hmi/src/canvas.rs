@@ -268,22 +268,26 @@ impl Pen {
         let line = |a: Pos2, b: Pos2, width: f32| self.painter.line_segment([a, b], Stroke::new(width * z.max(0.5), c));
         match el.kind {
             LdKind::Contact => {
-                line(self.to(x, mid), self.to(x + 12.0, mid), 2.0);
-                line(self.to(x + 12.0, y), self.to(x + 12.0, y + ELEMENT_H), 2.5);
-                line(self.to(x + w - 12.0, y), self.to(x + w - 12.0, y + ELEMENT_H), 2.5);
-                line(self.to(x + w - 12.0, mid), self.to(x + w, mid), 2.0);
+                let t = fbd_layout::ladder::stub(w);
+                line(self.to(x, mid), self.to(x + t, mid), 2.0);
+                line(self.to(x + t, y), self.to(x + t, y + ELEMENT_H), 2.5);
+                line(self.to(x + w - t, y), self.to(x + w - t, y + ELEMENT_H), 2.5);
+                line(self.to(x + w - t, mid), self.to(x + w, mid), 2.0);
                 if let Some(f) = fill {
-                    let inside =
-                        Rect::from_min_max(self.to(x + 13.0, y + 2.0), self.to(x + w - 13.0, y + ELEMENT_H - 2.0));
+                    let inside = Rect::from_min_max(
+                        self.to(x + t + 1.0, y + 2.0),
+                        self.to(x + w - t - 1.0, y + ELEMENT_H - 2.0),
+                    );
                     self.painter.rect_filled(inside, 0.0, f);
                 }
             }
             LdKind::Coil => {
-                line(self.to(x, mid), self.to(x + 10.0, mid), 2.0);
-                line(self.to(x + w - 10.0, mid), self.to(x + w, mid), 2.0);
+                let t = fbd_layout::ladder::stub(w) - 2.0;
+                line(self.to(x, mid), self.to(x + t, mid), 2.0);
+                line(self.to(x + w - t, mid), self.to(x + w, mid), 2.0);
                 // `( )`: two arcs of the circle between the stubs.
                 let centre = self.to(x + w / 2.0, mid);
-                let rad = (ELEMENT_H as f32 / 2.0 + 2.0) * z;
+                let rad = (ELEMENT_H as f32 / 2.0 + 2.0).min(w as f32 / 2.0) * z;
                 let arc = |from: f32, to: f32| -> Vec<Pos2> {
                     (0..=12)
                         .map(|k| from + (to - from) * k as f32 / 12.0)

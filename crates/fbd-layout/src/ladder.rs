@@ -108,9 +108,12 @@ enum Anchor {
 pub fn drawing(blocks: &[Block], pins: &[(Vec<String>, Vec<String>)], ladder: &[LdElement]) -> LadderDrawing {
     let kept = !ladder.is_empty() && ladder.iter().all(|e| e.pos.is_some()) && blocks.iter().all(|b| b.pos.is_some());
     let (el_at, bl_at) = if kept { stored(blocks, ladder) } else { automatic(blocks, pins, ladder) };
+    // At the file's positions an element is as wide as the room its row leaves it (OpenPLC
+    // Editor draws contacts 21 wide, 30 apart), never wider than ours.
+    let symbol_w = if kept { room(&el_at).clamp(PITCH, ELEMENT_W) } else { ELEMENT_W };
     let mut d = LadderDrawing::default();
     for (k, e) in ladder.iter().enumerate() {
-        let w = if e.kind == LdKind::Store { (e.var.len() as f64 * CHAR_W + PITCH).max(ELEMENT_W) } else { ELEMENT_W };
+        let w = if e.kind == LdKind::Store { (e.var.len() as f64 * CHAR_W + PITCH).max(symbol_w) } else { symbol_w };
         d.elements.push(DrawnElement { index: k, at: el_at[k], w });
     }
     for (k, b) in blocks.iter().enumerate() {
@@ -240,9 +243,48 @@ pub fn drawing(blocks: &[Block], pins: &[(Vec<String>, Vec<String>)], ladder: &[
     d.rails = (rail_x, right);
     d.top = top;
     d.bottom = bottom;
-    d.width = right + 2.0 * PITCH;
-    d.height = bottom + PITCH;
+    // The drawing starts at its rail and its first rung, wherever the file placed them.
+    d.shift(PITCH - rail_x, PITCH - top);
+    d.width = d.rails.1 + 2.0 * PITCH;
+    d.height = d.bottom + PITCH;
     d
+}
+
+impl LadderDrawing {
+    /// Moves everything by (`dx`, `dy`).
+    fn shift(&mut self, dx: f64, dy: f64) {
+        let mv = |p: &mut Point| {
+            p.x += dx;
+            p.y += dy;
+        };
+        self.elements.iter_mut().for_each(|e| mv(&mut e.at));
+        for b in &mut self.blocks {
+            mv(&mut b.at);
+            b.inputs.iter_mut().chain(b.outputs.iter_mut()).for_each(|(_, p)| mv(p));
+        }
+        self.wires.iter_mut().flat_map(|w| w.points.iter_mut()).for_each(mv);
+        self.rails = (self.rails.0 + dx, self.rails.1 + dx);
+        self.top += dy;
+        self.bottom += dy;
+    }
+}
+
+/// The least distance between two elements side by side on one row, less a gap.
+fn room(at: &[Point]) -> f64 {
+    let mut least = f64::MAX;
+    for (i, a) in at.iter().enumerate() {
+        for b in &at[i + 1..] {
+            if (a.y - b.y).abs() < ELEMENT_H / 2.0 && (a.x - b.x).abs() > 1.0 {
+                least = least.min((a.x - b.x).abs());
+            }
+        }
+    }
+    least - 6.0
+}
+
+/// How far in from its ends a contact's bars, or a coil's arcs, stand: its wire stubs.
+pub fn stub(w: f64) -> f64 {
+    (w * 0.3).min(12.0)
 }
 
 /// The file's positions: each element and block where it stands.
@@ -427,8 +469,8 @@ pub fn svg(
                 let _ = writeln!(
                     s,
                     r#"<g stroke="{c}" stroke-width="2"><line x1="{x}" y1="{mid}" x2="{a}" y2="{mid}"/><line x1="{a}" y1="{y}" x2="{a}" y2="{b}"/><line x1="{z}" y1="{y}" x2="{z}" y2="{b}"/><line x1="{z}" y1="{mid}" x2="{e}" y2="{mid}"/></g>"#,
-                    a = x + 12.0,
-                    z = x + e.w - 12.0,
+                    a = x + stub(e.w),
+                    z = x + e.w - stub(e.w),
                     b = y + ELEMENT_H,
                     e = x + e.w
                 );
@@ -437,10 +479,10 @@ pub fn svg(
                 let _ = writeln!(
                     s,
                     r#"<g stroke="{c}" stroke-width="2" fill="none"><line x1="{x}" y1="{mid}" x2="{a}" y2="{mid}"/><path d="M {a1} {y} Q {a} {mid} {a1} {b}"/><path d="M {z1} {y} Q {z} {mid} {z1} {b}"/><line x1="{z}" y1="{mid}" x2="{e}" y2="{mid}"/></g>"#,
-                    a = x + 10.0,
-                    a1 = x + 14.0,
-                    z = x + e.w - 10.0,
-                    z1 = x + e.w - 14.0,
+                    a = x + stub(e.w) - 2.0,
+                    a1 = x + stub(e.w) + 2.0,
+                    z = x + e.w - stub(e.w) + 2.0,
+                    z1 = x + e.w - stub(e.w) - 2.0,
                     b = y + ELEMENT_H,
                     e = x + e.w
                 );
