@@ -618,8 +618,18 @@ impl App {
         };
         let cx = DiagramCtx { img: &img, project: &self.loaded.project };
         self.status = match self.diagram.ladder_svg(&cx, &self.loaded.label()) {
-            // A ladder body is drawn as ladder, its power flow as on screen.
-            Some(text) => crate::diagram::export::write_svg(&text, &path, how),
+            // A ladder body is drawn as ladder, its power flow as on screen; printed, it is cut
+            // between rungs.
+            Some((text, d, title)) if how == Written::Sheets => {
+                let path = crate::paths::typed_path(&path.display().to_string());
+                let pt = fbd_layout::sheets::PRINT_TEXT_PT;
+                let sheets = fbd_layout::ladder::a4_sheets(&d, pt);
+                match fbd_layout::png::write_these_sheets(&path, &text, &sheets, (pt, &title), |_| Ok(())) {
+                    Ok(said) => format!("printed on {said}"),
+                    Err(e) => e,
+                }
+            }
+            Some((text, _, _)) => crate::diagram::export::write_svg(&text, &path, how),
             None => self.diagram.write_drawing(&bl, &img, &self.loaded.label(), &path, how),
         };
     }

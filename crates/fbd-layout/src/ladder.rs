@@ -402,6 +402,40 @@ fn automatic(blocks: &[Block], pins: &[(Vec<String>, Vec<String>)], ladder: &[Ld
     ((0..ladder.len()).map(|k| at(N::E(k))).collect(), (0..blocks.len()).map(|k| at(N::B(k))).collect())
 }
 
+/// The drawing printed on A4 with its text `pt` points high: cut between rungs (never through
+/// an element, a block or a label), landscape or portrait, whichever takes fewer sheets.
+pub fn a4_sheets(d: &LadderDrawing, pt: f64) -> crate::sheets::Sheets {
+    use crate::sheets::{A4_POINTS, CAPTION_UNITS, Sheet, Sheets, TEXT_UNITS, cuts};
+    let items: Vec<(f64, f64, f64, f64)> = d
+        .elements
+        .iter()
+        .map(|e| (e.at.x, e.at.y - PITCH, e.at.x + e.w, e.at.y + ELEMENT_H))
+        .chain(d.blocks.iter().map(|b| (b.at.x - 6.0 * PITCH, b.at.y - PITCH, b.at.x + b.w, b.at.y + b.h)))
+        .collect();
+    let on = |(w, h): (f64, f64)| {
+        let (w, h) = (w * TEXT_UNITS / pt, h * TEXT_UNITS / pt - CAPTION_UNITS);
+        let xs: Vec<(f64, f64)> = items.iter().map(|i| (i.0 - 2.0, i.2 + 2.0)).collect();
+        let cols = cuts(0.0, d.width, w, &xs);
+        let mut list = Vec::new();
+        for (c, &(x0, x1)) in cols.iter().enumerate() {
+            let ys: Vec<(f64, f64)> = items.iter().filter(|i| i.0 < x1 && i.2 > x0).map(|i| (i.1, i.3 + 1.0)).collect();
+            for (r, (y0, y1)) in cuts(0.0, d.height, h, &ys).into_iter().enumerate() {
+                let part = crate::Rect { x: x0, y: y0, w: x1 - x0, h: y1 - y0 };
+                list.push(Sheet { part, column: c + 1, row: r + 1 });
+            }
+        }
+        list.sort_by_key(|s| (s.row, s.column));
+        list
+    };
+    let landscape = on(A4_POINTS);
+    let portrait = on((A4_POINTS.1, A4_POINTS.0));
+    if portrait.len() < landscape.len() {
+        Sheets { list: portrait, portrait: true }
+    } else {
+        Sheets { list: landscape, portrait: false }
+    }
+}
+
 /// What an element shows inside its symbol: `/` negated, `P` rising, `N` falling, `S`, `R`.
 pub fn symbol(m: LdModifier) -> &'static str {
     match m {
@@ -660,6 +694,28 @@ mod tests {
             if e.kind == LdKind::Coil {
                 assert!(d.wires.iter().any(|w| w.from == e.id && w.points.last().is_some_and(|p| p.x == d.rails.1)));
             }
+        }
+    }
+
+    /// A long network printed: cut between rungs into several A4 sheets, every element whole
+    /// on one of them.
+    #[test]
+    fn a_long_network_is_printed_on_sheets_cut_between_rungs() {
+        let mut ladder = Vec::new();
+        for k in 0..120 {
+            let c = format!("c{k}");
+            ladder.push(LdElement::contact(&c, "x", Plain, &["rail"]));
+            ladder.push(LdElement::coil(&format!("k{k}"), "y", Plain, &[&c]));
+        }
+        let d = drawing(&[], &[], &ladder);
+        let sheets = a4_sheets(&d, crate::sheets::PRINT_TEXT_PT);
+        assert!(sheets.list.len() >= 3, "{} sheets", sheets.list.len());
+        for e in &d.elements {
+            let whole = sheets.list.iter().any(|s| {
+                let p = s.part;
+                e.at.y - PITCH >= p.y && e.at.y + ELEMENT_H <= p.y + p.h && e.at.x >= p.x && e.at.x + e.w <= p.x + p.w
+            });
+            assert!(whole, "{e:?} is cut between sheets");
         }
     }
 

@@ -104,13 +104,25 @@ pub fn write_sheets(
     check: impl Fn(&Path) -> Result<(), String>,
 ) -> Result<String, String> {
     let sheets = crate::sheets::a4_sheets(body, l, pt);
+    write_these_sheets(output, svg, &sheets, (pt, caption), check)
+}
+
+/// `svg` printed on `sheets` with `pt`-point text and written as NAME-1.png, NAME-2.png...
+/// beside `output`, each first passed to `check`; says what was written.
+pub fn write_these_sheets(
+    output: &Path,
+    svg: &str,
+    sheets: &Sheets,
+    (pt, caption): (f64, &str),
+    check: impl Fn(&Path) -> Result<(), String>,
+) -> Result<String, String> {
     let stem = output.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
     let paths: Vec<PathBuf> =
         (1..=sheets.list.len()).map(|k| output.with_file_name(format!("{stem}-{k}.png"))).collect();
     for p in &paths {
         check(p)?;
     }
-    let images = render_sheets(svg, &sheets, pt, caption)?;
+    let images = render_sheets(svg, sheets, pt, caption)?;
     for (p, bytes) in paths.iter().zip(&images) {
         fbd_model::load::write_with(p, |w| std::io::Write::write_all(w, bytes))
             .map_err(|e| format!("{}: cannot write: {e}", p.display()))?;

@@ -233,7 +233,7 @@ fn svg(
     }
     let body = fbd_layout::from_model::body(&project, macro_name)?;
     if let Some((blocks, ladder)) = ladder_of(&project, macro_name) {
-        return ladder_svg(&project, (file, macro_name, output), (blocks, ladder), (&body, online));
+        return ladder_svg(&project, (file, macro_name, output), (blocks, ladder), (&body, online), how.sheets);
     }
     let mut positions = fbd_layout::from_model::positions(&project, macro_name);
     // A body drawn on pages, asked for as a whole drawing at its stored positions: its pages, as
@@ -329,6 +329,7 @@ fn ladder_svg(
     (file, macro_name, output): (&std::path::Path, Option<&str>, Option<&std::path::Path>),
     (blocks, ladder): (&[fbd_engine::model::Block], &[fbd_engine::model::LdElement]),
     (body, online): (&fbd_layout::Body, Option<Online>),
+    sheets: bool,
 ) -> Result<ExitCode, Error> {
     let pins: Vec<(Vec<String>, Vec<String>)> = blocks.iter().map(|b| project.block_pins(b)).collect();
     let d = fbd_layout::ladder::drawing(blocks, &pins, ladder);
@@ -350,6 +351,17 @@ fn ladder_svg(
             fbd_layout::ladder::svg(&d, blocks, ladder, &title, &powered)
         }
     };
+    if sheets {
+        let Some(p) = output.filter(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("png"))) else {
+            return Err("--sheets prints PNG images: name the output NAME.png (-o NAME.png)".into());
+        };
+        let inputs = crate::guard::project_inputs(project);
+        let check = |path: &std::path::Path| crate::guard::not_an_input(path, "--sheets", &inputs);
+        let pt = fbd_layout::sheets::PRINT_TEXT_PT;
+        let sheets = fbd_layout::ladder::a4_sheets(&d, pt);
+        eprintln!("{}", fbd_layout::png::write_these_sheets(p, &text, &sheets, (pt, &title), check)?);
+        return Ok(ExitCode::SUCCESS);
+    }
     let Some(p) = output else { return out::print(&text) };
     write_drawing(p, &text)?;
     eprintln!("{}: {} ladder elements, {} blocks", p.display(), ladder.len(), blocks.len());

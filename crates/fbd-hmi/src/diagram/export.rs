@@ -80,9 +80,9 @@ impl DiagramState {
     }
 }
 
-/// Writes drawing `text` (SVG) to `path` (typed by the user): the SVG, or (`.png`) rendered to
-/// fit A4 landscape at 300 dpi, to print; as one A4 page where sheets were asked for (a ladder
-/// drawing, which is not cut into sheets). What happened, for the status line.
+/// Writes drawing `text` (SVG) to `path` (typed by the user): the SVG, or (`.png`, or sheets
+/// asked for) rendered to fit A4 landscape at 300 dpi, to print. What happened, for the status
+/// line.
 pub(crate) fn write_svg(text: &str, path: &Path, how: Written) -> String {
     let path = crate::paths::typed_path(&path.display().to_string());
     let png = how == Written::Sheets || path.extension().is_some_and(|e| e.eq_ignore_ascii_case("png"));

@@ -34,7 +34,11 @@ pub(crate) fn ladder_of<'p>(cx: &DiagramCtx<'p>, mac: &str) -> Option<(&'p [Bloc
 impl DiagramState {
     /// The shown body as a ladder SVG with the power flow of the newest scan (File → Export
     /// drawing), if it is a ladder body.
-    pub(crate) fn ladder_svg(&mut self, cx: &DiagramCtx<'_>, label: &str) -> Option<String> {
+    pub(crate) fn ladder_svg(
+        &mut self,
+        cx: &DiagramCtx<'_>,
+        label: &str,
+    ) -> Option<(String, Rc<LadderDrawing>, String)> {
         let mac = self.macro_shown(cx.img)?;
         let (blocks, ladder) = ladder_of(cx, &mac)?;
         let d = self.ladder_drawing(cx, &mac)?;
@@ -47,7 +51,8 @@ impl DiagramState {
         let shown = if self.instance.is_empty() { "the program" } else { self.instance.as_str() };
         let title = format!("{label} — {shown}, scan {}", img.scan);
         let powered = |from: &str| fbd_layout::ladder::powered(ladder, from, &read);
-        Some(fbd_layout::ladder::svg(&d, blocks, ladder, &title, &powered))
+        let text = fbd_layout::ladder::svg(&d, blocks, ladder, &title, &powered);
+        Some((text, d, title))
     }
 
     /// The drawing of the ladder body of macro `mac` ("" the program's), laid out once.
