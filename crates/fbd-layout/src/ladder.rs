@@ -243,8 +243,12 @@ pub fn drawing(blocks: &[Block], pins: &[(Vec<String>, Vec<String>)], ladder: &[
     d.rails = (rail_x, right);
     d.top = top;
     d.bottom = bottom;
-    // The drawing starts at its rail and its first rung, wherever the file placed them.
-    d.shift(PITCH - rail_x, PITCH - top);
+    // The drawing starts at its rail and its first rung, wherever the file placed them (or at
+    // the text of a constant a block by the rail reads, left of the rail).
+    let labels =
+        d.wires.iter().filter_map(|w| Some(w.points.first()?.x - 2.0 - w.label.as_ref()?.len() as f64 * CHAR_W));
+    let left = labels.fold(rail_x, f64::min);
+    d.shift(PITCH - left, PITCH - top);
     d.width = d.rails.1 + 2.0 * PITCH;
     d.height = d.bottom + PITCH;
     d
