@@ -207,6 +207,18 @@ impl Pen {
     }
 }
 
+/// The zoom and pan that fit ladder drawing `d` to a view of `size`, as a ladder editor opens a
+/// program: the rungs at a legible size from the top, the rest a scroll away (a whole tall
+/// network fitted would be a strip of hairlines).
+pub(crate) fn ladder_fit(d: &fbd_layout::ladder::LadderDrawing, size: Vec2) -> (f32, Vec2) {
+    let sx = size.x / d.width.max(1.0) as f32;
+    let sy = size.y / (d.height + 20.0).max(1.0) as f32;
+    let zoom = sx.min(sy.max(0.6)).clamp(0.3, 1.5);
+    let drawn = Vec2::new(d.width as f32, d.height as f32) * zoom;
+    let centred = Vec2::new(((size.x - drawn.x) / 2.0).max(0.0), ((size.y - drawn.y) / 2.0).max(0.0));
+    (zoom, centred)
+}
+
 /// A ladder network drawn: what the online view and the editor share.
 impl Pen {
     /// Whether the drawing's rectangle from (`x0`, `y0`) to (`x1`, `y1`) is (nearly) in view.

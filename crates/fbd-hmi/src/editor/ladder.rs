@@ -180,10 +180,7 @@ impl EditorState {
         let (resp, painter) = ui.allocate_painter(view.size(), Sense::click_and_drag());
         let rect = resp.rect;
         if self.fit || (resp.hovered() && ui.input(|i| i.key_pressed(egui::Key::F))) {
-            let sx = rect.width() / d.width.max(1.0) as f32;
-            let sy = rect.height() / (d.height + 20.0).max(1.0) as f32;
-            self.zoom = sx.min(sy.max(0.6)).clamp(0.3, 1.5);
-            self.pan = Vec2::new(10.0, 10.0);
+            (self.zoom, self.pan) = crate::canvas::ladder_fit(d, rect.size());
             self.fit = false;
         }
         if resp.dragged() {
