@@ -67,6 +67,39 @@ struct Emitter<'a> {
     eno_read: std::collections::HashSet<String>,
 }
 
+impl<'a> Emitter<'a> {
+    /// The writer of body `mac` (its `blocks` and the `connectors` its continuations read),
+    /// its blocks numbered from 1 in order, the drawing's positions kept where stored (the rest
+    /// laid out, so that it opens readable in other tools); an FBD body's until `ladder` is set.
+    fn new(
+        project: &'a Project,
+        types: &'a Types,
+        mac: &'a str,
+        (blocks, connectors): (&'a [Block], &'a [Connector]),
+    ) -> Self {
+        Emitter {
+            next_id: blocks.len() as u64 + 1,
+            reads: String::new(),
+            locals: Vec::new(),
+            late: Vec::new(),
+            holds: Vec::new(),
+            blocks,
+            connectors,
+            project,
+            block_ids: blocks.iter().enumerate().map(|(k, b)| (b.id.as_str(), k as u64 + 1)).collect(),
+            types,
+            mac,
+            pins: blocks.iter().map(|b| project.block_pins(b)).collect(),
+            geom: Geometry::of(project, mac, blocks),
+            input_vars: HashMap::new(),
+            rank: execution_order(blocks, connectors),
+            reader_rank: usize::MAX,
+            ladder: None,
+            eno_read: Default::default(),
+        }
+    }
+}
+
 impl Emitter<'_> {
     /// Every block of the body, each with its type (as compiled, or read from its wiring) and,
     /// a function block, its instance name; returns the instances and each one's name by block
@@ -439,30 +472,7 @@ pub(super) fn body_xml(
     let (kept, variables): (Vec<Connector>, Vec<Connector>) = connectors.iter().cloned().partition(|c| read(c));
     let connectors = kept.as_slice();
     let mut names = InstanceNames::of(project, mac);
-    let block_ids: HashMap<&str, u64> = blocks.iter().enumerate().map(|(k, b)| (b.id.as_str(), k as u64 + 1)).collect();
-    // The drawing: stored positions kept, the rest laid out, so that it opens readable in
-    // other tools.
-    let geom = Geometry::of(project, mac, blocks);
-    let mut em = Emitter {
-        next_id: blocks.len() as u64 + 1,
-        reads: String::new(),
-        locals: Vec::new(),
-        late: Vec::new(),
-        holds: Vec::new(),
-        blocks,
-        connectors,
-        project,
-        block_ids,
-        types,
-        mac,
-        pins: blocks.iter().map(|b| project.block_pins(b)).collect(),
-        geom,
-        input_vars: HashMap::new(),
-        rank: execution_order(blocks, connectors),
-        reader_rank: usize::MAX,
-        ladder: None,
-        eno_read: Default::default(),
-    };
+    let mut em = Emitter::new(project, types, mac, (blocks, connectors));
     let mut xml = String::new();
     let (instances, _) = em.blocks_xml(&mut xml, &mut names, helpers);
     let taken = em.output_boxes(&mut xml, outputs);

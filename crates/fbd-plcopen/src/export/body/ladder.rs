@@ -13,9 +13,8 @@ use fbd_model::Type;
 use fbd_model::load::Project;
 use fbd_model::model::{Block, Connector, LdElement, LdKind, LdModifier, PortOut, Variable, Wire};
 
-use super::{Body, Emitter, InstanceNames, execution_order, relative};
+use super::{Body, Emitter, InstanceNames, relative};
 use crate::export::{Types, esc, formal_out};
-use crate::geometry::Geometry;
 
 /// What a ladder body is made of.
 pub(in crate::export) struct LadderParts<'a> {
@@ -43,7 +42,6 @@ pub(in crate::export) fn ladder_body_xml(
     helpers: &mut BTreeSet<(String, Type)>,
 ) -> Body {
     let blocks = p.blocks;
-    let block_ids: HashMap<&str, u64> = blocks.iter().enumerate().map(|(k, b)| (b.id.as_str(), k as u64 + 1)).collect();
     let rail = blocks.len() as u64 + 1;
     let mut ladder: HashMap<String, u64> = HashMap::new();
     ladder.insert(fbd_model::model::ladder::RAIL.to_string(), rail);
@@ -54,27 +52,11 @@ pub(in crate::export) fn ladder_body_xml(
     for v in p.variables {
         names.taken.insert(v.name.to_ascii_uppercase());
     }
-    let geom = Geometry::of(project, mac, blocks);
-    let mut em = Emitter {
-        next_id: rail + 1 + p.ladder.len() as u64,
-        reads: String::new(),
-        locals: Vec::new(),
-        late: Vec::new(),
-        holds: Vec::new(),
-        blocks,
-        connectors: p.connectors,
-        project,
-        block_ids,
-        types,
-        mac,
-        pins: blocks.iter().map(|b| project.block_pins(b)).collect(),
-        geom,
-        input_vars: HashMap::new(),
-        rank: execution_order(blocks, p.connectors),
-        reader_rank: usize::MAX,
-        ladder: Some(ladder),
-        eno_read: eno_read(blocks, p.ladder),
-    };
+    // The same writer as an FBD body's, its localIds after the rail's and the elements'.
+    let mut em = Emitter::new(project, types, mac, (blocks, p.connectors));
+    em.next_id = rail + 1 + p.ladder.len() as u64;
+    em.ladder = Some(ladder);
+    em.eno_read = eno_read(blocks, p.ladder);
     let mut xml = String::new();
     let (instances, instance_of) = em.blocks_xml(&mut xml, &mut names, helpers);
     // The rail, as tall as the network.
