@@ -24,7 +24,8 @@ check_imported() {
   rc=$?
   n=$(echo "$out" | sed -n 's/.*: \([0-9]*\) values over.*/\1/p' | tail -1)
   values=$((values + ${n:-0}))
-  if [ "$rc" = 0 ]; then
+  # (NO_EXPORT: a language the export does not write yet.)
+  if [ "$rc" = 0 ] && [ -z "${NO_EXPORT:-}" ]; then
     "$FBD" export "$W/d.json" -o "$W/e.xml" >/dev/null 2>&1
     out=$(python3 tools/plcopen/beremiz-check.py "$W/e.xml" --ours "$W/d.json" --scans "$scans" --stimulus "$W/stim.txt" --show 3 2>&1)
     if [ $? = 0 ]; then exported_same=$((exported_same + 1)); else rc=1; out="re-exported: $out"; fi

@@ -1,7 +1,8 @@
 //! fbd-compiler: diagram → [`ScanPlan`], the middle stage of the pipeline.
 //!
 //! Stages: load (with includes; `fbd-model`) → ladder networks and variables lowered to blocks
-//! (`ladder`: the statements Beremiz's generator writes for an LD body) → check the bodies (`checks`) and the macro
+//! (`ladder`: the statements Beremiz's generator writes for an LD body), Structured Text bodies
+//! likewise (`st`) → check the bodies (`checks`) and the macro
 //! hierarchy (`hierarchy`) → expand macros and resolve names (`expand`) → infer and check types
 //! (`typecheck`) → order by data flow, rejecting loops without a feedback point (`order`) →
 //! allocate typed slots and emit instructions, grouped by kind inside each data-flow level
@@ -18,6 +19,7 @@ pub mod ladder;
 pub mod netlist;
 mod order;
 mod select;
+pub mod st;
 pub(crate) mod typecheck;
 
 pub(crate) use select::{Family, family};
@@ -95,6 +97,8 @@ pub fn compile_lean(mut project: Project, opts: &CompileOptions) -> Result<ScanP
     let t0 = Instant::now();
     // Ladder networks and variables as the blocks that compute them (`ladder`).
     ladder::lower(&mut project).map_err(Diagnostics)?;
+    // Structured Text bodies as the blocks that compute them (`st`).
+    st::lower(&mut project).map_err(Diagnostics)?;
     // The program's tasks as the blocks that run them (`fbd_model::model::tasks`).
     if let Err(errors) = fbd_model::model::tasks::lower(&mut project.files[0].doc) {
         return Err(Diagnostics(errors.into_iter().map(|(path, m)| project.diag(0, &path, m)).collect()));

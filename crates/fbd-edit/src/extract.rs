@@ -50,6 +50,7 @@ impl Workspace {
             blocks: body_blocks,
             variables: Vec::new(),
             ladder: Vec::new(),
+            st: Vec::new(),
             connectors: Vec::new(),
             pages: Vec::new(),
         };

@@ -15,6 +15,9 @@ pub(crate) struct ExportJob {
 
 /// Writes the program as PLCopen XML to `path` and says how it went (the status line's text).
 fn write(project: &fbd_engine::load::Project, plan: &fbd_engine::ScanPlan, path: &std::path::Path) -> String {
+    if let Some(why) = fbd_plcopen::not_exportable(project) {
+        return format!("{}: {why}", path.display());
+    }
     let xml = fbd_plcopen::export(project, plan);
     match fbd_engine::load::write_text(path, &xml) {
         Ok(()) => format!("exported as PLCopen XML to {}", path.display()),

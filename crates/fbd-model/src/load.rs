@@ -8,7 +8,7 @@ use crate::json_path;
 use crate::library;
 use crate::locate::{Seg, locate};
 use crate::model::{
-    BASE_VERSION, Block, DocumentOf, FORMAT_VERSION, LeanBlock, MacroDefOf, MigrateBlock, TASKS_VERSION,
+    BASE_VERSION, Block, DocumentOf, FORMAT_VERSION, LADDER_VERSION, LeanBlock, MacroDefOf, MigrateBlock, TASKS_VERSION,
 };
 use serde::de::DeserializeOwned;
 
@@ -327,7 +327,11 @@ fn parse_document_as<B: DeserializeOwned + MigrateBlock>(path: &Path, text: &str
     match doc.fbd {
         v @ (BASE_VERSION..=FORMAT_VERSION) if doc.version_needed() > v => {
             let needed = doc.version_needed();
-            let what = if needed == TASKS_VERSION { "`tasks` are" } else { "`variables` and `ladder` are" };
+            let what = match needed {
+                TASKS_VERSION => "`tasks` are",
+                LADDER_VERSION => "`variables` and `ladder` are",
+                _ => "Structured Text (`st`) is",
+            };
             return Err(Diagnostic::new(
                 path,
                 format!("{what} format version {needed}: write \"fbd\": {needed} (an older engine then says it cannot read the file, instead of running it without them)"),

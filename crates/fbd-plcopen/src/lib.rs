@@ -42,6 +42,25 @@ mod reserved;
 mod stand_in;
 
 pub use export::export;
+
+/// Why `project` cannot be exported yet, if it cannot: a body written in Structured Text (the
+/// export writes FBD and LD; an ST body would be lost, so nothing is written).
+pub fn not_exportable(project: &fbd_model::load::Project) -> Option<String> {
+    let st: Vec<String> = project
+        .files
+        .iter()
+        .flat_map(|f| {
+            let program = (!f.doc.st.is_empty()).then(|| "the program".to_string());
+            program.into_iter().chain(f.doc.macros.iter().filter(|m| !m.st.is_empty()).map(|m| format!("`{}`", m.name)))
+        })
+        .collect();
+    (!st.is_empty()).then(|| {
+        format!(
+            "{} written in Structured Text, which the PLCopen export does not write yet: nothing was exported",
+            st.join(", ")
+        )
+    })
+}
 pub use import::{Imported, import};
 
 use std::path::Path;

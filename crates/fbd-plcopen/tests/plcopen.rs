@@ -64,12 +64,12 @@ fn problems_are_reported_with_their_places() {
     assert!(e.0[0].message.contains("IEC 61131-10"), "{e}");
     let (_, t) = data("blink.xml");
     let st = t
-        .replace("<FBD>", "<ST><xhtml:p xmlns:xhtml=\"http://www.w3.org/1999/xhtml\">x := 1;</xhtml:p></ST><FBD_>")
+        .replace("<FBD>", "<IL><xhtml:p xmlns:xhtml=\"http://www.w3.org/1999/xhtml\">LD x</xhtml:p></IL><FBD_>")
         .replace("</FBD>", "</FBD_>");
     let e = fbd_plcopen::import(p, &st).unwrap_err();
     assert!(
         e.0.iter()
-            .any(|d| d.message.contains("the body is ST; only FBD and LD bodies are imported") && d.line.is_some()),
+            .any(|d| d.message.contains("the body is IL; only FBD, LD and ST bodies are imported") && d.line.is_some()),
         "{e}"
     );
     let lit = t.replace("T#100ms", "T#100xs").replace("typeName=\"CTU\"", "typeName=\"NO_SUCH\"");

@@ -26,5 +26,8 @@ pub(crate) fn run(Args { file, output }: Args) -> Result<ExitCode, Error> {
         crate::guard::not_an_input(o, "-o", &crate::guard::project_inputs(&project))?;
     }
     let plan = compile_project(&project, &CompileOptions::default())?;
+    if let Some(why) = fbd_plcopen::not_exportable(&project) {
+        return Err(format!("{}: {why}", file.display()).into());
+    }
     crate::out::write_or_print(output.as_deref(), &fbd_plcopen::export(&project, &plan))
 }

@@ -32,7 +32,7 @@ pub fn lower(project: &mut Project) -> Result<(), Vec<Diagnostic>> {
     let mut found: Vec<(usize, Vec<Seg>, String)> = Vec::new();
     for (f, file) in project.files.iter_mut().enumerate() {
         let doc = &mut file.doc;
-        if f == 0 && has_ladder(&doc.variables, &doc.ladder) {
+        if f == 0 && doc.st.is_empty() && has_ladder(&doc.variables, &doc.ladder) {
             let mut body = Body {
                 blocks: &mut doc.blocks,
                 variables: &doc.variables,
@@ -47,7 +47,8 @@ pub fn lower(project: &mut Project) -> Result<(), Vec<Diagnostic>> {
             }
         }
         for (m, d) in doc.macros.iter_mut().enumerate() {
-            if !has_ladder(&d.variables, &d.ladder) {
+            // An ST body's variables are the ST front end's (`st`).
+            if !d.st.is_empty() || !has_ladder(&d.variables, &d.ladder) {
                 continue;
             }
             let mut body = Body {

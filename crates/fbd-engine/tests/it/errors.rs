@@ -34,9 +34,9 @@ const CASES: &[Case] = &[
     },
     Case {
         name: "unsupported version",
-        files: &[("main.json", "{\n \"fbd\": 6\n}")],
-        says: &["unsupported format version 6"],
-        at: ("main.json", "\"fbd\": 6"),
+        files: &[("main.json", "{\n \"fbd\": 7\n}")],
+        says: &["unsupported format version 7"],
+        at: ("main.json", "\"fbd\": 7"),
         block: None,
         pin: None,
     },

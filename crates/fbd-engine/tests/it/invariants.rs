@@ -30,10 +30,11 @@ fn the_block_reference_is_generated_from_the_library() {
 
 /// The engine's crates, in pipeline order, with the engine crates each may depend on: a stage
 /// sees only the stages before it (the VM runs a plan; it never compiles one).
-const ENGINE_CRATES: [(&str, &[&str]); 7] = [
+const ENGINE_CRATES: [(&str, &[&str]); 8] = [
     ("fbd-model", &[]),
     ("fbd-plan", &["fbd-model"]),
-    ("fbd-compiler", &["fbd-model", "fbd-plan"]),
+    ("fbd-st", &["fbd-model"]),
+    ("fbd-compiler", &["fbd-model", "fbd-plan", "fbd-st"]),
     ("fbd-vm", &["fbd-model", "fbd-plan"]),
     ("fbd-codegen", &["fbd-model", "fbd-plan", "fbd-vm"]),
     ("fbd-realtime", &["fbd-model", "fbd-plan", "fbd-vm"]),

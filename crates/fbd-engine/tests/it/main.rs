@@ -17,5 +17,6 @@ mod limits;
 mod negation;
 mod no_allocation;
 mod props;
+mod st;
 mod tasks;
 mod types;

@@ -21,12 +21,16 @@ use schemars::JsonSchema;
 use serde::de;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-/// The newest format version this engine reads and writes: 5, which adds ladder networks and
-/// body variables ([`LdElement`], [`Variable`]); 4 added [`Task`]s. A document writes the
+/// The newest format version this engine reads and writes: 6, which adds Structured Text
+/// bodies (`st`); 5 added ladder networks and body variables ([`LdElement`], [`Variable`]);
+/// 4 added [`Task`]s. A document writes the
 /// oldest version that holds what it has ([`DocumentOf::version_needed`]): one without tasks
 /// or ladder is version 3 (an older engine reads it), and an older engine refuses a newer one
 /// by its version.
-pub const FORMAT_VERSION: u32 = 5;
+pub const FORMAT_VERSION: u32 = 6;
+
+/// The version that added ladder networks and body variables.
+pub const LADDER_VERSION: u32 = 5;
 
 /// The version that added [`Task`]s.
 pub const TASKS_VERSION: u32 = 4;
@@ -44,7 +48,8 @@ pub type Document = DocumentOf<Block>;
 pub struct DocumentOf<B> {
     /// Format version: 3 (IEC 61131-3 type names: INT is 16 bits, LINT 64; TIME a type of
     /// its own), 4 for a file with `tasks` (which 4 adds, nothing else), 5 for one with
-    /// `variables` or a `ladder` network (which 5 adds). An older file is read under the new
+    /// `variables` or a `ladder` network (which 5 adds), 6 for one with Structured Text
+    /// (`st`). An older file is read under the new
     /// names with the same behaviour ([`Document::migrate`]).
     pub fbd: u32,
     /// The format version the file was written in, when older than this engine's (the
@@ -88,6 +93,11 @@ pub struct DocumentOf<B> {
     /// their statements run (`ladder.rs`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub ladder: Vec<LdElement>,
+    /// The body's Structured Text (format version 6), one string per line: statements on its
+    /// `variables`, ports and instances (its `blocks` without inputs), run after its blocks'
+    /// data flow each scan (`docs/st.md`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub st: Vec<String>,
     /// The program body's connectors: named nets its blocks read as `{"connector": name}`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub connectors: Vec<Connector>,
@@ -140,6 +150,7 @@ impl<B> Default for DocumentOf<B> {
             blocks: Vec::new(),
             variables: Vec::new(),
             ladder: Vec::new(),
+            st: Vec::new(),
             connectors: Vec::new(),
             pages: Vec::new(),
             tasks: Vec::new(),
@@ -312,6 +323,11 @@ pub struct MacroDefOf<B> {
     /// their statements run (`ladder.rs`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub ladder: Vec<LdElement>,
+    /// The body's Structured Text (format version 6), one string per line: statements on its
+    /// `variables`, ports and instances (its `blocks` without inputs), run after its blocks'
+    /// data flow each scan (`docs/st.md`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub st: Vec<String>,
     /// The body's connectors: named nets its blocks read as `{"connector": name}`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub connectors: Vec<Connector>,
@@ -534,6 +550,7 @@ impl<B> DocumentOf<B> {
             blocks,
             variables,
             ladder,
+            st,
             connectors,
             pages,
             tasks,
@@ -554,6 +571,7 @@ impl<B> DocumentOf<B> {
             blocks,
             variables,
             ladder,
+            st,
             connectors,
             pages,
             tasks,
@@ -564,21 +582,24 @@ impl<B> DocumentOf<B> {
 impl<B> MacroDefOf<B> {
     /// The same macro with each block of its body turned into a `C` by `f`.
     pub fn map_blocks<C>(self, f: &mut impl FnMut(B) -> C) -> MacroDefOf<C> {
-        let MacroDefOf { name, description, inputs, outputs, blocks, variables, ladder, connectors, pages } = self;
+        let MacroDefOf { name, description, inputs, outputs, blocks, variables, ladder, st, connectors, pages } = self;
         let blocks = blocks.into_iter().map(f).collect();
-        MacroDefOf { name, description, inputs, outputs, blocks, variables, ladder, connectors, pages }
+        MacroDefOf { name, description, inputs, outputs, blocks, variables, ladder, st, connectors, pages }
     }
 }
 
 impl<B> DocumentOf<B> {
-    /// The format version the document needs: 5 with variables or a ladder network (in the
-    /// program or a macro), 4 with tasks, else 3.
+    /// The format version the document needs: 6 with Structured Text, 5 with variables or a
+    /// ladder network (in the program or a macro), 4 with tasks, else 3.
     pub fn version_needed(&self) -> u32 {
+        if !self.st.is_empty() || self.macros.iter().any(|m| !m.st.is_empty()) {
+            return FORMAT_VERSION;
+        }
         let ladder = !self.ladder.is_empty()
             || !self.variables.is_empty()
             || self.macros.iter().any(|m| !m.ladder.is_empty() || !m.variables.is_empty());
         if ladder {
-            FORMAT_VERSION
+            LADDER_VERSION
         } else if !self.tasks.is_empty() {
             TASKS_VERSION
         } else {

@@ -169,6 +169,7 @@ pub(super) fn macro_of(b: &StandInBlock, name: &str) -> MacroDef {
         blocks,
         variables: Vec::new(),
         ladder: Vec::new(),
+        st: Vec::new(),
         connectors: Vec::new(),
         pages: Vec::new(),
     }

@@ -24,6 +24,7 @@ mod order;
 mod project;
 mod reads;
 mod rungs;
+mod st;
 mod structs;
 mod text;
 mod vars;
@@ -210,6 +211,7 @@ fn import_parsed(path: &Path, text: &str, xml: &roxmltree::Document) -> Result<I
         doc.blocks = m.blocks;
         doc.variables = m.variables;
         doc.ladder = m.ladder;
+        doc.st = m.st;
         doc.connectors = m.connectors;
     }
     doc.fbd = doc.fbd.max(doc.version_needed());
@@ -1077,11 +1079,26 @@ fn pou_body(
         cx.err(pou, format!("POU `{name}` has no body"));
         return None;
     };
+    if let Some(st) = child(body, "ST") {
+        let parts = st::StParts {
+            pou,
+            name,
+            st,
+            is_program,
+            role,
+            ins: &ins,
+            outs: &outs,
+            locals: &locals,
+            shared: &shared,
+            pou_names,
+        };
+        return st::st_pou(cx, parts);
+    }
     let ld = child(body, "LD");
     let Some(fbd) = child(body, "FBD").or(ld) else {
         let lang =
             body.children().find(|c| c.is_element()).map(|c| c.tag_name().name().to_string()).unwrap_or_default();
-        cx.err(body, format!("POU `{name}`: the body is {lang}; only FBD and LD bodies are imported"));
+        cx.err(body, format!("POU `{name}`: the body is {lang}; only FBD, LD and ST bodies are imported"));
         return None;
     };
     let elems: Vec<Node> = fbd.children().filter(|c| c.is_element()).collect();
@@ -1217,6 +1234,7 @@ fn pou_macro(
         blocks,
         variables,
         ladder,
+        st: Vec::new(),
         connectors,
         pages: Vec::new(),
     };

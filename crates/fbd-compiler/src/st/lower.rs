@@ -1,0 +1,843 @@
+//! An ST body's statements as blocks, in the order they run: each variable's value is a wire
+//! that each assignment replaces (`env`); an IF or a CASE lowers each branch from the values
+//! before it, under the branch's condition, and merges what the branches wrote with a SEL per
+//! variable (the last branch innermost, as an ELSIF chain tests in order).
+//!
+//! - A variable's value before its first write in the scan is what the previous scan left: a
+//!   feedback wire of its last value (through a MOVE `NAME__var`, or straight from the block
+//!   that computed it), its init before the first scan; a variable never written is its init.
+//! - `inst.Q` read before `inst`'s call is the previous scan's output (IEC keeps a function
+//!   block's outputs between calls); after it, this scan's.
+//! - A block made in a branch runs with the branch's condition as its EN unless it can neither
+//!   fault nor keep state (a gate, a comparison, SEL, MOVE, MIN/MAX/LIMIT).
+//! - An expression takes its type from its operands, else from where it goes (an untyped
+//!   literal in `x := 1 + 2` computes in `x`'s type).
+//!
+//! Each block made is named by the place of what it computes (`L3C10_add`: line 3, column
+//! 10), so a value in the debugger leads back to the text.
+
+use std::collections::{HashMap, HashSet};
+
+use fbd_model::model::{Connector, LeanBlock, Wire};
+use fbd_model::{Type, Value, library};
+use fbd_st::Pos;
+use fbd_st::ast::{Arg, BinOp, Call, CaseLabel, Expr, Path, Stmt, UnOp};
+
+use super::{Body, Found, Name, fb_inputs, fb_outputs, pin_type};
+use crate::ladder::gate;
+
+/// Blocks that neither fault nor keep state: computed in a branch without its EN.
+const PURE: &[&str] =
+    &["AND", "OR", "XOR", "NOT", "EQ", "NE", "LT", "LE", "GT", "GE", "SEL", "MOVE", "MIN", "MAX", "LIMIT"];
+
+struct Lowerer<'b, 'a> {
+    body: &'b mut Body<'a>,
+    /// Upper-case name → what it is.
+    names: HashMap<String, Name>,
+    /// Each variable's value at this point of the text.
+    env: Vec<Wire>,
+    /// Each variable's value at the start of the scan.
+    start: Vec<Wire>,
+    /// Which instances have been called (textually before this point).
+    called: Vec<bool>,
+    /// The condition under which the statements being lowered run (none: always).
+    en: Option<Wire>,
+    made: Vec<LeanBlock>,
+    taken: HashSet<String>,
+    found: Found,
+}
+
+pub(super) fn lower(body: &mut Body, statements: &[Stmt]) -> Found {
+    let mut found = Found::new();
+    let mut names = HashMap::new();
+    for (k, v) in body.variables.iter().enumerate() {
+        names.insert(v.name.to_ascii_uppercase(), Name::Var(k));
+    }
+    for (n, t) in &body.inputs {
+        names.entry(n.to_ascii_uppercase()).or_insert(Name::Input(*t));
+    }
+    for (k, b) in body.blocks.iter().enumerate() {
+        if !b.inputs.is_empty() {
+            found.push((
+                Pos { line: 1, col: 1 },
+                format!("block `{}` has inputs wired: an ST body's blocks are its function block instances, whose inputs its calls give", b.id),
+            ));
+        }
+        names.insert(b.id.to_ascii_uppercase(), Name::Instance(k));
+    }
+    let start: Vec<Wire> = body
+        .variables
+        .iter()
+        .map(|v| {
+            if v.input {
+                Wire::Ref(v.name.clone())
+            } else {
+                Wire::Feedback { from: format!("{}.out", hold_id(&v.name)), init: v.init.map(|c| Box::new(c.0)) }
+            }
+        })
+        .collect();
+    let mut taken: HashSet<String> = body.blocks.iter().map(|b| b.id.to_string()).collect();
+    taken.extend(body.variables.iter().map(|v| v.name.clone()));
+    taken.extend(body.inputs.iter().map(|(n, _)| n.clone()));
+    let ninst = body.blocks.len();
+    let mut l = Lowerer {
+        body,
+        names,
+        env: start.clone(),
+        start,
+        called: vec![false; ninst],
+        en: None,
+        made: Vec::new(),
+        taken,
+        found,
+    };
+    l.statements(statements);
+    if l.found.is_empty() {
+        l.finish();
+    }
+    l.found
+}
+
+impl Lowerer<'_, '_> {
+    fn error(&mut self, pos: Pos, msg: impl Into<String>) {
+        self.found.push((pos, msg.into()));
+    }
+
+    /// A fresh block id from `base`.
+    fn fresh(&mut self, base: &str) -> String {
+        if self.taken.insert(base.to_string()) {
+            return base.to_string();
+        }
+        (2..).map(|k| format!("{base}_{k}")).find(|id| self.taken.insert(id.clone())).unwrap_or_default()
+    }
+
+    /// Adds a block of type `ty` made for what is at `pos`; its output `out`'s wire. In a
+    /// branch it runs under the branch's condition unless it is [`PURE`].
+    fn make(
+        &mut self,
+        pos: Pos,
+        ty: &str,
+        mut inputs: Vec<(String, Wire)>,
+        data_type: Option<Type>,
+        out: &str,
+    ) -> Wire {
+        let id = self.fresh(&format!("L{}C{}_{}", pos.line, pos.col, ty.to_ascii_lowercase()));
+        if let Some(en) = self.en.clone()
+            && !PURE.contains(&ty)
+        {
+            inputs.push((library::ENABLE.to_string(), en));
+        }
+        let pins: Vec<(&str, Wire)> = inputs.iter().map(|(p, w)| (p.as_str(), w.clone())).collect();
+        self.made.push(gate(id.clone(), ty, pins, data_type));
+        Wire::Ref(format!("{id}.{out}"))
+    }
+
+    fn statements(&mut self, list: &[Stmt]) {
+        for s in list {
+            self.statement(s);
+        }
+    }
+
+    fn statement(&mut self, s: &Stmt) {
+        match s {
+            Stmt::Assign { target, value, pos } => self.assign(target, value, *pos),
+            Stmt::Call(call) => self.call_statement(call),
+            Stmt::If { arms, otherwise, .. } => {
+                let arms: Vec<(&Expr, &[Stmt])> = arms.iter().map(|(c, b)| (c, b.as_slice())).collect();
+                self.branches(&arms, otherwise, None);
+            }
+            Stmt::Case { selector, arms, otherwise, pos } => self.case(selector, arms, otherwise, *pos),
+            Stmt::For(f) => self.not_yet(f.pos, "FOR"),
+            Stmt::While { pos, .. } => self.not_yet(*pos, "WHILE"),
+            Stmt::Repeat { pos, .. } => self.not_yet(*pos, "REPEAT"),
+            Stmt::Exit(pos) => self.not_yet(*pos, "EXIT"),
+            Stmt::Return(pos) => self.not_yet(*pos, "RETURN"),
+        }
+    }
+
+    fn not_yet(&mut self, pos: Pos, what: &str) {
+        self.error(pos, format!("{what} is not compiled yet: loops and RETURN need the executor's jumps (a watchdog stops a loop that never ends), which are still to come"));
+    }
+
+    /// `target := value`.
+    fn assign(&mut self, target: &Path, value: &Expr, pos: Pos) {
+        let Some(v) = self.target_var(target) else { return };
+        let ty = self.body.variables[v].ty.0;
+        let (w, _) = self.expr(value, Some(ty));
+        let _ = pos;
+        self.env[v] = w;
+    }
+
+    /// The variable a statement writes, or an error at its place.
+    fn target_var(&mut self, target: &Path) -> Option<usize> {
+        if target.indexed {
+            self.error(target.pos, "arrays are not compiled yet");
+            return None;
+        }
+        match (self.names.get(&target.parts[0].to_ascii_uppercase()).cloned(), target.parts.len()) {
+            (Some(Name::Var(v)), 1) => Some(v),
+            (Some(Name::Input(_)), _) => {
+                self.error(target.pos, format!("`{}` is an input of the body: it cannot be written here (declare a variable that takes it, `input: true`)", target.text()));
+                None
+            }
+            (Some(Name::Instance(_)), _) => {
+                self.error(
+                    target.pos,
+                    format!(
+                        "`{}`: an instance's input is given in its call (`{}(IN := ..)`)",
+                        target.text(),
+                        target.parts[0]
+                    ),
+                );
+                None
+            }
+            (Some(Name::Var(_)), _) => {
+                self.error(target.pos, format!("`{}`: structures are not compiled yet", target.text()));
+                None
+            }
+            (None, _) => {
+                let msg = self.unknown(&target.parts[0]);
+                self.error(target.pos, msg);
+                None
+            }
+        }
+    }
+
+    /// "unknown name `x`", with the closest name of the body when one is close.
+    fn unknown(&self, name: &str) -> String {
+        let up = name.to_ascii_uppercase();
+        let best = self
+            .body
+            .variables
+            .iter()
+            .map(|v| v.name.clone())
+            .chain(self.body.inputs.iter().map(|(n, _)| n.clone()))
+            .chain(self.body.blocks.iter().map(|b| b.id.to_string()))
+            .map(|n| (edit_distance(&up, &n.to_ascii_uppercase()), n))
+            .filter(|(d, n)| *d <= 2.max(n.len() / 3))
+            .min();
+        match best {
+            Some((_, n)) => format!("unknown name `{name}` (did you mean `{n}`?)"),
+            None => format!("unknown name `{name}`: not a variable, an input or an instance of the body"),
+        }
+    }
+
+    /// An IF's (or a CASE's) branches: each condition with its statements, then the ELSE.
+    /// `conds` already lowered are given in `ready` (a CASE's label tests).
+    fn branches(&mut self, arms: &[(&Expr, &[Stmt])], otherwise: &[Stmt], ready: Option<Vec<Wire>>) {
+        let before = self.env.clone();
+        let outer = self.en.clone();
+        let called_before = self.called.clone();
+        let mut remaining = outer.clone();
+        let mut taken: Vec<(Wire, Vec<Wire>)> = Vec::new();
+        let mut called_any = called_before.clone();
+        for (k, (cond, stmts)) in arms.iter().enumerate() {
+            // A condition is computed only when the ones before it were FALSE.
+            self.en = remaining.clone();
+            let c = match &ready {
+                Some(conds) => conds[k].clone(),
+                None => {
+                    let (c, t) = self.expr(cond, Some(Type::Bool));
+                    if t.is_some_and(|t| t != Type::Bool) {
+                        self.error(
+                            cond.pos(),
+                            format!("a condition is a BOOL, this is a {t:?}", t = t.map(Type::name).unwrap_or("?")),
+                        );
+                    }
+                    c
+                }
+            };
+            let here = self.and(cond.pos(), remaining.clone(), c.clone());
+            self.env = before.clone();
+            self.called = called_before.clone();
+            self.en = Some(here);
+            self.statements(stmts);
+            for (a, b) in called_any.iter_mut().zip(&self.called) {
+                *a |= *b;
+            }
+            taken.push((c.clone(), std::mem::replace(&mut self.env, before.clone())));
+            let not_c = self.make(cond.pos(), "NOT", vec![("in".into(), c)], Some(Type::Bool), "out");
+            remaining = Some(self.and(cond.pos(), remaining, not_c));
+        }
+        self.en = remaining;
+        self.env = before;
+        self.called = called_before;
+        self.statements(otherwise);
+        for (a, b) in called_any.iter_mut().zip(&self.called) {
+            *a |= *b;
+        }
+        self.called = called_any;
+        self.en = outer;
+        let pos = arms.first().map(|(c, _)| c.pos()).unwrap_or_default();
+        for (c, env) in taken.into_iter().rev() {
+            for (v, written) in env.into_iter().enumerate() {
+                if written != self.env[v] {
+                    let ty = self.body.variables[v].ty.0;
+                    let inputs =
+                        vec![("g".into(), c.clone()), ("in0".into(), self.env[v].clone()), ("in1".into(), written)];
+                    self.env[v] = self.make(pos, "SEL", inputs, Some(ty), "out");
+                }
+            }
+        }
+    }
+
+    /// `a AND b` where `a` may be absent (TRUE).
+    fn and(&mut self, pos: Pos, a: Option<Wire>, b: Wire) -> Wire {
+        match a {
+            None => b,
+            Some(a) => self.make(pos, "AND", vec![("in1".into(), a), ("in2".into(), b)], Some(Type::Bool), "out"),
+        }
+    }
+
+    fn case(&mut self, selector: &Expr, arms: &[fbd_st::ast::CaseArm], otherwise: &[Stmt], pos: Pos) {
+        let (s, st) = self.expr(selector, None);
+        let mut conds = Vec::new();
+        for arm in arms {
+            let mut tests = Vec::new();
+            for label in &arm.labels {
+                let t = match label {
+                    CaseLabel::Value(e) => {
+                        let (v, _) = self.expr(e, st);
+                        self.make(e.pos(), "EQ", vec![("in1".into(), s.clone()), ("in2".into(), v)], st, "out")
+                    }
+                    CaseLabel::Range(lo, hi) => {
+                        let (a, _) = self.expr(lo, st);
+                        let (b, _) = self.expr(hi, st);
+                        let ge =
+                            self.make(lo.pos(), "GE", vec![("in1".into(), s.clone()), ("in2".into(), a)], st, "out");
+                        let le =
+                            self.make(hi.pos(), "LE", vec![("in1".into(), s.clone()), ("in2".into(), b)], st, "out");
+                        self.make(
+                            lo.pos(),
+                            "AND",
+                            vec![("in1".into(), ge), ("in2".into(), le)],
+                            Some(Type::Bool),
+                            "out",
+                        )
+                    }
+                };
+                tests.push(t);
+            }
+            let c = if tests.len() == 1 {
+                tests.pop().unwrap_or_else(|| Wire::constant(Value::Bool(false)))
+            } else {
+                let inputs = tests.into_iter().enumerate().map(|(k, t)| (format!("in{}", k + 1), t)).collect();
+                self.make(pos, "OR", inputs, Some(Type::Bool), "out")
+            };
+            conds.push(c);
+        }
+        let arm_refs: Vec<(&Expr, &[Stmt])> = arms.iter().map(|a| (selector, a.body.as_slice())).collect();
+        self.branches(&arm_refs, otherwise, Some(conds));
+    }
+
+    /// `inst(args);`: the instance's inputs wired, its `=>` outputs stored.
+    fn call_statement(&mut self, call: &Call) {
+        let b = match self.names.get(&call.name.to_ascii_uppercase()).cloned() {
+            Some(Name::Instance(b)) => b,
+            Some(_) => {
+                return self
+                    .error(call.pos, format!("`{}` is not a function block instance: it cannot be called", call.name));
+            }
+            None if library::lookup(&call.name.to_ascii_uppercase()).is_some() => {
+                // A function called for nothing: its value is dropped.
+                let _ = self.expr(&Expr::Call(call.clone()), None);
+                return;
+            }
+            None => {
+                let msg = self.unknown(&call.name);
+                return self.error(call.pos, msg);
+            }
+        };
+        if self.called[b] {
+            return self.error(
+                call.pos,
+                format!(
+                    "`{}` is called a second time in the scan: one call of an instance per scan is compiled so far",
+                    call.name
+                ),
+            );
+        }
+        let ty = self.body.blocks[b].ty.to_string();
+        let pins = fb_inputs(&ty, self.body.macros);
+        let mut inputs: Vec<(String, Wire)> = Vec::new();
+        let mut outs = Vec::new();
+        for (k, a) in call.args.iter().enumerate() {
+            match a {
+                Arg::In { name, value, pos } => {
+                    let pin = match name {
+                        Some(n) => pins.iter().find(|(p, _)| p.eq_ignore_ascii_case(n)).cloned(),
+                        None => pins.get(k).cloned(),
+                    };
+                    let Some((pin, pty)) = pin else {
+                        let what = name.clone().map_or(format!("argument {}", k + 1), |n| format!("`{n}`"));
+                        self.error(
+                            *pos,
+                            format!(
+                                "{what} is no input of {ty} (inputs: {})",
+                                pins.iter().map(|(p, _)| p.to_ascii_uppercase()).collect::<Vec<_>>().join(", ")
+                            ),
+                        );
+                        continue;
+                    };
+                    let (w, _) = self.expr(value, pty);
+                    inputs.push((pin, w));
+                }
+                Arg::Out { name, negated, target, pos } => outs.push((name.clone(), *negated, target.clone(), *pos)),
+            }
+        }
+        if let Some(en) = self.en.clone() {
+            inputs.push((library::ENABLE.to_string(), en));
+        }
+        self.body.blocks[b].inputs.0 = inputs.into_iter().map(|(p, w)| (p.into_boxed_str(), w)).collect();
+        self.called[b] = true;
+        let outputs = fb_outputs(&ty, self.body.macros);
+        for (name, negated, target, pos) in outs {
+            let Some((pin, _)) = outputs.iter().find(|(p, _)| p.eq_ignore_ascii_case(&name)).cloned() else {
+                self.error(pos, format!("`{name}` is no output of {ty}"));
+                continue;
+            };
+            let Some(v) = self.target_var(&target) else { continue };
+            let mut w = Wire::Ref(format!("{}.{pin}", self.body.blocks[b].id));
+            if negated {
+                w = self.make(pos, "NOT", vec![("in".into(), w)], Some(Type::Bool), "out");
+            }
+            self.env[v] = w;
+        }
+    }
+
+    /// An expression's wire and type (`None`: an untyped literal's, taken from its use);
+    /// `want` is the type its use asks for.
+    fn expr(&mut self, e: &Expr, want: Option<Type>) -> (Wire, Option<Type>) {
+        match e {
+            Expr::Lit { value, ty, .. } => {
+                let value = match ty.or(want) {
+                    Some(t) => value.coerce(t).unwrap_or(*value),
+                    None => *value,
+                };
+                (Wire::constant(value), *ty)
+            }
+            Expr::Name(p) => self.read(p),
+            Expr::Unary(UnOp::Neg, inner, pos) => {
+                let (w, t, _) = self.negate(inner, *pos, want, Ctx::Value);
+                (w, t)
+            }
+            Expr::Unary(UnOp::Not, inner, pos) => {
+                let (w, t) = self.expr(inner, want);
+                let t = t.or(want);
+                (self.make(*pos, "NOT", vec![("in".into(), w)], t, "out"), t)
+            }
+            Expr::Binary(op, a, b, pos) => {
+                let (w, t, _) = self.binary(*op, a, b, *pos, want, Ctx::Value);
+                (w, t)
+            }
+            Expr::Call(call) => self.function(call, want),
+        }
+    }
+
+    /// An operand of an operator: as C computes it in matiec's code, a narrow integer
+    /// (SINT, INT, USINT, UINT) operation promoted to a 32-bit int and not truncated until it
+    /// is stored or passed (`(a * 1000) / 4` of an INT `a` does not wrap at `a * 1000`). The
+    /// wire, the expression's IEC type, and whether the wire is that promoted DINT.
+    fn operand(&mut self, e: &Expr, want: Option<Type>) -> (Wire, Option<Type>, bool) {
+        match e {
+            Expr::Binary(op, a, b, pos) => self.binary(*op, a, b, *pos, want, Ctx::Operand),
+            Expr::Unary(UnOp::Neg, inner, pos) => self.negate(inner, *pos, want, Ctx::Operand),
+            e => {
+                let (w, t) = self.expr(e, want);
+                (w, t, false)
+            }
+        }
+    }
+
+    /// `w` of IEC type `t` as a DINT operand (a constant as it is; a narrow integer converted).
+    fn widen(&mut self, w: Wire, t: Option<Type>, promoted: bool, pos: Pos) -> Wire {
+        match (&w, t) {
+            (Wire::Const(l), _) => Wire::constant(l.value().coerce(Type::DInt).unwrap_or(l.value())),
+            (_, Some(t)) if !promoted && narrow(t) => {
+                self.make(pos, &format!("{}_TO_DINT", t.name()), vec![("in".into(), w)], None, "out")
+            }
+            _ => w,
+        }
+    }
+
+    /// A REAL operand `w` (of expression `e`) as a double: a literal as written, a REAL
+    /// converted exactly.
+    fn widen_real(&mut self, w: Wire, e: &Expr, promoted: bool, pos: Pos) -> Wire {
+        match (e, &w) {
+            (Expr::Lit { value, .. }, _) => Wire::constant(*value),
+            (_, Wire::Const(l)) => Wire::constant(l.value()),
+            _ if promoted => w,
+            _ => self.make(pos, "REAL_TO_LREAL", vec![("in".into(), w)], None, "out"),
+        }
+    }
+
+    /// A promoted DINT `w` stored or passed as its IEC type `t`: truncated, as C's assignment.
+    fn truncate(&mut self, w: Wire, t: Type, pos: Pos) -> Wire {
+        self.make(pos, &format!("DINT_TO_{}", t.name()), vec![("in".into(), w)], None, "out")
+    }
+
+    fn negate(&mut self, inner: &Expr, pos: Pos, want: Option<Type>, ctx: Ctx) -> (Wire, Option<Type>, bool) {
+        if let Expr::Lit { value, ty, .. } = inner {
+            let neg = match *value {
+                Value::Int(i) => Some(Value::Int(-i)),
+                Value::Real(r) => Some(Value::Real(-r)),
+                Value::Time(t) => Some(Value::Time(-t)),
+                _ => None,
+            };
+            if let Some(v) = neg {
+                let (w, t) = self.expr(&Expr::Lit { value: v, ty: *ty, pos }, want);
+                return (w, t, false);
+            }
+        }
+        let (w, t, promoted) = self.operand(inner, want);
+        let t = t.or(want);
+        if let Some(n) = t.filter(|&n| narrow(n) && (promoted || ctx == Ctx::Operand)) {
+            let x = self.widen(w, t, promoted, pos);
+            let r = self.make(pos, "NEG", vec![("in".into(), x)], Some(Type::DInt), "out");
+            return if ctx == Ctx::Operand { (r, t, true) } else { (self.truncate(r, n, pos), t, false) };
+        }
+        (self.make(pos, "NEG", vec![("in".into(), w)], t, "out"), t, false)
+    }
+
+    fn binary(
+        &mut self,
+        op: BinOp,
+        a: &Expr,
+        b: &Expr,
+        pos: Pos,
+        want: Option<Type>,
+        ctx: Ctx,
+    ) -> (Wire, Option<Type>, bool) {
+        let compare = matches!(op, BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Gt | BinOp::Le | BinOp::Ge);
+        let arith = matches!(op, BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Mod);
+        let operand_want = if compare { None } else { want };
+        let (x, tx, px) =
+            if compare || arith { self.operand(a, operand_want) } else { self.with_flag(a, operand_want) };
+        let (y, ty, py) = if compare || arith {
+            self.operand(b, tx.or(operand_want))
+        } else {
+            self.with_flag(b, tx.or(operand_want))
+        };
+        // The left operand's literal takes the right's type.
+        let x = match (tx, ty, a) {
+            (None, Some(t), Expr::Lit { value, .. }) => Wire::constant(value.coerce(t).unwrap_or(*value)),
+            _ => x,
+        };
+        let t = tx.or(ty).or(operand_want);
+        // A REAL operation with a literal (a C double in matiec's code) or a double operand
+        // computes in double and is rounded to REAL when stored.
+        if (arith || compare) && t == Some(Type::Real) && (px || py || real_literal(a) || real_literal(b)) {
+            let x = self.widen_real(x, a, px, pos);
+            let y = self.widen_real(y, b, py, pos);
+            let r = self.make(pos, op.function(), vec![("in1".into(), x), ("in2".into(), y)], Some(Type::LReal), "out");
+            return match () {
+                _ if compare => (r, Some(Type::Bool), false),
+                _ if ctx == Ctx::Operand => (r, t, true),
+                _ => (self.make(pos, "LREAL_TO_REAL", vec![("in".into(), r)], None, "out"), t, false),
+            };
+        }
+        if let Some(n) = t.filter(|&n| narrow(n)) {
+            let in_int = px || py || (arith && ctx == Ctx::Operand);
+            if (arith || compare) && in_int {
+                let x = self.widen(x, tx, px, pos);
+                let y = self.widen(y, ty, py, pos);
+                let r =
+                    self.make(pos, op.function(), vec![("in1".into(), x), ("in2".into(), y)], Some(Type::DInt), "out");
+                return match () {
+                    _ if compare => (r, Some(Type::Bool), false),
+                    _ if ctx == Ctx::Operand => (r, t, true),
+                    _ => (self.truncate(r, n, pos), t, false),
+                };
+            }
+        }
+        let out_ty = if compare { Some(Type::Bool) } else { t };
+        let w = self.make(pos, op.function(), vec![("in1".into(), x), ("in2".into(), y)], t, "out");
+        (w, out_ty, false)
+    }
+
+    /// An expression in value context, as an operand's triple (never promoted).
+    fn with_flag(&mut self, e: &Expr, want: Option<Type>) -> (Wire, Option<Type>, bool) {
+        let (w, t) = self.expr(e, want);
+        (w, t, false)
+    }
+
+    /// A function call in an expression: a library function or conversion, or a macro.
+    fn function(&mut self, call: &Call, want: Option<Type>) -> (Wire, Option<Type>) {
+        let up = call.name.to_ascii_uppercase();
+        let Some(def) = library::lookup(&up) else {
+            if self.body.macros.contains_key(&call.name) {
+                self.error(call.pos, format!("`{}` is a macro: calling one from ST is not compiled yet", call.name));
+            } else {
+                self.error(call.pos, format!("unknown function `{}`", call.name));
+            }
+            return (Wire::constant(Value::Bool(false)), None);
+        };
+        if def.stateful {
+            self.error(
+                call.pos,
+                format!(
+                    "{up} is a function block: declare an instance and call it (`inst({up_args})`)",
+                    up_args = "..."
+                ),
+            );
+            return (Wire::constant(Value::Bool(false)), None);
+        }
+        let generic = def.outputs.first().is_some_and(|o| matches!(o.ty, library::PinTy::T));
+        let mut inputs: Vec<(String, Wire)> = Vec::new();
+        let mut arg_ty: Option<Type> = None;
+        let positional = call.args.iter().filter(|a| matches!(a, Arg::In { name: None, .. })).count();
+        let mut k = 0;
+        for a in &call.args {
+            let Arg::In { name, value, pos } = a else {
+                self.error(call.pos, format!("{up} is a function: its value is its result, not an `=>` output"));
+                continue;
+            };
+            let pin = match name {
+                Some(n) => n.to_ascii_lowercase(),
+                None => {
+                    let p = match (def.inputs.get(k), def.var_inputs) {
+                        (Some(p), _) => p.name.to_string(),
+                        (None, Some(v)) => format!("{}{}", v.prefix, v.first + k - def.inputs.len()),
+                        (None, None) => {
+                            self.error(
+                                *pos,
+                                format!("{up} takes {} arguments, this is argument {}", def.inputs.len(), k + 1),
+                            );
+                            k += 1;
+                            continue;
+                        }
+                    };
+                    k += 1;
+                    p
+                }
+            };
+            let fixed = def.inputs.iter().find(|p| p.name == pin).and_then(|p| pin_type(p.ty));
+            let (w, t) = self.expr(value, fixed.or(arg_ty).or(if generic { want } else { None }));
+            if fixed.is_none() && pin != "g" && pin != "k" {
+                arg_ty = arg_ty.or(t);
+            }
+            inputs.push((pin, w));
+        }
+        let _ = positional;
+        let t = arg_ty.or(if generic { want } else { None });
+        let out = def.outputs.first().map_or("out", |o| o.name);
+        let out_ty = def.outputs.first().and_then(|o| pin_type(o.ty)).or(t);
+        let data_type = if def.generic == library::Generic::No { None } else { t };
+        (self.make(call.pos, &up, inputs, data_type, out), out_ty)
+    }
+
+    /// A name read: a variable's value here, an input, an instance's output.
+    fn read(&mut self, p: &Path) -> (Wire, Option<Type>) {
+        let zero = (Wire::constant(Value::Bool(false)), None);
+        if p.indexed {
+            self.error(p.pos, "arrays are not compiled yet");
+            return zero;
+        }
+        match (self.names.get(&p.parts[0].to_ascii_uppercase()).cloned(), p.parts.len()) {
+            (Some(Name::Var(v)), 1) => (self.env[v].clone(), Some(self.body.variables[v].ty.0)),
+            (Some(Name::Input(t)), 1) => {
+                let name =
+                    self.body.inputs.iter().find(|(n, _)| n.eq_ignore_ascii_case(&p.parts[0])).map(|(n, _)| n.clone());
+                (Wire::Ref(name.unwrap_or_default()), Some(t))
+            }
+            (Some(Name::Instance(b)), 2) => {
+                let ty = self.body.blocks[b].ty.to_string();
+                let outs = fb_outputs(&ty, self.body.macros);
+                let Some((pin, t)) = outs.iter().find(|(o, _)| o.eq_ignore_ascii_case(&p.parts[1])).cloned() else {
+                    self.error(
+                        p.pos,
+                        format!(
+                            "`{}`: {ty} has no output `{}` (outputs: {})",
+                            p.text(),
+                            p.parts[1],
+                            outs.iter().map(|(o, _)| o.to_ascii_uppercase()).collect::<Vec<_>>().join(", ")
+                        ),
+                    );
+                    return zero;
+                };
+                // A generic counter's count is of its data type, IEC's CTU's INT by default.
+                let t = t.or_else(|| Some(self.body.blocks[b].data_type().map_or(Type::Int, |t| t.0)));
+                let from = format!("{}.{pin}", self.body.blocks[b].id);
+                let delayed =
+                    library::lookup(&ty).is_some_and(|d| d.outputs.iter().any(|o| o.name == pin && o.delayed));
+                let w = if self.called[b] || delayed { Wire::Ref(from) } else { Wire::Feedback { from, init: None } };
+                (w, t)
+            }
+            (Some(Name::Instance(_)), _) => {
+                self.error(
+                    p.pos,
+                    format!(
+                        "`{}` is a function block instance: read one of its outputs (`{}.Q`)",
+                        p.text(),
+                        p.parts[0]
+                    ),
+                );
+                zero
+            }
+            (Some(_), _) => {
+                self.error(p.pos, format!("`{}`: structures are not compiled yet", p.text()));
+                zero
+            }
+            (None, _) => {
+                let msg = self.unknown(&p.parts[0]);
+                self.error(p.pos, msg);
+                zero
+            }
+        }
+    }
+
+    /// `w` as a wire a port or a connector may carry: a reference or a constant (a feedback
+    /// wire through a MOVE of its own).
+    fn as_signal(&mut self, w: Wire, name: &str, ty: Type) -> Wire {
+        match w {
+            Wire::Feedback { .. } => {
+                let id = self.fresh(&format!("{name}__end"));
+                self.made.push(gate(id.clone(), "MOVE", vec![("in", w)], Some(ty)));
+                Wire::Ref(format!("{id}.out"))
+            }
+            w => w,
+        }
+    }
+
+    /// The ports read at the end of the scan, each variable's connector, the blocks that hold
+    /// the variables for the next scan, and the made blocks added to the body.
+    fn finish(&mut self) {
+        self.uncalled_and_unset_inputs();
+        // A variable never written keeps its init: its start is a constant.
+        let mut replace: HashMap<String, Wire> = HashMap::new();
+        let mut retarget: HashMap<String, String> = HashMap::new();
+        let mut holds = Vec::new();
+        for v in 0..self.body.variables.len() {
+            let var = self.body.variables[v].clone();
+            if var.input {
+                continue;
+            }
+            let from = format!("{}.out", hold_id(&var.name));
+            if self.env[v] == self.start[v] {
+                replace.insert(from, Wire::constant(var.init.map_or_else(|| var.ty.0.zero(), |c| c.0)));
+            } else {
+                match &self.env[v] {
+                    Wire::Ref(r) if r.contains('.') => {
+                        retarget.insert(from, r.clone());
+                    }
+                    w => holds.push((hold_id(&var.name), w.clone(), var.ty.0)),
+                }
+            }
+        }
+        for (id, w, ty) in holds {
+            self.taken.insert(id.clone());
+            self.made.push(gate(id, "MOVE", vec![("in", w)], Some(ty)));
+        }
+        let fix = |w: &mut Wire| {
+            if let Wire::Feedback { from, .. } = w {
+                if let Some(c) = replace.get(from) {
+                    *w = c.clone();
+                } else if let Some(r) = retarget.get(from) {
+                    *from = r.clone();
+                }
+            }
+        };
+        self.env.iter_mut().for_each(fix);
+        for b in self.made.iter_mut().chain(self.body.blocks.iter_mut()) {
+            b.inputs.0.iter_mut().for_each(|(_, w)| fix(w));
+        }
+        for k in 0..self.body.outputs.len() {
+            let Wire::Ref(r) = &self.body.outputs[k].from else { continue };
+            if let Some(Name::Var(v)) = self.names.get(&r.to_ascii_uppercase()).cloned() {
+                let (name, ty) = (self.body.outputs[k].name.clone(), self.body.outputs[k].ty.0);
+                self.body.outputs[k].from = self.as_signal(self.env[v].clone(), &name, ty);
+            }
+        }
+        let mut connectors = Vec::new();
+        for v in 0..self.body.variables.len() {
+            let var = self.body.variables[v].clone();
+            if var.input {
+                continue;
+            }
+            let from = self.as_signal(self.env[v].clone(), &var.name, var.ty.0);
+            connectors.push(Connector { name: var.name.clone(), from });
+        }
+        self.body.blocks.append(&mut self.made);
+        self.body.connectors.extend(connectors);
+    }
+}
+
+impl Lowerer<'_, '_> {
+    /// An instance no statement calls never runs (its EN FALSE: its outputs keep their
+    /// initial values); an input a call does not give reads its type's initial value, as an
+    /// IEC function block's input never written does.
+    fn uncalled_and_unset_inputs(&mut self) {
+        for b in 0..self.body.blocks.len() {
+            if !self.called[b] {
+                self.body.blocks[b].inputs.0 =
+                    vec![(library::ENABLE.into(), Wire::constant(Value::Bool(false)))].into_boxed_slice();
+            }
+            let ty = self.body.blocks[b].ty.to_string();
+            let given: Vec<String> = self.body.blocks[b].inputs.iter().map(|(p, _)| p.to_ascii_lowercase()).collect();
+            let mut add = Vec::new();
+            if let Some(d) = library::lookup(&ty) {
+                // A generic counter is IEC's CTU: of INT.
+                if d.generic != library::Generic::No && self.body.blocks[b].data_type().is_none() {
+                    self.body.blocks[b].set_data_type(Some(fbd_model::model::TypeName(Type::Int)));
+                }
+                let t_of = self.body.blocks[b].data_type().map_or(Type::Int, |t| t.0);
+                for p in
+                    d.inputs.iter().filter(|p| p.default.is_none() && !given.contains(&p.name.to_ascii_lowercase()))
+                {
+                    let t = pin_type(p.ty).unwrap_or(t_of);
+                    add.push((p.name.to_string(), Wire::constant(t.zero())));
+                }
+            } else {
+                for (p, t) in fb_inputs(&ty, self.body.macros) {
+                    if let (false, Some(t)) = (given.contains(&p.to_ascii_lowercase()), t) {
+                        add.push((p, Wire::constant(t.zero())));
+                    }
+                }
+            }
+            if !add.is_empty() {
+                let mut pins: Vec<(Box<str>, Wire)> = self.body.blocks[b].inputs.0.to_vec();
+                pins.extend(add.into_iter().map(|(p, w)| (p.into_boxed_str(), w)));
+                self.body.blocks[b].inputs.0 = pins.into_boxed_slice();
+            }
+        }
+    }
+}
+
+/// Where an expression's value goes: stored or passed (truncated to its type), or into an
+/// operator (computed as C computes it).
+#[derive(Copy, Clone, PartialEq, Eq)]
+enum Ctx {
+    Value,
+    Operand,
+}
+
+/// Whether `e` is an untyped REAL literal (`0.5`): a C double in matiec's code.
+fn real_literal(e: &Expr) -> bool {
+    matches!(e, Expr::Lit { value: Value::Real(_), ty: None, .. })
+}
+
+/// The integer types C promotes to `int` in an operation.
+fn narrow(t: Type) -> bool {
+    matches!(t, Type::SInt | Type::Int | Type::USInt | Type::UInt)
+}
+
+/// The block that holds variable `name` for the next scan.
+fn hold_id(name: &str) -> String {
+    format!("{name}__var")
+}
+
+/// Levenshtein distance, for did-you-mean.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let cur = row[j + 1];
+            row[j + 1] = (prev + usize::from(ca != *cb)).min(row[j] + 1).min(row[j + 1] + 1);
+            prev = cur;
+        }
+    }
+    row[b.len()]
+}

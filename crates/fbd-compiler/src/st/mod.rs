@@ -1,0 +1,189 @@
+//! Structured Text bodies (format version 6) lowered to blocks, before expansion: the front
+//! end of ST.
+//!
+//! A body's `st` lines are parsed (`fbd_st`) and its statements turned into the blocks that
+//! compute what matiec computes when it runs them (`lower.rs`): each assignment a new value
+//! of its variable (the blocks of its expression), an IF or a CASE the values of its branches
+//! merged by SEL on its conditions (a block in a branch runs under the branch's condition as
+//! its EN, so a function block not reached keeps its state and a division not reached does not
+//! fault), a function block's call its instance's inputs wired (once per scan). A variable read
+//! before its first write sees what the previous scan left. The rest of the compiler knows no
+//! ST.
+//!
+//! Loops (FOR, WHILE, REPEAT) need jumps in the executor and a watchdog: until the VM has them
+//! they are refused at their place, as are arrays, a second call of one instance in a scan, and
+//! RETURN. Every problem of every body is reported at once, each at its line and column.
+//!
+//! Files: this one (the entry and the body's names), `lower.rs` (statements and expressions
+//! to blocks).
+
+mod lower;
+
+use std::collections::HashMap;
+
+use fbd_model::diag::Diagnostic;
+use fbd_model::locate::Seg;
+use fbd_model::model::{Connector, LeanBlock, PortOut, Variable};
+use fbd_model::{Type, library};
+use fbd_st::Pos;
+
+use crate::Project;
+
+/// One ST body's parts, borrowed from its document or macro.
+pub(super) struct Body<'a> {
+    pub(super) blocks: &'a mut Vec<LeanBlock>,
+    pub(super) variables: &'a mut Vec<Variable>,
+    pub(super) connectors: &'a mut Vec<Connector>,
+    /// The body's inputs: name and type.
+    pub(super) inputs: Vec<(String, Type)>,
+    pub(super) outputs: &'a mut Vec<PortOut>,
+    /// The macros of the project: name → (input pins, output pins) with their types.
+    pub(super) macros: &'a HashMap<String, Pins>,
+}
+
+/// A function block type's pins (a macro's ports): inputs and outputs, with types.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Pins {
+    pub(super) inputs: Vec<(String, Type)>,
+    pub(super) outputs: Vec<(String, Type)>,
+}
+
+/// A problem at a place of the ST text.
+pub(super) type Found = Vec<(Pos, String)>;
+
+/// Lowers every body of the project that has ST; every problem of every body is returned,
+/// each at its place, and nothing is changed then.
+pub fn lower(project: &mut Project) -> Result<(), Vec<Diagnostic>> {
+    if !project.files.iter().any(|f| !f.doc.st.is_empty() || f.doc.macros.iter().any(|m| !m.st.is_empty())) {
+        return Ok(());
+    }
+    let macros: HashMap<String, Pins> = project
+        .files
+        .iter()
+        .flat_map(|f| f.doc.macros.iter())
+        .map(|m| {
+            let pins = Pins {
+                inputs: m.inputs.iter().map(|p| (p.name.clone(), p.ty.0)).collect(),
+                outputs: m.outputs.iter().map(|p| (p.name.clone(), p.ty.0)).collect(),
+            };
+            (m.name.clone(), pins)
+        })
+        .collect();
+    let mut found: Vec<Diagnostic> = Vec::new();
+    for f in 0..project.files.len() {
+        let mut errors: Vec<(Vec<Seg>, Pos, String)> = Vec::new();
+        {
+            let doc = &mut project.files[f].doc;
+            if f == 0 && !doc.st.is_empty() {
+                let st = std::mem::take(&mut doc.st);
+                let mut body = Body {
+                    blocks: &mut doc.blocks,
+                    variables: &mut doc.variables,
+                    connectors: &mut doc.connectors,
+                    inputs: doc.inputs.iter().map(|p| (p.name.clone(), p.ty.0)).collect(),
+                    outputs: &mut doc.outputs,
+                    macros: &macros,
+                };
+                errors.extend(
+                    body_errors(&mut body, &st, !doc.ladder.is_empty()).into_iter().map(|(p, m)| (vec![], p, m)),
+                );
+                doc.st = st;
+            }
+            for (m, d) in doc.macros.iter_mut().enumerate() {
+                if d.st.is_empty() {
+                    continue;
+                }
+                let st = std::mem::take(&mut d.st);
+                let mut body = Body {
+                    blocks: &mut d.blocks,
+                    variables: &mut d.variables,
+                    connectors: &mut d.connectors,
+                    inputs: d.inputs.iter().map(|p| (p.name.clone(), p.ty.0)).collect(),
+                    outputs: &mut d.outputs,
+                    macros: &macros,
+                };
+                let at = vec![Seg::from("macros"), Seg::from(m)];
+                errors.extend(
+                    body_errors(&mut body, &st, !d.ladder.is_empty()).into_iter().map(|(p, msg)| (at.clone(), p, msg)),
+                );
+                d.st = st;
+            }
+        }
+        for (at, pos, msg) in errors {
+            found.push(diag(project, f, &at, pos, msg));
+        }
+    }
+    if found.is_empty() { Ok(()) } else { Err(found) }
+}
+
+/// Parses and lowers one body; its problems.
+fn body_errors(body: &mut Body, st: &[String], has_ladder: bool) -> Found {
+    if has_ladder {
+        return vec![(
+            Pos { line: 1, col: 1 },
+            "a body is written in one language: this one has a ladder network and ST".into(),
+        )];
+    }
+    let text = st.join("\n");
+    let statements = match fbd_st::parse(&text) {
+        Ok(s) => s,
+        Err(errors) => return errors.into_iter().map(|e| (e.pos, e.msg)).collect(),
+    };
+    lower::lower(body, &statements)
+}
+
+/// A diagnostic at ST position `pos` of the body at `at` in file `f`: the line of the file
+/// that holds the ST line, its column moved by the string's opening quote; the message says
+/// the line and column inside the body too (an imported body's XML has them).
+fn diag(project: &Project, f: usize, at: &[Seg], pos: Pos, msg: String) -> Diagnostic {
+    let mut path = at.to_vec();
+    path.push(Seg::from("st"));
+    path.push(Seg::from(pos.line.saturating_sub(1) as usize));
+    let mut d = project.diag(f, &path, format!("ST {}:{}: {msg}", pos.line, pos.col));
+    if let (Some(_), Some(c)) = (d.line, d.col) {
+        d.col = Some(c + pos.col as usize);
+    }
+    d
+}
+
+/// What a name in an ST body is.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) enum Name {
+    /// Variable `k` of the body.
+    Var(usize),
+    /// An input of the body (not a variable).
+    Input(Type),
+    /// A function block instance: block `k`.
+    Instance(usize),
+}
+
+/// The output pins of a function block type (a library block or a macro) with their types
+/// (`None`: generic).
+pub(super) fn fb_outputs(ty: &str, macros: &HashMap<String, Pins>) -> Vec<(String, Option<Type>)> {
+    if let Some(m) = macros.get(ty) {
+        return m.outputs.iter().map(|(n, t)| (n.clone(), Some(*t))).collect();
+    }
+    match library::lookup(ty) {
+        Some(d) => d.outputs.iter().map(|p| (p.name.to_string(), pin_type(p.ty))).collect(),
+        None => Vec::new(),
+    }
+}
+
+/// The input pins of a function block or function type, in order, with their types.
+pub(super) fn fb_inputs(ty: &str, macros: &HashMap<String, Pins>) -> Vec<(String, Option<Type>)> {
+    if let Some(m) = macros.get(ty) {
+        return m.inputs.iter().map(|(n, t)| (n.clone(), Some(*t))).collect();
+    }
+    match library::lookup(ty) {
+        Some(d) => d.inputs.iter().map(|p| (p.name.to_string(), pin_type(p.ty))).collect(),
+        None => Vec::new(),
+    }
+}
+
+/// A library pin's type when it is fixed.
+pub(super) fn pin_type(t: library::PinTy) -> Option<Type> {
+    match t {
+        library::PinTy::Fixed(t) => Some(t),
+        _ => None,
+    }
+}

@@ -1,0 +1,193 @@
+#!/usr/bin/env python3
+"""Writes random Structured Text programs as PLCopen TC6 XML, for tools/plcopen/st-check.sh.
+
+    tools/plcopen/st-gen.py SEED OUT.xml
+
+Each program has BOOL inputs i0..i2, INT inputs a0 and a1, outputs of BOOL, INT, DINT and REAL,
+locals, and instances of TON, CTU and R_TRIG; its body is 4 to 12 random statements:
+assignments of nested expressions (every operator with IEC precedence, parentheses, typed and
+untyped literals, standard functions and conversions, an instance's outputs read before or
+after its call), IF/ELSIF/ELSE and CASE (lists, ranges, ELSE) nested two deep, and at most one
+call per instance (formal arguments, `=>` outputs), in a branch or not. Divisors are non-zero
+literals (matiec's C traps on an integer division by zero). The same SEED writes the same file.
+"""
+
+import random
+import sys
+
+BOOLS_IN = ["i0", "i1", "i2"]
+INTS_IN = ["a0", "a1"]
+BOOL_VARS = ["q0", "q1", "b0"]
+INT_VARS = ["n0", "n1", "m0"]
+DINT_VARS = ["d0"]
+REAL_VARS = ["r0"]
+FBS = [("t0", "TON"), ("c0", "CTU"), ("e0", "R_TRIG")]
+FB_OUT = {"t0": [("Q", "BOOL"), ("ET", "TIME")], "c0": [("Q", "BOOL"), ("CV", "INT")], "e0": [("Q", "BOOL")]}
+
+
+class Gen:
+    def __init__(self, rng):
+        self.rng = rng
+        self.called = set()
+
+    def int_expr(self, d=0):
+        r = self.rng
+        k = r.randint(0, 12 if d < 3 else 2)
+        if k == 0:
+            return r.choice(INTS_IN + INT_VARS)
+        if k == 1:
+            return str(r.choice([0, 1, 2, 3, 7, 100, 1000, -5]))
+        if k == 2:
+            return "c0.CV"
+        if k in (3, 4, 5):
+            op = r.choice(["+", "-", "*"])
+            return f"{self.int_expr(d + 1)} {op} {self.int_expr(d + 1)}"
+        if k == 6:
+            return f"({self.int_expr(d + 1)})"
+        if k == 7:
+            op = r.choice(["/", "MOD"])
+            return f"({self.int_expr(d + 1)}) {op} {r.choice([2, 3, 7, 10, -4])}"
+        if k == 8:
+            return f"{r.choice(['MIN', 'MAX'])}({self.int_expr(d + 1)}, {self.int_expr(d + 1)})"
+        if k == 9:
+            return f"LIMIT({r.choice([-100, 0, 5])}, {self.int_expr(d + 1)}, {r.choice([10, 200, 3000])})"
+        if k == 10:
+            return f"SEL({self.bool_expr(d + 1)}, {self.int_expr(d + 1)}, {self.int_expr(d + 1)})"
+        if k == 11:
+            return f"ABS({self.int_expr(d + 1)})"
+        return f"-{r.choice(INTS_IN + INT_VARS)}"
+
+    def bool_expr(self, d=0):
+        r = self.rng
+        k = r.randint(0, 8 if d < 3 else 1)
+        if k == 0:
+            return r.choice(BOOLS_IN + BOOL_VARS)
+        if k == 1:
+            return r.choice(["t0.Q", "c0.Q", "e0.Q", "TRUE", "FALSE"])
+        if k in (2, 3):
+            op = r.choice(["=", "<>", "<", ">", "<=", ">="])
+            return f"{self.int_expr(d + 1)} {op} {self.int_expr(d + 1)}"
+        if k in (4, 5):
+            op = r.choice(["AND", "OR", "XOR", "&"])
+            return f"{self.bool_expr(d + 1)} {op} {self.bool_expr(d + 1)}"
+        if k == 6:
+            return f"NOT ({self.bool_expr(d + 1)})"
+        if k == 7:
+            return f"({self.bool_expr(d + 1)})"
+        return f"{self.real_expr(d + 1)} > {r.choice(['0.0', '10.5', '-3.0'])}"
+
+    def real_expr(self, d=0):
+        r = self.rng
+        k = r.randint(0, 4 if d < 3 else 1)
+        if k == 0:
+            return "r0"
+        if k == 1:
+            return f"INT_TO_REAL({self.int_expr(d + 1)})"
+        if k == 2:
+            return f"{self.real_expr(d + 1)} * {r.choice(['0.5', '1.25', '-2.0'])}"
+        if k == 3:
+            return f"{self.real_expr(d + 1)} + {self.real_expr(d + 1)}"
+        return f"{self.real_expr(d + 1)} / 4.0"
+
+    def call(self, ind):
+        free = [f for f in FBS if f[0] not in self.called]
+        if not free:
+            return None
+        name, ty = self.rng.choice(free)
+        self.called.add(name)
+        r = self.rng
+        if ty == "TON":
+            args = f"IN := {self.bool_expr(1)}, PT := T#{r.choice([20, 60, 100])}ms"
+        elif ty == "CTU":
+            args = f"CU := {self.bool_expr(1)}, R := {self.bool_expr(2)}, PV := {r.choice([3, 5, 100])}"
+        else:
+            args = f"CLK := {self.bool_expr(1)}"
+        if r.random() < 0.3:
+            args += f", Q => {r.choice(BOOL_VARS)}"
+        return f"{ind}{name}({args});"
+
+    def statement(self, ind, depth):
+        r = self.rng
+        k = r.randint(0, 9 if depth < 2 else 5)
+        if k in (0, 1):
+            return f"{ind}{r.choice(INT_VARS)} := {self.int_expr()};"
+        if k == 2:
+            return f"{ind}{r.choice(BOOL_VARS)} := {self.bool_expr()};"
+        if k == 3:
+            return f"{ind}d0 := INT_TO_DINT({self.int_expr()}) * {r.choice(['1000', '70000', 'DINT#-3'])} + d0 / 2;"
+        if k == 4:
+            return f"{ind}r0 := {self.real_expr()};"
+        if k == 5:
+            return self.call(ind) or f"{ind}{r.choice(INT_VARS)} := {self.int_expr()};"
+        if k in (6, 7):
+            out = [f"{ind}IF {self.bool_expr()} THEN"]
+            out += self.block(ind + "  ", depth + 1)
+            for _ in range(r.randint(0, 2)):
+                out.append(f"{ind}ELSIF {self.bool_expr()} THEN")
+                out += self.block(ind + "  ", depth + 1)
+            if r.random() < 0.6:
+                out.append(f"{ind}ELSE")
+                out += self.block(ind + "  ", depth + 1)
+            out.append(f"{ind}END_IF;")
+            return "\n".join(out)
+        out = [f"{ind}CASE {r.choice(INTS_IN + INT_VARS + ['c0.CV'])} OF"]
+        used = set()
+        for _ in range(r.randint(1, 4)):
+            labels = []
+            for _ in range(r.randint(1, 3)):
+                if r.random() < 0.3:
+                    lo = r.randint(-5, 20)
+                    labels.append(f"{lo}..{lo + r.randint(0, 10)}")
+                else:
+                    v = r.choice([0, 1, 2, 3, 5, 300, -20000, 32767])
+                    if v in used:
+                        continue
+                    used.add(v)
+                    labels.append(str(v))
+            if not labels:
+                continue
+            out.append(f"{ind}  {', '.join(labels)}:")
+            out += self.block(ind + "    ", depth + 1)
+        if r.random() < 0.5:
+            out.append(f"{ind}ELSE")
+            out += self.block(ind + "    ", depth + 1)
+        out.append(f"{ind}END_CASE;")
+        return "\n".join(out)
+
+    def block(self, ind, depth):
+        return [self.statement(ind, depth) for _ in range(self.rng.randint(1, 3))]
+
+
+def program(seed):
+    rng = random.Random(seed)
+    g = Gen(rng)
+    body = "\n".join(g.statement("", 0) for _ in range(rng.randint(4, 12)))
+    var = lambda n, t: f'<variable name="{n}"><type><{t}/></type></variable>'
+    fb = lambda n, t: f'<variable name="{n}"><type><derived name="{t}"/></type></variable>'
+    ins = "".join(var(n, "BOOL") for n in BOOLS_IN) + "".join(var(n, "INT") for n in INTS_IN)
+    outs = var("q0", "BOOL") + var("q1", "BOOL") + var("n0", "INT") + var("n1", "INT") + var("d0", "DINT") + var("r0", "REAL")
+    locals_ = var("b0", "BOOL") + var("m0", "INT") + "".join(fb(n, t) for n, t in FBS)
+    return f"""<?xml version="1.0" encoding="utf-8"?>
+<project xmlns="http://www.plcopen.org/xml/tc6_0201" xmlns:xhtml="http://www.w3.org/1999/xhtml">
+  <fileHeader companyName="fbd2048" productName="st-gen" productVersion="1" creationDateTime="2026-01-01T00:00:00"/>
+  <contentHeader name="st{seed}"><coordinateInfo><fbd><scaling x="1" y="1"/></fbd><ld><scaling x="1" y="1"/></ld><sfc><scaling x="1" y="1"/></sfc></coordinateInfo></contentHeader>
+  <types><dataTypes/><pous>
+    <pou name="st{seed}" pouType="program">
+      <interface>
+        <inputVars>{ins}</inputVars>
+        <outputVars>{outs}</outputVars>
+        <localVars>{locals_}</localVars>
+      </interface>
+      <body><ST><xhtml:p><![CDATA[{body}
+]]></xhtml:p></ST></body>
+    </pou>
+  </pous></types>
+  <instances><configurations><configuration name="config"><resource name="resource1">
+    <task name="task0" interval="T#20ms" priority="0"><pouInstance name="instance0" typeName="st{seed}"/></task>
+  </resource></configuration></configurations></instances>
+</project>
+"""
+
+
+if __name__ == "__main__":
+    open(sys.argv[2], "w").write(program(int(sys.argv[1])))
