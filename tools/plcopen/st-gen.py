@@ -8,7 +8,8 @@ locals, and instances of TON, CTU and R_TRIG; its body is 4 to 12 random stateme
 assignments of nested expressions (every operator with IEC precedence, parentheses, typed and
 untyped literals, standard functions and conversions, an instance's outputs read before or
 after its call), IF/ELSIF/ELSE and CASE (lists, ranges, ELSE) nested two deep, and at most one
-call per instance (formal arguments, `=>` outputs), in a branch or not. Divisors are non-zero
+call per instance (formal arguments, `=>` outputs), in a branch or not, and RETURN, in a
+branch or not. Divisors are non-zero
 literals (matiec's C traps on an integer division by zero). The same SEED writes the same file.
 """
 
@@ -108,6 +109,8 @@ class Gen:
 
     def statement(self, ind, depth):
         r = self.rng
+        if r.random() < 0.04:
+            return f"{ind}IF {self.bool_expr()} THEN RETURN; END_IF;" if r.random() < 0.8 else f"{ind}RETURN;"
         k = r.randint(0, 9 if depth < 2 else 5)
         if k in (0, 1):
             return f"{ind}{r.choice(INT_VARS)} := {self.int_expr()};"

@@ -65,7 +65,7 @@ pub(super) fn lower(body: &mut Body, statements: &[Stmt]) -> Found {
         }
         names.insert(b.id.to_ascii_uppercase(), Name::Instance(k));
     }
-    let start: Vec<Wire> = body
+    let mut start: Vec<Wire> = body
         .variables
         .iter()
         .map(|v| {
@@ -76,6 +76,8 @@ pub(super) fn lower(body: &mut Body, statements: &[Stmt]) -> Found {
             }
         })
         .collect();
+    // The RETURN flag: no RETURN has run at the start of the scan.
+    start.push(Wire::constant(Value::Bool(false)));
     let mut taken: HashSet<String> = body.blocks.iter().map(|b| b.id.to_string()).collect();
     taken.extend(body.variables.iter().map(|v| v.name.clone()));
     taken.extend(body.inputs.iter().map(|(n, _)| n.clone()));
@@ -132,10 +134,39 @@ impl Lowerer<'_, '_> {
         Wire::Ref(format!("{id}.{out}"))
     }
 
+    /// The statements of a list; those after a RETURN that may have run, under the condition
+    /// that it did not (after one that did, none).
     fn statements(&mut self, list: &[Stmt]) {
-        for s in list {
+        for (k, s) in list.iter().enumerate() {
             self.statement(s);
+            let rest = &list[k + 1..];
+            if rest.is_empty() || !returns(s) {
+                continue;
+            }
+            let ret = self.returned();
+            match &self.env[ret] {
+                Wire::Const(l) if l.value() == Value::Bool(true) => return,
+                Wire::Const(_) => continue,
+                w => {
+                    let on = w.clone();
+                    let pos = rest[0].pos();
+                    let go_on = self.make(pos, "NOT", vec![("in".into(), on)], Some(Type::Bool), "out");
+                    let here = Expr::Lit { value: Value::Bool(true), ty: None, pos };
+                    self.branches(&[(&here, rest)], &[], Some(vec![go_on]));
+                    return;
+                }
+            }
         }
+    }
+
+    /// The index in `env` of the flag a RETURN sets (after the variables).
+    fn returned(&self) -> usize {
+        self.body.variables.len()
+    }
+
+    /// The type of `env[v]`: a variable's, or the RETURN flag's BOOL.
+    fn var_ty(&self, v: usize) -> Type {
+        self.body.variables.get(v).map_or(Type::Bool, |var| var.ty.0)
     }
 
     fn statement(&mut self, s: &Stmt) {
@@ -151,7 +182,10 @@ impl Lowerer<'_, '_> {
             Stmt::While { pos, .. } => self.not_yet(*pos, "WHILE"),
             Stmt::Repeat { pos, .. } => self.not_yet(*pos, "REPEAT"),
             Stmt::Exit(pos) => self.not_yet(*pos, "EXIT"),
-            Stmt::Return(pos) => self.not_yet(*pos, "RETURN"),
+            Stmt::Return(_) => {
+                let ret = self.returned();
+                self.env[ret] = Wire::constant(Value::Bool(true));
+            }
         }
     }
 
@@ -272,7 +306,7 @@ impl Lowerer<'_, '_> {
         for (c, env) in taken.into_iter().rev() {
             for (v, written) in env.into_iter().enumerate() {
                 if written != self.env[v] {
-                    let ty = self.body.variables[v].ty.0;
+                    let ty = self.var_ty(v);
                     let inputs =
                         vec![("g".into(), c.clone()), ("in0".into(), self.env[v].clone()), ("in1".into(), written)];
                     self.env[v] = self.make(pos, "SEL", inputs, Some(ty), "out");
@@ -809,6 +843,20 @@ impl Lowerer<'_, '_> {
 enum Ctx {
     Value,
     Operand,
+}
+
+/// Whether statement `s` may run a RETURN.
+fn returns(s: &Stmt) -> bool {
+    match s {
+        Stmt::Return(_) => true,
+        Stmt::If { arms, otherwise, .. } => {
+            arms.iter().any(|(_, b)| b.iter().any(returns)) || otherwise.iter().any(returns)
+        }
+        Stmt::Case { arms, otherwise, .. } => {
+            arms.iter().any(|a| a.body.iter().any(returns)) || otherwise.iter().any(returns)
+        }
+        _ => false,
+    }
 }
 
 /// Whether `e` is an untyped REAL literal (`0.5`): a C double in matiec's code.

@@ -10,9 +10,10 @@
 //! before its first write sees what the previous scan left. The rest of the compiler knows no
 //! ST.
 //!
-//! Loops (FOR, WHILE, REPEAT) need jumps in the executor and a watchdog: until the VM has them
-//! they are refused at their place, as are arrays, a second call of one instance in a scan, and
-//! RETURN. Every problem of every body is reported at once, each at its line and column.
+//! A RETURN sets a flag the statements after it run under (`IF NOT returned THEN ..`). Loops
+//! (FOR, WHILE, REPEAT, EXIT) need jumps in the executor and a watchdog: until the VM has them
+//! they are refused at their place, as are arrays and a second call of one instance in a scan.
+//! Every problem of every body is reported at once, each at its line and column.
 //!
 //! Files: this one (the entry and the body's names), `lower.rs` (statements and expressions
 //! to blocks).

@@ -128,3 +128,34 @@ fn a_syntax_error_names_what_was_expected() {
     assert!(all.iter().any(|m| m.starts_with("ST 2:1: expected `;`")), "{all:?}");
     assert!(all.iter().any(|m| m.starts_with("ST 2:18: expected `;`")), "{all:?}");
 }
+
+/// A RETURN ends the body's scan: nothing after it runs, an instance after it is not called.
+const RETURNS: &str = r#"{"fbd": 6,
+  "inputs": [{"name": "stop", "type": "BOOL"}, {"name": "go", "type": "BOOL"}],
+  "variables": [{"name": "n", "type": "INT"}, {"name": "after", "type": "INT"}],
+  "outputs": [{"name": "n", "type": "INT", "from": "n"}, {"name": "after", "type": "INT", "from": "after"},
+              {"name": "cv", "type": "INT", "from": "c.cv"}],
+  "blocks": [{"id": "c", "type": "CTU"}],
+  "st": [
+    "n := n + 1;",
+    "IF stop THEN",
+    "  IF n > 100 THEN n := 0; END_IF;",
+    "  RETURN;",
+    "  n := 999;",
+    "END_IF;",
+    "after := n;",
+    "c(CU := go, PV := 10);"
+  ]}"#;
+
+#[test]
+fn a_return_skips_the_statements_and_calls_after_it() {
+    let stop = [0, 1, 1, 0, 0, 1, 0];
+    let go = [0, 1, 0, 1, 0, 1, 0];
+    let got = run(RETURNS, &[("stop", &stop), ("go", &go)], &["n", "after", "cv"]);
+    let col = |k: usize| got.iter().map(|r| r[k]).collect::<Vec<_>>();
+    assert_eq!(col(0), [1, 2, 3, 4, 5, 6, 7], "the statements before the RETURN ran, never the one after it");
+    assert_eq!(col(1), [1, 1, 1, 4, 5, 5, 7], "after the IF only where no RETURN ran");
+    // go rises at scans 1, 3 and 5; the counter is called at 0, 3, 4, 6 only: it sees a rise
+    // at 3 (FALSE at its call in scan 0), none at 5 (not called).
+    assert_eq!(col(2), [0, 0, 0, 1, 1, 1, 1]);
+}
