@@ -7,7 +7,7 @@ Each program has BOOL inputs i0..i2, INT inputs a0 and a1, outputs of BOOL, INT,
 locals, and instances of TON, CTU and R_TRIG; its body is 4 to 12 random statements:
 assignments of nested expressions (every operator with IEC precedence, parentheses, typed and
 untyped literals, standard functions and conversions, an instance's outputs read before or
-after its call), IF/ELSIF/ELSE and CASE (lists, ranges, ELSE) nested two deep, and at most one
+after its call, a FUNCTION written in ST), IF/ELSIF/ELSE and CASE (lists, ranges, ELSE) nested two deep, and at most one
 call per instance (formal arguments, `=>` outputs), in a branch or not, and RETURN, in a
 branch or not. Divisors are non-zero
 literals (matiec's C traps on an integer division by zero). The same SEED writes the same file.
@@ -55,6 +55,8 @@ class Gen:
         if k == 10:
             return f"SEL({self.bool_expr(d + 1)}, {self.int_expr(d + 1)}, {self.int_expr(d + 1)})"
         if k == 11:
+            if r.random() < 0.5:
+                return f"fsum({self.int_expr(d + 1)}, {self.int_expr(d + 1)})"
             return f"ABS({self.int_expr(d + 1)})"
         return f"-{r.choice(INTS_IN + INT_VARS)}"
 
@@ -175,6 +177,19 @@ def program(seed):
   <fileHeader companyName="fbd2048" productName="st-gen" productVersion="1" creationDateTime="2026-01-01T00:00:00"/>
   <contentHeader name="st{seed}"><coordinateInfo><fbd><scaling x="1" y="1"/></fbd><ld><scaling x="1" y="1"/></ld><sfc><scaling x="1" y="1"/></sfc></coordinateInfo></contentHeader>
   <types><dataTypes/><pous>
+    <pou name="fsum" pouType="function">
+      <interface>
+        <returnType><INT/></returnType>
+        <inputVars>{var("x", "INT")}{var("y", "INT")}</inputVars>
+        <localVars><variable name="acc"><type><INT/></type><initialValue><simpleValue value="3"/></initialValue></variable></localVars>
+      </interface>
+      <body><ST><xhtml:p><![CDATA[acc := acc + x;
+IF y > acc THEN
+  fsum := y - acc;
+  RETURN;
+END_IF;
+fsum := acc * 2;]]></xhtml:p></ST></body>
+    </pou>
     <pou name="st{seed}" pouType="program">
       <interface>
         <inputVars>{ins}</inputVars>

@@ -399,6 +399,7 @@ fn declare(var: &str, vars: &mut Vec<Variable>, inputs: &[String]) -> Result<(),
             ty: TypeName(Type::Bool),
             init: None,
             input: false,
+            temp: false,
             description: None,
         });
     }

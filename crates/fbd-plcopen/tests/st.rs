@@ -52,3 +52,25 @@ fn a_syntax_error_is_at_the_xml_line_and_column_of_the_text() {
     assert_eq!((d.line, d.col), (Some(13), Some(9)), "{d}");
     assert!(d.message.contains("ST 2:9: expected an expression"), "{d}");
 }
+
+#[test]
+fn an_st_function_starts_afresh_at_each_call_and_is_called_from_st() {
+    let xml =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/st-function.xml")).expect("reads");
+    let imported = fbd_plcopen::import(Path::new("st-function.xml"), &xml).expect("imports");
+    let project = fbd_plcopen::imported_project(&imported, Path::new("st-function.xml")).expect("compiles");
+    let plan = fbd_compiler::compile_project(&project, &Default::default()).expect("compiles");
+    let mut rt = fbd_engine::Runtime::new(plan);
+    let mut m = Vec::new();
+    let mut n = Vec::new();
+    for _ in 0..4 {
+        rt.set_input("a", fbd_engine::Value::Int(3)).expect("a");
+        rt.step();
+        m.push(rt.read("m").expect("m").as_i64().expect("an INT"));
+        n.push(rt.read("n").expect("n").as_i64().expect("an INT"));
+    }
+    // scale(1, 0): acc starts at 5 every call, 5 + 1 = 6, k = 0: the result -6.
+    assert_eq!(m, [-6, -12, -18, -24], "a FUNCTION's local does not keep its value");
+    // scale(3, 0) = -8 (the counter's CV is 0: no rising edge of `go`), scale(1, 2) = 12.
+    assert_eq!(n, [4, 4, 4, 4]);
+}

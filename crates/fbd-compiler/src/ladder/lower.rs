@@ -170,7 +170,7 @@ impl Lowerer<'_, '_> {
             return Wire::Ref(var.name.clone());
         }
         let init = var.init.map(|c| c.0);
-        if self.written[v] {
+        if self.written[v] && !var.temp {
             self.held[v] = true;
             return Wire::Feedback { from: format!("{}.out", hold_id(&var.name)), init: init.map(Box::new) };
         }

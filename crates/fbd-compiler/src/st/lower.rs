@@ -3,7 +3,8 @@
 //! before it, under the branch's condition, and merges what the branches wrote with a SEL per
 //! variable (the last branch innermost, as an ELSIF chain tests in order).
 //!
-//! - A variable's value before its first write in the scan is what the previous scan left: a
+//! - A variable's value before its first write in the scan is what the previous scan left (a
+//!   `temp` one's, a FUNCTION's: its init): a
 //!   feedback wire of its last value (through a MOVE `NAME__var`, or straight from the block
 //!   that computed it), its init before the first scan; a variable never written is its init.
 //! - `inst.Q` read before `inst`'s call is the previous scan's output (IEC keeps a function
@@ -71,6 +72,8 @@ pub(super) fn lower(body: &mut Body, statements: &[Stmt]) -> Found {
         .map(|v| {
             if v.input {
                 Wire::Ref(v.name.clone())
+            } else if v.temp {
+                Wire::constant(v.init.map_or_else(|| v.ty.0.zero(), |c| c.0))
             } else {
                 Wire::Feedback { from: format!("{}.out", hold_id(&v.name)), init: v.init.map(|c| Box::new(c.0)) }
             }
@@ -599,10 +602,10 @@ impl Lowerer<'_, '_> {
     fn function(&mut self, call: &Call, want: Option<Type>) -> (Wire, Option<Type>) {
         let up = call.name.to_ascii_uppercase();
         let Some(def) = library::lookup(&up) else {
-            if self.body.macros.contains_key(&call.name) {
-                self.error(call.pos, format!("`{}` is a macro: calling one from ST is not compiled yet", call.name));
-            } else {
-                self.error(call.pos, format!("unknown function `{}`", call.name));
+            let found = self.body.macros.keys().find(|m| m.eq_ignore_ascii_case(&call.name)).cloned();
+            match found {
+                Some(m) => return self.macro_call(call, &m),
+                None => self.error(call.pos, format!("unknown function `{}`", call.name)),
             }
             return (Wire::constant(Value::Bool(false)), None);
         };
@@ -658,6 +661,45 @@ impl Lowerer<'_, '_> {
         let out_ty = def.outputs.first().and_then(|o| pin_type(o.ty)).or(t);
         let data_type = if def.generic == library::Generic::No { None } else { t };
         (self.make(call.pos, &up, inputs, data_type, out), out_ty)
+    }
+
+    /// A call of a FUNCTION of the project (a macro): an instance of it at this place, its
+    /// inputs by name or in order, its value its result (the output `OUT`, else its first).
+    fn macro_call(&mut self, call: &Call, m: &str) -> (Wire, Option<Type>) {
+        let pins = self.body.macros.get(m).cloned().unwrap_or_default();
+        let mut inputs: Vec<(String, Wire)> = Vec::new();
+        for (k, a) in call.args.iter().enumerate() {
+            let Arg::In { name, value, pos } = a else {
+                self.error(
+                    call.pos,
+                    format!("`{m}` is called as a function: its value is its result, not an `=>` output"),
+                );
+                continue;
+            };
+            let pin = match name {
+                Some(n) => pins.inputs.iter().find(|(p, _)| p.eq_ignore_ascii_case(n)).cloned(),
+                None => pins.inputs.get(k).cloned(),
+            };
+            let Some((pin, t)) = pin else {
+                let names: Vec<&str> = pins.inputs.iter().map(|(p, _)| p.as_str()).collect();
+                self.error(
+                    *pos,
+                    format!(
+                        "`{m}` has no input {} (inputs: {})",
+                        name.clone().unwrap_or_else(|| format!("{}", k + 1)),
+                        names.join(", ")
+                    ),
+                );
+                continue;
+            };
+            let (w, _) = self.expr(value, Some(t));
+            inputs.push((pin, w));
+        }
+        let Some((out, t)) = pins.outputs.iter().find(|(o, _)| o == "OUT").or(pins.outputs.first()).cloned() else {
+            self.error(call.pos, format!("`{m}` has no output to be the call's value"));
+            return (Wire::constant(Value::Bool(false)), None);
+        };
+        (self.make(call.pos, m, inputs, None, &out), Some(t))
     }
 
     /// A name read: a variable's value here, an input, an instance's output.
@@ -747,6 +789,9 @@ impl Lowerer<'_, '_> {
                 continue;
             }
             let from = format!("{}.out", hold_id(&var.name));
+            if var.temp {
+                continue;
+            }
             if self.env[v] == self.start[v] {
                 replace.insert(from, Wire::constant(var.init.map_or_else(|| var.ty.0.zero(), |c| c.0)));
             } else {

@@ -40,6 +40,10 @@ pub struct Variable {
     /// first write sees the input, and what it is written reaches its readers after.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub input: bool,
+    /// It starts every scan at its init instead of keeping the previous scan's value: a
+    /// FUNCTION's variables (and its result), IEC's VAR_TEMP.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub temp: bool,
     /// Free text.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,

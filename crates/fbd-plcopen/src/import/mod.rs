@@ -1276,6 +1276,7 @@ fn ladder_pou(
             ty: TypeName(ty),
             init: v.init.map(fbd_model::model::Const),
             input,
+            temp: false,
             description: None,
         })
     };

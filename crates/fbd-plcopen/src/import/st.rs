@@ -1,6 +1,6 @@
 //! A POU whose body is Structured Text: its text kept as the body's `st` lines (the compiler's
 //! ST front end runs it, `fbd_compiler::st`), its interface as the body's variables, ports and
-//! instances. The text is parsed here already, so that a syntax error names the line and
+//! instances (a FUNCTION's variables `temp`, its result the variable of its own name). The text is parsed here already, so that a syntax error names the line and
 //! column of the XML file the user gave.
 
 use std::collections::HashSet;
@@ -31,10 +31,8 @@ pub(super) struct StParts<'a, 'x, 'i> {
 /// The macro an ST POU imports as, or `None` with its errors reported.
 pub(super) fn st_pou(cx: &mut Ctx, p: StParts) -> Option<(MacroDef, Vec<ProgramInput>, project::InstancePorts)> {
     let StParts { pou, name, st, is_program, role, ins, outs, locals, shared, pou_names } = p;
-    if pou.attribute("pouType") == Some("function") {
-        cx.err(st, format!("POU `{name}`: a FUNCTION written in ST is not imported yet (its variables start afresh at each call); a FUNCTION_BLOCK or a PROGRAM is"));
-        return None;
-    }
+    // A FUNCTION's variables start afresh at each call; its result is written by its name.
+    let function = pou.attribute("pouType") == Some("function");
     let text: String = st.descendants().filter(|n| n.is_text()).map(|n| n.text().unwrap_or("")).collect();
     let errors_before = cx.errors.len();
     if let Err(errors) = fbd_st::parse(&text) {
@@ -57,11 +55,13 @@ pub(super) fn st_pou(cx: &mut Ctx, p: StParts) -> Option<(MacroDef, Vec<ProgramI
                 if is_input && !written.contains(&v.name.to_ascii_uppercase()) {
                     continue;
                 }
+                let result = function && v.name == super::RESULT;
                 variables.push(Variable {
-                    name: v.name.clone(),
+                    name: if result { name.clone() } else { v.name.clone() },
                     ty: TypeName(ty),
                     init: v.init.map(Const),
                     input: is_input,
+                    temp: function && !is_input,
                     description: None,
                 });
             }
@@ -92,7 +92,8 @@ pub(super) fn st_pou(cx: &mut Ctx, p: StParts) -> Option<(MacroDef, Vec<ProgramI
     if cx.errors.len() > errors_before {
         return None;
     }
-    let mut outputs = pou_outputs(cx, (pou, &name), outs, |v| Wire::Ref(v.to_string()), is_program);
+    let result_var = |v: &str| if function && v == super::RESULT { name.clone() } else { v.to_string() };
+    let mut outputs = pou_outputs(cx, (pou, &name), outs, |v| Wire::Ref(result_var(v)), is_program);
     let mut ports = project::InstancePorts::default();
     if role == Role::Instance {
         let written: Vec<(String, Wire)> = shared
