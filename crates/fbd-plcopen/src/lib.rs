@@ -117,6 +117,20 @@ pub fn imported_project(imported: &Imported, xml: &Path) -> Result<Project, Diag
     Ok(project)
 }
 
+/// The place in the XML file of an error the compiler found in an ST body (`` `pou`: ST 3:5: ..``
+/// or, in the program, `ST 3:5: ..`): the body's text start moved by the line and column.
+fn st_place(message: &str, imported: &Imported) -> Option<(usize, usize)> {
+    let (pou, rest) = match message.strip_prefix('`').and_then(|m| m.split_once("`: ")) {
+        Some((pou, rest)) => (pou.to_string(), rest),
+        None => (String::new(), message),
+    };
+    let (line, rest) = rest.strip_prefix("ST ")?.split_once(':')?;
+    let col = rest.split_once(':')?.0;
+    let (line, col): (usize, usize) = (line.parse().ok()?, col.parse().ok()?);
+    let (l0, c0) = *imported.places.get(&(pou, import::st::ST_TEXT.to_string()))?;
+    Some(if line == 1 { (l0, c0 + col - 1) } else { (l0 + line - 1, col) })
+}
+
 /// Diagnostics about the diagram imported from `xml` moved to the XML file: each at the element
 /// of its block (followed through macro instances), or without a place where it has no block.
 pub fn relocate(e: Diagnostics, imported: &Imported, xml: &Path) -> Diagnostics {
@@ -140,6 +154,10 @@ pub fn relocate(e: Diagnostics, imported: &Imported, xml: &Path) -> Diagnostics 
         e.0.into_iter()
             .map(|mut d| {
                 if d.file == xml {
+                    if let Some(at) = st_place(&d.message, imported) {
+                        (d.line, d.col) = (Some(at.0), Some(at.1));
+                        return d;
+                    }
                     let at = d.block.as_deref().and_then(place);
                     d.line = at.map(|p| p.0);
                     d.col = at.map(|p| p.1);

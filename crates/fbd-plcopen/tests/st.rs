@@ -74,3 +74,14 @@ fn an_st_function_starts_afresh_at_each_call_and_is_called_from_st() {
     // scale(3, 0) = -8 (the counter's CV is 0: no rising edge of `go`), scale(1, 2) = 12.
     assert_eq!(n, [4, 4, 4, 4]);
 }
+
+#[test]
+fn an_error_the_compiler_finds_in_the_text_is_at_its_xml_place() {
+    let xml = project("n := 1;\nn := nn + 1;");
+    let imported = fbd_plcopen::import(Path::new("p.xml"), &xml).expect("parses");
+    let err = fbd_plcopen::imported_project(&imported, Path::new("p.xml")).expect_err("an unknown name");
+    let d = &err.0[0];
+    // Line 2 of the text is line 13 of the file; `nn` at column 6.
+    assert_eq!((d.line, d.col), (Some(13), Some(6)), "{d}");
+    assert!(d.message.contains("ST 2:6: unknown name `nn` (did you mean `n`?)"), "{d}");
+}

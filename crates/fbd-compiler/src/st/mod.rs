@@ -140,7 +140,14 @@ fn diag(project: &Project, f: usize, at: &[Seg], pos: Pos, msg: String) -> Diagn
     let mut path = at.to_vec();
     path.push(Seg::from("st"));
     path.push(Seg::from(pos.line.saturating_sub(1) as usize));
-    let mut d = project.diag(f, &path, format!("ST {}:{}: {msg}", pos.line, pos.col));
+    // A macro's body is named (`scale`: ST 3:5: ..), so a tool can find its text.
+    let body = match at {
+        [Seg::Key(k), Seg::Index(m)] if k == "macros" => {
+            project.files[f].doc.macros.get(*m).map(|d| format!("`{}`: ", d.name))
+        }
+        _ => None,
+    };
+    let mut d = project.diag(f, &path, format!("{}ST {}:{}: {msg}", body.unwrap_or_default(), pos.line, pos.col));
     if let (Some(_), Some(c)) = (d.line, d.col) {
         d.col = Some(c + pos.col as usize);
     }

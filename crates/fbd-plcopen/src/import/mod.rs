@@ -24,7 +24,7 @@ mod order;
 mod project;
 mod reads;
 mod rungs;
-mod st;
+pub(crate) mod st;
 mod structs;
 mod text;
 mod vars;

@@ -14,6 +14,10 @@ use super::ctx::Ctx;
 use super::vars::Var;
 use super::{Role, pou_macro, pou_outputs, project};
 
+/// The key under which the place of a body's ST text is kept in [`super::Imported::places`]
+/// (with the POU's key: the program's is empty).
+pub const ST_TEXT: &str = "#st";
+
 /// What an ST POU's import needs of its interface.
 pub(super) struct StParts<'a, 'x, 'i> {
     pub(super) pou: Node<'x, 'i>,
@@ -35,8 +39,11 @@ pub(super) fn st_pou(cx: &mut Ctx, p: StParts) -> Option<(MacroDef, Vec<ProgramI
     let function = pou.attribute("pouType") == Some("function");
     let text: String = st.descendants().filter(|n| n.is_text()).map(|n| n.text().unwrap_or("")).collect();
     let errors_before = cx.errors.len();
+    // Where the text starts, for an error the compiler finds in it (`crate::relocate`).
+    let key = if is_program { String::new() } else { name.clone() };
+    let start = text_start(cx, st);
+    cx.places.push((key, ST_TEXT.to_string(), start));
     if let Err(errors) = fbd_st::parse(&text) {
-        let start = text_start(cx, st);
         for e in errors {
             cx.err_at(
                 start + byte_offset(&text, e.pos),
