@@ -11,12 +11,17 @@
 //!   a map (no lowering), with a generator of random ladder programs; `tests/ladder.rs`
 //!   compares it with the engine.
 //!
+//! - [`st`]: a second reading of Structured Text, the syntax tree walked statement by statement
+//!   on variables in a map (no lowering, no blocks), with a generator of random ST programs;
+//!   `tests/st.rs` compares it with the engine.
+//!
 //! The differential test (`tests/differential.rs`) and the fuzz targets (`fuzz/`) use these.
 
 pub mod diff;
 pub mod eval;
 pub mod generate;
 pub mod ladder;
+pub mod st;
 mod strings;
 
 pub use eval::Reference;

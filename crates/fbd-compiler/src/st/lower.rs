@@ -486,12 +486,19 @@ impl Lowerer<'_, '_> {
         }
     }
 
-    /// `w` of IEC type `t` as a DINT operand (a constant as it is; a narrow integer converted).
-    fn widen(&mut self, w: Wire, t: Option<Type>, promoted: bool, pos: Pos) -> Wire {
+    /// `w` of IEC type `t` as a DINT operand in an operation of narrow type `n` (a constant as
+    /// it is; a narrow integer converted; an expression of untyped literals, `MAX(1, 2)`, of
+    /// the operation's type `n` first, as the other operand gives it).
+    fn widen(&mut self, w: Wire, t: Option<Type>, promoted: bool, pos: Pos, n: Type) -> Wire {
         match (&w, t) {
             (Wire::Const(l), _) => Wire::constant(l.value().coerce(Type::DInt).unwrap_or(l.value())),
-            (_, Some(t)) if !promoted && narrow(t) => {
+            _ if promoted => w,
+            (_, Some(t)) if narrow(t) => {
                 self.make(pos, &format!("{}_TO_DINT", t.name()), vec![("in".into(), w)], None, "out")
+            }
+            (_, None) => {
+                let typed = self.make(pos, "MOVE", vec![("in".into(), w)], Some(n), "out");
+                self.make(pos, &format!("{}_TO_DINT", n.name()), vec![("in".into(), typed)], None, "out")
             }
             _ => w,
         }
@@ -529,7 +536,7 @@ impl Lowerer<'_, '_> {
         let (w, t, promoted) = self.operand(inner, want);
         let t = t.or(want);
         if let Some(n) = t.filter(|&n| narrow(n) && (promoted || ctx == Ctx::Operand)) {
-            let x = self.widen(w, t, promoted, pos);
+            let x = self.widen(w, t, promoted, pos, n);
             let r = self.make(pos, "NEG", vec![("in".into(), x)], Some(Type::DInt), "out");
             return if ctx == Ctx::Operand { (r, t, true) } else { (self.truncate(r, n, pos), t, false) };
         }
@@ -576,8 +583,8 @@ impl Lowerer<'_, '_> {
         if let Some(n) = t.filter(|&n| narrow(n)) {
             let in_int = px || py || (arith && ctx == Ctx::Operand);
             if (arith || compare) && in_int {
-                let x = self.widen(x, tx, px, pos);
-                let y = self.widen(y, ty, py, pos);
+                let x = self.widen(x, tx, px, pos, n);
+                let y = self.widen(y, ty, py, pos, n);
                 let r =
                     self.make(pos, op.function(), vec![("in1".into(), x), ("in2".into(), y)], Some(Type::DInt), "out");
                 return match () {

@@ -137,3 +137,23 @@ fn a_scan_with_the_history_on_allocates_nothing_once_its_ring_is_full() {
     assert!(after.oldest > before.oldest && after.snapshots > 10, "the history still moves with the scans: {after:?}");
     assert_eq!(rt.step_back(25).expect("within the history"), 6000 - 25);
 }
+
+#[test]
+fn a_scan_of_an_st_program_allocates_nothing() {
+    // The ST batch sequence called from FBD: its CASE, its calls under their conditions, its
+    // variables held for the next scan are blocks like any other.
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/batch-st.json");
+    let mut rt = fbd_engine::Runtime::new(fbd_engine::compile_file(path, &Default::default()).expect("compiles"));
+    rt.watch("batch.step", 16).expect("watch");
+    rt.set_input("start", fbd_engine::Value::Bool(true)).expect("input");
+    rt.set_input("level", fbd_engine::Value::Int(90)).expect("input");
+    rt.step();
+    let n = allocations_during(|| {
+        for k in 0..2000 {
+            let _ = rt.set_input("level", fbd_engine::Value::Int(if k % 600 < 300 { 90 } else { 0 }));
+            rt.step();
+        }
+    });
+    assert_eq!(n, 0, "scans of an ST body allocated {n} times");
+    assert!(rt.output("batches").and_then(|v| v.as_i64()).is_some_and(|b| b >= 1), "the sequence ran");
+}

@@ -9,6 +9,7 @@ pub(crate) mod ladder;
 pub(crate) mod layout_job;
 pub(crate) mod menu;
 pub(crate) mod sheets;
+pub(crate) mod st;
 pub(crate) mod view;
 
 use std::collections::HashMap;

@@ -52,6 +52,10 @@ impl DiagramState {
         if let Some(acts) = self.ladder_ui(ui, cx) {
             return acts;
         }
+        // An ST body is shown as its text with the values inline (`st.rs`).
+        if let Some(acts) = self.st_ui(ui, cx) {
+            return acts;
+        }
         let mut acts = Vec::new();
         let Some(bl) = self.body(cx) else {
             if let Some(job) = &self.job {

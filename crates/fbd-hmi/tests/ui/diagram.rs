@@ -665,3 +665,33 @@ fn a_ladder_function_block_opens_from_its_rung() {
     assert_eq!(h.state().diagram().instance(), "");
     assert!(h.query_by_label_contains("Ladder · 1 rung").is_some(), "back at the program's network");
 }
+
+/// A function block written in Structured Text opens, from its instance, as its text with the
+/// values of the scan beside each line (CODESYS's inline monitoring): the batch sequence's step
+/// and its timer's output as the program runs.
+#[test]
+fn an_st_function_block_shows_its_text_with_live_values() {
+    let text =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/batch-st.json")).expect("example");
+    let mut h = file_window("st-view", &text);
+    h.step();
+    h.get_by_label("Diagram").click();
+    h.step();
+    h.step();
+    assert!(h.state_mut().diagram_mut().open("batch"), "the instance opens");
+    h.state_mut().force("start", Value::Bool(true)).expect("start");
+    h.state_mut().force("level", Value::Int(90)).expect("level");
+    h.state_mut().run_scans(3);
+    h.step();
+    h.step();
+    assert!(h.query_by_label_contains("Structured Text · 21 lines").is_some(), "the ST view");
+    assert!(h.query_by_label_contains("mix := step = 2;").is_some(), "the text, line by line");
+    assert!(h.query_all_by_label("step = 2").next().is_some(), "the step's value beside its lines");
+    assert!(h.query_all_by_label("mix = TRUE").next().is_some(), "a BOOL's value");
+    assert!(h.query_all_by_label("mix_t.Q = FALSE").next().is_some(), "an instance output's value");
+    h.state_mut().run_scans(200);
+    h.step();
+    h.step();
+    assert!(h.query_all_by_label("step = 3").next().is_some(), "the values follow the scan");
+    assert!(h.query_all_by_label("step = 2").next().is_none(), "and only the newest");
+}

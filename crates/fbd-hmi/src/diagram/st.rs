@@ -1,0 +1,223 @@
+//! The online view of a Structured Text body, as CODESYS's online mode monitors one inline:
+//! the text with its line numbers and its keywords, literals and comments set apart, and
+//! after each line the values the newest scan left in the variables and instance outputs the
+//! line names (`step = 2`, `mix_t.Q = TRUE`; a BOOL's TRUE green). A body without ST is not
+//! shown here (`None`).
+
+use std::sync::Arc;
+
+use eframe::egui::{self, Color32, RichText, text::LayoutJob};
+use fbd_engine::{ScanImage, Value};
+
+use crate::diagram::menu::MenuAction;
+use crate::diagram::{DiagramCtx, DiagramState};
+
+const TRUE_GREEN: Color32 = Color32::from_rgb(0x1f, 0x9d, 0x3a);
+
+/// The ST lines of the body of macro `mac` ("" the program's), if it is written in ST.
+pub(crate) fn st_of<'p>(cx: &DiagramCtx<'p>, mac: &str) -> Option<&'p [String]> {
+    let st = if mac.is_empty() { &cx.project.root().st } else { &cx.project.macro_def(mac)?.2.st };
+    (!st.is_empty()).then_some(st.as_slice())
+}
+
+/// One piece of a line as shown.
+#[derive(Debug, PartialEq)]
+enum Piece<'a> {
+    Keyword(&'a str),
+    Literal(&'a str),
+    Comment(&'a str),
+    /// A name, with its member (`mix_t.Q`).
+    Name(&'a str),
+    Other(&'a str),
+}
+
+/// A line cut into the pieces it is shown in. A comment that runs on past the line's end
+/// colours the rest of the line (the next line is read afresh).
+fn pieces(line: &str) -> Vec<Piece<'_>> {
+    let mut out = Vec::new();
+    let b = line.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        let rest = &line[i..];
+        let start = i;
+        if rest.starts_with("//") {
+            out.push(Piece::Comment(rest));
+            break;
+        }
+        if rest.starts_with("(*") || rest.starts_with("/*") {
+            let close = if rest.starts_with("(*") { "*)" } else { "*/" };
+            let end = rest[2..].find(close).map_or(b.len(), |e| i + 2 + e + 2);
+            out.push(Piece::Comment(&line[start..end]));
+            i = end;
+            continue;
+        }
+        let c = b[i];
+        if c == b'\'' {
+            let end = rest[1..].find('\'').map_or(b.len(), |e| i + 1 + e + 1);
+            out.push(Piece::Literal(&line[start..end]));
+            i = end;
+            continue;
+        }
+        if c.is_ascii_alphanumeric() || c == b'_' {
+            while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
+                i += 1;
+            }
+            // A typed literal runs on after its `#` (`T#1s500ms`, `INT#5`, `16#FF`).
+            if i < b.len() && b[i] == b'#' {
+                i += 1;
+                while i < b.len() && (b[i].is_ascii_alphanumeric() || matches!(b[i], b'_' | b'.' | b'-' | b':')) {
+                    i += 1;
+                }
+                out.push(Piece::Literal(&line[start..i]));
+                continue;
+            }
+            let word = &line[start..i];
+            let upper = word.to_ascii_uppercase();
+            if c.is_ascii_digit() {
+                while i < b.len()
+                    && (b[i].is_ascii_digit() || b[i] == b'.' && b.get(i + 1).is_some_and(u8::is_ascii_digit))
+                {
+                    i += 1;
+                }
+                out.push(Piece::Literal(&line[start..i]));
+            } else if upper == "TRUE" || upper == "FALSE" {
+                out.push(Piece::Literal(word));
+            } else if fbd_st::lexer::KEYWORDS.contains(&upper.as_str()) {
+                out.push(Piece::Keyword(word));
+            } else {
+                // A member: `inst.Q`.
+                if i + 1 < b.len() && b[i] == b'.' && (b[i + 1].is_ascii_alphabetic() || b[i + 1] == b'_') {
+                    i += 1;
+                    while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
+                        i += 1;
+                    }
+                }
+                out.push(Piece::Name(&line[start..i]));
+            }
+            continue;
+        }
+        let ch = rest.chars().next().map_or(1, char::len_utf8);
+        i += ch;
+        out.push(Piece::Other(&line[start..i]));
+    }
+    out
+}
+
+/// The values shown read from one scan image, under an instance's prefix.
+struct StLive {
+    img: Arc<ScanImage>,
+    prefix: String,
+}
+
+impl StLive {
+    /// The value of a name of the body: a variable (it answers by its name), an input, an
+    /// instance's output (`mix_t.Q` is the signal `mix_t.q`).
+    fn value(&self, name: &str) -> Option<Value> {
+        let plan = &self.img.plan;
+        let id = |p: &str| plan.signal_id(&format!("{}{p}", self.prefix));
+        let found = id(name).or_else(|| id(&name.to_ascii_lowercase())).or_else(|| {
+            let (inst, pin) = name.split_once('.')?;
+            id(&format!("{inst}.{}", pin.to_ascii_lowercase()))
+        });
+        found.map(|i| self.img.read_signal(i))
+    }
+}
+
+impl DiagramState {
+    /// Draws the shown ST body with its live values; `None` when the body shown is not ST.
+    pub(crate) fn st_ui(&mut self, ui: &mut egui::Ui, cx: &DiagramCtx<'_>) -> Option<Vec<(String, MenuAction)>> {
+        let mac = self.macro_shown(cx.img)?;
+        let lines = st_of(cx, &mac)?;
+        let prefix = if self.instance.is_empty() { String::new() } else { format!("{}/", self.instance) };
+        let live = StLive { img: Arc::clone(cx.img), prefix };
+        let mut back = None;
+        ui.horizontal_wrapped(|ui| {
+            if !self.instance.is_empty() {
+                back = self.breadcrumb(ui);
+                ui.separator();
+            }
+            let n = lines.len();
+            ui.label(format!("Structured Text · {n} line{} · scan {}", if n == 1 { "" } else { "s" }, live.img.scan));
+        });
+        if let Some(path) = back {
+            self.open(&path, &live.img);
+            ui.ctx().request_repaint();
+            return Some(Vec::new());
+        }
+        if let Some(d) = self.description(cx) {
+            let first = d.lines().next().unwrap_or_default();
+            ui.add(egui::Label::new(RichText::new(first).weak().italics()).truncate()).on_hover_text(d);
+        }
+        ui.separator();
+        let dark = ui.visuals().dark_mode;
+        let font = egui::TextStyle::Monospace.resolve(ui.style());
+        let text = ui.visuals().text_color();
+        let keyword = if dark { Color32::from_rgb(0x79, 0xb8, 0xff) } else { Color32::from_rgb(0x1a, 0x4f, 0xb0) };
+        let literal = if dark { Color32::from_rgb(0xe0, 0xa0, 0x60) } else { Color32::from_rgb(0x9a, 0x4a, 0x00) };
+        let comment = ui.visuals().weak_text_color();
+        let chip = ui.visuals().widgets.inactive.weak_bg_fill;
+        let width = lines.len().to_string().len();
+        egui::ScrollArea::both().auto_shrink([false, false]).show(ui, |ui| {
+            for (k, line) in lines.iter().enumerate() {
+                let parts = pieces(line);
+                let mut job = LayoutJob::default();
+                let fmt = |c: Color32| egui::TextFormat::simple(font.clone(), c);
+                job.append(&format!("{:>width$}  ", k + 1), 0.0, fmt(comment));
+                let mut names: Vec<&str> = Vec::new();
+                for p in &parts {
+                    let (s, c) = match p {
+                        Piece::Keyword(s) => (*s, keyword),
+                        Piece::Literal(s) => (*s, literal),
+                        Piece::Comment(s) => (*s, comment),
+                        Piece::Name(s) => {
+                            if !names.iter().any(|n| n.eq_ignore_ascii_case(s)) {
+                                names.push(s);
+                            }
+                            (*s, text)
+                        }
+                        Piece::Other(s) => (*s, text),
+                    };
+                    job.append(s, 0.0, fmt(c));
+                }
+                ui.horizontal(|ui| {
+                    ui.label(job);
+                    ui.add_space(20.0);
+                    for n in names {
+                        let Some(v) = live.value(n) else { continue };
+                        // A box per value, as CODESYS's inline monitoring draws them.
+                        let shown = RichText::new(format!("{n} = {}", v.short())).monospace().background_color(chip);
+                        let shown =
+                            if v == Value::Bool(true) { shown.color(TRUE_GREEN).strong() } else { shown.color(text) };
+                        ui.label(shown);
+                    }
+                });
+            }
+        });
+        Some(Vec::new())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Piece, pieces};
+
+    #[test]
+    fn a_line_is_cut_into_keywords_names_literals_and_comments() {
+        let p = pieces("IF mix_t.Q AND lvl >= 80 THEN step := T#2s; (* go *) END_IF; // done");
+        assert!(p.contains(&Piece::Keyword("IF")));
+        assert!(p.contains(&Piece::Name("mix_t.Q")));
+        assert!(p.contains(&Piece::Name("lvl")));
+        assert!(p.contains(&Piece::Literal("80")));
+        assert!(p.contains(&Piece::Literal("T#2s")));
+        assert!(p.contains(&Piece::Comment("(* go *)")));
+        assert!(p.contains(&Piece::Comment("// done")));
+        assert!(p.contains(&Piece::Keyword("END_IF")));
+        let whole: String = p
+            .iter()
+            .map(|x| match x {
+                Piece::Keyword(s) | Piece::Literal(s) | Piece::Comment(s) | Piece::Name(s) | Piece::Other(s) => *s,
+            })
+            .collect();
+        assert_eq!(whole, "IF mix_t.Q AND lvl >= 80 THEN step := T#2s; (* go *) END_IF; // done", "nothing lost");
+    }
+}
