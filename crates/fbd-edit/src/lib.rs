@@ -25,6 +25,7 @@ pub mod format;
 pub mod ladder;
 pub mod ops;
 mod ports;
+mod st;
 pub mod workspace;
 
 pub use check::Checker;

@@ -98,6 +98,8 @@ pub(crate) struct BodyMut<'a> {
     pub inputs: Vec<String>,
     /// Its variables.
     pub variables: &'a mut Vec<fbd_model::model::Variable>,
+    /// Its Structured Text lines.
+    pub st: &'a mut Vec<String>,
     /// Its ladder network.
     pub ladder: &'a mut Vec<fbd_model::model::LdElement>,
 }
@@ -313,6 +315,7 @@ impl Workspace {
                     inputs,
                     variables: &mut d.variables,
                     ladder: &mut d.ladder,
+                    st: &mut d.st,
                 })
             }
             BodyId::Macro(m) => {
@@ -331,6 +334,7 @@ impl Workspace {
                     inputs,
                     variables: &mut def.variables,
                     ladder: &mut def.ladder,
+                    st: &mut def.st,
                 })
             }
         }

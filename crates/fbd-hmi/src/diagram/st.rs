@@ -22,7 +22,7 @@ pub(crate) fn st_of<'p>(cx: &DiagramCtx<'p>, mac: &str) -> Option<&'p [String]> 
 
 /// One piece of a line as shown.
 #[derive(Debug, PartialEq)]
-enum Piece<'a> {
+pub(crate) enum Piece<'a> {
     Keyword(&'a str),
     Literal(&'a str),
     Comment(&'a str),
@@ -33,7 +33,7 @@ enum Piece<'a> {
 
 /// A line cut into the pieces it is shown in. A comment that runs on past the line's end
 /// colours the rest of the line (the next line is read afresh).
-fn pieces(line: &str) -> Vec<Piece<'_>> {
+pub(crate) fn pieces(line: &str) -> Vec<Piece<'_>> {
     let mut out = Vec::new();
     let b = line.as_bytes();
     let mut i = 0;

@@ -18,6 +18,7 @@ pub(crate) mod keys;
 pub(crate) mod ladder;
 pub(crate) mod ports;
 pub(crate) mod props;
+pub(crate) mod st;
 
 use std::rc::Rc;
 use std::time::Duration;
@@ -42,6 +43,13 @@ pub struct EditorState {
     /// The block type a rung gets, and the input of a selected block the toolbar sets.
     pub(crate) ladder_block: String,
     pub(crate) ladder_pin: String,
+    /// The ST text being typed: the body it is of, the workspace version it was read at, and
+    /// the text (`st.rs`); a body started in ST that had none.
+    pub(crate) st_text: Option<(BodyId, u64, String)>,
+    pub(crate) st_started: bool,
+    /// The ST toolbar's declaration: a name and its type (`motor`, `BOOL`; `t1`, `TON`).
+    pub(crate) st_name: String,
+    pub(crate) st_type: String,
     /// The edited ladder body's drawing, for the workspace version it was made at.
     pub(crate) ladder_drawn: Option<(u64, Rc<fbd_layout::ladder::LadderDrawing>)>,
     pub(crate) ws: Option<Workspace>,
@@ -119,6 +127,8 @@ impl EditorState {
         self.drawn = None;
         self.ladder_drawn = None;
         self.ladder_started = false;
+        self.st_started = false;
+        self.st_text = None;
         self.selected.clear();
         self.errors.clear();
         self.error_blocks.clear();
@@ -242,6 +252,10 @@ impl EditorState {
         self.keys(ui, &body);
         if self.ladder_mode(&body) {
             self.ladder_ui(ui, &body);
+            return;
+        }
+        if self.st_mode(&body) {
+            self.st_ui(ui, &body);
             return;
         }
         self.clipboard_keys(ui, &body);
@@ -418,6 +432,13 @@ impl EditorState {
                     .clicked()
             {
                 self.ladder_started = true;
+            }
+            if empty
+                && !self.ladder_mode(body)
+                && !self.st_mode(body)
+                && ui.button("ST").on_hover_text("write this body in Structured Text").clicked()
+            {
+                self.st_started = true;
             }
             ui.separator();
             let (a, n) = self.file_buttons(ui);

@@ -731,3 +731,71 @@ fn a_seal_in_rung_is_drawn_in_ladder_from_an_empty_program_and_runs() {
     h.step();
     assert!(h.query_by_label_contains("ton1.pt := T#100ms").is_some(), "{}", h.state().editor().message());
 }
+
+/// A program written in Structured Text from an empty body, as a user types one in CODESYS:
+/// the text saved to the body, its errors listed with their lines until what it names is
+/// declared, then applied by online change and run: the seal-in holds, the edge counts.
+#[test]
+fn an_st_program_is_typed_its_errors_listed_declared_and_applied() {
+    let program = r#"{"fbd": 5, "name": "motor", "inputs": [{"name": "start", "type": "BOOL", "kind": "button"},
+        {"name": "stop", "type": "BOOL", "kind": "button"}],
+        "variables": [{"name": "motor", "type": "BOOL"}],
+        "outputs": [{"name": "running", "type": "BOOL", "from": "motor"}]}"#;
+    let mut h = file_window_dt("st-edit", program, 1.0 / 60.0);
+    h.step();
+    into_the_editor(&mut h);
+    h.get_by_label("ST").click();
+    h.step();
+    h.step();
+    assert!(h.query_by_label_contains("Structured Text · 0 lines").is_some(), "the ST mode");
+    h.get_by_role(egui::accesskit::Role::MultilineTextInput).click();
+    h.step();
+    h.get_by_role(egui::accesskit::Role::MultilineTextInput)
+        .type_text("motor := (start OR motor) AND NOT stop; edge(CLK := motor); IF edge.Q THEN n := n + 1; END_IF;");
+    h.step();
+    h.get_by_label("Save to body").click();
+    h.step();
+    h.state_mut().editor_mut().wait_check();
+    h.step();
+    h.step();
+    assert!(
+        h.query_by_label_contains("line 1:41: unknown name `edge`").is_some(),
+        "{:?}",
+        h.state().editor().message()
+    );
+    // Declared: the instance and the counter.
+    retype(&mut h, "declare", "edge");
+    retype(&mut h, "as", "R_TRIG");
+    h.get_by_label("Declare").click();
+    h.step();
+    retype(&mut h, "declare", "n");
+    retype(&mut h, "as", "INT");
+    h.get_by_label("Declare").click();
+    h.step();
+    h.state_mut().editor_mut().wait_check();
+    h.step();
+    h.step();
+    assert!(h.query_by_label("compiles").is_some(), "{:?}", h.state().editor().message());
+    h.get_by_label("Apply").click();
+    h.step();
+    h.step();
+    assert!(h.query_by_label_contains("applied by online change").is_some(), "{}", h.state().editor().message());
+    h.state_mut().force("start", Value::Bool(true)).expect("start");
+    h.state_mut().run_scans(2);
+    h.state_mut().online_release_all();
+    h.state_mut().run_scans(2);
+    h.step();
+    assert_eq!(h.state().read("running"), Some(Value::Bool(true)), "held by the seal-in");
+    assert_eq!(h.state().read("n"), Some(Value::Int(1)), "the rising edge counted once");
+    // Undo takes the declaration of `n` back: the text names it again undeclared.
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    h.step();
+    h.state_mut().editor_mut().wait_check();
+    h.step();
+    h.step();
+    assert!(
+        h.query_all_by_label_contains("line 1:76: unknown name `n`").next().is_some(),
+        "{:?}",
+        h.state().editor().message()
+    );
+}
