@@ -198,11 +198,14 @@ impl Lowerer<'_, '_> {
 
     /// `target := value`.
     fn assign(&mut self, target: &Path, value: &Expr, pos: Pos) {
-        let Some(v) = self.target_var(target) else { return };
-        let ty = self.body.variables[v].ty.0;
-        let (w, _) = self.expr(value, Some(ty));
+        // The value is read even when the target is wrong: its errors are reported too.
+        let v = self.target_var(target);
+        let ty = v.map(|v| self.body.variables[v].ty.0);
+        let (w, _) = self.expr(value, ty);
         let _ = pos;
-        self.env[v] = w;
+        if let Some(v) = v {
+            self.env[v] = w;
+        }
     }
 
     /// The variable a statement writes, or an error at its place.

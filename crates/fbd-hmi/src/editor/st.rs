@@ -174,13 +174,29 @@ impl EditorState {
         });
         egui::ScrollArea::both().auto_shrink([false, false]).show(ui, |ui| {
             if let Some((_, _, text)) = self.st_text.as_mut() {
-                ui.add(
-                    egui::TextEdit::multiline(text)
-                        .code_editor()
-                        .desired_width(f32::INFINITY)
-                        .desired_rows(24)
-                        .layouter(&mut layouter),
-                );
+                // Line numbers beside the text, the lines in error in red: the errors name them.
+                let n = text.split('\n').count().max(1);
+                let width = n.to_string().len();
+                let mut gutter = LayoutJob::default();
+                let font = egui::TextStyle::Monospace.resolve(ui.style());
+                for k in 1..=n {
+                    let c = if bad_lines.contains(&k) { ERROR_RED } else { comment };
+                    gutter.append(&format!("{k:>width$}\n"), 0.0, egui::TextFormat::simple(font.clone(), c));
+                }
+                ui.horizontal_top(|ui| {
+                    ui.add_space(2.0);
+                    ui.vertical(|ui| {
+                        ui.add_space(2.0); // the text edit's inner margin
+                        ui.label(gutter);
+                    });
+                    ui.add(
+                        egui::TextEdit::multiline(text)
+                            .code_editor()
+                            .desired_width(f32::INFINITY)
+                            .desired_rows(24)
+                            .layouter(&mut layouter),
+                    );
+                });
             }
         });
     }
