@@ -43,23 +43,52 @@ mod stand_in;
 
 pub use export::export;
 
-/// Why `project` cannot be exported yet, if it cannot: a body written in Structured Text (the
-/// export writes FBD and LD; an ST body would be lost, so nothing is written).
+/// Why `project` cannot be exported yet, if it cannot (nothing is written then):
+/// - a variable that starts afresh every scan (`temp`, a FUNCTION's): the export writes no
+///   FUNCTION yet, and a function block's variable would keep its value (another program);
+/// - in an ST body, a name another IEC tool cannot take (`step`, a keyword of SFC): the export
+///   renames such names in a diagram's wires, not inside a text.
 pub fn not_exportable(project: &fbd_model::load::Project) -> Option<String> {
-    let st: Vec<String> = project
-        .files
-        .iter()
-        .flat_map(|f| {
-            let program = (!f.doc.st.is_empty()).then(|| "the program".to_string());
-            program.into_iter().chain(f.doc.macros.iter().filter(|m| !m.st.is_empty()).map(|m| format!("`{}`", m.name)))
-        })
-        .collect();
-    (!st.is_empty()).then(|| {
-        format!(
-            "{} written in Structured Text, which the PLCopen export does not write yet: nothing was exported",
-            st.join(", ")
-        )
-    })
+    let mut why = Vec::new();
+    let bodies = project.files.iter().flat_map(|f| {
+        let program = std::iter::once((
+            "the program".to_string(),
+            &f.doc.variables,
+            &f.doc.st,
+            port_names(&f.doc.inputs, &f.doc.outputs),
+        ));
+        program.chain(f.doc.macros.iter().map(|m| {
+            let ins: Vec<String> = m.inputs.iter().map(|p| p.name.clone()).collect();
+            let outs = m.outputs.iter().map(|p| p.name.clone());
+            (format!("`{}`", m.name), &m.variables, &m.st, ins.into_iter().chain(outs).collect())
+        }))
+    });
+    for (name, variables, st, ports) in bodies {
+        if variables.iter().any(|v| v.temp) {
+            why.push(format!(
+                "{name} has variables that start afresh every scan (a FUNCTION's), which the export does not write yet"
+            ));
+        }
+        if !st.is_empty() {
+            let mut bad: Vec<&str> = variables
+                .iter()
+                .map(|v| v.name.as_str())
+                .chain(ports.iter().map(String::as_str))
+                .filter(|n| reserved::iec_name(n) != *n)
+                .collect();
+            bad.sort_unstable();
+            bad.dedup();
+            if !bad.is_empty() {
+                why.push(format!("{name} is Structured Text naming {}, which another IEC tool reads as a keyword or a standard name: rename {}", bad.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", "), if bad.len() == 1 { "it" } else { "them" }));
+            }
+        }
+    }
+    (!why.is_empty()).then(|| format!("{}: nothing was exported", why.join("; ")))
+}
+
+/// The names of a program's ports.
+fn port_names(inputs: &[fbd_model::model::ProgramInput], outputs: &[fbd_model::model::PortOut]) -> Vec<String> {
+    inputs.iter().map(|p| p.name.clone()).chain(outputs.iter().map(|p| p.name.clone())).collect()
 }
 pub use import::{Imported, import};
 

@@ -144,7 +144,7 @@ fn a_scan_of_an_st_program_allocates_nothing() {
     // variables held for the next scan are blocks like any other.
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/batch-st.json");
     let mut rt = fbd_engine::Runtime::new(fbd_engine::compile_file(path, &Default::default()).expect("compiles"));
-    rt.watch("batch.step", 16).expect("watch");
+    rt.watch("batch.stage", 16).expect("watch");
     rt.set_input("start", fbd_engine::Value::Bool(true)).expect("input");
     rt.set_input("level", fbd_engine::Value::Int(90)).expect("input");
     rt.step();

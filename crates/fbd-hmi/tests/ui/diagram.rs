@@ -685,13 +685,13 @@ fn an_st_function_block_shows_its_text_with_live_values() {
     h.step();
     h.step();
     assert!(h.query_by_label_contains("Structured Text · 21 lines").is_some(), "the ST view");
-    assert!(h.query_by_label_contains("mix := step = 2;").is_some(), "the text, line by line");
-    assert!(h.query_all_by_label("step = 2").next().is_some(), "the step's value beside its lines");
+    assert!(h.query_by_label_contains("mix := stage = 2;").is_some(), "the text, line by line");
+    assert!(h.query_all_by_label("stage = 2").next().is_some(), "the stage's value beside its lines");
     assert!(h.query_all_by_label("mix = TRUE").next().is_some(), "a BOOL's value");
     assert!(h.query_all_by_label("mix_t.Q = FALSE").next().is_some(), "an instance output's value");
     h.state_mut().run_scans(200);
     h.step();
     h.step();
-    assert!(h.query_all_by_label("step = 3").next().is_some(), "the values follow the scan");
-    assert!(h.query_all_by_label("step = 2").next().is_none(), "and only the newest");
+    assert!(h.query_all_by_label("stage = 3").next().is_some(), "the values follow the scan");
+    assert!(h.query_all_by_label("stage = 2").next().is_none(), "and only the newest");
 }

@@ -12,8 +12,10 @@ use fbd_model::model::{Block, Connector, Wire};
 use fbd_model::{Type, Value};
 
 mod ladder;
+mod st;
 
 pub(super) use ladder::{LadderParts, ladder_body_xml};
+pub(super) use st::{StParts, st_body_xml};
 
 use super::{Instance, Types, VarDecl, documentation, esc, formal_in, formal_out, ident};
 use crate::geometry::{BOX_H, Geometry, box_width};
@@ -26,7 +28,7 @@ pub(super) struct Body {
     pub(super) locals: Vec<VarDecl>,
     /// Function block instances: (instance name, type, initial member values).
     pub(super) instances: Vec<Instance>,
-    /// The body's language: `FBD` or `LD`.
+    /// The body's language: `FBD`, `LD` or `ST`.
     pub(super) language: &'static str,
 }
 

@@ -20,7 +20,7 @@ use fbd_plan::ScanPlan;
 use crate::literal::to_iec;
 
 mod body;
-use body::{Body, body_xml, ladder_body_xml};
+use body::{Body, body_xml, ladder_body_xml, st_body_xml};
 
 /// Whether library block `ty` goes out under its own name ([`library::BlockDef::is_iec_standard`]);
 /// the others go out as stand-ins.
@@ -197,7 +197,15 @@ fn export_project(project: &Project, plan: &ScanPlan, renames: &[crate::reserved
                 .collect();
             let outs: Vec<_> =
                 m.outputs.iter().map(|p| (p.name.clone(), p.ty.0, None, p.description.clone())).collect();
-            let body = if m.ladder.is_empty() && m.variables.is_empty() {
+            let body = if !m.st.is_empty() {
+                st_body_xml(body::StParts {
+                    blocks: &m.blocks,
+                    variables: &m.variables,
+                    st: &m.st,
+                    inputs: &m.inputs.iter().map(|p| p.name.clone()).collect::<Vec<_>>(),
+                    outputs: &m.outputs,
+                })
+            } else if m.ladder.is_empty() && m.variables.is_empty() {
                 body_xml(project, &types, &m.name, (&m.blocks, &m.connectors), &m.outputs, &mut helpers)
             } else {
                 let parts = body::LadderParts {
@@ -227,7 +235,15 @@ fn export_project(project: &Project, plan: &ScanPlan, renames: &[crate::reserved
         .map(|p| (p.name.clone(), p.ty.0, p.default.map(|c| p.ty.0.fit(c.0).unwrap_or(c.0)), p.description.clone()))
         .collect();
     let outs: Vec<_> = root.outputs.iter().map(|p| (p.name.clone(), p.ty.0, None, p.description.clone())).collect();
-    let body = if root.ladder.is_empty() && root.variables.is_empty() {
+    let body = if !root.st.is_empty() {
+        st_body_xml(body::StParts {
+            blocks: &root.blocks,
+            variables: &root.variables,
+            st: &root.st,
+            inputs: &root.inputs.iter().map(|p| p.name.clone()).collect::<Vec<_>>(),
+            outputs: &root.outputs,
+        })
+    } else if root.ladder.is_empty() && root.variables.is_empty() {
         body_xml(project, &types, "", (&root.blocks, &root.connectors), &root.outputs, &mut helpers)
     } else {
         let parts = body::LadderParts {

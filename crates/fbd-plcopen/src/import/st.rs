@@ -37,11 +37,14 @@ pub(super) fn st_pou(cx: &mut Ctx, p: StParts) -> Option<(MacroDef, Vec<ProgramI
     let StParts { pou, name, st, is_program, role, ins, outs, locals, shared, pou_names } = p;
     // A FUNCTION's variables start afresh at each call; its result is written by its name.
     let function = pou.attribute("pouType") == Some("function");
-    let text: String = st.descendants().filter(|n| n.is_text()).map(|n| n.text().unwrap_or("")).collect();
+    // The text is the paragraph's (`<xhtml:p>`), not the layout around it; a file that writes
+    // it straight into `<ST>` has it there.
+    let holder = st.children().find(|c| c.is_element()).unwrap_or(st);
+    let text: String = holder.descendants().filter(|n| n.is_text()).map(|n| n.text().unwrap_or("")).collect();
     let errors_before = cx.errors.len();
     // Where the text starts, for an error the compiler finds in it (`crate::relocate`).
     let key = if is_program { String::new() } else { name.clone() };
-    let start = text_start(cx, st);
+    let start = text_start(cx, holder);
     cx.places.push((key, ST_TEXT.to_string(), start));
     if let Err(errors) = fbd_st::parse(&text) {
         for e in errors {
@@ -164,10 +167,10 @@ fn assigned_names(text: &str) -> HashSet<String> {
     out
 }
 
-/// The byte offset in the file where the ST text of `st` starts (inside a CDATA section, after
-/// its `<![CDATA[`).
-fn text_start(cx: &Ctx, st: Node) -> usize {
-    let Some(t) = st.descendants().find(|n| n.is_text()) else { return st.range().start };
+/// The byte offset in the file where the ST text held by `holder` starts (inside a CDATA
+/// section, after its `<![CDATA[`).
+fn text_start(cx: &Ctx, holder: Node) -> usize {
+    let Some(t) = holder.descendants().find(|n| n.is_text()) else { return holder.range().start };
     let at = t.range().start;
     if cx.file.get(at..).is_some_and(|s| s.starts_with("<![CDATA[")) { at + 9 } else { at }
 }
