@@ -86,6 +86,7 @@ fn an_error_the_compiler_finds_in_the_text_is_at_its_xml_place() {
     assert!(d.message.contains("ST 2:6: unknown name `nn` (did you mean `n`?)"), "{d}");
 }
 
+#[allow(dead_code)] // the other tests' helpers
 mod common;
 
 /// `fbd export` writes an ST function block back as ST (its text in a CDATA section, its
