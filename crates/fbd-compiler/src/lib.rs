@@ -103,7 +103,8 @@ pub fn compile_lean(mut project: Project, opts: &CompileOptions) -> Result<ScanP
     if let Err(errors) = fbd_model::model::tasks::lower(&mut project.files[0].doc) {
         return Err(Diagnostics(errors.into_iter().map(|(path, m)| project.diag(0, &path, m)).collect()));
     }
-    let net = expand::expand(&mut project, opts.max_blocks).map_err(Diagnostics)?;
+    let net = expand::expand(&mut project, opts.max_blocks)
+        .map_err(|e| Diagnostics(e.into_iter().map(st::at_text_place).collect()))?;
     // From here on only the texts (error positions) and the program's ports are read.
     for f in &mut project.files {
         f.doc.blocks = Vec::new();
@@ -111,7 +112,8 @@ pub fn compile_lean(mut project: Project, opts: &CompileOptions) -> Result<ScanP
             m.blocks = Vec::new();
         }
     }
-    compile_net(&mut project, net, t0, opts)
+    // A problem found in a block the ST lowering made is said at its place in the text.
+    compile_net(&mut project, net, t0, opts).map_err(|e| Diagnostics(e.0.into_iter().map(st::at_text_place).collect()))
 }
 
 /// Every stage after expansion. The texts are dropped before emission, which finds no error

@@ -201,9 +201,10 @@ impl Lowerer<'_, '_> {
         // The value is read even when the target is wrong: its errors are reported too.
         let v = self.target_var(target);
         let ty = v.map(|v| self.body.variables[v].ty.0);
-        let (w, _) = self.expr(value, ty);
+        let (w, t) = self.expr(value, ty);
         let _ = pos;
-        if let Some(v) = v {
+        if let (Some(v), Some(to)) = (v, ty) {
+            self.check_store(value, t, to, &format!("`{}`", target.text()));
             self.env[v] = w;
         }
     }
@@ -241,6 +242,38 @@ impl Lowerer<'_, '_> {
                 None
             }
         }
+    }
+
+    /// A value of type `from` (`None`: of untyped literals) stored into, or passed as, a `to`
+    /// (`what` says where): an error at the value's place unless IEC widens it there (INT into
+    /// DINT, REAL into LREAL) or it is a literal `to` holds.
+    fn check_store(&mut self, value: &Expr, from: Option<Type>, to: Type, what: &str) {
+        let literal = match value {
+            Expr::Lit { value, ty: None, .. } => Some(*value),
+            Expr::Unary(UnOp::Neg, inner, _) => match &**inner {
+                Expr::Lit { value: Value::Int(i), ty: None, .. } => Some(Value::Int(-i)),
+                Expr::Lit { value: Value::Real(r), ty: None, .. } => Some(Value::Real(-r)),
+                _ => None,
+            },
+            _ => None,
+        };
+        let msg = match (from, literal) {
+            (_, Some(v)) => match v.coerce(to).map(|c| to.admit(c)) {
+                Some(Ok(_)) => return,
+                Some(Err(why)) => format!("{what} is a {}: {why}", to.name()),
+                None => format!("{what} is a {}: `{v}` is no {} literal", to.name(), to.name()),
+            },
+            (Some(t), None) if !t.widens_to(to) => {
+                let hint = if library::lookup(&format!("{}_TO_{}", t.name(), to.name())).is_some() {
+                    format!(" (convert it: `{}_TO_{}(..)`)", t.name(), to.name())
+                } else {
+                    String::new()
+                };
+                format!("{what} is a {}; this value is a {}{hint}", to.name(), t.name())
+            }
+            _ => return,
+        };
+        self.error(value.pos(), msg);
     }
 
     /// "unknown name `x`", with the closest name of the body when one is close.
@@ -419,7 +452,10 @@ impl Lowerer<'_, '_> {
                         );
                         continue;
                     };
-                    let (w, _) = self.expr(value, pty);
+                    let (w, t) = self.expr(value, pty);
+                    if let Some(to) = pty {
+                        self.check_store(value, t, to, &format!("{ty}'s input {}", pin.to_ascii_uppercase()));
+                    }
                     inputs.push((pin, w));
                 }
                 Arg::Out { name, negated, target, pos } => outs.push((name.clone(), *negated, target.clone(), *pos)),
@@ -660,12 +696,26 @@ impl Lowerer<'_, '_> {
             };
             let fixed = def.inputs.iter().find(|p| p.name == pin).and_then(|p| pin_type(p.ty));
             let (w, t) = self.expr(value, fixed.or(arg_ty).or(if generic { want } else { None }));
+            if let Some(to) = fixed {
+                self.check_store(value, t, to, &format!("{up}'s input {}", pin.to_ascii_uppercase()));
+            }
             if fixed.is_none() && pin != "g" && pin != "k" {
                 arg_ty = arg_ty.or(t);
             }
             inputs.push((pin, w));
         }
         let _ = positional;
+        // Every input without a default is given (`LIMIT(x)` is no call of LIMIT).
+        let missing: Vec<String> = def
+            .inputs
+            .iter()
+            .filter(|p| p.default.is_none() && !inputs.iter().any(|(q, _)| q.eq_ignore_ascii_case(p.name)))
+            .map(|p| p.name.to_ascii_uppercase())
+            .collect();
+        if !missing.is_empty() {
+            let all: Vec<String> = def.inputs.iter().map(|p| p.name.to_ascii_uppercase()).collect();
+            self.error(call.pos, format!("{up}({}) is called without {}", all.join(", "), missing.join(", ")));
+        }
         let t = arg_ty.or(if generic { want } else { None });
         let out = def.outputs.first().map_or("out", |o| o.name);
         let out_ty = def.outputs.first().and_then(|o| pin_type(o.ty)).or(t);
@@ -702,7 +752,8 @@ impl Lowerer<'_, '_> {
                 );
                 continue;
             };
-            let (w, _) = self.expr(value, Some(t));
+            let (w, got) = self.expr(value, Some(t));
+            self.check_store(value, got, t, &format!("`{m}`'s input {pin}"));
             inputs.push((pin, w));
         }
         let Some((out, t)) = pins.outputs.iter().find(|(o, _)| o == "OUT").or(pins.outputs.first()).cloned() else {
