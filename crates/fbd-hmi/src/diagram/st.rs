@@ -1,15 +1,16 @@
 //! The online view of a Structured Text body, as CODESYS's online mode monitors one inline:
 //! the text with its line numbers and its keywords, literals and comments set apart, and
 //! after each line the values the newest scan left in the variables and instance outputs the
-//! line names (`step = 2`, `mix_t.Q = TRUE`; a BOOL's TRUE green). A body without ST is not
-//! shown here (`None`).
+//! line names (`stage = 2`, `mix_t.Q = TRUE`; a BOOL's TRUE green, a forced one underlined);
+//! right-click a value to write, force, release or break on it (the debugger's rules, as the
+//! block and ladder views' menus). A body without ST is not shown here (`None`).
 
 use std::sync::Arc;
 
 use eframe::egui::{self, Color32, RichText, text::LayoutJob};
 use fbd_engine::{ScanImage, Value};
 
-use crate::diagram::menu::MenuAction;
+use crate::diagram::menu::{MenuAction, value_actions};
 use crate::diagram::{DiagramCtx, DiagramState};
 
 const TRUE_GREEN: Color32 = Color32::from_rgb(0x1f, 0x9d, 0x3a);
@@ -110,16 +111,17 @@ struct StLive {
 }
 
 impl StLive {
-    /// The value of a name of the body: a variable (it answers by its name), an input, an
-    /// instance's output (`mix_t.Q` is the signal `mix_t.q`).
-    fn value(&self, name: &str) -> Option<Value> {
+    /// The signal path and value of a name of the body: a variable (it answers by its name),
+    /// an input, an instance's output (`mix_t.Q` is the signal `mix_t.q`).
+    fn value(&self, name: &str) -> Option<(String, Value)> {
         let plan = &self.img.plan;
-        let id = |p: &str| plan.signal_id(&format!("{}{p}", self.prefix));
-        let found = id(name).or_else(|| id(&name.to_ascii_lowercase())).or_else(|| {
-            let (inst, pin) = name.split_once('.')?;
-            id(&format!("{inst}.{}", pin.to_ascii_lowercase()))
-        });
-        found.map(|i| self.img.read_signal(i))
+        let lower = name.to_ascii_lowercase();
+        let member = name.split_once('.').map(|(inst, pin)| format!("{inst}.{}", pin.to_ascii_lowercase()));
+        let inside =
+            [Some(name.to_string()), Some(lower), member].into_iter().flatten().map(|p| format!("{}{p}", self.prefix));
+        // A function block's input is its instance's pin (`batch.stop`).
+        let pin = self.prefix.strip_suffix('/').map(|inst| format!("{inst}.{name}"));
+        inside.chain(pin).find_map(|path| plan.signal_id(&path).map(|i| (path, self.img.read_signal(i))))
     }
 }
 
@@ -157,6 +159,7 @@ impl DiagramState {
         let comment = ui.visuals().weak_text_color();
         let chip = ui.visuals().widgets.inactive.weak_bg_fill;
         let width = lines.len().to_string().len();
+        let mut acts = Vec::new();
         egui::ScrollArea::both().auto_shrink([false, false]).show(ui, |ui| {
             for (k, line) in lines.iter().enumerate() {
                 let parts = pieces(line);
@@ -183,17 +186,34 @@ impl DiagramState {
                     ui.label(job);
                     ui.add_space(20.0);
                     for n in names {
-                        let Some(v) = live.value(n) else { continue };
-                        // A box per value, as CODESYS's inline monitoring draws them.
+                        let Some((path, v)) = live.value(n) else { continue };
+                        // A box per value, as CODESYS's inline monitoring draws them (a forced
+                        // one underlined); right-click: write, force, release, break on it.
                         let shown = RichText::new(format!("{n} = {}", v.short())).monospace().background_color(chip);
                         let shown =
                             if v == Value::Bool(true) { shown.color(TRUE_GREEN).strong() } else { shown.color(text) };
-                        ui.label(shown);
+                        let forced = live.img.plan.signal_id(&path).is_some_and(|i| live.img.is_forced(i));
+                        let shown = if forced { shown.underline() } else { shown };
+                        let resp = ui.add(egui::Label::new(shown).sense(egui::Sense::click()));
+                        resp.on_hover_text(format!("{path}: right-click to write, force or break on it")).context_menu(
+                            |ui| {
+                                ui.label(RichText::new(format!("`{n}`")).strong());
+                                if !matches!(v, Value::Bool(_)) {
+                                    ui.text_edit_singleline(&mut self.menu_value);
+                                }
+                                for (label, act) in value_actions(ui, Some(v), forced, &self.menu_value) {
+                                    if ui.button(label).clicked() {
+                                        acts.push((path.clone(), act));
+                                        ui.close();
+                                    }
+                                }
+                            },
+                        );
                     }
                 });
             }
         });
-        Some(Vec::new())
+        Some(acts)
     }
 }
 

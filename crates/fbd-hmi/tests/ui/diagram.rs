@@ -694,4 +694,18 @@ fn an_st_function_block_shows_its_text_with_live_values() {
     h.step();
     assert!(h.query_all_by_label("stage = 3").next().is_some(), "the values follow the scan");
     assert!(h.query_all_by_label("stage = 2").next().is_none(), "and only the newest");
+    // An input of the function block shows as its instance's pin.
+    assert!(h.query_all_by_label("stop = FALSE").next().is_some(), "the block's input");
+    // A right-click on a value forces it, as the block and ladder views' menus do: `fill`
+    // forced TRUE from the text reaches the program's output.
+    let at = h.query_all_by_label("fill = FALSE").next().expect("fill's value").rect().center();
+    click_at(&mut h, at, egui::PointerButton::Secondary);
+    h.step();
+    h.query_all_by_label("force TRUE").next().expect("the value's menu").click();
+    h.step();
+    h.state_mut().run_scans(2);
+    h.step();
+    h.step();
+    assert_eq!(h.state().read("fill"), Some(Value::Bool(true)), "forced from the text");
+    assert!(h.query_all_by_label("fill = TRUE").next().is_some(), "shown forced");
 }
