@@ -837,3 +837,29 @@ fn run_traces_which_task_ran() {
     let flags: Vec<&str> = rows[1..].iter().map(|r| &r[r.len() - 3..]).collect();
     assert_eq!(flags, ["1,1", "1,0", "1,0", "1,1"]);
 }
+
+#[test]
+fn svg_of_an_st_body_is_its_listing_with_the_values_after_a_run() {
+    let o = fbd(&["svg", "examples/batch-st.json", "--macro", "BATCH"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let plain = text(&o.stdout);
+    assert!(
+        plain.contains("<tspan class=\"kw\">CASE</tspan>") && plain.contains("mix_t(IN := stage = "),
+        "the listing"
+    );
+    let o = fbd(&[
+        "svg",
+        "examples/batch-st.json",
+        "--macro",
+        "BATCH",
+        "--after",
+        "30",
+        "--set",
+        "start=true@1",
+        "--set",
+        "level=90@1",
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let run = text(&o.stdout);
+    assert!(run.contains("stage = 2") && run.contains("mix = TRUE") && run.contains("after 30 scans"), "{run}");
+}

@@ -62,6 +62,7 @@ mod place;
 pub mod png;
 mod route;
 pub mod sheets;
+pub mod st;
 pub mod svg;
 
 pub use free::layout_free;

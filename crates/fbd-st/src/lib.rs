@@ -8,6 +8,7 @@
 //! was expected; what the statements mean is the compiler's (`fbd_compiler::st`).
 
 pub mod ast;
+pub mod highlight;
 pub mod lexer;
 mod parser;
 

@@ -235,6 +235,9 @@ fn svg(
     if let Some((blocks, ladder)) = ladder_of(&project, macro_name) {
         return ladder_svg(&project, (file, macro_name, output), (blocks, ladder), (&body, online), how.sheets);
     }
+    if let Some(st) = st_of(&project, macro_name) {
+        return st_svg(&project, (file, macro_name, output), st, (&body, online));
+    }
     let mut positions = fbd_layout::from_model::positions(&project, macro_name);
     // A body drawn on pages, asked for as a whole drawing at its stored positions: its pages, as
     // the window draws them (the whole top level of the 2048 program was one body of wires,
@@ -304,6 +307,51 @@ fn svg(
         l.stats.bends,
         l.stats.length
     );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The ST lines of an ST body (the program's, or macro `name`'s).
+fn st_of<'p>(project: &'p fbd_engine::load::Project, name: Option<&str>) -> Option<&'p [String]> {
+    let st = match name {
+        None => &project.root().st,
+        Some(m) => &project.macro_def(m)?.2.st,
+    };
+    (!st.is_empty()).then_some(st.as_slice())
+}
+
+/// `fbd svg` of an ST body: its listing (fbd_layout::st), after a run (`--after N`) with the
+/// values its lines name beside each line.
+fn st_svg(
+    project: &fbd_engine::load::Project,
+    (file, macro_name, output): (&std::path::Path, Option<&str>, Option<&std::path::Path>),
+    st: &[String],
+    (body, online): (&fbd_layout::Body, Option<Online>),
+) -> Result<ExitCode, Error> {
+    let mut title = match macro_name {
+        Some(m) => format!("{m} ({}), Structured Text", file.display()),
+        None => project.root().name.clone().unwrap_or_else(|| file.display().to_string()),
+    };
+    let text = match online {
+        None => fbd_layout::st::svg(st, &title, &|_| None),
+        Some(o) => {
+            title = format!("{title}, after {} scans", o.scans);
+            let v = online_values(project, body, macro_name, o)?;
+            let prefix = v.instance.as_ref().map(|i| format!("{i}/")).unwrap_or_default();
+            let value = |name: &str| {
+                let member = name.split_once('.').map(|(i, p)| format!("{prefix}{i}.{}", p.to_ascii_lowercase()));
+                let pin = v.instance.as_ref().map(|i| format!("{i}.{name}"));
+                [Some(format!("{prefix}{name}")), member, pin]
+                    .into_iter()
+                    .flatten()
+                    .find_map(|p| v.rt.read(&p).ok())
+                    .map(|x| x.to_string())
+            };
+            fbd_layout::st::svg(st, &title, &value)
+        }
+    };
+    let Some(p) = output else { return out::print(&text) };
+    write_drawing(p, &text)?;
+    eprintln!("{}: {} lines of Structured Text", p.display(), st.len());
     Ok(ExitCode::SUCCESS)
 }
 

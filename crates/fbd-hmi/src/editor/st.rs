@@ -7,8 +7,8 @@
 use eframe::egui::{self, Color32, text::LayoutJob};
 use fbd_edit::workspace::BodyId;
 
-use crate::diagram::st::{Piece, pieces};
 use crate::editor::EditorState;
+use fbd_st::highlight::{Piece, pieces};
 
 const ERROR_RED: Color32 = Color32::from_rgb(0xd0, 0x30, 0x30);
 
