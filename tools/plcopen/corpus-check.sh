@@ -2,7 +2,8 @@
 # Runs a corpus of public PLCopen projects (a directory of .xml files and a SOURCES file: one
 # line per file, `FILE REPOSITORY PATH COMMIT`; nothing of theirs is in this repository) the
 # way docs/plcopen.md's table counts them: the languages of its bodies; for a file whose bodies
-# are FBD or LD (ladder), `fbd check` (imports, or is refused at its place); each imported one run for
+# are FBD, LD (ladder) or ST, each alone or with the others, `fbd check` (imports, or is refused at
+# its place); each imported one run for
 # SCANS scans with every input driven (tools/plcopen/stimulus.py) through Beremiz's generator +
 # matiec beside `fbd run` (tools/plcopen/beremiz-check.py, every output and every variable by
 # its IEC name), and its re-export likewise. One line per file, then the counts.
@@ -37,7 +38,8 @@ for body in root.iter():
 print("+".join(sorted(seen)) or "none")
 PY
 )
-  if [ "$langs" != "FBD" ] && [ "$langs" != "LD" ] && [ "$langs" != "FBD+LD" ]; then
+  case "$langs" in FBD|LD|ST|FBD+LD|FBD+ST|LD+ST|FBD+LD+ST) ok=1 ;; *) ok= ;; esac
+  if [ -z "$ok" ]; then
     echo "$file ($repo $path): bodies $langs"; count["bodies $langs"]=$(( ${count["bodies $langs"]:-0} + 1 )); continue
   fi
   if ! "$FBD" import "$f" -o "$W/d.json" >/dev/null 2>"$W/err"; then

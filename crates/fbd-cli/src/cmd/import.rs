@@ -29,11 +29,15 @@ pub(crate) fn run(Args { file, output }: Args) -> Result<ExitCode, Error> {
     let text = fbd_edit::format::to_text(&imported.doc);
     // A diagram that does not compile is no import: nothing is written.
     if let Err(e) = fbd_plcopen::imported_project(&imported, &file) {
-        return Err(format!(
-            "{}: the program imported from it does not compile, so nothing was written (the import let through what it should have refused; please report it):\n{e}",
-            file.display()
-        )
-        .into());
+        // An ST body's meaning (a name, a type, a second call) is the compiler's to judge: its
+        // errors are the program's, each at its place in the file. Any other is the import's.
+        let st_only = e.0.iter().all(|d| d.message.contains("ST ") && d.line.is_some());
+        let why = if st_only {
+            "its Structured Text does not compile, so nothing was written"
+        } else {
+            "the program imported from it does not compile, so nothing was written (the import let through what it should have refused; please report it)"
+        };
+        return Err(format!("{}: {why}:\n{e}", file.display()).into());
     }
     crate::out::write_or_print(output.as_deref(), &text)
 }
