@@ -15,8 +15,9 @@
 //! they are refused at their place, as are arrays and a second call of one instance in a scan.
 //! Every problem of every body is reported at once, each at its line and column.
 //!
-//! Files: this one (the entry and the body's names), `lower.rs` (statements and expressions
-//! to blocks).
+//! Files: this one (the entry and the body's names), `lower.rs` (statements to blocks: values
+//! as they change, branches merged, calls, what the scan leaves), `lower/expr.rs`
+//! (expressions to blocks, computed as matiec's C computes them).
 
 mod lower;
 
