@@ -48,10 +48,35 @@ struct Lowerer<'b, 'a> {
     made: Vec<LeanBlock>,
     taken: HashSet<String>,
     found: Found,
+    /// Each instance input a statement writes (block, pin) → the variable that keeps it.
+    members: HashMap<(usize, String), usize>,
 }
 
 pub(super) fn lower(body: &mut Body, statements: &[Stmt]) -> Found {
     let mut found = Found::new();
+    // An instance's input written by a statement (`t1.IN := x`) is a member the instance
+    // keeps: a variable of the body (`t1__in`) that its calls read when they do not give it.
+    let mut members: HashMap<(usize, String), usize> = HashMap::new();
+    for (inst, pin) in member_targets(statements) {
+        let Some(b) = body.blocks.iter().position(|x| x.id.eq_ignore_ascii_case(&inst)) else { continue };
+        let ty = body.blocks[b].ty.to_string();
+        let Some((pin, t)) = fb_inputs(&ty, body.macros).into_iter().find(|(p, _)| p.eq_ignore_ascii_case(&pin)) else {
+            continue;
+        };
+        if members.contains_key(&(b, pin.clone())) {
+            continue;
+        }
+        let t = t.unwrap_or_else(|| body.blocks[b].data_type().map_or(Type::Int, |d| d.0));
+        members.insert((b, pin.clone()), body.variables.len());
+        body.variables.push(fbd_model::model::Variable {
+            name: format!("{}__{pin}", body.blocks[b].id),
+            ty: fbd_model::model::TypeName(t),
+            init: None,
+            input: false,
+            temp: false,
+            description: None,
+        });
+    }
     let mut names = HashMap::new();
     for (k, v) in body.variables.iter().enumerate() {
         names.insert(v.name.to_ascii_uppercase(), Name::Var(k));
@@ -97,6 +122,7 @@ pub(super) fn lower(body: &mut Body, statements: &[Stmt]) -> Found {
         made: Vec::new(),
         taken,
         found,
+        members,
     };
     l.statements(statements);
     if l.found.is_empty() {
@@ -223,11 +249,14 @@ impl Lowerer<'_, '_> {
                 self.error(target.pos, format!("`{}` is an input of the body: it cannot be written here (declare a variable that takes it, `input: true`)", target.text()));
                 None
             }
+            (Some(Name::Instance(b)), 2) if self.member(b, &target.parts[1]).is_some() => {
+                self.member(b, &target.parts[1])
+            }
             (Some(Name::Instance(_)), _) => {
                 self.error(
                     target.pos,
                     format!(
-                        "`{}`: an instance's input is given in its call (`{}(IN := ..)`)",
+                        "`{}`: only an instance's inputs are written (`{}.IN := ..`), or given in its call",
                         target.text(),
                         target.parts[0]
                     ),
@@ -244,6 +273,11 @@ impl Lowerer<'_, '_> {
                 None
             }
         }
+    }
+
+    /// The variable that keeps input `pin` of instance `b`, if a statement writes it.
+    pub(super) fn member(&self, b: usize, pin: &str) -> Option<usize> {
+        self.members.iter().find(|((x, p), _)| *x == b && p.eq_ignore_ascii_case(pin)).map(|(_, v)| *v)
     }
 
     /// A value of type `from` (`None`: of untyped literals) stored into, or passed as, a `to`
@@ -463,6 +497,16 @@ impl Lowerer<'_, '_> {
                 Arg::Out { name, negated, target, pos } => outs.push((name.clone(), *negated, target.clone(), *pos)),
             }
         }
+        // The members written by statements: a call that gives one sets it, one that does not
+        // reads what it holds.
+        let kept: Vec<(String, usize)> =
+            self.members.iter().filter(|((x, _), _)| *x == b).map(|((_, p), v)| (p.clone(), *v)).collect();
+        for (pin, v) in kept {
+            match inputs.iter().find(|(p, _)| p.eq_ignore_ascii_case(&pin)) {
+                Some((_, w)) => self.env[v] = w.clone(),
+                None => inputs.push((pin, self.env[v].clone())),
+            }
+        }
         if let Some(en) = self.en.clone() {
             inputs.push((library::ENABLE.to_string(), en));
         }
@@ -601,6 +645,28 @@ impl Lowerer<'_, '_> {
             }
         }
     }
+}
+
+/// The instance members statements write (`t1.IN := ..`): instance and pin, as written.
+fn member_targets(list: &[Stmt]) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for s in list {
+        match s {
+            Stmt::Assign { target, .. } if target.parts.len() == 2 && !target.indexed => {
+                out.push((target.parts[0].clone(), target.parts[1].clone()));
+            }
+            Stmt::If { arms, otherwise, .. } => {
+                arms.iter().for_each(|(_, b)| out.extend(member_targets(b)));
+                out.extend(member_targets(otherwise));
+            }
+            Stmt::Case { arms, otherwise, .. } => {
+                arms.iter().for_each(|a| out.extend(member_targets(&a.body)));
+                out.extend(member_targets(otherwise));
+            }
+            _ => {}
+        }
+    }
+    out
 }
 
 /// Whether statement `s` may run a RETURN.

@@ -309,6 +309,10 @@ impl Lowerer<'_, '_> {
                     self.body.inputs.iter().find(|(n, _)| n.eq_ignore_ascii_case(&p.parts[0])).map(|(n, _)| n.clone());
                 (Wire::Ref(name.unwrap_or_default()), Some(t))
             }
+            (Some(Name::Instance(b)), 2) if self.member(b, &p.parts[1]).is_some() => {
+                let v = self.member(b, &p.parts[1]).unwrap_or_default();
+                (self.env[v].clone(), Some(self.body.variables[v].ty.0))
+            }
             (Some(Name::Instance(b)), 2) => {
                 let ty = self.body.blocks[b].ty.to_string();
                 let outs = fb_outputs(&ty, self.body.macros);
