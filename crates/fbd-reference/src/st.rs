@@ -7,8 +7,9 @@
 //! What it reads: BOOL, INT and DINT variables and inputs; every operator (integer operations
 //! in 32 bits, as C computes `int`; a value stored or passed to a function truncated to its
 //! type), ABS, MIN, MAX, LIMIT, SEL, INT_TO_DINT; IF/ELSIF/ELSE, CASE with lists and ranges,
-//! RETURN; instances of CTU (INT, counting while CV < PV as matiec's library does) and R_TRIG called with formal arguments and `Q =>` outputs,
-//! their outputs read before or after the call.
+//! RETURN; instances of CTU (INT, counting while CV < PV as matiec's library does) and R_TRIG
+//! called with formal arguments and `Q =>` outputs, their outputs read before or after the call,
+//! their inputs members they keep (`c0.PV := 5`, a call that does not give one).
 
 use std::collections::HashMap;
 
@@ -55,6 +56,9 @@ struct Instance {
     cv: i64,
     /// The last CLK (R_TRIG) or CU (CTU's edge).
     mem: bool,
+    /// Its inputs as it keeps them (IEC: an input is a member; a call that does not give one,
+    /// or a statement `c0.PV := 5`, leaves or sets what it holds).
+    inputs: HashMap<String, V>,
 }
 
 /// The interpreter's state between scans.
@@ -97,7 +101,12 @@ impl StRef {
         let instances = doc
             .blocks
             .iter()
-            .map(|b| (b.id.to_ascii_uppercase(), Instance { ty: b.ty.clone(), q: false, cv: 0, mem: false }))
+            .map(|b| {
+                (
+                    b.id.to_ascii_uppercase(),
+                    Instance { ty: b.ty.clone(), q: false, cv: 0, mem: false, inputs: HashMap::new() },
+                )
+            })
             .collect();
         Ok(StRef { body, vars, instances })
     }
@@ -141,7 +150,12 @@ impl StRef {
         match s {
             Stmt::Assign { target, value, .. } => {
                 let v = self.eval(value);
-                self.store(&target.parts[0], v);
+                match (self.instances.get_mut(&target.parts[0].to_ascii_uppercase()), target.parts.get(1)) {
+                    (Some(inst), Some(pin)) => {
+                        inst.inputs.insert(pin.to_ascii_uppercase(), v);
+                    }
+                    _ => self.store(&target.parts[0], v),
+                }
             }
             Stmt::Call(call) => {
                 let key = call.name.to_ascii_uppercase();
@@ -160,7 +174,9 @@ impl StRef {
                     }
                 }
                 let Some(inst) = self.instances.get_mut(&key) else { return Flow::Next };
-                let arg = |n: &str| args.get(n).copied();
+                inst.inputs.extend(args);
+                let kept = inst.inputs.clone();
+                let arg = |n: &str| kept.get(n).copied();
                 match inst.ty.as_str() {
                     "R_TRIG" => {
                         let clk = arg("CLK").is_some_and(V::bool);
@@ -236,7 +252,8 @@ impl StRef {
                 if let (Some(inst), Some(pin)) = (self.instances.get(&first), p.parts.get(1)) {
                     return match pin.to_ascii_uppercase().as_str() {
                         "CV" => V::I(inst.cv),
-                        _ => V::B(inst.q),
+                        "Q" => V::B(inst.q),
+                        other => inst.inputs.get(other).copied().unwrap_or(V::I(0)),
                     };
                 }
                 self.vars.get(&first).map_or(V::I(0), |(_, v)| *v)
@@ -295,7 +312,10 @@ impl StRef {
 pub fn program(seed: u64) -> String {
     let mut g = Gen { rng: ChaCha8Rng::seed_from_u64(seed), called: Vec::new() };
     let n = g.rng.random_range(3..=10);
-    let lines: Vec<String> = (0..n).map(|_| g.statement("", 0)).collect();
+    // The counter's preset is a member a statement sets (`c0.PV := 5`), read back as `c0.PV`.
+    let pv = g.pick(&["3", "5", "7"]);
+    let mut lines: Vec<String> = vec![format!("c0.PV := {pv};")];
+    lines.extend((0..n).map(|_| g.statement("", 0)));
     let st: Vec<String> = lines.join("\n").lines().map(|l| format!("{l:?}")).collect();
     format!(
         r#"{{"fbd": 6, "name": "st{seed}",
@@ -334,6 +354,7 @@ impl Gen {
         match k {
             1 if lit => self.pick(&["0", "1", "3", "100", "1000", "-7", "32767"]).to_string(),
             0 | 1 => self.pick(&["a0", "a1", "n0", "n1", "m0"]).to_string(),
+            2 if self.rng.random_bool(0.2) => "c0.PV".to_string(),
             2 => "c0.CV".to_string(),
             3..=5 => {
                 let op = self.pick(&["+", "-", "*"]);
@@ -399,6 +420,7 @@ impl Gen {
                 let v = self.pick(&["n0", "n1", "m0"]);
                 format!("{ind}{v} := {};", self.int_expr(0))
             }
+            2 if self.rng.random_bool(0.2) => format!("{ind}c0.CU := {};", self.bool_expr(0)),
             2 => {
                 let v = self.pick(&["q0", "q1", "b0"]);
                 format!("{ind}{v} := {};", self.bool_expr(0))
@@ -414,12 +436,18 @@ impl Gen {
                     String::new()
                 };
                 if c == "c0" {
-                    format!(
-                        "{ind}c0(CU := {}, R := {}, PV := {}{q});",
-                        self.bool_expr(1),
-                        self.bool_expr(2),
-                        self.pick(&["3", "5"])
-                    )
+                    // PV given, or kept from `c0.PV := ..`; CU given, or kept from `c0.CU := ..`.
+                    let pv = if self.rng.random_bool(0.5) {
+                        format!(", PV := {}", self.pick(&["3", "5"]))
+                    } else {
+                        String::new()
+                    };
+                    let cu = if self.rng.random_bool(0.7) {
+                        format!("CU := {}, ", self.bool_expr(1))
+                    } else {
+                        String::new()
+                    };
+                    format!("{ind}c0({cu}R := {}{pv}{q});", self.bool_expr(2))
                 } else {
                     format!("{ind}e0(CLK := {}{q});", self.bool_expr(1))
                 }
