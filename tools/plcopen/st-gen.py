@@ -39,7 +39,7 @@ class Gen:
         if k == 1:
             return str(r.choice([0, 1, 2, 3, 7, 100, 1000, -5]))
         if k == 2:
-            return "c0.CV"
+            return "c0.PV" if r.random() < 0.2 else "c0.CV"
         if k in (3, 4, 5):
             op = r.choice(["+", "-", "*"])
             return f"{self.int_expr(d + 1)} {op} {self.int_expr(d + 1)}"
@@ -102,7 +102,10 @@ class Gen:
         if ty == "TON":
             args = f"IN := {self.bool_expr(1)}, PT := T#{r.choice([20, 60, 100])}ms"
         elif ty == "CTU":
-            args = f"CU := {self.bool_expr(1)}, R := {self.bool_expr(2)}, PV := {r.choice([3, 5, 100])}"
+            # PV given, or kept from `c0.PV := ..` (a member the instance keeps); CU likewise.
+            cu = f"CU := {self.bool_expr(1)}, " if r.random() < 0.7 else ""
+            pv = f", PV := {r.choice([3, 5, 100])}" if r.random() < 0.5 else ""
+            args = f"{cu}R := {self.bool_expr(2)}{pv}"
         else:
             args = f"CLK := {self.bool_expr(1)}"
         if r.random() < 0.3:
@@ -117,6 +120,8 @@ class Gen:
         if k in (0, 1):
             return f"{ind}{r.choice(INT_VARS)} := {self.int_expr()};"
         if k == 2:
+            if r.random() < 0.2:
+                return f"{ind}c0.CU := {self.bool_expr()};"
             return f"{ind}{r.choice(BOOL_VARS)} := {self.bool_expr()};"
         if k == 3:
             return f"{ind}d0 := INT_TO_DINT({self.int_expr()}) * {r.choice(['1000', '70000', 'DINT#-3'])} + d0 / 2;"
@@ -166,7 +171,8 @@ class Gen:
 def program(seed):
     rng = random.Random(seed)
     g = Gen(rng)
-    body = "\n".join(g.statement("", 0) for _ in range(rng.randint(4, 12)))
+    # The counter's preset: a member a statement sets, read back as `c0.PV`.
+    body = f"c0.PV := {rng.choice([3, 5, 7])};\n" + "\n".join(g.statement("", 0) for _ in range(rng.randint(4, 12)))
     var = lambda n, t: f'<variable name="{n}"><type><{t}/></type></variable>'
     fb = lambda n, t: f'<variable name="{n}"><type><derived name="{t}"/></type></variable>'
     ins = "".join(var(n, "BOOL") for n in BOOLS_IN) + "".join(var(n, "INT") for n in INTS_IN)
