@@ -62,6 +62,7 @@ impl EditorState {
         };
         let saved = ws.description(body).unwrap_or_default().to_string();
         let mut out: Option<Result<String, String>> = None;
+        let st = self.st_started || !self.workspace().st(body).is_empty();
         let p = &mut self.props.ports;
         // What the body is for: the panel and the online diagram show it.
         let key = body.to_string();
@@ -138,7 +139,18 @@ impl EditorState {
             }
             // A new output starts as a constant; connect it by editing `from` later or by
             // dragging to it once outputs take drops.
-            if ui.button("Add output").clicked() {
+            let add_output = ui.button("Add output").clicked();
+            if add_output && st {
+                // In an ST body an output is the variable of its name, which the text writes.
+                let declared = ws.variables(body).iter().any(|v| v.name.eq_ignore_ascii_case(&name));
+                let r = if declared { Ok(()) } else { ws.declare(body, &name, ty.name()) };
+                out = Some(
+                    r.and_then(|()| ws.add_output_port(body, &name, ty, Wire::Ref(name.clone())))
+                        .map(|()| format!("output `{name}` added: the variable `{name}` the text writes"))
+                        .map_err(|e| e.0),
+                );
+                added = out.as_ref().is_some_and(|r| r.is_ok());
+            } else if add_output {
                 let zero = Wire::constant(ty.zero());
                 out = Some(
                     ws.add_output_port(body, &name, ty, zero)

@@ -60,10 +60,13 @@ impl EditorState {
         let saved = self.workspace().st(body).join("\n");
         let errors = st_errors(&self.errors, body);
         let mut save = false;
+        let mut text_label = None;
         ui.horizontal_wrapped(|ui| {
             let text = self.st_text.as_ref().map_or("", |t| t.2.as_str());
             let n = text.lines().count();
-            ui.label(format!("Structured Text · {n} line{}", if n == 1 { "" } else { "s" }));
+            // The text edit below is labelled by this (a reader, a test, finds it by it).
+            text_label = Some(ui.label("Structured Text").id);
+            ui.label(egui::RichText::new(format!("{n} line{}", if n == 1 { "" } else { "s" })).weak());
             let changed = text != saved;
             save = ui
                 .add_enabled(changed, egui::Button::new("Save to body"))
@@ -159,6 +162,11 @@ impl EditorState {
             job.wrap.max_width = wrap;
             ui.fonts_mut(|f| f.layout_job(job))
         };
+        // The body's ports beside the text, as for a diagram: an ST program's inputs and
+        // outputs (an output reads a variable by its name) are edited there.
+        egui::Panel::right("st_ports").resizable(true).default_size(250.0).show(ui, |ui| {
+            self.props(ui, body);
+        });
         egui::Panel::bottom("st_errors").resizable(true).default_size(90.0).show(ui, |ui| {
             egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| {
                 if errors.is_empty() && !self.errors.is_empty() {
@@ -189,13 +197,16 @@ impl EditorState {
                         ui.add_space(2.0); // the text edit's inner margin
                         ui.label(gutter);
                     });
-                    ui.add(
+                    let edit = ui.add(
                         egui::TextEdit::multiline(text)
                             .code_editor()
                             .desired_width(f32::INFINITY)
                             .desired_rows(24)
                             .layouter(&mut layouter),
                     );
+                    if let Some(l) = text_label {
+                        edit.labelled_by(l);
+                    }
                 });
             }
         });

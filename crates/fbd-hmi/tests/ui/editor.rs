@@ -747,10 +747,10 @@ fn an_st_program_is_typed_its_errors_listed_declared_and_applied() {
     h.get_by_label("ST").click();
     h.step();
     h.step();
-    assert!(h.query_by_label_contains("Structured Text · 0 lines").is_some(), "the ST mode");
-    h.get_by_role(egui::accesskit::Role::MultilineTextInput).click();
+    assert!(h.query_by_label("0 lines").is_some(), "the ST mode");
+    h.get_by_role_and_label(egui::accesskit::Role::MultilineTextInput, "Structured Text").click();
     h.step();
-    h.get_by_role(egui::accesskit::Role::MultilineTextInput)
+    h.get_by_role_and_label(egui::accesskit::Role::MultilineTextInput, "Structured Text")
         .type_text("motor := (start OR motor) AND NOT stop; edge(CLK := motor); IF edge.Q THEN n := n + 1; END_IF;");
     h.step();
     h.get_by_label("Save to body").click();
@@ -776,6 +776,29 @@ fn an_st_program_is_typed_its_errors_listed_declared_and_applied() {
     h.step();
     h.step();
     assert!(h.query_by_label("compiles").is_some(), "{:?}", h.state().editor().message());
+    // An output added beside the text is the variable of its name (declared if it was not).
+    retype(&mut h, "new port", "sealed");
+    h.get_by_label("Add output").click();
+    h.step();
+    h.step();
+    assert!(
+        h.query_by_label_contains("output `sealed` added: the variable `sealed` the text writes").is_some(),
+        "{}",
+        h.state().editor().message()
+    );
+    assert!(h.query_by_label_contains("sealed : BOOL").is_some(), "declared");
+    h.get_by_role_and_label(egui::accesskit::Role::MultilineTextInput, "Structured Text").click();
+    h.step();
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::End);
+    h.get_by_role_and_label(egui::accesskit::Role::MultilineTextInput, "Structured Text")
+        .type_text(" sealed := motor AND NOT start;");
+    h.step();
+    h.get_by_label("Save to body").click();
+    h.step();
+    h.state_mut().editor_mut().wait_check();
+    h.step();
+    h.step();
+    assert!(h.query_by_label("compiles").is_some(), "{:?}", h.state().editor().message());
     h.get_by_label("Apply").click();
     h.step();
     h.step();
@@ -787,9 +810,13 @@ fn an_st_program_is_typed_its_errors_listed_declared_and_applied() {
     h.step();
     assert_eq!(h.state().read("running"), Some(Value::Bool(true)), "held by the seal-in");
     assert_eq!(h.state().read("n"), Some(Value::Int(1)), "the rising edge counted once");
-    // Undo takes the declaration of `n` back: the text names it again undeclared.
-    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
-    h.step();
+    assert_eq!(h.state().read("sealed"), Some(Value::Bool(true)), "the new output, written by the text");
+    // Undo takes the edits back one by one: the text that writes `sealed`, the output and its
+    // variable, then the declaration of `n`: the text names it again undeclared.
+    for _ in 0..4 {
+        h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+        h.step();
+    }
     h.state_mut().editor_mut().wait_check();
     h.step();
     h.step();
