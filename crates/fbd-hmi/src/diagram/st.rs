@@ -43,6 +43,41 @@ impl StLive {
     }
 }
 
+/// Appends `line` to `job` as the ST views show it: keywords, literals and comments coloured,
+/// underlined in `underline` (a line in error); the names it reads, each once.
+pub(crate) fn append_line<'l>(
+    job: &mut LayoutJob,
+    line: &'l str,
+    font: &egui::FontId,
+    visuals: &egui::Visuals,
+    underline: Option<Color32>,
+) -> Vec<&'l str> {
+    let dark = visuals.dark_mode;
+    let keyword = if dark { Color32::from_rgb(0x79, 0xb8, 0xff) } else { Color32::from_rgb(0x1a, 0x4f, 0xb0) };
+    let literal = if dark { Color32::from_rgb(0xe0, 0xa0, 0x60) } else { Color32::from_rgb(0x9a, 0x4a, 0x00) };
+    let mut names: Vec<&str> = Vec::new();
+    for p in pieces(line) {
+        let (s, c) = match p {
+            Piece::Keyword(s) => (s, keyword),
+            Piece::Literal(s) => (s, literal),
+            Piece::Comment(s) => (s, visuals.weak_text_color()),
+            Piece::Name(s) => {
+                if !names.iter().any(|n| n.eq_ignore_ascii_case(s)) {
+                    names.push(s);
+                }
+                (s, visuals.text_color())
+            }
+            Piece::Other(s) => (s, visuals.text_color()),
+        };
+        let mut f = egui::TextFormat::simple(font.clone(), c);
+        if let Some(u) = underline {
+            f.underline = egui::Stroke::new(1.5, u);
+        }
+        job.append(s, 0.0, f);
+    }
+    names
+}
+
 impl DiagramState {
     /// Draws the shown ST body with its live values; `None` when the body shown is not ST.
     pub(crate) fn st_ui(&mut self, ui: &mut egui::Ui, cx: &DiagramCtx<'_>) -> Option<Vec<(String, MenuAction)>> {
@@ -69,37 +104,17 @@ impl DiagramState {
             ui.add(egui::Label::new(RichText::new(first).weak().italics()).truncate()).on_hover_text(d);
         }
         ui.separator();
-        let dark = ui.visuals().dark_mode;
         let font = egui::TextStyle::Monospace.resolve(ui.style());
         let text = ui.visuals().text_color();
-        let keyword = if dark { Color32::from_rgb(0x79, 0xb8, 0xff) } else { Color32::from_rgb(0x1a, 0x4f, 0xb0) };
-        let literal = if dark { Color32::from_rgb(0xe0, 0xa0, 0x60) } else { Color32::from_rgb(0x9a, 0x4a, 0x00) };
         let comment = ui.visuals().weak_text_color();
         let chip = ui.visuals().widgets.inactive.weak_bg_fill;
         let width = lines.len().to_string().len();
         let mut acts = Vec::new();
         egui::ScrollArea::both().auto_shrink([false, false]).show(ui, |ui| {
             for (k, line) in lines.iter().enumerate() {
-                let parts = pieces(line);
                 let mut job = LayoutJob::default();
-                let fmt = |c: Color32| egui::TextFormat::simple(font.clone(), c);
-                job.append(&format!("{:>width$}  ", k + 1), 0.0, fmt(comment));
-                let mut names: Vec<&str> = Vec::new();
-                for p in &parts {
-                    let (s, c) = match p {
-                        Piece::Keyword(s) => (*s, keyword),
-                        Piece::Literal(s) => (*s, literal),
-                        Piece::Comment(s) => (*s, comment),
-                        Piece::Name(s) => {
-                            if !names.iter().any(|n| n.eq_ignore_ascii_case(s)) {
-                                names.push(s);
-                            }
-                            (*s, text)
-                        }
-                        Piece::Other(s) => (*s, text),
-                    };
-                    job.append(s, 0.0, fmt(c));
-                }
+                job.append(&format!("{:>width$}  ", k + 1), 0.0, egui::TextFormat::simple(font.clone(), comment));
+                let names = append_line(&mut job, line, &font, ui.visuals(), None);
                 ui.horizontal(|ui| {
                     ui.label(job);
                     ui.add_space(20.0);
