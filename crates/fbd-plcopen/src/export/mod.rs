@@ -137,6 +137,46 @@ impl Types {
     }
 }
 
+/// What a body (the program's or a macro's) is made of, in whichever language it is written.
+struct BodyParts<'a> {
+    blocks: &'a [Block],
+    connectors: &'a [fbd_model::model::Connector],
+    variables: &'a [fbd_model::model::Variable],
+    ladder: &'a [fbd_model::model::LdElement],
+    st: &'a [String],
+    /// The names of its inputs.
+    inputs: &'a [String],
+    outputs: &'a [fbd_model::model::PortOut],
+}
+
+/// The body of the program (`mac` empty) or of macro `mac` in its own language: ST, LD (a
+/// ladder network or body variables), else FBD.
+fn body_in_its_language(
+    project: &Project,
+    types: &Types,
+    mac: &str,
+    p: BodyParts,
+    helpers: &mut BTreeSet<(String, Type)>,
+) -> Body {
+    if !p.st.is_empty() {
+        let parts =
+            body::StParts { blocks: p.blocks, variables: p.variables, st: p.st, inputs: p.inputs, outputs: p.outputs };
+        return st_body_xml(parts);
+    }
+    if p.ladder.is_empty() && p.variables.is_empty() {
+        return body_xml(project, types, mac, (p.blocks, p.connectors), p.outputs, helpers);
+    }
+    let parts = body::LadderParts {
+        blocks: p.blocks,
+        connectors: p.connectors,
+        variables: p.variables,
+        ladder: p.ladder,
+        inputs: p.inputs,
+        outputs: p.outputs,
+    };
+    ladder_body_xml(project, types, mac, parts, helpers)
+}
+
 /// Writes `project` (compiled as `plan`) as PLCopen XML.
 pub fn export(project: &Project, plan: &ScanPlan) -> String {
     // A port another tool cannot take (EN, IF, `a-b`, a case twin) goes out renamed,
@@ -197,27 +237,17 @@ fn export_project(project: &Project, plan: &ScanPlan, renames: &[crate::reserved
                 .collect();
             let outs: Vec<_> =
                 m.outputs.iter().map(|p| (p.name.clone(), p.ty.0, None, p.description.clone())).collect();
-            let body = if !m.st.is_empty() {
-                st_body_xml(body::StParts {
-                    blocks: &m.blocks,
-                    variables: &m.variables,
-                    st: &m.st,
-                    inputs: &m.inputs.iter().map(|p| p.name.clone()).collect::<Vec<_>>(),
-                    outputs: &m.outputs,
-                })
-            } else if m.ladder.is_empty() && m.variables.is_empty() {
-                body_xml(project, &types, &m.name, (&m.blocks, &m.connectors), &m.outputs, &mut helpers)
-            } else {
-                let parts = body::LadderParts {
-                    blocks: &m.blocks,
-                    connectors: &m.connectors,
-                    variables: &m.variables,
-                    ladder: &m.ladder,
-                    inputs: &m.inputs.iter().map(|p| p.name.clone()).collect::<Vec<_>>(),
-                    outputs: &m.outputs,
-                };
-                ladder_body_xml(project, &types, &m.name, parts, &mut helpers)
+            let inputs: Vec<String> = m.inputs.iter().map(|p| p.name.clone()).collect();
+            let parts = BodyParts {
+                blocks: &m.blocks,
+                connectors: &m.connectors,
+                variables: &m.variables,
+                ladder: &m.ladder,
+                st: &m.st,
+                inputs: &inputs,
+                outputs: &m.outputs,
             };
+            let body = body_in_its_language(project, &types, &m.name, parts, &mut helpers);
             pous.push_str(&pou_xml(
                 &m.name,
                 "functionBlock",
@@ -235,27 +265,17 @@ fn export_project(project: &Project, plan: &ScanPlan, renames: &[crate::reserved
         .map(|p| (p.name.clone(), p.ty.0, p.default.map(|c| p.ty.0.fit(c.0).unwrap_or(c.0)), p.description.clone()))
         .collect();
     let outs: Vec<_> = root.outputs.iter().map(|p| (p.name.clone(), p.ty.0, None, p.description.clone())).collect();
-    let body = if !root.st.is_empty() {
-        st_body_xml(body::StParts {
-            blocks: &root.blocks,
-            variables: &root.variables,
-            st: &root.st,
-            inputs: &root.inputs.iter().map(|p| p.name.clone()).collect::<Vec<_>>(),
-            outputs: &root.outputs,
-        })
-    } else if root.ladder.is_empty() && root.variables.is_empty() {
-        body_xml(project, &types, "", (&root.blocks, &root.connectors), &root.outputs, &mut helpers)
-    } else {
-        let parts = body::LadderParts {
-            blocks: &root.blocks,
-            connectors: &root.connectors,
-            variables: &root.variables,
-            ladder: &root.ladder,
-            inputs: &root.inputs.iter().map(|p| p.name.clone()).collect::<Vec<_>>(),
-            outputs: &root.outputs,
-        };
-        ladder_body_xml(project, &types, "", parts, &mut helpers)
+    let inputs: Vec<String> = root.inputs.iter().map(|p| p.name.clone()).collect();
+    let parts = BodyParts {
+        blocks: &root.blocks,
+        connectors: &root.connectors,
+        variables: &root.variables,
+        ladder: &root.ladder,
+        st: &root.st,
+        inputs: &inputs,
+        outputs: &root.outputs,
     };
+    let body = body_in_its_language(project, &types, "", parts, &mut helpers);
     let hmi_in = |n: &str| {
         let p = root.inputs.iter().find(|p| p.name == n);
         (p.and_then(|p| p.address.clone()), p.map(hmi_data).unwrap_or_default())
