@@ -3,7 +3,7 @@
 //! compiles is the background check's to say (every error at its line and column), as for
 //! any other edit.
 
-use fbd_model::model::{Block, Pins, TypeName, Variable};
+use fbd_model::model::{Block, TypeName, Variable};
 
 use crate::workspace::{BodyId, EditError, Workspace};
 
@@ -78,17 +78,7 @@ impl Workspace {
                     temp: false,
                     description: None,
                 }),
-                (None, Some(fb)) => b.blocks.push(Block {
-                    id: name,
-                    ty: fb,
-                    inputs: Pins::default(),
-                    negated: Default::default(),
-                    params: Default::default(),
-                    data_type: None,
-                    pos: None,
-                    order: None,
-                    comment: None,
-                }),
+                (None, Some(fb)) => b.blocks.push(Block::instance(name, fb)),
                 (None, None) => {}
             }
             let doc = w.doc_mut(file);

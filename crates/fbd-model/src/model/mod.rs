@@ -398,6 +398,24 @@ pub struct Block {
     pub comment: Option<String>,
 }
 
+impl Block {
+    /// A block `id` of type `ty` with nothing wired and nothing set: what an ST body declares
+    /// as a function block instance (its calls give its inputs).
+    pub fn instance(id: impl Into<String>, ty: impl Into<String>) -> Block {
+        Block {
+            id: id.into(),
+            ty: ty.into(),
+            inputs: Pins::default(),
+            negated: Default::default(),
+            params: Default::default(),
+            data_type: None,
+            pos: None,
+            order: None,
+            comment: None,
+        }
+    }
+}
+
 /// A number as written by people: `5`, not `5.0`, when it is whole (these fields are REAL in
 /// any case, so the fraction carries no type).
 fn number_text(x: f64) -> serde_json::Number {

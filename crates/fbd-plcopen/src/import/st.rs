@@ -8,7 +8,7 @@ use std::collections::HashSet;
 use roxmltree::Node;
 
 use fbd_model::library;
-use fbd_model::model::{Block, Const, MacroDef, Pins, ProgramInput, TypeName, Variable, Wire};
+use fbd_model::model::{Block, Const, MacroDef, ProgramInput, TypeName, Variable, Wire};
 
 use super::ctx::Ctx;
 use super::vars::Var;
@@ -77,17 +77,7 @@ pub(super) fn st_pou(cx: &mut Ctx, p: StParts) -> Option<(MacroDef, Vec<ProgramI
             }
             (None, Some(d)) if !is_input && fb_type(d, pou_names).is_some() => {
                 let ty = fb_type(d, pou_names).unwrap_or_default();
-                blocks.push(Block {
-                    id: v.name.clone(),
-                    ty,
-                    inputs: Pins::default(),
-                    negated: Default::default(),
-                    params: Default::default(),
-                    data_type: None,
-                    pos: None,
-                    order: None,
-                    comment: None,
-                });
+                blocks.push(Block::instance(v.name.clone(), ty));
             }
             (None, d) => cx.err(
                 pou,
