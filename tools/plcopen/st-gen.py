@@ -7,9 +7,11 @@ Each program has BOOL inputs i0..i2, INT inputs a0 and a1, outputs of BOOL, INT,
 locals, and instances of TON, CTU and R_TRIG; its body is 4 to 12 random statements:
 assignments of nested expressions (every operator with IEC precedence, parentheses, typed and
 untyped literals, standard functions and conversions, an instance's outputs read before or
-after its call, a FUNCTION written in ST), IF/ELSIF/ELSE and CASE (lists, ranges, ELSE) nested two deep, and at most one
-call per instance (formal arguments, `=>` outputs), in a branch or not, and RETURN, in a
-branch or not. Divisors are non-zero
+after its call, a FUNCTION written in ST with a FOR and an EXIT), IF/ELSIF/ELSE and CASE (lists, ranges, ELSE)
+nested two deep, WHILE, REPEAT and FOR (BY, negative steps, bounds that change in the loop)
+nested two deep with EXIT, each counted by a variable of its own so that it ends, at most one
+call per instance (formal arguments, `=>` outputs; not in a loop), in a branch or not, and
+RETURN, in a branch or a loop or not. Divisors are non-zero
 literals (matiec's C traps on an integer division by zero). The same SEED writes the same file.
 """
 
@@ -30,12 +32,13 @@ class Gen:
     def __init__(self, rng):
         self.rng = rng
         self.called = set()
+        self.loops = 0
 
     def int_expr(self, d=0):
         r = self.rng
         k = r.randint(0, 12 if d < 3 else 2)
         if k == 0:
-            return r.choice(INTS_IN + INT_VARS)
+            return r.choice(INTS_IN + INT_VARS + ["k0"])
         if k == 1:
             return str(r.choice([0, 1, 2, 3, 7, 100, 1000, -5]))
         if k == 2:
@@ -112,10 +115,45 @@ class Gen:
             args += f", Q => {r.choice(BOOL_VARS)}"
         return f"{ind}{name}({args});"
 
+    def loop(self, ind, depth):
+        """A WHILE, REPEAT or FOR counted by its own variable (k0, k1), which no other
+        statement writes: it ends after a few iterations, or at an EXIT or a RETURN."""
+        r = self.rng
+        k = f"k{self.loops}"
+        inner = ind + "  "
+        self.loops += 1
+        kind = r.randint(0, 2)
+        if kind == 0:
+            lim = r.choice(["3", "5", "a0 MOD 4"])
+            out = [f"{ind}{k} := 0;", f"{ind}WHILE {k} < {lim} AND ({self.bool_expr(1)}) DO"]
+            out += self.block(inner, depth + 1)
+            out += [f"{inner}{k} := {k} + 1;", f"{ind}END_WHILE;"]
+        elif kind == 1:
+            lim = r.choice(["2", "4", "a1 MOD 3"])
+            out = [f"{ind}{k} := 0;", f"{ind}REPEAT"]
+            out += self.block(inner, depth + 1)
+            out += [f"{inner}{k} := {k} + 1;", f"{ind}UNTIL {k} >= {lim} OR ({self.bool_expr(1)}) END_REPEAT;"]
+        else:
+            by = r.choice(["", "1", "2", "3", "-1", "-2"])
+            if by.startswith("-"):
+                lo, hi = r.choice(["5", "10", "a0 MOD 8"]), r.choice(["0", "-3", "n1 MOD 4"])
+            else:
+                lo, hi = r.choice(["0", "1", "-2", "a0 MOD 5"]), r.choice(["3", "5", "10", "a1 MOD 8", "n1 MOD 6"])
+            step = f" BY {by}" if by else ""
+            out = [f"{ind}FOR {k} := {lo} TO {hi}{step} DO"]
+            out += self.block(inner, depth + 1)
+            out.append(f"{ind}END_FOR;")
+        self.loops -= 1
+        return "\n".join(out)
+
     def statement(self, ind, depth):
         r = self.rng
         if r.random() < 0.04:
             return f"{ind}IF {self.bool_expr()} THEN RETURN; END_IF;" if r.random() < 0.8 else f"{ind}RETURN;"
+        if self.loops > 0 and r.random() < 0.1:
+            return f"{ind}IF {self.bool_expr(1)} THEN EXIT; END_IF;"
+        if self.loops < 2 and depth < 3 and r.random() < 0.15:
+            return self.loop(ind, depth)
         k = r.randint(0, 9 if depth < 2 else 5)
         if k in (0, 1):
             return f"{ind}{r.choice(INT_VARS)} := {self.int_expr()};"
@@ -128,7 +166,8 @@ class Gen:
         if k == 4:
             return f"{ind}r0 := {self.real_expr()};"
         if k == 5:
-            return self.call(ind) or f"{ind}{r.choice(INT_VARS)} := {self.int_expr()};"
+            call = self.call(ind) if self.loops == 0 else None
+            return call or f"{ind}{r.choice(INT_VARS)} := {self.int_expr()};"
         if k in (6, 7):
             out = [f"{ind}IF {self.bool_expr()} THEN"]
             out += self.block(ind + "  ", depth + 1)
@@ -177,7 +216,7 @@ def program(seed):
     fb = lambda n, t: f'<variable name="{n}"><type><derived name="{t}"/></type></variable>'
     ins = "".join(var(n, "BOOL") for n in BOOLS_IN) + "".join(var(n, "INT") for n in INTS_IN)
     outs = var("q0", "BOOL") + var("q1", "BOOL") + var("n0", "INT") + var("n1", "INT") + var("d0", "DINT") + var("r0", "REAL")
-    locals_ = var("b0", "BOOL") + var("m0", "INT") + "".join(fb(n, t) for n, t in FBS)
+    locals_ = var("b0", "BOOL") + var("m0", "INT") + var("k0", "INT") + var("k1", "INT") + "".join(fb(n, t) for n, t in FBS)
     return f"""<?xml version="1.0" encoding="utf-8"?>
 <project xmlns="http://www.plcopen.org/xml/tc6_0201" xmlns:xhtml="http://www.w3.org/1999/xhtml">
   <fileHeader companyName="fbd2048" productName="st-gen" productVersion="1" creationDateTime="2026-01-01T00:00:00"/>
@@ -187,9 +226,13 @@ def program(seed):
       <interface>
         <returnType><INT/></returnType>
         <inputVars>{var("x", "INT")}{var("y", "INT")}</inputVars>
-        <localVars><variable name="acc"><type><INT/></type><initialValue><simpleValue value="3"/></initialValue></variable></localVars>
+        <localVars><variable name="acc"><type><INT/></type><initialValue><simpleValue value="3"/></initialValue></variable>{var("j", "INT")}</localVars>
       </interface>
       <body><ST><xhtml:p><![CDATA[acc := acc + x;
+FOR j := 1 TO 3 DO
+  IF y > acc * j THEN EXIT; END_IF;
+  acc := acc + 1;
+END_FOR;
 IF y > acc THEN
   fsum := y - acc;
   RETURN;

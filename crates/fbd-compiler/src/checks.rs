@@ -8,7 +8,7 @@ use fbd_model::diag::Diagnostic;
 use fbd_model::diag::closest;
 use fbd_model::json_path;
 use fbd_model::library::{self, BlockDef};
-use fbd_model::limits::{MAX_CYCLE_MS, MAX_PINS, MAX_POS, MIN_CYCLE_MS};
+use fbd_model::limits::{MAX_CYCLE_MS, MAX_PINS, MAX_POS, MAX_WATCHDOG_MS, MIN_CYCLE_MS};
 use fbd_model::load::{IDENT_HELP, valid_ident};
 use fbd_model::locate::Seg;
 use fbd_model::model::{Connector, LeanBlock as Block, Page, Params};
@@ -25,6 +25,19 @@ pub(crate) fn check_bodies(project: &Project, errors: &mut Vec<Diagnostic>) {
                     project
                         .diag(fi, &json_path!["cycle_ms"], format!("cycle_ms {c} is outside {MIN_CYCLE_MS}..={MAX_CYCLE_MS} ms"))
                         .help("the scan cycle is at least 50 µs and at most one minute; PLC tasks typically run every 1 to 100 ms"),
+                );
+            }
+            if let Some(w) = doc.watchdog_ms
+                && !(MIN_CYCLE_MS..=MAX_WATCHDOG_MS).contains(&w)
+            {
+                errors.push(
+                    project
+                        .diag(
+                            fi,
+                            &json_path!["watchdog_ms"],
+                            format!("watchdog_ms {w} is outside {MIN_CYCLE_MS}..={MAX_WATCHDOG_MS} ms"),
+                        )
+                        .help("the watchdog is the longest a scan's loops may run; PLCs set it to a few scan cycles"),
                 );
             }
             let mut names: HashMap<&str, ()> = HashMap::default();

@@ -98,12 +98,12 @@ pub fn compile_lean(mut project: Project, opts: &CompileOptions) -> Result<ScanP
     // Ladder networks and variables as the blocks that compute them (`ladder`).
     ladder::lower(&mut project).map_err(Diagnostics)?;
     // Structured Text bodies as the blocks that compute them (`st`).
-    st::lower(&mut project).map_err(Diagnostics)?;
+    let loops = st::lower(&mut project).map_err(Diagnostics)?;
     // The program's tasks as the blocks that run them (`fbd_model::model::tasks`).
     if let Err(errors) = fbd_model::model::tasks::lower(&mut project.files[0].doc) {
         return Err(Diagnostics(errors.into_iter().map(|(path, m)| project.diag(0, &path, m)).collect()));
     }
-    let net = expand::expand(&mut project, opts.max_blocks)
+    let net = expand::expand(&mut project, opts.max_blocks, &loops)
         .map_err(|e| Diagnostics(e.into_iter().map(st::at_text_place).collect()))?;
     // From here on only the texts (error positions) and the program's ports are read.
     for f in &mut project.files {
@@ -139,7 +139,8 @@ fn compile_net(
     };
     typecheck::coerce_constants(&mut net, &types);
     let t2 = Instant::now();
-    let (order, levels) = order::order_blocks(project, &net, &types, opts).map_err(Diagnostics)?;
+    let order::Ordered { order, levels, marks } =
+        order::order_blocks(project, &net, &types, opts).map_err(Diagnostics)?;
     let t3 = Instant::now();
     // The blocks' lines, which the plan keeps, are all emission needs of the texts.
     let positions: Vec<_> = project.files.iter().map(|f| fbd_model::locate::block_positions(&f.text)).collect();
@@ -147,7 +148,7 @@ fn compile_net(
         f.text = String::new();
         f.positions = Default::default();
     }
-    let mut plan = emit::emit(project, positions, &mut net, &types, order, levels).map_err(Diagnostics::from)?;
+    let mut plan = emit::emit(project, positions, &mut net, &types, order, levels, marks).map_err(Diagnostics::from)?;
     plan.stats.phases = PhaseTimes { expand: t1 - t0, types: t2 - t1, order: t3 - t2, emit: t3.elapsed() };
     Ok(plan)
 }

@@ -294,7 +294,8 @@ impl App {
     fn task_view(&self) -> crate::debugger::TaskView {
         crate::debugger::TaskView {
             paused: self.runner.is_paused(),
-            halted: self.runner.halted(),
+            // An internal error, or the watchdog (the program's own fault: a PLC in STOP).
+            halted: self.runner.halted().or_else(|| self.image().halt_message().map(|m| format!("watchdog, {m}"))),
             stats: self.runner.stats(),
             scans_per_command: self.game.is_some().then_some((self.front.scans_last, self.front.scans_max)),
             program_tasks: self.loaded.project.root().tasks.iter().map(crate::debugger::task_when).collect(),

@@ -336,6 +336,12 @@ impl App {
                 ui.label(
                     egui::RichText::new(format!("HALTED: {why}")).color(egui::Color32::from_rgb(0xe0, 0x40, 0x40)),
                 );
+            } else if let Some(why) = self.image().halt_message() {
+                ui.label(
+                    egui::RichText::new(format!("STOP: the task stopped at {why}; Reset restarts the program"))
+                        .color(egui::Color32::from_rgb(0xe0, 0x40, 0x40)),
+                )
+                .on_hover_text("a loop ran longer than the watchdog (the document's watchdog_ms; default three cycles): the PLC stops the task, as CODESYS and Beremiz do");
             } else {
                 ui.label(&self.status);
             }

@@ -18,6 +18,8 @@ pub const MIN_CYCLE_MS: f64 = 0.05;
 /// Longest scan cycle, in ms (one minute). The simulated clock counts µs in 64 bits, so even
 /// at this cycle it would wrap only after 2^64 µs (584,000 years) of simulated time.
 pub const MAX_CYCLE_MS: f64 = 60_000.0;
+/// Longest watchdog (ms): ten seconds of loops in one scan (two billion instructions).
+pub const MAX_WATCHDOG_MS: f64 = 10_000.0;
 
 /// Largest drawing coordinate a block's `pos` may have, either sign (50,000 grid pitches). The
 /// layout works in whole rows and columns of the stored positions; a coordinate such as 1e300

@@ -17,6 +17,9 @@ pub enum FaultKind {
     IndexOutOfRange,
     /// An invalid argument (SAW period <= 0, RANDOM hi < lo, a negative timer preset).
     BadArgument,
+    /// The scan's loops ran past the watchdog: the scan stopped at this loop's jump back and
+    /// the task with it (a PLC's watchdog error), until the program is restarted.
+    Watchdog,
 }
 
 impl FaultKind {
@@ -29,6 +32,7 @@ impl FaultKind {
             FaultKind::RealOverflow => "REAL overflow (result ±infinity)",
             FaultKind::IndexOutOfRange => "MUX index out of range (result 0)",
             FaultKind::BadArgument => "invalid argument",
+            FaultKind::Watchdog => "watchdog: a loop ran past the watchdog time (the task stopped)",
         }
     }
 }

@@ -675,6 +675,13 @@ pub enum Instr {
         g: u32,
         n: u32,
     },
+    /// Goes back `n` instructions, to the head of a loop (an ST WHILE, REPEAT or FOR): its
+    /// next iteration. The head's test leaves the loop with a [`Instr::SkipUnless`] over it.
+    /// Each jump counts `n` instructions against the scan's watchdog budget
+    /// (`ScanPlan::loop_budget`): a scan over it stops its task with a watchdog fault.
+    LoopBack {
+        n: u32,
+    },
 }
 
 impl Instr {

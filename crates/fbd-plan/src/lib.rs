@@ -141,6 +141,10 @@ pub struct InstanceInfo {
     pub macro_name: String,
 }
 
+/// The rate at which the watchdog time becomes a budget of loop instructions
+/// ([`ScanPlan::loop_budget`]): about the executor's speed on a loop body (docs/st.md).
+pub const INSTRUCTIONS_PER_US: u64 = 200;
+
 /// A compiled program: what the VM (`fbd_vm::Runtime`) executes.
 #[derive(Clone, Debug)]
 pub struct ScanPlan {
@@ -150,10 +154,15 @@ pub struct ScanPlan {
     pub cycle_us: u64,
     /// The instructions, in data-flow order: one scan runs them front to back.
     pub code: Vec<Instr>,
-    /// Whether `code` holds a [`Instr::SkipUnless`] (a block under an EN): only then does a
-    /// scan run the loop that can skip, which costs a program without one about 15 % of its
-    /// scan (measured on the synthetic chain).
+    /// Whether `code` holds a [`Instr::SkipUnless`] (a block under an EN) or a
+    /// [`Instr::LoopBack`]: only then does a scan run the loop that can jump, which costs a
+    /// program without one about 15 % of its scan (measured on the synthetic chain).
     pub skips: bool,
+    /// How many instructions a scan's loops may run (the sum of its [`Instr::LoopBack`]s'
+    /// lengths) before the watchdog stops the task: the watchdog time at
+    /// [`INSTRUCTIONS_PER_US`], so the same program stops at the same iteration on every
+    /// machine.
+    pub loop_budget: u64,
     /// Operand lists of variadic instructions (slot indices), addressed by their ranges.
     pub args: Vec<u32>,
     /// Per instruction: the index of the block it computes (faults and breakpoints name it).

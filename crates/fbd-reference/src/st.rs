@@ -67,13 +67,21 @@ pub struct StRef {
     /// Variables and inputs by upper-case name: (is INT/DINT width in bits, 0 for BOOL; value).
     vars: HashMap<String, (u32, V)>,
     instances: HashMap<String, Instance>,
+    /// A loop ran [`MAX_ITERATIONS`] times: the program is judged no further.
+    pub endless: bool,
 }
 
 /// How a statement list ended.
+#[derive(PartialEq)]
 enum Flow {
     Next,
+    Exit,
     Return,
 }
+
+/// Iterations of one loop past which the interpreter gives up (the engine's watchdog stops a
+/// loop that never ends; generated loops end well before).
+const MAX_ITERATIONS: u32 = 100_000;
 
 impl StRef {
     /// The interpreter of the program `doc`, every variable at its init.
@@ -108,7 +116,7 @@ impl StRef {
                 )
             })
             .collect();
-        Ok(StRef { body, vars, instances })
+        Ok(StRef { body, vars, instances, endless: false })
     }
 
     /// Sets input `name`.
@@ -139,10 +147,54 @@ impl StRef {
 
     fn run(&mut self, list: &[Stmt]) -> Flow {
         for s in list {
-            if let Flow::Return = self.statement(s) {
-                return Flow::Return;
+            match self.statement(s) {
+                Flow::Next => {}
+                stop => return stop,
             }
         }
+        Flow::Next
+    }
+
+    /// One iteration's statements: whether the loop goes on, or the flow that ends it.
+    fn iteration(&mut self, body: &[Stmt]) -> Result<(), Flow> {
+        match self.run(body) {
+            Flow::Next => Ok(()),
+            Flow::Exit => Err(Flow::Next),
+            Flow::Return => Err(Flow::Return),
+        }
+    }
+
+    /// FOR as matiec's C runs it: the variable set to its first value; each time, the test
+    /// `i < to` (no BY) or `i + by <= to` (by > 0) / `i + by >= to`, in C's `int`; every
+    /// iteration but the first adds the step first.
+    fn for_loop(&mut self, f: &fbd_st::ast::ForLoop) -> Flow {
+        let v = self.eval(&f.from);
+        self.store(&f.var.parts[0], v);
+        let read = |me: &Self| me.vars.get(&f.var.parts[0].to_ascii_uppercase()).map_or(0, |(_, v)| v.int());
+        let mut stepped = false;
+        for _ in 0..MAX_ITERATIONS {
+            let i = read(self);
+            let to = self.eval(&f.to).int();
+            let go = match &f.by {
+                None => i < to,
+                Some(by) => {
+                    let step = self.eval(by).int();
+                    if step > 0 { wrap32(i + step) <= to } else { wrap32(i + step) >= to }
+                }
+            };
+            if !go {
+                return Flow::Next;
+            }
+            if stepped {
+                let step = f.by.as_ref().map_or(1, |by| self.eval(by).int());
+                self.store(&f.var.parts[0], V::I(wrap32(i + step)));
+            }
+            stepped = true;
+            if let Err(flow) = self.iteration(&f.body) {
+                return flow;
+            }
+        }
+        self.endless = true;
         Flow::Next
     }
 
@@ -225,7 +277,30 @@ impl StRef {
                 return self.run(otherwise);
             }
             Stmt::Return(_) => return Flow::Return,
-            Stmt::For(_) | Stmt::While { .. } | Stmt::Repeat { .. } | Stmt::Exit(_) => {}
+            Stmt::Exit(_) => return Flow::Exit,
+            Stmt::For(f) => return self.for_loop(f),
+            Stmt::While { cond, body, .. } => {
+                for _ in 0..MAX_ITERATIONS {
+                    if !self.eval(cond).bool() {
+                        return Flow::Next;
+                    }
+                    if let Err(flow) = self.iteration(body) {
+                        return flow;
+                    }
+                }
+                self.endless = true;
+            }
+            Stmt::Repeat { body, until, .. } => {
+                for _ in 0..MAX_ITERATIONS {
+                    if let Err(flow) = self.iteration(body) {
+                        return flow;
+                    }
+                    if self.eval(until).bool() {
+                        return Flow::Next;
+                    }
+                }
+                self.endless = true;
+            }
         }
         Flow::Next
     }
@@ -310,7 +385,7 @@ impl StRef {
 /// inputs `a0`, `a1`; variables of BOOL, INT and DINT; a CTU and an R_TRIG; 3 to 10
 /// statements nested two deep.
 pub fn program(seed: u64) -> String {
-    let mut g = Gen { rng: ChaCha8Rng::seed_from_u64(seed), called: Vec::new() };
+    let mut g = Gen { rng: ChaCha8Rng::seed_from_u64(seed), called: Vec::new(), loops: 0 };
     let n = g.rng.random_range(3..=10);
     // The counter's preset is a member a statement sets (`c0.PV := 5`), read back as `c0.PV`.
     let pv = g.pick(&["3", "5", "7"]);
@@ -323,7 +398,7 @@ pub fn program(seed: u64) -> String {
              {{"name": "a0", "type": "INT"}}, {{"name": "a1", "type": "INT"}}],
   "variables": [{{"name": "q0", "type": "BOOL"}}, {{"name": "q1", "type": "BOOL", "init": true}}, {{"name": "b0", "type": "BOOL"}},
                 {{"name": "n0", "type": "INT"}}, {{"name": "n1", "type": "INT", "init": 7}}, {{"name": "m0", "type": "INT"}},
-                {{"name": "d0", "type": "DINT"}}],
+                {{"name": "d0", "type": "DINT"}}, {{"name": "k0", "type": "INT"}}, {{"name": "k1", "type": "INT"}}],
   "blocks": [{{"id": "c0", "type": "CTU", "data_type": "INT"}}, {{"id": "e0", "type": "R_TRIG"}}],
   "st": [
     {}
@@ -335,6 +410,8 @@ pub fn program(seed: u64) -> String {
 struct Gen {
     rng: ChaCha8Rng,
     called: Vec<&'static str>,
+    /// How many loops the statement being made is in (its counter is `k{loops}`).
+    loops: u32,
 }
 
 impl Gen {
@@ -353,7 +430,7 @@ impl Gen {
         let k = self.rng.random_range(0..if d < 3 { 11 } else { 3 });
         match k {
             1 if lit => self.pick(&["0", "1", "3", "100", "1000", "-7", "32767"]).to_string(),
-            0 | 1 => self.pick(&["a0", "a1", "n0", "n1", "m0"]).to_string(),
+            0 | 1 => self.pick(&["a0", "a1", "n0", "n1", "m0", "k0"]).to_string(),
             2 if self.rng.random_bool(0.2) => "c0.PV".to_string(),
             2 => "c0.CV".to_string(),
             3..=5 => {
@@ -415,6 +492,12 @@ impl Gen {
         if self.rng.random_range(0..25) == 0 {
             return format!("{ind}IF {} THEN RETURN; END_IF;", self.bool_expr(1));
         }
+        if self.loops > 0 && self.rng.random_range(0..10) == 0 {
+            return format!("{ind}IF {} THEN EXIT; END_IF;", self.bool_expr(1));
+        }
+        if self.loops < 2 && depth < 3 && self.rng.random_range(0..6) == 0 {
+            return self.loop_statement(ind, depth);
+        }
         match self.rng.random_range(0..if depth < 2 { 9 } else { 5 }) {
             0 | 1 => {
                 let v = self.pick(&["n0", "n1", "m0"]);
@@ -426,6 +509,7 @@ impl Gen {
                 format!("{ind}{v} := {};", self.bool_expr(0))
             }
             3 => format!("{ind}d0 := INT_TO_DINT({}) * 70000 + d0 / 2;", self.int_expr(0)),
+            4 if self.loops > 0 => format!("{ind}m0 := {};", self.int_expr(0)),
             4 => {
                 let free: Vec<&'static str> = ["c0", "e0"].into_iter().filter(|c| !self.called.contains(c)).collect();
                 let Some(&c) = free.first() else { return format!("{ind}m0 := {};", self.int_expr(0)) };
@@ -490,6 +574,51 @@ impl Gen {
     }
 }
 
+impl Gen {
+    /// A WHILE, REPEAT or FOR that ends: counted by its own variable `k0`/`k1`, which no
+    /// other statement writes, to a few iterations (an EXIT or a RETURN may end it sooner).
+    fn loop_statement(&mut self, ind: &str, depth: u32) -> String {
+        let k = format!("k{}", self.loops);
+        let inner = format!("{ind}  ");
+        self.loops += 1;
+        let body = |g: &mut Gen| g.block(&inner, depth + 1);
+        let out = match self.rng.random_range(0..3) {
+            0 => {
+                let lim = self.pick(&["3", "5", "a0 MOD 4"]);
+                let mut out =
+                    vec![format!("{ind}{k} := 0;"), format!("{ind}WHILE {k} < {lim} AND ({}) DO", self.bool_expr(1))];
+                out.extend(body(self));
+                out.push(format!("{inner}{k} := {k} + 1;"));
+                out.push(format!("{ind}END_WHILE;"));
+                out
+            }
+            1 => {
+                let lim = self.pick(&["2", "4", "a1 MOD 3"]);
+                let mut out = vec![format!("{ind}{k} := 0;"), format!("{ind}REPEAT")];
+                out.extend(body(self));
+                out.push(format!("{inner}{k} := {k} + 1;"));
+                out.push(format!("{ind}UNTIL {k} >= {lim} OR ({}) END_REPEAT;", self.bool_expr(1)));
+                out
+            }
+            _ => {
+                let by = self.pick(&["", "1", "2", "3", "-1", "-2"]);
+                let (from, to) = if by.starts_with('-') {
+                    (self.pick(&["5", "10", "a0 MOD 8"]), self.pick(&["0", "-3", "n1 MOD 4"]))
+                } else {
+                    (self.pick(&["0", "1", "-2", "a0 MOD 5"]), self.pick(&["3", "5", "10", "a1 MOD 8", "n1 MOD 6"]))
+                };
+                let by = if by.is_empty() { String::new() } else { format!(" BY {by}") };
+                let mut out = vec![format!("{ind}FOR {k} := {from} TO {to}{by} DO")];
+                out.extend(body(self));
+                out.push(format!("{ind}END_FOR;"));
+                out
+            }
+        };
+        self.loops -= 1;
+        out.join("\n")
+    }
+}
+
 /// Runs `text` (an ST program) in the engine and in this interpreter for `scans` scans with
 /// random inputs (seed `seed`) and compares every variable after every scan; the values
 /// compared, or the first difference.
@@ -515,6 +644,12 @@ pub fn check(text: &str, seed: u64, scans: u64) -> Result<u64, String> {
         }
         rt.step();
         reference.step();
+        if let Some(why) = rt.halt_message() {
+            return Err(format!("the engine's task stopped: {why}"));
+        }
+        if reference.endless {
+            return Err(format!("scan {scan}: a loop of the reference never ended"));
+        }
         for name in &names {
             let ours = rt.read(name).map_err(|e| format!("{name}: {e}"))?;
             let theirs = reference.var(name).unwrap_or(Value::Bool(false));

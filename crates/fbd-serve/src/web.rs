@@ -258,7 +258,7 @@ fn state(io: Option<&GameIo>, img: &ScanImage) -> Json {
     match io {
         Some(_) => {
             let v = View::read(io, img);
-            json!({ "game": { "cells": v.values, "score": v.score, "best": v.best, "busy": v.busy, "game_over": v.game_over, "win": v.win } })
+            json!({ "game": { "cells": v.values, "score": v.score, "best": v.best, "busy": v.busy, "game_over": v.game_over, "win": v.win }, "halted": img.halt_message() })
         }
         None => {
             let plan = &img.plan;
@@ -273,7 +273,7 @@ fn state(io: Option<&GameIo>, img: &ScanImage) -> Json {
             };
             let ports: Vec<Json> =
                 plan.inputs.iter().map(|p| port(p, true)).chain(plan.outputs.iter().map(|p| port(p, false))).collect();
-            json!({ "program": plan.name, "scan": img.scan, "ports": ports })
+            json!({ "program": plan.name, "scan": img.scan, "ports": ports, "halted": img.halt_message() })
         }
     }
 }

@@ -94,6 +94,8 @@ enum Ending {
     Completed,
     /// Ctrl-C or SIGTERM ended it after a scan (its trace and recording saved).
     Interrupted,
+    /// The watchdog stopped the task (a loop ran past it): no scan runs after.
+    Halted,
 }
 
 /// Runs `fbd run`.
@@ -102,6 +104,7 @@ pub(crate) fn run(args: Args) -> Result<ExitCode, Error> {
         Ending::Completed => ExitCode::SUCCESS,
         // As a shell reports a command ended by SIGINT.
         Ending::Interrupted => ExitCode::from(130),
+        Ending::Halted => ExitCode::from(3),
     })
 }
 
@@ -172,7 +175,8 @@ fn run_inner(args: Args) -> Result<Ending, String> {
             rt.write(&paths[e.path as usize], v).map_err(|x| format!("{}: {x}", origin_text(e.origin)))?;
         }
         let mut rt = realtime(rt, args.scans)?;
-        return epilogue(&mut rt, &args, &project, &watches, &ids).map(|()| Ending::Completed);
+        let ending = if rt.halted().is_some() { Ending::Halted } else { Ending::Completed };
+        return epilogue(&mut rt, &args, &project, &watches, &ids).map(|()| ending);
     }
     let mut sink = open_trace(&args, &watches)?;
     let mut next = 0;
@@ -202,6 +206,13 @@ fn run_inner(args: Args) -> Result<Ending, String> {
         }
         let t_ms = rt.clock_us() as f64 / 1000.0;
         rt.step();
+        if rt.halted().is_some() {
+            // The scan that stopped did not end: it has no line in the trace.
+            bar.finish_and_clear();
+            sink.finish()?;
+            epilogue(&mut rt, &args, &project, &watches, &ids)?;
+            return Ok(Ending::Halted);
+        }
         sink.line(scan, t_ms, &rt, &watches, &ids)?;
     }
     bar.finish_and_clear();
@@ -391,6 +402,11 @@ fn epilogue(
         for (k, &i) in ids.iter().enumerate() {
             println!("  {:<40} {}", watches[k], rt.read_signal(i));
         }
+    }
+    if let Some(why) = rt.halt_message() {
+        eprintln!(
+            "error: the task stopped at {why}; no scan ran after it (a PLC stays in STOP after a watchdog error until it is restarted)"
+        );
     }
     let faults = rt.faults();
     if faults.total > 0 {

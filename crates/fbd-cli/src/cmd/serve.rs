@@ -155,12 +155,23 @@ fn serve(a: Args) -> Result<(), String> {
         Some(web)
     };
     let _ = std::io::stdout().flush();
-    match a.for_seconds {
-        Some(s) => {
-            let _ = end.recv_timeout(std::time::Duration::from_secs_f64(s.max(0.0)));
+    // Until Ctrl-C, SIGTERM or --for; a task the watchdog stopped is said once, as it stops
+    // (the server goes on serving what it last published: a PLC in STOP).
+    let deadline = a.for_seconds.map(|s| std::time::Instant::now() + std::time::Duration::from_secs_f64(s.max(0.0)));
+    let mut said = false;
+    loop {
+        let wait = std::time::Duration::from_millis(100);
+        let wait = deadline.map_or(wait, |d| wait.min(d.saturating_duration_since(std::time::Instant::now())));
+        match end.recv_timeout(wait) {
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
+            _ => break,
         }
-        None => {
-            let _ = end.recv();
+        if deadline.is_some_and(|d| std::time::Instant::now() >= d) {
+            break;
+        }
+        if let (false, Some(why)) = (said, runner.image().halt_message()) {
+            eprintln!("error: the task stopped at {why}; serving its last values (restart `fbd serve` to run again)");
+            said = true;
         }
     }
     eprintln!("stopping");

@@ -8,7 +8,7 @@
 mod net;
 mod resolve;
 
-pub(crate) use net::{Alias, At, BlockAt, Loc, Net, NetBlock, NetPin, Src, TypeAssert};
+pub(crate) use net::{Alias, At, BlockAt, InLoop, Loc, Net, NetBlock, NetLoop, NetPin, Src, TypeAssert};
 
 use std::borrow::Cow;
 
@@ -18,6 +18,7 @@ use crate::MacroDef;
 use crate::Project;
 use crate::checks::{check_bodies, list_or_none, output_names};
 use crate::hierarchy::check_recursion_and_size;
+use crate::st::Loops;
 use fbd_model::diag::Diagnostic;
 use fbd_model::diag::closest;
 use fbd_model::json_path;
@@ -49,12 +50,15 @@ struct Scope<'p> {
     entries: Vec<Entry>,
     /// Block id → index in the body (the ids are not copied: 4 bytes a block).
     index: PathIndex,
+    /// The loop the scope's instance is in: where its blocks outside its own loops run.
+    in_loop: Option<InLoop>,
 }
 
 /// Expands `project`, refusing programs that would grow past `max_blocks` primitive blocks.
 /// The program's blocks are taken out of it and consumed: each primitive block's pins are
-/// dropped once they are resolved, so the program is not held twice.
-pub(crate) fn expand(project: &mut Project, max_blocks: u64) -> Result<Net, Vec<Diagnostic>> {
+/// dropped once they are resolved, so the program is not held twice. `loops`: the ST bodies'
+/// loops, made once per instance of their body.
+pub(crate) fn expand(project: &mut Project, max_blocks: u64, loops: &Loops) -> Result<Net, Vec<Diagnostic>> {
     let mut errors = Vec::new();
     check_bodies(project, &mut errors);
     // Independent of the bodies' mistakes, so reported with them in one pass.
@@ -70,7 +74,11 @@ pub(crate) fn expand(project: &mut Project, max_blocks: u64) -> Result<Net, Vec<
         root,
         scopes: Vec::new(),
         // Reserved once: growing by doubling would copy the largest table of the expansion.
-        net: Net { blocks: Vec::with_capacity(expanded.min(max_blocks) as usize), ..Net::default() },
+        net: Net {
+            blocks: Vec::with_capacity(expanded.min(max_blocks) as usize),
+            has_loops: !loops.is_empty(),
+            ..Net::default()
+        },
         errors,
         memo: HashMap::default(),
         visiting: Default::default(),
@@ -79,6 +87,8 @@ pub(crate) fn expand(project: &mut Project, max_blocks: u64) -> Result<Net, Vec<
         conn_memo: HashMap::default(),
         conn_names: HashMap::default(),
         holds: Vec::new(),
+        body_loops: loops,
+        plain_feedback: false,
     };
     ex.build_scopes();
     ex.net.first_negation = ex.net.blocks.len();
@@ -160,6 +170,10 @@ struct Expander<'p> {
     /// The MOVEs that hold an output of an instance under an EN (net block, the instance's
     /// scope): they get the scope's ENs once those are resolved.
     holds: Vec<(u32, usize)>,
+    /// The ST bodies' loops, by body.
+    body_loops: &'p Loops,
+    /// Resolving a loop variable's `in1`: a feedback wire is not held under an EN.
+    plain_feedback: bool,
 }
 
 impl<'p> Expander<'p> {
@@ -173,6 +187,7 @@ impl<'p> Expander<'p> {
             parent: None,
             entries: Vec::new(),
             index: PathIndex::default(),
+            in_loop: None,
         });
         let mut si = 0;
         while si < self.scopes.len() {
@@ -180,9 +195,11 @@ impl<'p> Expander<'p> {
                 let s = &self.scopes[si];
                 (s.prefix.clone(), s.file, s.mac.map(|(_, mi)| mi))
             };
+            let where_ = self.scope_loops(si, file, mac_index);
             let body: &[Block] = self.scopes[si].body.unwrap_or(&self.root);
             let mut entries = Vec::with_capacity(body.len());
             for (bi, b) in body.iter().enumerate() {
+                let here = where_.get(bi).copied().unwrap_or(self.scopes[si].in_loop);
                 let at = BlockAt::new(file, mac_index, bi);
                 let mut path = String::with_capacity(prefix.len() + b.id.len());
                 path.push_str(&prefix);
@@ -200,7 +217,7 @@ impl<'p> Expander<'p> {
                             self.net.neg_out.insert(self.net.blocks.len() as u32, neg.into_boxed_slice());
                         }
                     }
-                    self.net.blocks.push(nb);
+                    self.net.push(nb, here);
                     Entry::Prim(self.net.blocks.len() as u32 - 1)
                 } else {
                     let (mf, mi, m) = self.project.macro_def(&b.ty).expect("checked by check_bodies");
@@ -214,16 +231,68 @@ impl<'p> Expander<'p> {
                         parent: Some((si, bi)),
                         entries: Vec::new(),
                         index: PathIndex::default(),
+                        in_loop: here,
                     });
                     Entry::Inst(self.scopes.len() as u32 - 1)
                 };
                 entries.push(entry);
             }
             let index = PathIndex::build(body.len(), |i| &body[i as usize].id);
+            self.link_loops(si, file, mac_index, &entries);
             self.scopes[si].entries = entries;
             self.scopes[si].index = index;
             si += 1;
         }
+    }
+
+    /// The loops of scope `si`'s body made for this instance of it (their tests and loop
+    /// variables linked once its blocks are made), and per block of the body the innermost
+    /// one it is in (empty when the body has none).
+    fn scope_loops(&mut self, si: usize, file: usize, mac: Option<usize>) -> Vec<Option<InLoop>> {
+        let Some(list) = self.body_loops.get(&(file, mac)) else { return Vec::new() };
+        let first = self.net.loops.len() as u32;
+        let len = self.body(si).len();
+        let mut here: Vec<Option<InLoop>> = vec![self.scopes[si].in_loop; len];
+        // Outer loops first: an inner loop's blocks are inside its outer loop's ranges and end
+        // up marked by the inner one. A loop is recorded when it ends, so inner ones come first
+        // in the list; ordered by size, outer ones (larger) come first.
+        let mut by_size: Vec<usize> = (0..list.len()).collect();
+        by_size.sort_by_key(|&k| std::cmp::Reverse(list[k].body.end - list[k].head.start));
+        let mut parent = vec![self.scopes[si].in_loop; list.len()];
+        for &k in &by_size {
+            let l = &list[k];
+            parent[k] = here.get(l.head.start).copied().flatten().or(self.scopes[si].in_loop);
+            for (b, h) in here.iter_mut().enumerate().take(l.body.end).skip(l.head.start) {
+                *h = Some(InLoop { loop_: first + k as u32, body: b >= l.body.start });
+            }
+        }
+        for p in parent {
+            self.net.loops.push(NetLoop { parent: p, test: u32::MAX, phis: Vec::new() });
+        }
+        here
+    }
+
+    /// Each loop of scope `si`'s body linked to its test and loop variables, now net blocks.
+    fn link_loops(&mut self, si: usize, file: usize, mac: Option<usize>, entries: &[Entry]) {
+        let Some(list) = self.body_loops.get(&(file, mac)) else { return };
+        let first = self.net.loops.len() - list.len();
+        let prim = |b: usize| match entries.get(b) {
+            Some(Entry::Prim(n)) => *n,
+            _ => u32::MAX,
+        };
+        for (k, l) in list.iter().enumerate() {
+            let nl = &mut self.net.loops[first + k];
+            nl.test = prim(l.test);
+            nl.phis = l.phis.iter().map(|&p| prim(p)).collect();
+        }
+        let _ = si;
+    }
+
+    /// Whether the block at `at` of scope `si`'s body is a loop variable of an ST loop.
+    fn is_loop_variable(&self, si: usize, at: BlockAt) -> bool {
+        let (file, mac) = (self.scopes[si].file, self.scopes[si].mac.map(|(_, mi)| mi));
+        let bi = at.key().1;
+        self.body_loops.get(&(file, mac)).is_some_and(|list| list.iter().any(|l| l.phis.contains(&bi)))
     }
 
     /// The body of scope `si`.
@@ -252,11 +321,17 @@ impl<'p> Expander<'p> {
         // of these per block.
         let mut pins = Vec::with_capacity(def.inputs.len());
         let negated = Negated::of(negated);
+        // A loop variable's `in1` is the iteration's end, copied back in the same scan: a
+        // feedback wire to it is not held under an instance's EN like a previous scan's value
+        // (the loop runs only while the instance is called).
+        let phi = self.is_loop_variable(si, block_at);
         for p in def.inputs {
             let negate = negated.has(p.name);
             match inputs.get(p.name) {
                 Some(w) => {
+                    self.plain_feedback = phi && p.name == "in1";
                     let src = self.resolve(si, w, Loc::Pin { block: block_at, pin: p.name });
+                    self.plain_feedback = false;
                     pins.push(NetPin { ty: p.ty, src, negate });
                 }
                 None => {
@@ -437,7 +512,7 @@ impl<'p> Expander<'p> {
                     _ => {
                         let own = if self.under_en(si) { self.hold(src, key, p.ty.0) } else { src };
                         let read = match negate {
-                            Some((path, nat)) => self.negation(own.clone(), path, nat),
+                            Some((path, nat)) => self.negation(own.clone(), path, nat, self.scopes[si].in_loop),
                             None => own.clone(),
                         };
                         self.memo.insert(key, read);

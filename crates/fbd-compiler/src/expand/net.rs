@@ -215,6 +215,27 @@ pub(crate) struct Alias {
     pub negated: bool,
 }
 
+/// Where a block runs: in the head (the test) or the body of a loop, by its index in
+/// [`Net::loops`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) struct InLoop {
+    pub loop_: u32,
+    pub body: bool,
+}
+
+/// A loop of an ST body, once per instance of the body: its blocks run again and again while
+/// its test holds (`st::lower::loops` says how it is made).
+#[derive(Clone, Debug)]
+pub(crate) struct NetLoop {
+    /// The loop it is in, if any.
+    pub parent: Option<InLoop>,
+    /// The MOVE whose BOOL output is TRUE while the loop goes on.
+    pub test: u32,
+    /// The loop variables (SEL blocks: `in0` copied in when the loop starts, `in1` a feedback
+    /// wire from the value an iteration ends with).
+    pub phis: Vec<u32>,
+}
+
 /// The expanded program.
 #[derive(Debug, Default)]
 pub(crate) struct Net {
@@ -238,9 +259,28 @@ pub(crate) struct Net {
     pub connectors: Vec<Alias>,
     pub outputs: Vec<Alias>,
     pub asserts: Vec<TypeAssert>,
+    /// The loops of the ST bodies (none: every block runs once a scan).
+    pub loops: Vec<NetLoop>,
+    /// Per block, when there are loops: the innermost loop it is in.
+    pub block_loop: Vec<Option<InLoop>>,
+    /// Whether a body has loops: then `block_loop` is kept.
+    pub has_loops: bool,
 }
 
 impl Net {
+    /// Adds a block, run where `in_loop` says.
+    pub fn push(&mut self, nb: NetBlock, in_loop: Option<InLoop>) {
+        self.blocks.push(nb);
+        if self.has_loops {
+            self.block_loop.push(in_loop);
+        }
+    }
+
+    /// The innermost loop block `b` is in.
+    pub fn in_loop(&self, b: usize) -> Option<InLoop> {
+        self.block_loop.get(b).copied().flatten()
+    }
+
     /// Whether output `k` of block `b` is negated.
     pub fn out_negated(&self, b: usize, k: usize) -> bool {
         self.neg_out.get(&(b as u32)).and_then(|n| n.get(k)).copied().unwrap_or(false)

@@ -379,7 +379,7 @@ impl<'p> Expander<'p> {
                         src = self.hold(src, key, ty);
                     }
                     if let Some((path, at)) = negate {
-                        src = self.negation(src, path, at);
+                        src = self.negation(src, path, at, self.scopes[key.scope].in_loop);
                     }
                     self.memo.insert(key, src.clone());
                 }
@@ -388,7 +388,7 @@ impl<'p> Expander<'p> {
                         let d = self.project.diag(at.file, &at.path, "a feedback wire needs a signal, not a constant");
                         return Err(self.decorate(si, Loc::At(&at), d));
                     }
-                    if self.under_en(si) {
+                    if self.under_en(si) && !self.plain_feedback {
                         src = self.held_feedback(src, init, si);
                     }
                     src = Src::Feedback { src: Box::new(src), init: init.map(Box::new) };
@@ -428,7 +428,8 @@ impl<'p> Expander<'p> {
         let mut mv = NetBlock::new(path.into_boxed_str(), def, at, 0);
         mv.inputs = Box::new([NetPin { ty: def.inputs[0].ty, src, negate: false }]);
         mv.data_type = Some(ty);
-        self.net.blocks.push(mv);
+        let in_loop = self.scopes[key.scope].in_loop;
+        self.net.push(mv, in_loop);
         let ni = self.net.blocks.len() - 1;
         self.holds.push((ni as u32, key.scope));
         Src::Out { block: ni, pin: 0 }
@@ -460,7 +461,8 @@ impl<'p> Expander<'p> {
             NetPin { ty: def.inputs[0].ty, src, negate: false },
             NetPin { ty: def.inputs[1].ty, src: Src::Const(Literal::Bool(true)), negate: false },
         ]);
-        self.net.blocks.push(mem);
+        let in_loop = self.scopes[si].in_loop;
+        self.net.push(mem, in_loop);
         let ni = self.net.blocks.len() - 1;
         self.holds.push((ni as u32, si));
         Src::Out { block: ni, pin: 0 }
@@ -468,7 +470,7 @@ impl<'p> Expander<'p> {
 
     /// `src` negated: a BOOL constant inverted, anything else through a NOT block of its own
     /// (after the program's blocks: `Net::first_negation`).
-    pub(super) fn negation(&mut self, src: Src, path: String, at: BlockAt) -> Src {
+    pub(super) fn negation(&mut self, src: Src, path: String, at: BlockAt, in_loop: Option<InLoop>) -> Src {
         if let Src::Const(c) = &src
             && let Literal::Bool(v) = *c
         {
@@ -477,7 +479,7 @@ impl<'p> Expander<'p> {
         let def = library::lookup("NOT").expect("NOT is a library block");
         let mut not = NetBlock::new(path.into_boxed_str(), def, at, 0);
         not.inputs = Box::new([NetPin { ty: def.inputs[0].ty, src, negate: false }]);
-        self.net.blocks.push(not);
+        self.net.push(not, in_loop);
         Src::Out { block: self.net.blocks.len() - 1, pin: 0 }
     }
 

@@ -27,7 +27,10 @@ use fbd_st::ast::{Arg, Call, CaseLabel, Expr, Path, Stmt, UnOp};
 use super::{Body, Found, Name, fb_inputs, fb_outputs, pin_type};
 
 mod expr;
+mod loops;
 use crate::ladder::gate;
+pub(crate) use loops::BodyLoop;
+use loops::LoopKind;
 
 /// Blocks that neither fault nor keep state: computed in a branch without its EN.
 const PURE: &[&str] =
@@ -50,9 +53,14 @@ struct Lowerer<'b, 'a> {
     found: Found,
     /// Each instance input a statement writes (block, pin) → the variable that keeps it.
     members: HashMap<(usize, String), usize>,
+    /// The loops made so far, by the indices of their blocks in `made`.
+    loops: Vec<BodyLoop>,
+    /// How many loops the statements being lowered are in.
+    depth: usize,
 }
 
-pub(super) fn lower(body: &mut Body, statements: &[Stmt]) -> Found {
+/// Lowers a body's statements into it: its problems, and the loops among the blocks added.
+pub(super) fn lower(body: &mut Body, statements: &[Stmt]) -> (Found, Vec<BodyLoop>) {
     let mut found = Found::new();
     // An instance's input written by a statement (`t1.IN := x`) is a member the instance
     // keeps: a variable of the body (`t1__in`) that its calls read when they do not give it.
@@ -106,8 +114,10 @@ pub(super) fn lower(body: &mut Body, statements: &[Stmt]) -> Found {
             }
         })
         .collect();
-    // The RETURN flag: no RETURN has run at the start of the scan.
-    start.push(Wire::constant(Value::Bool(false)));
+    // The RETURN flag, then each loop depth's EXIT and FOR-step flags: none set at the
+    // start of the scan.
+    let flags = 1 + 2 * loops::loop_depth(statements);
+    start.extend((0..flags).map(|_| Wire::constant(Value::Bool(false))));
     let mut taken: HashSet<String> = body.blocks.iter().map(|b| b.id.to_string()).collect();
     taken.extend(body.variables.iter().map(|v| v.name.clone()));
     taken.extend(body.inputs.iter().map(|(n, _)| n.clone()));
@@ -123,12 +133,17 @@ pub(super) fn lower(body: &mut Body, statements: &[Stmt]) -> Found {
         taken,
         found,
         members,
+        loops: Vec::new(),
+        depth: 0,
     };
     l.statements(statements);
+    let mut loops = Vec::new();
     if l.found.is_empty() {
+        let first = l.body.blocks.len();
         l.finish();
+        loops = l.loops.into_iter().map(|b| b.shifted(first)).collect();
     }
-    l.found
+    (l.found, loops)
 }
 
 impl Lowerer<'_, '_> {
@@ -165,21 +180,20 @@ impl Lowerer<'_, '_> {
         Wire::Ref(format!("{id}.{out}"))
     }
 
-    /// The statements of a list; those after a RETURN that may have run, under the condition
-    /// that it did not (after one that did, none).
+    /// The statements of a list; those after a RETURN or an EXIT that may have run, under
+    /// the condition that none did (after one that did, none).
     fn statements(&mut self, list: &[Stmt]) {
         for (k, s) in list.iter().enumerate() {
             self.statement(s);
             let rest = &list[k + 1..];
-            if rest.is_empty() || !returns(s) {
+            let (returned, exited) = (returns(s), self.depth > 0 && exits(s));
+            if rest.is_empty() || !(returned || exited) {
                 continue;
             }
-            let ret = self.returned();
-            match &self.env[ret] {
-                Wire::Const(l) if l.value() == Value::Bool(true) => return,
-                Wire::Const(_) => continue,
-                w => {
-                    let on = w.clone();
+            match self.stopped(returned, exited) {
+                None => continue,
+                Some(Wire::Const(l)) if l.value() == Value::Bool(true) => return,
+                Some(on) => {
                     let pos = rest[0].pos();
                     let go_on = self.make(pos, "NOT", vec![("in".into(), on)], Some(Type::Bool), "out");
                     let here = Expr::Lit { value: Value::Bool(true), ty: None, pos };
@@ -209,19 +223,21 @@ impl Lowerer<'_, '_> {
                 self.branches(&arms, otherwise, None);
             }
             Stmt::Case { selector, arms, otherwise, pos } => self.case(selector, arms, otherwise, *pos),
-            Stmt::For(f) => self.not_yet(f.pos, "FOR"),
-            Stmt::While { pos, .. } => self.not_yet(*pos, "WHILE"),
-            Stmt::Repeat { pos, .. } => self.not_yet(*pos, "REPEAT"),
-            Stmt::Exit(pos) => self.not_yet(*pos, "EXIT"),
+            Stmt::For(f) => self.lower_loop(LoopKind::For(f), &f.body, f.pos),
+            Stmt::While { cond, body, pos } => self.lower_loop(LoopKind::While(cond), body, *pos),
+            Stmt::Repeat { body, until, pos } => self.lower_loop(LoopKind::Repeat(until), body, *pos),
+            Stmt::Exit(pos) if self.depth == 0 => {
+                self.error(*pos, "EXIT is outside a loop: it ends a FOR, WHILE or REPEAT")
+            }
+            Stmt::Exit(_) => {
+                let exit = self.exit_flag(self.depth - 1);
+                self.env[exit] = Wire::constant(Value::Bool(true));
+            }
             Stmt::Return(_) => {
                 let ret = self.returned();
                 self.env[ret] = Wire::constant(Value::Bool(true));
             }
         }
-    }
-
-    fn not_yet(&mut self, pos: Pos, what: &str) {
-        self.error(pos, format!("{what} is not compiled yet: loops and RETURN need the executor's jumps (a watchdog stops a loop that never ends), which are still to come"));
     }
 
     /// `target := value`.
@@ -457,6 +473,12 @@ impl Lowerer<'_, '_> {
                 return self.error(call.pos, msg);
             }
         };
+        if self.depth > 0 {
+            return self.error(
+                call.pos,
+                format!("`{}` is called inside a loop: an instance is called once per scan so far (call it before or after the loop)", call.name),
+            );
+        }
         if self.called[b] {
             return self.error(
                 call.pos,
@@ -663,6 +685,8 @@ fn member_targets(list: &[Stmt]) -> Vec<(String, String)> {
                 arms.iter().for_each(|a| out.extend(member_targets(&a.body)));
                 out.extend(member_targets(otherwise));
             }
+            Stmt::For(f) => out.extend(member_targets(&f.body)),
+            Stmt::While { body, .. } | Stmt::Repeat { body, .. } => out.extend(member_targets(body)),
             _ => {}
         }
     }
@@ -678,6 +702,22 @@ fn returns(s: &Stmt) -> bool {
         }
         Stmt::Case { arms, otherwise, .. } => {
             arms.iter().any(|a| a.body.iter().any(returns)) || otherwise.iter().any(returns)
+        }
+        Stmt::For(f) => f.body.iter().any(returns),
+        Stmt::While { body, .. } | Stmt::Repeat { body, .. } => body.iter().any(returns),
+        _ => false,
+    }
+}
+
+/// Whether statement `s` may run an EXIT of the loop it is in (not of a loop inside it).
+fn exits(s: &Stmt) -> bool {
+    match s {
+        Stmt::Exit(_) => true,
+        Stmt::If { arms, otherwise, .. } => {
+            arms.iter().any(|(_, b)| b.iter().any(exits)) || otherwise.iter().any(exits)
+        }
+        Stmt::Case { arms, otherwise, .. } => {
+            arms.iter().any(|a| a.body.iter().any(exits)) || otherwise.iter().any(exits)
         }
         _ => false,
     }

@@ -10,14 +10,16 @@
 //! before its first write sees what the previous scan left. The rest of the compiler knows no
 //! ST.
 //!
-//! A RETURN sets a flag the statements after it run under (`IF NOT returned THEN ..`). Loops
-//! (FOR, WHILE, REPEAT, EXIT) need jumps in the executor and a watchdog: until the VM has them
-//! they are refused at their place, as are arrays and a second call of one instance in a scan.
-//! Every problem of every body is reported at once, each at its line and column.
+//! A RETURN sets a flag the statements after it run under (`IF NOT returned THEN ..`). A loop
+//! (FOR, WHILE, REPEAT; EXIT as RETURN's flag) is one iteration's blocks between loop
+//! variables, which the executor runs again while its test holds ([`Loops`], counted by the
+//! watchdog). Arrays and a second call of one instance in a scan (or a call in a loop) are
+//! refused at their place. Every problem of every body is reported at once, each at its line
+//! and column.
 //!
 //! Files: this one (the entry and the body's names), `lower.rs` (statements to blocks: values
 //! as they change, branches merged, calls, what the scan leaves), `lower/expr.rs`
-//! (expressions to blocks, computed as matiec's C computes them).
+//! (expressions to blocks, computed as matiec's C computes them), `lower/loops.rs` (loops).
 
 mod lower;
 
@@ -53,11 +55,18 @@ pub(super) struct Pins {
 /// A problem at a place of the ST text.
 pub(super) type Found = Vec<(Pos, String)>;
 
+pub(crate) use lower::BodyLoop;
+
+/// The loops of every ST body: (file, macro index or `None` for the program) → its loops, by
+/// the indices of their blocks in that body.
+pub(crate) type Loops = HashMap<(usize, Option<usize>), Vec<BodyLoop>>;
+
 /// Lowers every body of the project that has ST; every problem of every body is returned,
-/// each at its place, and nothing is changed then.
-pub fn lower(project: &mut Project) -> Result<(), Vec<Diagnostic>> {
+/// each at its place. The loops made, for the stages that run them again and again.
+pub(crate) fn lower(project: &mut Project) -> Result<Loops, Vec<Diagnostic>> {
+    let mut loops = Loops::new();
     if !project.files.iter().any(|f| !f.doc.st.is_empty() || f.doc.macros.iter().any(|m| !m.st.is_empty())) {
-        return Ok(());
+        return Ok(loops);
     }
     let macros: HashMap<String, Pins> = project
         .files
@@ -86,9 +95,11 @@ pub fn lower(project: &mut Project) -> Result<(), Vec<Diagnostic>> {
                     outputs: &mut doc.outputs,
                     macros: &macros,
                 };
-                errors.extend(
-                    body_errors(&mut body, &st, !doc.ladder.is_empty()).into_iter().map(|(p, m)| (vec![], p, m)),
-                );
+                let (found, made) = body_errors(&mut body, &st, !doc.ladder.is_empty());
+                errors.extend(found.into_iter().map(|(p, m)| (vec![], p, m)));
+                if !made.is_empty() {
+                    loops.insert((f, None), made);
+                }
                 doc.st = st;
             }
             for (m, d) in doc.macros.iter_mut().enumerate() {
@@ -105,9 +116,11 @@ pub fn lower(project: &mut Project) -> Result<(), Vec<Diagnostic>> {
                     macros: &macros,
                 };
                 let at = vec![Seg::from("macros"), Seg::from(m)];
-                errors.extend(
-                    body_errors(&mut body, &st, !d.ladder.is_empty()).into_iter().map(|(p, msg)| (at.clone(), p, msg)),
-                );
+                let (found, made) = body_errors(&mut body, &st, !d.ladder.is_empty());
+                errors.extend(found.into_iter().map(|(p, msg)| (at.clone(), p, msg)));
+                if !made.is_empty() {
+                    loops.insert((f, Some(m)), made);
+                }
                 d.st = st;
             }
         }
@@ -115,23 +128,20 @@ pub fn lower(project: &mut Project) -> Result<(), Vec<Diagnostic>> {
             found.push(diag(project, f, &at, pos, msg));
         }
     }
-    if found.is_empty() { Ok(()) } else { Err(found) }
+    if found.is_empty() { Ok(loops) } else { Err(found) }
 }
 
-/// Parses and lowers one body; its problems.
-fn body_errors(body: &mut Body, st: &[String], has_ladder: bool) -> Found {
+/// Parses and lowers one body; its problems and its loops.
+fn body_errors(body: &mut Body, st: &[String], has_ladder: bool) -> (Found, Vec<BodyLoop>) {
     if has_ladder {
-        return vec![(
-            Pos { line: 1, col: 1 },
-            "a body is written in one language: this one has a ladder network and ST".into(),
-        )];
+        let msg = "a body is written in one language: this one has a ladder network and ST";
+        return (vec![(Pos { line: 1, col: 1 }, msg.into())], Vec::new());
     }
     let text = st.join("\n");
-    let statements = match fbd_st::parse(&text) {
-        Ok(s) => s,
-        Err(errors) => return errors.into_iter().map(|e| (e.pos, e.msg)).collect(),
-    };
-    lower::lower(body, &statements)
+    match fbd_st::parse(&text) {
+        Ok(statements) => lower::lower(body, &statements),
+        Err(errors) => (errors.into_iter().map(|e| (e.pos, e.msg)).collect(), Vec::new()),
+    }
 }
 
 /// A diagnostic at ST position `pos` of the body at `at` in file `f`: the line of the file

@@ -104,19 +104,20 @@ fn errors_are_at_their_line_and_column_all_at_once_with_a_did_you_mean() {
   "st": [
     "sped := 1;",
     "t1(IN := TRUE, PX := T#1s);",
-    "WHILE TRUE DO speed := 2; END_WHILE;",
-    "speed := t1.QQ;"
+    "WHILE speed DO speed := 2; END_WHILE;",
+    "speed := t1.QQ; EXIT;"
   ]}"#;
     let err = compile(text).expect_err("refused");
     let msgs: Vec<String> = err.0.iter().map(|d| d.to_string()).collect();
     let all = msgs.join("\n");
     assert!(all.contains("ST 1:1: unknown name `sped` (did you mean `speed`?)"), "{all}");
     assert!(all.contains("ST 2:16: `PX` is no input of TON"), "{all}");
-    assert!(all.contains("ST 3:1: WHILE is not compiled yet"), "{all}");
+    assert!(all.contains("ST 3:7: a condition is a BOOL, this is a INT"), "{all}");
     assert!(all.contains("ST 4:10: `t1.QQ`: TON has no output `QQ`"), "{all}");
+    assert!(all.contains("ST 4:17: EXIT is outside a loop"), "{all}");
     // Each at the line of the file that holds the ST line.
     let lines: Vec<Option<usize>> = err.0.iter().map(|d| d.line).collect();
-    assert_eq!(lines, [Some(5), Some(6), Some(7), Some(8)], "{all}");
+    assert_eq!(lines, [Some(5), Some(6), Some(7), Some(8), Some(8)], "{all}");
 }
 
 #[test]
@@ -187,4 +188,71 @@ fn an_instance_input_written_by_a_statement_is_kept_between_scans() {
     let col = |k: usize| got.iter().map(|r| r[k]).collect::<Vec<_>>();
     assert_eq!(col(1), [1, 0, 1, 1, 1, 1, 0, 1, 0], "CU kept while go is FALSE, cleared by halt");
     assert_eq!(col(0), [1, 1, 2, 2, 2, 2, 2, 3, 3], "the counter counts the rises of the kept CU");
+}
+
+/// WHILE, REPEAT and FOR (matiec's) with EXIT, as C runs them: a sum, a doubling stopped by
+/// EXIT, a REPEAT that runs once before its test, FOR's end read again each time and its
+/// first iteration already testing `i + step`.
+#[test]
+fn loops_run_as_matiec_runs_them() {
+    let text = r#"{"fbd": 6,
+  "inputs": [{"name": "n", "type": "INT"}],
+  "variables": [{"name": "i", "type": "INT"}, {"name": "s", "type": "INT"}, {"name": "w", "type": "DINT"},
+                {"name": "k", "type": "INT"}, {"name": "m", "type": "INT"}, {"name": "e", "type": "INT"}, {"name": "t", "type": "INT"}],
+  "outputs": [{"name": "sum", "type": "INT", "from": "s"}, {"name": "last", "type": "INT", "from": "i"},
+              {"name": "ww", "type": "DINT", "from": "w"}, {"name": "kk", "type": "INT", "from": "k"},
+              {"name": "mm", "type": "INT", "from": "m"}, {"name": "ee", "type": "INT", "from": "e"}, {"name": "tt", "type": "INT", "from": "t"}],
+  "st": [
+    "s := 0;",
+    "FOR i := 1 TO n DO s := s + i; END_FOR;",
+    "w := 0;",
+    "WHILE w < 1000 DO w := w * 2 + 1; IF w > 100 THEN EXIT; END_IF; END_WHILE;",
+    "k := 100;",
+    "REPEAT k := k + 3; UNTIL k > 10 END_REPEAT;",
+    "m := 0; e := 5;",
+    "FOR t := 1 TO e BY 2 DO m := m + t; e := e - 1; END_FOR;"
+  ]}"#;
+    let got = run(text, &[("n", &[5, 1, 0, 3])], &["sum", "last", "ww", "kk", "mm", "ee", "tt"]);
+    // n = 5: 1..5; n = 1: matiec's `i < 1` fails at once, so `FOR i := 1 TO 1` runs no
+    // iteration (IEC and CODESYS run one; docs/st.md); FOR t: its end read again each time,
+    // `t + 2 <= e`: 3 <= 5 runs t = 1 (e 4), 3 <= 4 runs t = 3 (e 3), 5 <= 3 stops.
+    assert_eq!(got[0], [15, 5, 127, 103, 4, 3, 3]);
+    assert_eq!(got[1], [0, 1, 127, 103, 4, 3, 3]);
+    assert_eq!(got[2], [0, 1, 127, 103, 4, 3, 3]);
+    assert_eq!(got[3], [6, 3, 127, 103, 4, 3, 3]);
+}
+
+/// A loop that never ends stops the task with a watchdog fault naming its place in the text,
+/// at the scan it ran in; no scan runs after it until a reset.
+#[test]
+fn an_endless_while_stops_the_task_with_a_watchdog_fault_at_its_line() {
+    let text = r#"{"fbd": 6, "watchdog_ms": 2,
+  "inputs": [{"name": "go", "type": "BOOL"}],
+  "variables": [{"name": "c", "type": "DINT"}, {"name": "x", "type": "DINT"}],
+  "outputs": [{"name": "count", "type": "DINT", "from": "c"}],
+  "st": [
+    "c := c + 1;",
+    "IF go THEN",
+    "  WHILE TRUE DO x := x + 1; END_WHILE;",
+    "END_IF;"
+  ]}"#;
+    let plan = plan(text);
+    assert_eq!(plan.loop_budget, 2_000 * fbd_engine::plan::INSTRUCTIONS_PER_US);
+    let mut rt = Runtime::new(plan);
+    rt.step_n(3);
+    assert!(rt.halted().is_none());
+    rt.set_input("go", Value::Bool(true)).expect("go");
+    rt.step();
+    let fault = rt.halted().expect("the watchdog stopped the task");
+    assert_eq!((fault.scan, fault.kind), (3, fbd_engine::exec::FaultKind::Watchdog));
+    let why = rt.halt_message().expect("a message");
+    assert!(why.contains("the WHILE at ST 3:3 ran past the watchdog (2 ms"), "{why}");
+    // Stopped: scans ask for nothing more.
+    rt.step_n(5);
+    assert_eq!(rt.scan_count(), 3);
+    assert_eq!(rt.image().halt_message().as_deref(), Some(why.as_str()));
+    rt.reset();
+    assert!(rt.halted().is_none());
+    rt.step();
+    assert_eq!(rt.read("count").expect("count"), Value::Int(1));
 }

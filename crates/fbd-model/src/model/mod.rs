@@ -70,6 +70,11 @@ pub struct DocumentOf<B> {
     /// Scan cycle in milliseconds (default 5). Fractions are allowed (0.5 = 500 µs).
     #[serde(default, skip_serializing_if = "Option::is_none", serialize_with = "ser_opt_number")]
     pub cycle_ms: Option<f64>,
+    /// Watchdog in milliseconds (default three cycles): a scan whose loops run longer stops
+    /// the task with a watchdog fault naming the loop. Counted in instructions, not measured
+    /// (docs/st.md), so a run stays deterministic.
+    #[serde(default, skip_serializing_if = "Option::is_none", serialize_with = "ser_opt_number")]
+    pub watchdog_ms: Option<f64>,
     /// Library files whose macros this file uses, relative to this file's directory.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub include: Vec<String>,
@@ -143,6 +148,7 @@ impl<B> Default for DocumentOf<B> {
             name: None,
             description: None,
             cycle_ms: None,
+            watchdog_ms: None,
             include: Vec::new(),
             inputs: Vec::new(),
             outputs: Vec::new(),
@@ -561,6 +567,7 @@ impl<B> DocumentOf<B> {
             name,
             description,
             cycle_ms,
+            watchdog_ms,
             include,
             inputs,
             outputs,
@@ -582,6 +589,7 @@ impl<B> DocumentOf<B> {
             name,
             description,
             cycle_ms,
+            watchdog_ms,
             include,
             inputs,
             outputs,

@@ -46,36 +46,56 @@ pub(crate) struct ForceView<'a> {
     pub values: &'a [(Slot, Value)],
 }
 
-/// Runs every instruction once, then captures the sources of the delayed slots.
-pub(crate) fn run(plan: &ScanPlan, st: &mut State, ctx: &mut Ctx, forces: Option<&ForceView>) {
+/// Runs the plan's instructions once, then captures the sources of the delayed slots.
+/// Returns `false` when the watchdog stopped the scan (its fault is logged; nothing is
+/// captured: the scan did not end).
+pub(crate) fn run(plan: &ScanPlan, st: &mut State, ctx: &mut Ctx, forces: Option<&ForceView>) -> bool {
     let mut m = Machine::new(plan, st, ctx);
-    match forces {
+    let ended = match forces {
         None if !plan.skips => {
             for (i, ins) in plan.code.iter().enumerate() {
                 m.i = i as u32;
                 m.step(ins);
             }
+            true
         }
-        None => {
-            let mut i = 0;
-            while let Some(ins) = plan.code.get(i) {
-                m.i = i as u32;
-                i += 1 + m.step(ins) as usize;
-            }
-        }
-        Some(f) => {
-            let mut i = 0;
-            while let Some(ins) = plan.code.get(i) {
-                m.i = i as u32;
-                let skip = m.step(ins) as usize;
-                if f.mask[i] {
-                    m.apply_forces(f.values);
-                }
-                i += 1 + skip;
-            }
-        }
+        None => run_jumping::<false>(&mut m, plan, None),
+        Some(f) => run_jumping::<true>(&mut m, plan, Some(f)),
+    };
+    if ended {
+        commit_capture(plan, st);
     }
-    commit_capture(plan, st);
+    ended
+}
+
+/// The instructions run by their index, which a skip moves forward and a loop's jump back
+/// moves back; the loops' instructions counted against the plan's budget. `FORCED`: a forced
+/// value is written again after each instruction that writes its slot.
+#[inline(always)]
+fn run_jumping<const FORCED: bool>(m: &mut Machine, plan: &ScanPlan, forces: Option<&ForceView>) -> bool {
+    let mut i = 0;
+    let mut spent: u64 = 0;
+    while let Some(ins) = plan.code.get(i) {
+        m.i = i as u32;
+        if let Instr::LoopBack { n } = *ins {
+            spent += n as u64;
+            if spent > plan.loop_budget {
+                m.fault(FaultKind::Watchdog);
+                return false;
+            }
+            i -= n as usize;
+            continue;
+        }
+        let skip = m.step(ins) as usize;
+        if FORCED
+            && let Some(f) = forces
+            && f.mask[i]
+        {
+            m.apply_forces(f.values);
+        }
+        i += 1 + skip;
+    }
+    true
 }
 
 pub(crate) fn apply_forces(st: &mut State, values: &[(Slot, Value)]) {
@@ -148,6 +168,8 @@ impl<'a> Machine<'a> {
     fn step(&mut self, ins: &Instr) -> u32 {
         match *ins {
             Instr::SkipUnless { g, n } => return if self.b[g as usize] { 0 } else { n },
+            // Taken by `run_jumping`, which never passes it here.
+            Instr::LoopBack { .. } => {}
             Instr::Str { op, args, n, o } => self.string(op, args, n, o),
             Instr::Gate { t, a, b, c, o } => self.gate(t, a, b, c, o),
             Instr::CmpI { m, a, b, o } => self.cmp_i(m, a, b, o),

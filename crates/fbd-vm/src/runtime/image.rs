@@ -42,6 +42,8 @@ pub struct ScanImage {
     pub faults_total: u64,
     /// The newest fault.
     pub last_fault: Option<Fault>,
+    /// The watchdog fault that stopped the task, if one did ([`Runtime::halted`]).
+    pub halted: Option<Fault>,
     /// The watched paths.
     pub watched: Arc<Vec<String>>,
     /// Per watched path (in the order of `watched`), its newest samples as (scan, value as a
@@ -68,6 +70,11 @@ impl ScanImage {
             Bank::Real => Value::Real(self.reals[s.idx as usize]),
             Bank::Str => Value::Str(self.strs[s.idx as usize]),
         }
+    }
+
+    /// What stopped the task, for a person ([`Runtime::halt_message`]).
+    pub fn halt_message(&self) -> Option<String> {
+        self.halted.map(|f| super::halt_text(&self.plan, f))
     }
 
     /// A signal by index in [`ScanPlan::signals`].
@@ -127,6 +134,7 @@ impl Runtime {
             last_breakpoint_hit: self.last_hit,
             faults_total: self.faults.total,
             last_fault: self.faults.last(),
+            halted: self.halted,
             watched: self.watch_list.clone(),
             trend_tails: Vec::new(),
         }
@@ -169,6 +177,7 @@ impl Runtime {
         into.last_breakpoint_hit = self.last_hit;
         into.faults_total = self.faults.total;
         into.last_fault = self.faults.last();
+        into.halted = self.halted;
         if !Arc::ptr_eq(&into.watched, &self.watch_list) {
             into.watched = self.watch_list.clone();
         }

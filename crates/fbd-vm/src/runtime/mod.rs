@@ -202,6 +202,8 @@ pub struct Runtime {
     /// Set by a scan that hit a breakpoint; the real-time task takes it and pauses.
     hit_pending: bool,
     faults: FaultLog,
+    /// The watchdog fault that stopped the task: no scan runs until a reset or a restore.
+    halted: Option<exec::Fault>,
 }
 
 impl Runtime {
@@ -242,6 +244,7 @@ impl Runtime {
             last_hit: None,
             hit_pending: false,
             faults: FaultLog::new(1024),
+            halted: None,
             plan,
         }
     }
@@ -271,6 +274,17 @@ impl Runtime {
         &self.faults
     }
 
+    /// The watchdog fault that stopped the task, if one did: [`Runtime::step`] then runs no
+    /// scan until [`Runtime::reset`] (or a restore to an earlier scan).
+    pub fn halted(&self) -> Option<exec::Fault> {
+        self.halted
+    }
+
+    /// What stopped the task, for a person ([`halt_text`]).
+    pub fn halt_message(&self) -> Option<String> {
+        self.halted.map(|f| halt_text(&self.plan, f))
+    }
+
     /// The raw state (slot arrays), e.g. for a trace of every signal.
     pub fn state(&self) -> &State {
         &self.state
@@ -278,8 +292,11 @@ impl Runtime {
 
     // ----- scanning ---------------------------------------------------------------------
 
-    /// Runs one scan. Allocates nothing.
+    /// Runs one scan. Allocates nothing. A stopped task ([`Runtime::halted`]) runs none.
     pub fn step(&mut self) {
+        if self.halted.is_some() {
+            return;
+        }
         if self.playback.is_some() {
             self.playback_before_scan();
         }
@@ -303,7 +320,14 @@ impl Runtime {
         }
         let mut ctx = Ctx { now_us: self.clock_us, scan: self.scan, faults: &mut self.faults };
         let view = ForceView { mask: &self.force_mask, values: &self.force_values };
-        exec::run(plan, &mut self.state, &mut ctx, if forced { Some(&view) } else { None });
+        if !exec::run(plan, &mut self.state, &mut ctx, if forced { Some(&view) } else { None }) {
+            // The watchdog stopped the scan: the task stops where it is (its outputs as the
+            // last whole scan published them), as a PLC stops on a watchdog error.
+            self.halted = self.faults.last();
+            // The real-time task pauses as at a breakpoint: a UI shows why.
+            self.hit_pending = true;
+            return;
+        }
         self.outputs_changed = false;
         for (k, p) in plan.outputs.iter().enumerate() {
             // Compared in place: a value is 136 bytes (a STRING's), a slot mostly 8.
@@ -701,6 +725,7 @@ impl Runtime {
         self.state.clone_from(&snap.state);
         self.scan = snap.scan;
         self.clock_us = snap.clock_us;
+        self.halted = None;
         self.inputs.clone_from(&snap.inputs);
         self.pending.clear();
         self.pulses.clear();
@@ -721,6 +746,7 @@ impl Runtime {
         self.pending.clear();
         self.pulses.clear();
         self.faults.clear();
+        self.halted = None;
         for w in &mut self.watches {
             w.ring.clear();
         }
@@ -728,6 +754,28 @@ impl Runtime {
         for (k, p) in self.plan.outputs.iter().enumerate() {
             self.outputs[k] = self.state.get(p.slot);
         }
+    }
+}
+
+/// A watchdog fault for a person: the scan, the loop (by its place in the ST text when the
+/// lowering named it so: `L4C1_while` is line 4, column 1; `inst/..` in the instance `inst`)
+/// and the watchdog.
+pub fn halt_text(plan: &ScanPlan, f: exec::Fault) -> String {
+    let ms = plan.loop_budget as f64 / fbd_plan::INSTRUCTIONS_PER_US as f64 / 1000.0;
+    let watchdog = format!("the watchdog ({ms} ms: {} loop instructions)", plan.loop_budget);
+    let Some(&b) = plan.instr_block.get(f.instr as usize) else {
+        return format!("scan {}: a loop ran past {watchdog}", f.scan);
+    };
+    let path = plan.blocks.at(b as usize).path;
+    let (inst, id) = path.rsplit_once('/').unwrap_or(("", path));
+    let place = id.strip_prefix('L').and_then(|r| r.split_once('_')).and_then(|(lc, kind)| {
+        let (l, c) = lc.split_once('C')?;
+        Some((l.parse::<u32>().ok()?, c.parse::<u32>().ok()?, kind.to_ascii_uppercase()))
+    });
+    let of = if inst.is_empty() { String::new() } else { format!(" of `{inst}`") };
+    match place {
+        Some((l, c, kind)) => format!("scan {}: the {kind} at ST {l}:{c}{of} ran past {watchdog}", f.scan),
+        None => format!("scan {}: the loop `{path}` ran past {watchdog}", f.scan),
     }
 }
 

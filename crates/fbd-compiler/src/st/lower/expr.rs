@@ -78,6 +78,9 @@ impl Lowerer<'_, '_> {
     /// A REAL operand `w` (of expression `e`) as a double: a literal as written, a REAL
     /// converted exactly.
     fn widen_real(&mut self, w: Wire, e: &Expr, promoted: bool, pos: Pos) -> Wire {
+        if let Some(v) = double_literal(e) {
+            return Wire::constant(Value::Real(v));
+        }
         match (e, &w) {
             (Expr::Lit { value, .. }, _) => Wire::constant(*value),
             (_, Wire::Const(l)) => Wire::constant(l.value()),
@@ -368,9 +371,18 @@ enum Ctx {
     Operand,
 }
 
-/// Whether `e` is an untyped REAL literal (`0.5`): a C double in matiec's code.
+/// Whether `e` is an untyped REAL literal (`0.5`, `-2.0`): a C double in matiec's code.
 fn real_literal(e: &Expr) -> bool {
-    matches!(e, Expr::Lit { value: Value::Real(_), ty: None, .. })
+    double_literal(e).is_some()
+}
+
+/// The value of an untyped REAL literal, negated or not, as C reads it: a double.
+fn double_literal(e: &Expr) -> Option<f64> {
+    match e {
+        Expr::Lit { value: Value::Real(r), ty: None, .. } => Some(*r),
+        Expr::Unary(UnOp::Neg, inner, _) => double_literal(inner).map(|r| -r),
+        _ => None,
+    }
 }
 
 /// The integer types C promotes to `int` in an operation.

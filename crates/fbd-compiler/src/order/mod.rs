@@ -1,6 +1,6 @@
 //! Data-flow order: Kahn's algorithm over the reads that are not delayed, a schedule that
 //! groups instructions of one kind, and a report naming every block of every loop that has no
-//! feedback point.
+//! feedback point. An ST loop's blocks are ordered together (`loops.rs`).
 
 use std::collections::VecDeque;
 
@@ -12,6 +12,9 @@ use crate::Project;
 use crate::expand::{Net, Src};
 use fbd_model::diag::Diagnostic;
 use fbd_model::library::Kind;
+
+mod loops;
+pub(crate) use loops::{Mark, order_loops};
 
 /// Whether reading this source orders the reader after the source block in the same scan.
 fn ordering_pred(net: &Net, s: &Src) -> Option<usize> {
@@ -25,12 +28,9 @@ fn ordering_pred(net: &Net, s: &Src) -> Option<usize> {
     }
 }
 
-pub(crate) fn order_blocks(
-    project: &Project,
-    net: &Net,
-    t: &Tvars,
-    opts: &CompileOptions,
-) -> Result<(Vec<usize>, Vec<u32>), Vec<Diagnostic>> {
+/// Each block's successors in the scan (the blocks that read it, not delayed) and how many
+/// blocks it reads so.
+fn successors(net: &Net) -> (Vec<Vec<usize>>, Vec<u32>) {
     let n = net.blocks.len();
     let mut succ: Vec<Vec<usize>> = vec![Vec::new(); n];
     let mut indeg = vec![0u32; n];
@@ -49,6 +49,17 @@ pub(crate) fn order_blocks(
             }
         }
     }
+    (succ, indeg)
+}
+
+pub(crate) fn order_blocks(
+    project: &Project,
+    net: &Net,
+    t: &Tvars,
+    opts: &CompileOptions,
+) -> Result<Ordered, Vec<Diagnostic>> {
+    let n = net.blocks.len();
+    let (succ, mut indeg) = successors(net);
     let mut level = vec![0u32; n];
     let mut queue: VecDeque<usize> = (0..n).filter(|&i| indeg[i] == 0).collect();
     let mut seen = 0;
@@ -65,6 +76,20 @@ pub(crate) fn order_blocks(
     if seen < n {
         return Err(report_cycles(project, net, &succ, &indeg));
     }
+    if !net.loops.is_empty() {
+        let (order, marks) = order_loops(net, &succ).map_err(|test| {
+            let b = &net.blocks[test as usize];
+            vec![
+                diag_at(
+                    project,
+                    &b.at.at(),
+                    "a value computed outside this loop both feeds it and reads what it computes in the same scan",
+                )
+                .block(&*b.path),
+            ]
+        })?;
+        return Ok(Ordered { order, levels: level, marks });
+    }
     let order = if opts.group_by_kind {
         schedule_by_kind(net, t, &succ)
     } else {
@@ -72,7 +97,15 @@ pub(crate) fn order_blocks(
         order.sort_by_key(|&i| (level[i], net.blocks[i].order(), i));
         order
     };
-    Ok((order, level))
+    Ok(Ordered { order, levels: level, marks: Vec::new() })
+}
+
+/// The plan order: the blocks, each one's data-flow level, and where the ST loops' marks go.
+pub(crate) struct Ordered {
+    pub order: Vec<usize>,
+    pub levels: Vec<u32>,
+    /// Before the block at each position of `order`: a loop's start, test or end.
+    pub marks: Vec<(u32, Mark)>,
 }
 
 /// A topological order that keeps instructions of one kind together: among the blocks whose

@@ -3,6 +3,8 @@
 
 use rustc_hash::FxHashMap as HashMap;
 
+mod loops;
+
 use super::select::{Emitted, Operands, select_instruction};
 use super::typecheck::{Tvars, out_type};
 use super::{cycle_us, diag_at};
@@ -13,6 +15,7 @@ use fbd_model::fnv::fnv1a;
 use fbd_model::library::{Kind, PinTy};
 use fbd_model::locate::BlockPositions;
 use fbd_model::types::{Bank, IecString, Literal, Type, Value};
+use fbd_plan::instr::Instr;
 use fbd_plan::{BlockRec, Blocks, Commit, Names, PhaseTimes, PlanStats, PortInfo, ScanPlan, SignalKind, Signals, Slot};
 
 /// The slots allocated so far, as their initial values per bank; equal constants share one.
@@ -254,6 +257,13 @@ fn operands_in_their_banks(
     Ok(())
 }
 
+/// The instructions a scan's loops may run: the watchdog (default three cycles) at
+/// [`fbd_plan::INSTRUCTIONS_PER_US`].
+fn loop_budget(watchdog_ms: Option<f64>, cycle_us: u64) -> u64 {
+    let us = watchdog_ms.map_or(3 * cycle_us, |ms| (ms * 1000.0).round() as u64).max(1);
+    us.saturating_mul(fbd_plan::INSTRUCTIONS_PER_US)
+}
+
 /// The signals that name another's slot, after every block's: macro instance pins, the
 /// bodies' connectors, the program outputs (returned as ports), the feedback values.
 fn alias_signals(
@@ -324,6 +334,7 @@ pub(super) fn emit(
     t: &Tvars,
     order: Vec<usize>,
     levels: Vec<u32>,
+    marks: Vec<(u32, crate::order::Mark)>,
 ) -> Result<ScanPlan, Diagnostic> {
     let mut slots = Slots {
         init_b: Vec::new(),
@@ -378,11 +389,19 @@ pub(super) fn emit(
         ins: Vec::new(),
         wired: Vec::new(),
         outs: Vec::new(),
+        loops: loops::LoopEmission::of(net),
     };
-    for &i in &order {
+    let mut marks = marks.into_iter().peekable();
+    for (at, &i) in order.iter().enumerate() {
+        while let Some((_, m)) = marks.next_if(|&(p, _)| p as usize == at) {
+            e.mark(net, m);
+        }
         e.block(net, i)?;
         // Read only by this block's emission: the plan holds what they became.
         net.blocks[i].inputs = Box::default();
+    }
+    for (_, m) in marks {
+        e.mark(net, m);
     }
     drop(order);
     Ok(e.finish(net, inputs, negated_pin))
@@ -416,14 +435,17 @@ struct Emitting<'p> {
     wired: Vec<Slot>,
     /// The slots the block writes.
     outs: Vec<Slot>,
+    /// The ST loops' parts, from their marks.
+    loops: loops::LoopEmission,
 }
 
 impl Emitting<'_> {
     /// Block `i`: its instructions, its pins' signals and its record.
     fn block(&mut self, net: &Net, i: usize) -> Result<(), Diagnostic> {
-        let (instr, rng) = self.instructions(net, i)?;
+        let (instr, rng) = if self.loops.is_phi(i) { (self.phi(net, i), None) } else { self.instructions(net, i)? };
         let first_in = self.input_signals(net, i);
         let first_out = self.output_signals(net, i);
+        self.loops.recorded(i, self.blocks.recs.len());
         self.record(net, i, [first_in, first_out], instr, rng);
         Ok(())
     }
@@ -535,20 +557,8 @@ impl Emitting<'_> {
 
     /// `to := off`, an instruction of block record `rec`.
     fn write_constant(&mut self, to: Slot, off: Value, rec: usize) {
-        use fbd_plan::instr::Instr;
-        let from = self.slots.constant(off).idx;
-        let copy = match to.ty.bank() {
-            Bank::Bool => {
-                Instr::Gate { t: fbd_plan::instr::truth_table(|a, _, _| a), a: from, b: from, c: from, o: to.idx }
-            }
-            Bank::Int => Instr::SelI { g: self.slots.constant(Value::Bool(false)).idx, a: from, b: from, o: to.idx },
-            Bank::Real => Instr::MoveR { a: from, o: to.idx },
-            Bank::Str => {
-                let args = self.args.len() as u32;
-                self.args.push(from);
-                Instr::Str { op: fbd_plan::instr::StrOp::Move, args, n: 1, o: to.idx }
-            }
-        };
+        let from = self.slots.constant(off);
+        let copy = self.copy(from, to);
         self.push(copy, rec);
     }
 
@@ -658,7 +668,8 @@ impl Emitting<'_> {
             slot_owner: Default::default(),
             name: root.name.clone().unwrap_or_else(|| project.files[0].path.display().to_string()),
             cycle_us: cycle_us(root.cycle_ms),
-            skips: self.code.iter().any(|i| matches!(i, fbd_plan::instr::Instr::SkipUnless { .. })),
+            skips: self.code.iter().any(|i| matches!(i, Instr::SkipUnless { .. } | Instr::LoopBack { .. })),
+            loop_budget: loop_budget(root.watchdog_ms, cycle_us(root.cycle_ms)),
             code: self.code,
             args: self.args,
             instr_block: self.instr_block,
