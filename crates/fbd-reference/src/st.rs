@@ -67,7 +67,7 @@ pub struct StRef {
     /// Variables and inputs by upper-case name: (is INT/DINT width in bits, 0 for BOOL; value).
     vars: HashMap<String, (u32, V)>,
     instances: HashMap<String, Instance>,
-    /// A loop ran [`MAX_ITERATIONS`] times: the program is judged no further.
+    /// A loop ran 100,000 times: the program is judged no further.
     pub endless: bool,
 }
 
