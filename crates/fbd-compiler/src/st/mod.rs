@@ -12,7 +12,7 @@
 //!
 //! A RETURN sets a flag the statements after it run under (`IF NOT returned THEN ..`). A loop
 //! (FOR, WHILE, REPEAT; EXIT as RETURN's flag) is one iteration's blocks between loop
-//! variables, which the executor runs again while its test holds ([`Loops`], counted by the
+//! variables, which the executor runs again while its test holds (`Loops`, counted by the
 //! watchdog). Arrays and a second call of one instance in a scan (or a call in a loop) are
 //! refused at their place. Every problem of every body is reported at once, each at its line
 //! and column.
