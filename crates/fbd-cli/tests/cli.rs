@@ -863,3 +863,16 @@ fn svg_of_an_st_body_is_its_listing_with_the_values_after_a_run() {
     let run = text(&o.stdout);
     assert!(run.contains("stage = 2") && run.contains("mix = TRUE") && run.contains("after 30 scans"), "{run}");
 }
+
+/// `fbd run` of a loop that never ends: the watchdog stops the task at the scan it ran in and
+/// the run with it (exit status 3), saying the loop's line; the values are those of the scan
+/// before.
+#[test]
+fn run_stops_at_a_watchdog_fault_and_says_the_loop_s_line() {
+    let file = temp("endless.json", &common::endless_while(4));
+    let o = fbd(&["run", file.to_str().expect("utf-8"), "--scans", "100"]);
+    let (out, err) = (text(&o.stdout), text(&o.stderr));
+    assert_eq!(o.status.code(), Some(3), "{out}{err}");
+    assert!(err.contains("the task stopped at scan 4: the WHILE at ST 2:1 ran past the watchdog (15 ms"), "{err}");
+    assert!(out.contains("after 4 scans"), "{out}");
+}

@@ -491,3 +491,35 @@ fn a_setpoint_is_typed_into_the_browser_panel_while_values_change() {
     assert_eq!(r["output"], "1234", "the program holds the setpoint: {r}");
     assert_eq!(r["title"], "setpoint", "the panel names the program: {r}");
 }
+
+/// `fbd serve` of a loop that never ends: the watchdog stops the task, the page's state says
+/// where (its banner), the console says it once; the server goes on answering.
+#[test]
+fn a_served_loop_that_never_ends_stops_the_task_and_the_page_and_the_console_say_where() {
+    use std::io::Read as _;
+    let program = common::temp("endless.json", &common::endless_while(0));
+    let mut served = serve(&[program.to_str().expect("utf-8"), "--for-seconds", "60"], true, Stdio::piped());
+    let mut ws = served.socket(None);
+    if let tungstenite::stream::MaybeTlsStream::Plain(s) = ws.get_ref() {
+        s.set_read_timeout(Some(std::time::Duration::from_secs(20))).expect("a timeout");
+    }
+    // The access, then the state: the task stopped in its first scan, before the page came.
+    let halted = (0..5).find_map(|_| next_message(&mut ws)["halted"].as_str().map(str::to_string));
+    let halted = halted.expect("the state says the task stopped");
+    assert!(halted.starts_with("scan 0: the WHILE at ST 2:1 ran past the watchdog"), "{halted}");
+    // The console's line (read until it comes: the server checks the task as it serves).
+    let mut err = BufReader::new(served.child.stderr.take().expect("stderr"));
+    let mut said = String::new();
+    while !said.contains("error: the task stopped") {
+        let mut line = String::new();
+        if err.read_line(&mut line).expect("stderr") == 0 {
+            break;
+        }
+        said.push_str(&line);
+    }
+    served.stop();
+    let mut rest = String::new();
+    err.read_to_string(&mut rest).expect("stderr");
+    said.push_str(&rest);
+    assert_eq!(said.matches("error: the task stopped at scan 0: the WHILE at ST 2:1").count(), 1, "{said}");
+}

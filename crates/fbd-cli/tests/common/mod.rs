@@ -28,3 +28,15 @@ pub fn temp(name: &str, content: &str) -> PathBuf {
     std::fs::write(&p, content).expect("write");
     p
 }
+
+/// An ST program whose WHILE (line 2, column 1) never ends once `count` passes `after`: the
+/// watchdog's tests.
+pub fn endless_while(after: u32) -> String {
+    format!(
+        r#"{{"fbd": 6, "name": "endless",
+  "variables": [{{"name": "c", "type": "DINT"}}, {{"name": "x", "type": "DINT"}}],
+  "outputs": [{{"name": "count", "type": "DINT", "from": "c"}}],
+  "st": ["c := c + 1;",
+         "WHILE c > {after} DO x := x + 1; END_WHILE;"]}}"#
+    )
+}

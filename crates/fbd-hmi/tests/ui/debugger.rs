@@ -561,3 +561,27 @@ fn the_debugger_says_which_program_task_ran() {
     h.run_steps(2);
     assert!(shows(&h, "quick (every 10 ms): ran, lazy (every 30 ms): idle"), "scan 1: only the 10 ms task ran");
 }
+
+/// A loop that never ends: the scan that runs it stops the task with a watchdog fault, the
+/// status line says the loop's line in red, and no scan runs after it.
+#[test]
+fn a_loop_that_never_ends_stops_the_task_and_the_status_line_says_where() {
+    let text = r#"{"fbd": 6, "name": "endless",
+  "variables": [{"name": "c", "type": "DINT"}, {"name": "x", "type": "DINT"}],
+  "outputs": [{"name": "count", "type": "DINT", "from": "c"}],
+  "st": ["c := c + 1;", "WHILE c > 1 DO x := x + 1; END_WHILE;"]}"#;
+    let mut h = crate::file_window("watchdog", text);
+    h.step();
+    h.key_press(egui::Key::F10);
+    h.step();
+    assert_eq!(h.state().scan_count(), 1, "the first scan ends: c is 1");
+    assert!(h.query_by_label_contains("STOP").is_none());
+    h.key_press(egui::Key::F10);
+    h.step();
+    h.step();
+    let stop = "STOP: the task stopped at scan 1: the WHILE at ST 2:1 ran past the watchdog";
+    assert!(h.query_by_label_contains(stop).is_some(), "the status line says it: {}", h.state().status());
+    h.key_press(egui::Key::F10);
+    h.step();
+    assert_eq!(h.state().scan_count(), 1, "no scan runs after the watchdog stopped the task");
+}
