@@ -114,9 +114,8 @@ pub(super) fn lower(body: &mut Body, statements: &[Stmt]) -> (Found, Vec<BodyLoo
             }
         })
         .collect();
-    // The RETURN flag, then each loop depth's EXIT and FOR-step flags: none set at the
-    // start of the scan.
-    let flags = 1 + 2 * loops::loop_depth(statements);
+    // The RETURN flag, then each loop depth's EXIT flag: none set at the start of the scan.
+    let flags = 1 + loops::loop_depth(statements);
     start.extend((0..flags).map(|_| Wire::constant(Value::Bool(false))));
     let mut taken: HashSet<String> = body.blocks.iter().map(|b| b.id.to_string()).collect();
     taken.extend(body.variables.iter().map(|v| v.name.clone()));
@@ -223,7 +222,7 @@ impl Lowerer<'_, '_> {
                 self.branches(&arms, otherwise, None);
             }
             Stmt::Case { selector, arms, otherwise, pos } => self.case(selector, arms, otherwise, *pos),
-            Stmt::For(f) => self.lower_loop(LoopKind::For(f), &f.body, f.pos),
+            Stmt::For(f) => self.for_loop(f),
             Stmt::While { cond, body, pos } => self.lower_loop(LoopKind::While(cond), body, *pos),
             Stmt::Repeat { body, until, pos } => self.lower_loop(LoopKind::Repeat(until), body, *pos),
             Stmt::Exit(pos) if self.depth == 0 => {

@@ -14,8 +14,9 @@
 //!
 //! FOR is matiec's: the control variable is set to its first value; the test is
 //! `i < end` (no BY), or `i + step <= end` (step > 0) / `i + step >= end` (else), computed as
-//! C computes it; each iteration but the first adds the step first. So the first iteration
-//! already needs `i + step <= end` (`FOR i := 1 TO 1` runs no iteration with a BY; docs/st.md).
+//! C computes it; each iteration but the first adds the step first. So `FOR i := 1 TO 1` runs
+//! no iteration (docs/st.md). Lowered as the test on the first value and, if it held, a REPEAT
+//! of the statements, the test and the step: no per-iteration "first time" flag.
 
 use fbd_model::model::Wire;
 use fbd_model::{Type, Value};
@@ -72,27 +73,51 @@ impl LoopKind<'_> {
 impl Lowerer<'_, '_> {
     /// The index in `env` of the EXIT flag of the loop at nesting depth `d` (0: outermost).
     pub(super) fn exit_flag(&self, d: usize) -> usize {
-        self.returned() + 1 + 2 * d
+        self.returned() + 1 + d
     }
 
-    /// The index in `env` of the FOR loop's "add the step first" flag at depth `d`.
-    fn step_flag(&self, d: usize) -> usize {
-        self.returned() + 2 + 2 * d
+    /// A FOR: matiec's first test on the first value, then, only if it held, the loop (shaped
+    /// as a REPEAT: the statements, the test, the step), the values merged as an IF merges
+    /// them.
+    pub(super) fn for_loop(&mut self, f: &ForLoop) {
+        let Some(v) = self.for_variable(f) else { return };
+        let ty = self.var_ty(v);
+        let (w, t) = self.expr(&f.from, Some(ty));
+        self.check_store(&f.from, t, ty, &format!("`{}`", f.var.text()));
+        self.env[v] = w;
+        let first = self.for_test(f);
+        let before = self.env.clone();
+        let outer = self.en.clone();
+        self.en = Some(self.and(f.pos, outer.clone(), first.clone()));
+        self.lower_loop(LoopKind::For(f), &f.body, f.pos);
+        self.en = outer;
+        for k in 0..self.env.len() {
+            if self.env[k] != before[k] {
+                let inputs = vec![
+                    ("g".into(), first.clone()),
+                    ("in0".into(), before[k].clone()),
+                    ("in1".into(), self.env[k].clone()),
+                ];
+                self.env[k] = self.make(f.pos, "SEL", inputs, Some(self.var_ty(k)), "out");
+            }
+        }
     }
 
-    /// A loop statement: its head and body lowered once, between its loop variables.
+    /// A loop statement: its head and body lowered once, between its loop variables. A WHILE
+    /// tests in its head and runs its statements in its body; a REPEAT (and a FOR, after its
+    /// first test) runs its statements in its head and tests after them, its body empty (a
+    /// FOR's: the step).
     pub(super) fn lower_loop(&mut self, kind: LoopKind, body: &[Stmt], pos: Pos) {
-        let d = self.depth;
-        let (ret, exit, step) = (self.returned(), self.exit_flag(d), self.step_flag(d));
+        let (ret, exit) = (self.returned(), self.exit_flag(self.depth));
         let falsity = Wire::constant(Value::Bool(false));
         let mut carried = Vec::new();
         self.written(body, &mut carried);
         let may_return = body.iter().any(returns);
         let may_exit = body.iter().any(exits);
-        let repeat = matches!(kind, LoopKind::Repeat(_));
-        // A REPEAT's test comes after its statements: an iteration starts with both flags
-        // FALSE, so they need no loop variable.
-        if !repeat {
+        let tests_first = matches!(kind, LoopKind::While(_));
+        // A REPEAT's (a FOR's) test comes after its statements: an iteration starts with both
+        // flags FALSE, so they need no loop variable.
+        if tests_first {
             if may_return {
                 carried.push(ret);
             }
@@ -100,20 +125,15 @@ impl Lowerer<'_, '_> {
                 carried.push(exit);
             }
         }
-        if let LoopKind::For(f) = kind {
-            let Some(v) = self.for_variable(f) else { return };
-            let (w, t) = self.expr(&f.from, Some(self.var_ty(v)));
-            self.check_store(&f.from, t, self.var_ty(v), &format!("`{}`", f.var.text()));
-            self.env[v] = w;
-            self.env[step] = falsity.clone();
-            carried.push(v);
-            carried.push(step);
-        }
+        let counter = match kind {
+            LoopKind::For(f) => self.variable_of(&f.var),
+            _ => None,
+        };
+        carried.extend(counter);
         carried.sort_unstable();
         carried.dedup();
         self.env[exit] = falsity.clone();
         let outer = self.en.clone();
-        let mut ends = Vec::new();
         let first = self.made.len();
         let mut phis = Vec::with_capacity(carried.len());
         for &v in &carried {
@@ -124,47 +144,42 @@ impl Lowerer<'_, '_> {
             self.env[v] = Wire::Ref(format!("{id}.out"));
         }
         self.depth += 1;
-        // The head: the test, computed while no EXIT or RETURN stopped the loop.
-        let stop = self.stopped(!repeat && may_return, !repeat && may_exit);
-        let go_on = stop.map(|s| self.make(pos, "NOT", vec![("in".into(), s)], Some(Type::Bool), "out"));
-        let head_en = self.and_opt(pos, outer.clone(), go_on);
-        self.en = head_en.clone();
-        let test = match kind {
-            LoopKind::While(cond) => {
-                let c = self.condition(cond);
-                self.and(pos, head_en, c)
-            }
-            LoopKind::For(f) => {
-                let c = self.for_test(f);
-                self.and(pos, head_en, c)
-            }
-            LoopKind::Repeat(until) => {
-                self.en = outer.clone();
-                self.statements(body);
-                // Before the test: what the loop leaves when it ends is these values.
-                ends = self.iteration_ends(&phis, pos);
-                let stop = self.stopped(may_return, may_exit);
-                let go_on = stop.map(|s| self.make(pos, "NOT", vec![("in".into(), s)], Some(Type::Bool), "out"));
-                let en = self.and_opt(pos, outer.clone(), go_on);
-                self.en = en.clone();
-                let c = self.condition(until);
-                let again = self.make(until.pos(), "NOT", vec![("in".into(), c)], Some(Type::Bool), "out");
-                self.and(pos, en, again)
-            }
-        };
-        let test_id = self.fresh(&format!("L{}C{}_{}", pos.line, pos.col, kind.word()));
-        self.made.push(gate(test_id, "MOVE", vec![("in", test)], Some(Type::Bool)));
-        let test = self.made.len() - 1;
-        let body_start = self.made.len();
-        self.en = outer.clone();
-        if let LoopKind::For(f) = kind {
-            self.for_step(f, step);
-            self.statements(body);
-        } else if !repeat {
+        if !tests_first {
+            self.en = outer.clone();
             self.statements(body);
         }
-        if !repeat {
-            ends = self.iteration_ends(&phis, pos);
+        // The test, computed while no EXIT or RETURN stopped the loop.
+        let stop = self.stopped(may_return, may_exit);
+        let go_on = stop.map(|s| self.make(pos, "NOT", vec![("in".into(), s)], Some(Type::Bool), "out"));
+        let en = self.and_opt(pos, outer.clone(), go_on);
+        self.en = en.clone();
+        let c = match kind {
+            LoopKind::While(cond) => self.condition(cond),
+            LoopKind::For(f) => self.for_test(f),
+            LoopKind::Repeat(until) => {
+                let c = self.condition(until);
+                self.make(until.pos(), "NOT", vec![("in".into(), c)], Some(Type::Bool), "out")
+            }
+        };
+        let test_wire = self.and(pos, en, c);
+        // What a REPEAT or a FOR leaves when it ends: the values its statements ended with.
+        let ends = if tests_first {
+            Vec::new()
+        } else {
+            let others: Vec<(usize, usize)> = phis.iter().copied().filter(|(v, _)| Some(*v) != counter).collect();
+            self.iteration_ends(&others, pos)
+        };
+        let test = self.test_block(test_wire, first, &phis, pos, kind.word());
+        let body_start = self.made.len();
+        self.en = outer.clone();
+        if tests_first {
+            self.statements(body);
+            self.iteration_ends(&phis, pos);
+        } else if let (LoopKind::For(f), Some(v)) = (kind, counter) {
+            let next = self.for_step(f, v);
+            if let Some(&(_, k)) = phis.iter().find(|(x, _)| *x == v) {
+                self.feed_back(&[(v, k)], 0, next, pos);
+            }
         }
         let end = self.made.len();
         self.loops.push(BodyLoop {
@@ -173,7 +188,7 @@ impl Lowerer<'_, '_> {
             test,
             phis: phis.iter().map(|&(_, k)| k).collect(),
         });
-        if !repeat {
+        if tests_first {
             for &(v, k) in &phis {
                 self.env[v] = Wire::Ref(format!("{}.out", self.made[k].id));
             }
@@ -184,33 +199,64 @@ impl Lowerer<'_, '_> {
         }
         self.depth -= 1;
         self.en = outer;
-        // The flags are this loop's: what follows sees none set.
-        self.env[exit] = falsity.clone();
-        self.env[step] = falsity;
+        // The flag is this loop's: what follows sees it unset.
+        self.env[exit] = falsity;
     }
 
-    /// Each loop variable's value at the iteration's end, from a block's output, wired as its
-    /// feedback: (variable, that value). A MOVE is made for a constant or an input, and for
-    /// another loop variable of this loop (`m := n` as the iteration's last write of `m`): the
-    /// copies back run one after the other, so `m` must not read `n` after `n`'s copy.
-    fn iteration_ends(&mut self, phis: &[(usize, usize)], pos: Pos) -> Vec<(usize, Wire)> {
-        let mut ends = Vec::with_capacity(phis.len());
-        let outs: Vec<String> = phis.iter().map(|&(_, k)| format!("{}.out", self.made[k].id)).collect();
-        for (j, &(v, k)) in phis.iter().enumerate() {
-            let mut next = self.env[v].clone();
-            let another = matches!(&next, Wire::Ref(r) if outs.iter().enumerate().any(|(o, out)| o != j && out == r));
-            if another || !matches!(&next, Wire::Ref(r) if r.contains('.')) {
-                let id = self.fresh(&format!("L{}C{}_{}_next", pos.line, pos.col, self.slot_name(v)));
-                self.made.push(gate(id.clone(), "MOVE", vec![("in", next)], Some(self.var_ty(v))));
-                next = Wire::Ref(format!("{id}.out"));
+    /// The block whose output is the loop's test, named by the loop's place (`L4C1_while`: the
+    /// watchdog names it): the block that computed it when this loop made it for the test
+    /// alone, else a MOVE of it.
+    fn test_block(&mut self, test: Wire, first: usize, phis: &[(usize, usize)], pos: Pos, word: &str) -> usize {
+        let id = self.fresh(&format!("L{}C{}_{}", pos.line, pos.col, word));
+        let own = match &test {
+            Wire::Ref(r) => r.strip_suffix(".out").and_then(|b| {
+                let k = first + self.made[first..].iter().position(|x| &*x.id == b)?;
+                (!phis.iter().any(|&(_, p)| p == k)).then_some(k)
+            }),
+            _ => None,
+        };
+        match own {
+            Some(k) => {
+                self.made[k].id = id.into_boxed_str();
+                k
             }
-            let Wire::Ref(from) = next.clone() else { continue };
+            None => {
+                self.made.push(gate(id, "MOVE", vec![("in", test)], Some(Type::Bool)));
+                self.made.len() - 1
+            }
+        }
+    }
+
+    /// Each loop variable's value at the iteration's end wired as its feedback: (variable,
+    /// that value).
+    fn iteration_ends(&mut self, phis: &[(usize, usize)], pos: Pos) -> Vec<(usize, Wire)> {
+        (0..phis.len())
+            .map(|j| {
+                let next = self.env[phis[j].0].clone();
+                (phis[j].0, self.feed_back(phis, j, next, pos))
+            })
+            .collect()
+    }
+
+    /// `next` wired as the feedback of loop variable `phis[j]`, from a block's output: a MOVE
+    /// is made for a constant or an input, and for another loop variable of the loop (`m := n`
+    /// as the iteration's last write of `m`: the copies back run one after the other, so `m`
+    /// must not read `n` after `n`'s copy). The wire wired.
+    fn feed_back(&mut self, phis: &[(usize, usize)], j: usize, mut next: Wire, pos: Pos) -> Wire {
+        let (v, k) = phis[j];
+        let another = matches!(&next, Wire::Ref(r)
+            if phis.iter().enumerate().any(|(o, &(_, p))| o != j && *r == format!("{}.out", self.made[p].id)));
+        if another || !matches!(&next, Wire::Ref(r) if r.contains('.')) {
+            let id = self.fresh(&format!("L{}C{}_{}_next", pos.line, pos.col, self.slot_name(v)));
+            self.made.push(gate(id.clone(), "MOVE", vec![("in", next)], Some(self.var_ty(v))));
+            next = Wire::Ref(format!("{id}.out"));
+        }
+        if let Wire::Ref(from) = next.clone() {
             let mut pins = self.made[k].inputs.0.to_vec();
             pins.push(("in1".into(), Wire::Feedback { from, init: None }));
             self.made[k].inputs.0 = pins.into_boxed_slice();
-            ends.push((v, next));
         }
-        ends
+        next
     }
 
     /// A WHILE's or an UNTIL's condition: a BOOL.
@@ -267,20 +313,15 @@ impl Lowerer<'_, '_> {
         }
     }
 
-    /// A FOR iteration's start: after the first, the step added (`i := i + step`).
-    fn for_step(&mut self, f: &ForLoop, step_flag: usize) {
-        let Some(Name::Var(v)) = self.names.get(&f.var.parts[0].to_ascii_uppercase()).cloned() else { return };
+    /// A FOR's step: `i + step` (`i + 1` without a BY), stored as `i`'s type.
+    fn for_step(&mut self, f: &ForLoop, v: usize) -> Wire {
         let one = Expr::Lit { value: Value::Int(1), ty: None, pos: f.pos };
         let by = f.by.clone().unwrap_or(one);
         let sum = Expr::Binary(BinOp::Add, Box::new(Expr::Name(f.var.clone())), Box::new(by), f.pos);
         let ty = self.var_ty(v);
         let (next, t) = self.expr(&sum, Some(ty));
         self.check_store(&sum, t, ty, &format!("`{}`", f.var.text()));
-        let g = self.env[step_flag].clone();
-        let now = self.env[v].clone();
-        self.env[v] =
-            self.make(f.pos, "SEL", vec![("g".into(), g), ("in0".into(), now), ("in1".into(), next)], Some(ty), "out");
-        self.env[step_flag] = Wire::constant(Value::Bool(true));
+        next
     }
 
     /// Whether an EXIT or a RETURN has run, from the flags asked for (`None`: neither can).
@@ -316,8 +357,7 @@ impl Lowerer<'_, '_> {
         match self.body.variables.get(v) {
             Some(var) => var.name.clone(),
             None if v == self.returned() => "returned".into(),
-            None if (v - self.returned()) % 2 == 1 => "exited".into(),
-            None => "stepped".into(),
+            None => "exited".into(),
         }
     }
 
