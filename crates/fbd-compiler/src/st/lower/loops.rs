@@ -91,13 +91,10 @@ impl Lowerer<'_, '_> {
         self.en = Some(self.and(f.pos, outer.clone(), first.clone()));
         self.lower_loop(LoopKind::For(f), &f.body, f.pos);
         self.en = outer;
-        for k in 0..self.env.len() {
-            if self.env[k] != before[k] {
-                let inputs = vec![
-                    ("g".into(), first.clone()),
-                    ("in0".into(), before[k].clone()),
-                    ("in1".into(), self.env[k].clone()),
-                ];
+        for (k, was) in before.into_iter().enumerate() {
+            if self.env[k] != was {
+                let inputs =
+                    vec![("g".into(), first.clone()), ("in0".into(), was), ("in1".into(), self.env[k].clone())];
                 self.env[k] = self.make(f.pos, "SEL", inputs, Some(self.var_ty(k)), "out");
             }
         }
