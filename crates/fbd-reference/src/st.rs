@@ -644,11 +644,11 @@ pub fn check(text: &str, seed: u64, scans: u64) -> Result<u64, String> {
         }
         rt.step();
         reference.step();
-        if let Some(why) = rt.halt_message() {
-            return Err(format!("the engine's task stopped: {why}"));
-        }
         if reference.endless {
             return Err(format!("scan {scan}: a loop of the reference never ended"));
+        }
+        if let Some(why) = rt.halt_message() {
+            return Err(format!("the engine's task stopped: {why}"));
         }
         for name in &names {
             let ours = rt.read(name).map_err(|e| format!("{name}: {e}"))?;

@@ -4,6 +4,7 @@
 //!
 //! ```text
 //!   copy in0 -> x        (each loop variable, at its block's place)
+//!   SkipUnless guard, n  (a FOR's first test: to after the jump)
 //! top:
 //!   head ..              (the test's MOVE last of what it reads)
 //!   SkipUnless en, n     (each EN of an instance the loop is in: to after the jump)
@@ -18,6 +19,7 @@ use rustc_hash::FxHashMap as HashMap;
 use super::Emitting;
 use crate::expand::{Net, Src};
 use crate::order::Mark;
+use crate::typecheck::out_type;
 use fbd_model::types::{Bank, Value};
 use fbd_plan::Slot;
 use fbd_plan::instr::{Instr, StrOp, truth_table};
@@ -29,6 +31,9 @@ pub(super) struct LoopEmission {
     phi_of: HashMap<u32, u32>,
     /// A loop's test block → its loop.
     test_of: HashMap<u32, u32>,
+    /// A loop's guard block → its loop; its record, when emitted.
+    guard_of: HashMap<u32, u32>,
+    guard_rec: Vec<u32>,
     /// Per loop: where an iteration starts, the skip of its test, its test's block record,
     /// and each loop variable's (iteration's end value, loop variable) slots.
     top: Vec<u32>,
@@ -44,11 +49,15 @@ impl LoopEmission {
             top: vec![0; n],
             skip: vec![Vec::new(); n],
             test_rec: vec![0; n],
+            guard_rec: vec![0; n],
             backs: vec![Vec::new(); n],
             ..LoopEmission::default()
         };
         for (l, lp) in net.loops.iter().enumerate() {
             e.test_of.insert(lp.test, l as u32);
+            if let Some(g) = lp.guard {
+                e.guard_of.insert(g, l as u32);
+            }
             for &p in &lp.phis {
                 e.phi_of.insert(p, l as u32);
             }
@@ -66,7 +75,71 @@ impl LoopEmission {
         if let Some(&l) = self.test_of.get(&(i as u32)) {
             self.test_rec[l as usize] = rec as u32;
         }
+        if let Some(&l) = self.guard_of.get(&(i as u32)) {
+            self.guard_rec[l as usize] = rec as u32;
+        }
     }
+}
+
+/// The blocks that write a loop variable's next value into the loop variable's own slot
+/// (block → loop variable), so that no copy back is needed: the last write of a variable in
+/// an iteration (`s := s + x` an ADD reading `s` and writing it), when nothing in the loop reads
+/// the loop variable after it and it is a plain block of that loop (one output, no state, no
+/// EN of its own, of the variable's type) that feeds one loop variable only. The copies back of a loop that does
+/// this for all its variables are gone: the iteration costs its blocks, the test and the jump.
+pub(super) fn shared_slots(net: &Net, t: &crate::typecheck::Tvars, order: &[usize]) -> HashMap<usize, usize> {
+    let mut shared = HashMap::default();
+    if net.loops.is_empty() {
+        return shared;
+    }
+    let n = net.blocks.len();
+    let mut pos = vec![u32::MAX; n];
+    for (k, &b) in order.iter().enumerate() {
+        pos[b] = k as u32;
+    }
+    // The last position in the order at which each loop variable is read.
+    let phi_of: HashMap<usize, u32> =
+        net.loops.iter().enumerate().flat_map(|(l, lp)| lp.phis.iter().map(move |&p| (p as usize, l as u32))).collect();
+    let mut last_read = vec![0u32; n];
+    for (r, b) in net.blocks.iter().enumerate() {
+        let gates = net.gates.get(&(r as u32)).into_iter().flat_map(|g| g.iter());
+        for src in b.inputs.iter().map(|p| &p.src).chain(gates) {
+            if let Src::Out { block, .. } = src
+                && phi_of.contains_key(block)
+                && inside(net, r, phi_of[block])
+            {
+                last_read[*block] = last_read[*block].max(pos[r]);
+            }
+        }
+    }
+    let mut taken = rustc_hash::FxHashSet::default();
+    for (&p, &l) in &phi_of {
+        let Some(Src::Feedback { src, .. }) = net.blocks[p].inputs.get(2).map(|x| &x.src) else { continue };
+        let Src::Out { block: b, pin: 0 } = **src else { continue };
+        let nb = &net.blocks[b];
+        let plain = nb.n_outputs() == 1 && !nb.def.stateful && !net.has_negated_output(b) && !phi_of.contains_key(&b);
+        let here = net.in_loop(b).is_some_and(|a| a.loop_ == l);
+        let typed = out_type(net, t, b, 0).is_some() && out_type(net, t, b, 0) == out_type(net, t, p, 0);
+        // A function under an EN of its own writes its output's initial value before the EN's
+        // skip (`write_off_values`): in the loop variable's slot, that would clobber it.
+        let own_en = net.own_gate.contains(&(b as u32));
+        if plain && here && typed && !own_en && last_read[p] <= pos[b] && taken.insert(b) {
+            shared.insert(b, p);
+        }
+    }
+    shared
+}
+
+/// Whether block `b` runs in loop `l` (in it or in a loop inside it).
+fn inside(net: &Net, b: usize, l: u32) -> bool {
+    let mut at = net.in_loop(b);
+    while let Some(a) = at {
+        if a.loop_ == l {
+            return true;
+        }
+        at = net.loops[a.loop_ as usize].parent;
+    }
+    false
 }
 
 impl Emitting<'_> {
@@ -102,7 +175,16 @@ impl Emitting<'_> {
     /// jump.
     pub(super) fn mark(&mut self, net: &Net, m: Mark) {
         match m {
-            Mark::Start(l) => self.loops.top[l as usize] = self.code.len() as u32,
+            Mark::Start(l) => {
+                // A guard that fails skips the whole loop.
+                if let Some(g) = net.loops[l as usize].guard {
+                    let slot = self.pins_out(net, g as usize)[0].idx;
+                    let rec = self.loops.guard_rec[l as usize] as usize;
+                    let at = self.push(Instr::SkipUnless { g: slot, n: 0 }, rec);
+                    self.loops.skip[l as usize].push(at);
+                }
+                self.loops.top[l as usize] = self.code.len() as u32;
+            }
             Mark::Test(l) => {
                 let test = net.loops[l as usize].test as usize;
                 let rec = self.loops.test_rec[l as usize] as usize;

@@ -180,6 +180,7 @@ fn block_slots(
     n_sig: usize,
     slots: &mut Slots,
     signals: &mut Signals,
+    shared: &HashMap<usize, usize>,
 ) -> BlockSlots {
     let n = net.blocks.len();
     let mut out_first = vec![0u32; n];
@@ -196,6 +197,12 @@ fn block_slots(
         // The slots the block writes, side by side (SELECTOR writes its outputs as a run).
         let first_raw = out_slots.len();
         for k in 0..b.n_outputs() {
+            // A block that writes a loop variable's value for the next iteration writes it in
+            // the loop variable's own slot (`loops::shared_slots`).
+            if let Some(&phi) = shared.get(&i) {
+                out_slots.push(out_slots[out_first[phi] as usize]);
+                continue;
+            }
             let ty = out_type(net, t, i, k).unwrap_or(Type::Bool);
             let v = match (b.def.kind, init) {
                 (Kind::Memory | Kind::Delay | Kind::Sr | Kind::Rs, Some(v)) => v,
@@ -348,7 +355,7 @@ pub(super) fn emit(
     let (inputs, input_slots) = program_inputs(project.root(), &mut slots, &mut signals);
     let n = net.blocks.len();
     let BlockSlots { out_first, out_slots, state_first, state_flat, raw_out, negated_pin } =
-        block_slots(net, t, &order, n_sig, &mut slots, &mut signals);
+        block_slots(net, t, &order, n_sig, &mut slots, &mut signals, &loops::shared_slots(net, t, &order));
     let n_pins: usize = net.blocks.iter().map(|b| b.inputs.len()).sum();
     let blocks = Blocks {
         names: Names::with_capacity(n, block_bytes),

@@ -267,7 +267,7 @@ impl<'p> Expander<'p> {
             }
         }
         for p in parent {
-            self.net.loops.push(NetLoop { parent: p, test: u32::MAX, phis: Vec::new() });
+            self.net.loops.push(NetLoop { parent: p, test: u32::MAX, phis: Vec::new(), guard: None });
         }
         here
     }
@@ -284,6 +284,7 @@ impl<'p> Expander<'p> {
             let nl = &mut self.net.loops[first + k];
             nl.test = prim(l.test);
             nl.phis = l.phis.iter().map(|&p| prim(p)).collect();
+            nl.guard = l.guard.map(prim);
         }
         let _ = si;
     }

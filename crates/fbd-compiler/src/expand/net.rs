@@ -234,6 +234,8 @@ pub(crate) struct NetLoop {
     /// The loop variables (SEL blocks: `in0` copied in when the loop starts, `in1` a feedback
     /// wire from the value an iteration ends with).
     pub phis: Vec<u32>,
+    /// A block before the loop whose BOOL output must be TRUE for the loop to run at all.
+    pub guard: Option<u32>,
 }
 
 /// The expanded program.

@@ -85,12 +85,13 @@ pub(crate) fn order_loops(net: &Net, succ: &[Vec<usize>]) -> Result<(Vec<usize>,
     }
     let mut next: Vec<Vec<Node>> = vec![Vec::new(); nodes];
     let mut indeg = vec![0u32; nodes];
-    for (s, readers) in succ.iter().enumerate() {
-        for &i in readers {
-            if let Some((a, b)) = lift(net, s, i) {
-                next[a].push(b);
-                indeg[b] += 1;
-            }
+    // A loop's guard comes before it, whether or not a block of it reads the guard.
+    let guards = net.loops.iter().filter_map(|l| Some((l.guard? as usize, l.test as usize)));
+    let reads = succ.iter().enumerate().flat_map(|(s, readers)| readers.iter().map(move |&i| (s, i)));
+    for (s, i) in reads.chain(guards) {
+        if let Some((a, b)) = lift(net, s, i) {
+            next[a].push(b);
+            indeg[b] += 1;
         }
     }
     let phis: rustc_hash::FxHashSet<usize> =

@@ -39,6 +39,9 @@ pub(crate) struct BodyLoop {
     /// The loop variables (SEL blocks: `in0` the value before the loop, `in1` its feedback
     /// from the value at an iteration's end).
     pub phis: Vec<usize>,
+    /// A block before the loop whose BOOL output must be TRUE for the loop to run at all (a
+    /// FOR's first test): else the whole loop is skipped.
+    pub guard: Option<usize>,
 }
 
 impl BodyLoop {
@@ -48,6 +51,7 @@ impl BodyLoop {
         self.body = self.body.start + by..self.body.end + by;
         self.test += by;
         self.phis.iter_mut().for_each(|p| *p += by);
+        self.guard = self.guard.map(|g| g + by);
         self
     }
 }
@@ -77,8 +81,8 @@ impl Lowerer<'_, '_> {
     }
 
     /// A FOR: matiec's first test on the first value, then, only if it held, the loop (shaped
-    /// as a REPEAT: the statements, the test, the step), the values merged as an IF merges
-    /// them.
+    /// as a REPEAT: the statements, the test, the step; skipped as a whole otherwise), the
+    /// values merged as an IF merges them.
     pub(super) fn for_loop(&mut self, f: &ForLoop) {
         let Some(v) = self.for_variable(f) else { return };
         let ty = self.var_ty(v);
@@ -86,11 +90,17 @@ impl Lowerer<'_, '_> {
         self.check_store(&f.from, t, ty, &format!("`{}`", f.var.text()));
         self.env[v] = w;
         let first = self.for_test(f);
+        // The loop is skipped as a whole when the first test fails: its blocks need no EN of
+        // it (an EN would cost a skip per block and iteration).
+        let id = self.fresh(&format!("L{}C{}_for_first", f.pos.line, f.pos.col));
+        self.made.push(gate(id.clone(), "MOVE", vec![("in", first.clone())], Some(Type::Bool)));
+        let guard = self.made.len() - 1;
+        let first = Wire::Ref(format!("{id}.out"));
         let before = self.env.clone();
-        let outer = self.en.clone();
-        self.en = Some(self.and(f.pos, outer.clone(), first.clone()));
         self.lower_loop(LoopKind::For(f), &f.body, f.pos);
-        self.en = outer;
+        if let Some(l) = self.loops.last_mut() {
+            l.guard = Some(guard);
+        }
         for (k, was) in before.into_iter().enumerate() {
             if self.env[k] != was {
                 let inputs =
@@ -184,6 +194,7 @@ impl Lowerer<'_, '_> {
             body: body_start..end,
             test,
             phis: phis.iter().map(|&(_, k)| k).collect(),
+            guard: None,
         });
         if tests_first {
             for &(v, k) in &phis {
