@@ -86,6 +86,20 @@ fn a_scan_allocates_nothing() {
     assert_eq!(n, 0, "scans of string blocks allocated {n} times");
     // One press before, then one every other scan from the third on: 1 + 199.
     assert_eq!(st.output("printed"), Some(fbd_engine::Value::Int(200)), "the scans ran");
+    // ST loops (the executor's jumps back, the watchdog's count): a FOR, a WHILE left by an
+    // EXIT, a REPEAT, with a loop variable watched.
+    let text = r#"{"fbd": 6, "inputs": [{"name": "n", "type": "DINT", "default": 50}],
+      "variables": [{"name": "i", "type": "DINT"}, {"name": "s", "type": "DINT"}, {"name": "w", "type": "DINT"}],
+      "outputs": [{"name": "sum", "type": "DINT", "from": "s"}],
+      "st": ["s := 0;", "FOR i := 1 TO n DO s := s + i; END_FOR;",
+             "w := 1; WHILE TRUE DO w := w * 2; IF w > 1000 THEN EXIT; END_IF; END_WHILE;",
+             "REPEAT w := w - 7; UNTIL w < 0 END_REPEAT;"]}"#;
+    let mut lp = fbd_engine::Runtime::new(fbd_engine::compile(text).expect("compiles"));
+    lp.watch("s", 16).expect("watch");
+    lp.step();
+    let n = allocations_during(|| lp.step_n(500));
+    assert_eq!(n, 0, "scans with loops allocated {n} times");
+    assert_eq!(lp.output("sum"), Some(fbd_engine::Value::Int(1275)), "the loops ran: 1 + .. + 50");
     // And the counter can see an allocation when there is one.
     assert!(allocations_during(|| drop(vec![1u8; 16])) > 0);
 }
