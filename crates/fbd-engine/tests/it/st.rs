@@ -256,3 +256,29 @@ fn an_endless_while_stops_the_task_with_a_watchdog_fault_at_its_line() {
     rt.step();
     assert_eq!(rt.read("count").expect("count"), Value::Int(1));
 }
+
+/// The loop variables take the iteration's values as one: a variable set to another loop
+/// variable's value (or to the FOR's counter) gets the value it had in the iteration, not the
+/// one the copy back (or the step) gives the other.
+#[test]
+fn loop_variables_take_the_iteration_s_values_together() {
+    let text = r#"{"fbd": 6,
+  "variables": [{"name": "k", "type": "INT"}, {"name": "n0", "type": "INT"}, {"name": "n1", "type": "INT", "init": 7},
+                {"name": "m", "type": "INT"}, {"name": "p", "type": "INT"}, {"name": "a", "type": "INT"}, {"name": "b", "type": "INT", "init": 1},
+                {"name": "t", "type": "INT"}],
+  "outputs": [{"name": "n", "type": "INT", "from": "n1"}, {"name": "mm", "type": "INT", "from": "m"},
+              {"name": "pp", "type": "INT", "from": "p"}, {"name": "bb", "type": "INT", "from": "b"}],
+  "st": [
+    "n0 := 0; n1 := 7;",
+    "FOR k := -2 TO 3 BY 1 DO n1 := n1 + n0; n0 := k; END_FOR;",
+    "m := 0; p := 0;",
+    "FOR k := 1 TO 3 DO m := p; p := m + 1; END_FOR;",
+    "a := 0; b := 1;",
+    "WHILE a < 100 DO t := a; a := b; b := t + b; END_WHILE;"
+  ]}"#;
+    let mut rt = Runtime::new(plan(text));
+    rt.step();
+    let out = |o: &str| rt.read(o).expect(o).as_i64().expect("an integer");
+    // n1: 7 + 0 - 2 - 1 + 0 + 1 + 2 = 7; m, p: (0,1), (1,2), (2,3); a, b: Fibonacci.
+    assert_eq!([out("n"), out("mm"), out("pp"), out("bb")], [7, 2, 3, 233]);
+}

@@ -170,22 +170,17 @@ impl Lowerer<'_, '_> {
         };
         let test_wire = self.and(pos, en, c);
         // What a REPEAT or a FOR leaves when it ends: the values its statements ended with.
-        let ends = if tests_first {
-            Vec::new()
-        } else {
-            let others: Vec<(usize, usize)> = phis.iter().copied().filter(|(v, _)| Some(*v) != counter).collect();
-            self.iteration_ends(&others, pos)
-        };
+        let ends = if tests_first { Vec::new() } else { self.iteration_ends(&phis, counter, pos) };
         let test = self.test_block(test_wire, first, &phis, pos, kind.word());
         let body_start = self.made.len();
         self.en = outer.clone();
         if tests_first {
             self.statements(body);
-            self.iteration_ends(&phis, pos);
+            self.iteration_ends(&phis, None, pos);
         } else if let (LoopKind::For(f), Some(v)) = (kind, counter) {
             let next = self.for_step(f, v);
-            if let Some(&(_, k)) = phis.iter().find(|(x, _)| *x == v) {
-                self.feed_back(&[(v, k)], 0, next, pos);
+            if let Some(j) = phis.iter().position(|(x, _)| *x == v) {
+                self.feed_back(&phis, j, next, pos);
             }
         }
         let end = self.made.len();
@@ -235,10 +230,11 @@ impl Lowerer<'_, '_> {
         }
     }
 
-    /// Each loop variable's value at the iteration's end wired as its feedback: (variable,
-    /// that value).
-    fn iteration_ends(&mut self, phis: &[(usize, usize)], pos: Pos) -> Vec<(usize, Wire)> {
+    /// Each loop variable's value at the iteration's end wired as its feedback (but `except`'s,
+    /// a FOR's counter, whose next value is its step): (variable, that value).
+    fn iteration_ends(&mut self, phis: &[(usize, usize)], except: Option<usize>, pos: Pos) -> Vec<(usize, Wire)> {
         (0..phis.len())
+            .filter(|&j| Some(phis[j].0) != except)
             .map(|j| {
                 let next = self.env[phis[j].0].clone();
                 (phis[j].0, self.feed_back(phis, j, next, pos))
