@@ -3,7 +3,8 @@
 //! after each line the values the newest scan left in the variables and instance outputs the
 //! line names (`stage = 2`, `mix_t.Q = TRUE`; a BOOL's TRUE green, a forced one underlined);
 //! right-click a value to write, force, release or break on it (the debugger's rules, as the
-//! block and ladder views' menus). A body without ST is not shown here (`None`).
+//! block and ladder views' menus). The line of a loop the watchdog stopped the task in is
+//! marked red. A body without ST is not shown here (`None`).
 
 use std::sync::Arc;
 
@@ -15,6 +16,7 @@ use crate::diagram::{DiagramCtx, DiagramState};
 use fbd_st::highlight::{Piece, pieces};
 
 const TRUE_GREEN: Color32 = Color32::from_rgb(0x1f, 0x9d, 0x3a);
+const STOP_RED: Color32 = Color32::from_rgb(0xe0, 0x40, 0x40);
 
 /// The ST lines of the body of macro `mac` ("" the program's), if it is written in ST.
 pub(crate) fn st_of<'p>(cx: &DiagramCtx<'p>, mac: &str) -> Option<&'p [String]> {
@@ -29,6 +31,17 @@ struct StLive {
 }
 
 impl StLive {
+    /// The line of this body whose loop the watchdog stopped the task in, if it did (the loop's
+    /// block is named by its place: `L4C3_while`).
+    fn halted_line(&self) -> Option<usize> {
+        let f = self.img.halted?;
+        let b = *self.img.plan.instr_block.get(f.instr as usize)?;
+        let path = self.img.plan.blocks.at(b as usize).path;
+        let id = path.strip_prefix(self.prefix.as_str())?;
+        let (lc, _) = id.strip_prefix('L')?.split_once('_')?;
+        lc.split_once('C')?.0.parse().ok()
+    }
+
     /// The signal path and value of a name of the body: a variable (it answers by its name),
     /// an input, an instance's output (`mix_t.Q` is the signal `mix_t.q`).
     fn value(&self, name: &str) -> Option<(String, Value)> {
@@ -110,14 +123,23 @@ impl DiagramState {
         let chip = ui.visuals().widgets.inactive.weak_bg_fill;
         let width = lines.len().to_string().len();
         let mut acts = Vec::new();
+        let halted = live.halted_line();
         egui::ScrollArea::both().auto_shrink([false, false]).show(ui, |ui| {
             for (k, line) in lines.iter().enumerate() {
+                let stopped = halted == Some(k + 1);
                 let mut job = LayoutJob::default();
-                job.append(&format!("{:>width$}  ", k + 1), 0.0, egui::TextFormat::simple(font.clone(), comment));
-                let names = append_line(&mut job, line, &font, ui.visuals(), None);
+                let number = if stopped { STOP_RED } else { comment };
+                job.append(&format!("{:>width$}  ", k + 1), 0.0, egui::TextFormat::simple(font.clone(), number));
+                let names = append_line(&mut job, line, &font, ui.visuals(), stopped.then_some(STOP_RED));
                 ui.horizontal(|ui| {
                     ui.label(job);
                     ui.add_space(20.0);
+                    if stopped {
+                        // The loop the watchdog stopped the task in, as CODESYS marks the
+                        // line of an exception.
+                        ui.label(RichText::new("STOP: watchdog").color(STOP_RED).strong())
+                            .on_hover_text(live.img.halt_message().unwrap_or_default());
+                    }
                     for n in names {
                         let Some((path, v)) = live.value(n) else { continue };
                         // A box per value, as CODESYS's inline monitoring draws them (a forced
