@@ -44,8 +44,9 @@ mod stand_in;
 pub use export::export;
 
 /// Why `project` cannot be exported yet, if it cannot (nothing is written then):
-/// - a variable that starts afresh every scan (`temp`, a FUNCTION's): the export writes no
-///   FUNCTION yet, and a function block's variable would keep its value (another program);
+/// - a variable that starts afresh every scan (`temp`) outside a FUNCTION (an ST macro whose
+///   variables all are, with its result as its one output `OUT`, is written as a FUNCTION): a
+///   function block's variable would keep its value (another program);
 /// - in an ST body, a name another IEC tool cannot take (`step`, a keyword of SFC): the export
 ///   renames such names in a diagram's wires, not inside a text.
 pub fn not_exportable(project: &fbd_model::load::Project) -> Option<String> {
@@ -56,15 +57,22 @@ pub fn not_exportable(project: &fbd_model::load::Project) -> Option<String> {
             &f.doc.variables,
             &f.doc.st,
             port_names(&f.doc.inputs, &f.doc.outputs),
+            false,
         ));
         program.chain(f.doc.macros.iter().map(|m| {
             let ins: Vec<String> = m.inputs.iter().map(|p| p.name.clone()).collect();
             let outs = m.outputs.iter().map(|p| p.name.clone());
-            (format!("`{}`", m.name), &m.variables, &m.st, ins.into_iter().chain(outs).collect())
+            (
+                format!("`{}`", m.name),
+                &m.variables,
+                &m.st,
+                ins.into_iter().chain(outs).collect(),
+                export::is_function(m),
+            )
         }))
     });
-    for (name, variables, st, ports) in bodies {
-        if variables.iter().any(|v| v.temp) {
+    for (name, variables, st, ports, function) in bodies {
+        if !function && variables.iter().any(|v| v.temp) {
             why.push(format!(
                 "{name} has variables that start afresh every scan (a FUNCTION's), which the export does not write yet"
             ));

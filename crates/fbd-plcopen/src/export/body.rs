@@ -123,6 +123,8 @@ impl Emitter<'_> {
                 .or_else(|| self.types.block.get(&(mac.to_string(), b.id.clone())).copied())
                 .or_else(|| wired_type(project, mac, blocks, order, 8));
             let (type_name, is_fb) = iec_type_name(b, ty, helpers);
+            // A FUNCTION of the project is called, not instanced.
+            let is_fb = is_fb && !project.macro_def(&b.ty).is_some_and(|(_, _, m)| super::is_function(m));
             let instance = if is_fb { names.name(&b.id) } else { b.id.clone() };
             if is_fb {
                 let (_, outs) = project.block_pins(b);

@@ -228,6 +228,10 @@ fn export_project(project: &Project, plan: &ScanPlan, renames: &[crate::reserved
     let mut pous = String::new();
     for f in &project.files {
         for m in &f.doc.macros {
+            if is_function(m) {
+                pous.push_str(&function_pou(m));
+                continue;
+            }
             let ins: Vec<_> = m
                 .inputs
                 .iter()
@@ -354,6 +358,40 @@ fn export_project(project: &Project, plan: &ScanPlan, renames: &[crate::reserved
         ver = env!("CARGO_PKG_VERSION"),
         name = esc(&name),
         names = names_data(renames),
+    )
+}
+
+/// Whether macro `m` is a FUNCTION as the import makes one (`import::st`): an ST body whose
+/// every variable starts afresh at each call, and one output `OUT`, the variable of the
+/// function's name (its result).
+pub(crate) fn is_function(m: &fbd_model::model::MacroDef) -> bool {
+    !m.st.is_empty()
+        && m.variables.iter().all(|v| v.temp)
+        && matches!(m.outputs.as_slice(), [o] if o.name == "OUT" && matches!(&o.from, fbd_model::model::Wire::Ref(r) if r.eq_ignore_ascii_case(&m.name)))
+}
+
+/// A FUNCTION's POU: its inputs, its return type, its other variables as locals (with their
+/// initial values: they take them at every call), its ST text.
+fn function_pou(m: &fbd_model::model::MacroDef) -> String {
+    let ins: Vec<VarDecl> = m
+        .inputs
+        .iter()
+        .map(|p| (p.name.clone(), p.ty.0, p.default.map(|c| p.ty.0.fit(c.0).unwrap_or(c.0)), p.description.clone()))
+        .collect();
+    let locals: Vec<VarDecl> = m
+        .variables
+        .iter()
+        .filter(|v| !v.input && !v.name.eq_ignore_ascii_case(&m.name))
+        .map(|v| (v.name.clone(), v.ty.0, v.init.map(|c| v.ty.0.fit(c.0).unwrap_or(c.0)), v.description.clone()))
+        .collect();
+    let text = m.st.join("\n").replace("]]>", "]]]]><![CDATA[>");
+    format!(
+        "      <pou name=\"{}\" pouType=\"function\">\n        <interface>\n          <returnType><{}/></returnType>\n{}{}        </interface>\n        <body>\n          <ST>\n            <xhtml:p><![CDATA[{text}]]></xhtml:p>\n          </ST>\n        </body>\n{}      </pou>\n",
+        esc(&m.name),
+        iec_type(m.outputs[0].ty.0),
+        vars_xml("inputVars", &ins, &[], &none),
+        vars_xml("localVars", &locals, &[], &none),
+        documentation("        ", m.description.as_deref()),
     )
 }
 
