@@ -876,3 +876,18 @@ fn run_stops_at_a_watchdog_fault_and_says_the_loop_s_line() {
     assert!(err.contains("the task stopped at scan 4: the WHILE at ST 2:1 ran past the watchdog (15 ms"), "{err}");
     assert!(out.contains("after 4 scans"), "{out}");
 }
+
+/// `fbd test` of a program whose loop never ends: the row fails saying the watchdog stopped
+/// the task and where, not with the values the stop left.
+#[test]
+fn a_test_row_fails_at_a_watchdog_fault_saying_where() {
+    let program = temp("endless.json", &common::endless_while(2));
+    let table = r#"{"fbd_test": 1, "program": "endless.json",
+      "tests": [{"name": "counts", "steps": [{"run": 10, "expect": {"count": 10}}]}]}"#;
+    let t = temp("endless.test.json", table);
+    let o = fbd(&["test", t.to_str().expect("utf-8")]);
+    let (out, err) = (text(&o.stdout), text(&o.stderr));
+    assert_eq!(o.status.code(), Some(1), "{out}{err}");
+    assert!(out.contains("the task stopped at scan 2: the WHILE at ST 2:1 ran past the watchdog"), "{out}{err}");
+    let _ = program;
+}

@@ -224,6 +224,13 @@ fn run_row(l: &Loaded, rt: &mut Runtime, at: (usize, usize), step: &Step, covera
     let mut trace_until: Option<u64> = None;
     for i in 0..scans {
         rt.step();
+        // A loop ran past the watchdog: the task stopped, no scan runs after it; the row fails
+        // saying where (its expectations would only see the values the stop left).
+        if let Some(why) = rt.halt_message() {
+            let mut f = fail_at(&[], rt.scan_count(), format!("the task stopped at {why}"));
+            f.trace = trace.iter().cloned().collect();
+            return vec![f];
+        }
         coverage.observe(rt);
         let scan = rt.scan_count() - 1;
         if trace_until.is_none_or(|until| scan <= until) {
