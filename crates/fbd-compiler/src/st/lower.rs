@@ -360,16 +360,7 @@ impl Lowerer<'_, '_> {
             self.en = remaining.clone();
             let c = match &ready {
                 Some(conds) => conds[k].clone(),
-                None => {
-                    let (c, t) = self.expr(cond, Some(Type::Bool));
-                    if t.is_some_and(|t| t != Type::Bool) {
-                        self.error(
-                            cond.pos(),
-                            format!("a condition is a BOOL, this is a {t:?}", t = t.map(Type::name).unwrap_or("?")),
-                        );
-                    }
-                    c
-                }
+                None => self.condition(cond),
             };
             let here = self.and(cond.pos(), remaining.clone(), c.clone());
             self.env = before.clone();

@@ -112,7 +112,7 @@ fn errors_are_at_their_line_and_column_all_at_once_with_a_did_you_mean() {
     let all = msgs.join("\n");
     assert!(all.contains("ST 1:1: unknown name `sped` (did you mean `speed`?)"), "{all}");
     assert!(all.contains("ST 2:16: `PX` is no input of TON"), "{all}");
-    assert!(all.contains("ST 3:7: a condition is a BOOL, this is a INT"), "{all}");
+    assert!(all.contains("ST 3:7: a condition is a BOOL, this is an INT"), "{all}");
     assert!(all.contains("ST 4:10: `t1.QQ`: TON has no output `QQ`"), "{all}");
     assert!(all.contains("ST 4:17: EXIT is outside a loop"), "{all}");
     // Each at the line of the file that holds the ST line.

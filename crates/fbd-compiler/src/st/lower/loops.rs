@@ -263,12 +263,12 @@ impl Lowerer<'_, '_> {
         next
     }
 
-    /// A WHILE's or an UNTIL's condition: a BOOL.
-    fn condition(&mut self, cond: &Expr) -> Wire {
+    /// A condition (an IF's, a WHILE's, an UNTIL's): a BOOL, else an error at its place.
+    pub(super) fn condition(&mut self, cond: &Expr) -> Wire {
         let (c, t) = self.expr(cond, Some(Type::Bool));
-        if t.is_some_and(|t| t != Type::Bool) {
-            let name = t.map(Type::name).unwrap_or("?");
-            self.error(cond.pos(), format!("a condition is a BOOL, this is a {name}"));
+        if let Some(t) = t.filter(|&t| t != Type::Bool) {
+            let an = if t.name().starts_with(['A', 'E', 'I', 'O']) { "an" } else { "a" };
+            self.error(cond.pos(), format!("a condition is a BOOL, this is {an} {}", t.name()));
         }
         c
     }
