@@ -89,6 +89,10 @@ pub(crate) fn expand(project: &mut Project, max_blocks: u64, loops: &Loops) -> R
         holds: Vec::new(),
         body_loops: loops,
         plain_feedback: false,
+        loop_variables: loops
+            .iter()
+            .flat_map(|(&(f, m), list)| list.iter().flat_map(move |l| l.phis.iter().map(move |&p| (f, m, p))))
+            .collect(),
     };
     ex.build_scopes();
     ex.net.first_negation = ex.net.blocks.len();
@@ -174,6 +178,8 @@ struct Expander<'p> {
     body_loops: &'p Loops,
     /// Resolving a loop variable's `in1`: a feedback wire is not held under an EN.
     plain_feedback: bool,
+    /// Every loop variable: (file, macro, index in the body).
+    loop_variables: rustc_hash::FxHashSet<(usize, Option<usize>, usize)>,
 }
 
 impl<'p> Expander<'p> {
@@ -292,8 +298,7 @@ impl<'p> Expander<'p> {
     /// Whether the block at `at` of scope `si`'s body is a loop variable of an ST loop.
     fn is_loop_variable(&self, si: usize, at: BlockAt) -> bool {
         let (file, mac) = (self.scopes[si].file, self.scopes[si].mac.map(|(_, mi)| mi));
-        let bi = at.key().1;
-        self.body_loops.get(&(file, mac)).is_some_and(|list| list.iter().any(|l| l.phis.contains(&bi)))
+        !self.loop_variables.is_empty() && self.loop_variables.contains(&(file, mac, at.key().1))
     }
 
     /// The body of scope `si`.
