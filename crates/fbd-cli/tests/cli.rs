@@ -865,8 +865,7 @@ fn svg_of_an_st_body_is_its_listing_with_the_values_after_a_run() {
 }
 
 /// `fbd run` of a loop that never ends: the watchdog stops the task at the scan it ran in and
-/// the run with it (exit status 3), saying the loop's line; the values are those of the scan
-/// before.
+/// the run with it (exit status 3), saying the loop's line; four scans ended.
 #[test]
 fn run_stops_at_a_watchdog_fault_and_says_the_loop_s_line() {
     let file = temp("endless.json", &common::endless_while(4));
