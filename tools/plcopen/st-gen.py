@@ -11,7 +11,8 @@ after its call, a FUNCTION written in ST with a FOR and an EXIT), IF/ELSIF/ELSE 
 nested two deep, WHILE, REPEAT and FOR (BY, negative steps, bounds that change in the loop)
 nested two deep with EXIT, each counted by a variable of its own so that it ends, at most one
 call per instance (formal arguments, `=>` outputs; not in a loop), in a branch or not, and
-RETURN, in a branch or a loop or not. Divisors are non-zero
+RETURN, in a branch or a loop or not; an instance may be called in each branch of an IF or a
+CASE (branches exclude each other: one call a scan), giving different inputs. Divisors are non-zero
 literals (matiec's C traps on an integer division by zero). The same SEED writes the same file.
 """
 
@@ -169,16 +170,20 @@ class Gen:
             call = self.call(ind) if self.loops == 0 else None
             return call or f"{ind}{r.choice(INT_VARS)} := {self.int_expr()};"
         if k in (6, 7):
+            # Branches exclude each other: an instance may be called in each (one call runs).
+            before, called = set(self.called), set(self.called)
             out = [f"{ind}IF {self.bool_expr()} THEN"]
-            out += self.block(ind + "  ", depth + 1)
+            out += self.arm(ind + "  ", depth + 1, before, called)
             for _ in range(r.randint(0, 2)):
                 out.append(f"{ind}ELSIF {self.bool_expr()} THEN")
-                out += self.block(ind + "  ", depth + 1)
+                out += self.arm(ind + "  ", depth + 1, before, called)
             if r.random() < 0.6:
                 out.append(f"{ind}ELSE")
-                out += self.block(ind + "  ", depth + 1)
+                out += self.arm(ind + "  ", depth + 1, before, called)
             out.append(f"{ind}END_IF;")
+            self.called = called
             return "\n".join(out)
+        before, called = set(self.called), set(self.called)
         out = [f"{ind}CASE {r.choice(INTS_IN + INT_VARS + ['c0.CV'])} OF"]
         used = set()
         for _ in range(r.randint(1, 4)):
@@ -196,12 +201,21 @@ class Gen:
             if not labels:
                 continue
             out.append(f"{ind}  {', '.join(labels)}:")
-            out += self.block(ind + "    ", depth + 1)
+            out += self.arm(ind + "    ", depth + 1, before, called)
         if r.random() < 0.5:
             out.append(f"{ind}ELSE")
-            out += self.block(ind + "    ", depth + 1)
+            out += self.arm(ind + "    ", depth + 1, before, called)
         out.append(f"{ind}END_CASE;")
+        self.called = called
         return "\n".join(out)
+
+    def arm(self, ind, depth, before, called):
+        """A branch's statements, its calls counted from `before` (the branches before it
+        called in branches that exclude it); what it called added to `called`."""
+        self.called = set(before)
+        out = self.block(ind, depth)
+        called |= self.called
+        return out
 
     def block(self, ind, depth):
         return [self.statement(ind, depth) for _ in range(self.rng.randint(1, 3))]

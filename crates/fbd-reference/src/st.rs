@@ -482,6 +482,19 @@ impl Gen {
         }
     }
 
+    /// A branch's statements, its calls counted from `before` (what was called before the IF
+    /// or CASE); what it called added to `called`.
+    fn arm(&mut self, ind: &str, depth: u32, before: &[&'static str], called: &mut Vec<&'static str>) -> Vec<String> {
+        self.called = before.to_vec();
+        let out = self.block(ind, depth);
+        for c in &self.called {
+            if !called.contains(c) {
+                called.push(c);
+            }
+        }
+        out
+    }
+
     fn block(&mut self, ind: &str, depth: u32) -> Vec<String> {
         let n = self.rng.random_range(1..=3);
         (0..n).map(|_| self.statement(ind, depth)).collect()
@@ -537,21 +550,25 @@ impl Gen {
                 }
             }
             5 | 6 => {
+                // Branches exclude each other: an instance may be called in each.
+                let (before, mut called) = (self.called.clone(), self.called.clone());
                 let mut out = vec![format!("{ind}IF {} THEN", self.bool_expr(0))];
-                out.extend(self.block(&inner, depth + 1));
+                out.extend(self.arm(&inner, depth + 1, &before, &mut called));
                 for _ in 0..self.rng.random_range(0..=2) {
                     out.push(format!("{ind}ELSIF {} THEN", self.bool_expr(0)));
-                    out.extend(self.block(&inner, depth + 1));
+                    out.extend(self.arm(&inner, depth + 1, &before, &mut called));
                 }
                 if self.rng.random_bool(0.6) {
                     out.push(format!("{ind}ELSE"));
-                    out.extend(self.block(&inner, depth + 1));
+                    out.extend(self.arm(&inner, depth + 1, &before, &mut called));
                 }
                 out.push(format!("{ind}END_IF;"));
+                self.called = called;
                 out.join("\n")
             }
             _ => {
                 let sel = self.pick(&["a0", "a1", "n0", "m0", "c0.CV"]);
+                let (before, mut called) = (self.called.clone(), self.called.clone());
                 let mut out = vec![format!("{ind}CASE {sel} OF")];
                 for _ in 0..self.rng.random_range(1..=4) {
                     let lo = self.rng.random_range(-5..20);
@@ -561,13 +578,14 @@ impl Gen {
                         format!("{lo}, {}", self.pick(&["-32768", "32767", "100"]))
                     };
                     out.push(format!("{inner}{label}:"));
-                    out.extend(self.block(&format!("{inner}  "), depth + 1));
+                    out.extend(self.arm(&format!("{inner}  "), depth + 1, &before, &mut called));
                 }
                 if self.rng.random_bool(0.5) {
                     out.push(format!("{ind}ELSE"));
-                    out.extend(self.block(&inner, depth + 1));
+                    out.extend(self.arm(&inner, depth + 1, &before, &mut called));
                 }
                 out.push(format!("{ind}END_CASE;"));
+                self.called = called;
                 out.join("\n")
             }
         }

@@ -65,7 +65,11 @@ pub(super) fn lower(body: &mut Body, statements: &[Stmt]) -> (Found, Vec<BodyLoo
     // An instance's input written by a statement (`t1.IN := x`) is a member the instance
     // keeps: a variable of the body (`t1__in`) that its calls read when they do not give it.
     let mut members: HashMap<(usize, String), usize> = HashMap::new();
-    for (inst, pin) in member_targets(statements) {
+    // So is an input that one call of an instance gives and another does not (calls in two
+    // branches): the call that does not give it leaves what the other gave.
+    let mut targets = member_targets(statements);
+    targets.extend(inputs_given_by_some_calls(statements, body));
+    for (inst, pin) in targets {
         let Some(b) = body.blocks.iter().position(|x| x.id.eq_ignore_ascii_case(&inst)) else { continue };
         let ty = body.blocks[b].ty.to_string();
         let Some((pin, t)) = fb_inputs(&ty, body.macros).into_iter().find(|(p, _)| p.eq_ignore_ascii_case(&pin)) else {
@@ -356,8 +360,11 @@ impl Lowerer<'_, '_> {
         let mut taken: Vec<(Wire, Vec<Wire>)> = Vec::new();
         let mut called_any = called_before.clone();
         for (k, (cond, stmts)) in arms.iter().enumerate() {
-            // A condition is computed only when the ones before it were FALSE.
+            // A condition is computed only when the ones before it were FALSE: their branches
+            // did not run, nor the calls in them (an instance's output it reads is the
+            // previous scan's).
             self.en = remaining.clone();
+            self.called = called_before.clone();
             let c = match &ready {
                 Some(conds) => conds[k].clone(),
                 None => self.condition(cond),
@@ -522,6 +529,11 @@ impl Lowerer<'_, '_> {
         if let Some(en) = self.en.clone() {
             inputs.push((library::ENABLE.to_string(), en));
         }
+        // Called in another branch of this IF or CASE already (branches exclude each other:
+        // one call runs a scan): each input is the one of the branch that runs.
+        if !self.body.blocks[b].inputs.is_empty() {
+            inputs = self.merge_calls(b, inputs, call.pos);
+        }
         self.body.blocks[b].inputs.0 = inputs.into_iter().map(|(p, w)| (p.into_boxed_str(), w)).collect();
         self.called[b] = true;
         let outputs = fb_outputs(&ty, self.body.macros);
@@ -537,6 +549,45 @@ impl Lowerer<'_, '_> {
             }
             self.env[v] = w;
         }
+    }
+
+    /// The inputs of instance `b` called again in a branch that excludes the branch of its
+    /// call so far: each pin the SEL of this call's EN between what the calls so far gave and
+    /// what this one gives, the EN the OR of both.
+    fn merge_calls(&mut self, b: usize, now: Vec<(String, Wire)>, pos: Pos) -> Vec<(String, Wire)> {
+        let before: Vec<(String, Wire)> =
+            self.body.blocks[b].inputs.0.iter().map(|(p, w)| (p.to_string(), w.clone())).collect();
+        let find = |list: &[(String, Wire)], pin: &str| {
+            list.iter().find(|(p, _)| p.eq_ignore_ascii_case(pin)).map(|(_, w)| w.clone())
+        };
+        let en_now = find(&now, library::ENABLE).unwrap_or_else(|| Wire::constant(Value::Bool(true)));
+        let en_before = find(&before, library::ENABLE).unwrap_or_else(|| Wire::constant(Value::Bool(true)));
+        let ty = self.body.blocks[b].ty.to_string();
+        let pins = fb_inputs(&ty, self.body.macros);
+        let data = self.body.blocks[b].data_type().map_or(Type::Int, |d| d.0);
+        let mut merged = Vec::new();
+        for (pin, w) in now.into_iter().filter(|(p, _)| p != library::ENABLE) {
+            let w = match find(&before, &pin) {
+                Some(old) if old != w => {
+                    let t =
+                        pins.iter().find(|(p, _)| p.eq_ignore_ascii_case(&pin)).and_then(|(_, t)| *t).unwrap_or(data);
+                    let inputs = vec![("g".into(), en_now.clone()), ("in0".into(), old), ("in1".into(), w)];
+                    self.make(pos, "SEL", inputs, Some(t), "out")
+                }
+                _ => w,
+            };
+            merged.push((pin, w));
+        }
+        // A pin the calls so far gave and this one does not (it has no member: it is given by
+        // every call but this one's position list was shorter) keeps theirs.
+        for (pin, w) in before.into_iter().filter(|(p, _)| p != library::ENABLE) {
+            if !merged.iter().any(|(p, _)| p.eq_ignore_ascii_case(&pin)) {
+                merged.push((pin, w));
+            }
+        }
+        let en = self.make(pos, "OR", vec![("in1".into(), en_before), ("in2".into(), en_now)], Some(Type::Bool), "out");
+        merged.push((library::ENABLE.to_string(), en));
+        merged
     }
 
     /// `w` as a wire a port or a connector may carry: a reference or a constant (a feedback
@@ -681,6 +732,64 @@ fn member_targets(list: &[Stmt]) -> Vec<(String, String)> {
         }
     }
     out
+}
+
+/// The inputs of an instance called in more than one place that some of its calls give and
+/// others do not: (instance, pin), as written.
+fn inputs_given_by_some_calls(list: &[Stmt], body: &Body) -> Vec<(String, String)> {
+    let mut calls: Vec<&Call> = Vec::new();
+    calls_in(list, &mut calls);
+    let mut by_instance: HashMap<String, Vec<&Call>> = HashMap::new();
+    for c in calls {
+        by_instance.entry(c.name.to_ascii_uppercase()).or_default().push(c);
+    }
+    let mut out = Vec::new();
+    for (inst, calls) in by_instance.into_iter().filter(|(_, c)| c.len() > 1) {
+        let Some(b) = body.blocks.iter().find(|x| x.id.eq_ignore_ascii_case(&inst)) else { continue };
+        let pins = fb_inputs(&b.ty, body.macros);
+        let given: Vec<Vec<String>> = calls
+            .iter()
+            .map(|c| {
+                c.args
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(k, a)| match a {
+                        Arg::In { name: Some(n), .. } => Some(n.to_ascii_uppercase()),
+                        Arg::In { name: None, .. } => pins.get(k).map(|(p, _)| p.to_ascii_uppercase()),
+                        Arg::Out { .. } => None,
+                    })
+                    .collect()
+            })
+            .collect();
+        let mut some: Vec<&String> = given.iter().flatten().collect();
+        some.sort();
+        some.dedup();
+        for pin in some.into_iter().filter(|p| !given.iter().all(|g| g.contains(p))) {
+            out.push((b.id.to_string(), pin.clone()));
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Every call statement in `list`, nested ones too, in order.
+fn calls_in<'s>(list: &'s [Stmt], out: &mut Vec<&'s Call>) {
+    for s in list {
+        match s {
+            Stmt::Call(c) => out.push(c),
+            Stmt::If { arms, otherwise, .. } => {
+                arms.iter().for_each(|(_, b)| calls_in(b, out));
+                calls_in(otherwise, out);
+            }
+            Stmt::Case { arms, otherwise, .. } => {
+                arms.iter().for_each(|a| calls_in(&a.body, out));
+                calls_in(otherwise, out);
+            }
+            Stmt::For(f) => calls_in(&f.body, out),
+            Stmt::While { body, .. } | Stmt::Repeat { body, .. } => calls_in(body, out),
+            _ => {}
+        }
+    }
 }
 
 /// Whether statement `s` may run a RETURN.

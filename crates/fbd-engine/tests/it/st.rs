@@ -282,3 +282,25 @@ fn loop_variables_take_the_iteration_s_values_together() {
     // n1: 7 + 0 - 2 - 1 + 0 + 1 + 2 = 7; m, p: (0,1), (1,2), (2,3); a, b: Fibonacci.
     assert_eq!([out("n"), out("mm"), out("pp"), out("bb")], [7, 2, 3, 233]);
 }
+
+/// An instance called in two branches of an IF (or a CASE), each giving its own inputs: the
+/// branch that runs calls it (one call a scan); an input one call gives and the other does
+/// not keeps what it was last given. (Only the last branch's call was kept: the counter never
+/// counted while the THEN branch ran.)
+#[test]
+fn an_instance_called_in_two_branches_is_called_by_the_one_that_runs() {
+    let text = r#"{"fbd": 6,
+  "inputs": [{"name": "c", "type": "BOOL"}],
+  "variables": [{"name": "v", "type": "INT"}, {"name": "q", "type": "BOOL"}],
+  "blocks": [{"id": "k", "type": "CTU", "data_type": "INT"}],
+  "outputs": [{"name": "cv", "type": "INT", "from": "v"}, {"name": "done", "type": "BOOL", "from": "q"}],
+  "st": [
+    "IF c THEN k(CU := TRUE, PV := 2); ELSE k(CU := FALSE, Q => q); END_IF;",
+    "v := k.CV;"
+  ]}"#;
+    let got = run(text, &[("c", &[1, 0, 1, 0, 1, 0])], &["cv", "done"]);
+    // A rising CU in every THEN scan; the ELSE call keeps PV = 2 (given by the THEN call).
+    assert_eq!(got.iter().map(|r| r[0]).collect::<Vec<_>>(), [1, 1, 2, 2, 2, 2]);
+    // Q => q where the ELSE call ran (Q is CV >= PV = 2 from scan 2 on); q keeps it after.
+    assert_eq!(got.iter().map(|r| r[1]).collect::<Vec<_>>(), [0, 0, 0, 1, 1, 1]);
+}
