@@ -10,7 +10,7 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-use crate::expand::Net;
+use crate::expand::{Net, Src};
 
 /// Where a loop's instructions begin and end in the plan, placed before the block at that
 /// position of the order.
@@ -85,10 +85,21 @@ pub(crate) fn order_loops(net: &Net, succ: &[Vec<usize>]) -> Result<(Vec<usize>,
     }
     let mut next: Vec<Vec<Node>> = vec![Vec::new(); nodes];
     let mut indeg = vec![0u32; nodes];
-    // A loop's guard comes before it, whether or not a block of it reads the guard.
+    // A loop's guard comes before it, whether or not a block of it reads the guard; so does a
+    // block outside the loop whose output is a loop variable's next value (`m := inst.CV` in
+    // the loop: the copy back reads it, through a feedback wire that orders nothing).
     let guards = net.loops.iter().filter_map(|l| Some((l.guard? as usize, l.test as usize)));
+    let nexts = net.loops.iter().flat_map(|l| {
+        l.phis.iter().filter_map(move |&p| match net.blocks[p as usize].inputs.get(2).map(|x| &x.src) {
+            Some(Src::Feedback { src, .. }) => match **src {
+                Src::Out { block, .. } => Some((block, l.test as usize)),
+                _ => None,
+            },
+            _ => None,
+        })
+    });
     let reads = succ.iter().enumerate().flat_map(|(s, readers)| readers.iter().map(move |&i| (s, i)));
-    for (s, i) in reads.chain(guards) {
+    for (s, i) in reads.chain(guards).chain(nexts) {
         if let Some((a, b)) = lift(net, s, i) {
             next[a].push(b);
             indeg[b] += 1;

@@ -304,3 +304,27 @@ fn an_instance_called_in_two_branches_is_called_by_the_one_that_runs() {
     // Q => q where the ELSE call ran (Q is CV >= PV = 2 from scan 2 on); q keeps it after.
     assert_eq!(got.iter().map(|r| r[1]).collect::<Vec<_>>(), [0, 0, 0, 1, 1, 1]);
 }
+
+/// A loop variable's next value computed outside the loop (an instance's output, a value from
+/// before the loop) is copied back after the block that computes it has run this scan. (The
+/// loop was free to run before the instance: the copy back read the previous scan's count.)
+#[test]
+fn a_loop_variable_set_from_outside_the_loop_reads_this_scan_s_value() {
+    let text = r#"{"fbd": 6,
+  "inputs": [{"name": "c", "type": "BOOL"}],
+  "variables": [{"name": "m", "type": "INT"}, {"name": "k", "type": "INT"}],
+  "blocks": [{"id": "n", "type": "CTU", "data_type": "INT"}],
+  "outputs": [{"name": "mm", "type": "INT", "from": "m"}],
+  "st": [
+    "IF c THEN",
+    "  n(CU := TRUE, PV := 100);",
+    "  k := 0;",
+    "  WHILE k < 2 DO m := n.CV; k := k + 1; END_WHILE;",
+    "ELSE",
+    "  n(CU := FALSE);",
+    "END_IF;"
+  ]}"#;
+    let got = run(text, &[("c", &[1, 0, 1, 0])], &["mm"]);
+    // (The ELSE's call is made after the loop: the instance waits for it.)
+    assert_eq!(got.iter().map(|r| r[0]).collect::<Vec<_>>(), [1, 1, 2, 2]);
+}
