@@ -274,6 +274,28 @@ impl Stmt {
             Stmt::Exit(p) | Stmt::Return(p) => *p,
         }
     }
+
+    /// The statement lists directly inside this statement, in order: an IF's branches and its
+    /// ELSE, a CASE's arms and its ELSE, a loop's body (none for the others). What a walk over
+    /// nested statements descends into.
+    pub fn bodies(&self) -> Vec<&[Stmt]> {
+        match self {
+            Stmt::If { arms, otherwise, .. } => {
+                arms.iter().map(|(_, b)| b.as_slice()).chain([otherwise.as_slice()]).collect()
+            }
+            Stmt::Case { arms, otherwise, .. } => {
+                arms.iter().map(|a| a.body.as_slice()).chain([otherwise.as_slice()]).collect()
+            }
+            Stmt::For(f) => vec![f.body.as_slice()],
+            Stmt::While { body, .. } | Stmt::Repeat { body, .. } => vec![body.as_slice()],
+            Stmt::Assign { .. } | Stmt::Call(_) | Stmt::Exit(_) | Stmt::Return(_) => Vec::new(),
+        }
+    }
+
+    /// Whether the statement is a loop (FOR, WHILE, REPEAT): what an EXIT inside it leaves.
+    pub fn is_loop(&self) -> bool {
+        matches!(self, Stmt::For(_) | Stmt::While { .. } | Stmt::Repeat { .. })
+    }
 }
 
 /// A FOR loop.

@@ -370,8 +370,6 @@ impl Lowerer<'_, '_> {
                 None => self.condition(cond),
             };
             let here = self.and(cond.pos(), remaining.clone(), c.clone());
-            self.env = before.clone();
-            self.called = called_before.clone();
             self.en = Some(here);
             self.statements(stmts);
             for (a, b) in called_any.iter_mut().zip(&self.called) {
@@ -714,22 +712,13 @@ impl Lowerer<'_, '_> {
 fn member_targets(list: &[Stmt]) -> Vec<(String, String)> {
     let mut out = Vec::new();
     for s in list {
-        match s {
-            Stmt::Assign { target, .. } if target.parts.len() == 2 && !target.indexed => {
-                out.push((target.parts[0].clone(), target.parts[1].clone()));
-            }
-            Stmt::If { arms, otherwise, .. } => {
-                arms.iter().for_each(|(_, b)| out.extend(member_targets(b)));
-                out.extend(member_targets(otherwise));
-            }
-            Stmt::Case { arms, otherwise, .. } => {
-                arms.iter().for_each(|a| out.extend(member_targets(&a.body)));
-                out.extend(member_targets(otherwise));
-            }
-            Stmt::For(f) => out.extend(member_targets(&f.body)),
-            Stmt::While { body, .. } | Stmt::Repeat { body, .. } => out.extend(member_targets(body)),
-            _ => {}
+        if let Stmt::Assign { target, .. } = s
+            && target.parts.len() == 2
+            && !target.indexed
+        {
+            out.push((target.parts[0].clone(), target.parts[1].clone()));
         }
+        s.bodies().into_iter().for_each(|b| out.extend(member_targets(b)));
     }
     out
 }
@@ -775,51 +764,21 @@ fn inputs_given_by_some_calls(list: &[Stmt], body: &Body) -> Vec<(String, String
 /// Every call statement in `list`, nested ones too, in order.
 fn calls_in<'s>(list: &'s [Stmt], out: &mut Vec<&'s Call>) {
     for s in list {
-        match s {
-            Stmt::Call(c) => out.push(c),
-            Stmt::If { arms, otherwise, .. } => {
-                arms.iter().for_each(|(_, b)| calls_in(b, out));
-                calls_in(otherwise, out);
-            }
-            Stmt::Case { arms, otherwise, .. } => {
-                arms.iter().for_each(|a| calls_in(&a.body, out));
-                calls_in(otherwise, out);
-            }
-            Stmt::For(f) => calls_in(&f.body, out),
-            Stmt::While { body, .. } | Stmt::Repeat { body, .. } => calls_in(body, out),
-            _ => {}
+        if let Stmt::Call(c) = s {
+            out.push(c);
         }
+        s.bodies().into_iter().for_each(|b| calls_in(b, out));
     }
 }
 
 /// Whether statement `s` may run a RETURN.
 fn returns(s: &Stmt) -> bool {
-    match s {
-        Stmt::Return(_) => true,
-        Stmt::If { arms, otherwise, .. } => {
-            arms.iter().any(|(_, b)| b.iter().any(returns)) || otherwise.iter().any(returns)
-        }
-        Stmt::Case { arms, otherwise, .. } => {
-            arms.iter().any(|a| a.body.iter().any(returns)) || otherwise.iter().any(returns)
-        }
-        Stmt::For(f) => f.body.iter().any(returns),
-        Stmt::While { body, .. } | Stmt::Repeat { body, .. } => body.iter().any(returns),
-        _ => false,
-    }
+    matches!(s, Stmt::Return(_)) || s.bodies().into_iter().flatten().any(returns)
 }
 
 /// Whether statement `s` may run an EXIT of the loop it is in (not of a loop inside it).
 fn exits(s: &Stmt) -> bool {
-    match s {
-        Stmt::Exit(_) => true,
-        Stmt::If { arms, otherwise, .. } => {
-            arms.iter().any(|(_, b)| b.iter().any(exits)) || otherwise.iter().any(exits)
-        }
-        Stmt::Case { arms, otherwise, .. } => {
-            arms.iter().any(|a| a.body.iter().any(exits)) || otherwise.iter().any(exits)
-        }
-        _ => false,
-    }
+    matches!(s, Stmt::Exit(_)) || (!s.is_loop() && s.bodies().into_iter().flatten().any(exits))
 }
 
 /// The block that holds variable `name` for the next scan.

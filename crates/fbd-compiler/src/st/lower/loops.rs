@@ -377,21 +377,10 @@ impl Lowerer<'_, '_> {
                         }
                     }
                 }
-                Stmt::If { arms, otherwise, .. } => {
-                    arms.iter().for_each(|(_, b)| self.written(b, out));
-                    self.written(otherwise, out);
-                }
-                Stmt::Case { arms, otherwise, .. } => {
-                    arms.iter().for_each(|a| self.written(&a.body, out));
-                    self.written(otherwise, out);
-                }
-                Stmt::For(f) => {
-                    out.extend(self.variable_of(&f.var));
-                    self.written(&f.body, out);
-                }
-                Stmt::While { body, .. } | Stmt::Repeat { body, .. } => self.written(body, out),
-                Stmt::Exit(_) | Stmt::Return(_) => {}
+                Stmt::For(f) => out.extend(self.variable_of(&f.var)),
+                _ => {}
             }
+            s.bodies().into_iter().for_each(|b| self.written(b, out));
         }
     }
 
@@ -420,17 +409,7 @@ fn literal_sign(e: &Expr) -> Option<bool> {
 /// How deep loops nest in `list` (0: none).
 pub(super) fn loop_depth(list: &[Stmt]) -> usize {
     list.iter()
-        .map(|s| match s {
-            Stmt::If { arms, otherwise, .. } => {
-                arms.iter().map(|(_, b)| loop_depth(b)).max().unwrap_or(0).max(loop_depth(otherwise))
-            }
-            Stmt::Case { arms, otherwise, .. } => {
-                arms.iter().map(|a| loop_depth(&a.body)).max().unwrap_or(0).max(loop_depth(otherwise))
-            }
-            Stmt::For(f) => 1 + loop_depth(&f.body),
-            Stmt::While { body, .. } | Stmt::Repeat { body, .. } => 1 + loop_depth(body),
-            _ => 0,
-        })
+        .map(|s| usize::from(s.is_loop()) + s.bodies().into_iter().map(loop_depth).max().unwrap_or(0))
         .max()
         .unwrap_or(0)
 }
