@@ -141,6 +141,29 @@ pub struct InstanceInfo {
     pub macro_name: String,
 }
 
+/// Where a block the ST lowering made stands in its body's text, read off its path: the
+/// lowering names a block by the place of what it computes (`L4C1_while`: line 4, column 1,
+/// a WHILE; `batch/L3C10_add` in the instance `batch`). `None` for any other block.
+pub fn st_place(path: &str) -> Option<StPlace<'_>> {
+    let (instance, id) = path.rsplit_once('/').unwrap_or(("", path));
+    let (lc, word) = id.strip_prefix('L')?.split_once('_')?;
+    let (line, col) = lc.split_once('C')?;
+    Some(StPlace { instance, line: line.parse().ok()?, col: col.parse().ok()?, word })
+}
+
+/// A block's place in an ST body ([`st_place`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct StPlace<'a> {
+    /// The instance whose body it is (`""`: the program's).
+    pub instance: &'a str,
+    /// Line in the body's text, from 1.
+    pub line: u32,
+    /// Column in that line, from 1.
+    pub col: u32,
+    /// What the block computes (`while`, `add`, ...), as named.
+    pub word: &'a str,
+}
+
 /// The rate at which the watchdog time becomes a budget of loop instructions
 /// ([`ScanPlan::loop_budget`]): about the executor's speed on a loop body (docs/st.md).
 pub const INSTRUCTIONS_PER_US: u64 = 200;

@@ -211,15 +211,11 @@ pub(super) fn pin_type(t: library::PinTy) -> Option<Type> {
 /// the text) said at that place: `ST 3:10: ..`. Other diagnostics pass unchanged.
 pub(crate) fn at_text_place(mut d: Diagnostic) -> Diagnostic {
     let Some(block) = d.block.as_deref() else { return d };
-    let id = block.rsplit('/').next().unwrap_or(block);
-    let place = id.strip_prefix('L').and_then(|r| r.split_once('_')).and_then(|(lc, _)| lc.split_once('C'));
-    if let Some((l, c)) = place
-        && l.parse::<u32>().is_ok()
-        && c.parse::<u32>().is_ok()
+    if let Some(p) = fbd_plan::st_place(block)
         && !d.message.starts_with("ST ")
     {
-        let body = block.rsplit_once('/').map_or(String::new(), |(inst, _)| format!("in `{inst}`: "));
-        d.message = format!("{body}ST {l}:{c}: {}", d.message);
+        let body = if p.instance.is_empty() { String::new() } else { format!("in `{}`: ", p.instance) };
+        d.message = format!("{body}ST {}:{}: {}", p.line, p.col, d.message);
     }
     d
 }

@@ -36,10 +36,8 @@ impl StLive {
     fn halted_line(&self) -> Option<usize> {
         let f = self.img.halted?;
         let b = *self.img.plan.instr_block.get(f.instr as usize)?;
-        let path = self.img.plan.blocks.at(b as usize).path;
-        let id = path.strip_prefix(self.prefix.as_str())?;
-        let (lc, _) = id.strip_prefix('L')?.split_once('_')?;
-        lc.split_once('C')?.0.parse().ok()
+        let p = fbd_engine::plan::st_place(self.img.plan.blocks.at(b as usize).path)?;
+        (p.instance == self.prefix.trim_end_matches('/')).then_some(p.line as usize)
     }
 
     /// The signal path and value of a name of the body: a variable (it answers by its name),

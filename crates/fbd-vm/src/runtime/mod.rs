@@ -767,14 +767,12 @@ pub fn halt_text(plan: &ScanPlan, f: exec::Fault) -> String {
         return format!("scan {}: a loop ran past {watchdog}", f.scan);
     };
     let path = plan.blocks.at(b as usize).path;
-    let (inst, id) = path.rsplit_once('/').unwrap_or(("", path));
-    let place = id.strip_prefix('L').and_then(|r| r.split_once('_')).and_then(|(lc, kind)| {
-        let (l, c) = lc.split_once('C')?;
-        Some((l.parse::<u32>().ok()?, c.parse::<u32>().ok()?, kind.to_ascii_uppercase()))
-    });
-    let of = if inst.is_empty() { String::new() } else { format!(" of `{inst}`") };
-    match place {
-        Some((l, c, kind)) => format!("scan {}: the {kind} at ST {l}:{c}{of} ran past {watchdog}", f.scan),
+    match fbd_plan::st_place(path) {
+        Some(p) => {
+            let of = if p.instance.is_empty() { String::new() } else { format!(" of `{}`", p.instance) };
+            let kind = p.word.to_ascii_uppercase();
+            format!("scan {}: the {kind} at ST {}:{}{of} ran past {watchdog}", f.scan, p.line, p.col)
+        }
         None => format!("scan {}: the loop `{path}` ran past {watchdog}", f.scan),
     }
 }
