@@ -12,7 +12,9 @@ nested two deep, WHILE, REPEAT and FOR (BY, negative steps, bounds that change i
 nested two deep with EXIT, each counted by a variable of its own so that it ends, at most one
 call per instance (formal arguments, `=>` outputs; not in a loop), in a branch or not, and
 RETURN, in a branch or a loop or not; an instance may be called in each branch of an IF or a
-CASE (branches exclude each other: one call a scan), giving different inputs. Divisors are non-zero
+CASE (branches exclude each other: one call a scan), giving different inputs; two enumerations
+(`Mode`, `Lamp`, a value name in both written `Mode#hold`) assigned, compared and a CASE's
+selector with their values as labels. Divisors are non-zero
 literals (matiec's C traps on an integer division by zero). The same SEED writes the same file.
 """
 
@@ -64,9 +66,15 @@ class Gen:
             return f"ABS({self.int_expr(d + 1)})"
         return f"-{r.choice(INTS_IN + INT_VARS)}"
 
+    def mode(self):
+        return self.rng.choice(["idle", "run", "Mode#hold", "done", "Mode#idle", "s0"])
+
     def bool_expr(self, d=0):
         r = self.rng
         k = r.randint(0, 8 if d < 3 else 1)
+        if k == 2 and r.random() < 0.3:
+            op = r.choice(["=", "<>"])
+            return r.choice([f"s0 {op} {self.mode()}", f"{self.mode()} {op} s0", f"s1 {op} {r.choice(['off', 'Lamp#hold'])}"])
         if k == 0:
             return r.choice(BOOLS_IN + BOOL_VARS)
         if k == 1:
@@ -162,6 +170,10 @@ class Gen:
             if r.random() < 0.2:
                 return f"{ind}c0.CU := {self.bool_expr()};"
             return f"{ind}{r.choice(BOOL_VARS)} := {self.bool_expr()};"
+        if k == 3 and r.random() < 0.4:
+            if r.random() < 0.7:
+                return f"{ind}s0 := {self.mode()};"
+            return f"{ind}s1 := {r.choice(['off', 'Lamp#hold', 's1'])};"
         if k == 3:
             return f"{ind}d0 := INT_TO_DINT({self.int_expr()}) * {r.choice(['1000', '70000', 'DINT#-3'])} + d0 / 2;"
         if k == 4:
@@ -184,6 +196,24 @@ class Gen:
             self.called = called
             return "\n".join(out)
         before, called = set(self.called), set(self.called)
+        if r.random() < 0.25:
+            # A CASE on the enumeration, its values as labels.
+            out = [f"{ind}CASE s0 OF"]
+            labels = ["idle", "run", "Mode#hold", "done"]
+            for _ in range(r.randint(1, 3)):
+                label = labels.pop(r.randrange(len(labels)))
+                if labels and r.random() < 0.3:
+                    label += ", " + labels.pop(0)
+                out.append(f"{ind}  {label}:")
+                out += self.arm(ind + "    ", depth + 1, before, called)
+                if not labels:
+                    break
+            if r.random() < 0.5:
+                out.append(f"{ind}ELSE")
+                out += self.arm(ind + "    ", depth + 1, before, called)
+            out.append(f"{ind}END_CASE;")
+            self.called = called
+            return "\n".join(out)
         out = [f"{ind}CASE {r.choice(INTS_IN + INT_VARS + ['c0.CV'])} OF"]
         used = set()
         for _ in range(r.randint(1, 4)):
@@ -230,12 +260,16 @@ def program(seed):
     fb = lambda n, t: f'<variable name="{n}"><type><derived name="{t}"/></type></variable>'
     ins = "".join(var(n, "BOOL") for n in BOOLS_IN) + "".join(var(n, "INT") for n in INTS_IN)
     outs = var("q0", "BOOL") + var("q1", "BOOL") + var("n0", "INT") + var("n1", "INT") + var("d0", "DINT") + var("r0", "REAL")
-    locals_ = var("b0", "BOOL") + var("m0", "INT") + var("k0", "INT") + var("k1", "INT") + "".join(fb(n, t) for n, t in FBS)
+    locals_ = fb("s0", "Mode") + '<variable name="s1"><type><derived name="Lamp"/></type><initialValue><simpleValue value="Lamp#hold"/></initialValue></variable>'
+    locals_ += var("b0", "BOOL") + var("m0", "INT") + var("k0", "INT") + var("k1", "INT") + "".join(fb(n, t) for n, t in FBS)
     return f"""<?xml version="1.0" encoding="utf-8"?>
 <project xmlns="http://www.plcopen.org/xml/tc6_0201" xmlns:xhtml="http://www.w3.org/1999/xhtml">
   <fileHeader companyName="fbd2048" productName="st-gen" productVersion="1" creationDateTime="2026-01-01T00:00:00"/>
   <contentHeader name="st{seed}"><coordinateInfo><fbd><scaling x="1" y="1"/></fbd><ld><scaling x="1" y="1"/></ld><sfc><scaling x="1" y="1"/></sfc></coordinateInfo></contentHeader>
-  <types><dataTypes/><pous>
+  <types><dataTypes>
+    <dataType name="Mode"><baseType><enum><values><value name="idle"/><value name="run"/><value name="hold"/><value name="done"/></values></enum></baseType></dataType>
+    <dataType name="Lamp"><baseType><enum><values><value name="off"/><value name="hold"/></values></enum></baseType></dataType>
+  </dataTypes><pous>
     <pou name="fsum" pouType="function">
       <interface>
         <returnType><INT/></returnType>

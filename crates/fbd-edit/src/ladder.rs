@@ -397,6 +397,8 @@ fn declare(var: &str, vars: &mut Vec<Variable>, inputs: &[String]) -> Result<(),
         vars.push(Variable {
             name: var.to_string(),
             ty: TypeName(Type::Bool),
+            data_type: None,
+            init_name: None,
             init: None,
             input: false,
             temp: false,

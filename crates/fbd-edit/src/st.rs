@@ -73,6 +73,8 @@ impl Workspace {
                 (Some(t), _) => b.variables.push(Variable {
                     name,
                     ty: TypeName(t),
+                    data_type: None,
+                    init_name: None,
                     init: None,
                     input: false,
                     temp: false,

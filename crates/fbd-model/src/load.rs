@@ -8,7 +8,8 @@ use crate::json_path;
 use crate::library;
 use crate::locate::{Seg, locate};
 use crate::model::{
-    BASE_VERSION, Block, DocumentOf, FORMAT_VERSION, LADDER_VERSION, LeanBlock, MacroDefOf, MigrateBlock, TASKS_VERSION,
+    BASE_VERSION, Block, DataTypes, DocumentOf, FORMAT_VERSION, LADDER_VERSION, LeanBlock, MacroDefOf, MigrateBlock,
+    ST_VERSION, TASKS_VERSION, Variable,
 };
 use serde::de::DeserializeOwned;
 
@@ -330,7 +331,8 @@ fn parse_document_as<B: DeserializeOwned + MigrateBlock>(path: &Path, text: &str
             let what = match needed {
                 TASKS_VERSION => "`tasks` are",
                 LADDER_VERSION => "`variables` and `ladder` are",
-                _ => "Structured Text (`st`) is",
+                ST_VERSION => "Structured Text (`st`) is",
+                _ => "user data types (`types`) are",
             };
             return Err(Diagnostic::new(
                 path,
@@ -447,6 +449,7 @@ fn load_text_as<B: DeserializeOwned + MigrateBlock>(
     include_all(provider, &mut project, 0, &mut stack, &mut errors);
     if errors.is_empty() {
         collect_macros(&mut project, &mut errors);
+        resolve_types(&mut project, &mut errors);
     }
     if errors.is_empty() { Ok(project) } else { Err(Diagnostics(errors)) }
 }
@@ -467,6 +470,7 @@ pub fn project_of_document(path: &Path, doc: DocumentOf<Block>, text: String) ->
         Project { files: vec![SourceFile { path, text, doc, positions: Default::default() }], macros: HashMap::new() };
     let mut errors = Vec::new();
     collect_macros(&mut project, &mut errors);
+    resolve_types(&mut project, &mut errors);
     if errors.is_empty() { Ok(project) } else { Err(Diagnostics(errors)) }
 }
 
@@ -553,6 +557,126 @@ fn collect_macros<B>(project: &mut ProjectOf<B>, errors: &mut Vec<Diagnostic>) {
             }
         }
     }
+}
+
+/// Checks the project's user data types (names unique and not elementary, an enumeration's
+/// values unique, its init one of them) and gives each variable of a user type its
+/// representation and its init (an enumeration value's name turned into its position).
+pub fn resolve_types<B>(project: &mut ProjectOf<B>, errors: &mut Vec<Diagnostic>) {
+    let mut all = Vec::new();
+    for (fi, f) in project.files.iter().enumerate() {
+        for (ti, t) in f.doc.types.iter().enumerate() {
+            let at = json_path!["types", ti, "name"];
+            let problem = if !valid_ident(&t.name) || t.name.contains('-') {
+                Some(format!("invalid type name `{}`", t.name))
+            } else if crate::types::Type::parse(&t.name).is_some() {
+                Some(format!("type `{}` has the name of an elementary type", t.name))
+            } else if all.iter().any(|o: &crate::model::DataType| o.name.eq_ignore_ascii_case(&t.name)) {
+                Some(format!("type `{}` is defined twice", t.name))
+            } else {
+                None
+            };
+            if let Some(p) = problem {
+                errors.push(project.diag(fi, &at, p));
+                continue;
+            }
+            let values = t.values();
+            if values.is_empty() {
+                errors.push(project.diag(
+                    fi,
+                    &json_path!["types", ti],
+                    format!("enumeration `{}` has no value", t.name),
+                ));
+            }
+            for (k, v) in values.iter().enumerate() {
+                if !valid_ident(v) || v.contains('-') || v.starts_with(|c: char| c.is_ascii_digit()) {
+                    errors.push(project.diag(fi, &json_path!["types", ti, "enum", k], format!("`{v}` is not a name")));
+                } else if values[..k].iter().any(|o| o.eq_ignore_ascii_case(v)) {
+                    errors.push(project.diag(
+                        fi,
+                        &json_path!["types", ti, "enum", k],
+                        format!("enumeration `{}` has the value `{v}` twice", t.name),
+                    ));
+                }
+            }
+            if let Some(init) = &t.init
+                && t.value_index(init).is_none()
+            {
+                errors.push(project.diag(
+                    fi,
+                    &json_path!["types", ti, "init"],
+                    format!("`{init}` is not a value of `{}` ({})", t.name, values.join(", ")),
+                ));
+            }
+            all.push(t.clone());
+        }
+    }
+    let types = DataTypes(&all);
+    for fi in 0..project.files.len() {
+        let mut found = Vec::new();
+        {
+            let doc = &mut project.files[fi].doc;
+            let bodies = std::iter::once((None, &mut doc.variables))
+                .chain(doc.macros.iter_mut().enumerate().map(|(mi, m)| (Some(mi), &mut m.variables)));
+            for (mi, vars) in bodies {
+                for (vi, v) in vars.iter_mut().enumerate() {
+                    if let Err(e) = resolve_variable(types, v) {
+                        let at = match mi {
+                            None => json_path!["variables", vi].to_vec(),
+                            Some(mi) => json_path!["macros", mi, "variables", vi].to_vec(),
+                        };
+                        found.push((at, e));
+                    }
+                }
+            }
+        }
+        for (at, e) in found {
+            errors.push(project.diag(fi, &at, e));
+        }
+    }
+}
+
+/// A variable's representation and init from its user type.
+fn resolve_variable(types: DataTypes, v: &mut Variable) -> Result<(), String> {
+    let Some(name) = &v.data_type else {
+        return match &v.init_name {
+            Some(n) => Err(format!(
+                "variable `{}` ({}): init `{n}` is not a literal (TRUE, 42, 16#FF, 2.5, \"T#100ms\", \"'text'\")",
+                v.name,
+                v.ty.0.name()
+            )),
+            None => Ok(()),
+        };
+    };
+    let Some(t) = types.get(name) else {
+        let known: Vec<&str> = types.0.iter().map(|t| t.name.as_str()).collect();
+        let known = if known.is_empty() {
+            "the document has no `types`".to_string()
+        } else {
+            format!("types: {}", known.join(", "))
+        };
+        return Err(format!(
+            "variable `{}`: unknown type `{name}` (elementary types: BOOL, INT, DINT, REAL, TIME, STRING..; {known})",
+            v.name
+        ));
+    };
+    v.data_type = Some(t.name.clone());
+    v.ty.0 = t.representation();
+    // Resolved again (a document loaded, then compiled as it is): the same.
+    v.init = None;
+    let init = v.init_name.as_ref().or(t.init.as_ref());
+    if let Some(n) = init {
+        let Some(i) = t.value_index(n) else {
+            return Err(format!(
+                "variable `{}`: `{n}` is not a value of `{}` ({})",
+                v.name,
+                t.name,
+                t.values().join(", ")
+            ));
+        };
+        v.init = Some(crate::model::Const(crate::types::Value::Int(i as i64)));
+    }
+    Ok(())
 }
 
 /// What names may look like.

@@ -51,7 +51,13 @@ fn unresolved_globals_and_undeclared_types_are_refused_each_at_its_declaration()
         e.contains("refused.xml:8:") && e.contains("`hmi` is of type `ACME_REAL`, which the file does not declare"),
         "{e}"
     );
-    assert!(e.contains("refused.xml:9:") && e.contains("`mode` is of type `Mode`, an enumeration"), "{e}");
+    assert!(
+        e.contains("refused.xml:9:")
+            && e.contains(
+                "`mode` is of `Mode`, an enumeration; enumerations are imported in Structured Text bodies so far"
+            ),
+        "{e}"
+    );
 }
 
 /// A configuration's globals, as Beremiz and OpenPLC projects declare their I/O and shared

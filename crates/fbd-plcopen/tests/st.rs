@@ -168,3 +168,62 @@ fn an_st_function_is_exported_as_a_function_and_imported_back_the_same() {
         }
     }
 }
+
+/// An enumeration of the file's `dataTypes` (one with an initial value of its own, one whose
+/// value name another shares): its variables imported in an ST body, run by name, and written
+/// back as the file had them.
+#[test]
+fn an_enumeration_is_imported_run_and_exported_by_its_values_names() {
+    let types = r#"<dataTypes>
+    <dataType name="Mode"><baseType><enum><values><value name="idle"/><value name="run"/><value name="hold"/></values></enum></baseType></dataType>
+    <dataType name="Lamp"><baseType><enum><values><value name="off"/><value name="hold"/></values></enum></baseType><initialValue><simpleValue value="Lamp#hold"/></initialValue></dataType>
+  </dataTypes>"#;
+    let body = "IF go THEN m := run; ELSIF m = run THEN m := Mode#hold; END_IF;\n\
+                CASE m OF idle: n := 1; run: n := 2; ELSE n := 3; END_CASE;\n\
+                IF lamp = Lamp#hold AND m = Mode#hold THEN n := n + 10; lamp := off; END_IF;";
+    let xml = project(body).replace("<dataTypes/>", types).replace(
+        "<localVars><variable name=\"c\">",
+        "<localVars><variable name=\"m\"><type><derived name=\"Mode\"/></type></variable>\
+         <variable name=\"lamp\"><type><derived name=\"Lamp\"/></type></variable><variable name=\"c\">",
+    );
+    let imported = fbd_plcopen::import(Path::new("p.xml"), &xml).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(imported.doc.types.len(), 2);
+    let run = |doc: &fbd_model::model::Document| {
+        let mut rt = fbd_engine::Runtime::new(common::compile_doc(doc));
+        (0..5)
+            .map(|k| {
+                rt.set_input("go", fbd_engine::Value::Bool(k == 1)).expect("go");
+                rt.step();
+                rt.read("n").expect("n").as_i64().expect("an INT")
+            })
+            .collect::<Vec<i64>>()
+    };
+    // idle; go: run; then hold with the lamp on (its type's init): 13, the lamp off: 3.
+    assert_eq!(run(&imported.doc), [1, 2, 13, 3, 3]);
+    let project = fbd_plcopen::imported_project(&imported, Path::new("p.xml")).expect("a project");
+    let plan = fbd_compiler::compile_project(&project, &Default::default()).expect("compiles");
+    let out = fbd_plcopen::export(&project, &plan);
+    assert!(out.contains(r#"<dataType name="Lamp"><baseType><enum><values><value name="off"/><value name="hold"/></values></enum></baseType><initialValue><simpleValue value="Lamp#hold"/>"#), "{out}");
+    assert!(out.contains(r#"<variable name="m"><type><derived name="Mode"/></type></variable>"#), "{out}");
+    let back = fbd_plcopen::import(Path::new("back.xml"), &out).unwrap_or_else(|e| panic!("{e}\n{out}"));
+    assert_eq!(back.doc.types, imported.doc.types);
+    assert_eq!(run(&back.doc), [1, 2, 13, 3, 3]);
+}
+
+/// An enumeration's variable in an FBD body is refused at its declaration, saying where
+/// enumerations are imported.
+#[test]
+fn an_enumeration_in_an_fbd_body_is_refused_at_its_place() {
+    let xml = project("n := 1;")
+        .replace("<dataTypes/>", r#"<dataTypes><dataType name="Mode"><baseType><enum><values><value name="a"/></values></enum></baseType></dataType></dataTypes>"#)
+        .replace("<localVars><variable name=\"c\">", "<localVars><variable name=\"m\"><type><derived name=\"Mode\"/></type></variable><variable name=\"c\">")
+        .replace("<body><ST><xhtml:p><![CDATA[n := 1;]]></xhtml:p></ST></body>", "<body><FBD/></body>");
+    let err = fbd_plcopen::import(Path::new("p.xml"), &xml).expect_err("refused").to_string();
+    assert!(
+        err.contains("p.xml:10:20:")
+            && err.contains(
+                "variable `m` is of `Mode`, an enumeration; enumerations are imported in Structured Text bodies so far"
+            ),
+        "{err}"
+    );
+}

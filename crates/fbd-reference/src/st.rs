@@ -4,7 +4,8 @@
 //! and a generator of random ST programs in the diagram format. `tests/st.rs` runs both on
 //! random inputs and compares every variable after every scan.
 //!
-//! What it reads: BOOL, INT and DINT variables and inputs; every operator (integer operations
+//! What it reads: BOOL, INT and DINT variables and inputs, enumerations' (their values by
+//! name or `TYPE#name`, compared, assigned, CASE labels); every operator (integer operations
 //! in 32 bits, as C computes `int`; a value stored or passed to a function truncated to its
 //! type), ABS, MIN, MAX, LIMIT, SEL, INT_TO_DINT; IF/ELSIF/ELSE, CASE with lists and ranges,
 //! RETURN; instances of CTU (INT, counting while CV < PV as matiec's library does) and R_TRIG
@@ -69,6 +70,8 @@ pub struct StRef {
     instances: HashMap<String, Instance>,
     /// A loop ran 100,000 times: the program is judged no further.
     pub endless: bool,
+    /// The program's user data types (enumerations' values are names).
+    types: Vec<fbd_engine::model::DataType>,
 }
 
 /// How a statement list ended.
@@ -93,7 +96,16 @@ impl StRef {
             _ => 32,
         };
         let mut vars = HashMap::new();
+        let types = fbd_engine::model::DataTypes(&doc.types);
         for v in &doc.variables {
+            // An enumeration's variable holds its value's position, its init named by the
+            // variable or by its type (the first value by default).
+            if let Some(t) = v.data_type.as_deref().and_then(|t| types.get(t)) {
+                let init = v.init_name.as_ref().or(t.init.as_ref());
+                let at = init.map_or(Some(0), |n| t.value_index(n)).ok_or(format!("`{}`: bad init", v.name))?;
+                vars.insert(v.name.to_ascii_uppercase(), (32, V::I(at as i64)));
+                continue;
+            }
             let val = match v.init.map(|c| c.0) {
                 Some(Value::Bool(b)) => V::B(b),
                 Some(x) => V::I(x.as_i64().unwrap_or(0)),
@@ -116,7 +128,7 @@ impl StRef {
                 )
             })
             .collect();
-        Ok(StRef { body, vars, instances, endless: false })
+        Ok(StRef { body, vars, instances, endless: false, types: doc.types.clone() })
     }
 
     /// Sets input `name`.
@@ -331,7 +343,13 @@ impl StRef {
                         other => inst.inputs.get(other).copied().unwrap_or(V::I(0)),
                     };
                 }
-                self.vars.get(&first).map_or(V::I(0), |(_, v)| *v)
+                if let Some((_, v)) = self.vars.get(&first) {
+                    return *v;
+                }
+                match fbd_engine::model::DataTypes(&self.types).enum_value(&p.parts[0]) {
+                    Some(fbd_engine::model::EnumName::Value(_, i)) => V::I(i as i64),
+                    _ => V::I(0),
+                }
             }
             Expr::Unary(UnOp::Neg, x, _) => V::I(wrap32(-self.eval(x).int())),
             Expr::Unary(UnOp::Not, x, _) => V::B(!self.eval(x).bool()),
@@ -393,10 +411,11 @@ pub fn program(seed: u64) -> String {
     lines.extend((0..n).map(|_| g.statement("", 0)));
     let st: Vec<String> = lines.join("\n").lines().map(|l| format!("{l:?}")).collect();
     format!(
-        r#"{{"fbd": 6, "name": "st{seed}",
+        r#"{{"fbd": 7, "name": "st{seed}",
   "inputs": [{{"name": "i0", "type": "BOOL"}}, {{"name": "i1", "type": "BOOL"}}, {{"name": "i2", "type": "BOOL"}},
              {{"name": "a0", "type": "INT"}}, {{"name": "a1", "type": "INT"}}],
-  "variables": [{{"name": "q0", "type": "BOOL"}}, {{"name": "q1", "type": "BOOL", "init": true}}, {{"name": "b0", "type": "BOOL"}},
+  "types": [{{"name": "Mode", "enum": ["idle", "run", "hold", "done"]}}, {{"name": "Lamp", "enum": ["off", "hold"], "init": "hold"}}],
+  "variables": [{{"name": "s0", "type": "Mode"}}, {{"name": "s1", "type": "Lamp"}}, {{"name": "q0", "type": "BOOL"}}, {{"name": "q1", "type": "BOOL", "init": true}}, {{"name": "b0", "type": "BOOL"}},
                 {{"name": "n0", "type": "INT"}}, {{"name": "n1", "type": "INT", "init": 7}}, {{"name": "m0", "type": "INT"}},
                 {{"name": "d0", "type": "DINT"}}, {{"name": "k0", "type": "INT"}}, {{"name": "k1", "type": "INT"}}],
   "blocks": [{{"id": "c0", "type": "CTU", "data_type": "INT"}}, {{"id": "e0", "type": "R_TRIG"}}],
@@ -415,6 +434,11 @@ struct Gen {
 }
 
 impl Gen {
+    /// A value of `Mode`: a name (`hold` is also `Lamp`'s: written `Mode#hold`), or `s0`.
+    fn mode(&mut self) -> &'static str {
+        self.pick(&["idle", "run", "Mode#hold", "done", "Mode#idle", "s0"])
+    }
+
     fn pick<'a>(&mut self, from: &[&'a str]) -> &'a str {
         from[self.rng.random_range(0..from.len())]
     }
@@ -474,6 +498,14 @@ impl Gen {
                 let op = self.pick(&["=", "<>", "<", ">", "<=", ">="]);
                 format!("{} {op} {}", self.int_expr(d + 1), self.int_expr(d + 1))
             }
+            4 if self.rng.random_bool(0.3) => {
+                let op = self.pick(&["=", "<>"]);
+                match self.rng.random_range(0..3) {
+                    0 => format!("s0 {op} {}", self.mode()),
+                    1 => format!("{} {op} s0", self.mode()),
+                    _ => format!("s1 {op} {}", self.pick(&["off", "Lamp#hold"])),
+                }
+            }
             4 | 5 => {
                 let op = self.pick(&["AND", "OR", "XOR", "&"]);
                 format!("{} {op} {}", self.bool_expr(d + 1), self.bool_expr(d + 1))
@@ -521,6 +553,10 @@ impl Gen {
                 let v = self.pick(&["q0", "q1", "b0"]);
                 format!("{ind}{v} := {};", self.bool_expr(0))
             }
+            3 if self.rng.random_bool(0.4) => match self.rng.random_range(0..3) {
+                0 | 1 => format!("{ind}s0 := {};", self.mode()),
+                _ => format!("{ind}s1 := {};", self.pick(&["off", "Lamp#hold", "s1"])),
+            },
             3 => format!("{ind}d0 := INT_TO_DINT({}) * 70000 + d0 / 2;", self.int_expr(0)),
             4 if self.loops > 0 => format!("{ind}m0 := {};", self.int_expr(0)),
             4 => {
@@ -563,6 +599,31 @@ impl Gen {
                     out.extend(self.arm(&inner, depth + 1, &before, &mut called));
                 }
                 out.push(format!("{ind}END_IF;"));
+                self.called = called;
+                out.join("\n")
+            }
+            _ if self.rng.random_bool(0.25) => {
+                // A CASE on the enumeration: its values as labels.
+                let (before, mut called) = (self.called.clone(), self.called.clone());
+                let mut out = vec![format!("{ind}CASE s0 OF")];
+                let mut labels = vec!["idle", "run", "Mode#hold", "done"];
+                for _ in 0..self.rng.random_range(1..=3) {
+                    let k = self.rng.random_range(0..labels.len());
+                    let mut label = labels.remove(k).to_string();
+                    if !labels.is_empty() && self.rng.random_bool(0.3) {
+                        label = format!("{label}, {}", labels.remove(0));
+                    }
+                    out.push(format!("{inner}{label}:"));
+                    out.extend(self.arm(&format!("{inner}  "), depth + 1, &before, &mut called));
+                    if labels.is_empty() {
+                        break;
+                    }
+                }
+                if self.rng.random_bool(0.5) {
+                    out.push(format!("{ind}ELSE"));
+                    out.extend(self.arm(&inner, depth + 1, &before, &mut called));
+                }
+                out.push(format!("{ind}END_CASE;"));
                 self.called = called;
                 out.join("\n")
             }

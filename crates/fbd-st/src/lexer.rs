@@ -216,6 +216,13 @@ impl Lexer {
             };
             return literal(&text, ty, pos, errors);
         }
+        // An enumeration value named with its type (`Mode#running`): one name, which the
+        // compiler looks up in the program's types.
+        if self.peek(0) == Some('#') && self.peek(1).is_some_and(|c| c.is_ascii_alphabetic() || c == '_') {
+            self.bump(1);
+            let value = self.take_while(|c| c.is_ascii_alphanumeric() || c == '_');
+            return Some(Tok::Ident(format!("{w}#{value}")));
+        }
         if upper == "TRUE" || upper == "FALSE" {
             return Some(Tok::Lit(Value::Bool(upper == "TRUE"), None));
         }

@@ -26,6 +26,7 @@ use fbd_st::ast::{Arg, Call, CaseLabel, Expr, Path, Stmt, UnOp};
 
 use super::{Body, Found, Name, fb_inputs, fb_outputs, pin_type};
 
+mod enums;
 mod expr;
 mod loops;
 use crate::ladder::gate;
@@ -83,6 +84,8 @@ pub(super) fn lower(body: &mut Body, statements: &[Stmt]) -> (Found, Vec<BodyLoo
         body.variables.push(fbd_model::model::Variable {
             name: format!("{}__{pin}", body.blocks[b].id),
             ty: fbd_model::model::TypeName(t),
+            data_type: None,
+            init_name: None,
             init: None,
             input: false,
             temp: false,
@@ -251,7 +254,14 @@ impl Lowerer<'_, '_> {
         let (w, t) = self.expr(value, ty);
         let _ = pos;
         if let (Some(v), Some(to)) = (v, ty) {
-            self.check_store(value, t, to, &format!("`{}`", target.text()));
+            let what = format!("`{}`", target.text());
+            match self.body.variables[v].data_type.clone() {
+                Some(e) => {
+                    self.check_enum_store(value, Some(&e), &what);
+                }
+                None if self.check_enum_store(value, None, &what) => {}
+                None => self.check_store(value, t, to, &what),
+            }
             self.env[v] = w;
         }
     }
@@ -417,10 +427,12 @@ impl Lowerer<'_, '_> {
             for label in &arm.labels {
                 let t = match label {
                     CaseLabel::Value(e) => {
+                        self.check_enum_binary(fbd_st::ast::BinOp::Eq, selector, e, e.pos());
                         let (v, _) = self.expr(e, st);
                         self.make(e.pos(), "EQ", vec![("in1".into(), s.clone()), ("in2".into(), v)], st, "out")
                     }
                     CaseLabel::Range(lo, hi) => {
+                        self.check_enum_binary(fbd_st::ast::BinOp::Ge, selector, lo, lo.pos());
                         let (a, _) = self.expr(lo, st);
                         let (b, _) = self.expr(hi, st);
                         let ge =
@@ -506,8 +518,10 @@ impl Lowerer<'_, '_> {
                         continue;
                     };
                     let (w, t) = self.expr(value, pty);
-                    if let Some(to) = pty {
-                        self.check_store(value, t, to, &format!("{ty}'s input {}", pin.to_ascii_uppercase()));
+                    let what = format!("{ty}'s input {}", pin.to_ascii_uppercase());
+                    let wrong = self.check_enum_store(value, None, &what);
+                    if let Some(to) = pty.filter(|_| !wrong) {
+                        self.check_store(value, t, to, &what);
                     }
                     inputs.push((pin, w));
                 }

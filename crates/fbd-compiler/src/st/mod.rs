@@ -27,7 +27,7 @@ use std::collections::HashMap;
 
 use fbd_model::diag::Diagnostic;
 use fbd_model::locate::Seg;
-use fbd_model::model::{Connector, LeanBlock, PortOut, Variable};
+use fbd_model::model::{Connector, DataType, LeanBlock, PortOut, Variable};
 use fbd_model::{Type, library};
 use fbd_st::Pos;
 
@@ -43,6 +43,8 @@ pub(super) struct Body<'a> {
     pub(super) outputs: &'a mut Vec<PortOut>,
     /// The macros of the project: name → (input pins, output pins) with their types.
     pub(super) macros: &'a HashMap<String, Pins>,
+    /// The project's user data types (enumerations' values are names in ST).
+    pub(super) types: &'a [DataType],
 }
 
 /// A function block type's pins (a macro's ports): inputs and outputs, with types.
@@ -80,6 +82,7 @@ pub(crate) fn lower(project: &mut Project) -> Result<Loops, Vec<Diagnostic>> {
             (m.name.clone(), pins)
         })
         .collect();
+    let types: Vec<DataType> = project.files.iter().flat_map(|f| f.doc.types.iter().cloned()).collect();
     let mut found: Vec<Diagnostic> = Vec::new();
     for f in 0..project.files.len() {
         let mut errors: Vec<(Vec<Seg>, Pos, String)> = Vec::new();
@@ -94,6 +97,7 @@ pub(crate) fn lower(project: &mut Project) -> Result<Loops, Vec<Diagnostic>> {
                     inputs: doc.inputs.iter().map(|p| (p.name.clone(), p.ty.0)).collect(),
                     outputs: &mut doc.outputs,
                     macros: &macros,
+                    types: &types,
                 };
                 let (found, made) = body_errors(&mut body, &st, !doc.ladder.is_empty());
                 errors.extend(found.into_iter().map(|(p, m)| (vec![], p, m)));
@@ -114,6 +118,7 @@ pub(crate) fn lower(project: &mut Project) -> Result<Loops, Vec<Diagnostic>> {
                     inputs: d.inputs.iter().map(|p| (p.name.clone(), p.ty.0)).collect(),
                     outputs: &mut d.outputs,
                     macros: &macros,
+                    types: &types,
                 };
                 let at = vec![Seg::from("macros"), Seg::from(m)];
                 let (found, made) = body_errors(&mut body, &st, !d.ladder.is_empty());

@@ -34,9 +34,9 @@ const CASES: &[Case] = &[
     },
     Case {
         name: "unsupported version",
-        files: &[("main.json", "{\n \"fbd\": 7\n}")],
-        says: &["unsupported format version 7"],
-        at: ("main.json", "\"fbd\": 7"),
+        files: &[("main.json", "{\n \"fbd\": 8\n}")],
+        says: &["unsupported format version 8"],
+        at: ("main.json", "\"fbd\": 8"),
         block: None,
         pin: None,
     },

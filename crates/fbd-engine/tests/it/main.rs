@@ -7,6 +7,7 @@ mod constants;
 mod debugger;
 mod determinism;
 mod enable;
+mod enums;
 mod errors;
 mod feedback;
 mod harness;

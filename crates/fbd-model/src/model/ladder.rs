@@ -19,22 +19,80 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::{Const, TypeName, Wire, de_pos, ser_pos};
+use crate::types::Type;
 
 /// A variable of a body (IEC's `VAR`): read by name by its body's contacts, blocks and ports,
 /// written by its coils and stores; between scans it keeps its value. The debugger, the CLI and
 /// test tables watch it by its name.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
+///
+/// Its file form is [`VariableText`]: one `type` that names an elementary type or one of the
+/// document's [`DataType`](super::DataType)s, and an `init` that may be an enumeration
+/// value's name; the loader resolves both (`load::resolve_types`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(try_from = "VariableText", into = "VariableText")]
 pub struct Variable {
     /// Unique among the body's variables, inputs (but the one it takes, with `input`), blocks
     /// and ladder elements; no `/` or `.`.
     pub name: String,
-    /// Its IEC elementary type.
-    #[serde(rename = "type")]
+    /// Its IEC elementary type; for a variable of a user type, the type it is held in
+    /// (an enumeration's: DINT) once the project is loaded.
     pub ty: TypeName,
-    /// Its value before the first scan (default: zero of the type).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// The user data type it is declared of (a name of the project's `types`), if any.
+    pub data_type: Option<String>,
+    /// Its value before the first scan (default: zero of the type; an enumeration's first
+    /// value or its type's `init`).
     pub init: Option<Const>,
+    /// Its init as written when it is a name (an enumeration's value), which the loader
+    /// turns into `init`; kept so the file is written back as it was.
+    pub init_name: Option<String>,
+    /// It takes the body's input of the same name at the start of every scan (a global a
+    /// program instance shares, a `%I` location the body writes): a read before the scan's
+    /// first write sees the input, and what it is written reaches its readers after.
+    pub input: bool,
+    /// It starts every scan at its init instead of keeping the previous scan's value: a
+    /// FUNCTION's variables (and its result), IEC's VAR_TEMP.
+    pub temp: bool,
+    /// Free text.
+    pub description: Option<String>,
+}
+
+impl Variable {
+    /// A variable of an elementary type, with no init, neither input nor temp.
+    pub fn new(name: impl Into<String>, ty: Type) -> Variable {
+        Variable {
+            name: name.into(),
+            ty: TypeName(ty),
+            data_type: None,
+            init: None,
+            init_name: None,
+            input: false,
+            temp: false,
+            description: None,
+        }
+    }
+
+    /// The name of its type as the file writes it: its user type's, or its elementary type's.
+    pub fn type_name(&self) -> &str {
+        self.data_type.as_deref().unwrap_or(self.ty.0.name())
+    }
+}
+
+/// A [`Variable`] as the file writes it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(rename = "Variable")]
+pub struct VariableText {
+    /// Unique among the body's variables, inputs (but the one it takes, with `input`), blocks
+    /// and ladder elements; no `/` or `.`.
+    pub name: String,
+    /// Its type: an IEC elementary type (`BOOL`, `INT`, `REAL`, `TIME`, `STRING`..) or the
+    /// name of one of the project's `types`.
+    #[serde(rename = "type")]
+    pub ty: String,
+    /// Its value before the first scan (default: zero of the type): a constant, or for a
+    /// variable of an enumeration one of its values' names (`"running"`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub init: Option<serde_json::Value>,
     /// It takes the body's input of the same name at the start of every scan (a global a
     /// program instance shares, a `%I` location the body writes): a read before the scan's
     /// first write sees the input, and what it is written reaches its readers after.
@@ -47,6 +105,83 @@ pub struct Variable {
     /// Free text.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
+}
+
+impl JsonSchema for Variable {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        VariableText::schema_name()
+    }
+    fn json_schema(g: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        VariableText::json_schema(g)
+    }
+}
+
+/// Whether `s` can be a name (an enumeration value's): a letter or `_`, then letters, digits
+/// and `_`; `TYPE#value` too.
+fn is_value_name(s: &str) -> bool {
+    let name = |p: &str| {
+        p.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+            && p.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+    };
+    match s.split_once('#') {
+        Some((t, v)) => name(t) && name(v),
+        None => name(s) && !s.eq_ignore_ascii_case("TRUE") && !s.eq_ignore_ascii_case("FALSE"),
+    }
+}
+
+impl TryFrom<VariableText> for Variable {
+    type Error = String;
+
+    fn try_from(t: VariableText) -> Result<Variable, String> {
+        let (ty, data_type) = match Type::parse(&t.ty) {
+            Some(ty) => (ty, None),
+            None if is_value_name(&t.ty) && !t.ty.contains('#') => (Type::DInt, Some(t.ty.clone())),
+            None => {
+                let names: Vec<&str> = Type::ALL.iter().map(|t| t.name()).collect();
+                return Err(format!(
+                    "variable `{}`: unknown type `{}`, expected one of {} or a name of the document's `types`",
+                    t.name,
+                    t.ty,
+                    names.join(", ")
+                ));
+            }
+        };
+        let (init, init_name) = match t.init {
+            None => (None, None),
+            Some(serde_json::Value::String(s)) if is_value_name(&s) => (None, Some(s)),
+            Some(_) if data_type.is_some() => {
+                return Err(format!(
+                    "variable `{}` is of `{}`: its init is one of its values' names (`\"init\": \"running\"`)",
+                    t.name, t.ty
+                ));
+            }
+            Some(v) => (Some(Const::deserialize(v).map_err(|e| format!("variable `{}`: init: {e}", t.name))?), None),
+        };
+        Ok(Variable {
+            name: t.name,
+            ty: TypeName(ty),
+            data_type,
+            init,
+            init_name,
+            input: t.input,
+            temp: t.temp,
+            description: t.description,
+        })
+    }
+}
+
+impl From<Variable> for VariableText {
+    fn from(v: Variable) -> VariableText {
+        let ty = v.type_name().to_string();
+        // A user type's variable is written with the init it was given by name (the one its
+        // type gives it, resolved into `init`, is the type's to write).
+        let init = match (v.init_name, v.init) {
+            (Some(n), _) => Some(serde_json::Value::String(n)),
+            (None, Some(c)) if v.data_type.is_none() => serde_json::to_value(c).ok(),
+            (None, _) => None,
+        };
+        VariableText { name: v.name, ty, init, input: v.input, temp: v.temp, description: v.description }
+    }
 }
 
 /// What a ladder element is.

@@ -8,12 +8,14 @@
 //! `lean.rs` (a block as the compiler holds it), `values.rs` (how a value is written: type names, constants, wires, a block's pins and
 //! negated pins, each read with its own messages).
 
+mod data_types;
 pub mod ladder;
 mod lean;
 pub mod tasks;
 mod values;
 
-pub use ladder::{LdElement, LdKind, LdModifier, Variable};
+pub use data_types::{DataKind, DataType, DataTypes, ENUM_REPRESENTATION, EnumName};
+pub use ladder::{LdElement, LdKind, LdModifier, Variable, VariableText};
 pub use lean::{LeanBlock, LeanPins};
 pub use values::{Const, PinNames, Pins, TypeName, Wire, number};
 
@@ -21,13 +23,16 @@ use schemars::JsonSchema;
 use serde::de;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-/// The newest format version this engine reads and writes: 6, which adds Structured Text
-/// bodies (`st`); 5 added ladder networks and body variables ([`LdElement`], [`Variable`]);
+/// The newest format version this engine reads and writes: 7, which adds user data types
+/// (`types`: enumerations); 6 added Structured Text bodies (`st`); 5 added ladder networks and body variables ([`LdElement`], [`Variable`]);
 /// 4 added [`Task`]s. A document writes the
 /// oldest version that holds what it has ([`DocumentOf::version_needed`]): one without tasks
 /// or ladder is version 3 (an older engine reads it), and an older engine refuses a newer one
 /// by its version.
-pub const FORMAT_VERSION: u32 = 6;
+pub const FORMAT_VERSION: u32 = 7;
+
+/// The version that added Structured Text bodies.
+pub const ST_VERSION: u32 = 6;
 
 /// The version that added ladder networks and body variables.
 pub const LADDER_VERSION: u32 = 5;
@@ -49,7 +54,7 @@ pub struct DocumentOf<B> {
     /// Format version: 3 (IEC 61131-3 type names: INT is 16 bits, LINT 64; TIME a type of
     /// its own), 4 for a file with `tasks` (which 4 adds, nothing else), 5 for one with
     /// `variables` or a `ladder` network (which 5 adds), 6 for one with Structured Text
-    /// (`st`). An older file is read under the new
+    /// (`st`), 7 for one with user data types (`types`). An older file is read under the new
     /// names with the same behaviour ([`Document::migrate`]).
     pub fbd: u32,
     /// The format version the file was written in, when older than this engine's (the
@@ -78,6 +83,10 @@ pub struct DocumentOf<B> {
     /// Library files whose macros this file uses, relative to this file's directory.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub include: Vec<String>,
+    /// User data types (format version 7), which variables name as their `type`: the
+    /// project's (this file's and its includes') are seen by every body.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub types: Vec<DataType>,
     /// Program inputs: what the HMI, CLI and tests write by name.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub inputs: Vec<ProgramInput>,
@@ -150,6 +159,7 @@ impl<B> Default for DocumentOf<B> {
             cycle_ms: None,
             watchdog_ms: None,
             include: Vec::new(),
+            types: Vec::new(),
             inputs: Vec::new(),
             outputs: Vec::new(),
             macros: Vec::new(),
@@ -569,6 +579,7 @@ impl<B> DocumentOf<B> {
             cycle_ms,
             watchdog_ms,
             include,
+            types,
             inputs,
             outputs,
             macros,
@@ -591,6 +602,7 @@ impl<B> DocumentOf<B> {
             cycle_ms,
             watchdog_ms,
             include,
+            types,
             inputs,
             outputs,
             macros,
@@ -618,8 +630,11 @@ impl<B> DocumentOf<B> {
     /// The format version the document needs: 6 with Structured Text, 5 with variables or a
     /// ladder network (in the program or a macro), 4 with tasks, else 3.
     pub fn version_needed(&self) -> u32 {
-        if !self.st.is_empty() || self.macros.iter().any(|m| !m.st.is_empty()) {
+        if !self.types.is_empty() {
             return FORMAT_VERSION;
+        }
+        if !self.st.is_empty() || self.macros.iter().any(|m| !m.st.is_empty()) {
+            return ST_VERSION;
         }
         let ladder = !self.ladder.is_empty()
             || !self.variables.is_empty()

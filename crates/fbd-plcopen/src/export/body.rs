@@ -30,6 +30,8 @@ pub(super) struct Body {
     pub(super) instances: Vec<Instance>,
     /// The body's language: `FBD`, `LD` or `ST`.
     pub(super) language: &'static str,
+    /// Variables of a user data type (an enumeration): name, type, initial value's name.
+    pub(super) typed: Vec<(String, String, Option<String>)>,
 }
 
 /// Writes the elements of one body: ids, the inVariables that reads need, feedback variables.
@@ -485,7 +487,7 @@ pub(super) fn body_xml(
     em.connector_elements(&mut xml);
     em.variable_writes(&mut xml, &variables, outputs);
     xml.push_str(&em.reads);
-    Body { xml, locals: em.locals, instances, language: "FBD" }
+    Body { xml, locals: em.locals, instances, language: "FBD", typed: Vec::new() }
 }
 
 /// The instance names of one POU. IEC names are one namespace per POU and ignore case: an

@@ -338,8 +338,7 @@ fn export_project(project: &Project, plan: &ScanPlan, renames: &[crate::reserved
     </coordinateInfo>
   </contentHeader>
   <types>
-    <dataTypes/>
-    <pous>
+{data_types}    <pous>
 {pous}    </pous>
   </types>
   <instances>
@@ -356,6 +355,7 @@ fn export_project(project: &Project, plan: &ScanPlan, renames: &[crate::reserved
 {names}</project>
 "#,
         ver = env!("CARGO_PKG_VERSION"),
+        data_types = data_types_xml(project),
         name = esc(&name),
         names = names_data(renames),
     )
@@ -413,6 +413,52 @@ type Extra<'a> = &'a dyn Fn(&str) -> (Option<String>, String);
 /// Nothing extra for any variable.
 fn none(_: &str) -> (Option<String>, String) {
     (None, String::new())
+}
+
+/// The variables of user data types, as a `localVars` section of their own.
+fn typed_vars_xml(vars: &[(String, String, Option<String>)]) -> String {
+    if vars.is_empty() {
+        return String::new();
+    }
+    let mut s = "          <localVars>\n".to_string();
+    for (n, t, init) in vars {
+        let init = init
+            .as_ref()
+            .map_or(String::new(), |v| format!("<initialValue><simpleValue value=\"{}\"/></initialValue>", esc(v)));
+        let _ = writeln!(
+            s,
+            "            <variable name=\"{}\"><type><derived name=\"{}\"/></type>{init}</variable>",
+            esc(n),
+            esc(t)
+        );
+    }
+    s.push_str("          </localVars>\n");
+    s
+}
+
+/// The project's user data types as PLCopen `dataType`s (an enumeration: its values).
+fn data_types_xml(project: &Project) -> String {
+    let types: Vec<&fbd_model::model::DataType> = project.files.iter().flat_map(|f| f.doc.types.iter()).collect();
+    if types.is_empty() {
+        return "    <dataTypes/>\n".to_string();
+    }
+    let mut s = "    <dataTypes>\n".to_string();
+    for t in types {
+        let values: String = t.values().iter().map(|v| format!("<value name=\"{}\"/>", esc(v))).collect();
+        // With its type (`Lamp#hold`): matiec reads a value name another type has as ambiguous.
+        let init = t.init.as_ref().map_or(String::new(), |v| {
+            let v = if v.contains('#') { v.clone() } else { format!("{}#{v}", t.name) };
+            format!("<initialValue><simpleValue value=\"{}\"/></initialValue>", esc(&v))
+        });
+        let _ = writeln!(
+            s,
+            "      <dataType name=\"{}\"><baseType><enum><values>{values}</values></enum></baseType>{init}{}</dataType>",
+            esc(&t.name),
+            documentation("", t.description.as_deref()).trim_end()
+        );
+    }
+    s.push_str("    </dataTypes>\n");
+    s
 }
 
 /// A declared variable: name, type, initial value, documentation.
@@ -501,7 +547,7 @@ fn pou_xml(
         esc(name),
         vars_xml("inputVars", ins, &[], extra_in),
         vars_xml("outputVars", outs, &[], extra_out),
-        vars_xml("localVars", &body.locals, &body.instances, &none),
+        vars_xml("localVars", &body.locals, &body.instances, &none) + &typed_vars_xml(&body.typed),
         body.xml,
         documentation("        ", doc),
         lang = body.language,
@@ -604,7 +650,7 @@ fn helper_pou(block: &str, t: Type, cycle_us: u64, selector_n: u32) -> String {
         vs.into_iter().map(|(n, t, i, d)| (n.to_ascii_uppercase(), t, i, d)).collect()
     };
     let (ins, outs) = (upper(ins), upper(outs));
-    let body = Body { xml: String::new(), locals, instances: Vec::new(), language: "FBD" };
+    let body = Body { xml: String::new(), locals, instances: Vec::new(), language: "FBD", typed: Vec::new() };
     let iface = format!(
         "{}{}{}",
         vars_xml("inputVars", &ins, &[], &none),

@@ -157,7 +157,22 @@ pub(super) fn unknown_types(
             || pou_names.iter().any(|p| p.eq_ignore_ascii_case(t))
             || types.keys().any(|k| k.eq_ignore_ascii_case(t))
     };
+    // Enumerations are compiled in ST bodies (`fbd_compiler::st`), not yet in FBD and LD.
+    let st_body = child(pou, "body").and_then(|b| child(b, "ST")).is_some();
     for v in vars {
+        if let Some(t) = v.derived.as_deref()
+            && v.ty.is_none()
+            && super::enums::find(&cx.enums, t).is_some()
+        {
+            if !st_body {
+                let msg = format!(
+                    "variable `{}` is of `{t}`, an enumeration; enumerations are imported in Structured Text bodies so far (not in FBD or LD)",
+                    v.name
+                );
+                cx.err_at(v.at, msg);
+            }
+            continue;
+        }
         if let Some(t) = v.derived.as_deref()
             && v.ty.is_none()
             && !known(t)

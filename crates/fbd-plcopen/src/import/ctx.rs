@@ -23,6 +23,9 @@ pub(super) struct Ctx<'a> {
     /// so a column continues from there instead of counting from the line's start (a file
     /// written on one line would otherwise cost a pass over it per error).
     pub(super) last: (usize, usize, usize),
+    /// The file's enumeration types (`enums.rs`): a variable of one is no derived type to
+    /// refuse, its initial value a value's name.
+    pub(super) enums: Vec<fbd_model::model::DataType>,
 }
 
 impl<'a> Ctx<'a> {
@@ -37,6 +40,7 @@ impl<'a> Ctx<'a> {
             places: Vec::new(),
             line_starts: Vec::new(),
             last: (0, 0, 0),
+            enums: Vec::new(),
         }
     }
 

@@ -16,6 +16,7 @@ use crate::literal;
 mod checks;
 mod ctx;
 mod disabled;
+mod enums;
 pub mod extensions;
 mod lookup;
 mod modifiers;
@@ -150,6 +151,7 @@ fn import_parsed(path: &Path, text: &str, xml: &roxmltree::Document) -> Result<I
     pou_names.extend(stand_in_macros.iter().map(|m| m.name.clone()));
     checks::located_sizes(&mut cx, root);
     let types = structs::struct_types(&mut cx, root);
+    cx.enums = enums::enum_types(&mut cx, root);
     let globals = checks::configuration_globals(&mut cx, root);
     let declares_en = declaring_en(&pous);
     let mut doc = Document {
@@ -168,6 +170,7 @@ fn import_parsed(path: &Path, text: &str, xml: &roxmltree::Document) -> Result<I
             path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned())
         )),
         cycle_ms,
+        types: cx.enums.clone(),
         ..Document::default()
     };
     if !stand_in_macros.is_empty() {
@@ -1275,6 +1278,8 @@ fn ladder_pou(
             name: v.name.clone(),
             ty: TypeName(ty),
             init: v.init.map(fbd_model::model::Const),
+            data_type: None,
+            init_name: None,
             input,
             temp: false,
             description: None,

@@ -70,6 +70,24 @@ pub(super) fn st_pou(cx: &mut Ctx, p: StParts) -> Option<(MacroDef, Vec<ProgramI
                     name: if result { name.clone() } else { v.name.clone() },
                     ty: TypeName(ty),
                     init: v.init.map(Const),
+                    data_type: None,
+                    init_name: None,
+                    input: is_input,
+                    temp: function && !is_input,
+                    description: None,
+                });
+            }
+            (None, Some(d)) if super::enums::find(&cx.enums, d).is_some() => {
+                if is_input && !written.contains(&v.name.to_ascii_uppercase()) {
+                    continue;
+                }
+                let t = super::enums::find(&cx.enums, d).map(|t| t.name.clone());
+                variables.push(Variable {
+                    name: v.name.clone(),
+                    ty: TypeName(fbd_model::model::ENUM_REPRESENTATION),
+                    init: None,
+                    data_type: t,
+                    init_name: v.init_name.clone(),
                     input: is_input,
                     temp: function && !is_input,
                     description: None,

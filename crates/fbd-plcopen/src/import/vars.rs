@@ -15,6 +15,8 @@ pub(super) struct Var {
     pub(super) name: String,
     pub(super) ty: Option<Type>,
     pub(super) init: Option<Value>,
+    /// The initial value of a variable of an enumeration: a value's name.
+    pub(super) init_name: Option<String>,
     /// A function block instance's initial member values (`structValue`).
     pub(super) members: Vec<(String, Value)>,
     /// A located variable's address (`%IX0.0`, `%QW2`).
@@ -44,6 +46,7 @@ impl Var {
             name: name.to_string(),
             ty: None,
             init: None,
+            init_name: None,
             members: Vec::new(),
             address: None,
             derived: None,
@@ -108,7 +111,12 @@ pub(super) fn variables(cx: &mut Ctx, iface: Option<Node>, section: &str) -> Vec
             };
             let init =
                 child(v, "initialValue").and_then(|i| child(i, "simpleValue")).and_then(|s| s.attribute("value"));
-            let init = match init {
+            let of_enum = tnode
+                .filter(|t| t.tag_name().name() == "derived" && ty.is_none())
+                .and_then(|t| t.attribute("name"))
+                .is_some_and(|n| super::enums::find(&cx.enums, n).is_some());
+            let init_name = init.filter(|_| of_enum).map(str::to_string);
+            let init = match init.filter(|_| !of_enum) {
                 Some(t) => match literal::initial_value(t, ty) {
                     Ok(v) => Some(v),
                     Err(e) => {
@@ -148,6 +156,7 @@ pub(super) fn variables(cx: &mut Ctx, iface: Option<Node>, section: &str) -> Vec
                 name,
                 ty,
                 init,
+                init_name,
                 members,
                 address,
                 derived: derived.map(str::to_string),

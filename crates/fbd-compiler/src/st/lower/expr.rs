@@ -126,6 +126,7 @@ impl Lowerer<'_, '_> {
         want: Option<Type>,
         ctx: Ctx,
     ) -> (Wire, Option<Type>, bool) {
+        self.check_enum_binary(op, a, b, pos);
         let compare = matches!(op, BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Gt | BinOp::Le | BinOp::Ge);
         let arith = matches!(op, BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Mod);
         let operand_want = if compare { None } else { want };
@@ -355,6 +356,9 @@ impl Lowerer<'_, '_> {
                 zero
             }
             (None, _) => {
+                if let Some(value) = self.enum_value(p) {
+                    return value;
+                }
                 let msg = self.unknown(&p.parts[0]);
                 self.error(p.pos, msg);
                 zero

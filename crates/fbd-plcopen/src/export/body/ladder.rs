@@ -122,7 +122,7 @@ pub(in crate::export) fn ladder_body_xml(
         }
         locals.push((v.name.clone(), v.ty.0, v.init.map(|c| v.ty.0.fit(c.0).unwrap_or(c.0)), v.description.clone()));
     }
-    Body { xml, locals, instances, language: "LD" }
+    Body { xml, locals, instances, language: "LD", typed: Vec::new() }
 }
 
 /// Where element `k` stands: its stored position, else a rung of its own.
