@@ -14,7 +14,9 @@ call per instance (formal arguments, `=>` outputs; not in a loop), in a branch o
 RETURN, in a branch or a loop or not; an instance may be called in each branch of an IF or a
 CASE (branches exclude each other: one call a scan), giving different inputs; two enumerations
 (`Mode`, `Lamp`, a value name in both written `Mode#hold`) assigned, compared and a CASE's
-selector with their values as labels. Divisors are non-zero
+selector with their values as labels; three arrays (`ARRAY[0..4] OF INT` with initial elements,
+`ARRAY[1..2, 0..2] OF DINT`, `ARRAY[-1..1] OF BOOL`) read and written at constant indices and
+at computed ones kept in bounds (`LIMIT`: matiec's C does not check them). Divisors are non-zero
 literals (matiec's C traps on an integer division by zero). The same SEED writes the same file.
 """
 
@@ -40,6 +42,10 @@ class Gen:
     def int_expr(self, d=0):
         r = self.rng
         k = r.randint(0, 12 if d < 3 else 2)
+        if k == 0 and r.random() < 0.3:
+            if r.random() < 0.7:
+                return f"arr[{self.index(d, 0, 4)}]"
+            return f"DINT_TO_INT(grid[{self.index(d, 1, 2)}, {self.index(d, 0, 2)}])"
         if k == 0:
             return r.choice(INTS_IN + INT_VARS + ["k0"])
         if k == 1:
@@ -66,12 +72,25 @@ class Gen:
             return f"ABS({self.int_expr(d + 1)})"
         return f"-{r.choice(INTS_IN + INT_VARS)}"
 
+    def index(self, d, lo, hi):
+        r = self.rng
+        k = r.randint(0, 4)
+        if k <= 1:
+            return str(r.randint(lo, hi))
+        if k == 2 and self.loops > 0:
+            return f"LIMIT({lo}, k{self.loops - 1}, {hi})"
+        if k == 3 and d < 3:
+            return f"LIMIT({lo}, {self.int_expr(d + 1)}, {hi})"
+        return f"LIMIT({lo}, {r.choice(INTS_IN + INT_VARS)}, {hi})"
+
     def mode(self):
         return self.rng.choice(["idle", "run", "Mode#hold", "done", "Mode#idle", "s0"])
 
     def bool_expr(self, d=0):
         r = self.rng
         k = r.randint(0, 8 if d < 3 else 1)
+        if k == 1 and r.random() < 0.3:
+            return f"flags[{self.index(d, -1, 1)}]"
         if k == 2 and r.random() < 0.3:
             op = r.choice(["=", "<>"])
             return r.choice([f"s0 {op} {self.mode()}", f"{self.mode()} {op} s0", f"s1 {op} {r.choice(['off', 'Lamp#hold'])}"])
@@ -170,6 +189,13 @@ class Gen:
             if r.random() < 0.2:
                 return f"{ind}c0.CU := {self.bool_expr()};"
             return f"{ind}{r.choice(BOOL_VARS)} := {self.bool_expr()};"
+        if k == 3 and r.random() < 0.3:
+            w = r.randint(0, 3)
+            if w <= 1:
+                return f"{ind}arr[{self.index(0, 0, 4)}] := {self.int_expr()};"
+            if w == 2:
+                return f"{ind}flags[{self.index(0, -1, 1)}] := {self.bool_expr()};"
+            return f"{ind}grid[{self.index(0, 1, 2)}, {self.index(0, 0, 2)}] := grid[1, 2] + INT_TO_DINT({self.int_expr()});"
         if k == 3 and r.random() < 0.4:
             if r.random() < 0.7:
                 return f"{ind}s0 := {self.mode()};"
@@ -261,6 +287,9 @@ def program(seed):
     ins = "".join(var(n, "BOOL") for n in BOOLS_IN) + "".join(var(n, "INT") for n in INTS_IN)
     outs = var("q0", "BOOL") + var("q1", "BOOL") + var("n0", "INT") + var("n1", "INT") + var("d0", "DINT") + var("r0", "REAL")
     locals_ = fb("s0", "Mode") + '<variable name="s1"><type><derived name="Lamp"/></type><initialValue><simpleValue value="Lamp#hold"/></initialValue></variable>'
+    locals_ += '<variable name="arr"><type><array><dimension lower="0" upper="4"/><baseType><INT/></baseType></array></type><initialValue><arrayValue><value><simpleValue value="1"/></value><value><simpleValue value="2"/></value><value><simpleValue value="3"/></value></arrayValue></initialValue></variable>'
+    locals_ += '<variable name="grid"><type><array><dimension lower="1" upper="2"/><dimension lower="0" upper="2"/><baseType><DINT/></baseType></array></type></variable>'
+    locals_ += '<variable name="flags"><type><array><dimension lower="-1" upper="1"/><baseType><BOOL/></baseType></array></type><initialValue><arrayValue><value><simpleValue value="TRUE"/></value></arrayValue></initialValue></variable>'
     locals_ += var("b0", "BOOL") + var("m0", "INT") + var("k0", "INT") + var("k1", "INT") + "".join(fb(n, t) for n, t in FBS)
     return f"""<?xml version="1.0" encoding="utf-8"?>
 <project xmlns="http://www.plcopen.org/xml/tc6_0201" xmlns:xhtml="http://www.w3.org/1999/xhtml">

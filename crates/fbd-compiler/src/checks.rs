@@ -233,7 +233,7 @@ fn check_connectors(project: &Project, fi: usize, list: &[Connector], list_at: &
     for (k, c) in list.iter().enumerate() {
         let mut at = list_at.to_vec();
         at.extend([Seg::Index(k), Seg::Key("name".into())]);
-        if !valid_ident(&c.name) {
+        if !valid_ident(&c.name) && !element_name(&c.name) {
             errors.push(project.diag(fi, &at, format!("invalid connector name `{}`", c.name)).help(IDENT_HELP));
         } else if let Some(first) = names.insert(&c.name, k) {
             errors.push(
@@ -247,6 +247,14 @@ fn check_connectors(project: &Project, fi: usize, list: &[Connector], list_at: &
             );
         }
     }
+}
+
+/// An array element's name (`buf[3]`, `grid[0,-1]`): the net of an element, which the ST
+/// compiler makes (`st::lower::arrays`), watched by that name.
+fn element_name(name: &str) -> bool {
+    let Some((array, rest)) = name.split_once('[') else { return false };
+    let Some(indices) = rest.strip_suffix(']') else { return false };
+    valid_ident(array) && indices.split(',').all(|i| i.strip_prefix('-').unwrap_or(i).parse::<u64>().is_ok())
 }
 
 /// The pages of one body: each named once, each block of the body on one page at most, and

@@ -75,6 +75,7 @@ impl Workspace {
                     ty: TypeName(t),
                     data_type: None,
                     init_name: None,
+                    init_elements: Vec::new(),
                     init: None,
                     input: false,
                     temp: false,

@@ -580,6 +580,19 @@ pub fn resolve_types<B>(project: &mut ProjectOf<B>, errors: &mut Vec<Diagnostic>
                 errors.push(project.diag(fi, &at, p));
                 continue;
             }
+            if let Some(a) = t.array() {
+                let of_enum =
+                    all.iter().any(|o: &crate::model::DataType| o.is_enum() && o.name.eq_ignore_ascii_case(&a.of));
+                if crate::types::Type::parse(&a.of).is_none() && !of_enum {
+                    errors.push(project.diag(
+                        fi,
+                        &json_path!["types", ti, "array"],
+                        format!("array type `{}`: its elements' type `{}` is neither elementary nor an enumeration declared before it", t.name, a.of),
+                    ));
+                }
+                all.push(t.clone());
+                continue;
+            }
             let values = t.values();
             if values.is_empty() {
                 errors.push(project.diag(
@@ -648,6 +661,9 @@ fn resolve_variable(types: DataTypes, v: &mut Variable) -> Result<(), String> {
             None => Ok(()),
         };
     };
+    if let Some(a) = types.array(name) {
+        return resolve_array(types, v, &a);
+    }
     let Some(t) = types.get(name) else {
         let known: Vec<&str> = types.0.iter().map(|t| t.name.as_str()).collect();
         let known = if known.is_empty() {
@@ -676,6 +692,50 @@ fn resolve_variable(types: DataTypes, v: &mut Variable) -> Result<(), String> {
         };
         v.init = Some(crate::model::Const(crate::types::Value::Int(i as i64)));
     }
+    Ok(())
+}
+
+/// An array variable: held in its element's type; its initial elements fit it.
+fn resolve_array(types: DataTypes, v: &mut Variable, a: &crate::model::ArrayType) -> Result<(), String> {
+    let Some((elem, _)) = types.element(&a.of) else {
+        return Err(format!(
+            "variable `{}`: `{}` is neither an elementary type nor an enumeration (arrays of those are compiled so far)",
+            v.name, a.of
+        ));
+    };
+    if let Some(n) = &v.init_name {
+        return Err(format!(
+            "variable `{}` is an array: its init is a list of values (`[1, 2, 3]`), not `{n}`",
+            v.name
+        ));
+    }
+    if v.init.is_some() {
+        return Err(format!("variable `{}` is an array: its init is a list of values (`[1, 2, 3]`)", v.name));
+    }
+    if v.init_elements.len() as u64 > a.len() {
+        return Err(format!(
+            "variable `{}`: {} initial values for {} elements",
+            v.name,
+            v.init_elements.len(),
+            a.len()
+        ));
+    }
+    for (k, c) in v.init_elements.iter_mut().enumerate() {
+        let fitted = c.0.coerce(elem).map(|x| elem.admit(x));
+        match fitted {
+            Some(Ok(x)) => c.0 = x,
+            Some(Err(why)) => return Err(format!("variable `{}`: initial element {k}: {why}", v.name)),
+            None => {
+                return Err(format!(
+                    "variable `{}`: initial element {k}: `{}` is no {} value",
+                    v.name,
+                    c.0,
+                    elem.name()
+                ));
+            }
+        }
+    }
+    v.ty.0 = elem;
     Ok(())
 }
 

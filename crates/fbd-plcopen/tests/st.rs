@@ -227,3 +227,62 @@ fn an_enumeration_in_an_fbd_body_is_refused_at_its_place() {
         "{err}"
     );
 }
+
+/// Arrays in an ST body: one of a type the file names in its `dataTypes`, one written out in
+/// the variable, their `arrayValue`s (a `repeatCount` too): imported, run, exported as the file
+/// had them and imported back the same.
+#[test]
+fn arrays_are_imported_run_and_exported_with_their_initial_elements() {
+    let types = r#"<dataTypes>
+    <dataType name="Row"><baseType><array><dimension lower="1" upper="3"/><baseType><INT/></baseType></array></baseType></dataType>
+  </dataTypes>"#;
+    let body = "row[LIMIT(1, n + 1, 3)] := row[1] + 1;\n\
+                grid[1, 0] := NOT grid[0, 1];\n\
+                n := row[1] + row[2] * 10 + row[3] * 100 + BOOL_TO_INT(grid[1, 0]) * 1000;";
+    let xml = project(body).replace("<dataTypes/>", types).replace(
+        "<localVars><variable name=\"c\">",
+        "<localVars><variable name=\"row\"><type><derived name=\"Row\"/></type><initialValue><arrayValue>\
+         <value repeatCount=\"2\"><simpleValue value=\"4\"/></value></arrayValue></initialValue></variable>\
+         <variable name=\"grid\"><type><array><dimension lower=\"0\" upper=\"1\"/><dimension lower=\"0\" upper=\"1\"/>\
+         <baseType><BOOL/></baseType></array></type></variable><variable name=\"c\">",
+    );
+    let imported = fbd_plcopen::import(Path::new("p.xml"), &xml).unwrap_or_else(|e| panic!("{e}"));
+    let row = imported.doc.variables.iter().find(|v| v.name == "row").expect("row");
+    assert_eq!(row.init_elements.len(), 2, "repeatCount 2");
+    let run = |doc: &fbd_model::model::Document| {
+        let mut rt = fbd_engine::Runtime::new(common::compile_doc(doc));
+        (0..4)
+            .map(|_| {
+                rt.step();
+                rt.read("n").expect("n").as_i64().expect("an INT")
+            })
+            .collect::<Vec<i64>>()
+    };
+    // row starts [4, 4, 0]; scan 0 writes row[1] := 5 (n was 0), then row[3] := 6 (n is 1045).
+    let got = run(&imported.doc);
+    assert_eq!(got, [1045, 1645, 1645, 1645]);
+    let project = fbd_plcopen::imported_project(&imported, Path::new("p.xml")).expect("a project");
+    let plan = fbd_compiler::compile_project(&project, &Default::default()).expect("compiles");
+    let out = fbd_plcopen::export(&project, &plan);
+    assert!(out.contains(r#"<dataType name="Row"><baseType><array><dimension lower="1" upper="3"/><baseType><INT/></baseType></array></baseType></dataType>"#), "{out}");
+    assert!(out.contains(r#"<variable name="grid"><type><array><dimension lower="0" upper="1"/><dimension lower="0" upper="1"/><baseType><BOOL/></baseType></array></type></variable>"#), "{out}");
+    let back = fbd_plcopen::import(Path::new("back.xml"), &out).unwrap_or_else(|e| panic!("{e}\n{out}"));
+    assert_eq!(back.doc.types, imported.doc.types);
+    assert_eq!(run(&back.doc), got);
+}
+
+/// An array's variable in an FBD body is refused at its declaration.
+#[test]
+fn an_array_in_an_fbd_body_is_refused_at_its_place() {
+    let xml = project("n := 1;")
+        .replace("<localVars><variable name=\"c\">", "<localVars><variable name=\"m\"><type><array><dimension lower=\"0\" upper=\"1\"/><baseType><INT/></baseType></array></type></variable><variable name=\"c\">")
+        .replace("<body><ST><xhtml:p><![CDATA[n := 1;]]></xhtml:p></ST></body>", "<body><FBD/></body>");
+    let err = fbd_plcopen::import(Path::new("p.xml"), &xml).expect_err("refused").to_string();
+    assert!(
+        err.contains("p.xml:10:20:")
+            && err.contains(
+                "variable `m` is an array (ARRAY[0..1] OF INT); arrays are imported in Structured Text bodies so far"
+            ),
+        "{err}"
+    );
+}

@@ -4,10 +4,11 @@
 //! and a generator of random ST programs in the diagram format. `tests/st.rs` runs both on
 //! random inputs and compares every variable after every scan.
 //!
-//! What it reads: BOOL, INT and DINT variables and inputs, enumerations' (their values by
+//! What it reads: BOOL, INT and DINT variables and inputs, arrays of them (each element a
+//! variable; an index past the bounds reads 0 and writes nothing), enumerations' (their values by
 //! name or `TYPE#name`, compared, assigned, CASE labels); every operator (integer operations
 //! in 32 bits, as C computes `int`; a value stored or passed to a function truncated to its
-//! type), ABS, MIN, MAX, LIMIT, SEL, INT_TO_DINT; IF/ELSIF/ELSE, CASE with lists and ranges,
+//! type), ABS, MIN, MAX, LIMIT, SEL, INT_TO_DINT, DINT_TO_INT; IF/ELSIF/ELSE, CASE with lists and ranges,
 //! RETURN; instances of CTU (INT, counting while CV < PV as matiec's library does) and R_TRIG
 //! called with formal arguments and `Q =>` outputs, their outputs read before or after the call,
 //! their inputs members they keep (`c0.PV := 5`, a call that does not give one).
@@ -72,6 +73,8 @@ pub struct StRef {
     pub endless: bool,
     /// The program's user data types (enumerations' values are names).
     types: Vec<fbd_engine::model::DataType>,
+    /// The arrays by upper-case name: their elements are among `vars`.
+    arrays: HashMap<String, fbd_engine::model::ArrayType>,
 }
 
 /// How a statement list ended.
@@ -97,7 +100,23 @@ impl StRef {
         };
         let mut vars = HashMap::new();
         let types = fbd_engine::model::DataTypes(&doc.types);
+        let mut arrays = HashMap::new();
         for v in &doc.variables {
+            // An array: each element a variable of its own, by its name (`BUF[3]`).
+            if let Some(a) = v.data_type.as_deref().and_then(|t| types.array(t)) {
+                let elem = types.element(&a.of).map_or(fbd_engine::Type::DInt, |(t, _)| t);
+                for k in 0..a.len() {
+                    let val = match v.init_elements.get(k as usize).map(|c| c.0) {
+                        Some(Value::Bool(b)) => V::B(b),
+                        Some(x) => V::I(x.as_i64().unwrap_or(0)),
+                        None if elem == fbd_engine::Type::Bool => V::B(false),
+                        None => V::I(0),
+                    };
+                    vars.insert(a.element_name(&v.name, k).to_ascii_uppercase(), (width(elem), val));
+                }
+                arrays.insert(v.name.to_ascii_uppercase(), a);
+                continue;
+            }
             // An enumeration's variable holds its value's position, its init named by the
             // variable or by its type (the first value by default).
             if let Some(t) = v.data_type.as_deref().and_then(|t| types.get(t)) {
@@ -128,7 +147,7 @@ impl StRef {
                 )
             })
             .collect();
-        Ok(StRef { body, vars, instances, endless: false, types: doc.types.clone() })
+        Ok(StRef { body, vars, instances, endless: false, types: doc.types.clone(), arrays })
     }
 
     /// Sets input `name`.
@@ -217,6 +236,12 @@ impl StRef {
                 match (self.instances.get_mut(&target.parts[0].to_ascii_uppercase()), target.parts.get(1)) {
                     (Some(inst), Some(pin)) => {
                         inst.inputs.insert(pin.to_ascii_uppercase(), v);
+                    }
+                    _ if !target.subscripts.is_empty() => {
+                        // Past the bounds nothing is written (the engine faults).
+                        if let Some(key) = self.element_key(target) {
+                            self.store(&key, v);
+                        }
                     }
                     _ => self.store(&target.parts[0], v),
                 }
@@ -317,6 +342,14 @@ impl StRef {
         Flow::Next
     }
 
+    /// The variable of the array element `p` names (`BUF[3]`), or `None` past its bounds.
+    fn element_key(&self, p: &fbd_st::ast::Path) -> Option<String> {
+        let a = self.arrays.get(&p.parts[0].to_ascii_uppercase())?;
+        let indices: Vec<i64> = p.subscripts.iter().map(|e| wrap32(self.eval(e).int())).collect();
+        let k = a.position(&indices)?;
+        Some(a.element_name(&p.parts[0], k).to_ascii_uppercase())
+    }
+
     /// Stores `v` into variable `name`, truncated to its type.
     fn store(&mut self, name: &str, v: V) {
         if let Some((w, slot)) = self.vars.get_mut(&name.to_ascii_uppercase()) {
@@ -334,6 +367,11 @@ impl StRef {
                 Value::Bool(b) => V::B(*b),
                 v => V::I(v.as_i64().unwrap_or(0)),
             },
+            Expr::Name(p) if !p.subscripts.is_empty() => {
+                // Past the bounds: the zero (the engine faults).
+                let key = self.element_key(p);
+                key.and_then(|k| self.vars.get(&k)).map_or(V::I(0), |(w, v)| if *w == 0 { V::B(v.bool()) } else { *v })
+            }
             Expr::Name(p) => {
                 let first = p.parts[0].to_ascii_uppercase();
                 if let (Some(inst), Some(pin)) = (self.instances.get(&first), p.parts.get(1)) {
@@ -392,6 +430,8 @@ impl StRef {
                     "LIMIT" => V::I(n(1).max(n(0)).min(n(2))),
                     "SEL" => V::I(if args[0].bool() { n(2) } else { n(1) }),
                     "INT_TO_DINT" => V::I(n(0)),
+                    // Its argument is a DINT (an element of `grid`): the low 16 bits.
+                    "DINT_TO_INT" => V::I(wrap16(args.first().map_or(0, |v| v.int()))),
                     _ => V::I(0),
                 }
             }
@@ -415,7 +455,9 @@ pub fn program(seed: u64) -> String {
   "inputs": [{{"name": "i0", "type": "BOOL"}}, {{"name": "i1", "type": "BOOL"}}, {{"name": "i2", "type": "BOOL"}},
              {{"name": "a0", "type": "INT"}}, {{"name": "a1", "type": "INT"}}],
   "types": [{{"name": "Mode", "enum": ["idle", "run", "hold", "done"]}}, {{"name": "Lamp", "enum": ["off", "hold"], "init": "hold"}}],
-  "variables": [{{"name": "s0", "type": "Mode"}}, {{"name": "s1", "type": "Lamp"}}, {{"name": "q0", "type": "BOOL"}}, {{"name": "q1", "type": "BOOL", "init": true}}, {{"name": "b0", "type": "BOOL"}},
+  "variables": [{{"name": "s0", "type": "Mode"}}, {{"name": "s1", "type": "Lamp"}}, {{"name": "q0", "type": "BOOL"}},
+                {{"name": "arr", "type": "ARRAY[0..4] OF INT", "init": [1, 2, 3]}}, {{"name": "grid", "type": "ARRAY[1..2, 0..2] OF DINT"}},
+                {{"name": "flags", "type": "ARRAY[-1..1] OF BOOL", "init": [true]}}, {{"name": "q1", "type": "BOOL", "init": true}}, {{"name": "b0", "type": "BOOL"}},
                 {{"name": "n0", "type": "INT"}}, {{"name": "n1", "type": "INT", "init": 7}}, {{"name": "m0", "type": "INT"}},
                 {{"name": "d0", "type": "DINT"}}, {{"name": "k0", "type": "INT"}}, {{"name": "k1", "type": "INT"}}],
   "blocks": [{{"id": "c0", "type": "CTU", "data_type": "INT"}}, {{"id": "e0", "type": "R_TRIG"}}],
@@ -434,6 +476,19 @@ struct Gen {
 }
 
 impl Gen {
+    /// An index of a dimension `lo..hi`: a constant in it, a loop counter, or an expression
+    /// (sometimes past the bounds: the engine's fault gives the zero the reference gives).
+    fn index(&mut self, d: u32, lo: i64, hi: i64) -> String {
+        match self.rng.random_range(0..6) {
+            0 | 1 => self.rng.random_range(lo..=hi).to_string(),
+            2 if self.loops > 0 => format!("k{}", self.loops - 1),
+            2 => format!("LIMIT({lo}, a0, {hi})"),
+            3 if d < 3 => format!("LIMIT({lo}, {}, {hi})", self.int_expr(d + 1)),
+            4 if d < 3 => format!("({}) MOD {}", self.int_expr(d + 1), hi - lo + 2),
+            _ => format!("LIMIT({lo}, n0, {hi})"),
+        }
+    }
+
     /// A value of `Mode`: a name (`hold` is also `Lamp`'s: written `Mode#hold`), or `s0`.
     fn mode(&mut self) -> &'static str {
         self.pick(&["idle", "run", "Mode#hold", "done", "Mode#idle", "s0"])
@@ -455,6 +510,10 @@ impl Gen {
         match k {
             1 if lit => self.pick(&["0", "1", "3", "100", "1000", "-7", "32767"]).to_string(),
             0 | 1 => self.pick(&["a0", "a1", "n0", "n1", "m0", "k0"]).to_string(),
+            2 if self.rng.random_bool(0.25) => format!("arr[{}]", self.index(d, 0, 4)),
+            2 if self.rng.random_bool(0.1) => {
+                format!("DINT_TO_INT(grid[{}, {}])", self.index(d, 1, 2), self.index(d, 0, 2))
+            }
             2 if self.rng.random_bool(0.2) => "c0.PV".to_string(),
             2 => "c0.CV".to_string(),
             3..=5 => {
@@ -493,6 +552,7 @@ impl Gen {
         let k = self.rng.random_range(0..if d < 3 { 7 } else { 2 });
         match k {
             0 => self.pick(&["i0", "i1", "i2", "q0", "q1", "b0"]).to_string(),
+            1 if self.rng.random_bool(0.3) => format!("flags[{}]", self.index(d, -1, 1)),
             1 => self.pick(&["c0.Q", "e0.Q", "TRUE", "FALSE"]).to_string(),
             2 | 3 => {
                 let op = self.pick(&["=", "<>", "<", ">", "<=", ">="]);
@@ -553,6 +613,16 @@ impl Gen {
                 let v = self.pick(&["q0", "q1", "b0"]);
                 format!("{ind}{v} := {};", self.bool_expr(0))
             }
+            3 if self.rng.random_bool(0.3) => match self.rng.random_range(0..4) {
+                0 | 1 => format!("{ind}arr[{}] := {};", self.index(0, 0, 4), self.int_expr(0)),
+                2 => format!("{ind}flags[{}] := {};", self.index(0, -1, 1), self.bool_expr(0)),
+                _ => format!(
+                    "{ind}grid[{}, {}] := grid[1, 2] + INT_TO_DINT({});",
+                    self.index(0, 1, 2),
+                    self.index(0, 0, 2),
+                    self.int_expr(0)
+                ),
+            },
             3 if self.rng.random_bool(0.4) => match self.rng.random_range(0..3) {
                 0 | 1 => format!("{ind}s0 := {};", self.mode()),
                 _ => format!("{ind}s1 := {};", self.pick(&["off", "Lamp#hold", "s1"])),
@@ -704,7 +774,16 @@ impl Gen {
 pub fn check(text: &str, seed: u64, scans: u64) -> Result<u64, String> {
     let plan = fbd_engine::compile(text).map_err(|e| format!("does not compile: {e}"))?;
     let doc = fbd_engine::load::parse_document(std::path::Path::new("st.json"), text).map_err(|e| e.to_string())?;
-    let names: Vec<String> = doc.variables.iter().map(|v| v.name.clone()).collect();
+    // An array is compared element by element.
+    let types = fbd_engine::model::DataTypes(&doc.types);
+    let names: Vec<String> = doc
+        .variables
+        .iter()
+        .flat_map(|v| match v.data_type.as_deref().and_then(|t| types.array(t)) {
+            Some(a) => (0..a.len()).map(|k| a.element_name(&v.name, k)).collect(),
+            None => vec![v.name.clone()],
+        })
+        .collect();
     let inputs: Vec<(String, fbd_engine::Type)> = doc.inputs.iter().map(|v| (v.name.clone(), v.ty.0)).collect();
     let mut rt = fbd_engine::Runtime::new(plan);
     let mut reference = StRef::new(&doc)?;

@@ -127,14 +127,17 @@ impl Expr {
     }
 }
 
-/// A name with its members: `a`, `ton1.Q`, `arr[i]` (an index is kept to be refused with its
-/// place until arrays come).
+/// A name with its members: `a`, `ton1.Q`, `arr[i]`, `grid[i, j]` (`grid[i][j]` the same).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Path {
     /// The parts, as written (`ton1`, `Q`).
     pub parts: Vec<String>,
-    /// Whether an index `[..]` follows a part (arrays are not compiled yet).
+    /// Whether an index `[..]` follows a part.
     pub indexed: bool,
+    /// The indices right after the first part (`arr[i, j]`: `i`, `j`).
+    pub subscripts: Vec<Expr>,
+    /// Whether an index follows a later part (`s.arr[i]`, `arr[i].x`): not compiled yet.
+    pub index_after_member: bool,
     /// Where it starts.
     pub pos: Pos,
 }

@@ -349,20 +349,26 @@ impl Parser {
         let pos = self.pos();
         let mut parts = vec![self.ident("a name")?];
         let mut indexed = false;
+        let mut subscripts = Vec::new();
+        let mut index_after_member = false;
         loop {
             if self.eat_sym(".") {
                 parts.push(self.ident("a member name after `.`")?);
             } else if self.eat_sym("[") {
                 indexed = true;
+                index_after_member |= parts.len() > 1;
                 loop {
-                    self.expr()?;
+                    let e = self.expr()?;
+                    if parts.len() == 1 {
+                        subscripts.push(e);
+                    }
                     if !self.eat_sym(",") {
                         break;
                     }
                 }
                 self.expect_sym("]")?;
             } else {
-                return Some(Path { parts, indexed, pos });
+                return Some(Path { parts, indexed, subscripts, index_after_member, pos });
             }
         }
     }

@@ -194,6 +194,13 @@ impl Body<'_> {
                 };
                 found.push((at, m));
             }
+            if let Some(t) = &v.data_type {
+                let at = vec![Seg::from("variables"), Seg::from(k), Seg::from("type")];
+                found.push((
+                    at,
+                    format!("`{}` is of `{t}`: variables of user data types (enumerations, arrays) are compiled in Structured Text bodies so far, not in ladder networks", v.name),
+                ));
+            }
             if let Some(init) = &v.init
                 && v.ty.0.admit(init.0).is_err()
             {

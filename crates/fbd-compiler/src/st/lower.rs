@@ -26,6 +26,7 @@ use fbd_st::ast::{Arg, Call, CaseLabel, Expr, Path, Stmt, UnOp};
 
 use super::{Body, Found, Name, fb_inputs, fb_outputs, pin_type};
 
+mod arrays;
 mod enums;
 mod expr;
 mod loops;
@@ -58,11 +59,14 @@ struct Lowerer<'b, 'a> {
     loops: Vec<BodyLoop>,
     /// How many loops the statements being lowered are in.
     depth: usize,
+    /// The body's arrays, whose elements are among its variables.
+    arrays: Vec<arrays::ArrayVar>,
 }
 
 /// Lowers a body's statements into it: its problems, and the loops among the blocks added.
 pub(super) fn lower(body: &mut Body, statements: &[Stmt]) -> (Found, Vec<BodyLoop>) {
     let mut found = Found::new();
+    let arrays = arrays::expand(body, &mut found);
     // An instance's input written by a statement (`t1.IN := x`) is a member the instance
     // keeps: a variable of the body (`t1__in`) that its calls read when they do not give it.
     let mut members: HashMap<(usize, String), usize> = HashMap::new();
@@ -81,20 +85,14 @@ pub(super) fn lower(body: &mut Body, statements: &[Stmt]) -> (Found, Vec<BodyLoo
         }
         let t = t.unwrap_or_else(|| body.blocks[b].data_type().map_or(Type::Int, |d| d.0));
         members.insert((b, pin.clone()), body.variables.len());
-        body.variables.push(fbd_model::model::Variable {
-            name: format!("{}__{pin}", body.blocks[b].id),
-            ty: fbd_model::model::TypeName(t),
-            data_type: None,
-            init_name: None,
-            init: None,
-            input: false,
-            temp: false,
-            description: None,
-        });
+        body.variables.push(fbd_model::model::Variable::new(format!("{}__{pin}", body.blocks[b].id), t));
     }
     let mut names = HashMap::new();
     for (k, v) in body.variables.iter().enumerate() {
         names.insert(v.name.to_ascii_uppercase(), Name::Var(k));
+    }
+    for (k, a) in arrays.iter().enumerate() {
+        names.insert(a.name.to_ascii_uppercase(), Name::Array(k));
     }
     for (n, t) in &body.inputs {
         names.entry(n.to_ascii_uppercase()).or_insert(Name::Input(*t));
@@ -141,6 +139,7 @@ pub(super) fn lower(body: &mut Body, statements: &[Stmt]) -> (Found, Vec<BodyLoo
         members,
         loops: Vec::new(),
         depth: 0,
+        arrays,
     };
     l.statements(statements);
     let mut loops = Vec::new();
@@ -159,6 +158,9 @@ impl Lowerer<'_, '_> {
 
     /// A fresh block id from `base`.
     fn fresh(&mut self, base: &str) -> String {
+        // An array element's name in an id (`L3C1_buf[2]`): `L3C1_buf_2_`.
+        let base: String = base.chars().map(|c| if matches!(c, '[' | ']' | ',') { '_' } else { c }).collect();
+        let base = base.as_str();
         if self.taken.insert(base.to_string()) {
             return base.to_string();
         }
@@ -248,6 +250,9 @@ impl Lowerer<'_, '_> {
 
     /// `target := value`.
     fn assign(&mut self, target: &Path, value: &Expr, pos: Pos) {
+        if let Some(a) = self.array_of(target) {
+            return self.assign_array(a, target, value);
+        }
         // The value is read even when the target is wrong: its errors are reported too.
         let v = self.target_var(target);
         let ty = v.map(|v| self.body.variables[v].ty.0);
@@ -268,8 +273,15 @@ impl Lowerer<'_, '_> {
 
     /// The variable a statement writes, or an error at its place.
     fn target_var(&mut self, target: &Path) -> Option<usize> {
+        if self.array_of(target).is_some() {
+            self.error(
+                target.pos,
+                format!("`{}`: an array's element is written by an assignment (`{0} := ..`) here", target.parts[0]),
+            );
+            return None;
+        }
         if target.indexed {
-            self.error(target.pos, "arrays are not compiled yet");
+            self.error(target.pos, format!("`{}` is no array", target.parts[0]));
             return None;
         }
         match (self.names.get(&target.parts[0].to_ascii_uppercase()).cloned(), target.parts.len()) {
@@ -292,7 +304,7 @@ impl Lowerer<'_, '_> {
                 );
                 None
             }
-            (Some(Name::Var(_)), _) => {
+            (Some(Name::Var(_) | Name::Array(_)), _) => {
                 self.error(target.pos, format!("`{}`: structures are not compiled yet", target.text()));
                 None
             }
@@ -797,6 +809,8 @@ fn exits(s: &Stmt) -> bool {
 
 /// The block that holds variable `name` for the next scan.
 fn hold_id(name: &str) -> String {
+    // An array element's (`buf[2]`): `buf_2___var`.
+    let name: String = name.chars().map(|c| if matches!(c, '[' | ']' | ',') { '_' } else { c }).collect();
     format!("{name}__var")
 }
 

@@ -179,6 +179,8 @@ pub(super) enum Name {
     Input(Type),
     /// A function block instance: block `k`.
     Instance(usize),
+    /// An array variable: `k` of the lowering's arrays.
+    Array(usize),
 }
 
 /// The output pins of a function block type (a library block or a macro) with their types

@@ -1,5 +1,6 @@
 //! Integration tests of the engine: one binary, one module per concern.
 
+mod arrays;
 mod blocks;
 mod cgen;
 mod connectors;

@@ -45,6 +45,8 @@ pub struct Variable {
     /// Its init as written when it is a name (an enumeration's value), which the loader
     /// turns into `init`; kept so the file is written back as it was.
     pub init_name: Option<String>,
+    /// An array's initial elements, in order (row-major); the rest start at zero.
+    pub init_elements: Vec<Const>,
     /// It takes the body's input of the same name at the start of every scan (a global a
     /// program instance shares, a `%I` location the body writes): a read before the scan's
     /// first write sees the input, and what it is written reaches its readers after.
@@ -65,6 +67,7 @@ impl Variable {
             data_type: None,
             init: None,
             init_name: None,
+            init_elements: Vec::new(),
             input: false,
             temp: false,
             description: None,
@@ -85,12 +88,13 @@ pub struct VariableText {
     /// Unique among the body's variables, inputs (but the one it takes, with `input`), blocks
     /// and ladder elements; no `/` or `.`.
     pub name: String,
-    /// Its type: an IEC elementary type (`BOOL`, `INT`, `REAL`, `TIME`, `STRING`..) or the
-    /// name of one of the project's `types`.
+    /// Its type: an IEC elementary type (`BOOL`, `INT`, `REAL`, `TIME`, `STRING`..), the
+    /// name of one of the project's `types`, or an array (`ARRAY[0..7] OF INT`).
     #[serde(rename = "type")]
     pub ty: String,
-    /// Its value before the first scan (default: zero of the type): a constant, or for a
-    /// variable of an enumeration one of its values' names (`"running"`).
+    /// Its value before the first scan (default: zero of the type): a constant, for a
+    /// variable of an enumeration one of its values' names (`"running"`), for an array a list
+    /// of its first elements' values (`[1, 2, 3]`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub init: Option<serde_json::Value>,
     /// It takes the body's input of the same name at the start of every scan (a global a
@@ -136,6 +140,10 @@ impl TryFrom<VariableText> for Variable {
         let (ty, data_type) = match Type::parse(&t.ty) {
             Some(ty) => (ty, None),
             None if is_value_name(&t.ty) && !t.ty.contains('#') => (Type::DInt, Some(t.ty.clone())),
+            None if t.ty.trim_start().get(..5).is_some_and(|p| p.eq_ignore_ascii_case("ARRAY")) => {
+                let a = super::ArrayType::parse(&t.ty).map_err(|e| format!("variable `{}`: {e}", t.name))?;
+                (Type::DInt, Some(a.to_string()))
+            }
             None => {
                 let names: Vec<&str> = Type::ALL.iter().map(|t| t.name()).collect();
                 return Err(format!(
@@ -146,8 +154,17 @@ impl TryFrom<VariableText> for Variable {
                 ));
             }
         };
+        let mut init_elements = Vec::new();
         let (init, init_name) = match t.init {
             None => (None, None),
+            Some(serde_json::Value::Array(list)) => {
+                for (k, v) in list.into_iter().enumerate() {
+                    let c =
+                        Const::deserialize(v).map_err(|e| format!("variable `{}`: init element {k}: {e}", t.name))?;
+                    init_elements.push(c);
+                }
+                (None, None)
+            }
             Some(serde_json::Value::String(s)) if is_value_name(&s) => (None, Some(s)),
             Some(_) if data_type.is_some() => {
                 return Err(format!(
@@ -163,6 +180,7 @@ impl TryFrom<VariableText> for Variable {
             data_type,
             init,
             init_name,
+            init_elements,
             input: t.input,
             temp: t.temp,
             description: t.description,
@@ -178,6 +196,7 @@ impl From<Variable> for VariableText {
         let init = match (v.init_name, v.init) {
             (Some(n), _) => Some(serde_json::Value::String(n)),
             (None, Some(c)) if v.data_type.is_none() => serde_json::to_value(c).ok(),
+            (None, _) if !v.init_elements.is_empty() => serde_json::to_value(&v.init_elements).ok(),
             (None, _) => None,
         };
         VariableText { name: v.name, ty, init, input: v.input, temp: v.temp, description: v.description }

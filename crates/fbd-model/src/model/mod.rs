@@ -14,7 +14,7 @@ mod lean;
 pub mod tasks;
 mod values;
 
-pub use data_types::{DataKind, DataType, DataTypes, ENUM_REPRESENTATION, EnumName};
+pub use data_types::{ArrayType, DataKind, DataType, DataTypes, ENUM_REPRESENTATION, EnumName, MAX_ARRAY_ELEMENTS};
 pub use ladder::{LdElement, LdKind, LdModifier, Variable, VariableText};
 pub use lean::{LeanBlock, LeanPins};
 pub use values::{Const, PinNames, Pins, TypeName, Wire, number};

@@ -30,8 +30,8 @@ pub(super) struct Body {
     pub(super) instances: Vec<Instance>,
     /// The body's language: `FBD`, `LD` or `ST`.
     pub(super) language: &'static str,
-    /// Variables of a user data type (an enumeration): name, type, initial value's name.
-    pub(super) typed: Vec<(String, String, Option<String>)>,
+    /// Variables of a user data type (an enumeration, an array), as declared.
+    pub(super) typed: Vec<fbd_model::model::Variable>,
 }
 
 /// Writes the elements of one body: ids, the inVariables that reads need, feedback variables.

@@ -415,25 +415,48 @@ fn none(_: &str) -> (Option<String>, String) {
     (None, String::new())
 }
 
-/// The variables of user data types, as a `localVars` section of their own.
-fn typed_vars_xml(vars: &[(String, String, Option<String>)]) -> String {
+/// The variables of user data types, as a `localVars` section of their own: an enumeration's
+/// by its name, its initial value a value's name (with its type, `Lamp#hold`: matiec reads a
+/// name another enumeration has as ambiguous); an array's type written out
+/// (`<array><dimension ..>`) unless it is a named one, its initial elements an `arrayValue`.
+fn typed_vars_xml(vars: &[fbd_model::model::Variable]) -> String {
     if vars.is_empty() {
         return String::new();
     }
     let mut s = "          <localVars>\n".to_string();
-    for (n, t, init) in vars {
-        let init = init
-            .as_ref()
-            .map_or(String::new(), |v| format!("<initialValue><simpleValue value=\"{}\"/></initialValue>", esc(v)));
-        let _ = writeln!(
-            s,
-            "            <variable name=\"{}\"><type><derived name=\"{}\"/></type>{init}</variable>",
-            esc(n),
-            esc(t)
-        );
+    for v in vars {
+        let Some(t) = &v.data_type else { continue };
+        let ty = match fbd_model::model::ArrayType::parse(t) {
+            Ok(a) => array_xml(&a),
+            Err(_) => format!("<derived name=\"{}\"/>", esc(t)),
+        };
+        let init = if let Some(n) = &v.init_name {
+            let n = if n.contains('#') { n.clone() } else { format!("{t}#{n}") };
+            format!("<initialValue><simpleValue value=\"{}\"/></initialValue>", esc(&n))
+        } else if !v.init_elements.is_empty() {
+            let values: String = v
+                .init_elements
+                .iter()
+                .map(|c| format!("<value><simpleValue value=\"{}\"/></value>", esc(&to_iec(c.0))))
+                .collect();
+            format!("<initialValue><arrayValue>{values}</arrayValue></initialValue>")
+        } else {
+            String::new()
+        };
+        let _ = writeln!(s, "            <variable name=\"{}\"><type>{ty}</type>{init}</variable>", esc(&v.name));
     }
     s.push_str("          </localVars>\n");
     s
+}
+
+/// An array type as PLCopen writes one: its dimensions and its element type.
+fn array_xml(a: &fbd_model::model::ArrayType) -> String {
+    let dims: String = a.dims.iter().map(|(lo, hi)| format!("<dimension lower=\"{lo}\" upper=\"{hi}\"/>")).collect();
+    let of = match Type::parse(&a.of) {
+        Some(t) => format!("<{}/>", iec_type(t)),
+        None => format!("<derived name=\"{}\"/>", esc(&a.of)),
+    };
+    format!("<array>{dims}<baseType>{of}</baseType></array>")
 }
 
 /// The project's user data types as PLCopen `dataType`s (an enumeration: its values).
@@ -444,6 +467,15 @@ fn data_types_xml(project: &Project) -> String {
     }
     let mut s = "    <dataTypes>\n".to_string();
     for t in types {
+        if let Some(a) = t.array() {
+            let _ = writeln!(
+                s,
+                "      <dataType name=\"{}\"><baseType>{}</baseType></dataType>",
+                esc(&t.name),
+                array_xml(a)
+            );
+            continue;
+        }
         let values: String = t.values().iter().map(|v| format!("<value name=\"{}\"/>", esc(v))).collect();
         // With its type (`Lamp#hold`): matiec reads a value name another type has as ambiguous.
         let init = t.init.as_ref().map_or(String::new(), |v| {

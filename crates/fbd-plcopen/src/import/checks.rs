@@ -160,13 +160,25 @@ pub(super) fn unknown_types(
     // Enumerations are compiled in ST bodies (`fbd_compiler::st`), not yet in FBD and LD.
     let st_body = child(pou, "body").and_then(|b| child(b, "ST")).is_some();
     for v in vars {
-        if let Some(t) = v.derived.as_deref()
-            && v.ty.is_none()
-            && super::enums::find(&cx.enums, t).is_some()
-        {
+        if let Some(a) = &v.array {
             if !st_body {
                 let msg = format!(
-                    "variable `{}` is of `{t}`, an enumeration; enumerations are imported in Structured Text bodies so far (not in FBD or LD)",
+                    "variable `{}` is an array ({a}); arrays are imported in Structured Text bodies so far (not in FBD or LD)",
+                    v.name
+                );
+                cx.err_at(v.at, msg);
+            }
+            continue;
+        }
+        if let Some(t) = v.derived.as_deref()
+            && v.ty.is_none()
+            && let Some(dt) = super::enums::find(&cx.enums, t)
+        {
+            if !st_body {
+                let (kind, kinds) =
+                    if dt.is_enum() { ("an enumeration", "enumerations") } else { ("an array", "arrays") };
+                let msg = format!(
+                    "variable `{}` is of `{t}`, {kind}; {kinds} are imported in Structured Text bodies so far (not in FBD or LD)",
                     v.name
                 );
                 cx.err_at(v.at, msg);

@@ -1280,6 +1280,7 @@ fn ladder_pou(
             init: v.init.map(fbd_model::model::Const),
             data_type: None,
             init_name: None,
+            init_elements: Vec::new(),
             input,
             temp: false,
             description: None,

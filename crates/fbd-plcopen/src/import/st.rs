@@ -72,10 +72,19 @@ pub(super) fn st_pou(cx: &mut Ctx, p: StParts) -> Option<(MacroDef, Vec<ProgramI
                     init: v.init.map(Const),
                     data_type: None,
                     init_name: None,
+                    init_elements: Vec::new(),
                     input: is_input,
                     temp: function && !is_input,
                     description: None,
                 });
+            }
+            (None, None) if v.array.is_some() => {
+                array_variable(cx, pou, &name, v, is_input, outs, &mut variables, function);
+            }
+            (None, Some(d)) if super::enums::find(&cx.enums, d).is_some_and(|t| t.array().is_some()) => {
+                let mut w = v.clone();
+                w.array = Some(d.clone());
+                array_variable(cx, pou, &name, &w, is_input, outs, &mut variables, function);
             }
             (None, Some(d)) if super::enums::find(&cx.enums, d).is_some() => {
                 if is_input && !written.contains(&v.name.to_ascii_uppercase()) {
@@ -88,6 +97,7 @@ pub(super) fn st_pou(cx: &mut Ctx, p: StParts) -> Option<(MacroDef, Vec<ProgramI
                     init: None,
                     data_type: t,
                     init_name: v.init_name.clone(),
+                    init_elements: Vec::new(),
                     input: is_input,
                     temp: function && !is_input,
                     description: None,
@@ -125,6 +135,31 @@ pub(super) fn st_pou(cx: &mut Ctx, p: StParts) -> Option<(MacroDef, Vec<ProgramI
         pou_macro(cx, (pou, st, name, ins, is_program), outputs, (blocks, variables, Vec::new(), Vec::new()), ports);
     m.st = text.lines().map(str::to_string).collect();
     Some((m, prog_inputs, ports))
+}
+
+/// A variable of an array type (written out, or a named one in `array`): a local of the body,
+/// its initial elements kept; an input or an output of a POU is refused (a port holds one value).
+#[allow(clippy::too_many_arguments)]
+fn array_variable(
+    cx: &mut Ctx,
+    pou: Node,
+    name: &str,
+    v: &Var,
+    is_input: bool,
+    outs: &[Var],
+    variables: &mut Vec<Variable>,
+    function: bool,
+) {
+    if is_input || outs.iter().any(|o| o.name == v.name) {
+        let what = if is_input { "input" } else { "output" };
+        cx.err(pou, format!("POU `{name}`: {what} `{}` is an array; a POU's inputs and outputs are single values so far (declare it a local)", v.name));
+        return;
+    }
+    let mut var = Variable::new(v.name.clone(), fbd_model::Type::DInt);
+    var.data_type = v.array.clone();
+    var.init_elements = v.init_elements.iter().map(|x| Const(*x)).collect();
+    var.temp = function;
+    variables.push(var);
 }
 
 /// The block type of a declared function block type: a library one (by its IEC name) or a POU.

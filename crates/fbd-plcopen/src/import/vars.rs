@@ -17,6 +17,10 @@ pub(super) struct Var {
     pub(super) init: Option<Value>,
     /// The initial value of a variable of an enumeration: a value's name.
     pub(super) init_name: Option<String>,
+    /// A variable whose type is written out as an array: that type (`ARRAY[0..7] OF BYTE`).
+    pub(super) array: Option<String>,
+    /// An array's initial elements (`arrayValue`).
+    pub(super) init_elements: Vec<Value>,
     /// A function block instance's initial member values (`structValue`).
     pub(super) members: Vec<(String, Value)>,
     /// A located variable's address (`%IX0.0`, `%QW2`).
@@ -47,6 +51,8 @@ impl Var {
             ty: None,
             init: None,
             init_name: None,
+            array: None,
+            init_elements: Vec::new(),
             members: Vec::new(),
             address: None,
             derived: None,
@@ -100,6 +106,7 @@ pub(super) fn variables(cx: &mut Ctx, iface: Option<Node>, section: &str) -> Vec
                     cx.err(t, format!("variable `{name}`: STRING[{n}]: a declared length is not supported: a STRING here holds {} characters, as matiec's (which refuses STRING[{n}] too); declare it STRING", fbd_model::types::STRING_CAPACITY));
                     None
                 }
+                Some(t) if t.tag_name().name() == "array" => None,
                 Some(t) => match literal::elementary(t.tag_name().name()) {
                     Some(ty) => Some(ty),
                     None => {
@@ -111,6 +118,29 @@ pub(super) fn variables(cx: &mut Ctx, iface: Option<Node>, section: &str) -> Vec
             };
             let init =
                 child(v, "initialValue").and_then(|i| child(i, "simpleValue")).and_then(|s| s.attribute("value"));
+            let array = match tnode.filter(|t| t.tag_name().name() == "array") {
+                Some(a) => match super::enums::array_type(a) {
+                    Ok(shape) => Some(shape.to_string()),
+                    Err(e) => {
+                        cx.err(a, format!("variable `{name}`: {e}"));
+                        None
+                    }
+                },
+                None => None,
+            };
+            let of_array = array.is_some()
+                || tnode
+                    .filter(|t| t.tag_name().name() == "derived")
+                    .and_then(|t| t.attribute("name"))
+                    .and_then(|n| super::enums::find(&cx.enums, n))
+                    .is_some_and(|t| t.array().is_some());
+            let init_elements = match child(v, "initialValue").and_then(|i| child(i, "arrayValue")) {
+                Some(av) if of_array => super::enums::array_value(av).unwrap_or_else(|e| {
+                    cx.err(av, format!("variable `{name}`: initial value: {e}"));
+                    Vec::new()
+                }),
+                _ => Vec::new(),
+            };
             let of_enum = tnode
                 .filter(|t| t.tag_name().name() == "derived" && ty.is_none())
                 .and_then(|t| t.attribute("name"))
@@ -157,6 +187,8 @@ pub(super) fn variables(cx: &mut Ctx, iface: Option<Node>, section: &str) -> Vec
                 ty,
                 init,
                 init_name,
+                array,
+                init_elements,
                 members,
                 address,
                 derived: derived.map(str::to_string),

@@ -54,6 +54,13 @@ impl Lowerer<'_, '_> {
     pub(super) fn kind(&self, e: &Expr) -> Kind {
         match e {
             Expr::Lit { .. } => Kind::Elementary,
+            Expr::Name(p) if self.array_of(p).is_some() => {
+                let first = self.arrays[self.array_of(p).unwrap_or_default()].first;
+                match &self.body.variables[first].data_type {
+                    Some(t) => Kind::Enum(t.clone()),
+                    None => Kind::Elementary,
+                }
+            }
             Expr::Name(p) if p.parts.len() == 1 && !p.indexed => {
                 match self.names.get(&p.parts[0].to_ascii_uppercase()) {
                     Some(Name::Var(v)) => match &self.body.variables[*v].data_type {
@@ -61,7 +68,7 @@ impl Lowerer<'_, '_> {
                         None => Kind::Elementary,
                     },
                     Some(Name::Input(_)) => Kind::Elementary,
-                    Some(Name::Instance(_)) => Kind::Unknown,
+                    Some(Name::Instance(_) | Name::Array(_)) => Kind::Unknown,
                     None => match self.types().enum_value(&p.parts[0]) {
                         Some(EnumName::Value(t, _)) => Kind::Enum(t.name.clone()),
                         _ => Kind::Unknown,

@@ -302,8 +302,11 @@ impl Lowerer<'_, '_> {
     /// A name read: a variable's value here, an input, an instance's output.
     fn read(&mut self, p: &Path) -> (Wire, Option<Type>) {
         let zero = (Wire::constant(Value::Bool(false)), None);
+        if let Some(a) = self.array_of(p) {
+            return self.read_element(a, p);
+        }
         if p.indexed {
-            self.error(p.pos, "arrays are not compiled yet");
+            self.error(p.pos, format!("`{}` is no array", p.parts[0]));
             return zero;
         }
         match (self.names.get(&p.parts[0].to_ascii_uppercase()).cloned(), p.parts.len()) {

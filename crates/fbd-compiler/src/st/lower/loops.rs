@@ -369,7 +369,10 @@ impl Lowerer<'_, '_> {
     fn written(&self, list: &[Stmt], out: &mut Vec<usize>) {
         for s in list {
             match s {
-                Stmt::Assign { target, .. } => out.extend(self.variable_of(target)),
+                Stmt::Assign { target, .. } => match self.array_of(target) {
+                    Some(a) => out.extend(self.element_variables(a, target)),
+                    None => out.extend(self.variable_of(target)),
+                },
                 Stmt::Call(call) => {
                     for a in &call.args {
                         if let fbd_st::ast::Arg::Out { target, .. } = a {

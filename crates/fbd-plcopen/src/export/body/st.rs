@@ -47,17 +47,12 @@ pub(in crate::export) fn st_body_xml(p: StParts) -> Body {
         .map(|v| (v.name.clone(), v.ty.0, v.init.map(|c| v.ty.0.fit(c.0).unwrap_or(c.0)), v.description.clone()))
         .collect();
     let instances = p.blocks.iter().map(|b| (b.id.clone(), b.ty.clone(), Vec::new())).collect();
-    // A variable of an enumeration: its type by name, its initial value a value's name
-    // (matiec wants it with its type, `Lamp#hold`, when another enumeration has the name).
+    // A variable of an enumeration or an array: written by `typed_vars_xml`.
     let typed = p
         .variables
         .iter()
-        .filter(|v| !v.input && !p.inputs.contains(&v.name))
-        .filter_map(|v| {
-            let t = v.data_type.clone()?;
-            let init = v.init_name.as_ref().map(|n| if n.contains('#') { n.clone() } else { format!("{t}#{n}") });
-            Some((v.name.clone(), t, init))
-        })
+        .filter(|v| !v.input && !p.inputs.contains(&v.name) && v.data_type.is_some())
+        .cloned()
         .collect();
     Body { xml, locals, instances, language: "ST", typed }
 }
