@@ -3,12 +3,15 @@
 //! after each line the values the newest scan left in the variables and instance outputs the
 //! line names (`stage = 2`, `mix_t.Q = TRUE`; a BOOL's TRUE green, a forced one underlined);
 //! right-click a value to write, force, release or break on it (the debugger's rules, as the
-//! block and ladder views' menus). The line of a loop the watchdog stopped the task in is
-//! marked red. A body without ST is not shown here (`None`).
+//! block and ladder views' menus). An enumeration's value is shown by its name (`mode =
+//! running`), an array by its first elements (`buf = [7, 0, 3, ..]`, all of them on hover).
+//! The line of a loop the watchdog stopped the task in is marked red. A body without ST is not
+//! shown here (`None`).
 
 use std::sync::Arc;
 
 use eframe::egui::{self, Color32, RichText, text::LayoutJob};
+use fbd_engine::model::{DataType, DataTypes, Variable};
 use fbd_engine::{ScanImage, Value};
 
 use crate::diagram::menu::{MenuAction, value_actions};
@@ -24,11 +27,28 @@ pub(crate) fn st_of<'p>(cx: &DiagramCtx<'p>, mac: &str) -> Option<&'p [String]> 
     (!st.is_empty()).then_some(st.as_slice())
 }
 
+/// The variables of the body of macro `mac` ("" the program's).
+fn variables_of<'p>(cx: &DiagramCtx<'p>, mac: &str) -> &'p [Variable] {
+    if mac.is_empty() {
+        &cx.project.root().variables
+    } else {
+        cx.project.macro_def(mac).map_or(&[], |m| m.2.variables.as_slice())
+    }
+}
+
 /// The values shown read from one scan image, under an instance's prefix.
 struct StLive {
     img: Arc<ScanImage>,
     prefix: String,
+    /// The project's user data types, and the body's variables of one (upper-case name →
+    /// type name): how their values are shown.
+    types: Vec<DataType>,
+    typed: Vec<(String, String)>,
 }
+
+/// How many of an array's elements a line shows (all of them on hover, up to [`HOVER_MAX`]).
+const SHOWN_ELEMENTS: usize = 6;
+const HOVER_MAX: usize = 64;
 
 impl StLive {
     /// The line of this body whose loop the watchdog stopped the task in, if it did (the loop's
@@ -38,6 +58,44 @@ impl StLive {
         let b = *self.img.plan.instr_block.get(f.instr as usize)?;
         let p = fbd_engine::plan::st_place(self.img.plan.blocks.at(b as usize).path)?;
         (p.instance == self.prefix.trim_end_matches('/')).then_some(p.line as usize)
+    }
+
+    /// The user data type of variable `name`, if it has one.
+    fn data_type(&self, name: &str) -> Option<&str> {
+        self.typed.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, t)| t.as_str())
+    }
+
+    /// `v` as the line shows it: an enumeration's value by its name.
+    fn shown(&self, name: &str, v: Value) -> String {
+        let types = DataTypes(&self.types);
+        match self.data_type(name).and_then(|t| types.get(t)).filter(|t| t.is_enum()) {
+            Some(t) => v.as_i64().and_then(|i| t.values().get(i as usize)).cloned().unwrap_or_else(|| v.short()),
+            None => v.short(),
+        }
+    }
+
+    /// An array's elements as the line shows them (the first few) and as its hover does.
+    fn array(&self, name: &str) -> Option<(String, String)> {
+        let shape = self.data_type(name).and_then(|t| DataTypes(&self.types).array(t))?;
+        let plan = &self.img.plan;
+        let elem = DataTypes(&self.types).element(&shape.of).and_then(|(_, e)| e);
+        let mut values = Vec::new();
+        for k in 0..shape.len().min(HOVER_MAX as u64) {
+            let path = format!("{}{}", self.prefix, shape.element_name(name, k));
+            let v = plan.signal_id(&path).map(|i| self.img.read_signal(i))?;
+            let text = match elem {
+                Some(t) => v.as_i64().and_then(|i| t.values().get(i as usize)).cloned().unwrap_or_else(|| v.short()),
+                None => v.short(),
+            };
+            values.push((shape.element_name(name, k), text));
+        }
+        let more = shape.len() as usize > SHOWN_ELEMENTS;
+        let first: Vec<&str> = values.iter().take(SHOWN_ELEMENTS).map(|(_, t)| t.as_str()).collect();
+        let line = format!("{name} = [{}{}]", first.join(", "), if more { ", .." } else { "" });
+        let hover: Vec<String> = values.iter().map(|(n, t)| format!("{n} = {t}")).collect();
+        let hover =
+            format!("{shape}\n{}{}", hover.join("\n"), if shape.len() as usize > HOVER_MAX { "\n.." } else { "" });
+        Some((line, hover))
     }
 
     /// The signal path and value of a name of the body: a variable (it answers by its name),
@@ -95,7 +153,10 @@ impl DiagramState {
         let mac = self.macro_shown(cx.img)?;
         let lines = st_of(cx, &mac)?;
         let prefix = if self.instance.is_empty() { String::new() } else { format!("{}/", self.instance) };
-        let live = StLive { img: Arc::clone(cx.img), prefix };
+        let types = cx.project.files.iter().flat_map(|f| f.doc.types.iter().cloned()).collect();
+        let typed =
+            variables_of(cx, &mac).iter().filter_map(|v| Some((v.name.clone(), v.data_type.clone()?))).collect();
+        let live = StLive { img: Arc::clone(cx.img), prefix, types, typed };
         let mut back = None;
         ui.horizontal_wrapped(|ui| {
             if !self.instance.is_empty() {
@@ -139,10 +200,16 @@ impl DiagramState {
                             .on_hover_text(live.img.halt_message().unwrap_or_default());
                     }
                     for n in names {
+                        if let Some((line, hover)) = live.array(n) {
+                            let shown = RichText::new(line).monospace().background_color(chip).color(text);
+                            ui.label(shown).on_hover_text(hover);
+                            continue;
+                        }
                         let Some((path, v)) = live.value(n) else { continue };
                         // A box per value, as CODESYS's inline monitoring draws them (a forced
                         // one underlined); right-click: write, force, release, break on it.
-                        let shown = RichText::new(format!("{n} = {}", v.short())).monospace().background_color(chip);
+                        let shown =
+                            RichText::new(format!("{n} = {}", live.shown(n, v))).monospace().background_color(chip);
                         let shown =
                             if v == Value::Bool(true) { shown.color(TRUE_GREEN).strong() } else { shown.color(text) };
                         let forced = live.img.plan.signal_id(&path).is_some_and(|i| live.img.is_forced(i));

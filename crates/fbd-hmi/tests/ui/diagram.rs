@@ -709,3 +709,30 @@ fn an_st_function_block_shows_its_text_with_live_values() {
     assert_eq!(h.state().read("fill"), Some(Value::Bool(true)), "forced from the text");
     assert!(h.query_all_by_label("fill = TRUE").next().is_some(), "shown forced");
 }
+
+/// In the online ST view an enumeration's value shows by its name and an array by its first
+/// elements (every element on hover).
+#[test]
+fn an_st_view_shows_enumerations_by_name_and_arrays_by_their_elements() {
+    let text = r#"{"fbd": 7, "name": "typed",
+  "types": [{"name": "Mode", "enum": ["idle", "filling", "held"]}],
+  "inputs": [{"name": "go", "type": "BOOL"}],
+  "variables": [{"name": "mode", "type": "Mode"}, {"name": "buf", "type": "ARRAY[1..8] OF INT", "init": [10, 20, 30]},
+                {"name": "n", "type": "INT"}],
+  "st": ["IF go THEN mode := filling; ELSE mode := held; END_IF;", "n := n + 1;", "buf[LIMIT(1, n, 8)] := n * 100;"]}"#;
+    let mut h = file_window("st-typed", text);
+    h.step();
+    h.get_by_label("Diagram").click();
+    h.step();
+    h.state_mut().force("go", Value::Bool(true)).expect("go");
+    h.state_mut().run_scans(2);
+    h.step();
+    h.step();
+    assert!(h.query_all_by_label("mode = filling").next().is_some(), "the value's name");
+    assert!(h.query_all_by_label("buf = [100, 200, 30, 0, 0, 0, ..]").next().is_some(), "the first elements");
+    h.state_mut().force("go", Value::Bool(false)).expect("go");
+    h.state_mut().run_scans(1);
+    h.step();
+    h.step();
+    assert!(h.query_all_by_label("mode = held").next().is_some(), "the newest value's name");
+}
