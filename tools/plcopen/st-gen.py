@@ -9,8 +9,9 @@ assignments of nested expressions (every operator with IEC precedence, parenthes
 untyped literals, standard functions and conversions, an instance's outputs read before or
 after its call, a FUNCTION written in ST with a FOR and an EXIT), IF/ELSIF/ELSE and CASE (lists, ranges, ELSE)
 nested two deep, WHILE, REPEAT and FOR (BY, negative steps, bounds that change in the loop)
-nested two deep with EXIT, each counted by a variable of its own so that it ends, at most one
-call per instance (formal arguments, `=>` outputs; not in a loop), in a branch or not, and
+nested two deep with EXIT, each counted by a variable of its own so that it ends, calls of
+instances (formal arguments, `=>` outputs; not in a loop; one called again after its first
+call now and then), in a branch or not, and
 RETURN, in a branch or a loop or not; an instance may be called in each branch of an IF or a
 CASE (branches exclude each other: one call a scan), giving different inputs; two enumerations
 (`Mode`, `Lamp`, a value name in both written `Mode#hold`) assigned, compared and a CASE's
@@ -124,7 +125,8 @@ class Gen:
         return f"{self.real_expr(d + 1)} / 4.0"
 
     def call(self, ind):
-        free = [f for f in FBS if f[0] not in self.called]
+        # An instance called already is called again now and then (its state shared).
+        free = [f for f in FBS if f[0] not in self.called or self.rng.random() < 0.3]
         if not free:
             return None
         name, ty = self.rng.choice(free)

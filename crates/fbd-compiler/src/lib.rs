@@ -98,12 +98,12 @@ pub fn compile_lean(mut project: Project, opts: &CompileOptions) -> Result<ScanP
     // Ladder networks and variables as the blocks that compute them (`ladder`).
     ladder::lower(&mut project).map_err(Diagnostics)?;
     // Structured Text bodies as the blocks that compute them (`st`).
-    let loops = st::lower(&mut project).map_err(Diagnostics)?;
+    let (loops, calls) = st::lower(&mut project).map_err(Diagnostics)?;
     // The program's tasks as the blocks that run them (`fbd_model::model::tasks`).
     if let Err(errors) = fbd_model::model::tasks::lower(&mut project.files[0].doc) {
         return Err(Diagnostics(errors.into_iter().map(|(path, m)| project.diag(0, &path, m)).collect()));
     }
-    let net = expand::expand(&mut project, opts.max_blocks, &loops)
+    let net = expand::expand(&mut project, opts.max_blocks, &loops, &calls)
         .map_err(|e| Diagnostics(e.into_iter().map(st::at_text_place).collect()))?;
     // From here on only the texts (error positions) and the program's ports are read.
     for f in &mut project.files {

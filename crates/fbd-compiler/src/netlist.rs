@@ -128,7 +128,8 @@ pub struct Netlist {
 /// Loops without a feedback point are not checked here; [`crate::compile_project`] rejects them.
 pub fn netlist(project: &Project, opts: &CompileOptions) -> Result<Netlist, Diagnostics> {
     let mut lean = project.to_lean();
-    let net = expand::expand(&mut lean, opts.max_blocks, &Default::default()).map_err(Diagnostics)?;
+    let net =
+        expand::expand(&mut lean, opts.max_blocks, &Default::default(), &Default::default()).map_err(Diagnostics)?;
     let project = &lean;
     let t = typecheck::infer_types(project, &net).map_err(Diagnostics)?;
     let root = project.root();

@@ -630,7 +630,10 @@ impl Gen {
             3 => format!("{ind}d0 := INT_TO_DINT({}) * 70000 + d0 / 2;", self.int_expr(0)),
             4 if self.loops > 0 => format!("{ind}m0 := {};", self.int_expr(0)),
             4 => {
-                let free: Vec<&'static str> = ["c0", "e0"].into_iter().filter(|c| !self.called.contains(c)).collect();
+                // An instance called already is called again now and then (its state shared).
+                let again = self.rng.random_bool(0.3);
+                let free: Vec<&'static str> =
+                    ["c0", "e0"].into_iter().filter(|c| again || !self.called.contains(c)).collect();
                 let Some(&c) = free.first() else { return format!("{ind}m0 := {};", self.int_expr(0)) };
                 self.called.push(c);
                 let q = if self.rng.random_bool(0.3) {

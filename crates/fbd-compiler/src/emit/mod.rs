@@ -203,6 +203,11 @@ fn block_slots(
                 out_slots.push(out_slots[out_first[phi] as usize]);
                 continue;
             }
+            // A call of an ST instance after its first writes the instance's outputs.
+            if let Some(&of) = net.shares.get(&(i as u32)) {
+                out_slots.push(out_slots[out_first[of as usize] as usize + k]);
+                continue;
+            }
             let ty = out_type(net, t, i, k).unwrap_or(Type::Bool);
             let v = match (b.def.kind, init) {
                 (Kind::Memory | Kind::Delay | Kind::Sr | Kind::Rs, Some(v)) => v,
@@ -229,6 +234,14 @@ fn block_slots(
             signals.push(&[&b.path, ".", &b.output_name(k)], named, SignalKind::BlockOutput);
         }
         state_first[i] = state_flat.len() as u32;
+        if let Some(&of) = net.shares.get(&(i as u32)) {
+            // And keeps the instance's state.
+            let first = state_first[of as usize] as usize;
+            for k in 0..b.def.state.len() {
+                state_flat.push(state_flat[first + k]);
+            }
+            continue;
+        }
         for (_, ty) in b.def.state {
             state_flat.push(slots.alloc(ty.zero()));
         }

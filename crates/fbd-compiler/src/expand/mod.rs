@@ -18,7 +18,7 @@ use crate::MacroDef;
 use crate::Project;
 use crate::checks::{check_bodies, list_or_none, output_names};
 use crate::hierarchy::check_recursion_and_size;
-use crate::st::Loops;
+use crate::st::{Calls, Loops};
 use fbd_model::diag::Diagnostic;
 use fbd_model::diag::closest;
 use fbd_model::json_path;
@@ -58,7 +58,12 @@ struct Scope<'p> {
 /// The program's blocks are taken out of it and consumed: each primitive block's pins are
 /// dropped once they are resolved, so the program is not held twice. `loops`: the ST bodies'
 /// loops, made once per instance of their body.
-pub(crate) fn expand(project: &mut Project, max_blocks: u64, loops: &Loops) -> Result<Net, Vec<Diagnostic>> {
+pub(crate) fn expand(
+    project: &mut Project,
+    max_blocks: u64,
+    loops: &Loops,
+    calls: &Calls,
+) -> Result<Net, Vec<Diagnostic>> {
     let mut errors = Vec::new();
     check_bodies(project, &mut errors);
     // Independent of the bodies' mistakes, so reported with them in one pass.
@@ -88,6 +93,7 @@ pub(crate) fn expand(project: &mut Project, max_blocks: u64, loops: &Loops) -> R
         conn_names: HashMap::default(),
         holds: Vec::new(),
         body_loops: loops,
+        body_calls: calls,
         plain_feedback: false,
         loop_variables: loops
             .iter()
@@ -176,6 +182,8 @@ struct Expander<'p> {
     holds: Vec<(u32, usize)>,
     /// The ST bodies' loops, by body.
     body_loops: &'p Loops,
+    /// The ST bodies' instances called again, by body.
+    body_calls: &'p Calls,
     /// Resolving a loop variable's `in1`: a feedback wire is not held under an EN.
     plain_feedback: bool,
     /// Every loop variable: (file, macro, index in the body).
@@ -245,6 +253,7 @@ impl<'p> Expander<'p> {
             }
             let index = PathIndex::build(body.len(), |i| &body[i as usize].id);
             self.link_loops(si, file, mac_index, &entries);
+            self.link_calls(file, mac_index, &entries);
             self.scopes[si].entries = entries;
             self.scopes[si].index = index;
             si += 1;
@@ -293,6 +302,21 @@ impl<'p> Expander<'p> {
             nl.guard = l.guard.map(prim);
         }
         let _ = si;
+    }
+
+    /// Each call of an instance after its first in this instance of the body: its block
+    /// sharing the instance's slots, run after what it must follow.
+    fn link_calls(&mut self, file: usize, mac: Option<usize>, entries: &[Entry]) {
+        let Some(list) = self.body_calls.get(&(file, mac)) else { return };
+        let prim = |b: usize| match entries.get(b) {
+            Some(Entry::Prim(n)) => Some(*n),
+            _ => None,
+        };
+        for c in list {
+            let (Some(block), Some(of)) = (prim(c.block), prim(c.of)) else { continue };
+            self.net.shares.insert(block, of);
+            self.net.after.insert(block, c.after.iter().filter_map(|&a| prim(a)).collect());
+        }
     }
 
     /// Whether the block at `at` of scope `si`'s body is a loop variable of an ST loop.

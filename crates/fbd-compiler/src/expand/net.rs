@@ -267,6 +267,12 @@ pub(crate) struct Net {
     pub block_loop: Vec<Option<InLoop>>,
     /// Whether a body has loops: then `block_loop` is kept.
     pub has_loops: bool,
+    /// An ST instance's call after its first: its block → the instance's block, whose state
+    /// and output slots it uses (`st::lower::calls`).
+    pub shares: rustc_hash::FxHashMap<u32, u32>,
+    /// Blocks that run after others though they read nothing of them (a call again after the
+    /// calls before it and their readers): block → the blocks before it.
+    pub after: rustc_hash::FxHashMap<u32, Vec<u32>>,
 }
 
 impl Net {

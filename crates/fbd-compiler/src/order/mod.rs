@@ -49,6 +49,15 @@ fn successors(net: &Net) -> (Vec<Vec<usize>>, Vec<u32>) {
             }
         }
     }
+    // An instance's call again comes after its calls before and their readers.
+    for (&b, before) in &net.after {
+        for &a in before {
+            if a != b {
+                succ[a as usize].push(b as usize);
+                indeg[b as usize] += 1;
+            }
+        }
+    }
     (succ, indeg)
 }
 

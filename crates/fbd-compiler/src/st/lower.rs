@@ -27,10 +27,12 @@ use fbd_st::ast::{Arg, Call, CaseLabel, Expr, Path, Stmt, UnOp};
 use super::{Body, Found, Name, fb_inputs, fb_outputs, pin_type};
 
 mod arrays;
+mod calls;
 mod enums;
 mod expr;
 mod loops;
 use crate::ladder::gate;
+pub(crate) use calls::SharedCall;
 pub(crate) use loops::BodyLoop;
 use loops::LoopKind;
 
@@ -61,10 +63,18 @@ struct Lowerer<'b, 'a> {
     depth: usize,
     /// The body's arrays, whose elements are among its variables.
     arrays: Vec<arrays::ArrayVar>,
+    /// Per instance, the block of its latest call on the path being lowered (its own block
+    /// until it is called again), and of its latest call in the text.
+    current: Vec<calls::Blk>,
+    last_call: Vec<calls::Blk>,
+    /// The calls of an instance after its first (`calls.rs`).
+    again: calls::Again,
+    /// The instances called more than once in the text (upper-case names).
+    called_again: HashSet<String>,
 }
 
 /// Lowers a body's statements into it: its problems, and the loops among the blocks added.
-pub(super) fn lower(body: &mut Body, statements: &[Stmt]) -> (Found, Vec<BodyLoop>) {
+pub(super) fn lower(body: &mut Body, statements: &[Stmt]) -> (Found, Vec<BodyLoop>, Vec<SharedCall>) {
     let mut found = Found::new();
     let arrays = arrays::expand(body, &mut found);
     // An instance's input written by a statement (`t1.IN := x`) is a member the instance
@@ -140,15 +150,21 @@ pub(super) fn lower(body: &mut Body, statements: &[Stmt]) -> (Found, Vec<BodyLoo
         loops: Vec::new(),
         depth: 0,
         arrays,
+        current: (0..ninst).map(calls::Blk::Body).collect(),
+        called_again: called_again(statements),
+        last_call: (0..ninst).map(calls::Blk::Body).collect(),
+        again: Vec::new(),
     };
     l.statements(statements);
     let mut loops = Vec::new();
+    let mut shared = Vec::new();
     if l.found.is_empty() {
         let first = l.body.blocks.len();
         l.finish();
+        shared = l.shared_calls(first);
         loops = l.loops.into_iter().map(|b| b.shifted(first)).collect();
     }
-    (l.found, loops)
+    (l.found, loops, shared)
 }
 
 impl Lowerer<'_, '_> {
@@ -378,10 +394,13 @@ impl Lowerer<'_, '_> {
         let before = self.env.clone();
         let outer = self.en.clone();
         let called_before = self.called.clone();
+        let current_before = self.current.clone();
+        let mut currents = Vec::new();
         let mut remaining = outer.clone();
         let mut taken: Vec<(Wire, Vec<Wire>)> = Vec::new();
         let mut called_any = called_before.clone();
         for (k, (cond, stmts)) in arms.iter().enumerate() {
+            self.current = current_before.clone();
             // A condition is computed only when the ones before it were FALSE: their branches
             // did not run, nor the calls in them (an instance's output it reads is the
             // previous scan's).
@@ -389,7 +408,10 @@ impl Lowerer<'_, '_> {
             self.called = called_before.clone();
             let c = match &ready {
                 Some(conds) => conds[k].clone(),
-                None => self.condition(cond),
+                None => {
+                    let c = self.condition(cond);
+                    self.pinned(c, cond.pos())
+                }
             };
             let here = self.and(cond.pos(), remaining.clone(), c.clone());
             self.en = Some(here);
@@ -397,6 +419,7 @@ impl Lowerer<'_, '_> {
             for (a, b) in called_any.iter_mut().zip(&self.called) {
                 *a |= *b;
             }
+            currents.push(std::mem::replace(&mut self.current, current_before.clone()));
             taken.push((c.clone(), std::mem::replace(&mut self.env, before.clone())));
             let not_c = self.make(cond.pos(), "NOT", vec![("in".into(), c)], Some(Type::Bool), "out");
             remaining = Some(self.and(cond.pos(), remaining, not_c));
@@ -404,11 +427,14 @@ impl Lowerer<'_, '_> {
         self.en = remaining;
         self.env = before;
         self.called = called_before;
+        self.current = current_before;
         self.statements(otherwise);
         for (a, b) in called_any.iter_mut().zip(&self.called) {
             *a |= *b;
         }
         self.called = called_any;
+        // After the IF, a read of an instance comes after each of its calls in the branches.
+        self.latest_calls(&currents);
         self.en = outer;
         let pos = arms.first().map(|(c, _)| c.pos()).unwrap_or_default();
         for (c, env) in taken.into_iter().rev() {
@@ -498,15 +524,8 @@ impl Lowerer<'_, '_> {
                 format!("`{}` is called inside a loop: an instance is called once per scan so far (call it before or after the loop)", call.name),
             );
         }
-        if self.called[b] {
-            return self.error(
-                call.pos,
-                format!(
-                    "`{}` is called a second time in the scan: one call of an instance per scan is compiled so far",
-                    call.name
-                ),
-            );
-        }
+        // Called before on this path: a call of its own, sharing the instance's state.
+        let again = self.called[b];
         let ty = self.body.blocks[b].ty.to_string();
         let pins = fb_inputs(&ty, self.body.macros);
         let mut inputs: Vec<(String, Wire)> = Vec::new();
@@ -553,12 +572,18 @@ impl Lowerer<'_, '_> {
         if let Some(en) = self.en.clone() {
             inputs.push((library::ENABLE.to_string(), en));
         }
-        // Called in another branch of this IF or CASE already (branches exclude each other:
-        // one call runs a scan): each input is the one of the branch that runs.
-        if !self.body.blocks[b].inputs.is_empty() {
-            inputs = self.merge_calls(b, inputs, call.pos);
+        if again {
+            if !self.call_again(b, inputs, call.pos) {
+                return;
+            }
+        } else {
+            // Called in another branch of this IF or CASE already (branches exclude each
+            // other: one call runs a scan): each input is the one of the branch that runs.
+            if !self.body.blocks[b].inputs.is_empty() {
+                inputs = self.merge_calls(b, inputs, call.pos);
+            }
+            self.body.blocks[b].inputs.0 = inputs.into_iter().map(|(p, w)| (p.into_boxed_str(), w)).collect();
         }
-        self.body.blocks[b].inputs.0 = inputs.into_iter().map(|(p, w)| (p.into_boxed_str(), w)).collect();
         self.called[b] = true;
         let outputs = fb_outputs(&ty, self.body.macros);
         for (name, negated, target, pos) in outs {
@@ -567,7 +592,7 @@ impl Lowerer<'_, '_> {
                 continue;
             };
             let Some(v) = self.target_var(&target) else { continue };
-            let mut w = Wire::Ref(format!("{}.{pin}", self.body.blocks[b].id));
+            let mut w = Wire::Ref(format!("{}.{pin}", self.call_id(b)));
             if negated {
                 w = self.make(pos, "NOT", vec![("in".into(), w)], Some(Type::Bool), "out");
             }
@@ -703,34 +728,43 @@ impl Lowerer<'_, '_> {
                 self.body.blocks[b].inputs.0 =
                     vec![(library::ENABLE.into(), Wire::constant(Value::Bool(false)))].into_boxed_slice();
             }
-            let ty = self.body.blocks[b].ty.to_string();
-            let given: Vec<String> = self.body.blocks[b].inputs.iter().map(|(p, _)| p.to_ascii_lowercase()).collect();
-            let mut add = Vec::new();
-            if let Some(d) = library::lookup(&ty) {
-                // A generic counter is IEC's CTU: of INT.
-                if d.generic != library::Generic::No && self.body.blocks[b].data_type().is_none() {
-                    self.body.blocks[b].set_data_type(Some(fbd_model::model::TypeName(Type::Int)));
-                }
-                let t_of = self.body.blocks[b].data_type().map_or(Type::Int, |t| t.0);
-                for p in
-                    d.inputs.iter().filter(|p| p.default.is_none() && !given.contains(&p.name.to_ascii_lowercase()))
-                {
-                    let t = pin_type(p.ty).unwrap_or(t_of);
-                    add.push((p.name.to_string(), Wire::constant(t.zero())));
-                }
-            } else {
-                for (p, t) in fb_inputs(&ty, self.body.macros) {
-                    if let (false, Some(t)) = (given.contains(&p.to_ascii_lowercase()), t) {
-                        add.push((p, Wire::constant(t.zero())));
-                    }
-                }
-            }
-            if !add.is_empty() {
-                let mut pins: Vec<(Box<str>, Wire)> = self.body.blocks[b].inputs.0.to_vec();
-                pins.extend(add.into_iter().map(|(p, w)| (p.into_boxed_str(), w)));
-                self.body.blocks[b].inputs.0 = pins.into_boxed_slice();
+            unset_inputs(&mut self.body.blocks[b], self.body.macros);
+        }
+        // The calls again (in `made`): the same.
+        for k in 0..self.again.len() {
+            if let calls::Blk::Made(m) = self.again[k].0 {
+                unset_inputs(&mut self.made[m], self.body.macros);
             }
         }
+    }
+}
+
+/// The inputs of instance `block` its call does not give, at their type's initial value.
+fn unset_inputs(block: &mut LeanBlock, macros: &HashMap<String, super::Pins>) {
+    let ty = block.ty.to_string();
+    let given: Vec<String> = block.inputs.iter().map(|(p, _)| p.to_ascii_lowercase()).collect();
+    let mut add = Vec::new();
+    if let Some(d) = library::lookup(&ty) {
+        // A generic counter is IEC's CTU: of INT.
+        if d.generic != library::Generic::No && block.data_type().is_none() {
+            block.set_data_type(Some(fbd_model::model::TypeName(Type::Int)));
+        }
+        let t_of = block.data_type().map_or(Type::Int, |t| t.0);
+        for p in d.inputs.iter().filter(|p| p.default.is_none() && !given.contains(&p.name.to_ascii_lowercase())) {
+            let t = pin_type(p.ty).unwrap_or(t_of);
+            add.push((p.name.to_string(), Wire::constant(t.zero())));
+        }
+    } else {
+        for (p, t) in fb_inputs(&ty, macros) {
+            if let (false, Some(t)) = (given.contains(&p.to_ascii_lowercase()), t) {
+                add.push((p, Wire::constant(t.zero())));
+            }
+        }
+    }
+    if !add.is_empty() {
+        let mut pins: Vec<(Box<str>, Wire)> = block.inputs.0.to_vec();
+        pins.extend(add.into_iter().map(|(p, w)| (p.into_boxed_str(), w)));
+        block.inputs.0 = pins.into_boxed_slice();
     }
 }
 
@@ -795,6 +829,14 @@ fn calls_in<'s>(list: &'s [Stmt], out: &mut Vec<&'s Call>) {
         }
         s.bodies().into_iter().for_each(|b| calls_in(b, out));
     }
+}
+
+/// The instances (upper-case names) the text calls in more than one place.
+fn called_again(list: &[Stmt]) -> HashSet<String> {
+    let mut calls = Vec::new();
+    calls_in(list, &mut calls);
+    let mut seen = HashSet::new();
+    calls.into_iter().map(|c| c.name.to_ascii_uppercase()).filter(|n| !seen.insert(n.clone())).collect()
 }
 
 /// Whether statement `s` may run a RETURN.

@@ -13,13 +13,16 @@
 //! A RETURN sets a flag the statements after it run under (`IF NOT returned THEN ..`). A loop
 //! (FOR, WHILE, REPEAT; EXIT as RETURN's flag) is one iteration's blocks between loop
 //! variables, which the executor runs again while its test holds (`Loops`, counted by the
-//! watchdog). Arrays and a second call of one instance in a scan (or a call in a loop) are
-//! refused at their place. Every problem of every body is reported at once, each at its line
-//! and column.
+//! watchdog). An array is a variable per element, indexed by MUX and SEL blocks; an
+//! enumeration's values are its positions. A library instance called again in the scan is a
+//! block of its own sharing the instance's state and outputs (`Calls`); a project function
+//! block called twice, and a call in a loop, are refused at their place. Every problem of
+//! every body is reported at once, each at its line and column.
 //!
 //! Files: this one (the entry and the body's names), `lower.rs` (statements to blocks: values
 //! as they change, branches merged, calls, what the scan leaves), `lower/expr.rs`
-//! (expressions to blocks, computed as matiec's C computes them), `lower/loops.rs` (loops).
+//! (expressions to blocks, computed as matiec's C computes them), `lower/loops.rs` (loops),
+//! `lower/arrays.rs`, `lower/enums.rs`, `lower/calls.rs` (an instance called again).
 
 mod lower;
 
@@ -57,18 +60,23 @@ pub(super) struct Pins {
 /// A problem at a place of the ST text.
 pub(super) type Found = Vec<(Pos, String)>;
 
-pub(crate) use lower::BodyLoop;
+pub(crate) use lower::{BodyLoop, SharedCall};
 
 /// The loops of every ST body: (file, macro index or `None` for the program) → its loops, by
 /// the indices of their blocks in that body.
 pub(crate) type Loops = HashMap<(usize, Option<usize>), Vec<BodyLoop>>;
 
+/// The calls of an instance after its first in every ST body, likewise by body.
+pub(crate) type Calls = HashMap<(usize, Option<usize>), Vec<SharedCall>>;
+
 /// Lowers every body of the project that has ST; every problem of every body is returned,
-/// each at its place. The loops made, for the stages that run them again and again.
-pub(crate) fn lower(project: &mut Project) -> Result<Loops, Vec<Diagnostic>> {
+/// each at its place. The loops made, for the stages that run them again and again, and the
+/// instances' calls after their first, whose blocks share the instance's state.
+pub(crate) fn lower(project: &mut Project) -> Result<(Loops, Calls), Vec<Diagnostic>> {
     let mut loops = Loops::new();
+    let mut calls = Calls::new();
     if !project.files.iter().any(|f| !f.doc.st.is_empty() || f.doc.macros.iter().any(|m| !m.st.is_empty())) {
-        return Ok(loops);
+        return Ok((loops, calls));
     }
     let macros: HashMap<String, Pins> = project
         .files
@@ -99,10 +107,13 @@ pub(crate) fn lower(project: &mut Project) -> Result<Loops, Vec<Diagnostic>> {
                     macros: &macros,
                     types: &types,
                 };
-                let (found, made) = body_errors(&mut body, &st, !doc.ladder.is_empty());
+                let (found, made, again) = body_errors(&mut body, &st, !doc.ladder.is_empty());
                 errors.extend(found.into_iter().map(|(p, m)| (vec![], p, m)));
                 if !made.is_empty() {
                     loops.insert((f, None), made);
+                }
+                if !again.is_empty() {
+                    calls.insert((f, None), again);
                 }
                 doc.st = st;
             }
@@ -121,10 +132,13 @@ pub(crate) fn lower(project: &mut Project) -> Result<Loops, Vec<Diagnostic>> {
                     types: &types,
                 };
                 let at = vec![Seg::from("macros"), Seg::from(m)];
-                let (found, made) = body_errors(&mut body, &st, !d.ladder.is_empty());
+                let (found, made, again) = body_errors(&mut body, &st, !d.ladder.is_empty());
                 errors.extend(found.into_iter().map(|(p, msg)| (at.clone(), p, msg)));
                 if !made.is_empty() {
                     loops.insert((f, Some(m)), made);
+                }
+                if !again.is_empty() {
+                    calls.insert((f, Some(m)), again);
                 }
                 d.st = st;
             }
@@ -133,19 +147,19 @@ pub(crate) fn lower(project: &mut Project) -> Result<Loops, Vec<Diagnostic>> {
             found.push(diag(project, f, &at, pos, msg));
         }
     }
-    if found.is_empty() { Ok(loops) } else { Err(found) }
+    if found.is_empty() { Ok((loops, calls)) } else { Err(found) }
 }
 
-/// Parses and lowers one body; its problems and its loops.
-fn body_errors(body: &mut Body, st: &[String], has_ladder: bool) -> (Found, Vec<BodyLoop>) {
+/// Parses and lowers one body; its problems, its loops and its instances' calls again.
+fn body_errors(body: &mut Body, st: &[String], has_ladder: bool) -> (Found, Vec<BodyLoop>, Vec<SharedCall>) {
     if has_ladder {
         let msg = "a body is written in one language: this one has a ladder network and ST";
-        return (vec![(Pos { line: 1, col: 1 }, msg.into())], Vec::new());
+        return (vec![(Pos { line: 1, col: 1 }, msg.into())], Vec::new(), Vec::new());
     }
     let text = st.join("\n");
     match fbd_st::parse(&text) {
         Ok(statements) => lower::lower(body, &statements),
-        Err(errors) => (errors.into_iter().map(|e| (e.pos, e.msg)).collect(), Vec::new()),
+        Err(errors) => (errors.into_iter().map(|e| (e.pos, e.msg)).collect(), Vec::new(), Vec::new()),
     }
 }
 

@@ -328,3 +328,74 @@ fn a_loop_variable_set_from_outside_the_loop_reads_this_scan_s_value() {
     // (The ELSE's call is made after the loop: the instance waits for it.)
     assert_eq!(got.iter().map(|r| r[0]).collect::<Vec<_>>(), [1, 1, 2, 2]);
 }
+
+/// An instance called again in the scan shares its state with its first call, as matiec's one
+/// instance does: a timer restarted when it elapses (Beremiz's BACnet test project), an edge
+/// detector whose second call resets what the first saw; a variable that took the first
+/// call's output keeps it, and a branch whose condition read it runs as it was decided.
+#[test]
+fn an_instance_called_again_keeps_one_state_and_each_call_s_outputs() {
+    let text = r#"{"fbd": 7, "inputs": [{"name": "a", "type": "BOOL"}, {"name": "b", "type": "BOOL"}],
+ "variables": [{"name": "x", "type": "BOOL"}, {"name": "y", "type": "BOOL"}, {"name": "z", "type": "BOOL"},
+               {"name": "et", "type": "TIME"}, {"name": "n", "type": "INT"}],
+ "blocks": [{"id": "e", "type": "R_TRIG"}, {"id": "t", "type": "TON"}, {"id": "c", "type": "CTU", "data_type": "INT"}],
+ "st": ["e(CLK := a); x := e.Q; e(CLK := FALSE); y := x; z := e.Q;",
+        "t(IN := TRUE, PT := T#15ms); IF t.Q THEN t(IN := FALSE); END_IF; et := t.ET;",
+        "IF b THEN c(CU := FALSE, R := FALSE); END_IF;",
+        "IF c.Q THEN c(CU := TRUE, R := NOT a, PV := 3); END_IF;",
+        "n := c.CV;"]}"#;
+    let mut rt = Runtime::new(plan(text));
+    let mut seen = Vec::new();
+    for (a, b) in [(true, false), (true, true), (false, true), (true, true), (true, true), (true, true), (true, true)] {
+        rt.set_input("a", Value::Bool(a)).unwrap();
+        rt.set_input("b", Value::Bool(b)).unwrap();
+        rt.step();
+        let get = |n: &str| rt.read(n).unwrap();
+        let ms = match get("et") {
+            Value::Time(ns) => ns / 1_000_000,
+            v => panic!("{v}"),
+        };
+        seen.push((
+            get("x") == Value::Bool(true),
+            get("y") == Value::Bool(true),
+            get("z") == Value::Bool(true),
+            ms,
+            get("n").as_i64().unwrap(),
+        ));
+    }
+    // The edge: each scan's first call sees CLK rise (the second call left it FALSE); `y`
+    // keeps `x`, the first call's output, `z` is the second's. The timer: 0, 5, 10, then 15 ms
+    // elapsed, restarted by the second call, and counting again from the next scan. The
+    // counter: scan 0 calls it not at all (c.Q FALSE); scan 1 its first call, with PV 0 (no
+    // call gave it yet), leaves Q TRUE, so the second runs and counts (PV 3 given); from then
+    // on the first call keeps that PV (a member) and Q stays FALSE: counted once.
+    assert_eq!(
+        seen,
+        [
+            (true, true, false, 0, 0),
+            (true, true, false, 5, 1),
+            (false, false, false, 10, 1),
+            (true, true, false, 0, 1),
+            (true, true, false, 0, 1),
+            (true, true, false, 5, 1),
+            (true, true, false, 10, 1),
+        ]
+    );
+}
+
+/// A function block of the project called twice in a scan is refused at the second call (its
+/// body's state cannot be shared yet), naming why.
+#[test]
+fn a_project_function_block_called_twice_is_refused_at_the_second_call() {
+    let text = r#"{"fbd": 7,
+  "macros": [{"name": "ACC", "inputs": [{"name": "x", "type": "INT"}], "outputs": [{"name": "y", "type": "INT", "from": "s"}],
+              "blocks": [], "variables": [{"name": "s", "type": "INT"}], "st": ["s := s + x;"]}],
+  "variables": [{"name": "n", "type": "INT"}],
+  "blocks": [{"id": "acc", "type": "ACC"}],
+  "st": ["acc(x := 1);", "acc(x := 2);", "n := acc.y;"]}"#;
+    let err = compile(text).expect_err("refused").to_string();
+    assert!(
+        err.contains("ST 2:1: `acc` (ACC, a function block of the project) is called a second time in the scan"),
+        "{err}"
+    );
+}

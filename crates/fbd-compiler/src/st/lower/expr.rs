@@ -337,7 +337,7 @@ impl Lowerer<'_, '_> {
                 };
                 // A generic counter's count is of its data type, IEC's CTU's INT by default.
                 let t = t.or_else(|| Some(self.body.blocks[b].data_type().map_or(Type::Int, |t| t.0)));
-                let from = format!("{}.{pin}", self.body.blocks[b].id);
+                let from = format!("{}.{pin}", self.call_id(b));
                 let delayed =
                     library::lookup(&ty).is_some_and(|d| d.outputs.iter().any(|o| o.name == pin && o.delayed));
                 let w = if self.called[b] || delayed { Wire::Ref(from) } else { Wire::Feedback { from, init: None } };
