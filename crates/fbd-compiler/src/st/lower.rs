@@ -524,9 +524,10 @@ impl Lowerer<'_, '_> {
                 format!("`{}` is called inside a loop: an instance is called once per scan so far (call it before or after the loop)", call.name),
             );
         }
-        // Called before on this path: a call of its own, sharing the instance's state.
-        let again = self.called[b];
         let ty = self.body.blocks[b].ty.to_string();
+        // Called before on this path, or (a library block) in another branch of this IF or
+        // CASE: a call of its own, sharing the instance's state (`calls.rs`).
+        let again = self.called[b] || library::lookup(&ty).is_some() && !self.body.blocks[b].inputs.is_empty();
         let pins = fb_inputs(&ty, self.body.macros);
         let mut inputs: Vec<(String, Wire)> = Vec::new();
         let mut outs = Vec::new();
@@ -577,8 +578,9 @@ impl Lowerer<'_, '_> {
                 return;
             }
         } else {
-            // Called in another branch of this IF or CASE already (branches exclude each
-            // other: one call runs a scan): each input is the one of the branch that runs.
+            // A function block of the project called in another branch of this IF or CASE
+            // already (branches exclude each other: one call runs a scan): one block, each
+            // input the one of the branch that runs.
             if !self.body.blocks[b].inputs.is_empty() {
                 inputs = self.merge_calls(b, inputs, call.pos);
             }

@@ -399,3 +399,19 @@ fn a_project_function_block_called_twice_is_refused_at_the_second_call() {
         "{err}"
     );
 }
+
+/// Two instances called in two branches in opposite orders, each reading the other's output
+/// (a program fbd refused as a loop when an instance's calls were one block): each call is a
+/// block of its own, so each branch runs in its own order.
+#[test]
+fn two_instances_called_in_opposite_orders_in_two_branches_run_as_written() {
+    let text = r#"{"fbd": 7, "inputs": [{"name": "a", "type": "BOOL"}, {"name": "b", "type": "BOOL"}],
+ "variables": [{"name": "x", "type": "BOOL"}, {"name": "y", "type": "BOOL"}],
+ "blocks": [{"id": "e", "type": "R_TRIG"}, {"id": "f", "type": "R_TRIG"}],
+ "st": ["IF a THEN e(CLK := b); f(CLK := e.Q); ELSE f(CLK := b); e(CLK := f.Q); END_IF;",
+        "x := e.Q; y := f.Q;"]}"#;
+    let got = run(text, &[("a", &[1, 1, 1, 0, 0, 0]), ("b", &[1, 1, 0, 1, 0, 1])], &["x", "y"]);
+    // THEN: e sees b rise (scan 0) and f sees e.Q rise the same scan; ELSE (scan 3): f sees b
+    // rise, e sees f.Q rise; scan 5: b rises again after a FALSE scan.
+    assert_eq!(got, [[1, 1], [0, 0], [0, 0], [1, 1], [0, 0], [1, 1]]);
+}
