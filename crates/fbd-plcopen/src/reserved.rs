@@ -2,7 +2,7 @@
 //! `TRUE`, `RS`, `ADD`, `INT`: matiec refused each as a variable), a name that is no IEC
 //! identifier (`a-b` reads as a subtraction there, `2x`, `café`), or one that differs from
 //! another of the same POU only in case (IEC ignores case: `Speed` and `SPEED` are one
-//! variable). The export renames such a port `FBD_<name made an identifier>` everywhere it is
+//! variable), or an enumeration's value (the body would read the port instead). The export renames such a port `FBD_<name made an identifier>` everywhere it is
 //! named and lists each rename in the project's `addData`; the import renames them back.
 
 use std::collections::{HashMap, HashSet};
@@ -217,10 +217,22 @@ pub(crate) fn hide(docs: &mut [&mut Document]) -> Vec<Rename> {
             m.inputs.iter().map(|p| &p.name).chain(m.outputs.iter().map(|p| &p.name)).map(|n| n.to_ascii_lowercase()),
         );
     }
+    // An enumeration's value names: a port of that name would be a variable the body's text
+    // reads instead of the value (matiec looks a name up among the variables first).
+    let values: HashSet<String> = docs
+        .iter()
+        .flat_map(|d| d.types.iter())
+        .flat_map(|t| t.values().iter().map(|v| v.to_ascii_lowercase()))
+        .collect();
     let mut renames = Vec::new();
     rename_all(docs, |scope, name| {
         let first = seen.entry(scope.map(str::to_string)).or_default().insert(name.to_ascii_lowercase());
-        if first && iec_identifier(name) && !reserved(name) && !name.to_ascii_uppercase().starts_with(PREFIX) {
+        if first
+            && iec_identifier(name)
+            && !reserved(name)
+            && !name.to_ascii_uppercase().starts_with(PREFIX)
+            && !values.contains(&name.to_ascii_lowercase())
+        {
             return None;
         }
         let taken = taken.entry(scope.map(str::to_string)).or_default();

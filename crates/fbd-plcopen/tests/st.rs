@@ -286,3 +286,20 @@ fn an_array_in_an_fbd_body_is_refused_at_its_place() {
         "{err}"
     );
 }
+
+/// A port named like an enumeration's value would be a variable of that name in the export,
+/// which matiec reads instead of the value: the export renames it (as it renames a reserved
+/// word), so the text's `state := running` still names the value.
+#[test]
+fn a_port_named_like_an_enumeration_s_value_is_renamed_in_the_export() {
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/weigh-station-st.json"))
+        .expect("example")
+        .replace(r#""name": "run_lamp""#, r#""name": "running""#);
+    let path = std::path::Path::new("ws.json");
+    let project = fbd_engine::load::load_text(&fbd_engine::MemProvider::default(), path, text).expect("loads");
+    let plan = fbd_engine::compile_project(&project, &fbd_engine::CompileOptions::default()).expect("compiles");
+    let xml = fbd_plcopen::export(&project, &plan);
+    assert!(xml.contains(r#"<variable name="FBD_running">"#), "renamed");
+    assert!(!xml.contains(r#"<variable name="running">"#), "no variable hides the value");
+    assert!(xml.contains("state := running;"), "the text still names the value");
+}
