@@ -593,7 +593,7 @@ fn scratch_bytes(name: &str, bytes: &[u8]) -> std::path::PathBuf {
 fn test_passes_the_repository_s_tables_and_fails_a_wrong_one_with_its_row() {
     let o = fbd(&["test", "examples"]);
     assert!(o.status.success(), "{}{}", text(&o.stdout), text(&o.stderr));
-    assert!(text(&o.stdout).contains("15 tests: 15 passed, 0 failed"), "{}", text(&o.stdout));
+    assert!(text(&o.stdout).contains("17 tests: 17 passed, 0 failed"), "{}", text(&o.stdout));
     // The fast lamp is on for 20 scans, not 21: the row fails at the 21st.
     let program = root().join("examples/blinker.json");
     let wrong = temp(
