@@ -559,87 +559,111 @@ fn collect_macros<B>(project: &mut ProjectOf<B>, errors: &mut Vec<Diagnostic>) {
     }
 }
 
-/// Checks the project's user data types (names unique and not elementary, an enumeration's
-/// values unique, its init one of them) and gives each variable of a user type its
-/// representation and its init (an enumeration value's name turned into its position).
+/// Checks the project's user data types and gives each variable of one its representation and
+/// its init (an enumeration value's name turned into its position).
 pub fn resolve_types<B>(project: &mut ProjectOf<B>, errors: &mut Vec<Diagnostic>) {
-    let mut all = Vec::new();
+    let types = checked_types(project, errors);
+    resolve_variables(project, DataTypes(&types), errors);
+}
+
+/// The project's user data types, each checked: a name unique and not elementary's; an
+/// enumeration's values names, each once, its init one of them; an array's elements of an
+/// elementary type or of an enumeration declared before it. A type with a bad name is left out.
+fn checked_types<B>(project: &ProjectOf<B>, errors: &mut Vec<Diagnostic>) -> Vec<crate::model::DataType> {
+    let mut all: Vec<crate::model::DataType> = Vec::new();
     for (fi, f) in project.files.iter().enumerate() {
         for (ti, t) in f.doc.types.iter().enumerate() {
-            let at = json_path!["types", ti, "name"];
             let problem = if !valid_ident(&t.name) || t.name.contains('-') {
                 Some(format!("invalid type name `{}`", t.name))
             } else if crate::types::Type::parse(&t.name).is_some() {
                 Some(format!("type `{}` has the name of an elementary type", t.name))
-            } else if all.iter().any(|o: &crate::model::DataType| o.name.eq_ignore_ascii_case(&t.name)) {
+            } else if all.iter().any(|o| o.name.eq_ignore_ascii_case(&t.name)) {
                 Some(format!("type `{}` is defined twice", t.name))
             } else {
                 None
             };
             if let Some(p) = problem {
-                errors.push(project.diag(fi, &at, p));
+                errors.push(project.diag(fi, &json_path!["types", ti, "name"], p));
                 continue;
             }
-            if let Some(a) = t.array() {
-                let of_enum =
-                    all.iter().any(|o: &crate::model::DataType| o.is_enum() && o.name.eq_ignore_ascii_case(&a.of));
-                if crate::types::Type::parse(&a.of).is_none() && !of_enum {
-                    errors.push(project.diag(
-                        fi,
-                        &json_path!["types", ti, "array"],
-                        format!("array type `{}`: its elements' type `{}` is neither elementary nor an enumeration declared before it", t.name, a.of),
-                    ));
-                }
-                all.push(t.clone());
-                continue;
-            }
-            let values = t.values();
-            if values.is_empty() {
-                errors.push(project.diag(
-                    fi,
-                    &json_path!["types", ti],
-                    format!("enumeration `{}` has no value", t.name),
-                ));
-            }
-            for (k, v) in values.iter().enumerate() {
-                if !valid_ident(v) || v.contains('-') || v.starts_with(|c: char| c.is_ascii_digit()) {
-                    errors.push(project.diag(fi, &json_path!["types", ti, "enum", k], format!("`{v}` is not a name")));
-                } else if values[..k].iter().any(|o| o.eq_ignore_ascii_case(v)) {
-                    errors.push(project.diag(
-                        fi,
-                        &json_path!["types", ti, "enum", k],
-                        format!("enumeration `{}` has the value `{v}` twice", t.name),
-                    ));
-                }
-            }
-            if let Some(init) = &t.init
-                && t.value_index(init).is_none()
-            {
-                errors.push(project.diag(
-                    fi,
-                    &json_path!["types", ti, "init"],
-                    format!("`{init}` is not a value of `{}` ({})", t.name, values.join(", ")),
-                ));
+            let found = match t.array() {
+                Some(a) => array_type_problems(&all, &t.name, a),
+                None => enum_problems(t),
+            };
+            for (at, msg) in found {
+                let mut path = json_path!["types", ti].to_vec();
+                path.extend(at);
+                errors.push(project.diag(fi, &path, msg));
             }
             all.push(t.clone());
         }
     }
-    let types = DataTypes(&all);
+    all
+}
+
+/// An array type's problem: its elements' type neither elementary nor an enumeration of
+/// `before` (the types declared before it); its place under the type.
+fn array_type_problems(
+    before: &[crate::model::DataType],
+    name: &str,
+    a: &crate::model::ArrayType,
+) -> Vec<(Vec<Seg>, String)> {
+    let of_enum = before.iter().any(|o| o.is_enum() && o.name.eq_ignore_ascii_case(&a.of));
+    if crate::types::Type::parse(&a.of).is_some() || of_enum {
+        return Vec::new();
+    }
+    vec![(
+        json_path!["array"].to_vec(),
+        format!(
+            "array type `{name}`: its elements' type `{}` is neither elementary nor an enumeration declared before it",
+            a.of
+        ),
+    )]
+}
+
+/// An enumeration's problems (no value, a value no name or twice, an init no value), each at
+/// its place under the type.
+fn enum_problems(t: &crate::model::DataType) -> Vec<(Vec<Seg>, String)> {
+    let values = t.values();
+    let mut out = Vec::new();
+    if values.is_empty() {
+        out.push((Vec::new(), format!("enumeration `{}` has no value", t.name)));
+    }
+    for (k, v) in values.iter().enumerate() {
+        let at = json_path!["enum", k].to_vec();
+        if !valid_ident(v) || v.contains('-') || v.starts_with(|c: char| c.is_ascii_digit()) {
+            out.push((at, format!("`{v}` is not a name")));
+        } else if values[..k].iter().any(|o| o.eq_ignore_ascii_case(v)) {
+            out.push((at, format!("enumeration `{}` has the value `{v}` twice", t.name)));
+        }
+    }
+    if let Some(init) = &t.init
+        && t.value_index(init).is_none()
+    {
+        out.push((
+            json_path!["init"].to_vec(),
+            format!("`{init}` is not a value of `{}` ({})", t.name, values.join(", ")),
+        ));
+    }
+    out
+}
+
+/// Every variable of every body of the project resolved against `types`, each problem at
+/// the variable.
+fn resolve_variables<B>(project: &mut ProjectOf<B>, types: DataTypes, errors: &mut Vec<Diagnostic>) {
     for fi in 0..project.files.len() {
         let mut found = Vec::new();
-        {
-            let doc = &mut project.files[fi].doc;
-            let bodies = std::iter::once((None, &mut doc.variables))
-                .chain(doc.macros.iter_mut().enumerate().map(|(mi, m)| (Some(mi), &mut m.variables)));
-            for (mi, vars) in bodies {
-                for (vi, v) in vars.iter_mut().enumerate() {
-                    if let Err(e) = resolve_variable(types, v) {
-                        let at = match mi {
-                            None => json_path!["variables", vi].to_vec(),
-                            Some(mi) => json_path!["macros", mi, "variables", vi].to_vec(),
-                        };
-                        found.push((at, e));
-                    }
+        let doc = &mut project.files[fi].doc;
+        let bodies = std::iter::once((None, &mut doc.variables))
+            .chain(doc.macros.iter_mut().enumerate().map(|(mi, m)| (Some(mi), &mut m.variables)));
+        for (mi, vars) in bodies {
+            for (vi, v) in vars.iter_mut().enumerate() {
+                if let Err(e) = resolve_variable(types, v) {
+                    let at = match mi {
+                        None => json_path!["variables", vi].to_vec(),
+                        Some(mi) => json_path!["macros", mi, "variables", vi].to_vec(),
+                    };
+                    found.push((at, e));
                 }
             }
         }
@@ -677,7 +701,7 @@ fn resolve_variable(types: DataTypes, v: &mut Variable) -> Result<(), String> {
         ));
     };
     v.data_type = Some(t.name.clone());
-    v.ty.0 = t.representation();
+    v.ty.0 = crate::model::ENUM_REPRESENTATION;
     // Resolved again (a document loaded, then compiled as it is): the same.
     v.init = None;
     let init = v.init_name.as_ref().or(t.init.as_ref());

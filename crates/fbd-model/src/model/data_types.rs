@@ -170,15 +170,6 @@ impl JsonSchema for ArrayType {
 pub const ENUM_REPRESENTATION: Type = Type::DInt;
 
 impl DataType {
-    /// The elementary type its variables are held in.
-    pub fn representation(&self) -> Type {
-        match self.kind {
-            DataKind::Enum(_) => ENUM_REPRESENTATION,
-            // Resolved through the element type (`load::resolve_types`).
-            DataKind::Array(_) => ENUM_REPRESENTATION,
-        }
-    }
-
     /// An enumeration's values (none for other kinds).
     pub fn values(&self) -> &[String] {
         match &self.kind {
