@@ -81,8 +81,7 @@ fn array_mistakes_are_refused_at_their_place_all_at_once() {
     "g[0, 0] := 5;"
   ]}"#;
     let err = compile(text).expect_err("refused");
-    let all: Vec<String> = err.0.iter().map(|d| d.to_string()).collect();
-    let all = all.join("\n");
+    let all = err.to_string();
     assert_eq!(err.0.len(), 7, "one error each:\n{all}");
     for want in [
         "ST 1:6: `a[4]` is outside ARRAY[0..3] OF INT",

@@ -50,8 +50,7 @@ fn enumeration_mistakes_are_refused_at_their_place_all_at_once() {
     "CASE ph OF off: n := 1; Mode#idle: n := 2; END_CASE;"
   ]}"#;
     let err = compile(text).expect_err("refused");
-    let all: Vec<String> = err.0.iter().map(|d| d.to_string()).collect();
-    let all = all.join("\n");
+    let all = err.to_string();
     for want in [
         "ST 1:9: `mode` is a `Mode`: it takes one of its values (idle, running, held)",
         "ST 1:17: `n` is no enumeration; this value is a `Mode`",
@@ -75,8 +74,7 @@ fn bad_types_and_inits_are_refused_with_what_is_known() {
                 {"name": "d", "type": "INT", "init": "idle"}],
   "st": ["d := 1;"]}"#;
     let err = compile(text).expect_err("refused");
-    let all: Vec<String> = err.0.iter().map(|d| d.to_string()).collect();
-    let all = all.join("\n");
+    let all = err.to_string();
     for want in [
         "enumeration `Mode` has the value `idle` twice",
         "`busy` is not a value of `Mode` (idle, idle)",

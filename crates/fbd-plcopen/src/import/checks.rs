@@ -160,25 +160,19 @@ pub(super) fn unknown_types(
     // Enumerations are compiled in ST bodies (`fbd_compiler::st`), not yet in FBD and LD.
     let st_body = child(pou, "body").and_then(|b| child(b, "ST")).is_some();
     for v in vars {
-        if let Some(a) = &v.array {
+        // A user data type of the file: what the variable is, and the kind in the plural.
+        let user_type = match (&v.array, v.derived.as_deref().filter(|_| v.ty.is_none())) {
+            (Some(a), _) => Some((format!("an array ({a})"), "arrays")),
+            (None, Some(t)) => super::enums::find(&cx.enums, t).map(|dt| match dt.is_enum() {
+                true => (format!("of `{t}`, an enumeration"), "enumerations"),
+                false => (format!("of `{t}`, an array"), "arrays"),
+            }),
+            (None, None) => None,
+        };
+        if let Some((what, kinds)) = user_type {
             if !st_body {
                 let msg = format!(
-                    "variable `{}` is an array ({a}); arrays are imported in Structured Text bodies so far (not in FBD or LD)",
-                    v.name
-                );
-                cx.err_at(v.at, msg);
-            }
-            continue;
-        }
-        if let Some(t) = v.derived.as_deref()
-            && v.ty.is_none()
-            && let Some(dt) = super::enums::find(&cx.enums, t)
-        {
-            if !st_body {
-                let (kind, kinds) =
-                    if dt.is_enum() { ("an enumeration", "enumerations") } else { ("an array", "arrays") };
-                let msg = format!(
-                    "variable `{}` is of `{t}`, {kind}; {kinds} are imported in Structured Text bodies so far (not in FBD or LD)",
+                    "variable `{}` is {what}; {kinds} are imported in Structured Text bodies so far (not in FBD or LD)",
                     v.name
                 );
                 cx.err_at(v.at, msg);
