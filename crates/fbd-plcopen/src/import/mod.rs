@@ -1064,7 +1064,9 @@ fn typed_locals(locals: &[Var], (writes, earlier): (&Writes, &EarlierWrites), bl
     }
 }
 
-/// Converts one POU with an FBD body. For the program, also returns its program inputs.
+/// Converts one POU: its interface, then its body by language (ST: `st.rs`; LD: `ladder_pou`;
+/// FBD: `fbd_pou`), the blocks of a graphical body imported first. For the program, also
+/// returns its program inputs.
 fn pou_body(
     cx: &mut Ctx,
     pou: Node,
@@ -1163,22 +1165,37 @@ fn pou_body(
     for e in elems.iter().filter(|e| e.tag_name().name() == "block") {
         import_block(cx, e, &env, &mut built);
     }
+    let parts =
+        GraphicParts { pou, name, fbd, is_program, role, ins: &ins, outs: &outs, locals: &locals, shared: &shared };
     if ld.is_some() {
-        let parts =
-            LadderParts { pou, name, fbd, is_program, role, ins: &ins, outs: &outs, locals: &locals, shared: &shared };
         return ladder_pou(cx, &look, &elems, built, parts);
     }
-    let vars: Vec<&Var> = ins.iter().chain(&outs).chain(&locals).collect();
+    fbd_pou(cx, &elems, &env, built, parts)
+}
+
+/// An FBD POU as a macro: what each block's inputs read, by the sequence a PLC runs the body
+/// in (`order.rs`), the variables the body writes held for the next scan, its outputs and (an
+/// instance of several programs) its ports.
+fn fbd_pou(
+    cx: &mut Ctx,
+    elems: &[Node],
+    env: &BlockEnv,
+    mut built: BodyBlocks,
+    parts: GraphicParts,
+) -> Option<(MacroDef, Vec<ProgramInput>, project::InstancePorts)> {
+    let GraphicParts { pou, name, fbd, is_program, role, ins, outs, locals, shared } = parts;
+    let seq = env.seq;
+    let vars: Vec<&Var> = ins.iter().chain(outs).chain(locals).collect();
     let mut earlier = BTreeMap::new();
-    let mut writes = variable_writes(cx, &elems, &env, (&name, &vars), &mut built, &mut earlier);
+    let mut writes = variable_writes(cx, elems, env, (&name, &vars), &mut built, &mut earlier);
     let BodyBlocks { mut blocks, mut reads, mut block_at, enos, connectors: mut carried, .. } = built;
     let inputs_named: HashSet<&str> = ins.iter().map(|v| v.name.as_str()).collect();
     substitute_enos(&mut blocks, (&mut writes, &mut earlier), &enos, (&mut reads, &block_at, &inputs_named));
     disabled::results_of_disabled_calls(pou.document().root(), &mut blocks, (&mut reads, &mut block_at), &mut carried);
-    typed_locals(&locals, (&writes, &earlier), &mut blocks);
+    typed_locals(locals, (&writes, &earlier), &mut blocks);
     // What every read sees, by the sequence a PLC runs the body in (`order.rs`).
     let declared: HashMap<String, Declared> =
-        ins.iter().chain(&outs).chain(&locals).map(|v| (v.name.clone(), Declared { ty: v.ty, init: v.init })).collect();
+        ins.iter().chain(outs).chain(locals).map(|v| (v.name.clone(), Declared { ty: v.ty, init: v.init })).collect();
     let in_names: HashSet<&str> = ins.iter().map(|v| v.name.as_str()).collect();
     let taken: HashSet<String> = blocks.iter().map(|b| b.id.clone()).collect();
     let mut flow = Dataflow::new((&writes, &earlier), &in_names, &declared, &block_at, &taken);
@@ -1194,7 +1211,7 @@ fn pou_body(
     let mut connectors = reads::kept_connectors(&blocks, &carried);
     // Every local variable the body uses answers by its IEC name (`--watch cnt`, a write, a
     // force, a test table): a connector carrying what the scan leaves in it.
-    for v in &locals {
+    for v in locals {
         let used = writes.contains_key(&v.name) || reads.iter().any(|r| r.var == v.name);
         if !used || v.ty.is_none() || connectors.iter().any(|c| c.name.eq_ignore_ascii_case(&v.name)) {
             continue;
@@ -1203,20 +1220,20 @@ fn pou_body(
         connectors.push(fbd_model::model::Connector { name: v.name.clone(), from });
     }
     lookup::drop_unusable_positions(cx, &name, &mut blocks);
-    let mut outputs = pou_outputs(cx, (pou, &name), &outs, |v| flow.value_at(v, seq.end()), is_program);
+    let mut outputs = pou_outputs(cx, (pou, &name), outs, |v| flow.value_at(v, seq.end()), is_program);
     let mut ports = project::InstancePorts::default();
     if role == Role::Instance {
-        project::hold_port_reads(&ins, &mut blocks, &mut connectors);
+        project::hold_port_reads(ins, &mut blocks, &mut connectors);
         let written: Vec<(String, Wire)> = shared
             .iter()
             .filter(|g| writes.contains_key(*g))
             .map(|g| (g.clone(), flow.value_at(g, seq.end())))
             .collect();
-        ports = project::instance_ports((&ins, &outs), &shared, written, &mut outputs);
+        ports = project::instance_ports((ins, outs), shared, written, &mut outputs);
     }
     blocks.extend(flow.hold_blocks());
     let body = (blocks, Vec::new(), Vec::new(), connectors);
-    Some(pou_macro(cx, (pou, fbd, name, &ins, is_program), outputs, body, ports))
+    Some(pou_macro(cx, (pou, fbd, name, ins, is_program), outputs, body, ports))
 }
 
 /// A POU's body, interface and ports as the macro it imports as, with its program inputs.
@@ -1245,7 +1262,9 @@ fn pou_macro(
 }
 
 /// What an LD POU's import has read of it besides its blocks.
-struct LadderParts<'a, 'x, 'i> {
+/// What the import of an FBD or LD body needs of its POU: the element, its name, the body,
+/// its role and its interface.
+struct GraphicParts<'a, 'x, 'i> {
     pou: Node<'x, 'i>,
     name: String,
     fbd: Node<'x, 'i>,
@@ -1265,9 +1284,9 @@ fn ladder_pou(
     look: &Lookup,
     elems: &[Node],
     built: BodyBlocks,
-    p: LadderParts,
+    p: GraphicParts,
 ) -> Option<(MacroDef, Vec<ProgramInput>, project::InstancePorts)> {
-    let LadderParts { pou, name, fbd, is_program, role, ins, outs, locals, shared } = p;
+    let GraphicParts { pou, name, fbd, is_program, role, ins, outs, locals, shared } = p;
     let pou_key = if is_program { String::new() } else { name.clone() };
     let BodyBlocks { mut blocks, connectors: carried, .. } = built;
     let ladder = rungs::network(cx, (look, &pou_key), (look.elements, &blocks), elems);
